@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-tools top-level build (GNU make, non-recursive).
+#
+#   make              build everything into build/
+#   make check        build, then run every test suite (closing line "N passed, N failed")
+#   make demo         the main job: a short stream, a report and plots
+#   make bench        benchmarks (not part of check); results under build/bench/
+#   make fuzz         libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make deps         install the Debian packages the project needs (root)
+#   make install      PREFIX=/usr/local DESTDIR=...
+#   make SAN=1 check  the same with ASan + UBSan (in build/san/)
+#
+# Each top-level folder contributes a module.mk that appends to the lists below.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+include mk/config.mk
+
+PROGRAMS :=
+LIBRARIES :=
+CHECK_DEPS :=
+CHECK_SUITES :=
+INSTALL_TARGETS :=
+BENCH_TARGETS :=
+FUZZ_TARGETS :=
+CLEAN_EXTRA :=
+
+include $(sort $(wildcard */module.mk */*/module.mk))
+
+DEPS_OK := $(BUILD)/.deps-ok
+
+.PHONY: all check check-part deps deps-check install bench fuzz demo clean format format-check
+
+all: $(DEPS_OK) $(LIBRARIES) $(PROGRAMS)
+
+# The quick dependency check runs once per build folder; 'make deps' redoes it.
+$(DEPS_OK): mk/deps.sh
+	@mk/deps.sh check
+	@mkdir -p $(@D) && touch $@
+
+deps:
+	@mk/deps.sh install
+	@rm -f $(DEPS_OK)
+
+deps-check:
+	@mk/deps.sh check
+
+# SUITES=pattern runs only the suites whose path contains the pattern.
+check: all $(CHECK_DEPS)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(CHECK_SUITES)
+
+# Build one part and run only its suites: make check-part PART=fpga
+check-part: $(DEPS_OK)
+	@test -n "$(PART)" || { echo "usage: make check-part PART=NAME" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(PART)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+		test/run-suites.sh --only '$(PART)' $(CHECK_SUITES)
+
+bench: all $(BENCH_TARGETS)
+
+fuzz: $(FUZZ_TARGETS)
+
+install: all $(INSTALL_TARGETS)
+
+demo: all
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/demo.sh
+
+FORMAT_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_SOURCES)
+
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_SOURCES)
+
+clean:
+	rm -rf build $(CLEAN_EXTRA)
+
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

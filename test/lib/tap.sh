@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# TAP helpers for shell test suites (sourced). See docs/development.md.
+TAP_N=0
+TAP_FAILED=0
+
+ok() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $*"
+}
+
+not_ok() {
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $*"
+}
+
+skip() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - skipped # SKIP $*"
+}
+
+diag() {
+	echo "# $*"
+}
+
+# check CONDITION-COMMAND... -- description: runs the command, ok if it succeeds.
+check() {
+	local desc="$1"
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq GOT WANT description
+check_eq() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		not_ok "$3"
+		diag "  got '$1', want '$2'"
+	fi
+}
+
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Codec unit tests and the decoder fuzz harness (foundation).
+
+CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
+	$(BUILD)/test/unit/test_reassembly
+CHECK_DEPS += $(CODEC_TESTS)
+CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh
+
+$(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+.PHONY: codec
+codec: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire $(CODEC_TESTS)
+
+# libFuzzer harness for the frame + DCP decoders. FUZZ_SECONDS per run.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_DECODE := $(BUILD)/fuzz/fuzz_decode
+FUZZ_TARGETS += fuzz-decode
+$(FUZZ_DECODE): test/fuzz/fuzz_decode.c stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+		-o $@ $^
+.PHONY: fuzz-decode
+fuzz-decode: $(FUZZ_DECODE)
+	@mkdir -p $(BUILD)/fuzz/corpus-decode
+	$(FUZZ_DECODE) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 \
+		$(BUILD)/fuzz/corpus-decode test/fuzz/seeds/decode

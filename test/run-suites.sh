@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The one test driver of `make check`.
+#
+# Each suite is an executable (C test binary or script) that prints TAP lines:
+#   ok N - description
+#   not ok N - description
+#   ok N - description # SKIP reason
+# A suite that exits non-zero without a "not ok" line counts as one failure, and a
+# suite that prints no result at all counts as one failure ("ran no test").
+# The last line is exactly "N passed, N failed, N skipped"; the exit status is
+# non-zero when anything failed.
+set -u
+
+only=""
+if [ "${1:-}" = "--only" ]; then
+	only="$2"
+	shift 2
+fi
+
+: "${DGR_BUILD:?DGR_BUILD must name the build folder}"
+: "${DGR_SRC:?DGR_SRC must name the source folder}"
+export DGR_BUILD DGR_SRC
+logdir="$DGR_BUILD/test-logs"
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+skipped=0
+failed_names=()
+
+for suite in "$@"; do
+	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
+		continue
+	fi
+	name="${suite#"$DGR_SRC"/}"
+	name="${name#"$DGR_BUILD"/}"
+	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
+	start=$(date +%s.%N)
+	"$suite" >"$log" 2>&1
+	rc=$?
+	end=$(date +%s.%N)
+	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
+	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
+	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
+	p=$((p - s))
+	note=""
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		note=" (exit status $rc)"
+	fi
+	if [ $((p + s + f)) -eq 0 ]; then
+		f=1
+		note=" (ran no test)"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	printf '%-48s %4d passed %3d failed %3d skipped %7.1fs%s\n' \
+		"$name" "$p" "$f" "$s" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$note"
+	if [ "$f" -gt 0 ]; then
+		failed_names+=("$name")
+		grep -E '^not ok|^#' "$log" | grep -vE '^# *(ok|info)' | head -40 | sed 's/^/    /'
+		echo "    (full log: $log)"
+	fi
+	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
+done
+
+if [ "${#failed_names[@]}" -gt 0 ]; then
+	echo "failed suites: ${failed_names[*]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
