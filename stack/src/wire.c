@@ -389,7 +389,7 @@ static uint32_t frag_size(long room)
 /* True when the rest of a transaction (rem bytes) fits a room as its final fragment. */
 static bool fits_final(uint32_t rem, long room)
 {
-	return room >= 0 && round_up4(rem) <= (uint32_t)room;
+	return room >= 0 && (((uint64_t)rem + 3u) & ~(uint64_t)3) <= (uint64_t)room;
 }
 
 /* See wire.h. */

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the DG-RDMA codec: header round trips, the flag word, every
+ * fragmentation edge (encode -> decode -> reassemble -> compare), and every
+ * malformed input with its own error code.
+ */
+#include <stdlib.h>
+
+#include <dgrdma/reassembly.h>
+#include <dgrdma/wire.h>
+
+#include "tap.h"
+
+#define MAX_FRAMES 4096
+
+static uint8_t frames[MAX_FRAMES][9000];
+static size_t frame_lens[MAX_FRAMES];
+
+static void test_header_round_trip(void)
+{
+	struct dgr_frame_hdr h = { .src_id = 0x1234, .dst_id = 0xBEEF, .frame_seq = 0xFFFF,
+				   .ack_start = 7, .ack_count = 200, .flags = 1 };
+	struct dgr_frame_hdr g;
+	uint8_t buf[DGR_FRAME_HDR_LEN];
+	static const uint8_t want[DGR_FRAME_HDR_LEN] = { 0x34, 0x12, 0xEF, 0xBE, 0xFF,
+							 0xFF, 0x07, 0x00, 200,  1 };
+
+	dgr_frame_hdr_write(buf, &h);
+	tap_ok(memcmp(buf, want, sizeof(want)) == 0,
+	       "frame header is little-endian with src_id at offset 0");
+	dgr_frame_hdr_read(buf, &g);
+	tap_ok(memcmp(&h, &g, sizeof(h)) == 0, "frame header round-trips");
+}
+
+static void test_flag_word(void)
+{
+	struct dgr_flag_word fw;
+	uint32_t v = dgr_flag_encode(32768, true, false, DGR_OPCODE_DISCONTINUITY);
+
+	TAP_EQ_U(v, 0x04410001u, "flag word: 32768 bytes, EOF, opcode 4");
+	dgr_flag_decode(v, &fw);
+	tap_ok(fw.valid && fw.length == 32768 && fw.eof && !fw.truncated && fw.opcode == 4,
+	       "flag word decodes length, EOF, truncated, opcode");
+	v = dgr_flag_encode(DGR_FLAGW_MAX_LEN, false, true, 0xFF);
+	dgr_flag_decode(v, &fw);
+	tap_ok(fw.length == DGR_FLAGW_MAX_LEN && fw.truncated && !fw.eof && fw.opcode == 0xFF,
+	       "flag word holds the 21-bit maximum length (2 MiB - 1) and bit 23 truncated");
+	TAP_EQ_U(dgr_flag_encode(DGR_FLAGW_MAX_LEN + 1, false, false, 0), 0,
+		 "flag word refuses 2 MiB (does not fit 21 bits)");
+	dgr_flag_decode(0x00000002u, &fw);
+	tap_ok(!fw.valid, "flag word without bit 0 is not valid");
+}
+
+struct rt_result {
+	int frames;
+	int msgs;
+	int planned_msgs;
+	bool data_ok;
+	bool sizes_ok;
+	bool complete_once;
+	int err;
+};
+
+/*
+ * Encodes one transaction of len bytes into frames of cap bytes (the first
+ * frame already holding `used` bytes of another message), decodes every
+ * frame, validates every message strictly, reassembles, and rebuilds the
+ * receiver memory.
+ */
+static struct rt_result round_trip(uint32_t len, size_t cap, size_t used)
+{
+	struct rt_result res = { 0 };
+	struct dgr_frame_hdr hdr = { .src_id = 1, .dst_id = 2, .frame_seq = 1 };
+	struct dgr_frame_builder fb;
+	struct dgr_txn_cursor cur;
+	struct dgr_txn txn;
+	uint8_t *src = malloc(len + 4);
+	uint8_t *mem = calloc(1, (size_t)len + 4096);
+	struct dgr_reasm *r = dgr_reasm_new(16, NULL);
+	int completes = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < len; i++) {
+		src[i] = (uint8_t)(i * 7 + 3);
+	}
+	dgr_fb_init(&fb, frames[0], cap, &hdr);
+	if (used > DGR_FRAME_HDR_LEN) {
+		struct dgr_msg filler = { .txn_id = 99, .flag_addr = DGR_NO_FLAG,
+					  .flag_value = DGR_NO_FLAG, .num_msgs_in_txn = 1,
+					  .msg_seq = 1, .data_addr = (uint32_t)len + 64 };
+
+		/* Rounded down to 4 like any final fragment. */
+		filler.data_len = (uint16_t)((used - DGR_FRAME_HDR_LEN - DGR_MSG_HDR_LEN) & ~3u);
+		dgr_fb_add(&fb, &filler, NULL, 0);
+	}
+	txn = (struct dgr_txn){ .txn_id = 5, .data_addr = 0, .flag_addr = ((uint32_t)len & ~3u) + 2048,
+				.flag_value = dgr_flag_encode(len > DGR_FLAGW_MAX_LEN ? 0 : len,
+							      false, false, 0),
+				.data = src, .len = len };
+	rc = dgr_txn_plan(&cur, &txn, &fb);
+	if (rc < 0) {
+		res.err = rc;
+		goto out;
+	}
+	res.planned_msgs = cur.num_msgs < 2 ? 1 : cur.num_msgs;
+	for (;;) {
+		rc = dgr_fb_add_txn(&fb, &cur);
+		if (rc < 0) {
+			res.err = rc;
+			goto out;
+		}
+		frame_lens[res.frames++] = dgr_fb_finish(&fb);
+		if (rc == 1 || res.frames == MAX_FRAMES) {
+			break;
+		}
+		hdr.frame_seq++;
+		dgr_fb_init(&fb, frames[res.frames], cap, &hdr);
+	}
+	res.sizes_ok = true;
+	for (int f = 0; f < res.frames; f++) {
+		struct dgr_frame fr;
+		struct dgr_msg m;
+		char err[DGR_ERRBUF_SIZE];
+
+		if (frame_lens[f] > cap || dgr_frame_parse(&fr, frames[f], frame_lens[f], err) < 0) {
+			res.sizes_ok = false;
+			continue;
+		}
+		while ((rc = dgr_frame_next_msg(&fr, &m, err)) > 0) {
+			struct dgr_txn_info done;
+
+			if ((m.offset - DGR_FRAME_HDR_LEN) % DGR_MSG_ALIGN != 0 ||
+			    dgr_msg_validate(&m, m.txn_id == txn.txn_id ? (uint64_t)len + 4096 : 0,
+					     true, err) < 0) {
+				if (res.sizes_ok) {
+					tap_diag("%s", err);
+				}
+				res.sizes_ok = false;
+			}
+			if (m.txn_id != txn.txn_id) {
+				continue;
+			}
+			res.msgs++;
+			if (m.num_msgs_in_txn != cur.num_msgs) {
+				res.sizes_ok = false;
+			}
+			memcpy(mem + m.data_addr, m.data, m.data_len);
+			rc = dgr_reasm_add(r, &m, (uint64_t)f, (uint64_t)f, &done);
+			if (rc == DGR_REASM_COMPLETE) {
+				completes++;
+				res.complete_once = f == res.frames - 1 && done.bytes >= len &&
+						    done.bytes == ((len + 3u) & ~3u);
+			}
+		}
+		if (rc < 0) {
+			res.sizes_ok = false;
+		}
+	}
+	res.complete_once = res.complete_once && completes == 1;
+	res.data_ok = memcmp(mem, src, len) == 0;
+	for (uint32_t i = len; i < ((len + 3u) & ~3u); i++) {
+		res.data_ok = res.data_ok && mem[i] == 0;
+	}
+out:
+	dgr_reasm_free(r);
+	free(src);
+	free(mem);
+	return res;
+}
+
+static void check_round_trip(const char *what, uint32_t len, size_t cap, size_t used,
+			     int want_msgs, int want_frames)
+{
+	struct rt_result r = round_trip(len, cap, used);
+
+	if (r.err) {
+		tap_ok(0, "%s: encode failed with %s", what, dgr_strerror(r.err));
+		return;
+	}
+	tap_ok(r.data_ok && r.sizes_ok && r.complete_once && r.msgs == r.planned_msgs,
+	       "%s: %u bytes round-trip through %d frame(s), %d message(s)", what, len, r.frames,
+	       r.msgs);
+	if (want_msgs >= 0) {
+		TAP_EQ_I(r.msgs, want_msgs, "%s: message count", what);
+	}
+	if (want_frames >= 0) {
+		TAP_EQ_I(r.frames, want_frames, "%s: frame count", what);
+	}
+}
+
+static void test_fragmentation(void)
+{
+	/* Room of an empty frame: cap - 10 - 24; the final fragment is rounded to 4. */
+	check_round_trip("0-byte transaction", 0, 9000, 0, 1, 1);
+	check_round_trip("1 byte (rounded to 4)", 1, 9000, 0, 1, 1);
+	check_round_trip("MTU 9000 exactly fits", 8964, 9000, 0, 1, 1);
+	check_round_trip("MTU 9000 one byte over", 8965, 9000, 0, 2, 2);
+	check_round_trip("MTU 1500 exactly fits", 1464, 1500, 0, 1, 1);
+	check_round_trip("MTU 1500 one byte over", 1465, 1500, 0, 2, 2);
+	check_round_trip("32 KiB at MTU 9000", 32768, 9000, 0, 4, 4);
+	check_round_trip("32 KiB at MTU 1500", 32768, 1500, 0, 23, 23);
+	check_round_trip("16 KiB at MTU 1500 (UDP)", 16384, dgr_frame_cap_udp(1500), 0, -1, -1);
+	check_round_trip("max length 2 MiB - 1 at MTU 9000", DGR_FLAGW_MAX_LEN, 9000, 0, 235, 235);
+	check_round_trip("max length 2 MiB - 1 at MTU 1500", DGR_FLAGW_MAX_LEN, 1500, 0, 1441,
+			 1441);
+	check_round_trip("starts in a partly filled frame", 10000, 9000, 1000, 2, 2);
+	check_round_trip("partly filled frame, 15 bytes left: starts fresh", 100, 9000,
+			 9000 - 15, 1, 2);
+	check_round_trip("coalesced behind another message", 100, 9000, 200, 1, 1);
+}
+
+static void test_count_msgs(void)
+{
+	bool fresh;
+
+	TAP_EQ_I(dgr_txn_count_msgs(0, 8966, 8966, &fresh), 1, "count: 0 bytes is one message");
+	TAP_EQ_I(dgr_txn_count_msgs(8964, 8966, 8966, &fresh), 1, "count: 8964 fits one");
+	TAP_EQ_I(dgr_txn_count_msgs(8965, 8966, 8966, &fresh), 2, "count: 8965 needs two");
+	TAP_EQ_I(dgr_txn_count_msgs(100, 8, 8966, &fresh), 1, "count: fresh frame when 8 left");
+	tap_ok(fresh, "count: reports starting in a fresh frame");
+	TAP_EQ_I(dgr_txn_count_msgs(100, 8966, 10, &fresh), 1,
+		 "count: fits the first frame even when frames are tiny");
+	TAP_EQ_I(dgr_txn_count_msgs(100, 10, 10, &fresh), -DGR_E_NOSPACE,
+		 "count: frame room below 16 bytes cannot carry fragments");
+	TAP_EQ_I(dgr_txn_count_msgs(0xFFFFFFFFu, 16, 16, &fresh), -DGR_E_TOO_LONG,
+		 "count: more than 65535 fragments is refused");
+}
+
+static void test_builder_limits(void)
+{
+	uint8_t buf[64];
+	struct dgr_frame_builder fb;
+	struct dgr_frame_hdr hdr = { 0 };
+	struct dgr_msg m = { .data_len = 31 };
+
+	TAP_EQ_I(dgr_fb_init(&fb, buf, 33, &hdr), -DGR_E_NOSPACE,
+		 "builder: 33 bytes cannot hold a header and a message");
+	TAP_EQ_I(dgr_fb_init(&fb, buf, sizeof(buf), &hdr), 0, "builder: 64-byte frame");
+	TAP_EQ_I(dgr_fb_room(&fb), 30, "builder: room of a 64-byte frame is 30");
+	TAP_EQ_I(dgr_fb_add(&fb, &m, NULL, 0), -DGR_E_NOSPACE, "builder: 31 bytes do not fit");
+	m.data_len = 30;
+	TAP_EQ_I(dgr_fb_add(&fb, &m, NULL, 0), 0, "builder: 30 bytes fit exactly");
+	TAP_EQ_I(dgr_fb_room(&fb), -1, "builder: full frame has no room for a header");
+	TAP_EQ_U(dgr_fb_finish(&fb), 64, "builder: frame length 64");
+	dgr_fb_init(&fb, buf, sizeof(buf), &hdr);
+	TAP_EQ_U(dgr_fb_finish(&fb), 10, "builder: ACK-only frame is 10 bytes");
+	TAP_EQ_U(buf[DGR_FRAME_OFF_FLAGS], 0, "builder: ACK-only frame has flags 0");
+}
+
+static void test_doorbells_coalesced(void)
+{
+	uint8_t buf[1500];
+	struct dgr_frame_builder fb;
+	struct dgr_frame_hdr hdr = { .src_id = 3, .dst_id = 4, .frame_seq = 9 };
+	struct dgr_txn t[3];
+	struct dgr_txn_cursor c;
+	struct dgr_frame f;
+	struct dgr_msg m;
+	size_t len;
+	int n = 0, ok = 1;
+
+	dgr_fb_init(&fb, buf, sizeof(buf), &hdr);
+	for (int i = 0; i < 3; i++) {
+		t[i] = (struct dgr_txn){ .txn_id = (uint32_t)(10 + i), .flag_addr = 0x100 + 4u * i,
+					 .flag_value = DGR_DOORBELL_VALUE };
+		ok &= dgr_txn_plan(&c, &t[i], &fb) == 0 && dgr_fb_add_txn(&fb, &c) == 1;
+	}
+	len = dgr_fb_finish(&fb);
+	tap_ok(ok, "three doorbells coalesce into one frame");
+	TAP_EQ_U(len, 10 + 24 * 3, "coalesced doorbells: 24 bytes each, already aligned");
+	dgr_frame_parse(&f, buf, len, NULL);
+	while (dgr_frame_next_msg(&f, &m, NULL) > 0) {
+		ok &= dgr_msg_is_flag_only(&m) && m.num_msgs_in_txn == 0 &&
+		      m.flag_addr == 0x100 + 4u * n && m.has_nextmsg == (n < 2);
+		ok &= dgr_msg_validate(&m, 4096, true, NULL) == 0;
+		n++;
+	}
+	tap_ok(ok && n == 3, "coalesced doorbells decode as three flag-only messages in order");
+}
+
+/* Builds a frame with one message whose fields the caller then corrupts. */
+static size_t one_msg_frame(uint8_t *buf, uint16_t data_len, uint8_t next)
+{
+	struct dgr_frame_builder fb;
+	struct dgr_frame_hdr hdr = { .src_id = 1, .dst_id = 2, .frame_seq = 1 };
+	struct dgr_msg m = { .txn_id = 1, .flag_addr = 0x1000, .flag_value = 0x21,
+			     .num_msgs_in_txn = 1, .msg_seq = 1, .data_len = data_len };
+	size_t len;
+
+	dgr_fb_init(&fb, buf, 2048, &hdr);
+	dgr_fb_add(&fb, &m, NULL, 0);
+	len = dgr_fb_finish(&fb);
+	buf[DGR_FRAME_HDR_LEN + DGR_MSG_OFF_NEXTMSG] = next;
+	return len;
+}
+
+static int decode_all(const uint8_t *buf, size_t len, char *err)
+{
+	struct dgr_frame f;
+	struct dgr_msg m;
+	int rc = dgr_frame_parse(&f, buf, len, err);
+
+	while (rc >= 0 && (rc = dgr_frame_next_msg(&f, &m, err)) > 0) {
+	}
+	return rc;
+}
+
+static void expect_err(const char *what, int got, int want, const char *err)
+{
+	TAP_EQ_I(got, -want, "malformed: %s -> %s", what, dgr_error_id(want));
+	if (got < 0) {
+		tap_ok(err[0] != '\0' && strstr(err, dgr_strerror(want)) == err,
+		       "malformed: %s has a message (%s)", what, err);
+	}
+}
+
+static void test_malformed(void)
+{
+	uint8_t buf[2048];
+	char err[DGR_ERRBUF_SIZE];
+	size_t len;
+	struct dgr_frame f;
+	struct dgr_msg m;
+	const uint8_t *frame;
+	size_t flen;
+
+	memset(buf, 0, sizeof(buf));
+	err[0] = 0;
+	expect_err("9-byte frame", decode_all(buf, 9, err), DGR_E_TRUNC_FRAME_HDR, err);
+
+	len = one_msg_frame(buf, 16, 0);
+	buf[DGR_FRAME_OFF_FLAGS] = 2;
+	err[0] = 0;
+	expect_err("frame flags 2", decode_all(buf, len, err), DGR_E_FRAME_FLAGS, err);
+
+	len = one_msg_frame(buf, 16, 0);
+	err[0] = 0;
+	expect_err("message header cut at 20 bytes", decode_all(buf, 20, err),
+		   DGR_E_TRUNC_MSG_HDR, err);
+
+	err[0] = 0;
+	expect_err("data_len 16 with 8 bytes present", decode_all(buf, len - 8, err),
+		   DGR_E_MSG_PAST_END, err);
+
+	len = one_msg_frame(buf, 16, 1);
+	err[0] = 0;
+	expect_err("has_nextmsg with no next header", decode_all(buf, len, err),
+		   DGR_E_TRUNC_MSG_HDR, err);
+
+	len = one_msg_frame(buf, 12, 1);
+	buf[len] = 0xAA; /* the 4-byte alignment gap after 12 data bytes */
+	err[0] = 0;
+	expect_err("non-zero alignment padding", decode_all(buf, len + 4 + 24, err),
+		   DGR_E_PADDING, err);
+
+	len = one_msg_frame(buf, 16, 0);
+	buf[DGR_FRAME_HDR_LEN + DGR_MSG_OFF_TYPE] = 3;
+	err[0] = 0;
+	expect_err("msg_type 3", decode_all(buf, len, err), DGR_E_MSG_TYPE, err);
+
+	len = one_msg_frame(buf, 16, 2);
+	err[0] = 0;
+	expect_err("has_nextmsg 2", decode_all(buf, len, err), DGR_E_MSG_TYPE, err);
+
+	/* Validation of well-formed messages. */
+	len = one_msg_frame(buf, 16, 0);
+	dgr_frame_parse(&f, buf, len, NULL);
+	dgr_frame_next_msg(&f, &m, NULL);
+	TAP_EQ_I(dgr_msg_validate(&m, 0x2000, true, err), 0, "valid message passes validation");
+
+#define VALIDATE(what, field, value, mem, want)                                                   \
+	do {                                                                                      \
+		struct dgr_msg bad_ = m;                                                          \
+		bad_.field = value;                                                               \
+		err[0] = 0;                                                                       \
+		expect_err(what, dgr_msg_validate(&bad_, mem, true, err), want, err);             \
+	} while (0)
+
+	VALIDATE("flag-only (num_msgs 0) carrying data", num_msgs_in_txn, 0, 0, DGR_E_NUM_MSGS);
+	VALIDATE("msg_seq 0", msg_seq, 0, 0, DGR_E_NUM_MSGS);
+	VALIDATE("msg_seq beyond num_msgs_in_txn", msg_seq, 2, 0, DGR_E_NUM_MSGS);
+	VALIDATE("data_addr not word aligned", data_addr, 2, 0, DGR_E_ALIGN);
+	VALIDATE("flag_addr not word aligned", flag_addr, 0x1002, 0, DGR_E_ALIGN);
+	VALIDATE("final fragment of 13 bytes", data_len, 13, 0, DGR_E_ALIGN);
+	VALIDATE("flag word without bit 0", flag_value, 0x20, 0, DGR_E_FLAG_WORD);
+	VALIDATE("data beyond receiver memory", data_addr, 0x1FF4, 0x2000, DGR_E_ADDR_RANGE);
+	VALIDATE("flag beyond receiver memory", flag_addr, 0x2000, 0x2000, DGR_E_ADDR_RANGE);
+	{
+		struct dgr_msg nf = m;
+
+		nf.num_msgs_in_txn = 2;
+		nf.data_len = 20;
+		err[0] = 0;
+		expect_err("non-final fragment of 20 bytes", dgr_msg_validate(&nf, 0, true, err),
+			   DGR_E_ALIGN, err);
+		TAP_EQ_I(dgr_msg_validate(&nf, 0, false, err), 0,
+			 "non-final fragment of 20 bytes passes when lengths are not strict");
+	}
+	{
+		struct dgr_msg nf = m;
+
+		nf.flag_addr = DGR_NO_FLAG;
+		nf.flag_value = DGR_NO_FLAG;
+		TAP_EQ_I(dgr_msg_validate(&nf, 0x2000, true, err), 0,
+			 "write without flag (0xFFFFFFFF) skips flag checks");
+	}
+
+	TAP_EQ_I(dgr_udp_unwrap(buf, 1, &frame, &flen), -DGR_E_UDP_SHORT,
+		 "UDP payload of 1 byte is too short for the pad");
+	TAP_EQ_I(dgr_udp_unwrap(buf, 12, &frame, &flen), 0, "UDP payload unwraps");
+	tap_ok(frame == buf + 2 && flen == 10, "UDP frame starts after the 2-byte pad");
+
+	/* An ACK-only frame padded to the Ethernet minimum has no messages. */
+	memset(buf, 0, 64);
+	buf[DGR_FRAME_OFF_ACK_COUNT] = 3;
+	TAP_EQ_I(decode_all(buf, DGR_ETH_MIN_PAYLOAD, err), 0,
+		 "ACK-only frame with Ethernet padding decodes with no messages");
+}
+
+static void test_error_names(void)
+{
+	bool distinct = true;
+
+	for (int a = 1; a < DGR_E__COUNT; a++) {
+		for (int b = a + 1; b < DGR_E__COUNT; b++) {
+			distinct &= strcmp(dgr_error_id(a), dgr_error_id(b)) != 0;
+		}
+	}
+	tap_ok(distinct, "every error code has its own identifier");
+	tap_ok(strcmp(dgr_strerror(-DGR_E_MSG_PAST_END), "message past end of frame") == 0,
+	       "dgr_strerror accepts negative codes");
+	tap_ok(strcmp(dgr_strerror(1000), "unknown error") == 0, "unknown code is named");
+}
+
+static void test_seq_diff(void)
+{
+	TAP_EQ_I(dgr_seq_diff(1, 0xFFFF), 2, "sequence comparison wraps at 16 bits");
+	TAP_EQ_I(dgr_seq_diff(0xFFFF, 1), -2, "sequence comparison is signed");
+}
+
+int main(void)
+{
+	test_header_round_trip();
+	test_flag_word();
+	test_count_msgs();
+	test_builder_limits();
+	test_fragmentation();
+	test_doorbells_coalesced();
+	test_malformed();
+	test_error_names();
+	test_seq_diff();
+	return tap_done();
+}
