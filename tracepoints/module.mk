@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# LTTng-UST providers (dgrdma, dgrdma_fpga), libdgrtp.a, dgrdma-capture and their tests.
+# Variables for other parts: tracepoints/tp-vars.mk.
+
+include tracepoints/tp-vars.mk
+
+CFLAGS_tracepoints += $(TP_CFLAGS)
+LIBRARIES += $(LIBDGRTP_A)
+
+$(LIBDGRTP_A): $(TP_HOST_OBJS) $(TP_FPGA_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+.PHONY: tracepoints
+tracepoints: $(LIBDGRTP_A) $(TP_HOST_PIC_OBJS) $(TP_FPGA_PIC_OBJS)
+
+# Test helper: fires every event with fixed values, optionally sends UDP to 127.0.0.1.
+TP_FIRE := $(BUILD)/test/tracepoints/tp-fire
+TP_FIRE_NOTRACE := $(BUILD)/test/tracepoints/tp-fire-notrace
+CFLAGS_test += $(TP_CFLAGS)
+$(TP_FIRE): $(call objs,test/tracepoints/tp_fire.c) $(LIBDGRTP_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TP_LIBS)
+
+# The same compiled with -DDGR_NO_TRACE: links without lttng-ust.
+$(TP_FIRE_NOTRACE): test/tracepoints/tp_fire.c tracepoints/dgrdma-tp.h tracepoints/dgrdma-fpga-tp.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itracepoints -DDGR_NO_TRACE -o $@ $< $(ALL_LDFLAGS)
+
+tracepoints: $(TP_FIRE) $(TP_FIRE_NOTRACE)
+CHECK_DEPS += $(TP_FIRE) $(TP_FIRE_NOTRACE)
