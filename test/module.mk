@@ -3,15 +3,15 @@
 
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
-CHECK_DEPS += $(CODEC_TESTS)
-CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh
+CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode
+CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh
 
 $(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 .PHONY: codec
-codec: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire $(CODEC_TESTS)
+codec: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode
 
 # libFuzzer harness for the frame + DCP decoders. FUZZ_SECONDS per run.
 FUZZ_SECONDS ?= 60
