@@ -30,3 +30,6 @@ install-stack: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire
 	install -m 0755 $(LIBDGRDMA_SO) $(DESTDIR)$(LIBDIR)/libdgrdma.so.0
 	ln -sf libdgrdma.so.0 $(DESTDIR)$(LIBDIR)/libdgrdma.so
 	install -m 0644 stack/include/dgrdma/*.h $(DESTDIR)$(INCDIR)/dgrdma/
+
+.PHONY: stack
+stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command-line value parsing shared by the tools: every bad value is named
+ * with its option and the accepted range, as docs/development.md asks.
+ */
+#ifndef DGRDMA_CLI_H
+#define DGRDMA_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dgrdma/wire.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Parses an unsigned decimal (or 0x hex) number for option opt (e.g.
+ * "--buffers") into *out. With sizes, a K, M or G suffix multiplies by 1024,
+ * 1024^2 or 1024^3. Returns 0, or -DGR_E_INVAL with errbuf like
+ * "--buffers: '300' is out of range 1..255".
+ */
+int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
+		  uint64_t *out, char *errbuf);
+
+/* The same for a signed value in [min, max] (no suffixes). */
+int dgr_parse_i64(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out,
+		  char *errbuf);
+
+/* A non-negative decimal number of seconds with fraction ("2.5") into ns, at most max_s. */
+int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns, char *errbuf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counters of one DG-RDMA connection, as the host stack keeps them and the
+ * `dgrdma:counters` tracepoint records them.
+ *
+ * The field list is an X-macro so that every consumer (the struct, the JSON
+ * and text printers, the tracepoint) walks the same names in the same order:
+ *
+ *   #define X(name) printf("%s=%" PRIu64 "\n", #name, s->name);
+ *   DGR_CONN_STATS_FIELDS(X)
+ *   #undef X
+ *
+ * Stable: fields are only ever appended, never renamed or reordered.
+ * All counters are uint64_t and count since the connection was opened, except
+ * the two gauges marked "gauge".
+ */
+#ifndef DGRDMA_STATS_H
+#define DGRDMA_STATS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* clang-format off */
+#define DGR_CONN_STATS_FIELDS(X)                                                              \
+	X(frames_rx)                 /* DG-RDMA frames received (after the transport) */     \
+	X(frames_tx)                 /* DG-RDMA frames handed to the socket, retransmits too */ \
+	X(bytes_rx)                  /* frame bytes received (frame header included) */      \
+	X(bytes_tx)                  /* frame bytes sent */                                  \
+	X(msgs_rx)                   /* messages decoded and accepted */                     \
+	X(msgs_tx)                   /* messages sent */                                     \
+	X(data_bytes_rx)             /* payload bytes written into the buffer pool */        \
+	X(data_bytes_tx)             /* payload bytes sent */                                \
+	X(txns_completed)            /* data transactions completed (flag written) */        \
+	X(txns_sent)                 /* data transactions sent (TX path) */                  \
+	X(doorbells_sent)            /* buffer-release doorbells sent to the peer */         \
+	X(doorbells_received)        /* doorbells (flag-only transactions) received */       \
+	X(acks_sent)                 /* frames sent that acknowledge peer frames */          \
+	X(acks_received)             /* frames received with ack_count > 0 */                \
+	X(duplicate_frames)          /* frames dropped by the duplicate filter */            \
+	X(duplicate_msgs)            /* fragments the reassembler had already seen */        \
+	X(malformed_frames)          /* frames or messages dropped as malformed, all reasons */ \
+	X(malformed_trunc_frame_hdr) /* shorter than a frame header */                       \
+	X(malformed_trunc_msg_hdr)   /* message header cut by the end of the frame */        \
+	X(malformed_msg_past_end)    /* message data past the end of the frame */            \
+	X(malformed_padding)         /* non-zero alignment padding */                        \
+	X(malformed_msg_type)        /* unknown message type */                              \
+	X(malformed_frame_flags)     /* frame flags byte not 0 or 1 */                       \
+	X(malformed_align)           /* address or fragment length misaligned */             \
+	X(malformed_num_msgs)        /* num_msgs_in_txn / msg_seq inconsistent */            \
+	X(malformed_flag_word)       /* flag value without its valid bit */                  \
+	X(malformed_udp_pad)         /* UDP payload with an unknown 2-byte pad */            \
+	X(malformed_unknown_id)      /* frame for another endpoint id */                     \
+	X(out_of_range)              /* data or flag address outside the buffer pool */      \
+	X(reasm_overflow)            /* fragment dropped: too many incomplete transactions */ \
+	X(incomplete_timed_out)      /* transactions expired before completing */            \
+	X(retransmits)               /* frames sent again after the retransmit timeout */    \
+	X(retransmit_giveups)        /* frames abandoned after the last retransmit attempt */ \
+	X(socket_drops)              /* kernel drops (PACKET_STATISTICS / SO_RXQ_OVFL) */    \
+	X(buffers_in_use)            /* gauge: pool buffers filled and not yet released */    \
+	X(occupancy_hwm)             /* high-water mark of buffers_in_use */                 \
+	X(unexpected_flags)          /* flag writes to an address that is no buffer's flag */ \
+	X(credit_stalls)             /* TX path: times the producer waited for a credit */   \
+	X(buffers_consumed)          /* buffers released by the consumer */                  \
+	X(samples_received)          /* 4-byte samples checked by the ramp check */          \
+	X(samples_lost)              /* samples missing according to the ramp */             \
+	X(discontinuities)           /* discontinuity messages (opcode 4) received */        \
+	X(ramp_gaps)                 /* places where the ramp jumped (runs of lost samples) */ \
+	X(eof_received)              /* buffers with the EOF bit set */                      \
+	X(tx_ring_full)              /* gauge-like: times the doorbell/TX ring was full */
+/* clang-format on */
+
+struct dgr_conn_stats {
+#define DGR_STATS_X_MEMBER(name) uint64_t name;
+	DGR_CONN_STATS_FIELDS(DGR_STATS_X_MEMBER)
+#undef DGR_STATS_X_MEMBER
+};
+
+/* Number of fields of struct dgr_conn_stats. */
+enum {
+#define DGR_STATS_X_COUNT(name) DGR_STATS_IDX_##name,
+	DGR_CONN_STATS_FIELDS(DGR_STATS_X_COUNT)
+#undef DGR_STATS_X_COUNT
+	DGR_CONN_STATS_NFIELDS
+};
+
+/* Field names in declaration order; DGR_CONN_STATS_NFIELDS entries. */
+extern const char *const dgr_conn_stats_names[DGR_CONN_STATS_NFIELDS];
+
+/* Roles of the stack's threads (the thread_start tracepoint's role field). */
+enum dgr_thread_role {
+	DGR_ROLE_RX = 0,
+	DGR_ROLE_TX = 1,
+	DGR_ROLE_CONSUMER = 2,
+	DGR_ROLE_CONTROL = 3,
+	DGR_ROLE_PRODUCER = 4,
+};
+
+/* Name of a role: "rx", "tx", "consumer", "control", "producer"; never NULL. */
+const char *dgr_thread_role_name(enum dgr_thread_role role);
+
+/*
+ * Per-thread counters: what one thread did and what it cost. cpu_ns comes
+ * from getrusage(RUSAGE_THREAD) user + system time.
+ */
+struct dgr_thread_stats {
+	uint64_t loops;      /* iterations of the thread's main loop */
+	uint64_t items;      /* frames (rx, tx) or buffers (consumer, producer) handled */
+	uint64_t bytes;      /* bytes handled */
+	uint64_t syscalls;   /* batched system calls made on the data path */
+	uint64_t idle_waits; /* times the thread blocked or backed off for lack of work */
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

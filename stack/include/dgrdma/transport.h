@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Packet transports for DG-RDMA and DCP, used by both ends of the link (the
+ * host stack and the FPGA emulator):
+ *
+ *  - raw Ethernet: AF_PACKET/SOCK_DGRAM sockets bound to one interface, one
+ *    for ethertype 0xF042 (DG-RDMA) and, when asked, one for 0xF040 (DCP);
+ *    the kernel writes the Ethernet header; the MTU is read with SIOCGIFMTU;
+ *  - UDP: one socket and one port (default 18078) for both protocols. Every
+ *    datagram starts with a 2-byte big-endian pad that says what follows:
+ *    0x0000 a DG-RDMA frame (as OpenCPI sends it), 0xF040 a DCP packet
+ *    (this project's choice, docs/stack.md).
+ *
+ * Receive and send are batched (recvmmsg/sendmmsg). dgr_transport_recv()
+ * returns pointers into buffers the transport owns; they stay valid until the
+ * next dgr_transport_recv() call on the same transport. UDP sends prepend the
+ * pad with a second iovec, so payloads are never copied.
+ *
+ * A transport is used by at most one receiving thread and one sending thread
+ * at a time (send and receive may run concurrently in two threads).
+ * Errors: negative DGR_E_* codes with errbuf (DGR_ERRBUF_SIZE) filled.
+ */
+#ifndef DGRDMA_TRANSPORT_H
+#define DGRDMA_TRANSPORT_H
+
+#include <getopt.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dgrdma/proto.h>
+#include <dgrdma/wire.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* UDP pad values (big-endian on the wire) that select the protocol. */
+#define DGR_UDP_PAD_DGRDMA 0x0000
+#define DGR_UDP_PAD_DCP 0xF040
+
+/* Defaults. */
+#define DGR_TRANSPORT_DEFAULT_BATCH 64
+#define DGR_TRANSPORT_MAX_BATCH 1024
+#define DGR_TRANSPORT_DEFAULT_UDP_MTU 9000 /* UDP has no interface MTU to read */
+
+enum dgr_transport_kind {
+	DGR_TRANSPORT_NONE = 0, /* nothing selected yet */
+	DGR_TRANSPORT_ETHER,
+	DGR_TRANSPORT_UDP,
+};
+
+/* The protocol of a packet. */
+enum dgr_proto {
+	DGR_PROTO_DGRDMA = 0,
+	DGR_PROTO_DCP = 1,
+	DGR_PROTO_INVALID = 2, /* UDP datagram with an unknown pad or shorter than it */
+};
+
+/* Address of a peer: a MAC for raw Ethernet, an IPv4 address and port for UDP. */
+struct dgr_addr {
+	uint8_t mac[6];
+	struct sockaddr_in in;
+};
+
+/* Options of a transport; fill with dgr_transport_opts_init() then the parser. */
+struct dgr_transport_opts {
+	enum dgr_transport_kind kind;
+	char ifname[IF_NAMESIZE];     /* --if */
+	struct sockaddr_in bind_addr; /* --bind (UDP); default 0.0.0.0:18078 */
+	struct dgr_addr peer;         /* --peer, resolved by dgr_transport_opts_finish() */
+	bool have_peer;
+	char peer_arg[64];            /* --peer as given, parsed once the kind is known */
+	unsigned int mtu;             /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
+	int rcvbuf;                   /* --rcvbuf bytes, 0 = system default */
+	int sndbuf;                   /* --sndbuf bytes, 0 = system default */
+	unsigned int busy_poll_us;    /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
+	unsigned int batch;           /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
+	bool dcp;                     /* also open the DCP channel (Ethernet: a 0xF040 socket) */
+};
+
+/* One received packet; data points into transport-owned memory. */
+struct dgr_rx_pkt {
+	const uint8_t *data; /* DG-RDMA frame or DCP packet (after the UDP pad) */
+	size_t len;
+	enum dgr_proto proto;
+	struct dgr_addr src; /* who sent it: reply here */
+};
+
+/* One packet to send. */
+struct dgr_tx_pkt {
+	const uint8_t *data;
+	size_t len;
+	enum dgr_proto proto;       /* DGR_PROTO_DGRDMA or DGR_PROTO_DCP */
+	const struct dgr_addr *dst; /* NULL: the configured peer */
+};
+
+struct dgr_transport;
+
+/* Long options every tool accepts for the transport; see DGR_TRANSPORT_USAGE. */
+enum {
+	DGR_OPT_IF = 0x7100,
+	DGR_OPT_PEER,
+	DGR_OPT_UDP,
+	DGR_OPT_BIND,
+	DGR_OPT_MTU,
+	DGR_OPT_RCVBUF,
+	DGR_OPT_SNDBUF,
+	DGR_OPT_BUSY_POLL,
+	DGR_OPT_BATCH,
+};
+
+/* Entries for a getopt_long option table (put before the terminating zero entry). */
+#define DGR_TRANSPORT_LONGOPTS                                                                     \
+	{ "if", required_argument, NULL, DGR_OPT_IF },                                             \
+		{ "peer", required_argument, NULL, DGR_OPT_PEER },                                 \
+		{ "udp", no_argument, NULL, DGR_OPT_UDP },                                         \
+		{ "bind", required_argument, NULL, DGR_OPT_BIND },                                 \
+		{ "mtu", required_argument, NULL, DGR_OPT_MTU },                                   \
+		{ "rcvbuf", required_argument, NULL, DGR_OPT_RCVBUF },                             \
+		{ "sndbuf", required_argument, NULL, DGR_OPT_SNDBUF },                             \
+		{ "busy-poll", required_argument, NULL, DGR_OPT_BUSY_POLL },                       \
+		{ "batch", required_argument, NULL, DGR_OPT_BATCH }
+
+/* Lines for usage(). */
+#define DGR_TRANSPORT_USAGE                                                                        \
+	"Transport (raw Ethernet or UDP):\n"                                                       \
+	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"           \
+	"  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"              \
+	"  --udp                 UDP instead of raw Ethernet (no privileges needed)\n"          \
+	"  --bind ADDR[:PORT]    local IPv4 address and port with --udp (default 0.0.0.0:18078)\n" \
+	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"  \
+	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
+	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF)\n"      \
+	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"         \
+	"  --busy-poll USEC      busy-poll the socket (SO_BUSY_POLL) and spin instead of sleeping\n" \
+	"  --batch N             packets per recvmmsg/sendmmsg, 1..1024 (default 64)\n"
+
+/* Sets the defaults (no transport selected, UDP bind 0.0.0.0:18078, batch 64). */
+void dgr_transport_opts_init(struct dgr_transport_opts *o);
+
+/*
+ * Handles one getopt_long result. Returns 1 when opt was a transport option
+ * and arg was valid, 0 when opt is not a transport option (the caller handles
+ * it), or a negative DGR_E_INVAL with errbuf naming the option and the
+ * accepted range.
+ */
+int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *arg,
+			    char *errbuf);
+
+/*
+ * Checks the options once all are parsed and resolves --peer (a MAC for raw
+ * Ethernet, ADDR[:PORT] for UDP). peer_required: fail when no --peer was
+ * given. Returns 0 or -DGR_E_INVAL with errbuf naming the problem. Nothing is
+ * opened: bad options are rejected before anything starts.
+ */
+int dgr_transport_opts_finish(struct dgr_transport_opts *o, bool peer_required, char *errbuf);
+
+/* Parses "aa:bb:cc:dd:ee:ff" (or with '-'). Returns 0 or -DGR_E_INVAL. */
+int dgr_parse_mac(const char *s, uint8_t mac[6]);
+
+/* Parses "A.B.C.D[:PORT]" (PORT 1..65535, default_port otherwise). Returns 0 or -DGR_E_INVAL. */
+int dgr_parse_inet(const char *s, uint16_t default_port, struct sockaddr_in *sa);
+
+/* Formats an address as "aa:bb:..:ff" or "A.B.C.D:PORT" into buf; returns buf. */
+const char *dgr_addr_str(enum dgr_transport_kind kind, const struct dgr_addr *a, char *buf,
+			 size_t cap);
+
+/* True when two addresses are the same peer on the given transport. */
+bool dgr_addr_equal(enum dgr_transport_kind kind, const struct dgr_addr *a,
+		    const struct dgr_addr *b);
+
+/*
+ * Opens the transport. Errors: -DGR_E_PERM (raw sockets without CAP_NET_RAW:
+ * errbuf names the capability and the setcap command), -DGR_E_INVAL (absent
+ * or down interface, named), -DGR_E_SYS (errno text, e.g. address in use or
+ * socket buffer refused), -DGR_E_NOMEM. *out is set on success only.
+ */
+int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport **out,
+		       char *errbuf);
+
+/* Closes the transport and frees its buffers (NULL accepted). */
+void dgr_transport_close(struct dgr_transport *t);
+
+/*
+ * Receives up to max packets (max is capped at the batch size). timeout_ms:
+ * -1 waits until something arrives, 0 never waits, > 0 waits at most that
+ * long (with busy-poll the wait spins). Returns the number of packets (0 on
+ * timeout) or -DGR_E_SYS. Packets stay valid until the next call. UDP
+ * datagrams with an unknown pad come back as DGR_PROTO_INVALID (the whole
+ * payload) so the caller can count them.
+ */
+int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max,
+		       int timeout_ms, char *errbuf);
+
+/*
+ * Sends n packets with as few system calls as possible (sendmmsg per
+ * protocol run). Blocks while the socket buffer is full. Returns the number
+ * of packets sent (n unless an error stopped it) or -DGR_E_SYS when none was.
+ * A packet refused with ENOBUFS/ECONNREFUSED is counted as sent-and-lost: the
+ * protocol recovers as it would from a lost frame.
+ */
+int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, unsigned int n,
+		       char *errbuf);
+
+/* Largest DG-RDMA frame or DCP packet this transport carries (from the MTU). */
+size_t dgr_transport_frame_cap(const struct dgr_transport *t);
+
+/* The MTU in use (interface MTU or --mtu, whichever is smaller). */
+unsigned int dgr_transport_mtu(const struct dgr_transport *t);
+
+/* The kind of the transport. */
+enum dgr_transport_kind dgr_transport_kind_of(const struct dgr_transport *t);
+
+/* The local address: the interface MAC, or the bound IPv4 address and port. */
+void dgr_transport_local_addr(const struct dgr_transport *t, struct dgr_addr *a);
+
+/* The configured peer (zero when none was given). */
+const struct dgr_addr *dgr_transport_peer(const struct dgr_transport *t);
+
+/* Sets the default destination (e.g. the emulator learning its host). */
+void dgr_transport_set_peer(struct dgr_transport *t, const struct dgr_addr *peer);
+
+/*
+ * Kernel receive drops so far: PACKET_STATISTICS (Ethernet, accumulated
+ * because the kernel resets it on read) or the latest SO_RXQ_OVFL count (UDP).
+ * Call from one thread at a time. Returns 0, or -DGR_E_SYS.
+ */
+int dgr_transport_drops(struct dgr_transport *t, uint64_t *drops, char *errbuf);
+
+/* Effective socket buffer sizes as the kernel reports them (bytes). */
+void dgr_transport_bufsizes(const struct dgr_transport *t, int *rcvbuf, int *sndbuf);
+
+/* File descriptors to poll (1 or 2 entries); returns how many were written. */
+unsigned int dgr_transport_fds(const struct dgr_transport *t, int fds[2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Raw Ethernet transport, as OpenCPI's datagram2-ether driver does it:
+ * AF_PACKET/SOCK_DGRAM sockets bound to one interface and one ethertype each
+ * (0xF042 DG-RDMA, 0xF040 DCP); the kernel writes the Ethernet header; the
+ * frame size is the interface MTU (SIOCGIFMTU).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "transport_priv.h"
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23
+#endif
+
+extern char *program_invocation_name;
+
+static int open_one(struct dgr_transport *t, uint16_t ethertype, int *fdp, char *errbuf)
+{
+	struct sockaddr_ll sll;
+	int one = 1;
+	int fd;
+	int rc;
+
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ethertype));
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == EPERM || err == EACCES) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE,
+				 "raw Ethernet (--if %s) needs the CAP_NET_RAW capability (%s): "
+				 "run as root or `sudo setcap cap_net_raw,cap_net_admin+ep %s`, "
+				 "or use --udp",
+				 t->opts.ifname, strerror(err), program_invocation_name);
+			return -DGR_E_PERM;
+		}
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "AF_PACKET socket: %s", strerror(err));
+		return -DGR_E_SYS;
+	}
+	*fdp = fd;
+	/* our own transmissions are not input (best effort: filtered below too) */
+	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	rc = dgr_transport_sockopts(t, fd, errbuf);
+	if (rc < 0) {
+		return rc;
+	}
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ethertype);
+	sll.sll_ifindex = t->ifindex;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: bind: %s", t->opts.ifname,
+			 strerror(errno));
+		return -DGR_E_SYS;
+	}
+	return 0;
+}
+
+/* Returns 0, -DGR_E_PERM (capability named), -DGR_E_INVAL (interface absent or down), -DGR_E_SYS. */
+int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
+{
+	const struct dgr_transport_opts *o = &t->opts;
+	struct ifreq ifr;
+	unsigned int if_mtu;
+	int rc;
+
+	t->ifindex = (int)if_nametoindex(o->ifname);
+	if (t->ifindex == 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--if %s: no such interface (see `ip link show`)", o->ifname);
+		return -DGR_E_INVAL;
+	}
+	rc = open_one(t, DGR_ETHERTYPE_DGRDMA, &t->fd, errbuf);
+	if (rc < 0) {
+		return rc;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", o->ifname);
+	if (ioctl(t->fd, SIOCGIFFLAGS, &ifr) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: SIOCGIFFLAGS: %s", o->ifname,
+			 strerror(errno));
+		return -DGR_E_SYS;
+	}
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--if %s: interface is down (bring it up: `ip link set %s up`)",
+			 o->ifname, o->ifname);
+		return -DGR_E_INVAL;
+	}
+	if (ioctl(t->fd, SIOCGIFMTU, &ifr) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: SIOCGIFMTU: %s", o->ifname,
+			 strerror(errno));
+		return -DGR_E_SYS;
+	}
+	if_mtu = (unsigned int)ifr.ifr_mtu;
+	t->mtu = if_mtu;
+	if (o->mtu && o->mtu < t->mtu) {
+		t->mtu = o->mtu;
+	}
+	if (ioctl(t->fd, SIOCGIFHWADDR, &ifr) == 0) {
+		memcpy(t->local.mac, ifr.ifr_hwaddr.sa_data, 6);
+	}
+	t->frame_cap = dgr_frame_cap_ether(t->mtu);
+	if (o->dcp) {
+		rc = open_one(t, DGR_ETHERTYPE_DCP, &t->dcp_fd, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	/* slots hold the largest frame the interface can deliver, not just --mtu */
+	t->slot_size = ((size_t)if_mtu + 64 + 63) & ~(size_t)63;
+	if (t->slot_size < 2048) {
+		t->slot_size = 2048;
+	}
+	return dgr_transport_alloc_batches(t, errbuf);
+}
