@@ -1,0 +1,1320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dgrdma-gen: deterministic DG-RDMA/DCP capture generator with expected answers.
+ *
+ * It writes a pcap or pcapng capture of a simulated stream (a producer sending
+ * buffers as DG-RDMA transactions, a consumer answering with doorbells) and a
+ * JSON file with what an analyser must find in it: counts and every
+ * per-doorbell latency in ns. It is deliberately independent of the code under
+ * test: frame bytes are laid out here with explicit little-endian code (not
+ * with stack/src/wire.c), and the expected answers come from the simulation's
+ * ground truth (true buffer indices, known message visibility), not from
+ * decoding. See test/gen/README.md for the options and the model.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ETH_HDR 14
+#define VLAN_HDR 4
+#define IP_HDR 20
+#define UDP_HDR 8
+#define UDP_PAD 2
+#define FRAME_HDR 10
+#define MSG_HDR 24
+#define MAX_CONNS 8
+#define NO_FLAG 0xFFFFFFFFu
+
+enum fmt { FMT_PCAP_US, FMT_PCAP_NS, FMT_PCAPNG };
+enum transport { TR_ETHER, TR_UDP };
+enum profile { PROF_HEALTHY, PROF_JITTER, PROF_THROUGHPUT };
+enum fkind { FK_DATA, FK_DOORBELL, FK_ACK, FK_DCP_DOORBELL, FK_DCP_RESP, FK_DCP_NOP,
+	     FK_DCP_NOP_RESP, FK_MALFORMED };
+
+struct opts {
+	enum fmt fmt;
+	enum transport transport;
+	unsigned int vlan;
+	unsigned int snaplen;
+	bool tx;
+	unsigned int conns;
+	unsigned int txns;
+	unsigned int buffers;
+	unsigned int bytes;
+	unsigned int mtu;
+	unsigned int coalesce_txns;
+	unsigned int coalesce_doorbells;
+	bool dcp_doorbells;
+	unsigned int discontinuity_every;
+	unsigned int malformed_every;
+	unsigned int drop_every;
+	enum profile profile;
+	uint64_t period_ns;
+	uint64_t latency_ns;
+	uint64_t seed;
+	bool no_expect_list;
+	const char *out;
+	const char *expect;
+};
+
+/* One message as laid out in a frame. */
+struct gmsg {
+	uint32_t txn_id;
+	uint32_t flag_addr;
+	uint32_t flag_value;
+	uint16_t num_msgs;
+	uint16_t msg_seq;
+	uint32_t data_addr;
+	uint16_t data_len;
+	uint32_t gtxn; /* global index of the transaction or doorbell record */
+	uint16_t off;  /* offset of the header in the DG-RDMA frame */
+};
+
+/* One frame, described; its bytes are produced when it is written. */
+struct gframe {
+	uint64_t ts; /* ns */
+	uint64_t order;
+	uint32_t first_msg;
+	uint16_t nmsgs;
+	uint16_t dgr_len; /* DG-RDMA frame length (header + messages) */
+	uint8_t conn;
+	uint8_t kind;
+	uint8_t from_host;
+	uint8_t malformed_kind;
+	uint16_t seq;
+	uint16_t ack_start;
+	uint8_t ack_count;
+	uint8_t tag;
+	uint32_t dcp_addr; /* DCP doorbell: address written */
+	uint32_t gtxn;     /* DCP doorbell: record index */
+};
+
+/* Ground truth of one data transaction or doorbell. */
+struct rec {
+	uint8_t conn;
+	uint8_t is_doorbell;
+	uint16_t buffer;
+	uint16_t parts; /* messages of a transaction */
+	uint16_t seen;  /* parts seen in the capture (visible headers of kept frames) */
+	uint8_t discontinuity;
+	uint8_t done;
+};
+
+static struct gframe *frames;
+static size_t nframes, cap_frames;
+static struct gmsg *msgs;
+static size_t nmsgs, cap_msgs;
+static struct rec *recs;
+static size_t nrecs, cap_recs;
+static uint64_t order_counter;
+static uint64_t first_round_end; /* every flag address has been on the wire by then */
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+	if (!q) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static struct gframe *new_frame(void)
+{
+	if (nframes == cap_frames) {
+		cap_frames = cap_frames ? cap_frames * 2 : 1024;
+		frames = xrealloc(frames, cap_frames * sizeof(*frames));
+	}
+	memset(&frames[nframes], 0, sizeof(frames[0]));
+	frames[nframes].order = order_counter++;
+	frames[nframes].first_msg = (uint32_t)nmsgs;
+	return &frames[nframes++];
+}
+
+static struct gmsg *new_msg(void)
+{
+	if (nmsgs == cap_msgs) {
+		cap_msgs = cap_msgs ? cap_msgs * 2 : 1024;
+		msgs = xrealloc(msgs, cap_msgs * sizeof(*msgs));
+	}
+	memset(&msgs[nmsgs], 0, sizeof(msgs[0]));
+	return &msgs[nmsgs++];
+}
+
+static uint32_t new_rec(uint8_t conn, bool doorbell, uint16_t buffer)
+{
+	if (nrecs == cap_recs) {
+		cap_recs = cap_recs ? cap_recs * 2 : 1024;
+		recs = xrealloc(recs, cap_recs * sizeof(*recs));
+	}
+	memset(&recs[nrecs], 0, sizeof(recs[0]));
+	recs[nrecs].conn = conn;
+	recs[nrecs].is_doorbell = doorbell;
+	recs[nrecs].buffer = buffer;
+	return (uint32_t)nrecs++;
+}
+
+/* splitmix64: a small, well-known deterministic generator. */
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rng_below(uint64_t n)
+{
+	return n ? rng_next() % n : 0;
+}
+
+/* ---- sender state: the frame currently being filled ---- */
+
+struct sender {
+	uint8_t conn;
+	uint8_t from_host;
+	uint16_t seq; /* next frame_seq */
+	struct gframe *cur;
+	uint16_t len; /* bytes used in cur */
+	uint16_t cap; /* DG-RDMA frame capacity */
+	unsigned int frames_since_ack;
+};
+
+static uint16_t align8(uint16_t off)
+{
+	/* messages start 8-byte aligned counted from the end of the frame header */
+	unsigned int rel = (unsigned int)(off - FRAME_HDR);
+
+	return (uint16_t)(FRAME_HDR + ((rel + 7u) & ~7u));
+}
+
+static void sender_flush(struct sender *s)
+{
+	if (!s->cur) {
+		return;
+	}
+	s->cur->dgr_len = s->len;
+	s->cur = NULL;
+}
+
+static void sender_open(struct sender *s, uint64_t ts, uint8_t kind)
+{
+	struct gframe *f = new_frame();
+
+	f->ts = ts;
+	f->conn = s->conn;
+	f->kind = kind;
+	f->from_host = s->from_host;
+	f->seq = s->seq++;
+	if (s->seq == 0) {
+		s->seq = 1;
+	}
+	s->cur = f;
+	s->len = FRAME_HDR;
+}
+
+/* Room for data in the current frame after alignment and a header; -1 if none. */
+static long sender_room(const struct sender *s)
+{
+	long r;
+
+	if (!s->cur) {
+		return -1;
+	}
+	r = (long)s->cap - (long)align8(s->len) - MSG_HDR;
+	if (r > 65535) {
+		r = 65535;
+	}
+	return r;
+}
+
+static void sender_add(struct sender *s, const struct gmsg *m)
+{
+	struct gmsg *d = new_msg();
+	uint16_t off = align8(s->len);
+
+	*d = *m;
+	d->off = off;
+	s->cur->nmsgs++;
+	s->len = (uint16_t)(off + MSG_HDR + m->data_len);
+}
+
+static uint32_t round_up(uint32_t v, uint32_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/*
+ * Plans fragment sizes of a len-byte transaction starting in the current frame
+ * (room first_room, may be < 16) and continuing in empty frames (room
+ * empty_room). Returns the count; sizes[] receives data_len of each.
+ */
+static unsigned int plan_fragments(uint32_t len, long first_room, long empty_room,
+				   uint16_t *sizes, unsigned int max, bool *fresh)
+{
+	uint32_t left = round_up(len, 4);
+	unsigned int n = 0;
+	long room = first_room;
+
+	*fresh = false;
+	if (left == 0) {
+		sizes[0] = 0;
+		*fresh = first_room < 0;
+		return 1;
+	}
+	if ((long)left > room && room < 16) {
+		*fresh = true;
+		room = empty_room;
+	}
+	while (left > 0 && n < max) {
+		uint32_t take;
+
+		if ((long)left <= room) {
+			take = left;
+		} else {
+			take = (uint32_t)(room / 16 * 16);
+		}
+		sizes[n++] = (uint16_t)take;
+		left -= take;
+		room = empty_room;
+	}
+	return n;
+}
+
+/* ---- the simulation ---- */
+
+struct conn_sim {
+	struct sender producer; /* data sender */
+	struct sender consumer; /* doorbell sender */
+	uint64_t *db_time;      /* doorbell send time per transaction */
+	uint64_t *comp_time;
+	uint64_t t0;
+	uint32_t cons_flag_base; /* consumer's flag addresses (in data transactions) */
+	uint32_t prod_flag_base; /* producer's flag addresses (in doorbells) */
+	uint32_t buf_size;
+	unsigned int data_frames;
+	uint16_t last_rx_seq;
+};
+
+static uint64_t profile_latency(const struct opts *o, unsigned int i)
+{
+	uint64_t base = o->latency_ns;
+	uint64_t noise = rng_below(base / 5 + 1);
+
+	switch (o->profile) {
+	case PROF_HEALTHY:
+		return base + noise;
+	case PROF_JITTER:
+		/* short, intermittent bursts of high latency: 3 of every 50 */
+		if (i % 50 >= 20 && i % 50 < 23) {
+			return base * 100 + rng_below(base * 50);
+		}
+		return base + noise;
+	case PROF_THROUGHPUT:
+		/* a constant bottleneck: latency climbs to a steady high value */
+		if (i < 20) {
+			return base + (base * 60 * i) / 20 + noise;
+		}
+		return base * 60 + rng_below(base * 6);
+	}
+	return base;
+}
+
+static uint64_t frame_wire_ns(uint16_t dgr_len)
+{
+	/* 10 Gbit/s: 0.8 ns per byte, plus Ethernet overhead */
+	return ((uint64_t)dgr_len + 38) * 8 / 10 + 1;
+}
+
+static void emit_ack_only(struct sender *s, uint64_t ts, uint16_t ack_start, uint8_t ack_count)
+{
+	sender_flush(s);
+	sender_open(s, ts, FK_ACK);
+	s->cur->ack_start = ack_start;
+	s->cur->ack_count = ack_count;
+	sender_flush(s);
+}
+
+static void emit_malformed(struct sender *s, uint64_t ts, unsigned int which)
+{
+	sender_flush(s);
+	sender_open(s, ts, FK_MALFORMED);
+	s->cur->malformed_kind = (uint8_t)(which % 3);
+	s->len = 48; /* bytes laid out by write_malformed() */
+	sender_flush(s);
+}
+
+static void simulate_conn(const struct opts *o, unsigned int c)
+{
+	struct conn_sim cs;
+	uint16_t sizes[4096];
+	unsigned int i, K = o->coalesce_txns, Kd = o->coalesce_doorbells;
+	uint64_t last_db_raw = 0;
+	unsigned int malformed_n = 0;
+	uint32_t dcp_base = 0x00041000u; /* worker 0 property space, offset 0x1000 */
+
+	memset(&cs, 0, sizeof(cs));
+	cs.t0 = 1000000000ull + c * 1237ull; /* 1 s, staggered per connection */
+	cs.cons_flag_base = 0x00100000u;
+	cs.prod_flag_base = 0x0000F000u;
+	cs.buf_size = round_up(o->bytes, 16) + 16;
+	cs.producer.conn = cs.consumer.conn = (uint8_t)c;
+	cs.producer.from_host = o->tx;
+	cs.consumer.from_host = !o->tx;
+	cs.producer.seq = cs.consumer.seq = 1;
+	{
+		unsigned int cap = o->transport == TR_UDP ? o->mtu - IP_HDR - UDP_HDR - UDP_PAD
+							  : o->mtu;
+		cs.producer.cap = cs.consumer.cap = (uint16_t)cap;
+	}
+	cs.db_time = calloc(o->txns, sizeof(uint64_t));
+	cs.comp_time = calloc(o->txns, sizeof(uint64_t));
+	if (!cs.db_time || !cs.comp_time) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		exit(1);
+	}
+
+	if (c == 0 && o->transport == TR_ETHER) {
+		/* discovery: the host sends a DCP NOP, the FPGA answers */
+		struct gframe *f = new_frame();
+
+		f->ts = cs.t0 - 500000;
+		f->kind = FK_DCP_NOP;
+		f->from_host = 1;
+		f->tag = 1;
+		f = new_frame();
+		f->ts = cs.t0 - 480000;
+		f->kind = FK_DCP_NOP_RESP;
+		f->from_host = 0;
+		f->tag = 1;
+	}
+
+	for (i = 0; i < o->txns; i += K) {
+		unsigned int g_end = i + K < o->txns ? i + K : o->txns;
+		uint64_t start = cs.t0 + (uint64_t)i * o->period_ns;
+		uint64_t t;
+		unsigned int j;
+
+		/* a producer cannot refill buffer b before b's doorbell */
+		for (j = i; j < g_end; j++) {
+			if (j >= o->buffers && cs.db_time[j - o->buffers] + 1000 > start) {
+				start = cs.db_time[j - o->buffers] + 1000;
+			}
+		}
+		t = start;
+		if (o->malformed_every && i > 0 && i % o->malformed_every == 0) {
+			emit_malformed(&cs.producer, t, malformed_n++);
+			t += 200;
+		}
+		sender_open(&cs.producer, t, FK_DATA);
+		for (j = i; j < g_end; j++) {
+			uint16_t b = (uint16_t)(j % o->buffers);
+			bool disc = o->discontinuity_every && (j + 1) % o->discontinuity_every == 0;
+			uint32_t len = disc ? 16 : o->bytes;
+			uint8_t opcode = disc ? 4 : 0;
+			bool fresh;
+			unsigned int n, k;
+			uint32_t r = new_rec((uint8_t)c, false, b);
+			uint32_t data_off = 0;
+
+			n = plan_fragments(len, sender_room(&cs.producer),
+					   (long)cs.producer.cap - FRAME_HDR - MSG_HDR, sizes,
+					   sizeof(sizes) / sizeof(sizes[0]), &fresh);
+			recs[r].parts = (uint16_t)n;
+			recs[r].discontinuity = disc;
+			if (fresh) {
+				sender_flush(&cs.producer);
+				t += frame_wire_ns(cs.producer.len);
+				sender_open(&cs.producer, t, FK_DATA);
+			}
+			for (k = 0; k < n; k++) {
+				struct gmsg m = { 0 };
+
+				if (k > 0) {
+					/* each further fragment starts a new frame */
+					sender_flush(&cs.producer);
+					t += frame_wire_ns(cs.producer.len);
+					cs.data_frames++;
+					sender_open(&cs.producer, t, FK_DATA);
+				}
+				m.txn_id = j + 1;
+				m.flag_addr = cs.cons_flag_base + 4u * b;
+				m.flag_value = 1u | ((len & 0x1FFFFFu) << 1) | ((uint32_t)opcode << 24);
+				m.num_msgs = (uint16_t)(n == 1 ? 1 : n);
+				m.msg_seq = (uint16_t)(k + 1);
+				m.data_addr = b * cs.buf_size + data_off;
+				m.data_len = sizes[k];
+				m.gtxn = r;
+				data_off += sizes[k];
+				sender_add(&cs.producer, &m);
+			}
+			cs.comp_time[j] = t;
+		}
+		sender_flush(&cs.producer);
+		cs.data_frames++;
+		if (cs.data_frames % 8 == 0) {
+			uint16_t last = (uint16_t)(cs.producer.seq - 1);
+
+			emit_ack_only(&cs.consumer, t + 300, (uint16_t)(last - 7), 8);
+		}
+		/* doorbells: in order, each after its transaction completes */
+		for (j = i; j < g_end; j++) {
+			uint64_t raw = cs.comp_time[j] + profile_latency(o, j);
+
+			if (raw < last_db_raw) {
+				raw = last_db_raw;
+			}
+			last_db_raw = raw;
+			cs.db_time[j] = raw;
+			/* coalesced doorbells: a group leaves with its last member */
+			if ((j + 1) % Kd == 0 || j + 1 == o->txns) {
+				unsigned int g0 = j + 1 - ((j % Kd) + 1), k;
+
+				for (k = g0; k <= j; k++) {
+					cs.db_time[k] = raw;
+				}
+				if (o->dcp_doorbells) {
+					for (k = g0; k <= j; k++) {
+						struct gframe *f = new_frame();
+						uint16_t b = (uint16_t)(k % o->buffers);
+
+						f->ts = raw + (k - g0) * 100;
+						f->conn = (uint8_t)c;
+						f->kind = FK_DCP_DOORBELL;
+						f->from_host = cs.consumer.from_host;
+						f->tag = (uint8_t)k;
+						f->dcp_addr = dcp_base + 4u * b;
+						f->gtxn = new_rec((uint8_t)c, true, b);
+						f = new_frame();
+						f->ts = raw + (k - g0) * 100 + 5000;
+						f->conn = (uint8_t)c;
+						f->kind = FK_DCP_RESP;
+						f->from_host = cs.producer.from_host;
+						f->tag = (uint8_t)k;
+					}
+				} else {
+					sender_open(&cs.consumer, raw, FK_DOORBELL);
+					cs.consumer.cur->ack_start = (uint16_t)(cs.producer.seq - 1);
+					cs.consumer.cur->ack_count = 1;
+					for (k = g0; k <= j; k++) {
+						struct gmsg m = { 0 };
+						uint16_t b = (uint16_t)(k % o->buffers);
+
+						m.txn_id = k + 1;
+						m.flag_addr = cs.prod_flag_base + 4u * b;
+						m.flag_value = 1u;
+						m.num_msgs = 0;
+						m.msg_seq = 1;
+						m.data_addr = 0;
+						m.data_len = 0;
+						m.gtxn = new_rec((uint8_t)c, true, b);
+						sender_add(&cs.consumer, &m);
+					}
+					sender_flush(&cs.consumer);
+				}
+			}
+		}
+	}
+	{
+		unsigned int last = (o->txns < o->buffers ? o->txns : o->buffers) - 1;
+
+		if (cs.db_time[last] > first_round_end) {
+			first_round_end = cs.db_time[last];
+		}
+	}
+	free(cs.db_time);
+	free(cs.comp_time);
+}
+
+/* ---- byte layout ---- */
+
+static void put16le(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put16be(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32be(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint16_t ip_checksum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2) {
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	}
+	while (sum >> 16) {
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	}
+	return (uint16_t)~sum;
+}
+
+static void host_mac(uint8_t *m)
+{
+	static const uint8_t h[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+
+	memcpy(m, h, 6);
+}
+
+static void fpga_mac(uint8_t *m, unsigned int conn)
+{
+	static const uint8_t f[6] = { 0x02, 0x00, 0x00, 0x00, 0x01, 0x00 };
+
+	memcpy(m, f, 6);
+	m[5] = (uint8_t)(0x10 + conn);
+}
+
+/* Writes link + network headers; returns the offset of the payload. */
+static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f, uint16_t ethertype,
+		       size_t payload_len)
+{
+	size_t off = 12;
+	uint8_t hm[6], fm[6];
+
+	host_mac(hm);
+	fpga_mac(fm, f->conn);
+	memcpy(p, f->from_host ? fm : hm, 6);
+	memcpy(p + 6, f->from_host ? hm : fm, 6);
+	if (o->vlan) {
+		put16be(p + off, 0x8100);
+		put16be(p + off + 2, (uint16_t)o->vlan);
+		off += 4;
+	}
+	if (o->transport == TR_UDP && ethertype == 0xF042) {
+		uint8_t *ip;
+		uint16_t hport = 40000, fport = 18078;
+
+		put16be(p + off, 0x0800);
+		off += 2;
+		ip = p + off;
+		memset(ip, 0, IP_HDR);
+		ip[0] = 0x45;
+		put16be(ip + 2, (uint16_t)(IP_HDR + UDP_HDR + UDP_PAD + payload_len));
+		ip[8] = 64;
+		ip[9] = 17;
+		{
+			uint8_t haddr[4] = { 10, 0, 0, 1 }, faddr[4] = { 10, 0, 1, 0 };
+
+			faddr[3] = (uint8_t)(2 + f->conn);
+			memcpy(ip + 12, f->from_host ? haddr : faddr, 4);
+			memcpy(ip + 16, f->from_host ? faddr : haddr, 4);
+		}
+		put16be(ip + 10, ip_checksum(ip, IP_HDR));
+		off += IP_HDR;
+		put16be(p + off, f->from_host ? hport : fport);
+		put16be(p + off + 2, f->from_host ? fport : hport);
+		put16be(p + off + 4, (uint16_t)(UDP_HDR + UDP_PAD + payload_len));
+		put16be(p + off + 6, 0); /* no checksum */
+		off += UDP_HDR;
+		p[off] = p[off + 1] = 0;
+		off += UDP_PAD;
+		return off;
+	}
+	put16be(p + off, ethertype);
+	return off + 2;
+}
+
+static void write_frame_hdr(uint8_t *p, const struct gframe *f, uint8_t flags)
+{
+	/* offset 0: sender's id; host id 1, FPGA id 0x100 + conn */
+	uint16_t host_id = 1, fpga_id = (uint16_t)(0x100 + f->conn);
+
+	put16le(p + 0, f->from_host ? host_id : fpga_id);
+	put16le(p + 2, f->from_host ? fpga_id : host_id);
+	put16le(p + 4, f->seq);
+	put16le(p + 6, f->ack_start);
+	p[8] = f->ack_count;
+	p[9] = flags;
+}
+
+/* Lays out a frame; returns its length on the wire (without FCS). */
+static size_t build_frame(uint8_t *p, const struct opts *o, const struct gframe *f)
+{
+	size_t off, len;
+	uint32_t i;
+
+	switch (f->kind) {
+	case FK_DATA:
+	case FK_DOORBELL:
+	case FK_ACK:
+		off = write_l2(p, o, f, 0xF042, f->dgr_len);
+		memset(p + off, 0, f->dgr_len);
+		write_frame_hdr(p + off, f, f->nmsgs ? 1 : 0);
+		for (i = 0; i < f->nmsgs; i++) {
+			const struct gmsg *m = &msgs[f->first_msg + i];
+			uint8_t *h = p + off + m->off;
+
+			put32le(h + 0, m->txn_id);
+			put32le(h + 4, m->flag_addr);
+			put32le(h + 8, m->flag_value);
+			put16le(h + 12, m->num_msgs);
+			put16le(h + 14, m->msg_seq);
+			put32le(h + 16, m->data_addr);
+			put16le(h + 20, m->data_len);
+			h[22] = 0;
+			h[23] = i + 1 < f->nmsgs ? 1 : 0;
+			/* data: a recognisable ramp, never decoded */
+			if (m->data_len) {
+				memset(h + MSG_HDR, (int)(m->txn_id & 0xFF), m->data_len);
+			}
+		}
+		len = off + f->dgr_len;
+		break;
+	case FK_MALFORMED:
+		off = write_l2(p, o, f, 0xF042, 48);
+		memset(p + off, 0, 48);
+		write_frame_hdr(p + off, f, 1);
+		if (f->malformed_kind == 0) {
+			p[off + 9] = 0x07; /* frame flags neither 0 nor 1 */
+		} else {
+			/* a message whose data runs far past the end of the frame */
+			uint8_t *h = p + off + FRAME_HDR;
+
+			put32le(h + 0, 0xDEAD);
+			put32le(h + 4, NO_FLAG);
+			put32le(h + 8, NO_FLAG);
+			put16le(h + 12, 1);
+			put16le(h + 14, 1);
+			put16le(h + 20, (uint16_t)(f->malformed_kind == 1 ? 4000 : 14));
+			h[23] = f->malformed_kind == 1 ? 0 : 1; /* kind 2: has_nextmsg past end */
+		}
+		len = off + 48;
+		break;
+	default: {
+		/* DCP (always raw Ethernet) */
+		struct opts eo = *o;
+
+		eo.transport = TR_ETHER;
+		off = write_l2(p, &eo, f, 0xF040, 0);
+		if (f->kind == FK_DCP_DOORBELL) {
+			put16be(p + off, 14);
+			put16be(p + off + 2, 0);
+			p[off + 4] = 0x10 | 0x0F; /* write, all byte enables */
+			p[off + 5] = f->tag;
+			put32be(p + off + 6, f->dcp_addr);
+			put32be(p + off + 10, 1);
+			len = off + 14;
+		} else if (f->kind == FK_DCP_RESP) {
+			put16be(p + off, 6);
+			put16be(p + off + 2, 0);
+			p[off + 4] = 0x30;
+			p[off + 5] = f->tag;
+			len = off + 6;
+		} else if (f->kind == FK_DCP_NOP) {
+			put16be(p + off, 10);
+			put16be(p + off + 2, 0);
+			p[off + 4] = 0x40; /* NOP, uncached */
+			p[off + 5] = f->tag;
+			put32be(p + off + 6, 0);
+			len = off + 10;
+		} else {
+			uint8_t fm[6];
+
+			put16be(p + off, 18);
+			put16be(p + off + 2, 0);
+			p[off + 4] = 0x30;
+			p[off + 5] = f->tag;
+			put32be(p + off + 6, 0x0C0FFEE0);
+			fpga_mac(fm, f->conn);
+			memcpy(p + off + 10, fm, 6);
+			p[off + 16] = 0;
+			p[off + 17] = 0x40;
+			len = off + 18;
+		}
+		break;
+	}
+	}
+	if (len < 60) {
+		memset(p + len, 0, 60 - len);
+		len = 60;
+	}
+	return len;
+}
+
+/* ---- file output ---- */
+
+static uint64_t quantise(const struct opts *o, uint64_t ts)
+{
+	return o->fmt == FMT_PCAP_US ? ts / 1000 * 1000 : ts;
+}
+
+static void fw(FILE *fp, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, fp) != n) {
+		fprintf(stderr, "dgrdma-gen: write failed: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
+{
+	uint8_t h[64];
+
+	if (o->fmt == FMT_PCAPNG) {
+		/* Section Header Block */
+		put32le(h, 0x0A0D0D0A);
+		put32le(h + 4, 28);
+		put32le(h + 8, 0x1A2B3C4D);
+		put16le(h + 12, 1);
+		put16le(h + 14, 0);
+		put32le(h + 16, 0xFFFFFFFF);
+		put32le(h + 20, 0xFFFFFFFF);
+		put32le(h + 24, 28);
+		fw(fp, h, 28);
+		/* Interface Description Block, Ethernet, if_tsresol = 9 (ns) */
+		put32le(h, 1);
+		put32le(h + 4, 32);
+		put16le(h + 8, 1);
+		put16le(h + 10, 0);
+		put32le(h + 12, snap);
+		put16le(h + 16, 9); /* if_tsresol */
+		put16le(h + 18, 1);
+		h[20] = 9;
+		h[21] = h[22] = h[23] = 0;
+		put16le(h + 24, 0); /* opt_endofopt */
+		put16le(h + 26, 0);
+		put32le(h + 28, 32);
+		fw(fp, h, 32);
+		return;
+	}
+	put32le(h, o->fmt == FMT_PCAP_NS ? 0xA1B23C4D : 0xA1B2C3D4);
+	put16le(h + 4, 2);
+	put16le(h + 6, 4);
+	put32le(h + 8, 0);
+	put32le(h + 12, 0);
+	put32le(h + 16, snap);
+	put32le(h + 20, 1); /* LINKTYPE_ETHERNET */
+	fw(fp, h, 24);
+}
+
+static void write_record(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
+			 uint32_t caplen, uint32_t len)
+{
+	uint8_t h[28];
+
+	if (o->fmt == FMT_PCAPNG) {
+		uint32_t padded = (caplen + 3) & ~3u;
+		uint32_t total = 32 + padded;
+		static const uint8_t zero[4];
+
+		put32le(h, 6);
+		put32le(h + 4, total);
+		put32le(h + 8, 0);
+		put32le(h + 12, (uint32_t)(ts >> 32));
+		put32le(h + 16, (uint32_t)ts);
+		put32le(h + 20, caplen);
+		put32le(h + 24, len);
+		fw(fp, h, 28);
+		fw(fp, p, caplen);
+		fw(fp, zero, padded - caplen);
+		put32le(h, total);
+		fw(fp, h, 4);
+		return;
+	}
+	put32le(h, (uint32_t)(ts / 1000000000ull));
+	if (o->fmt == FMT_PCAP_NS) {
+		put32le(h + 4, (uint32_t)(ts % 1000000000ull));
+	} else {
+		put32le(h + 4, (uint32_t)(ts % 1000000000ull / 1000));
+	}
+	put32le(h + 8, caplen);
+	put32le(h + 12, len);
+	fw(fp, h, 16);
+	fw(fp, p, caplen);
+}
+
+static int cmp_frames(const void *a, const void *b)
+{
+	const struct gframe *x = a, *y = b;
+
+	if (x->ts != y->ts) {
+		return x->ts < y->ts ? -1 : 1;
+	}
+	return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+/* ---- expected answers: the matching rule applied to ground truth ---- */
+
+struct dir_expect {
+	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
+	uint64_t incomplete, pending_at_end;
+	uint64_t *lat;
+	size_t nlat, cap_lat;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : (x > y);
+}
+
+static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille)
+{
+	/* rank = ceil(p * n), 1-based, computed in integers (p in tenths of a percent) */
+	size_t rank = (size_t)(((uint64_t)per_mille * n + 999) / 1000);
+
+	if (rank < 1) {
+		rank = 1;
+	}
+	return sorted[rank - 1];
+}
+
+static void print_expect(FILE *fp, const struct opts *o, const char *argline, uint64_t written,
+			 uint64_t dropped, uint64_t malformed, uint64_t dcp_frames,
+			 struct dir_expect *d)
+{
+	uint64_t *sorted = NULL;
+	size_t i;
+	uint64_t sum = 0;
+
+	fprintf(fp, "{\n  \"generator\": \"dgrdma-gen\",\n  \"args\": \"%s\",\n", argline);
+	fprintf(fp, "  \"frames\": %" PRIu64 ",\n  \"frames_dropped\": %" PRIu64 ",\n", written,
+		dropped);
+	fprintf(fp, "  \"malformed_frames\": %" PRIu64 ",\n  \"dcp_frames\": %" PRIu64 ",\n",
+		malformed, dcp_frames);
+	fprintf(fp, "  \"buffers\": %u,\n  \"connections\": %u,\n", o->buffers, o->conns);
+	fprintf(fp, "  \"wire\": {\n    \"%s\": {\n", o->tx ? "tx" : "rx");
+	fprintf(fp,
+		"      \"transactions\": %" PRIu64 ",\n      \"doorbells\": %" PRIu64
+		",\n      \"matched\": %" PRIu64 ",\n      \"unmatched_transactions\": %" PRIu64
+		",\n      \"orphan_doorbells\": %" PRIu64 ",\n      \"discontinuities\": %" PRIu64
+		",\n      \"incomplete_transactions\": %" PRIu64
+		",\n      \"pending_at_end\": %" PRIu64 ",\n",
+		d->transactions, d->doorbells, d->matched, d->unmatched, d->orphans,
+		d->discontinuities, d->incomplete, d->pending_at_end);
+	if (d->nlat) {
+		sorted = xrealloc(NULL, d->nlat * sizeof(uint64_t));
+		memcpy(sorted, d->lat, d->nlat * sizeof(uint64_t));
+		qsort(sorted, d->nlat, sizeof(uint64_t), cmp_u64);
+		for (i = 0; i < d->nlat; i++) {
+			sum += d->lat[i];
+		}
+		fprintf(fp,
+			"      \"latency_ns\": {\"count\": %zu, \"min\": %" PRIu64 ", \"p50\": %" PRIu64
+			", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+			", \"max\": %" PRIu64 ", \"mean\": %.1f},\n",
+			d->nlat, sorted[0], nearest_rank(sorted, d->nlat, 500),
+			nearest_rank(sorted, d->nlat, 900), nearest_rank(sorted, d->nlat, 990),
+			nearest_rank(sorted, d->nlat, 999), sorted[d->nlat - 1],
+			(double)sum / (double)d->nlat);
+		free(sorted);
+	} else {
+		fprintf(fp, "      \"latency_ns\": {\"count\": 0},\n");
+	}
+	fprintf(fp, "      \"latencies_ns\": [");
+	if (!o->no_expect_list) {
+		for (i = 0; i < d->nlat; i++) {
+			fprintf(fp, "%s%" PRIu64, i ? ", " : "", d->lat[i]);
+		}
+	}
+	fprintf(fp, "]\n    }\n  }\n}\n");
+}
+
+/* ---- command line ---- */
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: dgrdma-gen [options] -o CAPTURE -e EXPECTED.json\n"
+		"  -o, --out FILE             capture to write\n"
+		"  -e, --expect FILE          expected answers (JSON) to write\n"
+		"  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
+		"                             pcap has us timestamps, pcap-ns ns)\n"
+		"  --transport ether|udp      raw Ethernet (0xF042) or UDP port 18078 (default ether)\n"
+		"  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
+		"  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
+		"  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
+		"  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
+		"  --txns N                   data transactions per connection, 1..10000000 (default 100)\n"
+		"  --buffers N                consumer buffers, 1..255 (default 8)\n"
+		"  --bytes N                  data bytes per transaction, 0..1048576 (default 8192)\n"
+		"  --mtu N                    frame size, 128..9000 (default 9000)\n"
+		"  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
+		"  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
+		"  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
+		"  --discontinuity-every N    every N-th transaction is a 16-byte opcode-4 message\n"
+		"  --malformed-every N        a malformed frame before every N-th transaction\n"
+		"  --drop-every N             leave every N-th frame out of the capture (capture loss)\n"
+		"  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
+		"  --period-ns N              producer period between transactions (default 20000)\n"
+		"  --latency-ns N             base doorbell latency (default 10000)\n"
+		"  --seed N                   random seed (default 1)\n"
+		"  --no-latency-list          omit the per-doorbell list from the JSON (big runs)\n"
+		"  -h, --help                 this text\n");
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end || end == s || x < lo || x > hi) {
+		fprintf(stderr, "dgrdma-gen: %s: '%s' is not in %" PRIu64 "..%" PRIu64 "\n", opt, s,
+			lo, hi);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t x;
+
+#define NEEDV()                                                                          \
+	do {                                                                             \
+		if (!v) {                                                                \
+			fprintf(stderr, "dgrdma-gen: %s needs a value\n", a);            \
+			return -1;                                                       \
+		}                                                                        \
+		i++;                                                                     \
+	} while (0)
+#define NUM(name, lo, hi, field)                                                         \
+	if (!strcmp(a, name)) {                                                          \
+		NEEDV();                                                                 \
+		if (parse_u64(a, v, lo, hi, &x)) {                                      \
+			return -1;                                                       \
+		}                                                                        \
+		o->field = (__typeof__(o->field))x;                                      \
+		continue;                                                                \
+	}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+			NEEDV();
+			o->out = v;
+			continue;
+		}
+		if (!strcmp(a, "-e") || !strcmp(a, "--expect")) {
+			NEEDV();
+			o->expect = v;
+			continue;
+		}
+		if (!strcmp(a, "--format")) {
+			NEEDV();
+			if (!strcmp(v, "pcap")) {
+				o->fmt = FMT_PCAP_US;
+			} else if (!strcmp(v, "pcap-ns")) {
+				o->fmt = FMT_PCAP_NS;
+			} else if (!strcmp(v, "pcapng")) {
+				o->fmt = FMT_PCAPNG;
+			} else {
+				fprintf(stderr, "dgrdma-gen: --format: '%s' is not pcap, pcap-ns or pcapng\n", v);
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--transport")) {
+			NEEDV();
+			if (!strcmp(v, "ether")) {
+				o->transport = TR_ETHER;
+			} else if (!strcmp(v, "udp")) {
+				o->transport = TR_UDP;
+			} else {
+				fprintf(stderr, "dgrdma-gen: --transport: '%s' is not ether or udp\n", v);
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--dir")) {
+			NEEDV();
+			if (strcmp(v, "rx") && strcmp(v, "tx")) {
+				fprintf(stderr, "dgrdma-gen: --dir: '%s' is not rx or tx\n", v);
+				return -1;
+			}
+			o->tx = !strcmp(v, "tx");
+			continue;
+		}
+		if (!strcmp(a, "--doorbell")) {
+			NEEDV();
+			if (strcmp(v, "dgrdma") && strcmp(v, "dcp")) {
+				fprintf(stderr, "dgrdma-gen: --doorbell: '%s' is not dgrdma or dcp\n", v);
+				return -1;
+			}
+			o->dcp_doorbells = !strcmp(v, "dcp");
+			continue;
+		}
+		if (!strcmp(a, "--profile")) {
+			NEEDV();
+			if (!strcmp(v, "healthy")) {
+				o->profile = PROF_HEALTHY;
+			} else if (!strcmp(v, "jitter")) {
+				o->profile = PROF_JITTER;
+			} else if (!strcmp(v, "throughput")) {
+				o->profile = PROF_THROUGHPUT;
+			} else {
+				fprintf(stderr,
+					"dgrdma-gen: --profile: '%s' is not healthy, jitter or throughput\n", v);
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--no-latency-list")) {
+			o->no_expect_list = true;
+			continue;
+		}
+		NUM("--vlan", 1, 4094, vlan)
+		NUM("--snaplen", 64, 65535, snaplen)
+		NUM("--conns", 1, MAX_CONNS, conns)
+		NUM("--txns", 1, 10000000, txns)
+		NUM("--buffers", 1, 255, buffers)
+		NUM("--bytes", 0, 1048576, bytes)
+		NUM("--mtu", 128, 9000, mtu)
+		NUM("--coalesce-txns", 1, 64, coalesce_txns)
+		NUM("--coalesce-doorbells", 1, 255, coalesce_doorbells)
+		NUM("--discontinuity-every", 1, 1000000, discontinuity_every)
+		NUM("--malformed-every", 1, 1000000, malformed_every)
+		NUM("--drop-every", 2, 1000000, drop_every)
+		NUM("--period-ns", 1, 1000000000, period_ns)
+		NUM("--latency-ns", 1000, 1000000000, latency_ns)
+		NUM("--seed", 0, UINT64_MAX, seed)
+#undef NUM
+#undef NEEDV
+		fprintf(stderr, "dgrdma-gen: unknown option '%s' (see --help)\n", a);
+		return -1;
+	}
+	if (!o->out || !o->expect) {
+		fprintf(stderr, "dgrdma-gen: -o CAPTURE and -e EXPECTED.json are required\n");
+		return -1;
+	}
+	if (o->coalesce_doorbells > o->buffers) {
+		fprintf(stderr, "dgrdma-gen: --coalesce-doorbells: %u is not in 1..%u (the buffer count)\n",
+			o->coalesce_doorbells, o->buffers);
+		return -1;
+	}
+	if (o->coalesce_txns + o->coalesce_doorbells > o->buffers + 1) {
+		fprintf(stderr, "dgrdma-gen: --coalesce-txns + --coalesce-doorbells must not exceed "
+				"buffers + 1 (%u): a producer cannot fill buffers not yet freed\n",
+			o->buffers + 1);
+		return -1;
+	}
+	if ((o->bytes + 3) / ((o->transport == TR_UDP ? o->mtu - 30 : o->mtu) - 34) + 2 > 4096) {
+		fprintf(stderr, "dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
+			o->bytes, o->mtu);
+		return -1;
+	}
+	if (o->dcp_doorbells && o->tx) {
+		fprintf(stderr, "dgrdma-gen: --doorbell dcp is an RX-path option (the host writes the FPGA's properties)\n");
+		return -1;
+	}
+	if (o->transport == TR_UDP && o->dcp_doorbells) {
+		fprintf(stderr, "dgrdma-gen: --doorbell dcp needs --transport ether (DCP is raw Ethernet)\n");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.fmt = FMT_PCAPNG,
+		.conns = 1,
+		.txns = 100,
+		.buffers = 8,
+		.bytes = 8192,
+		.mtu = 9000,
+		.coalesce_txns = 1,
+		.coalesce_doorbells = 1,
+		.period_ns = 20000,
+		.latency_ns = 10000,
+		.seed = 1,
+	};
+	static uint8_t pkt[70000];
+	char argline[1024] = "";
+	FILE *cap = NULL, *exp = NULL;
+	struct dir_expect d;
+	uint64_t written = 0, dropped = 0, malformed = 0, dcp_frames = 0;
+	uint16_t *pending; /* per (conn, buffer): 1 + index of the waiting transaction's frame, 0 none */
+	uint64_t *pending_ts;
+	size_t i;
+	unsigned int c;
+	int a;
+
+	if (parse_args(argc, argv, &o)) {
+		usage(stderr);
+		return 2;
+	}
+	for (a = 1; a < argc; a++) {
+		size_t l = strlen(argline);
+
+		if (strchr(argv[a], '"') || strchr(argv[a], '\\')) {
+			continue;
+		}
+		snprintf(argline + l, sizeof(argline) - l, "%s%s", a > 1 ? " " : "", argv[a]);
+	}
+	rng_state = o.seed;
+	for (c = 0; c < o.conns; c++) {
+		simulate_conn(&o, c);
+	}
+	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
+
+	cap = fopen(o.out, "wb");
+	if (!cap) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	memset(&d, 0, sizeof(d));
+	pending = calloc((size_t)o.conns * o.buffers, sizeof(*pending));
+	pending_ts = calloc((size_t)o.conns * o.buffers, sizeof(*pending_ts));
+	if (!pending || !pending_ts) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		return 1;
+	}
+	write_header(cap, &o, o.snaplen ? o.snaplen : 65535);
+	for (i = 0; i < nframes; i++) {
+		const struct gframe *f = &frames[i];
+		size_t len = build_frame(pkt, &o, f);
+		uint32_t caplen = (uint32_t)len;
+		uint64_t ts = quantise(&o, f->ts);
+		size_t dgr_off;
+		uint32_t k;
+
+		/* capture loss: never in the first round, so every address has been seen */
+		if (o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) {
+			dropped++;
+			continue;
+		}
+		if (o.snaplen && caplen > o.snaplen) {
+			caplen = o.snaplen;
+		}
+		write_record(cap, &o, ts, pkt, caplen, (uint32_t)len);
+		written++;
+		if (f->kind == FK_MALFORMED) {
+			malformed++;
+			continue;
+		}
+		if (f->kind == FK_DCP_DOORBELL || f->kind == FK_DCP_RESP || f->kind == FK_DCP_NOP ||
+		    f->kind == FK_DCP_NOP_RESP) {
+			dcp_frames++;
+		}
+		dgr_off = ETH_HDR + (o.vlan ? VLAN_HDR : 0) +
+			  (o.transport == TR_UDP ? IP_HDR + UDP_HDR + UDP_PAD : 0);
+		if (f->kind == FK_DCP_DOORBELL) {
+			struct rec *r = &recs[f->gtxn];
+			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
+
+			if (ETH_HDR + (o.vlan ? VLAN_HDR : 0) + 14 > caplen) {
+				continue;
+			}
+			d.doorbells++;
+			if (pending[slot]) {
+				d.matched++;
+				if (d.nlat == d.cap_lat) {
+					d.cap_lat = d.cap_lat ? 2 * d.cap_lat : 1024;
+					d.lat = xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
+				}
+				d.lat[d.nlat++] = ts - pending_ts[slot];
+				pending[slot] = 0;
+			} else {
+				d.orphans++;
+			}
+			continue;
+		}
+		for (k = 0; k < f->nmsgs; k++) {
+			const struct gmsg *m = &msgs[f->first_msg + k];
+			struct rec *r = &recs[m->gtxn];
+			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
+
+			/* a message is visible when its whole header was captured */
+			if (dgr_off + m->off + MSG_HDR > caplen) {
+				break;
+			}
+			if (r->is_doorbell) {
+				d.doorbells++;
+				if (pending[slot]) {
+					d.matched++;
+					if (d.nlat == d.cap_lat) {
+						d.cap_lat = d.cap_lat ? 2 * d.cap_lat : 1024;
+						d.lat = xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
+					}
+					d.lat[d.nlat++] = ts - pending_ts[slot];
+					pending[slot] = 0;
+				} else {
+					d.orphans++;
+				}
+				continue;
+			}
+			r->seen++;
+			if (r->seen == r->parts) {
+				r->done = 1;
+				d.transactions++;
+				if (r->discontinuity) {
+					d.discontinuities++;
+				}
+				if (pending[slot]) {
+					d.unmatched++;
+				}
+				pending[slot] = 1;
+				pending_ts[slot] = ts;
+			}
+		}
+	}
+	for (i = 0; i < nrecs; i++) {
+		if (!recs[i].is_doorbell && recs[i].seen && !recs[i].done) {
+			d.incomplete++;
+		}
+	}
+	for (i = 0; i < (size_t)o.conns * o.buffers; i++) {
+		d.pending_at_end += pending[i] ? 1 : 0;
+	}
+	if (fclose(cap)) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	exp = fopen(o.expect, "w");
+	if (!exp) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
+		return 1;
+	}
+	print_expect(exp, &o, argline, written, dropped, malformed, dcp_frames, &d);
+	if (fclose(exp)) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
+		return 1;
+	}
+	free(pending);
+	free(pending_ts);
+	free(d.lat);
+	free(frames);
+	free(msgs);
+	free(recs);
+	return 0;
+}
