@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * DG-RDMA analysis state: frame sequence tracking, transaction state and
+ * doorbell matching. See dgrdma-doorbell-analysis.h and docs/dissector.md.
+ *
+ * State lives in the conversation (file scope) and is only written on the
+ * first pass; per-frame conclusions are stored with p_add_proto_data.
+ */
+#include <epan/to_str.h>
+#include <epan/conversation.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+
+#include <dgrdma/proto.h>
+#include <dgrdma/wire.h>
+
+#include "dgrdma-doorbell-analysis.h"
+
+int dgr_an_proto = -1;
+
+#define DGR_AN_KEY_DGRDMA 0
+#define DGR_AN_KEY_DCP 1
+
+/* Sorted set of distinct flag addresses; a buffer's identity is its rank. */
+struct dgr_an_addrs {
+	guint32 *addr;
+	guint n;
+	guint cap;
+};
+
+/* Frames sent by one endpoint of a connection. */
+struct dgr_an_dir {
+	gboolean seq_seen;
+	guint16 highest_seq;
+	wmem_map_t *seq_frames;          /* frame_seq -> struct dgr_an_frame */
+	wmem_map_t *txns;                /* txn_id -> struct dgr_an_txn it sent */
+	struct dgr_an_addrs data_addrs;  /* flag addresses of its data transactions */
+	wmem_map_t *waiting;             /* data flag address -> txn awaiting a doorbell */
+	struct dgr_an_addrs bell_addrs;  /* flag addresses of the doorbells it sent */
+};
+
+struct dgr_an_conn {
+	struct dgr_an_dir dir[2];
+	const char *label[2]; /* data sent by endpoint d: "d -> peer" */
+};
+
+/* Per conversation (pair of link addresses/ports). */
+struct dgr_an_conv {
+	address first_src;
+	guint32 first_srcport;
+	wmem_map_t *conns;                  /* id pair (direction-0 order) -> conn */
+	struct dgr_an_conn *last_data_to[2]; /* latest conn with data sent to endpoint d */
+};
+
+static guint dgr_an_rank_insert(struct dgr_an_addrs *s, guint32 addr)
+{
+	guint lo = 0;
+	guint hi = s->n;
+
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+
+		if (s->addr[mid] < addr) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	if (lo < s->n && s->addr[lo] == addr) {
+		return lo;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->addr = (guint32 *)wmem_realloc(wmem_file_scope(), s->addr,
+						   s->cap * sizeof(s->addr[0]));
+	}
+	memmove(&s->addr[lo + 1], &s->addr[lo], (s->n - lo) * sizeof(s->addr[0]));
+	s->addr[lo] = addr;
+	s->n++;
+	return lo;
+}
+
+static void dgr_an_dir_init(struct dgr_an_dir *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->seq_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	d->txns = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	d->waiting = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+}
+
+static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guint32 port,
+				   guint16 id)
+{
+	if (pinfo->ptype == PT_UDP || pinfo->ptype == PT_TCP) {
+		return wmem_strdup_printf(wmem_file_scope(), "%s:%u id %u",
+					  address_to_str(pinfo->pool, addr), port, id);
+	}
+	return wmem_strdup_printf(wmem_file_scope(), "%s id %u", address_to_str(pinfo->pool, addr),
+				  id);
+}
+
+/* The conversation record and the direction (0/1) of the current frame. */
+static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, guint *dir)
+{
+	conversation_t *conv;
+	struct dgr_an_conv *c;
+
+	if (create) {
+		conv = find_or_create_conversation(pinfo);
+	} else {
+		conv = find_conversation_pinfo(pinfo, 0);
+		if (!conv) {
+			return NULL;
+		}
+	}
+	c = (struct dgr_an_conv *)conversation_get_proto_data(conv, dgr_an_proto);
+	if (!c) {
+		if (!create) {
+			return NULL;
+		}
+		c = wmem_new0(wmem_file_scope(), struct dgr_an_conv);
+		copy_address_wmem(wmem_file_scope(), &c->first_src, &pinfo->src);
+		c->first_srcport = pinfo->srcport;
+		c->conns = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+		conversation_add_proto_data(conv, dgr_an_proto, c);
+	}
+	*dir = (addresses_equal(&pinfo->src, &c->first_src) && pinfo->srcport == c->first_srcport)
+		       ? 0
+		       : 1;
+	return c;
+}
+
+/*
+ * Returns the frame's analysis record, creating it and its connection on the
+ * first pass. *conn is set on the first pass only (NULL later).
+ */
+struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, guint16 receiver_id,
+				      struct dgr_an_conn **conn)
+{
+	struct dgr_an_frame *fr;
+	struct dgr_an_conv *c;
+	struct dgr_an_conn *cn;
+	guint dir = 0;
+	guint32 key;
+
+	*conn = NULL;
+	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
+						      DGR_AN_KEY_DGRDMA);
+	if (fr || PINFO_FD_VISITED(pinfo)) {
+		return fr;
+	}
+	c = dgr_an_conv_get(pinfo, TRUE, &dir);
+	key = dir == 0 ? ((guint32)sender_id << 16 | receiver_id)
+		       : ((guint32)receiver_id << 16 | sender_id);
+	cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
+	if (!cn) {
+		cn = wmem_new0(wmem_file_scope(), struct dgr_an_conn);
+		dgr_an_dir_init(&cn->dir[0]);
+		dgr_an_dir_init(&cn->dir[1]);
+		cn->label[dir] = wmem_strdup_printf(
+			wmem_file_scope(), "%s -> %s",
+			dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
+			dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
+		cn->label[!dir] = wmem_strdup_printf(
+			wmem_file_scope(), "%s -> %s",
+			dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
+			dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
+		wmem_map_insert(c->conns, GUINT_TO_POINTER(key), cn);
+	}
+	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
+	fr->frame = pinfo->num;
+	fr->dir = dir;
+	fr->conn_label = cn->label[dir];
+	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
+	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event));
+	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DGRDMA, fr);
+	*conn = cn;
+	return fr;
+}
+
+/* Sequence analysis: gaps, duplicates and late frames per sender. */
+void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		      guint16 frame_seq)
+{
+	struct dgr_an_dir *d = &conn->dir[fr->dir];
+	struct dgr_an_frame *prev;
+	int diff;
+
+	(void)pinfo;
+	if (!d->seq_seen) {
+		fr->seq_status = DGR_AN_SEQ_FIRST;
+		d->seq_seen = TRUE;
+		d->highest_seq = frame_seq;
+		wmem_map_insert(d->seq_frames, GUINT_TO_POINTER((guint)frame_seq), fr);
+		return;
+	}
+	diff = dgr_seq_diff(frame_seq, d->highest_seq);
+	if (diff == 1) {
+		fr->seq_status = DGR_AN_SEQ_NEXT;
+	} else if (diff > 1) {
+		int i;
+
+		fr->seq_status = DGR_AN_SEQ_GAP;
+		fr->gap = (guint32)(diff - 1);
+		/* Forget what an earlier wrap left under the missing numbers. */
+		for (i = 1; i < diff; i++) {
+			guint16 missing = (guint16)(d->highest_seq + i);
+
+			wmem_map_remove(d->seq_frames, GUINT_TO_POINTER((guint)missing));
+		}
+	} else {
+		prev = (struct dgr_an_frame *)wmem_map_lookup(d->seq_frames,
+							       GUINT_TO_POINTER((guint)frame_seq));
+		if (prev) {
+			fr->seq_status = DGR_AN_SEQ_DUPLICATE;
+			fr->dup_of = prev->frame;
+			return;
+		}
+		fr->seq_status = DGR_AN_SEQ_LATE;
+	}
+	if (diff > 0) {
+		d->highest_seq = frame_seq;
+	}
+	wmem_map_insert(d->seq_frames, GUINT_TO_POINTER((guint)frame_seq), fr);
+}
+
+/* ACK coverage: which of the peer's frames this frame acknowledges. */
+void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		      guint16 ack_start, guint8 ack_count)
+{
+	struct dgr_an_dir *peer = &conn->dir[!fr->dir];
+	guint i;
+
+	for (i = 0; i < ack_count; i++) {
+		guint16 seq = (guint16)(ack_start + i);
+		struct dgr_an_frame *acked = (struct dgr_an_frame *)wmem_map_lookup(
+			peer->seq_frames, GUINT_TO_POINTER((guint)seq));
+
+		if (!acked) {
+			continue;
+		}
+		if (!acked->acked_in) {
+			acked->acked_in = pinfo->num;
+		}
+		if (!fr->ack_found) {
+			fr->ack_first = acked->frame;
+		}
+		fr->ack_last = acked->frame;
+		fr->ack_found++;
+	}
+}
+
+static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
+			     const char *label, const nstime_t *latency)
+{
+	struct dgr_an_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.conn_label = label;
+	if (latency) {
+		ev.latency = *latency;
+	}
+	wmem_array_append_one(fr->events, ev);
+}
+
+/*
+ * Doorbell sent by endpoint bell_dir: its buffer is the rank of its flag
+ * address among that endpoint's doorbell addresses; it answers the waiting
+ * transaction into the data buffer of the same rank sent by the peer.
+ */
+static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr_an_frame *fr,
+			    packet_info *pinfo, guint32 flag_addr, struct dgr_an_msg *res)
+{
+	struct dgr_an_dir *bell = &conn->dir[bell_dir];
+	struct dgr_an_dir *data = &conn->dir[!bell_dir];
+	struct dgr_an_txn *txn = NULL;
+	guint rank;
+
+	res->is_doorbell = TRUE;
+	rank = dgr_an_rank_insert(&bell->bell_addrs, flag_addr);
+	res->doorbell_buffer = rank;
+	if (rank < data->data_addrs.n) {
+		guint32 data_addr = data->data_addrs.addr[rank];
+
+		txn = (struct dgr_an_txn *)wmem_map_remove(data->waiting,
+							    GUINT_TO_POINTER(data_addr));
+	}
+	if (!txn) {
+		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, conn->label[!bell_dir], NULL);
+		return;
+	}
+	txn->doorbell_frame = pinfo->num;
+	nstime_delta(&txn->doorbell_latency, &pinfo->abs_ts, &txn->complete_ts);
+	res->answers = txn;
+	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
+}
+
+/* Transaction state of one data fragment sent by fr->dir. */
+static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
+			struct dgr_an_frame *fr, packet_info *pinfo,
+			const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
+{
+	struct dgr_an_dir *d = &conn->dir[fr->dir];
+	struct dgr_an_txn *txn;
+	guint parts;
+	guint idx;
+
+	txn = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
+	if (!txn) {
+		txn = wmem_new0(wmem_file_scope(), struct dgr_an_txn);
+		txn->txn_id = m->txn_id;
+		txn->flag_addr = m->flag_addr;
+		txn->flag_value = m->flag_value;
+		txn->num_msgs = m->num_msgs;
+		txn->first_frame = pinfo->num;
+		parts = m->num_msgs < 2 ? 1u : m->num_msgs;
+		txn->seen = (guint8 *)wmem_alloc0(wmem_file_scope(), (parts + 7) / 8);
+		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
+	}
+	res->txn = txn;
+	parts = txn->num_msgs < 2 ? 1u : txn->num_msgs;
+	idx = txn->num_msgs < 2 ? 1u : m->msg_seq;
+	if (m->num_msgs != txn->num_msgs || m->flag_addr != txn->flag_addr ||
+	    m->flag_value != txn->flag_value || idx < 1 || idx > parts) {
+		/* A receiver drops such a fragment; so does the analysis. */
+		res->inconsistent = TRUE;
+		return;
+	}
+	if (txn->seen[(idx - 1) / 8] & (1u << ((idx - 1) % 8))) {
+		res->duplicate_fragment = TRUE;
+		return;
+	}
+	txn->seen[(idx - 1) / 8] |= (guint8)(1u << ((idx - 1) % 8));
+	txn->msgs_seen++;
+	txn->bytes += m->data_len;
+	if (txn->msgs_seen != parts) {
+		return;
+	}
+	res->completes = TRUE;
+	txn->complete_frame = pinfo->num;
+	txn->complete_ts = pinfo->abs_ts;
+	c->last_data_to[!fr->dir] = conn;
+	if (txn->flag_addr == DGR_NO_FLAG) {
+		return; /* a write without flag expects no doorbell */
+	}
+	dgr_an_event_add(fr, DGR_AN_EV_TXN_COMPLETE, conn->label[fr->dir], NULL);
+	{
+		struct dgr_an_txn *older;
+
+		txn->buffer = dgr_an_rank_insert(&d->data_addrs, txn->flag_addr);
+		older = (struct dgr_an_txn *)wmem_map_lookup(d->waiting,
+							      GUINT_TO_POINTER(txn->flag_addr));
+		if (older) {
+			older->overtaken_in = pinfo->num;
+			dgr_an_event_add(fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
+		}
+		wmem_map_insert(d->waiting, GUINT_TO_POINTER(txn->flag_addr), txn);
+	}
+}
+
+const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,
+					packet_info *pinfo, const struct dgr_an_msg_in *m)
+{
+	struct dgr_an_msg res;
+	struct dgr_an_conv *c;
+	guint dir = 0;
+
+	memset(&res, 0, sizeof(res));
+	c = dgr_an_conv_get(pinfo, TRUE, &dir);
+	if (m->num_msgs == 0 && m->data_len == 0) {
+		if (m->flag_addr != DGR_NO_FLAG) {
+			dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
+		}
+	} else {
+		dgr_an_data(conn, c, fr, pinfo, m, &res);
+	}
+	wmem_array_append_one(fr->msgs, res);
+	return (const struct dgr_an_msg *)wmem_array_index(fr->msgs,
+							   wmem_array_get_count(fr->msgs) - 1);
+}
+
+const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr)
+{
+	struct dgr_an_frame *fr;
+	struct dgr_an_conv *c;
+	struct dgr_an_conn *conn;
+	struct dgr_an_msg res;
+	guint dir = 0;
+
+	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
+						      DGR_AN_KEY_DCP);
+	if (fr) {
+		return dgr_an_frame_msg(fr, 0);
+	}
+	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
+	fr->frame = pinfo->num;
+	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
+	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event));
+	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP, fr);
+	memset(&res, 0, sizeof(res));
+	res.is_doorbell = TRUE;
+	c = dgr_an_conv_get(pinfo, FALSE, &dir);
+	conn = c ? c->last_data_to[dir] : NULL;
+	fr->dir = dir;
+	if (conn) {
+		fr->conn_label = conn->label[!dir];
+		dgr_an_doorbell(conn, dir, fr, pinfo, addr, &res);
+	} else {
+		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, "(no DG-RDMA connection)", NULL);
+	}
+	wmem_array_append_one(fr->msgs, res);
+	return dgr_an_frame_msg(fr, 0);
+}
+
+const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo)
+{
+	const struct dgr_an_frame *fr = (const struct dgr_an_frame *)p_get_proto_data(
+		wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP);
+
+	return fr ? dgr_an_frame_msg(fr, 0) : NULL;
+}
+
+const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i)
+{
+	if (!fr || i >= wmem_array_get_count(fr->msgs)) {
+		return NULL;
+	}
+	return (const struct dgr_an_msg *)wmem_array_index(fr->msgs, i);
+}
+
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap)
+{
+	guint i;
+	guint n;
+
+	if (!fr || !have_tap_listener(tap)) {
+		return;
+	}
+	n = wmem_array_get_count(fr->events);
+	for (i = 0; i < n; i++) {
+		tap_queue_packet(tap, pinfo, wmem_array_index(fr->events, i));
+	}
+}
+
+/* DCP frames keep their doorbell record under the DCP key. */
+const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo)
+{
+	return (const struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo,
+							      dgr_an_proto, DGR_AN_KEY_DCP);
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * DG-RDMA analysis inside Wireshark: per connection and direction, frame
+ * sequence tracking (gaps, duplicates, ACK coverage), transaction state
+ * (fragments seen, completing frame) and doorbell matching, the same rule as
+ * latency-report (see docs/dissector.md, "Doorbell matching").
+ *
+ * Everything is computed once, on the first pass over a capture, and stored
+ * in file-scoped structures that later passes only read, so random access in
+ * the GUI shows the same values. Fields that point forward (the doorbell of
+ * a transaction, the frame that acknowledged this one) are complete from the
+ * second pass on (tshark -2, or any GUI redisplay).
+ */
+#ifndef DGRDMA_DOORBELL_ANALYSIS_H
+#define DGRDMA_DOORBELL_ANALYSIS_H
+
+#include <epan/packet.h>
+#include <epan/wmem_scopes.h>
+
+/* A transaction as seen on the wire, sent by one endpoint to the other. */
+struct dgr_an_txn {
+	guint32 txn_id;
+	guint32 flag_addr;
+	guint32 flag_value;
+	guint16 num_msgs;       /* num_msgs_in_txn of the first fragment seen */
+	guint16 msgs_seen;      /* distinct fragments seen */
+	guint32 bytes;          /* data bytes of the distinct fragments */
+	guint8 *seen;           /* one byte per msg_seq (1..num_msgs) */
+	guint32 first_frame;
+	guint32 complete_frame; /* 0 while incomplete */
+	nstime_t complete_ts;
+	guint32 buffer;         /* rank of flag_addr among the data flag addresses */
+	guint32 doorbell_frame; /* frame whose doorbell answered it; 0 none */
+	nstime_t doorbell_latency;
+	guint32 overtaken_in;   /* unmatched: frame completing the newer txn */
+};
+
+/* What the analysis concluded about one message of a frame. */
+struct dgr_an_msg {
+	struct dgr_an_txn *txn;       /* data or flag-only message with a flag: its txn */
+	gboolean completes;           /* this fragment completed txn */
+	gboolean duplicate_fragment;  /* msg_seq of txn already seen */
+	gboolean inconsistent;        /* num_msgs/flag fields disagree with earlier fragments */
+	gboolean is_doorbell;
+	guint32 doorbell_buffer;      /* rank of the doorbell flag address */
+	struct dgr_an_txn *answers;   /* doorbell: the transaction it answers; NULL: orphan */
+};
+
+enum dgr_an_seq_status {
+	DGR_AN_SEQ_NOT_TRACKED = 0, /* ACK-only frame, or DCP */
+	DGR_AN_SEQ_FIRST,
+	DGR_AN_SEQ_NEXT,
+	DGR_AN_SEQ_GAP,
+	DGR_AN_SEQ_DUPLICATE,
+	DGR_AN_SEQ_LATE, /* lower than the highest seen but not seen before */
+};
+
+/* Events for the dgrdma tap, decided on the first pass and replayed on retaps. */
+enum dgr_an_event_kind {
+	DGR_AN_EV_TXN_COMPLETE,
+	DGR_AN_EV_DOORBELL,
+	DGR_AN_EV_UNMATCHED,
+	DGR_AN_EV_ORPHAN,
+};
+
+struct dgr_an_event {
+	enum dgr_an_event_kind kind;
+	const char *conn_label; /* the data direction, "A -> B" (file scope) */
+	nstime_t latency;       /* DGR_AN_EV_DOORBELL */
+};
+
+/* Per frame, stored with p_add_proto_data. */
+struct dgr_an_frame {
+	guint32 frame;         /* this frame's number */
+	guint dir;             /* 0/1: which endpoint of the conversation sent it */
+	enum dgr_an_seq_status seq_status;
+	guint32 dup_of;        /* DUPLICATE: first frame with this frame_seq */
+	guint32 gap;           /* GAP: number of frame_seqs missing before this one */
+	guint32 acked_in;      /* first frame of the peer that acknowledged this frame */
+	guint32 ack_first;     /* frames (of the peer) covered by this frame's ACK */
+	guint32 ack_last;
+	guint32 ack_found;     /* how many of ack_count were seen in the capture */
+	const char *conn_label;
+	wmem_array_t *msgs;    /* struct dgr_an_msg, in message order */
+	wmem_array_t *events;  /* struct dgr_an_event */
+};
+
+struct dgr_an_conn;
+
+/*
+ * Returns the analysis record of this DG-RDMA frame, creating it (and its
+ * connection) on the first pass, when *conn is also set (NULL on later
+ * passes: nothing may be changed then). ids are the frame header's sender
+ * and receiver ids. Returns NULL only for a frame a first pass never reached.
+ */
+struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, guint16 receiver_id,
+				      struct dgr_an_conn **conn);
+
+/* First pass only: frame sequence and ACK analysis of a frame that carries messages. */
+void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		      guint16 frame_seq);
+
+/* First pass only: the ACK fields of a frame (any frame, ACK-only included). */
+void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		      guint16 ack_start, guint8 ack_count);
+
+/* Header fields of one message, as the analysis needs them. */
+struct dgr_an_msg_in {
+	guint32 txn_id;
+	guint32 flag_addr;
+	guint32 flag_value;
+	guint16 num_msgs;
+	guint16 msg_seq;
+	guint16 data_len;
+};
+
+/*
+ * First pass only: feeds one decoded message (transaction state, doorbell
+ * matching) and appends its result to fr->msgs. Returns the result.
+ */
+const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,
+					packet_info *pinfo, const struct dgr_an_msg_in *m);
+
+/*
+ * First pass only: a DCP property write recognised as a doorbell (flag
+ * address addr). The connection is the most recent one whose data flowed
+ * towards the sender of this DCP frame. Returns the result, stored in the
+ * DCP frame's own analysis record (created here).
+ */
+const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr);
+
+/* The stored result of message index i of a frame, or NULL. */
+const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i);
+
+/* The stored DCP doorbell result of this frame (any pass), or NULL. */
+const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo);
+
+/* The analysis record of a DCP frame that carried a doorbell, or NULL. */
+const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo);
+
+/* Queues the frame's stored events to the dgrdma tap. */
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap);
+
+/* The protocol id under which analysis state is stored (set by packet-dgrdma.c). */
+extern int dgr_an_proto;
+
+#endif

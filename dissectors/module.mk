@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Wireshark epan plugin: DCP and DG-RDMA dissectors, doorbell analysis,
+# the dgrdma,latency statistics tap and the dcp,srt response-time table.
+#
+# Built as $(BUILD)/plugins/4.0/epan/dgrdma.so so that tests can run tshark
+# with WIRESHARK_PLUGIN_DIR=$(BUILD)/plugins and touch nothing outside the tree.
+
+WIRESHARK_CFLAGS := $(shell $(PKG_CONFIG) --cflags wireshark 2>/dev/null)
+WIRESHARK_LIBS := $(shell $(PKG_CONFIG) --libs wireshark 2>/dev/null)
+WIRESHARK_PLUGINDIR := $(shell $(PKG_CONFIG) --variable=plugindir wireshark 2>/dev/null)
+# Wireshark's own headers are not -Wconversion clean: include them as system headers.
+CFLAGS_dissectors += $(patsubst -I%,-isystem %,$(WIRESHARK_CFLAGS))
+
+DISSECTOR_SRCS := $(wildcard dissectors/*.c)
+DISSECTOR_PLUGIN := $(BUILD)/plugins/4.0/epan/dgrdma.so
+LIBRARIES += $(DISSECTOR_PLUGIN)
+
+# The codec (wire.c, dcp.c) is linked in: validation and DCP classification are the project's own.
+$(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) stack/src/wire.c stack/src/dcp.c)
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,--no-undefined -o $@ $^ $(WIRESHARK_LIBS)
+
+# Fixture generator for the dissector suites (writes pcap files, no libpcap needed).
+DISSECTOR_GEN := $(BUILD)/test/dissectors/gen-dissector-fixtures
+# (stack/module.mk is read after this file: name the library by its path.)
+$(DISSECTOR_GEN): $(call objs,test/dissectors/gen-dissector-fixtures.c) $(BUILD)/lib/libdgrdma.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN)
+CHECK_SUITES += test/dissectors/test_dissector_decode.sh \
+	test/dissectors/test_dissector_analysis.sh \
+	test/dissectors/test_dissector_fuzz.sh
+
+.PHONY: dissectors
+dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN)
+
+INSTALL_TARGETS += install-dissectors
+.PHONY: install-dissectors
+install-dissectors: $(DISSECTOR_PLUGIN)
+	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan
+	install -m 0755 $(DISSECTOR_PLUGIN) $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan/
+
+# Benchmark: tshark with and without the plugin on a large generated capture.
+BENCH_TARGETS += bench-dissector
+.PHONY: bench-dissector
+bench-dissector: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN)
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/dissectors/bench-dissector.sh

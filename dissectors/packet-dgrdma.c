@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * DG-RDMA (OpenCPI datagram RDMA) dissector: ethertype 0xF042 and UDP port
+ * 18078 (2-byte pad, then the frame). Decodes the frame header and every
+ * message with tvb accessors, flags what a receiver would reject, and adds
+ * the doorbell analysis (dgrdma-doorbell-analysis.c) as generated fields.
+ * Field abbreviations of the OpenCPI Lua dissector are kept. See
+ * docs/dissector.md.
+ */
+#include <epan/expert.h>
+#include <epan/packet.h>
+#include <epan/prefs.h>
+#include <epan/tap.h>
+
+#include <dgrdma/proto.h>
+#include <dgrdma/wire.h>
+
+#include "dgrdma-doorbell-analysis.h"
+#include "dgrdma-dissectors.h"
+
+static int proto_dgrdma = -1;
+static int dgrdma_tap = -1;
+
+static int hf_udp_pad = -1;
+static int hf_src_id = -1;
+static int hf_dst_id = -1;
+static int hf_frameseq = -1;
+static int hf_ackstart = -1;
+static int hf_ackcount = -1;
+static int hf_flags = -1;
+static int hf_message = -1;
+static int hf_padding = -1;
+static int hf_txnid = -1;
+static int hf_flagaddr = -1;
+static int hf_flagvalue = -1;
+static int hf_flag_valid = -1;
+static int hf_flag_length = -1;
+static int hf_flag_eof = -1;
+static int hf_flag_truncated = -1;
+static int hf_flag_opcode = -1;
+static int hf_msgsintxn = -1;
+static int hf_msgseq = -1;
+static int hf_dataaddr = -1;
+static int hf_datalen = -1;
+static int hf_type = -1;
+static int hf_nextmsg = -1;
+static int hf_payload = -1;
+static int hf_doorbell = -1;
+static int hf_an = -1;
+static int hf_an_seq_first = -1;
+static int hf_an_seq_gap = -1;
+static int hf_an_duplicate_of = -1;
+static int hf_an_seq_late = -1;
+static int hf_an_acked_in = -1;
+static int hf_an_acks_found = -1;
+static int hf_an_acks_first = -1;
+static int hf_an_acks_last = -1;
+static int hf_an_txn_first = -1;
+static int hf_an_txn_complete_in = -1;
+static int hf_an_txn_fragments = -1;
+static int hf_an_txn_missing = -1;
+static int hf_an_txn_bytes = -1;
+static int hf_an_buffer = -1;
+static int hf_an_doorbell_in = -1;
+static int hf_an_unmatched = -1;
+static int hf_an_overtaken_in = -1;
+static int hf_an_duplicate_fragment = -1;
+static int hf_an_doorbell_buffer = -1;
+static int hf_an_doorbell_for = -1;
+static int hf_an_doorbell_txn = -1;
+static int hf_an_doorbell_latency = -1;
+static int hf_an_orphan = -1;
+
+static gint ett_dgrdma = -1;
+static gint ett_message = -1;
+static gint ett_flag = -1;
+static gint ett_analysis = -1;
+static gint ett_frame_analysis = -1;
+
+static expert_field ei_frame_hdr_short = EI_INIT;
+static expert_field ei_frame_flags = EI_INIT;
+static expert_field ei_udp_short = EI_INIT;
+static expert_field ei_msg_hdr_trunc = EI_INIT;
+static expert_field ei_msg_past_end = EI_INIT;
+static expert_field ei_padding = EI_INIT;
+static expert_field ei_align = EI_INIT;
+static expert_field ei_msg_type = EI_INIT;
+static expert_field ei_num_msgs = EI_INIT;
+static expert_field ei_flag_word = EI_INIT;
+static expert_field ei_addr_range = EI_INIT;
+static expert_field ei_seq_gap = EI_INIT;
+static expert_field ei_seq_dup = EI_INIT;
+static expert_field ei_seq_late = EI_INIT;
+static expert_field ei_txn_incomplete = EI_INIT;
+static expert_field ei_txn_unmatched = EI_INIT;
+static expert_field ei_txn_inconsistent = EI_INIT;
+static expert_field ei_dup_fragment = EI_INIT;
+static expert_field ei_doorbell_orphan = EI_INIT;
+
+static dissector_handle_t dgrdma_eth_handle;
+static dissector_handle_t dgrdma_udp_handle;
+
+/* Preferences (read-only while dissecting). */
+static gboolean pref_offset0_is_dst = FALSE;
+static guint pref_mem_size = 0;
+static gboolean pref_strict_lengths = TRUE;
+static gboolean pref_analyze = TRUE;
+
+static const value_string frame_flags_vals[] = {
+	{DGR_FRAME_FLAG_ACK_ONLY, "ACK only"},
+	{DGR_FRAME_FLAG_MSGS, "Messages follow"},
+	{0, NULL},
+};
+
+static const value_string opcode_vals[] = {
+	{DGR_OPCODE_SAMPLES, "Samples"},
+	{DGR_OPCODE_TIME, "Time"},
+	{DGR_OPCODE_SAMPLE_INTERVAL, "Sample interval"},
+	{DGR_OPCODE_FLUSH, "Flush"},
+	{DGR_OPCODE_DISCONTINUITY, "Discontinuity"},
+	{DGR_OPCODE_METADATA, "Metadata"},
+	{0, NULL},
+};
+
+static const value_string msg_type_vals[] = {
+	{0, "Write"},
+	{0, NULL},
+};
+
+static int *const flag_word_fields[] = {
+	&hf_flag_valid, &hf_flag_length, &hf_flag_eof, &hf_flag_truncated, &hf_flag_opcode, NULL,
+};
+
+/* Expert info for a dgr_msg_validate() failure, with its precise text. */
+static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct dgr_msg *m)
+{
+	char errbuf[DGR_ERRBUF_SIZE];
+	expert_field *ei;
+	int rc;
+
+	errbuf[0] = '\0';
+	rc = dgr_msg_validate(m, pref_mem_size, pref_strict_lengths, errbuf);
+	switch (-rc) {
+	case 0:
+		return;
+	case DGR_E_ALIGN:
+		ei = &ei_align;
+		break;
+	case DGR_E_FLAG_WORD:
+		ei = &ei_flag_word;
+		break;
+	case DGR_E_ADDR_RANGE:
+		ei = &ei_addr_range;
+		break;
+	default:
+		ei = &ei_num_msgs;
+		break;
+	}
+	expert_add_info_format(pinfo, item, ei, "%s: %s", dgr_strerror(rc), errbuf);
+}
+
+static void dgrdma_add_frame_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+				      const struct dgr_an_frame *fr, proto_item *seq_item)
+{
+	proto_tree *atree;
+	proto_item *ti;
+
+	ti = proto_tree_add_item(tree, hf_an, tvb, 0, 0, ENC_NA);
+	proto_item_set_generated(ti);
+	atree = proto_item_add_subtree(ti, ett_frame_analysis);
+	switch (fr->seq_status) {
+	case DGR_AN_SEQ_FIRST:
+		ti = proto_tree_add_boolean(atree, hf_an_seq_first, tvb, 0, 0, TRUE);
+		proto_item_set_generated(ti);
+		break;
+	case DGR_AN_SEQ_GAP:
+		ti = proto_tree_add_uint(atree, hf_an_seq_gap, tvb, 0, 0, fr->gap);
+		proto_item_set_generated(ti);
+		expert_add_info_format(pinfo, seq_item, &ei_seq_gap,
+				       "Frame sequence gap: %u frame(s) missing before this one",
+				       fr->gap);
+		break;
+	case DGR_AN_SEQ_DUPLICATE:
+		ti = proto_tree_add_uint(atree, hf_an_duplicate_of, tvb, 0, 0, fr->dup_of);
+		proto_item_set_generated(ti);
+		expert_add_info_format(pinfo, seq_item, &ei_seq_dup,
+				       "Duplicate frame_seq (first seen in frame %u)", fr->dup_of);
+		break;
+	case DGR_AN_SEQ_LATE:
+		ti = proto_tree_add_boolean(atree, hf_an_seq_late, tvb, 0, 0, TRUE);
+		proto_item_set_generated(ti);
+		expert_add_info(pinfo, seq_item, &ei_seq_late);
+		break;
+	default:
+		break;
+	}
+	if (fr->acked_in) {
+		ti = proto_tree_add_uint(atree, hf_an_acked_in, tvb, 0, 0, fr->acked_in);
+		proto_item_set_generated(ti);
+	}
+	if (fr->ack_found) {
+		ti = proto_tree_add_uint(atree, hf_an_acks_found, tvb, 0, 0, fr->ack_found);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_uint(atree, hf_an_acks_first, tvb, 0, 0, fr->ack_first);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_uint(atree, hf_an_acks_last, tvb, 0, 0, fr->ack_last);
+		proto_item_set_generated(ti);
+	}
+}
+
+/* Generated fields of one message's analysis. */
+static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+				    proto_item *msg_item, const struct dgr_an_msg *an)
+{
+	const struct dgr_an_txn *txn = an->txn;
+	proto_tree *atree;
+	proto_item *ti;
+
+	ti = proto_tree_add_item(tree, hf_an, tvb, 0, 0, ENC_NA);
+	proto_item_set_generated(ti);
+	atree = proto_item_add_subtree(ti, ett_analysis);
+
+	if (an->is_doorbell) {
+		ti = proto_tree_add_uint(atree, hf_an_doorbell_buffer, tvb, 0, 0,
+					 an->doorbell_buffer);
+		proto_item_set_generated(ti);
+		if (!an->answers) {
+			ti = proto_tree_add_boolean(atree, hf_an_orphan, tvb, 0, 0, TRUE);
+			proto_item_set_generated(ti);
+			expert_add_info(pinfo, msg_item, &ei_doorbell_orphan);
+			return;
+		}
+		ti = proto_tree_add_uint(atree, hf_an_doorbell_for, tvb, 0, 0,
+					 an->answers->complete_frame);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_uint(atree, hf_an_doorbell_txn, tvb, 0, 0, an->answers->txn_id);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_time(atree, hf_an_doorbell_latency, tvb, 0, 0,
+					 &an->answers->doorbell_latency);
+		proto_item_set_generated(ti);
+		return;
+	}
+	if (!txn) {
+		return;
+	}
+	if (an->inconsistent) {
+		expert_add_info(pinfo, msg_item, &ei_txn_inconsistent);
+	}
+	if (an->duplicate_fragment) {
+		ti = proto_tree_add_boolean(atree, hf_an_duplicate_fragment, tvb, 0, 0, TRUE);
+		proto_item_set_generated(ti);
+		expert_add_info(pinfo, msg_item, &ei_dup_fragment);
+	}
+	ti = proto_tree_add_uint(atree, hf_an_txn_first, tvb, 0, 0, txn->first_frame);
+	proto_item_set_generated(ti);
+	ti = proto_tree_add_uint(atree, hf_an_txn_fragments, tvb, 0, 0, txn->msgs_seen);
+	proto_item_set_generated(ti);
+	if (txn->complete_frame) {
+		ti = proto_tree_add_uint(atree, hf_an_txn_complete_in, tvb, 0, 0,
+					 txn->complete_frame);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_uint(atree, hf_an_txn_bytes, tvb, 0, 0, txn->bytes);
+		proto_item_set_generated(ti);
+	} else if (PINFO_FD_VISITED(pinfo)) {
+		guint parts = txn->num_msgs < 2 ? 1u : txn->num_msgs;
+
+		ti = proto_tree_add_uint(atree, hf_an_txn_missing, tvb, 0, 0,
+					 parts - txn->msgs_seen);
+		proto_item_set_generated(ti);
+		expert_add_info_format(pinfo, msg_item, &ei_txn_incomplete,
+				       "Transaction %u never completed (%u of %u fragments seen)",
+				       txn->txn_id, txn->msgs_seen, parts);
+	}
+	if (!an->completes || txn->flag_addr == DGR_NO_FLAG) {
+		return;
+	}
+	ti = proto_tree_add_uint(atree, hf_an_buffer, tvb, 0, 0, txn->buffer);
+	proto_item_set_generated(ti);
+	if (txn->doorbell_frame) {
+		ti = proto_tree_add_uint(atree, hf_an_doorbell_in, tvb, 0, 0, txn->doorbell_frame);
+		proto_item_set_generated(ti);
+	} else if (txn->overtaken_in) {
+		ti = proto_tree_add_boolean(atree, hf_an_unmatched, tvb, 0, 0, TRUE);
+		proto_item_set_generated(ti);
+		ti = proto_tree_add_uint(atree, hf_an_overtaken_in, tvb, 0, 0, txn->overtaken_in);
+		proto_item_set_generated(ti);
+		expert_add_info_format(pinfo, msg_item, &ei_txn_unmatched,
+				       "Transaction %u unmatched: frame %u completed a newer "
+				       "transaction into buffer %u before any doorbell",
+				       txn->txn_id, txn->overtaken_in, txn->buffer);
+	}
+}
+
+/*
+ * Decodes one message at offset (already aligned); returns the offset after
+ * it, or -1 when the rest of the frame cannot be decoded.
+ */
+static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				  int offset, guint index, struct dgr_an_conn *conn,
+				  struct dgr_an_frame *fr, gboolean *more)
+{
+	guint frame_len = tvb_reported_length(tvb);
+	struct dgr_msg m;
+	struct dgr_an_msg_in in;
+	const struct dgr_an_msg *an = NULL;
+	proto_tree *mtree;
+	proto_item *mi;
+	proto_item *ti;
+
+	*more = FALSE;
+	if (frame_len - (guint)offset < DGR_MSG_HDR_LEN) {
+		mi = proto_tree_add_item(tree, hf_message, tvb, offset, -1, ENC_NA);
+		expert_add_info_format(pinfo, mi, &ei_msg_hdr_trunc,
+				       "Message header cut by the end of the frame: %u of %u bytes",
+				       frame_len - (guint)offset, DGR_MSG_HDR_LEN);
+		return -1;
+	}
+	memset(&m, 0, sizeof(m));
+	m.txn_id = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_TXN_ID);
+	m.flag_addr = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_FLAG_ADDR);
+	m.flag_value = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_FLAG_VALUE);
+	m.num_msgs_in_txn = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_NUM_MSGS);
+	m.msg_seq = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_MSG_SEQ);
+	m.data_addr = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_DATA_ADDR);
+	m.data_len = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_DATA_LEN);
+	m.msg_type = tvb_get_guint8(tvb, offset + DGR_MSG_OFF_TYPE);
+	m.has_nextmsg = tvb_get_guint8(tvb, offset + DGR_MSG_OFF_NEXTMSG);
+	m.offset = (size_t)offset;
+
+	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
+	mtree = proto_item_add_subtree(mi, ett_message);
+	proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
+	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4, ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
+			    ENC_LITTLE_ENDIAN);
+	if (m.flag_value == DGR_NO_FLAG) {
+		proto_tree_add_item(mtree, hf_flagvalue, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, 4,
+				    ENC_LITTLE_ENDIAN);
+	} else {
+		proto_tree_add_bitmask(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, hf_flagvalue,
+				       ett_flag, flag_word_fields, ENC_LITTLE_ENDIAN);
+	}
+	proto_tree_add_item(mtree, hf_msgsintxn, tvb, offset + DGR_MSG_OFF_NUM_MSGS, 2,
+			    ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(mtree, hf_msgseq, tvb, offset + DGR_MSG_OFF_MSG_SEQ, 2,
+			    ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(mtree, hf_dataaddr, tvb, offset + DGR_MSG_OFF_DATA_ADDR, 4,
+			    ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(mtree, hf_datalen, tvb, offset + DGR_MSG_OFF_DATA_LEN, 2,
+			    ENC_LITTLE_ENDIAN);
+	ti = proto_tree_add_item(mtree, hf_type, tvb, offset + DGR_MSG_OFF_TYPE, 1, ENC_NA);
+	if (m.msg_type != 0) {
+		expert_add_info_format(pinfo, ti, &ei_msg_type, "Unknown message type %u",
+				       m.msg_type);
+	}
+	proto_tree_add_item(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, ENC_NA);
+	if (dgr_msg_is_flag_only(&m)) {
+		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
+		proto_item_set_generated(ti);
+		proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
+		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m.txn_id);
+	} else {
+		proto_item_append_text(mi, " fragment %u/%u, %u bytes", m.msg_seq,
+				       dgr_msg_txn_parts(&m), m.data_len);
+		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m.txn_id, m.msg_seq,
+				dgr_msg_txn_parts(&m));
+	}
+	offset += DGR_MSG_HDR_LEN;
+	if ((guint)offset + m.data_len > frame_len) {
+		/* A receiver drops the message: no analysis. */
+		ti = proto_tree_add_item(mtree, hf_payload, tvb, offset, -1, ENC_NA);
+		expert_add_info_format(pinfo, ti, &ei_msg_past_end,
+				       "Message data runs past the end of the frame: data_len %u, "
+				       "%u bytes left",
+				       m.data_len, frame_len - (guint)offset);
+		return -1;
+	}
+	if (m.data_len) {
+		proto_tree_add_item(mtree, hf_payload, tvb, offset, m.data_len, ENC_NA);
+	}
+	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m.data_len);
+	dgrdma_validate(pinfo, mi, &m);
+
+	if (pref_analyze) {
+		if (conn) {
+			in.txn_id = m.txn_id;
+			in.flag_addr = m.flag_addr;
+			in.flag_value = m.flag_value;
+			in.num_msgs = m.num_msgs_in_txn;
+			in.msg_seq = m.msg_seq;
+			in.data_len = m.data_len;
+			an = dgr_an_message(conn, fr, pinfo, &in);
+		} else {
+			an = dgr_an_frame_msg(fr, index);
+		}
+		if (an) {
+			dgrdma_add_msg_analysis(mtree, tvb, pinfo, mi, an);
+		}
+	}
+	*more = m.has_nextmsg != 0;
+	return offset + m.data_len;
+}
+
+/* Dissects one DG-RDMA frame filling tvb. Returns the bytes it used. */
+static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				proto_item *top)
+{
+	guint frame_len = tvb_reported_length(tvb);
+	guint16 sender;
+	guint16 receiver;
+	guint16 frame_seq;
+	guint16 ack_start;
+	guint8 ack_count;
+	guint8 flags;
+	struct dgr_an_frame *fr = NULL;
+	struct dgr_an_conn *conn = NULL;
+	proto_item *seq_item;
+	proto_item *ti;
+	gboolean more;
+	guint index = 0;
+	int offset;
+
+	if (frame_len < DGR_FRAME_HDR_LEN) {
+		proto_tree_add_expert_format(tree, pinfo, &ei_frame_hdr_short, tvb, 0, -1,
+					     "Frame shorter than the %u-byte frame header: %u bytes",
+					     DGR_FRAME_HDR_LEN, frame_len);
+		col_set_str(pinfo->cinfo, COL_INFO, "Malformed DG-RDMA frame header");
+		return (int)frame_len;
+	}
+	sender = tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID
+							  : DGR_FRAME_OFF_SRC_ID);
+	receiver = tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID
+							    : DGR_FRAME_OFF_DST_ID);
+	frame_seq = tvb_get_letohs(tvb, DGR_FRAME_OFF_SEQ);
+	ack_start = tvb_get_letohs(tvb, DGR_FRAME_OFF_ACK_START);
+	ack_count = tvb_get_guint8(tvb, DGR_FRAME_OFF_ACK_COUNT);
+	flags = tvb_get_guint8(tvb, DGR_FRAME_OFF_FLAGS);
+
+	proto_tree_add_item(tree, hf_src_id, tvb,
+			    pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
+			    ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(tree, hf_dst_id, tvb,
+			    pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID, 2,
+			    ENC_LITTLE_ENDIAN);
+	seq_item = proto_tree_add_item(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2,
+				       ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(tree, hf_ackstart, tvb, DGR_FRAME_OFF_ACK_START, 2, ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(tree, hf_ackcount, tvb, DGR_FRAME_OFF_ACK_COUNT, 1, ENC_NA);
+	ti = proto_tree_add_item(tree, hf_flags, tvb, DGR_FRAME_OFF_FLAGS, 1, ENC_NA);
+	if (flags != DGR_FRAME_FLAG_ACK_ONLY && flags != DGR_FRAME_FLAG_MSGS) {
+		expert_add_info_format(pinfo, ti, &ei_frame_flags,
+				       "Frame flags 0x%02x: expected 0 (ACK only) or 1 "
+				       "(messages follow)",
+				       flags);
+	}
+	proto_item_append_text(top, ", %u -> %u, Seq %u", sender, receiver, frame_seq);
+	col_add_fstr(pinfo->cinfo, COL_INFO, "%u -> %u Seq=%u", sender, receiver, frame_seq);
+	if (ack_count) {
+		col_append_fstr(pinfo->cinfo, COL_INFO, " Ack=%u+%u", ack_start, ack_count);
+	}
+	if (flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		col_append_str(pinfo->cinfo, COL_INFO, " ACK only");
+	}
+
+	if (pref_analyze) {
+		fr = dgr_an_frame_get(pinfo, sender, receiver, &conn);
+		if (conn) {
+			if (flags != DGR_FRAME_FLAG_ACK_ONLY) {
+				dgr_an_frame_seq(conn, fr, pinfo, frame_seq);
+			}
+			dgr_an_frame_ack(conn, fr, pinfo, ack_start, ack_count);
+		}
+	}
+
+	offset = DGR_FRAME_HDR_LEN;
+	more = flags != DGR_FRAME_FLAG_ACK_ONLY;
+	while (more) {
+		int aligned = DGR_FRAME_HDR_LEN +
+			      (((offset - DGR_FRAME_HDR_LEN) + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
+
+		if (aligned > offset) {
+			gint avail = MIN(aligned, (int)frame_len) - offset;
+			gint i;
+
+			ti = proto_tree_add_item(tree, hf_padding, tvb, offset, avail, ENC_NA);
+			for (i = 0; i < avail; i++) {
+				if (tvb_get_guint8(tvb, offset + i) != 0) {
+					expert_add_info(pinfo, ti, &ei_padding);
+					break;
+				}
+			}
+			if (aligned > (int)frame_len) {
+				expert_add_info_format(pinfo, ti, &ei_msg_hdr_trunc,
+						       "Message header cut by the end of the "
+						       "frame: nothing after the padding");
+				break;
+			}
+			offset = aligned;
+		}
+		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index, conn, fr, &more);
+		if (offset < 0) {
+			offset = (int)frame_len;
+			break;
+		}
+		index++;
+	}
+
+	if (fr) {
+		if (fr->seq_status != DGR_AN_SEQ_NOT_TRACKED || fr->acked_in || fr->ack_found) {
+			dgrdma_add_frame_analysis(tree, tvb, pinfo, fr, seq_item);
+		}
+		dgr_an_queue_events(fr, pinfo, dgrdma_tap);
+	}
+	return offset;
+}
+
+static int dissect_dgrdma_eth(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	proto_item *ti;
+	proto_tree *dtree;
+	int used;
+
+	(void)data;
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "DG-RDMA");
+	col_clear(pinfo->cinfo, COL_INFO);
+	ti = proto_tree_add_item(tree, proto_dgrdma, tvb, 0, -1, ENC_NA);
+	dtree = proto_item_add_subtree(ti, ett_dgrdma);
+	used = dgrdma_dissect_frame(tvb, pinfo, dtree, ti);
+	proto_item_set_len(ti, used);
+	return used;
+}
+
+static int dissect_dgrdma_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	proto_item *ti;
+	proto_tree *dtree;
+	tvbuff_t *frame_tvb;
+
+	(void)data;
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "DG-RDMA");
+	col_clear(pinfo->cinfo, COL_INFO);
+	ti = proto_tree_add_item(tree, proto_dgrdma, tvb, 0, -1, ENC_NA);
+	dtree = proto_item_add_subtree(ti, ett_dgrdma);
+	if (tvb_reported_length(tvb) < DGR_UDP_PAD_LEN) {
+		proto_tree_add_expert(dtree, pinfo, &ei_udp_short, tvb, 0, -1);
+		return (int)tvb_captured_length(tvb);
+	}
+	proto_tree_add_item(dtree, hf_udp_pad, tvb, 0, DGR_UDP_PAD_LEN, ENC_LITTLE_ENDIAN);
+	frame_tvb = tvb_new_subset_remaining(tvb, DGR_UDP_PAD_LEN);
+	return DGR_UDP_PAD_LEN + dgrdma_dissect_frame(frame_tvb, pinfo, dtree, ti);
+}
+
+/*
+ * Heuristic for UDP on other ports (disabled by default): zero pad, frame
+ * flags 0 or 1, and a first message header that is consistent.
+ */
+static gboolean dissect_dgrdma_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				    void *data)
+{
+	guint len = tvb_captured_length(tvb);
+	const int f = DGR_UDP_PAD_LEN;
+	guint8 flags;
+
+	if (len < DGR_UDP_PAD_LEN + DGR_FRAME_HDR_LEN || tvb_get_letohs(tvb, 0) != 0) {
+		return FALSE;
+	}
+	flags = tvb_get_guint8(tvb, f + DGR_FRAME_OFF_FLAGS);
+	if (flags > DGR_FRAME_FLAG_MSGS) {
+		return FALSE;
+	}
+	if (flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		if (len != DGR_UDP_PAD_LEN + DGR_FRAME_HDR_LEN) {
+			return FALSE;
+		}
+	} else {
+		const int mo = f + DGR_FRAME_HDR_LEN;
+		guint16 num;
+		guint16 seq;
+
+		if (len < (guint)mo + DGR_MSG_HDR_LEN ||
+		    tvb_get_guint8(tvb, mo + DGR_MSG_OFF_TYPE) != 0 ||
+		    tvb_get_guint8(tvb, mo + DGR_MSG_OFF_NEXTMSG) > 1) {
+			return FALSE;
+		}
+		num = tvb_get_letohs(tvb, mo + DGR_MSG_OFF_NUM_MSGS);
+		seq = tvb_get_letohs(tvb, mo + DGR_MSG_OFF_MSG_SEQ);
+		if (seq > num && !(num == 0 && seq <= 1)) {
+			return FALSE;
+		}
+		if ((guint)mo + DGR_MSG_HDR_LEN + tvb_get_letohs(tvb, mo + DGR_MSG_OFF_DATA_LEN) >
+		    tvb_reported_length(tvb)) {
+			return FALSE;
+		}
+	}
+	dissect_dgrdma_udp(tvb, pinfo, tree, data);
+	return TRUE;
+}
+
+int dgrdma_proto_id(void)
+{
+	return proto_dgrdma;
+}
+
+gboolean dgrdma_analysis_enabled(void)
+{
+	return pref_analyze;
+}
+
+void dgrdma_add_analysis_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+			      proto_item *item, const struct dgr_an_msg *an)
+{
+	dgrdma_add_msg_analysis(tree, tvb, pinfo, item, an);
+}
+
+int dgrdma_tap_id(void)
+{
+	return dgrdma_tap;
+}
+
+void proto_register_dgrdma(void)
+{
+	static hf_register_info hf[] = {
+		{&hf_udp_pad,
+		 {"UDP pad", "dgrdma.udp_pad", FT_UINT16, BASE_HEX, NULL, 0x0,
+		  "Two bytes before the frame in a UDP payload", HFILL}},
+		{&hf_src_id,
+		 {"Source ID", "dgrdma.src_id", FT_UINT16, BASE_DEC, NULL, 0x0,
+		  "Sender's endpoint id (offset 0 unless the field-order preference is set)",
+		  HFILL}},
+		{&hf_dst_id,
+		 {"Destination ID", "dgrdma.dst_id", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL}},
+		{&hf_frameseq,
+		 {"Frame sequence", "dgrdma.frameseq", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		  HFILL}},
+		{&hf_ackstart,
+		 {"ACK start", "dgrdma.ackstart", FT_UINT16, BASE_DEC, NULL, 0x0,
+		  "First frame_seq acknowledged", HFILL}},
+		{&hf_ackcount,
+		 {"ACK count", "dgrdma.ackcount", FT_UINT8, BASE_DEC, NULL, 0x0,
+		  "Number of consecutive frame_seqs acknowledged", HFILL}},
+		{&hf_flags,
+		 {"Flags", "dgrdma.flags", FT_UINT8, BASE_HEX, VALS(frame_flags_vals), 0x0, NULL,
+		  HFILL}},
+		{&hf_message,
+		 {"Message", "dgrdma.message", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_padding,
+		 {"Alignment padding", "dgrdma.padding", FT_BYTES, BASE_NONE, NULL, 0x0,
+		  "Zero bytes up to the next 8-byte boundary", HFILL}},
+		{&hf_txnid,
+		 {"Transaction ID", "dgrdma.transactionid", FT_UINT32, BASE_DEC, NULL, 0x0, NULL,
+		  HFILL}},
+		{&hf_flagaddr,
+		 {"Flag address", "dgrdma.flagaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
+		{&hf_flagvalue,
+		 {"Flag value", "dgrdma.flagvalue", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
+		{&hf_flag_valid,
+		 {"Valid", "dgrdma.flag.valid", FT_BOOLEAN, 32, NULL, DGR_FLAGW_VALID,
+		  "Bit 0, always 1 in a flag word", HFILL}},
+		{&hf_flag_length,
+		 {"Message length", "dgrdma.flag.length", FT_UINT32, BASE_DEC, NULL,
+		  DGR_FLAGW_LEN_MASK << DGR_FLAGW_LEN_SHIFT, NULL, HFILL}},
+		{&hf_flag_eof,
+		 {"EOF", "dgrdma.flag.eof", FT_BOOLEAN, 32, NULL, DGR_FLAGW_EOF, NULL, HFILL}},
+		{&hf_flag_truncated,
+		 {"Truncated", "dgrdma.flag.truncated", FT_BOOLEAN, 32, NULL, DGR_FLAGW_TRUNC, NULL,
+		  HFILL}},
+		{&hf_flag_opcode,
+		 {"Opcode", "dgrdma.flag.opcode", FT_UINT32, BASE_DEC, VALS(opcode_vals),
+		  0xFFu << DGR_FLAGW_OPCODE_SHIFT, "Opcode of the message in the buffer", HFILL}},
+		{&hf_msgsintxn,
+		 {"Messages in transaction", "dgrdma.msgsintransaction", FT_UINT16, BASE_DEC, NULL,
+		  0x0, "num_msgs_in_txn (0: flag-only)", HFILL}},
+		{&hf_msgseq,
+		 {"Message sequence", "dgrdma.msgsequence", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		  HFILL}},
+		{&hf_dataaddr,
+		 {"Data address", "dgrdma.dataaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
+		{&hf_datalen,
+		 {"Data length", "dgrdma.datalen", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL}},
+		{&hf_type,
+		 {"Message type", "dgrdma.type", FT_UINT8, BASE_DEC, VALS(msg_type_vals), 0x0, NULL,
+		  HFILL}},
+		{&hf_nextmsg,
+		 {"Next message", "dgrdma.nextmsg", FT_UINT8, BASE_DEC, NULL, 0x0,
+		  "1 if another message follows in this frame", HFILL}},
+		{&hf_payload,
+		 {"Payload", "dgrdma.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_doorbell,
+		 {"Doorbell", "dgrdma.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		  "Flag-only transaction (num_msgs_in_txn 0, data_len 0)", HFILL}},
+		{&hf_an,
+		 {"Analysis", "dgrdma.analysis", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_seq_first,
+		 {"First frame of this sender", "dgrdma.analysis.seq_first", FT_BOOLEAN, BASE_NONE,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_seq_gap,
+		 {"Frames missing before this one", "dgrdma.analysis.seq_gap", FT_UINT32, BASE_DEC,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_duplicate_of,
+		 {"Duplicate of frame", "dgrdma.analysis.duplicate_of", FT_FRAMENUM, BASE_NONE,
+		  FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0, NULL, HFILL}},
+		{&hf_an_seq_late,
+		 {"Late frame (after a higher frame_seq)", "dgrdma.analysis.seq_late", FT_BOOLEAN,
+		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_acked_in,
+		 {"Acknowledged in frame", "dgrdma.analysis.acked_in", FT_FRAMENUM, BASE_NONE,
+		  FRAMENUM_TYPE(FT_FRAMENUM_ACK), 0x0, NULL, HFILL}},
+		{&hf_an_acks_found,
+		 {"Frames acknowledged (seen in capture)", "dgrdma.analysis.acks_found", FT_UINT32,
+		  BASE_DEC, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_acks_first,
+		 {"First frame acknowledged", "dgrdma.analysis.acks_first", FT_FRAMENUM, BASE_NONE,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_acks_last,
+		 {"Last frame acknowledged", "dgrdma.analysis.acks_last", FT_FRAMENUM, BASE_NONE,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_txn_first,
+		 {"Transaction started in frame", "dgrdma.analysis.txn_first", FT_FRAMENUM,
+		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_txn_complete_in,
+		 {"Transaction completed in frame", "dgrdma.analysis.txn_complete_in", FT_FRAMENUM,
+		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_txn_fragments,
+		 {"Fragments seen", "dgrdma.analysis.txn_fragments", FT_UINT16, BASE_DEC, NULL, 0x0,
+		  NULL, HFILL}},
+		{&hf_an_txn_missing,
+		 {"Fragments missing", "dgrdma.analysis.txn_missing", FT_UINT16, BASE_DEC, NULL,
+		  0x0, NULL, HFILL}},
+		{&hf_an_txn_bytes,
+		 {"Transaction bytes", "dgrdma.analysis.txn_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+		  NULL, HFILL}},
+		{&hf_an_buffer,
+		 {"Consumer buffer", "dgrdma.analysis.buffer", FT_UINT32, BASE_DEC, NULL, 0x0,
+		  "Rank of the flag address among this sender's data flag addresses", HFILL}},
+		{&hf_an_doorbell_in,
+		 {"Doorbell in frame", "dgrdma.analysis.doorbell_in", FT_FRAMENUM, BASE_NONE,
+		  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, NULL, HFILL}},
+		{&hf_an_unmatched,
+		 {"Unmatched (overtaken before its doorbell)", "dgrdma.analysis.unmatched",
+		  FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_overtaken_in,
+		 {"Overtaken in frame", "dgrdma.analysis.overtaken_in", FT_FRAMENUM, BASE_NONE,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_duplicate_fragment,
+		 {"Duplicate fragment", "dgrdma.analysis.duplicate_fragment", FT_BOOLEAN,
+		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
+		{&hf_an_doorbell_buffer,
+		 {"Doorbell buffer", "dgrdma.analysis.doorbell_buffer", FT_UINT32, BASE_DEC, NULL,
+		  0x0, "Rank of the flag address among this sender's doorbell flag addresses",
+		  HFILL}},
+		{&hf_an_doorbell_for,
+		 {"Doorbell for frame", "dgrdma.analysis.doorbell_for", FT_FRAMENUM, BASE_NONE,
+		  FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
+		  "Frame that completed the transaction this doorbell answers", HFILL}},
+		{&hf_an_doorbell_txn,
+		 {"Doorbell for transaction", "dgrdma.analysis.doorbell_txn", FT_UINT32, BASE_DEC,
+		  NULL, 0x0, NULL, HFILL}},
+		{&hf_an_doorbell_latency,
+		 {"Doorbell latency", "dgrdma.analysis.doorbell_latency", FT_RELATIVE_TIME,
+		  BASE_NONE, NULL, 0x0,
+		  "Time from the frame completing the transaction to this doorbell", HFILL}},
+		{&hf_an_orphan,
+		 {"Orphan doorbell", "dgrdma.analysis.orphan", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		  "No complete, unanswered transaction was waiting for this doorbell", HFILL}},
+	};
+	static gint *ett[] = {
+		&ett_dgrdma, &ett_message, &ett_flag, &ett_analysis, &ett_frame_analysis,
+	};
+	static ei_register_info ei[] = {
+		{&ei_frame_hdr_short,
+		 {"dgrdma.malformed.frame_header", PI_MALFORMED, PI_ERROR,
+		  "Frame shorter than the DG-RDMA frame header", EXPFILL}},
+		{&ei_frame_flags,
+		 {"dgrdma.malformed.frame_flags", PI_MALFORMED, PI_ERROR,
+		  "Frame flags not 0 (ACK only) or 1 (messages follow)", EXPFILL}},
+		{&ei_udp_short,
+		 {"dgrdma.malformed.udp_pad", PI_MALFORMED, PI_ERROR,
+		  "UDP payload shorter than the 2-byte pad", EXPFILL}},
+		{&ei_msg_hdr_trunc,
+		 {"dgrdma.malformed.message_header", PI_MALFORMED, PI_ERROR,
+		  "Message header cut by the end of the frame", EXPFILL}},
+		{&ei_msg_past_end,
+		 {"dgrdma.malformed.past_end", PI_MALFORMED, PI_ERROR,
+		  "Message data runs past the end of the frame", EXPFILL}},
+		{&ei_padding,
+		 {"dgrdma.malformed.padding", PI_MALFORMED, PI_WARN,
+		  "Alignment padding between messages is not zero", EXPFILL}},
+		{&ei_align,
+		 {"dgrdma.alignment", PI_PROTOCOL, PI_WARN,
+		  "Address or fragment length breaks the alignment rules", EXPFILL}},
+		{&ei_msg_type,
+		 {"dgrdma.unknown_type", PI_PROTOCOL, PI_WARN, "Unknown message type", EXPFILL}},
+		{&ei_num_msgs,
+		 {"dgrdma.num_msgs", PI_PROTOCOL, PI_WARN,
+		  "num_msgs_in_txn and msg_seq are inconsistent", EXPFILL}},
+		{&ei_flag_word,
+		 {"dgrdma.flag_word", PI_PROTOCOL, PI_WARN, "Flag value without bit 0 (valid) set",
+		  EXPFILL}},
+		{&ei_addr_range,
+		 {"dgrdma.address_range", PI_PROTOCOL, PI_WARN,
+		  "Data or flag address beyond the buffer memory size", EXPFILL}},
+		{&ei_seq_gap,
+		 {"dgrdma.analysis.seq_gap", PI_SEQUENCE, PI_WARN, "Frame sequence gap", EXPFILL}},
+		{&ei_seq_dup,
+		 {"dgrdma.analysis.seq_duplicate", PI_SEQUENCE, PI_WARN, "Duplicate frame_seq",
+		  EXPFILL}},
+		{&ei_seq_late,
+		 {"dgrdma.analysis.seq_late", PI_SEQUENCE, PI_NOTE,
+		  "Frame arrived after a higher frame_seq (retransmission or reordering)",
+		  EXPFILL}},
+		{&ei_txn_incomplete,
+		 {"dgrdma.analysis.txn_incomplete", PI_SEQUENCE, PI_WARN,
+		  "Transaction never completed", EXPFILL}},
+		{&ei_txn_unmatched,
+		 {"dgrdma.analysis.txn_unmatched", PI_SEQUENCE, PI_WARN,
+		  "Transaction overtaken by a newer one into the same buffer before any doorbell",
+		  EXPFILL}},
+		{&ei_txn_inconsistent,
+		 {"dgrdma.analysis.txn_inconsistent", PI_PROTOCOL, PI_WARN,
+		  "Fragment disagrees with earlier fragments of its transaction (num_msgs_in_txn, "
+		  "msg_seq or flag); a receiver drops it",
+		  EXPFILL}},
+		{&ei_dup_fragment,
+		 {"dgrdma.analysis.duplicate_fragment", PI_SEQUENCE, PI_NOTE,
+		  "Fragment already seen for this transaction", EXPFILL}},
+		{&ei_doorbell_orphan,
+		 {"dgrdma.analysis.doorbell_orphan", PI_SEQUENCE, PI_WARN,
+		  "Doorbell with no visible transaction waiting for it", EXPFILL}},
+	};
+	module_t *module;
+	expert_module_t *expert;
+
+	proto_dgrdma = proto_register_protocol("OpenCPI DG-RDMA", "DG-RDMA", "dgrdma");
+	dgr_an_proto = proto_dgrdma;
+	proto_register_field_array(proto_dgrdma, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert = expert_register_protocol(proto_dgrdma);
+	expert_register_field_array(expert, ei, array_length(ei));
+
+	module = prefs_register_protocol(proto_dgrdma, NULL);
+	prefs_register_bool_preference(
+		module, "offset0_is_destination", "Offset 0 of the frame header is the destination",
+		"Read offset 0 as dst_id and offset 2 as src_id (the public C++ driver's struct "
+		"naming). Default: offset 0 is the sender, as in the FPGA design and the Lua "
+		"dissector.",
+		&pref_offset0_is_dst);
+	prefs_register_uint_preference(
+		module, "buffer_memory_size", "Receiver buffer memory size (bytes)",
+		"Flag data_addr + data_len or flag_addr + 4 beyond this size. 0 disables the check.",
+		10, &pref_mem_size);
+	prefs_register_bool_preference(
+		module, "strict_fragment_lengths", "Check FPGA fragment lengths",
+		"Non-final fragments must carry a multiple of 16 bytes, final ones a multiple of 4.",
+		&pref_strict_lengths);
+	prefs_register_bool_preference(
+		module, "analyze", "Analyze sequences, transactions and doorbells",
+		"Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
+		&pref_analyze);
+
+	dgrdma_tap = register_tap("dgrdma");
+	dgrdma_eth_handle = register_dissector("dgrdma.eth", dissect_dgrdma_eth, proto_dgrdma);
+	dgrdma_udp_handle = register_dissector("dgrdma.udp", dissect_dgrdma_udp, proto_dgrdma);
+	dgrdma_register_latency_tap();
+}
+
+void proto_reg_handoff_dgrdma(void)
+{
+	dissector_add_uint("ethertype", DGR_ETHERTYPE_DGRDMA, dgrdma_eth_handle);
+	dissector_add_uint_with_preference("udp.port", DGR_UDP_PORT, dgrdma_udp_handle);
+	heur_dissector_add("udp", dissect_dgrdma_heur, "DG-RDMA over UDP (any port)",
+			   "dgrdma_udp", proto_dgrdma, HEURISTIC_DISABLE);
+}
