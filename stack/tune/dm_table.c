@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Device-mapper tables. On the host: the DM_TABLE_STATUS ioctl on
+ * /dev/mapper/control (root only, as `dmsetup table` needs); under a fake root:
+ * the fixture ROOT/dgrdma-tune/dm/NAME holding one `dmsetup table` line.
+ * Only the target type and the crypt optional flags are kept: a crypt table
+ * carries the key, which is wiped and never copied out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/dm-ioctl.h>
+
+#include "tune_priv.h"
+
+#define DM_BUF_SIZE 16384
+
+/* Appends the optional parameters of a crypt table to out->flags. */
+void tune_dm_parse_crypt(const char *params, struct tune_dm_table *out)
+{
+	char copy[1024], *tok, *save = NULL;
+	long nopt = -1;
+	int i = 0;
+	size_t len = 0;
+
+	out->flags[0] = '\0';
+	out->same_cpu_crypt = false;
+	snprintf(copy, sizeof(copy), "%s", params);
+	/* cipher key iv_offset device offset [#opt_params opt...] */
+	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), i++) {
+		if (i < 5) {
+			continue;
+		}
+		if (i == 5) {
+			nopt = strtol(tok, NULL, 10);
+			continue;
+		}
+		if (i - 5 > nopt) {
+			break;
+		}
+		if (strcmp(tok, "same_cpu_crypt") == 0) {
+			out->same_cpu_crypt = true;
+		}
+		if (len + strlen(tok) + 2 < sizeof(out->flags)) {
+			len += (size_t)snprintf(out->flags + len, sizeof(out->flags) - len, "%s%s",
+						len ? " " : "", tok);
+		}
+	}
+	explicit_bzero(copy, sizeof(copy));
+}
+
+/* Fills out from "start length target params..." */
+static void parse_table_line(const char *line, struct tune_dm_table *out)
+{
+	unsigned long long start, length;
+	char target[16];
+	int off = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (sscanf(line, "%llu %llu %15s %n", &start, &length, target, &off) < 3) {
+		return;
+	}
+	memcpy(out->target, target, sizeof(target));
+	if (strcmp(target, "crypt") == 0) {
+		tune_dm_parse_crypt(line + off, out);
+	}
+}
+
+static int dm_fixture(const char *root, const char *dm_name, struct tune_dm_table *out, char *why,
+		      size_t why_size)
+{
+	char path[256], text[1024];
+	int rc;
+
+	snprintf(path, sizeof(path), "/dgrdma-tune/dm/%s", dm_name);
+	rc = tune_read(root, path, text, sizeof(text), why, why_size);
+	if (rc < 0) {
+		snprintf(why, why_size, "no table fixture dgrdma-tune/dm/%s", dm_name);
+		return rc;
+	}
+	parse_table_line(text, out);
+	explicit_bzero(text, sizeof(text));
+	if (!out->target[0]) {
+		snprintf(why, why_size, "unreadable table fixture for %s", dm_name);
+		return -DGR_E_INVAL;
+	}
+	return 0;
+}
+
+static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *why,
+			  size_t why_size)
+{
+	static _Alignas(8) char buf[DM_BUF_SIZE];
+	struct dm_ioctl *dmi = (struct dm_ioctl *)buf;
+	struct dm_target_spec *spec;
+	int fd, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(dm_name) >= DM_NAME_LEN) {
+		snprintf(why, why_size, "device name too long");
+		return -DGR_E_INVAL;
+	}
+	fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			snprintf(why, why_size,
+				 "/dev/mapper/control: needs root (CAP_SYS_ADMIN) to read the table");
+			return -DGR_E_PERM;
+		}
+		snprintf(why, why_size, "/dev/mapper/control: %s", strerror(errno));
+		return -DGR_E_SYS;
+	}
+	memset(buf, 0, sizeof(buf));
+	dmi->version[0] = DM_VERSION_MAJOR;
+	dmi->data_size = sizeof(buf);
+	dmi->data_start = sizeof(*dmi);
+	dmi->flags = DM_STATUS_TABLE_FLAG;
+	memcpy(dmi->name, dm_name, strlen(dm_name));
+	if (ioctl(fd, DM_TABLE_STATUS, dmi) < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			snprintf(why, why_size, "DM_TABLE_STATUS: needs CAP_SYS_ADMIN (run as root)");
+			ret = -DGR_E_PERM;
+		} else {
+			snprintf(why, why_size, "DM_TABLE_STATUS: %s", strerror(errno));
+			ret = -DGR_E_SYS;
+		}
+		goto out;
+	}
+	if (dmi->flags & DM_BUFFER_FULL_FLAG) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: table larger than %d bytes", DM_BUF_SIZE);
+		ret = -DGR_E_NOSPACE;
+		goto out;
+	}
+	if (dmi->target_count == 0 || dmi->data_start + sizeof(*spec) >= sizeof(buf)) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: no table loaded");
+		ret = -DGR_E_SYS;
+		goto out;
+	}
+	/* The first target decides: a crypt device has one crypt target. */
+	spec = (struct dm_target_spec *)(buf + dmi->data_start);
+	buf[sizeof(buf) - 1] = '\0';
+	snprintf(out->target, sizeof(out->target), "%.15s", spec->target_type);
+	if (strcmp(out->target, "crypt") == 0) {
+		tune_dm_parse_crypt((const char *)(spec + 1), out);
+	}
+out:
+	explicit_bzero(buf, sizeof(buf));
+	close(fd);
+	return ret;
+}
+
+/* Returns 0, or negative with the reason in why. */
+int tune_dm_table(const char *root, const char *dm_name, struct tune_dm_table *out, char *why,
+		  size_t why_size)
+{
+	if (!tune_root_is_host(root)) {
+		return dm_fixture(root, dm_name, out, why, why_size);
+	}
+	return dm_ioctl_table(dm_name, out, why, why_size);
+}

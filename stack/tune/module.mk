@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-tune and libdgrtune: the host settings of the tuning guide (issue 9).
+
+TUNE_LIB_SRCS := $(filter-out stack/tune/dgrdma-tune.c,$(wildcard stack/tune/*.c))
+LIBDGRTUNE_A := $(BUILD)/lib/libdgrtune.a
+LIBRARIES += $(LIBDGRTUNE_A)
+TUNE_LIBS := -lz
+# Report fields are fixed-size on purpose: snprintf truncating a long value
+# (a path, a kernel release) to its field is the intended bound, not a bug.
+$(call objs,$(TUNE_LIB_SRCS)): ALL_CFLAGS += -Wno-format-truncation
+
+$(LIBDGRTUNE_A): $(call objs,$(TUNE_LIB_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+PROGRAMS += $(BUILD)/bin/dgrdma-tune
+$(BUILD)/bin/dgrdma-tune: $(call objs,stack/tune/dgrdma-tune.c) $(LIBDGRTUNE_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TUNE_LIBS)
+
+TUNE_UNIT := $(BUILD)/test/tune/test_tune_parse
+$(TUNE_UNIT): $(call objs,test/tune/test_tune_parse.c) $(LIBDGRTUNE_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TUNE_LIBS)
+
+CHECK_DEPS += $(BUILD)/bin/dgrdma-tune $(TUNE_UNIT)
+CHECK_SUITES += $(TUNE_UNIT) test/tune/test_tune_check.sh test/tune/test_tune_apply.sh \
+	test/tune/test_tune_netns.sh
+
+.PHONY: tune install-tune
+tune: $(LIBDGRTUNE_A) $(BUILD)/bin/dgrdma-tune $(TUNE_UNIT)
+
+INSTALL_TARGETS += install-tune
+install-tune: $(BUILD)/bin/dgrdma-tune
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCDIR)/dgrdma
+	install -m 0755 $(BUILD)/bin/dgrdma-tune $(DESTDIR)$(BINDIR)/
+	install -m 0644 stack/tune/dgrdma-tune.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(LIBDGRTUNE_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 stack/include/dgrdma/tune.h $(DESTDIR)$(INCDIR)/dgrdma/
