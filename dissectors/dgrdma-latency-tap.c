@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "tshark -q -z dgrdma,latency[,filter]": per connection and data direction,
- * complete transactions (with a flag write), doorbells, unmatched
- * transactions, orphan doorbells and doorbell latency min/p50/p90/p99/p99.9/
- * max/mean. Percentiles are nearest-rank (the ceil(p * n)-th smallest
+ * complete transactions (with a flag write), doorbells (matched + orphans),
+ * matched doorbells, unmatched transactions, orphan doorbells, transactions
+ * still waiting at the end (pending), and the latency of matched doorbells
+ * min/p50/p90/p99/p99.9/max/mean. Percentiles are nearest-rank (the ceil(p * n)-th smallest
  * value), as latency-report computes them. Fed by the events the analysis
  * stored on the first pass (dgrdma-doorbell-analysis.c).
  */
@@ -133,8 +134,10 @@ static void latency_draw(void *tapdata)
 
 		printf("\nConnection: %s\n", row->label);
 		printf("  transactions %" G_GUINT64_FORMAT "  doorbells %" G_GUINT64_FORMAT
-		       "  unmatched %" G_GUINT64_FORMAT "  orphans %" G_GUINT64_FORMAT "\n",
-		       row->txns, row->doorbells, row->unmatched, row->orphans);
+		       "  matched %" G_GUINT64_FORMAT "  unmatched %" G_GUINT64_FORMAT
+		       "  orphans %" G_GUINT64_FORMAT "  pending %" G_GUINT64_FORMAT "\n",
+		       row->txns, row->doorbells + row->orphans, row->doorbells, row->unmatched,
+		       row->orphans, row->txns - row->doorbells - row->unmatched);
 		if (n == 0) {
 			printf("  latency: no doorbells\n");
 			continue;

@@ -156,7 +156,7 @@ static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct d
 		ei = &ei_num_msgs;
 		break;
 	}
-	expert_add_info_format(pinfo, item, ei, "%s: %s", dgr_strerror(rc), errbuf);
+	expert_add_info_format(pinfo, item, ei, "%s", errbuf[0] ? errbuf : dgr_strerror(rc));
 }
 
 static void dgrdma_add_frame_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
@@ -464,6 +464,10 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 
 	if (pref_analyze) {
 		fr = dgr_an_frame_get(pinfo, sender, receiver, &conn);
+		if (flags > DGR_FRAME_FLAG_MSGS) {
+			/* A receiver rejects the whole frame: decode it, analyse nothing. */
+			conn = NULL;
+		}
 		if (conn) {
 			if (flags != DGR_FRAME_FLAG_ACK_ONLY) {
 				dgr_an_frame_seq(conn, fr, pinfo, frame_seq);
@@ -768,22 +772,22 @@ void proto_register_dgrdma(void)
 	};
 	static ei_register_info ei[] = {
 		{&ei_frame_hdr_short,
-		 {"dgrdma.malformed.frame_header", PI_MALFORMED, PI_ERROR,
+		 {"dgrdma.expert.malformed.frame_header", PI_MALFORMED, PI_ERROR,
 		  "Frame shorter than the DG-RDMA frame header", EXPFILL}},
 		{&ei_frame_flags,
-		 {"dgrdma.malformed.frame_flags", PI_MALFORMED, PI_ERROR,
+		 {"dgrdma.expert.malformed.frame_flags", PI_MALFORMED, PI_ERROR,
 		  "Frame flags not 0 (ACK only) or 1 (messages follow)", EXPFILL}},
 		{&ei_udp_short,
-		 {"dgrdma.malformed.udp_pad", PI_MALFORMED, PI_ERROR,
+		 {"dgrdma.expert.malformed.udp_pad", PI_MALFORMED, PI_ERROR,
 		  "UDP payload shorter than the 2-byte pad", EXPFILL}},
 		{&ei_msg_hdr_trunc,
-		 {"dgrdma.malformed.message_header", PI_MALFORMED, PI_ERROR,
+		 {"dgrdma.expert.malformed.message_header", PI_MALFORMED, PI_ERROR,
 		  "Message header cut by the end of the frame", EXPFILL}},
 		{&ei_msg_past_end,
-		 {"dgrdma.malformed.past_end", PI_MALFORMED, PI_ERROR,
+		 {"dgrdma.expert.malformed.past_end", PI_MALFORMED, PI_ERROR,
 		  "Message data runs past the end of the frame", EXPFILL}},
 		{&ei_padding,
-		 {"dgrdma.malformed.padding", PI_MALFORMED, PI_WARN,
+		 {"dgrdma.expert.malformed.padding", PI_MALFORMED, PI_WARN,
 		  "Alignment padding between messages is not zero", EXPFILL}},
 		{&ei_align,
 		 {"dgrdma.alignment", PI_PROTOCOL, PI_WARN,
@@ -800,31 +804,31 @@ void proto_register_dgrdma(void)
 		 {"dgrdma.address_range", PI_PROTOCOL, PI_WARN,
 		  "Data or flag address beyond the buffer memory size", EXPFILL}},
 		{&ei_seq_gap,
-		 {"dgrdma.analysis.seq_gap", PI_SEQUENCE, PI_WARN, "Frame sequence gap", EXPFILL}},
+		 {"dgrdma.expert.seq_gap", PI_SEQUENCE, PI_WARN, "Frame sequence gap", EXPFILL}},
 		{&ei_seq_dup,
-		 {"dgrdma.analysis.seq_duplicate", PI_SEQUENCE, PI_WARN, "Duplicate frame_seq",
+		 {"dgrdma.expert.seq_duplicate", PI_SEQUENCE, PI_WARN, "Duplicate frame_seq",
 		  EXPFILL}},
 		{&ei_seq_late,
-		 {"dgrdma.analysis.seq_late", PI_SEQUENCE, PI_NOTE,
+		 {"dgrdma.expert.seq_late", PI_SEQUENCE, PI_NOTE,
 		  "Frame arrived after a higher frame_seq (retransmission or reordering)",
 		  EXPFILL}},
 		{&ei_txn_incomplete,
-		 {"dgrdma.analysis.txn_incomplete", PI_SEQUENCE, PI_WARN,
+		 {"dgrdma.expert.txn_incomplete", PI_SEQUENCE, PI_WARN,
 		  "Transaction never completed", EXPFILL}},
 		{&ei_txn_unmatched,
-		 {"dgrdma.analysis.txn_unmatched", PI_SEQUENCE, PI_WARN,
+		 {"dgrdma.expert.txn_unmatched", PI_SEQUENCE, PI_WARN,
 		  "Transaction overtaken by a newer one into the same buffer before any doorbell",
 		  EXPFILL}},
 		{&ei_txn_inconsistent,
-		 {"dgrdma.analysis.txn_inconsistent", PI_PROTOCOL, PI_WARN,
+		 {"dgrdma.expert.txn_inconsistent", PI_PROTOCOL, PI_WARN,
 		  "Fragment disagrees with earlier fragments of its transaction (num_msgs_in_txn, "
 		  "msg_seq or flag); a receiver drops it",
 		  EXPFILL}},
 		{&ei_dup_fragment,
-		 {"dgrdma.analysis.duplicate_fragment", PI_SEQUENCE, PI_NOTE,
+		 {"dgrdma.expert.duplicate_fragment", PI_SEQUENCE, PI_NOTE,
 		  "Fragment already seen for this transaction", EXPFILL}},
 		{&ei_doorbell_orphan,
-		 {"dgrdma.analysis.doorbell_orphan", PI_SEQUENCE, PI_WARN,
+		 {"dgrdma.expert.doorbell_orphan", PI_SEQUENCE, PI_WARN,
 		  "Doorbell with no visible transaction waiting for it", EXPFILL}},
 	};
 	module_t *module;

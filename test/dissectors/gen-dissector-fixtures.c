@@ -217,7 +217,7 @@ static void emit(struct pcap_out *o, struct frame *f, int from_fpga, uint64_t dt
  *  8 FPGA seq6: txn5 -> buf0                     (+9 us)
  *  9 FPGA seq7: txn6 -> buf0 (txn5 unmatched)    (+10 us)
  * 10 host seq3: doorbell buf0 -> txn6            (+40 us) latency 40 us
- * 11 host seq4: doorbell buf3 -> txn4            (+7 us)  latency 117 us
+ * 11 host seq4: doorbell buf3 -> txn4            (+7 us)  latency 67 us
  * 12 host seq5: doorbell buf2: orphan            (+1 us)
  * 13 FPGA seq8: txn7 fragment 1/3, never completed (+1 us)
  * 14 FPGA: ACK-only frame acknowledging host seq 1..5 (+1 us)
