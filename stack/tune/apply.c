@@ -193,6 +193,15 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 			rc = add_sysctl(opts, plan, s);
 		}
 	}
+	if (rc == 0 && (only & DGR_TUNE_ONLY_RINGS) && !opts->iface) {
+		a = plan_add(plan, DGR_ACTION_RING);
+		if (!a) {
+			return -DGR_E_NOMEM;
+		}
+		tune_set(a->target, "IFACE");
+		tune_set(a->command, "ethtool -G IFACE %s MAX", rx ? "rx" : "tx");
+		tune_set(a->note, "no --if IFACE given: ring sizes not planned");
+	}
 	if (rc == 0 && (only & DGR_TUNE_ONLY_RINGS) && opts->iface) {
 		n = tune_bond_slaves(opts->root, opts->iface, slaves, MAX_SLAVES);
 		if (n == 0) {
@@ -209,6 +218,18 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 				 : profile == DGR_PROFILE_RX_DMCRYPT ? rx_dmcrypt_manual
 								     : tx_manual;
 			rc = add_manual(plan, &rep, manual);
+		}
+		if (rc == 0 && profile == DGR_PROFILE_RX_DMCRYPT) {
+			a = plan_add(plan, DGR_ACTION_MANUAL);
+			if (!a) {
+				rc = -DGR_E_NOMEM;
+			} else {
+				a->needed = true;
+				tune_set(a->target, "stream");
+				tune_set(a->command, "start the stream with chrt --fifo 99 COMMAND");
+				tune_set(a->note, "guide \"Increasing Realtime Priority\": helped with "
+						  "same_cpu_crypt on dm-crypt hosts");
+			}
 		}
 		if (rc == 0 && profile == DGR_PROFILE_TX) {
 			a = plan_add(plan, DGR_ACTION_MANUAL);

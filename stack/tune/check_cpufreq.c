@@ -17,7 +17,7 @@
 static int check_governor(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char full[4096], path[128], gov[MAX_GOVS][32], val[32], why[64];
+	char full[4096], path[128], gov[MAX_GOVS][32], val[32], why[128];
 	int count[MAX_GOVS] = { 0 }, ngov = 0, ncpu = 0, i;
 	struct dirent *de;
 	size_t len = 0;
@@ -31,7 +31,7 @@ static int check_governor(const struct dgr_tune_opts *o, struct dgr_tune_report 
 	tune_set(it->why, "a throughput-bound host needs full single-core speed; other governors "
 			  "vary the clock with the load");
 	if (tune_path(o->root, CPU_DIR, full, sizeof(full)) < 0 || !(d = opendir(full))) {
-		tune_unknown(it, CPU_DIR " not readable");
+		tune_unknown(it, CPU_DIR " missing or not readable");
 		return 0;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -87,7 +87,7 @@ static int check_governor(const struct dgr_tune_opts *o, struct dgr_tune_report 
 static int check_turbo(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char why[64];
+	char why[128];
 	int64_t v;
 	bool on;
 

@@ -23,7 +23,7 @@ struct shield {
 static bool read_small(const char *root, const char *dir, const char *file, char *buf,
 		       size_t size)
 {
-	char path[512], why[64];
+	char path[512], why[128];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	return tune_read(root, path, buf, size, why, sizeof(why)) > 0;
@@ -110,7 +110,7 @@ static int check_shield(const struct dgr_tune_opts *o, struct dgr_tune_report *r
 {
 	struct dgr_tune_item *it;
 	struct shield s;
-	char ctrl[256], why[64];
+	char ctrl[256], why[128];
 	const char *ver = NULL;
 	bool found = false;
 
@@ -174,7 +174,7 @@ static bool cmdline_param(const char *cmdline, const char *name, char *out, size
 static int check_cmdline(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char cmdline[4096], why[64], iso[64], nohz[64];
+	char cmdline[4096], why[128], iso[64], nohz[64];
 	bool has_iso, has_nohz;
 
 	it = tune_add(r, "kernel.cmdline.isolcpus", DGR_TUNE_R_JITTER);

@@ -37,7 +37,7 @@ struct dmlist {
 
 static void read_dev(const char *root, struct dmdev *d)
 {
-	char path[128], uuid[160], why[64];
+	char path[128], uuid[160], why[128];
 	struct tune_dm_table t;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/dm/name", d->kname);
@@ -359,7 +359,7 @@ static int output_item(const struct dgr_tune_opts *o, struct dgr_tune_report *r,
 int tune_check_dmcrypt(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	static struct dmlist l;
-	char why[64];
+	char why[128];
 	bool listed;
 	int rc;
 

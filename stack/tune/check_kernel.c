@@ -74,7 +74,7 @@ static bool kconfig_read(const char *root, const char *release, struct kconfig *
 static const char *dynamic_mode(const char *root, char *from, size_t from_size)
 {
 	static const char *const modes[] = { "none", "voluntary", "full" };
-	char text[4096], why[64], *p;
+	char text[4096], why[128], *p;
 	size_t i;
 
 	if (tune_read(root, "/sys/kernel/debug/sched/preempt", text, sizeof(text), why,
@@ -112,7 +112,7 @@ static int check_preempt(const struct dgr_tune_opts *o, struct dgr_tune_report *
 			 const char *release, const char *version, const struct kconfig *k)
 {
 	struct dgr_tune_item *it;
-	char from[64] = "", why[64];
+	char from[160] = "", why[96];
 	const char *mode = NULL;
 	int64_t realtime = 0;
 	bool have_k = k->source[0] != '\0';
@@ -204,7 +204,7 @@ static int check_hz(struct dgr_tune_report *r, const struct kconfig *k)
 /* Returns 0 or -DGR_E_NOMEM. */
 int tune_check_kernel(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
-	char release[128] = "", version[256] = "", why[64];
+	char release[128] = "", version[256] = "", why[128];
 	struct kconfig k;
 	int rc;
 

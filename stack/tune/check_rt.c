@@ -51,7 +51,7 @@ static void fmt_limit(char *buf, size_t size, long v)
 static int check_priority(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char text[4096], why[64], s[16], h[16];
+	char text[4096], why[128], s[16], h[16];
 	long soft, hard;
 	uint64_t caps;
 	bool cap;
@@ -99,7 +99,7 @@ static int check_priority(const struct dgr_tune_opts *o, struct dgr_tune_report 
 static int check_rt_runtime(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char why[64];
+	char why[128];
 	int64_t v;
 
 	it = tune_add(r, "kernel.sched_rt_runtime_us", DGR_TUNE_R_JITTER);

@@ -25,7 +25,7 @@ static const struct {
 int tune_check_sockbuf(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char why[96];
+	char why[128];
 	int64_t v;
 	size_t i;
 

@@ -13,7 +13,7 @@
 int tune_check_writeback(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
-	char why[96];
+	char why[128];
 	int64_t bytes, ratio;
 
 	it = tune_add(r, "vm.dirty_background_bytes", DGR_TUNE_R_HEALTHY | DGR_TUNE_R_JITTER);

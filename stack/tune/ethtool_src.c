@@ -335,7 +335,7 @@ int tune_eth_set_rings(const char *root, const char *ifname, uint32_t rx, uint32
 /* Returns the number of slaves (0 when not a bond), at most max. */
 int tune_bond_slaves(const char *root, const char *ifname, char (*names)[16], int max)
 {
-	char path[128], text[1024], why[64], *tok, *save = NULL;
+	char path[128], text[1024], why[128], *tok, *save = NULL;
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/slaves", ifname);

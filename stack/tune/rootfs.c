@@ -32,14 +32,14 @@ int tune_path(const char *root, const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static void reason(int err, char *why, size_t why_size)
+static void reason(int err, const char *path, char *why, size_t why_size)
 {
 	if (err == ENOENT) {
-		snprintf(why, why_size, "missing");
+		snprintf(why, why_size, "%s missing", path);
 	} else if (err == EACCES || err == EPERM) {
-		snprintf(why, why_size, "permission denied");
+		snprintf(why, why_size, "%s: permission denied (run as root)", path);
 	} else {
-		snprintf(why, why_size, "%s", strerror(err));
+		snprintf(why, why_size, "%s: %s", path, strerror(err));
 	}
 }
 
@@ -58,7 +58,7 @@ int tune_read(const char *root, const char *path, char *buf, size_t size, char *
 	}
 	fd = open(full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		reason(errno, why, why_size);
+		reason(errno, path, why, why_size);
 		return -DGR_E_SYS;
 	}
 	while (len + 1 < size) {
@@ -67,7 +67,7 @@ int tune_read(const char *root, const char *path, char *buf, size_t size, char *
 			if (errno == EINTR) {
 				continue;
 			}
-			reason(errno, why, why_size);
+			reason(errno, path, why, why_size);
 			ret = -DGR_E_SYS;
 			goto out;
 		}
