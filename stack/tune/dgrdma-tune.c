@@ -74,9 +74,13 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		/* Options of the other command are refused by name. */
 		if ((apply && strchr("rRo", ch)) || (!apply && strchr("pOnyP", ch))) {
-			fprintf(stderr, "dgrdma-tune %s: option '%s' belongs to '%s'\n",
-				apply ? "apply" : "check", argv[optind - 1],
-				apply ? "check" : "apply");
+			const struct option *o = opts;
+
+			while (o->name && o->val != ch) {
+				o++;
+			}
+			fprintf(stderr, "dgrdma-tune %s: option '--%s' belongs to '%s'\n",
+				apply ? "apply" : "check", o->name, apply ? "check" : "apply");
 			return EXIT_USAGE;
 		}
 		switch (ch) {
