@@ -6,7 +6,7 @@
  * malformed ones are built valid and then broken on purpose, one fault per
  * frame. Expected values are in the suites next to this file.
  *
- *   gen-dissector-fixtures DIR           basic, malformed, dcp, dcp-doorbell, udp
+ *   gen-dissector-fixtures DIR     basic, malformed, dcp, dcp-doorbell, udp, udp-other, padded
  *   gen-dissector-fixtures --bench FILE MB   a ~MB megabyte RX-path capture
  */
 #include <errno.h>
@@ -478,8 +478,10 @@ static int gen_dcp(const char *dir)
  * dcp-doorbell.pcap: data by DG-RDMA (FPGA -> host), doorbells as DCP
  * property writes to 0x80000 + 4 * buffer (host -> FPGA):
  *  1 FPGA seq1 txn1 -> buf0   2 FPGA seq2 txn2 -> buf1 (+5 us)
- *  3 DCP write 0x80000 (+45 us: latency 50 us)   4 write response
- *  5 DCP write 0x80004 (+60 us after 2: latency 65 us... see suite)
+ *  3 DCP write 0x80000 (+45 us): doorbell for txn1, latency 50 us
+ *  4 write response (+10 us)
+ *  5 DCP write 0x80004 (+10 us): doorbell for txn2, latency 65 us
+ *  6 write response (+10 us)
  */
 static int gen_dcp_doorbell(const char *dir)
 {
@@ -528,6 +530,86 @@ static int gen_udp(const char *dir)
 	len = frame_end(&f);
 	o.t_ns += 25000;
 	udp_write(&o, 40000, DGR_UDP_PORT, f.buf, len);
+	return pcap_close(&o);
+}
+
+/*
+ * udp-other.pcap: the same exchange as udp.pcap on ports 5000/6000, for
+ * "Decode As" and the heuristic.
+ */
+static int gen_udp_other(const char *dir)
+{
+	char path[4096];
+	struct pcap_out o;
+	struct frame f;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/udp-other.pcap", dir);
+	if (pcap_open(&o, path, 228) != 0) {
+		return -1;
+	}
+	frame_start(&f, FPGA_ID, HOST_ID, 1, 0, 0);
+	data_txn(&f, 1, 0, 32);
+	len = frame_end(&f);
+	udp_write(&o, 5000, 6000, f.buf, len);
+	frame_start(&f, HOST_ID, FPGA_ID, 1, 1, 1);
+	doorbell(&f, 1, 0);
+	len = frame_end(&f);
+	o.t_ns += 25000;
+	udp_write(&o, 6000, 5000, f.buf, len);
+	return pcap_close(&o);
+}
+
+/*
+ * padded.pcap: short frames as a receiver captures them, zero padded to the
+ * 60-byte Ethernet minimum: 1 data txn, 2 doorbell (+12 us), 3 DCP write,
+ * 4 DCP write response.
+ */
+static int gen_padded(const char *dir)
+{
+	char path[4096];
+	struct pcap_out o;
+	struct frame f;
+	uint8_t raw[DGR_ETH_MIN_PAYLOAD];
+	size_t len;
+	struct dcp_packet p;
+
+	snprintf(path, sizeof(path), "%s/padded.pcap", dir);
+	if (pcap_open(&o, path, 1) != 0) {
+		return -1;
+	}
+	frame_start(&f, FPGA_ID, HOST_ID, 1, 0, 0);
+	data_txn(&f, 1, 0, 4);
+	len = frame_end(&f);
+	memset(f.buf + len, 0, DGR_ETH_MIN_PAYLOAD - len);
+	eth_write(&o, 1, DGR_ETHERTYPE_DGRDMA, f.buf, DGR_ETH_MIN_PAYLOAD);
+	frame_start(&f, HOST_ID, FPGA_ID, 1, 1, 1);
+	doorbell(&f, 1, 0);
+	len = frame_end(&f);
+	memset(f.buf + len, 0, DGR_ETH_MIN_PAYLOAD - len);
+	o.t_ns += 12000;
+	eth_write(&o, 0, DGR_ETHERTYPE_DGRDMA, f.buf, DGR_ETH_MIN_PAYLOAD);
+	memset(&p, 0, sizeof(p));
+	p.kind = DCP_KIND_WRITE;
+	p.tag = 7;
+	p.addr = 0x40100;
+	p.data = 0xdeadbeef;
+	p.low = 0xF;
+	memset(raw, 0, sizeof(raw));
+	if (dcp_encode(raw, sizeof(raw), &p) < 0) {
+		abort();
+	}
+	o.t_ns += 1000;
+	eth_write(&o, 0, DGR_ETHERTYPE_DCP, raw, sizeof(raw));
+	memset(&p, 0, sizeof(p));
+	p.kind = DCP_KIND_WRITE_RESP;
+	p.tag = 7;
+	memset(raw, 0, sizeof(raw));
+	if (dcp_encode(raw, sizeof(raw), &p) < 0) {
+		abort();
+	}
+	o.t_ns += 9000;
+	eth_write(&o, 1, DGR_ETHERTYPE_DCP, raw, sizeof(raw));
 	return pcap_close(&o);
 }
 
@@ -589,7 +671,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (gen_basic(argv[1]) || gen_malformed(argv[1]) || gen_dcp(argv[1]) ||
-	    gen_dcp_doorbell(argv[1]) || gen_udp(argv[1])) {
+	    gen_dcp_doorbell(argv[1]) || gen_udp(argv[1]) || gen_udp_other(argv[1]) ||
+	    gen_padded(argv[1])) {
 		return 1;
 	}
 	return 0;

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the dissector suites (sourced): run tshark with the plugin from
+# the build folder. tshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it
+# runs as nobody (setpriv) on a private copy of the plugin and the captures.
+
+# dissector_setup: creates $DT (work folder readable by nobody) with plugins/.
+dissector_setup() {
+	DT=$(mktemp -d "${TMPDIR:-/tmp}/dgrdma-dissector.XXXXXX") || return 1
+	trap 'rm -rf "$DT"' EXIT
+	chmod 755 "$DT"
+	mkdir -p "$DT/plugins/4.0/epan" "$DT/home"
+	cp "$DGR_BUILD/plugins/4.0/epan/dgrdma.so" "$DT/plugins/4.0/epan/"
+	chmod -R a+rX "$DT"
+	chmod 777 "$DT/home"
+	if [ "$(id -u)" = 0 ]; then
+		TS_PREFIX=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		TS_PREFIX=()
+	fi
+}
+
+# ts ARGS...: tshark with the plugin, from inside $DT.
+ts() {
+	(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/plugins" \
+		tshark "$@")
+}
+
+# publish FILE...: make files readable by the tshark user.
+publish() {
+	chmod a+r "$@"
+}
+
+# Relative times ("0.000031819") to integer nanoseconds, one per line; a
+# comma-separated field gives one line per value.
+to_ns() {
+	tr ',' '\n' | awk 'NF { split($1, p, "."); f = substr(p[2] "000000000", 1, 9);
+		printf "%d\n", p[1] * 1000000000 + f }'
+}

@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The dgrdma Wireshark plugin decodes: field values of DG-RDMA (Ethernet, UDP
+# on its port, Decode As, heuristic) and DCP, the field-order preference, and
+# one expert info per malformed fixture (test/dissectors/gen-dissector-fixtures.c).
+source "$DGR_SRC/test/lib/tap.sh"
+source "$DGR_SRC/test/dissectors/lib-tshark.sh"
+
+if ! command -v tshark >/dev/null; then
+	skip "tshark not installed (apt-get install tshark)"
+	done_testing
+	exit 0
+fi
+dissector_setup || exit 1
+"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
+publish "$DT"/*.pcap
+
+# fields FILE FRAME FIELD...: the fields of one frame, '|' separated.
+fields() {
+	local file=$1 frame=$2
+	shift 2
+	local args=()
+	for f in "$@"; do args+=(-e "$f"); done
+	ts -2 -r "$file" -Y "frame.number == $frame" -T fields -E separator='|' "${args[@]}" \
+		"${DISSECTOR_OPTS[@]}"
+}
+DISSECTOR_OPTS=()
+
+# --- registration
+protos=$(ts -G protocols 2>/dev/null | awk -F'\t' '$3 == "dgrdma" || $3 == "dcp" {print $3}' |
+	sort | tr '\n' ' ')
+check_eq "$protos" "dcp dgrdma " "plugin registers the dgrdma and dcp protocols"
+lua_fields="dgrdma.src_id dgrdma.dst_id dgrdma.frameseq dgrdma.ackstart dgrdma.ackcount
+dgrdma.flags dgrdma.transactionid dgrdma.flagaddr dgrdma.flagvalue dgrdma.msgsintransaction
+dgrdma.msgsequence dgrdma.dataaddr dgrdma.datalen dgrdma.type dgrdma.nextmsg dgrdma.payload
+dcp.pli dcp.dmh01 dcp.dmh2 dcp.tag dcp.op dcp.addr dcp.value dcp.worker dcp.workeraddrspace
+dcp.workeraddr"
+registered=$(ts -G fields 2>/dev/null | awk -F'\t' '$1 == "F" {print $3}')
+missing=""
+for f in $lua_fields; do
+	grep -qx "$f" <<<"$registered" || missing="$missing $f"
+done
+check_eq "$missing" "" "every Lua dissector field abbreviation is registered"
+
+# --- DG-RDMA over Ethernet: frame 3 of basic.pcap carries two messages
+check_eq "$(fields basic.pcap 3 dgrdma.src_id dgrdma.dst_id dgrdma.frameseq dgrdma.ackstart \
+	dgrdma.ackcount dgrdma.flags)" "2|1|3|0|0|0x01" "frame header fields (basic frame 3)"
+check_eq "$(fields basic.pcap 3 dgrdma.transactionid dgrdma.flagaddr dgrdma.flagvalue \
+	dgrdma.msgsintransaction dgrdma.msgsequence dgrdma.dataaddr dgrdma.datalen dgrdma.type \
+	dgrdma.nextmsg)" \
+	"2,3|0x00010004,0x00010008|0x000000c1,0x00000029|2,1|2,1|0x00008040,0x00010000|32,20|0,0|1,0" \
+	"message header fields of two coalesced messages"
+check_eq "$(fields basic.pcap 3 dgrdma.flag.valid dgrdma.flag.length dgrdma.flag.eof \
+	dgrdma.flag.truncated dgrdma.flag.opcode)" "1,1|96,20|0,0|0,0|0,0" "flag word sub-fields"
+check_eq "$(fields basic.pcap 1 dgrdma.payload)" \
+	"$(printf '01%.0s' $(seq 64))" "payload bytes (64 x 0x01)"
+check_eq "$(fields basic.pcap 4 dgrdma.doorbell dgrdma.flagaddr dgrdma.flagvalue \
+	dgrdma.msgsintransaction dgrdma.datalen dgrdma.ackstart dgrdma.ackcount)" \
+	"1|0x00000100|0x00000001|0|0|1|3" "doorbell (flag-only) message and piggy-backed ACK"
+check_eq "$(fields basic.pcap 14 dgrdma.flags dgrdma.ackstart dgrdma.ackcount \
+	dgrdma.transactionid)" "0x00|1|5|" "ACK-only frame has no messages"
+check_eq "$(ts -r basic.pcap -T fields -e _ws.col.Info -Y 'frame.number == 5')" \
+	"1 -> 2 Seq=2 Doorbell(2) Doorbell(3)" "Info column of a frame with two doorbells"
+
+DISSECTOR_OPTS=(-o dgrdma.offset0_is_destination:TRUE)
+check_eq "$(fields basic.pcap 1 dgrdma.src_id dgrdma.dst_id)" "1|2" \
+	"field-order preference reads offset 0 as the destination"
+DISSECTOR_OPTS=()
+
+# --- DG-RDMA over UDP
+check_eq "$(fields udp.pcap 1 udp.srcport dgrdma.udp_pad dgrdma.src_id dgrdma.transactionid \
+	dgrdma.datalen)" "18078|0x0000|2|1|32" "UDP port 18078 with its 2-byte pad"
+check_eq "$(fields udp-other.pcap 1 dgrdma.transactionid)" "" \
+	"UDP on other ports is not DG-RDMA by default"
+DISSECTOR_OPTS=(-d udp.port==5000,dgrdma)
+check_eq "$(fields udp-other.pcap 2 dgrdma.transactionid dgrdma.doorbell)" "1|1" \
+	"Decode As udp.port==5000,dgrdma"
+DISSECTOR_OPTS=(--enable-heuristic dgrdma_udp)
+check_eq "$(fields udp-other.pcap 1 dgrdma.transactionid dgrdma.datalen)" "1|32" \
+	"UDP heuristic (dgrdma_udp) when enabled"
+DISSECTOR_OPTS=()
+
+# --- Ethernet minimum-size padding is not a message
+check_eq "$(fields padded.pcap 2 dgrdma.transactionid dgrdma.doorbell _ws.expert.message)" \
+	"1|1|" "doorbell zero padded to 60 bytes decodes without expert info"
+check_eq "$(fields padded.pcap 3 dcp.pli dcp.tag dcp.addr dcp.value _ws.expert.message)" \
+	"14|7|0x00040100|0xdeadbeef|" "padded DCP write decodes without expert info"
+
+# --- DCP
+check_eq "$(fields dcp.pcap 1 dcp.pli dcp.dmh01 dcp.dmh2 dcp.op dcp.type dcp.tag dcp.addr)" \
+	"10|0x0000|0x00|0|0|1|0x00000000" "DCP NOP request"
+check_eq "$(fields dcp.pcap 2 dcp.pli dcp.op dcp.type dcp.response_code dcp.nop.id \
+	dcp.nop.mac dcp.nop.marker)" "18|3|5|0|0xc0ffee01|02:00:00:00:00:02|0x40" \
+	"DCP NOP response: id, MAC and marker"
+check_eq "$(fields dcp.pcap 3 dcp.pli dcp.op dcp.type dcp.byte_enables dcp.uncached dcp.addr \
+	dcp.value dcp.workeraddrspace dcp.workeraddr dcp.worker)" \
+	"14|1|1|0x0f|0|0x00040010|0x00000001|2|0x00040010|" \
+	"DCP write to property space (worker bits 0: no worker, offset 0x40010)"
+check_eq "$(fields dcp.pcap 5 dcp.op dcp.addr dcp.workeraddrspace dcp.worker dcp.workeraddr \
+	dcp.control_op)" "2|0x00004004|1|0|0x00000004|0x00000004" \
+	"DCP read of worker 0's control register 'start'"
+check_eq "$(ts -r dcp.pcap -Y 'frame.number == 5' -T fields -e _ws.col.Info)" \
+	"Read request tag 3 addr 0x004004 (start worker 0)" "control operation named in Info"
+check_eq "$(fields dcp.pcap 6 dcp.pli dcp.type dcp.value dcp.response_code)" \
+	"10|4|0x00001234|0" "DCP read response carries data"
+check_eq "$(fields dcp.pcap 10 dcp.type dcp.response_code _ws.expert.message)" \
+	"3|3|DCP error response: Error" "DCP error response code named"
+
+# --- malformed fixtures: exactly the expected expert info per frame
+DISSECTOR_OPTS=(-o dgrdma.buffer_memory_size:131072)
+expect_expert() {
+	local frame=$1 want=$2 what=$3
+	local got
+	got=$(fields malformed.pcap "$frame" _ws.expert.message)
+	if grep -qF -- "$want" <<<"$got"; then
+		ok "$what"
+	else
+		not_ok "$what"
+		diag "  frame $frame experts: '$got'; want '$want'"
+	fi
+}
+expect_expert 1 "Frame shorter than the 10-byte frame header: 6 bytes" \
+	"malformed frame header (6 bytes)"
+expect_expert 2 "Frame flags 0x02: expected 0 (ACK only) or 1 (messages follow)" \
+	"frame flags not 0 or 1"
+expect_expert 3 "Message header cut by the end of the frame: 12 of 24 bytes" \
+	"message header cut by the end of the frame"
+expect_expert 4 "Message data runs past the end of the frame: data_len 200, 16 bytes left" \
+	"message past end of frame"
+expect_expert 5 "Alignment padding between messages is not zero" "padding not zero"
+expect_expert 6 "bad alignment: txn 7: data_addr 0x00000002 not word aligned" \
+	"data_addr not word aligned"
+expect_expert 7 "flag word without valid bit: txn 8: flag_value 0x00000100" \
+	"flag word without bit 0"
+expect_expert 8 "address out of range: txn 9: data 0x00020000+16 beyond memory of 131072 bytes" \
+	"data address beyond the buffer memory size preference"
+expect_expert 10 "Fragment disagrees with earlier fragments of its transaction" \
+	"inconsistent num_msgs_in_txn within a transaction"
+expect_expert 11 "Unknown message type 5" "unknown message type"
+expect_expert 12 "DCP packet too short" "DCP packet too short"
+expect_expert 13 "DCP length field inconsistent: length field vs bytes (30, 14)" \
+	"DCP length field larger than the packet"
+expect_expert 14 "unknown DCP type/length: type and length (1, 12)" \
+	"DCP type/length combination unknown"
+expect_expert 15 "NOP response marker 0x41, expected 0x40" "NOP response marker"
+check_eq "$(fields malformed.pcap 8 _ws.expert.message | grep -c 'beyond memory')" "1" \
+	"in-range flag address is not flagged"
+DISSECTOR_OPTS=()
+check_eq "$(fields malformed.pcap 8 _ws.expert.message | grep -c 'beyond memory')" "0" \
+	"no address range check when buffer_memory_size is 0 (default)"
+malformed=$(ts -r malformed.pcap -Y _ws.malformed -T fields -e frame.number | tr '\n' ' ')
+check_eq "$malformed" "1 2 3 4 5 12 13 14 " "frames marked malformed are exactly the broken ones"
+
+done_testing
