@@ -39,7 +39,7 @@ static const struct profile_sysctl tx_sysctls[] = {
 
 /* Check items whose FIX or UNKNOWN becomes a manual step, per the guide's table. */
 static const char *const rx_manual[] = { "cpuset.shield", "kernel.preempt", "kernel.hz",
-					 "nic.pause",     "dmcrypt.output", NULL };
+					 "nic.pause",	  "dmcrypt.output", NULL };
 static const char *const rx_dmcrypt_manual[] = { "rt.priority", "dmcrypt.same_cpu_crypt",
 						 "dmcrypt.output", "nic.pause", NULL };
 static const char *const tx_manual[] = { "cpuset.shield", "kernel.preempt", "kernel.hz",
@@ -214,7 +214,7 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 	if (rc == 0 && only == DGR_TUNE_ONLY_ALL) {
 		rc = dgr_tune_check(opts, &rep, errbuf);
 		if (rc >= 0) {
-			manual = profile == DGR_PROFILE_RX	   ? rx_manual
+			manual = profile == DGR_PROFILE_RX	     ? rx_manual
 				 : profile == DGR_PROFILE_RX_DMCRYPT ? rx_dmcrypt_manual
 								     : tx_manual;
 			rc = add_manual(plan, &rep, manual);
@@ -226,9 +226,11 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 			} else {
 				a->needed = true;
 				tune_set(a->target, "stream");
-				tune_set(a->command, "start the stream with chrt --fifo 99 COMMAND");
-				tune_set(a->note, "guide \"Increasing Realtime Priority\": helped with "
-						  "same_cpu_crypt on dm-crypt hosts");
+				tune_set(a->command,
+					 "start the stream with chrt --fifo 99 COMMAND");
+				tune_set(a->note,
+					 "guide \"Increasing Realtime Priority\": helped with "
+					 "same_cpu_crypt on dm-crypt hosts");
 			}
 		}
 		if (rc == 0 && profile == DGR_PROFILE_TX) {
@@ -238,8 +240,9 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 			} else {
 				a->needed = true;
 				tune_set(a->target, "fpga");
-				tune_set(a->command, "set coalesce_wait_d to 0 for dgrdma_config_dev "
-						     "in system.xml");
+				tune_set(a->command,
+					 "set coalesce_wait_d to 0 for dgrdma_config_dev "
+					 "in system.xml");
 				tune_set(a->note, "guide \"Reducing the Coalesce Wait Parameter\": "
 						  "coalesced doorbells empty the FPGA buffers");
 			}

@@ -108,8 +108,8 @@ int dgr_tune_apply_run(FILE *out, const struct dgr_tune_opts *opts,
 
 	pr_init(&p, out, (flags & DGR_TUNE_APPLY_JSON) != 0);
 	pr_open_obj(&p, NULL);
-	pr_string(&p, PR_ANY, "profile", "# dgrdma-tune apply --profile %s: ",
-		  dgr_tune_profile_name(plan->profile));
+	pr_string(&p, PR_ANY, "profile",
+		  "# dgrdma-tune apply --profile %s: ", dgr_tune_profile_name(plan->profile));
 	pr_string(&p, PR_JSON, "root", "", opts->root && opts->root[0] ? opts->root : "/");
 	pr_string(&p, PR_ANY, "mode", "%s\n", yes ? "apply" : "dry-run");
 	if (!yes) {

@@ -7,13 +7,12 @@
 typedef int (*tune_check_fn)(const struct dgr_tune_opts *, struct dgr_tune_report *);
 
 static const tune_check_fn checks[] = {
-	tune_check_sockbuf, tune_check_nic,    tune_check_writeback, tune_check_cpuset,
-	tune_check_kernel,  tune_check_rt,     tune_check_dmcrypt,   tune_check_cpufreq,
+	tune_check_sockbuf, tune_check_nic, tune_check_writeback, tune_check_cpuset,
+	tune_check_kernel,  tune_check_rt,  tune_check_dmcrypt,	  tune_check_cpufreq,
 };
 
 /* Returns the number of items, or -DGR_E_INVAL / -DGR_E_NOMEM. */
-int dgr_tune_check(const struct dgr_tune_opts *opts, struct dgr_tune_report *report,
-		   char *errbuf)
+int dgr_tune_check(const struct dgr_tune_opts *opts, struct dgr_tune_report *report, char *errbuf)
 {
 	size_t i;
 	int rc;

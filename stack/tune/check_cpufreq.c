@@ -11,8 +11,8 @@
 
 #include "tune_priv.h"
 
-#define CPU_DIR    "/sys/devices/system/cpu"
-#define MAX_GOVS   8
+#define CPU_DIR	 "/sys/devices/system/cpu"
+#define MAX_GOVS 8
 
 static int check_governor(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
@@ -79,7 +79,8 @@ static int check_governor(const struct dgr_tune_opts *o, struct dgr_tune_report 
 	} else {
 		it->status = DGR_TUNE_FIX;
 		it->fix_runtime = true;
-		tune_set(it->fix, "echo performance | tee " CPU_DIR "/cpu*/cpufreq/scaling_governor");
+		tune_set(it->fix,
+			 "echo performance | tee " CPU_DIR "/cpu*/cpufreq/scaling_governor");
 	}
 	return 0;
 }

@@ -20,8 +20,7 @@ struct shield {
 	char how[48];
 };
 
-static bool read_small(const char *root, const char *dir, const char *file, char *buf,
-		       size_t size)
+static bool read_small(const char *root, const char *dir, const char *file, char *buf, size_t size)
 {
 	char path[512], why[128];
 
@@ -30,8 +29,7 @@ static bool read_small(const char *root, const char *dir, const char *file, char
 }
 
 /* v2: depth-first search for a partition root below the top. */
-static bool find_v2(const char *root, const char *dir, const char *rel, int depth,
-		    struct shield *s)
+static bool find_v2(const char *root, const char *dir, const char *rel, int depth, struct shield *s)
 {
 	char full[512], sub[512], subrel[256], part[64];
 	struct dirent *de;
@@ -54,7 +52,8 @@ static bool find_v2(const char *root, const char *dir, const char *rel, int dept
 		if (read_small(root, sub, "cpuset.cpus.partition", part, sizeof(part)) &&
 		    (strcmp(part, "isolated") == 0 || strcmp(part, "root") == 0)) {
 			snprintf(s->path, sizeof(s->path), "%s", subrel);
-			if (!read_small(root, sub, "cpuset.cpus.effective", s->cpus, sizeof(s->cpus)) &&
+			if (!read_small(root, sub, "cpuset.cpus.effective", s->cpus,
+					sizeof(s->cpus)) &&
 			    !read_small(root, sub, "cpuset.cpus", s->cpus, sizeof(s->cpus))) {
 				snprintf(s->cpus, sizeof(s->cpus), "?");
 			}
@@ -147,8 +146,9 @@ static int check_shield(const struct dgr_tune_opts *o, struct dgr_tune_report *r
 		tune_set(it->fix, "cset shield --cpu N-M --kthread on; run the stream with cset "
 				  "shield --exec");
 	} else {
-		tune_set(it->fix, "a cgroup with cpuset.cpus=N-M and cpuset.cpus.partition=isolated, "
-				  "then move the stream into it");
+		tune_set(it->fix,
+			 "a cgroup with cpuset.cpus=N-M and cpuset.cpus.partition=isolated, "
+			 "then move the stream into it");
 	}
 	return 0;
 }

@@ -21,13 +21,13 @@
 enum tri { NO = 0, YES = 1, UNKNOWN = -1 };
 
 struct dmdev {
-	char kname[32];  /* dm-0 */
-	char name[128];  /* dm/name, e.g. dm_crypt-0 */
-	char dev[32];    /* MAJ:MIN */
+	char kname[32]; /* dm-0 */
+	char name[128]; /* dm/name, e.g. dm_crypt-0 */
+	char dev[32];	/* MAJ:MIN */
 	enum tri crypt;
 	enum tri same_cpu;
 	char flags[128];
-	char why[160];   /* why crypt or same_cpu is unknown */
+	char why[160]; /* why crypt or same_cpu is unknown */
 };
 
 struct dmlist {
@@ -155,8 +155,7 @@ static enum tri crypt_below(const char *root, struct dmlist *l, struct dmdev *d,
 	return res;
 }
 
-static int devices_item(struct dgr_tune_report *r, struct dmlist *l, bool listed,
-			const char *why)
+static int devices_item(struct dgr_tune_report *r, struct dmlist *l, bool listed, const char *why)
 {
 	struct dgr_tune_item *it;
 	size_t len = 0;
@@ -211,7 +210,8 @@ static int flag_items(struct dgr_tune_report *r, struct dmlist *l)
 		if (d->crypt != YES) {
 			continue;
 		}
-		it = tune_add(r, "dmcrypt.same_cpu_crypt", DGR_TUNE_R_JITTER | DGR_TUNE_R_THROUGHPUT);
+		it = tune_add(r, "dmcrypt.same_cpu_crypt",
+			      DGR_TUNE_R_JITTER | DGR_TUNE_R_THROUGHPUT);
 		if (!it) {
 			return -DGR_E_NOMEM;
 		}
@@ -231,8 +231,9 @@ static int flag_items(struct dgr_tune_report *r, struct dmlist *l)
 		} else {
 			it->status = DGR_TUNE_FIX;
 			it->fix_runtime = true;
-			tune_set(it->fix, "cryptsetup refresh --perf-same_cpu_crypt %s (repeat its "
-					  "other --perf-* flags)",
+			tune_set(it->fix,
+				 "cryptsetup refresh --perf-same_cpu_crypt %s (repeat its "
+				 "other --perf-* flags)",
 				 d->name);
 		}
 	}
@@ -240,8 +241,8 @@ static int flag_items(struct dgr_tune_report *r, struct dmlist *l)
 }
 
 /* The mount that holds path: longest matching mount point in mountinfo. */
-static bool mount_of(const char *root, const char *path, char *dev, size_t dev_size,
-		     char *fstype, size_t fs_size, char *why, size_t why_size)
+static bool mount_of(const char *root, const char *path, char *dev, size_t dev_size, char *fstype,
+		     size_t fs_size, char *why, size_t why_size)
 {
 	static char text[1 << 17];
 	char *line, *save = NULL;
@@ -280,8 +281,8 @@ static bool mount_of(const char *root, const char *path, char *dev, size_t dev_s
 	return found;
 }
 
-static int output_item(const struct dgr_tune_opts *o, struct dgr_tune_report *r,
-		       struct dmlist *l, bool listed)
+static int output_item(const struct dgr_tune_opts *o, struct dgr_tune_report *r, struct dmlist *l,
+		       bool listed)
 {
 	struct dgr_tune_item *it;
 	struct dmdev *hit = NULL, *top = NULL;

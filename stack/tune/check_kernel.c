@@ -134,7 +134,10 @@ static int check_preempt(const struct dgr_tune_opts *o, struct dgr_tune_report *
 	} else if ((have_k && k->dynamic) || (!have_k && strstr(version, "PREEMPT_DYNAMIC"))) {
 		mode = dynamic_mode(o->root, from, sizeof(from));
 		if (!mode && have_k) {
-			mode = k->full ? "full" : k->voluntary ? "voluntary" : k->none ? "none" : NULL;
+			mode = k->full	      ? "full"
+			       : k->voluntary ? "voluntary"
+			       : k->none      ? "none"
+					      : NULL;
 			snprintf(from, sizeof(from), "PREEMPT_DYNAMIC build default, %s",
 				 k->source);
 		}
@@ -186,8 +189,8 @@ static int check_hz(struct dgr_tune_report *r, const struct kconfig *k)
 			  "interrupts, and so rescheduling, more frequent");
 	if (!k->source[0] || k->hz <= 0) {
 		tune_unknown(it, k->source[0] ? "no CONFIG_HZ in the kernel config"
-					       : "no kernel config (/boot/config-RELEASE, "
-						 "/proc/config.gz)");
+					      : "no kernel config (/boot/config-RELEASE, "
+						"/proc/config.gz)");
 		return 0;
 	}
 	tune_set(it->current, "%ld (%s)", k->hz, k->source);

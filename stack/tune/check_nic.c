@@ -29,8 +29,9 @@ static int check_ring(struct dgr_tune_report *r, const char *ifname, const char 
 		return -DGR_E_NOMEM;
 	}
 	tune_set(it->subject, "%s", ifname);
-	tune_set(it->why, "guide \"Increasing PC Buffer Count\": a bigger %s ring absorbs "
-			  "latency events before the NIC drops",
+	tune_set(it->why,
+		 "guide \"Increasing PC Buffer Count\": a bigger %s ring absorbs "
+		 "latency events before the NIC drops",
 		 strcmp(dir, "rx") == 0 ? "RX" : "TX");
 	if (rc < 0) {
 		tune_set(it->recommended, "the maximum");
@@ -122,13 +123,14 @@ int tune_check_nic(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 	int i, n;
 
 	if (!o->iface) {
-		it = tune_add(r, "nic", DGR_TUNE_R_HEALTHY | DGR_TUNE_R_JITTER |
-						DGR_TUNE_R_THROUGHPUT);
+		it = tune_add(r, "nic",
+			      DGR_TUNE_R_HEALTHY | DGR_TUNE_R_JITTER | DGR_TUNE_R_THROUGHPUT);
 		if (!it) {
 			return -DGR_E_NOMEM;
 		}
 		tune_set(it->recommended, "rings at maximum, pause off, adaptive coalescing off");
-		tune_set(it->why, "guide \"Increasing PC Buffer Count\": NIC rings; give --if IFACE");
+		tune_set(it->why,
+			 "guide \"Increasing PC Buffer Count\": NIC rings; give --if IFACE");
 		tune_unknown(it, "no --if IFACE given");
 		return 0;
 	}

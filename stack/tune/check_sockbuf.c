@@ -46,7 +46,8 @@ int tune_check_sockbuf(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 		} else {
 			it->status = DGR_TUNE_FIX;
 			it->fix_runtime = true;
-			tune_set(it->fix, "sysctl -w %s=%llu", sockbufs[i].name, TUNE_SOCKBUF_BYTES);
+			tune_set(it->fix, "sysctl -w %s=%llu", sockbufs[i].name,
+				 TUNE_SOCKBUF_BYTES);
 		}
 	}
 	return 0;

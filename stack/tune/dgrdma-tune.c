@@ -60,12 +60,18 @@ static int bad_value(const char *opt, const char *val, const char *accepted)
 static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 {
 	static const struct option opts[] = {
-		{ "if", required_argument, NULL, 'i' },     { "regime", required_argument, NULL, 'r' },
-		{ "relevant", no_argument, NULL, 'R' },     { "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },         { "root", required_argument, NULL, 'D' },
-		{ "profile", required_argument, NULL, 'p' }, { "only", required_argument, NULL, 'O' },
-		{ "dry-run", no_argument, NULL, 'n' },      { "yes", no_argument, NULL, 'y' },
-		{ "persist", no_argument, NULL, 'P' },      { "help", no_argument, NULL, 'h' },
+		{ "if", required_argument, NULL, 'i' },
+		{ "regime", required_argument, NULL, 'r' },
+		{ "relevant", no_argument, NULL, 'R' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'D' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "persist", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat st;
@@ -158,7 +164,8 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 		return EXIT_USAGE;
 	}
 	if (apply && !c->have_profile) {
-		fprintf(stderr, "dgrdma-tune apply: --profile is required (rx, rx-dmcrypt or tx)\n");
+		fprintf(stderr,
+			"dgrdma-tune apply: --profile is required (rx, rx-dmcrypt or tx)\n");
 		return EXIT_USAGE;
 	}
 	if (c->yes && c->dry_run) {

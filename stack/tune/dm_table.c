@@ -108,8 +108,9 @@ static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *
 	fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == EACCES || errno == EPERM) {
-			snprintf(why, why_size,
-				 "/dev/mapper/control: needs root (CAP_SYS_ADMIN) to read the table");
+			snprintf(
+			    why, why_size,
+			    "/dev/mapper/control: needs root (CAP_SYS_ADMIN) to read the table");
 			return -DGR_E_PERM;
 		}
 		snprintf(why, why_size, "/dev/mapper/control: %s", strerror(errno));
@@ -123,7 +124,8 @@ static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *
 	memcpy(dmi->name, dm_name, strlen(dm_name));
 	if (ioctl(fd, DM_TABLE_STATUS, dmi) < 0) {
 		if (errno == EACCES || errno == EPERM) {
-			snprintf(why, why_size, "DM_TABLE_STATUS: needs CAP_SYS_ADMIN (run as root)");
+			snprintf(why, why_size,
+				 "DM_TABLE_STATUS: needs CAP_SYS_ADMIN (run as root)");
 			ret = -DGR_E_PERM;
 		} else {
 			snprintf(why, why_size, "DM_TABLE_STATUS: %s", strerror(errno));

@@ -34,7 +34,7 @@ static const struct {
 	int err;
 } errno_names[] = {
 	{ "EOPNOTSUPP", EOPNOTSUPP }, { "EPERM", EPERM },   { "ENODEV", ENODEV },
-	{ "EINVAL", EINVAL },         { "EACCES", EACCES }, { "EIO", EIO },
+	{ "EINVAL", EINVAL },	      { "EACCES", EACCES }, { "EIO", EIO },
 };
 
 static int errno_from_name(const char *name)
@@ -227,8 +227,8 @@ int tune_eth_pause(const char *root, const char *ifname, struct tune_pause *out,
 	return rc;
 }
 
-static const char *const coalesce_keys[] = { "rx_usecs",    "rx_frames",  "tx_usecs",
-					     "tx_frames",   "adaptive_rx", "adaptive_tx" };
+static const char *const coalesce_keys[] = { "rx_usecs",  "rx_frames",	 "tx_usecs",
+					     "tx_frames", "adaptive_rx", "adaptive_tx" };
 
 /* Returns 0 or negative with why set. */
 int tune_eth_coalesce(const char *root, const char *ifname, struct tune_coalesce *out, char *why,
@@ -247,12 +247,11 @@ int tune_eth_coalesce(const char *root, const char *ifname, struct tune_coalesce
 	}
 	rc = eth_ioctl(ifname, &ec, why, why_size);
 	if (rc == 0) {
-		*out = (struct tune_coalesce){ ec.rx_coalesce_usecs,
-					       ec.rx_max_coalesced_frames,
-					       ec.tx_coalesce_usecs,
-					       ec.tx_max_coalesced_frames,
-					       ec.use_adaptive_rx_coalesce,
-					       ec.use_adaptive_tx_coalesce };
+		*out = (struct tune_coalesce){
+			ec.rx_coalesce_usecs,	     ec.rx_max_coalesced_frames,
+			ec.tx_coalesce_usecs,	     ec.tx_max_coalesced_frames,
+			ec.use_adaptive_rx_coalesce, ec.use_adaptive_tx_coalesce
+		};
 	}
 	return rc;
 }
@@ -292,8 +291,7 @@ static int fixture_set_rings(const char *root, const char *ifname, uint32_t rx, 
 }
 
 /* Returns 0, -DGR_E_PERM (names CAP_NET_ADMIN), -DGR_E_INVAL or -DGR_E_SYS. */
-int tune_eth_set_rings(const char *root, const char *ifname, uint32_t rx, uint32_t tx,
-		       char *errbuf)
+int tune_eth_set_rings(const char *root, const char *ifname, uint32_t rx, uint32_t tx, char *errbuf)
 {
 	struct ethtool_ringparam rp = { .cmd = ETHTOOL_GRINGPARAM };
 	struct tune_rings cur;
@@ -306,8 +304,9 @@ int tune_eth_set_rings(const char *root, const char *ifname, uint32_t rx, uint32
 		return rc;
 	}
 	if (rx > cur.rx_max || tx > cur.tx_max) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: ring size above the maximum (rx %" PRIu32
-			 ", tx %" PRIu32 ")", ifname, cur.rx_max, cur.tx_max);
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "%s: ring size above the maximum (rx %" PRIu32 ", tx %" PRIu32 ")", ifname,
+			 cur.rx_max, cur.tx_max);
 		return -DGR_E_INVAL;
 	}
 	if (!tune_root_is_host(root)) {

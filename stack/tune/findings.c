@@ -48,8 +48,7 @@ bool dgr_tune_item_relevant(const struct dgr_tune_item *item, enum dgr_tune_regi
 	return (item->regimes & (1u << regime)) != 0;
 }
 
-static const char *const regime_names[] = { "any", "healthy", "jitter-bound",
-					    "throughput-bound" };
+static const char *const regime_names[] = { "any", "healthy", "jitter-bound", "throughput-bound" };
 
 const char *dgr_tune_regime_name(enum dgr_tune_regime regime)
 {

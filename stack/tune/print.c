@@ -93,8 +93,7 @@ void pr_close_arr(struct pr *p)
 	close_(p, ']');
 }
 
-void pr_string(struct pr *p, enum pr_kind kind, const char *key, const char *fmt,
-	       const char *value)
+void pr_string(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, const char *value)
 {
 	if (p->json) {
 		if (kind == PR_TEXT) {

@@ -77,9 +77,9 @@ int tune_bond_slaves(const char *root, const char *ifname, char (*names)[16], in
 /* ---- dm_table.c: device-mapper tables from DM_TABLE_STATUS or a fixture ---- */
 
 struct tune_dm_table {
-	char target[16];       /* first target type, e.g. "crypt" */
-	bool same_cpu_crypt;   /* crypt optional parameter present */
-	char flags[128];       /* crypt optional parameters, space separated; "" if none */
+	char target[16];     /* first target type, e.g. "crypt" */
+	bool same_cpu_crypt; /* crypt optional parameter present */
+	char flags[128];     /* crypt optional parameters, space separated; "" if none */
 };
 
 /* Returns 0, or negative with the reason in why. Never keeps key material. */
@@ -100,7 +100,7 @@ int tune_check_dmcrypt(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 int tune_check_cpufreq(const struct dgr_tune_opts *o, struct dgr_tune_report *r);
 
 /* Guide values shared by check and apply. */
-#define TUNE_SOCKBUF_BYTES     50000000ull
-#define TUNE_DIRTY_BG_BYTES    192000ull
+#define TUNE_SOCKBUF_BYTES  50000000ull
+#define TUNE_DIRTY_BG_BYTES 192000ull
 
 #endif /* DGR_TUNE_PRIV_H */

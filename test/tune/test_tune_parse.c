@@ -49,7 +49,8 @@ static void test_names(void)
 	TAP_EQ_I(dgr_tune_regime_parse("Jitter-bound", &r), -DGR_E_INVAL, "regime: case matters");
 	TAP_EQ_I(dgr_tune_profile_parse("rx-dmcrypt", &p), 0, "profile: rx-dmcrypt parses");
 	TAP_EQ_U(p, DGR_PROFILE_RX_DMCRYPT, "profile: rx-dmcrypt value");
-	TAP_EQ_I(dgr_tune_profile_parse("rx ", &p), -DGR_E_INVAL, "profile: trailing space refused");
+	TAP_EQ_I(dgr_tune_profile_parse("rx ", &p), -DGR_E_INVAL,
+		 "profile: trailing space refused");
 	tap_ok(strcmp(dgr_tune_status_name(DGR_TUNE_UNKNOWN), "unknown") == 0, "status name");
 	tap_ok(strcmp(dgr_tune_regime_name(DGR_REGIME_HEALTHY), "healthy") == 0, "regime name");
 }
@@ -68,13 +69,16 @@ static void test_persist_text(void)
 	struct dgr_tune_action acts[3] = {
 		{ .kind = DGR_ACTION_SYSCTL, .target = "net.core.rmem_max", .value = 50000000 },
 		{ .kind = DGR_ACTION_RING, .target = "eth0", .rx = 4096 },
-		{ .kind = DGR_ACTION_SYSCTL, .target = "vm.dirty_background_bytes", .value = 192000 },
+		{ .kind = DGR_ACTION_SYSCTL,
+		  .target = "vm.dirty_background_bytes",
+		  .value = 192000 },
 	};
 	struct dgr_tune_plan plan = { .profile = DGR_PROFILE_RX, .actions = acts, .n = 3 };
-	const char *want = "# Written by dgrdma-tune apply --profile rx --persist\n"
-			   "# (OpenCPI Ethernet transport tuning guide). Load now: sysctl --system\n"
-			   "net.core.rmem_max = 50000000\n"
-			   "vm.dirty_background_bytes = 192000\n";
+	const char *want =
+	    "# Written by dgrdma-tune apply --profile rx --persist\n"
+	    "# (OpenCPI Ethernet transport tuning guide). Load now: sysctl --system\n"
+	    "net.core.rmem_max = 50000000\n"
+	    "vm.dirty_background_bytes = 192000\n";
 	char buf[512], small[64];
 
 	TAP_EQ_I(dgr_tune_persist_text(&plan, buf, sizeof(buf)), (int64_t)strlen(want),
@@ -106,7 +110,7 @@ static void test_json_escape(void)
 	fixes = dgr_tune_print(f, &rep, "/", DGR_REGIME_JITTER, DGR_TUNE_PRINT_JSON);
 	fclose(f);
 	tap_ok(strstr(text, "\"current\":\"a \\\"quoted\\\"\\\\ value\\twith\\ncontrol\\u0001\"") !=
-		       NULL,
+		   NULL,
 	       "json: quotes, backslash, tab, newline and control bytes escaped");
 	tap_ok(strstr(text, "\"subject\":null") != NULL, "json: empty subject is null");
 	TAP_EQ_I(fixes, 0, "json: a fix not relevant to the regime is not counted");

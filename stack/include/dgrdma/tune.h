@@ -49,15 +49,15 @@ enum dgr_tune_regime {
 #define DGR_TUNE_R_THROUGHPUT (1u << DGR_REGIME_THROUGHPUT)
 
 struct dgr_tune_item {
-	char id[40];           /* stable name, e.g. "net.core.rmem_max", "nic.ring.rx" */
-	char subject[64];      /* interface, device or path the item is about; "" if none */
-	char current[192];     /* value found, or "unknown (why)" */
-	char recommended[96];  /* what the guide recommends */
-	char why[192];         /* one line naming the guide's mitigation */
-	char fix[192];         /* command or step that fixes it; "" when nothing to do */
+	char id[40];	      /* stable name, e.g. "net.core.rmem_max", "nic.ring.rx" */
+	char subject[64];     /* interface, device or path the item is about; "" if none */
+	char current[192];    /* value found, or "unknown (why)" */
+	char recommended[96]; /* what the guide recommends */
+	char why[192];	      /* one line naming the guide's mitigation */
+	char fix[192];	      /* command or step that fixes it; "" when nothing to do */
 	enum dgr_tune_status status;
-	unsigned int regimes;  /* DGR_TUNE_R_* mask of regimes where it matters */
-	bool fix_runtime;      /* the fix works without a reboot */
+	unsigned int regimes; /* DGR_TUNE_R_* mask of regimes where it matters */
+	bool fix_runtime;     /* the fix works without a reboot */
 };
 
 struct dgr_tune_report {
@@ -67,8 +67,8 @@ struct dgr_tune_report {
 };
 
 struct dgr_tune_opts {
-	const char *root;        /* "/" for this host, or a fake root folder */
-	const char *iface;       /* interface for the NIC checks, or NULL (then reported unknown) */
+	const char *root;	 /* "/" for this host, or a fake root folder */
+	const char *iface;	 /* interface for the NIC checks, or NULL (then reported unknown) */
 	const char *output_path; /* file or folder the run writes to, or NULL */
 };
 
@@ -77,8 +77,7 @@ struct dgr_tune_opts {
  * emptied by dgr_tune_report_free() first). Returns the number of items, or
  * -DGR_E_NOMEM / -DGR_E_INVAL.
  */
-int dgr_tune_check(const struct dgr_tune_opts *opts, struct dgr_tune_report *report,
-		   char *errbuf);
+int dgr_tune_check(const struct dgr_tune_opts *opts, struct dgr_tune_report *report, char *errbuf);
 
 /* Frees the items of a report and zeroes it. Safe on a zeroed report. */
 void dgr_tune_report_free(struct dgr_tune_report *report);
@@ -95,7 +94,7 @@ int dgr_tune_regime_parse(const char *name, enum dgr_tune_regime *out);
 /* Returns "ok", "fix", "unknown" or "info". Never NULL. */
 const char *dgr_tune_status_name(enum dgr_tune_status status);
 
-#define DGR_TUNE_PRINT_JSON     0x1u /* JSON instead of text */
+#define DGR_TUNE_PRINT_JSON	0x1u /* JSON instead of text */
 #define DGR_TUNE_PRINT_RELEVANT 0x2u /* only the items relevant to the regime */
 
 /*
@@ -109,9 +108,9 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 /* ---- apply ---- */
 
 enum dgr_tune_profile {
-	DGR_PROFILE_RX = 0,         /* RX at a high rate, no dm-crypt */
+	DGR_PROFILE_RX = 0,	    /* RX at a high rate, no dm-crypt */
 	DGR_PROFILE_RX_DMCRYPT = 1, /* RX writing to a dm-crypt disk */
-	DGR_PROFILE_TX = 2,         /* TX path */
+	DGR_PROFILE_TX = 2,	    /* TX path */
 };
 
 /* Returns "rx", "rx-dmcrypt" or "tx". Never NULL. */
@@ -132,12 +131,12 @@ enum dgr_tune_action_kind {
 
 struct dgr_tune_action {
 	enum dgr_tune_action_kind kind;
-	char target[64];    /* sysctl name ("net.core.rmem_max") or interface */
-	uint64_t value;     /* sysctl value to write */
-	uint32_t rx, tx;    /* ring sizes to set; 0 = leave that ring alone */
-	bool needed;        /* false: already at the value (shown as a comment) */
-	char command[192];  /* the equivalent shell command, or the manual step */
-	char note[192];     /* why, or why it is skipped / cannot be done */
+	char target[64];   /* sysctl name ("net.core.rmem_max") or interface */
+	uint64_t value;	   /* sysctl value to write */
+	uint32_t rx, tx;   /* ring sizes to set; 0 = leave that ring alone */
+	bool needed;	   /* false: already at the value (shown as a comment) */
+	char command[192]; /* the equivalent shell command, or the manual step */
+	char note[192];	   /* why, or why it is skipped / cannot be done */
 };
 
 struct dgr_tune_plan {
