@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The input port of the emulated FPGA (the TX path): the host's transactions
+ * fill E local buffers in order; the worker releases them in order and each
+ * release becomes a doorbell to the host. Layout: docs/fpga.md section 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/* See model.h. */
+int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nlocal,
+		       unsigned int nhost, char *errbuf)
+{
+	memset(c, 0, sizeof(*c));
+	if (size < 4 || size % 4 != 0 || nlocal < 1 || nlocal > FPGA_MAX_LOCAL_BUFFERS ||
+	    nhost < 1 || nhost > FPGA_MAX_HOST_BUFFERS) {
+		if (errbuf) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE,
+				 "consumer: size %u, %u local, %u host buffers out of range", size,
+				 nlocal, nhost);
+		}
+		return -DGR_E_INVAL;
+	}
+	c->mem = calloc(nlocal, size);
+	if (!c->mem) {
+		if (errbuf) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "consumer: cannot allocate %u x %u bytes",
+				 nlocal, size);
+		}
+		return -DGR_E_NOMEM;
+	}
+	c->size = size;
+	c->nlocal = nlocal;
+	c->nhost = nhost;
+	return 0;
+}
+
+/* See model.h. */
+void fpga_consumer_free(struct fpga_consumer *c)
+{
+	free(c->mem);
+	c->mem = NULL;
+}
+
+/* See model.h. */
+int fpga_consumer_complete(struct fpga_consumer *c, uint32_t flag_addr, uint32_t flag_value)
+{
+	uint32_t flags = c->nlocal * c->size;
+	struct dgr_flag_word fw;
+	unsigned int j;
+
+	if (flag_addr < flags || (flag_addr - flags) % 4 != 0 ||
+	    (flag_addr - flags) / 4 >= c->nlocal) {
+		c->bad_flag_index++;
+		return -DGR_E_ADDR_RANGE;
+	}
+	j = (flag_addr - flags) / 4;
+	dgr_flag_decode(flag_value, &fw);
+	if (c->full[j]) {
+		c->filled_twice++;
+	}
+	c->slot[j].bytes = fw.length < c->size ? fw.length : c->size;
+	c->slot[j].opcode = fw.opcode;
+	c->slot[j].eof = fw.eof;
+	c->full[j] = true;
+	c->buffers_filled++;
+	return (int)j;
+}
+
+/* See model.h. */
+unsigned int fpga_consumer_release(struct fpga_consumer *c)
+{
+	unsigned int j = c->cons_idx;
+
+	c->full[j] = false;
+	c->cons_off = 0;
+	c->cons_idx = (j + 1) % c->nlocal;
+	return j;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The emulator process: configuration, the workers of model.h, the DG-RDMA
+ * send and receive paths, the DCP server and the property space.
+ *
+ *   main.c       command line, start-up print, exit summary
+ *   loop.c       the event loop: clock, pacing, workers, stop and drain
+ *   pacing.c     real and virtual clocks, pacing error statistics
+ *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
+ *                piggy-backing, fault injection, sendmmsg batches
+ *   rxpath.c     frames in: ACK tracker, validation, doorbells, reassembly
+ *   dcp_server.c DCP requests: discovery, admin space, control ops, properties
+ *   props.c      the property map (docs/fpga.md section 4) and the print layer
+ */
+#ifndef DGRDMA_FPGA_EMU_H
+#define DGRDMA_FPGA_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <dgrdma/dcp.h>
+#include <dgrdma/reassembly.h>
+#include <dgrdma/transport.h>
+#include <dgrdma/wire.h>
+
+#include "model.h"
+
+enum fpga_mode {
+	FPGA_MODE_ADC = 0,
+	FPGA_MODE_DAC = 1,
+	FPGA_MODE_PERFTEST = 2,
+};
+
+/* Workers, in DCP worker-index order (docs/fpga.md section 4). */
+enum fpga_worker {
+	FPGA_W_CONFIG = 0,   /* dgrdma_config_dev */
+	FPGA_W_ADC = 1,      /* data_src_qadc_csts */
+	FPGA_W_DAC = 2,      /* data_sink_qdac_csts */
+	FPGA_W_PERFTEST = 3, /* perftest.hdl */
+	FPGA_W_EMULATOR = 4, /* the emulator itself: config, clock and pacing */
+	FPGA_W_COUNT
+};
+
+/* Control states of a worker (OpenCPI's life cycle). */
+enum fpga_wstate {
+	FPGA_WS_EXISTS = 0,
+	FPGA_WS_INITIALIZED = 1,
+	FPGA_WS_OPERATING = 2,
+	FPGA_WS_SUSPENDED = 3,
+	FPGA_WS_RELEASED = 4,
+};
+
+struct fpga_config {
+	enum fpga_mode mode;
+	double rate;               /* samples/s (ADC, DAC) */
+	uint64_t rate_sps;         /* the same, rounded, as a property */
+	uint32_t buffer_size;
+	uint32_t nbuffers;         /* E */
+	uint32_t host_buffers;     /* H */
+	uint32_t fpga_memory;      /* bytes of buffer memory per port */
+	bool report_data_loss;
+	uint32_t coalesce_us;      /* coalesce_wait_d */
+	uint64_t duration_ns;      /* 0: until SIGINT/SIGTERM or DCP release */
+	bool idle;                 /* start nothing: wait for DCP start */
+	uint32_t id, peer_id;
+	uint32_t max_acks;         /* max_acks_outstanding */
+	uint32_t ack_wait_us;
+	bool pacing_busy;
+	bool virtual_clock;
+	uint64_t tick_ns;          /* virtual clock step per loop iteration */
+	uint64_t seed;
+	double drop_frames;        /* probability */
+	double corrupt;            /* probability */
+	uint32_t doorbell_delay_us;
+	uint32_t drain_ms;
+	bool check_ramp;           /* DAC: count samples that break a ramp */
+	const char *summary_json;
+	bool json;                 /* summary on stdout as JSON */
+	bool quiet;
+	uint32_t counters_ms;      /* period of the counters tracepoint, 0: off */
+};
+
+/* Counters of the emulator (the dgrdma_config worker's and its own). */
+struct fpga_counters {
+	uint64_t frames_rx, frames_tx, bytes_rx, bytes_tx;
+	uint64_t pkts_enqueued;
+	uint64_t frame_parser_reject;
+	uint64_t frames_wrong_id;
+	uint64_t ack_only_rx;
+	uint64_t messages_rx, messages_rejected;
+	uint64_t transactions_rx, transactions_sent;
+	uint64_t doorbells_received_dcp, doorbells_rejected;
+	uint64_t doorbells_sent;
+	uint64_t discontinuities_sent;
+	uint64_t samples_sent;
+	uint64_t eof_sent;
+	uint64_t reasm_errors;
+	uint64_t frames_dropped_injected, frames_corrupted_injected;
+	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
+	uint64_t send_errors;
+};
+
+/* Pacing statistics (pacing.c). */
+struct fpga_pacing {
+	uint64_t steps;            /* production steps */
+	uint64_t late_max_ns;      /* longest a sample waited past its due time */
+	double late_sum;           /* sample-weighted lateness, for the mean */
+	uint64_t late_samples;
+	uint64_t late_mean_ns;
+	uint64_t elapsed_ns;       /* clock of the last production step since the ADC start */
+	uint64_t expected_samples; /* rate * elapsed_ns, floor */
+	int64_t error_samples;     /* produced - expected */
+	uint64_t waits;            /* sleeps (or spins) between steps */
+};
+
+#define FPGA_TX_FRAMES 64   /* frames per sendmmsg batch */
+#define FPGA_DB_QUEUE 1024  /* delayed doorbells */
+
+struct fpga_db {
+	uint64_t due_ns;
+	uint32_t buffer;
+};
+
+struct fpga_emu {
+	struct fpga_config cfg;
+	struct fpga_counters cnt;
+	struct fpga_pacing pace;
+	struct fpga_producer prod;
+	struct fpga_consumer cons;
+	struct fpga_adc adc;
+	struct fpga_dac dac;
+	struct fpga_perftest pt;
+	struct fpga_acktrack ack;
+	struct dgr_reasm *reasm;
+	enum fpga_wstate wstate[FPGA_W_COUNT];
+
+	/* the wire */
+	struct dgr_transport *tr;
+	enum dgr_transport_kind kind;
+	bool have_peer;
+	uint32_t mtu;
+	uint32_t frame_cap;
+	uint8_t *frames;           /* FPGA_TX_FRAMES * frame_cap, allocated once */
+	size_t frame_len[FPGA_TX_FRAMES];
+	unsigned int nframes;      /* finished frames waiting for the batch send */
+	struct dgr_frame_builder fb;
+	bool fb_open;
+	uint64_t fb_first_ns;      /* when the open frame got its first message */
+	uint16_t next_seq;         /* frame_seq of the next frame */
+	uint32_t next_txn;         /* txn_id of the next transaction */
+	struct fpga_db dbq[FPGA_DB_QUEUE];
+	unsigned int dbq_head, dbq_len;
+	uint64_t rng;
+
+	/* clocks */
+	uint64_t now_ns;
+	uint64_t t0_ns;            /* process start on the emulator clock */
+	uint64_t adc_start_ns, dac_start_ns;
+	uint64_t dac_pos;          /* DAC sample slots accounted so far */
+	uint64_t next_counters_ns;
+
+	/* property reads of a u64's low word latch its high word */
+	uint32_t latch_hi;
+	uint32_t scratch[2];
+	uint32_t doorbell_prop;    /* last value written to the doorbell property */
+	uint32_t exit_requested;
+	bool stopping;
+	uint64_t stop_ns;
+};
+
+/* ---- pacing.c ---- */
+uint64_t fpga_clock_now(struct fpga_emu *e);
+/* Samples due at now for a stream started at start_ns at rate r. */
+uint64_t fpga_samples_due(double rate, uint64_t start_ns, uint64_t now_ns);
+/* Time at which sample k of a stream started at start_ns is due. */
+uint64_t fpga_sample_due_ns(double rate, uint64_t start_ns, uint64_t k);
+/* Records a production step that produced samples [from, to) at now. */
+void fpga_pacing_step(struct fpga_pacing *pc, double rate, uint64_t start_ns, uint64_t from,
+		      uint64_t to, uint64_t now_ns);
+/* Sleeps (or spins) until deadline_ns or until a transport fd is readable. */
+void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns);
+uint64_t fpga_rand(struct fpga_emu *e);
+double fpga_rand_unit(struct fpga_emu *e);
+
+/* ---- txpath.c ---- */
+int fpga_tx_init(struct fpga_emu *e, char *errbuf);
+void fpga_tx_free(struct fpga_emu *e);
+/* Writes one transaction into frames (starting and finishing frames as needed). */
+int fpga_tx_txn(struct fpga_emu *e, const struct dgr_txn *t, uint8_t opcode, unsigned int buffer);
+/* Moves every sendable producer buffer onto the wire. Returns transactions sent. */
+unsigned int fpga_tx_producer(struct fpga_emu *e);
+/* Queues a doorbell for input buffer j (after --doorbell-delay-us). */
+void fpga_tx_queue_doorbell(struct fpga_emu *e, unsigned int buffer);
+/* Sends the doorbells that are due. */
+void fpga_tx_doorbells(struct fpga_emu *e);
+/* Sends an ACK when one is due, closes a coalesced frame whose wait expired, flushes. */
+void fpga_tx_service(struct fpga_emu *e, bool force_flush);
+/* Earliest time something in the TX path is due (UINT64_MAX: nothing). */
+uint64_t fpga_tx_next_deadline(const struct fpga_emu *e);
+
+/* ---- rxpath.c ---- */
+/* Receives and handles what is waiting (never blocks). Returns packets handled. */
+int fpga_rx_poll(struct fpga_emu *e);
+/* Handles one received packet (also used by tests with crafted input). */
+void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt);
+/* A doorbell for host buffer i from either transport. */
+void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
+		      uint16_t frame_seq, bool via_dcp);
+
+/* ---- dcp_server.c ---- */
+/* Answers one DCP request into out (cap bytes). Returns the length, 0 for no answer. */
+int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out,
+		    size_t cap);
+/* Performs control operation reg on worker w; returns an OCCP result word. */
+uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
+
+#define FPGA_OCCP_SUCCESS 0xC0DE4201u
+#define FPGA_OCCP_ERROR 0xC0DE4202u
+#define FPGA_NOP_ID 0x46504741u /* "FPGA": the id answered to discovery */
+
+/* ---- props.c ---- */
+enum fpga_ptype { FPGA_PT_U32, FPGA_PT_U64, FPGA_PT_BOOL };
+enum fpga_access { FPGA_RO, FPGA_RW, FPGA_WO };
+
+struct fpga_prop {
+	unsigned int worker;
+	uint32_t offset;
+	const char *name;
+	enum fpga_ptype type;
+	enum fpga_access access;
+	size_t field;              /* offsetof(struct fpga_emu, ...) */
+	/* write hook (RW/WO): returns 0 or a negative code (the DCP answer is error) */
+	int (*write)(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+	const char *doc;
+};
+
+extern const struct fpga_prop fpga_props[];
+extern const unsigned int fpga_nprops;
+extern const char *const fpga_worker_names[FPGA_W_COUNT];
+
+/* Property at worker/offset (offset of a u64's high word finds it too). */
+const struct fpga_prop *fpga_prop_find(unsigned int worker, uint32_t offset);
+const struct fpga_prop *fpga_prop_by_name(const char *name);
+uint64_t fpga_prop_get(const struct fpga_emu *e, const struct fpga_prop *p);
+/* DCP word access. Return 0, or -DGR_E_ADDR_RANGE (unknown), -DGR_E_PERM (read-only). */
+int fpga_prop_read_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t *v);
+int fpga_prop_write_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t v);
+
+/* The print layer: every property as text lines or one JSON object. */
+void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json);
+/* The property map as a markdown table (docs/fpga.md section 4). */
+void fpga_print_prop_table(FILE *out);
+const char *fpga_mode_name(enum fpga_mode m);
+
+#endif

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The emulator's event loop, one thread: receive what is waiting, advance the
+ * workers to the clock (the ADC produces the samples due by now, the DAC
+ * consumes the slots due by now), put complete buffers and doorbells on the
+ * wire, then sleep until the next thing is due (the current buffer full, a
+ * doorbell's delay, a coalesced frame, an ACK) or a packet arrives.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "dgrdma-fpga-tp.h"
+#include "emu.h"
+#include "loop.h"
+
+volatile sig_atomic_t fpga_stop_signal;
+
+static void release_doorbell(void *ctx, unsigned int buffer)
+{
+	fpga_tx_queue_doorbell(ctx, buffer);
+}
+
+static bool operating(const struct fpga_emu *e, enum fpga_worker w)
+{
+	return e->wstate[w] == FPGA_WS_OPERATING;
+}
+
+static void step_adc(struct fpga_emu *e)
+{
+	uint64_t from = e->adc.next_sample, due;
+
+	if (e->adc.eof_pending) {
+		fpga_adc_flush_eof(&e->adc, &e->prod);
+	}
+	if (!operating(e, FPGA_W_ADC) || e->adc.stopped) {
+		return;
+	}
+	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
+	if (due > from) {
+		fpga_adc_produce(&e->adc, &e->prod, due - from, e->have_peer);
+	}
+	fpga_pacing_step(&e->pace, e->cfg.rate, e->adc_start_ns, from, e->adc.next_sample,
+			 e->now_ns);
+}
+
+static void step_dac(struct fpga_emu *e)
+{
+	uint64_t due;
+
+	if (!operating(e, FPGA_W_DAC)) {
+		return;
+	}
+	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
+	if (due > e->dac_pos) {
+		fpga_dac_consume(&e->dac, &e->cons, due - e->dac_pos, release_doorbell, e);
+		fpga_pacing_step(&e->pace, e->cfg.rate, e->dac_start_ns, e->dac_pos, due,
+				 e->now_ns);
+		e->dac_pos = due;
+	}
+}
+
+static void step_perftest(struct fpga_emu *e)
+{
+	if (!operating(e, FPGA_W_PERFTEST)) {
+		return;
+	}
+	if (e->have_peer) {
+		fpga_perftest_tx(&e->pt, &e->prod, e->now_ns);
+	}
+	fpga_perftest_rx(&e->pt, &e->cons, release_doorbell, e);
+}
+
+/* When the next sample-driven event is due (the buffer being filled or drained). */
+static uint64_t worker_deadline(const struct fpga_emu *e)
+{
+	uint64_t d = UINT64_MAX;
+
+	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
+	    !e->adc.dropping && e->have_peer) {
+		uint64_t left = (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) /
+				DGR_SAMPLE_BYTES;
+
+		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + left);
+	}
+	if (e->cfg.mode == FPGA_MODE_DAC && operating(e, FPGA_W_DAC) && e->dac.started &&
+	    !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
+		const struct fpga_slot *s = &e->cons.slot[e->cons.cons_idx];
+		uint64_t left = s->opcode == DGR_OPCODE_SAMPLES
+					? (s->bytes - e->cons.cons_off) / DGR_SAMPLE_BYTES
+					: 0;
+
+		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos + left);
+	}
+	if (e->cfg.mode == FPGA_MODE_PERFTEST && operating(e, FPGA_W_PERFTEST) &&
+	    fpga_perftest_tx_pending(&e->pt) && fpga_producer_free_local(&e->prod) > 0) {
+		d = e->pt.next_tx_ns;
+	}
+	return d;
+}
+
+static void thread_start_tp(const struct fpga_emu *e)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t set;
+	uint64_t mask = 0;
+	int policy = sched_getscheduler(0);
+
+	sched_getparam(0, &sp);
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+		for (int i = 0; i < 64; i++) {
+			if (CPU_ISSET(i, &set)) {
+				mask |= 1ull << i;
+			}
+		}
+	}
+	DGR_FPGA_TP(thread_start, (uint8_t)4, (uint16_t)e->cfg.id, (int32_t)gettid(),
+		    (int32_t)policy, (int32_t)sp.sched_priority,
+		    (int32_t)getpriority(PRIO_PROCESS, 0), mask);
+	(void)mask;
+	(void)policy;
+}
+
+static void counters_tp(const struct fpga_emu *e)
+{
+	DGR_FPGA_TP(counters, e->adc.next_sample, e->adc.dropped_samples,
+		    (uint64_t)e->adc.num_dropped_samps, e->cnt.discontinuities_sent,
+		    e->cnt.transactions_sent, e->prod.doorbells, e->dac.num_underruns,
+		    e->cnt.frames_rx, e->cnt.frames_tx);
+}
+
+/* See loop.h. */
+void fpga_start_workers(struct fpga_emu *e)
+{
+	bool ok;
+
+	for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
+		fpga_control_op(e, w, DCP_CTL_INITIALIZE, &ok);
+	}
+	fpga_control_op(e, FPGA_W_CONFIG, DCP_CTL_START, &ok);
+	fpga_control_op(e, FPGA_W_EMULATOR, DCP_CTL_START, &ok);
+	if (e->cfg.idle) {
+		return;
+	}
+	switch (e->cfg.mode) {
+	case FPGA_MODE_ADC:
+		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_START, &ok);
+		break;
+	case FPGA_MODE_DAC:
+		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_START, &ok);
+		break;
+	case FPGA_MODE_PERFTEST:
+		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_START, &ok);
+		break;
+	}
+}
+
+static void begin_stop(struct fpga_emu *e)
+{
+	bool ok;
+
+	e->stopping = true;
+	e->stop_ns = e->now_ns;
+	if (operating(e, FPGA_W_ADC)) {
+		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_STOP, &ok);
+	}
+	if (operating(e, FPGA_W_DAC)) {
+		step_dac(e);
+		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_STOP, &ok);
+	}
+	if (operating(e, FPGA_W_PERFTEST)) {
+		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_STOP, &ok);
+	}
+}
+
+/* Everything the port holds has gone out (or cannot: no host buffer came back). */
+static bool drained(const struct fpga_emu *e)
+{
+	return e->prod.complete == 0 && !e->adc.eof_pending && e->dbq_len == 0;
+}
+
+/* See loop.h. */
+int fpga_run(struct fpga_emu *e)
+{
+	uint64_t end_ns, drain_ns = (uint64_t)e->cfg.drain_ms * 1000000ull;
+	uint64_t period = (uint64_t)e->cfg.counters_ms * 1000000ull;
+
+	e->t0_ns = fpga_clock_now(e);
+	end_ns = e->cfg.duration_ns ? e->t0_ns + e->cfg.duration_ns : UINT64_MAX;
+	e->next_counters_ns = e->t0_ns + period;
+	thread_start_tp(e);
+	fpga_start_workers(e);
+	for (;;) {
+		uint64_t d, t;
+
+		fpga_clock_now(e);
+		if (e->tr) {
+			fpga_rx_poll(e);
+		}
+		if (!e->stopping && (e->now_ns >= end_ns || fpga_stop_signal || e->exit_requested)) {
+			begin_stop(e);
+		}
+		step_adc(e);
+		step_dac(e);
+		step_perftest(e);
+		fpga_tx_doorbells(e);
+		fpga_tx_producer(e);
+		fpga_tx_service(e, e->stopping);
+		if (period && e->now_ns >= e->next_counters_ns) {
+			counters_tp(e);
+			e->next_counters_ns = e->now_ns + period;
+		}
+		if (e->stopping && (drained(e) || e->now_ns - e->stop_ns >= drain_ns ||
+				    fpga_stop_signal > 1)) {
+			break;
+		}
+		d = worker_deadline(e);
+		t = fpga_tx_next_deadline(e);
+		if (t < d) {
+			d = t;
+		}
+		if (!e->stopping && end_ns < d) {
+			d = end_ns;
+		}
+		if (e->stopping && e->stop_ns + drain_ns < d) {
+			d = e->stop_ns + drain_ns;
+		}
+		if (fpga_stop_signal && !e->stopping) {
+			d = e->now_ns;
+		}
+		fpga_wait(e, d);
+	}
+	/* send what the tracker still owes and the last frames */
+	if (e->ack.bitfield) {
+		fpga_tx_service(e, true);
+	}
+	counters_tp(e);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The emulator's event loop (loop.c). */
+#ifndef DGRDMA_FPGA_LOOP_H
+#define DGRDMA_FPGA_LOOP_H
+
+#include <signal.h>
+
+#include "emu.h"
+
+/* Set by the signal handler: 1 stop and drain, 2 or more stop now. */
+extern volatile sig_atomic_t fpga_stop_signal;
+
+/* Initializes every worker and starts those of the mode (unless --idle). */
+void fpga_start_workers(struct fpga_emu *e);
+
+/*
+ * Runs until --duration, a signal or a DCP release of the emulator worker,
+ * then stops the workers and drains the output port for at most --drain-ms.
+ * Returns 0.
+ */
+int fpga_run(struct fpga_emu *e);
+
+#endif

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dgrdma-fpga: a software FPGA endpoint (the HDL container of an X310 or a
+ * Zynq board) for DG-RDMA and DCP. Command line, start-up print and exit
+ * summary; the work is in loop.c. See docs/fpga.md and dgrdma-fpga(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <dgrdma/cli.h>
+
+#include "emu.h"
+#include "loop.h"
+
+enum {
+	OPT_MODE = 0x100,
+	OPT_RATE,
+	OPT_DECIMATION,
+	OPT_BUFFERS,
+	OPT_BUFFER_SIZE,
+	OPT_HOST_BUFFERS,
+	OPT_FPGA_MEMORY,
+	OPT_RDL,
+	OPT_COALESCE,
+	OPT_DURATION,
+	OPT_IDLE,
+	OPT_ID,
+	OPT_PEER_ID,
+	OPT_MAX_ACKS,
+	OPT_ACK_WAIT,
+	OPT_PACING,
+	OPT_CLOCK,
+	OPT_TICK,
+	OPT_SEED,
+	OPT_DROP_FRAMES,
+	OPT_CORRUPT,
+	OPT_DB_DELAY,
+	OPT_DRAIN,
+	OPT_CHECK_RAMP,
+	OPT_TX_RUN,
+	OPT_TX_MESSAGES,
+	OPT_TX_BEATS,
+	OPT_TX_GAP,
+	OPT_SUMMARY_JSON,
+	OPT_JSON,
+	OPT_QUIET,
+	OPT_COUNTERS_MS,
+	OPT_LIST_PROPS,
+};
+
+static const struct option longopts[] = {
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "decimation", required_argument, NULL, OPT_DECIMATION },
+	{ "buffers", required_argument, NULL, OPT_BUFFERS },
+	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	{ "host-buffers", required_argument, NULL, OPT_HOST_BUFFERS },
+	{ "fpga-memory", required_argument, NULL, OPT_FPGA_MEMORY },
+	{ "report-data-loss", required_argument, NULL, OPT_RDL },
+	{ "coalesce-us", required_argument, NULL, OPT_COALESCE },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "id", required_argument, NULL, OPT_ID },
+	{ "peer-id", required_argument, NULL, OPT_PEER_ID },
+	{ "max-acks", required_argument, NULL, OPT_MAX_ACKS },
+	{ "ack-wait-us", required_argument, NULL, OPT_ACK_WAIT },
+	{ "pacing", required_argument, NULL, OPT_PACING },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "tick-us", required_argument, NULL, OPT_TICK },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "drop-frames", required_argument, NULL, OPT_DROP_FRAMES },
+	{ "corrupt", required_argument, NULL, OPT_CORRUPT },
+	{ "doorbell-delay-us", required_argument, NULL, OPT_DB_DELAY },
+	{ "drain-ms", required_argument, NULL, OPT_DRAIN },
+	{ "check-ramp", no_argument, NULL, OPT_CHECK_RAMP },
+	{ "tx-run", no_argument, NULL, OPT_TX_RUN },
+	{ "tx-messages", required_argument, NULL, OPT_TX_MESSAGES },
+	{ "tx-beats", required_argument, NULL, OPT_TX_BEATS },
+	{ "tx-message-gap", required_argument, NULL, OPT_TX_GAP },
+	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "counters-ms", required_argument, NULL, OPT_COUNTERS_MS },
+	{ "list-properties", no_argument, NULL, OPT_LIST_PROPS },
+	{ "help", no_argument, NULL, 'h' },
+	DGR_TRANSPORT_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: dgrdma-fpga (--if IFACE --peer MAC | --udp --bind ADDR:PORT [--peer ADDR:PORT])\n"
+		"                   [--mode adc|dac|perftest] [options]\n"
+		"A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
+		"Workers and streams:\n"
+		"  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
+		"  --rate R                samples/s of the ADC or DAC, 1..1e10 (default 10e6)\n"
+		"  --decimation N          rate = 200e6 / N, 1..200000000\n"
+		"  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default 16384)\n"
+		"  --buffers E             emulator buffers per port, 2..8 (default min(8, memory/S))\n"
+		"  --host-buffers H        host buffers per port, 1..255 (default 64)\n"
+		"  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
+		"                          more models the mux workaround and allows up to 64 buffers)\n"
+		"  --report-data-loss B    true (default) or false: discontinuity after drops\n"
+		"  --idle                  start no worker: wait for DCP control operations\n"
+		"  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until SIGINT)\n"
+		"  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 (500)\n"
+		"  --check-ramp            dac: count samples that break a 32-bit ramp\n"
+		"  --tx-run                perftest: generate tx messages from the start\n"
+		"  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"
+		"  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"
+		"  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
+		"DG-RDMA (dgrdma_config):\n"
+		"  --id N                  local endpoint id, 0..65535 (default 1)\n"
+		"  --peer-id N             peer endpoint id, 0..65535 (default 0)\n"
+		"  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"
+		"  --max-acks N            max_acks_outstanding, 1..255 (default 8)\n"
+		"  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100)\n"
+		"Timing:\n"
+		"  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
+		"  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
+		"  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default 10)\n"
+		"  --seed N                seed of every random choice (default: from the time; printed)\n"
+		"Fault injection:\n"
+		"  --drop-frames P         do not send a data frame with probability P, 0..1\n"
+		"  --corrupt P             send a data frame malformed with probability P, 0..1\n"
+		"  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
+		"Output:\n"
+		"  --summary-json PATH     write every counter and property as JSON at exit\n"
+		"  --json                  print the exit summary as JSON\n"
+		"  --quiet                 no start-up print and no text summary\n"
+		"  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
+		"  --list-properties       print the DCP property map (markdown) and exit\n"
+		"  -h, --help              this help\n"
+		"%s",
+		DGR_TRANSPORT_USAGE);
+}
+
+static int parse_prob(const char *opt, const char *s, double *out, char *errbuf)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.0 && v <= 1.0)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is out of range 0..1", opt, s);
+		return -DGR_E_INVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_rate(const char *opt, const char *s, double *out, char *errbuf)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 1.0 && v <= 1e10)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is out of range 1..1e10 samples/s", opt,
+			 s);
+		return -DGR_E_INVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
+		  uint32_t *out, char *errbuf)
+{
+	uint64_t v;
+	int rc = dgr_parse_u64(opt, s, min, max, sizes, &v, errbuf);
+
+	if (rc == 0) {
+		*out = (uint32_t)v;
+	}
+	return rc;
+}
+
+struct cli {
+	struct fpga_config cfg;
+	struct dgr_transport_opts topts;
+	bool buffers_given;
+	bool seed_given;
+	bool list_props;
+	bool tx_run;
+	uint32_t tx_messages, tx_beats, tx_gap;
+	bool tx_beats_given;
+};
+
+static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
+{
+	struct fpga_config *cfg = &c->cfg;
+	uint64_t v64;
+	int opt, rc = 0;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		rc = dgr_transport_parse_opt(&c->topts, opt, optarg, errbuf);
+		if (rc != 0) {
+			if (rc < 0) {
+				return rc;
+			}
+			continue;
+		}
+		switch (opt) {
+		case OPT_MODE:
+			if (strcmp(optarg, "adc") == 0) {
+				cfg->mode = FPGA_MODE_ADC;
+			} else if (strcmp(optarg, "dac") == 0) {
+				cfg->mode = FPGA_MODE_DAC;
+			} else if (strcmp(optarg, "perftest") == 0) {
+				cfg->mode = FPGA_MODE_PERFTEST;
+			} else {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--mode: '%s' is not one of adc, dac, perftest", optarg);
+				return -DGR_E_INVAL;
+			}
+			break;
+		case OPT_RATE:
+			rc = parse_rate("--rate", optarg, &cfg->rate, errbuf);
+			break;
+		case OPT_DECIMATION:
+			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64, errbuf);
+			cfg->rate = 200e6 / (double)v64;
+			break;
+		case OPT_BUFFERS:
+			rc = u32opt("--buffers", optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS, false,
+				    &cfg->nbuffers, errbuf);
+			c->buffers_given = true;
+			break;
+		case OPT_BUFFER_SIZE:
+			rc = u32opt("--buffer-size", optarg, 64, 65536, true, &cfg->buffer_size, errbuf);
+			if (rc == 0 && cfg->buffer_size % 16 != 0) {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--buffer-size: '%s' is not a multiple of 16", optarg);
+				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_HOST_BUFFERS:
+			rc = u32opt("--host-buffers", optarg, 1, FPGA_MAX_HOST_BUFFERS, false,
+				    &cfg->host_buffers, errbuf);
+			break;
+		case OPT_FPGA_MEMORY:
+			rc = u32opt("--fpga-memory", optarg, 65536, 4194304, true, &cfg->fpga_memory,
+				    errbuf);
+			break;
+		case OPT_RDL:
+			if (strcmp(optarg, "true") == 0) {
+				cfg->report_data_loss = true;
+			} else if (strcmp(optarg, "false") == 0) {
+				cfg->report_data_loss = false;
+			} else {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--report-data-loss: '%s' is not true or false", optarg);
+				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_COALESCE:
+			rc = u32opt("--coalesce-us", optarg, 0, 1000000, false, &cfg->coalesce_us,
+				    errbuf);
+			break;
+		case OPT_DURATION:
+			rc = dgr_parse_seconds("--duration", optarg, 1e6, &cfg->duration_ns, errbuf);
+			break;
+		case OPT_IDLE:
+			cfg->idle = true;
+			break;
+		case OPT_ID:
+			rc = u32opt("--id", optarg, 0, 65535, false, &cfg->id, errbuf);
+			break;
+		case OPT_PEER_ID:
+			rc = u32opt("--peer-id", optarg, 0, 65535, false, &cfg->peer_id, errbuf);
+			break;
+		case OPT_MAX_ACKS:
+			rc = u32opt("--max-acks", optarg, 1, 255, false, &cfg->max_acks, errbuf);
+			break;
+		case OPT_ACK_WAIT:
+			rc = u32opt("--ack-wait-us", optarg, 0, 1000000, false, &cfg->ack_wait_us,
+				    errbuf);
+			break;
+		case OPT_PACING:
+			if (strcmp(optarg, "sleep") == 0 || strcmp(optarg, "busy") == 0) {
+				cfg->pacing_busy = optarg[0] == 'b';
+			} else {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--pacing: '%s' is not sleep or busy", optarg);
+				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "real") == 0 || strcmp(optarg, "virtual") == 0) {
+				cfg->virtual_clock = optarg[0] == 'v';
+			} else {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--clock: '%s' is not real or virtual", optarg);
+				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_TICK:
+			rc = dgr_parse_u64("--tick-us", optarg, 1, 1000000, false, &v64, errbuf);
+			cfg->tick_ns = v64 * 1000u;
+			break;
+		case OPT_SEED:
+			rc = dgr_parse_u64("--seed", optarg, 0, UINT64_MAX, false, &cfg->seed, errbuf);
+			c->seed_given = true;
+			break;
+		case OPT_DROP_FRAMES:
+			rc = parse_prob("--drop-frames", optarg, &cfg->drop_frames, errbuf);
+			break;
+		case OPT_CORRUPT:
+			rc = parse_prob("--corrupt", optarg, &cfg->corrupt, errbuf);
+			break;
+		case OPT_DB_DELAY:
+			rc = u32opt("--doorbell-delay-us", optarg, 0, 10000000, false,
+				    &cfg->doorbell_delay_us, errbuf);
+			break;
+		case OPT_DRAIN:
+			rc = u32opt("--drain-ms", optarg, 0, 60000, false, &cfg->drain_ms, errbuf);
+			break;
+		case OPT_CHECK_RAMP:
+			cfg->check_ramp = true;
+			break;
+		case OPT_TX_RUN:
+			c->tx_run = true;
+			break;
+		case OPT_TX_MESSAGES:
+			rc = u32opt("--tx-messages", optarg, 0, UINT32_MAX, false, &c->tx_messages,
+				    errbuf);
+			break;
+		case OPT_TX_BEATS:
+			rc = u32opt("--tx-beats", optarg, 1, 16384, false, &c->tx_beats, errbuf);
+			c->tx_beats_given = true;
+			break;
+		case OPT_TX_GAP:
+			rc = u32opt("--tx-message-gap", optarg, 0, UINT32_MAX, false, &c->tx_gap,
+				    errbuf);
+			break;
+		case OPT_SUMMARY_JSON:
+			cfg->summary_json = optarg;
+			break;
+		case OPT_JSON:
+			cfg->json = true;
+			break;
+		case OPT_QUIET:
+			cfg->quiet = true;
+			break;
+		case OPT_COUNTERS_MS:
+			rc = u32opt("--counters-ms", optarg, 0, 60000, false, &cfg->counters_ms,
+				    errbuf);
+			break;
+		case OPT_LIST_PROPS:
+			c->list_props = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "unknown option (see --help)");
+			return -DGR_E_INVAL;
+		}
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	if (optind < argc) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "unexpected argument '%s'", argv[optind]);
+		return -DGR_E_INVAL;
+	}
+	return 0;
+}
+
+/* Derived values and the checks between options. */
+static int finish_config(struct cli *c, char *errbuf)
+{
+	struct fpga_config *cfg = &c->cfg;
+	uint32_t max_e = FPGA_MAX_BUFFERS;
+
+	if (cfg->fpga_memory > FPGA_PORT_MEMORY) {
+		max_e = FPGA_MAX_LOCAL_BUFFERS;
+	}
+	if (!c->buffers_given) {
+		cfg->nbuffers = cfg->fpga_memory / cfg->buffer_size;
+		if (cfg->nbuffers > max_e) {
+			cfg->nbuffers = max_e;
+		}
+	}
+	if (cfg->nbuffers < FPGA_MIN_BUFFERS || cfg->nbuffers > max_e) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--buffers: %u is out of range %u..%u (at most 8 unless --fpga-memory "
+			 "exceeds 65536)",
+			 cfg->nbuffers, FPGA_MIN_BUFFERS, max_e);
+		return -DGR_E_INVAL;
+	}
+	if ((uint64_t)cfg->nbuffers * cfg->buffer_size > cfg->fpga_memory) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--buffers: %u x %u bytes exceed the FPGA's %u bytes per port (raise "
+			 "--fpga-memory to model the mux workaround)",
+			 cfg->nbuffers, cfg->buffer_size, cfg->fpga_memory);
+		return -DGR_E_INVAL;
+	}
+	cfg->rate_sps = (uint64_t)llround(cfg->rate);
+	if (c->tx_beats_given && c->tx_beats > cfg->buffer_size / 4) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--tx-beats: %u is out of range 1..%u", c->tx_beats,
+			 cfg->buffer_size / 4);
+		return -DGR_E_INVAL;
+	}
+	if (!c->seed_given) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		cfg->seed = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	return 0;
+}
+
+static void print_config(const struct fpga_emu *e, const struct cli *c)
+{
+	char local[64] = "-", peer[64] = "(learned from the first packet)";
+	struct dgr_addr a;
+
+	if (e->tr) {
+		dgr_transport_local_addr(e->tr, &a);
+		dgr_addr_str(e->kind, &a, local, sizeof(local));
+		if (c->topts.have_peer) {
+			dgr_addr_str(e->kind, dgr_transport_peer(e->tr), peer, sizeof(peer));
+		}
+	}
+	printf("dgrdma-fpga: mode %s, %s %s -> %s, mtu %u (frames up to %u bytes)\n",
+	       fpga_mode_name(e->cfg.mode), e->kind == DGR_TRANSPORT_UDP ? "udp" : "ether", local,
+	       peer, e->mtu, e->frame_cap);
+	printf("  rate %.0f samples/s, buffers %u x %u bytes (FPGA memory %u), host buffers %u\n",
+	       e->cfg.rate, e->cfg.nbuffers, e->cfg.buffer_size, e->cfg.fpga_memory,
+	       e->cfg.host_buffers);
+	printf("  report_data_loss %s, coalesce %u us, ids %u -> %u, acks max %u wait %u us\n",
+	       e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.id,
+	       e->cfg.peer_id, e->cfg.max_acks, e->cfg.ack_wait_us);
+	printf("  clock %s, pacing %s, seed %llu, drop-frames %g, corrupt %g, doorbell delay %u "
+	       "us, duration %.3f s%s\n",
+	       e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
+	       (unsigned long long)e->cfg.seed, e->cfg.drop_frames, e->cfg.corrupt,
+	       e->cfg.doorbell_delay_us, (double)e->cfg.duration_ns / 1e9,
+	       e->cfg.idle ? ", idle (waiting for DCP)" : "");
+	fflush(stdout);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	fpga_stop_signal++;
+}
+
+static int write_summary_json(const struct fpga_emu *e, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "dgrdma-fpga: --summary-json: cannot write '%s': %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	fpga_print_props(e, f, true);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "dgrdma-fpga: --summary-json: '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void defaults(struct cli *c)
+{
+	struct fpga_config *cfg = &c->cfg;
+
+	memset(c, 0, sizeof(*c));
+	dgr_transport_opts_init(&c->topts);
+	cfg->mode = FPGA_MODE_ADC;
+	cfg->rate = 10e6;
+	cfg->buffer_size = FPGA_DEFAULT_BUFFER_SIZE;
+	cfg->host_buffers = FPGA_DEFAULT_HOST_BUFFERS;
+	cfg->fpga_memory = FPGA_PORT_MEMORY;
+	cfg->report_data_loss = true;
+	cfg->id = 1;
+	cfg->peer_id = 0;
+	cfg->max_acks = 8;
+	cfg->ack_wait_us = 100;
+	cfg->tick_ns = 10000;
+	cfg->drain_ms = 500;
+	cfg->counters_ms = 100;
+}
+
+int main(int argc, char **argv)
+{
+	static struct fpga_emu emu;
+	struct fpga_emu *e = &emu;
+	char errbuf[DGR_ERRBUF_SIZE] = "";
+	struct sigaction sa;
+	struct cli c;
+	int rc, status = 1;
+
+	defaults(&c);
+	if (parse_args(argc, argv, &c, errbuf) < 0 || finish_config(&c, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		return 2;
+	}
+	if (c.list_props) {
+		fpga_print_prop_table(stdout);
+		return 0;
+	}
+	if (dgr_transport_opts_finish(&c.topts, false, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		return 2;
+	}
+	if (c.topts.kind == DGR_TRANSPORT_NONE) {
+		fprintf(stderr, "dgrdma-fpga: no transport: give --if IFACE --peer MAC or --udp "
+				"--bind ADDR:PORT (see --help)\n");
+		return 2;
+	}
+	e->cfg = c.cfg;
+	e->rng = e->cfg.seed ? e->cfg.seed : 0x9E3779B97F4A7C15ull;
+	fpga_acktrack_init(&e->ack);
+	fpga_adc_init(&e->adc, e->cfg.rate, 0, e->cfg.report_data_loss);
+	fpga_dac_init(&e->dac, e->cfg.check_ramp);
+	fpga_perftest_init(&e->pt);
+	e->pt.tx_run = c.tx_run;
+	e->pt.tx_messages = c.tx_messages;
+	e->pt.tx_beats = c.tx_beats_given ? c.tx_beats : e->cfg.buffer_size / 4;
+	e->pt.tx_message_gap = c.tx_gap;
+	if (fpga_producer_init(&e->prod, e->cfg.buffer_size, e->cfg.nbuffers, e->cfg.host_buffers,
+			       errbuf) < 0 ||
+	    fpga_consumer_init(&e->cons, e->cfg.buffer_size, e->cfg.nbuffers, e->cfg.host_buffers,
+			       errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
+	e->reasm = dgr_reasm_new(256, errbuf);
+	if (!e->reasm) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
+	c.topts.dcp = true;
+	rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+	if (rc < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
+	e->kind = dgr_transport_kind_of(e->tr);
+	e->have_peer = c.topts.have_peer;
+	e->mtu = dgr_transport_mtu(e->tr);
+	e->frame_cap = (uint32_t)dgr_transport_frame_cap(e->tr);
+	if (fpga_tx_init(e, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (!e->cfg.quiet) {
+		print_config(e, &c);
+	}
+	fpga_run(e);
+	status = 0;
+	if (e->cfg.json) {
+		fpga_print_props(e, stdout, true);
+	} else if (!e->cfg.quiet) {
+		printf("dgrdma-fpga: summary after %.3f s\n",
+		       (double)(e->now_ns - e->t0_ns) / 1e9);
+		fpga_print_props(e, stdout, false);
+	}
+	if (e->cfg.summary_json && write_summary_json(e, e->cfg.summary_json) < 0) {
+		status = 1;
+	}
+out:
+	fpga_tx_free(e);
+	dgr_transport_close(e->tr);
+	dgr_reasm_free(e->reasm);
+	fpga_producer_free(&e->prod);
+	fpga_consumer_free(&e->cons);
+	return status;
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The emulated FPGA's workers as pure logic: no sockets, no clocks. Time is
+ * passed in (ns) and samples are counted, so every behaviour is unit-tested
+ * with exact values (test/unit/fpga/).
+ *
+ *  - producer.c: the output port (FPGA -> host, the RX path): E local buffers
+ *    filled in order, credits for the H host buffers, doorbells;
+ *  - consumer.c: the input port (host -> FPGA, the TX path): E local buffers
+ *    filled by the host's transactions, released in order with doorbells;
+ *  - adc.c, dac.c, perftest.c: the workers on those ports;
+ *  - acktrack.c: the DG-RDMA ACK tracker of the dgrdma_config worker.
+ *
+ * Memory layout and data format: docs/fpga.md sections 1 and 2.
+ */
+#ifndef DGRDMA_FPGA_MODEL_H
+#define DGRDMA_FPGA_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dgrdma/wire.h>
+
+/* Port memories: the RX path (FPGA -> host) at 0, the TX path at 0x40000000, on both ends. */
+#define FPGA_RX_PATH_BASE 0x00000000u
+#define FPGA_TX_PATH_BASE 0x40000000u
+#define FPGA_FLAGS_PER_PORT 256u
+#define FPGA_FLAG_AREA_BYTES (4u * FPGA_FLAGS_PER_PORT)
+
+#define FPGA_DEFAULT_BUFFER_SIZE 16384u
+#define FPGA_DEFAULT_HOST_BUFFERS 64u
+#define FPGA_PORT_MEMORY 65536u /* the FPGA's buffer memory per external port */
+#define FPGA_MIN_BUFFERS 2u
+#define FPGA_MAX_BUFFERS 8u
+#define FPGA_MAX_LOCAL_BUFFERS 64u /* with --fpga-memory (the mux workaround) */
+#define FPGA_MAX_HOST_BUFFERS 255u
+
+/* Address of flag index i of a port memory of n buffers of size bytes at base. */
+static inline uint32_t fpga_flag_addr(uint32_t base, unsigned int n, uint32_t size, unsigned int i)
+{
+	return base + n * size + 4u * i;
+}
+
+/* What one local buffer holds once it is complete. */
+struct fpga_slot {
+	uint32_t bytes;     /* bytes of data (the flag word's length) */
+	uint8_t opcode;     /* DGR_OPCODE_* */
+	bool eof;           /* last transaction of the stream */
+	uint64_t first_sample;
+};
+
+/* ---- producer.c: the output port ---- */
+
+struct fpga_producer {
+	uint32_t size;              /* S: bytes per buffer, both ends */
+	unsigned int nlocal;        /* E: local buffers */
+	unsigned int nhost;         /* H: host buffers */
+	uint8_t *mem;               /* nlocal * size bytes: the local buffer memory */
+	struct fpga_slot slot[FPGA_MAX_LOCAL_BUFFERS];
+	unsigned int fill_idx;      /* local buffer being filled (when filling) */
+	bool filling;
+	uint32_t fill_bytes;
+	unsigned int send_idx;      /* oldest complete local buffer */
+	unsigned int complete;      /* complete local buffers waiting for a host buffer */
+	unsigned int host_free;     /* credits: host buffers known to be empty */
+	uint64_t txns_committed;    /* transactions handed to the wire (k of docs/fpga.md) */
+	unsigned int expect_doorbell; /* host buffer index the next doorbell should name */
+	/* counters */
+	uint64_t doorbells;
+	uint64_t doorbells_out_of_order;
+	uint64_t doorbells_unexpected; /* more doorbells than buffers in flight: ignored */
+};
+
+/* Sets up a producer with its own memory. Returns 0 or -DGR_E_INVAL/-DGR_E_NOMEM. */
+int fpga_producer_init(struct fpga_producer *p, uint32_t size, unsigned int nlocal,
+		       unsigned int nhost, char *errbuf);
+void fpga_producer_free(struct fpga_producer *p);
+
+/* Local buffers neither filling nor complete. */
+unsigned int fpga_producer_free_local(const struct fpga_producer *p);
+
+/*
+ * Starts filling the next free local buffer. Returns its data, or NULL when
+ * every local buffer is busy (back pressure).
+ */
+uint8_t *fpga_producer_begin(struct fpga_producer *p);
+
+/* Marks the buffer being filled (or, if none, a free one) complete. Returns 0 or -DGR_E_STATE. */
+int fpga_producer_commit(struct fpga_producer *p, uint32_t bytes, uint8_t opcode, bool eof,
+			 uint64_t first_sample);
+
+/*
+ * The next transaction that may go on the wire (a complete local buffer and
+ * a free host buffer). Fills *t (data points into the local memory) and
+ * *slot. Returns true when there is one; fpga_producer_sent() must follow.
+ */
+bool fpga_producer_peek(const struct fpga_producer *p, uint32_t txn_id, struct dgr_txn *t,
+			const struct fpga_slot **slot, unsigned int *host_buffer);
+
+/* The peeked transaction is on the wire: the local buffer is free at once. */
+void fpga_producer_sent(struct fpga_producer *p);
+
+/*
+ * A doorbell for host buffer index: one host buffer is free again. Returns 0,
+ * 1 when the index was not the one expected (counted, still frees one), or
+ * -DGR_E_STATE when no host buffer was in flight (counted, ignored).
+ */
+int fpga_producer_doorbell(struct fpga_producer *p, unsigned int index);
+
+/* Host buffers in flight (sent, not yet released by a doorbell). */
+static inline unsigned int fpga_producer_in_flight(const struct fpga_producer *p)
+{
+	return p->nhost - p->host_free;
+}
+
+/* ---- adc.c: data_src_qadc_csts ---- */
+
+struct fpga_adc {
+	double rate;                /* samples/s, for timestamps */
+	uint64_t start_ns;          /* clock of sample 0 */
+	bool report_data_loss;
+	bool ready_seen;            /* the output port has been ready once */
+	bool dropping;
+	bool stopped;
+	bool eof_pending;           /* stopped, EOF not yet committed */
+	uint64_t next_sample;       /* k of the next sample = samples produced */
+	uint64_t drop_start;        /* first sample of the open drop period */
+	/* hardware properties */
+	uint32_t num_dropped_samps; /* drop periods, saturating 32-bit counter */
+	uint64_t dropped_samples;   /* samples of closed periods after the first ready */
+	uint64_t first_drop_ns, last_drop_ns;
+	uint64_t first_drop_sample, last_drop_sample;
+	/* emulator counters */
+	uint64_t drop_periods;      /* not saturating */
+	uint64_t dropped_before_ready;
+	uint64_t discontinuities;   /* committed */
+	uint64_t samples_committed; /* samples in buffers handed to the port */
+};
+
+void fpga_adc_init(struct fpga_adc *a, double rate, uint64_t start_ns, bool report_data_loss);
+
+/* Timestamp (ns) of sample k from the ADC clock. */
+uint64_t fpga_adc_sample_ns(const struct fpga_adc *a, uint64_t k);
+
+/*
+ * Produces n samples into the producer: fills buffers with the ramp, drops
+ * when no local buffer is free, ends drop periods (and with report_data_loss
+ * spends a whole buffer on a discontinuity) when one frees. port_ready false
+ * drops everything as "before ready" until the first ready.
+ */
+void fpga_adc_produce(struct fpga_adc *a, struct fpga_producer *p, uint64_t n, bool port_ready);
+
+/*
+ * Stops the ADC: an open drop period stays uncounted by the hardware
+ * properties (they count when ready returns), the buffer being filled is
+ * committed with EOF. If no local buffer is free, the EOF waits: call
+ * fpga_adc_flush_eof() until it returns true.
+ */
+void fpga_adc_stop(struct fpga_adc *a, struct fpga_producer *p);
+bool fpga_adc_flush_eof(struct fpga_adc *a, struct fpga_producer *p);
+
+/* Samples dropped in the open drop period (0 when not dropping). */
+uint64_t fpga_adc_open_drop(const struct fpga_adc *a);
+
+/* ---- consumer.c: the input port ---- */
+
+struct fpga_consumer {
+	uint32_t size;
+	unsigned int nlocal;        /* E */
+	unsigned int nhost;         /* H: the host's producer buffers (its flag area) */
+	uint8_t *mem;               /* nlocal * size */
+	struct fpga_slot slot[FPGA_MAX_LOCAL_BUFFERS];
+	bool full[FPGA_MAX_LOCAL_BUFFERS];
+	unsigned int cons_idx;      /* next buffer to consume, in order */
+	uint32_t cons_off;          /* bytes of it consumed */
+	/* counters */
+	uint64_t buffers_filled;
+	uint64_t filled_twice;      /* host wrote a buffer not yet released: counted, overwritten */
+	uint64_t bad_flag_index;    /* flag address outside the E buffers */
+};
+
+int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nlocal,
+		       unsigned int nhost, char *errbuf);
+void fpga_consumer_free(struct fpga_consumer *c);
+
+/* Port-relative memory size: E * S + flag area. */
+static inline uint64_t fpga_consumer_mem_size(const struct fpga_consumer *c)
+{
+	return (uint64_t)c->nlocal * c->size + FPGA_FLAG_AREA_BYTES;
+}
+
+/*
+ * A complete host transaction wrote flag_value to port-relative flag_addr.
+ * Returns the buffer index, or -DGR_E_ADDR_RANGE when the flag does not name
+ * one of the E buffers.
+ */
+int fpga_consumer_complete(struct fpga_consumer *c, uint32_t flag_addr, uint32_t flag_value);
+
+/* The buffer at cons_idx, when it is full. */
+static inline bool fpga_consumer_ready(const struct fpga_consumer *c)
+{
+	return c->full[c->cons_idx];
+}
+
+/* Releases the buffer at cons_idx; returns its index (for the doorbell). */
+unsigned int fpga_consumer_release(struct fpga_consumer *c);
+
+/* ---- dac.c: data_sink_qdac_csts ---- */
+
+struct fpga_dac {
+	bool started;               /* first data arrived: the DAC clock runs */
+	bool eof_seen;              /* stopped cleanly by an EOF buffer */
+	bool underrunning;
+	uint64_t clock_samples;     /* sample slots since the first data */
+	uint64_t samples_consumed;
+	uint64_t buffers_consumed;
+	uint64_t num_underruns;     /* underrun sample slots (hardware property) */
+	uint64_t samp_count_before_first_underrun;
+	bool any_underrun;
+	uint64_t underrun_periods;
+	uint64_t trailing_underruns; /* underruns since the last data: the teardown part */
+	uint32_t last_sample;       /* value of the last sample consumed */
+	uint64_t ramp_errors;       /* samples that broke the host's ramp (if it sends one) */
+	bool check_ramp;
+};
+
+void fpga_dac_init(struct fpga_dac *d, bool check_ramp);
+
+/*
+ * Advances the DAC clock by n sample slots, consuming from the consumer.
+ * Calls release(ctx, buffer) for each buffer it frees (the doorbell). Before
+ * the first data nothing is counted.
+ */
+void fpga_dac_consume(struct fpga_dac *d, struct fpga_consumer *c, uint64_t n,
+		      void (*release)(void *ctx, unsigned int buffer), void *ctx);
+
+/* ---- perftest.c: perftest.hdl ---- */
+
+#define FPGA_PERFTEST_CLOCK_HZ 125000000.0 /* the control clock tx_message_gap counts */
+
+struct fpga_perftest {
+	/* properties */
+	bool tx_run;
+	uint32_t tx_beats;          /* 4-byte words per message */
+	uint32_t tx_messages;
+	uint32_t tx_message_gap;    /* clock cycles between messages */
+	uint64_t rx_messages;
+	uint64_t rx_bytes;
+	uint32_t rx_last_message_bytes;
+	uint64_t tx_messages_sent;  /* committed to the port */
+	uint64_t tx_bytes_sent;
+	uint64_t next_tx_ns;        /* gap: earliest time of the next message */
+	uint32_t pattern;           /* next word of the data pattern */
+};
+
+void fpga_perftest_init(struct fpga_perftest *pt);
+
+/* Commits as many tx messages as free local buffers and the gap allow at now_ns. */
+void fpga_perftest_tx(struct fpga_perftest *pt, struct fpga_producer *p, uint64_t now_ns);
+
+/* Consumes every full input buffer at once; release(ctx, buffer) for each. */
+void fpga_perftest_rx(struct fpga_perftest *pt, struct fpga_consumer *c,
+		      void (*release)(void *ctx, unsigned int buffer), void *ctx);
+
+/* True when tx_run is set and messages remain. */
+bool fpga_perftest_tx_pending(const struct fpga_perftest *pt);
+
+/* ---- acktrack.c: the ACK tracker of the dgrdma_config worker ---- */
+
+#define FPGA_ACK_WINDOW 64 /* frames tracked ahead of base_seqno */
+
+struct fpga_acktrack {
+	bool have_base;
+	uint16_t base_seqno;        /* oldest frame_seq not yet acknowledged */
+	uint64_t bitfield;          /* bit i: frame base_seqno + i received */
+	uint64_t first_pending_ns;  /* when the oldest unacknowledged frame arrived */
+	/* VHDL counters */
+	uint64_t ack_tracker_total_acks_sent; /* frame_seqs acknowledged */
+	uint64_t tx_acks_sent;      /* frames sent carrying an acknowledgement */
+	uint64_t reject_out_of_range;
+	uint64_t reject_already_set;
+	uint64_t accepted_by_peek;  /* accepted in order (frame_seq == base_seqno + pending) */
+	uint64_t accepted;
+	uint64_t high_watermark;    /* largest frame_seq - base_seqno seen */
+	uint16_t rej_seqno;         /* frame_seq of the last rejected frame */
+	uint16_t rej_ack;           /* base_seqno when it was rejected */
+	uint64_t holes_skipped;     /* frame_seqs never received, given up after ack_wait */
+};
+
+enum fpga_ack_verdict {
+	FPGA_ACK_ACCEPT = 0,
+	FPGA_ACK_DUPLICATE = 1,    /* reject_already_set */
+	FPGA_ACK_OUT_OF_RANGE = 2, /* reject_out_of_range */
+};
+
+void fpga_acktrack_init(struct fpga_acktrack *a);
+
+/* A frame with frame_seq arrived at now_ns. Returns an fpga_ack_verdict. */
+int fpga_acktrack_rx(struct fpga_acktrack *a, uint16_t seq, uint64_t now_ns);
+
+/* Frames received and not yet acknowledged, in the run starting at base_seqno. */
+unsigned int fpga_acktrack_pending(const struct fpga_acktrack *a);
+
+/*
+ * Whether an ACK is due now: max_acks frames pending (urgent), or the oldest
+ * pending frame waited ack_wait_ns. A hole at base_seqno older than
+ * ack_wait_ns is given up (counted) so later frames can be acknowledged.
+ */
+bool fpga_acktrack_due(struct fpga_acktrack *a, unsigned int max_acks, uint64_t ack_wait_ns,
+		       uint64_t now_ns);
+
+/*
+ * Takes the pending run for a frame being sent: sets *start and *count
+ * (count 0 when nothing is pending) and advances base_seqno past it.
+ */
+void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count,
+			uint64_t now_ns);
+
+#endif

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-fpga (the software FPGA endpoint), its unit and integration tests, its benchmark.
+include tracepoints/tp-vars.mk
+
+CFLAGS_fpga += $(TP_CFLAGS)
+FPGA_LIB_SRCS := $(filter-out fpga/main.c,$(wildcard fpga/*.c))
+FPGA_LIB_OBJS := $(call objs,$(FPGA_LIB_SRCS))
+FPGA_BIN := $(BUILD)/bin/dgrdma-fpga
+# stack/module.mk is read after this file: name its library by path
+FPGA_LINK := $(BUILD)/lib/libdgrdma.a $(LIBDGRTP_A)
+FPGA_LIBS := -lpthread -lm $(TP_LIBS)
+PROGRAMS += $(FPGA_BIN)
+
+$(FPGA_BIN): $(call objs,fpga/main.c) $(FPGA_LIB_OBJS) $(FPGA_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FPGA_LIBS)
+
+# Unit tests of the pure models, the property map and the DCP server (no sockets).
+FPGA_UNIT_TESTS := $(patsubst test/unit/fpga/%.c,$(BUILD)/test/fpga/unit/%,\
+	$(wildcard test/unit/fpga/test_*.c))
+$(BUILD)/test/fpga/unit/%: $(BUILD)/obj/test/unit/fpga/%.o $(FPGA_LIB_OBJS) $(FPGA_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FPGA_LIBS)
+
+# Integration: a minimal in-test host (codec + transport) against dgrdma-fpga.
+FPGA_TEST_HOST := $(BUILD)/test/fpga/fpga-test-host
+$(FPGA_TEST_HOST): $(call objs,test/integration/fpga/fpga_test_host.c) $(BUILD)/lib/libdgrdma.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -lm
+
+FPGA_CHECK_BINS := $(FPGA_UNIT_TESTS) $(FPGA_TEST_HOST)
+CHECK_DEPS += $(FPGA_CHECK_BINS)
+CHECK_SUITES += $(FPGA_UNIT_TESTS) $(sort $(wildcard test/integration/fpga/*.sh))
+
+.PHONY: fpga bench-fpga
+fpga: $(FPGA_BIN) $(FPGA_CHECK_BINS)
+
+# Highest ADC rate the emulator produces into a counting sink (docs/performance/fpga.md).
+BENCH_TARGETS += bench-fpga
+bench-fpga: $(FPGA_BIN) $(FPGA_TEST_HOST)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/fpga/bench-fpga.sh
+
+INSTALL_TARGETS += install-fpga
+.PHONY: install-fpga
+install-fpga: $(FPGA_BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(FPGA_BIN) $(DESTDIR)$(BINDIR)/
+	install -m 0644 fpga/dgrdma-fpga.1 $(DESTDIR)$(MANDIR)/man1/

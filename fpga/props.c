@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The DCP property space of the emulated workers (docs/fpga.md section 4 is
+ * generated from this table) and the one print layer of the summary: text
+ * and JSON come from the same loop.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "emu.h"
+
+const char *const fpga_worker_names[FPGA_W_COUNT] = {
+	[FPGA_W_CONFIG] = "dgrdma_config",
+	[FPGA_W_ADC] = "data_src_qadc_csts",
+	[FPGA_W_DAC] = "data_sink_qdac_csts",
+	[FPGA_W_PERFTEST] = "perftest",
+	[FPGA_W_EMULATOR] = "emulator",
+};
+
+static int write_plain(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+static int write_max_acks(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+static int write_doorbell(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+static int write_rate(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+
+#define F(member) offsetof(struct fpga_emu, member)
+#define RO32(w, o, n, m, d) { w, o, n, FPGA_PT_U32, FPGA_RO, F(m), NULL, d }
+#define RO64(w, o, n, m, d) { w, o, n, FPGA_PT_U64, FPGA_RO, F(m), NULL, d }
+#define RW32(w, o, n, m, h, d) { w, o, n, FPGA_PT_U32, FPGA_RW, F(m), h, d }
+#define RWB(w, o, n, m, d) { w, o, n, FPGA_PT_BOOL, FPGA_RW, F(m), write_plain, d }
+
+const struct fpga_prop fpga_props[] = {
+	/* worker 0: dgrdma_config_dev */
+	RW32(0, 0x00, "coalesce_wait_d", cfg.coalesce_us, write_plain,
+	     "microseconds a partly filled frame is held"),
+	RO32(0, 0x04, "mtu", mtu, "frame size limit of the transport"),
+	RO32(0, 0x08, "local_id", cfg.id, "endpoint id sent at frame offset 0"),
+	RO32(0, 0x0C, "remote_id", cfg.peer_id, "endpoint id sent at frame offset 2"),
+	RW32(0, 0x10, "max_acks_outstanding", cfg.max_acks, write_max_acks,
+	     "pending frames that make an ACK urgent (1..255)"),
+	RW32(0, 0x14, "ack_wait", cfg.ack_wait_us, write_plain,
+	     "microseconds before pending frames are acknowledged"),
+	{ 0, 0x18, "doorbell", FPGA_PT_U32, FPGA_WO, F(doorbell_prop), write_doorbell,
+	  "DCP doorbell: write host buffer index i to free it" },
+	RO64(0, 0x20, "ack_tracker_total_acks_sent", ack.ack_tracker_total_acks_sent,
+	     "frame_seqs acknowledged"),
+	RO64(0, 0x28, "tx_acks_sent", ack.tx_acks_sent, "frames sent carrying an ACK"),
+	RO64(0, 0x30, "pkts_enqueued", cnt.pkts_enqueued, "frames handed to the transport"),
+	RO64(0, 0x38, "reject_out_of_range", ack.reject_out_of_range,
+	     "frames outside the ACK window, dropped"),
+	RO64(0, 0x40, "reject_already_set", ack.reject_already_set,
+	     "duplicate frames, dropped"),
+	RO64(0, 0x48, "accepted_by_peek", ack.accepted_by_peek, "frames accepted in order"),
+	RO64(0, 0x50, "high_watermark", ack.high_watermark,
+	     "largest frame_seq - base_seqno seen"),
+	RO64(0, 0x58, "bitfield", ack.bitfield, "frames received ahead of base_seqno"),
+	{ 0, 0x60, "base_seqno", FPGA_PT_U32, FPGA_RO, F(ack.base_seqno), NULL,
+	  "oldest frame_seq not yet acknowledged (16 bits)" },
+	{ 0, 0x64, "rej_seqno", FPGA_PT_U32, FPGA_RO, F(ack.rej_seqno), NULL,
+	  "frame_seq of the last rejected frame (16 bits)" },
+	{ 0, 0x68, "rej_ack", FPGA_PT_U32, FPGA_RO, F(ack.rej_ack), NULL,
+	  "base_seqno when the last frame was rejected (16 bits)" },
+	RO64(0, 0x70, "frame_parser_reject", cnt.frame_parser_reject,
+	     "malformed frames (header or messages)"),
+	RO64(0, 0x78, "frames_rx", cnt.frames_rx, "DG-RDMA frames received"),
+	RO64(0, 0x80, "frames_tx", cnt.frames_tx, "DG-RDMA frames sent"),
+	RO64(0, 0x88, "bytes_rx", cnt.bytes_rx, "DG-RDMA frame bytes received"),
+	RO64(0, 0x90, "bytes_tx", cnt.bytes_tx, "DG-RDMA frame bytes sent"),
+	RO64(0, 0x98, "transactions_sent", cnt.transactions_sent,
+	     "transactions sent (data, discontinuities, EOF, doorbells excluded)"),
+	RO64(0, 0xA0, "transactions_rx", cnt.transactions_rx, "host transactions completed"),
+	RO64(0, 0xA8, "doorbells_received", prod.doorbells,
+	     "doorbells accepted (DG-RDMA and DCP)"),
+	RO64(0, 0xB0, "doorbells_received_dcp", cnt.doorbells_received_dcp,
+	     "doorbells accepted as DCP property writes"),
+	RO64(0, 0xB8, "doorbells_out_of_order", prod.doorbells_out_of_order,
+	     "doorbells naming another buffer than expected (still free one)"),
+	RO64(0, 0xC0, "doorbells_unexpected", prod.doorbells_unexpected,
+	     "doorbells with no buffer in flight, ignored"),
+	RO64(0, 0xC8, "doorbells_rejected", cnt.doorbells_rejected,
+	     "flag-only writes outside the doorbell flags, ignored"),
+	RO64(0, 0xD0, "doorbells_sent", cnt.doorbells_sent, "doorbells sent to the host"),
+	RO64(0, 0xD8, "frames_wrong_id", cnt.frames_wrong_id,
+	     "frames whose dst_id is not local_id (processed)"),
+	RO64(0, 0xE0, "ack_only_rx", cnt.ack_only_rx, "ACK-only frames received, ignored"),
+	RO64(0, 0xE8, "messages_rx", cnt.messages_rx, "messages received"),
+	RO64(0, 0xF0, "messages_rejected", cnt.messages_rejected,
+	     "messages failing validation or with no worker, dropped"),
+	RO64(0, 0xF8, "reasm_errors", cnt.reasm_errors, "fragments the reassembler refused"),
+	RO64(0, 0x100, "frames_dropped_injected", cnt.frames_dropped_injected,
+	     "data frames not sent (--drop-frames)"),
+	RO64(0, 0x108, "frames_corrupted_injected", cnt.frames_corrupted_injected,
+	     "frames sent malformed (--corrupt)"),
+	RO64(0, 0x110, "ack_holes_skipped", ack.holes_skipped,
+	     "frame_seqs never received, given up after ack_wait"),
+	RO64(0, 0x118, "dcp_requests", cnt.dcp_requests, "DCP requests answered"),
+	RO64(0, 0x120, "dcp_errors", cnt.dcp_errors, "DCP requests answered with error"),
+	RO64(0, 0x128, "dcp_malformed", cnt.dcp_malformed, "DCP packets that did not decode"),
+	RO64(0, 0x130, "packets_invalid", cnt.packets_invalid, "UDP datagrams with an unknown pad"),
+	RO64(0, 0x138, "send_errors", cnt.send_errors, "frames the transport refused"),
+
+	/* worker 1: data_src_qadc_csts */
+	RWB(1, 0x00, "report_data_loss", adc.report_data_loss,
+	    "send a discontinuity (a whole buffer) after each drop period"),
+	RO32(1, 0x04, "num_dropped_samps", adc.num_dropped_samps,
+	     "drop periods, saturating 32-bit counter"),
+	RO64(1, 0x08, "dropped_samples", adc.dropped_samples,
+	     "samples dropped in closed periods after the first ready"),
+	RO64(1, 0x10, "first_drop_ns", adc.first_drop_ns, "clock of the first dropped sample"),
+	RO64(1, 0x18, "last_drop_ns", adc.last_drop_ns, "clock of the last dropped sample"),
+	RO64(1, 0x20, "first_drop_sample", adc.first_drop_sample, "k of the first dropped sample"),
+	RO64(1, 0x28, "last_drop_sample", adc.last_drop_sample, "k of the last dropped sample"),
+	RO64(1, 0x30, "samples_produced", adc.next_sample,
+	     "samples the ADC produced, dropped ones included"),
+	RO64(1, 0x38, "samples_sent", cnt.samples_sent, "samples sent to the host"),
+	RO64(1, 0x40, "discontinuities_sent", cnt.discontinuities_sent,
+	     "discontinuity messages sent"),
+	RO64(1, 0x48, "drop_periods", adc.drop_periods, "drop periods (not saturating)"),
+	RO64(1, 0x50, "dropped_before_ready", adc.dropped_before_ready,
+	     "samples dropped before the port was first ready"),
+	RO64(1, 0x58, "samples_committed", adc.samples_committed,
+	     "samples put in complete buffers"),
+	RO64(1, 0x60, "eof_sent", cnt.eof_sent, "transactions sent with EOF"),
+
+	/* worker 2: data_sink_qdac_csts */
+	RO64(2, 0x00, "num_underruns", dac.num_underruns,
+	     "sample slots with no data (teardown included)"),
+	RO64(2, 0x08, "samp_count_before_first_underrun", dac.samp_count_before_first_underrun,
+	     "samples consumed before the first underrun"),
+	RO64(2, 0x10, "samples_consumed", dac.samples_consumed, "samples the DAC consumed"),
+	RO64(2, 0x18, "buffers_consumed", dac.buffers_consumed, "buffers the DAC consumed"),
+	RO64(2, 0x20, "underrun_periods", dac.underrun_periods, "runs of underrun slots"),
+	RO64(2, 0x28, "trailing_underruns", dac.trailing_underruns,
+	     "underrun slots since the last data (teardown over-report)"),
+	RO64(2, 0x30, "ramp_errors", dac.ramp_errors, "samples that broke the ramp"),
+	RO64(2, 0x38, "buffers_filled", cons.buffers_filled, "input buffers the host filled"),
+	RO64(2, 0x40, "buffers_filled_twice", cons.filled_twice,
+	     "input buffers written before release"),
+	{ 2, 0x48, "eof_seen", FPGA_PT_BOOL, FPGA_RO, F(dac.eof_seen), NULL,
+	  "an EOF buffer stopped the DAC" },
+
+	/* worker 3: perftest.hdl */
+	RWB(3, 0x00, "tx_run", pt.tx_run, "generate tx messages"),
+	RW32(3, 0x04, "tx_beats", pt.tx_beats, write_tx_beats, "4-byte words per tx message"),
+	RW32(3, 0x08, "tx_messages", pt.tx_messages, write_plain, "tx messages to send"),
+	RW32(3, 0x0C, "tx_message_gap", pt.tx_message_gap, write_plain,
+	     "125 MHz clock cycles between tx messages"),
+	RO64(3, 0x10, "rx_messages", pt.rx_messages, "messages received"),
+	RO64(3, 0x18, "rx_bytes", pt.rx_bytes, "bytes received"),
+	RO32(3, 0x20, "rx_last_message_bytes", pt.rx_last_message_bytes,
+	     "bytes of the last message received"),
+	RO64(3, 0x28, "tx_messages_sent", pt.tx_messages_sent, "tx messages generated"),
+	RO64(3, 0x30, "tx_bytes_sent", pt.tx_bytes_sent, "tx bytes generated"),
+
+	/* worker 4: the emulator */
+	{ 4, 0x00, "rate_sps", FPGA_PT_U64, FPGA_RW, F(cfg.rate_sps), write_rate,
+	  "ADC/DAC rate in samples/s (writable while not operating)" },
+	RO32(4, 0x08, "buffer_size", cfg.buffer_size, "bytes per buffer"),
+	RO32(4, 0x0C, "buffers", cfg.nbuffers, "emulator buffers per port (E)"),
+	RO32(4, 0x10, "host_buffers", cfg.host_buffers, "host buffers per port (H)"),
+	RO32(4, 0x14, "mode", cfg.mode, "0 adc, 1 dac, 2 perftest"),
+	RO64(4, 0x18, "elapsed_ns", pace.elapsed_ns, "ADC/DAC clock at the last step"),
+	RO64(4, 0x20, "expected_samples", pace.expected_samples, "rate * elapsed_ns"),
+	RO64(4, 0x28, "pacing_late_max_ns", pace.late_max_ns,
+	     "longest a sample waited past its due time"),
+	RO64(4, 0x30, "pacing_late_mean_ns", pace.late_mean_ns,
+	     "mean time a sample waited past its due time"),
+	RO64(4, 0x38, "pacing_steps", pace.steps, "production steps"),
+	RO64(4, 0x40, "pacing_error_samples", pace.error_samples,
+	     "produced - expected (two's complement)"),
+	RO32(4, 0x48, "fpga_memory", cfg.fpga_memory, "buffer memory per port, bytes"),
+	{ 4, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain,
+	  "free for tests" },
+};
+
+const unsigned int fpga_nprops = sizeof(fpga_props) / sizeof(fpga_props[0]);
+
+static void *field_ptr(const struct fpga_emu *e, const struct fpga_prop *p)
+{
+	return (char *)e + p->field;
+}
+
+/* See emu.h. */
+const struct fpga_prop *fpga_prop_find(unsigned int worker, uint32_t offset)
+{
+	for (unsigned int i = 0; i < fpga_nprops; i++) {
+		const struct fpga_prop *p = &fpga_props[i];
+
+		if (p->worker != worker) {
+			continue;
+		}
+		if (p->offset == offset || (p->type == FPGA_PT_U64 && p->offset + 4 == offset)) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* See emu.h. */
+const struct fpga_prop *fpga_prop_by_name(const char *name)
+{
+	for (unsigned int i = 0; i < fpga_nprops; i++) {
+		if (strcmp(fpga_props[i].name, name) == 0) {
+			return &fpga_props[i];
+		}
+	}
+	return NULL;
+}
+
+/* Fields narrower than the property (base_seqno is a uint16_t, mode an enum). */
+static size_t field_size(const struct fpga_prop *p)
+{
+	if (p->field == offsetof(struct fpga_emu, ack.base_seqno) ||
+	    p->field == offsetof(struct fpga_emu, ack.rej_seqno) ||
+	    p->field == offsetof(struct fpga_emu, ack.rej_ack)) {
+		return 2;
+	}
+	switch (p->type) {
+	case FPGA_PT_BOOL:
+		return sizeof(bool);
+	case FPGA_PT_U64:
+		return 8;
+	default:
+		return 4;
+	}
+}
+
+/* See emu.h. */
+uint64_t fpga_prop_get(const struct fpga_emu *e, const struct fpga_prop *p)
+{
+	const void *f = field_ptr(e, p);
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+	bool b;
+
+	switch (field_size(p)) {
+	case 2:
+		memcpy(&v16, f, 2);
+		return v16;
+	case 8:
+		memcpy(&v64, f, 8);
+		return v64;
+	case sizeof(bool):
+		memcpy(&b, f, sizeof(b));
+		return b ? 1 : 0;
+	default:
+		memcpy(&v32, f, 4);
+		return v32;
+	}
+}
+
+static void prop_set(struct fpga_emu *e, const struct fpga_prop *p, uint64_t v)
+{
+	void *f = field_ptr(e, p);
+	uint32_t v32 = (uint32_t)v;
+	bool b = v != 0;
+
+	switch (field_size(p)) {
+	case 8:
+		memcpy(f, &v, 8);
+		break;
+	case sizeof(bool):
+		memcpy(f, &b, sizeof(b));
+		break;
+	default:
+		memcpy(f, &v32, 4);
+		break;
+	}
+}
+
+static int write_plain(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	prop_set(e, p, v);
+	return 0;
+}
+
+static int write_max_acks(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	if (v < 1 || v > 255) {
+		return -DGR_E_INVAL;
+	}
+	prop_set(e, p, v);
+	return 0;
+}
+
+static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	if (v < 1 || v > e->cfg.buffer_size / 4) {
+		return -DGR_E_INVAL;
+	}
+	prop_set(e, p, v);
+	return 0;
+}
+
+static int write_doorbell(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	prop_set(e, p, v);
+	if (v >= FPGA_FLAGS_PER_PORT) {
+		return -DGR_E_INVAL;
+	}
+	fpga_rx_doorbell(e, v, DGR_NO_FLAG, 0, true);
+	return 0;
+}
+
+/* Validates only: fpga_prop_write_word() stores the word and updates the clocks' rate. */
+static int write_rate(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	(void)p;
+	(void)v;
+	if (e->wstate[FPGA_W_ADC] == FPGA_WS_OPERATING ||
+	    e->wstate[FPGA_W_DAC] == FPGA_WS_OPERATING) {
+		return -DGR_E_STATE;
+	}
+	return 0;
+}
+
+/* See emu.h. */
+int fpga_prop_read_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t *v)
+{
+	const struct fpga_prop *p = fpga_prop_find(worker, offset);
+	uint64_t val;
+
+	if (!p) {
+		return -DGR_E_ADDR_RANGE;
+	}
+	if (p->access == FPGA_WO) {
+		*v = 0;
+		return 0;
+	}
+	val = fpga_prop_get(e, p);
+	if (p->type != FPGA_PT_U64) {
+		*v = (uint32_t)val;
+	} else if (offset == p->offset) {
+		*v = (uint32_t)val;
+		e->latch_hi = (uint32_t)(val >> 32);
+	} else {
+		*v = e->latch_hi;
+	}
+	return 0;
+}
+
+/* See emu.h. */
+int fpga_prop_write_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t v)
+{
+	const struct fpga_prop *p = fpga_prop_find(worker, offset);
+	int rc;
+
+	if (!p) {
+		return -DGR_E_ADDR_RANGE;
+	}
+	if (p->access == FPGA_RO || !p->write) {
+		return -DGR_E_PERM;
+	}
+	if (p->type == FPGA_PT_U64) {
+		uint64_t old = fpga_prop_get(e, p);
+		uint64_t nv = offset == p->offset ? (old & 0xFFFFFFFF00000000ull) | v
+						  : (old & 0xFFFFFFFFull) | ((uint64_t)v << 32);
+
+		rc = p->write(e, p, v);
+		if (rc < 0) {
+			return rc;
+		}
+		prop_set(e, p, nv);
+		if (p->field == offsetof(struct fpga_emu, cfg.rate_sps)) {
+			e->cfg.rate = (double)nv;
+			e->adc.rate = (double)nv;
+		}
+		return 0;
+	}
+	return p->write(e, p, v);
+}
+
+/* See emu.h. */
+const char *fpga_mode_name(enum fpga_mode m)
+{
+	switch (m) {
+	case FPGA_MODE_ADC:
+		return "adc";
+	case FPGA_MODE_DAC:
+		return "dac";
+	case FPGA_MODE_PERFTEST:
+		return "perftest";
+	}
+	return "?";
+}
+
+/* See emu.h. */
+void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
+{
+	unsigned int last_worker = FPGA_W_COUNT;
+
+	if (json) {
+		fprintf(out, "{\n  \"mode\": \"%s\"", fpga_mode_name(e->cfg.mode));
+	}
+	for (unsigned int i = 0; i < fpga_nprops; i++) {
+		const struct fpga_prop *p = &fpga_props[i];
+		uint64_t v;
+
+		if (p->access == FPGA_WO) {
+			continue;
+		}
+		v = fpga_prop_get(e, p);
+		if (json) {
+			if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
+				fprintf(out, ",\n  \"%s\": %lld", p->name, (long long)(int64_t)v);
+			} else if (p->type == FPGA_PT_BOOL) {
+				fprintf(out, ",\n  \"%s\": %s", p->name, v ? "true" : "false");
+			} else {
+				fprintf(out, ",\n  \"%s\": %llu", p->name, (unsigned long long)v);
+			}
+			continue;
+		}
+		if (p->worker != last_worker) {
+			fprintf(out, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n", p->worker,
+				fpga_worker_names[p->worker]);
+			last_worker = p->worker;
+		}
+		if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
+			fprintf(out, "  %-34s %lld\n", p->name, (long long)(int64_t)v);
+		} else if (p->type == FPGA_PT_BOOL) {
+			fprintf(out, "  %-34s %s\n", p->name, v ? "true" : "false");
+		} else {
+			fprintf(out, "  %-34s %llu\n", p->name, (unsigned long long)v);
+		}
+	}
+	if (json) {
+		fprintf(out, "\n}\n");
+	}
+}
+
+static const char *type_name(enum fpga_ptype t)
+{
+	return t == FPGA_PT_U64 ? "u64" : t == FPGA_PT_BOOL ? "bool" : "u32";
+}
+
+static const char *access_name(enum fpga_access a)
+{
+	return a == FPGA_RO ? "RO" : a == FPGA_RW ? "RW" : "WO";
+}
+
+/* See emu.h. */
+void fpga_print_prop_table(FILE *out)
+{
+	fprintf(out, "| worker | offset | DCP address | name | type | access | meaning |\n");
+	fprintf(out, "|---|---|---|---|---|---|---|\n");
+	for (unsigned int i = 0; i < fpga_nprops; i++) {
+		const struct fpga_prop *p = &fpga_props[i];
+
+		fprintf(out, "| %u %s | 0x%03X | 0x%06X | `%s` | %s | %s | %s |\n", p->worker,
+			fpga_worker_names[p->worker], p->offset,
+			dcp_property_addr(p->worker, p->offset), p->name, type_name(p->type),
+			access_name(p->access), p->doc);
+	}
+}

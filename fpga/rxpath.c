@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Frames and DCP packets in. A DG-RDMA frame goes through the ACK tracker
+ * (duplicates and out-of-range frames are dropped, as the VHDL does), then
+ * each message is decoded and validated by the shared codec. Flag-only
+ * writes to the RX-path flag area are doorbells; messages into the TX-path
+ * port memory are copied to the input buffers and fed to the shared
+ * reassembler, whose COMPLETE fills the buffer (docs/fpga.md section 2).
+ */
+#include <string.h>
+
+#include "dgrdma-fpga-tp.h"
+#include "emu.h"
+
+/* See emu.h. */
+void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
+		      uint16_t frame_seq, bool via_dcp)
+{
+	if (e->cfg.mode == FPGA_MODE_DAC) {
+		e->cnt.doorbells_rejected++; /* the DAC has no output port */
+		return;
+	}
+	if (fpga_producer_doorbell(&e->prod, buffer) < 0) {
+		return;
+	}
+	if (via_dcp) {
+		e->cnt.doorbells_received_dcp++;
+	}
+	DGR_FPGA_TP(doorbell_rx, (uint16_t)e->cfg.id, (uint16_t)buffer, flag_addr, frame_seq);
+}
+
+/* A message into the RX-path memory: only a doorbell is valid there. */
+static void rx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
+{
+	uint32_t flags = e->cfg.nbuffers * e->cfg.buffer_size;
+
+	if (!dgr_msg_is_flag_only(m) || m->flag_addr < flags ||
+	    m->flag_addr >= flags + FPGA_FLAG_AREA_BYTES || (m->flag_addr - flags) % 4 != 0 ||
+	    !(m->flag_value & DGR_FLAGW_VALID)) {
+		e->cnt.doorbells_rejected++;
+		e->cnt.messages_rejected++;
+		return;
+	}
+	fpga_rx_doorbell(e, (m->flag_addr - flags) / 4, m->flag_addr, seq, false);
+}
+
+/* A message into the TX-path memory: data for the input port. */
+static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
+{
+	struct dgr_msg r = *m;
+	struct dgr_txn_info done;
+	uint32_t data_end = e->cons.nlocal * e->cons.size;
+	int rc;
+
+	if (e->cfg.mode == FPGA_MODE_ADC) {
+		e->cnt.messages_rejected++; /* the ADC has no input port */
+		return;
+	}
+	r.data_addr -= FPGA_TX_PATH_BASE;
+	if (r.flag_addr != DGR_NO_FLAG) {
+		r.flag_addr -= FPGA_TX_PATH_BASE;
+	}
+	if (dgr_msg_validate(&r, fpga_consumer_mem_size(&e->cons), true, NULL) < 0 ||
+	    (r.data_len > 0 && r.data_addr + r.data_len > data_end)) {
+		e->cnt.messages_rejected++;
+		return;
+	}
+	rc = dgr_reasm_add(e->reasm, &r, e->now_ns, seq, &done);
+	if (rc < 0 || rc == DGR_REASM_DUPLICATE) {
+		e->cnt.reasm_errors++;
+		return;
+	}
+	if (r.data_len > 0) {
+		memcpy(e->cons.mem + r.data_addr, r.data, r.data_len);
+	}
+	if (rc == DGR_REASM_COMPLETE) {
+		e->cnt.transactions_rx++;
+		if (done.flag_addr != DGR_NO_FLAG &&
+		    fpga_consumer_complete(&e->cons, done.flag_addr, done.flag_value) < 0) {
+			e->cnt.messages_rejected++;
+		}
+	}
+}
+
+static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
+{
+	struct dgr_frame f;
+	struct dgr_msg m;
+	int rc;
+
+	if (dgr_frame_parse(&f, buf, len, NULL) < 0) {
+		e->cnt.frame_parser_reject++;
+		return;
+	}
+	e->cnt.frames_rx++;
+	e->cnt.bytes_rx += len;
+	if (f.hdr.dst_id != (uint16_t)e->cfg.id) {
+		e->cnt.frames_wrong_id++;
+	}
+	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		e->cnt.ack_only_rx++; /* the FPGA ignores ACK-only frames */
+		DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.id, f.hdr.frame_seq, (uint32_t)len, 0,
+			    f.hdr.ack_start, f.hdr.ack_count);
+		return;
+	}
+	if (fpga_acktrack_rx(&e->ack, f.hdr.frame_seq, e->now_ns) != FPGA_ACK_ACCEPT) {
+		return;
+	}
+	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
+		e->cnt.messages_rx++;
+		if (m.data_addr >= FPGA_TX_PATH_BASE ||
+		    (m.flag_addr != DGR_NO_FLAG && m.flag_addr >= FPGA_TX_PATH_BASE)) {
+			tx_path_msg(e, &m, f.hdr.frame_seq);
+		} else {
+			rx_path_msg(e, &m, f.hdr.frame_seq);
+		}
+	}
+	if (rc < 0) {
+		e->cnt.frame_parser_reject++;
+	}
+	DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.id, f.hdr.frame_seq, (uint32_t)len,
+		    (uint16_t)f.msg_count, f.hdr.ack_start, f.hdr.ack_count);
+}
+
+/* See emu.h. */
+void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt)
+{
+	uint8_t resp[DCP_LEN_NOP_RESP + 8];
+	int n;
+
+	if (!e->have_peer && e->tr && pkt->proto != DGR_PROTO_INVALID) {
+		dgr_transport_set_peer(e->tr, &pkt->src);
+		e->have_peer = true;
+	}
+	switch (pkt->proto) {
+	case DGR_PROTO_DGRDMA:
+		rx_frame(e, pkt->data, pkt->len);
+		break;
+	case DGR_PROTO_DCP:
+		n = fpga_dcp_handle(e, pkt->data, pkt->len, resp, sizeof(resp));
+		if (n > 0 && e->tr) {
+			struct dgr_tx_pkt out = {
+				.data = resp,
+				.len = (size_t)n,
+				.proto = DGR_PROTO_DCP,
+				.dst = &pkt->src,
+			};
+			char errbuf[DGR_ERRBUF_SIZE];
+
+			if (dgr_transport_send(e->tr, &out, 1, errbuf) != 1) {
+				e->cnt.send_errors++;
+			}
+		}
+		break;
+	default:
+		e->cnt.packets_invalid++;
+		break;
+	}
+}
+
+/* See emu.h. */
+int fpga_rx_poll(struct fpga_emu *e)
+{
+	struct dgr_rx_pkt pkts[DGR_TRANSPORT_DEFAULT_BATCH];
+	char errbuf[DGR_ERRBUF_SIZE];
+	int total = 0;
+
+	for (int round = 0; round < 4; round++) {
+		int n = dgr_transport_recv(e->tr, pkts, DGR_TRANSPORT_DEFAULT_BATCH, 0, errbuf);
+
+		if (n <= 0) {
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			fpga_rx_packet(e, &pkts[i]);
+		}
+		total += n;
+		if (n < DGR_TRANSPORT_DEFAULT_BATCH) {
+			break;
+		}
+	}
+	return total;
+}
