@@ -1,19 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# libdgrdma (static and shared) and the stack's tools.
+# libdgrdma (static and shared), dgrdma-host, dgrdma-ctl, dgrdma-wire and the
+# stack's tests. Tracepoints (provider dgrdma) come from tracepoints/.
+
+include tracepoints/tp-vars.mk
+CFLAGS_stack += $(TP_CFLAGS)
 
 STACK_SRCS := $(wildcard stack/src/*.c)
 LIBDGRDMA_A := $(BUILD)/lib/libdgrdma.a
 LIBDGRDMA_SO := $(BUILD)/lib/libdgrdma.so
 LIBRARIES += $(LIBDGRDMA_A) $(LIBDGRDMA_SO)
 STACK_LIBS := -lpthread
+# what a program using the host stack (conn.c and the threads) links
+STACK_PROG_LIBS := $(LIBDGRDMA_A) $(LIBDGRTP_A) $(TP_LIBS) -lpthread
 
 $(LIBDGRDMA_A): $(call objs,$(STACK_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBDGRDMA_SO): $(call pic_objs,$(STACK_SRCS))
+$(LIBDGRDMA_SO): $(call pic_objs,$(STACK_SRCS)) $(TP_HOST_PIC_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libdgrdma.so.0 $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS)
+	$(CC) -shared -Wl,-soname,libdgrdma.so.0 $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS) $(TP_LIBS)
 
 # dgrdma-wire: fragmentation plans and frame decoding from the command line.
 PROGRAMS += $(BUILD)/bin/dgrdma-wire
@@ -21,15 +27,47 @@ $(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS)
 
+# dgrdma-host: the tuning guide's test application; dgrdma-ctl: the DCP client.
+STACK_TOOL_COMMON := stack/tools/print.c
+PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
+$(BUILD)/bin/dgrdma-host: $(call objs,stack/tools/dgrdma-host.c $(STACK_TOOL_COMMON)) \
+		$(LIBDGRDMA_A) $(LIBDGRTP_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STACK_PROG_LIBS)
+
+$(BUILD)/bin/dgrdma-ctl: $(call objs,stack/tools/dgrdma-ctl.c $(STACK_TOOL_COMMON)) $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIBDGRDMA_A) $(STACK_LIBS)
+
+# Tests: unit tests (test/unit/stack), in-test peers (test/integration/stack).
+CFLAGS_test += -Istack/src
+STACK_UNIT_SRCS := $(wildcard test/unit/stack/*.c)
+STACK_UNIT_TESTS := $(patsubst test/unit/stack/%.c,$(BUILD)/test/unit/stack/%,$(STACK_UNIT_SRCS))
+$(BUILD)/test/unit/stack/%: $(BUILD)/obj/test/unit/stack/%.o $(LIBDGRDMA_A) $(LIBDGRTP_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STACK_PROG_LIBS)
+
+STACK_PEER_SRCS := $(wildcard test/integration/stack/*.c)
+STACK_PEERS := $(patsubst test/integration/stack/%.c,$(BUILD)/test/integration/stack/%,$(STACK_PEER_SRCS))
+$(BUILD)/test/integration/stack/%: $(BUILD)/obj/test/integration/stack/%.o $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+
+CHECK_DEPS += $(STACK_UNIT_TESTS) $(STACK_PEERS)
+CHECK_SUITES += $(STACK_UNIT_TESTS) $(sort $(wildcard $(CURDIR)/test/integration/stack/*.sh))
+
+.PHONY: stack
+stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host \
+	$(BUILD)/bin/dgrdma-ctl $(STACK_UNIT_TESTS) $(STACK_PEERS)
+
 INSTALL_TARGETS += install-stack
 .PHONY: install-stack
-install-stack: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire
+install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host \
+		$(BUILD)/bin/dgrdma-ctl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/dgrdma
-	install -m 0755 $(BUILD)/bin/dgrdma-wire $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl \
+		$(DESTDIR)$(BINDIR)/
 	install -m 0644 $(LIBDGRDMA_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(LIBDGRDMA_SO) $(DESTDIR)$(LIBDIR)/libdgrdma.so.0
 	ln -sf libdgrdma.so.0 $(DESTDIR)$(LIBDIR)/libdgrdma.so
 	install -m 0644 stack/include/dgrdma/*.h $(DESTDIR)$(INCDIR)/dgrdma/
-
-.PHONY: stack
-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire

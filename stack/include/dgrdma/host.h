@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The reference DG-RDMA host stack: one connection to one remote endpoint,
+ * with its receive thread, transmit thread, consumer (RX path) or producer
+ * (TX path) thread and control thread. Several remote endpoints: one
+ * connection (and one transport) each.
+ *
+ * Memory layout and data format follow docs/fpga.md: a port memory of N
+ * buffers of S bytes at offset base + i * S, then 256 flags at
+ * base + N * S + 4 * i. The RX path (data FPGA -> host) uses base 0, the TX
+ * path (host -> FPGA) base 0x40000000 (DGR_PORT_BASE_*), on both ends.
+ *
+ * Errors: negative DGR_E_* codes with a DGR_ERRBUF_SIZE errbuf; the library
+ * never exits. docs/stack.md describes the threads and the hand-offs.
+ */
+#ifndef DGRDMA_HOST_H
+#define DGRDMA_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <dgrdma/ramp.h>
+#include <dgrdma/stats.h>
+#include <dgrdma/transport.h>
+#include <dgrdma/wire.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DGR_PORT_BASE_RX 0x00000000u
+#define DGR_PORT_BASE_TX 0x40000000u
+#define DGR_PORT_FLAGS 256u
+/* DCP address of the emulator's doorbell property (worker 0, offset 0x18; docs/fpga.md) */
+#define DGR_DCP_DOORBELL_ADDR 0x100018u
+
+#define DGR_MAX_BUFFERS 255u
+#define DGR_MAX_BUFFER_SIZE (2u * 1024 * 1024)
+#define DGR_DEFAULT_BUFFERS 64u
+#define DGR_DEFAULT_BUFFER_SIZE 16384u /* docs/fpga.md: the same default on both ends */
+#define DGR_DEFAULT_PEER_BUFFERS 4u
+#define DGR_DEFAULT_RETRANSMIT_MS 500u
+#define DGR_DEFAULT_INCOMPLETE_MS 1000u
+
+/* Which way the data flows on this connection. */
+enum dgr_direction {
+	DGR_DIR_RX = 0, /* FPGA -> host: the host consumes and sends doorbells */
+	DGR_DIR_TX = 1, /* host -> FPGA: the host produces, doorbells return credits */
+};
+
+/* How buffer-release doorbells travel (RX path). */
+enum dgr_doorbell_mode {
+	DGR_DOORBELL_FLAG = 0, /* DG-RDMA flag-only transaction (OpenCPI's host driver) */
+	DGR_DOORBELL_DCP = 1,  /* DCP write of the buffer index to a property address */
+};
+
+/* Scheduling of one thread; what the OS refuses is an error, never ignored. */
+struct dgr_sched {
+	int policy;       /* SCHED_OTHER (default), SCHED_FIFO or SCHED_RR */
+	int priority;     /* 1..99 with FIFO/RR */
+	int nice;         /* -20..19 with SCHED_OTHER */
+	bool set_nice;    /* nice was given */
+	uint64_t cpuset;  /* CPUs 0..63 as a bit mask; 0 = inherit */
+};
+
+/* Thread indexes of dgr_conn_opts.sched and the stats. */
+enum { DGR_T_RX, DGR_T_TX, DGR_T_WORKER, DGR_T_CONTROL, DGR_T_COUNT };
+
+struct dgr_conn;
+
+struct dgr_conn_opts {
+	struct dgr_transport_opts transport;
+	enum dgr_direction direction;
+	uint16_t conn_index;        /* the tracepoints' conn field */
+	uint16_t id;                /* our endpoint id (src_id of our frames), default 0 */
+	uint16_t peer_id;           /* the FPGA's id, default 1 */
+	unsigned int buffers;       /* H: host buffers, 1..255 */
+	uint32_t buffer_size;       /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
+	unsigned int peer_buffers;  /* E: the FPGA's buffers, 1..64 */
+	unsigned int coalesce_wait_us; /* hold a partly filled frame this long (0: never) */
+	bool acks;                  /* acknowledge the peer's frames */
+	unsigned int retransmit_ms; /* resend unacknowledged frames after this; 0 = off */
+	unsigned int retransmit_attempts; /* resends before giving up, default 5 */
+	unsigned int incomplete_ms; /* drop incomplete transactions older than this */
+	enum dgr_doorbell_mode doorbell_mode;
+	uint32_t doorbell_dcp_addr; /* DCP address written with the buffer index */
+	bool strict_lengths;        /* enforce the FPGA's fragment length rules on input */
+	bool busy_wait;             /* threads spin instead of sleeping between events */
+	struct dgr_sched sched[DGR_T_COUNT];
+	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
+	bool set_port_base;         /* use port_base instead of the direction's default */
+	uint32_t port_base;         /* port memory base on the wire (e.g. host-to-host tests) */
+	bool check_ramp;            /* RX: check the sample ramp of opcode-0 buffers (default on) */
+	uint64_t stats_interval_ns; /* call on_stats this often from the control thread; 0 = never */
+	void (*on_stats)(void *ctx, struct dgr_conn *c);
+	void *stats_ctx;
+};
+
+/* Fills defaults: RX direction, 64 x 16 KiB, 4 peer buffers, ids 0/1, flag doorbells. */
+void dgr_conn_opts_init(struct dgr_conn_opts *o);
+
+/*
+ * A buffer handed to the consumer (RX) or to be filled by the producer (TX).
+ * The consumer callback returns 0 to go on, or a negative code to stop the run.
+ */
+struct dgr_buffer_view {
+	uint16_t buffer;   /* index in the pool */
+	uint32_t txn_id;
+	uint8_t *data;
+	uint32_t len;      /* bytes of data: min(flag word length, buffer size) */
+	uint32_t flag_value;
+	uint8_t opcode;
+	bool eof;
+	bool truncated;
+};
+
+typedef int (*dgr_consume_fn)(void *ctx, const struct dgr_buffer_view *b);
+
+/*
+ * Producer callback (TX path): fill b->data (buffer size bytes) and set
+ * b->len, b->opcode and b->eof. Returns 1 to send the buffer, 0 when the
+ * stream has ended (nothing to send), or a negative code to stop.
+ */
+typedef int (*dgr_produce_fn)(void *ctx, struct dgr_buffer_view *b);
+
+struct dgr_conn;
+
+/*
+ * Validates the options and opens the transport and the pool. Nothing runs
+ * yet. Returns 0 with *out set, or a negative code (bad option: -DGR_E_INVAL
+ * naming it; -DGR_E_PERM; -DGR_E_SYS; -DGR_E_NOMEM).
+ */
+int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *errbuf);
+
+/*
+ * Starts the threads; the consumer (RX) or producer (TX) callback runs in the
+ * worker thread. Scheduling requests are applied by each thread to itself
+ * before it starts work; a refusal stops the connection and is returned here
+ * (-DGR_E_PERM or -DGR_E_SYS with the OS error and the fix).
+ */
+int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce,
+		   void *ctx, char *errbuf);
+
+/*
+ * Waits until the stream ends (EOF consumed or sent and credited), a worker
+ * callback stops it, or timeout_ms passes (-1: no limit). Returns 1 when the
+ * stream ended, 0 on timeout, or the negative code that stopped it.
+ */
+int dgr_conn_wait(struct dgr_conn *c, int timeout_ms);
+
+/* Asks every thread to stop and joins them. Safe to call more than once. */
+void dgr_conn_stop(struct dgr_conn *c);
+
+/* Stops if needed and frees everything (NULL accepted). */
+void dgr_conn_close(struct dgr_conn *c);
+
+/* Copies the counters (any thread, any time). */
+void dgr_conn_get_stats(struct dgr_conn *c, struct dgr_conn_stats *s);
+
+/* Copies the per-thread counters and CPU times of thread t (DGR_T_*). */
+void dgr_conn_get_thread_stats(struct dgr_conn *c, int t, struct dgr_thread_stats *s);
+
+/* The scheduling a thread actually runs with (read back by the thread). */
+struct dgr_sched_info {
+	bool started;
+	int tid;
+	int policy;
+	int priority;
+	int nice;
+	uint64_t cpuset;
+};
+void dgr_conn_get_sched(struct dgr_conn *c, int t, struct dgr_sched_info *si);
+
+/* Summary of the in-host doorbell latency (transaction complete -> doorbell sent), ns. */
+struct dgr_latency_summary {
+	uint64_t count;  /* doorbells measured */
+	uint64_t stored; /* of which kept for percentiles (the first latency_samples) */
+	uint64_t min, p50, p90, p99, p999, max;
+	double mean;
+};
+
+/* Computes the latency summary (nearest rank); call after dgr_conn_stop(). */
+void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l);
+
+/*
+ * Calls cb for every transaction still incomplete (after dgr_conn_stop()).
+ * Returns how many.
+ */
+unsigned int dgr_conn_foreach_incomplete(struct dgr_conn *c,
+					 void (*cb)(void *ctx, uint32_t txn_id, uint32_t bytes,
+						    uint16_t msgs_seen, uint16_t num_msgs),
+					 void *ctx);
+
+/* The ramp checker's state (RX; read after dgr_conn_stop()). */
+const struct dgr_ramp *dgr_conn_ramp(const struct dgr_conn *c);
+
+/*
+ * A warning about the configuration found at start (e.g. the control thread
+ * shares CPUs with raised-priority data threads), or NULL.
+ */
+const char *dgr_conn_warning(const struct dgr_conn *c);
+
+/* The transport (MTU, addresses). */
+struct dgr_transport *dgr_conn_transport(struct dgr_conn *c);
+
+/* Name of a thread index: "rx", "tx", "consumer"/"producer", "control". */
+const char *dgr_conn_thread_name(const struct dgr_conn *c, int t);
+
+/*
+ * Parses scheduling options: "fifo:N", "rr:N" (N 1..99), "nice:N" (-20..19)
+ * or "other". Returns 0 or -DGR_E_INVAL naming opt and the accepted forms.
+ */
+int dgr_parse_sched(const char *opt, const char *s, struct dgr_sched *sc, char *errbuf);
+
+/* Parses a CPU list "0,2-3" into a mask (CPUs 0..63). Returns 0 or -DGR_E_INVAL. */
+int dgr_parse_cpulist(const char *opt, const char *s, uint64_t *mask, char *errbuf);
+
+/*
+ * Applies sc to the calling thread. Returns 0, or -DGR_E_PERM / -DGR_E_SYS
+ * with errbuf holding the OS error and the fix (e.g. CAP_SYS_NICE).
+ */
+int dgr_sched_apply_self(const struct dgr_sched *sc, const char *who, char *errbuf);
+
+/* Reads the calling thread's scheduling back. */
+void dgr_sched_read_self(struct dgr_sched_info *si);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Duplicate filter, ACK runs and the retransmission queue (acktrack.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dgrdma/wire.h>
+
+#include "acktrack.h"
+
+/* Empties the filter: the next seq starts the window. */
+void dgr_dupfilter_init(struct dgr_dupfilter *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+static void bit_set(struct dgr_dupfilter *d, uint16_t seq)
+{
+	unsigned int i = seq % DGR_SEQ_WINDOW;
+
+	d->bits[i / 64] |= 1ull << (i % 64);
+}
+
+static void bit_clear(struct dgr_dupfilter *d, uint16_t seq)
+{
+	unsigned int i = seq % DGR_SEQ_WINDOW;
+
+	d->bits[i / 64] &= ~(1ull << (i % 64));
+}
+
+static bool bit_test(const struct dgr_dupfilter *d, uint16_t seq)
+{
+	unsigned int i = seq % DGR_SEQ_WINDOW;
+
+	return (d->bits[i / 64] >> (i % 64)) & 1u;
+}
+
+/* Returns the verdict for seq and records it. */
+enum dgr_seq_verdict dgr_dupfilter_accept(struct dgr_dupfilter *d, uint16_t seq)
+{
+	int diff;
+
+	if (!d->started) {
+		d->started = true;
+		d->highest = seq;
+		memset(d->bits, 0, sizeof(d->bits));
+		bit_set(d, seq);
+		return DGR_SEQ_NEW;
+	}
+	diff = dgr_seq_diff(seq, d->highest);
+	if (diff > 0) {
+		if ((unsigned int)diff >= DGR_SEQ_WINDOW) {
+			memset(d->bits, 0, sizeof(d->bits));
+		} else {
+			for (int k = 1; k <= diff; k++) {
+				bit_clear(d, (uint16_t)(d->highest + k));
+			}
+		}
+		d->highest = seq;
+		bit_set(d, seq);
+		return DGR_SEQ_NEW;
+	}
+	if ((unsigned int)(-diff) >= DGR_SEQ_WINDOW) {
+		return DGR_SEQ_OLD;
+	}
+	if (bit_test(d, seq)) {
+		return DGR_SEQ_DUP;
+	}
+	bit_set(d, seq);
+	return DGR_SEQ_NEW;
+}
+
+/* Empties the queue. */
+void dgr_ackq_init(struct dgr_ackq *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* Queues seq; counts it in overflow when the queue is full. */
+void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq)
+{
+	if (a->count == DGR_ACKQ_SIZE) {
+		a->overflow++;
+		return;
+	}
+	a->q[(a->head + a->count) % DGR_ACKQ_SIZE] = seq;
+	a->count++;
+}
+
+/* Returns the length of the run taken from the head (0: none), *start its first seq. */
+unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start)
+{
+	unsigned int n = 1;
+	uint16_t s;
+
+	if (a->count == 0) {
+		return 0;
+	}
+	s = a->q[a->head];
+	while (n < a->count && n < 255 &&
+	       a->q[(a->head + n) % DGR_ACKQ_SIZE] == (uint16_t)(s + n)) {
+		n++;
+	}
+	a->head = (a->head + n) % DGR_ACKQ_SIZE;
+	a->count -= n;
+	*start = s;
+	return n;
+}
+
+/* Returns 0, -DGR_E_INVAL or -DGR_E_NOMEM. */
+int dgr_rtq_init(struct dgr_rtq *q, uint32_t cap, size_t frame_cap)
+{
+	memset(q, 0, sizeof(*q));
+	if (cap == 0 || frame_cap == 0) {
+		return -DGR_E_INVAL;
+	}
+	q->slot = calloc(cap, sizeof(*q->slot));
+	q->mem = aligned_alloc(64, ((size_t)cap * frame_cap + 63) & ~(size_t)63);
+	if (!q->slot || !q->mem) {
+		dgr_rtq_free(q);
+		return -DGR_E_NOMEM;
+	}
+	q->cap = cap;
+	q->frame_cap = frame_cap;
+	for (uint32_t i = 0; i < cap; i++) {
+		q->slot[i].buf = q->mem + (size_t)i * frame_cap;
+		q->slot[i].done = true;
+	}
+	return 0;
+}
+
+/* Frees the slots. */
+void dgr_rtq_free(struct dgr_rtq *q)
+{
+	free(q->slot);
+	free(q->mem);
+	q->slot = NULL;
+	q->mem = NULL;
+}
+
+static void advance_head(struct dgr_rtq *q)
+{
+	while (q->head < q->tail && q->slot[q->head % q->cap].done) {
+		q->head++;
+	}
+}
+
+/* Returns the next slot's buffer or NULL when full. */
+uint8_t *dgr_rtq_reserve(struct dgr_rtq *q)
+{
+	advance_head(q);
+	if (q->tail - q->head >= q->cap) {
+		return NULL;
+	}
+	return q->slot[q->tail % q->cap].buf;
+}
+
+/* Commits the slot dgr_rtq_reserve() returned. */
+void dgr_rtq_commit(struct dgr_rtq *q, uint16_t seq, uint32_t len, uint16_t msgs,
+		    uint64_t now_ns)
+{
+	struct dgr_rtq_slot *s = &q->slot[q->tail % q->cap];
+
+	s->seq = seq;
+	s->len = len;
+	s->msgs = msgs;
+	s->attempts = 0;
+	s->done = false;
+	s->sent_ns = now_ns;
+	q->tail++;
+}
+
+/* Marks every committed slot done. */
+void dgr_rtq_release_all(struct dgr_rtq *q)
+{
+	for (uint64_t i = q->head; i < q->tail; i++) {
+		q->slot[i % q->cap].done = true;
+	}
+	q->head = q->tail;
+}
+
+/* Returns the number of frames newly acknowledged. */
+unsigned int dgr_rtq_ack(struct dgr_rtq *q, uint16_t start, unsigned int count)
+{
+	unsigned int newly = 0;
+
+	advance_head(q);
+	if (q->head == q->tail) {
+		return 0;
+	}
+	/* seqs are consecutive in the queue: index = head + (seq - seq at head) */
+	for (unsigned int k = 0; k < count; k++) {
+		uint16_t seq = (uint16_t)(start + k);
+		uint16_t off = (uint16_t)(seq - q->slot[q->head % q->cap].seq);
+		struct dgr_rtq_slot *s;
+
+		if (off >= q->tail - q->head) {
+			continue;
+		}
+		s = &q->slot[(q->head + off) % q->cap];
+		if (s->seq == seq && !s->done) {
+			s->done = true;
+			newly++;
+		}
+	}
+	advance_head(q);
+	return newly;
+}
+
+/* Returns the number of due frames written to due[]. */
+unsigned int dgr_rtq_due(struct dgr_rtq *q, uint64_t now_ns, uint64_t timeout_ns,
+			 unsigned int max_attempts, struct dgr_rtq_slot **due, unsigned int max_due,
+			 unsigned int *giveups)
+{
+	unsigned int n = 0;
+
+	*giveups = 0;
+	for (uint64_t i = q->head; i < q->tail && n < max_due; i++) {
+		struct dgr_rtq_slot *s = &q->slot[i % q->cap];
+
+		if (s->done || now_ns - s->sent_ns < timeout_ns) {
+			continue;
+		}
+		if (s->attempts >= max_attempts) {
+			s->done = true;
+			(*giveups)++;
+			continue;
+		}
+		s->attempts++;
+		s->sent_ns = now_ns;
+		due[n++] = s;
+	}
+	advance_head(q);
+	return n;
+}
+
+/* Returns the number of committed frames not yet done. */
+uint64_t dgr_rtq_outstanding(const struct dgr_rtq *q)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = q->head; i < q->tail; i++) {
+		n += !q->slot[i % q->cap].done;
+	}
+	return n;
+}

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Connection set-up and teardown, the control thread (socket drop counters,
+ * periodic counters tracepoint and stats callback), and the read-out of
+ * counters and latency (dgrdma/host.h).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "conn_priv.h"
+
+/* Fills the defaults documented in host.h. */
+void dgr_conn_opts_init(struct dgr_conn_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	dgr_transport_opts_init(&o->transport);
+	o->direction = DGR_DIR_RX;
+	o->id = 0;
+	o->peer_id = 1;
+	o->buffers = DGR_DEFAULT_BUFFERS;
+	o->buffer_size = DGR_DEFAULT_BUFFER_SIZE;
+	o->peer_buffers = DGR_DEFAULT_PEER_BUFFERS;
+	o->retransmit_attempts = 5;
+	o->incomplete_ms = DGR_DEFAULT_INCOMPLETE_MS;
+	o->doorbell_mode = DGR_DOORBELL_FLAG;
+	o->latency_samples = 4u * 1024 * 1024;
+	o->check_ramp = true;
+	for (int i = 0; i < DGR_T_COUNT; i++) {
+		o->sched[i].policy = SCHED_OTHER;
+	}
+}
+
+static int bad(char *errbuf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(char *errbuf, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+	return -DGR_E_INVAL;
+}
+
+static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
+{
+	if (o->buffers < 1 || o->buffers > DGR_MAX_BUFFERS) {
+		return bad(errbuf, "--buffers: %u is out of range 1..%u", o->buffers,
+			   DGR_MAX_BUFFERS);
+	}
+	if (o->buffer_size < 64 || o->buffer_size > DGR_MAX_BUFFER_SIZE ||
+	    o->buffer_size % 16 != 0) {
+		return bad(errbuf,
+			   "--buffer-size: %u is out of range 64..%u or not a multiple of 16",
+			   o->buffer_size, DGR_MAX_BUFFER_SIZE);
+	}
+	if (o->peer_buffers < 1 || o->peer_buffers > 64) {
+		return bad(errbuf, "--fpga-buffers: %u is out of range 1..64", o->peer_buffers);
+	}
+	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
+	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
+		return bad(errbuf, "--buffers x --buffer-size exceeds the 1 GiB port memory");
+	}
+	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > 0xC0000000u)) {
+		return bad(errbuf, "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
+			   o->port_base);
+	}
+	if (o->retransmit_ms && o->retransmit_attempts == 0) {
+		return bad(errbuf, "--retransmit-attempts: 0 is out of range 1..255");
+	}
+	return 0;
+}
+
+/* True when the two CPU sets overlap (0 = all CPUs). */
+static bool cpus_overlap(uint64_t a, uint64_t b)
+{
+	return a == 0 || b == 0 || (a & b) != 0;
+}
+
+static bool raised(const struct dgr_sched *s)
+{
+	return s->policy == SCHED_FIFO || s->policy == SCHED_RR || (s->set_nice && s->nice < 0);
+}
+
+static void check_control_cpus(struct dgr_conn *c)
+{
+	const struct dgr_sched *ctl = &c->o.sched[DGR_T_CONTROL];
+	static const char *const names[] = { "rx", "tx", "worker" };
+
+	for (int t = DGR_T_RX; t <= DGR_T_WORKER; t++) {
+		const struct dgr_sched *d = &c->o.sched[t];
+
+		if (raised(d) && !raised(ctl) && cpus_overlap(d->cpuset, ctl->cpuset)) {
+			snprintf(c->warnbuf, sizeof(c->warnbuf),
+				 "the control thread may run on the same CPUs as the %s thread, "
+				 "which has a raised priority: control work (DCP, stats) can be "
+				 "delayed (the OVS-DPDK lesson); give --cpu-control a CPU the data "
+				 "threads do not use",
+				 names[t]);
+			c->warning = c->warnbuf;
+			return;
+		}
+	}
+}
+
+/* Returns 0 with *out set, or a negative code with errbuf. */
+int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *errbuf)
+{
+	struct dgr_conn *c;
+	int rc;
+	size_t map;
+
+	rc = check_opts(o, errbuf);
+	if (rc < 0) {
+		return rc;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		return -DGR_E_NOMEM;
+	}
+	c->o = *o;
+	pthread_mutex_init(&c->err_lock, NULL);
+	c->base = o->direction == DGR_DIR_RX ? DGR_PORT_BASE_RX : DGR_PORT_BASE_TX;
+	if (o->set_port_base) {
+		c->base = o->port_base;
+	}
+	c->nbuf = o->buffers;
+	c->size = o->buffer_size;
+	c->mem_size = (size_t)c->nbuf * c->size + 4 * DGR_PORT_FLAGS;
+	map = (c->mem_size + 4095) & ~(size_t)4095;
+	c->mem = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->mem == MAP_FAILED) {
+		c->mem = NULL;
+		rc = -DGR_E_NOMEM;
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "port memory of %zu bytes: %s", map,
+			 strerror(errno));
+		goto fail;
+	}
+	c->flags = (uint32_t *)(c->mem + (size_t)c->nbuf * c->size);
+	c->meta = calloc(c->nbuf, sizeof(*c->meta));
+	c->reasm = dgr_reasm_new(1024, errbuf);
+	c->lat_cap = o->latency_samples;
+	c->lat = c->lat_cap ? calloc(c->lat_cap, sizeof(*c->lat)) : NULL;
+	c->lat_min = UINT64_MAX;
+	if (!c->meta || !c->reasm || (c->lat_cap && !c->lat) ||
+	    dgr_spsc_init(&c->doorbells, 512, sizeof(struct dgr_doorbell_req)) < 0 ||
+	    dgr_spsc_init(&c->txns, 512, sizeof(struct dgr_txn_req)) < 0 ||
+	    dgr_spsc_init(&c->acks, 8192, sizeof(struct dgr_ack_ev)) < 0) {
+		rc = -DGR_E_NOMEM;
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory for the connection");
+		goto fail;
+	}
+	dgr_ramp_init(&c->ramp);
+	check_control_cpus(c);
+	rc = dgr_transport_open(&o->transport, &c->t, errbuf);
+	if (rc < 0) {
+		goto fail;
+	}
+	if (dgr_frame_room_empty(dgr_transport_frame_cap(c->t)) < DGR_FRAG_ALIGN) {
+		rc = bad(errbuf, "the MTU %u leaves no room for data in a frame",
+			 dgr_transport_mtu(c->t));
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	dgr_conn_close(c);
+	return rc;
+}
+
+/* Records the first error (code and text) and asks every thread to stop. */
+void dgr_conn_fail(struct dgr_conn *c, int code, const char *msg)
+{
+	int zero = 0;
+
+	pthread_mutex_lock(&c->err_lock);
+	if (__atomic_compare_exchange_n(&c->result, &zero, code < 0 ? code : -DGR_E_STATE, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		snprintf(c->errbuf, sizeof(c->errbuf), "%s", msg);
+	}
+	pthread_mutex_unlock(&c->err_lock);
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	dgr_event_notify(&c->ev_worker);
+	dgr_event_notify(&c->ev_tx);
+	dgr_event_notify(&c->ev_done);
+}
+
+/* Marks the stream ended and wakes dgr_conn_wait(). */
+void dgr_conn_mark_ended(struct dgr_conn *c)
+{
+	__atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
+	dgr_event_notify(&c->ev_done);
+}
+
+/* Adds the calling thread's CPU time to ts. */
+void dgr_thread_cpu(struct dgr_thread_stats *ts)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		__atomic_store_n(&ts->cpu_user_ns,
+				 (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
+					 (uint64_t)ru.ru_utime.tv_usec * 1000ull,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&ts->cpu_sys_ns,
+				 (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+					 (uint64_t)ru.ru_stime.tv_usec * 1000ull,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+static const char *const thread_names_rx[DGR_T_COUNT] = { "rx", "tx", "consumer", "control" };
+static const char *const thread_names_tx[DGR_T_COUNT] = { "rx", "tx", "producer", "control" };
+
+/* Returns the name of thread t ("rx", "tx", "consumer"/"producer", "control"). */
+const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
+{
+	if (t < 0 || t >= DGR_T_COUNT) {
+		return "unknown";
+	}
+	return c->o.direction == DGR_DIR_RX ? thread_names_rx[t] : thread_names_tx[t];
+}
+
+static uint8_t role_of(const struct dgr_conn *c, int t)
+{
+	switch (t) {
+	case DGR_T_RX:
+		return DGR_ROLE_RX;
+	case DGR_T_TX:
+		return DGR_ROLE_TX;
+	case DGR_T_WORKER:
+		return c->o.direction == DGR_DIR_RX ? DGR_ROLE_CONSUMER : DGR_ROLE_PRODUCER;
+	default:
+		return DGR_ROLE_CONTROL;
+	}
+}
+
+/* Applies the thread's scheduling; returns false (after reporting) when refused. */
+bool dgr_thread_begin(struct dgr_conn *c, int t)
+{
+	char err[DGR_ERRBUF_SIZE];
+	int rc;
+	struct dgr_sched_info si;
+
+	rc = dgr_sched_apply_self(&c->o.sched[t], dgr_conn_thread_name(c, t), err);
+	if (rc < 0) {
+		dgr_conn_fail(c, rc, err);
+	}
+	dgr_sched_read_self(&si);
+	c->si[t] = si;
+	DGR_TP(thread_start, role_of(c, t), c->o.conn_index, si.tid, si.policy, si.priority,
+	       si.nice, si.cpuset);
+	__atomic_add_fetch(&c->sched_reported, 1, __ATOMIC_SEQ_CST);
+	dgr_event_notify(&c->ev_done);
+	return rc == 0;
+}
+
+static void *control_thread(void *arg)
+{
+	struct dgr_conn *c = arg;
+	uint64_t last_stats = dgr_now_ns();
+	uint64_t last_counters = last_stats;
+	char err[DGR_ERRBUF_SIZE];
+
+	if (!dgr_thread_begin(c, DGR_T_CONTROL)) {
+		return NULL;
+	}
+	while (!dgr_conn_stopping(c)) {
+		uint32_t seen = dgr_event_prepare(&c->ev_done);
+		uint64_t drops = 0;
+		uint64_t now;
+
+		dgr_event_wait(&c->ev_done, seen, 100000000ull);
+		now = dgr_now_ns();
+		if (dgr_transport_drops(c->t, &drops, err) == 0 && drops > c->st.socket_drops) {
+			DGR_TP(socket_drop, c->o.conn_index, drops - c->st.socket_drops, drops);
+			DGR_ADD(c->st.socket_drops, drops - c->st.socket_drops);
+		}
+		for (int t = 0; t < DGR_T_COUNT; t++) {
+			(void)t; /* other threads' CPU time is read when they end */
+		}
+		if (now - last_counters >= 1000000000ull) {
+			struct dgr_conn_stats s;
+
+			last_counters = now;
+			dgr_conn_get_stats(c, &s);
+			DGR_TP(counters, c->o.conn_index, &s);
+		}
+		if (c->o.stats_interval_ns && c->o.on_stats &&
+		    now - last_stats >= c->o.stats_interval_ns) {
+			last_stats = now;
+			c->o.on_stats(c->o.stats_ctx, c);
+		}
+	}
+	dgr_thread_cpu(&c->ts[DGR_T_CONTROL]);
+	return NULL;
+}
+
+/* Returns 0, or the refusal of a thread's scheduling (the connection is stopped). */
+int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce,
+		   void *ctx, char *errbuf)
+{
+	void *(*body[DGR_T_COUNT])(void *) = { dgr_rx_thread, dgr_tx_thread, dgr_worker_thread,
+					       control_thread };
+	int started = 0;
+
+	if (c->th_started[0]) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "connection already started");
+		return -DGR_E_STATE;
+	}
+	if (c->o.direction == DGR_DIR_TX && !produce) {
+		return bad(errbuf, "the TX path needs a producer callback");
+	}
+	c->consume = consume;
+	c->produce = produce;
+	c->ctx = ctx;
+	for (int t = 0; t < DGR_T_COUNT; t++) {
+		int err = pthread_create(&c->th[t], NULL, body[t], c);
+
+		if (err) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "pthread_create: %s", strerror(err));
+			dgr_conn_fail(c, -DGR_E_SYS, errbuf);
+			dgr_conn_stop(c);
+			return -DGR_E_SYS;
+		}
+		c->th_started[t] = true;
+		started++;
+	}
+	/* every thread applies its scheduling first; a refusal fails the start */
+	while (__atomic_load_n(&c->sched_reported, __ATOMIC_SEQ_CST) < started) {
+		uint32_t seen = dgr_event_prepare(&c->ev_done);
+
+		if (__atomic_load_n(&c->sched_reported, __ATOMIC_SEQ_CST) >= started) {
+			dgr_event_cancel(&c->ev_done);
+			break;
+		}
+		dgr_event_wait(&c->ev_done, seen, 100000000ull);
+	}
+	if (__atomic_load_n(&c->result, __ATOMIC_SEQ_CST) < 0) {
+		int rc = c->result;
+
+		dgr_conn_stop(c);
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", c->errbuf);
+		return rc;
+	}
+	return 0;
+}
+
+/* Returns 1 (ended), 0 (timeout) or the negative code that stopped the run. */
+int dgr_conn_wait(struct dgr_conn *c, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX
+					   : dgr_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		uint32_t seen = dgr_event_prepare(&c->ev_done);
+		int res = __atomic_load_n(&c->result, __ATOMIC_SEQ_CST);
+		uint64_t now;
+
+		if (res < 0) {
+			dgr_event_cancel(&c->ev_done);
+			return res;
+		}
+		if (__atomic_load_n(&c->ended, __ATOMIC_ACQUIRE)) {
+			dgr_event_cancel(&c->ev_done);
+			return 1;
+		}
+		now = dgr_now_ns();
+		if (now >= deadline) {
+			dgr_event_cancel(&c->ev_done);
+			return 0;
+		}
+		dgr_event_wait(&c->ev_done, seen,
+			       deadline - now < 100000000ull ? deadline - now : 100000000ull);
+	}
+}
+
+/* Stops and joins every thread; safe to call twice. */
+void dgr_conn_stop(struct dgr_conn *c)
+{
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	dgr_event_notify(&c->ev_worker);
+	dgr_event_notify(&c->ev_tx);
+	dgr_event_notify(&c->ev_done);
+	/* the worker first, then tx drains the doorbells it queued, then the rest */
+	static const int order[DGR_T_COUNT] = { DGR_T_WORKER, DGR_T_TX, DGR_T_RX, DGR_T_CONTROL };
+
+	for (int i = 0; i < DGR_T_COUNT; i++) {
+		int t = order[i];
+
+		if (c->th_started[t]) {
+			pthread_join(c->th[t], NULL);
+			c->th_started[t] = false;
+		}
+	}
+}
+
+/* Frees everything (NULL accepted). */
+void dgr_conn_close(struct dgr_conn *c)
+{
+	if (!c) {
+		return;
+	}
+	dgr_conn_stop(c);
+	dgr_transport_close(c->t);
+	if (c->mem) {
+		munmap(c->mem, (c->mem_size + 4095) & ~(size_t)4095);
+	}
+	free(c->meta);
+	dgr_reasm_free(c->reasm);
+	free(c->lat);
+	dgr_spsc_free(&c->doorbells);
+	dgr_spsc_free(&c->txns);
+	dgr_spsc_free(&c->acks);
+	pthread_mutex_destroy(&c->err_lock);
+	free(c);
+}
+
+/* Copies the counters with relaxed loads. */
+void dgr_conn_get_stats(struct dgr_conn *c, struct dgr_conn_stats *s)
+{
+#define X(name) s->name = DGR_GET(c->st.name);
+	DGR_CONN_STATS_FIELDS(X)
+#undef X
+	s->buffers_in_use = DGR_GET(c->completed) - DGR_GET(c->consumed);
+	if (c->o.direction == DGR_DIR_TX) {
+		s->buffers_in_use = DGR_GET(c->produced) - DGR_GET(c->credits);
+	}
+}
+
+/* Copies thread t's counters. */
+void dgr_conn_get_thread_stats(struct dgr_conn *c, int t, struct dgr_thread_stats *s)
+{
+	const struct dgr_thread_stats *src = &c->ts[t];
+
+	s->loops = DGR_GET(src->loops);
+	s->items = DGR_GET(src->items);
+	s->bytes = DGR_GET(src->bytes);
+	s->syscalls = DGR_GET(src->syscalls);
+	s->idle_waits = DGR_GET(src->idle_waits);
+	s->cpu_user_ns = DGR_GET(src->cpu_user_ns);
+	s->cpu_sys_ns = DGR_GET(src->cpu_sys_ns);
+}
+
+/* Copies thread t's scheduling as read back. */
+void dgr_conn_get_sched(struct dgr_conn *c, int t, struct dgr_sched_info *si)
+{
+	*si = c->si[t];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a;
+	uint64_t y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the smallest value with at least p of the samples at or below it. */
+static uint64_t rank(const uint64_t *v, uint64_t n, double p)
+{
+	uint64_t r = (uint64_t)(p * (double)n);
+
+	if ((double)r < p * (double)n) {
+		r++;
+	}
+	if (r < 1) {
+		r = 1;
+	}
+	return v[r - 1];
+}
+
+/* Fills l from the stored latencies (sorts them). */
+void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
+{
+	uint64_t n = c->lat_count < c->lat_cap ? c->lat_count : c->lat_cap;
+
+	memset(l, 0, sizeof(*l));
+	l->count = c->lat_count;
+	l->stored = n;
+	if (c->lat_count == 0) {
+		return;
+	}
+	l->min = c->lat_min;
+	l->max = c->lat_max;
+	l->mean = (double)c->lat_sum / (double)c->lat_count;
+	if (n == 0) {
+		return;
+	}
+	qsort(c->lat, n, sizeof(*c->lat), cmp_u64);
+	l->p50 = rank(c->lat, n, 0.50);
+	l->p90 = rank(c->lat, n, 0.90);
+	l->p99 = rank(c->lat, n, 0.99);
+	l->p999 = rank(c->lat, n, 0.999);
+}
+
+struct foreach_ctx {
+	void (*cb)(void *, uint32_t, uint32_t, uint16_t, uint16_t);
+	void *ctx;
+};
+
+static void foreach_cb(const struct dgr_txn_info *t, void *arg)
+{
+	struct foreach_ctx *f = arg;
+
+	f->cb(f->ctx, t->txn_id, t->bytes, t->msgs_seen, t->num_msgs);
+}
+
+static void foreach_none(const struct dgr_txn_info *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+}
+
+/* Returns the number of incomplete transactions. */
+unsigned int dgr_conn_foreach_incomplete(struct dgr_conn *c,
+					 void (*cb)(void *ctx, uint32_t txn_id, uint32_t bytes,
+						    uint16_t msgs_seen, uint16_t num_msgs),
+					 void *ctx)
+{
+	struct foreach_ctx f = { .cb = cb, .ctx = ctx };
+
+	return dgr_reasm_foreach_incomplete(c->reasm, cb ? foreach_cb : foreach_none, &f);
+}
+
+/* Returns the ramp checker. */
+const struct dgr_ramp *dgr_conn_ramp(const struct dgr_conn *c)
+{
+	return &c->ramp;
+}
+
+/* Returns the configuration warning or NULL. */
+const char *dgr_conn_warning(const struct dgr_conn *c)
+{
+	return c->warning;
+}
+
+/* Returns the transport. */
+struct dgr_transport *dgr_conn_transport(struct dgr_conn *c)
+{
+	return c->t;
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The receive thread: batched receive, frame decode (wire.c), duplicate
+ * filter, reassembly (reassembly.c), the one copy into the port memory, and
+ * the store-release flag write that hands a full buffer to the consumer
+ * (RX path) or returns a credit to the producer (TX path).
+ */
+#include <string.h>
+
+#include "conn_priv.h"
+
+struct rx_ctx {
+	struct dgr_conn *c;
+	struct dgr_dupfilter dup;
+	bool notify_worker;
+	bool notify_tx;
+};
+
+/* Counts one malformed frame or message by its reason (positive DGR_E_* code). */
+void dgr_count_malformed(struct dgr_conn *c, int reason, uint32_t bytes)
+{
+	struct dgr_conn_stats *s = &c->st;
+
+	switch (reason) {
+	case DGR_E_TRUNC_FRAME_HDR:
+		DGR_ADD(s->malformed_trunc_frame_hdr, 1);
+		break;
+	case DGR_E_TRUNC_MSG_HDR:
+		DGR_ADD(s->malformed_trunc_msg_hdr, 1);
+		break;
+	case DGR_E_MSG_PAST_END:
+		DGR_ADD(s->malformed_msg_past_end, 1);
+		break;
+	case DGR_E_PADDING:
+		DGR_ADD(s->malformed_padding, 1);
+		break;
+	case DGR_E_MSG_TYPE:
+		DGR_ADD(s->malformed_msg_type, 1);
+		break;
+	case DGR_E_FRAME_FLAGS:
+		DGR_ADD(s->malformed_frame_flags, 1);
+		break;
+	case DGR_E_ALIGN:
+		DGR_ADD(s->malformed_align, 1);
+		break;
+	case DGR_E_NUM_MSGS:
+		DGR_ADD(s->malformed_num_msgs, 1);
+		break;
+	case DGR_E_FLAG_WORD:
+		DGR_ADD(s->malformed_flag_word, 1);
+		break;
+	case DGR_E_UDP_SHORT:
+		DGR_ADD(s->malformed_udp_pad, 1);
+		break;
+	case DGR_E_INVAL:
+		DGR_ADD(s->malformed_unknown_id, 1);
+		break;
+	case DGR_E_ADDR_RANGE:
+		/* counted apart: out_of_range, not malformed_frames */
+		DGR_ADD(s->out_of_range, 1);
+		DGR_TP(malformed, c->o.conn_index, reason, bytes);
+		return;
+	default:
+		break;
+	}
+	DGR_ADD(s->malformed_frames, 1);
+	DGR_TP(malformed, c->o.conn_index, reason, bytes);
+}
+
+static void push_ack_ev(struct rx_ctx *x, uint8_t kind, uint16_t start, uint8_t count)
+{
+	struct dgr_ack_ev ev = { .kind = kind, .count = count, .start = start };
+
+	/* full ring: the ACK is lost, as on the wire; the peer retransmits */
+	(void)dgr_spsc_push(&x->c->acks, &ev);
+	x->notify_tx = true;
+}
+
+static void complete_txn(struct rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq,
+			 uint64_t now)
+{
+	struct dgr_conn *c = x->c;
+	uint32_t flag_off;
+	unsigned int idx;
+
+	if (d->flag_addr == DGR_NO_FLAG) {
+		return; /* a write without flag: data only */
+	}
+	flag_off = d->flag_addr - c->base - c->nbuf * c->size;
+	if (d->flag_addr - c->base < c->nbuf * c->size || flag_off / 4 >= DGR_PORT_FLAGS) {
+		DGR_ADD(c->st.unexpected_flags, 1);
+		return;
+	}
+	idx = flag_off / 4;
+	if (c->o.direction == DGR_DIR_RX) {
+		struct dgr_flag_word fw;
+		uint64_t in_use;
+
+		if (idx >= c->nbuf) {
+			DGR_ADD(c->st.unexpected_flags, 1);
+			return;
+		}
+		if (__atomic_load_n(&c->flags[idx], __ATOMIC_ACQUIRE) != 0) {
+			/* the producer overran a buffer the consumer still holds */
+			DGR_ADD(c->st.unexpected_flags, 1);
+			return;
+		}
+		c->meta[idx].txn_id = d->txn_id;
+		c->meta[idx].flag_value = d->flag_value;
+		c->meta[idx].bytes = d->bytes;
+		c->meta[idx].frame_seq = seq;
+		c->meta[idx].t_complete = now;
+		__atomic_store_n(&c->flags[idx], d->flag_value, __ATOMIC_RELEASE);
+		DGR_ADD(c->completed, 1);
+		DGR_ADD(c->st.txns_completed, 1);
+		in_use = c->completed - __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);
+		if (in_use > c->st.occupancy_hwm) {
+			DGR_ADD(c->st.occupancy_hwm, in_use - c->st.occupancy_hwm);
+		}
+		dgr_flag_decode(d->flag_value, &fw);
+		DGR_TP(txn_complete, c->o.conn_index, d->txn_id, (uint16_t)idx, d->bytes, fw.opcode,
+		       d->flag_addr, seq);
+		x->notify_worker = true;
+		return;
+	}
+	/* TX path: a doorbell from the FPGA returns the credit of its buffer idx */
+	if (idx >= c->o.peer_buffers) {
+		DGR_ADD(c->st.unexpected_flags, 1);
+		return;
+	}
+	__atomic_store_n(&c->flags[idx], d->flag_value, __ATOMIC_RELEASE);
+	DGR_ADD(c->st.doorbells_received, 1);
+	__atomic_store_n(&c->credits, c->credits + 1, __ATOMIC_RELEASE);
+	DGR_TP(doorbell_rx, c->o.conn_index, (uint16_t)idx, d->flag_addr, seq);
+	x->notify_worker = true;
+}
+
+static void handle_frame(struct rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now)
+{
+	struct dgr_conn *c = x->c;
+	struct dgr_frame f;
+	struct dgr_msg m;
+	int rc;
+	uint16_t msgs = 0;
+
+	rc = dgr_frame_parse(&f, buf, len, NULL);
+	if (rc < 0) {
+		dgr_count_malformed(c, -rc, (uint32_t)len);
+		return;
+	}
+	DGR_ADD(c->st.frames_rx, 1);
+	DGR_ADD(c->st.bytes_rx, len);
+	if (f.hdr.dst_id != c->o.id || f.hdr.src_id != c->o.peer_id) {
+		dgr_count_malformed(c, DGR_E_INVAL, (uint32_t)len);
+		return;
+	}
+	if (f.hdr.ack_count > 0) {
+		DGR_ADD(c->st.acks_received, 1);
+		DGR_TP(ack_rx, c->o.conn_index, f.hdr.ack_start, f.hdr.ack_count);
+		if (c->o.retransmit_ms) {
+			push_ack_ev(x, DGR_ACKEV_PEER_ACKED, f.hdr.ack_start, f.hdr.ack_count);
+		}
+	}
+	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, 0, f.hdr.ack_start,
+		       f.hdr.ack_count);
+		return;
+	}
+	if (dgr_dupfilter_accept(&x->dup, f.hdr.frame_seq) != DGR_SEQ_NEW) {
+		DGR_ADD(c->st.duplicate_frames, 1);
+		if (c->o.acks) {
+			/* acknowledge again: our earlier ACK may have been lost */
+			push_ack_ev(x, DGR_ACKEV_TO_ACK, f.hdr.frame_seq, 1);
+		}
+		return;
+	}
+	if (c->o.acks) {
+		push_ack_ev(x, DGR_ACKEV_TO_ACK, f.hdr.frame_seq, 1);
+	}
+	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
+		struct dgr_txn_info done;
+		int r;
+
+		msgs++;
+		if (m.data_len != 0) {
+			m.data_addr -= c->base;
+		}
+		if (m.flag_addr != DGR_NO_FLAG) {
+			m.flag_addr -= c->base;
+		}
+		r = dgr_msg_validate(&m, c->mem_size, c->o.strict_lengths, NULL);
+		if (r < 0) {
+			dgr_count_malformed(c, -r, m.data_len);
+			continue;
+		}
+		if (m.flag_addr != DGR_NO_FLAG) {
+			m.flag_addr += c->base; /* the reassembler reports wire addresses */
+		}
+		r = dgr_reasm_add(c->reasm, &m, now, f.hdr.frame_seq, &done);
+		if (r == DGR_REASM_DUPLICATE) {
+			DGR_ADD(c->st.duplicate_msgs, 1);
+			continue;
+		}
+		if (r < 0) {
+			if (r == -DGR_E_NOSPACE) {
+				DGR_ADD(c->st.reasm_overflow, 1);
+			} else {
+				dgr_count_malformed(c, -r, m.data_len);
+			}
+			continue;
+		}
+		DGR_ADD(c->st.msgs_rx, 1);
+		if (m.data_len) {
+			memcpy(c->mem + m.data_addr, m.data, m.data_len);
+			DGR_ADD(c->st.data_bytes_rx, m.data_len);
+		}
+		if (r == DGR_REASM_COMPLETE) {
+			complete_txn(x, &done, f.hdr.frame_seq, now);
+		}
+	}
+	if (rc < 0) {
+		dgr_count_malformed(c, -rc, (uint32_t)len);
+	}
+	DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, msgs, f.hdr.ack_start,
+	       f.hdr.ack_count);
+}
+
+static void on_expired(const struct dgr_txn_info *txn, void *ctx)
+{
+	struct dgr_conn *c = ctx;
+
+	(void)txn;
+	DGR_ADD(c->st.incomplete_timed_out, 1);
+}
+
+/* Thread body: returns NULL. */
+void *dgr_rx_thread(void *arg)
+{
+	struct dgr_conn *c = arg;
+	struct dgr_rx_pkt pkts[DGR_TRANSPORT_MAX_BATCH];
+	struct dgr_thread_stats *ts = &c->ts[DGR_T_RX];
+	struct rx_ctx x = { .c = c };
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t last_expire = dgr_now_ns();
+	uint64_t incomplete_ns = (uint64_t)c->o.incomplete_ms * 1000000ull;
+	int timeout = c->o.busy_wait ? 0 : 20;
+
+	dgr_dupfilter_init(&x.dup);
+	if (!dgr_thread_begin(c, DGR_T_RX)) {
+		return NULL;
+	}
+	while (!dgr_conn_stopping(c)) {
+		int n = dgr_transport_recv(c->t, pkts, DGR_TRANSPORT_MAX_BATCH, timeout, err);
+		uint64_t now = dgr_now_ns();
+
+		DGR_ADD(ts->loops, 1);
+		if (n < 0) {
+			dgr_conn_fail(c, n, err);
+			break;
+		}
+		if (n == 0) {
+			DGR_ADD(ts->idle_waits, 1);
+		} else {
+			DGR_ADD(ts->syscalls, 1);
+		}
+		x.notify_worker = false;
+		x.notify_tx = false;
+		for (int i = 0; i < n; i++) {
+			DGR_ADD(ts->items, 1);
+			DGR_ADD(ts->bytes, pkts[i].len);
+			if (pkts[i].proto == DGR_PROTO_DGRDMA) {
+				handle_frame(&x, pkts[i].data, pkts[i].len, now);
+			} else if (pkts[i].proto == DGR_PROTO_INVALID) {
+				dgr_count_malformed(c, DGR_E_UDP_SHORT, (uint32_t)pkts[i].len);
+			}
+			/* DCP packets (answers to DCP doorbells) need no processing here */
+		}
+		if (x.notify_worker) {
+			dgr_event_notify(&c->ev_worker);
+		}
+		if (x.notify_tx) {
+			dgr_event_notify(&c->ev_tx);
+		}
+		if (incomplete_ns && now - last_expire >= incomplete_ns / 4) {
+			last_expire = now;
+			dgr_reasm_expire(c->reasm, now - incomplete_ns, on_expired, c);
+		}
+	}
+	dgr_thread_cpu(ts);
+	return NULL;
+}

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The transmit thread: turns doorbells (RX path) and filled buffers (TX
+ * path) into frames with the codec's fragmenter, holds a partly filled frame
+ * for coalesce_wait, piggy-backs ACKs, keeps frames for retransmission when
+ * that is on, and sends in batches (sendmmsg). It measures the in-host
+ * doorbell latency: transaction complete -> doorbell handed to the socket.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dgrdma/dcp.h>
+
+#include "conn_priv.h"
+
+#define ACK_ONLY_SLOTS 64
+#define DCP_SLOTS 64
+
+enum active_kind { ACTIVE_NONE, ACTIVE_DOORBELL, ACTIVE_DATA };
+
+struct pend_db {
+	uint16_t buffer;
+	uint16_t seq;
+	uint32_t txn_id;
+	uint32_t flag_addr;
+	uint64_t t_complete;
+};
+
+struct tx_state {
+	struct dgr_conn *c;
+	struct dgr_rtq rtq;
+	struct dgr_ackq ackq;
+	size_t cap;
+	unsigned int batch;
+
+	struct dgr_frame_builder fb;
+	bool open;
+	uint16_t fseq;     /* seq of the open frame */
+	uint64_t first_ns; /* when the open frame got its first message */
+	uint16_t next_seq;
+	uint32_t next_txn;
+
+	enum active_kind active;
+	struct dgr_txn txn;
+	struct dgr_txn_cursor cur;
+	bool planned;
+	struct dgr_doorbell_req db;
+	struct dgr_txn_req req;
+
+	struct dgr_tx_pkt pkts[DGR_TRANSPORT_MAX_BATCH];
+	unsigned int npkts;
+	struct pend_db *dbs; /* doorbells in frames not yet sent */
+	unsigned int ndbs;
+	unsigned int ndbs_closed; /* the first ndbs_closed are in closed frames or DCP packets */
+	unsigned int dbs_cap;
+	uint8_t ack_bufs[ACK_ONLY_SLOTS][DGR_FRAME_HDR_LEN];
+	unsigned int nack;
+	uint8_t dcp_bufs[DCP_SLOTS][16];
+	unsigned int ndcp;
+	uint8_t dcp_tag;
+};
+
+static void record_latency(struct dgr_conn *c, uint64_t lat)
+{
+	if (c->lat_count < c->lat_cap) {
+		c->lat[c->lat_count] = lat;
+	}
+	c->lat_count++;
+	c->lat_sum += lat;
+	if (lat < c->lat_min) {
+		c->lat_min = lat;
+	}
+	if (lat > c->lat_max) {
+		c->lat_max = lat;
+	}
+}
+
+static int flush_send(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t now;
+	int rc;
+
+	if (s->npkts == 0) {
+		return 0;
+	}
+	rc = dgr_transport_send(c->t, s->pkts, s->npkts, err);
+	DGR_ADD(c->ts[DGR_T_TX].syscalls, 1);
+	if (rc < 0) {
+		dgr_conn_fail(c, rc, err);
+		return rc;
+	}
+	now = dgr_now_ns();
+	for (unsigned int i = 0; i < s->ndbs_closed; i++) {
+		struct pend_db *d = &s->dbs[i];
+
+		record_latency(c, now - d->t_complete);
+		DGR_ADD(c->st.doorbells_sent, 1);
+		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq);
+	}
+	memmove(s->dbs, s->dbs + s->ndbs_closed, (s->ndbs - s->ndbs_closed) * sizeof(*s->dbs));
+	s->ndbs -= s->ndbs_closed;
+	s->ndbs_closed = 0;
+	s->npkts = 0;
+	s->nack = 0;
+	s->ndcp = 0;
+	if (!c->o.retransmit_ms) {
+		dgr_rtq_release_all(&s->rtq);
+	}
+	return 0;
+}
+
+static int add_pkt(struct tx_state *s, const uint8_t *data, size_t len, enum dgr_proto proto)
+{
+	s->pkts[s->npkts].data = data;
+	s->pkts[s->npkts].len = len;
+	s->pkts[s->npkts].proto = proto;
+	s->pkts[s->npkts].dst = NULL;
+	s->npkts++;
+	if (s->npkts == s->batch || s->nack == ACK_ONLY_SLOTS || s->ndcp == DCP_SLOTS ||
+	    s->ndbs + 512 > s->dbs_cap) {
+		return flush_send(s);
+	}
+	return 0;
+}
+
+static bool open_frame(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	struct dgr_frame_hdr hdr;
+	uint8_t *buf;
+
+	buf = dgr_rtq_reserve(&s->rtq);
+	if (!buf) {
+		return false; /* every slot waits for an ACK */
+	}
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.src_id = c->o.id;
+	hdr.dst_id = c->o.peer_id;
+	hdr.frame_seq = s->next_seq;
+	if (dgr_fb_init(&s->fb, buf, s->cap, &hdr) < 0) {
+		return false;
+	}
+	s->fseq = s->next_seq;
+	s->open = true;
+	s->first_ns = 0;
+	return true;
+}
+
+static void set_acks(struct tx_state *s, uint8_t *hdr_buf, struct dgr_frame_builder *fb)
+{
+	struct dgr_conn *c = s->c;
+	uint16_t start;
+	unsigned int n = dgr_ackq_take_run(&s->ackq, &start);
+
+	if (n == 0) {
+		return;
+	}
+	if (fb) {
+		dgr_fb_set_ack(fb, start, (uint8_t)n);
+	} else {
+		dgr_put_le16(hdr_buf + DGR_FRAME_OFF_ACK_START, start);
+		hdr_buf[DGR_FRAME_OFF_ACK_COUNT] = (uint8_t)n;
+	}
+	DGR_ADD(c->st.acks_sent, 1);
+	DGR_TP(ack_tx, c->o.conn_index, start, (uint8_t)n);
+}
+
+static int close_frame(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	size_t len;
+	uint16_t ack_start;
+	uint8_t ack_count;
+
+	if (!s->open) {
+		return 0;
+	}
+	len = dgr_fb_finish(&s->fb);
+	if (c->o.acks) {
+		set_acks(s, NULL, &s->fb);
+	}
+	ack_start = dgr_get_le16(s->fb.buf + DGR_FRAME_OFF_ACK_START);
+	ack_count = s->fb.buf[DGR_FRAME_OFF_ACK_COUNT];
+	dgr_rtq_commit(&s->rtq, s->fseq, (uint32_t)len, (uint16_t)s->fb.msgs, dgr_now_ns());
+	s->open = false;
+	s->next_seq++;
+	DGR_ADD(c->st.frames_tx, 1);
+	DGR_ADD(c->st.bytes_tx, len);
+	DGR_ADD(c->st.msgs_tx, s->fb.msgs);
+	DGR_ADD(c->ts[DGR_T_TX].items, 1);
+	DGR_ADD(c->ts[DGR_T_TX].bytes, len);
+	DGR_TP(frame_tx, c->o.conn_index, s->fseq, (uint32_t)len, (uint16_t)s->fb.msgs, ack_start,
+	       ack_count, 0);
+	s->ndbs_closed = s->ndbs;
+	return add_pkt(s, s->fb.buf, len, DGR_PROTO_DGRDMA);
+}
+
+static void finish_active(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+
+	if (s->active == ACTIVE_DOORBELL) {
+		struct pend_db *d = &s->dbs[s->ndbs++];
+
+		d->buffer = s->db.buffer;
+		d->seq = s->fseq;
+		d->txn_id = s->db.txn_id;
+		d->flag_addr = s->txn.flag_addr;
+		d->t_complete = s->db.t_complete;
+	} else {
+		DGR_ADD(c->st.txns_sent, 1);
+		DGR_ADD(c->st.data_bytes_tx, s->txn.len);
+		DGR_TP(txn_sent, c->o.conn_index, s->txn.txn_id, s->req.remote, s->txn.len, s->fseq);
+		/* the data is in frames now: the local buffer can be refilled */
+		__atomic_store_n(&c->local_freed, c->local_freed + 1, __ATOMIC_RELEASE);
+		dgr_event_notify(&c->ev_worker);
+	}
+	s->active = ACTIVE_NONE;
+}
+
+/* Writes the active transaction into frames. Returns 1 done, 0 blocked, < 0 error. */
+static int step_active(struct tx_state *s)
+{
+	for (;;) {
+		int r;
+
+		if (!s->open && !open_frame(s)) {
+			return 0;
+		}
+		if (!s->planned) {
+			r = dgr_txn_plan(&s->cur, &s->txn, &s->fb);
+			if (r < 0) {
+				dgr_conn_fail(s->c, r, "cannot fragment a transaction for this MTU");
+				return r;
+			}
+			s->planned = true;
+		}
+		r = dgr_fb_add_txn(&s->fb, &s->cur);
+		if (r < 0) {
+			dgr_conn_fail(s->c, r, "frame builder failed");
+			return r;
+		}
+		if (s->fb.msgs > 0 && s->first_ns == 0) {
+			s->first_ns = dgr_now_ns();
+		}
+		if (r == 1) {
+			finish_active(s);
+			return 1;
+		}
+		r = close_frame(s);
+		if (r < 0) {
+			return r;
+		}
+	}
+}
+
+static void start_doorbell(struct tx_state *s, const struct dgr_doorbell_req *db)
+{
+	struct dgr_conn *c = s->c;
+
+	s->db = *db;
+	memset(&s->txn, 0, sizeof(s->txn));
+	s->txn.txn_id = s->next_txn++;
+	s->txn.data_addr = 0;
+	s->txn.flag_addr = c->base + c->o.peer_buffers * c->size + 4u * db->buffer;
+	s->txn.flag_value = DGR_DOORBELL_VALUE;
+	s->active = ACTIVE_DOORBELL;
+	s->planned = false;
+}
+
+static int send_dcp_doorbell(struct tx_state *s, const struct dgr_doorbell_req *db)
+{
+	struct dgr_conn *c = s->c;
+	struct dcp_packet p;
+	uint8_t *buf = s->dcp_bufs[s->ndcp++];
+	struct pend_db *d = &s->dbs[s->ndbs++];
+	int len;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = DCP_KIND_WRITE;
+	p.low = 0xF;
+	p.tag = s->dcp_tag++;
+	p.addr = c->o.doorbell_dcp_addr;
+	p.data = db->buffer;
+	len = dcp_encode(buf, sizeof(s->dcp_bufs[0]), &p);
+	d->buffer = db->buffer;
+	d->seq = 0;
+	d->txn_id = db->txn_id;
+	d->flag_addr = c->o.doorbell_dcp_addr;
+	d->t_complete = db->t_complete;
+	s->ndbs_closed = s->ndbs;
+	return add_pkt(s, buf, (size_t)len, DGR_PROTO_DCP);
+}
+
+static void start_data(struct tx_state *s, const struct dgr_txn_req *req)
+{
+	struct dgr_conn *c = s->c;
+
+	s->req = *req;
+	memset(&s->txn, 0, sizeof(s->txn));
+	s->txn.txn_id = s->next_txn++;
+	s->txn.data_addr = c->base + (uint32_t)req->remote * c->size;
+	s->txn.flag_addr = c->base + c->o.peer_buffers * c->size + 4u * req->remote;
+	s->txn.flag_value = req->flag_value;
+	s->txn.data = c->mem + (size_t)req->local * c->size;
+	s->txn.len = req->len;
+	s->active = ACTIVE_DATA;
+	s->planned = false;
+}
+
+/* Takes new work from the rings. Returns 1 if something was done, 0 if not, < 0 on error. */
+static int take_work(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	int did = 0;
+	int r;
+
+	for (;;) {
+		if (s->active != ACTIVE_NONE) {
+			r = step_active(s);
+			if (r <= 0) {
+				return r < 0 ? r : did;
+			}
+			did = 1;
+		}
+		if (c->o.direction == DGR_DIR_RX) {
+			struct dgr_doorbell_req db;
+
+			if (!dgr_spsc_pop(&c->doorbells, &db)) {
+				return did;
+			}
+			if (c->o.doorbell_mode == DGR_DOORBELL_DCP) {
+				r = send_dcp_doorbell(s, &db);
+				if (r < 0) {
+					return r;
+				}
+				did = 1;
+				continue;
+			}
+			start_doorbell(s, &db);
+		} else {
+			struct dgr_txn_req req;
+
+			if (!dgr_spsc_pop(&c->txns, &req)) {
+				return did;
+			}
+			start_data(s, &req);
+		}
+	}
+}
+
+static int send_ack_only(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+
+	while (dgr_ackq_pending(&s->ackq) > 0) {
+		uint8_t *b = s->ack_bufs[s->nack++];
+		struct dgr_frame_hdr hdr;
+		int r;
+
+		memset(&hdr, 0, sizeof(hdr));
+		hdr.src_id = c->o.id;
+		hdr.dst_id = c->o.peer_id;
+		hdr.frame_seq = 0; /* ACK-only frames take no sequence number (docs/stack.md) */
+		hdr.flags = DGR_FRAME_FLAG_ACK_ONLY;
+		dgr_frame_hdr_write(b, &hdr);
+		set_acks(s, b, NULL);
+		DGR_ADD(c->st.frames_tx, 1);
+		DGR_ADD(c->st.bytes_tx, DGR_FRAME_HDR_LEN);
+		DGR_TP(frame_tx, c->o.conn_index, 0, DGR_FRAME_HDR_LEN, 0,
+		       dgr_get_le16(b + DGR_FRAME_OFF_ACK_START), b[DGR_FRAME_OFF_ACK_COUNT], 0);
+		r = add_pkt(s, b, DGR_FRAME_HDR_LEN, DGR_PROTO_DGRDMA);
+		if (r < 0) {
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int retransmit_due(struct tx_state *s, uint64_t now)
+{
+	struct dgr_conn *c = s->c;
+	struct dgr_rtq_slot *due[64];
+	unsigned int giveups = 0;
+	unsigned int n;
+
+	n = dgr_rtq_due(&s->rtq, now, (uint64_t)c->o.retransmit_ms * 1000000ull,
+			c->o.retransmit_attempts, due, 64, &giveups);
+	if (giveups) {
+		DGR_ADD(c->st.retransmit_giveups, giveups);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		int r;
+
+		DGR_ADD(c->st.retransmits, 1);
+		DGR_ADD(c->st.frames_tx, 1);
+		DGR_ADD(c->st.bytes_tx, due[i]->len);
+		DGR_TP(retransmit, c->o.conn_index, due[i]->seq, due[i]->attempts);
+		DGR_TP(frame_tx, c->o.conn_index, due[i]->seq, due[i]->len, due[i]->msgs,
+		       dgr_get_le16(due[i]->buf + DGR_FRAME_OFF_ACK_START),
+		       due[i]->buf[DGR_FRAME_OFF_ACK_COUNT], 1);
+		r = add_pkt(s, due[i]->buf, due[i]->len, DGR_PROTO_DGRDMA);
+		if (r < 0) {
+			return r;
+		}
+	}
+	return (int)n;
+}
+
+static bool tx_has_work(struct dgr_conn *c)
+{
+	return dgr_spsc_count(&c->doorbells) || dgr_spsc_count(&c->txns) ||
+	       dgr_spsc_count(&c->acks);
+}
+
+static int tx_loop(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	uint64_t coalesce_ns = (uint64_t)c->o.coalesce_wait_us * 1000ull;
+	uint64_t rt_ns = (uint64_t)c->o.retransmit_ms * 1000000ull;
+	uint64_t last_scan = dgr_now_ns();
+	int r;
+
+	for (;;) {
+		bool stopping = dgr_conn_stopping(c);
+		struct dgr_ack_ev ev;
+		uint64_t now;
+		uint64_t wait_ns = 20000000ull;
+		int did;
+		uint32_t seen;
+
+		DGR_ADD(c->ts[DGR_T_TX].loops, 1);
+		while (dgr_spsc_pop(&c->acks, &ev)) {
+			if (ev.kind == DGR_ACKEV_PEER_ACKED) {
+				dgr_rtq_ack(&s->rtq, ev.start, ev.count);
+			} else {
+				dgr_ackq_push(&s->ackq, ev.start);
+			}
+		}
+		did = take_work(s);
+		if (did < 0) {
+			return did;
+		}
+		now = dgr_now_ns();
+		if (s->open && s->fb.msgs > 0) {
+			if (stopping || coalesce_ns == 0 || now - s->first_ns >= coalesce_ns) {
+				r = close_frame(s);
+				if (r < 0) {
+					return r;
+				}
+			} else {
+				wait_ns = coalesce_ns - (now - s->first_ns);
+			}
+		}
+		if (c->o.acks && !(s->open && s->fb.msgs > 0)) {
+			r = send_ack_only(s);
+			if (r < 0) {
+				return r;
+			}
+		}
+		if (rt_ns) {
+			if (now - last_scan >= rt_ns / 8) {
+				last_scan = now;
+				r = retransmit_due(s, now);
+				if (r < 0) {
+					return r;
+				}
+			}
+			if (rt_ns / 8 < wait_ns) {
+				wait_ns = rt_ns / 8;
+			}
+		}
+		r = flush_send(s);
+		if (r < 0) {
+			return r;
+		}
+		if (stopping) {
+			return 0;
+		}
+		if (did) {
+			continue;
+		}
+		if (c->o.busy_wait) {
+			continue;
+		}
+		seen = dgr_event_prepare(&c->ev_tx);
+		if (tx_has_work(c) || dgr_conn_stopping(c)) {
+			dgr_event_cancel(&c->ev_tx);
+			continue;
+		}
+		DGR_ADD(c->ts[DGR_T_TX].idle_waits, 1);
+		dgr_event_wait(&c->ev_tx, seen, wait_ns ? wait_ns : 1000);
+	}
+}
+
+/* Thread body: returns NULL. */
+void *dgr_tx_thread(void *arg)
+{
+	struct dgr_conn *c = arg;
+	struct tx_state *s;
+	uint32_t slots;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		dgr_conn_fail(c, -DGR_E_NOMEM, "out of memory for the transmit thread");
+		(void)dgr_thread_begin(c, DGR_T_TX);
+		return NULL;
+	}
+	s->c = c;
+	s->cap = dgr_transport_frame_cap(c->t);
+	s->batch = c->o.transport.batch ? c->o.transport.batch : DGR_TRANSPORT_DEFAULT_BATCH;
+	s->next_seq = 1;
+	s->next_txn = 1;
+	s->dbs_cap = 1024;
+	s->dbs = calloc(s->dbs_cap, sizeof(*s->dbs));
+	dgr_ackq_init(&s->ackq);
+	/* enough slots for a send batch, and a retransmit window when that is on */
+	slots = (uint32_t)(16u * 1024 * 1024 / s->cap);
+	if (slots > 1024) {
+		slots = 1024;
+	}
+	if (slots < s->batch + 2) {
+		slots = s->batch + 2;
+	}
+	if (!s->dbs || dgr_rtq_init(&s->rtq, slots, s->cap) < 0) {
+		dgr_conn_fail(c, -DGR_E_NOMEM, "out of memory for the transmit thread");
+		(void)dgr_thread_begin(c, DGR_T_TX);
+		goto out;
+	}
+	if (!dgr_thread_begin(c, DGR_T_TX)) {
+		goto out;
+	}
+	(void)tx_loop(s);
+	dgr_thread_cpu(&c->ts[DGR_T_TX]);
+out:
+	dgr_rtq_free(&s->rtq);
+	free(s->dbs);
+	free(s);
+	return NULL;
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The worker thread: on the RX path the consumer (takes full buffers in
+ * buffer order, checks the ramp, runs the sink, releases the buffer and
+ * queues its doorbell); on the TX path the producer (waits for a local buffer
+ * and a credit, fills the buffer, hands it to the transmit thread).
+ */
+#include <string.h>
+
+#include "conn_priv.h"
+
+/* Waits for the worker event (or spins), at most 20 ms. */
+static void worker_wait(struct dgr_conn *c, bool (*ready)(struct dgr_conn *, void *), void *arg)
+{
+	uint32_t seen;
+
+	if (c->o.busy_wait) {
+		return;
+	}
+	seen = dgr_event_prepare(&c->ev_worker);
+	if (ready(c, arg) || dgr_conn_stopping(c)) {
+		dgr_event_cancel(&c->ev_worker);
+		return;
+	}
+	DGR_ADD(c->ts[DGR_T_WORKER].idle_waits, 1);
+	dgr_event_wait(&c->ev_worker, seen, 20000000ull);
+}
+
+static bool flag_set(struct dgr_conn *c, void *arg)
+{
+	unsigned int idx = *(unsigned int *)arg;
+
+	return __atomic_load_n(&c->flags[idx], __ATOMIC_ACQUIRE) != 0;
+}
+
+static void consume_loop(struct dgr_conn *c)
+{
+	struct dgr_thread_stats *ts = &c->ts[DGR_T_WORKER];
+	unsigned int next = 0;
+
+	while (!dgr_conn_stopping(c)) {
+		struct dgr_buffer_view v;
+		struct dgr_doorbell_req db;
+		struct dgr_flag_word fw;
+		uint32_t flag;
+		int rc = 0;
+
+		DGR_ADD(ts->loops, 1);
+		flag = __atomic_load_n(&c->flags[next], __ATOMIC_ACQUIRE);
+		if (flag == 0) {
+			worker_wait(c, flag_set, &next);
+			continue;
+		}
+		dgr_flag_decode(flag, &fw);
+		memset(&v, 0, sizeof(v));
+		v.buffer = (uint16_t)next;
+		v.txn_id = c->meta[next].txn_id;
+		v.data = c->mem + (size_t)next * c->size;
+		v.len = fw.length < c->size ? fw.length : c->size;
+		v.flag_value = flag;
+		v.opcode = fw.opcode;
+		v.eof = fw.eof;
+		v.truncated = fw.truncated;
+		DGR_TP(buffer_acquire, c->o.conn_index, v.buffer, v.txn_id);
+		if (fw.opcode == DGR_OPCODE_SAMPLES && c->o.check_ramp) {
+			dgr_ramp_check(&c->ramp, v.data, v.len);
+			DGR_ADD(c->st.samples_received, v.len / DGR_SAMPLE_BYTES);
+			if (c->ramp.lost != c->st.samples_lost) {
+				DGR_ADD(c->st.samples_lost, c->ramp.lost - c->st.samples_lost);
+			}
+			if (c->ramp.gaps != c->st.ramp_gaps) {
+				DGR_ADD(c->st.ramp_gaps, c->ramp.gaps - c->st.ramp_gaps);
+			}
+		} else if (fw.opcode == DGR_OPCODE_DISCONTINUITY) {
+			DGR_ADD(c->st.discontinuities, 1);
+		}
+		if (fw.eof) {
+			DGR_ADD(c->st.eof_received, 1);
+		}
+		if (c->consume) {
+			rc = c->consume(c->ctx, &v);
+		}
+		DGR_ADD(ts->items, 1);
+		DGR_ADD(ts->bytes, v.len);
+		db.buffer = v.buffer;
+		db.txn_id = v.txn_id;
+		db.t_complete = c->meta[next].t_complete;
+		__atomic_store_n(&c->flags[next], 0, __ATOMIC_RELEASE);
+		DGR_TP(buffer_release, c->o.conn_index, v.buffer, v.txn_id);
+		/* at most nbuf doorbells are pending and the ring holds more: never full */
+		while (!dgr_spsc_push(&c->doorbells, &db)) {
+			DGR_ADD(c->st.tx_ring_full, 1);
+			dgr_event_notify(&c->ev_tx);
+			if (dgr_conn_stopping(c)) {
+				return;
+			}
+		}
+		__atomic_store_n(&c->consumed, c->consumed + 1, __ATOMIC_RELEASE);
+		DGR_ADD(c->st.buffers_consumed, 1);
+		DGR_TP(doorbell_queued, c->o.conn_index, v.buffer, v.txn_id,
+		       c->base + c->o.peer_buffers * c->size + 4u * v.buffer);
+		dgr_event_notify(&c->ev_tx);
+		if (rc < 0) {
+			dgr_conn_fail(c, rc, "the consumer stopped the run");
+			return;
+		}
+		if (fw.eof) {
+			dgr_conn_mark_ended(c);
+		}
+		next = (next + 1) % c->nbuf;
+	}
+}
+
+struct produce_need {
+	uint64_t k;
+};
+
+static bool can_produce(struct dgr_conn *c, void *arg)
+{
+	uint64_t k = ((struct produce_need *)arg)->k;
+
+	return k < __atomic_load_n(&c->local_freed, __ATOMIC_ACQUIRE) + c->nbuf &&
+	       k < __atomic_load_n(&c->credits, __ATOMIC_ACQUIRE) + c->o.peer_buffers;
+}
+
+static bool all_credited(struct dgr_conn *c, void *arg)
+{
+	uint64_t k = ((struct produce_need *)arg)->k;
+
+	return __atomic_load_n(&c->credits, __ATOMIC_ACQUIRE) >= k;
+}
+
+static void produce_loop(struct dgr_conn *c)
+{
+	struct dgr_thread_stats *ts = &c->ts[DGR_T_WORKER];
+	struct produce_need need = { .k = 0 };
+	bool stalled = false;
+
+	while (!dgr_conn_stopping(c)) {
+		struct dgr_buffer_view v;
+		struct dgr_txn_req req;
+		int rc;
+
+		DGR_ADD(ts->loops, 1);
+		if (!can_produce(c, &need)) {
+			if (!stalled && need.k >= __atomic_load_n(&c->credits, __ATOMIC_ACQUIRE) +
+							   c->o.peer_buffers) {
+				DGR_ADD(c->st.credit_stalls, 1);
+				stalled = true;
+			}
+			worker_wait(c, can_produce, &need);
+			continue;
+		}
+		stalled = false;
+		memset(&v, 0, sizeof(v));
+		v.buffer = (uint16_t)(need.k % c->nbuf);
+		v.data = c->mem + (size_t)v.buffer * c->size;
+		v.len = c->size;
+		rc = c->produce(c->ctx, &v);
+		if (rc < 0) {
+			dgr_conn_fail(c, rc, "the producer stopped the run");
+			return;
+		}
+		if (rc == 0) {
+			break;
+		}
+		if (v.len > c->size) {
+			v.len = c->size;
+		}
+		req.local = v.buffer;
+		req.remote = (uint16_t)(need.k % c->o.peer_buffers);
+		req.len = v.len;
+		req.flag_value = dgr_flag_encode(v.len, v.eof, false, v.opcode);
+		while (!dgr_spsc_push(&c->txns, &req)) {
+			DGR_ADD(c->st.tx_ring_full, 1);
+			dgr_event_notify(&c->ev_tx);
+			if (dgr_conn_stopping(c)) {
+				return;
+			}
+		}
+		need.k++;
+		__atomic_store_n(&c->produced, need.k, __ATOMIC_RELEASE);
+		DGR_ADD(ts->items, 1);
+		DGR_ADD(ts->bytes, v.len);
+		dgr_event_notify(&c->ev_tx);
+		if (v.eof) {
+			break;
+		}
+	}
+	/* the stream has ended once the FPGA has released every buffer we sent */
+	while (!dgr_conn_stopping(c) && !all_credited(c, &need)) {
+		worker_wait(c, all_credited, &need);
+	}
+	if (!dgr_conn_stopping(c)) {
+		dgr_conn_mark_ended(c);
+	}
+}
+
+/* Thread body: returns NULL. */
+void *dgr_worker_thread(void *arg)
+{
+	struct dgr_conn *c = arg;
+
+	if (!dgr_thread_begin(c, DGR_T_WORKER)) {
+		return NULL;
+	}
+	if (c->o.direction == DGR_DIR_RX) {
+		consume_loop(c);
+	} else {
+		produce_loop(c);
+	}
+	dgr_thread_cpu(&c->ts[DGR_T_WORKER]);
+	return NULL;
+}

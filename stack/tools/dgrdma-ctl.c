@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dgrdma-ctl: a DCP client. Discovers endpoints (NOP), reads and writes
+ * registers and named properties, and runs control operations on workers,
+ * with retries on lost responses and a clear error on timeout.
+ *
+ * Named properties and workers come from a property map: the table that
+ * `dgrdma-fpga --list-properties` prints (docs/fpga.md section 4), given
+ * with --props FILE.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <dgrdma/cli.h>
+#include <dgrdma/dcp.h>
+#include <dgrdma/transport.h>
+
+#include "print.h"
+
+#define MAX_PROPS 512
+
+struct prop {
+	char name[64];
+	char worker_name[64];
+	unsigned int worker;
+	uint32_t addr;
+	bool is_u64;
+};
+
+struct ctl {
+	struct dgr_transport_opts to;
+	struct dgr_transport *t;
+	unsigned int timeout_ms;
+	unsigned int retries;
+	bool json;
+	uint8_t tag;
+	struct prop props[MAX_PROPS];
+	unsigned int nprops;
+	uint64_t sent;
+	uint64_t timeouts;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
+		"\n"
+		"Commands:\n"
+		"  discover                 send a NOP (to --peer; broadcast MAC with --if and no\n"
+		"                           --peer) and list the endpoints that answer\n"
+		"  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
+		"  write ADDR|NAME VALUE    write a 32-bit word\n"
+		"  control WORKER OP        control operation: initialize, start, stop, release,\n"
+		"                           test, before-query, after-configure, status, reset\n"
+		"  start WORKER / stop WORKER  shorthands of control\n"
+		"  props                    list the property map given with --props\n"
+		"\n"
+		"ADDR is a DCP address (0x100018); NAME a property of the --props map, optionally\n"
+		"WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
+		"\n" DGR_TRANSPORT_USAGE
+		"\n"
+		"Options:\n"
+		"  --timeout MSEC           wait for each response, 1..60000 (default 200)\n"
+		"  --retries N              attempts after the first, 0..100 (default 3)\n"
+		"  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
+		"  --json                   JSON output\n"
+		"  -h, --help               this text\n");
+}
+
+enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON };
+
+static const struct option long_opts[] = {
+	DGR_TRANSPORT_LONGOPTS,
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "props", required_argument, NULL, OPT_PROPS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
+/* Loads the markdown table of dgrdma-fpga --list-properties. Returns 0 or -1 with err. */
+static int load_props(struct ctl *c, const char *path, char *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	if (!f) {
+		snprintf(err, DGR_ERRBUF_SIZE, "--props %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && c->nprops < MAX_PROPS) {
+		struct prop *p = &c->props[c->nprops];
+		char wname[64], off[32], addr[32], name[80], type[16];
+		unsigned int w;
+
+		/* | 0 dgrdma_config | 0x018 | 0x100018 | `doorbell` | u32 | WO | ... | */
+		if (sscanf(line, "| %u %63s | %31s | %31s | %79s | %15s |", &w, wname, off, addr,
+			   name, type) != 6) {
+			continue;
+		}
+		if (strncmp(addr, "0x", 2) != 0 || name[0] != '`') {
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		p->worker = w;
+		snprintf(p->worker_name, sizeof(p->worker_name), "%s", wname);
+		snprintf(p->name, sizeof(p->name), "%.*s", (int)strcspn(name + 1, "`"), name + 1);
+		p->addr = (uint32_t)strtoul(addr, NULL, 16);
+		p->is_u64 = strcmp(type, "u64") == 0;
+		c->nprops++;
+	}
+	fclose(f);
+	if (c->nprops == 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--props %s: no property rows (expected the table of dgrdma-fpga "
+			 "--list-properties)",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Resolves ADDR or [WORKER.]NAME. Returns the property or NULL (then *addr is set or err). */
+static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const struct prop **prop,
+			char *err)
+{
+	uint64_t v;
+	const char *dot = strchr(s, '.');
+
+	*prop = NULL;
+	if ((s[0] >= '0' && s[0] <= '9')) {
+		if (dgr_parse_u64("address", s, 0, DCP_ADDR_MASK, false, &v, err) < 0) {
+			return -1;
+		}
+		if (v % 4) {
+			snprintf(err, DGR_ERRBUF_SIZE, "address 0x%" PRIx64 " is not word aligned",
+				 v);
+			return -1;
+		}
+		*addr = (uint32_t)v;
+		return 0;
+	}
+	for (unsigned int i = 0; i < c->nprops; i++) {
+		const struct prop *p = &c->props[i];
+
+		if (dot) {
+			size_t wl = (size_t)(dot - s);
+			char wnum[16];
+
+			snprintf(wnum, sizeof(wnum), "%u", p->worker);
+			if (strcmp(dot + 1, p->name) != 0 ||
+			    !((strlen(p->worker_name) == wl && !strncmp(s, p->worker_name, wl)) ||
+			      (strlen(wnum) == wl && !strncmp(s, wnum, wl)))) {
+				continue;
+			}
+		} else if (strcmp(s, p->name) != 0) {
+			continue;
+		}
+		*addr = p->addr;
+		*prop = p;
+		return 0;
+	}
+	snprintf(err, DGR_ERRBUF_SIZE, "'%s' is neither an address nor a property of %s", s,
+		 c->nprops ? "the --props map" : "a map (give --props FILE)");
+	return -1;
+}
+
+static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *err)
+{
+	uint64_t v;
+
+	if (s[0] >= '0' && s[0] <= '9') {
+		if (dgr_parse_u64("worker", s, 0, 62, false, &v, err) < 0) {
+			return -1;
+		}
+		*w = (unsigned int)v;
+		return 0;
+	}
+	for (unsigned int i = 0; i < c->nprops; i++) {
+		if (strcmp(c->props[i].worker_name, s) == 0) {
+			*w = c->props[i].worker;
+			return 0;
+		}
+	}
+	snprintf(err, DGR_ERRBUF_SIZE, "worker '%s' unknown (a number 0..62, or a name of --props)",
+		 s);
+	return -1;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
+}
+
+/*
+ * Sends req to dst and waits for the response with its tag, retrying.
+ * Returns 0 with *resp, or -DGR_E_TIMEOUT / -DGR_E_SYS with err.
+ */
+static int transact(struct ctl *c, struct dcp_packet *req, const struct dgr_addr *dst,
+		    struct dcp_packet *resp, char *err)
+{
+	uint8_t buf[32];
+	int len;
+
+	req->tag = c->tag++;
+	len = dcp_encode(buf, sizeof(buf), req);
+	if (len < 0) {
+		snprintf(err, DGR_ERRBUF_SIZE, "cannot encode the request");
+		return len;
+	}
+	for (unsigned int attempt = 0; attempt <= c->retries; attempt++) {
+		struct dgr_tx_pkt pkt = { .data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP,
+					  .dst = dst };
+		uint64_t deadline = now_ms() + c->timeout_ms;
+		int rc;
+
+		rc = dgr_transport_send(c->t, &pkt, 1, err);
+		if (rc < 0) {
+			return rc;
+		}
+		c->sent++;
+		for (;;) {
+			struct dgr_rx_pkt in[16];
+			uint64_t t = now_ms();
+			int n;
+
+			if (t >= deadline) {
+				break;
+			}
+			n = dgr_transport_recv(c->t, in, 16, (int)(deadline - t), err);
+			if (n < 0) {
+				return n;
+			}
+			for (int i = 0; i < n; i++) {
+				if (in[i].proto != DGR_PROTO_DCP ||
+				    dcp_decode(in[i].data, in[i].len, resp, NULL) < 0 ||
+				    !dcp_is_response(resp->kind) || resp->tag != req->tag) {
+					continue; /* not ours: a late answer to an earlier try */
+				}
+				return 0;
+			}
+		}
+		c->timeouts++;
+	}
+	snprintf(err, DGR_ERRBUF_SIZE,
+		 "no DCP response after %u attempts of %u ms (is the endpoint running and "
+		 "reachable on this transport? raise --timeout/--retries for a slow link)",
+		 c->retries + 1, c->timeout_ms);
+	return -DGR_E_TIMEOUT;
+}
+
+static int check_code(const struct dcp_packet *r, const char *what, char *err)
+{
+	if (r->low != DCP_RESP_OK) {
+		snprintf(err, DGR_ERRBUF_SIZE, "%s: the endpoint answered '%s' (code %u)", what,
+			 dcp_resp_code_name(r->low), r->low);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_word(struct ctl *c, uint32_t addr, uint32_t *v, char *err)
+{
+	struct dcp_packet req, resp;
+	char what[48];
+
+	memset(&req, 0, sizeof(req));
+	req.kind = DCP_KIND_READ;
+	req.low = 0xF;
+	req.addr = addr;
+	if (transact(c, &req, NULL, &resp, err) < 0) {
+		return -1;
+	}
+	snprintf(what, sizeof(what), "read 0x%06x", addr);
+	if (resp.kind != DCP_KIND_READ_RESP) {
+		if (resp.low != DCP_RESP_OK) {
+			return check_code(&resp, what, err);
+		}
+		snprintf(err, DGR_ERRBUF_SIZE, "%s: unexpected %s response", what,
+			 dcp_kind_name(resp.kind));
+		return -1;
+	}
+	if (check_code(&resp, what, err) < 0) {
+		return -1;
+	}
+	*v = resp.data;
+	return 0;
+}
+
+static int cmd_discover(struct ctl *c, struct pr *p, char *err)
+{
+	struct dcp_packet req, resp;
+	struct dgr_addr bcast;
+	const struct dgr_addr *dst = NULL;
+	uint8_t buf[32];
+	int len;
+	unsigned int found = 0;
+	uint64_t deadline;
+
+	memset(&bcast, 0, sizeof(bcast));
+	if (!c->to.have_peer) {
+		if (c->to.kind != DGR_TRANSPORT_ETHER) {
+			snprintf(err, DGR_ERRBUF_SIZE, "discover over UDP needs --peer ADDR:PORT");
+			return -1;
+		}
+		memset(bcast.mac, 0xff, 6);
+		dst = &bcast;
+	}
+	memset(&req, 0, sizeof(req));
+	req.kind = DCP_KIND_NOP;
+	req.uncached = true;
+	req.tag = c->tag++;
+	len = dcp_encode(buf, sizeof(buf), &req);
+	pr_arr_begin(p, "endpoints");
+	for (unsigned int attempt = 0; attempt <= c->retries && found == 0; attempt++) {
+		struct dgr_tx_pkt pkt = { .data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP,
+					  .dst = dst };
+
+		if (dgr_transport_send(c->t, &pkt, 1, err) < 0) {
+			pr_arr_end(p);
+			return -1;
+		}
+		deadline = now_ms() + c->timeout_ms;
+		while (now_ms() < deadline) {
+			struct dgr_rx_pkt in[16];
+			int n = dgr_transport_recv(c->t, in, 16, (int)(deadline - now_ms()), err);
+
+			if (n < 0) {
+				pr_arr_end(p);
+				return -1;
+			}
+			for (int i = 0; i < n; i++) {
+				char a[64], mac[32];
+				struct dgr_addr m;
+
+				if (in[i].proto != DGR_PROTO_DCP ||
+				    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
+				    resp.kind != DCP_KIND_NOP_RESP || resp.tag != req.tag) {
+					continue;
+				}
+				memset(&m, 0, sizeof(m));
+				memcpy(m.mac, resp.mac, 6);
+				pr_obj_begin(p, NULL);
+				pr_str(p, "address", dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
+				pr_u64(p, "id", resp.nop_id);
+				pr_str(p, "mac", dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
+				pr_obj_end(p);
+				found++;
+			}
+		}
+	}
+	pr_arr_end(p);
+	if (!found) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no endpoint answered the NOP after %u attempts of %u ms", c->retries + 1,
+			 c->timeout_ms);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
+{
+	const struct prop *prop;
+	uint32_t addr, lo, hi = 0;
+	char a[16];
+
+	if (resolve_addr(c, what, &addr, &prop, err) < 0) {
+		return -1;
+	}
+	if (read_word(c, addr, &lo, err) < 0) {
+		return -1;
+	}
+	if (prop && prop->is_u64 && read_word(c, addr + 4, &hi, err) < 0) {
+		return -1;
+	}
+	snprintf(a, sizeof(a), "0x%06x", addr);
+	pr_str(p, "address", a);
+	if (prop) {
+		pr_str(p, "name", prop->name);
+	}
+	pr_u64(p, "value", ((uint64_t)hi << 32) | lo);
+	return 0;
+}
+
+static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *val, char *err)
+{
+	const struct prop *prop;
+	struct dcp_packet req, resp;
+	uint32_t addr;
+	uint64_t v;
+	char a[16], w[48];
+
+	if (resolve_addr(c, what, &addr, &prop, err) < 0) {
+		return -1;
+	}
+	if (dgr_parse_u64("value", val, 0, UINT32_MAX, false, &v, err) < 0) {
+		return -1;
+	}
+	memset(&req, 0, sizeof(req));
+	req.kind = DCP_KIND_WRITE;
+	req.low = 0xF;
+	req.addr = addr;
+	req.data = (uint32_t)v;
+	if (transact(c, &req, NULL, &resp, err) < 0) {
+		return -1;
+	}
+	snprintf(w, sizeof(w), "write 0x%06x", addr);
+	if (check_code(&resp, w, err) < 0) {
+		return -1;
+	}
+	snprintf(a, sizeof(a), "0x%06x", addr);
+	pr_str(p, "address", a);
+	if (prop) {
+		pr_str(p, "name", prop->name);
+	}
+	pr_u64(p, "written", v);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint32_t reg;
+} control_ops[] = {
+	{ "initialize", DCP_CTL_INITIALIZE },
+	{ "start", DCP_CTL_START },
+	{ "stop", DCP_CTL_STOP },
+	{ "release", DCP_CTL_RELEASE },
+	{ "test", DCP_CTL_TEST },
+	{ "before-query", DCP_CTL_BEFORE_QUERY },
+	{ "after-configure", DCP_CTL_AFTER_CONFIG },
+	{ "status", DCP_CTL_STATUS },
+	{ "reset", DCP_CTL_RESET },
+};
+
+static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const char *op,
+		       char *err)
+{
+	unsigned int w;
+	uint32_t result;
+	char r[16];
+
+	if (resolve_worker(c, worker, &w, err) < 0) {
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(control_ops) / sizeof(control_ops[0]); i++) {
+		if (strcmp(op, control_ops[i].name) != 0) {
+			continue;
+		}
+		/* a read of the control register performs the operation and returns its result */
+		if (read_word(c, dcp_control_addr(w, control_ops[i].reg), &result, err) < 0) {
+			return -1;
+		}
+		snprintf(r, sizeof(r), "0x%08x", result);
+		pr_u64(p, "worker", w);
+		pr_str(p, "operation", op);
+		pr_str(p, "result", r);
+		return 0;
+	}
+	snprintf(err, DGR_ERRBUF_SIZE,
+		 "control operation '%s' unknown: initialize, start, stop, release, test, "
+		 "before-query, after-configure, status, reset",
+		 op);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctl *c = calloc(1, sizeof(struct ctl));
+	char err[DGR_ERRBUF_SIZE] = "";
+	const char *props = NULL;
+	const char *cmd;
+	struct pr p;
+	uint64_t v;
+	int opt, rc, status = 0;
+	int nargs;
+
+	if (!c) {
+		fprintf(stderr, "dgrdma-ctl: out of memory\n");
+		return 2;
+	}
+	dgr_transport_opts_init(&c->to);
+	c->timeout_ms = 200;
+	c->retries = 3;
+	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		rc = dgr_transport_parse_opt(&c->to, opt, optarg, err);
+		if (rc < 0) {
+			goto usage_error;
+		}
+		if (rc == 1) {
+			continue;
+		}
+		switch (opt) {
+		case OPT_TIMEOUT:
+			if (dgr_parse_u64("--timeout", optarg, 1, 60000, false, &v, err) < 0) {
+				goto usage_error;
+			}
+			c->timeout_ms = (unsigned int)v;
+			break;
+		case OPT_RETRIES:
+			if (dgr_parse_u64("--retries", optarg, 0, 100, false, &v, err) < 0) {
+				goto usage_error;
+			}
+			c->retries = (unsigned int)v;
+			break;
+		case OPT_PROPS:
+			props = optarg;
+			break;
+		case OPT_JSON:
+			c->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			free(c);
+			return 0;
+		default:
+			snprintf(err, DGR_ERRBUF_SIZE, "unknown option (see --help)");
+			goto usage_error;
+		}
+	}
+	if (optind >= argc) {
+		snprintf(err, DGR_ERRBUF_SIZE, "no command: discover, read, write, control, start, "
+					       "stop or props");
+		goto usage_error;
+	}
+	cmd = argv[optind];
+	nargs = argc - optind - 1;
+	if (props && load_props(c, props, err) < 0) {
+		goto usage_error;
+	}
+	if (strcmp(cmd, "props") == 0) {
+		pr_begin(&p, stdout, c->json);
+		pr_arr_begin(&p, "properties");
+		for (unsigned int i = 0; i < c->nprops; i++) {
+			char a[16];
+
+			snprintf(a, sizeof(a), "0x%06x", c->props[i].addr);
+			pr_obj_begin(&p, NULL);
+			pr_str(&p, "name", c->props[i].name);
+			pr_u64(&p, "worker", c->props[i].worker);
+			pr_str(&p, "address", a);
+			pr_obj_end(&p);
+		}
+		pr_arr_end(&p);
+		pr_end(&p);
+		free(c);
+		return 0;
+	}
+	if ((strcmp(cmd, "discover") == 0 && nargs != 0) ||
+	    (strcmp(cmd, "read") == 0 && nargs != 1) || (strcmp(cmd, "write") == 0 && nargs != 2) ||
+	    (strcmp(cmd, "control") == 0 && nargs != 2) ||
+	    ((strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) && nargs != 1)) {
+		snprintf(err, DGR_ERRBUF_SIZE, "%s: wrong number of arguments (see --help)", cmd);
+		goto usage_error;
+	}
+	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0) {
+		goto usage_error;
+	}
+	if (dgr_transport_open(&c->to, &c->t, err) < 0) {
+		fprintf(stderr, "dgrdma-ctl: %s\n", err);
+		free(c);
+		return 2;
+	}
+	pr_begin(&p, stdout, c->json);
+	if (strcmp(cmd, "discover") == 0) {
+		rc = cmd_discover(c, &p, err);
+	} else if (strcmp(cmd, "read") == 0) {
+		rc = cmd_read(c, &p, argv[optind + 1], err);
+	} else if (strcmp(cmd, "write") == 0) {
+		rc = cmd_write(c, &p, argv[optind + 1], argv[optind + 2], err);
+	} else if (strcmp(cmd, "control") == 0) {
+		rc = cmd_control(c, &p, argv[optind + 1], argv[optind + 2], err);
+	} else if (strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) {
+		rc = cmd_control(c, &p, argv[optind + 1], cmd, err);
+	} else {
+		snprintf(err, DGR_ERRBUF_SIZE, "'%s' is not a command: discover, read, write, "
+					       "control, start, stop, props",
+			 cmd);
+		rc = -1;
+		status = 2;
+	}
+	pr_u64(&p, "requests_sent", c->sent);
+	pr_u64(&p, "timeouts", c->timeouts);
+	pr_end(&p);
+	if (rc < 0) {
+		fprintf(stderr, "dgrdma-ctl: %s\n", err);
+		status = status ? status : 1;
+	}
+	dgr_transport_close(c->t);
+	free(c);
+	return status;
+usage_error:
+	fprintf(stderr, "dgrdma-ctl: %s\n", err);
+	free(c);
+	return 2;
+}
