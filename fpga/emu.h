@@ -104,9 +104,9 @@ struct fpga_counters {
 /* Pacing statistics (pacing.c). */
 struct fpga_pacing {
 	uint64_t steps;            /* production steps */
-	uint64_t late_max_ns;      /* longest a sample waited past its due time */
-	double late_sum;           /* sample-weighted lateness, for the mean */
-	uint64_t late_samples;
+	uint64_t late_max_ns;      /* largest lateness of a step's last sample */
+	double late_sum;           /* sum of the steps' lateness, for the mean */
+	uint64_t late_samples;     /* steps with samples */
 	uint64_t late_mean_ns;
 	uint64_t elapsed_ns;       /* clock of the last production step since the ADC start */
 	uint64_t expected_samples; /* rate * elapsed_ns, floor */
@@ -152,6 +152,9 @@ struct fpga_emu {
 	struct fpga_db dbq[FPGA_DB_QUEUE];
 	unsigned int dbq_head, dbq_len;
 	uint64_t rng;
+	/* every frame handed to the transport is shown here too (tests) */
+	void (*tx_tap)(void *ctx, const uint8_t *frame, size_t len);
+	void *tx_tap_ctx;
 
 	/* clocks */
 	uint64_t now_ns;

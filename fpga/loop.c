@@ -38,11 +38,25 @@ static void step_adc(struct fpga_emu *e)
 		return;
 	}
 	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
-	if (due > from) {
-		fpga_adc_produce(&e->adc, &e->prod, due - from, e->have_peer);
+	/*
+	 * One buffer at a time, each sent as soon as it is complete: the hardware
+	 * sends while it fills, so a late wake-up must not look like back pressure.
+	 */
+	while (due > e->adc.next_sample) {
+		uint64_t chunk = (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) /
+				 DGR_SAMPLE_BYTES;
+		uint64_t n = due - e->adc.next_sample;
+
+		if (e->adc.dropping || !e->have_peer) {
+			chunk = n;
+		}
+		from = e->adc.next_sample;
+		fpga_adc_produce(&e->adc, &e->prod, n < chunk ? n : chunk, e->have_peer);
+		fpga_tx_producer(e);
+		/* lateness of this chunk's last sample: of the buffer it completed */
+		fpga_pacing_step(&e->pace, e->cfg.rate, e->adc_start_ns, from, e->adc.next_sample,
+				 e->now_ns);
 	}
-	fpga_pacing_step(&e->pace, e->cfg.rate, e->adc_start_ns, from, e->adc.next_sample,
-			 e->now_ns);
 }
 
 static void step_dac(struct fpga_emu *e)

@@ -45,11 +45,16 @@ uint64_t fpga_sample_due_ns(double rate, uint64_t start_ns, uint64_t k)
 	return start_ns + (uint64_t)((long double)k * 1e9L / (long double)rate);
 }
 
-/* See emu.h. */
+/*
+ * See emu.h. The pacing error of a step is how late its last sample is
+ * produced compared with the clock: production happens in steps (a buffer,
+ * or what a late wake-up owes), and a step that is late hands its buffer to
+ * the wire late, where the hardware would have sent it on time.
+ */
 void fpga_pacing_step(struct fpga_pacing *pc, double rate, uint64_t start_ns, uint64_t from,
 		      uint64_t to, uint64_t now_ns)
 {
-	uint64_t first_due, last_due, late_first, late_last;
+	uint64_t last_due, late;
 
 	pc->elapsed_ns = now_ns - start_ns;
 	pc->expected_samples = fpga_samples_due(rate, start_ns, now_ns);
@@ -58,16 +63,13 @@ void fpga_pacing_step(struct fpga_pacing *pc, double rate, uint64_t start_ns, ui
 		return;
 	}
 	pc->steps++;
-	first_due = fpga_sample_due_ns(rate, start_ns, from);
 	last_due = fpga_sample_due_ns(rate, start_ns, to - 1);
-	late_first = now_ns > first_due ? now_ns - first_due : 0;
-	late_last = now_ns > last_due ? now_ns - last_due : 0;
-	if (late_first > pc->late_max_ns) {
-		pc->late_max_ns = late_first;
+	late = now_ns > last_due ? now_ns - last_due : 0;
+	if (late > pc->late_max_ns) {
+		pc->late_max_ns = late;
 	}
-	/* samples are due evenly between first_due and last_due: mean lateness is the midpoint */
-	pc->late_sum += (double)(late_first + late_last) / 2.0 * (double)(to - from);
-	pc->late_samples += to - from;
+	pc->late_sum += (double)late;
+	pc->late_samples++;
 	pc->late_mean_ns = (uint64_t)(pc->late_sum / (double)pc->late_samples);
 }
 

@@ -49,6 +49,9 @@ static void flush_frames(struct fpga_emu *e)
 		pkts[i].len = e->frame_len[i];
 		pkts[i].proto = DGR_PROTO_DGRDMA;
 		pkts[i].dst = NULL;
+		if (e->tx_tap) {
+			e->tx_tap(e->tx_tap_ctx, pkts[i].data, pkts[i].len);
+		}
 	}
 	if (e->tr && e->have_peer) {
 		n = dgr_transport_send(e->tr, pkts, e->nframes, errbuf);
