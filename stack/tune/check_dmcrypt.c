@@ -244,7 +244,7 @@ static int flag_items(struct dgr_tune_report *r, struct dmlist *l)
 static bool mount_of(const char *root, const char *path, char *dev, size_t dev_size, char *fstype,
 		     size_t fs_size, char *why, size_t why_size)
 {
-	static char text[1 << 17];
+	static char text[1 << 20];
 	char *line, *save = NULL;
 	size_t best = 0;
 	bool found = false;

@@ -20,12 +20,16 @@
 
 #define DM_BUF_SIZE 16384
 
-/* Appends the optional parameters of a crypt table to out->flags. */
-void tune_dm_parse_crypt(const char *params, struct tune_dm_table *out)
+/*
+ * Fills out->flags and out->same_cpu_crypt from the parameters of one crypt
+ * target. Returns 0, or -DGR_E_INVAL when the five fixed parameters or the
+ * optional-parameter count are missing.
+ */
+int tune_dm_parse_crypt(const char *params, struct tune_dm_table *out)
 {
-	char copy[1024], *tok, *save = NULL;
-	long nopt = -1;
-	int i = 0;
+	char copy[1024], *tok, *save = NULL, *end;
+	long nopt = 0;
+	int i = 0, ret = -DGR_E_INVAL;
 	size_t len = 0;
 
 	out->flags[0] = '\0';
@@ -33,11 +37,19 @@ void tune_dm_parse_crypt(const char *params, struct tune_dm_table *out)
 	snprintf(copy, sizeof(copy), "%s", params);
 	/* cipher key iv_offset device offset [#opt_params opt...] */
 	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), i++) {
-		if (i < 5) {
+		if (i < 4) {
+			continue;
+		}
+		if (i == 4) {
+			ret = 0; /* the five fixed parameters are there */
 			continue;
 		}
 		if (i == 5) {
-			nopt = strtol(tok, NULL, 10);
+			nopt = strtol(tok, &end, 10);
+			if (*end || nopt < 0) {
+				ret = -DGR_E_INVAL;
+				break;
+			}
 			continue;
 		}
 		if (i - 5 > nopt) {
@@ -52,10 +64,12 @@ void tune_dm_parse_crypt(const char *params, struct tune_dm_table *out)
 		}
 	}
 	explicit_bzero(copy, sizeof(copy));
+	return ret;
 }
 
 /* Fills out from "start length target params..." */
-static void parse_table_line(const char *line, struct tune_dm_table *out)
+/* Returns 0, or -DGR_E_INVAL for a line that is not a table (or a bad crypt table). */
+static int parse_table_line(const char *line, struct tune_dm_table *out)
 {
 	unsigned long long start, length;
 	char target[16];
@@ -63,12 +77,13 @@ static void parse_table_line(const char *line, struct tune_dm_table *out)
 
 	memset(out, 0, sizeof(*out));
 	if (sscanf(line, "%llu %llu %15s %n", &start, &length, target, &off) < 3) {
-		return;
+		return -DGR_E_INVAL;
 	}
 	memcpy(out->target, target, sizeof(target));
 	if (strcmp(target, "crypt") == 0) {
-		tune_dm_parse_crypt(line + off, out);
+		return tune_dm_parse_crypt(line + off, out);
 	}
+	return 0;
 }
 
 static int dm_fixture(const char *root, const char *dm_name, struct tune_dm_table *out, char *why,
@@ -83,11 +98,11 @@ static int dm_fixture(const char *root, const char *dm_name, struct tune_dm_tabl
 		snprintf(why, why_size, "no table fixture dgrdma-tune/dm/%s", dm_name);
 		return rc;
 	}
-	parse_table_line(text, out);
+	rc = parse_table_line(text, out);
 	explicit_bzero(text, sizeof(text));
-	if (!out->target[0]) {
+	if (rc < 0) {
 		snprintf(why, why_size, "unreadable table fixture for %s", dm_name);
-		return -DGR_E_INVAL;
+		return rc;
 	}
 	return 0;
 }
@@ -147,8 +162,10 @@ static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *
 	spec = (struct dm_target_spec *)(buf + dmi->data_start);
 	buf[sizeof(buf) - 1] = '\0';
 	snprintf(out->target, sizeof(out->target), "%.15s", spec->target_type);
-	if (strcmp(out->target, "crypt") == 0) {
-		tune_dm_parse_crypt((const char *)(spec + 1), out);
+	if (strcmp(out->target, "crypt") == 0 &&
+	    tune_dm_parse_crypt((const char *)(spec + 1), out) < 0) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: unreadable crypt table");
+		ret = -DGR_E_INVAL;
 	}
 out:
 	explicit_bzero(buf, sizeof(buf));

@@ -86,8 +86,8 @@ struct tune_dm_table {
 int tune_dm_table(const char *root, const char *dm_name, struct tune_dm_table *out, char *why,
 		  size_t why_size);
 
-/* Parses the parameter string of one crypt target into out (flags only). */
-void tune_dm_parse_crypt(const char *params, struct tune_dm_table *out);
+/* Parses the parameters of one crypt target into out (flags only). Returns 0 or -DGR_E_INVAL. */
+int tune_dm_parse_crypt(const char *params, struct tune_dm_table *out);
 
 /* ---- checks: each appends its items; returns 0 or -DGR_E_NOMEM ---- */
 int tune_check_sockbuf(const struct dgr_tune_opts *o, struct dgr_tune_report *r);

@@ -193,6 +193,50 @@ check_eq "$(tail -1 "$out/untuned.txt")" \
 	"summary: 1 ok, 15 to fix, 0 unknown, 2 info; 13 to fix that matter here; 0 hidden as not relevant" \
 	"text: summary line"
 
+# ---- hostile fixture contents: judged unknown with a reason, never a crash ----
+h="$out/hostile"
+mkdir -p "$h/proc/sys/net/core" "$h/proc/sys/vm" "$h/proc/self" "$h/proc/sys/kernel" \
+	"$h/sys/class/net/eth0" "$h/dgrdma-tune/ethtool" "$h/dgrdma-tune/dm" \
+	"$h/sys/block/dm-0/dm" "$h/sys/fs/cgroup/a" "$h/boot"
+printf 'abc\n' >"$h/proc/sys/net/core/rmem_default"
+printf '99999999999999999999999\n' >"$h/proc/sys/net/core/rmem_max"
+printf '\n' >"$h/proc/sys/net/core/wmem_default"
+head -c 3000 /dev/zero | tr '\0' 7 >"$h/proc/sys/net/core/wmem_max"
+printf -- '-5\n' >"$h/proc/sys/vm/dirty_background_bytes"
+printf 'Max realtime priority     0    0\n' >"$h/proc/self/limits"
+printf 'Name: x\n' >"$h/proc/self/status"
+printf 'garbage line\n22 1 8:2\n' >"$h/proc/self/mountinfo"
+printf 'ring.rx_max 99999999999\nring.rx -1\nring.tx_max 4096\nring.tx x\npause.autoneg\ncoalesce.error EBOGUS\n' \
+	>"$h/dgrdma-tune/ethtool/eth0"
+printf 'dm\n' >"$h/sys/block/dm-0/dm/name"
+printf '0 10 crypt\n' >"$h/dgrdma-tune/dm/dm"
+printf 'cpuset\n' >"$h/sys/fs/cgroup/cgroup.controllers"
+printf 'root invalid (Cpu list not exclusive)\n' >"$h/sys/fs/cgroup/a/cpuset.cpus.partition"
+printf '4.19.0\n' >"$h/proc/sys/kernel/osrelease"
+head -c 100000 /dev/urandom >"$h/boot/config-4.19.0"
+head -c 9000 /dev/zero | tr '\0' 'x' >"$h/proc/cmdline"
+"$TUNE" check --json --root "$h" --if eth0 --output relative/path >"$out/hostile.json" 2>"$out/hostile.err"
+rc=$?
+check "hostile: exit status 0 or 1 (no crash)" test "$rc" -le 1
+check "hostile: valid JSON" bash -c "jq -e . '$out/hostile.json' >/dev/null"
+cp "$out/hostile.json" "$out/h.json"
+run() { :; }
+item h net.core.rmem_default "" unknown "unknown (not a number: 'abc')"
+item h net.core.rmem_max "" unknown "unknown (not a number: '99999999999999999999')"
+item h net.core.wmem_default "" unknown "unknown (not a number: '')"
+item h vm.dirty_background_bytes "" fix "0 (dirty_background_ratio unknown: /proc/sys/vm/dirty_background_ratio missing)"
+item h nic.ring.rx eth0 unknown "unknown (fixture ring.rx_max is not a number)"
+item h nic.pause eth0 unknown "unknown (fixture has no pause.autoneg)"
+item h nic.coalesce eth0 unknown "unknown (Input/output error)"
+item h rt.priority "" unknown "unknown (no CapEff in /proc/self/status)"
+item h cpuset.shield "" fix "cgroup v2: no shielded set"
+item h kernel.preempt "" unknown \
+	"unknown (no kernel config (/boot/config-RELEASE, /proc/config.gz) and no PREEMPT in uname -v)"
+item h dmcrypt.devices dm-0 unknown "unknown (unreadable table fixture for dm)"
+printf '0 10 crypt aes KEY 0 8:3 0 2 same_cpu_crypt\n' >"$h/dgrdma-tune/dm/dm"
+"$TUNE" check --json --root "$h" >"$out/h.json"
+item h dmcrypt.same_cpu_crypt dm ok "on (flags: same_cpu_crypt)"
+
 # ---- this host: valid JSON, every item judged, unknowns explained ----
 "$TUNE" check --json --if lo >"$out/host.json" 2>"$out/host.err"
 rc=$?

@@ -32,8 +32,12 @@ static void test_crypt_flags(void)
 			    "submit_from_crypt_cpus",
 			    &t);
 	TAP_EQ_U(t.same_cpu_crypt, 1, "crypt: flag between parameters with values");
-	tune_dm_parse_crypt("", &t);
-	TAP_EQ_U(t.same_cpu_crypt, 0, "crypt: empty table");
+	TAP_EQ_I(tune_dm_parse_crypt("", &t), -DGR_E_INVAL, "crypt: empty parameters refused");
+	TAP_EQ_I(tune_dm_parse_crypt("aes 00 0 8:3", &t), -DGR_E_INVAL,
+		 "crypt: four fixed parameters refused");
+	TAP_EQ_I(tune_dm_parse_crypt("aes 00 0 8:3 0 x same_cpu_crypt", &t), -DGR_E_INVAL,
+		 "crypt: a non-numeric parameter count refused");
+	TAP_EQ_I(tune_dm_parse_crypt("aes 00 0 8:3 0", &t), 0, "crypt: five fixed parameters");
 }
 
 static void test_names(void)
