@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --csv DIR: the series dgrdma-plot draws, written while the input streams.
+ *   doorbells.csv      time_s,latency_ns,dir,conn,buffer         (matched doorbells, wire)
+ *   intervals.csv      time_s,dir,transactions,data_bytes,throughput_MBps,
+ *                      discontinuities,doorbells,max_latency_ns  (per interval, wire)
+ *   host_doorbells.csv time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns (trace)
+ *   drops.csv          time_s,source,conn,delivered,lost,drop_pct (trace counters)
+ * time_s counts from the run's origin (first frame of the capture, else first
+ * trace event). Files without rows keep their header line.
+ */
+#ifndef DGR_ANALYSIS_CSV_OUTPUT_H
+#define DGR_ANALYSIS_CSV_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wire_analysis.h"
+
+struct csv_interval {
+	bool open;
+	uint64_t index;
+	uint64_t transactions, data_bytes, discontinuities, doorbells, max_latency;
+};
+
+struct csv_out {
+	FILE *bells, *intervals, *host, *drops;
+	const uint64_t *origin; /* the run's origin, ns (read when the first row is written) */
+	uint64_t interval_ns;
+	struct csv_interval cur[2];
+	uint64_t rows;
+	int error; /* errno of the first write error */
+};
+
+/*
+ * Creates DIR (if needed) and the four files. Returns 0, or -DGR_E_SYS with
+ * errbuf naming the file.
+ */
+int csv_open(struct csv_out *c, const char *dir, uint64_t interval_ns, const uint64_t *origin,
+	     char *errbuf);
+void csv_bell(struct csv_out *c, const struct wa_bell_event *ev);
+void csv_txn(struct csv_out *c, const struct wa_txn_event *ev);
+void csv_host_doorbell(struct csv_out *c, uint64_t ts, uint64_t latency, unsigned int conn,
+		       unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
+void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn,
+	       uint64_t delivered, uint64_t lost);
+/* Flushes the open intervals and closes the files. Returns 0 or -DGR_E_SYS. */
+int csv_close(struct csv_out *c, char *errbuf);
+
+#endif

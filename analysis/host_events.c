@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* In-host analysis of LTTng events (see host_events.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_events.h"
+
+bool he_get(const struct host_event *ev, const char *name, uint64_t *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (!strcmp(ev->f[i].name, name)) {
+			*v = ev->f[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+int ha_init(struct host_analysis *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->tab = calloc(HA_TABLE_SIZE, sizeof(*h->tab));
+	if (!h->tab) {
+		return -1;
+	}
+	series_init(&h->lat);
+	series_init(&h->wait);
+	series_init(&h->work);
+	series_init(&h->send);
+	series_init(&h->tx_credit);
+	return 0;
+}
+
+void ha_free(struct host_analysis *h)
+{
+	free(h->tab);
+	h->tab = NULL;
+	series_free(&h->lat);
+	series_free(&h->wait);
+	series_free(&h->work);
+	series_free(&h->send);
+	series_free(&h->tx_credit);
+}
+
+const char *ha_role_name(uint8_t role)
+{
+	static const char *const names[] = { "rx", "tx", "consumer", "control", "producer" };
+
+	return role < 5 ? names[role] : "other";
+}
+
+const char *ha_policy_name(int32_t policy)
+{
+	switch (policy) {
+	case 0:
+		return "SCHED_OTHER";
+	case 1:
+		return "SCHED_FIFO";
+	case 2:
+		return "SCHED_RR";
+	case 3:
+		return "SCHED_BATCH";
+	case 5:
+		return "SCHED_IDLE";
+	case 6:
+		return "SCHED_DEADLINE";
+	default:
+		return "unknown";
+	}
+}
+
+/* Keys: bit 63 set marks a used slot; bit 62 the TX path. */
+static uint64_t rx_key(uint64_t conn, uint64_t buffer, uint64_t txn)
+{
+	return (1ull << 63) | (conn & 0x3FFF) << 48 | (buffer & 0xFFFF) << 32 | (txn & 0xFFFFFFFF);
+}
+
+static uint64_t tx_key(uint64_t conn, uint64_t buffer)
+{
+	return (1ull << 63) | (1ull << 62) | (conn & 0x3FFF) << 48 | (buffer & 0xFFFF) << 32;
+}
+
+static size_t slot_of(uint64_t key)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 50) & (HA_TABLE_SIZE - 1);
+}
+
+static struct ha_pending *find(struct host_analysis *h, uint64_t key)
+{
+	size_t i = slot_of(key), n;
+
+	for (n = 0; n < HA_TABLE_SIZE; n++, i = (i + 1) & (HA_TABLE_SIZE - 1)) {
+		if (h->tab[i].key == key) {
+			return &h->tab[i];
+		}
+		if (h->tab[i].key == 0) {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static struct ha_pending *insert(struct host_analysis *h, uint64_t key)
+{
+	size_t i = slot_of(key), n;
+
+	for (n = 0; n < HA_TABLE_SIZE / 2; n++, i = (i + 1) & (HA_TABLE_SIZE - 1)) {
+		if (h->tab[i].key == key || h->tab[i].key == 0) {
+			return &h->tab[i];
+		}
+	}
+	return NULL;
+}
+
+/* Removes a slot and shifts its probe chain back (no tombstones). */
+static void erase(struct host_analysis *h, struct ha_pending *p)
+{
+	size_t hole = (size_t)(p - h->tab), i = hole;
+
+	h->tab[hole].key = 0;
+	for (;;) {
+		size_t home;
+
+		i = (i + 1) & (HA_TABLE_SIZE - 1);
+		if (h->tab[i].key == 0) {
+			return;
+		}
+		home = slot_of(h->tab[i].key);
+		/* move i back into the hole when the hole lies between its home and i */
+		if (((i - home) & (HA_TABLE_SIZE - 1)) >= ((i - hole) & (HA_TABLE_SIZE - 1))) {
+			h->tab[hole] = h->tab[i];
+			h->tab[i].key = 0;
+			hole = i;
+		}
+	}
+}
+
+uint64_t ha_pending_count(const struct host_analysis *h)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < HA_TABLE_SIZE; i++) {
+		if (h->tab[i].key && !(h->tab[i].key & (1ull << 62))) {
+			n++;
+		}
+	}
+	return n;
+}
+
+static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, uint16_t conn)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n_srcs; i++) {
+		if (h->srcs[i].fpga == fpga && h->srcs[i].conn == conn) {
+			return &h->srcs[i];
+		}
+	}
+	if (h->n_srcs == HA_MAX_COUNTER_SRCS) {
+		return NULL;
+	}
+	h->srcs[h->n_srcs].fpga = fpga;
+	h->srcs[h->n_srcs].conn = conn;
+	return &h->srcs[h->n_srcs++];
+}
+
+static void on_counters(struct host_analysis *h, const struct host_event *ev, bool fpga)
+{
+	uint64_t conn = 0, delivered, lost;
+	struct ha_counter_src *s;
+
+	h->c.counter_snapshots++;
+	if (fpga) {
+		if (!he_get(ev, "samples_produced", &delivered) ||
+		    !he_get(ev, "dropped_samples", &lost)) {
+			return;
+		}
+		h->c.fpga_dropped_samples = lost;
+	} else {
+		if (!he_get(ev, "samples_received", &delivered) ||
+		    !he_get(ev, "samples_lost", &lost)) {
+			return;
+		}
+		he_get(ev, "conn", &conn);
+	}
+	s = counter_src(h, fpga, (uint16_t)conn);
+	if (!s) {
+		return;
+	}
+	s->seen = true;
+	s->delivered = delivered;
+	s->lost = lost;
+	s->last_ts = ev->ts;
+	if (h->on_drops) {
+		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn, delivered,
+			    lost);
+	}
+}
+
+static void on_thread(struct host_analysis *h, const struct host_event *ev, bool fpga)
+{
+	struct ha_thread *t;
+	uint64_t v;
+
+	if (h->n_threads == HA_MAX_THREADS) {
+		return;
+	}
+	t = &h->threads[h->n_threads++];
+	memset(t, 0, sizeof(*t));
+	t->fpga = fpga;
+	if (he_get(ev, "role", &v)) {
+		t->role = (uint8_t)v;
+	}
+	if (he_get(ev, "conn", &v)) {
+		t->conn = (uint16_t)v;
+	}
+	if (he_get(ev, "tid", &v)) {
+		t->tid = (int32_t)v;
+	}
+	if (he_get(ev, "policy", &v)) {
+		t->policy = (int32_t)v;
+	}
+	if (he_get(ev, "priority", &v)) {
+		t->priority = (int32_t)v;
+	}
+	if (he_get(ev, "nice", &v)) {
+		t->nice = (int32_t)v;
+	}
+	if (he_get(ev, "cpuset", &v)) {
+		t->cpuset = v;
+	}
+}
+
+static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
+{
+	uint64_t conn = 0, buffer = 0, txn = 0, v;
+	struct ha_pending *p;
+
+	he_get(ev, "conn", &conn);
+	he_get(ev, "buffer", &buffer);
+	he_get(ev, "txn_id", &txn);
+	if (!strcmp(n, "txn_complete")) {
+		h->c.txn_complete++;
+		p = insert(h, rx_key(conn, buffer, txn));
+		if (!p) {
+			h->c.table_overflow++;
+			return;
+		}
+		if (p->key) {
+			/* the same transaction completed again without a doorbell */
+			h->c.unmatched++;
+		}
+		p->key = rx_key(conn, buffer, txn);
+		p->t_complete = ev->ts;
+		p->t_acquire = p->t_release = 0;
+	} else if (!strcmp(n, "buffer_acquire")) {
+		h->c.acquires++;
+		p = find(h, rx_key(conn, buffer, txn));
+		if (p) {
+			p->t_acquire = ev->ts;
+		}
+	} else if (!strcmp(n, "buffer_release")) {
+		h->c.releases++;
+		p = find(h, rx_key(conn, buffer, txn));
+		if (p) {
+			p->t_release = ev->ts;
+		}
+	} else if (!strcmp(n, "doorbell_queued")) {
+		h->c.doorbell_queued++;
+	} else if (!strcmp(n, "doorbell_sent")) {
+		uint64_t lat, wait = 0, work = 0, send = 0;
+
+		h->c.doorbell_sent++;
+		p = find(h, rx_key(conn, buffer, txn));
+		if (!p) {
+			h->c.orphans++;
+			return;
+		}
+		h->c.matched++;
+		lat = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
+		series_add(&h->lat, p->t_complete, lat);
+		if (p->t_acquire && p->t_release && p->t_acquire >= p->t_complete &&
+		    p->t_release >= p->t_acquire && ev->ts >= p->t_release) {
+			wait = p->t_acquire - p->t_complete;
+			work = p->t_release - p->t_acquire;
+			send = ev->ts - p->t_release;
+			series_add(&h->wait, p->t_complete, wait);
+			series_add(&h->work, p->t_complete, work);
+			series_add(&h->send, p->t_complete, send);
+		} else {
+			h->c.parts_missing++;
+		}
+		if (h->on_doorbell) {
+			h->on_doorbell(h->ctx, p->t_complete, lat, (unsigned int)conn,
+				       (unsigned int)buffer, wait, work, send);
+		}
+		erase(h, p);
+	} else if (!strcmp(n, "txn_sent")) {
+		h->c.txn_sent++;
+		p = insert(h, tx_key(conn, buffer));
+		if (!p) {
+			h->c.table_overflow++;
+			return;
+		}
+		p->key = tx_key(conn, buffer);
+		p->t_complete = ev->ts;
+	} else if (!strcmp(n, "doorbell_rx")) {
+		h->c.doorbell_rx++;
+		p = find(h, tx_key(conn, buffer));
+		if (!p) {
+			h->c.tx_orphans++;
+			return;
+		}
+		h->c.tx_matched++;
+		series_add(&h->tx_credit, p->t_complete,
+			   ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0);
+		erase(h, p);
+	} else if (!strcmp(n, "frame_rx")) {
+		h->c.frames_rx++;
+	} else if (!strcmp(n, "frame_tx")) {
+		h->c.frames_tx++;
+	} else if (!strcmp(n, "retransmit")) {
+		h->c.retransmits++;
+	} else if (!strcmp(n, "malformed")) {
+		h->c.malformed++;
+	} else if (!strcmp(n, "socket_drop")) {
+		if (he_get(ev, "drops", &v)) {
+			h->c.socket_drops += v;
+		}
+	} else if (!strcmp(n, "thread_start")) {
+		on_thread(h, ev, false);
+	} else if (!strcmp(n, "counters")) {
+		on_counters(h, ev, false);
+	} else if (strcmp(n, "ack_rx") && strcmp(n, "ack_tx")) {
+		h->c.unknown_events++;
+	}
+}
+
+static void on_fpga_event(struct host_analysis *h, const struct host_event *ev, const char *n)
+{
+	if (!strcmp(n, "txn_sent")) {
+		h->c.fpga_txn_sent++;
+	} else if (!strcmp(n, "doorbell_rx")) {
+		h->c.fpga_doorbell_rx++;
+	} else if (!strcmp(n, "discontinuity")) {
+		h->c.fpga_discontinuities++;
+	} else if (!strcmp(n, "underrun")) {
+		h->c.fpga_underruns++;
+	} else if (!strcmp(n, "drop_period")) {
+		h->c.fpga_drop_periods++;
+	} else if (!strcmp(n, "thread_start")) {
+		on_thread(h, ev, true);
+	} else if (!strcmp(n, "counters")) {
+		on_counters(h, ev, true);
+	} else if (strcmp(n, "frame_rx") && strcmp(n, "frame_tx")) {
+		h->c.unknown_events++;
+	}
+}
+
+void ha_event(struct host_analysis *h, const struct host_event *ev)
+{
+	if (h->c.events == 0 || ev->ts < h->first_ts) {
+		h->first_ts = ev->ts;
+	}
+	if (ev->ts > h->last_ts) {
+		h->last_ts = ev->ts;
+	}
+	h->c.events++;
+	if (h->origin && *h->origin == 0) {
+		*h->origin = ev->ts;
+	}
+	if (!strncmp(ev->name, "dgrdma_fpga:", 12)) {
+		on_fpga_event(h, ev, ev->name + 12);
+	} else if (!strncmp(ev->name, "dgrdma:", 7)) {
+		on_host_event(h, ev, ev->name + 7);
+	} else {
+		h->c.unknown_events++;
+	}
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * In-host analysis of the stack's and the emulator's LTTng events (schema in
+ * docs/tracepoints.md), independent of how they are read (ctf_input.c reads
+ * them with libbabeltrace2; the unit tests feed synthetic sequences).
+ *
+ * In-host doorbell latency: dgrdma:txn_complete -> dgrdma:doorbell_sent for
+ * the same (conn, buffer, txn_id), in parts: complete -> buffer_acquire
+ * (waiting for the consumer), acquire -> buffer_release (the consumer's
+ * work), release -> doorbell_sent (waiting for the sender thread). TX path:
+ * dgrdma:txn_sent -> dgrdma:doorbell_rx for the same (conn, buffer), the
+ * credit round trip. Also: threads' scheduling settings, counter snapshots
+ * turned into drop rates, socket drops, malformed frames, retransmits.
+ */
+#ifndef DGR_ANALYSIS_HOST_EVENTS_H
+#define DGR_ANALYSIS_HOST_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define HE_MAX_FIELDS 64
+#define HA_MAX_THREADS 64
+#define HA_MAX_COUNTER_SRCS 64
+#define HA_TABLE_SIZE 16384 /* outstanding transactions tracked (power of 2) */
+
+struct he_field {
+	const char *name;
+	uint64_t value; /* two's complement for signed fields */
+};
+
+/* One event: "provider:name", its time (ns on the run's axis) and integer fields. */
+struct host_event {
+	const char *name;
+	uint64_t ts;
+	unsigned int nfields;
+	struct he_field f[HE_MAX_FIELDS];
+};
+
+/* Returns true and sets *v when the event has the field. */
+bool he_get(const struct host_event *ev, const char *name, uint64_t *v);
+
+struct ha_thread {
+	bool fpga;
+	uint8_t role;
+	uint16_t conn;
+	int32_t tid, policy, priority, nice;
+	uint64_t cpuset;
+};
+
+struct ha_pending {
+	uint64_t key; /* 0: empty */
+	uint64_t t_complete, t_acquire, t_release;
+};
+
+/* Last counter snapshot of one source (host connection or emulator). */
+struct ha_counter_src {
+	bool fpga;
+	uint16_t conn;
+	bool seen;
+	uint64_t delivered, lost; /* cumulative */
+	uint64_t last_ts;
+};
+
+struct ha_counts {
+	uint64_t events, txn_complete, doorbell_queued, doorbell_sent, acquires, releases;
+	uint64_t matched, unmatched, orphans, table_overflow, parts_missing;
+	uint64_t txn_sent, doorbell_rx, tx_matched, tx_orphans;
+	uint64_t frames_rx, frames_tx, retransmits, malformed, socket_drops;
+	uint64_t fpga_txn_sent, fpga_doorbell_rx, fpga_discontinuities, fpga_underruns;
+	uint64_t fpga_drop_periods, fpga_dropped_samples;
+	uint64_t counter_snapshots;
+	uint64_t unknown_events;
+};
+
+struct host_analysis {
+	struct ha_pending *tab; /* RX: (conn, buffer, txn_id); TX: (conn, buffer) */
+	struct series lat, wait, work, send; /* t = txn_complete time */
+	struct series tx_credit;             /* t = txn_sent time */
+	struct ha_counts c;
+	struct ha_thread threads[HA_MAX_THREADS];
+	unsigned int n_threads;
+	struct ha_counter_src srcs[HA_MAX_COUNTER_SRCS];
+	unsigned int n_srcs;
+	uint64_t first_ts, last_ts;
+	int64_t time_offset_ns; /* added to event times by the reader (--trace-offset-ns) */
+	uint64_t *origin;       /* when not NULL and 0: set to the first event's time */
+	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
+	void (*on_doorbell)(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
+			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
+	/* per counter snapshot: cumulative delivered and lost samples */
+	void (*on_drops)(void *ctx, uint64_t ts, const char *source, unsigned int conn,
+			 uint64_t delivered, uint64_t lost);
+	void *ctx;
+};
+
+/* Returns 0, or -1 when memory runs out. */
+int ha_init(struct host_analysis *h);
+void ha_free(struct host_analysis *h);
+/* Feeds one event (events must come in time order). */
+void ha_event(struct host_analysis *h, const struct host_event *ev);
+/* Transactions completed but never answered (at the end of the trace). */
+uint64_t ha_pending_count(const struct host_analysis *h);
+
+/* Names for thread settings: "rx", "tx", ...; "SCHED_OTHER", "SCHED_FIFO", ... */
+const char *ha_role_name(uint8_t role);
+const char *ha_policy_name(int32_t policy);
+
+#endif

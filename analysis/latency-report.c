@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-report: doorbell latency on the wire (from a capture) and in the
+ * host (from an LTTng trace), joined on one axis for a run folder, with a
+ * verdict (healthy, jitter-bound, throughput-bound) and the tuning guide's
+ * mitigations. See docs/analysis.md and latency-report(1).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <dgrdma/wire.h>
+
+#include "classify.h"
+#include "csv_output.h"
+#include "ctf_input.h"
+#include "host_events.h"
+#include "join.h"
+#include "pcap_input.h"
+#include "print.h"
+#include "report.h"
+#include "run_info.h"
+#include "wire_analysis.h"
+
+#define MAX_INPUTS 64
+
+struct options {
+	bool json;
+	const char *csv_dir;
+	uint64_t interval_ns;
+	bool progress;
+	struct wa_opts wa;
+	struct run_info run;
+	uint64_t tolerable_ns;
+	int64_t trace_offset_ns;
+	const char *inputs[MAX_INPUTS];
+	unsigned int n_inputs;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: latency-report [options] INPUT...\n"
+		"  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
+		"  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
+		"options:\n"
+		"  --json                 write the report as JSON to standard output\n"
+		"  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
+		"                         drops.csv into DIR (for dgrdma-plot)\n"
+		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
+		"  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to 16)\n"
+		"  --dcp-doorbells LO:HI  DCP writes to addresses LO..HI are doorbells\n"
+		"                         (default 0x40000:0xFFFFFF, the property space); 'off' disables\n"
+		"  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
+		"                         1..3600000 (default 1000)\n"
+		"  --host-buffers N       host (consumer) buffers, 1..65535\n"
+		"  --fpga-buffers N       FPGA (producer) buffers, 0..65535\n"
+		"  --buffer-size BYTES    buffer size, 1..2097151\n"
+		"  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
+		"  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
+		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
+		"  --no-progress          no progress line on stderr\n"
+		"  -h, --help             this text\n"
+		"Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
+		"is estimated from the capture: buffers seen x largest transaction / data rate.\n");
+}
+
+static int parse_num(const char *opt, const char *s, double lo, double hi, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || x < lo || x > hi) {
+		fprintf(stderr, "latency-report: %s: '%s' is not a number in %.0f..%.0f\n", opt, s, lo,
+			hi);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
+{
+	char *end;
+	unsigned long a, b;
+
+	errno = 0;
+	a = strtoul(s, &end, 0);
+	if (errno || *end != ':') {
+		return -1;
+	}
+	b = strtoul(end + 1, &end, 0);
+	if (errno || *end || a > 0xFFFFFF || b > 0xFFFFFF || a > b) {
+		return -1;
+	}
+	*lo = (uint32_t)a;
+	*hi = (uint32_t)b;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	int i;
+	double v;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = true;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+			takes = false;
+		} else if (!strcmp(a, "--no-progress")) {
+			o->progress = false;
+			takes = false;
+		} else if (a[0] == '-' && a[1] == '-' && !val) {
+			fprintf(stderr, "latency-report: %s needs a value (see --help)\n", a);
+			return -1;
+		} else if (!strcmp(a, "--csv")) {
+			o->csv_dir = val;
+		} else if (!strcmp(a, "--interval")) {
+			if (parse_num(a, val, 1, 60000, &v)) {
+				return -1;
+			}
+			o->interval_ns = (uint64_t)(v * 1e6);
+		} else if (!strcmp(a, "--host")) {
+			int n;
+
+			if (o->wa.n_hosts == WA_MAX_HOSTS) {
+				fprintf(stderr, "latency-report: --host: at most %d\n", WA_MAX_HOSTS);
+				return -1;
+			}
+			n = pcap_input_parse_addr(val, &o->wa.hosts[o->wa.n_hosts]);
+			if (n < 0) {
+				fprintf(stderr,
+					"latency-report: --host: '%s' is not a MAC (aa:bb:cc:dd:ee:ff), "
+					"an IPv4 address or IPv4:port\n",
+					val);
+				return -1;
+			}
+			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
+		} else if (!strcmp(a, "--dcp-doorbells")) {
+			if (!strcmp(val, "off")) {
+				o->wa.dcp_doorbells = false;
+			} else if (parse_range(val, &o->wa.dcp_bell_lo, &o->wa.dcp_bell_hi)) {
+				fprintf(stderr,
+					"latency-report: --dcp-doorbells: '%s' is not LO:HI with "
+					"0 <= LO <= HI <= 0xFFFFFF, or 'off'\n",
+					val);
+				return -1;
+			} else {
+				o->wa.dcp_doorbells = true;
+			}
+		} else if (!strcmp(a, "--reasm-timeout")) {
+			if (parse_num(a, val, 1, 3600000, &v)) {
+				return -1;
+			}
+			o->wa.reasm_timeout_ns = (uint64_t)(v * 1e6);
+		} else if (!strcmp(a, "--host-buffers")) {
+			if (parse_num(a, val, 1, 65535, &v)) {
+				return -1;
+			}
+			o->run.host_buffers = (uint64_t)v;
+		} else if (!strcmp(a, "--fpga-buffers")) {
+			if (parse_num(a, val, 0, 65535, &v)) {
+				return -1;
+			}
+			o->run.fpga_buffers = (uint64_t)v;
+		} else if (!strcmp(a, "--buffer-size")) {
+			if (parse_num(a, val, 1, 2097151, &v)) {
+				return -1;
+			}
+			o->run.buffer_size = (uint64_t)v;
+		} else if (!strcmp(a, "--sample-rate")) {
+			if (parse_num(a, val, 1, 1e10, &v)) {
+				return -1;
+			}
+			o->run.rate_bytes = (uint64_t)(v * DGR_SAMPLE_BYTES);
+		} else if (!strcmp(a, "--tolerable-us")) {
+			if (parse_num(a, val, 1, 1e9, &v)) {
+				return -1;
+			}
+			o->tolerable_ns = (uint64_t)(v * 1e3);
+		} else if (!strcmp(a, "--trace-offset-ns")) {
+			if (parse_num(a, val, -1e18, 1e18, &v)) {
+				return -1;
+			}
+			o->trace_offset_ns = (int64_t)v;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "latency-report: unknown option '%s' (see --help)\n", a);
+			return -1;
+		} else {
+			if (o->n_inputs == MAX_INPUTS) {
+				fprintf(stderr, "latency-report: at most %d inputs\n", MAX_INPUTS);
+				return -1;
+			}
+			o->inputs[o->n_inputs++] = a;
+			takes = false;
+		}
+		if (takes) {
+			i++;
+		}
+	}
+	if (o->n_inputs == 0) {
+		fprintf(stderr, "latency-report: no INPUT given\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The callbacks of the analyses, fanned out to the CSV writer. */
+struct app {
+	struct csv_out csv;
+	bool csv_on;
+	int64_t trace_offset_ns;
+};
+
+static void app_bell(void *ctx, const struct wa_bell_event *ev)
+{
+	struct app *a = ctx;
+
+	if (a->csv_on) {
+		csv_bell(&a->csv, ev);
+	}
+}
+
+static void app_txn(void *ctx, const struct wa_txn_event *ev)
+{
+	struct app *a = ctx;
+
+	if (a->csv_on) {
+		csv_txn(&a->csv, ev);
+	}
+}
+
+static void app_host_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
+			  unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send)
+{
+	struct app *a = ctx;
+
+	if (a->csv_on) {
+		csv_host_doorbell(&a->csv, ts, latency, conn, buffer, wait, work, send);
+	}
+}
+
+static void app_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn,
+		      uint64_t delivered, uint64_t lost)
+{
+	struct app *a = ctx;
+
+	if (a->csv_on) {
+		csv_drops(&a->csv, ts, source, conn, delivered, lost);
+	}
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Estimates the tolerable latency of a direction from the capture alone. */
+static uint64_t estimate_tolerable(const struct wa_dir_stats *st)
+{
+	uint64_t span = st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
+	double rate;
+
+	if (!st->buffers || !st->max_txn_bytes || !span || st->transactions < 2) {
+		return 0;
+	}
+	rate = (double)st->data_bytes / ((double)span / 1e9);
+	if (rate <= 0) {
+		return 0;
+	}
+	return (uint64_t)((double)st->buffers * (double)st->max_txn_bytes * 1e9 / rate);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct app app;
+	struct wire_analysis wa;
+	struct host_analysis ha;
+	struct report rep;
+	struct pr pr;
+	struct series w2s, s2w;
+	char errbuf[DGR_ERRBUF_SIZE];
+	char path[PATH_MAX];
+	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
+	unsigned int n_caps = 0, n_traces = 0, i;
+	bool have_run_json = false, wa_on = false, ha_on = false;
+	uint64_t origin = 0;
+	struct summary sum;
+	int ret = 1, d;
+
+	memset(&o, 0, sizeof(o));
+	o.interval_ns = 100000000ull;
+	o.progress = true;
+	o.wa.reasm_timeout_ns = 1000000000ull;
+	o.wa.dcp_doorbells = true;
+	o.wa.dcp_bell_lo = DCP_PROPERTY_BASE;
+	o.wa.dcp_bell_hi = DCP_ADDR_MASK;
+	if (parse_args(argc, argv, &o)) {
+		usage(stderr);
+		return 2;
+	}
+	memset(&app, 0, sizeof(app));
+	memset(&rep, 0, sizeof(rep));
+	series_init(&w2s);
+	series_init(&s2w);
+	app.trace_offset_ns = o.trace_offset_ns;
+	o.wa.on_bell = app_bell;
+	o.wa.on_txn = app_txn;
+	o.wa.ctx = &app;
+
+	/* sort the inputs: captures, traces, run folders (both, plus run.json) */
+	for (i = 0; i < o.n_inputs; i++) {
+		const char *in = o.inputs[i];
+
+		if (is_dir(in)) {
+			snprintf(path, sizeof(path), "%s/run.json", in);
+			if (is_file(path)) {
+				have_run_json = run_info_read(path, &o.run) == 0 || have_run_json;
+			}
+			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
+			if (!is_file(path)) {
+				snprintf(path, sizeof(path), "%s/capture.pcap", in);
+			}
+			if (is_file(path) && pcap_input_is_capture(path)) {
+				captures[n_caps] = strdup(path);
+				if (!captures[n_caps]) {
+					fprintf(stderr, "latency-report: out of memory\n");
+					return 1;
+				}
+				n_caps++;
+			}
+			if (ctf_input_is_trace(in)) {
+				traces[n_traces++] = in;
+			} else if (!is_file(path)) {
+				fprintf(stderr,
+					"latency-report: %s: neither a trace folder nor a run folder "
+					"(no metadata below it, no capture.pcapng in it)\n",
+					in);
+				return 1;
+			}
+		} else if (is_file(in) && pcap_input_is_capture(in)) {
+			captures[n_caps++] = in;
+		} else if (!is_file(in) && !is_dir(in)) {
+			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
+			return 1;
+		} else {
+			fprintf(stderr, "latency-report: %s: not a pcap/pcapng capture or a trace folder\n", in);
+			return 1;
+		}
+	}
+	if (n_caps > 1) {
+		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
+		return 2;
+	}
+
+	if (n_caps && wa_init(&wa, &o.wa, errbuf) == 0) {
+		wa_on = true;
+	} else if (n_caps) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		return 1;
+	}
+	if (n_traces) {
+		if (ha_init(&ha)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
+		}
+		ha_on = true;
+		ha.on_doorbell = app_host_bell;
+		ha.on_drops = app_drops;
+		ha.ctx = &app;
+		ha.time_offset_ns = o.trace_offset_ns;
+	}
+	if (o.csv_dir) {
+		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, &origin, errbuf)) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
+		app.csv_on = true;
+	}
+	if (wa_on) {
+		/* the CSV origin is the first frame: read it before anything is written */
+		int rc = pcap_input_read(captures[0], &wa, o.progress, errbuf);
+
+		if (rc) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
+		wa_finish(&wa);
+		origin = wa.first_ts;
+	}
+	for (i = 0; i < n_traces; i++) {
+		int rc;
+
+		if (!wa_on && i == 0) {
+			origin = 0; /* set from the first event below */
+			ha.origin = &origin;
+		}
+		rc = ctf_input_read(traces[i], &ha, errbuf);
+		if (rc) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
+	}
+
+	/* tolerable latency: --tolerable-us, else buffers x size / rate, else estimated */
+	rep.tolerable_source = "none";
+	if (o.tolerable_ns) {
+		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = o.tolerable_ns;
+		rep.tolerable_source = "options";
+	} else if (run_info_tolerable_ns(&o.run)) {
+		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = run_info_tolerable_ns(&o.run);
+		rep.tolerable_source = have_run_json ? "run.json" : "options";
+	} else if (wa_on) {
+		rep.tolerable_ns[WA_RX] = estimate_tolerable(&wa.dir[WA_RX]);
+		rep.tolerable_ns[WA_TX] = estimate_tolerable(&wa.dir[WA_TX]);
+		if (rep.tolerable_ns[WA_RX] || rep.tolerable_ns[WA_TX]) {
+			rep.tolerable_source = "estimated";
+		}
+	}
+	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
+	rep.run = o.run;
+	rep.inputs = o.inputs;
+	rep.n_inputs = o.n_inputs;
+	rep.wire = wa_on ? &wa : NULL;
+	rep.host = ha_on ? &ha : NULL;
+	if (wa_on && ha_on) {
+		rep.joined = join_wire_host(&wa.lat[WA_RX], &ha.lat, &w2s, &s2w);
+		rep.wire_to_stack = &w2s;
+		rep.stack_to_wire = &s2w;
+	}
+
+	/* the verdict: on the wire series with the most doorbells, else the host's */
+	rep.verdict_series = "none";
+	{
+		const struct series *s = NULL;
+		uint64_t tol = 0;
+
+		if (wa_on) {
+			d = wa.lat[WA_TX].n > wa.lat[WA_RX].n ? WA_TX : WA_RX;
+			if (wa.lat[d].n) {
+				s = &wa.lat[d];
+				tol = rep.tolerable_ns[d];
+				rep.verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
+				rep.verdict_tx = d == WA_TX;
+			}
+		}
+		if (!s && ha_on && ha.lat.n) {
+			s = &ha.lat;
+			tol = rep.host_tolerable_ns;
+			rep.verdict_series = "host.rx";
+		}
+		if (s) {
+			uint64_t span = 0;
+
+			if (series_summarise(s, span, tol, &sum)) {
+				fprintf(stderr, "latency-report: out of memory\n");
+				goto out;
+			}
+			classify(s, &sum, tol, &rep.verdict);
+		} else {
+			memset(&sum, 0, sizeof(sum));
+			classify(&w2s, &sum, 0, &rep.verdict);
+		}
+	}
+
+	pr_init(&pr, stdout, o.json);
+	if (report_print(&pr, &rep)) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out;
+	}
+	pr_finish(&pr);
+	if (fflush(stdout)) {
+		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (app.csv_on && csv_close(&app.csv, errbuf)) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		ret = 1;
+	}
+	if (wa_on) {
+		wa_free(&wa);
+	}
+	if (ha_on) {
+		ha_free(&ha);
+	}
+	series_free(&w2s);
+	series_free(&s2w);
+	return ret;
+}

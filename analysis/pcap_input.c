@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Capture input through libpcap (see pcap_input.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pcap_input.h"
+
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_VLAN 0x8100
+#define ETHERTYPE_QINQ 0x88A8
+#define ETHERTYPE_QINQ_OLD 0x9100
+#define IPPROTO_UDP_NUM 17
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2 276
+#endif
+#ifndef DLT_IPV4
+#define DLT_IPV4 228
+#endif
+
+bool pcap_input_is_capture(const char *path)
+{
+	uint8_t m[4];
+	FILE *fp = fopen(path, "rb");
+	bool yes = false;
+	static const uint32_t magics[] = { 0xA1B2C3D4, 0xD4C3B2A1, 0xA1B23C4D, 0x4D3CB2A1,
+					   0x0A0D0D0A };
+	unsigned int i;
+
+	if (!fp) {
+		return false;
+	}
+	if (fread(m, 1, 4, fp) == 4) {
+		uint32_t v = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+
+		for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
+			yes |= v == magics[i];
+		}
+	}
+	fclose(fp);
+	return yes;
+}
+
+int pcap_input_parse_addr(const char *s, struct wa_addr *a)
+{
+	unsigned int m[6];
+	char tail;
+	struct in_addr in;
+	char ip[64];
+	const char *colon;
+
+	memset(a, 0, sizeof(*a));
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
+		   &tail) == 6) {
+		int i;
+
+		for (i = 0; i < 6; i++) {
+			a->b[i] = (uint8_t)m[i];
+		}
+		return 6;
+	}
+	colon = strchr(s, ':');
+	if (strlen(s) >= sizeof(ip)) {
+		return -1;
+	}
+	strcpy(ip, s);
+	if (colon) {
+		char *end;
+		unsigned long port;
+
+		ip[colon - s] = '\0';
+		errno = 0;
+		port = strtoul(colon + 1, &end, 10);
+		if (errno || *end || port > 65535) {
+			return -1;
+		}
+		a->b[4] = (uint8_t)(port >> 8);
+		a->b[5] = (uint8_t)port;
+	}
+	if (inet_pton(AF_INET, ip, &in) != 1) {
+		return -1;
+	}
+	memcpy(a->b, &in.s_addr, 4);
+	return colon ? 6 : 4;
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/*
+ * Takes an IPv4 packet apart; feeds DG-RDMA over UDP. A host given by IP
+ * alone (port 0) matches any port: the address keeps the port only when the
+ * analysis was told hosts with ports. Returns nothing; counts everything.
+ */
+static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
+			uint64_t ts, uint64_t ref)
+{
+	size_t ihl, tot;
+	struct wa_l2 l2;
+	const uint8_t *u;
+	uint16_t sport, dport, ulen;
+
+	if (cap < 20 || (p[0] >> 4) != 4 || p[9] != IPPROTO_UDP_NUM) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	ihl = (size_t)(p[0] & 0x0F) * 4;
+	tot = be16(p + 2);
+	if (ihl < 20 || cap < ihl + 8 || tot < ihl + 8) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	if ((be16(p + 6) & 0x1FFF) != 0) {
+		/* a non-first IP fragment carries no UDP header */
+		wa_feed_other(w, ts);
+		return;
+	}
+	u = p + ihl;
+	sport = be16(u);
+	dport = be16(u + 2);
+	ulen = be16(u + 4);
+	if (sport != DGR_UDP_PORT && dport != DGR_UDP_PORT) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	if (tot > len) {
+		tot = len;
+	}
+	if (ulen < 8 || ulen > tot - ihl) {
+		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+		return;
+	}
+	memset(&l2, 0, sizeof(l2));
+	memcpy(l2.src.b, p + 12, 4);
+	l2.src.b[4] = (uint8_t)(sport >> 8);
+	l2.src.b[5] = (uint8_t)sport;
+	memcpy(l2.dst.b, p + 16, 4);
+	l2.dst.b[4] = (uint8_t)(dport >> 8);
+	l2.dst.b[5] = (uint8_t)dport;
+	l2.udp = true;
+	cap -= ihl + 8;
+	len = (size_t)ulen - 8;
+	if (cap > len) {
+		cap = len;
+	}
+	wa_feed_dgrdma(w, &l2, u + 8, cap, len, ts, ref);
+}
+
+/* After the link layer: an ethertype and its payload. */
+static void handle_ethertype(struct wire_analysis *w, struct wa_l2 *l2, uint16_t type,
+			     const uint8_t *p, size_t cap, size_t len, uint64_t ts, uint64_t ref)
+{
+	switch (type) {
+	case DGR_ETHERTYPE_DGRDMA:
+		wa_feed_dgrdma(w, l2, p, cap, len, ts, ref);
+		break;
+	case DGR_ETHERTYPE_DCP:
+		wa_feed_dcp(w, l2, p, cap, len, ts);
+		break;
+	case ETHERTYPE_IPV4:
+		handle_ipv4(w, p, cap, len, ts, ref);
+		break;
+	default:
+		wa_feed_other(w, ts);
+		break;
+	}
+}
+
+static void handle_ether(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
+			 uint64_t ts, uint64_t ref)
+{
+	struct wa_l2 l2;
+	size_t off = 12;
+	uint16_t type;
+
+	if (cap < 14) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	memset(&l2, 0, sizeof(l2));
+	memcpy(l2.dst.b, p, 6);
+	memcpy(l2.src.b, p + 6, 6);
+	type = be16(p + off);
+	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
+		off += 4;
+		if (cap < off + 2) {
+			wa_feed_other(w, ts);
+			return;
+		}
+		type = be16(p + off);
+	}
+	off += 2;
+	handle_ethertype(w, &l2, type, p + off, cap - off, len - off, ts, ref);
+}
+
+/* Linux cooked capture: only the sender's address is known, so both are left zero. */
+static void handle_sll(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
+		       uint64_t ts, uint64_t ref, bool v2)
+{
+	struct wa_l2 l2;
+	size_t hdr = v2 ? 20 : 16;
+	uint16_t type;
+
+	if (cap < hdr) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	memset(&l2, 0, sizeof(l2));
+	type = be16(p + (v2 ? 0 : 14));
+	handle_ethertype(w, &l2, type, p + hdr, cap - hdr, len - hdr, ts, ref);
+}
+
+static void show_progress(FILE *fp, off_t size, struct timespec *start, struct timespec *last)
+{
+	struct timespec now;
+	double el;
+	long pos;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+	if (el < 1.0 ||
+	    (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) / 1e9 < 0.25) {
+		return;
+	}
+	*last = now;
+	pos = ftell(fp);
+	if (pos >= 0 && size > 0) {
+		fprintf(stderr, "\rlatency-report: %5.1f%% of the capture, %.1f s", 100.0 * (double)pos / (double)size, el);
+	}
+}
+
+int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf)
+{
+	char perr[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	pcap_t *pc;
+	int dlt, rc, ret = 0;
+	uint64_t ref = 0;
+	struct stat st;
+	struct timespec start, last;
+	bool shown = false;
+
+	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!pc) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.140s", path, perr);
+		return -DGR_E_SYS;
+	}
+	dlt = pcap_datalink(pc);
+	if (dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2 && dlt != DLT_RAW &&
+	    dlt != DLT_IPV4 && dlt != DLT_NULL && dlt != DLT_LOOP) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "%s: link type %s (%d) carries no DG-RDMA; supported: EN10MB, LINUX_SLL, "
+			 "LINUX_SLL2, RAW, IPV4, NULL, LOOP",
+			 path, pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "?",
+			 dlt);
+		ret = -DGR_E_INVAL;
+		goto out;
+	}
+	progress = progress && isatty(STDERR_FILENO) && stat(path, &st) == 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	last = start;
+	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+		size_t cap = h->caplen, len = h->len;
+
+		ref++;
+		if (len < cap) {
+			len = cap;
+		}
+		switch (dlt) {
+		case DLT_EN10MB:
+			handle_ether(w, data, cap, len, ts, ref);
+			break;
+		case DLT_LINUX_SLL:
+			handle_sll(w, data, cap, len, ts, ref, false);
+			break;
+		case DLT_LINUX_SLL2:
+			handle_sll(w, data, cap, len, ts, ref, true);
+			break;
+		case DLT_NULL:
+		case DLT_LOOP:
+			if (cap < 4) {
+				wa_feed_other(w, ts);
+			} else {
+				handle_ipv4(w, data + 4, cap - 4, len - 4, ts, ref);
+			}
+			break;
+		default:
+			handle_ipv4(w, data, cap, len, ts, ref);
+			break;
+		}
+		if (progress && (ref & 0xFFFF) == 0) {
+			show_progress(pcap_file(pc), st.st_size, &start, &last);
+			shown = true;
+		}
+	}
+	if (shown) {
+		fputc('\n', stderr);
+	}
+	if (rc == PCAP_ERROR) {
+		/* libpcap reports a cut last record as an error: keep what was read */
+		fprintf(stderr, "latency-report: warning: %s: %s (after %" PRIu64 " frames)\n", path,
+			pcap_geterr(pc), ref);
+	}
+out:
+	pcap_close(pc);
+	return ret;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Capture input: reads a pcap or pcapng file with libpcap (nanosecond
+ * timestamps requested, so pcapng if_tsresol and ns pcap keep their
+ * precision), takes the link layer apart (Ethernet with any number of VLAN
+ * tags, Linux cooked v1/v2, raw IPv4, BSD loopback) and feeds DG-RDMA
+ * (ethertype 0xF042 or UDP port 18078) and DCP (0xF040) payloads to the wire
+ * analysis.
+ */
+#ifndef DGR_ANALYSIS_PCAP_INPUT_H
+#define DGR_ANALYSIS_PCAP_INPUT_H
+
+#include <stdbool.h>
+
+#include "wire_analysis.h"
+
+/* True when the file starts with a pcap or pcapng magic number. */
+bool pcap_input_is_capture(const char *path);
+
+/*
+ * Reads the whole capture into w. progress: show a progress line on stderr
+ * after a second (when stderr is a terminal). Returns 0, or a negative
+ * DGR_E_* code with errbuf filled (the file cannot be opened or read; a
+ * truncated last record is reported as a warning on stderr, not an error).
+ */
+int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf);
+
+/*
+ * Parses a MAC (aa:bb:cc:dd:ee:ff) or IPv4 address[:port]. Returns the number
+ * of significant bytes (6 for a MAC or IP:port, 4 for a bare IP), or -1.
+ */
+int pcap_input_parse_addr(const char *s, struct wa_addr *a);
+
+#endif

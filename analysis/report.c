@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* latency-report's report, text and JSON from one print layer (see report.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+static int print_latency(struct pr *p, const char *key, const char *title,
+			 const struct series *s, uint64_t span_ns, uint64_t tolerable_ns)
+{
+	struct summary sum;
+	unsigned int k, last = 0;
+
+	if (series_summarise(s, span_ns, tolerable_ns, &sum)) {
+		return -1;
+	}
+	pr_obj_open(p, key, title);
+	pr_u64(p, "count", NULL, sum.count);
+	if (sum.count) {
+		pr_ns(p, "min", NULL, sum.min);
+		pr_ns(p, "p50", NULL, sum.p50);
+		pr_ns(p, "p90", NULL, sum.p90);
+		pr_ns(p, "p99", NULL, sum.p99);
+		pr_ns(p, "p999", "p99.9", sum.p999);
+		pr_ns(p, "max", NULL, sum.max);
+		pr_f64(p, "mean", NULL, sum.mean, 1);
+	}
+	if (tolerable_ns && sum.count) {
+		pr_ns(p, "tolerable", "tolerable latency", tolerable_ns);
+		pr_u64(p, "above_tolerable", "doorbells above it", sum.above_tolerable);
+		pr_f64(p, "time_above_tolerable_fraction", "fraction of time above it",
+		       sum.time_above_fraction, 6);
+		pr_i64(p, "margin_ns", "margin (tolerable - p99.9), ns", sum.margin_ns);
+	}
+	if (sum.count) {
+		for (k = 0; k < HIST_BINS; k++) {
+			if (sum.hist[k]) {
+				last = k;
+			}
+		}
+		pr_arr_open(p, "histogram", "histogram (log2 bins):");
+		for (k = 0; k <= last; k++) {
+			uint64_t lo = k ? 1ull << k : 0, hi = 1ull << (k + 1);
+
+			if (!sum.hist[k] && lo < sum.min) {
+				continue;
+			}
+			if (p->json) {
+				pr_obj_open(p, NULL, NULL);
+				pr_u64(p, "lo_ns", NULL, lo);
+				pr_u64(p, "hi_ns", NULL, hi);
+				pr_u64(p, "count", NULL, sum.hist[k]);
+				pr_obj_close(p);
+			} else {
+				char a[32], b[32], bar[41];
+				unsigned int w = (unsigned int)(40 * sum.hist[k] / sum.count);
+
+				fmt_duration(a, sizeof(a), lo);
+				fmt_duration(b, sizeof(b), hi);
+				memset(bar, '#', w);
+				bar[w] = '\0';
+				pr_text(p, "[%10s, %10s) %8" PRIu64 " %s", a, b, sum.hist[k], bar);
+			}
+		}
+		pr_arr_close(p);
+	}
+	pr_obj_close(p);
+	return 0;
+}
+
+static void print_dir_counts(struct pr *p, const struct wa_dir_stats *st)
+{
+	pr_u64(p, "transactions", "data transactions", st->transactions);
+	pr_u64(p, "doorbells", NULL, st->doorbells);
+	pr_u64(p, "matched", NULL, st->matched);
+	pr_u64(p, "unmatched_transactions", "unmatched transactions (doorbell not captured)",
+	       st->unmatched);
+	pr_u64(p, "orphan_doorbells", "orphan doorbells", st->orphans);
+	pr_u64(p, "discontinuities", "discontinuities (opcode 4)", st->discontinuities);
+	pr_u64(p, "incomplete_transactions", "incomplete transactions", st->incomplete);
+	pr_u64(p, "pending_at_end", "waiting at the end", st->pending_at_end);
+	pr_u64(p, "buffers", "buffers (distinct flag addresses)", st->buffers);
+	pr_u64(p, "data_bytes", "data bytes", st->data_bytes);
+	pr_u64(p, "max_transaction_bytes", "largest transaction, bytes", st->max_txn_bytes);
+	pr_u64(p, "writes_without_flag", "writes without flag", st->writes_without_flag);
+	pr_u64(p, "order_violations", "cross-check: matches out of buffer order",
+	       st->order_violations);
+	pr_u64(p, "ordinal_mismatches", "cross-check: k-th doorbell != k-th transaction",
+	       st->ordinal_mismatch);
+}
+
+static void fmt_addr(char *buf, size_t size, const struct wa_endpoint *e, bool udp_like)
+{
+	const uint8_t *b = e->addr.b;
+
+	if (udp_like) {
+		snprintf(buf, size, "%u.%u.%u.%u:%u/id %u", b[0], b[1], b[2], b[3],
+			 (unsigned int)(b[4] << 8 | b[5]), e->id);
+	} else {
+		snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x/id %u", b[0], b[1], b[2], b[3],
+			 b[4], b[5], e->id);
+	}
+}
+
+static int print_wire(struct pr *p, const struct report *r)
+{
+	const struct wire_analysis *w = r->wire;
+	uint64_t span = w->last_ts > w->first_ts ? w->last_ts - w->first_ts : 0;
+	unsigned int i, k;
+	int d;
+
+	pr_obj_open(p, "capture", "Capture");
+	pr_u64(p, "frames", NULL, w->frames);
+	pr_u64(p, "dgrdma_frames", "DG-RDMA frames", w->dgrdma_frames);
+	pr_u64(p, "ack_only_frames", "ACK-only frames", w->ack_only_frames);
+	pr_u64(p, "dcp_frames", "DCP frames", w->dcp.frames);
+	pr_u64(p, "other_frames", "other frames", w->other_frames);
+	pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
+	pr_u64(p, "snap_cut_frames", "frames whose later messages were cut", w->snap_cut_frames);
+	pr_u64(p, "messages", NULL, w->msgs);
+	pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
+	pr_u64(p, "reassembly_overflow", "fragments dropped (reassembly full)", w->reasm_overflow);
+	pr_u64(p, "connections", NULL, w->n_conns);
+	pr_ns(p, "span_ns", "span", span);
+	pr_obj_close(p);
+
+	pr_obj_open(p, "wire", "On the wire (doorbell latency at the capture point)");
+	for (d = 0; d < 2; d++) {
+		const struct wa_dir_stats *st = &w->dir[d];
+
+		if (!st->transactions && !st->doorbells) {
+			continue;
+		}
+		pr_obj_open(p, wa_dir_name((enum wa_dir)d),
+			    d == WA_RX ? "RX path (data FPGA->host, doorbells host->FPGA)"
+				       : "TX path (data host->FPGA, doorbells FPGA->host)");
+		print_dir_counts(p, st);
+		if (print_latency(p, "latency_ns", "doorbell latency:", &w->lat[d], span,
+				  r->tolerable_ns[d])) {
+			return -1;
+		}
+		pr_obj_close(p);
+	}
+	pr_obj_close(p);
+
+	pr_arr_open(p, "connections", "Connections");
+	for (i = 0; i < w->n_conns; i++) {
+		const struct wa_conn *c = &w->conns[i];
+		char a[64], b[64], t[32];
+		bool ipish = c->side[0].addr.b[4] == 0x46 && c->side[0].addr.b[5] == 0x9e;
+
+		ipish = ipish || (c->side[1].addr.b[4] == 0x46 && c->side[1].addr.b[5] == 0x9e);
+		fmt_addr(a, sizeof(a), &c->side[0], ipish);
+		fmt_addr(b, sizeof(b), &c->side[1], ipish);
+		snprintf(t, sizeof(t), "connection %u", i);
+		pr_obj_open(p, NULL, t);
+		pr_u64(p, "index", NULL, i);
+		pr_str(p, "a", NULL, a);
+		pr_str(p, "b", NULL, b);
+		pr_str(p, "host", NULL, c->host_side < 0 ? "unknown" : c->host_side == 0 ? "a" : "b");
+		for (k = 0; k < 2; k++) {
+			const struct wa_side_state *s = &c->s[k];
+			enum wa_dir dir;
+
+			if (!s->matcher) {
+				continue;
+			}
+			dir = c->host_side == (int)k ? WA_TX : WA_RX;
+			pr_obj_open(p, wa_dir_name(dir), dir == WA_RX ? "rx" : "tx");
+			print_dir_counts(p, &s->st);
+			pr_obj_close(p);
+		}
+		pr_obj_close(p);
+	}
+	pr_arr_close(p);
+
+	pr_obj_open(p, "dcp", "DCP (control plane)");
+	pr_u64(p, "frames", NULL, w->dcp.frames);
+	pr_u64(p, "nop", "NOP (discovery) requests", w->dcp.nop);
+	pr_u64(p, "write", "write requests", w->dcp.write);
+	pr_u64(p, "read", "read requests", w->dcp.read);
+	pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
+	pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
+	pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
+	pr_obj_open(p, "responses_by_code", "responses by code");
+	for (k = 0; k < 16; k++) {
+		if (w->dcp.resp_by_code[k]) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s", dcp_resp_code_name((uint8_t)k));
+			pr_u64(p, name, NULL, w->dcp.resp_by_code[k]);
+		}
+	}
+	pr_obj_close(p);
+	pr_u64(p, "doorbells", "doorbell writes", w->dcp.doorbells);
+	pr_u64(p, "doorbells_without_connection", "doorbell writes without a data connection",
+	       w->dcp.doorbells_without_conn);
+	pr_obj_close(p);
+	return 0;
+}
+
+static int print_host(struct pr *p, const struct report *r)
+{
+	const struct host_analysis *h = r->host;
+	uint64_t span = h->last_ts > h->first_ts ? h->last_ts - h->first_ts : 0;
+	unsigned int i;
+
+	pr_obj_open(p, "host", "In the host (from the trace)");
+	pr_u64(p, "events", NULL, h->c.events);
+	pr_obj_open(p, "rx", "RX path: transaction complete -> doorbell handed to the socket");
+	pr_u64(p, "transactions", "transactions completed", h->c.txn_complete);
+	pr_u64(p, "doorbells", "doorbells sent", h->c.doorbell_sent);
+	pr_u64(p, "matched", NULL, h->c.matched);
+	pr_u64(p, "unmatched_transactions", "completed again without a doorbell", h->c.unmatched);
+	pr_u64(p, "orphan_doorbells", "doorbells without a completion", h->c.orphans);
+	pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
+	pr_u64(p, "parts_missing", "doorbells without acquire/release events", h->c.parts_missing);
+	if (print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,
+			  r->host_tolerable_ns) ||
+	    print_latency(p, "wait_ns", "complete -> consumer acquires:", &h->wait, span, 0) ||
+	    print_latency(p, "work_ns", "acquire -> release (consumer work):", &h->work, span, 0) ||
+	    print_latency(p, "send_ns", "release -> doorbell sent:", &h->send, span, 0)) {
+		return -1;
+	}
+	pr_obj_close(p);
+	pr_obj_open(p, "tx", "TX path: transaction sent -> doorbell (credit) back");
+	pr_u64(p, "transactions", "transactions sent", h->c.txn_sent);
+	pr_u64(p, "doorbells", "doorbells received", h->c.doorbell_rx);
+	pr_u64(p, "matched", NULL, h->c.tx_matched);
+	pr_u64(p, "orphan_doorbells", "doorbells without a transaction", h->c.tx_orphans);
+	if (print_latency(p, "latency_ns", "credit latency:", &h->tx_credit, span, 0)) {
+		return -1;
+	}
+	pr_obj_close(p);
+	pr_obj_open(p, "events_seen", "other events");
+	pr_u64(p, "frames_rx", NULL, h->c.frames_rx);
+	pr_u64(p, "frames_tx", NULL, h->c.frames_tx);
+	pr_u64(p, "retransmits", NULL, h->c.retransmits);
+	pr_u64(p, "malformed", NULL, h->c.malformed);
+	pr_u64(p, "socket_drops", NULL, h->c.socket_drops);
+	pr_u64(p, "counter_snapshots", "counter snapshots", h->c.counter_snapshots);
+	pr_u64(p, "fpga_transactions_sent", "emulator: transactions sent", h->c.fpga_txn_sent);
+	pr_u64(p, "fpga_doorbells_received", "emulator: doorbells received", h->c.fpga_doorbell_rx);
+	pr_u64(p, "fpga_discontinuities", "emulator: discontinuities", h->c.fpga_discontinuities);
+	pr_u64(p, "fpga_drop_periods", "emulator: drop periods", h->c.fpga_drop_periods);
+	pr_u64(p, "fpga_underruns", "emulator: underruns", h->c.fpga_underruns);
+	pr_u64(p, "table_overflow", "transactions not tracked (table full)", h->c.table_overflow);
+	pr_u64(p, "unknown_events", "events of no known kind", h->c.unknown_events);
+	pr_obj_close(p);
+	pr_arr_open(p, "counters", "drops from counter snapshots (last values)");
+	for (i = 0; i < h->n_srcs; i++) {
+		const struct ha_counter_src *s = &h->srcs[i];
+		double pct = s->delivered + s->lost
+				     ? 100.0 * (double)s->lost / (double)(s->delivered + s->lost)
+				     : 0.0;
+
+		pr_obj_open(p, NULL, NULL);
+		pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
+		pr_u64(p, "conn", NULL, s->conn);
+		pr_u64(p, "delivered_samples", "delivered samples", s->delivered);
+		pr_u64(p, "lost_samples", "lost samples", s->lost);
+		pr_f64(p, "drop_percent", "drop %", pct, 4);
+		pr_obj_close(p);
+	}
+	pr_arr_close(p);
+	pr_arr_open(p, "threads", "threads (scheduling settings seen)");
+	for (i = 0; i < h->n_threads; i++) {
+		const struct ha_thread *t = &h->threads[i];
+
+		if (p->json) {
+			pr_obj_open(p, NULL, NULL);
+			pr_str(p, "provider", NULL, t->fpga ? "dgrdma_fpga" : "dgrdma");
+			pr_str(p, "role", NULL, ha_role_name(t->role));
+			pr_u64(p, "conn", NULL, t->conn);
+			pr_i64(p, "tid", NULL, t->tid);
+			pr_str(p, "policy", NULL, ha_policy_name(t->policy));
+			pr_i64(p, "priority", NULL, t->priority);
+			pr_i64(p, "nice", NULL, t->nice);
+			pr_u64(p, "cpuset", NULL, t->cpuset);
+			pr_obj_close(p);
+		} else {
+			pr_text(p, "%s %-8s conn %u tid %d %s prio %d nice %d cpus 0x%" PRIx64,
+				t->fpga ? "fpga" : "host", ha_role_name(t->role), t->conn, t->tid,
+				ha_policy_name(t->policy), t->priority, t->nice, t->cpuset);
+		}
+	}
+	pr_arr_close(p);
+	if (r->wire_to_stack) {
+		pr_obj_open(p, "joined", "Wire and trace on one axis (RX doorbells)");
+		pr_u64(p, "doorbells", "doorbells joined", r->joined);
+		if (print_latency(p, "wire_to_stack_ns",
+				  "wire -> stack (kernel receive path, last frame to complete):",
+				  r->wire_to_stack, 0, 0) ||
+		    print_latency(p, "stack_to_wire_ns",
+				  "stack -> wire (kernel send path, handed to socket to on the wire):",
+				  r->stack_to_wire, 0, 0)) {
+			return -1;
+		}
+		pr_obj_close(p);
+	}
+	pr_obj_close(p);
+	return 0;
+}
+
+int report_print(struct pr *p, const struct report *r)
+{
+	const char *const *mit;
+	unsigned int i;
+	uint64_t malformed = r->wire ? r->wire->malformed_frames : 0;
+
+	if (!p->json) {
+		pr_text(p, "latency-report: percentiles are nearest-rank (rank = ceil(p * n))");
+	}
+	pr_str(p, "percentiles", "percentiles", "nearest-rank");
+	pr_arr_open(p, "inputs", NULL);
+	if (p->json) {
+		for (i = 0; i < r->n_inputs; i++) {
+			pr_str(p, NULL, NULL, r->inputs[i]);
+		}
+	}
+	pr_arr_close(p);
+	pr_obj_open(p, "run", "Run facts");
+	pr_u64(p, "host_buffers", "host buffers", r->run.host_buffers);
+	pr_u64(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers);
+	pr_u64(p, "buffer_size", "buffer size, bytes", r->run.buffer_size);
+	pr_u64(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes);
+	pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
+	pr_obj_close(p);
+	if (r->wire && print_wire(p, r)) {
+		return -1;
+	}
+	if (r->host && print_host(p, r)) {
+		return -1;
+	}
+	pr_u64(p, "malformed_frames", "Malformed frames (counted, skipped)", malformed);
+	if (r->wire) {
+		pr_obj_open(p, "malformed", NULL);
+		for (i = 1; i < DGR_E__COUNT; i++) {
+			if (r->wire->malformed_by_reason[i]) {
+				pr_u64(p, dgr_error_id((int)i), dgr_strerror((int)i),
+				       r->wire->malformed_by_reason[i]);
+			}
+		}
+		pr_obj_close(p);
+	}
+	pr_obj_open(p, "regime", "Regime");
+	pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
+	pr_str(p, "reason", NULL, r->verdict.reason);
+	pr_str(p, "series", "judged on", r->verdict_series);
+	pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
+	pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
+	pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
+	pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
+	pr_arr_open(p, "mitigations", "mitigations the tuning guide recommends:");
+	for (mit = regime_mitigations(r->verdict.regime, r->verdict_tx); *mit; mit++) {
+		if (p->json) {
+			pr_str(p, NULL, NULL, *mit);
+		} else {
+			pr_text(p, "- %s", *mit);
+		}
+	}
+	pr_arr_close(p);
+	pr_obj_close(p);
+	return 0;
+}

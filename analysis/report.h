@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The report of latency-report: everything it found, printed once through
+ * the print layer (text by default, JSON with --json; same code for both).
+ */
+#ifndef DGR_ANALYSIS_REPORT_H
+#define DGR_ANALYSIS_REPORT_H
+
+#include <stdbool.h>
+
+#include "classify.h"
+#include "host_events.h"
+#include "print.h"
+#include "run_info.h"
+#include "stats.h"
+#include "wire_analysis.h"
+
+struct report {
+	const char *const *inputs;
+	unsigned int n_inputs;
+	const struct wire_analysis *wire; /* NULL: no capture */
+	const struct host_analysis *host; /* NULL: no trace */
+	struct run_info run;
+	const char *tolerable_source; /* "options", "run.json", "estimated", "none" */
+	uint64_t tolerable_ns[2];     /* per wire direction (RX, TX) */
+	uint64_t host_tolerable_ns;
+	/* the joined decomposition, when both a capture and a trace were read */
+	const struct series *wire_to_stack, *stack_to_wire;
+	uint64_t joined;
+	/* the verdict */
+	struct classification verdict;
+	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
+	bool verdict_tx;
+};
+
+/* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
+int report_print(struct pr *p, const struct report *r);
+
+#endif

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* run.json facts (see run_info.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_info.h"
+
+/* Finds "key" : number in text; returns 1 and sets *v when found. */
+static int find_number(const char *text, const char *key, double *v)
+{
+	char pat[64];
+	const char *p = text;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	while ((p = strstr(p, pat)) != NULL) {
+		char *end;
+		double x;
+
+		p += strlen(pat);
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			p++;
+		}
+		if (*p != ':') {
+			continue;
+		}
+		p++;
+		x = strtod(p, &end);
+		if (end != p) {
+			*v = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int run_info_read(const char *path, struct run_info *ri)
+{
+	FILE *fp = fopen(path, "r");
+	char *text = NULL;
+	size_t n = 0, cap = 0;
+	double v;
+	int ret = 0;
+
+	if (!fp) {
+		return -1;
+	}
+	for (;;) {
+		char *t;
+		size_t got;
+
+		if (cap - n < 4097) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > (64u << 20)) {
+				ret = -1;
+				goto end;
+			}
+			t = realloc(text, cap);
+			if (!t) {
+				ret = -1;
+				goto end;
+			}
+			text = t;
+		}
+		got = fread(text + n, 1, cap - n - 1, fp);
+		n += got;
+		if (got == 0) {
+			break;
+		}
+	}
+	text[n] = '\0';
+	if (!ri->host_buffers && find_number(text, "host_buffers", &v) && v > 0) {
+		ri->host_buffers = (uint64_t)v;
+	}
+	if (!ri->fpga_buffers && find_number(text, "fpga_buffers", &v) && v > 0) {
+		ri->fpga_buffers = (uint64_t)v;
+	}
+	if (!ri->buffer_size && find_number(text, "buffer_size", &v) && v > 0) {
+		ri->buffer_size = (uint64_t)v;
+	}
+	if (!ri->rate_bytes && find_number(text, "rate_bytes", &v) && v > 0) {
+		ri->rate_bytes = (uint64_t)v;
+	}
+	if (!ri->rate_bytes && find_number(text, "sample_rate", &v) && v > 0) {
+		ri->rate_bytes = (uint64_t)(v * 4);
+	}
+end:
+	free(text);
+	fclose(fp);
+	return ret;
+}
+
+uint64_t run_info_tolerable_ns(const struct run_info *ri)
+{
+	double ns;
+
+	if (!ri->host_buffers || !ri->buffer_size || !ri->rate_bytes) {
+		return 0;
+	}
+	ns = (double)(ri->host_buffers + ri->fpga_buffers) * (double)ri->buffer_size * 1e9 /
+	     (double)ri->rate_bytes;
+	return (uint64_t)ns;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The run facts latency-report needs from a dgrdma-capture run.json (or the
+ * command line): buffer counts, buffer size and stream rate, from which the
+ * tolerable latency (N_c + N_p) * S / R follows (docs/protocol.md).
+ */
+#ifndef DGR_ANALYSIS_RUN_INFO_H
+#define DGR_ANALYSIS_RUN_INFO_H
+
+#include <stdint.h>
+
+struct run_info {
+	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
+	uint64_t rate_bytes;                              /* bytes per second; 0: unknown */
+};
+
+/*
+ * Reads the numeric keys "host_buffers", "fpga_buffers", "buffer_size",
+ * "sample_rate" (samples/s, 4 bytes each) and "rate_bytes" wherever they
+ * appear in a JSON file; keys already set in *ri are kept (the command line
+ * wins). Returns 0, or -1 when the file cannot be read.
+ */
+int run_info_read(const char *path, struct run_info *ri);
+
+/* Tolerable latency in ns, or 0 when something it needs is unknown. */
+uint64_t run_info_tolerable_ns(const struct run_info *ri);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Latency statistics (see stats.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+void series_init(struct series *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void series_free(struct series *s)
+{
+	free(s->s);
+	memset(s, 0, sizeof(*s));
+}
+
+int series_add(struct series *s, uint64_t t, uint64_t value)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		struct sample *n = realloc(s->s, cap * sizeof(*n));
+
+		if (!n) {
+			return -1;
+		}
+		s->s = n;
+		s->cap = cap;
+	}
+	s->s[s->n].t = t;
+	s->s[s->n].value = value;
+	s->n++;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : (x > y);
+}
+
+uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille)
+{
+	size_t rank = (size_t)(((uint64_t)per_mille * n + 999) / 1000);
+
+	if (rank < 1) {
+		rank = 1;
+	}
+	if (rank > n) {
+		rank = n;
+	}
+	return sorted[rank - 1];
+}
+
+static unsigned int hist_bin(uint64_t v)
+{
+	unsigned int k = 0;
+
+	while (v > 1 && k + 1 < HIST_BINS) {
+		v >>= 1;
+		k++;
+	}
+	return k;
+}
+
+/* Union length of the intervals [t + tol, t + value] where value > tol. */
+static uint64_t time_above(const struct series *s, uint64_t tol)
+{
+	uint64_t total = 0, cs = 0, ce = 0;
+	bool open = false;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		uint64_t a, b;
+
+		if (s->s[i].value <= tol) {
+			continue;
+		}
+		a = s->s[i].t + tol;
+		b = s->s[i].t + s->s[i].value;
+		if (open && a <= ce) {
+			if (b > ce) {
+				ce = b;
+			}
+			continue;
+		}
+		if (open) {
+			total += ce - cs;
+		}
+		cs = a;
+		ce = b;
+		open = true;
+	}
+	if (open) {
+		total += ce - cs;
+	}
+	return total;
+}
+
+int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
+		     struct summary *out)
+{
+	uint64_t *v;
+	double sum = 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->tolerable_ns = tolerable_ns;
+	if (s->n == 0) {
+		return 0;
+	}
+	v = malloc(s->n * sizeof(*v));
+	if (!v) {
+		return -1;
+	}
+	for (i = 0; i < s->n; i++) {
+		v[i] = s->s[i].value;
+		sum += (double)v[i];
+		out->hist[hist_bin(v[i])]++;
+		if (tolerable_ns && v[i] > tolerable_ns) {
+			out->above_tolerable++;
+		}
+	}
+	qsort(v, s->n, sizeof(*v), cmp_u64);
+	out->count = s->n;
+	out->min = v[0];
+	out->max = v[s->n - 1];
+	out->p50 = percentile_nearest_rank(v, s->n, 500);
+	out->p90 = percentile_nearest_rank(v, s->n, 900);
+	out->p99 = percentile_nearest_rank(v, s->n, 990);
+	out->p999 = percentile_nearest_rank(v, s->n, 999);
+	out->mean = sum / (double)s->n;
+	if (tolerable_ns) {
+		uint64_t above = time_above(s, tolerable_ns);
+
+		out->margin_ns = (int64_t)tolerable_ns - (int64_t)out->p999;
+		out->time_above_fraction = span_ns ? (double)above / (double)span_ns : 0.0;
+		if (out->time_above_fraction > 1.0) {
+			out->time_above_fraction = 1.0;
+		}
+	}
+	free(v);
+	return 0;
+}

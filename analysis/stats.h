@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Latency series and their statistics: count, min, nearest-rank percentiles
+ * (rank = ceil(p * n), 1-based, on the sorted values), max, mean, a log2
+ * histogram, and the fraction of the run spent above a tolerable latency.
+ *
+ * A series keeps every (time, value) pair: 16 bytes per doorbell, so exact
+ * percentiles cost memory proportional to the doorbell count (not to the
+ * capture size: a 1 GB capture of 32 KiB buffers holds about 30 000).
+ */
+#ifndef DGR_ANALYSIS_STATS_H
+#define DGR_ANALYSIS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sample {
+	uint64_t t;     /* when the interval started (transaction complete), ns */
+	uint64_t value; /* latency, ns */
+};
+
+struct series {
+	struct sample *s;
+	size_t n, cap;
+};
+
+#define HIST_BINS 40 /* bin k: [2^k, 2^(k+1)) ns; bin 0 also holds 0 */
+
+struct summary {
+	uint64_t count, min, p50, p90, p99, p999, max;
+	double mean;
+	uint64_t hist[HIST_BINS];
+	/* with a tolerable latency (0: unknown) */
+	uint64_t tolerable_ns;
+	uint64_t above_tolerable; /* samples with value > tolerable */
+	double time_above_fraction; /* union of [t + tolerable, t + value] / run span */
+	int64_t margin_ns;          /* tolerable - p999 (negative: exceeded) */
+};
+
+void series_init(struct series *s);
+void series_free(struct series *s);
+/* Appends a sample. Returns 0, or -1 when memory runs out (the sample is lost). */
+int series_add(struct series *s, uint64_t t, uint64_t value);
+
+/* Nearest-rank percentile of sorted[0..n), per_mille in 1..1000; n > 0. */
+uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
+
+/*
+ * Computes the summary of a series. span_ns is the run's duration (for the
+ * time-above fraction); tolerable_ns 0 leaves those fields at 0.
+ * Returns 0, or -1 when memory for sorting runs out.
+ */
+int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
+		     struct summary *out);
+
+#endif

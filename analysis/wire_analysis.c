@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* On-the-wire analysis: connections, reassembly, doorbell matching (see wire_analysis.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire_analysis.h"
+
+/* Zero-filled room for frames cut by the snap length (see feed_messages()). */
+static uint8_t snap_scratch[65536 + 64];
+
+const char *wa_dir_name(enum wa_dir d)
+{
+	return d == WA_TX ? "tx" : "rx";
+}
+
+int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
+{
+	memset(w, 0, sizeof(*w));
+	w->o = *o;
+	if (!w->o.reasm_max) {
+		w->o.reasm_max = 4096;
+	}
+	w->conns = calloc(WA_MAX_CONNS, sizeof(*w->conns));
+	if (!w->conns) {
+		if (errbuf) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory for the connection table");
+		}
+		return -DGR_E_NOMEM;
+	}
+	series_init(&w->lat[WA_RX]);
+	series_init(&w->lat[WA_TX]);
+	return 0;
+}
+
+void wa_free(struct wire_analysis *w)
+{
+	unsigned int i, k;
+
+	if (w->conns) {
+		for (i = 0; i < w->n_conns; i++) {
+			for (k = 0; k < 2; k++) {
+				dgr_reasm_free(w->conns[i].s[k].reasm);
+				free(w->conns[i].s[k].matcher);
+			}
+		}
+		free(w->conns);
+	}
+	series_free(&w->lat[WA_RX]);
+	series_free(&w->lat[WA_TX]);
+	w->conns = NULL;
+}
+
+static void note_time(struct wire_analysis *w, uint64_t ts)
+{
+	if (w->frames == 0 || ts < w->first_ts) {
+		w->first_ts = ts;
+	}
+	if (ts > w->last_ts) {
+		w->last_ts = ts;
+	}
+	w->frames++;
+}
+
+static int ep_cmp(const struct wa_endpoint *a, const struct wa_endpoint *b)
+{
+	int c = memcmp(a->addr.b, b->addr.b, WA_ADDR_LEN);
+
+	if (c) {
+		return c;
+	}
+	return (int)a->id - (int)b->id;
+}
+
+static bool addr_in(const struct wa_addr *set, unsigned int n, const struct wa_addr *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!memcmp(set[i].b, a->b, WA_ADDR_LEN)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Finds or creates the connection between src and dst; sets *from to the
+ * side index of src. Returns NULL when the table is full.
+ */
+static struct wa_conn *conn_get(struct wire_analysis *w, const struct wa_endpoint *src,
+				const struct wa_endpoint *dst, int *from, unsigned int *index)
+{
+	struct wa_endpoint a = *src, b = *dst;
+	int swap = ep_cmp(&a, &b) > 0;
+	unsigned int i;
+	struct wa_conn *c;
+
+	if (swap) {
+		a = *dst;
+		b = *src;
+	}
+	*from = swap;
+	if (w->n_conns) {
+		c = &w->conns[w->last_conn];
+		if (!ep_cmp(&c->side[0], &a) && !ep_cmp(&c->side[1], &b)) {
+			*index = w->last_conn;
+			return c;
+		}
+	}
+	for (i = 0; i < w->n_conns; i++) {
+		c = &w->conns[i];
+		if (!ep_cmp(&c->side[0], &a) && !ep_cmp(&c->side[1], &b)) {
+			w->last_conn = i;
+			*index = i;
+			return c;
+		}
+	}
+	if (w->n_conns == WA_MAX_CONNS) {
+		w->conns_overflow++;
+		return NULL;
+	}
+	c = &w->conns[w->n_conns];
+	memset(c, 0, sizeof(*c));
+	c->side[0] = a;
+	c->side[1] = b;
+	c->host_side = -1;
+	*index = w->n_conns;
+	w->last_conn = w->n_conns++;
+	return c;
+}
+
+/* Decides which side is the host, once; data_side is the side sending data. */
+static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_side)
+{
+	int k;
+
+	if (c->host_side >= 0) {
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		unsigned int i;
+
+		for (i = 0; i < w->o.n_hosts; i++) {
+			if (!memcmp(w->o.hosts[i].b, c->side[k].addr.b, w->o.host_len[i])) {
+				c->host_side = k;
+				return;
+			}
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		if (addr_in(w->dcp_hosts, w->n_dcp_hosts, &c->side[k].addr)) {
+			c->host_side = k;
+			return;
+		}
+	}
+	/* the side sending data is the FPGA: RX path */
+	c->host_side = 1 - data_side;
+}
+
+static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
+{
+	return c->host_side == data_side ? WA_TX : WA_RX;
+}
+
+static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c, int data_side)
+{
+	struct wa_side_state *s = &c->s[data_side];
+
+	if (!s->matcher) {
+		s->matcher = malloc(sizeof(*s->matcher));
+		if (!s->matcher) {
+			return NULL;
+		}
+		dm_init(s->matcher);
+	}
+	if (!s->reasm) {
+		s->reasm = dgr_reasm_new(w->o.reasm_max, NULL);
+		if (!s->reasm) {
+			return NULL;
+		}
+	}
+	return s;
+}
+
+static void count_malformed(struct wire_analysis *w, int err)
+{
+	int e = err < 0 ? -err : err;
+
+	w->malformed_frames++;
+	if (e > 0 && e < DGR_E__COUNT) {
+		w->malformed_by_reason[e]++;
+	}
+}
+
+void wa_count_malformed(struct wire_analysis *w, int reason, uint64_t ts)
+{
+	note_time(w, ts);
+	count_malformed(w, reason);
+}
+
+void wa_feed_other(struct wire_analysis *w, uint64_t ts)
+{
+	note_time(w, ts);
+	w->other_frames++;
+}
+
+static void on_bell_result(struct wire_analysis *w, unsigned int ci, enum wa_dir d,
+			   const struct dm_result *r, uint64_t ts)
+{
+	struct wa_bell_event ev;
+
+	if (r->kind == DM_NONE) {
+		return;
+	}
+	if (r->kind == DM_MATCHED) {
+		series_add(&w->lat[d], r->txn_ts, r->latency);
+	}
+	if (!w->o.on_bell) {
+		return;
+	}
+	ev.dir = d;
+	ev.conn = ci;
+	ev.kind = r->kind;
+	ev.buffer = r->buffer;
+	ev.ts = ts;
+	ev.txn_ts = r->txn_ts;
+	ev.latency = r->latency;
+	w->o.on_bell(w->o.ctx, &ev);
+}
+
+static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned int ci,
+			  int bell_side, uint32_t flag_addr, uint64_t ts)
+{
+	int data_side = 1 - bell_side;
+	struct wa_side_state *s;
+	struct dm_result r;
+
+	decide_host(w, c, data_side);
+	s = side_state(w, c, data_side);
+	if (!s) {
+		w->reasm_overflow++;
+		return;
+	}
+	dm_feed_doorbell(s->matcher, flag_addr, ts, &r);
+	on_bell_result(w, ci, dir_of(c, data_side), &r, ts);
+}
+
+static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
+{
+	struct wa_side_state *s = ctx;
+
+	(void)txn;
+	s->st.incomplete++;
+}
+
+static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned int ci, int side,
+			  const struct dgr_msg *m, uint64_t ts, uint64_t ref)
+{
+	struct wa_side_state *s;
+	struct dgr_txn_info done;
+	struct dgr_flag_word fw;
+	struct dm_result r;
+	int rc;
+
+	decide_host(w, c, side);
+	s = side_state(w, c, side);
+	if (!s) {
+		w->reasm_overflow++;
+		return;
+	}
+	if (ts >= s->next_expire_ts) {
+		/* forget transactions that can no longer complete (capture loss) */
+		if (ts > w->o.reasm_timeout_ns) {
+			dgr_reasm_expire(s->reasm, ts - w->o.reasm_timeout_ns, expired_cb, s);
+		}
+		s->next_expire_ts = ts + w->o.reasm_timeout_ns / 2 + 1;
+	}
+	rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
+	if (rc == -DGR_E_NOSPACE) {
+		dgr_reasm_expire(s->reasm, ts > w->o.reasm_timeout_ns / 8 ? ts - w->o.reasm_timeout_ns / 8 : 0,
+				 expired_cb, s);
+		rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
+		if (rc == -DGR_E_NOSPACE) {
+			w->reasm_overflow++;
+			return;
+		}
+	}
+	if (rc < 0) {
+		count_malformed(w, rc);
+		return;
+	}
+	if (rc == DGR_REASM_DUPLICATE) {
+		w->duplicate_msgs++;
+		return;
+	}
+	if (rc != DGR_REASM_COMPLETE) {
+		return;
+	}
+	s->st.data_bytes += done.bytes;
+	if (done.bytes > s->st.max_txn_bytes) {
+		s->st.max_txn_bytes = done.bytes;
+	}
+	if (s->st.first_ts == 0 || ts < s->st.first_ts) {
+		s->st.first_ts = ts;
+	}
+	s->st.last_ts = ts;
+	if (done.flag_addr == DGR_NO_FLAG) {
+		s->st.writes_without_flag++;
+		return;
+	}
+	dgr_flag_decode(done.flag_value, &fw);
+	if (fw.valid && fw.opcode == DGR_OPCODE_DISCONTINUITY) {
+		s->st.discontinuities++;
+	}
+	if (w->o.on_txn) {
+		struct wa_txn_event ev = {
+			.dir = dir_of(c, side),
+			.conn = ci,
+			.ts = ts,
+			.bytes = done.bytes,
+			.opcode = fw.opcode,
+		};
+
+		w->o.on_txn(w->o.ctx, &ev);
+	}
+	dm_feed_txn(s->matcher, done.flag_addr, ts, ref, &r);
+	on_bell_result(w, ci, dir_of(c, side), &r, ts);
+}
+
+void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
+		    size_t cap, size_t len, uint64_t ts, uint64_t ref)
+{
+	const uint8_t *frame = buf;
+	size_t flen = len, fcap = cap;
+	struct dgr_frame f;
+	struct dgr_msg m;
+	struct wa_endpoint src, dst;
+	struct wa_conn *c;
+	unsigned int ci;
+	int side, rc;
+	bool scratch = false;
+
+	note_time(w, ts);
+	if (l2->udp) {
+		if (cap < DGR_UDP_PAD_LEN) {
+			count_malformed(w, DGR_E_UDP_SHORT);
+			return;
+		}
+		frame = buf + DGR_UDP_PAD_LEN;
+		flen = len - DGR_UDP_PAD_LEN;
+		fcap = cap - DGR_UDP_PAD_LEN;
+	}
+	if (fcap < DGR_FRAME_HDR_LEN) {
+		if (flen < DGR_FRAME_HDR_LEN) {
+			count_malformed(w, DGR_E_TRUNC_FRAME_HDR);
+		} else {
+			w->truncated_frames++;
+		}
+		return;
+	}
+	if (fcap < flen) {
+		/*
+		 * Cut by the snap length: decode a zero-extended copy with the
+		 * codec, and trust only message headers that were captured.
+		 */
+		w->truncated_frames++;
+		if (flen > sizeof(snap_scratch)) {
+			flen = sizeof(snap_scratch);
+		}
+		memcpy(snap_scratch, frame, fcap);
+		frame = snap_scratch;
+		scratch = true;
+	}
+	w->dgrdma_frames++;
+	rc = dgr_frame_parse(&f, frame, flen, NULL);
+	if (rc < 0) {
+		count_malformed(w, rc);
+		goto out;
+	}
+	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		w->ack_only_frames++;
+		goto out;
+	}
+	src.addr = l2->src;
+	src.id = f.hdr.src_id;
+	dst.addr = l2->dst;
+	dst.id = f.hdr.dst_id;
+	c = conn_get(w, &src, &dst, &side, &ci);
+	if (!c) {
+		goto out;
+	}
+	c->frames[side]++;
+	for (;;) {
+		size_t at = f.next_off;
+
+		rc = dgr_frame_next_msg(&f, &m, NULL);
+		if (rc == 0) {
+			break;
+		}
+		if (scratch && at + DGR_MSG_HDR_LEN > fcap) {
+			/* this header and the rest lie beyond the captured bytes */
+			w->snap_cut_frames++;
+			break;
+		}
+		if (rc < 0) {
+			count_malformed(w, rc);
+			break;
+		}
+		rc = dgr_msg_validate(&m, 0, false, NULL);
+		if (rc < 0) {
+			count_malformed(w, rc);
+			break;
+		}
+		w->msgs++;
+		if (dgr_msg_is_flag_only(&m)) {
+			if (dgr_msg_has_flag(&m)) {
+				feed_doorbell(w, c, ci, side, m.flag_addr, ts);
+			}
+			continue;
+		}
+		feed_data_msg(w, c, ci, side, &m, ts, ref);
+	}
+out:
+	if (scratch) {
+		memset(snap_scratch, 0, fcap);
+	}
+}
+
+/* Finds the connection whose data goes from MAC data_src to MAC data_dst. */
+static struct wa_conn *conn_by_macs(struct wire_analysis *w, const struct wa_addr *data_src,
+				    const struct wa_addr *data_dst, int *data_side,
+				    unsigned int *index)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < w->n_conns; i++) {
+		struct wa_conn *c = &w->conns[i];
+
+		for (k = 0; k < 2; k++) {
+			if (!memcmp(c->side[k].addr.b, data_src->b, WA_ADDR_LEN) &&
+			    !memcmp(c->side[1 - k].addr.b, data_dst->b, WA_ADDR_LEN) &&
+			    c->s[k].st.transactions + c->frames[k] > 0) {
+				*data_side = k;
+				*index = i;
+				return c;
+			}
+		}
+	}
+	return NULL;
+}
+
+void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
+		 size_t cap, size_t len, uint64_t ts)
+{
+	struct dcp_packet p;
+	int rc;
+
+	note_time(w, ts);
+	w->dcp.frames++;
+	if (cap < len && cap < DCP_LEN_WRITE) {
+		w->truncated_frames++;
+		return;
+	}
+	rc = dcp_decode(buf, cap < len ? cap : len, &p, NULL);
+	if (rc < 0) {
+		count_malformed(w, rc);
+		return;
+	}
+	switch (p.kind) {
+	case DCP_KIND_NOP:
+		w->dcp.nop++;
+		break;
+	case DCP_KIND_WRITE:
+		w->dcp.write++;
+		break;
+	case DCP_KIND_READ:
+		w->dcp.read++;
+		break;
+	case DCP_KIND_WRITE_RESP:
+		w->dcp.write_resp++;
+		break;
+	case DCP_KIND_READ_RESP:
+		w->dcp.read_resp++;
+		break;
+	case DCP_KIND_NOP_RESP:
+		w->dcp.nop_resp++;
+		break;
+	}
+	if (dcp_is_response(p.kind)) {
+		w->dcp.resp_by_code[p.low & DCP_LOW_MASK]++;
+		return;
+	}
+	/* the host is the DCP master: its requests name it */
+	if (!addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) && w->n_dcp_hosts < WA_MAX_HOSTS) {
+		w->dcp_hosts[w->n_dcp_hosts++] = l2->src;
+	}
+	if (p.kind == DCP_KIND_WRITE && w->o.dcp_doorbells && p.addr >= w->o.dcp_bell_lo &&
+	    p.addr <= w->o.dcp_bell_hi) {
+		struct wa_conn *c;
+		unsigned int ci;
+		int data_side;
+
+		w->dcp.doorbells++;
+		c = conn_by_macs(w, &l2->dst, &l2->src, &data_side, &ci);
+		if (!c) {
+			w->dcp.doorbells_without_conn++;
+			return;
+		}
+		feed_doorbell(w, c, ci, 1 - data_side, p.addr, ts);
+	}
+}
+
+static void add_stats(struct wa_dir_stats *a, const struct wa_dir_stats *b)
+{
+	a->transactions += b->transactions;
+	a->doorbells += b->doorbells;
+	a->matched += b->matched;
+	a->unmatched += b->unmatched;
+	a->orphans += b->orphans;
+	a->discontinuities += b->discontinuities;
+	a->incomplete += b->incomplete;
+	a->pending_at_end += b->pending_at_end;
+	a->data_bytes += b->data_bytes;
+	a->writes_without_flag += b->writes_without_flag;
+	a->order_violations += b->order_violations;
+	a->ordinal_mismatch += b->ordinal_mismatch;
+	a->addr_overflow += b->addr_overflow;
+	if (b->max_txn_bytes > a->max_txn_bytes) {
+		a->max_txn_bytes = b->max_txn_bytes;
+	}
+	if (b->buffers > a->buffers) {
+		a->buffers = b->buffers;
+	}
+	if (b->first_ts && (!a->first_ts || b->first_ts < a->first_ts)) {
+		a->first_ts = b->first_ts;
+	}
+	if (b->last_ts > a->last_ts) {
+		a->last_ts = b->last_ts;
+	}
+}
+
+void wa_finish(struct wire_analysis *w)
+{
+	unsigned int i;
+	int k;
+
+	if (w->finished) {
+		return;
+	}
+	w->finished = true;
+	for (i = 0; i < w->n_conns; i++) {
+		struct wa_conn *c = &w->conns[i];
+
+		for (k = 0; k < 2; k++) {
+			struct wa_side_state *s = &c->s[k];
+			const struct dm_counts *mc;
+
+			if (!s->matcher) {
+				continue;
+			}
+			s->st.incomplete += dgr_reasm_outstanding(s->reasm);
+			mc = &s->matcher->c;
+			s->st.transactions = mc->transactions;
+			s->st.doorbells = mc->doorbells;
+			s->st.matched = mc->matched;
+			s->st.unmatched = mc->unmatched;
+			s->st.orphans = mc->orphans;
+			s->st.order_violations = mc->order_violations;
+			s->st.ordinal_mismatch = mc->ordinal_mismatch;
+			s->st.addr_overflow = mc->addr_overflow;
+			s->st.pending_at_end = dm_pending_count(s->matcher);
+			s->st.buffers = dm_buffers(s->matcher);
+			add_stats(&w->dir[dir_of(c, k)], &s->st);
+		}
+	}
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * On-the-wire analysis of DG-RDMA and DCP frames: connections, directions,
+ * transaction reassembly (the project's reassembler), doorbell matching
+ * (doorbell_match.c), counters, and the per-doorbell latency series. Fed one
+ * frame at a time by pcap_input.c; knows nothing of file formats.
+ *
+ * Connection: an unordered pair of endpoints, an endpoint being the link or
+ * network address (MAC, or IPv4 address and UDP port) with the DG-RDMA id.
+ * Direction: per connection, the side that is the host is decided once, at
+ * the first data transaction or doorbell: a --host address, else a side seen
+ * sending DCP requests (the host is the DCP master), else the side that sends
+ * data transactions is taken to be the FPGA (RX path). RX: data FPGA->host,
+ * doorbells host->FPGA; TX: the reverse.
+ */
+#ifndef DGR_ANALYSIS_WIRE_ANALYSIS_H
+#define DGR_ANALYSIS_WIRE_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dgrdma/dcp.h>
+#include <dgrdma/reassembly.h>
+#include <dgrdma/wire.h>
+
+#include "doorbell_match.h"
+#include "stats.h"
+
+#define WA_MAX_CONNS 256
+#define WA_MAX_HOSTS 16
+#define WA_ADDR_LEN 6 /* a MAC, or an IPv4 address and a port */
+
+enum wa_dir { WA_RX = 0, WA_TX = 1 };
+
+/* A link/network address: MAC (6 bytes) or IPv4 + port (6 bytes); all zero: unknown. */
+struct wa_addr {
+	uint8_t b[WA_ADDR_LEN];
+};
+
+struct wa_endpoint {
+	struct wa_addr addr;
+	uint16_t id; /* DG-RDMA endpoint id (offset 0 of frames it sends) */
+};
+
+/* Counters of one direction (aggregated over connections, or of one connection). */
+struct wa_dir_stats {
+	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
+	uint64_t incomplete, pending_at_end, data_bytes, writes_without_flag;
+	uint64_t order_violations, ordinal_mismatch, addr_overflow;
+	uint64_t max_txn_bytes;
+	unsigned int buffers; /* distinct flag addresses (the larger kind) */
+	uint64_t first_ts, last_ts;
+};
+
+/* A matched (or unmatched/orphan) doorbell, for CSV output. */
+struct wa_bell_event {
+	enum wa_dir dir;
+	unsigned int conn;
+	int kind; /* DM_MATCHED, DM_UNMATCHED, DM_ORPHAN */
+	uint32_t buffer;
+	uint64_t ts;      /* doorbell frame (orphan, matched) or superseding transaction */
+	uint64_t txn_ts;  /* completion of the transaction (matched, unmatched) */
+	uint64_t latency; /* matched */
+};
+
+/* A completed data transaction, for the per-interval CSV series. */
+struct wa_txn_event {
+	enum wa_dir dir;
+	unsigned int conn;
+	uint64_t ts;
+	uint32_t bytes;
+	uint8_t opcode;
+};
+
+struct wa_side_state {
+	struct dgr_reasm *reasm;     /* data this side sends */
+	struct dm_matcher *matcher;  /* data this side sends, doorbells the other side sends */
+	struct wa_dir_stats st;
+	uint64_t next_expire_ts;
+};
+
+struct wa_conn {
+	struct wa_endpoint side[2]; /* side[0] < side[1] */
+	int host_side;              /* -1 until decided */
+	struct wa_side_state s[2];
+	uint64_t frames[2];
+};
+
+struct wa_opts {
+	uint64_t reasm_timeout_ns; /* incomplete transactions older than this expire */
+	unsigned int reasm_max;    /* outstanding transactions per connection and side */
+	bool dcp_doorbells;        /* recognise DCP writes in [lo, hi] as doorbells */
+	uint32_t dcp_bell_lo, dcp_bell_hi;
+	struct wa_addr hosts[WA_MAX_HOSTS]; /* --host */
+	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */
+	unsigned int n_hosts;
+	void (*on_bell)(void *ctx, const struct wa_bell_event *ev);
+	void (*on_txn)(void *ctx, const struct wa_txn_event *ev);
+	void *ctx;
+};
+
+struct wa_dcp_stats {
+	uint64_t frames, nop, write, read, write_resp, read_resp, nop_resp;
+	uint64_t resp_by_code[16];
+	uint64_t doorbells, doorbells_without_conn;
+};
+
+struct wire_analysis {
+	struct wa_opts o;
+	struct wa_conn *conns;
+	unsigned int n_conns;
+	unsigned int last_conn;
+	uint64_t conns_overflow;
+	struct wa_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
+	unsigned int n_dcp_hosts;
+	/* frames */
+	uint64_t frames, dgrdma_frames, ack_only_frames, other_frames, truncated_frames;
+	uint64_t msgs, snap_cut_frames, duplicate_msgs, reasm_overflow;
+	uint64_t malformed_frames, malformed_by_reason[DGR_E__COUNT];
+	uint64_t first_ts, last_ts;
+	struct wa_dcp_stats dcp;
+	/* results, per direction, aggregated over connections */
+	struct wa_dir_stats dir[2];
+	struct series lat[2];
+	bool finished;
+};
+
+/* What a link layer decoder found: addresses and where the payload is. */
+struct wa_l2 {
+	struct wa_addr src, dst;
+	bool udp; /* payload is a UDP payload (2-byte pad, then the frame) */
+};
+
+/* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */
+int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf);
+void wa_free(struct wire_analysis *w);
+
+/*
+ * Feeds one DG-RDMA frame (UDP payload when l2->udp) of len bytes on the
+ * wire of which cap were captured (cap <= len), seen at ts ns. ref is the
+ * caller's frame number. Malformed frames are counted, never fatal.
+ */
+void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
+		    size_t cap, size_t len, uint64_t ts, uint64_t ref);
+
+/* Feeds one DCP payload (ethertype 0xF040). */
+void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
+		 size_t cap, size_t len, uint64_t ts);
+
+/* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
+void wa_feed_other(struct wire_analysis *w, uint64_t ts);
+
+/* Counts a malformed frame found by the link layer decoder (reason: DGR_E_*). */
+void wa_count_malformed(struct wire_analysis *w, int reason, uint64_t ts);
+
+/* Ends the capture: counts incomplete and still-waiting transactions, fills dir[]. */
+void wa_finish(struct wire_analysis *w);
+
+/* "rx" or "tx". */
+const char *wa_dir_name(enum wa_dir d);
+
+#endif
