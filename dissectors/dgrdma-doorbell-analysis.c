@@ -172,7 +172,7 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	fr->dir = dir;
 	fr->conn_label = cn->label[dir];
 	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
-	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event));
+	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DGRDMA, fr);
 	*conn = cn;
 	return fr;
@@ -253,13 +253,13 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
 			     const char *label, const nstime_t *latency)
 {
-	struct dgr_an_event ev;
+	/* Allocated one by one: the tap holds pointers while the array grows. */
+	struct dgr_an_event *ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.conn_label = label;
+	ev->kind = kind;
+	ev->conn_label = label;
 	if (latency) {
-		ev.latency = *latency;
+		ev->latency = *latency;
 	}
 	wmem_array_append_one(fr->events, ev);
 }
@@ -396,7 +396,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr)
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
 	fr->frame = pinfo->num;
 	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
-	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event));
+	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP, fr);
 	memset(&res, 0, sizeof(res));
 	res.is_doorbell = TRUE;
@@ -429,18 +429,24 @@ const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i
 	return (const struct dgr_an_msg *)wmem_array_index(fr->msgs, i);
 }
 
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap)
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
+			 guint *next)
 {
-	guint i;
 	guint n;
 
-	if (!fr || !have_tap_listener(tap)) {
+	if (!fr) {
 		return;
 	}
 	n = wmem_array_get_count(fr->events);
-	for (i = 0; i < n; i++) {
-		tap_queue_packet(tap, pinfo, wmem_array_index(fr->events, i));
+	if (have_tap_listener(tap)) {
+		for (; *next < n; (*next)++) {
+			struct dgr_an_event **ev =
+				(struct dgr_an_event **)wmem_array_index(fr->events, *next);
+
+			tap_queue_packet(tap, pinfo, *ev);
+		}
 	}
+	*next = n;
 }
 
 /* DCP frames keep their doorbell record under the DCP key. */

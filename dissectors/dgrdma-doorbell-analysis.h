@@ -82,7 +82,7 @@ struct dgr_an_frame {
 	guint32 ack_found;     /* how many of ack_count were seen in the capture */
 	const char *conn_label;
 	wmem_array_t *msgs;    /* struct dgr_an_msg, in message order */
-	wmem_array_t *events;  /* struct dgr_an_event */
+	wmem_array_t *events;  /* struct dgr_an_event * */
 };
 
 struct dgr_an_conn;
@@ -138,8 +138,13 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo);
 /* The analysis record of a DCP frame that carried a doorbell, or NULL. */
 const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo);
 
-/* Queues the frame's stored events to the dgrdma tap. */
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap);
+/*
+ * Queues the frame's stored events from index *next on to the dgrdma tap and
+ * sets *next past them. Called after each message, so that an exception later
+ * in the frame (a capture cut by a snap length) loses no event.
+ */
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
+			 guint *next);
 
 /* The protocol id under which analysis state is stored (set by packet-dgrdma.c). */
 extern int dgr_an_proto;

@@ -137,7 +137,10 @@ static void latency_draw(void *tapdata)
 		       "  matched %" G_GUINT64_FORMAT "  unmatched %" G_GUINT64_FORMAT
 		       "  orphans %" G_GUINT64_FORMAT "  pending %" G_GUINT64_FORMAT "\n",
 		       row->txns, row->doorbells + row->orphans, row->doorbells, row->unmatched,
-		       row->orphans, row->txns - row->doorbells - row->unmatched);
+		       row->orphans,
+		       row->txns > row->doorbells + row->unmatched
+			       ? row->txns - row->doorbells - row->unmatched
+			       : 0);
 		if (n == 0) {
 			printf("  latency: no doorbells\n");
 			continue;

@@ -407,7 +407,9 @@ static int dissect_dcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void
 			if (an) {
 				dgrdma_add_analysis_tree(dtree, tvb, pinfo, top, an);
 			}
-			dgr_an_queue_events(dgr_an_dcp_frame(pinfo), pinfo, dgrdma_tap_id());
+			guint next = 0;
+
+			dgr_an_queue_events(dgr_an_dcp_frame(pinfo), pinfo, dgrdma_tap_id(), &next);
 		}
 	}
 	if ((guint)p.length < tvb_reported_length(tvb)) {

@@ -297,7 +297,7 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
  */
 static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				  int offset, guint index, struct dgr_an_conn *conn,
-				  struct dgr_an_frame *fr, gboolean *more)
+				  struct dgr_an_frame *fr, guint *queued, gboolean *more)
 {
 	guint frame_len = tvb_reported_length(tvb);
 	struct dgr_msg m;
@@ -375,12 +375,13 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 				       m.data_len, frame_len - (guint)offset);
 		return -1;
 	}
-	if (m.data_len) {
-		proto_tree_add_item(mtree, hf_payload, tvb, offset, m.data_len, ENC_NA);
-	}
 	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m.data_len);
 	dgrdma_validate(pinfo, mi, &m);
 
+	/*
+	 * Analyse before adding the payload: in a capture cut by a snap length
+	 * the payload item throws, but the header is complete and counts.
+	 */
 	if (pref_analyze) {
 		if (conn) {
 			in.txn_id = m.txn_id;
@@ -393,11 +394,15 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 		} else {
 			an = dgr_an_frame_msg(fr, index);
 		}
+		dgr_an_queue_events(fr, pinfo, dgrdma_tap, queued);
 		if (an) {
 			dgrdma_add_msg_analysis(mtree, tvb, pinfo, mi, an);
 		}
 	}
 	*more = m.has_nextmsg != 0;
+	if (m.data_len) {
+		proto_tree_add_item(mtree, hf_payload, tvb, offset, m.data_len, ENC_NA);
+	}
 	return offset + m.data_len;
 }
 
@@ -418,6 +423,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	proto_item *ti;
 	gboolean more;
 	guint index = 0;
+	guint queued = 0;
 	int offset;
 
 	if (frame_len < DGR_FRAME_HDR_LEN) {
@@ -501,7 +507,8 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 			}
 			offset = aligned;
 		}
-		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index, conn, fr, &more);
+		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index, conn, fr, &queued,
+						&more);
 		if (offset < 0) {
 			offset = (int)frame_len;
 			break;
@@ -513,7 +520,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 		if (fr->seq_status != DGR_AN_SEQ_NOT_TRACKED || fr->acked_in || fr->ack_found) {
 			dgrdma_add_frame_analysis(tree, tvb, pinfo, fr, seq_item);
 		}
-		dgr_an_queue_events(fr, pinfo, dgrdma_tap);
+		dgr_an_queue_events(fr, pinfo, dgrdma_tap, &queued);
 	}
 	return offset;
 }

@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The dgrdma plugin's analysis: frame_seq gaps/duplicates, ACK coverage,
+# transaction state, doorbell matching and latency (to the nanosecond), DCP
+# request/response matching, the dgrdma,latency and dcp,srt taps, and the
+# same answers as dgrdma-gen's ground truth on generated captures.
+source "$DGR_SRC/test/lib/tap.sh"
+source "$DGR_SRC/test/dissectors/lib-tshark.sh"
+
+if ! command -v tshark >/dev/null; then
+	skip "tshark not installed (apt-get install tshark)"
+	done_testing
+	exit 0
+fi
+dissector_setup || exit 1
+"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
+publish "$DT"/*.pcap
+
+# column FILE FIELD [tshark options]: "number|value" of the frames that have it.
+column() {
+	local file=$1 field=$2
+	shift 2
+	ts -2 -r "$file" -T fields -E separator='|' -e frame.number -e "$field" -Y "$field" "$@" |
+		tr '\n' ' '
+}
+
+# --- basic.pcap (frame list in gen-dissector-fixtures.c)
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_latency)" \
+	"4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 " \
+	"doorbell latency per doorbell, two coalesced doorbells in frame 5"
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_for)" "4|1 5|3,3 10|9 11|6 " \
+	"doorbell_for: frame that completed the answered transaction"
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_txn)" "4|1 5|2,3 10|6 11|4 " \
+	"doorbell_txn: the answered transaction ids"
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_in)" "1|4 3|5,5 6|11 9|10 " \
+	"doorbell_in on the completing fragment"
+check_eq "$(column basic.pcap dgrdma.analysis.buffer)" "1|0 3|1,2 6|3 8|0 9|0 " \
+	"buffer identity from data flag address rank"
+check_eq "$(column basic.pcap dgrdma.analysis.unmatched)" "8|1 " \
+	"transaction overtaken before its doorbell is unmatched"
+check_eq "$(column basic.pcap dgrdma.analysis.overtaken_in)" "8|9 " "overtaken_in names frame 9"
+check_eq "$(column basic.pcap dgrdma.analysis.orphan)" "12|1 " "doorbell with nothing waiting is an orphan"
+check_eq "$(column basic.pcap dgrdma.analysis.seq_gap)" "6|1 " "frame_seq gap of one frame"
+check_eq "$(column basic.pcap dgrdma.analysis.duplicate_of)" "7|6 " "duplicate frame_seq"
+check_eq "$(column basic.pcap dgrdma.analysis.duplicate_fragment)" "7|1 " \
+	"fragment of the duplicate frame is a duplicate fragment"
+check_eq "$(column basic.pcap dgrdma.analysis.acked_in)" \
+	"1|4 2|4 3|4 4|14 5|14 10|14 11|14 12|14 " "acked_in: the frame whose ACK covered it"
+check_eq "$(column basic.pcap dgrdma.analysis.acks_found) $(column basic.pcap dgrdma.analysis.acks_first)" \
+	"4|3 14|5  4|1 14|4 " "ACK coverage: frames acknowledged and the first of them"
+check_eq "$(column basic.pcap dgrdma.analysis.txn_complete_in)" \
+	"1|1 2|3 3|3,3 6|6 7|6 8|8 9|9 " "txn_complete_in on every fragment"
+check_eq "$(column basic.pcap dgrdma.analysis.txn_missing)" "13|2 " \
+	"incomplete transaction: 2 fragments missing"
+check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 13')" \
+	"13|Transaction 7 never completed (1 of 3 fragments seen) " \
+	"expert info: transaction never completed"
+check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 12')" \
+	"12|Doorbell with no visible transaction waiting for it " \
+	"expert info: doorbell with no visible transaction"
+one_pass=$(ts -r basic.pcap -T fields -e frame.number -e dgrdma.analysis.doorbell_latency \
+	-E separator='|' -Y dgrdma.analysis.doorbell_latency | tr '\n' ' ')
+check_eq "$one_pass" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 " \
+	"doorbell latency is right in a single pass too"
+check_eq "$(column basic.pcap dgrdma.analysis -o dgrdma.analyze:FALSE)" "" \
+	"analyze preference off: no analysis fields"
+
+# --- the dgrdma,latency tap
+tap=$(ts -r basic.pcap -q -z dgrdma,latency)
+check_eq "$(grep -A3 '^Connection' <<<"$tap")" \
+"Connection: 02:00:00:00:00:02 id 2 -> 02:00:00:00:00:01 id 1
+  transactions 6  doorbells 6  matched 5  unmatched 1  orphans 1  pending 0
+           min          p50          p90          p99        p99.9          max         mean
+        40.000      100.000      230.000      230.000      230.000      230.000      133.400" \
+	"dgrdma,latency: counts and min/p50/p90/p99/p99.9/max/mean"
+tap=$(ts -r basic.pcap -q -z 'dgrdma,latency,frame.number <= 5')
+check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
+	"  transactions 3  doorbells 3  matched 3  unmatched 0  orphans 0  pending 0" \
+	"dgrdma,latency with a display filter"
+check_eq "$(grep '^Filter' <<<"$tap")" "Filter: frame.number <= 5" "tap prints its filter"
+
+# --- DCP request/response matching and the dcp,srt table
+check_eq "$(column dcp.pcap dcp.response_in)" "1|2 3|4 5|6 9|10 " "dcp.response_in"
+check_eq "$(column dcp.pcap dcp.response_to)" "2|1 4|3 6|5 10|9 " "dcp.response_to"
+check_eq "$(column dcp.pcap dcp.time)" \
+	"2|0.000020000 4|0.000050000 6|0.000030000 10|0.000070000 " "dcp.time response times"
+check_eq "$(column dcp.pcap _ws.expert.message -Y 'frame.number == 7 || frame.number == 8')" \
+	"7|No response to this request (tag 4) 8|Response with tag 9 matches no outstanding request " \
+	"unanswered request and response with unknown tag"
+srt=$(ts -r dcp.pcap -q -z dcp,srt)
+check_eq "$(grep -E '^ +[0-9]+ +(NOP|Write|Read) ' <<<"$srt" | tr -s ' ')" \
+" 0 NOP 1 0.000020 0.000020 0.000020 0.000020
+ 1 Write 2 0.000050 0.000070 0.000060 0.000120
+ 2 Read 1 0.000030 0.000030 0.000030 0.000030" "dcp,srt: calls and times by operation"
+
+# --- doorbells sent as DCP property writes
+bells="-o dcp.doorbell_addresses:0x80000-0x8000f"
+check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_latency $bells)" \
+	"3|0.000050000 5|0.000065000 " "DCP-write doorbells matched, latency to the ns"
+check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_in $bells)" "1|3 2|5 " \
+	"data transactions point at their DCP doorbells"
+check_eq "$(column dcp-doorbell.pcap dcp.doorbell)" "" \
+	"no doorbell address range (default): DCP writes are not doorbells"
+
+# --- cross-check with dgrdma-gen's ground truth
+GEN="$DGR_BUILD/bin/dgrdma-gen"
+# json_list FILE: the per-doorbell latencies (ns), one per line.
+json_list() {
+	grep -o '"latencies_ns": \[[^]]*\]' "$1" | sed 's/.*\[//; s/\]//' | tr -d ' ' | tr ',' '\n' |
+		grep .
+}
+# json_num FILE KEY: the first number after "KEY":
+json_num() {
+	grep -o "\"$2\": [0-9.]*" "$1" | head -1 | awk '{print $2}'
+}
+if [ ! -x "$GEN" ]; then
+	skip "dgrdma-gen not built (make analysis): no cross-check"
+else
+	n=0
+	while read -r args; do
+		n=$((n + 1))
+		"$GEN" -o "$DT/gen$n.pcapng" -e "$DT/gen$n.json" $args >/dev/null || {
+			not_ok "dgrdma-gen $args"
+			continue
+		}
+		publish "$DT/gen$n.pcapng"
+		want=$(json_list "$DT/gen$n.json")
+		got=$(ts -2 -r "gen$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -T fields \
+			-e dgrdma.analysis.doorbell_latency -Y dgrdma.analysis.doorbell_latency | to_ns)
+		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
+			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
+		tap=$(ts -r "gen$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -q -z dgrdma,latency)
+		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
+			o += $10; p += $12} END {print t, d, m, u, o, p}')
+		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"
+		expect="$expect $(json_num "$DT/gen$n.json" matched)"
+		expect="$expect $(json_num "$DT/gen$n.json" unmatched_transactions)"
+		expect="$expect $(json_num "$DT/gen$n.json" orphan_doorbells)"
+		expect="$expect $(json_num "$DT/gen$n.json" pending_at_end)"
+		check_eq "$sums" "$expect" "dgrdma-gen $args: tap counts equal the ground truth"
+	done <<'ARGS'
+--txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
+--transport udp --txns 200 --profile jitter
+--dir tx --txns 100 --conns 3
+--txns 300 --drop-every 13 --malformed-every 17 --coalesce-txns 3 --bytes 3000 --conns 2
+--doorbell dcp --txns 100 --coalesce-doorbells 4
+--format pcap --txns 100 --profile throughput --vlan 7
+--snaplen 64 --txns 50 --bytes 9000
+ARGS
+	# Percentiles: nearest rank, same as the expected answers (one connection).
+	"$GEN" -o "$DT/pct.pcapng" -e "$DT/pct.json" --txns 1000 --profile jitter >/dev/null
+	publish "$DT/pct.pcapng"
+	got=$(ts -r pct.pcapng -q -z dgrdma,latency | grep -A1 ' min ' | tail -1 |
+		awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')
+	want=""
+	for k in min p50 p90 p99 p999 max; do
+		want="$want$(grep -o "\"$k\": [0-9]*" "$DT/pct.json" | head -1 | awk '{print $2}') "
+	done
+	check_eq "$got" "$want" "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
+fi
+
+done_testing
