@@ -56,8 +56,6 @@ ethtool -G enp10s0f0 tx 4096
 # not applied (reboot or manual step):
 #   check cpuset.shield by hand
 #     (cpuset.shield: unknown (no cpuset controller under /sys/fs/cgroup (v1 or v2)))
-#   check kernel.preempt by hand
-#     (kernel.preempt: unknown (no kernel config (/boot/config-RELEASE, /proc/config.gz) and no PREEMPT in uname -v))
 #   check kernel.hz by hand
 #     (kernel.hz: unknown (no kernel config (/boot/config-RELEASE, /proc/config.gz)))
 #   ethtool -A enp10s0f1 autoneg off rx off tx off
@@ -140,6 +138,14 @@ check_eq "$?" 0 "veth fixture: exit 0"
 check "veth fixture: reports no ring parameters" grep -qx \
 	'# skip: veth0 has no ring parameters to set: Operation not supported: the driver does not expose these parameters' \
 	"$out/got"
+"$TUNE" apply --profile tx --root "$out/root3" --if bond0 --only rings --yes >"$out/got" 2>&1
+check_eq "$(grep '^applied\|^# skip' "$out/got" | tr '\n' '|')" \
+	"applied: ethtool -G enp10s0f0 tx 4096|# skip: enp10s0f1 TX ring is already 4096 of 4096|" \
+	"bond --yes: the slave below its maximum set, the other skipped"
+check_eq "$(grep '^ring\.tx ' "$out/root3/dgrdma-tune/ethtool/enp10s0f0")" "ring.tx 4096" \
+	"bond --yes: slave TX ring written"
+check_eq "$(grep '^ring\.rx ' "$out/root3/dgrdma-tune/ethtool/enp10s0f0")" "ring.rx 512" \
+	"bond --yes: slave RX ring kept"
 
 # ---- JSON of apply ----
 "$TUNE" apply --profile rx --root "$FX/untuned" --if eth0 --json >"$out/a.json"

@@ -114,8 +114,7 @@ run cgroup-v1
 item cgroup-v1 cpuset.shield "" ok "cgroup v1: /user cpus 8-11 (cset shield layout)"
 item cgroup-v1 net.core.wmem_max "" unknown "unknown (/proc/sys/net/core/wmem_max missing)"
 item cgroup-v1 kernel.preempt "" ok "rt (/sys/kernel/realtime; 3.10.0-1160.rt56.1131.el7.x86_64)"
-item cgroup-v1 kernel.hz "" unknown \
-	"unknown (no kernel config (/boot/config-RELEASE, /proc/config.gz))"
+item cgroup-v1 kernel.hz "" ok "1000 (/proc/config.gz)"
 item cgroup-v1 rt.priority "" ok "RLIMIT_RTPRIO soft unlimited hard unlimited, CAP_SYS_NICE no"
 item cgroup-v1 kernel.sched_rt_runtime_us "" info "-1 (RT tasks never throttled)"
 item cgroup-v1 cpu.governor "" unknown \
@@ -132,6 +131,7 @@ item cgroup-v2 kernel.cmdline.isolcpus "" info none
 # ---- dm-crypt with same_cpu_crypt, output on LVM over the crypt device ----
 run dmcrypt-same-cpu --output /data/run/iq.bin
 item dmcrypt-same-cpu dmcrypt.devices "" info "dm_crypt-0 (dm-0)"
+item dmcrypt-same-cpu kernel.preempt "" ok "full (debugfs sched/preempt; 6.1.0-13-amd64)"
 item dmcrypt-same-cpu dmcrypt.same_cpu_crypt dm_crypt-0 ok \
 	"on (flags: same_cpu_crypt allow_discards)"
 item dmcrypt-same-cpu dmcrypt.output /data/run/iq.bin fix \
@@ -149,6 +149,7 @@ fi
 # ---- dm-crypt without same_cpu_crypt; a crypt device whose table is unreadable ----
 run dmcrypt-no-flag --output /data/x
 item dmcrypt-no-flag dmcrypt.devices "" info "dm_crypt-0 (dm-0), swap_crypt (dm-2)"
+item dmcrypt-no-flag cpuset.shield "" ok "cgroup v1: /rt cpus 2-3 (cpu_exclusive)"
 item dmcrypt-no-flag dmcrypt.same_cpu_crypt dm_crypt-0 fix "off (flags: allow_discards)"
 check_eq "$(get dmcrypt-no-flag dmcrypt.same_cpu_crypt dm_crypt-0 fix)" \
 	"cryptsetup refresh --perf-same_cpu_crypt dm_crypt-0 (repeat its other --perf-* flags)" \
@@ -172,6 +173,7 @@ item bond nic.pause enp10s0f1 fix "autoneg off, rx on, tx off"
 check_eq "$(jq '[.items[] | select(.subject == "bond0" and (.id | startswith("nic.ring")))] | length' \
 	"$out/bond.json")" 0 "bond: no ring item for the bond itself"
 item bond rt.priority "" unknown "unknown (/proc/self/limits missing)"
+item bond kernel.preempt "" ok "full (uname -v; release unknown)"
 item bond dmcrypt.devices "" unknown "unknown (/sys/block not readable)"
 run bond --if veth0
 item bond nic.ring.rx veth0 unknown \
