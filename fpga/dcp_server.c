@@ -157,8 +157,9 @@ static int read_word(struct fpga_emu *e, uint32_t addr, uint32_t *v)
 		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
 			return -DGR_E_ADDR_RANGE;
 		}
+		/* as OCCP: the answer is OK and the word says success or error */
 		*v = fpga_control_op(e, (unsigned int)a.worker, a.offset, &ok);
-		return ok && *v != FPGA_OCCP_ERROR ? 0 : -DGR_E_STATE;
+		return ok ? 0 : -DGR_E_ADDR_RANGE;
 	case DCP_SPACE_PROPERTY:
 		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
 			return -DGR_E_ADDR_RANGE;

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the emulator without sockets: the property map, the DCP
+ * server (discovery, admin space, control operations, properties, DCP
+ * doorbells), the TX path (frames decoded and reassembled by the shared
+ * codec, coalescing, ACK piggy-backing, fault injection) and the RX path
+ * (doorbells, data into the DAC's buffers, malformed and duplicate frames).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "../../../fpga/emu.h"
+#include "../../../fpga/loop.h"
+
+#define S 16384u
+#define E 4u
+#define H 8u
+
+static struct fpga_emu emu;
+
+static struct fpga_emu *setup(enum fpga_mode mode)
+{
+	struct fpga_emu *e = &emu;
+
+	fpga_producer_free(&e->prod);
+	fpga_consumer_free(&e->cons);
+	fpga_tx_free(e);
+	dgr_reasm_free(e->reasm);
+	memset(e, 0, sizeof(*e));
+	e->cfg.mode = mode;
+	e->cfg.rate = 1e6;
+	e->cfg.rate_sps = 1000000;
+	e->cfg.buffer_size = S;
+	e->cfg.nbuffers = E;
+	e->cfg.host_buffers = H;
+	e->cfg.fpga_memory = 65536;
+	e->cfg.report_data_loss = true;
+	e->cfg.id = 1;
+	e->cfg.max_acks = 8;
+	e->cfg.ack_wait_us = 100;
+	e->rng = 12345;
+	fpga_producer_init(&e->prod, S, E, H, NULL);
+	fpga_consumer_init(&e->cons, S, E, H, NULL);
+	fpga_adc_init(&e->adc, 1e6, 0, true);
+	fpga_dac_init(&e->dac, true);
+	fpga_perftest_init(&e->pt);
+	fpga_acktrack_init(&e->ack);
+	e->reasm = dgr_reasm_new(64, NULL);
+	e->frame_cap = 8970;
+	e->mtu = 9000;
+	e->have_peer = true;
+	fpga_tx_init(e, NULL);
+	return e;
+}
+
+/* ---- frames the emulator sent, captured by the tap ---- */
+#define MAXF 64
+static uint8_t tapped[MAXF][9000];
+static size_t tapped_len[MAXF];
+static unsigned int ntapped;
+
+static void tap_frame(void *ctx, const uint8_t *f, size_t len)
+{
+	(void)ctx;
+	if (ntapped < MAXF) {
+		memcpy(tapped[ntapped], f, len);
+		tapped_len[ntapped] = len;
+	}
+	ntapped++;
+}
+
+/* ---- DCP helpers ---- */
+static int dcp(struct fpga_emu *e, enum dcp_kind kind, uint32_t addr, uint32_t data, uint8_t be,
+	       struct dcp_packet *resp)
+{
+	struct dcp_packet p = { .kind = kind, .addr = addr, .data = data, .low = be, .tag = 0x5A };
+	uint8_t req[32], out[32];
+	int n = dcp_encode(req, sizeof(req), &p);
+
+	n = fpga_dcp_handle(e, req, (size_t)n, out, sizeof(out));
+	if (n <= 0) {
+		return -1;
+	}
+	return dcp_decode(out, (size_t)n, resp, NULL);
+}
+
+static uint32_t dcp_read(struct fpga_emu *e, uint32_t addr, uint8_t *code)
+{
+	struct dcp_packet r;
+
+	memset(&r, 0, sizeof(r));
+	dcp(e, DCP_KIND_READ, addr, 0, 0xF, &r);
+	*code = r.low;
+	return r.data;
+}
+
+static uint8_t dcp_write(struct fpga_emu *e, uint32_t addr, uint32_t v, uint8_t be)
+{
+	struct dcp_packet r;
+
+	memset(&r, 0, sizeof(r));
+	if (dcp(e, DCP_KIND_WRITE, addr, v, be, &r) < 0 || r.kind != DCP_KIND_WRITE_RESP) {
+		return 0xFF;
+	}
+	return r.low;
+}
+
+static uint32_t paddr(const char *name)
+{
+	const struct fpga_prop *p = fpga_prop_by_name(name);
+
+	return p ? dcp_property_addr(p->worker, p->offset) : 0;
+}
+
+static void test_prop_map(void)
+{
+	unsigned int bad_name = 0, bad_align = 0, overlap = 0, no_doc = 0;
+
+	for (unsigned int i = 0; i < fpga_nprops; i++) {
+		const struct fpga_prop *p = &fpga_props[i];
+		uint32_t end = p->offset + (p->type == FPGA_PT_U64 ? 8 : 4);
+
+		if (fpga_prop_by_name(p->name) != p) {
+			bad_name++;
+		}
+		if (p->offset % 4 || (p->type == FPGA_PT_U64 && p->offset % 8)) {
+			bad_align++;
+		}
+		if (!p->doc || !*p->doc) {
+			no_doc++;
+		}
+		for (unsigned int j = 0; j < fpga_nprops; j++) {
+			const struct fpga_prop *q = &fpga_props[j];
+
+			if (j != i && q->worker == p->worker && q->offset >= p->offset &&
+			    q->offset < end) {
+				overlap++;
+			}
+		}
+	}
+	TAP_EQ_U(bad_name, 0, "props: every name is unique");
+	TAP_EQ_U(bad_align, 0, "props: words 4-aligned, u64 8-aligned");
+	TAP_EQ_U(overlap, 0, "props: no two properties overlap");
+	TAP_EQ_U(no_doc, 0, "props: every property is documented");
+	{
+		static const char *const required[] = {
+			"transactions_sent", "doorbells_received", "samples_produced",
+			"dropped_samples", "num_dropped_samps", "discontinuities_sent",
+			"num_underruns", "ack_tracker_total_acks_sent", "tx_acks_sent",
+			"pkts_enqueued", "reject_out_of_range", "reject_already_set",
+			"accepted_by_peek", "high_watermark", "bitfield", "base_seqno",
+			"rej_seqno", "rej_ack", "frame_parser_reject", "coalesce_wait_d",
+			"max_acks_outstanding", "ack_wait", "report_data_loss",
+			"samp_count_before_first_underrun", "tx_run", "tx_beats", "tx_messages",
+			"tx_message_gap", "rx_messages", "rx_bytes", "rx_last_message_bytes",
+		};
+		unsigned int missing = 0;
+
+		for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+			if (!fpga_prop_by_name(required[i])) {
+				missing++;
+				tap_diag("missing property %s", required[i]);
+			}
+		}
+		TAP_EQ_U(missing, 0, "props: every name of the issue and the VHDL exists");
+	}
+}
+
+static void test_dcp(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	struct dcp_packet r;
+	uint8_t code;
+	uint32_t v;
+
+	memset(&r, 0, sizeof(r));
+	TAP_EQ_I(dcp(e, DCP_KIND_NOP, 0, 0, 0, &r), 0, "dcp: NOP answered");
+	TAP_EQ_U(r.kind, DCP_KIND_NOP_RESP, "dcp: with a NOP response");
+	TAP_EQ_U(r.marker, DCP_NOP_MARKER, "dcp: marker 0x40");
+	TAP_EQ_U(r.nop_id, FPGA_NOP_ID, "dcp: id");
+	TAP_EQ_U(r.tag, 0x5A, "dcp: the tag is echoed");
+	v = dcp_read(e, 0x0, &code);
+	TAP_EQ_U(code, DCP_RESP_OK, "dcp: admin magic readable");
+	TAP_EQ_U(v, 0x4F70656E, "dcp: magic1 is 'Open'");
+	dcp_read(e, 0x100, &code);
+	TAP_EQ_U(code, DCP_RESP_ERROR, "dcp: unknown admin address answers error");
+	dcp_read(e, 0x2000, &code);
+	TAP_EQ_U(code, DCP_RESP_ERROR, "dcp: unmapped address answers error");
+	dcp_read(e, dcp_property_addr(9, 0), &code);
+	TAP_EQ_U(code, DCP_RESP_ERROR, "dcp: property of a missing worker answers error");
+	dcp_read(e, dcp_property_addr(1, 0x400), &code);
+	TAP_EQ_U(code, DCP_RESP_ERROR, "dcp: unknown property offset answers error");
+	TAP_EQ_U(dcp_write(e, 0x20, 0xCAFE, 0xF), DCP_RESP_OK, "dcp: admin scratch writable");
+	TAP_EQ_U(dcp_write(e, 0x20, 0x1200, 0x2), DCP_RESP_OK, "dcp: byte-enable write");
+	TAP_EQ_U(dcp_read(e, 0x20, &code), 0x12FE, "dcp: only byte 1 changed");
+
+	e->adc.dropped_samples = 0x100000005ull;
+	TAP_EQ_U(dcp_read(e, paddr("dropped_samples"), &code), 5, "dcp: u64 low word");
+	e->adc.dropped_samples = 0x200000006ull;
+	TAP_EQ_U(dcp_read(e, paddr("dropped_samples") + 4, &code), 1,
+		 "dcp: u64 high word latched by the low-word read");
+	TAP_EQ_U(dcp_write(e, paddr("num_dropped_samps"), 7, 0xF), DCP_RESP_ERROR,
+		 "dcp: write to a read-only property answers error");
+	TAP_EQ_U(e->adc.num_dropped_samps, 0, "dcp: and changes nothing");
+	TAP_EQ_U(dcp_write(e, paddr("report_data_loss"), 0, 0xF), DCP_RESP_OK,
+		 "dcp: report_data_loss writable");
+	tap_ok(!e->adc.report_data_loss, "dcp: report_data_loss is now false");
+	TAP_EQ_U(dcp_write(e, paddr("max_acks_outstanding"), 0, 0xF), DCP_RESP_ERROR,
+		 "dcp: max_acks_outstanding 0 is out of range");
+	TAP_EQ_U(dcp_write(e, paddr("tx_beats"), 9999, 0xF), DCP_RESP_ERROR,
+		 "dcp: tx_beats beyond the buffer is refused");
+	TAP_EQ_U(dcp_read(e, paddr("doorbell"), &code), 0, "dcp: a write-only property reads 0");
+
+	/* control operations: the answer is OK, the word says success or error */
+	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code);
+	TAP_EQ_U(v, FPGA_OCCP_ERROR, "control: start before initialize fails");
+	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_INITIALIZE), &code);
+	TAP_EQ_U(v, FPGA_OCCP_SUCCESS, "control: initialize");
+	TAP_EQ_U(dcp_write(e, paddr("rate_sps"), 2000000, 0xF), DCP_RESP_OK,
+		 "control: rate_sps writable before start");
+	TAP_EQ_U((uint64_t)e->cfg.rate, 2000000, "control: the rate follows");
+	e->now_ns = 5000;
+	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code);
+	TAP_EQ_U(v, FPGA_OCCP_SUCCESS, "control: start");
+	TAP_EQ_U(e->adc_start_ns, 5000, "control: the ADC clock starts at start");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_STATUS), &code),
+		 FPGA_WS_OPERATING, "control: status operating");
+	TAP_EQ_U(dcp_write(e, paddr("rate_sps"), 3000000, 0xF), DCP_RESP_ERROR,
+		 "control: rate_sps refused while operating");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code),
+		 FPGA_OCCP_ERROR, "control: a second start fails");
+	TAP_EQ_U(dcp_write(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_STOP), 0, 0xF), DCP_RESP_OK,
+		 "control: stop by a write");
+	tap_ok(e->adc.stopped, "control: the ADC stopped");
+	dcp_read(e, dcp_control_addr(FPGA_W_ADC, 0x30), &code);
+	TAP_EQ_U(code, DCP_RESP_ERROR, "control: unknown control register answers error");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_EMULATOR, DCP_CTL_RELEASE), &code),
+		 FPGA_OCCP_SUCCESS, "control: release of the emulator worker");
+	TAP_EQ_U(e->exit_requested, 1, "control: asks the process to exit");
+
+	/* a DCP doorbell frees a host buffer */
+	fpga_producer_commit(&e->prod, S, 0, false, 0);
+	{
+		const struct fpga_slot *s;
+		struct dgr_txn t;
+		unsigned int hb;
+
+		fpga_producer_peek(&e->prod, 1, &t, &s, &hb);
+		fpga_producer_sent(&e->prod);
+	}
+	TAP_EQ_U(dcp_write(e, paddr("doorbell"), 0, 0xF), DCP_RESP_OK, "dcp doorbell: accepted");
+	TAP_EQ_U(e->prod.doorbells, 1, "dcp doorbell: doorbells_received 1");
+	TAP_EQ_U(e->cnt.doorbells_received_dcp, 1, "dcp doorbell: counted as DCP");
+	TAP_EQ_U(fpga_producer_in_flight(&e->prod), 0, "dcp doorbell: the buffer is free");
+	TAP_EQ_U(dcp_write(e, paddr("doorbell"), 999, 0xF), DCP_RESP_ERROR,
+		 "dcp doorbell: an index beyond 255 answers error");
+	{
+		uint8_t junk[3] = { 0, 3, 0 }, out[32];
+
+		TAP_EQ_I(fpga_dcp_handle(e, junk, 3, out, sizeof(out)), 0,
+			 "dcp: a malformed packet gets no answer");
+		TAP_EQ_U(e->cnt.dcp_malformed, 1, "dcp: and is counted");
+	}
+}
+
+/* Decodes the tapped frames as a host would and reassembles them. */
+struct host_view {
+	unsigned int complete, bad, msgs, ack_frames;
+	struct dgr_txn_info last;
+	uint16_t first_seq, last_seq;
+	uint8_t mem[H * S + 1024];
+};
+
+static void host_decode(struct host_view *hv)
+{
+	struct dgr_reasm *r = dgr_reasm_new(64, NULL);
+
+	for (unsigned int i = 0; i < ntapped && i < MAXF; i++) {
+		struct dgr_frame f;
+		struct dgr_msg m;
+		int rc;
+
+		if (dgr_frame_parse(&f, tapped[i], tapped_len[i], NULL) < 0) {
+			hv->bad++;
+			continue;
+		}
+		if (i == 0) {
+			hv->first_seq = f.hdr.frame_seq;
+		}
+		hv->last_seq = f.hdr.frame_seq;
+		if (f.hdr.ack_count) {
+			hv->ack_frames++;
+		}
+		while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
+			struct dgr_txn_info done;
+
+			hv->msgs++;
+			if (dgr_msg_validate(&m, sizeof(hv->mem), true, NULL) < 0) {
+				hv->bad++;
+				continue;
+			}
+			memcpy(hv->mem + m.data_addr, m.data, m.data_len);
+			if (dgr_reasm_add(r, &m, 0, i, &done) == DGR_REASM_COMPLETE) {
+				hv->complete++;
+				hv->last = done;
+			}
+		}
+		if (rc < 0) {
+			hv->bad++;
+		}
+	}
+	dgr_reasm_free(r);
+}
+
+static struct host_view hv;
+
+static void test_txpath(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	unsigned int ramp_bad = 0;
+
+	ntapped = 0;
+	e->tx_tap = tap_frame;
+	fpga_adc_produce(&e->adc, &e->prod, S / 4, true);
+	TAP_EQ_U(fpga_tx_producer(e), 1, "tx: one buffer sent");
+	fpga_tx_service(e, false);
+	TAP_EQ_U(ntapped, 2, "tx: 16 KiB in two frames of at most 8970 bytes");
+	memset(&hv, 0, sizeof(hv));
+	host_decode(&hv);
+	TAP_EQ_U(hv.bad, 0, "tx: the frames decode and validate");
+	TAP_EQ_U(hv.complete, 1, "tx: the transaction reassembles");
+	TAP_EQ_U(hv.last.flag_addr, H * S, "tx: flag of host buffer 0 at H*S");
+	TAP_EQ_U(hv.last.bytes, S, "tx: 16384 bytes");
+	TAP_EQ_U(hv.first_seq, 1, "tx: frame_seq starts at 1");
+	TAP_EQ_U(hv.last_seq, 2, "tx: and counts up");
+	TAP_EQ_U(dgr_get_le16(tapped[0] + DGR_FRAME_OFF_SRC_ID), 1, "tx: src_id (offset 0) is --id");
+	for (uint32_t k = 0; k < S / 4; k++) {
+		if (dgr_get_le32(hv.mem + 4 * k) != k) {
+			ramp_bad++;
+		}
+	}
+	TAP_EQ_U(ramp_bad, 0, "tx: the host buffer holds the ramp 0..4095");
+	TAP_EQ_U(e->cnt.transactions_sent, 1, "tx: transactions_sent 1");
+	TAP_EQ_U(e->cnt.samples_sent, S / 4, "tx: samples_sent 4096");
+	TAP_EQ_U(e->cnt.frames_tx, 2, "tx: frames_tx 2");
+	TAP_EQ_U(e->cnt.pkts_enqueued, 2, "tx: pkts_enqueued 2");
+
+	/* fault injection: every data frame dropped, then every one corrupted */
+	e->cfg.drop_frames = 1.0;
+	ntapped = 0;
+	fpga_producer_doorbell(&e->prod, 0);
+	fpga_adc_produce(&e->adc, &e->prod, S / 4, true);
+	fpga_tx_producer(e);
+	fpga_tx_service(e, false);
+	TAP_EQ_U(ntapped, 0, "drop-frames 1: nothing reaches the wire");
+	TAP_EQ_U(e->cnt.frames_dropped_injected, 2, "drop-frames 1: 2 frames counted");
+	e->cfg.drop_frames = 0;
+	e->cfg.corrupt = 1.0;
+	fpga_adc_produce(&e->adc, &e->prod, S / 4, true);
+	fpga_tx_producer(e);
+	fpga_tx_service(e, false);
+	memset(&hv, 0, sizeof(hv));
+	host_decode(&hv);
+	TAP_EQ_U(ntapped, 2, "corrupt 1: the frames are sent");
+	TAP_EQ_U(hv.bad, 2, "corrupt 1: and each is malformed for the host");
+	TAP_EQ_U(e->cnt.frames_corrupted_injected, 2, "corrupt 1: counted");
+	TAP_EQ_U(dgr_get_le16(tapped[0] + DGR_FRAME_OFF_SEQ), 5,
+		 "drop-frames: the dropped frames spent frame_seq 3 and 4");
+}
+
+/* Builds a host frame with one transaction into the emulator's memory. */
+static size_t host_frame(uint8_t *buf, uint16_t seq, uint32_t data_addr, uint32_t flag_addr,
+			 uint32_t flag_value, const uint8_t *data, uint32_t len)
+{
+	struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1, .frame_seq = seq };
+	struct dgr_txn t = { .txn_id = seq, .data_addr = data_addr, .flag_addr = flag_addr,
+			     .flag_value = flag_value, .data = data, .len = len };
+	struct dgr_frame_builder fb;
+	struct dgr_txn_cursor c;
+
+	dgr_fb_init(&fb, buf, 9000, &hdr);
+	dgr_txn_plan(&c, &t, &fb);
+	dgr_fb_add_txn(&fb, &c);
+	return dgr_fb_finish(&fb);
+}
+
+static void rx(struct fpga_emu *e, const uint8_t *buf, size_t len)
+{
+	struct dgr_rx_pkt p = { .data = buf, .len = len, .proto = DGR_PROTO_DGRDMA };
+
+	fpga_rx_packet(e, &p);
+}
+
+static void test_rxpath(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	static uint8_t buf[9000], data[4096];
+	size_t n;
+
+	ntapped = 0;
+	e->tx_tap = tap_frame;
+	fpga_producer_commit(&e->prod, S, 0, false, 0);
+	fpga_tx_producer(e);
+	n = host_frame(buf, 1, 0, E * S + 0, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	TAP_EQ_U(e->prod.doorbells, 1, "rx: a flag-only write to E*S is a doorbell");
+	TAP_EQ_U(e->cnt.frames_rx, 1, "rx: frames_rx 1");
+	TAP_EQ_U(e->ack.accepted_by_peek, 1, "rx: accepted_by_peek 1");
+	rx(e, buf, n);
+	TAP_EQ_U(e->ack.reject_already_set, 1, "rx: the same frame again: reject_already_set");
+	TAP_EQ_U(e->prod.doorbells, 1, "rx: and no second doorbell");
+	n = host_frame(buf, 2, 0, E * S + 4 * 300, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.doorbells_rejected, 1, "rx: a flag beyond the flag area is refused");
+	rx(e, buf, 7);
+	TAP_EQ_U(e->cnt.frame_parser_reject, 1, "rx: a 7-byte frame: frame_parser_reject");
+	n = host_frame(buf, 3, 0, E * S + 4, DGR_DOORBELL_VALUE, NULL, 0);
+	dgr_put_le16(buf + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_DATA_LEN, 500);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.frame_parser_reject, 2, "rx: a message past the end: frame_parser_reject");
+	n = host_frame(buf, 4, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * S, 1, data, 64);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.messages_rejected, 2, "rx: data for the ADC (no input port) is refused");
+	/* the piggy-backed ACK: frames 1..4 were accepted (3 with a bad message) */
+	fpga_producer_commit(&e->prod, S, 0, false, 0);
+	fpga_tx_producer(e);
+	fpga_tx_service(e, false);
+	memset(&hv, 0, sizeof(hv));
+	host_decode(&hv);
+	TAP_EQ_U(hv.ack_frames, 1, "rx: the next data frame carries the ACK");
+	TAP_EQ_U(e->ack.ack_tracker_total_acks_sent, 4, "rx: acknowledging 4 frames");
+
+	/* the DAC's input port */
+	e = setup(FPGA_MODE_DAC);
+	for (uint32_t i = 0; i < 1024; i++) {
+		dgr_put_le32(data + 4 * i, i);
+	}
+	n = host_frame(buf, 1, FPGA_TX_PATH_BASE + S, FPGA_TX_PATH_BASE + E * S + 4,
+		       dgr_flag_encode(4096, false, false, 0), data, 4096);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.transactions_rx, 1, "dac rx: a transaction into buffer 1 completes");
+	tap_ok(e->cons.full[1] && e->cons.slot[1].bytes == 4096, "dac rx: buffer 1 full, 4096 B");
+	TAP_EQ_U(dgr_get_le32(e->cons.mem + S + 4 * 1000), 1000, "dac rx: its data is in place");
+	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + E * S - 32, FPGA_TX_PATH_BASE + E * S, 1, data,
+		       64);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.messages_rejected, 1, "dac rx: data running into the flag area refused");
+	n = host_frame(buf, 3, 0, E * S, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.doorbells_rejected, 1, "dac rx: the DAC takes no RX-path doorbell");
+}
+
+static void test_coalesce(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_DAC);
+
+	ntapped = 0;
+	e->tx_tap = tap_frame;
+	e->cfg.coalesce_us = 100;
+	fpga_tx_queue_doorbell(e, 0);
+	fpga_tx_queue_doorbell(e, 1);
+	fpga_tx_doorbells(e);
+	fpga_tx_service(e, false);
+	TAP_EQ_U(ntapped, 0, "coalesce: two doorbells held in a partly filled frame");
+	TAP_EQ_U(fpga_tx_next_deadline(e), 100000, "coalesce: due after coalesce_wait_d");
+	e->now_ns = 99999;
+	fpga_tx_service(e, false);
+	TAP_EQ_U(ntapped, 0, "coalesce: still held 1 ns before");
+	e->now_ns = 100000;
+	fpga_tx_service(e, false);
+	TAP_EQ_U(ntapped, 1, "coalesce: one frame when the wait expires");
+	memset(&hv, 0, sizeof(hv));
+	host_decode(&hv);
+	TAP_EQ_U(hv.msgs, 2, "coalesce: carrying both doorbells");
+	TAP_EQ_U(e->cnt.doorbells_sent, 2, "coalesce: doorbells_sent 2");
+	/* doorbell delay */
+	e->cfg.coalesce_us = 0;
+	e->cfg.doorbell_delay_us = 50;
+	fpga_tx_queue_doorbell(e, 2);
+	fpga_tx_doorbells(e);
+	TAP_EQ_U(e->cnt.doorbells_sent, 2, "doorbell-delay: not sent at once");
+	e->now_ns += 50000;
+	fpga_tx_doorbells(e);
+	fpga_tx_service(e, false);
+	TAP_EQ_U(e->cnt.doorbells_sent, 3, "doorbell-delay: sent 50 us later");
+	TAP_EQ_U(dgr_get_le32(tapped[1] + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_FLAG_ADDR),
+		 FPGA_TX_PATH_BASE + H * S + 8, "doorbell: to the host's flag for buffer 2");
+}
+
+static void test_print(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	e->adc.next_sample = 123456789012ull;
+	fpga_print_props(e, f, true);
+	fclose(f);
+	tap_ok(strstr(text, "\"samples_produced\": 123456789012") != NULL,
+	       "print: JSON carries 64-bit values");
+	tap_ok(strstr(text, "\"report_data_loss\": true") != NULL, "print: booleans as JSON");
+	tap_ok(strstr(text, "\"doorbell\"") == NULL, "print: write-only properties left out");
+	free(text);
+}
+
+int main(void)
+{
+	test_prop_map();
+	test_dcp();
+	test_txpath();
+	test_rxpath();
+	test_coalesce();
+	test_print();
+	setup(FPGA_MODE_ADC);
+	fpga_producer_free(&emu.prod);
+	fpga_consumer_free(&emu.cons);
+	fpga_tx_free(&emu);
+	dgr_reasm_free(emu.reasm);
+	return tap_done();
+}
