@@ -71,6 +71,9 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 		return bad(errbuf, "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
 			   o->port_base);
 	}
+	if (o->rx_drop_ppm > 1000000) {
+		return bad(errbuf, "--drop-rx: %u ppm is out of range 0..1000000", o->rx_drop_ppm);
+	}
 	if (o->retransmit_ms && o->retransmit_attempts == 0) {
 		return bad(errbuf, "--retransmit-attempts: 0 is out of range 1..255");
 	}
@@ -534,6 +537,12 @@ unsigned int dgr_conn_foreach_incomplete(struct dgr_conn *c,
 const struct dgr_ramp *dgr_conn_ramp(const struct dgr_conn *c)
 {
 	return &c->ramp;
+}
+
+/* Returns the frames dropped by fault injection. */
+uint64_t dgr_conn_injected_drops(const struct dgr_conn *c)
+{
+	return __atomic_load_n(&c->injected_drops, __ATOMIC_RELAXED);
 }
 
 /* Returns the configuration warning or NULL. */

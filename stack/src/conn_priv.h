@@ -85,6 +85,7 @@ struct dgr_conn {
 	uint64_t local_freed; /* tx path: local buffers sent and reusable (tx thread) */
 	uint64_t produced;    /* tx path: transactions handed to tx (producer) */
 
+	uint64_t injected_drops; /* rx thread: frames dropped by rx_drop_ppm */
 	struct dgr_conn_stats st;
 	struct dgr_thread_stats ts[DGR_T_COUNT];
 	struct dgr_sched_info si[DGR_T_COUNT];

@@ -244,6 +244,7 @@ void *dgr_rx_thread(void *arg)
 	uint64_t last_expire = dgr_now_ns();
 	uint64_t incomplete_ns = (uint64_t)c->o.incomplete_ms * 1000000ull;
 	int timeout = c->o.busy_wait ? 0 : 20;
+	uint64_t rnd = c->o.rx_drop_seed ? c->o.rx_drop_seed : 0x9E3779B97F4A7C15ull;
 
 	dgr_dupfilter_init(&x.dup);
 	if (!dgr_thread_begin(c, DGR_T_RX)) {
@@ -268,6 +269,16 @@ void *dgr_rx_thread(void *arg)
 		for (int i = 0; i < n; i++) {
 			DGR_ADD(ts->items, 1);
 			DGR_ADD(ts->bytes, pkts[i].len);
+			if (c->o.rx_drop_ppm && pkts[i].proto == DGR_PROTO_DGRDMA) {
+				/* xorshift64: fault injection, as a lossy link would drop */
+				rnd ^= rnd << 13;
+				rnd ^= rnd >> 7;
+				rnd ^= rnd << 17;
+				if (rnd % 1000000u < c->o.rx_drop_ppm) {
+					DGR_ADD(c->injected_drops, 1);
+					continue;
+				}
+			}
 			if (pkts[i].proto == DGR_PROTO_DGRDMA) {
 				handle_frame(&x, pkts[i].data, pkts[i].len, now);
 			} else if (pkts[i].proto == DGR_PROTO_INVALID) {

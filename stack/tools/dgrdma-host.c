@@ -120,6 +120,9 @@ static void usage(FILE *f)
 		"                         property doorbell of worker 0, docs/fpga.md)\n"
 		"  --strict               enforce the FPGA's fragment length rules on input\n"
 		"  --port-base ADDR       port memory base address (default rx 0, tx 0x40000000)\n"
+		"Fault injection:\n"
+		"  --drop-rx P            drop received DG-RDMA frames with probability P, 0..1\n"
+		"  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
 		"\n"
 		"rx:\n"
 		"  --sink null|memcpy|file:PATH  what the consumer does (default null)\n"
@@ -192,6 +195,8 @@ enum {
 	OPT_QUIET,
 	OPT_MAX_DROP,
 	OPT_PORT_BASE,
+	OPT_DROP_RX,
+	OPT_SEED,
 };
 
 static const struct option long_opts[] = {
@@ -236,6 +241,8 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "max-drop-rate", required_argument, NULL, OPT_MAX_DROP },
 	{ "port-base", required_argument, NULL, OPT_PORT_BASE },
+	{ "drop-rx", required_argument, NULL, OPT_DROP_RX },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0, 0, 0, 0 },
 };
@@ -498,6 +505,26 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->set_port_base = true;
 			co->port_base = (uint32_t)v;
 			break;
+		case OPT_DROP_RX: {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(optarg, &end);
+			if (errno || end == optarg || *end || d < 0 || d > 1) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--drop-rx: '%s' is out of range 0..1",
+					 optarg);
+				return -1;
+			}
+			co->rx_drop_ppm = (uint32_t)(d * 1e6 + 0.5);
+			break;
+		}
+		case OPT_SEED:
+			if (parse_u("--seed", optarg, 1, UINT64_MAX, false, &v, err) < 0) {
+				return -1;
+			}
+			co->rx_drop_seed = v;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -734,6 +761,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	if (!rx) {
 		pr_u64(p, "buffers_unanswered", sm->unanswered);
 	}
+	pr_u64(p, "frames_dropped_injected", dgr_conn_injected_drops(c));
 	pr_obj_begin(p, "latency_ns");
 	pr_u64(p, "count", l.count);
 	pr_u64(p, "min", l.min);

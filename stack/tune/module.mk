@@ -38,3 +38,16 @@ install-tune: $(BUILD)/bin/dgrdma-tune
 	install -m 0644 stack/tune/dgrdma-tune.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(LIBDGRTUNE_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 stack/include/dgrdma/tune.h $(DESTDIR)$(INCDIR)/dgrdma/
+
+# libFuzzer harness over every file the checks parse (make fuzz, FUZZ_SECONDS each).
+FUZZ_TUNE := $(BUILD)/fuzz/fuzz_tune
+FUZZ_TARGETS += fuzz-tune
+$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+		-o $@ $^ -lz
+.PHONY: fuzz-tune
+fuzz-tune: $(FUZZ_TUNE)
+	@mkdir -p $(BUILD)/fuzz/corpus-tune
+	$(FUZZ_TUNE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(BUILD)/fuzz/corpus-tune test/tune/fuzz-seeds

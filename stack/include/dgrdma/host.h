@@ -91,6 +91,8 @@ struct dgr_conn_opts {
 	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
 	bool set_port_base;         /* use port_base instead of the direction's default */
 	uint32_t port_base;         /* port memory base on the wire (e.g. host-to-host tests) */
+	uint32_t rx_drop_ppm;       /* fault injection: drop received frames, per million */
+	uint64_t rx_drop_seed;      /* seed of that choice */
 	bool check_ramp;            /* RX: check the sample ramp of opcode-0 buffers (default on) */
 	uint64_t stats_interval_ns; /* call on_stats this often from the control thread; 0 = never */
 	void (*on_stats)(void *ctx, struct dgr_conn *c);
@@ -200,6 +202,9 @@ const struct dgr_ramp *dgr_conn_ramp(const struct dgr_conn *c);
  * shares CPUs with raised-priority data threads), or NULL.
  */
 const char *dgr_conn_warning(const struct dgr_conn *c);
+
+/* Frames the fault injection (rx_drop_ppm) dropped so far. */
+uint64_t dgr_conn_injected_drops(const struct dgr_conn *c);
 
 /* The transport (MTU, addresses). */
 struct dgr_transport *dgr_conn_transport(struct dgr_conn *c);

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Duplicate-frame filter, ACK runs and the retransmission queue (stack/src/acktrack.c). */
+#include <string.h>
+
+#include "../tap.h"
+#include "acktrack.h"
+
+static void test_dupfilter(void)
+{
+	struct dgr_dupfilter d;
+	int dups = 0;
+
+	dgr_dupfilter_init(&d);
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 1), DGR_SEQ_NEW, "first frame is new");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 1), DGR_SEQ_DUP, "the same seq again is a duplicate");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 3), DGR_SEQ_NEW, "a jump ahead is new");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 2), DGR_SEQ_NEW, "a late frame inside the window is new");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 2), DGR_SEQ_DUP, "and a duplicate the second time");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, (uint16_t)(3 + DGR_SEQ_WINDOW)), DGR_SEQ_NEW,
+		 "a jump of a whole window is new");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, 3), DGR_SEQ_OLD, "a seq older than the window is old");
+	TAP_EQ_I(dgr_dupfilter_accept(&d, (uint16_t)(4 + DGR_SEQ_WINDOW)), DGR_SEQ_NEW,
+		 "next seq after the jump is new");
+	/* wrap at 16 bits: 65534, 65535, 0, 1 are all new, then all duplicates */
+	dgr_dupfilter_init(&d);
+	for (uint32_t s = 65534; s < 65538; s++) {
+		dups += dgr_dupfilter_accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
+	}
+	TAP_EQ_I(dups, 0, "seqs across the 16-bit wrap are new");
+	for (uint32_t s = 65534; s < 65538; s++) {
+		dups += dgr_dupfilter_accept(&d, (uint16_t)s) == DGR_SEQ_DUP;
+	}
+	TAP_EQ_I(dups, 4, "and duplicates when repeated");
+	/* a stream of 200000 frames with every 10th repeated: exactly 20000 duplicates */
+	dgr_dupfilter_init(&d);
+	dups = 0;
+	for (uint32_t s = 1; s <= 200000; s++) {
+		dups += dgr_dupfilter_accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
+		if (s % 10 == 0) {
+			dups += dgr_dupfilter_accept(&d, (uint16_t)(s - 5)) == DGR_SEQ_DUP;
+		}
+	}
+	TAP_EQ_I(dups, 20000, "200000 frames, 20000 repeats: 20000 duplicates, no false ones");
+}
+
+static void test_ackq(void)
+{
+	struct dgr_ackq a;
+	uint16_t start = 0;
+	unsigned int n;
+
+	dgr_ackq_init(&a);
+	TAP_EQ_U(dgr_ackq_take_run(&a, &start), 0, "empty queue: no run");
+	for (uint16_t s = 10; s < 15; s++) {
+		dgr_ackq_push(&a, s);
+	}
+	dgr_ackq_push(&a, 20);
+	dgr_ackq_push(&a, 21);
+	n = dgr_ackq_take_run(&a, &start);
+	tap_ok(n == 5 && start == 10, "run 10..14 (got start %u count %u)", start, n);
+	n = dgr_ackq_take_run(&a, &start);
+	tap_ok(n == 2 && start == 20, "then run 20..21 (got start %u count %u)", start, n);
+	for (uint32_t s = 65530; s < 65530 + 300; s++) {
+		dgr_ackq_push(&a, (uint16_t)s);
+	}
+	n = dgr_ackq_take_run(&a, &start);
+	tap_ok(n == 255 && start == 65530, "runs stop at 255 and cross the wrap (got %u at %u)",
+	       n, start);
+	n = dgr_ackq_take_run(&a, &start);
+	tap_ok(n == 45 && start == (uint16_t)(65530 + 255), "the rest follows (got %u at %u)", n,
+	       start);
+	for (unsigned int i = 0; i < DGR_ACKQ_SIZE + 7; i++) {
+		dgr_ackq_push(&a, (uint16_t)i);
+	}
+	TAP_EQ_U(a.overflow, 7, "a full queue counts what it cannot hold");
+}
+
+static void test_rtq(void)
+{
+	struct dgr_rtq q;
+	struct dgr_rtq_slot *due[16];
+	unsigned int giveups = 0;
+	unsigned int n;
+
+	TAP_EQ_I(dgr_rtq_init(&q, 4, 100), 0, "retransmit queue of 4 frames");
+	for (uint16_t s = 1; s <= 4; s++) {
+		uint8_t *b = dgr_rtq_reserve(&q);
+
+		tap_ok(b != NULL, "slot for frame %u", s);
+		memset(b, s, 10);
+		dgr_rtq_commit(&q, s, 10, 1, 1000);
+	}
+	tap_ok(dgr_rtq_reserve(&q) == NULL, "full when 4 frames are unacknowledged");
+	TAP_EQ_U(dgr_rtq_ack(&q, 2, 2), 2, "ACK of 2..3 acknowledges two frames");
+	TAP_EQ_U(dgr_rtq_ack(&q, 2, 2), 0, "the same ACK again acknowledges none");
+	TAP_EQ_U(dgr_rtq_outstanding(&q), 2, "frames 1 and 4 outstanding");
+	tap_ok(dgr_rtq_reserve(&q) == NULL, "still full: frame 1 holds the head");
+	n = dgr_rtq_due(&q, 1000 + 499, 500, 2, due, 16, &giveups);
+	TAP_EQ_U(n, 0, "nothing due before the timeout");
+	n = dgr_rtq_due(&q, 1500, 500, 2, due, 16, &giveups);
+	tap_ok(n == 2 && due[0]->seq == 1 && due[1]->seq == 4 && due[0]->buf[0] == 1 &&
+		       due[1]->buf[9] == 4,
+	       "frames 1 and 4 due at the timeout, with their bytes");
+	TAP_EQ_U(due[0]->attempts, 1, "first retransmission counted");
+	TAP_EQ_U(dgr_rtq_ack(&q, 1, 1), 1, "ACK of 1 after the resend");
+	tap_ok(dgr_rtq_reserve(&q) != NULL, "three slots free again");
+	n = dgr_rtq_due(&q, 2000, 500, 2, due, 16, &giveups);
+	tap_ok(n == 1 && due[0]->seq == 4 && due[0]->attempts == 2, "frame 4 resent a second time");
+	n = dgr_rtq_due(&q, 2500, 500, 2, due, 16, &giveups);
+	tap_ok(n == 0 && giveups == 1, "after 2 attempts frame 4 is given up (%u)", giveups);
+	TAP_EQ_U(dgr_rtq_outstanding(&q), 0, "nothing outstanding");
+	/* seqs wrapping: 65535, 0, 1 */
+	dgr_rtq_free(&q);
+	dgr_rtq_init(&q, 8, 16);
+	for (uint32_t s = 65534; s < 65538; s++) {
+		dgr_rtq_reserve(&q);
+		dgr_rtq_commit(&q, (uint16_t)s, 16, 1, 0);
+	}
+	TAP_EQ_U(dgr_rtq_ack(&q, 65535, 3), 3, "an ACK run across the wrap acknowledges 3");
+	TAP_EQ_U(dgr_rtq_outstanding(&q), 1, "only 65534 left");
+	dgr_rtq_release_all(&q);
+	TAP_EQ_U(dgr_rtq_outstanding(&q), 0, "release_all empties the queue");
+	dgr_rtq_free(&q);
+}
+
+int main(void)
+{
+	test_dupfilter();
+	test_ackq();
+	test_rtq();
+	return tap_done();
+}

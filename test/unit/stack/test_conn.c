@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The host stack on UDP loopback against a minimal in-process FPGA peer
+ * written with the codec: doorbell ordering when transactions complete out
+ * of order, buffer-pool accounting, doorbell coalescing, and the counters of
+ * malformed, duplicate and out-of-range input.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dgrdma/host.h>
+#include <dgrdma/ramp.h>
+#include <dgrdma/transport.h>
+#include <dgrdma/wire.h>
+
+#include "../tap.h"
+
+#define NBUF 8
+#define BSIZE 1024
+#define PEER_BUFS 4
+
+struct peer {
+	struct dgr_transport *t;
+	uint16_t seq;
+	uint32_t txn;
+};
+
+static int release_ok;
+
+static int blocking_consume(void *ctx, const struct dgr_buffer_view *b)
+{
+	(void)ctx;
+	(void)b;
+	while (!__atomic_load_n(&release_ok, __ATOMIC_ACQUIRE)) {
+		usleep(1000);
+	}
+	return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int open_pair(struct dgr_conn_opts *co, struct dgr_conn **c, struct peer *p)
+{
+	struct dgr_transport_opts po;
+	struct dgr_addr a;
+	char err[DGR_ERRBUF_SIZE];
+
+	memset(p, 0, sizeof(*p));
+	p->seq = 1;
+	p->txn = 1;
+	dgr_transport_opts_init(&po);
+	po.kind = DGR_TRANSPORT_UDP;
+	dgr_parse_inet("127.0.0.1:0", 0, &po.bind_addr);
+	po.rcvbuf = 1 << 20;
+	if (dgr_transport_open(&po, &p->t, err) < 0) {
+		tap_diag("peer: %s", err);
+		return -1;
+	}
+	co->transport.kind = DGR_TRANSPORT_UDP;
+	dgr_parse_inet("127.0.0.1:0", 0, &co->transport.bind_addr);
+	dgr_transport_local_addr(p->t, &co->transport.peer);
+	co->transport.have_peer = true;
+	co->transport.rcvbuf = 1 << 20;
+	co->buffers = NBUF;
+	co->buffer_size = BSIZE;
+	co->peer_buffers = PEER_BUFS;
+	if (dgr_conn_open(co, c, err) < 0) {
+		tap_diag("conn: %s", err);
+		return -1;
+	}
+	dgr_transport_local_addr(dgr_conn_transport(*c), &a);
+	dgr_transport_set_peer(p->t, &a);
+	return 0;
+}
+
+/* One transaction in one frame; returns the frame length. */
+static size_t txn_frame(struct peer *p, uint8_t *buf, size_t cap, uint16_t dst_id,
+			uint32_t data_addr, uint32_t flag_addr, uint32_t flag_value,
+			const uint8_t *data, uint32_t len)
+{
+	struct dgr_frame_builder fb;
+	struct dgr_frame_hdr h = { .src_id = 1, .dst_id = dst_id, .frame_seq = p->seq++ };
+	struct dgr_txn t = { .txn_id = p->txn++, .data_addr = data_addr, .flag_addr = flag_addr,
+			     .flag_value = flag_value, .data = data, .len = len };
+	struct dgr_txn_cursor cur;
+
+	dgr_fb_init(&fb, buf, cap, &h);
+	dgr_txn_plan(&cur, &t, &fb);
+	if (dgr_fb_add_txn(&fb, &cur) != 1) {
+		return 0;
+	}
+	return dgr_fb_finish(&fb);
+}
+
+static void peer_send(struct peer *p, const uint8_t *buf, size_t len)
+{
+	struct dgr_tx_pkt pkt = { .data = buf, .len = len, .proto = DGR_PROTO_DGRDMA };
+	char err[DGR_ERRBUF_SIZE];
+
+	if (dgr_transport_send(p->t, &pkt, 1, err) != 1) {
+		tap_diag("peer send: %s", err);
+	}
+}
+
+static uint32_t data_flag(unsigned int i)
+{
+	(void)i;
+	return dgr_flag_encode(BSIZE, false, false, DGR_OPCODE_SAMPLES);
+}
+
+/* Sends buffer i of the stream (samples i * BSIZE/4 ...). */
+static void send_buffer(struct peer *p, unsigned int i, bool eof)
+{
+	uint8_t data[BSIZE];
+	uint8_t frame[2048];
+	size_t len;
+
+	dgr_ramp_fill(data, BSIZE, i * (BSIZE / 4));
+	len = txn_frame(p, frame, sizeof(frame), 0, (i % NBUF) * BSIZE,
+			NBUF * BSIZE + 4 * (i % NBUF),
+			eof ? dgr_flag_encode(BSIZE, true, false, 0) : data_flag(i), data, BSIZE);
+	peer_send(p, frame, len);
+}
+
+struct doorbells {
+	uint32_t flag_addr[64];
+	unsigned int n;
+	unsigned int frames;
+};
+
+/* Collects doorbells at the peer until want arrived or 5 s passed. */
+static void collect_doorbells(struct peer *p, struct doorbells *d, unsigned int want)
+{
+	uint64_t end = mono_ms() + 5000;
+	char err[DGR_ERRBUF_SIZE];
+
+	while (d->n < want && mono_ms() < end) {
+		struct dgr_rx_pkt in[16];
+		int n = dgr_transport_recv(p->t, in, 16, 100, err);
+
+		for (int i = 0; i < n; i++) {
+			struct dgr_frame f;
+			struct dgr_msg m;
+			bool any = false;
+
+			if (dgr_frame_parse(&f, in[i].data, in[i].len, NULL) < 0) {
+				continue;
+			}
+			while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
+				if (dgr_msg_is_flag_only(&m) && d->n < 64) {
+					d->flag_addr[d->n++] = m.flag_addr;
+					any = true;
+				}
+			}
+			d->frames += any;
+		}
+	}
+}
+
+static bool wait_stat(struct dgr_conn *c, size_t off, uint64_t want)
+{
+	uint64_t end = mono_ms() + 5000;
+	struct dgr_conn_stats s;
+
+	do {
+		dgr_conn_get_stats(c, &s);
+		if (*(uint64_t *)((char *)&s + off) >= want) {
+			return true;
+		}
+		usleep(1000);
+	} while (mono_ms() < end);
+	return false;
+}
+
+#define WAIT_STAT(c, field, want) wait_stat(c, offsetof(struct dgr_conn_stats, field), want)
+
+static void test_order_and_pool(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct doorbells d = { 0 };
+	struct dgr_conn_stats s;
+	char err[DGR_ERRBUF_SIZE];
+	static const unsigned int order[NBUF] = { 1, 0, 3, 2, 5, 4, 7, 6 };
+	bool in_order = true;
+
+	dgr_conn_opts_init(&co);
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	release_ok = 0;
+	TAP_EQ_I(dgr_conn_start(c, blocking_consume, NULL, NULL, err), 0, "threads start");
+	for (unsigned int k = 0; k < NBUF; k++) {
+		send_buffer(&p, order[k], false);
+	}
+	tap_ok(WAIT_STAT(c, txns_completed, NBUF), "8 transactions complete, out of order");
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.buffers_in_use, NBUF, "all 8 buffers in use while the consumer holds one");
+	TAP_EQ_U(s.occupancy_hwm, NBUF, "occupancy high-water mark 8");
+	TAP_EQ_U(s.doorbells_sent, 0, "no doorbell before the consumer releases");
+	__atomic_store_n(&release_ok, 1, __ATOMIC_RELEASE);
+	collect_doorbells(&p, &d, NBUF);
+	TAP_EQ_U(d.n, NBUF, "8 doorbells come back");
+	for (unsigned int i = 0; i < d.n; i++) {
+		in_order &= d.flag_addr[i] == PEER_BUFS * BSIZE + 4 * i;
+	}
+	tap_ok(in_order, "doorbells in buffer order 0..7 (flag_addr = E*S + 4i) though "
+			 "transactions completed 1,0,3,2,...");
+	tap_ok(WAIT_STAT(c, doorbells_sent, NBUF), "doorbells_sent counts 8");
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.buffers_in_use, 0, "no buffer in use after the releases");
+	TAP_EQ_U(s.buffers_consumed, NBUF, "8 buffers consumed");
+	TAP_EQ_U(s.samples_received, NBUF * BSIZE / 4, "2048 samples checked");
+	TAP_EQ_U(s.samples_lost, 0, "no sample lost: the ramp is continuous in buffer order");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+static int nop_consume(void *ctx, const struct dgr_buffer_view *b)
+{
+	(void)ctx;
+	(void)b;
+	return 0;
+}
+
+static void test_coalescing(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct doorbells d = { 0 };
+	char err[DGR_ERRBUF_SIZE];
+	struct dgr_latency_summary l;
+
+	dgr_conn_opts_init(&co);
+	co.coalesce_wait_us = 1000000; /* 1 s: every doorbell of the burst shares a frame */
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
+	for (unsigned int k = 0; k < NBUF; k++) {
+		send_buffer(&p, k, k == NBUF - 1);
+	}
+	collect_doorbells(&p, &d, NBUF);
+	TAP_EQ_U(d.n, NBUF, "8 doorbells with coalesce_wait 1 s");
+	TAP_EQ_U(d.frames, 1, "all in one frame");
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the EOF buffer ends the stream");
+	dgr_conn_stop(c);
+	dgr_conn_latency(c, &l);
+	TAP_EQ_U(l.count, NBUF, "8 in-host latencies measured");
+	tap_ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
+		       l.p999 <= l.max,
+	       "percentiles ordered");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+static void test_hostile(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct dgr_conn_stats s;
+	char err[DGR_ERRBUF_SIZE];
+	uint8_t frame[2048];
+	uint8_t data[64];
+	size_t len;
+	struct dgr_addr me;
+	int raw;
+
+	dgr_conn_opts_init(&co);
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
+	memset(data, 0, sizeof(data));
+	/* 5 frames shorter than a header */
+	for (int i = 0; i < 5; i++) {
+		peer_send(&p, frame, 4);
+	}
+	/* 3 frames with flags 7 */
+	for (int i = 0; i < 3; i++) {
+		len = txn_frame(&p, frame, sizeof(frame), 0, 0, NBUF * BSIZE, data_flag(0), data, 64);
+		frame[DGR_FRAME_OFF_FLAGS] = 7;
+		peer_send(&p, frame, len);
+	}
+	/* 4 frames for another endpoint id */
+	for (int i = 0; i < 4; i++) {
+		len = txn_frame(&p, frame, sizeof(frame), 9, 0, NBUF * BSIZE, data_flag(0), data, 64);
+		peer_send(&p, frame, len);
+	}
+	/* 2 frames whose message header is cut */
+	for (int i = 0; i < 2; i++) {
+		txn_frame(&p, frame, sizeof(frame), 0, 0, NBUF * BSIZE, data_flag(0), data, 64);
+		peer_send(&p, frame, DGR_FRAME_HDR_LEN + 10);
+	}
+	/* 6 messages writing past the pool */
+	for (int i = 0; i < 6; i++) {
+		len = txn_frame(&p, frame, sizeof(frame), 0, NBUF * BSIZE + 1024 - 32, NBUF * BSIZE,
+				data_flag(0), data, 64);
+		peer_send(&p, frame, len);
+	}
+	/* 3 repeats of one frame: 1 new, then duplicates; here it is a flag to a non-buffer */
+	len = txn_frame(&p, frame, sizeof(frame), 0, 0, NBUF * BSIZE + 4 * 200, data_flag(0), data,
+			64);
+	for (int i = 0; i < 4; i++) {
+		peer_send(&p, frame, len);
+	}
+	/* 2 UDP datagrams with an unknown pad */
+	raw = socket(AF_INET, SOCK_DGRAM, 0);
+	dgr_transport_local_addr(dgr_conn_transport(c), &me);
+	for (int i = 0; i < 2; i++) {
+		static const uint8_t bad[12] = { 0x12, 0x34 };
+
+		sendto(raw, bad, sizeof(bad), 0, (struct sockaddr *)&me.in, sizeof(me.in));
+	}
+	close(raw);
+	/* then a valid EOF buffer: the stack still works */
+	send_buffer(&p, 0, true);
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the stream still ends after the hostile input");
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.malformed_trunc_frame_hdr, 5, "5 truncated frame headers");
+	TAP_EQ_U(s.malformed_frame_flags, 3, "3 bad frame flags");
+	TAP_EQ_U(s.malformed_unknown_id, 4, "4 frames for another endpoint");
+	TAP_EQ_U(s.malformed_trunc_msg_hdr, 2, "2 cut message headers");
+	TAP_EQ_U(s.malformed_udp_pad, 2, "2 unknown UDP pads");
+	TAP_EQ_U(s.malformed_frames, 16, "16 malformed in total");
+	TAP_EQ_U(s.out_of_range, 6, "6 out-of-range writes dropped");
+	TAP_EQ_U(s.duplicate_frames, 3, "3 duplicate frames");
+	TAP_EQ_U(s.unexpected_flags, 1, "1 flag write to a non-buffer flag");
+	TAP_EQ_U(s.txns_completed, 1, "exactly 1 transaction completed (the EOF buffer)");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+static void test_bad_options(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	char err[DGR_ERRBUF_SIZE];
+
+	dgr_conn_opts_init(&co);
+	co.transport.kind = DGR_TRANSPORT_UDP;
+	dgr_parse_inet("127.0.0.1:0", 0, &co.transport.bind_addr);
+	co.buffers = 256;
+	TAP_EQ_I(dgr_conn_open(&co, &c, err), -DGR_E_INVAL, "256 buffers refused");
+	tap_ok(strstr(err, "--buffers") && strstr(err, "1..255"), "named with its range: %s", err);
+	co.buffers = 4;
+	co.buffer_size = 1000;
+	TAP_EQ_I(dgr_conn_open(&co, &c, err), -DGR_E_INVAL, "buffer size 1000 refused");
+	co.buffer_size = 1024;
+	co.transport.kind = DGR_TRANSPORT_ETHER;
+	strcpy(co.transport.ifname, "stknone0");
+	TAP_EQ_I(dgr_conn_open(&co, &c, err), -DGR_E_INVAL, "an absent interface is refused");
+	tap_ok(strstr(err, "stknone0") && strstr(err, "no such interface"), "and named: %s", err);
+}
+
+int main(void)
+{
+	test_order_and_pool();
+	test_coalescing();
+	test_hostile();
+	test_bad_options();
+	return tap_done();
+}

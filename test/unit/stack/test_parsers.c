@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The ramp checker, the SPSC ring, and the command-line parsers every tool
+ * shares: numbers, transport options, scheduling and CPU lists.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dgrdma/cli.h>
+#include <dgrdma/host.h>
+#include <dgrdma/ramp.h>
+#include <dgrdma/transport.h>
+
+#include "../tap.h"
+#include "ring.h"
+
+static void test_ramp(void)
+{
+	uint8_t buf[4096];
+	struct dgr_ramp r;
+	uint32_t next;
+
+	dgr_ramp_init(&r);
+	next = dgr_ramp_fill(buf, sizeof(buf), 0);
+	TAP_EQ_U(next, 1024, "fill writes 1024 samples");
+	dgr_ramp_check(&r, buf, sizeof(buf));
+	tap_ok(r.samples == 1024 && r.lost == 0 && r.gaps == 0, "a clean ramp: 1024 samples, 0 lost");
+	/* next buffer starts 100 samples later: 100 lost at sample 1024 */
+	dgr_ramp_fill(buf, sizeof(buf), 1124);
+	dgr_ramp_check(&r, buf, sizeof(buf));
+	tap_ok(r.lost == 100 && r.gaps == 1 && r.gap[0].at_sample == 1024 &&
+		       r.gap[0].expected == 1024 && r.gap[0].got == 1124,
+	       "a jump of 100 is 100 lost samples at sample 1024");
+	/* a gap inside a buffer */
+	dgr_ramp_fill(buf, 2048, 2148);
+	dgr_ramp_fill(buf + 2048, 2048, 2148 + 512 + 7);
+	dgr_ramp_check(&r, buf, sizeof(buf));
+	tap_ok(r.lost == 107 && r.gaps == 2 && r.gap[1].at_sample == 2048 + 512,
+	       "a gap of 7 in the middle of a buffer (lost %llu)", (unsigned long long)r.lost);
+	/* wrap of the 32-bit counter is not a gap */
+	dgr_ramp_init(&r);
+	dgr_ramp_fill(buf, sizeof(buf), 0xFFFFFF00u);
+	dgr_ramp_check(&r, buf, sizeof(buf));
+	tap_ok(r.lost == 0 && r.first == 0xFFFFFF00u && r.next == 0x300,
+	       "the ramp wraps at 2^32 without a gap");
+	/* backwards (repeated buffer) is counted apart */
+	dgr_ramp_fill(buf, sizeof(buf), 0x300 - 1024);
+	dgr_ramp_check(&r, buf, sizeof(buf));
+	tap_ok(r.backwards == 1 && r.lost == 0, "a repeated buffer is one backwards step, no loss");
+}
+
+static void test_ring(void)
+{
+	struct dgr_spsc r;
+	uint32_t v, sum = 0;
+	int pushed = 0;
+
+	TAP_EQ_I(dgr_spsc_init(&r, 5, sizeof(uint32_t)), 0, "ring of 5 rounds up to 8");
+	for (uint32_t i = 0; i < 10; i++) {
+		pushed += dgr_spsc_push(&r, &i);
+	}
+	TAP_EQ_I(pushed, 8, "8 pushes fit, 2 are refused");
+	while (dgr_spsc_pop(&r, &v)) {
+		sum = sum * 10 + v;
+	}
+	TAP_EQ_U(sum, 1234567, "pops return 0..7 in order");
+	dgr_spsc_free(&r);
+}
+
+static void test_cli(void)
+{
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t v = 0;
+	uint64_t ns = 0;
+
+	TAP_EQ_I(dgr_parse_u64("--buffers", "255", 1, 255, false, &v, err), 0, "255 buffers ok");
+	TAP_EQ_I(dgr_parse_u64("--buffers", "256", 1, 255, false, &v, err), -DGR_E_INVAL,
+		 "256 buffers refused");
+	tap_ok(strcmp(err, "--buffers: '256' is out of range 1..255") == 0,
+	       "the error names the option and the range: %s", err);
+	TAP_EQ_I(dgr_parse_u64("--buffer-size", "32K", 64, 2 << 20, true, &v, err), 0, "32K");
+	TAP_EQ_U(v, 32768, "32K is 32768");
+	TAP_EQ_I(dgr_parse_u64("--buffers", "-1", 1, 255, false, &v, err), -DGR_E_INVAL,
+		 "negative refused");
+	TAP_EQ_I(dgr_parse_u64("--buffers", "12x", 1, 255, false, &v, err), -DGR_E_INVAL,
+		 "trailing junk refused");
+	TAP_EQ_I(dgr_parse_seconds("--duration", "2.5", 100, &ns, err), 0, "2.5 s");
+	TAP_EQ_U(ns, 2500000000ull, "2.5 s in ns");
+}
+
+static void test_transport_opts(void)
+{
+	struct dgr_transport_opts o;
+	char err[DGR_ERRBUF_SIZE];
+
+	dgr_transport_opts_init(&o);
+	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), -DGR_E_INVAL, "no transport refused");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_UDP, NULL, err), 1, "--udp");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_IF, "eth0", err), -DGR_E_INVAL,
+		 "--if after --udp refused");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_BIND, "127.0.0.1:7000", err), 1, "--bind");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_BIND, "127.0.0.1:70000", err), -DGR_E_INVAL,
+		 "--bind port 70000 refused");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_PEER, "aa:bb:cc:dd:ee:ff", err), 1,
+		 "--peer stored");
+	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), -DGR_E_INVAL,
+		 "a MAC as UDP peer is rejected before anything starts");
+	tap_ok(strstr(err, "--peer") != NULL, "the error names --peer: %s", err);
+	dgr_transport_parse_opt(&o, DGR_OPT_PEER, "10.1.2.3", err);
+	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), 0, "an IPv4 peer without port");
+	TAP_EQ_U(ntohs(o.peer.in.sin_port), DGR_UDP_PORT, "defaults to port 18078");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_BATCH, "0", err), -DGR_E_INVAL,
+		 "--batch 0 refused");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, 'x', NULL, err), 0, "other options are not taken");
+
+	dgr_transport_opts_init(&o);
+	dgr_transport_parse_opt(&o, DGR_OPT_IF, "veth0", err);
+	dgr_transport_parse_opt(&o, DGR_OPT_PEER, "02:00:00:00:00:1g", err);
+	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), -DGR_E_INVAL, "bad MAC rejected");
+	dgr_transport_parse_opt(&o, DGR_OPT_PEER, "02:00:00:00:00:1f", err);
+	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), 0, "good MAC accepted");
+	TAP_EQ_U(o.peer.mac[5], 0x1f, "MAC bytes parsed");
+}
+
+static void test_sched(void)
+{
+	struct dgr_sched sc;
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t mask = 0;
+
+	memset(&sc, 0, sizeof(sc));
+	TAP_EQ_I(dgr_parse_sched("--sched", "fifo:50", &sc, err), 0, "fifo:50");
+	tap_ok(sc.policy == SCHED_FIFO && sc.priority == 50, "is SCHED_FIFO 50");
+	TAP_EQ_I(dgr_parse_sched("--sched", "rr:100", &sc, err), -DGR_E_INVAL, "rr:100 refused");
+	tap_ok(strstr(err, "1..99") != NULL, "the error names 1..99: %s", err);
+	TAP_EQ_I(dgr_parse_sched("--sched", "nice:-20", &sc, err), 0, "nice:-20");
+	tap_ok(sc.set_nice && sc.nice == -20 && sc.policy == SCHED_OTHER, "is nice -20");
+	TAP_EQ_I(dgr_parse_sched("--sched", "idle", &sc, err), -DGR_E_INVAL, "idle refused");
+	TAP_EQ_I(dgr_parse_cpulist("--cpu", "0-1", &mask, err), 0, "CPU list 0-1");
+	TAP_EQ_U(mask, 3, "is mask 0x3");
+	TAP_EQ_I(dgr_parse_cpulist("--cpu", "0,", &mask, err), -DGR_E_INVAL, "0, refused");
+	TAP_EQ_I(dgr_parse_cpulist("--cpu", "63", &mask, err), -DGR_E_INVAL,
+		 "a CPU the machine lacks is refused");
+}
+
+int main(void)
+{
+	test_ramp();
+	test_ring();
+	test_cli();
+	test_transport_opts();
+	test_sched();
+	return tap_done();
+}
