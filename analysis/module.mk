@@ -31,3 +31,14 @@ analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh
+
+# Unit tests of the matcher, statistics + classifier, in-host events + join.
+ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
+	$(BUILD)/test/analysis/test_host_events
+$(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
+		$(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+analysis: $(ANALYSIS_UNIT)
+CHECK_DEPS += $(ANALYSIS_UNIT)
+CHECK_SUITES += $(ANALYSIS_UNIT)

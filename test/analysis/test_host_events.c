@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the in-host event analysis (analysis/host_events.c) on synthetic
+ * event sequences of the tracepoint schema, and of the wire/trace join.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "../../analysis/host_events.h"
+#include "../../analysis/join.h"
+#include "../unit/tap.h"
+
+static struct host_analysis h;
+
+/* ev("dgrdma:txn_complete", ts, "conn", 0, "buffer", 1, ..., NULL) */
+static void ev(const char *name, uint64_t ts, ...)
+{
+	struct host_event e;
+	const char *field;
+	va_list ap;
+
+	memset(&e, 0, sizeof(e));
+	e.name = name;
+	e.ts = ts;
+	va_start(ap, ts);
+	while ((field = va_arg(ap, const char *)) != NULL) {
+		e.f[e.nfields].name = field;
+		e.f[e.nfields].value = va_arg(ap, uint64_t);
+		e.nfields++;
+	}
+	va_end(ap);
+	ha_event(&h, &e);
+}
+
+#define U(x) ((uint64_t)(x))
+
+static uint64_t cb_count, cb_last_wait, cb_last_work, cb_last_send, drops_lost;
+
+static void on_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
+		    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send)
+{
+	(void)ctx;
+	(void)ts;
+	(void)latency;
+	(void)conn;
+	(void)buffer;
+	cb_count++;
+	cb_last_wait = wait;
+	cb_last_work = work;
+	cb_last_send = send;
+}
+
+static void on_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn,
+		     uint64_t delivered, uint64_t lost)
+{
+	(void)ctx;
+	(void)ts;
+	(void)source;
+	(void)conn;
+	(void)delivered;
+	drops_lost = lost;
+}
+
+static void test_rx_parts(void)
+{
+	struct summary sum;
+
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	h.on_drops = on_drops;
+	ev("dgrdma:thread_start", 10, "role", U(0), "conn", U(0), "tid", U(1234), "policy", U(1),
+	   "priority", U(50), "nice", U(0), "cpuset", U(0xC), NULL);
+	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100000), "frame_seq", U(3), NULL);
+	ev("dgrdma:buffer_acquire", 1500, "conn", U(0), "buffer", U(0), "txn_id", U(1), NULL);
+	ev("dgrdma:txn_complete", 1600, "conn", U(0), "txn_id", U(2), "buffer", U(1), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100004), "frame_seq", U(4), NULL);
+	ev("dgrdma:buffer_release", 4000, "conn", U(0), "buffer", U(0), "txn_id", U(1), NULL);
+	ev("dgrdma:doorbell_queued", 4100, "conn", U(0), "buffer", U(0), "txn_id", U(1),
+	   "flag_addr", U(0xF000), NULL);
+	ev("dgrdma:doorbell_sent", 4500, "conn", U(0), "buffer", U(0), "txn_id", U(1), "flag_addr",
+	   U(0xF000), "frame_seq", U(9), NULL);
+	TAP_EQ_U(cb_count, 1, "one in-host doorbell reported");
+	TAP_EQ_U(cb_last_wait, 500, "wait for the consumer 500 ns");
+	TAP_EQ_U(cb_last_work, 2500, "consumer work 2500 ns");
+	TAP_EQ_U(cb_last_send, 500, "wait for the sender 500 ns");
+	/* buffer 1 answered without acquire/release events: latency only */
+	ev("dgrdma:doorbell_sent", 9600, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
+	   U(0xF004), "frame_seq", U(10), NULL);
+	/* a doorbell for a transaction the trace never saw complete */
+	ev("dgrdma:doorbell_sent", 9700, "conn", U(0), "buffer", U(2), "txn_id", U(3), "flag_addr",
+	   U(0xF008), "frame_seq", U(11), NULL);
+	/* same (conn, buffer, txn_id) on another connection is another transaction */
+	ev("dgrdma:txn_complete", 9800, "conn", U(1), "txn_id", U(1), "buffer", U(0), "bytes",
+	   U(16), "opcode", U(4), "flag_addr", U(0x100000), "frame_seq", U(3), NULL);
+	TAP_EQ_U(h.c.matched, 2, "2 matched");
+	TAP_EQ_U(h.c.orphans, 1, "1 orphan doorbell");
+	TAP_EQ_U(h.c.parts_missing, 1, "1 doorbell without its parts");
+	TAP_EQ_U(ha_pending_count(&h), 1, "connection 1's transaction still waiting");
+	series_summarise(&h.lat, 0, 0, &sum);
+	tap_ok(sum.count == 2 && sum.min == 3500 && sum.max == 8000,
+	       "in-host latencies 3500 and 8000 ns");
+	TAP_EQ_U(h.n_threads, 1, "one thread seen");
+	tap_ok(h.threads[0].policy == 1 && h.threads[0].priority == 50 && h.threads[0].tid == 1234 &&
+		       h.threads[0].cpuset == 0xC,
+	       "thread settings recorded (SCHED_FIFO 50, cpus 2-3)");
+	tap_ok(!strcmp(ha_policy_name(h.threads[0].policy), "SCHED_FIFO"), "policy named");
+}
+
+static void test_tx_and_counters(void)
+{
+	struct summary sum;
+
+	ev("dgrdma:txn_sent", 20000, "conn", U(0), "txn_id", U(5), "buffer", U(3), "bytes", U(64),
+	   "frame_seq", U(1), NULL);
+	ev("dgrdma:doorbell_rx", 20900, "conn", U(0), "buffer", U(3), "flag_addr", U(0xF00C),
+	   "frame_seq", U(2), NULL);
+	ev("dgrdma:doorbell_rx", 21000, "conn", U(0), "buffer", U(4), "flag_addr", U(0xF010),
+	   "frame_seq", U(3), NULL);
+	series_summarise(&h.tx_credit, 0, 0, &sum);
+	tap_ok(sum.count == 1 && sum.min == 900, "TX credit latency 900 ns");
+	TAP_EQ_U(h.c.tx_orphans, 1, "TX doorbell without a transaction");
+	ev("dgrdma:counters", 30000, "conn", U(0), "samples_received", U(1000), "samples_lost",
+	   U(10), NULL);
+	ev("dgrdma_fpga:counters", 30001, "samples_produced", U(5000), "dropped_samples", U(50),
+	   "num_dropped_samps", U(2), NULL);
+	ev("dgrdma_fpga:drop_period", 30002, "start_sample", U(100), "count", U(50), NULL);
+	ev("dgrdma:socket_drop", 30003, "conn", U(0), "drops", U(7), "total", U(7), NULL);
+	ev("dgrdma:socket_drop", 30004, "conn", U(0), "drops", U(3), "total", U(10), NULL);
+	ev("other:event", 30005, NULL);
+	TAP_EQ_U(h.n_srcs, 2, "two counter sources (host conn 0, fpga)");
+	TAP_EQ_U(h.srcs[0].lost, 10, "host lost samples");
+	TAP_EQ_U(h.srcs[1].delivered, 5000, "fpga produced samples");
+	TAP_EQ_U(drops_lost, 50, "drops callback with the emulator's dropped samples");
+	TAP_EQ_U(h.c.fpga_drop_periods, 1, "drop period counted");
+	TAP_EQ_U(h.c.socket_drops, 10, "socket drops summed");
+	TAP_EQ_U(h.c.unknown_events, 1, "unknown provider counted");
+	TAP_EQ_U(h.first_ts, 10, "first event time");
+	TAP_EQ_U(h.last_ts, 30005, "last event time");
+	ha_free(&h);
+}
+
+static void test_table_churn(void)
+{
+	unsigned int i;
+	int ok = 1;
+
+	/* many transactions through the open-addressing table, erased out of order */
+	ha_init(&h);
+	for (i = 0; i < 3 * HA_TABLE_SIZE; i++) {
+		ev("dgrdma:txn_complete", 100 + i, "conn", U(i % 3), "txn_id", U(i), "buffer",
+		   U(i % 255), NULL);
+		if (i >= 100) {
+			uint64_t t = i - 100;
+
+			ev("dgrdma:doorbell_sent", 200 + i, "conn", U(t % 3), "buffer", U(t % 255),
+			   "txn_id", U(t), NULL);
+		}
+	}
+	for (i = 3 * HA_TABLE_SIZE - 100; i < 3 * HA_TABLE_SIZE; i++) {
+		ev("dgrdma:doorbell_sent", 1000000 + i, "conn", U(i % 3), "buffer", U(i % 255),
+		   "txn_id", U(i), NULL);
+	}
+	ok = h.c.matched == 3 * HA_TABLE_SIZE && h.c.orphans == 0 && ha_pending_count(&h) == 0;
+	tap_ok(ok, "%u transactions through the table: all matched, none left (matched %" PRIu64
+		   ", orphans %" PRIu64 ")",
+	       3 * HA_TABLE_SIZE, h.c.matched, h.c.orphans);
+	ha_free(&h);
+}
+
+static void test_join(void)
+{
+	struct series wire, host, w2s, s2w;
+
+	series_init(&wire);
+	series_init(&host);
+	series_init(&w2s);
+	series_init(&s2w);
+	/* wire: frame completing the txn at 1000, doorbell frame at 9000 */
+	series_add(&wire, 1000, 8000);
+	series_add(&wire, 20000, 8000);
+	series_add(&wire, 40000, 5000);
+	/* host: complete 1400, sent 8700; the second doorbell is missing from the trace */
+	series_add(&host, 1400, 7300);
+	series_add(&host, 40100, 4600);
+	TAP_EQ_U(join_wire_host(&wire, &host, &w2s, &s2w), 2, "two doorbells joined");
+	tap_ok(w2s.n == 2 && w2s.s[0].value == 400 && w2s.s[1].value == 100,
+	       "wire -> stack 400 and 100 ns");
+	tap_ok(s2w.n == 2 && s2w.s[0].value == 300 && s2w.s[1].value == 300,
+	       "stack -> wire 300 and 300 ns");
+	series_free(&wire);
+	series_free(&host);
+	series_free(&w2s);
+	series_free(&s2w);
+}
+
+int main(void)
+{
+	test_rx_parts();
+	test_tx_and_counters();
+	test_table_churn();
+	test_join();
+	return tap_done();
+}
