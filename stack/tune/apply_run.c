@@ -67,6 +67,9 @@ static int run_persist(struct pr *p, const struct dgr_tune_opts *o,
 		has_sysctl |= plan->actions[i].kind == DGR_ACTION_SYSCTL;
 	}
 	if (!has_sysctl) {
+		if (flags & DGR_TUNE_APPLY_PERSIST) {
+			pr_text(p, "# --persist: no sysctl in this plan, nothing to write\n");
+		}
 		return 0;
 	}
 	pr_open_obj(p, "persist");

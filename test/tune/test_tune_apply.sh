@@ -147,6 +147,28 @@ check_eq "$(grep '^ring\.tx ' "$out/root3/dgrdma-tune/ethtool/enp10s0f0")" "ring
 check_eq "$(grep '^ring\.rx ' "$out/root3/dgrdma-tune/ethtool/enp10s0f0")" "ring.rx 512" \
 	"bond --yes: slave RX ring kept"
 
+"$TUNE" apply --profile rx --root "$out/root3" --if bond0 --only rings --persist >"$out/got" 2>&1
+check "--persist without sysctls says so" grep -qx \
+	'# --persist: no sysctl in this plan, nothing to write' "$out/got"
+
+# without privileges: the failure names the fix (run as root), nothing is written
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	cp -a "$FX/untuned" "$out/root4"
+	chmod -R a+rX "$out/root4" && chmod a+x "$out"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNE" apply --profile rx \
+		--root "$out/root4" --only sysctl --yes >"$out/got" 2>&1
+	check_eq "$?" 1 "unprivileged --yes: exit 1"
+	check "unprivileged --yes: permission named with the fix" grep -q \
+		'^failed: sysctl -w net.core.rmem_default=50000000: .*Permission denied: needs root' \
+		"$out/got"
+	check_eq "$(cat "$out/root4/proc/sys/net/core/rmem_default")" 212992 \
+		"unprivileged --yes: value unchanged"
+else
+	skip "needs root and setpriv to run a command as nobody"
+	skip "needs root and setpriv to run a command as nobody"
+	skip "needs root and setpriv to run a command as nobody"
+fi
+
 # ---- JSON of apply ----
 "$TUNE" apply --profile rx --root "$FX/untuned" --if eth0 --json >"$out/a.json"
 check_eq "$(jq -r '.mode' "$out/a.json")" dry-run "json: mode"
