@@ -29,3 +29,17 @@ $(TP_FIRE_NOTRACE): test/tracepoints/tp_fire.c tracepoints/dgrdma-tp.h tracepoin
 
 tracepoints: $(TP_FIRE) $(TP_FIRE_NOTRACE)
 CHECK_DEPS += $(TP_FIRE) $(TP_FIRE_NOTRACE)
+
+# dgrdma-clocks: the back-to-back clock pair dgrdma-capture records in run.json.
+PROGRAMS += $(BUILD)/bin/dgrdma-clocks
+$(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+# dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
+PROGRAMS += $(BUILD)/bin/dgrdma-capture
+$(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dgrdma-clocks: reads CLOCK_MONOTONIC and CLOCK_REALTIME back to back and prints the pair,
+ * so that an LTTng trace (monotonic clock) and a packet capture (realtime) can be placed on
+ * one time axis. dgrdma-capture stores its output in run.json (docs/tracepoints.md).
+ *
+ * Method: monotonic, realtime, monotonic; the realtime reading is paired with the midpoint
+ * of the two monotonic readings and the half-gap is the uncertainty. The tightest of
+ * several tries is kept.
+ */
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define TRIES   16
+#define NS_PER_S UINT64_C(1000000000)
+
+struct clock_pair {
+	uint64_t monotonic_ns;
+	uint64_t realtime_ns;
+	uint64_t uncertainty_ns;
+};
+
+static uint64_t read_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Fills *best with the tightest pair of TRIES attempts. */
+static void read_pair(struct clock_pair *best)
+{
+	int i;
+
+	best->uncertainty_ns = UINT64_MAX;
+	for (i = 0; i < TRIES; i++) {
+		uint64_t before = read_ns(CLOCK_MONOTONIC);
+		uint64_t real = read_ns(CLOCK_REALTIME);
+		uint64_t after = read_ns(CLOCK_MONOTONIC);
+		uint64_t half = (after - before) / 2;
+
+		if (half < best->uncertainty_ns) {
+			best->monotonic_ns = before + half;
+			best->realtime_ns = real;
+			best->uncertainty_ns = half;
+		}
+	}
+}
+
+/*
+ * JSON with seconds and nanoseconds apart: every value stays below 2^53, so any JSON reader
+ * (jq and its doubles included) keeps the nanoseconds exact.
+ */
+static void print_json(const struct clock_pair *pair)
+{
+	time_t secs = (time_t)(pair->realtime_ns / NS_PER_S);
+	char iso[32] = "";
+	struct tm tm;
+
+	if (gmtime_r(&secs, &tm)) {
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
+	}
+	printf("{\"monotonic_sec\":%" PRIu64 ",\"monotonic_nsec\":%" PRIu64
+	       ",\"realtime_sec\":%" PRIu64 ",\"realtime_nsec\":%" PRIu64
+	       ",\"uncertainty_ns\":%" PRIu64 ",\"realtime_iso8601\":\"%s.%09" PRIu64 "Z\"}\n",
+	       pair->monotonic_ns / NS_PER_S, pair->monotonic_ns % NS_PER_S,
+	       pair->realtime_ns / NS_PER_S, pair->realtime_ns % NS_PER_S, pair->uncertainty_ns, iso,
+	       pair->realtime_ns % NS_PER_S);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: dgrdma-clocks [--json]\n"
+		     "  Prints CLOCK_MONOTONIC and CLOCK_REALTIME read back to back (ns), and the\n"
+		     "  uncertainty of the pairing (ns).\n"
+		     "  --json   one JSON object: monotonic_sec, monotonic_nsec, realtime_sec,\n"
+		     "           realtime_nsec, uncertainty_ns, realtime_iso8601\n"
+		     "  -h, --help  this text\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct clock_pair pair;
+	int json = 0;
+
+	if (argc > 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (argc == 2) {
+		if (!strcmp(argv[1], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "dgrdma-clocks: unknown argument '%s'\n", argv[1]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	read_pair(&pair);
+	if (json) {
+		print_json(&pair);
+	} else {
+		printf("monotonic_ns %" PRIu64 "\nrealtime_ns %" PRIu64 "\nuncertainty_ns %" PRIu64
+		       "\n",
+		       pair.monotonic_ns, pair.realtime_ns, pair.uncertainty_ns);
+	}
+	return 0;
+}
