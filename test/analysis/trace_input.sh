@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# latency-report on a real LTTng trace (libbabeltrace2 path): tp-fire (tracepoints part) fires
+# every event of both providers once with fixed values; the report must show exactly them.
+# Then a run folder (trace/ + capture.pcapng + run.json) is read as one run.
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+LR="$DGR_BUILD/bin/latency-report"
+GEN="$DGR_BUILD/bin/dgrdma-gen"
+FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
+tmp=$(mktemp -d "$DGR_BUILD/analysis-trace.XXXXXX")
+sess="dgr-analysis-$$"
+sessiond_pid=""
+cleanup() {
+	lttng destroy "$sess" >/dev/null 2>&1
+	if [ -n "$sessiond_pid" ]; then
+		kill "$sessiond_pid" 2>/dev/null
+		wait "$sessiond_pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if ! command -v lttng >/dev/null || ! command -v lttng-sessiond >/dev/null; then
+	skip "lttng-tools not installed (make deps)"
+	done_testing
+	exit
+fi
+if [ ! -x "$FIRE" ]; then
+	skip "tp-fire not built (make tracepoints)"
+	done_testing
+	exit
+fi
+# Use the running session daemon, or start one of our own (stopped at exit).
+if ! lttng list >/dev/null 2>&1; then
+	lttng-sessiond >/dev/null 2>&1 &
+	sessiond_pid=$!
+	for _ in $(seq 50); do
+		lttng list >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+fi
+mkdir -p "$tmp/run"
+# Other suites may run traced programs at the same time: record only our tp-fire, which
+# waits on a FIFO until its pid is tracked.
+mkfifo "$tmp/go"
+(read -r _ <"$tmp/go" && exec "$FIRE" >/dev/null 2>&1) &
+fire_pid=$!
+if ! { lttng create "$sess" --output="$tmp/run/trace" &&
+	lttng enable-event -u -s "$sess" 'dgrdma:*' &&
+	lttng enable-event -u -s "$sess" 'dgrdma_fpga:*' &&
+	lttng track -u -s "$sess" --vpid="$fire_pid" &&
+	lttng start "$sess"; } >"$tmp/lttng.log" 2>&1; then
+	echo go >"$tmp/go"
+	wait "$fire_pid"
+	skip "cannot create an LTTng session here: $(tail -1 "$tmp/lttng.log")"
+	done_testing
+	exit
+fi
+echo go >"$tmp/go"
+wait "$fire_pid"
+lttng destroy "$sess" >/dev/null 2>&1
+
+out="$tmp/trace.json"
+if "$LR" --json --csv "$tmp/csv" "$tmp/run/trace" >"$out" 2>"$tmp/err"; then
+	ok "latency-report reads the trace folder (metadata found below it)"
+else
+	not_ok "latency-report reads the trace folder"
+	diag "$(cat "$tmp/err")"
+fi
+check_eq "$(jq -r '.host.events' "$out")" 25 "25 events: 16 dgrdma + 9 dgrdma_fpga"
+check_eq "$(jq -r '.host.rx.transactions, .host.rx.doorbells, .host.rx.orphan_doorbells, .host.rx.pending_at_end' "$out" | tr '\n' ' ')" \
+	"1 1 1 1 " "RX: txn_complete and doorbell_sent of different transactions: 1 orphan, 1 waiting"
+check_eq "$(jq -r '.host.tx.transactions, .host.tx.doorbells, .host.tx.orphan_doorbells' "$out" | tr '\n' ' ')" \
+	"1 1 1 " "TX: txn_sent buffer 26, doorbell_rx buffer 22: an orphan credit"
+check_eq "$(jq -c '.host.threads[0] | [.provider, .role, .conn, .tid, .policy, .priority, .nice]' "$out")" \
+	'["dgrdma","consumer",7,12345,"SCHED_FIFO",50,-5]' "host thread's scheduling settings"
+# jq reads numbers as doubles: check the 64-bit cpuset in the text
+check_eq "$(grep -c '"cpuset": 9223372036854775811' "$out")" 1 "cpuset 0x8000000000000003 kept exact"
+check_eq "$(jq -c '.host.threads[1] | [.provider, .role, .tid, .policy, .nice, .cpuset]' "$out")" \
+	'["dgrdma_fpga","producer",54321,"SCHED_OTHER",19,1]' "emulator thread's settings"
+check_eq "$(jq -c '[.host.counters[] | [.source, .conn, .delivered_samples, .lost_samples]] | sort' "$out")" \
+	'[["fpga",0,201,202],["host",7,1039,1040]]' "counter snapshots: samples_received/lost, samples_produced/dropped_samples"
+check_eq "$(jq -r '.host.events_seen | [.socket_drops, .retransmits, .malformed, .fpga_drop_periods, .fpga_underruns, .fpga_discontinuities, .unknown_events] | join(" ")' "$out")" \
+	"36 1 1 1 1 1 0" "socket drops, retransmits, malformed, drop periods, underruns, discontinuities"
+check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv" | cut -d, -f2-6)" "3 host,7,1039,1040,50.024050" "drops.csv row from the host counters"
+check_eq "$(jq -r '.regime.label' "$out")" "unknown" "no matched doorbell: regime unknown"
+
+# A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
+"$GEN" -o "$tmp/run/capture.pcapng" -e "$tmp/run/expect.json" --txns 50 --buffers 8 >/dev/null
+printf '{ "host_buffers": 8, "fpga_buffers": 2, "buffer_size": 8192, "sample_rate": 102400000 }\n' >"$tmp/run/run.json"
+if "$LR" --json "$tmp/run" >"$tmp/run.json.out" 2>"$tmp/err"; then
+	ok "latency-report reads a run folder"
+else
+	not_ok "latency-report reads a run folder"
+	diag "$(cat "$tmp/err")"
+fi
+check_eq "$(jq -r '.wire.rx.matched, .host.events, .run.tolerable_source' "$tmp/run.json.out" | tr '\n' ' ')" \
+	"50 25 run.json " "run folder: capture and trace both read, facts from run.json"
+# (8 + 2) * 8192 B / (102.4e6 * 4 B/s) = 200 us
+check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.json.out")" 200000 "tolerable latency (N_c + N_p) * S / R = 200 us"
+check_eq "$(jq -r '.host.joined.doorbells' "$tmp/run.json.out")" 0 "nothing to join: the trace has no matched doorbell"
+done_testing
