@@ -43,3 +43,5 @@ $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture
 	install -m 0755 $< $@
 
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
+
+CHECK_SUITES += test/tracepoints/test_tp_events.sh
