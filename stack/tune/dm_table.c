@@ -107,12 +107,59 @@ static int dm_fixture(const char *root, const char *dm_name, struct tune_dm_tabl
 	return 0;
 }
 
+/*
+ * Reads the first target of a DM_TABLE_STATUS answer (struct dm_ioctl, then
+ * dm_target_spec + parameters at data_start). Returns 0, or a negative code
+ * with why set when the answer is full, empty or inconsistent.
+ */
+int tune_dm_parse_status(const void *answer, size_t size, struct tune_dm_table *out, char *why,
+			 size_t why_size)
+{
+	const struct dm_ioctl *dmi = answer;
+	const struct dm_target_spec *spec;
+	const char *params;
+	size_t end;
+
+	memset(out, 0, sizeof(*out));
+	if (size < sizeof(*dmi) || dmi->data_size > size) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: short answer");
+		return -DGR_E_INVAL;
+	}
+	if (dmi->flags & DM_BUFFER_FULL_FLAG) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: table larger than %zu bytes", size);
+		return -DGR_E_NOSPACE;
+	}
+	if (dmi->target_count == 0) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: no table loaded");
+		return -DGR_E_SYS;
+	}
+	if (dmi->data_start < sizeof(*dmi) || dmi->data_start % 8 ||
+	    (size_t)dmi->data_start + sizeof(*spec) >= dmi->data_size) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: target outside the answer");
+		return -DGR_E_INVAL;
+	}
+	/* The first target decides: a crypt device has one crypt target. */
+	spec = (const struct dm_target_spec *)((const char *)answer + dmi->data_start);
+	params = (const char *)(spec + 1);
+	end = dmi->data_size - dmi->data_start - sizeof(*spec);
+	if (!memchr(spec->target_type, '\0', sizeof(spec->target_type)) ||
+	    !memchr(params, '\0', end)) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: unterminated target");
+		return -DGR_E_INVAL;
+	}
+	snprintf(out->target, sizeof(out->target), "%.15s", spec->target_type);
+	if (strcmp(out->target, "crypt") == 0 && tune_dm_parse_crypt(params, out) < 0) {
+		snprintf(why, why_size, "DM_TABLE_STATUS: unreadable crypt table");
+		return -DGR_E_INVAL;
+	}
+	return 0;
+}
+
 static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *why,
 			  size_t why_size)
 {
 	static _Alignas(8) char buf[DM_BUF_SIZE];
 	struct dm_ioctl *dmi = (struct dm_ioctl *)buf;
-	struct dm_target_spec *spec;
 	int fd, ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -148,25 +195,7 @@ static int dm_ioctl_table(const char *dm_name, struct tune_dm_table *out, char *
 		}
 		goto out;
 	}
-	if (dmi->flags & DM_BUFFER_FULL_FLAG) {
-		snprintf(why, why_size, "DM_TABLE_STATUS: table larger than %d bytes", DM_BUF_SIZE);
-		ret = -DGR_E_NOSPACE;
-		goto out;
-	}
-	if (dmi->target_count == 0 || dmi->data_start + sizeof(*spec) >= sizeof(buf)) {
-		snprintf(why, why_size, "DM_TABLE_STATUS: no table loaded");
-		ret = -DGR_E_SYS;
-		goto out;
-	}
-	/* The first target decides: a crypt device has one crypt target. */
-	spec = (struct dm_target_spec *)(buf + dmi->data_start);
-	buf[sizeof(buf) - 1] = '\0';
-	snprintf(out->target, sizeof(out->target), "%.15s", spec->target_type);
-	if (strcmp(out->target, "crypt") == 0 &&
-	    tune_dm_parse_crypt((const char *)(spec + 1), out) < 0) {
-		snprintf(why, why_size, "DM_TABLE_STATUS: unreadable crypt table");
-		ret = -DGR_E_INVAL;
-	}
+	ret = tune_dm_parse_status(buf, sizeof(buf), out, why, why_size);
 out:
 	explicit_bzero(buf, sizeof(buf));
 	close(fd);

@@ -86,6 +86,10 @@ struct tune_dm_table {
 int tune_dm_table(const char *root, const char *dm_name, struct tune_dm_table *out, char *why,
 		  size_t why_size);
 
+/* Reads the first target of a DM_TABLE_STATUS answer. Returns 0 or negative (why set). */
+int tune_dm_parse_status(const void *answer, size_t size, struct tune_dm_table *out, char *why,
+			 size_t why_size);
+
 /* Parses the parameters of one crypt target into out (flags only). Returns 0 or -DGR_E_INVAL. */
 int tune_dm_parse_crypt(const char *params, struct tune_dm_table *out);
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/dm-ioctl.h>
+
 #include "../../stack/tune/tune_priv.h"
 #include "../unit/tap.h"
 
@@ -38,6 +40,71 @@ static void test_crypt_flags(void)
 	TAP_EQ_I(tune_dm_parse_crypt("aes 00 0 8:3 0 x same_cpu_crypt", &t), -DGR_E_INVAL,
 		 "crypt: a non-numeric parameter count refused");
 	TAP_EQ_I(tune_dm_parse_crypt("aes 00 0 8:3 0", &t), 0, "crypt: five fixed parameters");
+}
+
+/* Builds a DM_TABLE_STATUS answer with one target, as the kernel lays it out. */
+static size_t dm_answer(char *buf, size_t size, const char *type, const char *params)
+{
+	struct dm_ioctl *dmi = (struct dm_ioctl *)buf;
+	struct dm_target_spec *spec = (struct dm_target_spec *)(buf + sizeof(*dmi));
+
+	memset(buf, 0, size);
+	dmi->data_size = (uint32_t)size;
+	dmi->data_start = sizeof(*dmi);
+	dmi->target_count = 1;
+	snprintf(spec->target_type, sizeof(spec->target_type), "%s", type);
+	snprintf((char *)(spec + 1), size - sizeof(*dmi) - sizeof(*spec), "%s", params);
+	return size;
+}
+
+static void test_dm_status(void)
+{
+	static _Alignas(8) char buf[2048];
+	struct dm_ioctl *dmi = (struct dm_ioctl *)buf;
+	struct tune_dm_table t;
+	char why[128];
+
+	dm_answer(buf, sizeof(buf), "crypt", "aes-xts-plain64 abcdef 0 8:3 4096 1 same_cpu_crypt");
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), 0,
+		 "dm status: crypt answer parses");
+	tap_ok(strcmp(t.target, "crypt") == 0, "dm status: target type crypt");
+	TAP_EQ_U(t.same_cpu_crypt, 1, "dm status: same_cpu_crypt found");
+	tap_ok(strstr(t.flags, "abcdef") == NULL, "dm status: key not copied");
+
+	dm_answer(buf, sizeof(buf), "linear", "8:3 2048");
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), 0,
+		 "dm status: linear answer parses");
+	tap_ok(strcmp(t.target, "linear") == 0 && !t.same_cpu_crypt, "dm status: linear target");
+
+	dm_answer(buf, sizeof(buf), "crypt", "x");
+	dmi->target_count = 0;
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), -DGR_E_SYS,
+		 "dm status: no table loaded");
+	tap_ok(strcmp(why, "DM_TABLE_STATUS: no table loaded") == 0, "dm status: reason");
+
+	dm_answer(buf, sizeof(buf), "crypt", "x");
+	dmi->flags = DM_BUFFER_FULL_FLAG;
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), -DGR_E_NOSPACE,
+		 "dm status: buffer full");
+
+	dm_answer(buf, sizeof(buf), "crypt", "x");
+	dmi->data_start = sizeof(buf) - 8;
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), -DGR_E_INVAL,
+		 "dm status: target past the end refused");
+
+	dm_answer(buf, sizeof(buf), "crypt", "x");
+	memset(buf + sizeof(*dmi) + sizeof(struct dm_target_spec), 'A',
+	       sizeof(buf) - sizeof(*dmi) - sizeof(struct dm_target_spec));
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), -DGR_E_INVAL,
+		 "dm status: unterminated parameters refused");
+
+	dm_answer(buf, sizeof(buf), "crypt", "aes 00");
+	TAP_EQ_I(tune_dm_parse_status(buf, sizeof(buf), &t, why, sizeof(why)), -DGR_E_INVAL,
+		 "dm status: short crypt table refused");
+
+	dm_answer(buf, sizeof(buf), "crypt", "x");
+	TAP_EQ_I(tune_dm_parse_status(buf, 16, &t, why, sizeof(why)), -DGR_E_INVAL,
+		 "dm status: answer shorter than struct dm_ioctl");
 }
 
 static void test_names(void)
@@ -124,6 +191,7 @@ static void test_json_escape(void)
 int main(void)
 {
 	test_crypt_flags();
+	test_dm_status();
 	test_names();
 	test_relevance();
 	test_persist_text();
