@@ -55,7 +55,7 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 		   enum dgr_tune_regime regime, unsigned int flags)
 {
 	unsigned int count[4] = { 0 };
-	unsigned int hidden = 0;
+	unsigned int hidden = 0, todo_head = 0;
 	struct pr p;
 	size_t i;
 	int fixes = 0;
@@ -81,6 +81,18 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 		}
 	}
 	pr_close_arr(&p);
+	/* Text only: what to do, readable in five seconds (JSON readers filter on "status"). */
+	for (i = 0; i < report->n && fixes > 0; i++) {
+		const struct dgr_tune_item *it = &report->items[i];
+
+		if (it->status != DGR_TUNE_FIX || !dgr_tune_item_relevant(it, regime)) {
+			continue;
+		}
+		if (todo_head++ == 0) {
+			pr_text(&p, "to fix:\n");
+		}
+		pr_text(&p, "  %-26s %-10s %s\n", it->id, it->subject, it->fix);
+	}
 	pr_open_obj(&p, "summary");
 	pr_uint(&p, PR_ANY, "ok", "summary: %" PRIu64 " ok", count[DGR_TUNE_OK]);
 	pr_uint(&p, PR_ANY, "fix", ", %" PRIu64 " to fix", count[DGR_TUNE_FIX]);

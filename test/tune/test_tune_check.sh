@@ -191,6 +191,9 @@ check "text: fix line" grep -qx '    fix          sysctl -w net.core.rmem_defaul
 	"$out/untuned.txt"
 check "text: relevance line" grep -qx '    relevant     no' "$out/untuned.txt"
 check "text: subject in the header" grep -qx '\[fix    \] nic.ring.rx (eth0)' "$out/untuned.txt"
+check_eq "$(grep -c '^  [a-z]' "$out/untuned.txt")" 13 "text: to-fix list holds the 13 relevant fixes"
+check "text: to-fix line with subject" grep -qx \
+	'  nic.ring.rx                eth0       ethtool -G eth0 rx 4096' "$out/untuned.txt"
 check_eq "$(tail -1 "$out/untuned.txt")" \
 	"summary: 1 ok, 15 to fix, 0 unknown, 2 info; 13 to fix that matter here; 0 hidden as not relevant" \
 	"text: summary line"
