@@ -4,8 +4,10 @@
  * bonding, ring sizes are set on the underlying interfaces): RX/TX ring size
  * against the maximum, pause frames, interrupt coalescing.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tune_priv.h"
@@ -114,6 +116,38 @@ static int check_one(struct dgr_tune_report *r, const char *root, const char *if
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* Names of ROOT/sys/class/net entries other than lo, sorted, at most 8. */
+static void list_ifaces(const char *root, char *buf, size_t size)
+{
+	char full[4096], names[8][16];
+	struct dirent *de;
+	size_t len = 0;
+	int i, n = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	if (tune_path(root, "/sys/class/net", full, sizeof(full)) < 0 || !(d = opendir(full))) {
+		return;
+	}
+	while ((de = readdir(d)) != NULL && n < 8) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "lo") == 0 ||
+		    strlen(de->d_name) > 15) {
+			continue;
+		}
+		snprintf(names[n++], sizeof(names[0]), "%s", de->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_name);
+	for (i = 0; i < n && len < size; i++) {
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", names[i]);
+	}
+}
+
 /* Returns 0 or -DGR_E_NOMEM. */
 int tune_check_nic(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
@@ -131,7 +165,15 @@ int tune_check_nic(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 		tune_set(it->recommended, "rings at maximum, pause off, adaptive coalescing off");
 		tune_set(it->why,
 			 "guide \"Increasing PC Buffer Count\": NIC rings; give --if IFACE");
-		tune_unknown(it, "no --if IFACE given");
+		list_ifaces(o->root, list, sizeof(list));
+		if (list[0]) {
+			char why[sizeof(list) + 48];
+
+			snprintf(why, sizeof(why), "no --if IFACE given; interfaces: %s", list);
+			tune_unknown(it, why);
+		} else {
+			tune_unknown(it, "no --if IFACE given");
+		}
 		return 0;
 	}
 	n = tune_bond_slaves(o->root, o->iface, slaves, MAX_SLAVES);

@@ -107,7 +107,7 @@ run untuned --regime healthy --relevant
 check_eq "$(jq -r '[.items[].id] | join(" ")' "$out/untuned.json")" \
 	"net.core.rmem_default net.core.rmem_max net.core.wmem_default net.core.wmem_max nic vm.dirty_background_bytes" \
 	"untuned: healthy items only"
-item untuned nic "" unknown "unknown (no --if IFACE given)"
+item untuned nic "" unknown "unknown (no --if IFACE given; interfaces: eth0)"
 
 # ---- cgroup v1 (cset shield layout), an RT kernel, a missing file ----
 run cgroup-v1
