@@ -54,7 +54,8 @@ $(BUILD)/test/integration/stack/%: $(BUILD)/obj/test/integration/stack/%.o $(LIB
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
 
 CHECK_DEPS += $(STACK_UNIT_TESTS) $(STACK_PEERS)
-CHECK_SUITES += $(STACK_UNIT_TESTS) $(sort $(wildcard $(CURDIR)/test/integration/stack/*.sh))
+CHECK_SUITES += $(STACK_UNIT_TESTS) \
+	$(filter-out %/lib.sh,$(sort $(wildcard $(CURDIR)/test/integration/stack/*.sh)))
 
 .PHONY: stack
 stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host \

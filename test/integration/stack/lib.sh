@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers of the stack's integration suites (sourced).
+. "$DGR_SRC/test/lib/tap.sh"
+HOST="$DGR_BUILD/bin/dgrdma-host"
+CTL="$DGR_BUILD/bin/dgrdma-ctl"
+FPGA="$DGR_BUILD/bin/dgrdma-fpga"
+HOSTILE="$DGR_BUILD/test/integration/stack/stk-hostile"
+# ASan/UBSan findings must not look like an ordinary failed run
+export ASAN_OPTIONS="exitcode=99:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="exitcode=99${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+
+STK_TMP=$(mktemp -d "${TMPDIR:-/tmp}/stk$$.XXXXXX")
+stk_cleanup_tmp() {
+	rm -rf "$STK_TMP"
+}
+
+# jget FILE KEY.PATH: prints a value of a JSON file (python3 is in the base system)
+jget() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    d=d[k]
+print(str(d).lower() if isinstance(d,bool) else d)' "$1" "$2" 2>/dev/null
+}
+
+# A pair of free-looking UDP ports derived from the pid.
+stk_ports() {
+	STK_P1=$((20000 + ($$ * 7 + ${1:-0} * 2) % 40000))
+	STK_P2=$((STK_P1 + 1))
+}

@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The host stack over UDP on 127.0.0.1 (no privileges needed): 1 GiB streams in
+# both directions checked by the ramp, the emulator as peer (ADC drops counted
+# exactly, DAC ramp, DCP doorbells), retransmission with frame loss, incomplete
+# transactions without it, hostile input, dgrdma-ctl, and the error messages.
+. "$DGR_SRC/test/integration/stack/lib.sh"
+trap 'kill $(jobs -p) 2>/dev/null; stk_cleanup_tmp' EXIT
+T=$STK_TMP
+UDP=(--udp --rcvbuf 4M)
+
+# --- 1 GiB: dgrdma-host tx (producer, TX path) -> dgrdma-host rx (consumer, RX path)
+stk_ports 0
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
+	--idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+rx=$!
+sleep 0.3
+"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
+	--port-base 0 --fpga-buffers 64 --bytes 1G --idle-timeout 10 --quiet \
+	--summary-json "$T/tx.json"
+check_eq "$?" 0 "1 GiB tx over UDP exits 0"
+wait $rx
+check_eq "$?" 0 "1 GiB rx over UDP exits 0"
+check_eq "$(jget "$T/rx.json" status)" ended "rx stream ended with EOF"
+check_eq "$(jget "$T/rx.json" bytes)" 1073741824 "rx received 1 GiB"
+check_eq "$(jget "$T/rx.json" samples_received)" 268435456 "2^28 samples checked by the ramp"
+check_eq "$(jget "$T/rx.json" samples_lost)" 0 "no sample lost"
+check_eq "$(jget "$T/rx.json" ramp.backwards)" 0 "ramp in order"
+check_eq "$(jget "$T/rx.json" transactions)" 65536 "65536 transactions completed"
+check_eq "$(jget "$T/rx.json" doorbells_sent)" 65536 "65536 doorbells sent"
+check_eq "$(jget "$T/rx.json" latency_ns.count)" 65536 "65536 in-host latencies"
+check_eq "$(jget "$T/tx.json" doorbells_received)" 65536 "tx got 65536 credits back"
+check_eq "$(jget "$T/tx.json" buffers_unanswered)" 0 "every buffer sent was released"
+
+# --- retransmission on, 1% of frames dropped at the receiver: every byte arrives
+stk_ports 1
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
+	--acks --drop-rx 0.01 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+rx=$!
+sleep 0.3
+"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
+	--port-base 0 --fpga-buffers 64 --bytes 64M --retransmit 10 --idle-timeout 10 --quiet \
+	--summary-json "$T/tx.json"
+check_eq "$?" 0 "tx with retransmission over a lossy link exits 0"
+wait $rx
+check_eq "$?" 0 "rx with 1% loss and retransmission exits 0"
+check_eq "$(jget "$T/rx.json" bytes)" 67108864 "every byte delivered despite loss"
+check_eq "$(jget "$T/rx.json" samples_lost)" 0 "ramp complete"
+drops=$(jget "$T/rx.json" frames_dropped_injected)
+rtx=$(jget "$T/tx.json" counters.retransmits)
+check "frames were dropped ($drops) and retransmitted ($rtx)" test "$drops" -gt 0 -a "$rtx" -ge "$drops"
+
+# --- the emulator as peer
+if [ -x "$FPGA" ]; then
+	# ADC -> host rx: the ramp check counts exactly the samples the emulator dropped
+	stk_ports 2
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+		--consumer-delay-us 200 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
+		--rate 50e6 --duration 1 --quiet --summary-json "$T/fpga.json"
+	wait $rx
+	check_eq "$?" 0 "rx from the emulator's ADC exits 0"
+	lost=$(jget "$T/rx.json" samples_lost)
+	recv=$(jget "$T/rx.json" samples_received)
+	next=$(($(jget "$T/rx.json" ramp.first_value) + recv + lost))
+	# drops after the last sample sent cannot show in the ramp: they are the samples
+	# the emulator produced beyond the host's last ramp value
+	trailing=$(($(jget "$T/fpga.json" samples_produced) - next))
+	check_eq "$recv" "$(jget "$T/fpga.json" samples_sent)" \
+		"samples_received ($recv) = the emulator's samples_sent"
+	# dropped_open: the emulator's drop period still open at the end (not in dropped_samples)
+	open_drops=$(jget "$T/fpga.json" dropped_open)
+	check_eq "$lost" "$(($(jget "$T/fpga.json" dropped_samples) + ${open_drops:-0} - trailing))" \
+		"samples_lost from the ramp ($lost) = the emulator's drops - $trailing trailing"
+	check "a slow consumer (200 us per buffer) made the ADC drop" test "$lost" -gt 0
+	check_eq "$(jget "$T/rx.json" counters.discontinuities)" \
+		"$(jget "$T/fpga.json" discontinuities_sent)" "discontinuity messages counted"
+	check_eq "$(jget "$T/rx.json" transactions)" "$(jget "$T/fpga.json" transactions_sent)" \
+		"every transaction sent completed"
+
+	# DCP doorbells
+	stk_ports 3
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --doorbell dcp \
+		--idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
+		--rate 20e6 --duration 0.5 --quiet --summary-json "$T/fpga.json"
+	wait $rx
+	check_eq "$?" 0 "rx with DCP doorbells exits 0"
+	check_eq "$(jget "$T/fpga.json" doorbells_received_dcp)" \
+		"$(jget "$T/rx.json" doorbells_sent)" "the emulator got every DCP doorbell"
+	check_eq "$(jget "$T/fpga.json" doorbells_received)" \
+		"$(jget "$T/rx.json" doorbells_sent)" "and counted them as doorbells"
+
+	# host tx -> DAC: 256 MiB arrive as an unbroken ramp
+	stk_ports 4
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode dac \
+		--rate 1e10 --check-ramp --duration 60 --quiet --summary-json "$T/fpga.json" &
+	f=$!
+	sleep 0.3
+	"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --bytes 256M \
+		--idle-timeout 10 --quiet --summary-json "$T/tx.json"
+	check_eq "$?" 0 "tx to the emulator's DAC exits 0"
+	kill -INT $f
+	wait $f
+	check_eq "$(jget "$T/fpga.json" samples_consumed)" 67108864 "the DAC consumed 2^26 samples"
+	check_eq "$(jget "$T/fpga.json" ramp_errors)" 0 "with no ramp error"
+
+	# retransmission off, 1% of the emulator's frames lost: reported, non-zero, no hang
+	stk_ports 5
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+		--idle-timeout 1 --incomplete-timeout 300 --quiet --summary-json "$T/rx.json" \
+		2>"$T/rx.err" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
+		--rate 20e6 --duration 1 --drop-frames 0.01 --seed 7 --quiet --drain-ms 100
+	start=$(date +%s)
+	wait $rx
+	check_eq "$?" 1 "lost frames without retransmission: rx exits 1"
+	check "and within the idle timeout ($(($(date +%s) - start)) s after the emulator)" \
+		test $(($(date +%s) - start)) -le 5
+	check_eq "$(jget "$T/rx.json" status)" stalled "the summary says stalled"
+	inc=$(jget "$T/rx.json" incomplete_transactions)
+	check "incomplete transactions reported ($inc)" test "${inc:-0}" -gt 0
+	check "the message names the incomplete transactions" grep -q "incomplete" "$T/rx.err"
+
+	# dgrdma-ctl against the emulator's DCP server
+	stk_ports 6
+	"$FPGA" --list-properties >"$T/props.md"
+	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --idle --duration 30 \
+		--quiet &
+	f=$!
+	sleep 0.3
+	CT=(--udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --props "$T/props.md" --json)
+	check_eq "$("$CTL" "${CT[@]}" read mtu | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
+		9000 "dgrdma-ctl read mtu by name: 9000"
+	"$CTL" "${CT[@]}" write coalesce_wait_d 25 >/dev/null
+	check_eq "$?" 0 "dgrdma-ctl write coalesce_wait_d 25"
+	check_eq "$("$CTL" "${CT[@]}" read 0x100000 | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
+		25 "read back by address: 25"
+	"$CTL" "${CT[@]}" discover >"$T/disc.json"
+	check_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["endpoints"]))' "$T/disc.json")" \
+		1 "discover finds one endpoint"
+	"$CTL" "${CT[@]}" start data_src_qadc_csts >"$T/start.json"
+	check_eq "$?" 0 "start the ADC worker by name"
+	"$CTL" "${CT[@]}" read nosuchprop >/dev/null 2>"$T/err"
+	check_eq "$?" 1 "an unknown property name fails"
+	check "and is named" grep -q "'nosuchprop' is neither an address nor a property" "$T/err"
+	kill -INT $f
+	wait $f
+	"$CTL" --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --timeout 50 --retries 2 \
+		read 0x100004 >/dev/null 2>"$T/err"
+	check_eq "$?" 1 "no endpoint: dgrdma-ctl exits 1"
+	check "after 3 attempts, with a clear message" grep -q "no DCP response after 3 attempts" "$T/err"
+else
+	for i in 1 2 3 4 5 6; do skip "dgrdma-fpga not built"; done
+fi
+
+# --- hostile input: random and malformed frames at full speed
+stk_ports 7
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 3 \
+	--quiet --summary-json "$T/rx.json" 2>"$T/hostile.err" &
+rx=$!
+sleep 0.3
+"$HOSTILE" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --count 200000 >"$T/h.json"
+wait $rx
+st=$?
+check "rx survives 200000 hostile frames (exit $st, not a crash or sanitizer report)" test "$st" -le 1
+mal=$(jget "$T/rx.json" malformed_frames)
+oor=$(jget "$T/rx.json" counters.out_of_range)
+check "malformed frames counted ($mal)" test "${mal:-0}" -gt 1000
+check "out-of-range writes counted ($oor)" test "${oor:-0}" -gt 1000
+
+# --- errors named before anything starts
+"$HOST" rx --udp --bind 127.0.0.1:1 --peer 02:00:00:00:00:01 2>"$T/err"
+check_eq "$?" 2 "a MAC as UDP peer is refused"
+check "named" grep -q -- "--peer: '02:00:00:00:00:01' is not ADDR" "$T/err"
+"$HOST" rx --if stknone$$ --peer 02:00:00:00:00:zz 2>"$T/err"
+check "an invalid MAC is refused" grep -q "is not a MAC address" "$T/err"
+"$HOST" rx --if stknone$$ --peer 02:00:00:00:00:01 2>"$T/err"
+check "an absent interface is named" grep -q "stknone$$: no such interface" "$T/err"
+"$HOST" rx --udp --peer 127.0.0.1:9 --buffers 300 2>"$T/err"
+check "--buffers 300 names its range" grep -q -- "--buffers: '300' is out of range 1..255" "$T/err"
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$HOST" rx --if lo --peer 02:00:00:00:00:01 2>"$T/err"
+	check "no CAP_NET_RAW: the capability and setcap are named" \
+		grep -q "CAP_NET_RAW.*setcap cap_net_raw,cap_net_admin+ep" "$T/err"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$HOST" rx --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 \
+		--sched fifo:10 --duration 1 2>"$T/err" >/dev/null
+	check_eq "$?" 2 "a refused SCHED_FIFO fails the start"
+	check "with the OS error and the fix" grep -q "SCHED_FIFO priority 10 refused: Operation not permitted (needs CAP_SYS_NICE" "$T/err"
+else
+	skip "not root: cannot drop CAP_NET_RAW to test its message"
+	skip "not root"
+	skip "not root"
+fi
+done_testing
