@@ -258,6 +258,7 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 	return (int)plan->n;
 }
 
+/* Frees the actions and zeroes the plan; safe on a zeroed plan. */
 void dgr_tune_plan_free(struct dgr_tune_plan *plan)
 {
 	free(plan->actions);

@@ -28,18 +28,21 @@ struct dgr_tune_item *tune_add(struct dgr_tune_report *r, const char *id, unsign
 	return it;
 }
 
+/* Sets current to "unknown (why)" and the status to UNKNOWN. */
 void tune_unknown(struct dgr_tune_item *it, const char *why)
 {
 	tune_set(it->current, "unknown (%s)", why);
 	it->status = DGR_TUNE_UNKNOWN;
 }
 
+/* Frees the items and zeroes the report; safe on a zeroed report. */
 void dgr_tune_report_free(struct dgr_tune_report *report)
 {
 	free(report->items);
 	memset(report, 0, sizeof(*report));
 }
 
+/* Returns true when the item matters for the regime (always for ANY). */
 bool dgr_tune_item_relevant(const struct dgr_tune_item *item, enum dgr_tune_regime regime)
 {
 	if (regime == DGR_REGIME_ANY) {
@@ -50,6 +53,7 @@ bool dgr_tune_item_relevant(const struct dgr_tune_item *item, enum dgr_tune_regi
 
 static const char *const regime_names[] = { "any", "healthy", "jitter-bound", "throughput-bound" };
 
+/* Returns the regime's name, "?" when out of range. Never NULL. */
 const char *dgr_tune_regime_name(enum dgr_tune_regime regime)
 {
 	if ((unsigned int)regime >= sizeof(regime_names) / sizeof(regime_names[0])) {
@@ -72,6 +76,7 @@ int dgr_tune_regime_parse(const char *name, enum dgr_tune_regime *out)
 	return -DGR_E_INVAL;
 }
 
+/* Returns "ok", "fix", "unknown", "info", or "?". Never NULL. */
 const char *dgr_tune_status_name(enum dgr_tune_status status)
 {
 	switch (status) {
@@ -89,6 +94,7 @@ const char *dgr_tune_status_name(enum dgr_tune_status status)
 
 static const char *const profile_names[] = { "rx", "rx-dmcrypt", "tx" };
 
+/* Returns the profile's name, "?" when out of range. Never NULL. */
 const char *dgr_tune_profile_name(enum dgr_tune_profile profile)
 {
 	if ((unsigned int)profile >= sizeof(profile_names) / sizeof(profile_names[0])) {

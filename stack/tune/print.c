@@ -9,6 +9,7 @@
 /* Formats come from the callers, as in iproute2; each is a literal at the call site. */
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+/* Starts a document on out, JSON or text. */
 void pr_init(struct pr *p, FILE *out, bool json)
 {
 	memset(p, 0, sizeof(*p));
@@ -73,26 +74,31 @@ static void close_(struct pr *p, char c)
 	}
 }
 
+/* Opens a JSON object (key NULL inside arrays); nothing in text. */
 void pr_open_obj(struct pr *p, const char *key)
 {
 	open_(p, key, '{');
 }
 
+/* Closes the current JSON object; nothing in text. */
 void pr_close_obj(struct pr *p)
 {
 	close_(p, '}');
 }
 
+/* Opens a JSON array under key; nothing in text. */
 void pr_open_arr(struct pr *p, const char *key)
 {
 	open_(p, key, '[');
 }
 
+/* Closes the current JSON array; nothing in text. */
 void pr_close_arr(struct pr *p)
 {
 	close_(p, ']');
 }
 
+/* Prints a string: JSON key (null when empty), or fmt in text unless empty. */
 void pr_string(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, const char *value)
 {
 	if (p->json) {
@@ -113,6 +119,7 @@ void pr_string(struct pr *p, enum pr_kind kind, const char *key, const char *fmt
 	fprintf(p->out, fmt, value);
 }
 
+/* Prints an unsigned number as a JSON key or through fmt in text. */
 void pr_uint(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, uint64_t value)
 {
 	if (p->json) {
@@ -127,6 +134,7 @@ void pr_uint(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, 
 	}
 }
 
+/* Prints a boolean: JSON true/false, or fmt with "yes"/"no" in text. */
 void pr_bool(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, bool value)
 {
 	if (p->json) {
@@ -141,6 +149,7 @@ void pr_bool(struct pr *p, enum pr_kind kind, const char *key, const char *fmt, 
 	}
 }
 
+/* Prints printf-style text in text mode only. */
 void pr_text(struct pr *p, const char *fmt, ...)
 {
 	va_list ap;
@@ -153,6 +162,7 @@ void pr_text(struct pr *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Ends the document (a newline after JSON) and flushes. */
 void pr_end(struct pr *p)
 {
 	if (p->json) {

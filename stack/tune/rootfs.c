@@ -11,6 +11,7 @@
 
 #include "tune_priv.h"
 
+/* Returns true when root names the running host ("/", "" or NULL). */
 bool tune_root_is_host(const char *root)
 {
 	return !root || !root[0] || strcmp(root, "/") == 0;
@@ -107,6 +108,7 @@ int tune_read_i64(const char *root, const char *path, int64_t *out, char *why, s
 	return 0;
 }
 
+/* Returns true when ROOT/path exists (stat succeeds). */
 bool tune_exists(const char *root, const char *path)
 {
 	char full[4096];
