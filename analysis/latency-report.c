@@ -394,14 +394,14 @@ int main(int argc, char **argv)
 		ha.time_offset_ns = o.trace_offset_ns;
 	}
 	if (o.csv_dir) {
-		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, &origin, errbuf)) {
+		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, wa_on ? &wa.first_ts : &origin,
+			     errbuf)) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			goto out;
 		}
 		app.csv_on = true;
 	}
 	if (wa_on) {
-		/* the CSV origin is the first frame: read it before anything is written */
 		int rc = pcap_input_read(captures[0], &wa, o.progress, errbuf);
 
 		if (rc) {
@@ -409,14 +409,12 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		wa_finish(&wa);
-		origin = wa.first_ts;
 	}
 	for (i = 0; i < n_traces; i++) {
 		int rc;
 
 		if (!wa_on && i == 0) {
-			origin = 0; /* set from the first event below */
-			ha.origin = &origin;
+			ha.origin = &origin; /* the CSV origin: the first event */
 		}
 		rc = ctf_input_read(traces[i], &ha, errbuf);
 		if (rc) {

@@ -30,7 +30,7 @@ $(LATENCY_REPORT): $(call objs,analysis/latency-report.c $(ANALYSIS_CORE_SRCS) \
 analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
-CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh
+CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
@@ -42,3 +42,15 @@ $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_
 analysis: $(ANALYSIS_UNIT)
 CHECK_DEPS += $(ANALYSIS_UNIT)
 CHECK_SUITES += $(ANALYSIS_UNIT)
+
+# dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
+DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
+PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)
+PROGRAMS += $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))
+$(DGRDMA_PLOT): analysis/dgrdma-plot
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+$(BUILD)/share/dgrdma-tools/plot/%.gp: analysis/plot/%.gp
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+analysis: $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-plot renders every plot kind as valid PNG (pngcairo) and SVG, with the expected
+# number of data series (counted in the SVG: one gnuplot_plot_N group per series).
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+PLOT="$DGR_BUILD/bin/dgrdma-plot"
+GEN="$DGR_BUILD/bin/dgrdma-gen"
+tmp=$(mktemp -d "$DGR_BUILD/analysis-plot.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v gnuplot >/dev/null; then
+	skip "gnuplot not installed (make deps)"
+	done_testing
+	exit
+fi
+
+# valid_png FILE: PNG signature and an IHDR of 1200 x 700
+valid_png() {
+	[ "$(head -c 8 "$1" | xxd -p)" = "89504e470d0a1a0a" ] &&
+		[ "$(head -c 24 "$1" | tail -c 8 | xxd -p)" = "000004b0000002bc" ]
+}
+# valid_svg FILE: well-formed XML whose root is <svg>
+valid_svg() {
+	python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag.endswith("svg") else 1)' "$1"
+}
+series() {
+	grep -o 'id="gnuplot_plot_[0-9]*"' "$1" | sort -u | wc -l
+}
+check_kind() { # OUTDIR NAME SERIES
+	local f="$1/$2"
+	if [ -f "$f.png" ] && valid_png "$f.png"; then ok "$2.png is a valid 1200x700 PNG"; else not_ok "$2.png is a valid 1200x700 PNG"; fi
+	if [ -f "$f.svg" ] && valid_svg "$f.svg"; then ok "$2.svg is well-formed SVG"; else not_ok "$2.svg is well-formed SVG"; fi
+	check_eq "$(series "$f.svg" 2>/dev/null)" "$3" "$2 has $3 series"
+}
+
+# A CSV folder as latency-report --csv writes it, with a known number of series.
+csv="$tmp/csv"
+mkdir -p "$csv"
+{
+	echo "time_s,latency_ns,dir,conn,buffer"
+	for i in $(seq 0 199); do
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.001 }'),$((10000 + (i % 7) * 1000)),rx,0,$((i % 8))"
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.001 + 0.0005 }'),$((20000 + (i % 5) * 3000)),tx,1,$((i % 4))"
+	done
+} >"$csv/doorbells.csv"
+{
+	echo "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns"
+	for i in $(seq 0 99); do echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.002 }'),$((8000 + i * 10)),0,$((i % 8)),1000,5000,2000"; done
+} >"$csv/host_doorbells.csv"
+{
+	echo "time_s,dir,transactions,data_bytes,throughput_MBps,discontinuities,doorbells,max_latency_ns"
+	for i in $(seq 0 19); do
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),rx,10,81920,8.192,$((i % 3)),10,16000"
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),tx,10,40960,4.096,0,10,32000"
+	done
+} >"$csv/intervals.csv"
+{
+	echo "time_s,source,conn,delivered,lost,drop_pct"
+	for i in $(seq 0 20); do
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),host,0,$((i * 10000)),$((i * i)),0"
+		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),fpga,0,$((i * 10000)),$((i * 3)),0"
+	done
+} >"$csv/drops.csv"
+printf 'buffer_size,throughput_MBps\n4096,120\n8192,240\n16384,410\n32768,610\n' >"$tmp/perf-a.csv"
+printf 'MBps,buffer_bytes\n90,4096\n200,8192\n350,16384\n500,32768\n' >"$tmp/perf-b.csv"
+
+if "$PLOT" -o "$tmp/out" --log --tolerable-us 40 --perf "$tmp/perf-a.csv" --perf "$tmp/perf-b.csv" \
+	"$csv" >"$tmp/list" 2>"$tmp/err"; then
+	ok "dgrdma-plot renders a CSV folder"
+else
+	not_ok "dgrdma-plot renders a CSV folder"
+	diag "$(cat "$tmp/err")"
+fi
+check_eq "$(wc -l <"$tmp/list")" 12 "six kinds x two formats listed"
+check_kind "$tmp/out" latency 3     # rx-wire, tx-wire, in-host
+check_kind "$tmp/out" histogram 3
+check_kind "$tmp/out" ccdf 3
+check_kind "$tmp/out" drops 2       # host-0, fpga-0 from counter snapshots
+check_kind "$tmp/out" rate 2        # rx, tx
+check_kind "$tmp/out" throughput 2  # two perf CSVs
+check_eq "$(grep -c 'tolerable 40.0' "$tmp/out/latency.svg")" 1 "the tolerable latency is drawn and labelled"
+check_eq "$(grep -c 'doorbell latency (µs)' "$tmp/out/latency.svg")" 1 "latency axis labelled with its unit"
+
+# From a capture: latency-report runs first; drops fall back to discontinuities.
+"$GEN" -o "$tmp/run.pcapng" -e "$tmp/run.json" --txns 300 --buffers 8 --discontinuity-every 20 >/dev/null
+if "$PLOT" -o "$tmp/cap" --format svg "$tmp/run.pcapng" >"$tmp/list2" 2>"$tmp/err"; then
+	ok "dgrdma-plot renders a capture (through latency-report)"
+else
+	not_ok "dgrdma-plot renders a capture"
+	diag "$(cat "$tmp/err")"
+fi
+check_eq "$(ls "$tmp/cap"/*.svg | wc -l) $(ls "$tmp/cap"/*.png 2>/dev/null | wc -l)" "5 0" "--format svg: five SVGs, no PNG"
+check_eq "$(series "$tmp/cap/latency.svg")" 1 "capture latency plot: one series (rx-wire)"
+check_eq "$(grep -c 'discontinuity messages per interval' "$tmp/cap/drops.svg")" 1 "drops from discontinuities when no counters"
+check_eq "$(grep -c 'tolerable' "$tmp/cap/latency.svg")" 1 "tolerable latency taken from the report"
+
+"$PLOT" --format gif "$csv" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c "'gif' is not png, svg or both" "$tmp/err")" "1 1" "a bad --format is named with the accepted values"
+done_testing
