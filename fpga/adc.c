@@ -161,6 +161,7 @@ void fpga_adc_stop(struct fpga_adc *a, struct fpga_producer *p)
 		return;
 	}
 	a->stopped = true;
+	a->dropped_open = fpga_adc_open_drop(a);
 	a->eof_pending = true;
 	fpga_adc_flush_eof(a, p);
 }

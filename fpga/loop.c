@@ -67,6 +67,12 @@ static void step_dac(struct fpga_emu *e)
 		return;
 	}
 	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
+	if (!e->dac.started) {
+		/* the DAC clock starts now, with the first data: earlier slots are not its own */
+		e->dac_pos = due;
+		fpga_dac_consume(&e->dac, &e->cons, 0, release_doorbell, e);
+		return;
+	}
 	if (due > e->dac_pos) {
 		fpga_dac_consume(&e->dac, &e->cons, due - e->dac_pos, release_doorbell, e);
 		fpga_pacing_step(&e->pace, e->cfg.rate, e->dac_start_ns, e->dac_pos, due,
@@ -189,10 +195,14 @@ static void begin_stop(struct fpga_emu *e)
 	}
 }
 
-/* Everything the port holds has gone out (or cannot: no host buffer came back). */
+/*
+ * Everything the port held has gone out and every host buffer has come back
+ * (so the counters include the last doorbells), and no doorbell waits.
+ */
 static bool drained(const struct fpga_emu *e)
 {
-	return e->prod.complete == 0 && !e->adc.eof_pending && e->dbq_len == 0;
+	return e->prod.complete == 0 && !e->adc.eof_pending && e->dbq_len == 0 &&
+	       fpga_producer_in_flight(&e->prod) == 0;
 }
 
 /* See loop.h. */
@@ -249,6 +259,11 @@ int fpga_run(struct fpga_emu *e)
 	/* send what the tracker still owes and the last frames */
 	if (e->ack.bitfield) {
 		fpga_tx_service(e, true);
+	}
+	e->cnt.samples_unsent = e->adc.samples_committed - e->cnt.samples_sent +
+				(e->prod.filling ? e->prod.fill_bytes / DGR_SAMPLE_BYTES : 0);
+	if (e->cfg.mode != FPGA_MODE_ADC) {
+		e->cnt.samples_unsent = 0;
 	}
 	counters_tp(e);
 	return 0;

@@ -547,7 +547,25 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	c.topts.dcp = true;
-	rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+	if (c.topts.rcvbuf == 0) {
+		/*
+		 * The host may send E buffers back to back into the input port: the
+		 * socket must hold them (a lost frame locks the stream). Without the
+		 * privilege to force it, the system default is kept, with a warning.
+		 */
+		c.topts.rcvbuf = 4 * 1024 * 1024;
+		if ((uint64_t)c.topts.rcvbuf < 4ull * e->cfg.nbuffers * e->cfg.buffer_size) {
+			c.topts.rcvbuf = (int)(4u * e->cfg.nbuffers * e->cfg.buffer_size);
+		}
+		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+		if (rc == -DGR_E_PERM) {
+			fprintf(stderr, "dgrdma-fpga: warning: %s; keeping the default size\n", errbuf);
+			c.topts.rcvbuf = 0;
+			rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+		}
+	} else {
+		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
 		goto out;

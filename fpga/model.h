@@ -136,6 +136,7 @@ struct fpga_adc {
 	uint64_t dropped_before_ready;
 	uint64_t discontinuities;   /* committed */
 	uint64_t samples_committed; /* samples in buffers handed to the port */
+	uint64_t dropped_open;      /* samples of the period still open at stop (never counted) */
 };
 
 void fpga_adc_init(struct fpga_adc *a, double rate, uint64_t start_ns, bool report_data_loss);

@@ -98,6 +98,23 @@ static int send_txn(struct host *h, uint32_t data_addr, uint32_t flag_addr, uint
 	}
 }
 
+/* Sends a DCP request without waiting (doorbells: the rx loop counts the answers). */
+static void dcp_send(struct host *h, enum dcp_kind kind, uint32_t addr, uint32_t data)
+{
+	struct dcp_packet p = { .kind = kind, .addr = addr, .data = data, .low = 0xF };
+	uint8_t buf[32];
+	char errbuf[DGR_ERRBUF_SIZE];
+	struct dgr_tx_pkt out = { .data = buf, .proto = DGR_PROTO_DCP };
+	int n;
+
+	p.tag = ++h->tag;
+	n = dcp_encode(buf, sizeof(buf), &p);
+	if (n > 0) {
+		out.len = (size_t)n;
+		dgr_transport_send(h->tr, &out, 1, errbuf);
+	}
+}
+
 /* One DCP request with retries; returns the response code or -1, data in *v. */
 static int dcp_request(struct host *h, enum dcp_kind kind, uint32_t addr, uint32_t data,
 		       uint32_t *v)
@@ -151,6 +168,7 @@ struct rx_state {
 	uint64_t samples, lost, gap_periods, discontinuities, transactions, doorbells, frames;
 	uint64_t first_sample, flag_index_errors, bad_msgs, bad_frames, short_buffers;
 	uint64_t disc_then_gap; /* discontinuities followed by a ramp gap, as they must be */
+	uint64_t dcp_ok, dcp_err; /* answers to DCP doorbells */
 	bool have_first, eof, pending_disc;
 	uint32_t expect;
 };
@@ -228,7 +246,7 @@ static void rx_release(struct host *h, struct rx_state *s, uint64_t now)
 		}
 		s->next_release_ns = start + h->consumer_delay_ns;
 		if (h->dcp_doorbells) {
-			dcp_request(h, DCP_KIND_WRITE, dcp_property_addr(0, 0x18), i, NULL);
+			dcp_send(h, DCP_KIND_WRITE, dcp_property_addr(0, 0x18), i);
 		} else {
 			send_txn(h, 0, h->fpga_bufs * h->size + 4 * i, DGR_DOORBELL_VALUE, NULL, 0);
 		}
@@ -270,6 +288,19 @@ static int run_rx(struct host *h)
 			struct dgr_txn_info done;
 			int rc;
 
+			if (pk[j].proto == DGR_PROTO_DCP) {
+				struct dcp_packet r;
+
+				if (dcp_decode(pk[j].data, pk[j].len, &r, NULL) == 0 &&
+				    r.kind == DCP_KIND_WRITE_RESP) {
+					if (r.low == DCP_RESP_OK) {
+						s.dcp_ok++;
+					} else {
+						s.dcp_err++;
+					}
+				}
+				continue;
+			}
 			if (pk[j].proto != DGR_PROTO_DGRDMA) {
 				continue;
 			}
@@ -305,11 +336,12 @@ static int run_rx(struct host *h)
 	       "\ngap_periods %" PRIu64 "\ndiscontinuities %" PRIu64 "\ndisc_then_gap %" PRIu64
 	       "\ndoorbells %" PRIu64 "\nframes %" PRIu64 "\nfirst_sample %" PRIu64
 	       "\nlast_sample %" PRIu32 "\nflag_index_errors %" PRIu64 "\nbad_msgs %" PRIu64
-	       "\nbad_frames %" PRIu64 "\nshort_buffers %" PRIu64 "\neof %d\nincomplete %u\n",
+	       "\nbad_frames %" PRIu64 "\nshort_buffers %" PRIu64 "\neof %d\nincomplete %u\n"
+	       "dcp_ok %" PRIu64 "\ndcp_err %" PRIu64 "\n",
 	       s.transactions, s.samples, s.lost, s.gap_periods, s.discontinuities,
 	       s.disc_then_gap, s.doorbells, s.frames, s.first_sample, s.expect - 1,
 	       s.flag_index_errors, s.bad_msgs, s.bad_frames, s.short_buffers, s.eof ? 1 : 0,
-	       dgr_reasm_outstanding(s.reasm));
+	       dgr_reasm_outstanding(s.reasm), s.dcp_ok, s.dcp_err);
 	dgr_reasm_free(s.reasm);
 	free(s.mem);
 	return 0;

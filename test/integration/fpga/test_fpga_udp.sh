@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-fpga against the minimal test host over UDP on 127.0.0.1: complete
+# ramp below capacity, drops found by the host equal to the FPGA's counters
+# with a slowed consumer, the vicious cycle with report_data_loss on and not
+# off, DCP doorbells, DAC underruns, DCP read-back of every property, fault
+# injection, bad arguments, and docs/fpga.md in step with the code.
+set -u
+. "$DGR_SRC/test/integration/fpga/common.inc"
+trap fpga_cleanup EXIT
+fpga_ports
+FPGA_T=("${FPGA_UDP[@]}")
+HOST_T=("${HOST_UDP[@]}")
+FPGA_RUN=()
+HOST_RUN=()
+
+# identity: every sample produced was sent, dropped (counted or not) or kept
+accounted() {
+	local j="$1"
+	echo $(($(val "$j" samples_sent) + $(val "$j" dropped_samples) + \
+		$(val "$j" dropped_before_ready) + $(val "$j" dropped_open) + \
+		$(val "$j" samples_unsent)))
+}
+
+# 1. Below capacity: 2 MS/s, 64 host buffers of 16 KiB (0.5 s of slack).
+run_pair ok "--rate 2e6 --duration 1 --quiet --drain-ms 3000" "--idle 3"
+j="$WORK/ok.json" h="$WORK/ok.host"
+check_eq "$(val "$j" dropped_samples)/$(val "$j" num_dropped_samps)" "0/0" \
+	"below capacity: no drops (dropped_samples/num_dropped_samps)"
+check_eq "$(val "$h" lost)/$(val "$h" gap_periods)" "0/0" "below capacity: the ramp is complete"
+check_eq "$(val "$h" samples)" "$(val "$j" samples_produced)" \
+	"below capacity: the host received every sample produced"
+check_eq "$(val "$h" first_sample)" 0 "below capacity: the ramp starts at 0"
+check_eq "$(val "$h" eof)" 1 "below capacity: the stream ends with EOF"
+check_eq "$(val "$h" transactions)" "$(val "$j" transactions_sent)" \
+	"below capacity: transactions received = transactions_sent"
+check_eq "$(val "$h" doorbells)" "$(val "$j" doorbells_received)" \
+	"below capacity: every doorbell received (doorbells_received)"
+check_eq "$(val "$h" flag_index_errors)/$(val "$h" bad_msgs)/$(val "$h" bad_frames)" "0/0/0" \
+	"below capacity: flags at the documented addresses, nothing malformed"
+check_eq "$(val "$j" discontinuities_sent)" 0 "below capacity: no discontinuity"
+
+# 2. Doorbells as DCP property writes.
+run_pair dcpdb "--rate 1e6 --duration 0.5 --quiet --drain-ms 3000" "--idle 3 --dcp-doorbells"
+j="$WORK/dcpdb.json" h="$WORK/dcpdb.host"
+check_eq "$(val "$j" doorbells_received_dcp)" "$(val "$h" doorbells)" \
+	"dcp doorbells: all accepted as DCP writes"
+check_eq "$(val "$j" doorbells_received)" "$(val "$h" doorbells)" \
+	"dcp doorbells: counted in doorbells_received"
+check_eq "$(val "$h" lost)/$(val "$j" dropped_samples)" "0/0" "dcp doorbells: no loss"
+
+# 3./4. A consumer at half the ADC rate (4 ms per 2 ms buffer), report_data_loss off and
+#       on; 8 host buffers, so drops begin early (12 buffers of slack, 25 ms).
+slow="--rate 2e6 --duration 1 --quiet --drain-ms 4000 --host-buffers 8"
+run_pair rdloff "$slow --report-data-loss false" "--idle 3 --consumer-delay-us 4000 --buffers 8"
+run_pair rdlon "$slow --report-data-loss true" "--idle 3 --consumer-delay-us 4000 --buffers 8"
+j="$WORK/rdloff.json" h="$WORK/rdloff.host"
+check "slow consumer, rdl=false: the FPGA dropped samples" [ "$(val "$j" dropped_samples)" -gt 0 ]
+check_eq "$(val "$h" lost)" "$(val "$j" dropped_samples)" \
+	"slow consumer, rdl=false: samples lost in the ramp = dropped_samples"
+check_eq "$(val "$h" gap_periods)" "$(val "$j" num_dropped_samps)" \
+	"slow consumer, rdl=false: gaps in the ramp = num_dropped_samps"
+check_eq "$(val "$h" samples)" "$(val "$j" samples_sent)" \
+	"slow consumer, rdl=false: the host got every sample sent"
+check_eq "$(accounted "$j")" "$(val "$j" samples_produced)" \
+	"slow consumer, rdl=false: sent + dropped + open + unsent = produced"
+check_eq "$(val "$j" discontinuities_sent)/$(val "$h" discontinuities)" "0/0" \
+	"slow consumer, rdl=false: no discontinuity"
+off_sent=$(val "$j" samples_sent)
+j="$WORK/rdlon.json" h="$WORK/rdlon.host"
+check "slow consumer, rdl=true: discontinuities sent" [ "$(val "$j" discontinuities_sent)" -gt 0 ]
+check_eq "$(val "$h" discontinuities)" "$(val "$j" discontinuities_sent)" \
+	"slow consumer, rdl=true: the host got every discontinuity"
+check_eq "$(val "$h" samples)" "$(val "$j" samples_sent)" \
+	"slow consumer, rdl=true: the host got every sample sent"
+check_eq "$(accounted "$j")" "$(val "$j" samples_produced)" \
+	"slow consumer, rdl=true: sent + dropped + open + unsent = produced"
+# Drop periods that end after the host's last sample are invisible in the ramp:
+# lost in gaps + samples after the last one = dropped_samples + dropped_open + unsent.
+tail=$(($(val "$j" samples_produced) - 1 - $(val "$h" last_sample)))
+check_eq "$(($(val "$h" lost) + tail))" \
+	"$(($(val "$j" dropped_samples) + $(val "$j" dropped_open) + $(val "$j" samples_unsent)))" \
+	"slow consumer, rdl=true: ramp gaps + unseen tail = dropped_samples + open + unsent"
+on_sent=$(val "$j" samples_sent)
+check "vicious cycle: rdl=true delivers $on_sent samples, rdl=false $off_sent (over 4 times)" \
+	[ $((on_sent * 4)) -lt "$off_sent" ]
+check "vicious cycle: rdl=true: most transactions are discontinuities ($(val "$j" \
+	discontinuities_sent) of $(val "$j" transactions_sent))" \
+	[ $(($(val "$j" discontinuities_sent) * 2)) -gt "$(val "$j" transactions_sent)" ]
+
+# 5. DAC: supplied ahead of need (with EOF) vs under-supplied at half rate. 32 buffers
+#    (the mux workaround's memory) hold 0.5 s of samples at 250 kS/s, so a stalled
+#    test host on a loaded machine does not look like an underrun.
+dac_run() {
+	local name="$1" hargs="$2" hp
+	# shellcheck disable=SC2086
+	"$FPGA" "${FPGA_T[@]}" --mode dac --rate 2.5e5 --duration 2.5 --quiet --check-ramp \
+		--fpga-memory 524288 --buffers 32 \
+		--summary-json "$WORK/$name.json" >"$WORK/$name.out" 2>&1 &
+	hp=$!
+	FPGA_PIDS+=("$hp")
+	sleep 0.2
+	# shellcheck disable=SC2086
+	"$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 $hargs tx >"$WORK/$name.host" 2>&1
+	wait "$hp"
+	diag "$name: $(jq -c '{num_underruns, samp_count_before_first_underrun, underrun_periods,
+		trailing_underruns, samples_consumed, buffers_filled}' "$WORK/$name.json")"
+}
+dac_run dacok "--tx-buffers 100 --eof"
+j="$WORK/dacok.json" h="$WORK/dacok.host"
+check_eq "$(val "$j" num_underruns)" 0 "dac, supply ahead of need: no underrun"
+check_eq "$(val "$j" samples_consumed)" $((100 * 4096)) "dac: every sample consumed"
+check_eq "$(val "$j" eof_seen)" true "dac: EOF stopped the DAC before teardown"
+check_eq "$(val "$j" ramp_errors)" 0 "dac: the host's ramp arrived intact"
+check_eq "$(val "$h" doorbells)" 100 "dac: one doorbell per buffer back to the host"
+check_eq "$(val "$j" doorbells_sent)" 100 "dac: doorbells_sent 100"
+dac_run dacslow "--tx-buffers 50 --rate 1.25e5"
+j="$WORK/dacslow.json"
+check "dac, under-supplied at half rate: underruns" [ "$(val "$j" num_underruns)" -gt 0 ]
+check "dac: underruns since the last data are the teardown part" \
+	[ "$(val "$j" trailing_underruns)" -gt 0 ]
+check "dac: samp_count_before_first_underrun <= samples_consumed" \
+	[ "$(val "$j" samp_count_before_first_underrun)" -le "$(val "$j" samples_consumed)" ]
+
+# 6. Driven over DCP: idle start, DCP start/stop of the ADC, then every property read
+#    back over DCP equals the exit summary (except the DCP request counters themselves).
+"$FPGA" "${FPGA_T[@]}" --idle --rate 1e6 --quiet --drain-ms 100 \
+	--summary-json "$WORK/dcp.json" >"$WORK/dcp.out" 2>&1 &
+fp=$!
+FPGA_PIDS+=("$fp")
+"$THOST" "${HOST_T[@]}" --idle 2 rx >"$WORK/dcp.host" 2>&1 &
+hp=$!
+sleep 0.2
+ctl() { "$THOST" "${CTL_UDP[@]}" "$@"; }
+ctl read $((0x8000)) >"$WORK/ctl1" # initialize of worker 1 was done at start: expect error word
+ctl read $((0x8004)) >"$WORK/ctl2" # start worker 1 (ADC)
+check_eq "$(val "$WORK/ctl2" value)" $((0xC0DE4201)) "dcp control: start of the ADC succeeds"
+sleep 0.5
+ctl read $((0x8008)) >"$WORK/ctl3" # stop
+check_eq "$(val "$WORK/ctl3" value)" $((0xC0DE4201)) "dcp control: stop of the ADC succeeds"
+wait "$hp"
+check_eq "$(val "$WORK/dcp.host" eof)" 1 "dcp control: the stop ends the stream with EOF"
+"$FPGA" --list-properties >"$WORK/props.md"
+ctl dump "$WORK/props.md" >"$WORK/dump.txt"
+ctl read $((0x14000 + 0x0C)) >/dev/null # release of worker 4: the emulator exits
+wait "$fp"
+check_eq "$(val "$WORK/dump.txt" dcp_read_errors)" 0 "dcp read-back: every property readable"
+mism=0
+n=0
+while read -r name value; do
+	[ "$name" = dcp_read_errors ] && continue
+	case "$name" in dcp_requests | dcp_errors) continue ;; esac
+	n=$((n + 1))
+	want=$(jq -r ".$name" "$WORK/dcp.json")
+	[ "$want" = true ] && want=1
+	[ "$want" = false ] && want=0
+	case "$want" in -*) want=$(printf '%u' "$want") ;; esac
+	if [ "$value" != "$want" ]; then
+		mism=$((mism + 1))
+		diag "  $name: dcp $value, summary $want"
+	fi
+done <"$WORK/dump.txt"
+check_eq "$mism" 0 "dcp read-back: $n properties equal the summary"
+check "dcp read-back: the samples of the run are there" \
+	[ "$(val "$WORK/dcp.json" samples_sent)" -gt 0 ]
+
+# 7. Fault injection: every data frame dropped (the stream locks up once the host
+#    buffers are spent, as the guide describes), or every frame malformed.
+run_pair drop "--rate 1e6 --duration 0.3 --quiet --drain-ms 0 --drop-frames 1 --seed 7" "--idle 1"
+check_eq "$(val "$WORK/drop.host" frames)" 0 "drop-frames 1: the host receives no frame"
+check_eq "$(val "$WORK/drop.json" transactions_sent)" 64 \
+	"drop-frames 1: 64 transactions (one per host buffer), then no doorbell: lock-up"
+run_pair corrupt "--rate 1e6 --duration 0.3 --quiet --drain-ms 0 --corrupt 1 --seed 7" "--idle 1"
+check_eq "$(val "$WORK/corrupt.host" bad_frames)" "$(val "$WORK/corrupt.json" frames_corrupted_injected)" \
+	"corrupt 1: the host rejects every corrupted frame"
+check_eq "$(val "$WORK/corrupt.host" transactions)" 0 "corrupt 1: no transaction completes"
+
+# 8. Bad arguments name the option and the range.
+bad() {
+	local want="$1"
+	shift
+	"$FPGA" --udp "$@" >"$WORK/bad.out" 2>&1
+	local rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$want" "$WORK/bad.out"; then
+		ok "bad argument $*: exit 2 naming $want"
+	else
+		not_ok "bad argument $*: exit $rc, $(cat "$WORK/bad.out")"
+	fi
+}
+bad "--rate: '0' is out of range 1..1e10" --rate 0
+bad "--buffers" --buffers 9
+bad "--buffers" --buffer-size 32768 --buffers 4
+bad "--report-data-loss: 'yes'" --report-data-loss yes
+bad "--drop-frames: '2' is out of range 0..1" --drop-frames 2
+bad "--mode: 'foo'" --mode foo
+bad "--buffer-size" --buffer-size 100
+
+# 9. docs/fpga.md carries the property map of the code.
+sed -n '/<!-- property-map-begin -->/,/<!-- property-map-end -->/p' "$DGR_SRC/docs/fpga.md" |
+	sed '1d;$d' >"$WORK/doc-table.md"
+if cmp -s "$WORK/doc-table.md" "$WORK/props.md"; then
+	ok "docs/fpga.md property map equals dgrdma-fpga --list-properties"
+else
+	not_ok "docs/fpga.md property map differs from --list-properties"
+	diff "$WORK/doc-table.md" "$WORK/props.md" | head -20 | sed 's/^/# /'
+fi
+done_testing
