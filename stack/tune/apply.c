@@ -39,11 +39,10 @@ static const struct profile_sysctl tx_sysctls[] = {
 
 /* Check items whose FIX or UNKNOWN becomes a manual step, per the guide's table. */
 static const char *const rx_manual[] = { "cpuset.shield", "kernel.preempt", "kernel.hz",
-					 "nic.pause",	  "dmcrypt.output", NULL };
+					 "dmcrypt.output", NULL };
 static const char *const rx_dmcrypt_manual[] = { "rt.priority", "dmcrypt.same_cpu_crypt",
-						 "dmcrypt.output", "nic.pause", NULL };
-static const char *const tx_manual[] = { "cpuset.shield", "kernel.preempt", "kernel.hz",
-					 "nic.pause", NULL };
+						 "dmcrypt.output", NULL };
+static const char *const tx_manual[] = { "cpuset.shield", "kernel.preempt", "kernel.hz", NULL };
 
 static struct dgr_tune_action *plan_add(struct dgr_tune_plan *plan, enum dgr_tune_action_kind k)
 {
@@ -137,6 +136,31 @@ static int add_ring(const struct dgr_tune_opts *o, struct dgr_tune_plan *plan, c
 	return 0;
 }
 
+static int add_pause(const struct dgr_tune_opts *o, struct dgr_tune_plan *plan, const char *ifname)
+{
+	struct dgr_tune_action *a = plan_add(plan, DGR_ACTION_PAUSE);
+	struct tune_pause p;
+	char why[160];
+
+	if (!a) {
+		return -DGR_E_NOMEM;
+	}
+	tune_set(a->target, "%s", ifname);
+	tune_set(a->command, "ethtool -A %s autoneg off rx off tx off", ifname);
+	if (tune_eth_pause(o->root, ifname, &p, why, sizeof(why)) < 0) {
+		tune_set(a->note, "%s has no pause parameters to set: %s", ifname, why);
+		return 0;
+	}
+	a->needed = p.autoneg || p.rx || p.tx;
+	if (a->needed) {
+		tune_set(a->note, "%s pause frames: autoneg %s, rx %s, tx %s", ifname,
+			 p.autoneg ? "on" : "off", p.rx ? "on" : "off", p.tx ? "on" : "off");
+	} else {
+		tune_set(a->note, "%s pause frames are already off", ifname);
+	}
+	return 0;
+}
+
 static int add_manual(struct dgr_tune_plan *plan, const struct dgr_tune_report *rep,
 		      const char *const *ids)
 {
@@ -193,22 +217,27 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 			rc = add_sysctl(opts, plan, s);
 		}
 	}
-	if (rc == 0 && (only & DGR_TUNE_ONLY_RINGS) && !opts->iface) {
-		a = plan_add(plan, DGR_ACTION_RING);
+	if (rc == 0 && (only & (DGR_TUNE_ONLY_RINGS | DGR_TUNE_ONLY_PAUSE)) && !opts->iface) {
+		a = plan_add(plan,
+			     (only & DGR_TUNE_ONLY_RINGS) ? DGR_ACTION_RING : DGR_ACTION_PAUSE);
 		if (!a) {
 			return -DGR_E_NOMEM;
 		}
 		tune_set(a->target, "IFACE");
 		tune_set(a->command, "ethtool -G IFACE %s MAX", rx ? "rx" : "tx");
-		tune_set(a->note, "no --if IFACE given: ring sizes not planned");
+		tune_set(a->note, "no --if IFACE given: NIC settings not planned");
 	}
-	if (rc == 0 && (only & DGR_TUNE_ONLY_RINGS) && opts->iface) {
+	if (rc == 0 && opts->iface) {
 		n = tune_bond_slaves(opts->root, opts->iface, slaves, MAX_SLAVES);
 		if (n == 0) {
-			rc = add_ring(opts, plan, opts->iface, rx);
+			snprintf(slaves[0], sizeof(slaves[0]), "%.15s", opts->iface);
+			n = 1;
 		}
-		for (i = 0; i < n && rc == 0; i++) {
+		for (i = 0; i < n && rc == 0 && (only & DGR_TUNE_ONLY_RINGS); i++) {
 			rc = add_ring(opts, plan, slaves[i], rx);
+		}
+		for (i = 0; i < n && rc == 0 && (only & DGR_TUNE_ONLY_PAUSE); i++) {
+			rc = add_pause(opts, plan, slaves[i]);
 		}
 	}
 	if (rc == 0 && only == DGR_TUNE_ONLY_ALL) {
@@ -280,6 +309,9 @@ int dgr_tune_action_apply(const struct dgr_tune_opts *opts, const struct dgr_tun
 		break;
 	case DGR_ACTION_RING:
 		rc = tune_eth_set_rings(opts->root, action->target, action->rx, action->tx, eb);
+		break;
+	case DGR_ACTION_PAUSE:
+		rc = tune_eth_pause_off(opts->root, action->target, eb);
 		break;
 	default:
 		snprintf(eb, sizeof(eb), "a manual step is never applied");

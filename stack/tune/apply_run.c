@@ -16,6 +16,8 @@ static const char *kind_name(enum dgr_tune_action_kind k)
 		return "ring";
 	case DGR_ACTION_MANUAL:
 		return "manual";
+	case DGR_ACTION_PAUSE:
+		return "pause";
 	}
 	return "?";
 }
@@ -125,7 +127,7 @@ int dgr_tune_apply_run(FILE *out, const struct dgr_tune_opts *opts,
 		if (a->kind == DGR_ACTION_MANUAL) {
 			continue;
 		}
-		rings |= a->kind == DGR_ACTION_RING && a->needed;
+		rings |= (a->kind == DGR_ACTION_RING || a->kind == DGR_ACTION_PAUSE) && a->needed;
 		failed += run_action(&p, opts, a, yes);
 	}
 	for (i = 0; i < plan->n; i++) {
@@ -150,7 +152,7 @@ int dgr_tune_apply_run(FILE *out, const struct dgr_tune_opts *opts,
 	}
 	pr_close_arr(&p);
 	if (rings) {
-		pr_text(&p, "# ring sizes are reset at reboot\n");
+		pr_text(&p, "# NIC settings are reset at reboot\n");
 	}
 	failed += run_persist(&p, opts, plan, flags);
 	pr_uint(&p, PR_ANY, "failed", "# %" PRIu64 " failed\n", (uint64_t)failed);

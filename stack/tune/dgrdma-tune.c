@@ -31,9 +31,9 @@ static void usage(FILE *out)
 		"apply  print, and with --yes run, the runtime fixes of a profile\n"
 		"  --profile NAME   rx, rx-dmcrypt or tx\n"
 		"  --if IFACE       interface whose ring sizes are set (a bond: each slave)\n"
-		"  --only WHAT      sysctl, rings or all (default all)\n"
+		"  --only WHAT      sysctl, rings, pause or all (default all)\n"
 		"  --dry-run        print the commands, change nothing (the default)\n"
-		"  --yes            apply sysctls and ring sizes (root)\n"
+		"  --yes            apply sysctls, ring sizes and pause frames (root)\n"
 		"  --persist        also write /etc/sysctl.d/90-dgrdma.conf (with --yes)\n"
 		"  --json           JSON instead of text\n"
 		"  --root DIR       act under DIR (sysctl files and ethtool fixtures)\n"
@@ -132,10 +132,12 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 				c->only = DGR_TUNE_ONLY_SYSCTL;
 			} else if (strcmp(optarg, "rings") == 0) {
 				c->only = DGR_TUNE_ONLY_RINGS;
+			} else if (strcmp(optarg, "pause") == 0) {
+				c->only = DGR_TUNE_ONLY_PAUSE;
 			} else if (strcmp(optarg, "all") == 0) {
 				c->only = DGR_TUNE_ONLY_ALL;
 			} else {
-				return bad_value("--only", optarg, "sysctl, rings or all");
+				return bad_value("--only", optarg, "sysctl, rings, pause or all");
 			}
 			break;
 		case 'n':

@@ -256,13 +256,13 @@ int tune_eth_coalesce(const char *root, const char *ifname, struct tune_coalesce
 	return rc;
 }
 
-/* Rewrites the ring.rx / ring.tx lines of a fixture file. */
-static int fixture_set_rings(const char *root, const char *ifname, uint32_t rx, uint32_t tx,
-			     char *errbuf)
+/* Rewrites the lines "keys[i] ..." of a fixture file with vals[i]; other lines are kept. */
+static int fixture_set(const char *root, const char *ifname, const char *const *keys,
+		       const uint32_t *vals, int n, char *errbuf)
 {
 	char path[256], text[4096], out[4096], why[128], *line, *save = NULL;
 	size_t len = 0;
-	int rc;
+	int rc, i;
 
 	snprintf(path, sizeof(path), FIXTURE_DIR "%s", ifname);
 	rc = tune_read(root, path, text, sizeof(text), why, sizeof(why));
@@ -272,22 +272,76 @@ static int fixture_set_rings(const char *root, const char *ifname, uint32_t rx, 
 	}
 	out[0] = '\0';
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		int n;
+		int w = -1;
 
-		if (rx && strncmp(line, "ring.rx ", 8) == 0) {
-			n = snprintf(out + len, sizeof(out) - len, "ring.rx %" PRIu32 "\n", rx);
-		} else if (tx && strncmp(line, "ring.tx ", 8) == 0) {
-			n = snprintf(out + len, sizeof(out) - len, "ring.tx %" PRIu32 "\n", tx);
-		} else {
-			n = snprintf(out + len, sizeof(out) - len, "%s\n", line);
+		for (i = 0; i < n && w < 0; i++) {
+			size_t kl = strlen(keys[i]);
+
+			if (strncmp(line, keys[i], kl) == 0 && line[kl] == ' ') {
+				w = snprintf(out + len, sizeof(out) - len, "%s %" PRIu32 "\n",
+					     keys[i], vals[i]);
+			}
 		}
-		if (n < 0 || (size_t)n >= sizeof(out) - len) {
+		if (w < 0) {
+			w = snprintf(out + len, sizeof(out) - len, "%s\n", line);
+		}
+		if (w < 0 || (size_t)w >= sizeof(out) - len) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: fixture too large", ifname);
 			return -DGR_E_NOSPACE;
 		}
-		len += (size_t)n;
+		len += (size_t)w;
 	}
 	return tune_write(root, path, out, errbuf);
+}
+
+static int fixture_set_rings(const char *root, const char *ifname, uint32_t rx, uint32_t tx,
+			     char *errbuf)
+{
+	const char *keys[2];
+	uint32_t vals[2];
+	int n = 0;
+
+	if (rx) {
+		keys[n] = "ring.rx";
+		vals[n++] = rx;
+	}
+	if (tx) {
+		keys[n] = "ring.tx";
+		vals[n++] = tx;
+	}
+	return fixture_set(root, ifname, keys, vals, n, errbuf);
+}
+
+/* Returns 0, -DGR_E_PERM (names CAP_NET_ADMIN) or -DGR_E_SYS. */
+int tune_eth_pause_off(const char *root, const char *ifname, char *errbuf)
+{
+	static const char *const keys[] = { "pause.autoneg", "pause.rx", "pause.tx" };
+	static const uint32_t zeros[] = { 0, 0, 0 };
+	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+	struct tune_pause cur;
+	char why[160];
+	int rc;
+
+	rc = tune_eth_pause(root, ifname, &cur, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: %s", ifname, why);
+		return rc;
+	}
+	if (!tune_root_is_host(root)) {
+		return fixture_set(root, ifname, keys, zeros, 3, errbuf);
+	}
+	rc = eth_ioctl(ifname, &pp, why, sizeof(why));
+	if (rc == 0) {
+		pp.cmd = ETHTOOL_SPAUSEPARAM;
+		pp.autoneg = 0;
+		pp.rx_pause = 0;
+		pp.tx_pause = 0;
+		rc = eth_ioctl(ifname, &pp, why, sizeof(why));
+	}
+	if (rc < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: ETHTOOL_SPAUSEPARAM: %s", ifname, why);
+	}
+	return rc;
 }
 
 /* Returns 0, -DGR_E_PERM (names CAP_NET_ADMIN), -DGR_E_INVAL or -DGR_E_SYS. */

@@ -68,6 +68,9 @@ int tune_eth_coalesce(const char *root, const char *ifname, struct tune_coalesce
 int tune_eth_set_rings(const char *root, const char *ifname, uint32_t rx, uint32_t tx,
 		       char *errbuf);
 
+/* Turns pause frames off (autoneg, rx, tx). Returns 0, -DGR_E_PERM or -DGR_E_SYS. */
+int tune_eth_pause_off(const char *root, const char *ifname, char *errbuf);
+
 /*
  * Lists the slaves of a bond (ROOT/sys/class/net/IF/bonding/slaves) into
  * names[max][IFNAMSIZ]. Returns the count, 0 when ifname is not a bond.

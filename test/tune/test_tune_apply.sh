@@ -29,6 +29,7 @@ sysctl -w net.core.rmem_default=50000000
 sysctl -w net.core.rmem_max=50000000
 sysctl -w vm.dirty_background_bytes=192000
 ethtool -G eth0 rx 4096
+ethtool -A eth0 autoneg off rx off tx off
 # not applied (reboot or manual step):
 #   a cgroup with cpuset.cpus=N-M and cpuset.cpus.partition=isolated, then move the stream into it
 #     (cpuset.shield: cgroup v2: no shielded set)
@@ -36,9 +37,7 @@ ethtool -G eth0 rx 4096
 #     (kernel.preempt: voluntary (PREEMPT_DYNAMIC build default, /boot/config-6.1.0-13-amd64; 6.1.0-13-amd64))
 #   boot a kernel with CONFIG_HZ_1000, e.g. linux-image-lowlatency (reboot)
 #     (kernel.hz: 250 (/boot/config-6.1.0-13-amd64))
-#   ethtool -A eth0 autoneg off rx off tx off
-#     (nic.pause: autoneg off, rx on, tx on)
-# ring sizes are reset at reboot
+# NIC settings are reset at reboot
 # not persistent: add --persist to write /etc/sysctl.d/90-dgrdma.conf
 # 0 failed
 WANT
@@ -53,16 +52,16 @@ sysctl -w net.core.wmem_max=50000000
 sysctl -w vm.dirty_background_bytes=192000
 ethtool -G enp10s0f0 tx 4096
 # skip: enp10s0f1 TX ring is already 4096 of 4096
+# skip: enp10s0f0 pause frames are already off
+ethtool -A enp10s0f1 autoneg off rx off tx off
 # not applied (reboot or manual step):
 #   check cpuset.shield by hand
 #     (cpuset.shield: unknown (no cpuset controller under /sys/fs/cgroup (v1 or v2)))
 #   check kernel.hz by hand
 #     (kernel.hz: unknown (no kernel config (/boot/config-RELEASE, /proc/config.gz)))
-#   ethtool -A enp10s0f1 autoneg off rx off tx off
-#     (nic.pause: autoneg off, rx on, tx off)
 #   set coalesce_wait_d to 0 for dgrdma_config_dev in system.xml
 #     (guide "Reducing the Coalesce Wait Parameter": coalesced doorbells empty the FPGA buffers)
-# ring sizes are reset at reboot
+# NIC settings are reset at reboot
 # would write /etc/sysctl.d/90-dgrdma.conf:
 #   # Written by dgrdma-tune apply --profile tx --persist
 #   # (OpenCPI Ethernet transport tuning guide). Load now: sysctl --system
@@ -81,7 +80,7 @@ cat >"$out/want" <<'WANT'
 # skip: net.core.rmem_default is already 50000000
 # skip: net.core.rmem_max is already 50000000
 # skip: vm.dirty_background_bytes is already 192000
-# skip: no --if IFACE given: ring sizes not planned
+# skip: no --if IFACE given: NIC settings not planned
 # not applied (reboot or manual step):
 #   "@GROUP - rtprio 99" in /etc/security/limits.conf, or setcap cap_sys_nice+ep on the stream binary
 #     (rt.priority: RLIMIT_RTPRIO soft 0 hard 0, CAP_SYS_NICE no)
@@ -100,7 +99,8 @@ same "rx-dmcrypt dry run: same_cpu_crypt and RT steps listed, not applied" "$out
 cp -a "$FX/untuned" "$out/root"
 "$TUNE" apply --profile rx --root "$out/root" --if eth0 --yes --persist >"$out/got" 2>&1
 check_eq "$?" 0 "rx --yes: exit 0"
-check_eq "$(grep -c '^applied: ' "$out/got")" 4 "rx --yes: four actions applied"
+check_eq "$(grep -c '^applied: ' "$out/got")" 5 "rx --yes: five actions applied"
+check "rx --yes: pause line" grep -qx 'applied: ethtool -A eth0 autoneg off rx off tx off' "$out/got"
 check "rx --yes: ring line" grep -qx 'applied: ethtool -G eth0 rx 4096' "$out/got"
 check "rx --yes: persistent file reported" grep -qx 'wrote /etc/sysctl.d/90-dgrdma.conf' "$out/got"
 check_eq "$(cat "$out/root/proc/sys/net/core/rmem_default")" 50000000 "rx --yes: rmem_default written"
@@ -109,6 +109,8 @@ check_eq "$(cat "$out/root/proc/sys/net/core/wmem_max")" 212992 "rx --yes: wmem_
 check_eq "$(cat "$out/root/proc/sys/vm/dirty_background_bytes")" 192000 "rx --yes: dirty bytes written"
 check_eq "$(grep '^ring\.' "$out/root/dgrdma-tune/ethtool/eth0" | tr '\n' ' ')" \
 	"ring.rx_max 4096 ring.rx 4096 ring.tx_max 4096 ring.tx 512 " "rx --yes: RX ring set, TX kept"
+check_eq "$(grep '^pause\.' "$out/root/dgrdma-tune/ethtool/eth0" | tr '\n' ' ')" \
+	"pause.autoneg 0 pause.rx 0 pause.tx 0 " "rx --yes: pause frames off in the fixture"
 printf '%s\n' "# Written by dgrdma-tune apply --profile rx --persist" \
 	"# (OpenCPI Ethernet transport tuning guide). Load now: sysctl --system" \
 	"net.core.rmem_default = 50000000" "net.core.rmem_max = 50000000" \
@@ -137,6 +139,10 @@ cp -a "$FX/bond" "$out/root3"
 check_eq "$?" 0 "veth fixture: exit 0"
 check "veth fixture: reports no ring parameters" grep -qx \
 	'# skip: veth0 has no ring parameters to set: Operation not supported: the driver does not expose these parameters' \
+	"$out/got"
+"$TUNE" apply --profile rx --root "$out/root3" --if veth0 --only pause --yes >"$out/got" 2>&1
+check "veth fixture: reports no pause parameters" grep -qx \
+	'# skip: veth0 has no pause parameters to set: Operation not supported: the driver does not expose these parameters' \
 	"$out/got"
 "$TUNE" apply --profile tx --root "$out/root3" --if bond0 --only rings --yes >"$out/got" 2>&1
 check_eq "$(grep '^applied\|^# skip' "$out/got" | tr '\n' '|')" \
@@ -174,11 +180,13 @@ fi
 check_eq "$(jq -r '.mode' "$out/a.json")" dry-run "json: mode"
 check_eq "$(jq -r '.profile' "$out/a.json")" rx "json: profile"
 check_eq "$(jq -c '[.actions[] | select(.kind != "manual") | [.kind, .target, .result]]' "$out/a.json")" \
-	'[["sysctl","net.core.rmem_default","planned"],["sysctl","net.core.rmem_max","planned"],["sysctl","vm.dirty_background_bytes","planned"],["ring","eth0","planned"]]' \
+	'[["sysctl","net.core.rmem_default","planned"],["sysctl","net.core.rmem_max","planned"],["sysctl","vm.dirty_background_bytes","planned"],["ring","eth0","planned"],["pause","eth0","planned"]]' \
 	"json: runtime actions"
 check_eq "$(jq -r '.actions[3].note' "$out/a.json")" "eth0 RX ring is 512 of 4096" "json: ring note"
-check_eq "$(jq -r '[.actions[] | select(.kind == "manual")] | length' "$out/a.json")" 4 \
-	"json: four manual steps"
+check_eq "$(jq -r '.actions[4].note' "$out/a.json")" "eth0 pause frames: autoneg off, rx on, tx on" \
+	"json: pause note"
+check_eq "$(jq -r '[.actions[] | select(.kind == "manual")] | length' "$out/a.json")" 3 \
+	"json: three manual steps"
 check_eq "$(jq -c '.persist' "$out/a.json")" \
 	'{"path":"/etc/sysctl.d/90-dgrdma.conf","result":"not requested","error":null}' "json: persist"
 check_eq "$(jq -r '.failed' "$out/a.json")" 0 "json: failed"
@@ -194,7 +202,7 @@ err() { # WANT-STDERR ARGS...
 err "dgrdma-tune: invalid --profile 'fast': expected rx, rx-dmcrypt or tx" apply --profile fast
 err "dgrdma-tune: invalid --regime 'slow': expected healthy, jitter-bound or throughput-bound" \
 	check --regime slow
-err "dgrdma-tune: invalid --only 'disks': expected sysctl, rings or all" apply --profile rx --only disks
+err "dgrdma-tune: invalid --only 'disks': expected sysctl, rings, pause or all" apply --profile rx --only disks
 err "dgrdma-tune: invalid --if 'averyveryverylongname': expected an interface name of 1..15 characters" \
 	check --if averyveryverylongname
 err "dgrdma-tune: invalid --root '/nonexistent/tune': expected an existing folder" \

@@ -70,6 +70,19 @@ else
 		"^(applied: ethtool -G $va rx $max|# skip: $va RX ring is already $max of $max)$" "$out/apply"
 fi
 
+# Pause frames: the same rule, with ethtool -a as the independent reader.
+if in_ns ethtool -a "$va" >"$out/ethtool-a" 2>&1; then has_pause=yes; else has_pause=no; fi
+in_ns "$TUNE" apply --profile rx --if "$va" --only pause --yes >"$out/pause" 2>&1
+check_eq "$?" 0 "apply --yes --only pause on the veth: exit 0"
+if [ "$has_pause" = no ]; then
+	check "apply --yes: reports that the veth has no pause parameters" grep -qx \
+		"# skip: $va has no pause parameters to set: Operation not supported: the driver does not expose these parameters" \
+		"$out/pause"
+else
+	check_eq "$(in_ns ethtool -a "$va" | awk '/^RX:/ {r=$2} /^TX:/ {t=$2} END {print r t}')" "offoff" \
+		"apply --yes: ethtool -a shows pause frames off"
+fi
+
 in_ns "$TUNE" check --json --if "nosuch$$" >"$out/nodev.json"
 check_eq "$(jq -r '.items[] | select(.id == "nic.pause") | .current' "$out/nodev.json")" \
 	"unknown (no such interface)" "check: a missing interface is named"

@@ -123,11 +123,13 @@ enum dgr_tune_action_kind {
 	DGR_ACTION_SYSCTL = 0, /* runtime: write a /proc/sys value */
 	DGR_ACTION_RING = 1,   /* runtime: set NIC ring sizes (ETHTOOL_SRINGPARAM) */
 	DGR_ACTION_MANUAL = 2, /* reboot or manual step: listed, never applied */
+	DGR_ACTION_PAUSE = 3,  /* runtime: pause frames off (ETHTOOL_SPAUSEPARAM) */
 };
 
 #define DGR_TUNE_ONLY_SYSCTL 0x1u
 #define DGR_TUNE_ONLY_RINGS  0x2u
-#define DGR_TUNE_ONLY_ALL    (DGR_TUNE_ONLY_SYSCTL | DGR_TUNE_ONLY_RINGS)
+#define DGR_TUNE_ONLY_PAUSE  0x4u
+#define DGR_TUNE_ONLY_ALL    (DGR_TUNE_ONLY_SYSCTL | DGR_TUNE_ONLY_RINGS | DGR_TUNE_ONLY_PAUSE)
 
 struct dgr_tune_action {
 	enum dgr_tune_action_kind kind;
@@ -149,8 +151,9 @@ struct dgr_tune_plan {
 /*
  * Builds the list of actions of a profile for this host: sysctls (only
  * when only & DGR_TUNE_ONLY_SYSCTL), ring sizes of opts->iface or of each
- * slave of a bond (only & DGR_TUNE_ONLY_RINGS), then the manual and reboot
- * steps. Reads current values to mark actions already done. Returns the number
+ * slave of a bond (only & DGR_TUNE_ONLY_RINGS), pause frames off on the same
+ * interfaces (only & DGR_TUNE_ONLY_PAUSE), then, with DGR_TUNE_ONLY_ALL, the
+ * manual and reboot steps. Reads current values to mark actions already done. Returns the number
  * of actions, or -DGR_E_NOMEM / -DGR_E_INVAL.
  */
 int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile profile,
@@ -160,7 +163,7 @@ int dgr_tune_plan_build(const struct dgr_tune_opts *opts, enum dgr_tune_profile 
 void dgr_tune_plan_free(struct dgr_tune_plan *plan);
 
 /*
- * Performs one runtime action (SYSCTL or RING) under opts->root. Returns 0,
+ * Performs one runtime action (SYSCTL, RING or PAUSE) under opts->root. Returns 0,
  * -DGR_E_PERM (errbuf names the capability), -DGR_E_SYS (errbuf has the OS
  * error, e.g. an interface without ring parameters), or -DGR_E_INVAL for a
  * MANUAL action.
