@@ -184,6 +184,7 @@ static void begin_stop(struct fpga_emu *e)
 	e->stopping = true;
 	e->stop_ns = e->now_ns;
 	if (operating(e, FPGA_W_ADC)) {
+		step_adc(e); /* the samples due up to the stop instant */
 		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_STOP, &ok);
 	}
 	if (operating(e, FPGA_W_DAC)) {
