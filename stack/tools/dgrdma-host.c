@@ -743,19 +743,19 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	if (sm->error) {
 		pr_str(p, "error", sm->error);
 	}
-	pr_dbl(p, "duration_s", sm->seconds, "%.3f");
+	pr_dbl(p, "duration_s", sm->seconds, 3);
 	pr_u64(p, "transactions", rx ? s.txns_completed : s.txns_sent);
 	pr_u64(p, "doorbells_sent", s.doorbells_sent);
 	pr_u64(p, "doorbells_received", s.doorbells_received);
 	pr_u64(p, "bytes", bytes);
 	pr_dbl(p, "rate_mbyte_s", sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0,
-	       "%.1f");
+	       1);
 	pr_dbl(p, "rate_msample_s",
 	       sm->seconds > 0 ? (double)bytes / DGR_SAMPLE_BYTES / sm->seconds / 1e6 : 0.0,
-	       "%.2f");
+	       2);
 	pr_u64(p, "samples_received", s.samples_received);
 	pr_u64(p, "samples_lost", s.samples_lost);
-	pr_dbl(p, "drop_rate", sm->drop_rate, "%.6f");
+	pr_dbl(p, "drop_rate", sm->drop_rate, 6);
 	pr_u64(p, "malformed_frames", s.malformed_frames);
 	pr_u64(p, "incomplete_transactions", sm->incomplete + s.incomplete_timed_out);
 	if (!rx) {
@@ -770,7 +770,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_u64(p, "p99", l.p99);
 	pr_u64(p, "p999", l.p999);
 	pr_u64(p, "max", l.max);
-	pr_dbl(p, "mean", l.mean, "%.0f");
+	pr_dbl(p, "mean", l.mean, 0);
 	pr_u64(p, "stored", l.stored);
 	pr_obj_end(p);
 	if (rx) {
@@ -824,7 +824,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		pr_u64(p, "cpu_sys_ns", ts.cpu_sys_ns);
 		pr_dbl(p, "cpu_ns_per_item",
 		       ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items : 0.0,
-		       "%.0f");
+		       0);
 		pr_obj_end(p);
 	}
 	pr_obj_end(p);

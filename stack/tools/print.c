@@ -139,7 +139,7 @@ void pr_i64(struct pr *p, const char *key, int64_t v)
 }
 
 /* Prints a double. */
-void pr_dbl(struct pr *p, const char *key, double v, const char *fmt)
+void pr_dbl(struct pr *p, const char *key, double v, int decimals)
 {
 	member(p, key);
 	if (p->json) {
@@ -149,7 +149,7 @@ void pr_dbl(struct pr *p, const char *key, double v, const char *fmt)
 			fputs("null", p->f);
 		}
 	} else {
-		fprintf(p->f, fmt, v);
+		fprintf(p->f, "%.*f", decimals, v);
 	}
 	end_line(p);
 }

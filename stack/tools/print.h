@@ -34,8 +34,8 @@ void pr_arr_end(struct pr *p);
 
 void pr_u64(struct pr *p, const char *key, uint64_t v);
 void pr_i64(struct pr *p, const char *key, int64_t v);
-/* Doubles print with fmt in text and %.9g in JSON (non-finite: null). */
-void pr_dbl(struct pr *p, const char *key, double v, const char *fmt);
+/* Doubles print with that many decimals in text and %.9g in JSON (non-finite: null). */
+void pr_dbl(struct pr *p, const char *key, double v, int decimals);
 void pr_str(struct pr *p, const char *key, const char *v);
 void pr_bool(struct pr *p, const char *key, bool v);
 

@@ -225,7 +225,9 @@ void dgr_transport_set_peer(struct dgr_transport *t, const struct dgr_addr *peer
 
 /*
  * Kernel receive drops so far: PACKET_STATISTICS (Ethernet, accumulated
- * because the kernel resets it on read) or the latest SO_RXQ_OVFL count (UDP).
+ * because the kernel resets it on read) or, for UDP, the larger of the latest
+ * SO_RXQ_OVFL count and the socket's drops in /proc/self/net/udp (SO_RXQ_OVFL
+ * alone only reports on datagrams queued after the drops).
  * Call from one thread at a time. Returns 0, or -DGR_E_SYS.
  */
 int dgr_transport_drops(struct dgr_transport *t, uint64_t *drops, char *errbuf);

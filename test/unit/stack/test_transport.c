@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The UDP transport on 127.0.0.1: batched send and receive, the 2-byte pad
+ * selecting DG-RDMA or DCP, datagrams with an unknown pad, the kernel drop
+ * counter (SO_RXQ_OVFL), and bind errors.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <dgrdma/transport.h>
+
+#include "../tap.h"
+
+static struct dgr_transport *open_udp(int rcvbuf)
+{
+	struct dgr_transport_opts o;
+	struct dgr_transport *t = NULL;
+	char err[DGR_ERRBUF_SIZE];
+
+	dgr_transport_opts_init(&o);
+	o.kind = DGR_TRANSPORT_UDP;
+	dgr_parse_inet("127.0.0.1:0", 0, &o.bind_addr);
+	o.rcvbuf = rcvbuf;
+	if (dgr_transport_open(&o, &t, err) < 0) {
+		tap_diag("open: %s", err);
+		return NULL;
+	}
+	return t;
+}
+
+/* Receives until n packets came or 2 s of silence; returns how many. */
+static unsigned int drain(struct dgr_transport *t, struct dgr_rx_pkt *keep, unsigned int n,
+			  unsigned int *dgrdma, unsigned int *dcp, unsigned int *invalid)
+{
+	unsigned int got = 0;
+	char err[DGR_ERRBUF_SIZE];
+
+	for (;;) {
+		struct dgr_rx_pkt in[64];
+		int r = dgr_transport_recv(t, in, 64, got < n ? 2000 : 0, err);
+
+		if (r <= 0) {
+			return got;
+		}
+		for (int i = 0; i < r; i++) {
+			if (in[i].proto == DGR_PROTO_DGRDMA) {
+				(*dgrdma)++;
+				if (in[i].len != 100 + (size_t)(in[i].data[0])) {
+					tap_diag("bad length %zu", in[i].len);
+				}
+			} else if (in[i].proto == DGR_PROTO_DCP) {
+				(*dcp)++;
+			} else {
+				(*invalid)++;
+			}
+			if (keep && got < n) {
+				keep[got] = in[i];
+			}
+			got++;
+		}
+	}
+}
+
+int main(void)
+{
+	struct dgr_transport *a = open_udp(1 << 20), *b = open_udp(1 << 20), *c;
+	struct dgr_addr aa, ba;
+	struct dgr_tx_pkt pkts[200];
+	uint8_t bufs[200][400];
+	unsigned int dg = 0, dc = 0, inv = 0;
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t drops = 0;
+	int raw;
+
+	if (!a || !b) {
+		tap_ok(0, "two UDP transports on 127.0.0.1");
+		return tap_done();
+	}
+	dgr_transport_local_addr(a, &aa);
+	dgr_transport_local_addr(b, &ba);
+	tap_ok(ntohs(aa.in.sin_port) != 0, "bound to an ephemeral port");
+	dgr_transport_set_peer(a, &ba);
+	for (int i = 0; i < 200; i++) {
+		memset(bufs[i], 0, sizeof(bufs[i]));
+		bufs[i][0] = (uint8_t)i;
+		pkts[i].data = bufs[i];
+		pkts[i].len = 100 + (size_t)i;
+		pkts[i].proto = i % 10 == 9 ? DGR_PROTO_DCP : DGR_PROTO_DGRDMA;
+		pkts[i].dst = NULL;
+	}
+	TAP_EQ_I(dgr_transport_send(a, pkts, 200, err), 200, "200 packets in batches");
+	TAP_EQ_U(drain(b, NULL, 200, &dg, &dc, &inv), 200, "200 received");
+	TAP_EQ_U(dg, 180, "180 DG-RDMA frames (pad 0x0000), payload lengths exact");
+	TAP_EQ_U(dc, 20, "20 DCP packets (pad 0xF040)");
+	TAP_EQ_U(inv, 0, "none invalid");
+
+	raw = socket(AF_INET, SOCK_DGRAM, 0);
+	{
+		static const uint8_t bad[8] = { 0xAB, 0xCD, 1, 2, 3, 4, 5, 6 };
+		static const uint8_t one[1] = { 0 };
+
+		sendto(raw, bad, sizeof(bad), 0, (struct sockaddr *)&ba.in, sizeof(ba.in));
+		sendto(raw, one, sizeof(one), 0, (struct sockaddr *)&ba.in, sizeof(ba.in));
+	}
+	dg = dc = inv = 0;
+	TAP_EQ_U(drain(b, NULL, 2, &dg, &dc, &inv), 2, "2 foreign datagrams received");
+	TAP_EQ_U(inv, 2, "unknown pad and 1-byte datagram are DGR_PROTO_INVALID");
+
+	/* a receiver with the smallest buffer that does not read: the kernel drops */
+	c = open_udp(4096);
+	if (c) {
+		struct dgr_addr ca;
+		unsigned int got;
+
+		dgr_transport_local_addr(c, &ca);
+		dgr_transport_set_peer(a, &ca);
+		for (int i = 0; i < 200; i++) {
+			pkts[i].proto = DGR_PROTO_DGRDMA;
+		}
+		dgr_transport_send(a, pkts, 200, err);
+		dg = dc = inv = 0;
+		got = drain(c, NULL, 200, &dg, &dc, &inv);
+		TAP_EQ_I(dgr_transport_drops(c, &drops, err), 0, "drop counter readable");
+		tap_ok(got < 200, "a 4 KiB receive buffer cannot hold 200 datagrams (%u kept)", got);
+		TAP_EQ_U(drops + got, 200, "SO_RXQ_OVFL drops + received = 200 sent");
+		dgr_transport_close(c);
+	}
+	{
+		struct dgr_transport_opts o;
+		struct dgr_transport *d = NULL;
+
+		dgr_transport_opts_init(&o);
+		o.kind = DGR_TRANSPORT_UDP;
+		o.bind_addr = ba.in;
+		TAP_EQ_I(dgr_transport_open(&o, &d, err), -DGR_E_SYS, "binding a used port fails");
+		tap_ok(strstr(err, "Address already in use") != NULL, "with the errno text: %s", err);
+	}
+	close(raw);
+	dgr_transport_close(a);
+	dgr_transport_close(b);
+	return tap_done();
+}
