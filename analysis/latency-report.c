@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <dgrdma/dcp.h>
 #include <dgrdma/wire.h>
 
 #include "classify.h"
@@ -53,8 +54,11 @@ static void usage(FILE *fp)
 		"                         drops.csv into DIR (for dgrdma-plot)\n"
 		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
 		"  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to 16)\n"
-		"  --dcp-doorbells LO:HI  DCP writes to addresses LO..HI are doorbells\n"
-		"                         (default 0x40000:0xFFFFFF, the property space); 'off' disables\n"
+		"  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
+		"                         being the buffer index (default 0x100018, the emulator's\n"
+		"                         `doorbell` property of worker 0)\n"
+		"  --dcp-doorbells LO:HI  DCP writes to LO..HI are doorbells, one address per buffer;\n"
+		"                         'off': no DCP doorbells\n"
 		"  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
 		"                         1..3600000 (default 1000)\n"
 		"  --host-buffers N       host (consumer) buffers, 1..65535\n"
@@ -92,10 +96,14 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 
 	errno = 0;
 	a = strtoul(s, &end, 0);
-	if (errno || *end != ':') {
+	if (errno || end == s || (*end != ':' && *end != '\0')) {
 		return -1;
 	}
-	b = strtoul(end + 1, &end, 0);
+	if (*end == '\0') {
+		b = a;
+	} else {
+		b = strtoul(end + 1, &end, 0);
+	}
 	if (errno || *end || a > 0xFFFFFF || b > 0xFFFFFF || a > b) {
 		return -1;
 	}
@@ -154,7 +162,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->wa.dcp_doorbells = false;
 			} else if (parse_range(val, &o->wa.dcp_bell_lo, &o->wa.dcp_bell_hi)) {
 				fprintf(stderr,
-					"latency-report: --dcp-doorbells: '%s' is not LO:HI with "
+					"latency-report: --dcp-doorbells: '%s' is not ADDR or LO:HI with "
 					"0 <= LO <= HI <= 0xFFFFFF, or 'off'\n",
 					val);
 				return -1;
@@ -316,8 +324,8 @@ int main(int argc, char **argv)
 	o.progress = true;
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
-	o.wa.dcp_bell_lo = DCP_PROPERTY_BASE;
-	o.wa.dcp_bell_hi = DCP_ADDR_MASK;
+	/* the emulator's `doorbell` property (docs/fpga.md): worker 0, offset 0x18 */
+	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
 	if (parse_args(argc, argv, &o)) {
 		usage(stderr);
 		return 2;

@@ -498,6 +498,8 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 	}
 	if (p.kind == DCP_KIND_WRITE && w->o.dcp_doorbells && p.addr >= w->o.dcp_bell_lo &&
 	    p.addr <= w->o.dcp_bell_hi) {
+		/* one doorbell property: the data names the buffer; a range: the address does */
+		uint32_t identity = w->o.dcp_bell_lo == w->o.dcp_bell_hi ? p.data : p.addr;
 		struct wa_conn *c;
 		unsigned int ci;
 		int data_side;
@@ -508,7 +510,7 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 			w->dcp.doorbells_without_conn++;
 			return;
 		}
-		feed_doorbell(w, c, ci, 1 - data_side, p.addr, ts);
+		feed_doorbell(w, c, ci, 1 - data_side, identity, ts);
 	}
 }
 

@@ -89,7 +89,12 @@ struct wa_conn {
 struct wa_opts {
 	uint64_t reasm_timeout_ns; /* incomplete transactions older than this expire */
 	unsigned int reasm_max;    /* outstanding transactions per connection and side */
-	bool dcp_doorbells;        /* recognise DCP writes in [lo, hi] as doorbells */
+	/*
+	 * DCP writes to [lo, hi] are doorbells. lo == hi: one doorbell property,
+	 * the written data is the buffer index (the project's emulator); a range:
+	 * one address per buffer, the address identifies it.
+	 */
+	bool dcp_doorbells;
 	uint32_t dcp_bell_lo, dcp_bell_hi;
 	struct wa_addr hosts[WA_MAX_HOSTS]; /* --host */
 	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */

@@ -82,9 +82,18 @@ scenario snaplen-128 "" --snaplen 128 --txns 60 --buffers 8 --bytes 20000
 # buffers from the capture, which rank-based buffer identity cannot survive: docs/analysis.md).
 scenario snaplen-coalesced-doorbells "" --snaplen 128 --txns 60 --buffers 8 --bytes 20000 --coalesce-doorbells 4
 scenario dcp-doorbells "" --doorbell dcp --txns 50 --buffers 8
-scenario dcp-doorbells-coalesced "--dcp-doorbells 0x41000:0x41FFF" --doorbell dcp --txns 48 --buffers 8 --coalesce-doorbells 4
+scenario dcp-doorbells-coalesced "" --doorbell dcp --txns 48 --buffers 8 --coalesce-doorbells 4
+scenario dcp-doorbells-per-address "--dcp-doorbells 0x41000:0x41FFF" --doorbell dcp --dcp-doorbell-per-address --txns 48 --buffers 8 --coalesce-doorbells 4
 scenario multi-conn "" --conns 3 --txns 40 --buffers 8
 scenario multi-conn-tx "" --conns 2 --dir tx --txns 40 --buffers 4 --coalesce-doorbells 2
 scenario everything "" --format pcap --transport udp --vlan 100 --conns 2 --txns 150 --buffers 8 --bytes 6000 --mtu 1500 --coalesce-doorbells 2 --discontinuity-every 11 --malformed-every 13 --drop-every 17 --profile jitter
 scenario throughput-profile "" --txns 100 --buffers 8 --profile throughput
+
+# --dcp-doorbells off: the DCP writes are not doorbells; every transaction waits or is superseded.
+"$GEN" -o "$tmp/off.pcapng" -e "$tmp/off.json" --doorbell dcp --txns 48 --buffers 8 >/dev/null
+"$LR" --json --no-progress --dcp-doorbells off "$tmp/off.pcapng" >"$tmp/off.out" 2>&1
+check_eq "$(jq -r '.wire.rx | [.transactions, .doorbells, .unmatched_transactions, .pending_at_end] | join(" ")' "$tmp/off.out") $(jq -r '.dcp | [.write, .doorbells] | join(" ")' "$tmp/off.out")" \
+	"48 0 40 8 48 0" "--dcp-doorbells off: 48 DCP writes, no doorbell, 40 unmatched + 8 waiting"
+"$LR" --dcp-doorbells 5:1 "$tmp/off.pcapng" >/dev/null 2>"$tmp/off.err"
+check_eq "$? $(grep -c "'5:1' is not ADDR or LO:HI" "$tmp/off.err")" "2 1" "a bad --dcp-doorbells is named, exit status 2"
 done_testing

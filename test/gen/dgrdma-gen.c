@@ -50,6 +50,7 @@ struct opts {
 	unsigned int coalesce_txns;
 	unsigned int coalesce_doorbells;
 	bool dcp_doorbells;
+	bool dcp_per_address;
 	unsigned int discontinuity_every;
 	unsigned int malformed_every;
 	unsigned int drop_every;
@@ -91,6 +92,7 @@ struct gframe {
 	uint8_t ack_count;
 	uint8_t tag;
 	uint32_t dcp_addr; /* DCP doorbell: address written */
+	uint32_t dcp_data; /* DCP doorbell: data written */
 	uint32_t gtxn;     /* DCP doorbell: record index */
 };
 
@@ -360,7 +362,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	unsigned int i, K = o->coalesce_txns, Kd = o->coalesce_doorbells;
 	uint64_t last_db_raw = 0;
 	unsigned int malformed_n = 0;
-	uint32_t dcp_base = 0x00041000u; /* worker 0 property space, offset 0x1000 */
+	uint32_t dcp_base = 0x00041000u; /* --dcp-doorbell-per-address: one address per buffer */
 
 	memset(&cs, 0, sizeof(cs));
 	cs.t0 = 1000000000ull + c * 1237ull; /* 1 s, staggered per connection */
@@ -492,7 +494,9 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 						f->kind = FK_DCP_DOORBELL;
 						f->from_host = cs.consumer.from_host;
 						f->tag = (uint8_t)k;
-						f->dcp_addr = dcp_base + 4u * b;
+						/* the emulator's `doorbell` property: data = buffer index */
+						f->dcp_addr = o->dcp_per_address ? dcp_base + 4u * b : 0x00100018u;
+						f->dcp_data = o->dcp_per_address ? 1u : b;
 						f->gtxn = new_rec((uint8_t)c, true, b);
 						f = new_frame();
 						f->ts = raw + (k - g0) * 100 + 5000;
@@ -722,7 +726,7 @@ static size_t build_frame(uint8_t *p, const struct opts *o, const struct gframe 
 			p[off + 4] = 0x10 | 0x0F; /* write, all byte enables */
 			p[off + 5] = f->tag;
 			put32be(p + off + 6, f->dcp_addr);
-			put32be(p + off + 10, 1);
+			put32be(p + off + 10, f->dcp_data);
 			len = off + 14;
 		} else if (f->kind == FK_DCP_RESP) {
 			put16be(p + off, 6);
@@ -963,6 +967,7 @@ static void usage(FILE *fp)
 		"  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
 		"  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
 		"  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
+		"  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of b to 0x100018\n"
 		"  --discontinuity-every N    every N-th transaction is a 16-byte opcode-4 message\n"
 		"  --malformed-every N        a malformed frame before every N-th transaction\n"
 		"  --drop-every N             leave every N-th frame out of the capture (capture loss)\n"
@@ -1086,6 +1091,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 					"dgrdma-gen: --profile: '%s' is not healthy, jitter or throughput\n", v);
 				return -1;
 			}
+			continue;
+		}
+		if (!strcmp(a, "--dcp-doorbell-per-address")) {
+			o->dcp_per_address = true;
 			continue;
 		}
 		if (!strcmp(a, "--no-latency-list")) {
