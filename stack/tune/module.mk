@@ -5,9 +5,6 @@ TUNE_LIB_SRCS := $(filter-out stack/tune/dgrdma-tune.c,$(wildcard stack/tune/*.c
 LIBDGRTUNE_A := $(BUILD)/lib/libdgrtune.a
 LIBRARIES += $(LIBDGRTUNE_A)
 TUNE_LIBS := -lz
-# Report fields are fixed-size on purpose: snprintf truncating a long value
-# (a path, a kernel release) to its field is the intended bound, not a bug.
-$(call objs,$(TUNE_LIB_SRCS)): ALL_CFLAGS += -Wno-format-truncation
 
 $(LIBDGRTUNE_A): $(call objs,$(TUNE_LIB_SRCS))
 	@mkdir -p $(@D)

@@ -6,6 +6,15 @@
 
 #include <dgrdma/tune.h>
 
+/*
+ * Report fields are fixed-size on purpose: snprintf cutting a long value (a
+ * path, a kernel release) to its field is the intended bound, so GCC's
+ * -Wformat-truncation (which clang does not have) is off in this library.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
 /* ---- rootfs.c: every read goes through the root prefix ---- */
 
 /* True when the root is the running host ("/" or NULL). */
