@@ -29,6 +29,20 @@ static void on_jump(struct dgr_ramp *r, uint32_t v, uint64_t at)
 	}
 }
 
+/* Loads sample i (little-endian on the wire; this host is little-endian too). */
+static inline uint32_t sample_at(const uint8_t *data, uint32_t i)
+{
+	uint32_t v;
+
+	memcpy(&v, data + 4 * (size_t)i, sizeof(v));
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+#define RAMP_BLOCK 64 /* samples compared per vectorizable block */
+
 /* Checks the samples of one buffer. */
 void dgr_ramp_check(struct dgr_ramp *r, const uint8_t *data, uint32_t len)
 {
@@ -41,22 +55,37 @@ void dgr_ramp_check(struct dgr_ramp *r, const uint8_t *data, uint32_t len)
 	}
 	if (!r->started) {
 		r->started = true;
-		r->first = dgr_get_le32(data);
+		r->first = sample_at(data, 0);
 		r->next = r->first;
 	}
 	next = r->next;
 	while (i < n) {
-		/* fast path: runs of matching samples, no branches taken */
 		uint32_t v;
 
-		while (i < n && dgr_get_le32(data + 4 * (size_t)i) == next) {
+		/* fast path: whole blocks that match, compared without branches */
+		while (n - i >= RAMP_BLOCK) {
+			uint32_t diff = 0;
+
+			for (uint32_t k = 0; k < RAMP_BLOCK; k++) {
+				diff |= sample_at(data, i + k) ^ (next + k);
+			}
+			if (diff) {
+				break;
+			}
+			i += RAMP_BLOCK;
+			next += RAMP_BLOCK;
+		}
+		while (i < n && sample_at(data, i) == next) {
 			next++;
 			i++;
+			if ((i & (RAMP_BLOCK - 1)) == 0 && n - i >= RAMP_BLOCK) {
+				break; /* back to whole blocks */
+			}
 		}
-		if (i == n) {
-			break;
+		if (i == n || sample_at(data, i) == next) {
+			continue;
 		}
-		v = dgr_get_le32(data + 4 * (size_t)i);
+		v = sample_at(data, i);
 		r->next = next;
 		on_jump(r, v, r->samples + i);
 		next = v + 1;
@@ -72,7 +101,12 @@ uint32_t dgr_ramp_fill(uint8_t *data, uint32_t len, uint32_t first)
 	uint32_t n = len / DGR_SAMPLE_BYTES;
 
 	for (uint32_t i = 0; i < n; i++) {
-		dgr_put_le32(data + 4 * (size_t)i, first + i);
+		uint32_t v = first + i;
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		v = __builtin_bswap32(v);
+#endif
+		memcpy(data + 4 * (size_t)i, &v, sizeof(v));
 	}
 	return first + n;
 }
