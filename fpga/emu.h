@@ -94,7 +94,7 @@ struct fpga_counters {
 	uint64_t doorbells_sent;
 	uint64_t discontinuities_sent;
 	uint64_t samples_sent;
-	uint64_t samples_unsent;   /* at exit: samples the port still held */
+	uint64_t samples_unsent;   /* samples in buffers not sent (yet) */
 	uint64_t eof_sent;
 	uint64_t reasm_errors;
 	uint64_t frames_dropped_injected, frames_corrupted_injected;

@@ -206,6 +206,15 @@ static bool drained(const struct fpga_emu *e)
 	       fpga_producer_in_flight(&e->prod) == 0;
 }
 
+/* Samples the ADC put in buffers that have not gone out (yet). */
+static void update_unsent(struct fpga_emu *e)
+{
+	if (e->cfg.mode == FPGA_MODE_ADC) {
+		e->cnt.samples_unsent = e->adc.samples_committed - e->cnt.samples_sent +
+					(e->prod.filling ? e->prod.fill_bytes / DGR_SAMPLE_BYTES : 0);
+	}
+}
+
 /* See loop.h. */
 int fpga_run(struct fpga_emu *e)
 {
@@ -233,6 +242,7 @@ int fpga_run(struct fpga_emu *e)
 		fpga_tx_doorbells(e);
 		fpga_tx_producer(e);
 		fpga_tx_service(e, e->stopping);
+		update_unsent(e);
 		if (period && e->now_ns >= e->next_counters_ns) {
 			counters_tp(e);
 			e->next_counters_ns = e->now_ns + period;
@@ -261,11 +271,7 @@ int fpga_run(struct fpga_emu *e)
 	if (e->ack.bitfield) {
 		fpga_tx_service(e, true);
 	}
-	e->cnt.samples_unsent = e->adc.samples_committed - e->cnt.samples_sent +
-				(e->prod.filling ? e->prod.fill_bytes / DGR_SAMPLE_BYTES : 0);
-	if (e->cfg.mode != FPGA_MODE_ADC) {
-		e->cnt.samples_unsent = 0;
-	}
+	update_unsent(e);
 	counters_tp(e);
 	return 0;
 }

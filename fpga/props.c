@@ -124,7 +124,7 @@ const struct fpga_prop fpga_props[] = {
 	RO64(1, 0x68, "dropped_open", adc.dropped_open,
 	     "samples of the drop period open at stop (no hardware counter sees them)"),
 	RO64(1, 0x70, "samples_unsent", cnt.samples_unsent,
-	     "at exit: samples still in the emulator's buffers (no host buffer came back)"),
+	     "samples in the emulator's buffers not sent (yet): no host buffer free"),
 
 	/* worker 2: data_sink_qdac_csts */
 	RO64(2, 0x00, "num_underruns", dac.num_underruns,
