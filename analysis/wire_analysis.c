@@ -246,6 +246,24 @@ static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, data_side), &r, ts);
 }
 
+/*
+ * A flag-only message is a doorbell when its flag word says nothing but
+ * "valid": opcode 0, length 0, no EOF or truncation (DGR_DOORBELL_VALUE).
+ * Any other flag word makes it a zero-length data transaction that carries a
+ * message in a buffer: a discontinuity (opcode 4), an EOF, a time, ... as the
+ * emulator's ADC sends them (docs/fpga.md).
+ */
+static bool is_doorbell(const struct dgr_msg *m)
+{
+	struct dgr_flag_word fw;
+
+	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
+		return false;
+	}
+	dgr_flag_decode(m->flag_value, &fw);
+	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
+}
+
 static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 {
 	struct wa_side_state *s = ctx;
@@ -413,10 +431,8 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 			break;
 		}
 		w->msgs++;
-		if (dgr_msg_is_flag_only(&m)) {
-			if (dgr_msg_has_flag(&m)) {
-				feed_doorbell(w, c, ci, side, m.flag_addr, ts);
-			}
+		if (is_doorbell(&m)) {
+			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
 			continue;
 		}
 		feed_data_msg(w, c, ci, side, &m, ts, ref);

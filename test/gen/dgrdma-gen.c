@@ -421,7 +421,8 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 		for (j = i; j < g_end; j++) {
 			uint16_t b = (uint16_t)(j % o->buffers);
 			bool disc = o->discontinuity_every && (j + 1) % o->discontinuity_every == 0;
-			uint32_t len = disc ? 16 : o->bytes;
+			/* a discontinuity is a flag-only message with opcode 4, as the emulator sends it */
+			uint32_t len = disc ? 0 : o->bytes;
 			uint8_t opcode = disc ? 4 : 0;
 			bool fresh;
 			unsigned int n, k;
@@ -451,7 +452,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 				m.txn_id = j + 1;
 				m.flag_addr = cs.cons_flag_base + 4u * b;
 				m.flag_value = 1u | ((len & 0x1FFFFFu) << 1) | ((uint32_t)opcode << 24);
-				m.num_msgs = (uint16_t)(n == 1 ? 1 : n);
+				m.num_msgs = (uint16_t)(len == 0 ? 0 : n);
 				m.msg_seq = (uint16_t)(k + 1);
 				m.data_addr = b * cs.buf_size + data_off;
 				m.data_len = sizes[k];
@@ -962,13 +963,13 @@ static void usage(FILE *fp)
 		"  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
 		"  --txns N                   data transactions per connection, 1..10000000 (default 100)\n"
 		"  --buffers N                consumer buffers, 1..255 (default 8)\n"
-		"  --bytes N                  data bytes per transaction, 0..1048576 (default 8192)\n"
+		"  --bytes N                  data bytes per transaction, 4..1048576 (default 8192)\n"
 		"  --mtu N                    frame size, 128..9000 (default 9000)\n"
 		"  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
 		"  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
 		"  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
 		"  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of b to 0x100018\n"
-		"  --discontinuity-every N    every N-th transaction is a 16-byte opcode-4 message\n"
+		"  --discontinuity-every N    every N-th transaction is a 0-byte flag-only opcode-4 message\n"
 		"  --malformed-every N        a malformed frame before every N-th transaction\n"
 		"  --drop-every N             leave every N-th frame out of the capture (capture loss)\n"
 		"  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
@@ -1106,7 +1107,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NUM("--conns", 1, MAX_CONNS, conns)
 		NUM("--txns", 1, 10000000, txns)
 		NUM("--buffers", 1, 255, buffers)
-		NUM("--bytes", 0, 1048576, bytes)
+		NUM("--bytes", 4, 1048576, bytes)
 		NUM("--mtu", 128, 9000, mtu)
 		NUM("--coalesce-txns", 1, 64, coalesce_txns)
 		NUM("--coalesce-doorbells", 1, 255, coalesce_doorbells)

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# latency-report on captures of real runs: the emulator (dgrdma-fpga) streaming to the host
+# stack (dgrdma-host) over UDP on loopback, captured with dumpcap. Counts must equal what the
+# two programs report; the verdict must be healthy for an unloaded run and throughput-bound
+# for a consumer slower than the stream (a constant bottleneck: the tuning guide's definition).
+# Jitter-bound needs intermittent host stalls, which no option produces deterministically.
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+LR="$DGR_BUILD/bin/latency-report"
+HOST="$DGR_BUILD/bin/dgrdma-host"
+FPGA="$DGR_BUILD/bin/dgrdma-fpga"
+tmp=$(mktemp -d "$DGR_BUILD/analysis-real.XXXXXX")
+cap_pid=""
+cleanup() {
+	[ -n "$cap_pid" ] && kill "$cap_pid" 2>/dev/null && wait "$cap_pid" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ ! -x "$HOST" ] || [ ! -x "$FPGA" ]; then
+	skip "dgrdma-host or dgrdma-fpga not built (make stack fpga)"
+	done_testing
+	exit
+fi
+if [ "$(id -u)" != 0 ] || ! command -v dumpcap >/dev/null; then
+	skip "capturing on loopback needs root and dumpcap"
+	done_testing
+	exit
+fi
+
+# run NAME HOST-OPTS -- FPGA-OPTS: capture one run on lo, ports unique to this suite
+base=$((20000 + $$ % 20000))
+run() {
+	local name="$1" hopts="$2" fopts="$3"
+	local fport=18078 hport=$base
+	base=$((base + 1))
+	dumpcap -q -i lo -f "udp and port $fport and port $hport" -w "$tmp/$name.pcapng" \
+		>"$tmp/$name.dumpcap" 2>&1 &
+	cap_pid=$!
+	for _ in $(seq 50); do
+		[ -s "$tmp/$name.pcapng" ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	# shellcheck disable=SC2086
+	"$HOST" rx --udp --bind 127.0.0.1:$hport --peer 127.0.0.1:$fport --summary-json "$tmp/$name.host.json" \
+		$hopts >"$tmp/$name.host.out" 2>&1 &
+	local hpid=$!
+	sleep 0.3
+	# shellcheck disable=SC2086
+	"$FPGA" --udp --bind 127.0.0.1:$fport --peer 127.0.0.1:$hport --quiet \
+		--summary-json "$tmp/$name.fpga.json" $fopts >"$tmp/$name.fpga.out" 2>&1
+	wait "$hpid"
+	sleep 0.5
+	kill "$cap_pid" 2>/dev/null
+	wait "$cap_pid" 2>/dev/null
+	cap_pid=""
+}
+
+# Healthy: 2 MS/s into 16 host buffers of 16 KiB, no consumer work.
+run healthy "--duration 2 --buffers 16 --buffer-size 16384" \
+	"--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0"
+"$LR" --json --no-progress --host-buffers 16 --fpga-buffers 4 --buffer-size 16384 --sample-rate 2e6 \
+	"$tmp/healthy.pcapng" >"$tmp/healthy.json" 2>"$tmp/healthy.err"
+sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/healthy.fpga.json" | head -1)
+bells=$(jq -r '.. | objects | .doorbells_sent? // empty' "$tmp/healthy.host.json" | head -1)
+diag "emulator transactions_sent=$sent, host doorbells_sent=$bells"
+check_eq "$(jq -r '.wire.rx.transactions' "$tmp/healthy.json")" "$sent" "healthy: transactions in the capture = the emulator's transactions_sent"
+check_eq "$(jq -r '.wire.rx.doorbells' "$tmp/healthy.json")" "$bells" "healthy: doorbells in the capture = the host's doorbells_sent"
+check_eq "$(jq -r '.wire.rx | [.matched == .transactions, .unmatched_transactions, .orphan_doorbells, .buffers, .order_violations] | join(" ")' "$tmp/healthy.json")" \
+	"true 0 0 16 0" "healthy: every transaction matched, 16 buffers, buffer order kept"
+check_eq "$(jq -r '.malformed_frames' "$tmp/healthy.json")" 0 "healthy: no malformed frame"
+check_eq "$(jq -r '.regime.label' "$tmp/healthy.json")" "healthy" "healthy run: verdict healthy ($(jq -r '.regime.reason' "$tmp/healthy.json"))"
+
+# Throughput-bound: 20 MS/s (80 MB/s) but the consumer spends 5 ms per 16 KiB buffer (3.3 MB/s).
+run slow "--duration 3 --buffers 16 --buffer-size 16384 --consumer-delay-us 5000" \
+	"--rate 20e6 --duration 1.5 --host-buffers 16 --buffer-size 16384 --counters-ms 0"
+"$LR" --json --no-progress --host-buffers 16 --fpga-buffers 4 --buffer-size 16384 --sample-rate 20e6 \
+	"$tmp/slow.pcapng" >"$tmp/slow.json" 2>"$tmp/slow.err"
+disc=$(jq -r '.. | objects | .discontinuities_sent? // empty' "$tmp/slow.fpga.json" | head -1)
+sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/slow.fpga.json" | head -1)
+diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
+check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
+check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
+check_eq "$(jq -r '.regime.label' "$tmp/slow.json")" "throughput-bound" "slow consumer: verdict throughput-bound ($(jq -r '.regime.reason' "$tmp/slow.json"))"
+done_testing
