@@ -28,13 +28,26 @@ $(DISSECTOR_GEN): $(call objs,test/dissectors/gen-dissector-fixtures.c stack/src
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN)
+# An ASan+UBSan copy of the plugin for the fuzz suite, which loads it into the
+# system tshark with LD_PRELOAD of the sanitizer runtimes.
+DISSECTOR_ASAN_PLUGIN := $(BUILD)/plugins-asan/4.0/epan/dgrdma.so
+DISSECTOR_ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+$(BUILD)/asan-pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(firstword $(subst /, ,$<))) $(DISSECTOR_ASAN_FLAGS) -fPIC \
+		-MMD -MP -c -o $@ $<
+$(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS) stack/src/wire.c stack/src/dcp.c)
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) $(DISSECTOR_ASAN_FLAGS) -o $@ $^ $(WIRESHARK_LIBS)
+-include $(wildcard $(BUILD)/asan-pic/*/*.d $(BUILD)/asan-pic/*/*/*.d)
+
+CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 CHECK_SUITES += test/dissectors/test_dissector_decode.sh \
 	test/dissectors/test_dissector_analysis.sh \
 	test/dissectors/test_dissector_fuzz.sh
 
 .PHONY: dissectors
-dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN)
+dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 
 INSTALL_TARGETS += install-dissectors
 .PHONY: install-dissectors
