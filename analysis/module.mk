@@ -54,3 +54,9 @@ $(BUILD)/share/dgrdma-tools/plot/%.gp: analysis/plot/%.gp
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
 analysis: $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))
+
+# make bench-analysis (not in check): docs/performance/analysis.md
+BENCH_TARGETS += bench-analysis
+.PHONY: bench-analysis
+bench-analysis: analysis
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_analysis.sh

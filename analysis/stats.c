@@ -35,11 +35,42 @@ int series_add(struct series *s, uint64_t t, uint64_t value)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/*
+ * LSD radix sort, 8 bits per pass, skipping passes where every value has the
+ * same byte (latencies rarely use more than 5 bytes). tmp holds n values.
+ * Measured 10x faster than qsort on a million latencies (docs/performance/analysis.md).
+ */
+static void radix_sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t *src = v, *dst = tmp;
+	unsigned int shift;
+	size_t i;
 
-	return x < y ? -1 : (x > y);
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+		unsigned int b;
+
+		for (i = 0; i < n; i++) {
+			count[(src[i] >> shift) & 0xFF]++;
+		}
+		if (count[(src[0] >> shift) & 0xFF] == n) {
+			continue;
+		}
+		for (b = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++) {
+			dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+		}
+		src = dst;
+		dst = src == v ? tmp : v;
+	}
+	if (src != v) {
+		memcpy(v, src, n * sizeof(*v));
+	}
 }
 
 uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille)
@@ -57,13 +88,9 @@ uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int 
 
 static unsigned int hist_bin(uint64_t v)
 {
-	unsigned int k = 0;
+	unsigned int k = v > 1 ? 63u - (unsigned int)__builtin_clzll(v) : 0;
 
-	while (v > 1 && k + 1 < HIST_BINS) {
-		v >>= 1;
-		k++;
-	}
-	return k;
+	return k < HIST_BINS ? k : HIST_BINS - 1;
 }
 
 /* Union length of the intervals [t + tol, t + value] where value > tol. */
@@ -112,7 +139,7 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 	if (s->n == 0) {
 		return 0;
 	}
-	v = malloc(s->n * sizeof(*v));
+	v = malloc(2 * s->n * sizeof(*v));
 	if (!v) {
 		return -1;
 	}
@@ -124,7 +151,7 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 			out->above_tolerable++;
 		}
 	}
-	qsort(v, s->n, sizeof(*v), cmp_u64);
+	radix_sort_u64(v, v + s->n, s->n);
 	out->count = s->n;
 	out->min = v[0];
 	out->max = v[s->n - 1];
