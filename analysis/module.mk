@@ -60,3 +60,11 @@ BENCH_TARGETS += bench-analysis
 .PHONY: bench-analysis
 bench-analysis: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_analysis.sh
+
+INSTALL_TARGETS += install-analysis
+.PHONY: install-analysis
+install-analysis: analysis
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
+	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
+	install -m 0644 analysis/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
