@@ -72,3 +72,18 @@ install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/
 	install -m 0755 $(LIBDGRDMA_SO) $(DESTDIR)$(LIBDIR)/libdgrdma.so.0
 	ln -sf libdgrdma.so.0 $(DESTDIR)$(LIBDIR)/libdgrdma.so
 	install -m 0644 stack/include/dgrdma/*.h $(DESTDIR)$(INCDIR)/dgrdma/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 stack/man/dgrdma-host.1 stack/man/dgrdma-ctl.1 $(DESTDIR)$(MANDIR)/man1/
+
+# Benchmark (make bench, not check): raw veth ceiling vs the stack, MTU 9000/1500, -O2 vs -O0.
+STK_RAWPAIR := $(BUILD)/test/bench/stack/stk-rawpair
+$(STK_RAWPAIR): $(BUILD)/obj/test/bench/stack/stk-rawpair.o $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+stack: $(STK_RAWPAIR)
+BENCH_TARGETS += bench-stack
+.PHONY: bench-stack
+bench-stack: stack $(BUILD)/bin/dgrdma-fpga
+	$(MAKE) --no-print-directory OPT=-O0 stack
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) DGR_BUILD_O0=$(abspath build/O0) \
+		test/bench/stack/bench.sh

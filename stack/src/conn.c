@@ -138,7 +138,8 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	c->size = o->buffer_size;
 	c->mem_size = (size_t)c->nbuf * c->size + 4 * DGR_PORT_FLAGS;
 	map = (c->mem_size + 4095) & ~(size_t)4095;
-	c->mem = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	c->mem = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		      -1, 0);
 	if (c->mem == MAP_FAILED) {
 		c->mem = NULL;
 		rc = -DGR_E_NOMEM;
@@ -210,11 +211,11 @@ void dgr_thread_cpu(struct dgr_thread_stats *ts)
 	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 		__atomic_store_n(&ts->cpu_user_ns,
 				 (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
-					 (uint64_t)ru.ru_utime.tv_usec * 1000ull,
+				     (uint64_t)ru.ru_utime.tv_usec * 1000ull,
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->cpu_sys_ns,
 				 (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-					 (uint64_t)ru.ru_stime.tv_usec * 1000ull,
+				     (uint64_t)ru.ru_stime.tv_usec * 1000ull,
 				 __ATOMIC_RELAXED);
 	}
 }
@@ -307,8 +308,8 @@ static void *control_thread(void *arg)
 }
 
 /* Returns 0, or the refusal of a thread's scheduling (the connection is stopped). */
-int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce,
-		   void *ctx, char *errbuf)
+int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce, void *ctx,
+		   char *errbuf)
 {
 	void *(*body[DGR_T_COUNT])(void *) = { dgr_rx_thread, dgr_tx_thread, dgr_worker_thread,
 					       control_thread };
@@ -359,8 +360,8 @@ int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn pr
 /* Returns 1 (ended), 0 (timeout) or the negative code that stopped the run. */
 int dgr_conn_wait(struct dgr_conn *c, int timeout_ms)
 {
-	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX
-					   : dgr_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint64_t deadline =
+	    timeout_ms < 0 ? UINT64_MAX : dgr_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 
 	for (;;) {
 		uint32_t seen = dgr_event_prepare(&c->ev_done);
