@@ -171,6 +171,9 @@ struct fpga_emu {
 	uint32_t exit_requested;
 	bool stopping;
 	uint64_t stop_ns;
+
+	/* the process, at exit (in the summary, not DCP properties: they change as it runs) */
+	uint64_t run_ns, cpu_user_ns, cpu_sys_ns;
 };
 
 /* ---- pacing.c ---- */

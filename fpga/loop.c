@@ -273,5 +273,16 @@ int fpga_run(struct fpga_emu *e)
 	}
 	update_unsent(e);
 	counters_tp(e);
+	{
+		struct rusage ru;
+
+		if (getrusage(RUSAGE_SELF, &ru) == 0) {
+			e->cpu_user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
+					 (uint64_t)ru.ru_utime.tv_usec * 1000u;
+			e->cpu_sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+					(uint64_t)ru.ru_stime.tv_usec * 1000u;
+		}
+		e->run_ns = e->now_ns - e->t0_ns;
+	}
 	return 0;
 }

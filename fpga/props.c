@@ -429,7 +429,15 @@ void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 		}
 	}
 	if (json) {
+		fprintf(out, ",\n  \"run_ns\": %llu,\n  \"cpu_user_ns\": %llu,\n  \"cpu_sys_ns\": %llu",
+			(unsigned long long)e->run_ns, (unsigned long long)e->cpu_user_ns,
+			(unsigned long long)e->cpu_sys_ns);
 		fprintf(out, "\n}\n");
+	} else {
+		fprintf(out, "\n[process]\n  %-34s %llu\n  %-34s %llu\n  %-34s %llu\n", "run_ns",
+			(unsigned long long)e->run_ns, "cpu_user_ns",
+			(unsigned long long)e->cpu_user_ns, "cpu_sys_ns",
+			(unsigned long long)e->cpu_sys_ns);
 	}
 }
 

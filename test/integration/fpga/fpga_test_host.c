@@ -6,6 +6,7 @@
  *
  *   fpga-test-host TRANSPORT rx [options]   consume the ADC stream, check the ramp
  *   fpga-test-host TRANSPORT tx [options]   feed the DAC a ramp
+ *   fpga-test-host TRANSPORT sink [options] count the ADC stream, doorbell at once (bench)
  *   fpga-test-host TRANSPORT read ADDR      DCP read, prints the value
  *   fpga-test-host TRANSPORT write ADDR V   DCP write
  *   fpga-test-host TRANSPORT dump FILE      DCP read of every property listed in FILE
@@ -347,6 +348,87 @@ static int run_rx(struct host *h)
 	return 0;
 }
 
+/*
+ * A sink that only counts (the benchmark's): every message that completes a
+ * transaction (its last fragment) is answered at once with a doorbell; the
+ * doorbells of one receive batch share one frame. No reassembly, no copy.
+ */
+static int run_sink(struct host *h)
+{
+	char errbuf[DGR_ERRBUF_SIZE];
+	uint64_t start = 0, last = 0, bytes = 0, txns = 0, frames = 0;
+	uint32_t flags_end = h->nbuf * h->size + FLAG_AREA;
+	bool eof = false;
+
+	while (!eof) {
+		struct dgr_rx_pkt pk[64];
+		struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1 };
+		struct dgr_frame_builder fb;
+		uint64_t now = now_ns();
+		int n;
+
+		if (start && now - last > h->idle_ns) {
+			break;
+		}
+		n = dgr_transport_recv(h->tr, pk, 64, 20, errbuf);
+		if (n <= 0) {
+			continue;
+		}
+		if (!start) {
+			start = now;
+		}
+		last = now_ns();
+		hdr.frame_seq = h->seq; /* spent only when the frame is sent */
+		dgr_fb_init(&fb, h->frame, h->cap, &hdr);
+		for (int j = 0; j < n; j++) {
+			struct dgr_frame f;
+			struct dgr_msg m;
+
+			if (pk[j].proto != DGR_PROTO_DGRDMA ||
+			    dgr_frame_parse(&f, pk[j].data, pk[j].len, NULL) < 0) {
+				continue;
+			}
+			frames++;
+			while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
+				struct dgr_msg db = { .txn_id = h->txn++, .num_msgs_in_txn = 0,
+						      .msg_seq = 1 };
+				uint32_t i;
+
+				bytes += m.data_len;
+				if (m.msg_seq != dgr_msg_txn_parts(&m) || m.flag_addr == DGR_NO_FLAG ||
+				    m.flag_addr + 4 > flags_end || m.flag_addr < h->nbuf * h->size) {
+					continue;
+				}
+				txns++;
+				eof = eof || (m.flag_value & DGR_FLAGW_EOF);
+				i = (m.flag_addr - h->nbuf * h->size) / 4;
+				db.flag_addr = h->fpga_bufs * h->size + 4 * i;
+				db.flag_value = DGR_DOORBELL_VALUE;
+				if (dgr_fb_add(&fb, &db, NULL, 0) < 0) {
+					struct dgr_tx_pkt p = { .data = h->frame, .proto = DGR_PROTO_DGRDMA };
+
+					p.len = dgr_fb_finish(&fb);
+					dgr_transport_send(h->tr, &p, 1, errbuf);
+					h->seq++;
+					hdr.frame_seq = h->seq;
+					dgr_fb_init(&fb, h->frame, h->cap, &hdr);
+					dgr_fb_add(&fb, &db, NULL, 0);
+				}
+			}
+		}
+		if (fb.msgs > 0) {
+			struct dgr_tx_pkt p = { .data = h->frame, .proto = DGR_PROTO_DGRDMA };
+
+			p.len = dgr_fb_finish(&fb);
+			dgr_transport_send(h->tr, &p, 1, errbuf);
+			h->seq++;
+		}
+	}
+	printf("bytes %" PRIu64 "\ntransactions %" PRIu64 "\nframes %" PRIu64 "\nseconds %.6f\n",
+	       bytes, txns, frames, (double)(last - start) / 1e9);
+	return 0;
+}
+
 static int run_tx(struct host *h)
 {
 	char errbuf[DGR_ERRBUF_SIZE];
@@ -536,6 +618,8 @@ int main(int argc, char **argv)
 	h.frame = malloc(h.cap);
 	if (strcmp(cmd, "rx") == 0) {
 		rc = run_rx(&h);
+	} else if (strcmp(cmd, "sink") == 0) {
+		rc = run_sink(&h);
 	} else if (strcmp(cmd, "tx") == 0) {
 		rc = run_tx(&h);
 	} else if (strcmp(cmd, "read") == 0 && optind + 1 < argc) {
