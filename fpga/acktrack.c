@@ -100,8 +100,7 @@ bool fpga_acktrack_due(struct fpga_acktrack *a, unsigned int max_acks, uint64_t 
 }
 
 /* See model.h. */
-void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count,
-			uint64_t now_ns)
+void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count, uint64_t now_ns)
 {
 	unsigned int n = fpga_acktrack_pending(a);
 

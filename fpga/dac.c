@@ -49,13 +49,13 @@ void fpga_dac_consume(struct fpga_dac *d, struct fpga_consumer *c, uint64_t n,
 		if (fpga_consumer_ready(c)) {
 			struct fpga_slot *s = &c->slot[c->cons_idx];
 			uint64_t avail = s->opcode == DGR_OPCODE_SAMPLES
-						 ? (s->bytes - c->cons_off) / DGR_SAMPLE_BYTES
-						 : 0;
+					     ? (s->bytes - c->cons_off) / DGR_SAMPLE_BYTES
+					     : 0;
 			uint64_t m = n < avail ? n : avail;
 
 			if (d->check_ramp && m > 0) {
-				check_samples(d, c->mem + (size_t)c->cons_idx * c->size + c->cons_off,
-					      m);
+				check_samples(
+				    d, c->mem + (size_t)c->cons_idx * c->size + c->cons_off, m);
 			}
 			d->underrunning = false;
 			d->trailing_underruns = 0;

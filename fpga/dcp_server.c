@@ -11,15 +11,15 @@
 #include "emu.h"
 
 /* Admin space (a subset of OpenCPI's): magic words, revision, worker mask, scratch. */
-#define ADMIN_MAGIC1 0x00
-#define ADMIN_MAGIC2 0x04
-#define ADMIN_REVISION 0x08
-#define ADMIN_BIRTHDAY 0x0C
+#define ADMIN_MAGIC1	  0x00
+#define ADMIN_MAGIC2	  0x04
+#define ADMIN_REVISION	  0x08
+#define ADMIN_BIRTHDAY	  0x0C
 #define ADMIN_WORKER_MASK 0x10
-#define ADMIN_SCRATCH20 0x20
-#define ADMIN_SCRATCH24 0x24
-#define OCCP_MAGIC1 0x4F70656Eu /* "Open" */
-#define OCCP_MAGIC2 0x43504900u /* "CPI\0" */
+#define ADMIN_SCRATCH20	  0x20
+#define ADMIN_SCRATCH24	  0x24
+#define OCCP_MAGIC1	  0x4F70656Eu /* "Open" */
+#define OCCP_MAGIC2	  0x43504900u /* "CPI\0" */
 
 static int admin_read(struct fpga_emu *e, uint32_t addr, uint32_t *v)
 {
@@ -70,8 +70,8 @@ static void worker_start(struct fpga_emu *e, unsigned int w)
 	case FPGA_W_ADC:
 		/* the ramp continues where it stopped: the clock restarts at the next sample */
 		e->adc.stopped = false;
-		e->adc_start_ns = e->now_ns - (uint64_t)((double)e->adc.next_sample * 1e9 /
-							 e->cfg.rate);
+		e->adc_start_ns =
+		    e->now_ns - (uint64_t)((double)e->adc.next_sample * 1e9 / e->cfg.rate);
 		e->adc.start_ns = e->adc_start_ns;
 		e->adc.rate = e->cfg.rate;
 		break;
@@ -202,17 +202,17 @@ static int write_word(struct fpga_emu *e, uint32_t addr, uint32_t v, uint8_t be)
 			return -DGR_E_ADDR_RANGE;
 		}
 		return fpga_control_op(e, (unsigned int)a.worker, a.offset, &ok) ==
-				       FPGA_OCCP_SUCCESS &&
+				   FPGA_OCCP_SUCCESS &&
 			       ok
-			       ? 0
-			       : -DGR_E_STATE;
+			   ? 0
+			   : -DGR_E_STATE;
 	case DCP_SPACE_PROPERTY:
 		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
 			return -DGR_E_ADDR_RANGE;
 		}
 		if (mask != 0xFFFFFFFFu) {
 			const struct fpga_prop *p =
-				fpga_prop_find((unsigned int)a.worker, a.offset);
+			    fpga_prop_find((unsigned int)a.worker, a.offset);
 
 			if (p && p->access == FPGA_RW) {
 				fpga_prop_read_word(e, (unsigned int)a.worker, a.offset, &old);
@@ -226,8 +226,7 @@ static int write_word(struct fpga_emu *e, uint32_t addr, uint32_t v, uint8_t be)
 }
 
 /* See emu.h. */
-int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out,
-		    size_t cap)
+int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out, size_t cap)
 {
 	struct dcp_packet p, r;
 	struct dgr_addr local;

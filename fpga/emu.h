@@ -35,8 +35,8 @@ enum fpga_mode {
 /* Workers, in DCP worker-index order (docs/fpga.md section 4). */
 enum fpga_worker {
 	FPGA_W_CONFIG = 0,   /* dgrdma_config_dev */
-	FPGA_W_ADC = 1,      /* data_src_qadc_csts */
-	FPGA_W_DAC = 2,      /* data_sink_qdac_csts */
+	FPGA_W_ADC = 1,	     /* data_src_qadc_csts */
+	FPGA_W_DAC = 2,	     /* data_sink_qdac_csts */
 	FPGA_W_PERFTEST = 3, /* perftest.hdl */
 	FPGA_W_EMULATOR = 4, /* the emulator itself: config, clock and pacing */
 	FPGA_W_COUNT
@@ -53,32 +53,32 @@ enum fpga_wstate {
 
 struct fpga_config {
 	enum fpga_mode mode;
-	double rate;               /* samples/s (ADC, DAC) */
-	uint64_t rate_sps;         /* the same, rounded, as a property */
+	double rate;	   /* samples/s (ADC, DAC) */
+	uint64_t rate_sps; /* the same, rounded, as a property */
 	uint32_t buffer_size;
-	uint32_t nbuffers;         /* E */
-	uint32_t host_buffers;     /* H */
-	uint32_t fpga_memory;      /* bytes of buffer memory per port */
+	uint32_t nbuffers;     /* E */
+	uint32_t host_buffers; /* H */
+	uint32_t fpga_memory;  /* bytes of buffer memory per port */
 	bool report_data_loss;
-	uint32_t coalesce_us;      /* coalesce_wait_d */
-	uint64_t duration_ns;      /* 0: until SIGINT/SIGTERM or DCP release */
-	bool idle;                 /* start nothing: wait for DCP start */
+	uint32_t coalesce_us; /* coalesce_wait_d */
+	uint64_t duration_ns; /* 0: until SIGINT/SIGTERM or DCP release */
+	bool idle;	      /* start nothing: wait for DCP start */
 	uint32_t id, peer_id;
-	uint32_t max_acks;         /* max_acks_outstanding */
+	uint32_t max_acks; /* max_acks_outstanding */
 	uint32_t ack_wait_us;
 	bool pacing_busy;
 	bool virtual_clock;
-	uint64_t tick_ns;          /* virtual clock step per loop iteration */
+	uint64_t tick_ns; /* virtual clock step per loop iteration */
 	uint64_t seed;
-	double drop_frames;        /* probability */
-	double corrupt;            /* probability */
+	double drop_frames; /* probability */
+	double corrupt;	    /* probability */
 	uint32_t doorbell_delay_us;
 	uint32_t drain_ms;
-	bool check_ramp;           /* DAC: count samples that break a ramp */
+	bool check_ramp; /* DAC: count samples that break a ramp */
 	const char *summary_json;
-	bool json;                 /* summary on stdout as JSON */
+	bool json; /* summary on stdout as JSON */
 	bool quiet;
-	uint32_t counters_ms;      /* period of the counters tracepoint, 0: off */
+	uint32_t counters_ms; /* period of the counters tracepoint, 0: off */
 };
 
 /* Counters of the emulator (the dgrdma_config worker's and its own). */
@@ -94,7 +94,7 @@ struct fpga_counters {
 	uint64_t doorbells_sent;
 	uint64_t discontinuities_sent;
 	uint64_t samples_sent;
-	uint64_t samples_unsent;   /* samples in buffers not sent (yet) */
+	uint64_t samples_unsent; /* samples in buffers not sent (yet) */
 	uint64_t eof_sent;
 	uint64_t reasm_errors;
 	uint64_t frames_dropped_injected, frames_corrupted_injected;
@@ -104,19 +104,19 @@ struct fpga_counters {
 
 /* Pacing statistics (pacing.c). */
 struct fpga_pacing {
-	uint64_t steps;            /* production steps */
-	uint64_t late_max_ns;      /* largest lateness of a step's last sample */
-	double late_sum;           /* sum of the steps' lateness, for the mean */
-	uint64_t late_samples;     /* steps with samples */
+	uint64_t steps;	       /* production steps */
+	uint64_t late_max_ns;  /* largest lateness of a step's last sample */
+	double late_sum;       /* sum of the steps' lateness, for the mean */
+	uint64_t late_samples; /* steps with samples */
 	uint64_t late_mean_ns;
-	uint64_t elapsed_ns;       /* clock of the last production step since the ADC start */
+	uint64_t elapsed_ns;	   /* clock of the last production step since the ADC start */
 	uint64_t expected_samples; /* rate * elapsed_ns, floor */
-	int64_t error_samples;     /* produced - expected */
-	uint64_t waits;            /* sleeps (or spins) between steps */
+	int64_t error_samples;	   /* produced - expected */
+	uint64_t waits;		   /* sleeps (or spins) between steps */
 };
 
 #define FPGA_TX_FRAMES 64   /* frames per sendmmsg batch */
-#define FPGA_DB_QUEUE 1024  /* delayed doorbells */
+#define FPGA_DB_QUEUE  1024 /* delayed doorbells */
 
 struct fpga_db {
 	uint64_t due_ns;
@@ -142,14 +142,14 @@ struct fpga_emu {
 	bool have_peer;
 	uint32_t mtu;
 	uint32_t frame_cap;
-	uint8_t *frames;           /* FPGA_TX_FRAMES * frame_cap, allocated once */
+	uint8_t *frames; /* FPGA_TX_FRAMES * frame_cap, allocated once */
 	size_t frame_len[FPGA_TX_FRAMES];
-	unsigned int nframes;      /* finished frames waiting for the batch send */
+	unsigned int nframes; /* finished frames waiting for the batch send */
 	struct dgr_frame_builder fb;
 	bool fb_open;
-	uint64_t fb_first_ns;      /* when the open frame got its first message */
-	uint16_t next_seq;         /* frame_seq of the next frame */
-	uint32_t next_txn;         /* txn_id of the next transaction */
+	uint64_t fb_first_ns; /* when the open frame got its first message */
+	uint16_t next_seq;    /* frame_seq of the next frame */
+	uint32_t next_txn;    /* txn_id of the next transaction */
 	struct fpga_db dbq[FPGA_DB_QUEUE];
 	unsigned int dbq_head, dbq_len;
 	uint64_t rng;
@@ -159,15 +159,15 @@ struct fpga_emu {
 
 	/* clocks */
 	uint64_t now_ns;
-	uint64_t t0_ns;            /* process start on the emulator clock */
+	uint64_t t0_ns; /* process start on the emulator clock */
 	uint64_t adc_start_ns, dac_start_ns;
-	uint64_t dac_pos;          /* DAC sample slots accounted so far */
+	uint64_t dac_pos; /* DAC sample slots accounted so far */
 	uint64_t next_counters_ns;
 
 	/* property reads of a u64's low word latch its high word */
 	uint32_t latch_hi;
 	uint32_t scratch[2];
-	uint32_t doorbell_prop;    /* last value written to the doorbell property */
+	uint32_t doorbell_prop; /* last value written to the doorbell property */
 	uint32_t exit_requested;
 	bool stopping;
 	uint64_t stop_ns;
@@ -217,14 +217,13 @@ void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_add
 
 /* ---- dcp_server.c ---- */
 /* Answers one DCP request into out (cap bytes). Returns the length, 0 for no answer. */
-int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out,
-		    size_t cap);
+int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out, size_t cap);
 /* Performs control operation reg on worker w; returns an OCCP result word. */
 uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
 
 #define FPGA_OCCP_SUCCESS 0xC0DE4201u
-#define FPGA_OCCP_ERROR 0xC0DE4202u
-#define FPGA_NOP_ID 0x46504741u /* "FPGA": the id answered to discovery */
+#define FPGA_OCCP_ERROR	  0xC0DE4202u
+#define FPGA_NOP_ID	  0x46504741u /* "FPGA": the id answered to discovery */
 
 /* ---- props.c ---- */
 enum fpga_ptype { FPGA_PT_U32, FPGA_PT_U64, FPGA_PT_BOOL };
@@ -236,7 +235,7 @@ struct fpga_prop {
 	const char *name;
 	enum fpga_ptype type;
 	enum fpga_access access;
-	size_t field;              /* offsetof(struct fpga_emu, ...) */
+	size_t field; /* offsetof(struct fpga_emu, ...) */
 	/* write hook (RW/WO): returns 0 or a negative code (the DCP answer is error) */
 	int (*write)(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 	const char *doc;

@@ -43,8 +43,8 @@ static void step_adc(struct fpga_emu *e)
 	 * sends while it fills, so a late wake-up must not look like back pressure.
 	 */
 	while (due > e->adc.next_sample) {
-		uint64_t chunk = (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) /
-				 DGR_SAMPLE_BYTES;
+		uint64_t chunk =
+		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 		uint64_t n = due - e->adc.next_sample;
 
 		if (e->adc.dropping || !e->have_peer) {
@@ -99,8 +99,8 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 
 	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
 	    !e->adc.dropping && e->have_peer) {
-		uint64_t left = (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) /
-				DGR_SAMPLE_BYTES;
+		uint64_t left =
+		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + left);
 	}
@@ -108,8 +108,8 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 	    !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
 		const struct fpga_slot *s = &e->cons.slot[e->cons.cons_idx];
 		uint64_t left = s->opcode == DGR_OPCODE_SAMPLES
-					? (s->bytes - e->cons.cons_off) / DGR_SAMPLE_BYTES
-					: 0;
+				    ? (s->bytes - e->cons.cons_off) / DGR_SAMPLE_BYTES
+				    : 0;
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos + left);
 	}
@@ -210,8 +210,9 @@ static bool drained(const struct fpga_emu *e)
 static void update_unsent(struct fpga_emu *e)
 {
 	if (e->cfg.mode == FPGA_MODE_ADC) {
-		e->cnt.samples_unsent = e->adc.samples_committed - e->cnt.samples_sent +
-					(e->prod.filling ? e->prod.fill_bytes / DGR_SAMPLE_BYTES : 0);
+		e->cnt.samples_unsent =
+		    e->adc.samples_committed - e->cnt.samples_sent +
+		    (e->prod.filling ? e->prod.fill_bytes / DGR_SAMPLE_BYTES : 0);
 	}
 }
 
@@ -233,7 +234,8 @@ int fpga_run(struct fpga_emu *e)
 		if (e->tr) {
 			fpga_rx_poll(e);
 		}
-		if (!e->stopping && (e->now_ns >= end_ns || fpga_stop_signal || e->exit_requested)) {
+		if (!e->stopping &&
+		    (e->now_ns >= end_ns || fpga_stop_signal || e->exit_requested)) {
 			begin_stop(e);
 		}
 		step_adc(e);
@@ -247,8 +249,8 @@ int fpga_run(struct fpga_emu *e)
 			counters_tp(e);
 			e->next_counters_ns = e->now_ns + period;
 		}
-		if (e->stopping && (drained(e) || e->now_ns - e->stop_ns >= drain_ns ||
-				    fpga_stop_signal > 1)) {
+		if (e->stopping &&
+		    (drained(e) || e->now_ns - e->stop_ns >= drain_ns || fpga_stop_signal > 1)) {
 			break;
 		}
 		d = worker_deadline(e);

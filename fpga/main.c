@@ -96,52 +96,59 @@ static const struct option longopts[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"Usage: dgrdma-fpga (--if IFACE --peer MAC | --udp --bind ADDR:PORT [--peer ADDR:PORT])\n"
-		"                   [--mode adc|dac|perftest] [options]\n"
-		"A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
-		"Workers and streams:\n"
-		"  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
-		"  --rate R                samples/s of the ADC or DAC, 1..1e10 (default 10e6)\n"
-		"  --decimation N          rate = 200e6 / N, 1..200000000\n"
-		"  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default 16384)\n"
-		"  --buffers E             emulator buffers per port, 2..8 (default min(8, memory/S))\n"
-		"  --host-buffers H        host buffers per port, 1..255 (default 64)\n"
-		"  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
-		"                          more models the mux workaround and allows up to 64 buffers)\n"
-		"  --report-data-loss B    true (default) or false: discontinuity after drops\n"
-		"  --idle                  start no worker: wait for DCP control operations\n"
-		"  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until SIGINT)\n"
-		"  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 (500)\n"
-		"  --check-ramp            dac: count samples that break a 32-bit ramp\n"
-		"  --tx-run                perftest: generate tx messages from the start\n"
-		"  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"
-		"  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"
-		"  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
-		"DG-RDMA (dgrdma_config):\n"
-		"  --id N                  local endpoint id, 0..65535 (default 1)\n"
-		"  --peer-id N             peer endpoint id, 0..65535 (default 0)\n"
-		"  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"
-		"  --max-acks N            max_acks_outstanding, 1..255 (default 8)\n"
-		"  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100)\n"
-		"Timing:\n"
-		"  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
-		"  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
-		"  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default 10)\n"
-		"  --seed N                seed of every random choice (default: from the time; printed)\n"
-		"Fault injection:\n"
-		"  --drop-frames P         do not send a data frame with probability P, 0..1\n"
-		"  --corrupt P             send a data frame malformed with probability P, 0..1\n"
-		"  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
-		"Output:\n"
-		"  --summary-json PATH     write every counter and property as JSON at exit\n"
-		"  --json                  print the exit summary as JSON\n"
-		"  --quiet                 no start-up print and no text summary\n"
-		"  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
-		"  --list-properties       print the DCP property map (markdown) and exit\n"
-		"  -h, --help              this help\n"
-		"%s",
-		DGR_TRANSPORT_USAGE);
+	fprintf(
+	    out,
+	    "Usage: dgrdma-fpga (--if IFACE --peer MAC | --udp --bind ADDR:PORT [--peer "
+	    "ADDR:PORT])\n"
+	    "                   [--mode adc|dac|perftest] [options]\n"
+	    "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
+	    "Workers and streams:\n"
+	    "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
+	    "  --rate R                samples/s of the ADC or DAC, 1..1e10 (default 10e6)\n"
+	    "  --decimation N          rate = 200e6 / N, 1..200000000\n"
+	    "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
+	    "16384)\n"
+	    "  --buffers E             emulator buffers per port, 2..8 (default min(8, memory/S))\n"
+	    "  --host-buffers H        host buffers per port, 1..255 (default 64)\n"
+	    "  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
+	    "                          more models the mux workaround and allows up to 64 "
+	    "buffers)\n"
+	    "  --report-data-loss B    true (default) or false: discontinuity after drops\n"
+	    "  --idle                  start no worker: wait for DCP control operations\n"
+	    "  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until SIGINT)\n"
+	    "  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 "
+	    "(500)\n"
+	    "  --check-ramp            dac: count samples that break a 32-bit ramp\n"
+	    "  --tx-run                perftest: generate tx messages from the start\n"
+	    "  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"
+	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"
+	    "  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
+	    "DG-RDMA (dgrdma_config):\n"
+	    "  --id N                  local endpoint id, 0..65535 (default 1)\n"
+	    "  --peer-id N             peer endpoint id, 0..65535 (default 0)\n"
+	    "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"
+	    "  --max-acks N            max_acks_outstanding, 1..255 (default 8)\n"
+	    "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100)\n"
+	    "Timing:\n"
+	    "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
+	    "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
+	    "  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default "
+	    "10)\n"
+	    "  --seed N                seed of every random choice (default: from the time; "
+	    "printed)\n"
+	    "Fault injection:\n"
+	    "  --drop-frames P         do not send a data frame with probability P, 0..1\n"
+	    "  --corrupt P             send a data frame malformed with probability P, 0..1\n"
+	    "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
+	    "Output:\n"
+	    "  --summary-json PATH     write every counter and property as JSON at exit\n"
+	    "  --json                  print the exit summary as JSON\n"
+	    "  --quiet                 no start-up print and no text summary\n"
+	    "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
+	    "  --list-properties       print the DCP property map (markdown) and exit\n"
+	    "  -h, --help              this help\n"
+	    "%s",
+	    DGR_TRANSPORT_USAGE);
 }
 
 static int parse_prob(const char *opt, const char *s, double *out, char *errbuf)
@@ -230,16 +237,18 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			rc = parse_rate("--rate", optarg, &cfg->rate, errbuf);
 			break;
 		case OPT_DECIMATION:
-			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64, errbuf);
+			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64,
+					   errbuf);
 			cfg->rate = 200e6 / (double)v64;
 			break;
 		case OPT_BUFFERS:
-			rc = u32opt("--buffers", optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS, false,
-				    &cfg->nbuffers, errbuf);
+			rc = u32opt("--buffers", optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS,
+				    false, &cfg->nbuffers, errbuf);
 			c->buffers_given = true;
 			break;
 		case OPT_BUFFER_SIZE:
-			rc = u32opt("--buffer-size", optarg, 64, 65536, true, &cfg->buffer_size, errbuf);
+			rc = u32opt("--buffer-size", optarg, 64, 65536, true, &cfg->buffer_size,
+				    errbuf);
 			if (rc == 0 && cfg->buffer_size % 16 != 0) {
 				snprintf(errbuf, DGR_ERRBUF_SIZE,
 					 "--buffer-size: '%s' is not a multiple of 16", optarg);
@@ -251,8 +260,8 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 				    &cfg->host_buffers, errbuf);
 			break;
 		case OPT_FPGA_MEMORY:
-			rc = u32opt("--fpga-memory", optarg, 65536, 4194304, true, &cfg->fpga_memory,
-				    errbuf);
+			rc = u32opt("--fpga-memory", optarg, 65536, 4194304, true,
+				    &cfg->fpga_memory, errbuf);
 			break;
 		case OPT_RDL:
 			if (strcmp(optarg, "true") == 0) {
@@ -270,7 +279,8 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 				    errbuf);
 			break;
 		case OPT_DURATION:
-			rc = dgr_parse_seconds("--duration", optarg, 1e6, &cfg->duration_ns, errbuf);
+			rc =
+			    dgr_parse_seconds("--duration", optarg, 1e6, &cfg->duration_ns, errbuf);
 			break;
 		case OPT_IDLE:
 			cfg->idle = true;
@@ -311,7 +321,8 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			cfg->tick_ns = v64 * 1000u;
 			break;
 		case OPT_SEED:
-			rc = dgr_parse_u64("--seed", optarg, 0, UINT64_MAX, false, &cfg->seed, errbuf);
+			rc = dgr_parse_u64("--seed", optarg, 0, UINT64_MAX, false, &cfg->seed,
+					   errbuf);
 			c->seed_given = true;
 			break;
 		case OPT_DROP_FRAMES:
@@ -410,8 +421,8 @@ static int finish_config(struct cli *c, char *errbuf)
 	}
 	cfg->rate_sps = (uint64_t)llround(cfg->rate);
 	if (c->tx_beats_given && c->tx_beats > cfg->buffer_size / 4) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "--tx-beats: %u is out of range 1..%u", c->tx_beats,
-			 cfg->buffer_size / 4);
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--tx-beats: %u is out of range 1..%u",
+			 c->tx_beats, cfg->buffer_size / 4);
 		return -DGR_E_INVAL;
 	}
 	if (!c->seed_given) {
@@ -559,7 +570,8 @@ int main(int argc, char **argv)
 		}
 		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
 		if (rc == -DGR_E_PERM) {
-			fprintf(stderr, "dgrdma-fpga: warning: %s; keeping the default size\n", errbuf);
+			fprintf(stderr, "dgrdma-fpga: warning: %s; keeping the default size\n",
+				errbuf);
 			c.topts.rcvbuf = 0;
 			rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
 		}
@@ -591,8 +603,7 @@ int main(int argc, char **argv)
 	if (e->cfg.json) {
 		fpga_print_props(e, stdout, true);
 	} else if (!e->cfg.quiet) {
-		printf("dgrdma-fpga: summary after %.3f s\n",
-		       (double)(e->now_ns - e->t0_ns) / 1e9);
+		printf("dgrdma-fpga: summary after %.3f s\n", (double)(e->now_ns - e->t0_ns) / 1e9);
 		fpga_print_props(e, stdout, false);
 	}
 	if (e->cfg.summary_json && write_summary_json(e, e->cfg.summary_json) < 0) {

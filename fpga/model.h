@@ -23,18 +23,18 @@
 #include <dgrdma/wire.h>
 
 /* Port memories: the RX path (FPGA -> host) at 0, the TX path at 0x40000000, on both ends. */
-#define FPGA_RX_PATH_BASE 0x00000000u
-#define FPGA_TX_PATH_BASE 0x40000000u
-#define FPGA_FLAGS_PER_PORT 256u
+#define FPGA_RX_PATH_BASE    0x00000000u
+#define FPGA_TX_PATH_BASE    0x40000000u
+#define FPGA_FLAGS_PER_PORT  256u
 #define FPGA_FLAG_AREA_BYTES (4u * FPGA_FLAGS_PER_PORT)
 
-#define FPGA_DEFAULT_BUFFER_SIZE 16384u
+#define FPGA_DEFAULT_BUFFER_SIZE  16384u
 #define FPGA_DEFAULT_HOST_BUFFERS 64u
-#define FPGA_PORT_MEMORY 65536u /* the FPGA's buffer memory per external port */
-#define FPGA_MIN_BUFFERS 2u
-#define FPGA_MAX_BUFFERS 8u
-#define FPGA_MAX_LOCAL_BUFFERS 64u /* with --fpga-memory (the mux workaround) */
-#define FPGA_MAX_HOST_BUFFERS 255u
+#define FPGA_PORT_MEMORY	  65536u /* the FPGA's buffer memory per external port */
+#define FPGA_MIN_BUFFERS	  2u
+#define FPGA_MAX_BUFFERS	  8u
+#define FPGA_MAX_LOCAL_BUFFERS	  64u /* with --fpga-memory (the mux workaround) */
+#define FPGA_MAX_HOST_BUFFERS	  255u
 
 /* Address of flag index i of a port memory of n buffers of size bytes at base. */
 static inline uint32_t fpga_flag_addr(uint32_t base, unsigned int n, uint32_t size, unsigned int i)
@@ -44,27 +44,27 @@ static inline uint32_t fpga_flag_addr(uint32_t base, unsigned int n, uint32_t si
 
 /* What one local buffer holds once it is complete. */
 struct fpga_slot {
-	uint32_t bytes;     /* bytes of data (the flag word's length) */
-	uint8_t opcode;     /* DGR_OPCODE_* */
-	bool eof;           /* last transaction of the stream */
+	uint32_t bytes; /* bytes of data (the flag word's length) */
+	uint8_t opcode; /* DGR_OPCODE_* */
+	bool eof;	/* last transaction of the stream */
 	uint64_t first_sample;
 };
 
 /* ---- producer.c: the output port ---- */
 
 struct fpga_producer {
-	uint32_t size;              /* S: bytes per buffer, both ends */
-	unsigned int nlocal;        /* E: local buffers */
-	unsigned int nhost;         /* H: host buffers */
-	uint8_t *mem;               /* nlocal * size bytes: the local buffer memory */
+	uint32_t size;	     /* S: bytes per buffer, both ends */
+	unsigned int nlocal; /* E: local buffers */
+	unsigned int nhost;  /* H: host buffers */
+	uint8_t *mem;	     /* nlocal * size bytes: the local buffer memory */
 	struct fpga_slot slot[FPGA_MAX_LOCAL_BUFFERS];
-	unsigned int fill_idx;      /* local buffer being filled (when filling) */
+	unsigned int fill_idx; /* local buffer being filled (when filling) */
 	bool filling;
 	uint32_t fill_bytes;
-	unsigned int send_idx;      /* oldest complete local buffer */
-	unsigned int complete;      /* complete local buffers waiting for a host buffer */
-	unsigned int host_free;     /* credits: host buffers known to be empty */
-	uint64_t txns_committed;    /* transactions handed to the wire (k of docs/fpga.md) */
+	unsigned int send_idx;	      /* oldest complete local buffer */
+	unsigned int complete;	      /* complete local buffers waiting for a host buffer */
+	unsigned int host_free;	      /* credits: host buffers known to be empty */
+	uint64_t txns_committed;      /* transactions handed to the wire (k of docs/fpga.md) */
 	unsigned int expect_doorbell; /* host buffer index the next doorbell should name */
 	/* counters */
 	uint64_t doorbells;
@@ -117,26 +117,26 @@ static inline unsigned int fpga_producer_in_flight(const struct fpga_producer *p
 /* ---- adc.c: data_src_qadc_csts ---- */
 
 struct fpga_adc {
-	double rate;                /* samples/s, for timestamps */
-	uint64_t start_ns;          /* clock of sample 0 */
+	double rate;	   /* samples/s, for timestamps */
+	uint64_t start_ns; /* clock of sample 0 */
 	bool report_data_loss;
-	bool ready_seen;            /* the output port has been ready once */
+	bool ready_seen; /* the output port has been ready once */
 	bool dropping;
 	bool stopped;
-	bool eof_pending;           /* stopped, EOF not yet committed */
-	uint64_t next_sample;       /* k of the next sample = samples produced */
-	uint64_t drop_start;        /* first sample of the open drop period */
+	bool eof_pending;     /* stopped, EOF not yet committed */
+	uint64_t next_sample; /* k of the next sample = samples produced */
+	uint64_t drop_start;  /* first sample of the open drop period */
 	/* hardware properties */
 	uint32_t num_dropped_samps; /* drop periods, saturating 32-bit counter */
 	uint64_t dropped_samples;   /* samples of closed periods after the first ready */
 	uint64_t first_drop_ns, last_drop_ns;
 	uint64_t first_drop_sample, last_drop_sample;
 	/* emulator counters */
-	uint64_t drop_periods;      /* not saturating */
+	uint64_t drop_periods; /* not saturating */
 	uint64_t dropped_before_ready;
 	uint64_t discontinuities;   /* committed */
 	uint64_t samples_committed; /* samples in buffers handed to the port */
-	uint64_t dropped_open;      /* samples of the period still open at stop (never counted) */
+	uint64_t dropped_open;	    /* samples of the period still open at stop (never counted) */
 };
 
 void fpga_adc_init(struct fpga_adc *a, double rate, uint64_t start_ns, bool report_data_loss);
@@ -168,17 +168,17 @@ uint64_t fpga_adc_open_drop(const struct fpga_adc *a);
 
 struct fpga_consumer {
 	uint32_t size;
-	unsigned int nlocal;        /* E */
-	unsigned int nhost;         /* H: the host's producer buffers (its flag area) */
-	uint8_t *mem;               /* nlocal * size */
+	unsigned int nlocal; /* E */
+	unsigned int nhost;  /* H: the host's producer buffers (its flag area) */
+	uint8_t *mem;	     /* nlocal * size */
 	struct fpga_slot slot[FPGA_MAX_LOCAL_BUFFERS];
 	bool full[FPGA_MAX_LOCAL_BUFFERS];
-	unsigned int cons_idx;      /* next buffer to consume, in order */
-	uint32_t cons_off;          /* bytes of it consumed */
+	unsigned int cons_idx; /* next buffer to consume, in order */
+	uint32_t cons_off;     /* bytes of it consumed */
 	/* counters */
 	uint64_t buffers_filled;
-	uint64_t filled_twice;      /* host wrote a buffer not yet released: counted, overwritten */
-	uint64_t bad_flag_index;    /* flag address outside the E buffers */
+	uint64_t filled_twice;	 /* host wrote a buffer not yet released: counted, overwritten */
+	uint64_t bad_flag_index; /* flag address outside the E buffers */
 };
 
 int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nlocal,
@@ -210,19 +210,19 @@ unsigned int fpga_consumer_release(struct fpga_consumer *c);
 /* ---- dac.c: data_sink_qdac_csts ---- */
 
 struct fpga_dac {
-	bool started;               /* first data arrived: the DAC clock runs */
-	bool eof_seen;              /* stopped cleanly by an EOF buffer */
+	bool started;  /* first data arrived: the DAC clock runs */
+	bool eof_seen; /* stopped cleanly by an EOF buffer */
 	bool underrunning;
-	uint64_t clock_samples;     /* sample slots since the first data */
+	uint64_t clock_samples; /* sample slots since the first data */
 	uint64_t samples_consumed;
 	uint64_t buffers_consumed;
-	uint64_t num_underruns;     /* underrun sample slots (hardware property) */
+	uint64_t num_underruns; /* underrun sample slots (hardware property) */
 	uint64_t samp_count_before_first_underrun;
 	bool any_underrun;
 	uint64_t underrun_periods;
 	uint64_t trailing_underruns; /* underruns since the last data: the teardown part */
-	uint32_t last_sample;       /* value of the last sample consumed */
-	uint64_t ramp_errors;       /* samples that broke the host's ramp (if it sends one) */
+	uint32_t last_sample;	     /* value of the last sample consumed */
+	uint64_t ramp_errors;	     /* samples that broke the host's ramp (if it sends one) */
 	bool check_ramp;
 };
 
@@ -243,16 +243,16 @@ void fpga_dac_consume(struct fpga_dac *d, struct fpga_consumer *c, uint64_t n,
 struct fpga_perftest {
 	/* properties */
 	bool tx_run;
-	uint32_t tx_beats;          /* 4-byte words per message */
+	uint32_t tx_beats; /* 4-byte words per message */
 	uint32_t tx_messages;
-	uint32_t tx_message_gap;    /* clock cycles between messages */
+	uint32_t tx_message_gap; /* clock cycles between messages */
 	uint64_t rx_messages;
 	uint64_t rx_bytes;
 	uint32_t rx_last_message_bytes;
-	uint64_t tx_messages_sent;  /* committed to the port */
+	uint64_t tx_messages_sent; /* committed to the port */
 	uint64_t tx_bytes_sent;
-	uint64_t next_tx_ns;        /* gap: earliest time of the next message */
-	uint32_t pattern;           /* next word of the data pattern */
+	uint64_t next_tx_ns; /* gap: earliest time of the next message */
+	uint32_t pattern;    /* next word of the data pattern */
 };
 
 void fpga_perftest_init(struct fpga_perftest *pt);
@@ -273,25 +273,25 @@ bool fpga_perftest_tx_pending(const struct fpga_perftest *pt);
 
 struct fpga_acktrack {
 	bool have_base;
-	uint16_t base_seqno;        /* oldest frame_seq not yet acknowledged */
-	uint64_t bitfield;          /* bit i: frame base_seqno + i received */
-	uint64_t first_pending_ns;  /* when the oldest unacknowledged frame arrived */
+	uint16_t base_seqno;	   /* oldest frame_seq not yet acknowledged */
+	uint64_t bitfield;	   /* bit i: frame base_seqno + i received */
+	uint64_t first_pending_ns; /* when the oldest unacknowledged frame arrived */
 	/* VHDL counters */
 	uint64_t ack_tracker_total_acks_sent; /* frame_seqs acknowledged */
-	uint64_t tx_acks_sent;      /* frames sent carrying an acknowledgement */
+	uint64_t tx_acks_sent;		      /* frames sent carrying an acknowledgement */
 	uint64_t reject_out_of_range;
 	uint64_t reject_already_set;
-	uint64_t accepted_by_peek;  /* accepted in order (frame_seq == base_seqno + pending) */
+	uint64_t accepted_by_peek; /* accepted in order (frame_seq == base_seqno + pending) */
 	uint64_t accepted;
-	uint64_t high_watermark;    /* largest frame_seq - base_seqno seen */
-	uint16_t rej_seqno;         /* frame_seq of the last rejected frame */
-	uint16_t rej_ack;           /* base_seqno when it was rejected */
-	uint64_t holes_skipped;     /* frame_seqs never received, given up after ack_wait */
+	uint64_t high_watermark; /* largest frame_seq - base_seqno seen */
+	uint16_t rej_seqno;	 /* frame_seq of the last rejected frame */
+	uint16_t rej_ack;	 /* base_seqno when it was rejected */
+	uint64_t holes_skipped;	 /* frame_seqs never received, given up after ack_wait */
 };
 
 enum fpga_ack_verdict {
 	FPGA_ACK_ACCEPT = 0,
-	FPGA_ACK_DUPLICATE = 1,    /* reject_already_set */
+	FPGA_ACK_DUPLICATE = 1,	   /* reject_already_set */
 	FPGA_ACK_OUT_OF_RANGE = 2, /* reject_out_of_range */
 };
 
@@ -315,7 +315,6 @@ bool fpga_acktrack_due(struct fpga_acktrack *a, unsigned int max_acks, uint64_t 
  * Takes the pending run for a frame being sent: sets *start and *count
  * (count 0 when nothing is pending) and advances base_seqno past it.
  */
-void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count,
-			uint64_t now_ns);
+void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count, uint64_t now_ns);
 
 #endif

@@ -10,10 +10,8 @@
 #include "emu.h"
 
 const char *const fpga_worker_names[FPGA_W_COUNT] = {
-	[FPGA_W_CONFIG] = "dgrdma_config",
-	[FPGA_W_ADC] = "data_src_qadc_csts",
-	[FPGA_W_DAC] = "data_sink_qdac_csts",
-	[FPGA_W_PERFTEST] = "perftest",
+	[FPGA_W_CONFIG] = "dgrdma_config",    [FPGA_W_ADC] = "data_src_qadc_csts",
+	[FPGA_W_DAC] = "data_sink_qdac_csts", [FPGA_W_PERFTEST] = "perftest",
 	[FPGA_W_EMULATOR] = "emulator",
 };
 
@@ -24,10 +22,22 @@ static int write_rate(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
 static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 
 #define F(member) offsetof(struct fpga_emu, member)
-#define RO32(w, o, n, m, d) { w, o, n, FPGA_PT_U32, FPGA_RO, F(m), NULL, d }
-#define RO64(w, o, n, m, d) { w, o, n, FPGA_PT_U64, FPGA_RO, F(m), NULL, d }
-#define RW32(w, o, n, m, h, d) { w, o, n, FPGA_PT_U32, FPGA_RW, F(m), h, d }
-#define RWB(w, o, n, m, d) { w, o, n, FPGA_PT_BOOL, FPGA_RW, F(m), write_plain, d }
+#define RO32(w, o, n, m, d)                                                                        \
+	{                                                                                          \
+		w, o, n, FPGA_PT_U32, FPGA_RO, F(m), NULL, d                                       \
+	}
+#define RO64(w, o, n, m, d)                                                                        \
+	{                                                                                          \
+		w, o, n, FPGA_PT_U64, FPGA_RO, F(m), NULL, d                                       \
+	}
+#define RW32(w, o, n, m, h, d)                                                                     \
+	{                                                                                          \
+		w, o, n, FPGA_PT_U32, FPGA_RW, F(m), h, d                                          \
+	}
+#define RWB(w, o, n, m, d)                                                                         \
+	{                                                                                          \
+		w, o, n, FPGA_PT_BOOL, FPGA_RW, F(m), write_plain, d                               \
+	}
 
 const struct fpga_prop fpga_props[] = {
 	/* worker 0: dgrdma_config_dev */
@@ -48,11 +58,9 @@ const struct fpga_prop fpga_props[] = {
 	RO64(0, 0x30, "pkts_enqueued", cnt.pkts_enqueued, "frames handed to the transport"),
 	RO64(0, 0x38, "reject_out_of_range", ack.reject_out_of_range,
 	     "frames outside the ACK window, dropped"),
-	RO64(0, 0x40, "reject_already_set", ack.reject_already_set,
-	     "duplicate frames, dropped"),
+	RO64(0, 0x40, "reject_already_set", ack.reject_already_set, "duplicate frames, dropped"),
 	RO64(0, 0x48, "accepted_by_peek", ack.accepted_by_peek, "frames accepted in order"),
-	RO64(0, 0x50, "high_watermark", ack.high_watermark,
-	     "largest frame_seq - base_seqno seen"),
+	RO64(0, 0x50, "high_watermark", ack.high_watermark, "largest frame_seq - base_seqno seen"),
 	RO64(0, 0x58, "bitfield", ack.bitfield, "frames received ahead of base_seqno"),
 	{ 0, 0x60, "base_seqno", FPGA_PT_U32, FPGA_RO, F(ack.base_seqno), NULL,
 	  "oldest frame_seq not yet acknowledged (16 bits)" },
@@ -69,8 +77,7 @@ const struct fpga_prop fpga_props[] = {
 	RO64(0, 0x98, "transactions_sent", cnt.transactions_sent,
 	     "transactions sent (data, discontinuities, EOF, doorbells excluded)"),
 	RO64(0, 0xA0, "transactions_rx", cnt.transactions_rx, "host transactions completed"),
-	RO64(0, 0xA8, "doorbells_received", prod.doorbells,
-	     "doorbells accepted (DG-RDMA and DCP)"),
+	RO64(0, 0xA8, "doorbells_received", prod.doorbells, "doorbells accepted (DG-RDMA and DCP)"),
 	RO64(0, 0xB0, "doorbells_received_dcp", cnt.doorbells_received_dcp,
 	     "doorbells accepted as DCP property writes"),
 	RO64(0, 0xB8, "doorbells_out_of_order", prod.doorbells_out_of_order,
@@ -173,8 +180,7 @@ const struct fpga_prop fpga_props[] = {
 	RO64(4, 0x40, "pacing_error_samples", pace.error_samples,
 	     "produced - expected (two's complement)"),
 	RO32(4, 0x48, "fpga_memory", cfg.fpga_memory, "buffer memory per port, bytes"),
-	{ 4, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain,
-	  "free for tests" },
+	{ 4, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain, "free for tests" },
 };
 
 const unsigned int fpga_nprops = sizeof(fpga_props) / sizeof(fpga_props[0]);
@@ -416,8 +422,8 @@ void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 			continue;
 		}
 		if (p->worker != last_worker) {
-			fprintf(out, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n", p->worker,
-				fpga_worker_names[p->worker]);
+			fprintf(out, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n",
+				p->worker, fpga_worker_names[p->worker]);
 			last_worker = p->worker;
 		}
 		if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
@@ -429,7 +435,8 @@ void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 		}
 	}
 	if (json) {
-		fprintf(out, ",\n  \"run_ns\": %llu,\n  \"cpu_user_ns\": %llu,\n  \"cpu_sys_ns\": %llu",
+		fprintf(out,
+			",\n  \"run_ns\": %llu,\n  \"cpu_user_ns\": %llu,\n  \"cpu_sys_ns\": %llu",
 			(unsigned long long)e->run_ns, (unsigned long long)e->cpu_user_ns,
 			(unsigned long long)e->cpu_sys_ns);
 		fprintf(out, "\n}\n");

@@ -173,7 +173,8 @@ int fpga_rx_poll(struct fpga_emu *e)
 		}
 		for (int i = 0; i < n; i++) {
 			fpga_rx_packet(e, &pkts[i]);
-			/* an urgent ACK goes out at once, as the VHDL's: it keeps the window moving */
+			/* an urgent ACK goes out at once, as the VHDL's: it keeps the window moving
+			 */
 			if (fpga_acktrack_pending(&e->ack) >= e->cfg.max_acks) {
 				fpga_tx_service(e, false);
 			}

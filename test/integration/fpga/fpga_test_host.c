@@ -29,9 +29,9 @@
 #include <dgrdma/transport.h>
 #include <dgrdma/wire.h>
 
-#define TX_BASE 0x40000000u
+#define TX_BASE	  0x40000000u
 #define FLAG_AREA 1024u
-#define MAX_BUFS 255u
+#define MAX_BUFS  255u
 
 struct host {
 	struct dgr_transport *tr;
@@ -144,7 +144,8 @@ static int dcp_request(struct host *h, enum dcp_kind kind, uint32_t addr, uint32
 				struct dcp_packet r;
 
 				if (pk[i].proto != DGR_PROTO_DCP ||
-				    dcp_decode(pk[i].data, pk[i].len, &r, NULL) < 0 || r.tag != p.tag) {
+				    dcp_decode(pk[i].data, pk[i].len, &r, NULL) < 0 ||
+				    r.tag != p.tag) {
 					continue;
 				}
 				if (v) {
@@ -168,7 +169,7 @@ struct rx_state {
 	/* results */
 	uint64_t samples, lost, gap_periods, discontinuities, transactions, doorbells, frames;
 	uint64_t first_sample, flag_index_errors, bad_msgs, bad_frames, short_buffers;
-	uint64_t disc_then_gap; /* discontinuities followed by a ramp gap, as they must be */
+	uint64_t disc_then_gap;	  /* discontinuities followed by a ramp gap, as they must be */
 	uint64_t dcp_ok, dcp_err; /* answers to DCP doorbells */
 	bool have_first, eof, pending_disc;
 	uint32_t expect;
@@ -339,10 +340,10 @@ static int run_rx(struct host *h)
 	       "\nlast_sample %" PRIu32 "\nflag_index_errors %" PRIu64 "\nbad_msgs %" PRIu64
 	       "\nbad_frames %" PRIu64 "\nshort_buffers %" PRIu64 "\neof %d\nincomplete %u\n"
 	       "dcp_ok %" PRIu64 "\ndcp_err %" PRIu64 "\n",
-	       s.transactions, s.samples, s.lost, s.gap_periods, s.discontinuities,
-	       s.disc_then_gap, s.doorbells, s.frames, s.first_sample, s.expect - 1,
-	       s.flag_index_errors, s.bad_msgs, s.bad_frames, s.short_buffers, s.eof ? 1 : 0,
-	       dgr_reasm_outstanding(s.reasm), s.dcp_ok, s.dcp_err);
+	       s.transactions, s.samples, s.lost, s.gap_periods, s.discontinuities, s.disc_then_gap,
+	       s.doorbells, s.frames, s.first_sample, s.expect - 1, s.flag_index_errors, s.bad_msgs,
+	       s.bad_frames, s.short_buffers, s.eof ? 1 : 0, dgr_reasm_outstanding(s.reasm),
+	       s.dcp_ok, s.dcp_err);
 	dgr_reasm_free(s.reasm);
 	free(s.mem);
 	return 0;
@@ -390,13 +391,15 @@ static int run_sink(struct host *h)
 			}
 			frames++;
 			while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
-				struct dgr_msg db = { .txn_id = h->txn++, .num_msgs_in_txn = 0,
+				struct dgr_msg db = { .txn_id = h->txn++,
+						      .num_msgs_in_txn = 0,
 						      .msg_seq = 1 };
 				uint32_t i;
 
 				bytes += m.data_len;
-				if (m.msg_seq != dgr_msg_txn_parts(&m) || m.flag_addr == DGR_NO_FLAG ||
-				    m.flag_addr + 4 > flags_end || m.flag_addr < h->nbuf * h->size) {
+				if (m.msg_seq != dgr_msg_txn_parts(&m) ||
+				    m.flag_addr == DGR_NO_FLAG || m.flag_addr + 4 > flags_end ||
+				    m.flag_addr < h->nbuf * h->size) {
 					continue;
 				}
 				txns++;
@@ -405,7 +408,8 @@ static int run_sink(struct host *h)
 				db.flag_addr = h->fpga_bufs * h->size + 4 * i;
 				db.flag_value = DGR_DOORBELL_VALUE;
 				if (dgr_fb_add(&fb, &db, NULL, 0) < 0) {
-					struct dgr_tx_pkt p = { .data = h->frame, .proto = DGR_PROTO_DGRDMA };
+					struct dgr_tx_pkt p = { .data = h->frame,
+								.proto = DGR_PROTO_DGRDMA };
 
 					p.len = dgr_fb_finish(&fb);
 					dgr_transport_send(h->tr, &p, 1, errbuf);
@@ -445,9 +449,10 @@ static int run_tx(struct host *h)
 		int n;
 
 		if (sent < h->tx_buffers && credits > 0) {
-			uint64_t due = h->rate > 0 ? start + (uint64_t)((double)sent * h->size / 4 *
-									1e9 / h->rate)
-						   : 0;
+			uint64_t due =
+			    h->rate > 0
+				? start + (uint64_t)((double)sent * h->size / 4 * 1e9 / h->rate)
+				: 0;
 
 			if (now_ns() >= due) {
 				unsigned int j = (unsigned int)(sent % h->fpga_bufs);
@@ -529,8 +534,18 @@ static int run_dump(struct host *h, const char *path)
 	return 0;
 }
 
-enum { O_SIZE = 0x200, O_NBUF, O_FPGA_BUFS, O_DELAY, O_TIMEOUT, O_IDLE, O_DCP_DB, O_RATE,
-       O_TX_BUFFERS, O_EOF };
+enum {
+	O_SIZE = 0x200,
+	O_NBUF,
+	O_FPGA_BUFS,
+	O_DELAY,
+	O_TIMEOUT,
+	O_IDLE,
+	O_DCP_DB,
+	O_RATE,
+	O_TX_BUFFERS,
+	O_EOF
+};
 
 int main(int argc, char **argv)
 {
@@ -549,8 +564,13 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dgr_transport_opts to;
-	struct host h = { .size = 16384, .nbuf = 64, .fpga_bufs = 4, .seq = 1, .txn = 1,
-			  .timeout_ns = 30000000000ull, .idle_ns = 2000000000ull };
+	struct host h = { .size = 16384,
+			  .nbuf = 64,
+			  .fpga_bufs = 4,
+			  .seq = 1,
+			  .txn = 1,
+			  .timeout_ns = 30000000000ull,
+			  .idle_ns = 2000000000ull };
 	char errbuf[DGR_ERRBUF_SIZE];
 	uint64_t v;
 	int opt, rc = 1;
@@ -624,15 +644,15 @@ int main(int argc, char **argv)
 		rc = run_tx(&h);
 	} else if (strcmp(cmd, "read") == 0 && optind + 1 < argc) {
 		uint32_t val = 0;
-		int code = dcp_request(&h, DCP_KIND_READ, (uint32_t)strtoul(argv[optind + 1], NULL, 0),
-				       0, &val);
+		int code = dcp_request(&h, DCP_KIND_READ,
+				       (uint32_t)strtoul(argv[optind + 1], NULL, 0), 0, &val);
 
 		printf("code %d\nvalue %" PRIu32 "\n", code, val);
 		rc = code < 0;
 	} else if (strcmp(cmd, "write") == 0 && optind + 2 < argc) {
-		int code = dcp_request(&h, DCP_KIND_WRITE,
-				       (uint32_t)strtoul(argv[optind + 1], NULL, 0),
-				       (uint32_t)strtoul(argv[optind + 2], NULL, 0), NULL);
+		int code =
+		    dcp_request(&h, DCP_KIND_WRITE, (uint32_t)strtoul(argv[optind + 1], NULL, 0),
+				(uint32_t)strtoul(argv[optind + 2], NULL, 0), NULL);
 
 		printf("code %d\n", code);
 		rc = code < 0;

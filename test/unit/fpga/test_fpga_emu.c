@@ -146,15 +146,37 @@ static void test_prop_map(void)
 	TAP_EQ_U(no_doc, 0, "props: every property is documented");
 	{
 		static const char *const required[] = {
-			"transactions_sent", "doorbells_received", "samples_produced",
-			"dropped_samples", "num_dropped_samps", "discontinuities_sent",
-			"num_underruns", "ack_tracker_total_acks_sent", "tx_acks_sent",
-			"pkts_enqueued", "reject_out_of_range", "reject_already_set",
-			"accepted_by_peek", "high_watermark", "bitfield", "base_seqno",
-			"rej_seqno", "rej_ack", "frame_parser_reject", "coalesce_wait_d",
-			"max_acks_outstanding", "ack_wait", "report_data_loss",
-			"samp_count_before_first_underrun", "tx_run", "tx_beats", "tx_messages",
-			"tx_message_gap", "rx_messages", "rx_bytes", "rx_last_message_bytes",
+			"transactions_sent",
+			"doorbells_received",
+			"samples_produced",
+			"dropped_samples",
+			"num_dropped_samps",
+			"discontinuities_sent",
+			"num_underruns",
+			"ack_tracker_total_acks_sent",
+			"tx_acks_sent",
+			"pkts_enqueued",
+			"reject_out_of_range",
+			"reject_already_set",
+			"accepted_by_peek",
+			"high_watermark",
+			"bitfield",
+			"base_seqno",
+			"rej_seqno",
+			"rej_ack",
+			"frame_parser_reject",
+			"coalesce_wait_d",
+			"max_acks_outstanding",
+			"ack_wait",
+			"report_data_loss",
+			"samp_count_before_first_underrun",
+			"tx_run",
+			"tx_beats",
+			"tx_messages",
+			"tx_message_gap",
+			"rx_messages",
+			"rx_bytes",
+			"rx_last_message_bytes",
 		};
 		unsigned int missing = 0;
 
@@ -229,8 +251,8 @@ static void test_dcp(void)
 		 FPGA_WS_OPERATING, "control: status operating");
 	TAP_EQ_U(dcp_write(e, paddr("rate_sps"), 3000000, 0xF), DCP_RESP_ERROR,
 		 "control: rate_sps refused while operating");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code),
-		 FPGA_OCCP_ERROR, "control: a second start fails");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code), FPGA_OCCP_ERROR,
+		 "control: a second start fails");
 	TAP_EQ_U(dcp_write(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_STOP), 0, 0xF), DCP_RESP_OK,
 		 "control: stop by a write");
 	tap_ok(e->adc.stopped, "control: the ADC stopped");
@@ -335,7 +357,8 @@ static void test_txpath(void)
 	TAP_EQ_U(hv.last.bytes, S, "tx: 16384 bytes");
 	TAP_EQ_U(hv.first_seq, 1, "tx: frame_seq starts at 1");
 	TAP_EQ_U(hv.last_seq, 2, "tx: and counts up");
-	TAP_EQ_U(dgr_get_le16(tapped[0] + DGR_FRAME_OFF_SRC_ID), 1, "tx: src_id (offset 0) is --id");
+	TAP_EQ_U(dgr_get_le16(tapped[0] + DGR_FRAME_OFF_SRC_ID), 1,
+		 "tx: src_id (offset 0) is --id");
 	for (uint32_t k = 0; k < S / 4; k++) {
 		if (dgr_get_le32(hv.mem + 4 * k) != k) {
 			ramp_bad++;
@@ -375,8 +398,12 @@ static size_t host_frame(uint8_t *buf, uint16_t seq, uint32_t data_addr, uint32_
 			 uint32_t flag_value, const uint8_t *data, uint32_t len)
 {
 	struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1, .frame_seq = seq };
-	struct dgr_txn t = { .txn_id = seq, .data_addr = data_addr, .flag_addr = flag_addr,
-			     .flag_value = flag_value, .data = data, .len = len };
+	struct dgr_txn t = { .txn_id = seq,
+			     .data_addr = data_addr,
+			     .flag_addr = flag_addr,
+			     .flag_value = flag_value,
+			     .data = data,
+			     .len = len };
 	struct dgr_frame_builder fb;
 	struct dgr_txn_cursor c;
 

@@ -11,7 +11,7 @@
 #include "../tap.h"
 #include "../../../fpga/model.h"
 
-#define S 64u /* 16 samples per buffer */
+#define S   64u /* 16 samples per buffer */
 #define SPB (S / DGR_SAMPLE_BYTES)
 
 /* What a host would see: transactions sent, checked against the ramp. */
@@ -19,7 +19,7 @@ struct sink {
 	uint64_t data_txns, disc_txns, eof_txns, samples, gaps, gap_samples;
 	uint64_t expect;
 	bool have;
-	uint64_t ramp_errors;    /* a buffer whose words are not consecutive */
+	uint64_t ramp_errors; /* a buffer whose words are not consecutive */
 	uint64_t data_after_disc;
 	unsigned int in_flight[FPGA_MAX_HOST_BUFFERS];
 	unsigned int nflight;
@@ -289,7 +289,8 @@ static void test_vicious_cycle(void)
 	TAP_EQ_U(on.gap_samples, 0, "vicious: rdl=true: no gap is visible in the ramp");
 	TAP_EQ_U(on.samples, on.expect,
 		 "vicious: rdl=true: the samples delivered are exactly 0..last, then nothing");
-	TAP_EQ_U(on.ramp_errors + off.ramp_errors, 0, "vicious: buffers are internally consecutive");
+	TAP_EQ_U(on.ramp_errors + off.ramp_errors, 0,
+		 "vicious: buffers are internally consecutive");
 	TAP_EQ_U(on.eof_txns + off.eof_txns, 2, "vicious: each run ends with one EOF");
 	TAP_EQ_U(on.wrong_addr + off.wrong_addr, 0, "vicious: every transaction at its addresses");
 }
@@ -323,7 +324,8 @@ static void test_stall_recovers(void)
 	 * Stalled after tick 99 (396 samples, buffer 24 three quarters full): buffer
 	 * 24 and 5 more (4 host + 2 local in all) hold samples up to 480.
 	 */
-	TAP_EQ_U(a.first_drop_sample, 24 * SPB + 6 * SPB, "stall: drops begin when the slack is gone");
+	TAP_EQ_U(a.first_drop_sample, 24 * SPB + 6 * SPB,
+		 "stall: drops begin when the slack is gone");
 	/* the host releases at the end of tick 200 (sample 800): the period ends at tick 201 */
 	TAP_EQ_U(a.dropped_samples, 800 - 480, "stall: and end when the host returns");
 	fpga_producer_free(&p);
