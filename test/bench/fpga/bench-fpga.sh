@@ -8,7 +8,8 @@
 # own CPU time is reported too: samples_sent / (user + sys) is what one full core
 # would sustain. Baseline in the same run: the same with --batch 1 (one sendmmsg per
 # frame instead of up to 64); the ratio shows what batching buys.
-# Results: build/bench/fpga.txt (and stdout).
+# A third run over a veth pair between two namespaces (raw Ethernet, as bench-stack
+# runs the emulator) when root. Results: build/bench/fpga.txt (and stdout).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
@@ -45,6 +46,29 @@ run batched
 run batch1 --batch 1
 read -r _ rate cap sent el cpu frames <"$WORK/batched.row"
 read -r _ rate1 cap1 _ _ _ _ <"$WORK/batch1.row"
+
+# Raw Ethernet over a veth pair between two namespaces (what bench-stack uses), root only.
+veth_line="veth (raw Ethernet, MTU 9000): skipped (needs root for network namespaces)"
+if [ "$(id -u)" = 0 ]; then
+	. "$DGR_SRC/test/lib/netns.sh"
+	DGR_LINK_TAG="fpg$$"
+	trap 'dgr_link_down; rm -rf "$WORK"' EXIT
+	if dgr_link_up netns; then
+		"${DGR_HOST_RUN[@]}" "$SINK" "${DGR_HOST_TRANSPORT[@]}" --rcvbuf 64M --idle 1 \
+			"${BUFS[@]}" --buffers 255 --fpga-buffers 2 sink >"$WORK/veth.sink" 2>&1 &
+		sp=$!
+		sleep 0.2
+		"${DGR_FPGA_RUN[@]}" "$FPGA" "${DGR_FPGA_TRANSPORT[@]}" --rcvbuf 16M --sndbuf 16M \
+			--rate 1e10 --report-data-loss false "${BUFS[@]}" --host-buffers 255 \
+			--duration "$DUR" --quiet --drain-ms 500 --summary-json "$WORK/veth.json" \
+			>"$WORK/veth.out" 2>&1
+		wait "$sp"
+		veth_line=$(jq -r '(.samples_sent / (.elapsed_ns / 1e9)) as $r |
+			(.samples_sent / ((.cpu_user_ns + .cpu_sys_ns) / 1e9)) as $c |
+			"veth (raw Ethernet, MTU 9000): \($r / 1e6 | floor) MS/s achieved, \($c / 1e6 | floor) MS/s per full core"' \
+			"$WORK/veth.json")
+	fi
+fi
 {
 	echo "bench-fpga $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "command: make bench-fpga (test/bench/fpga/bench-fpga.sh, ${DUR} s per run)"
@@ -55,4 +79,5 @@ read -r _ rate1 cap1 _ _ _ _ <"$WORK/batch1.row"
 		printf "baseline --batch 1: %.1f MS/s achieved, %.1f MS/s per full core\n", r / 1e6, c / 1e6 }'
 	awk -v a="$cap" -v b="$cap1" -v r="$rate" -v q="$rate1" 'BEGIN {
 		printf "ratio batched / batch 1: %.2f per core, %.2f achieved\n", a / b, r / q }'
+	echo "$veth_line"
 } | tee "$OUT"
