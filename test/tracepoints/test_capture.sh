@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-capture on tp-fire (UDP to 127.0.0.1 + every tracepoint): a complete run folder
+# (trace/ read by babeltrace2, capture.pcapng read by tshark, run.json valid for jq, with
+# the exact counts), the capture inference, the ring sizing, interruption (command killed,
+# dgrdma-capture interrupted) and the argument errors.
+
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+FIRE=$DGR_BUILD/test/tracepoints/tp-fire
+WORK=$(mktemp -d)
+# Ports below the ephemeral range, unique per run, so that no other suite's traffic matches.
+PORT_A=$((20000 + $$ % 9000))
+PORT_B=$((PORT_A + 1))
+BG_PID=""
+cleanup() {
+	[ -n "$BG_PID" ] && kill -KILL "$BG_PID" 2>/dev/null
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
+	done_testing
+	exit 0
+fi
+PCAP_OK=1
+if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
+	PCAP_OK=0
+fi
+
+json_valid() {
+	jq -e . "$1" >/dev/null
+}
+
+jqr() {
+	jq -r "$1" "$2/run.json"
+}
+
+# events_of_pid TRACE PID: the events of that process, "provider:event" per line.
+events_of_pid() {
+	babeltrace2 "$1" | grep -F "vpid = $2," |
+		sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\):.*/\1/p'
+}
+
+# ---- argument errors --------------------------------------------------------------------
+
+out=$("$CAPTURE" --snaplen -5 -- true 2>&1)
+check_eq "$?" 2 "bad --snaplen exits 2"
+case $out in *"--snaplen: '-5' is not an integer in [0, 262144]"*) ok "bad --snaplen names the range" ;;
+*) not_ok "bad --snaplen names the range"; diag "$out" ;; esac
+out=$("$CAPTURE" --num-subbuf 3 -- true 2>&1)
+case $out in *"--num-subbuf: must be a power of two in [2, 1024]"*) ok "--num-subbuf 3 refused" ;;
+*) not_ok "--num-subbuf 3 refused"; diag "$out" ;; esac
+out=$("$CAPTURE" --subbuf-size 3M -- true 2>&1)
+case $out in *"--subbuf-size: must be a power of two in [4k, 1G]"*) ok "--subbuf-size 3M refused" ;;
+*) not_ok "--subbuf-size 3M refused"; diag "$out" ;; esac
+"$CAPTURE" --no-trace >/dev/null 2>&1
+check_eq "$?" 2 "no command exits 2"
+mkdir -p "$WORK/full" && echo keep >"$WORK/full/precious"
+"$CAPTURE" -o "$WORK/full" --no-trace --no-pcap -- true 2>/dev/null
+check_eq "$?:$(cat "$WORK/full/precious")" "2:keep" "a non-empty --output folder is refused and left alone"
+out=$("$CAPTURE" -o "$WORK/noif" --no-trace -- true 2>&1)
+case $out in *"give --if IFACE or --no-pcap"*) ok "no transport flags and no --if: asks for --if" ;;
+*) not_ok "no transport flags and no --if: asks for --if"; diag "$out" ;; esac
+
+# ---- no capture, no trace: exit status and run.json ------------------------------------
+
+"$CAPTURE" -o "$WORK/plain" --no-trace --no-pcap -- sh -c 'exit 7' 2>/dev/null
+check_eq "$?" 7 "exit status of the command is passed on"
+check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
+	'["dgrdma-run/1",7,false,null,null]' "run.json without trace and capture"
+check_eq "$(jqr '.host.kernel' "$WORK/plain")" "$(uname -r)" "run.json host.kernel"
+check_eq "$(jqr '.host.sysctls["net.core.rmem_max"]' "$WORK/plain")" \
+	"$(cat /proc/sys/net/core/rmem_max)" "run.json host.sysctls records net.core.rmem_max"
+
+# ---- ring sizing -------------------------------------------------------------------------
+
+# 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
+"$CAPTURE" -o "$WORK/sizing" --no-pcap --event-rate 10000 --num-subbuf 4 -- true 2>/dev/null
+check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
+	"$WORK/sizing")" '[131072,4,"computed"]' "sub-buffers sized from --event-rate"
+check "lttng channel created with the computed size" \
+	grep -q -- "--subbuf-size=131072 --num-subbuf=4" "$WORK/sizing/lttng.log"
+"$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null
+check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
+	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
+
+if [ "$PCAP_OK" = 0 ]; then
+	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
+	done_testing
+	exit
+fi
+
+# ---- a complete run -----------------------------------------------------------------------
+
+RUN=$WORK/run
+"$CAPTURE" -o "$RUN" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" --peer "127.0.0.1:$PORT_B" \
+	--packets 200 2>"$WORK/run.err"
+check_eq "$?" 0 "capture of a complete run exits 0"
+check "run.json is valid JSON" json_valid "$RUN/run.json"
+check_eq "$(jqr '[.interrupted, .exit_status, .exit_signal, .command[0], .command[-1]] | @json' "$RUN")" \
+	"[false,0,null,\"$FIRE\",\"200\"]" "run.json: command, status, not interrupted"
+check_eq "$(jqr '[.capture.interface, .capture.filter, .capture.inferred_from] | @json' "$RUN")" \
+	"[\"lo\",\"udp port $PORT_A or udp port $PORT_B\",\"udp\"]" \
+	"interface and filter inferred from --udp --bind --peer"
+npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
+check_eq "$npkt" 200 "tshark reads the 200 datagrams from capture.pcapng"
+check_eq "$(jqr '[.capture.packets_captured, .capture.packets_received, .capture.packets_dropped] | @json' "$RUN")" \
+	"[200,200,0]" "run.json: packets captured, received, dropped"
+pid=$(jqr .command_pid "$RUN")
+events=$(events_of_pid "$RUN/trace" "$pid")
+check_eq "$(echo "$events" | wc -l)" 225 "babeltrace2 reads the command's 25 + 200 events"
+check_eq "$(echo "$events" | grep -c '^dgrdma:frame_tx$')" 201 "one frame_tx per datagram (+1)"
+check_eq "$(jqr '[.trace.discarded_events, .trace.lost_packets] | @json' "$RUN")" "[0,0]" \
+	"run.json: no event discarded"
+check_eq "$(jqr '.warnings | length' "$RUN")" 0 "no warning"
+check "the end-of-run summary names the discarded events and dropped packets" \
+	grep -q "trace: discarded events 0, lost packets 0" "$WORK/run.err"
+
+# Clock alignment: the trace clock is CLOCK_MONOTONIC (raw cycles at 1 GHz) and the capture
+# uses CLOCK_REALTIME; both must fall between the clock pairs read at start and at end.
+mono_end=$(jqr '.clocks.end | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+mono_start=$(jqr '.clocks.start | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+cycles=$(babeltrace2 --clock-cycles "$RUN/trace" | grep -F "vpid = $pid," |
+	sed -n 's/^\[\([0-9]*\)\].*/\1/p' | sed -n '1p;$p')
+first=$(echo "$cycles" | head -n1)
+last=$(echo "$cycles" | tail -n1)
+if [ "$first" -ge "$mono_start" ] && [ "$last" -le "$mono_end" ]; then
+	ok "trace timestamps lie between the monotonic clock readings at start and end"
+else
+	not_ok "trace timestamps lie between the monotonic clock readings at start and end"
+	diag "start $mono_start first $first last $last end $mono_end"
+fi
+rt_start=$(jqr '.clocks.start | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+rt_end=$(jqr '.clocks.end | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+times=$(tshark -r "$RUN/capture.pcapng" -T fields -e frame.time_epoch 2>/dev/null | sed -n '1p;$p')
+if awk -v s="$rt_start" -v e="$rt_end" -v a="$(echo "$times" | head -n1)" \
+	-v b="$(echo "$times" | tail -n1)" 'BEGIN { exit !(a >= s && b <= e) }'; then
+	ok "capture timestamps lie between the realtime clock readings at start and end"
+else
+	not_ok "capture timestamps lie between the realtime clock readings at start and end"
+	diag "start $rt_start packets $times end $rt_end"
+fi
+
+# ---- the traced command killed midway ----------------------------------------------------
+
+KILLED=$WORK/killed
+"$CAPTURE" -o "$KILLED" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
+	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 2>"$WORK/killed.err" &
+BG_PID=$!
+cmd_pid=""
+for ((n = 0; n < 300 && ${#cmd_pid} == 0; n++)); do
+	sleep 0.1
+	cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--packets 1000000 .*")
+done
+sleep 1
+kill -KILL $cmd_pid
+wait "$BG_PID"
+check_eq "$?" 137 "dgrdma-capture exits 128+9 when the command is killed by SIGKILL"
+BG_PID=""
+check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason, .command_pid] | @json' "$KILLED")" \
+	"[true,\"SIGKILL\",\"command killed by SIGKILL\",$cmd_pid]" "run.json says the run was interrupted"
+events=$(events_of_pid "$KILLED/trace" "$cmd_pid")
+check_eq "$(echo "$events" | grep -c '^dgrdma:counters$')" 1 \
+	"the killed command's trace is readable (its events are there)"
+npkt=$(tshark -r "$KILLED/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
+check_eq "$npkt" "$(jqr .capture.packets_captured "$KILLED")" \
+	"the killed run's capture is readable and holds every packet dumpcap counted"
+if [ "$npkt" -gt 0 ] && [ "$npkt" -lt 1000000 ]; then
+	ok "the capture stopped midway ($npkt packets)"
+else
+	not_ok "the capture stopped midway ($npkt packets)"
+fi
+
+# ---- dgrdma-capture itself interrupted (Ctrl-C) --------------------------------------------
+
+INTR=$WORK/intr
+# A background job of a script ignores SIGINT; give it back its default as a terminal would.
+env --default-signal=INT "$CAPTURE" -o "$INTR" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
+	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 2>"$WORK/intr.err" &
+BG_PID=$!
+cmd_pid=""
+for ((n = 0; n < 300 && ${#cmd_pid} == 0; n++)); do
+	sleep 0.1
+	cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--packets 1000000 .*")
+done
+kill -INT "$BG_PID"
+wait "$BG_PID"
+check_eq "$?" 130 "dgrdma-capture passes SIGINT to the command and exits 128+2"
+BG_PID=""
+check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason] | @json' "$INTR")" \
+	'[true,"SIGINT","dgrdma-capture received SIGINT"]' "run.json names the interruption"
+check "the interrupted run.json is valid" json_valid "$INTR/run.json"
+check "the interrupted run's trace is readable" babeltrace2 --output-format=dummy "$INTR/trace"
+check "the interrupted run's capture is readable" tshark -r "$INTR/capture.pcapng" -c 1 -q
+
+done_testing
