@@ -9,6 +9,8 @@
 /* Zero-filled room for frames cut by the snap length (see feed_messages()). */
 static uint8_t snap_scratch[65536 + 64];
 
+static const struct wa_addr zero_addr;
+
 const char *wa_dir_name(enum wa_dir d)
 {
 	return d == WA_TX ? "tx" : "rx";
@@ -508,8 +510,9 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 		w->dcp.resp_by_code[p.low & DCP_LOW_MASK]++;
 		return;
 	}
-	/* the host is the DCP master: its requests name it */
-	if (!addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) && w->n_dcp_hosts < WA_MAX_HOSTS) {
+	/* the host is the DCP master: its requests name it (unless the address is unknown) */
+	if (memcmp(l2->src.b, zero_addr.b, WA_ADDR_LEN) &&
+	    !addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) && w->n_dcp_hosts < WA_MAX_HOSTS) {
 		w->dcp_hosts[w->n_dcp_hosts++] = l2->src;
 	}
 	if (p.kind == DCP_KIND_WRITE && w->o.dcp_doorbells && p.addr >= w->o.dcp_bell_lo &&
