@@ -490,19 +490,31 @@ static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_
 	p->len = len - DGR_UDP_PAD_LEN;
 }
 
-/* Non-blocking pass over the socket(s); returns packets or -errno. */
-static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max)
+/*
+ * Non-blocking pass over the socket(s); returns packets or -errno. The DCP
+ * socket (raw Ethernet) is read when want_dcp is set (poll said readable)
+ * and otherwise every 64th pass, so a busy data path pays no extra system
+ * call for the quiet control plane.
+ */
+static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max,
+		     bool want_data, bool want_dcp)
 {
 	unsigned int i;
 	unsigned int out = 0;
-	int n;
+	int n = 0;
 	int nd = 0;
 
-	n = recv_batch(t, t->fd, 0, max);
-	if (n < 0) {
-		return n;
+	if (want_data) {
+		n = recv_batch(t, t->fd, 0, max);
+		if (n < 0) {
+			return n;
+		}
 	}
-	if ((unsigned int)n < max && t->dcp_fd >= 0) {
+	if (t->dcp_fd >= 0 && ++t->dcp_skip >= 64) {
+		want_dcp = true;
+	}
+	if ((unsigned int)n < max && t->dcp_fd >= 0 && want_dcp) {
+		t->dcp_skip = 0;
 		nd = recv_batch(t, t->dcp_fd, (unsigned int)n, max - (unsigned int)n);
 		if (nd < 0) {
 			return nd;
@@ -544,6 +556,8 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 	struct pollfd pfd[2];
 	unsigned int nfds = 0;
 	uint64_t deadline = 0;
+	bool want_data = true;
+	bool want_dcp = false;
 	int n;
 
 	if (max > t->batch) {
@@ -553,7 +567,7 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 		return 0;
 	}
 	for (;;) {
-		n = recv_once(t, pkts, max);
+		n = recv_once(t, pkts, max, want_data, want_dcp);
 		if (n < 0) {
 			return fail(errbuf, DGR_E_SYS, "receive: %s", strerror(-n));
 		}
@@ -587,6 +601,8 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 		if (n <= 0) {
 			return 0;
 		}
+		want_data = (pfd[0].revents & POLLIN) != 0;
+		want_dcp = nfds > 1 && (pfd[1].revents & POLLIN) != 0;
 		timeout_ms = 0; /* something is readable: take it, do not wait again */
 	}
 }

@@ -41,6 +41,7 @@ struct dgr_transport {
 	struct iovec *tx_iov;
 	union dgr_sockaddr *tx_names;
 
+	unsigned int dcp_skip; /* receive passes since the DCP socket was last read */
 	uint64_t drops_acc;  /* PACKET_STATISTICS accumulated */
 	uint32_t ovfl_last;  /* SO_RXQ_OVFL latest */
 	int rcvbuf_eff;
