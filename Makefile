@@ -64,7 +64,10 @@ fuzz: $(FUZZ_TARGETS)
 
 install: all $(INSTALL_TARGETS)
 
-demo: all
+# The main job: as root it first installs what is missing; then builds and runs.
+demo:
+	@if [ "$$(id -u)" = 0 ]; then mk/deps.sh install; else mk/deps.sh check; fi
+	@$(MAKE) --no-print-directory -j2 all
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/demo.sh
 
 FORMAT_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -1,12 +1,86 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make demo: the main job. Until the end-to-end loop lands this shows how the
-# codec frames the tuning guide's buffer sizes at both MTUs.
+# make demo: the main job of dgrdma-tools in one command.
+#
+# A software FPGA (dgrdma-fpga, ADC source) streams samples to the reference
+# host stack (dgrdma-host rx) over a private link; dgrdma-capture records the
+# run (LTTng trace + packet capture + run.json); latency-report gives the
+# verdict and dgrdma-plot draws latency and drop rate over the run.
+#
+# The link is the best this machine allows (test/lib/netns.sh): two network
+# namespaces and a veth pair as root, an unprivileged user+network namespace
+# otherwise, UDP on 127.0.0.1 as the last resort. Environment knobs:
+#   DEMO_RATE (samples/s, default 50e6)  DEMO_SECONDS (default 4)
+#   DEMO_OUT (run folder, default build/demo/run-<time>)  DGR_LINK_FORCE=netns|userns|udp
 set -euo pipefail
-W="$DGR_BUILD/bin/dgrdma-wire"
-for mtu in 9000 1500; do
-	for size in 16384 32768; do
-		echo "== one $size-byte buffer at MTU $mtu"
-		"$W" plan --size "$size" --mtu "$mtu" | sed -n '1p;$p'
-	done
+
+: "${DGR_BUILD:?}" "${DGR_SRC:?}"
+BIN="$DGR_BUILD/bin"
+. "$DGR_SRC/test/lib/netns.sh"
+
+mode=$(dgr_link_choose)
+if [ "$mode" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
+	echo "demo: not root: running in an unprivileged user+network namespace"
+	dgr_link_reexec "$0" "$@"
+fi
+
+RATE=${DEMO_RATE:-50e6}
+SECONDS_RUN=${DEMO_SECONDS:-4}
+OUT=${DEMO_OUT:-$DGR_BUILD/demo/run-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$(dirname "$OUT")"
+fpga_pid=""
+host_pid=""
+
+cleanup() {
+	local rc=$?
+	[ -n "$fpga_pid" ] && kill "$fpga_pid" 2>/dev/null
+	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null
+	wait 2>/dev/null
+	dgr_link_down
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+dgr_link_up "$mode"
+case "$mode" in
+netns) echo "demo: link: two network namespaces joined by a veth pair, MTU $DGR_LINK_MTU, raw Ethernet" ;;
+userns) echo "demo: link: veth pair in an unprivileged user+network namespace, MTU $DGR_LINK_MTU, raw Ethernet" ;;
+udp) echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)" ;;
+esac
+
+# The host first, under dgrdma-capture; it ends when the stream's EOF arrives.
+"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" --snaplen 128 -- \
+	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
+	--rcvbuf 32M --idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
+host_pid=$!
+
+# Start the FPGA once the host stack is up (its process exists and had a moment to bind).
+for _ in $(seq 1 100); do
+	pgrep -f "^$BIN/dgrdma-host rx" >/dev/null && break
+	sleep 0.1
 done
+sleep 1
+echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"
+"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate "$RATE" \
+	--buffers 4 --buffer-size 16384 --host-buffers 64 --duration "$SECONDS_RUN" --quiet \
+	--summary-json "$OUT.fpga.json" >"$OUT.fpga.log" 2>&1 || true
+fpga_pid=""
+if ! wait "$host_pid"; then
+	echo "demo: the host run did not end cleanly; its log:" >&2
+	tail -20 "$OUT.host.log" >&2
+fi
+host_pid=""
+mv "$OUT.fpga.json" "$OUT/fpga.json" 2>/dev/null || true
+mv "$OUT.host.log" "$OUT/host.log"
+mv "$OUT.fpga.log" "$OUT/fpga.log"
+
+"$BIN/latency-report" --no-progress "$OUT" >"$OUT/report.txt"
+"$BIN/latency-report" --no-progress --json "$OUT" >"$OUT/report.json"
+"$BIN/dgrdma-plot" --out "$OUT/plots" "$OUT" >"$OUT/plot.log" 2>&1
+
+cat "$OUT/report.txt"
+echo
+echo "demo: run folder   $OUT"
+echo "demo: report       $OUT/report.txt (JSON: $OUT/report.json)"
+echo "demo: plots        $(ls "$OUT"/plots/*.png 2>/dev/null | tr '\n' ' ')"
