@@ -7,13 +7,13 @@
  *       decode DG-RDMA frames given as hex (arguments or one per stdin line)
  */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
 #define MAX_FRAME 65536
@@ -36,20 +36,15 @@ static void usage(FILE *out)
 		DGR_FLAGW_MAX_LEN);
 }
 
-/* Parses an unsigned number in [min, max]; names the option on error. */
+/* Parses an unsigned number in [min, max]; prints the error naming the option. */
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	char err[DGR_ERRBUF_SIZE];
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "dgrdma-wire: invalid %s '%s': expected %" PRIu64 "..%" PRIu64 "\n",
-			opt, s, min, max);
+	if (dgr_parse_u64(opt, s, min, max, false, out, err) < 0) {
+		fprintf(stderr, "dgrdma-wire: %s\n", err);
 		return -1;
 	}
-	*out = v;
 	return 0;
 }
 

@@ -33,7 +33,7 @@ check "data_len past the end is reported" test $? -eq 0
 out=$("$W" plan --size 10 --mtu 20 2>&1)
 rc=$?
 check_eq "$rc" "2" "a bad --mtu exits 2"
-check_eq "$out" "dgrdma-wire: invalid --mtu '20': expected 64..65535" "a bad --mtu names the option and the range"
+check_eq "$out" "dgrdma-wire: --mtu: '20' is out of range 64..65535" "a bad --mtu names the option and the range"
 out=$("$W" bogus 2>&1 | head -1)
 check_eq "$out" "dgrdma-wire: unknown command 'bogus' (expected plan or decode)" "an unknown command is named"
 done_testing
