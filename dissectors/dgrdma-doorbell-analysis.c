@@ -291,7 +291,12 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 		return;
 	}
 	txn->doorbell_frame = pinfo->num;
-	nstime_delta(&txn->doorbell_latency, &pinfo->abs_ts, &txn->complete_ts);
+	/* Capture timestamps can go backwards: clamp at 0, as latency-report does. */
+	if (nstime_cmp(&pinfo->abs_ts, &txn->complete_ts) >= 0) {
+		nstime_delta(&txn->doorbell_latency, &pinfo->abs_ts, &txn->complete_ts);
+	} else {
+		nstime_set_zero(&txn->doorbell_latency);
+	}
 	res->answers = txn;
 	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
 }
@@ -368,10 +373,8 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 
 	memset(&res, 0, sizeof(res));
 	c = dgr_an_conv_get(pinfo, TRUE, &dir);
-	if (m->num_msgs == 0 && m->data_len == 0) {
-		if (m->flag_addr != DGR_NO_FLAG) {
-			dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
-		}
+	if (m->is_doorbell) {
+		dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
 	} else {
 		dgr_an_data(conn, c, fr, pinfo, m, &res);
 	}
@@ -380,7 +383,7 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 							   wmem_array_get_count(fr->msgs) - 1);
 }
 
-const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr)
+const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity)
 {
 	struct dgr_an_frame *fr;
 	struct dgr_an_conv *c;
@@ -405,7 +408,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr)
 	fr->dir = dir;
 	if (conn) {
 		fr->conn_label = conn->label[!dir];
-		dgr_an_doorbell(conn, dir, fr, pinfo, addr, &res);
+		dgr_an_doorbell(conn, dir, fr, pinfo, identity, &res);
 	} else {
 		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, "(no DG-RDMA connection)", NULL);
 	}

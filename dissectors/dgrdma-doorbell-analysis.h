@@ -112,6 +112,7 @@ struct dgr_an_msg_in {
 	guint16 num_msgs;
 	guint16 msg_seq;
 	guint16 data_len;
+	gboolean is_doorbell; /* see dgrdma_is_doorbell() in packet-dgrdma.c */
 };
 
 /*
@@ -122,12 +123,13 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 					packet_info *pinfo, const struct dgr_an_msg_in *m);
 
 /*
- * First pass only: a DCP property write recognised as a doorbell (flag
- * address addr). The connection is the most recent one whose data flowed
+ * First pass only: a DCP property write recognised as a doorbell; identity
+ * plays the part of the flag address (the written buffer index when the
+ * doorbell range is one property, else the address). The connection is the most recent one whose data flowed
  * towards the sender of this DCP frame. Returns the result, stored in the
  * DCP frame's own analysis record (created here).
  */
-const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 addr);
+const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity);
 
 /* The stored result of message index i of a frame, or NULL. */
 const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i);

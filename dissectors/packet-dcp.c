@@ -17,6 +17,7 @@
 #include <epan/tap.h>
 
 #include <dgrdma/dcp.h>
+#include <dgrdma/host.h> /* DGR_DCP_DOORBELL_ADDR */
 #include <dgrdma/proto.h>
 
 #include "dgrdma-doorbell-analysis.h"
@@ -186,6 +187,21 @@ static tap_packet_status dcp_srt_packet(void *pss, packet_info *pinfo, epan_diss
 	table = g_array_index(data->srt_array, srt_stat_table *, 0);
 	add_srt_table_data(table, dcp_srt_row(info->req_kind), &info->req_ts, pinfo);
 	return TAP_PACKET_REDRAW;
+}
+
+/*
+ * What identifies the buffer a DCP doorbell frees: with one doorbell
+ * property (the emulator's and the stack's DGR_DCP_DOORBELL_ADDR) the value
+ * written is the buffer index; with a range of addresses, the address is
+ * (one per buffer, ranked like flag addresses). As latency-report does.
+ */
+static guint32 dcp_doorbell_identity(const struct dcp_packet *p)
+{
+	if (pref_doorbell_range->nranges == 1 &&
+	    pref_doorbell_range->ranges[0].low == pref_doorbell_range->ranges[0].high) {
+		return p->data;
+	}
+	return p->addr;
 }
 
 static struct dcp_conv *dcp_conv_get(packet_info *pinfo, guint *dir)
@@ -394,7 +410,7 @@ static int dissect_dcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void
 		tap_queue_packet(dcp_tap, pinfo, info);
 	}
 
-	if (p.kind == DCP_KIND_WRITE && pref_doorbell_range &&
+	if (p.kind == DCP_KIND_WRITE && pref_doorbell_range && pref_doorbell_range->nranges &&
 	    value_is_in_range(pref_doorbell_range, p.addr)) {
 		const struct dgr_an_msg *an;
 
@@ -402,8 +418,9 @@ static int dissect_dcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void
 		proto_item_set_generated(ti);
 		col_append_str(pinfo->cinfo, COL_INFO, " Doorbell");
 		if (dgrdma_analysis_enabled()) {
-			an = PINFO_FD_VISITED(pinfo) ? dgr_an_dcp_doorbell_result(pinfo)
-						     : dgr_an_dcp_doorbell(pinfo, p.addr);
+			an = PINFO_FD_VISITED(pinfo)
+				     ? dgr_an_dcp_doorbell_result(pinfo)
+				     : dgr_an_dcp_doorbell(pinfo, dcp_doorbell_identity(&p));
 			if (an) {
 				dgrdma_add_analysis_tree(dtree, tvb, pinfo, top, an);
 			}
@@ -519,11 +536,18 @@ void proto_register_dcp(void)
 	expert_register_field_array(expert, ei, array_length(ei));
 
 	module = prefs_register_protocol(proto_dcp, NULL);
-	range_convert_str(wmem_epan_scope(), &pref_doorbell_range, "", DCP_ADDR_MASK);
+	{
+		char *dflt = g_strdup_printf("0x%x", DGR_DCP_DOORBELL_ADDR);
+
+		range_convert_str(wmem_epan_scope(), &pref_doorbell_range, dflt, DCP_ADDR_MASK);
+		g_free(dflt);
+	}
 	prefs_register_range_preference(
 		module, "doorbell_addresses", "Doorbell property addresses",
-		"DCP writes to these addresses are doorbells (a stack configured to send "
-		"buffer-release doorbells as DCP property writes). Empty (default): none.",
+		"DCP writes to these addresses are doorbells (a stack or emulator configured to "
+		"send buffer-release doorbells as DCP property writes). One address (default: "
+		"0x100018, worker 0's doorbell property): the value written is the buffer index. "
+		"Several: each address is one buffer. Empty: none.",
 		&pref_doorbell_range, DCP_ADDR_MASK);
 
 	dcp_tap = register_tap("dcp");

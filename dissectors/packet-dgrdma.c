@@ -131,6 +131,24 @@ static int *const flag_word_fields[] = {
 	&hf_flag_valid, &hf_flag_length, &hf_flag_eof, &hf_flag_truncated, &hf_flag_opcode, NULL,
 };
 
+/*
+ * A doorbell is a flag-only message (num_msgs_in_txn 0, data_len 0) with a
+ * flag whose word says nothing but "buffer free": opcode 0, length 0, no EOF
+ * or truncation. Any other flag word makes it a zero-length data transaction
+ * carrying a message in a buffer (a discontinuity, an EOF, ...). Same rule as
+ * latency-report (analysis/wire_analysis.c).
+ */
+static gboolean dgrdma_is_doorbell(const struct dgr_msg *m)
+{
+	struct dgr_flag_word fw;
+
+	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
+		return FALSE;
+	}
+	dgr_flag_decode(m->flag_value, &fw);
+	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
+}
+
 /* Expert info for a dgr_msg_validate() failure, with its precise text. */
 static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct dgr_msg *m)
 {
@@ -303,6 +321,7 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	struct dgr_msg m;
 	struct dgr_an_msg_in in;
 	const struct dgr_an_msg *an = NULL;
+	gboolean is_doorbell;
 	proto_tree *mtree;
 	proto_item *mi;
 	proto_item *ti;
@@ -354,7 +373,8 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 				       m.msg_type);
 	}
 	proto_tree_add_item(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, ENC_NA);
-	if (dgr_msg_is_flag_only(&m)) {
+	is_doorbell = dgrdma_is_doorbell(&m);
+	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
 		proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
@@ -390,6 +410,7 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 			in.num_msgs = m.num_msgs_in_txn;
 			in.msg_seq = m.msg_seq;
 			in.data_len = m.data_len;
+			in.is_doorbell = is_doorbell;
 			an = dgr_an_message(conn, fr, pinfo, &in);
 		} else {
 			an = dgr_an_frame_msg(fr, index);
@@ -698,7 +719,9 @@ void proto_register_dgrdma(void)
 		 {"Payload", "dgrdma.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL}},
 		{&hf_doorbell,
 		 {"Doorbell", "dgrdma.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
-		  "Flag-only transaction (num_msgs_in_txn 0, data_len 0)", HFILL}},
+		  "Flag-only transaction (num_msgs_in_txn 0, data_len 0) whose flag word is only "
+		  "'valid' (opcode 0, length 0)",
+		  HFILL}},
 		{&hf_an,
 		 {"Analysis", "dgrdma.analysis", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL}},
 		{&hf_an_seq_first,

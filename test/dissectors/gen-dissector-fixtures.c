@@ -6,7 +6,8 @@
  * malformed ones are built valid and then broken on purpose, one fault per
  * frame. Expected values are in the suites next to this file.
  *
- *   gen-dissector-fixtures DIR     basic, malformed, dcp, dcp-doorbell, udp, udp-other, padded
+ *   gen-dissector-fixtures DIR     basic, malformed, dcp, dcp-doorbell(-index), udp,
+ *                                  udp-other, padded
  *   gen-dissector-fixtures --bench FILE MB   a ~MB megabyte RX-path capture
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include <dgrdma/dcp.h>
+#include <dgrdma/host.h> /* DGR_DCP_DOORBELL_ADDR */
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
@@ -220,7 +222,10 @@ static void emit(struct pcap_out *o, struct frame *f, int from_fpga, uint64_t dt
  * 11 host seq4: doorbell buf3 -> txn4            (+7 us)  latency 67 us
  * 12 host seq5: doorbell buf2: orphan            (+1 us)
  * 13 FPGA seq8: txn7 fragment 1/3, never completed (+1 us)
- * 14 FPGA: ACK-only frame acknowledging host seq 1..5 (+1 us)
+ * 14 FPGA: ACK-only frame (frame_seq 0) acknowledging host seq 1..5 (+1 us)
+ * 15 FPGA seq9: txn8, flag-only but its flag word is a discontinuity
+ *    (opcode 4): a zero-length data transaction into buf1, not a doorbell (+1 us)
+ * 16 host seq6: doorbell buf1 -> txn8          (+29 us) latency 29 us
  */
 static int gen_basic(const char *dir)
 {
@@ -287,8 +292,17 @@ static int gen_basic(const char *dir)
 		  16);
 	emit(&o, &f, 1, 1000);
 
-	frame_start(&f, FPGA_ID, HOST_ID, 9, 1, 5);
+	frame_start(&f, FPGA_ID, HOST_ID, 0, 1, 5); /* ACK-only frames take no frame_seq */
 	emit(&o, &f, 1, 1000);
+
+	frame_start(&f, FPGA_ID, HOST_ID, 9, 0, 0);
+	frame_msg(&f, 8, DATA_FLAG_BASE + 4,
+		  dgr_flag_encode(0, false, false, DGR_OPCODE_DISCONTINUITY), 0, 1, 0, 0);
+	emit(&o, &f, 1, 1000);
+
+	frame_start(&f, HOST_ID, FPGA_ID, 6, 0, 0);
+	doorbell(&f, 8, 1);
+	emit(&o, &f, 0, 29000);
 	return pcap_close(&o);
 }
 
@@ -476,20 +490,24 @@ static int gen_dcp(const char *dir)
 
 /*
  * dcp-doorbell.pcap: data by DG-RDMA (FPGA -> host), doorbells as DCP
- * property writes to 0x80000 + 4 * buffer (host -> FPGA):
+ * property writes to 0x80000 + 4 * buffer (host -> FPGA), one address per
+ * buffer:
  *  1 FPGA seq1 txn1 -> buf0   2 FPGA seq2 txn2 -> buf1 (+5 us)
  *  3 DCP write 0x80000 (+45 us): doorbell for txn1, latency 50 us
  *  4 write response (+10 us)
  *  5 DCP write 0x80004 (+10 us): doorbell for txn2, latency 65 us
  *  6 write response (+10 us)
+ * dcp-doorbell-index.pcap: the same, the doorbells written as the buffer
+ * index (0, then 1) to the one doorbell property DGR_DCP_DOORBELL_ADDR.
  */
-static int gen_dcp_doorbell(const char *dir)
+static int gen_dcp_doorbell(const char *dir, const char *name, int per_address)
 {
 	char path[4096];
 	struct pcap_out o;
 	struct frame f;
+	unsigned int b;
 
-	snprintf(path, sizeof(path), "%s/dcp-doorbell.pcap", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (pcap_open(&o, path, 1) != 0) {
 		return -1;
 	}
@@ -499,10 +517,12 @@ static int gen_dcp_doorbell(const char *dir)
 	frame_start(&f, FPGA_ID, HOST_ID, 2, 0, 0);
 	data_txn(&f, 2, 1, 64);
 	emit(&o, &f, 1, 5000);
-	dcp_emit(&o, 0, DCP_KIND_WRITE, 1, 0x80000, 1, 0xF, 45000);
-	dcp_emit(&o, 1, DCP_KIND_WRITE_RESP, 1, 0, 0, 0, 10000);
-	dcp_emit(&o, 0, DCP_KIND_WRITE, 2, 0x80004, 1, 0xF, 10000);
-	dcp_emit(&o, 1, DCP_KIND_WRITE_RESP, 2, 0, 0, 0, 10000);
+	for (b = 0; b < 2; b++) {
+		dcp_emit(&o, 0, DCP_KIND_WRITE, (uint8_t)(b + 1),
+			 per_address ? 0x80000u + 4 * b : DGR_DCP_DOORBELL_ADDR,
+			 per_address ? 1 : b, 0xF, b ? 10000 : 45000);
+		dcp_emit(&o, 1, DCP_KIND_WRITE_RESP, (uint8_t)(b + 1), 0, 0, 0, 10000);
+	}
 	return pcap_close(&o);
 }
 
@@ -671,7 +691,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (gen_basic(argv[1]) || gen_malformed(argv[1]) || gen_dcp(argv[1]) ||
-	    gen_dcp_doorbell(argv[1]) || gen_udp(argv[1]) || gen_udp_other(argv[1]) ||
+	    gen_dcp_doorbell(argv[1], "dcp-doorbell.pcap", 1) ||
+	    gen_dcp_doorbell(argv[1], "dcp-doorbell-index.pcap", 0) || gen_udp(argv[1]) || gen_udp_other(argv[1]) ||
 	    gen_padded(argv[1])) {
 		return 1;
 	}

@@ -26,15 +26,15 @@ column() {
 
 # --- basic.pcap (frame list in gen-dissector-fixtures.c)
 check_eq "$(column basic.pcap dgrdma.analysis.doorbell_latency)" \
-	"4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 " \
+	"4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 16|0.000029000 " \
 	"doorbell latency per doorbell, two coalesced doorbells in frame 5"
-check_eq "$(column basic.pcap dgrdma.analysis.doorbell_for)" "4|1 5|3,3 10|9 11|6 " \
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_for)" "4|1 5|3,3 10|9 11|6 16|15 " \
 	"doorbell_for: frame that completed the answered transaction"
-check_eq "$(column basic.pcap dgrdma.analysis.doorbell_txn)" "4|1 5|2,3 10|6 11|4 " \
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_txn)" "4|1 5|2,3 10|6 11|4 16|8 " \
 	"doorbell_txn: the answered transaction ids"
-check_eq "$(column basic.pcap dgrdma.analysis.doorbell_in)" "1|4 3|5,5 6|11 9|10 " \
+check_eq "$(column basic.pcap dgrdma.analysis.doorbell_in)" "1|4 3|5,5 6|11 9|10 15|16 " \
 	"doorbell_in on the completing fragment"
-check_eq "$(column basic.pcap dgrdma.analysis.buffer)" "1|0 3|1,2 6|3 8|0 9|0 " \
+check_eq "$(column basic.pcap dgrdma.analysis.buffer)" "1|0 3|1,2 6|3 8|0 9|0 15|1 " \
 	"buffer identity from data flag address rank"
 check_eq "$(column basic.pcap dgrdma.analysis.unmatched)" "8|1 " \
 	"transaction overtaken before its doorbell is unmatched"
@@ -49,7 +49,7 @@ check_eq "$(column basic.pcap dgrdma.analysis.acked_in)" \
 check_eq "$(column basic.pcap dgrdma.analysis.acks_found) $(column basic.pcap dgrdma.analysis.acks_first)" \
 	"4|3 14|5  4|1 14|4 " "ACK coverage: frames acknowledged and the first of them"
 check_eq "$(column basic.pcap dgrdma.analysis.txn_complete_in)" \
-	"1|1 2|3 3|3,3 6|6 7|6 8|8 9|9 " "txn_complete_in on every fragment"
+	"1|1 2|3 3|3,3 6|6 7|6 8|8 9|9 15|15 " "txn_complete_in on every fragment"
 check_eq "$(column basic.pcap dgrdma.analysis.txn_missing)" "13|2 " \
 	"incomplete transaction: 2 fragments missing"
 check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 13')" \
@@ -60,7 +60,7 @@ check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 12')" \
 	"expert info: doorbell with no visible transaction"
 one_pass=$(ts -r basic.pcap -T fields -e frame.number -e dgrdma.analysis.doorbell_latency \
 	-E separator='|' -Y dgrdma.analysis.doorbell_latency | tr '\n' ' ')
-check_eq "$one_pass" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 " \
+check_eq "$one_pass" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 16|0.000029000 " \
 	"doorbell latency is right in a single pass too"
 check_eq "$(column basic.pcap dgrdma.analysis -o dgrdma.analyze:FALSE)" "" \
 	"analyze preference off: no analysis fields"
@@ -69,9 +69,9 @@ check_eq "$(column basic.pcap dgrdma.analysis -o dgrdma.analyze:FALSE)" "" \
 tap=$(ts -r basic.pcap -q -z dgrdma,latency)
 check_eq "$(grep -A3 '^Connection' <<<"$tap")" \
 "Connection: 02:00:00:00:00:02 id 2 -> 02:00:00:00:00:01 id 1
-  transactions 6  doorbells 6  matched 5  unmatched 1  orphans 1  pending 0
+  transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0
            min          p50          p90          p99        p99.9          max         mean
-        40.000      100.000      230.000      230.000      230.000      230.000      133.400" \
+        29.000       67.000      230.000      230.000      230.000      230.000      116.000" \
 	"dgrdma,latency: counts and min/p50/p90/p99/p99.9/max/mean"
 tap=$(ts -r basic.pcap -q -z 'dgrdma,latency,frame.number <= 5')
 check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
@@ -100,7 +100,14 @@ check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_latency $bells)" \
 check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_in $bells)" "1|3 2|5 " \
 	"data transactions point at their DCP doorbells"
 check_eq "$(column dcp-doorbell.pcap dcp.doorbell)" "" \
-	"no doorbell address range (default): DCP writes are not doorbells"
+	"writes outside the doorbell range (default 0x100018) are not doorbells"
+check_eq "$(column dcp-doorbell-index.pcap dgrdma.analysis.doorbell_latency)" \
+	"3|0.000050000 5|0.000065000 " \
+	"default: writes of the buffer index to the doorbell property 0x100018 are doorbells"
+check_eq "$(column dcp-doorbell-index.pcap dgrdma.analysis.doorbell_in)" "1|3 2|5 " \
+	"buffer index written is the buffer identity"
+check_eq "$(column basic.pcap dgrdma.doorbell)" "4|1 5|1,1 10|1 11|1 12|1 16|1 " \
+	"flag-only message with a discontinuity flag word is data, not a doorbell"
 
 # --- cross-check with dgrdma-gen's ground truth
 GEN="$DGR_BUILD/bin/dgrdma-gen"
@@ -112,6 +119,12 @@ json_list() {
 # json_num FILE KEY: the first number after "KEY":
 json_num() {
 	grep -o "\"$2\": [0-9.]*" "$1" | head -1 | awk '{print $2}'
+}
+# dcp_opts GEN-ARGS: the doorbell range for --dcp-doorbell-per-address runs (0x41000 + 4 b).
+dcp_opts() {
+	case " $* " in
+	*" --dcp-doorbell-per-address "*) echo "-o dcp.doorbell_addresses:0x41000-0x41fff" ;;
+	esac
 }
 if [ ! -x "$GEN" ]; then
 	skip "dgrdma-gen not built (make analysis): no cross-check"
@@ -125,11 +138,11 @@ else
 		}
 		publish "$DT/gen$n.pcapng"
 		want=$(json_list "$DT/gen$n.json")
-		got=$(ts -2 -r "gen$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -T fields \
+		got=$(ts -2 -r "gen$n.pcapng" $(dcp_opts $args) -T fields \
 			-e dgrdma.analysis.doorbell_latency -Y dgrdma.analysis.doorbell_latency | to_ns)
 		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
 			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
-		tap=$(ts -r "gen$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -q -z dgrdma,latency)
+		tap=$(ts -r "gen$n.pcapng" $(dcp_opts $args) -q -z dgrdma,latency)
 		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
 			o += $10; p += $12} END {print t, d, m, u, o, p}')
 		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"
@@ -144,6 +157,8 @@ else
 --dir tx --txns 100 --conns 3
 --txns 300 --drop-every 13 --malformed-every 17 --coalesce-txns 3 --bytes 3000 --conns 2
 --doorbell dcp --txns 100 --coalesce-doorbells 4
+--doorbell dcp --dcp-doorbell-per-address --txns 100 --coalesce-doorbells 2
+--txns 200 --discontinuity-every 7
 --format pcap --txns 100 --profile throughput --vlan 7
 --snaplen 64 --txns 50 --bytes 9000
 ARGS

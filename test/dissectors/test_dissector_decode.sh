@@ -57,8 +57,8 @@ check_eq "$(fields basic.pcap 1 dgrdma.payload)" \
 check_eq "$(fields basic.pcap 4 dgrdma.doorbell dgrdma.flagaddr dgrdma.flagvalue \
 	dgrdma.msgsintransaction dgrdma.datalen dgrdma.ackstart dgrdma.ackcount)" \
 	"1|0x00000100|0x00000001|0|0|1|3" "doorbell (flag-only) message and piggy-backed ACK"
-check_eq "$(fields basic.pcap 14 dgrdma.flags dgrdma.ackstart dgrdma.ackcount \
-	dgrdma.transactionid)" "0x00|1|5|" "ACK-only frame has no messages"
+check_eq "$(fields basic.pcap 14 dgrdma.flags dgrdma.frameseq dgrdma.ackstart dgrdma.ackcount \
+	dgrdma.transactionid)" "0x00|0|1|5|" "ACK-only frame has no messages"
 check_eq "$(ts -r basic.pcap -T fields -e _ws.col.Info -Y 'frame.number == 5')" \
 	"1 -> 2 Seq=2 Doorbell(2) Doorbell(3)" "Info column of a frame with two doorbells"
 

@@ -5,7 +5,7 @@
 # fixture and dissected in full (-2 -V, both taps, every preference that
 # enables a code path) by the system tshark with the ASan+UBSan build of the
 # plugin (LD_PRELOAD of the sanitizer runtimes). Seeds are fixed: the run is
-# repeatable. DGR_FUZZ_COPIES (default 30) copies per fixture and rate.
+# repeatable. DGR_FUZZ_COPIES (default 12) copies per fixture and rate.
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
@@ -16,7 +16,7 @@ if ! command -v tshark >/dev/null || ! command -v editcap >/dev/null; then
 fi
 dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
-COPIES=${DGR_FUZZ_COPIES:-30}
+COPIES=${DGR_FUZZ_COPIES:-12}
 
 ASAN_PLUGIN="$DGR_BUILD/plugins-asan/4.0/epan/dgrdma.so"
 ASAN_RT=$(gcc -print-file-name=libasan.so 2>/dev/null)
@@ -62,7 +62,7 @@ fuzz() {
 }
 
 specs="basic.pcap:14 malformed.pcap:14 dcp.pcap:14 dcp-doorbell.pcap:14 udp.pcap:28
-udp-other.pcap:28 padded.pcap:14"
+udp-other.pcap:28 padded.pcap:14 dcp-doorbell-index.pcap:14"
 # A realistic stream too, when the analysis part's generator is built.
 if [ -x "$DGR_BUILD/bin/dgrdma-gen" ]; then
 	"$DGR_BUILD/bin/dgrdma-gen" --format pcap-ns --txns 12 --conns 2 --coalesce-txns 3 \
