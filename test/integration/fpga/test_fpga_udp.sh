@@ -103,6 +103,8 @@ dac_run() {
 	# shellcheck disable=SC2086
 	"$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 $hargs tx >"$WORK/$name.host" 2>&1
 	wait "$hp"
+	check_eq "$?" 0 "$name: dgrdma-fpga exits 0"
+	diag "$name host: $(tr '\n' ' ' <"$WORK/$name.host")"
 	diag "$name: $(jq -c '{num_underruns, samp_count_before_first_underrun, underrun_periods,
 		trailing_underruns, samples_consumed, buffers_filled}' "$WORK/$name.json")"
 }
@@ -144,6 +146,7 @@ check_eq "$(val "$WORK/dcp.host" eof)" 1 "dcp control: the stop ends the stream 
 ctl dump "$WORK/props.md" >"$WORK/dump.txt"
 ctl read $((0x14000 + 0x0C)) >/dev/null # release of worker 4: the emulator exits
 wait "$fp"
+check_eq "$?" 0 "dcp: a release of the emulator worker ends the process with status 0"
 check_eq "$(val "$WORK/dump.txt" dcp_read_errors)" 0 "dcp read-back: every property readable"
 mism=0
 n=0
