@@ -634,9 +634,10 @@ static int gen_padded(const char *dir)
 }
 
 /*
- * Benchmark capture: RX path at 8000-byte frames, 16 consumer buffers of
- * 32000 bytes (4 frames per transaction), one doorbell per transaction
- * 20 us after it completes. Deterministic.
+ * Benchmark capture: RX path with MTU-1500-sized frames: 16 consumer buffers
+ * of 8192 bytes, each transaction sent as 8 fragments of 1024 bytes (one
+ * frame each), one doorbell per transaction 20 us after it completes, ACKs
+ * piggy-backed on the doorbells. Deterministic.
  */
 static int gen_bench(const char *path, unsigned long mb)
 {
@@ -654,21 +655,21 @@ static int gen_bench(const char *path, unsigned long mb)
 		unsigned int b = (txn - 1) % 16;
 		uint16_t k;
 
-		for (k = 1; k <= 4; k++) {
+		for (k = 1; k <= 8; k++) {
 			frame_start(&f, FPGA_ID, HOST_ID, seq_fpga++, 0, 0);
 			frame_msg(&f, txn, DATA_FLAG_BASE + 4 * b,
-				  dgr_flag_encode(32000, false, false, 0), 4, k,
-				  b * 32768u + (k - 1u) * 8000u, 8000);
-			emit(&o, &f, 1, 10000);
+				  dgr_flag_encode(8192, false, false, 0), 8, k,
+				  b * 8192u + (k - 1u) * 1024u, 1024);
+			emit(&o, &f, 1, 1000);
 			bytes += DGR_ETH_HDR_LEN + f.fb.len + 16;
 		}
-		frame_start(&f, HOST_ID, FPGA_ID, seq_host++, (uint16_t)(seq_fpga - 4), 4);
+		frame_start(&f, HOST_ID, FPGA_ID, seq_host++, (uint16_t)(seq_fpga - 8), 8);
 		doorbell(&f, txn, b);
 		emit(&o, &f, 0, 20000);
 		bytes += DGR_ETH_HDR_LEN + f.fb.len + 16;
 		txn++;
 	}
-	printf("%u transactions\n", txn - 1);
+	printf("%u transactions, %u frames\n", txn - 1, (txn - 1) * 9);
 	return pcap_close(&o);
 }
 
