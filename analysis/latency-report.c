@@ -313,7 +313,8 @@ int main(int argc, char **argv)
 	char errbuf[DGR_ERRBUF_SIZE];
 	char path[PATH_MAX];
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
-	unsigned int n_caps = 0, n_traces = 0, i;
+	char *owned[MAX_INPUTS];
+	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
 	bool have_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	struct summary sum;
@@ -353,12 +354,11 @@ int main(int argc, char **argv)
 				snprintf(path, sizeof(path), "%s/capture.pcap", in);
 			}
 			if (is_file(path) && pcap_input_is_capture(path)) {
-				captures[n_caps] = strdup(path);
-				if (!captures[n_caps]) {
+				if (n_owned == MAX_INPUTS || !(owned[n_owned] = strdup(path))) {
 					fprintf(stderr, "latency-report: out of memory\n");
-					return 1;
+					goto out_inputs;
 				}
-				n_caps++;
+				captures[n_caps++] = owned[n_owned++];
 			}
 			if (ctf_input_is_trace(in)) {
 				traces[n_traces++] = in;
@@ -367,28 +367,29 @@ int main(int argc, char **argv)
 					"latency-report: %s: neither a trace folder nor a run folder "
 					"(no metadata below it, no capture.pcapng in it)\n",
 					in);
-				return 1;
+				goto out_inputs;
 			}
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
 		} else if (!is_file(in) && !is_dir(in)) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
-			return 1;
+			goto out_inputs;
 		} else {
 			fprintf(stderr, "latency-report: %s: not a pcap/pcapng capture or a trace folder\n", in);
-			return 1;
+			goto out_inputs;
 		}
 	}
 	if (n_caps > 1) {
 		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
-		return 2;
+		ret = 2;
+		goto out_inputs;
 	}
 
 	if (n_caps && wa_init(&wa, &o.wa, errbuf) == 0) {
 		wa_on = true;
 	} else if (n_caps) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);
-		return 1;
+		goto out;
 	}
 	if (n_traces) {
 		if (ha_init(&ha)) {
@@ -516,5 +517,9 @@ out:
 	}
 	series_free(&w2s);
 	series_free(&s2w);
+out_inputs:
+	for (i = 0; i < n_owned; i++) {
+		free(owned[i]);
+	}
 	return ret;
 }
