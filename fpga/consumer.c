@@ -15,8 +15,8 @@ int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nloc
 		       unsigned int nhost, char *errbuf)
 {
 	memset(c, 0, sizeof(*c));
-	if (size < 4 || size % 4 != 0 || nlocal < 1 || nlocal > FPGA_MAX_LOCAL_BUFFERS ||
-	    nhost < 1 || nhost > FPGA_MAX_HOST_BUFFERS) {
+	if (size < 4 || size % 4 != 0 || size > FPGA_MAX_BUFFER_SIZE || nlocal < 1 ||
+	    nlocal > FPGA_MAX_LOCAL_BUFFERS || nhost < 1 || nhost > FPGA_MAX_HOST_BUFFERS) {
 		if (errbuf) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE,
 				 "consumer: size %u, %u local, %u host buffers out of range", size,
@@ -24,7 +24,7 @@ int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nloc
 		}
 		return -DGR_E_INVAL;
 	}
-	c->mem = calloc(nlocal, size);
+	c->mem = calloc(nlocal, FPGA_MAX_BUFFER_SIZE);
 	if (!c->mem) {
 		if (errbuf) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "consumer: cannot allocate %u x %u bytes",
@@ -33,6 +33,7 @@ int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nloc
 		return -DGR_E_NOMEM;
 	}
 	c->size = size;
+	c->cfg_size = size;
 	c->nlocal = nlocal;
 	c->nhost = nhost;
 	return 0;
@@ -45,18 +46,45 @@ void fpga_consumer_free(struct fpga_consumer *c)
 	c->mem = NULL;
 }
 
+static bool any_full(const struct fpga_consumer *c)
+{
+	for (unsigned int j = 0; j < c->nlocal; j++) {
+		if (c->full[j]) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Adopts the host's buffer size from the flag of a transaction into buffer 0. */
+static bool learn_size(struct fpga_consumer *c, uint32_t data_addr, uint32_t flag_addr)
+{
+	uint32_t size = flag_addr / c->nlocal;
+
+	if (data_addr != 0 || flag_addr % c->nlocal != 0 || size % 16 != 0 || size < 64 ||
+	    size > FPGA_MAX_BUFFER_SIZE || any_full(c) || c->cons_idx != 0) {
+		return false;
+	}
+	c->size = size;
+	c->size_changes++;
+	return true;
+}
+
 /* See model.h. */
-int fpga_consumer_complete(struct fpga_consumer *c, uint32_t flag_addr, uint32_t flag_value)
+int fpga_consumer_complete(struct fpga_consumer *c, uint32_t data_addr, uint32_t flag_addr,
+			   uint32_t flag_value)
 {
 	uint32_t flags = c->nlocal * c->size;
 	struct dgr_flag_word fw;
 	unsigned int j;
 
-	if (flag_addr < flags || (flag_addr - flags) % 4 != 0 ||
-	    (flag_addr - flags) / 4 >= c->nlocal) {
+	if ((flag_addr < flags || (flag_addr - flags) % 4 != 0 ||
+	     (flag_addr - flags) / 4 >= c->nlocal) &&
+	    !learn_size(c, data_addr, flag_addr)) {
 		c->bad_flag_index++;
 		return -DGR_E_ADDR_RANGE;
 	}
+	flags = c->nlocal * c->size;
 	j = (flag_addr - flags) / 4;
 	dgr_flag_decode(flag_value, &fw);
 	if (c->full[j]) {
@@ -79,4 +107,13 @@ unsigned int fpga_consumer_release(struct fpga_consumer *c)
 	c->cons_off = 0;
 	c->cons_idx = (j + 1) % c->nlocal;
 	return j;
+}
+
+/* See model.h. */
+void fpga_consumer_reset(struct fpga_consumer *c)
+{
+	memset(c->full, 0, sizeof(c->full));
+	c->cons_idx = 0;
+	c->cons_off = 0;
+	c->size = c->cfg_size;
 }

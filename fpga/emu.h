@@ -100,6 +100,7 @@ struct fpga_counters {
 	uint64_t frames_dropped_injected, frames_corrupted_injected;
 	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
 	uint64_t send_errors;
+	uint64_t peer_restarts; /* the host started a new connection (frame_seq 1 again) */
 };
 
 /* Pacing statistics (pacing.c). */

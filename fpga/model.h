@@ -166,11 +166,14 @@ uint64_t fpga_adc_open_drop(const struct fpga_adc *a);
 
 /* ---- consumer.c: the input port ---- */
 
+#define FPGA_MAX_BUFFER_SIZE 65536u /* input buffers are allocated at this size */
+
 struct fpga_consumer {
-	uint32_t size;
+	uint32_t size;	     /* the layout in use (learned from the host, see below) */
+	uint32_t cfg_size;   /* --buffer-size */
 	unsigned int nlocal; /* E */
 	unsigned int nhost;  /* H: the host's producer buffers (its flag area) */
-	uint8_t *mem;	     /* nlocal * size */
+	uint8_t *mem;	     /* nlocal * FPGA_MAX_BUFFER_SIZE */
 	struct fpga_slot slot[FPGA_MAX_LOCAL_BUFFERS];
 	bool full[FPGA_MAX_LOCAL_BUFFERS];
 	unsigned int cons_idx; /* next buffer to consume, in order */
@@ -179,24 +182,33 @@ struct fpga_consumer {
 	uint64_t buffers_filled;
 	uint64_t filled_twice;	 /* host wrote a buffer not yet released: counted, overwritten */
 	uint64_t bad_flag_index; /* flag address outside the E buffers */
+	uint64_t size_changes;	 /* layouts learned from the host's first transaction */
 };
 
 int fpga_consumer_init(struct fpga_consumer *c, uint32_t size, unsigned int nlocal,
 		       unsigned int nhost, char *errbuf);
 void fpga_consumer_free(struct fpga_consumer *c);
 
-/* Port-relative memory size: E * S + flag area. */
+/* Port-relative bytes a host may write: E buffers of the largest size + flags. */
 static inline uint64_t fpga_consumer_mem_size(const struct fpga_consumer *c)
 {
-	return (uint64_t)c->nlocal * c->size + FPGA_FLAG_AREA_BYTES;
+	return (uint64_t)c->nlocal * FPGA_MAX_BUFFER_SIZE + FPGA_FLAG_AREA_BYTES;
 }
 
 /*
- * A complete host transaction wrote flag_value to port-relative flag_addr.
- * Returns the buffer index, or -DGR_E_ADDR_RANGE when the flag does not name
- * one of the E buffers.
+ * A complete host transaction (lowest data_addr, flag) wrote flag_value to
+ * port-relative flag_addr. Returns the buffer index, or -DGR_E_ADDR_RANGE
+ * when the flag does not name one of the E buffers. The buffer size is not
+ * on the wire: when the flag does not fit the layout in use, no buffer is
+ * full and the transaction is for buffer 0 (data_addr 0), the layout is
+ * learned from it: size = flag_addr / E (a multiple of 16, 64..65536). This
+ * is how one emulator serves dgrdma-host perf's sweep over buffer sizes.
  */
-int fpga_consumer_complete(struct fpga_consumer *c, uint32_t flag_addr, uint32_t flag_value);
+int fpga_consumer_complete(struct fpga_consumer *c, uint32_t data_addr, uint32_t flag_addr,
+			   uint32_t flag_value);
+
+/* A new connection from the host: every buffer empty, buffer 0 next, configured size. */
+void fpga_consumer_reset(struct fpga_consumer *c);
 
 /* The buffer at cons_idx, when it is full. */
 static inline bool fpga_consumer_ready(const struct fpga_consumer *c)

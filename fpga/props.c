@@ -105,6 +105,8 @@ const struct fpga_prop fpga_props[] = {
 	RO64(0, 0x128, "dcp_malformed", cnt.dcp_malformed, "DCP packets that did not decode"),
 	RO64(0, 0x130, "packets_invalid", cnt.packets_invalid, "UDP datagrams with an unknown pad"),
 	RO64(0, 0x138, "send_errors", cnt.send_errors, "frames the transport refused"),
+	RO64(0, 0x140, "peer_restarts", cnt.peer_restarts,
+	     "new host connections (frame_seq 1 outside the ACK window): state reset"),
 
 	/* worker 1: data_src_qadc_csts */
 	RWB(1, 0x00, "report_data_loss", adc.report_data_loss,
@@ -149,6 +151,10 @@ const struct fpga_prop fpga_props[] = {
 	     "input buffers written before release"),
 	{ 2, 0x48, "eof_seen", FPGA_PT_BOOL, FPGA_RO, F(dac.eof_seen), NULL,
 	  "an EOF buffer stopped the DAC" },
+	RO32(2, 0x4C, "input_buffer_size", cons.size,
+	     "buffer size of the input port's layout (learned from the host)"),
+	RO64(2, 0x50, "input_layout_changes", cons.size_changes,
+	     "input layouts learned from a host's first transaction"),
 
 	/* worker 3: perftest.hdl */
 	RWB(3, 0x00, "tx_run", pt.tx_run, "generate tx messages"),

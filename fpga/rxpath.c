@@ -49,7 +49,7 @@ static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t se
 {
 	struct dgr_msg r = *m;
 	struct dgr_txn_info done;
-	uint32_t data_end = e->cons.nlocal * e->cons.size;
+	uint32_t data_end = e->cons.nlocal * FPGA_MAX_BUFFER_SIZE;
 	int rc;
 
 	if (e->cfg.mode == FPGA_MODE_ADC) {
@@ -76,10 +76,31 @@ static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t se
 	if (rc == DGR_REASM_COMPLETE) {
 		e->cnt.transactions_rx++;
 		if (done.flag_addr != DGR_NO_FLAG &&
-		    fpga_consumer_complete(&e->cons, done.flag_addr, done.flag_value) < 0) {
+		    fpga_consumer_complete(&e->cons, done.data_addr, done.flag_addr,
+					   done.flag_value) < 0) {
 			e->cnt.messages_rejected++;
 		}
 	}
+}
+
+/*
+ * frame_seq 1 outside the ACK window: the host opened a new connection (as
+ * dgrdma-host perf does for each buffer size). Its state starts afresh: ACK
+ * tracker, incomplete transactions, input buffers, host buffers all empty.
+ */
+static void peer_restart(struct fpga_emu *e)
+{
+	e->cnt.peer_restarts++;
+	fpga_acktrack_init(&e->ack);
+	if (e->reasm) {
+		dgr_reasm_expire(e->reasm, UINT64_MAX, NULL, NULL);
+	}
+	fpga_consumer_reset(&e->cons);
+	e->dac.started = false;
+	e->dac.eof_seen = false;
+	e->prod.host_free = e->prod.nhost;
+	e->prod.expect_doorbell = 0;
+	e->prod.txns_committed = 0;
 }
 
 static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
@@ -102,6 +123,10 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 		DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.id, f.hdr.frame_seq, (uint32_t)len, 0,
 			    f.hdr.ack_start, f.hdr.ack_count);
 		return;
+	}
+	if (f.hdr.frame_seq == 1 && e->ack.have_base &&
+	    (unsigned int)dgr_seq_diff(1, e->ack.base_seqno) >= FPGA_ACK_WINDOW) {
+		peer_restart(e);
 	}
 	if (fpga_acktrack_rx(&e->ack, f.hdr.frame_seq, e->now_ns) != FPGA_ACK_ACCEPT) {
 		return;

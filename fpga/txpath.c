@@ -212,8 +212,8 @@ void fpga_tx_doorbells(struct fpga_emu *e)
 		struct dgr_txn t = {
 			.txn_id = e->next_txn++,
 			.data_addr = FPGA_TX_PATH_BASE,
-			.flag_addr = fpga_flag_addr(FPGA_TX_PATH_BASE, e->cfg.host_buffers,
-						    e->cfg.buffer_size, j),
+			.flag_addr =
+			    fpga_flag_addr(FPGA_TX_PATH_BASE, e->cfg.host_buffers, e->cons.size, j),
 			.flag_value = DGR_DOORBELL_VALUE,
 			.data = NULL,
 			.len = 0,

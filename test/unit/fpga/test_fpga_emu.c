@@ -470,13 +470,38 @@ static void test_rxpath(void)
 	TAP_EQ_U(e->cnt.transactions_rx, 1, "dac rx: a transaction into buffer 1 completes");
 	tap_ok(e->cons.full[1] && e->cons.slot[1].bytes == 4096, "dac rx: buffer 1 full, 4096 B");
 	TAP_EQ_U(dgr_get_le32(e->cons.mem + S + 4 * 1000), 1000, "dac rx: its data is in place");
-	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + E * S - 32, FPGA_TX_PATH_BASE + E * S, 1, data,
-		       64);
+	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + E * 65536 - 32, FPGA_TX_PATH_BASE + E * S, 1,
+		       data, 64);
 	rx(e, buf, n);
-	TAP_EQ_U(e->cnt.messages_rejected, 1, "dac rx: data running into the flag area refused");
+	TAP_EQ_U(e->cnt.messages_rejected, 1, "dac rx: data beyond the input memory refused");
 	n = host_frame(buf, 3, 0, E * S, DGR_DOORBELL_VALUE, NULL, 0);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.doorbells_rejected, 1, "dac rx: the DAC takes no RX-path doorbell");
+	n = host_frame(buf, 4, FPGA_TX_PATH_BASE + 2 * S, FPGA_TX_PATH_BASE + E * S + 4 * 9, 1,
+		       data, 64);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cons.bad_flag_index, 1, "dac rx: a flag for buffer 9 of 4 is refused");
+
+	/* a new connection with 2 KiB buffers (dgrdma-host perf's sweep), once frames were acked */
+	e->now_ns += 200000;
+	fpga_tx_service(e, false);
+	TAP_EQ_U(e->ack.base_seqno, 5, "restart: frames 1..4 acknowledged");
+	n = host_frame(buf, 1, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * 2048,
+		       dgr_flag_encode(2048, false, false, 0), data, 2048);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.peer_restarts, 1, "restart: frame_seq 1 again is a new connection");
+	TAP_EQ_U(e->cons.size, 2048, "restart: the 2 KiB layout is learned from buffer 0's flag");
+	tap_ok(e->cons.full[0] && !e->cons.full[1],
+	       "restart: buffer 0 full, the old buffer 1 gone");
+	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + 2048, FPGA_TX_PATH_BASE + E * 2048 + 4,
+		       dgr_flag_encode(2048, false, false, 0), data, 2048);
+	rx(e, buf, n);
+	tap_ok(e->cons.full[1], "restart: buffer 1 of the new layout fills");
+	TAP_EQ_U(e->cons.size_changes, 1, "restart: one layout change");
+	n = host_frame(buf, 3, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * 4096,
+		       dgr_flag_encode(4096, false, false, 0), data, 4096);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cons.size, 2048, "restart: no relearning while buffers are full");
 }
 
 static void test_coalesce(void)

@@ -344,7 +344,7 @@ static void fill(struct fpga_consumer *c, unsigned int j, uint32_t first, uint32
 	for (uint32_t i = 0; i < bytes / 4; i++) {
 		dgr_put_le32(c->mem + (size_t)j * S + 4 * i, first + i);
 	}
-	fpga_consumer_complete(c, 2 * S + 4 * j, dgr_flag_encode(bytes, eof, false, 0));
+	fpga_consumer_complete(c, j * S, 2 * S + 4 * j, dgr_flag_encode(bytes, eof, false, 0));
 }
 
 static void test_dac(void)
@@ -357,7 +357,7 @@ static void test_dac(void)
 	fpga_dac_init(&d, true);
 	fpga_dac_consume(&d, &c, 100, on_release, NULL);
 	TAP_EQ_U(d.num_underruns, 0, "dac: nothing counted before the first data");
-	TAP_EQ_I(fpga_consumer_complete(&c, 2 * S + 8, 1), -DGR_E_ADDR_RANGE,
+	TAP_EQ_I(fpga_consumer_complete(&c, 0, 2 * S + 8, 1), -DGR_E_ADDR_RANGE,
 		 "dac: a flag beyond the 2 buffers is refused");
 	fill(&c, 0, 0, S, false);
 	fpga_dac_consume(&d, &c, 10, on_release, NULL);
