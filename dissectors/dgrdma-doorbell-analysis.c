@@ -39,7 +39,10 @@ struct dgr_an_dir {
 	struct dgr_an_addrs bell_addrs;  /* flag addresses of the doorbells it sent */
 };
 
+struct dgr_an_conv;
+
 struct dgr_an_conn {
+	struct dgr_an_conv *conv;
 	struct dgr_an_dir dir[2];
 	const char *label[2]; /* data sent by endpoint d: "d -> peer" */
 };
@@ -155,6 +158,7 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
 	if (!cn) {
 		cn = wmem_new0(wmem_file_scope(), struct dgr_an_conn);
+		cn->conv = c;
 		dgr_an_dir_init(&cn->dir[0]);
 		dgr_an_dir_init(&cn->dir[1]);
 		cn->label[dir] = wmem_strdup_printf(
@@ -171,8 +175,6 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	fr->frame = pinfo->num;
 	fr->dir = dir;
 	fr->conn_label = cn->label[dir];
-	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
-	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DGRDMA, fr);
 	*conn = cn;
 	return fr;
@@ -253,15 +255,28 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
 			     const char *label, const nstime_t *latency)
 {
-	/* Allocated one by one: the tap holds pointers while the array grows. */
-	struct dgr_an_event *ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
+	/*
+	 * Inline or allocated one by one, never moved: the tap holds pointers
+	 * while more events are added to the frame.
+	 */
+	struct dgr_an_event *ev;
 
+	if (fr->nevents < G_N_ELEMENTS(fr->ev_inline)) {
+		ev = &fr->ev_inline[fr->nevents];
+	} else {
+		ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
+		if (!fr->more_events) {
+			fr->more_events =
+				wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
+		}
+		wmem_array_append_one(fr->more_events, ev);
+	}
+	fr->nevents++;
 	ev->kind = kind;
 	ev->conn_label = label;
 	if (latency) {
 		ev->latency = *latency;
 	}
-	wmem_array_append_one(fr->events, ev);
 }
 
 /*
@@ -301,6 +316,41 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
 }
 
+/* Tests and sets "fragment idx (1-based) seen"; returns the old value. */
+static gboolean dgr_an_seen(struct dgr_an_txn *txn, guint idx)
+{
+	gboolean was;
+
+	if (txn->seen_big) {
+		guint8 bit = (guint8)(1u << ((idx - 1) % 8));
+
+		was = (txn->seen_big[(idx - 1) / 8] & bit) != 0;
+		txn->seen_big[(idx - 1) / 8] |= bit;
+	} else {
+		guint64 bit = G_GUINT64_CONSTANT(1) << (idx - 1);
+
+		was = (txn->seen_small & bit) != 0;
+		txn->seen_small |= bit;
+	}
+	return was;
+}
+
+/* Appends a message result to the frame; returns where it is stored. */
+static const struct dgr_an_msg *dgr_an_frame_add_msg(struct dgr_an_frame *fr,
+						     const struct dgr_an_msg *res)
+{
+	fr->nmsgs++;
+	if (fr->nmsgs == 1) {
+		fr->msg0 = *res;
+		return &fr->msg0;
+	}
+	if (!fr->more_msgs) {
+		fr->more_msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
+	}
+	wmem_array_append_one(fr->more_msgs, *res);
+	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, fr->nmsgs - 2);
+}
+
 /* Transaction state of one data fragment sent by fr->dir. */
 static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
 			struct dgr_an_frame *fr, packet_info *pinfo,
@@ -320,7 +370,9 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
 		txn->num_msgs = m->num_msgs;
 		txn->first_frame = pinfo->num;
 		parts = m->num_msgs < 2 ? 1u : m->num_msgs;
-		txn->seen = (guint8 *)wmem_alloc0(wmem_file_scope(), (parts + 7) / 8);
+		if (parts > 64) {
+			txn->seen_big = (guint8 *)wmem_alloc0(wmem_file_scope(), (parts + 7) / 8);
+		}
 		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
 	}
 	res->txn = txn;
@@ -332,11 +384,10 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
 		res->inconsistent = TRUE;
 		return;
 	}
-	if (txn->seen[(idx - 1) / 8] & (1u << ((idx - 1) % 8))) {
+	if (dgr_an_seen(txn, idx)) {
 		res->duplicate_fragment = TRUE;
 		return;
 	}
-	txn->seen[(idx - 1) / 8] |= (guint8)(1u << ((idx - 1) % 8));
 	txn->msgs_seen++;
 	txn->bytes += m->data_len;
 	if (txn->msgs_seen != parts) {
@@ -368,19 +419,14 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 					packet_info *pinfo, const struct dgr_an_msg_in *m)
 {
 	struct dgr_an_msg res;
-	struct dgr_an_conv *c;
-	guint dir = 0;
 
 	memset(&res, 0, sizeof(res));
-	c = dgr_an_conv_get(pinfo, TRUE, &dir);
 	if (m->is_doorbell) {
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
 	} else {
-		dgr_an_data(conn, c, fr, pinfo, m, &res);
+		dgr_an_data(conn, conn->conv, fr, pinfo, m, &res);
 	}
-	wmem_array_append_one(fr->msgs, res);
-	return (const struct dgr_an_msg *)wmem_array_index(fr->msgs,
-							   wmem_array_get_count(fr->msgs) - 1);
+	return dgr_an_frame_add_msg(fr, &res);
 }
 
 const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity)
@@ -398,8 +444,6 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
 	fr->frame = pinfo->num;
-	fr->msgs = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_msg));
-	fr->events = wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP, fr);
 	memset(&res, 0, sizeof(res));
 	res.is_doorbell = TRUE;
@@ -412,8 +456,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	} else {
 		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, "(no DG-RDMA connection)", NULL);
 	}
-	wmem_array_append_one(fr->msgs, res);
-	return dgr_an_frame_msg(fr, 0);
+	return dgr_an_frame_add_msg(fr, &res);
 }
 
 const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo)
@@ -426,10 +469,13 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo)
 
 const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i)
 {
-	if (!fr || i >= wmem_array_get_count(fr->msgs)) {
+	if (!fr || i >= fr->nmsgs) {
 		return NULL;
 	}
-	return (const struct dgr_an_msg *)wmem_array_index(fr->msgs, i);
+	if (i == 0) {
+		return &fr->msg0;
+	}
+	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, i - 1);
 }
 
 void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
@@ -440,13 +486,19 @@ void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int 
 	if (!fr) {
 		return;
 	}
-	n = wmem_array_get_count(fr->events);
+	n = fr->nevents;
 	if (have_tap_listener(tap)) {
 		for (; *next < n; (*next)++) {
-			struct dgr_an_event **ev =
-				(struct dgr_an_event **)wmem_array_index(fr->events, *next);
+			const guint k = G_N_ELEMENTS(fr->ev_inline);
 
-			tap_queue_packet(tap, pinfo, *ev);
+			if (*next < k) {
+				tap_queue_packet(tap, pinfo, &fr->ev_inline[*next]);
+			} else {
+				struct dgr_an_event **ev = (struct dgr_an_event **)wmem_array_index(
+					fr->more_events, *next - k);
+
+				tap_queue_packet(tap, pinfo, *ev);
+			}
 		}
 	}
 	*next = n;

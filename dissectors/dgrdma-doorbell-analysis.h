@@ -25,7 +25,8 @@ struct dgr_an_txn {
 	guint16 num_msgs;       /* num_msgs_in_txn of the first fragment seen */
 	guint16 msgs_seen;      /* distinct fragments seen */
 	guint32 bytes;          /* data bytes of the distinct fragments */
-	guint8 *seen;           /* one byte per msg_seq (1..num_msgs) */
+	guint64 seen_small;     /* msg_seq 1..64 seen (bit msg_seq - 1) */
+	guint8 *seen_big;       /* the same as a bitmap when num_msgs > 64 */
 	guint32 first_frame;
 	guint32 complete_frame; /* 0 while incomplete */
 	nstime_t complete_ts;
@@ -81,8 +82,13 @@ struct dgr_an_frame {
 	guint32 ack_last;
 	guint32 ack_found;     /* how many of ack_count were seen in the capture */
 	const char *conn_label;
-	wmem_array_t *msgs;    /* struct dgr_an_msg, in message order */
-	wmem_array_t *events;  /* struct dgr_an_event * */
+	/* Results per message, in order; inline storage for the common cases. */
+	guint nmsgs;
+	struct dgr_an_msg msg0;
+	wmem_array_t *more_msgs; /* struct dgr_an_msg, messages 2.. (NULL until needed) */
+	guint nevents;
+	struct dgr_an_event ev_inline[2];
+	wmem_array_t *more_events; /* struct dgr_an_event *, events 3.. (NULL until needed) */
 };
 
 struct dgr_an_conn;

@@ -10,22 +10,21 @@ set -u
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
 MB=${DGR_BENCH_MB:-300}
-RUNS=${DGR_BENCH_RUNS:-3}
+RUNS=${DGR_BENCH_RUNS:-5}
 OUT="$DGR_BUILD/bench/dissector.txt"
 mkdir -p "$DGR_BUILD/bench"
 dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/bench.pcap" "$MB" || exit 1
 publish "$DT/bench.pcap"
 
-# best SECONDS-OF: runs tshark RUNS times with ARGS, prints the best wall time.
+# best ARGS...: runs tshark RUNS times with ARGS, prints the best CPU time
+# (user + system, seconds): less sensitive than wall time to the other jobs
+# sharing this machine's two cores.
 best() {
 	local best="" t i
 	for i in $(seq 1 "$RUNS"); do
-		local start end
-		start=$(date +%s.%N)
-		ts -n -r bench.pcap "$@" >/dev/null 2>&1 || { echo "tshark $* failed" >&2; exit 1; }
-		end=$(date +%s.%N)
-		t=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}')
+		t=$( { TIMEFORMAT='%U %S'; time ts -n -r bench.pcap "$@" >/dev/null 2>&1; } 2>&1 |
+			awk '{printf "%.3f", $1 + $2}')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN {exit !(a < b)}'; then
 			best=$t
 		fi
@@ -45,6 +44,7 @@ startup=$(best -c 1)
 base=$(best "${off[@]}")
 decode=$(best -o dgrdma.analyze:FALSE)
 analysis=$(best)
+base_q=$(best "${off[@]}" -q)
 tap=$(best -q -z dgrdma,latency)
 base_tree=$(best "${off[@]}" -Y 'eth.type == 0xf042')
 decode_tree=$(best -o dgrdma.analyze:FALSE -Y 'dgrdma.transactionid')
@@ -52,17 +52,54 @@ analysis_tree=$(best -Y 'dgrdma.analysis.doorbell_latency')
 size=$(stat -c %s "$DT/bench.pcap")
 frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/bench.pcap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
 
+# Instruction counts under callgrind (repeatable on a shared machine) on a
+# smaller capture (DGR_BENCH_CG_MB, default 20 MB; 0 skips).
+CG_MB=${DGR_BENCH_CG_MB:-20}
+cg_report=""
+if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
+	"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/cg.pcap" "$CG_MB" >/dev/null || exit 1
+	publish "$DT/cg.pcap"
+	cg_frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/cg.pcap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
+	# irefs ARGS...: instructions executed by tshark -n -r cg.pcap ARGS.
+	irefs() {
+		(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/plugins" \
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null tshark -n -r cg.pcap "$@" \
+			2>&1 >/dev/null | awk '/Collected :/ {print $NF}')
+	}
+	i_start=$(irefs -c 1)
+	i_base=$(irefs "${off[@]}")
+	i_decode=$(irefs -o dgrdma.analyze:FALSE)
+	i_analysis=$(irefs)
+	i_base_q=$(irefs "${off[@]}" -q)
+	i_tap=$(irefs -q -z dgrdma,latency)
+	perframe() {
+		awk -v a="$1" -v s="$i_start" -v n="$cg_frames" 'BEGIN {printf "%.0f", (a - s) / n}'
+	}
+	cgratio() {
+		awk -v a="$1" -v b="$2" -v s="$i_start" 'BEGIN {printf "%.2f", (a - s) / (b - s)}'
+	}
+	cg_report="instructions (callgrind, $CG_MB MB capture, $cg_frames frames; start-up $i_start removed):
+  baseline (dgrdma, dcp disabled)       $(perframe "$i_base") per frame
+  plugin, decode only                   $(perframe "$i_decode") per frame  ratio $(cgratio "$i_decode" "$i_base")
+  plugin, decode + analysis             $(perframe "$i_analysis") per frame  ratio $(cgratio "$i_analysis" "$i_base")
+  baseline -q                           $(perframe "$i_base_q") per frame
+  plugin, analysis + -q -z dgrdma,latency  $(perframe "$i_tap") per frame  ratio $(cgratio "$i_tap" "$i_base_q")"
+fi
+
 {
 	echo "dissector benchmark: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, tshark $(tshark -v | head -1 | awk '{print $3}')"
 	echo "capture: $size bytes, $frames frames (gen-dissector-fixtures --bench FILE $MB)"
-	echo "best of $RUNS runs, wall seconds; ratio to the baseline; net: start-up ($startup s, -c 1) removed"
+	echo "best of $RUNS runs, CPU seconds (user+sys); ratio to the baseline; net: start-up ($startup s, -c 1) removed"
 	echo "summary lines (tshark -n -r F > /dev/null):"
 	echo "  baseline (dgrdma, dcp disabled)       $base"
 	echo "  plugin, decode only                   $decode  ratio $(ratio "$decode" "$base")  net $(net "$decode" "$base")"
 	echo "  plugin, decode + analysis             $analysis  ratio $(ratio "$analysis" "$base")  net $(net "$analysis" "$base")"
-	echo "  plugin, analysis + -z dgrdma,latency  $tap  ratio $(ratio "$tap" "$base")  net $(net "$tap" "$base")"
+	echo "quiet (-q), the statistics use:"
+	echo "  baseline -q (dgrdma, dcp disabled)    $base_q"
+	echo "  plugin, analysis + -q -z dgrdma,latency  $tap  ratio $(ratio "$tap" "$base_q")  net $(net "$tap" "$base_q")"
 	echo "with a display filter (tree built):"
 	echo "  baseline -Y eth.type==0xf042          $base_tree"
 	echo "  decode only -Y dgrdma.transactionid   $decode_tree  ratio $(ratio "$decode_tree" "$base_tree")  net $(net "$decode_tree" "$base_tree")"
 	echo "  analysis -Y dgrdma.analysis.doorbell_latency  $analysis_tree  ratio $(ratio "$analysis_tree" "$base_tree")  net $(net "$analysis_tree" "$base_tree")"
+	[ -n "$cg_report" ] && echo "$cg_report"
 } | tee "$OUT"
