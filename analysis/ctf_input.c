@@ -86,7 +86,40 @@ struct sink_ctx {
 	uint64_t errors;
 };
 
-/* Copies an event's integer payload fields into ctx->ev and feeds it. */
+/* Appends the integer members of a structure field (may be NULL) to ev. */
+static void add_fields(struct host_event *ev, const bt_field *st)
+{
+	const bt_field_class *fc;
+	uint64_t i, n;
+
+	if (!st) {
+		return;
+	}
+	fc = bt_field_borrow_class_const(st);
+	if (bt_field_get_class_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE) {
+		return;
+	}
+	n = bt_field_class_structure_get_member_count(fc);
+	for (i = 0; i < n && ev->nfields < HE_MAX_FIELDS; i++) {
+		const bt_field_class_structure_member *mem =
+			bt_field_class_structure_borrow_member_by_index_const(fc, i);
+		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(st, i);
+		bt_field_class_type t = bt_field_get_class_type(f);
+		struct he_field *out = &ev->f[ev->nfields];
+
+		if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)) {
+			out->value = bt_field_integer_unsigned_get_value(f);
+		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
+			out->value = (uint64_t)bt_field_integer_signed_get_value(f);
+		} else {
+			continue;
+		}
+		out->name = bt_field_class_structure_member_get_name(mem);
+		ev->nfields++;
+	}
+}
+
+/* Copies an event's integer fields into ctx->ev and feeds it. */
 static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -94,7 +127,6 @@ static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	const bt_field *payload = bt_event_borrow_payload_field_const(ev);
 	const bt_clock_snapshot *cs;
 	int64_t ns = 0;
-	uint64_t i, n;
 	const char *name = bt_event_class_get_name(ec);
 
 	ctx->ev.name = name ? name : "";
@@ -107,28 +139,9 @@ static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	}
 	ns += ctx->h->time_offset_ns;
 	ctx->ev.ts = ns > 0 ? (uint64_t)ns : 0;
-	if (payload) {
-		const bt_field_class *fc = bt_field_borrow_class_const(payload);
-
-		n = bt_field_class_structure_get_member_count(fc);
-		for (i = 0; i < n && ctx->ev.nfields < HE_MAX_FIELDS; i++) {
-			const bt_field_class_structure_member *mem =
-				bt_field_class_structure_borrow_member_by_index_const(fc, i);
-			const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(payload, i);
-			bt_field_class_type t = bt_field_get_class_type(f);
-			struct he_field *out = &ctx->ev.f[ctx->ev.nfields];
-
-			if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)) {
-				out->value = bt_field_integer_unsigned_get_value(f);
-			} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
-				out->value = (uint64_t)bt_field_integer_signed_get_value(f);
-			} else {
-				continue;
-			}
-			out->name = bt_field_class_structure_member_get_name(mem);
-			ctx->ev.nfields++;
-		}
-	}
+	/* payload fields, then the context fields (vpid, vtid) that LTTng adds */
+	add_fields(&ctx->ev, payload);
+	add_fields(&ctx->ev, bt_event_borrow_common_context_field_const(ev));
 	ha_event(ctx->h, &ctx->ev);
 }
 

@@ -71,43 +71,56 @@ const char *ha_policy_name(int32_t policy)
 	}
 }
 
-/* Keys: bit 63 set marks a used slot; bit 62 the TX path. */
-static uint64_t rx_key(uint64_t conn, uint64_t buffer, uint64_t txn)
+static struct ha_key make_key(uint64_t vpid, uint64_t conn, uint64_t buffer, uint64_t txn, bool tx)
 {
-	return (1ull << 63) | (conn & 0x3FFF) << 48 | (buffer & 0xFFFF) << 32 | (txn & 0xFFFFFFFF);
+	struct ha_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.vpid = (uint32_t)vpid;
+	k.conn = (uint16_t)conn;
+	k.buffer = (uint16_t)buffer;
+	k.txn_id = tx ? 0 : (uint32_t)txn;
+	k.tx = tx;
+	k.used = 1;
+	return k;
 }
 
-static uint64_t tx_key(uint64_t conn, uint64_t buffer)
+static bool key_eq(const struct ha_key *a, const struct ha_key *b)
 {
-	return (1ull << 63) | (1ull << 62) | (conn & 0x3FFF) << 48 | (buffer & 0xFFFF) << 32;
+	return a->used == b->used && a->vpid == b->vpid && a->txn_id == b->txn_id &&
+	       a->conn == b->conn && a->buffer == b->buffer && a->tx == b->tx;
 }
 
-static size_t slot_of(uint64_t key)
+static size_t slot_of(const struct ha_key *k)
 {
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 50) & (HA_TABLE_SIZE - 1);
+	uint64_t h = (uint64_t)k->vpid * 0x9E3779B97F4A7C15ull;
+
+	h ^= ((uint64_t)k->conn << 48 | (uint64_t)k->buffer << 32 | k->txn_id) + k->tx;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (size_t)(h >> 50) & (HA_TABLE_SIZE - 1);
 }
 
-static struct ha_pending *find(struct host_analysis *h, uint64_t key)
+static struct ha_pending *find(struct host_analysis *h, const struct ha_key *key)
 {
 	size_t i = slot_of(key), n;
 
 	for (n = 0; n < HA_TABLE_SIZE; n++, i = (i + 1) & (HA_TABLE_SIZE - 1)) {
-		if (h->tab[i].key == key) {
-			return &h->tab[i];
-		}
-		if (h->tab[i].key == 0) {
+		if (!h->tab[i].key.used) {
 			return NULL;
+		}
+		if (key_eq(&h->tab[i].key, key)) {
+			return &h->tab[i];
 		}
 	}
 	return NULL;
 }
 
-static struct ha_pending *insert(struct host_analysis *h, uint64_t key)
+static struct ha_pending *insert(struct host_analysis *h, const struct ha_key *key)
 {
 	size_t i = slot_of(key), n;
 
 	for (n = 0; n < HA_TABLE_SIZE / 2; n++, i = (i + 1) & (HA_TABLE_SIZE - 1)) {
-		if (h->tab[i].key == key || h->tab[i].key == 0) {
+		if (!h->tab[i].key.used || key_eq(&h->tab[i].key, key)) {
 			return &h->tab[i];
 		}
 	}
@@ -119,19 +132,19 @@ static void erase(struct host_analysis *h, struct ha_pending *p)
 {
 	size_t hole = (size_t)(p - h->tab), i = hole;
 
-	h->tab[hole].key = 0;
+	h->tab[hole].key.used = 0;
 	for (;;) {
 		size_t home;
 
 		i = (i + 1) & (HA_TABLE_SIZE - 1);
-		if (h->tab[i].key == 0) {
+		if (!h->tab[i].key.used) {
 			return;
 		}
-		home = slot_of(h->tab[i].key);
+		home = slot_of(&h->tab[i].key);
 		/* move i back into the hole when the hole lies between its home and i */
 		if (((i - home) & (HA_TABLE_SIZE - 1)) >= ((i - hole) & (HA_TABLE_SIZE - 1))) {
 			h->tab[hole] = h->tab[i];
-			h->tab[i].key = 0;
+			h->tab[i].key.used = 0;
 			hole = i;
 		}
 	}
@@ -143,7 +156,7 @@ uint64_t ha_pending_count(const struct host_analysis *h)
 	size_t i;
 
 	for (i = 0; i < HA_TABLE_SIZE; i++) {
-		if (h->tab[i].key && !(h->tab[i].key & (1ull << 62))) {
+		if (h->tab[i].key.used && !h->tab[i].key.tx) {
 			n++;
 		}
 	}
@@ -236,35 +249,39 @@ static void on_thread(struct host_analysis *h, const struct host_event *ev, bool
 
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
-	uint64_t conn = 0, buffer = 0, txn = 0, v;
+	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, v;
+	struct ha_key rk, tk;
 	struct ha_pending *p;
 
 	he_get(ev, "conn", &conn);
 	he_get(ev, "buffer", &buffer);
 	he_get(ev, "txn_id", &txn);
+	he_get(ev, "vpid", &vpid);
+	rk = make_key(vpid, conn, buffer, txn, false);
+	tk = make_key(vpid, conn, buffer, 0, true);
 	if (!strcmp(n, "txn_complete")) {
 		h->c.txn_complete++;
-		p = insert(h, rx_key(conn, buffer, txn));
+		p = insert(h, &rk);
 		if (!p) {
 			h->c.table_overflow++;
 			return;
 		}
-		if (p->key) {
+		if (p->key.used) {
 			/* the same transaction completed again without a doorbell */
 			h->c.unmatched++;
 		}
-		p->key = rx_key(conn, buffer, txn);
+		p->key = rk;
 		p->t_complete = ev->ts;
 		p->t_acquire = p->t_release = 0;
 	} else if (!strcmp(n, "buffer_acquire")) {
 		h->c.acquires++;
-		p = find(h, rx_key(conn, buffer, txn));
+		p = find(h, &rk);
 		if (p) {
 			p->t_acquire = ev->ts;
 		}
 	} else if (!strcmp(n, "buffer_release")) {
 		h->c.releases++;
-		p = find(h, rx_key(conn, buffer, txn));
+		p = find(h, &rk);
 		if (p) {
 			p->t_release = ev->ts;
 		}
@@ -274,7 +291,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		uint64_t lat, wait = 0, work = 0, send = 0;
 
 		h->c.doorbell_sent++;
-		p = find(h, rx_key(conn, buffer, txn));
+		p = find(h, &rk);
 		if (!p) {
 			h->c.orphans++;
 			return;
@@ -300,16 +317,16 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		erase(h, p);
 	} else if (!strcmp(n, "txn_sent")) {
 		h->c.txn_sent++;
-		p = insert(h, tx_key(conn, buffer));
+		p = insert(h, &tk);
 		if (!p) {
 			h->c.table_overflow++;
 			return;
 		}
-		p->key = tx_key(conn, buffer);
+		p->key = tk;
 		p->t_complete = ev->ts;
 	} else if (!strcmp(n, "doorbell_rx")) {
 		h->c.doorbell_rx++;
-		p = find(h, tx_key(conn, buffer));
+		p = find(h, &tk);
 		if (!p) {
 			h->c.tx_orphans++;
 			return;

@@ -49,8 +49,18 @@ struct ha_thread {
 	uint64_t cpuset;
 };
 
+/* A transaction waiting for its doorbell, keyed by process, connection, buffer, id. */
+struct ha_key {
+	uint32_t vpid; /* from LTTng's vpid context; 0 when absent */
+	uint32_t txn_id;
+	uint16_t conn;
+	uint16_t buffer;
+	uint8_t tx;   /* TX path (txn_sent -> doorbell_rx): keyed without txn_id */
+	uint8_t used; /* 0: empty slot */
+};
+
 struct ha_pending {
-	uint64_t key; /* 0: empty */
+	struct ha_key key;
 	uint64_t t_complete, t_acquire, t_release;
 };
 
@@ -75,7 +85,7 @@ struct ha_counts {
 };
 
 struct host_analysis {
-	struct ha_pending *tab; /* RX: (conn, buffer, txn_id); TX: (conn, buffer) */
+	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
 	struct series lat, wait, work, send; /* t = txn_complete time */
 	struct series tx_credit;             /* t = txn_sent time */
 	struct ha_counts c;

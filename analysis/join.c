@@ -35,34 +35,55 @@ static struct pair *to_pairs(const struct series *s)
 	return p;
 }
 
-uint64_t join_wire_host(const struct series *wire, const struct series *host, struct series *w2s,
-			struct series *s2w)
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* The part b - a, clamped at 0; counts negatives. */
+static uint64_t part(uint64_t a, uint64_t b, uint64_t *negative)
+{
+	if (b < a) {
+		(*negative)++;
+		return 0;
+	}
+	return b - a;
+}
+
+void join_wire_host(const struct series *wire, const struct series *host, uint64_t window_ns,
+		    struct series *w2s, struct series *s2w, struct join_result *res)
 {
 	struct pair *w = to_pairs(wire), *h = to_pairs(host);
-	size_t i, j = 0;
-	long last_used = -1;
-	uint64_t n = 0;
+	size_t i, next = 0; /* first host doorbell not used and not passed */
 
+	memset(res, 0, sizeof(*res));
 	if (!w || !h) {
 		goto end;
 	}
 	for (i = 0; i < wire->n; i++) {
-		long k;
+		size_t k = next, best;
 
-		while (j < host->n && h[j].bell <= w[i].bell) {
-			j++;
+		/* the host doorbells up to the wire's, then the nearest of the two around it */
+		while (k + 1 < host->n && h[k + 1].bell <= w[i].bell) {
+			k++;
 		}
-		k = (long)j - 1;
-		if (k <= last_used || h[k].complete < w[i].complete || h[k].bell < w[i].complete) {
+		if (k >= host->n) {
+			break;
+		}
+		best = k;
+		if (k + 1 < host->n && absdiff(h[k + 1].bell, w[i].bell) < absdiff(h[k].bell, w[i].bell)) {
+			best = k + 1;
+		}
+		if (absdiff(h[best].bell, w[i].bell) > window_ns ||
+		    absdiff(h[best].complete, w[i].complete) > window_ns) {
 			continue;
 		}
-		last_used = k;
-		series_add(w2s, w[i].complete, h[k].complete - w[i].complete);
-		series_add(s2w, w[i].complete, w[i].bell - h[k].bell);
-		n++;
+		next = best + 1;
+		series_add(w2s, w[i].complete, part(w[i].complete, h[best].complete, &res->negative_w2s));
+		series_add(s2w, w[i].complete, part(h[best].bell, w[i].bell, &res->negative_s2w));
+		res->joined++;
 	}
 end:
 	free(w);
 	free(h);
-	return n;
 }

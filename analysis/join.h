@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Joins the wire's and the trace's RX doorbells on one time axis, giving for
- * each doorbell seen in both the time spent in the kernel on each side:
+ * each doorbell seen in both the time spent between the capture point and
+ * the stack on each side:
  *   wire -> stack = txn_complete (trace) - completing frame (capture)
  *   stack -> wire = doorbell frame (capture) - doorbell_sent (trace)
  * Pairing (docs/analysis.md): both series sorted by doorbell time; each wire
- * doorbell takes the latest unused trace doorbell sent at or before it whose
- * transaction completed at or after the wire transaction. Doorbells leave in
- * order, so this pairs them one to one even when the capture lost some.
+ * doorbell takes the unused trace doorbell nearest in time after the previous
+ * pair, if both its doorbell and its completion lie within the window of the
+ * wire's. Doorbells leave in order, so pairs never cross.
+ * A part can be negative when the capture point sees a frame before the
+ * tracepoint fires (on loopback dumpcap sees a datagram inside sendmsg, and
+ * doorbell_sent fires when sendmsg returns): such parts are recorded as 0
+ * and counted.
  */
 #ifndef DGR_ANALYSIS_JOIN_H
 #define DGR_ANALYSIS_JOIN_H
@@ -16,12 +21,18 @@
 
 #include "stats.h"
 
+#define JOIN_WINDOW_NS 1000000ull /* default pairing window: 1 ms */
+
+struct join_result {
+	uint64_t joined;
+	uint64_t negative_w2s, negative_s2w; /* parts below 0, recorded as 0 */
+};
+
 /*
  * wire and host: samples (t = transaction complete, value = latency).
  * Appends the two parts (t = wire transaction time) to w2s and s2w.
- * Returns the number of doorbells joined.
  */
-uint64_t join_wire_host(const struct series *wire, const struct series *host, struct series *w2s,
-			struct series *s2w);
+void join_wire_host(const struct series *wire, const struct series *host, uint64_t window_ns,
+		    struct series *w2s, struct series *s2w, struct join_result *res);
 
 #endif

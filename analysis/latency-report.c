@@ -38,6 +38,7 @@ struct options {
 	struct run_info run;
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
+	uint64_t join_window_ns;
 	const char *inputs[MAX_INPUTS];
 	unsigned int n_inputs;
 };
@@ -67,6 +68,8 @@ static void usage(FILE *fp)
 		"  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
 		"  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
 		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
+		"  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
+		"                         (default 1000)\n"
 		"  --no-progress          no progress line on stderr\n"
 		"  -h, --help             this text\n"
 		"Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
@@ -199,6 +202,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->tolerable_ns = (uint64_t)(v * 1e3);
+		} else if (!strcmp(a, "--join-window-us")) {
+			if (parse_num(a, val, 1, 1e7, &v)) {
+				return -1;
+			}
+			o->join_window_ns = (uint64_t)(v * 1e3);
 		} else if (!strcmp(a, "--trace-offset-ns")) {
 			if (parse_num(a, val, -1e18, 1e18, &v)) {
 				return -1;
@@ -322,6 +330,7 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.interval_ns = 100000000ull;
+	o.join_window_ns = JOIN_WINDOW_NS;
 	o.progress = true;
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
@@ -454,7 +463,12 @@ int main(int argc, char **argv)
 	rep.wire = wa_on ? &wa : NULL;
 	rep.host = ha_on ? &ha : NULL;
 	if (wa_on && ha_on) {
-		rep.joined = join_wire_host(&wa.lat[WA_RX], &ha.lat, &w2s, &s2w);
+		struct join_result jr;
+
+		join_wire_host(&wa.lat[WA_RX], &ha.lat, o.join_window_ns, &w2s, &s2w, &jr);
+		rep.joined = jr.joined;
+		rep.negative_w2s = jr.negative_w2s;
+		rep.negative_s2w = jr.negative_s2w;
 		rep.wire_to_stack = &w2s;
 		rep.stack_to_wire = &s2w;
 	}

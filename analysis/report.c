@@ -289,6 +289,11 @@ static int print_host(struct pr *p, const struct report *r)
 	if (r->wire_to_stack) {
 		pr_obj_open(p, "joined", "Wire and trace on one axis (RX doorbells)");
 		pr_u64(p, "doorbells", "doorbells joined", r->joined);
+		pr_u64(p, "negative_wire_to_stack", "wire -> stack parts below 0 (recorded as 0)",
+		       r->negative_w2s);
+		pr_u64(p, "negative_stack_to_wire",
+		       "stack -> wire parts below 0 (capture point before the tracepoint; recorded as 0)",
+		       r->negative_s2w);
 		if (print_latency(p, "wire_to_stack_ns",
 				  "wire -> stack (kernel receive path, last frame to complete):",
 				  r->wire_to_stack, 0, 0) ||

@@ -26,7 +26,7 @@ struct report {
 	uint64_t host_tolerable_ns;
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
-	uint64_t joined;
+	uint64_t joined, negative_w2s, negative_s2w;
 	/* the verdict */
 	struct classification verdict;
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */

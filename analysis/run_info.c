@@ -34,6 +34,33 @@ static int find_number(const char *text, const char *key, double *v)
 	return 0;
 }
 
+/*
+ * Finds "OPT", "number" in text (an element of run.json's "command" array
+ * followed by its value); returns 1 and sets *v when found.
+ */
+static int find_cli_value(const char *text, const char *opt, double *v)
+{
+	char pat[64];
+	const char *p;
+	char *end;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", opt);
+	p = strstr(text, pat);
+	if (!p) {
+		return 0;
+	}
+	p += strlen(pat);
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',') {
+		p++;
+	}
+	if (*p != '"') {
+		return 0;
+	}
+	p++;
+	*v = strtod(p, &end);
+	return end != p && *end == '"';
+}
+
 int run_info_read(const char *path, struct run_info *ri)
 {
 	FILE *fp = fopen(path, "r");
@@ -71,6 +98,19 @@ int run_info_read(const char *path, struct run_info *ri)
 	text[n] = '\0';
 	if (!ri->host_buffers && find_number(text, "host_buffers", &v) && v > 0) {
 		ri->host_buffers = (uint64_t)v;
+	}
+	/* the recorded command line of dgrdma-host (dgrdma-capture's run.json) */
+	if (!ri->host_buffers && find_cli_value(text, "--buffers", &v) && v > 0) {
+		ri->host_buffers = (uint64_t)v;
+	}
+	if (!ri->fpga_buffers && find_cli_value(text, "--fpga-buffers", &v) && v > 0) {
+		ri->fpga_buffers = (uint64_t)v;
+	}
+	if (!ri->buffer_size && find_cli_value(text, "--buffer-size", &v) && v > 0) {
+		ri->buffer_size = (uint64_t)v;
+	}
+	if (!ri->rate_bytes && find_cli_value(text, "--rate", &v) && v > 0) {
+		ri->rate_bytes = (uint64_t)(v * 4);
 	}
 	if (!ri->fpga_buffers && find_number(text, "fpga_buffers", &v) && v > 0) {
 		ri->fpga_buffers = (uint64_t)v;

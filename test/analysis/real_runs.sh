@@ -29,13 +29,15 @@ if [ "$(id -u)" != 0 ] || ! command -v dumpcap >/dev/null; then
 	exit
 fi
 
-# run NAME HOST-OPTS -- FPGA-OPTS: capture one run on lo, ports unique to this suite
+# run NAME HOST-OPTS -- FPGA-OPTS: capture one run on lo. Other suites may stream on loopback
+# at the same time: the emulator gets an address of its own in 127/8 and the filter names it.
 base=$((20000 + $$ % 20000))
+FIP="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2))"
 run() {
 	local name="$1" hopts="$2" fopts="$3"
 	local fport=18078 hport=$base
 	base=$((base + 1))
-	dumpcap -q -i lo -f "udp and port $fport and port $hport" -w "$tmp/$name.pcapng" \
+	dumpcap -q -i lo -f "udp and host $FIP and port $fport and port $hport" -w "$tmp/$name.pcapng" \
 		>"$tmp/$name.dumpcap" 2>&1 &
 	cap_pid=$!
 	for _ in $(seq 50); do
@@ -44,12 +46,12 @@ run() {
 	done
 	sleep 0.5
 	# shellcheck disable=SC2086
-	"$HOST" rx --udp --bind 127.0.0.1:$hport --peer 127.0.0.1:$fport --summary-json "$tmp/$name.host.json" \
+	"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:$fport --summary-json "$tmp/$name.host.json" \
 		$hopts >"$tmp/$name.host.out" 2>&1 &
 	local hpid=$!
 	sleep 0.3
 	# shellcheck disable=SC2086
-	"$FPGA" --udp --bind 127.0.0.1:$fport --peer 127.0.0.1:$hport --quiet \
+	"$FPGA" --udp --bind $FIP:$fport --peer 127.0.0.1:$hport --quiet \
 		--summary-json "$tmp/$name.fpga.json" $fopts >"$tmp/$name.fpga.out" 2>&1
 	wait "$hpid"
 	sleep 0.5
@@ -84,4 +86,45 @@ diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
 check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
 check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
 check_eq "$(jq -r '.regime.label' "$tmp/slow.json")" "throughput-bound" "slow consumer: verdict throughput-bound ($(jq -r '.regime.reason' "$tmp/slow.json"))"
+
+# A run folder from dgrdma-capture (trace + capture + run.json): the stack's tracepoints and the
+# capture describe the same doorbells. The number joined within the 1 ms window depends on the
+# machine's load (a doorbell whose in-host part took longer is not paired), so only bounds.
+CAPTURE="$DGR_BUILD/bin/dgrdma-capture"
+if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
+	hport=$base
+	# the emulator starts once the host's socket is bound (dgrdma-capture sets up first)
+	(for _ in $(seq 200); do
+		ss -Huln "sport = :$hport" 2>/dev/null | grep -q . && break
+		sleep 0.05
+	done && exec "$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
+		--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
+		--summary-json "$tmp/runf.fpga.json" >"$tmp/runf.fpga.out" 2>&1) &
+	fpid=$!
+	"$CAPTURE" -o "$tmp/runf" -f "udp and host $FIP and port $hport" -- \
+		"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
+		--duration 4 --buffers 16 --buffer-size 16384 >"$tmp/runf.out" 2>&1
+	wait "$fpid"
+	"$LR" --json --no-progress "$tmp/runf" >"$tmp/runf.json" 2>"$tmp/runf.err"
+	sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/runf.fpga.json" | head -1)
+	check_eq "$(jq -r '.wire.rx.matched' "$tmp/runf.json")" "$sent" \
+		"run folder: the capture matches all $sent doorbells"
+	# the trace records every traced process on the machine: at least ours
+	if [ "$(jq -r '.host.rx.matched' "$tmp/runf.json")" -ge "$sent" ]; then
+		ok "run folder: the trace matches at least our $sent doorbells"
+	else
+		not_ok "run folder: the trace matches at least our $sent doorbells ($(jq -r '.host.rx.matched' "$tmp/runf.json"))"
+	fi
+	check_eq "$(jq -r '[.run.host_buffers, .run.buffer_size] | join(" ")' "$tmp/runf.json")" "16 16384" \
+		"run folder: buffer facts read from run.json's recorded command"
+	joined=$(jq -r '.host.joined.doorbells' "$tmp/runf.json")
+	diag "joined $joined of $sent; wire->stack p50 $(jq -r '.host.joined.wire_to_stack_ns.p50' "$tmp/runf.json") ns"
+	if [ "$joined" -gt 0 ] && [ "$joined" -le "$sent" ]; then
+		ok "run folder: wire and trace doorbells joined on one axis ($joined of $sent)"
+	else
+		not_ok "run folder: wire and trace doorbells joined on one axis ($joined of $sent)"
+	fi
+else
+	skip "dgrdma-capture or lttng missing"
+fi
 done_testing

@@ -171,6 +171,7 @@ static void test_table_churn(void)
 static void test_join(void)
 {
 	struct series wire, host, w2s, s2w;
+	struct join_result jr;
 
 	series_init(&wire);
 	series_init(&host);
@@ -180,18 +181,43 @@ static void test_join(void)
 	series_add(&wire, 1000, 8000);
 	series_add(&wire, 20000, 8000);
 	series_add(&wire, 40000, 5000);
+	series_add(&wire, 60000, 1000);
 	/* host: complete 1400, sent 8700; the second doorbell is missing from the trace */
 	series_add(&host, 1400, 7300);
 	series_add(&host, 40100, 4600);
-	TAP_EQ_U(join_wire_host(&wire, &host, &w2s, &s2w), 2, "two doorbells joined");
-	tap_ok(w2s.n == 2 && w2s.s[0].value == 400 && w2s.s[1].value == 100,
-	       "wire -> stack 400 and 100 ns");
-	tap_ok(s2w.n == 2 && s2w.s[0].value == 300 && s2w.s[1].value == 300,
-	       "stack -> wire 300 and 300 ns");
+	/* sent 200 ns after the wire saw it (a capture point inside sendmsg) */
+	series_add(&host, 60100, 1100);
+	join_wire_host(&wire, &host, 5000, &w2s, &s2w, &jr);
+	TAP_EQ_U(jr.joined, 3, "three doorbells joined, the one missing from the trace skipped");
+	tap_ok(w2s.n == 3 && w2s.s[0].value == 400 && w2s.s[1].value == 100 && w2s.s[2].value == 100,
+	       "wire -> stack 400, 100 and 100 ns");
+	tap_ok(s2w.n == 3 && s2w.s[0].value == 300 && s2w.s[1].value == 300 && s2w.s[2].value == 0,
+	       "stack -> wire 300, 300, and 0 for the negative part");
+	TAP_EQ_U(jr.negative_s2w, 1, "one negative stack -> wire part counted");
+	series_free(&w2s);
+	series_free(&s2w);
+	series_init(&w2s);
+	series_init(&s2w);
+	join_wire_host(&wire, &host, 100, &w2s, &s2w, &jr);
+	TAP_EQ_U(jr.joined, 0, "a 100 ns window pairs nothing");
 	series_free(&wire);
 	series_free(&host);
 	series_free(&w2s);
 	series_free(&s2w);
+}
+
+static void test_vpid(void)
+{
+	ha_init(&h);
+	/* two processes with the same (conn, buffer, txn_id) */
+	ev("dgrdma:txn_complete", 100, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11), NULL);
+	ev("dgrdma:txn_complete", 150, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22), NULL);
+	ev("dgrdma:doorbell_sent", 300, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22), NULL);
+	ev("dgrdma:doorbell_sent", 700, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11), NULL);
+	tap_ok(h.c.matched == 2 && h.c.unmatched == 0 && h.lat.n == 2 && h.lat.s[0].value == 150 &&
+		       h.lat.s[1].value == 600,
+	       "the same transaction key in two processes (vpid) is two transactions: 150 and 600 ns");
+	ha_free(&h);
 }
 
 int main(void)
@@ -200,5 +226,6 @@ int main(void)
 	test_tx_and_counters();
 	test_table_churn();
 	test_join();
+	test_vpid();
 	return tap_done();
 }
