@@ -46,3 +46,15 @@ install-fpga: $(FPGA_BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(FPGA_BIN) $(DESTDIR)$(BINDIR)/
 	install -m 0644 fpga/dgrdma-fpga.1 $(DESTDIR)$(MANDIR)/man1/
+
+# libFuzzer harness of the receive path and the DCP server (make fuzz-fpga).
+FPGA_FUZZ := $(BUILD)/fuzz/fuzz_fpga_rx
+FUZZ_TARGETS += fuzz-fpga
+$(FPGA_FUZZ): test/unit/fpga/fuzz_fpga_rx.c $(FPGA_LIB_SRCS) $(wildcard stack/src/*.c)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Itracepoints \
+		-DDGR_NO_TRACE -D_GNU_SOURCE -o $@ $^ -lpthread -lm
+.PHONY: fuzz-fpga
+fuzz-fpga: $(FPGA_FUZZ)
+	@mkdir -p $(BUILD)/fuzz/corpus-fpga
+	$(FPGA_FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 $(BUILD)/fuzz/corpus-fpga

@@ -558,6 +558,95 @@ static void test_print(void)
 	free(text);
 }
 
+static void release_db(void *ctx, unsigned int buffer)
+{
+	fpga_tx_queue_doorbell(ctx, buffer);
+}
+
+/*
+ * Hostile input: 30000 frames made from valid ones with random bytes changed
+ * and random lengths, and random DCP packets, in each mode. Nothing may crash
+ * (the sanitizer build checks memory), every frame is counted exactly once,
+ * and the state stays within its bounds.
+ */
+static void test_hostile(void)
+{
+	static uint8_t base[9000], buf[9000], data[8192];
+	uint64_t x = 0x1234567;
+	unsigned int bad_state = 0, miscounted = 0;
+
+	for (int mode = 0; mode < 3; mode++) {
+		struct fpga_emu *e = setup((enum fpga_mode)mode);
+
+		ntapped = 0;
+		e->tx_tap = tap_frame;
+		for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
+			e->wstate[w] = FPGA_WS_OPERATING;
+		}
+		for (int i = 0; i < 10000; i++) {
+			size_t n, len;
+			uint64_t before;
+			struct dgr_rx_pkt p = { .data = buf, .proto = DGR_PROTO_DGRDMA };
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			n = host_frame(
+			    base, (uint16_t)(i + 1),
+			    (x & 1) ? FPGA_TX_PATH_BASE + (uint32_t)(x >> 8) % 4 * S : 0,
+			    (x & 1) ? FPGA_TX_PATH_BASE + E * S + 4 * (uint32_t)((x >> 4) % 4)
+				    : E * S + 4 * (uint32_t)((x >> 4) % 8),
+			    (x & 1) ? dgr_flag_encode(4096, false, false, 0) : DGR_DOORBELL_VALUE,
+			    (x & 1) ? data : NULL, (x & 1) ? (uint32_t)(x >> 16) % 4096 : 0);
+			memcpy(buf, base, n);
+			for (int k = 0; k < (int)(x >> 40) % 4; k++) {
+				buf[(x >> (8 * k)) % n] ^= (uint8_t)(x >> 32);
+			}
+			len = (x >> 20) % 8 == 0 ? (x >> 24) % (n + 8) : n;
+			p.len = len;
+			before = e->cnt.frames_rx;
+			if ((x >> 50) % 16 == 0) {
+				uint8_t out[32];
+
+				fpga_dcp_handle(e, buf, len % 20, out, sizeof(out));
+			} else {
+				struct dgr_frame f;
+				uint64_t rej = e->cnt.frame_parser_reject;
+				bool hdr_ok = dgr_frame_parse(&f, buf, len, NULL) == 0;
+
+				fpga_rx_packet(e, &p);
+				if (hdr_ok ? e->cnt.frames_rx != before + 1
+					   : e->cnt.frames_rx != before ||
+						 e->cnt.frame_parser_reject != rej + 1) {
+					miscounted++;
+				}
+			}
+			e->now_ns += 10000;
+			fpga_dac_consume(&e->dac, &e->cons, 2000, release_db, e);
+			fpga_perftest_rx(&e->pt, &e->cons, release_db, e);
+			fpga_adc_produce(&e->adc, &e->prod, 1000, true);
+			fpga_tx_producer(e);
+			fpga_tx_doorbells(e);
+			fpga_tx_service(e, false);
+			if (e->cons.size < 64 || e->cons.size > FPGA_MAX_BUFFER_SIZE ||
+			    e->cons.cons_idx >= e->cons.nlocal ||
+			    e->prod.host_free > e->prod.nhost ||
+			    e->prod.complete > e->prod.nlocal) {
+				bad_state++;
+			}
+		}
+	}
+	TAP_EQ_U(
+	    miscounted, 0,
+	    "hostile: frames_rx counts every frame whose header parses, the others are rejects");
+	TAP_EQ_U(bad_state, 0, "hostile: port state stays within bounds");
+	tap_ok(emu.cnt.frame_parser_reject > 0 &&
+		   emu.cnt.messages_rejected + emu.cnt.reasm_errors > 0,
+	       "hostile: malformed frames and messages were met (%llu, %llu)",
+	       (unsigned long long)emu.cnt.frame_parser_reject,
+	       (unsigned long long)(emu.cnt.messages_rejected + emu.cnt.reasm_errors));
+}
+
 int main(void)
 {
 	test_prop_map();
@@ -566,6 +655,7 @@ int main(void)
 	test_rxpath();
 	test_coalesce();
 	test_print();
+	test_hostile();
 	setup(FPGA_MODE_ADC);
 	fpga_producer_free(&emu.prod);
 	fpga_consumer_free(&emu.cons);
