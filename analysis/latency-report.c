@@ -16,6 +16,7 @@
 #include <dgrdma/dcp.h>
 #include <dgrdma/wire.h>
 
+#include "advise.h"
 #include "classify.h"
 #include "csv_output.h"
 #include "ctf_input.h"
@@ -39,6 +40,8 @@ struct options {
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
 	uint64_t join_window_ns;
+	bool advise;
+	struct advise_opts adv;
 	const char *inputs[MAX_INPUTS];
 	unsigned int n_inputs;
 };
@@ -70,6 +73,10 @@ static void usage(FILE *fp)
 		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
 		"  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
 		"                         (default 1000)\n"
+		"  --advise               after the verdict, list this host's settings the tuning\n"
+		"                         guide would change for the regime (dgrdma-tune check)\n"
+		"  --advise-if IFACE      interface for the NIC checks of --advise\n"
+		"  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
 		"  --no-progress          no progress line on stderr\n"
 		"  -h, --help             this text\n"
 		"Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
@@ -134,11 +141,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--no-progress")) {
 			o->progress = false;
 			takes = false;
+		} else if (!strcmp(a, "--advise")) {
+			o->advise = true;
+			takes = false;
 		} else if (a[0] == '-' && a[1] == '-' && !val) {
 			fprintf(stderr, "latency-report: %s needs a value (see --help)\n", a);
 			return -1;
 		} else if (!strcmp(a, "--csv")) {
 			o->csv_dir = val;
+		} else if (!strcmp(a, "--advise-if")) {
+			o->adv.iface = val;
+		} else if (!strcmp(a, "--advise-root")) {
+			o->adv.root = val;
+			o->advise = true;
 		} else if (!strcmp(a, "--interval")) {
 			if (parse_num(a, val, 1, 60000, &v)) {
 				return -1;
@@ -331,6 +346,7 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.interval_ns = 100000000ull;
 	o.join_window_ns = JOIN_WINDOW_NS;
+	o.adv.root = "/";
 	o.progress = true;
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
@@ -510,6 +526,10 @@ int main(int argc, char **argv)
 	pr_init(&pr, stdout, o.json);
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
+		goto out;
+	}
+	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
+		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}
 	pr_finish(&pr);

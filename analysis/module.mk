@@ -15,22 +15,23 @@ analysis: $(DGRDMA_GEN)
 CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 2>/dev/null)
 # stack/module.mk is included after this file: name the library directly.
 ANALYSIS_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
-ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 2>/dev/null) -lm
+ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
+ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 2>/dev/null) -lz -lm
 ANALYSIS_CORE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/classify.c \
 	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/run_info.c analysis/csv_output.c analysis/report.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
-$(LATENCY_REPORT): $(call objs,analysis/latency-report.c $(ANALYSIS_CORE_SRCS) \
-		$(ANALYSIS_IO_SRCS)) $(ANALYSIS_LIBDGRDMA)
+$(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
+		$(ANALYSIS_IO_SRCS)) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 
 analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
-CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh
+CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
