@@ -105,8 +105,8 @@ static void usage(FILE *f)
 		"\n"
 		"Stream and buffers:\n"
 		"  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
-		"  --idle-timeout SEC     once the stream started, give up when nothing completes\n"
-		"                         for SEC, 0..86400 (default 5; 0 = never)\n"
+		"  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
+		"                         first transaction), 0..86400 (default 5; 0 = never)\n"
 		"  --buffers N            host buffers, 1..255 (default 64)\n"
 		"  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
 		"  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
@@ -939,9 +939,7 @@ static int run_stream(struct host_cfg *cfg)
 		if (progress != last_progress) {
 			last_progress = progress;
 			last_progress_ns = t;
-		} else if (cfg->idle_timeout_ns && progress > 0 &&
-			   t - last_progress_ns >= cfg->idle_timeout_ns) {
-			/* the idle timer runs once the stream has started */
+		} else if (cfg->idle_timeout_ns && t - last_progress_ns >= cfg->idle_timeout_ns) {
 			sm.status = "stalled";
 			sm.error = cfg->co.direction == DGR_DIR_RX
 					   ? "no transaction completed within --idle-timeout "
