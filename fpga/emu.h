@@ -192,7 +192,10 @@ uint64_t fpga_rand(struct fpga_emu *e);
 double fpga_rand_unit(struct fpga_emu *e);
 
 /* ---- txpath.c ---- */
+/* Allocates the frame pool (e->frame_cap set); frame_seq and txn_id start at 1. 0 or -DGR_E_NOMEM.
+ */
 int fpga_tx_init(struct fpga_emu *e, char *errbuf);
+/* Frees the frame pool (also when it was never allocated). */
 void fpga_tx_free(struct fpga_emu *e);
 /* Writes one transaction into frames (starting and finishing frames as needed). */
 int fpga_tx_txn(struct fpga_emu *e, const struct dgr_txn *t, uint8_t opcode, unsigned int buffer);

@@ -200,6 +200,7 @@ struct cli {
 	bool buffers_given;
 	bool seed_given;
 	bool list_props;
+	bool help;
 	bool tx_run;
 	uint32_t tx_messages, tx_beats, tx_gap;
 	bool tx_beats_given;
@@ -373,8 +374,8 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			c->list_props = true;
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
+			c->help = true;
+			return 0;
 		default:
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "unknown option (see --help)");
 			return -DGR_E_INVAL;
@@ -521,6 +522,10 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &c, errbuf) < 0 || finish_config(&c, errbuf) < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
 		return 2;
+	}
+	if (c.help) {
+		usage(stdout);
+		return 0;
 	}
 	if (c.list_props) {
 		fpga_print_prop_table(stdout);
