@@ -575,10 +575,17 @@ int main(int argc, char **argv)
 		}
 		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
 		if (rc == -DGR_E_PERM) {
-			fprintf(stderr, "dgrdma-fpga: warning: %s; keeping the default size\n",
-				errbuf);
+			/* the buffer size, or the socket itself? Retry without the size to know */
+			char first[DGR_ERRBUF_SIZE];
+
+			snprintf(first, sizeof(first), "%s", errbuf);
 			c.topts.rcvbuf = 0;
 			rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
+			if (rc == 0) {
+				fprintf(stderr,
+					"dgrdma-fpga: warning: %s; keeping the default size\n",
+					first);
+			}
 		}
 	} else {
 		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);

@@ -197,6 +197,17 @@ bad "--report-data-loss: 'yes'" --report-data-loss yes
 bad "--drop-frames: '2' is out of range 0..1" --drop-frames 2
 bad "--mode: 'foo'" --mode foo
 bad "--buffer-size" --buffer-size 100
+"$FPGA" --if nosuch0 --peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
+check_eq "$?/$(grep -c 'nosuch0: no such interface' "$WORK/bad.out")" "1/1" \
+	"a missing interface is named (exit 1)"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$FPGA" --if lo \
+		--peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
+	check_eq "$?/$(grep -c 'CAP_NET_RAW' "$WORK/bad.out")" "1/1" \
+		"raw Ethernet without privilege names CAP_NET_RAW and the fix (exit 1)"
+else
+	skip "not root: cannot drop privileges to test the CAP_NET_RAW message"
+fi
 
 # 9. Deterministic mode: a virtual clock (100 us per loop iteration) and a fixed seed
 #    give exact counts and the same summary twice (no host answers: the drops are exact too).
