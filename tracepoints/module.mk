@@ -44,4 +44,5 @@ $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture
 
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 
-CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh
+CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
+	test/tracepoints/test_capture_stack.sh

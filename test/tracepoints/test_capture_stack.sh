@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-capture around the real dgrdma-host (rx) fed by dgrdma-fpga (adc) over UDP on
+# 127.0.0.1. The trace must agree exactly with both programs' final summaries: one
+# txn_complete per completed transaction, one doorbell_sent per released buffer (same
+# buffer and txn_id), the emulator's txn_sent/doorbell_rx per its counters; the capture
+# holds every frame the emulator sent; no counter snapshot exceeds the final summary.
+
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+DHOST=$DGR_BUILD/bin/dgrdma-host
+DFPGA=$DGR_BUILD/bin/dgrdma-fpga
+WORK=$(mktemp -d)
+PORT_F=$((30000 + $$ % 2000 * 2))
+PORT_H=$((PORT_F + 1))
+FPGA_PID=""
+CAP_PID=""
+cleanup() {
+	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
+	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [ ! -x "$DHOST" ] || [ ! -x "$DFPGA" ]; then
+	skip "dgrdma-host or dgrdma-fpga not built"
+	done_testing
+	exit 0
+fi
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
+	done_testing
+	exit 0
+fi
+if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
+	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
+	done_testing
+	exit 0
+fi
+
+RUN=$WORK/run
+# A background job of a script ignores SIGINT; restore it so that cleanup can stop the run.
+env --default-signal=INT "$CAPTURE" -o "$RUN" -- "$DHOST" rx --udp \
+	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
+	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
+CAP_PID=$!
+# The emulator starts once the host's socket is bound.
+for ((n = 0; n < 300; n++)); do
+	ss -Huln "sport = :$PORT_H" | grep -q . && break
+	sleep 0.1
+done
+"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 10e6 \
+	--duration 2 --quiet --summary-json "$WORK/fpga.json" &
+FPGA_PID=$!
+wait "$FPGA_PID"
+check_eq "$?" 0 "dgrdma-fpga ran its 2 s"
+fpga_pid=$FPGA_PID
+FPGA_PID=""
+wait "$CAP_PID"
+host_status=$?
+CAP_PID=""
+diag "dgrdma-host exit status $host_status"
+cat "$WORK/capture.err" | sed 's/^/# /'
+
+has_pid() {
+	jq -e .command_pid "$1" >/dev/null
+}
+check "run.json is valid and names the command's pid" has_pid "$RUN/run.json"
+host_pid=$(jq -r .command_pid "$RUN/run.json")
+check_eq "$(jq -r '[.capture.interface, .capture.filter] | @json' "$RUN/run.json")" \
+	"[\"lo\",\"udp port $PORT_F or udp port $PORT_H\"]" "capture inferred from dgrdma-host's flags"
+check_eq "$(jq -r '[.trace.discarded_events, .capture.packets_dropped] | @json' "$RUN/run.json")" \
+	"[0,0]" "no event discarded, no packet dropped"
+
+# events PID: "provider:event<TAB>payload" of that process's events.
+babeltrace2 "$RUN/trace" >"$WORK/trace.txt"
+events() {
+	grep -F "vpid = $1," "$WORK/trace.txt" |
+		sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\): { [^}]* }, { [^}]* }, { \(.*\) }$/\1\t\2/p'
+}
+events "$host_pid" >"$WORK/host.ev"
+events "$fpga_pid" >"$WORK/fpga.ev"
+count() {
+	grep -c "^$2	" "$1"
+}
+hs() {
+	jq -r ".counters.$1" "$WORK/host.json"
+}
+fs() {
+	jq -r ".$1" "$WORK/fpga.json"
+}
+
+completed=$(hs txns_completed)
+if [ "$completed" -gt 0 ]; then
+	ok "the host completed transactions ($completed)"
+else
+	not_ok "the host completed transactions ($completed)"
+fi
+check_eq "$(count "$WORK/host.ev" dgrdma:txn_complete)" "$completed" \
+	"one dgrdma:txn_complete per completed transaction"
+check_eq "$(count "$WORK/host.ev" dgrdma:buffer_release)" "$(hs buffers_consumed)" \
+	"one dgrdma:buffer_release per consumed buffer"
+check_eq "$(count "$WORK/host.ev" dgrdma:doorbell_sent)" "$(hs doorbells_sent)" \
+	"one dgrdma:doorbell_sent per doorbell sent"
+released=$(grep '^dgrdma:buffer_release' "$WORK/host.ev" |
+	sed 's/.*buffer = \([0-9]*\), txn_id = \([0-9]*\).*/\1 \2/' | sort)
+rung=$(grep '^dgrdma:doorbell_sent' "$WORK/host.ev" |
+	sed 's/.*buffer = \([0-9]*\), txn_id = \([0-9]*\),.*/\1 \2/' | sort)
+check_eq "$rung" "$released" "the doorbells answer exactly the released (buffer, txn_id)"
+check_eq "$(count "$WORK/host.ev" dgrdma:frame_rx)" "$(hs frames_rx)" \
+	"one dgrdma:frame_rx per frame received"
+roles=$(grep '^dgrdma:thread_start' "$WORK/host.ev" | sed 's/.*role = \([0-9]*\),.*/\1/' |
+	sort -u | tr '\n' ' ')
+check_eq "$roles" "0 1 2 3 " "thread_start of the rx, tx, consumer and control threads"
+
+# The last counters snapshot: no counter above the final summary (the stack snapshots once a
+# second; its summary is read after the threads stop).
+last=$(grep '^dgrdma:counters' "$WORK/host.ev" | tail -n1 | cut -f2)
+if [ -z "$last" ]; then
+	not_ok "dgrdma:counters snapshots recorded"
+else
+	ok "dgrdma:counters snapshots recorded"
+	bad=""
+	nfields=0
+	for kv in $(echo "$last" | tr -d ' ' | tr ',' '\n' | grep -v '^conn='); do
+		name=${kv%%=*}
+		val=${kv#*=}
+		nfields=$((nfields + 1))
+		want=$(hs "$name")
+		case $name in
+		buffers_in_use) continue ;; # a gauge
+		esac
+		[ "$want" != null ] && [ "$val" -le "$want" ] || bad="$bad $name=$val>$want"
+	done
+	check_eq "$bad" "" "every counter of the last snapshot <= the final summary"
+	check_eq "$nfields" "$(jq '.counters | length' "$WORK/host.json")" \
+		"the snapshot has every counter of the summary"
+fi
+
+check_eq "$(count "$WORK/fpga.ev" dgrdma_fpga:txn_sent)" "$(fs transactions_sent)" \
+	"emulator: one dgrdma_fpga:txn_sent per transaction sent"
+check_eq "$(count "$WORK/fpga.ev" dgrdma_fpga:doorbell_rx)" "$(fs doorbells_received)" \
+	"emulator: one dgrdma_fpga:doorbell_rx per doorbell received"
+check_eq "$(count "$WORK/fpga.ev" dgrdma_fpga:frame_tx)" "$(fs frames_tx)" \
+	"emulator: one dgrdma_fpga:frame_tx per frame sent"
+npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_H" 2>/dev/null | wc -l)
+check_eq "$npkt" "$(fs frames_tx)" "the capture holds every frame the emulator sent"
+
+done_testing
