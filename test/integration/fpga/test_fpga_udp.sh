@@ -92,10 +92,10 @@ check "vicious cycle: rdl=true: most transactions are discontinuities ($(val "$j
 #    (the mux workaround's memory) hold 0.5 s of samples at 250 kS/s, so a stalled
 #    test host on a loaded machine does not look like an underrun.
 dac_run() {
-	local name="$1" hargs="$2" hp
+	local name="$1" hargs="$2" fargs="${3:-}" hp
 	# shellcheck disable=SC2086
 	"$FPGA" "${FPGA_T[@]}" --mode dac --rate 2.5e5 --duration 2.5 --quiet --check-ramp \
-		--fpga-memory 524288 --buffers 32 \
+		--fpga-memory 524288 --buffers 32 $fargs \
 		--summary-json "$WORK/$name.json" >"$WORK/$name.out" 2>&1 &
 	hp=$!
 	FPGA_PIDS+=("$hp")
@@ -123,6 +123,14 @@ check "dac: underruns since the last data are the teardown part" \
 	[ "$(val "$j" trailing_underruns)" -gt 0 ]
 check "dac: samp_count_before_first_underrun <= samples_consumed" \
 	[ "$(val "$j" samp_count_before_first_underrun)" -le "$(val "$j" samples_consumed)" ]
+# The guide's TX-path trap: a large coalesce_wait holds the doorbells of all 4 buffers
+# (65 ms of samples) for 100 ms in one frame, so the host cannot refill in time.
+dac_run dacco "--tx-buffers 50 --eof --fpga-buffers 4" "--buffers 4 --coalesce-us 100000"
+j="$WORK/dacco.json"
+check "dac, coalesce_wait_d 100 ms: underruns although the host supplies ahead" \
+	[ "$(val "$j" num_underruns)" -gt 0 ]
+check "dac, coalesce_wait_d 100 ms: doorbells coalesced ($(val "$j" doorbells_sent) in $(val "$j" \
+	frames_tx) frames)" [ "$(val "$j" frames_tx)" -lt "$(val "$j" doorbells_sent)" ]
 
 # 6. Driven over DCP: idle start, DCP start/stop of the ADC, then every property read
 #    back over DCP equals the exit summary (except the DCP request counters themselves).
