@@ -19,6 +19,9 @@ void proto_reg_handoff_dcp(void);
 /* Registers the "-z dgrdma,latency[,filter]" statistic (dgrdma-latency-tap.c). */
 void dgrdma_register_latency_tap(void);
 
+/* Registers the "DG-RDMA Doorbells" stats tree (dgrdma-doorbell-stats-tree.c). */
+void dgrdma_register_stats_tree(void);
+
 /* Protocol and tap ids, valid after registration. */
 int dgrdma_proto_id(void);
 int dgrdma_tap_id(void);

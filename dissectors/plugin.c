@@ -6,6 +6,7 @@
  */
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/tap.h>
 #include <ws_symbol_export.h>
 #include <ws_version.h>
 
@@ -38,4 +39,5 @@ void plugin_register(void)
 	plug.register_protoinfo = dgrdma_plugin_register_protoinfo;
 	plug.register_handoff = dgrdma_plugin_register_handoff;
 	proto_register_plugin(&plug);
+	dgrdma_register_stats_tree();
 }

@@ -44,7 +44,7 @@ startup=$(best -c 1)
 base=$(best "${off[@]}")
 decode=$(best -o dgrdma.analyze:FALSE)
 analysis=$(best)
-base_q=$(best "${off[@]}" -q)
+base_q=$(best "${off[@]}" -q -z io,stat,0)
 tap=$(best -q -z dgrdma,latency)
 base_tree=$(best "${off[@]}" -Y 'eth.type == 0xf042')
 decode_tree=$(best -o dgrdma.analyze:FALSE -Y 'dgrdma.transactionid')
@@ -70,7 +70,7 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
 	i_base=$(irefs "${off[@]}")
 	i_decode=$(irefs -o dgrdma.analyze:FALSE)
 	i_analysis=$(irefs)
-	i_base_q=$(irefs "${off[@]}" -q)
+	i_base_q=$(irefs "${off[@]}" -q -z io,stat,0)
 	i_tap=$(irefs -q -z dgrdma,latency)
 	perframe() {
 		awk -v a="$1" -v s="$i_start" -v n="$cg_frames" 'BEGIN {printf "%.0f", (a - s) / n}'
@@ -82,7 +82,7 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
   baseline (dgrdma, dcp disabled)       $(perframe "$i_base") per frame
   plugin, decode only                   $(perframe "$i_decode") per frame  ratio $(cgratio "$i_decode" "$i_base")
   plugin, decode + analysis             $(perframe "$i_analysis") per frame  ratio $(cgratio "$i_analysis" "$i_base")
-  baseline -q                           $(perframe "$i_base_q") per frame
+  baseline -q -z io,stat,0 (disabled)   $(perframe "$i_base_q") per frame
   plugin, analysis + -q -z dgrdma,latency  $(perframe "$i_tap") per frame  ratio $(cgratio "$i_tap" "$i_base_q")"
 fi
 
@@ -95,7 +95,7 @@ fi
 	echo "  plugin, decode only                   $decode  ratio $(ratio "$decode" "$base")  net $(net "$decode" "$base")"
 	echo "  plugin, decode + analysis             $analysis  ratio $(ratio "$analysis" "$base")  net $(net "$analysis" "$base")"
 	echo "quiet (-q), the statistics use:"
-	echo "  baseline -q (dgrdma, dcp disabled)    $base_q"
+	echo "  baseline -q -z io,stat,0 (disabled)  $base_q"
 	echo "  plugin, analysis + -q -z dgrdma,latency  $tap  ratio $(ratio "$tap" "$base_q")  net $(net "$tap" "$base_q")"
 	echo "with a display filter (tree built):"
 	echo "  baseline -Y eth.type==0xf042          $base_tree"

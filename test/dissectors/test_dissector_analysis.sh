@@ -79,6 +79,17 @@ check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"dgrdma,latency with a display filter"
 check_eq "$(grep '^Filter' <<<"$tap")" "Filter: frame.number <= 5" "tap prints its filter"
 
+# --- the same events as a stats tree (GUI: Statistics > DG-RDMA Doorbells)
+tree=$(ts -r basic.pcap -q -z dgrdma_doorbells,tree)
+check_eq "$(grep -E '^  (Transactions|Doorbells)' <<<"$tree" | awk '{sub(/  +[0-9.]+ +[0-9.]+% .*/, ""); print}' | tr -s ' ')" \
+" Transactions (complete, with a flag) 7
+ Doorbells matched, latency (ns) 6 116000.00 29000 230000
+ Transactions unmatched 1
+ Doorbells orphan 1" "stats tree: per-connection counts and latency average/min/max (ns)"
+check_eq "$(grep -E '^ [0-9]+-' <<<"$tree" | awk '{print $1, $2}' | tr '\n' ' ')" \
+	"0-9999 0 10000-99999 3 100000-999999 3 1000000-9999999 0 10000000- 0 " \
+	"stats tree: latency histogram"
+
 # --- DCP request/response matching and the dcp,srt table
 check_eq "$(column dcp.pcap dcp.response_in)" "1|2 3|4 5|6 9|10 " "dcp.response_in"
 check_eq "$(column dcp.pcap dcp.response_to)" "2|1 4|3 6|5 10|9 " "dcp.response_to"
