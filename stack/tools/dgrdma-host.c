@@ -49,7 +49,8 @@ struct host_cfg {
 	bool quiet;
 	double max_drop_rate;    /* < 0: none */
 	bool csv;
-	uint64_t perf_bytes;     /* perf: bytes per size */
+	uint64_t perf_count;     /* perf: messages per size */
+	bool perf_memcpy;        /* perf: copy every message from a source buffer */
 };
 
 /* State shared by the callbacks (worker thread) and main. */
@@ -100,7 +101,7 @@ static void usage(FILE *f)
 		"\n"
 		"  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
 		"  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
-		"  perf  throughput of tx over buffer sizes 2..32 KiB (a table, or --csv)\n"
+		"  perf  tx throughput per message size 2..32 KiB (a table, or --csv)\n"
 		"\n" DGR_TRANSPORT_USAGE
 		"\n"
 		"Stream and buffers:\n"
@@ -135,8 +136,9 @@ static void usage(FILE *f)
 		"  --source ramp|file:PATH  data to send (default ramp)\n"
 		"  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
 		"  --rate SPS             samples (4 bytes) per second, 0 = as fast as credits allow\n"
-		"perf:\n"
-		"  --bytes N              bytes per buffer size (default 64M)\n"
+		"perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
+		"  --count N              messages per message size 2K..--buffer-size (16384)\n"
+		"  --memcpy               copy each message from a source buffer (software load)\n"
 		"  --csv                  CSV instead of a table\n"
 		"\n"
 		"Mitigations (each refusal by the OS is an error):\n"
@@ -179,6 +181,8 @@ enum {
 	OPT_BYTES,
 	OPT_RATE,
 	OPT_CSV,
+	OPT_COUNT,
+	OPT_MEMCPY,
 	OPT_SCHED,
 	OPT_SCHED_RX,
 	OPT_SCHED_TX,
@@ -225,6 +229,8 @@ static const struct option long_opts[] = {
 	{ "bytes", required_argument, NULL, OPT_BYTES },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "memcpy", no_argument, NULL, OPT_MEMCPY },
 	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "sched-rx", required_argument, NULL, OPT_SCHED_RX },
 	{ "sched-tx", required_argument, NULL, OPT_SCHED_TX },
@@ -414,7 +420,6 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			cfg->total_bytes = v;
-			cfg->perf_bytes = v;
 			break;
 		case OPT_RATE:
 			if (parse_u("--rate", optarg, 0, 100000000000ull, false, &v, err) < 0) {
@@ -424,6 +429,15 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			break;
 		case OPT_CSV:
 			cfg->csv = true;
+			break;
+		case OPT_COUNT:
+			if (parse_u("--count", optarg, 1, 1ull << 32, false, &v, err) < 0) {
+				return -1;
+			}
+			cfg->perf_count = v;
+			break;
+		case OPT_MEMCPY:
+			cfg->perf_memcpy = true;
 			break;
 		case OPT_SCHED:
 		case OPT_SCHED_RX:
@@ -1021,77 +1035,124 @@ out:
 	return status;
 }
 
-/* perf: tx throughput per buffer size, 2 KiB .. 32 KiB. */
+/*
+ * perf: the perftest measurement of the AXI guide over DG-RDMA on the TX
+ * path. One stream; message sizes 2, 4, 8, 16, 32 KiB (up to --buffer-size,
+ * which must match the peer's buffers), --count messages each (or --bytes per
+ * size); with --memcpy each message is copied from a source buffer (software
+ * load), without it the buffer is sent as it is. Throughput per size is
+ * measured from the first message of a size to the first of the next (the
+ * producer runs at the rate credits come back).
+ */
+#define PERF_SIZES 5
+
+struct perf_run {
+	struct host_cfg *cfg;
+	uint32_t sizes[PERF_SIZES];
+	unsigned int nsizes;
+	unsigned int phase;
+	uint64_t in_phase;
+	uint64_t per_phase;
+	uint64_t phase_start[PERF_SIZES + 1];
+	uint8_t *source;
+};
+
+static int produce_perf(void *ctx, struct dgr_buffer_view *b)
+{
+	struct perf_run *p = ctx;
+
+	if (interrupted || p->phase >= p->nsizes) {
+		return 0;
+	}
+	if (p->in_phase == 0) {
+		p->phase_start[p->phase] = now_ns();
+	}
+	b->len = p->sizes[p->phase];
+	b->opcode = DGR_OPCODE_SAMPLES;
+	if (p->cfg->perf_memcpy) {
+		memcpy(b->data, p->source, b->len);
+	}
+	if (++p->in_phase == p->per_phase) {
+		p->in_phase = 0;
+		p->phase++;
+		b->eof = p->phase == p->nsizes;
+	}
+	return 1;
+}
+
 static int run_perf(struct host_cfg *cfg)
 {
-	static const uint32_t sizes[] = { 2048, 4096, 8192, 16384, 32768 };
-	int worst = 0;
+	static const uint32_t all[PERF_SIZES] = { 2048, 4096, 8192, 16384, 32768 };
+	struct perf_run p = { .cfg = cfg };
+	struct dgr_conn *c = NULL;
+	struct dgr_conn_opts co = cfg->co;
+	char err[DGR_ERRBUF_SIZE];
+	int rc, status = 0;
 
-	if (!cfg->perf_bytes) {
-		cfg->perf_bytes = 64ull * 1024 * 1024;
+	for (unsigned int i = 0; i < PERF_SIZES; i++) {
+		if (all[i] <= co.buffer_size) {
+			p.sizes[p.nsizes++] = all[i];
+		}
+	}
+	if (p.nsizes == 0) {
+		fprintf(stderr, "dgrdma-host perf: --buffer-size must be at least 2048\n");
+		return 2;
+	}
+	p.per_phase = cfg->perf_count ? cfg->perf_count : 16384;
+	p.source = malloc(co.buffer_size);
+	if (!p.source) {
+		fprintf(stderr, "dgrdma-host perf: out of memory\n");
+		return 2;
+	}
+	dgr_ramp_fill(p.source, co.buffer_size, 0);
+	co.direction = DGR_DIR_TX;
+	co.on_stats = NULL;
+	rc = dgr_conn_open(&co, &c, err);
+	if (rc == 0) {
+		rc = dgr_conn_start(c, NULL, produce_perf, &p, err);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "dgrdma-host perf: %s\n", err);
+		dgr_conn_close(c);
+		free(p.source);
+		return 2;
+	}
+	while ((rc = dgr_conn_wait(c, 100)) == 0 && !interrupted) {
+	}
+	p.phase_start[p.nsizes] = now_ns();
+	dgr_conn_stop(c);
+	if (rc != 1) {
+		fprintf(stderr, "dgrdma-host perf: the stream did not complete\n");
+		status = 1;
 	}
 	if (cfg->csv) {
-		printf("buffer_size,bytes,seconds,mbyte_s,msample_s,transactions,frames,"
-		       "doorbell_p50_ns,doorbell_p99_ns\n");
+		printf("message_size,messages,seconds,mbyte_s,msample_s,memcpy\n");
 	} else {
-		printf("%8s %12s %9s %10s %10s %12s\n", "size", "bytes", "seconds", "MB/s", "MS/s",
-		       "transactions");
+		printf("%8s %10s %9s %10s %10s  (memcpy %s)\n", "size", "messages", "seconds",
+		       "MB/s", "MS/s", cfg->perf_memcpy ? "on" : "off");
 	}
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		struct host_run r = { .cfg = cfg, .fd = -1 };
-		struct dgr_conn *c = NULL;
-		struct dgr_conn_opts co = cfg->co;
-		struct dgr_conn_stats s;
-		struct dgr_latency_summary l;
-		char err[DGR_ERRBUF_SIZE];
-		uint64_t t0, t1;
-		double sec;
-		int rc;
+	for (unsigned int i = 0; i < p.nsizes; i++) {
+		double sec = p.phase_start[i + 1] > p.phase_start[i]
+				     ? (double)(p.phase_start[i + 1] - p.phase_start[i]) / 1e9
+				     : 0.0;
+		double bytes = (double)p.per_phase * p.sizes[i];
 
-		co.buffer_size = sizes[i];
-		co.direction = DGR_DIR_TX;
-		co.on_stats = NULL;
-		cfg->total_bytes = cfg->perf_bytes;
-		rc = dgr_conn_open(&co, &c, err);
-		if (rc < 0) {
-			fprintf(stderr, "dgrdma-host perf: %s\n", err);
-			return 2;
-		}
-		t0 = now_ns();
-		r.start_ns = t0;
-		rc = dgr_conn_start(c, NULL, produce, &r, err);
-		if (rc < 0) {
-			fprintf(stderr, "dgrdma-host perf: %s\n", err);
-			dgr_conn_close(c);
-			return 2;
-		}
-		rc = dgr_conn_wait(c, cfg->idle_timeout_ns ? (int)(cfg->idle_timeout_ns / 1000000) +
-								    60000
-							  : -1);
-		t1 = now_ns();
-		dgr_conn_stop(c);
-		dgr_conn_get_stats(c, &s);
-		dgr_conn_latency(c, &l);
-		sec = (double)(t1 - t0) / 1e9;
-		if (rc != 1) {
-			worst = 1;
+		if (i >= p.phase || sec <= 0) {
+			sec = 0;
 		}
 		if (cfg->csv) {
-			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			       ",%" PRIu64 "\n",
-			       sizes[i], s.data_bytes_tx, sec, (double)s.data_bytes_tx / sec / 1e6,
-			       (double)s.data_bytes_tx / 4 / sec / 1e6, s.txns_sent, s.frames_tx,
-			       l.p50, l.p99);
+			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s\n", p.sizes[i], p.per_phase, sec,
+			       sec > 0 ? bytes / sec / 1e6 : 0.0,
+			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0, cfg->perf_memcpy ? "on" : "off");
 		} else {
-			printf("%8u %12" PRIu64 " %9.3f %10.1f %10.2f %12" PRIu64 "%s\n", sizes[i],
-			       s.data_bytes_tx, sec, (double)s.data_bytes_tx / sec / 1e6,
-			       (double)s.data_bytes_tx / 4 / sec / 1e6, s.txns_sent,
-			       rc == 1 ? "" : "  (did not complete)");
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p.sizes[i], p.per_phase, sec,
+			       sec > 0 ? bytes / sec / 1e6 : 0.0,
+			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0);
 		}
-		fflush(stdout);
-		dgr_conn_close(c);
 	}
-	return worst;
+	dgr_conn_close(c);
+	free(p.source);
+	return status;
 }
 
 int main(int argc, char **argv)
