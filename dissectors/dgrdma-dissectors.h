@@ -31,7 +31,7 @@ int dcp_proto_id(void);
 gboolean dgrdma_analysis_enabled(void);
 
 /* Adds the dgrdma.analysis subtree of one (message or DCP doorbell) result. */
-void dgrdma_add_analysis_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-			      proto_item *item, const struct dgr_an_msg *an);
+void dgrdma_add_analysis_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, proto_item *item,
+			      const struct dgr_an_msg *an);
 
 #endif

@@ -19,7 +19,7 @@
 int dgr_an_proto = -1;
 
 #define DGR_AN_KEY_DGRDMA 0
-#define DGR_AN_KEY_DCP 1
+#define DGR_AN_KEY_DCP	  1
 
 /* Sorted set of distinct flag addresses; a buffer's identity is its rank. */
 struct dgr_an_addrs {
@@ -32,11 +32,11 @@ struct dgr_an_addrs {
 struct dgr_an_dir {
 	gboolean seq_seen;
 	guint16 highest_seq;
-	wmem_map_t *seq_frames;          /* frame_seq -> struct dgr_an_frame */
-	wmem_map_t *txns;                /* txn_id -> struct dgr_an_txn it sent */
-	struct dgr_an_addrs data_addrs;  /* flag addresses of its data transactions */
-	wmem_map_t *waiting;             /* data flag address -> txn awaiting a doorbell */
-	struct dgr_an_addrs bell_addrs;  /* flag addresses of the doorbells it sent */
+	wmem_map_t *seq_frames;		/* frame_seq -> struct dgr_an_frame */
+	wmem_map_t *txns;		/* txn_id -> struct dgr_an_txn it sent */
+	struct dgr_an_addrs data_addrs; /* flag addresses of its data transactions */
+	wmem_map_t *waiting;		/* data flag address -> txn awaiting a doorbell */
+	struct dgr_an_addrs bell_addrs; /* flag addresses of the doorbells it sent */
 };
 
 struct dgr_an_conv;
@@ -51,7 +51,7 @@ struct dgr_an_conn {
 struct dgr_an_conv {
 	address first_src;
 	guint32 first_srcport;
-	wmem_map_t *conns;                  /* id pair (direction-0 order) -> conn */
+	wmem_map_t *conns;		     /* id pair (direction-0 order) -> conn */
 	struct dgr_an_conn *last_data_to[2]; /* latest conn with data sent to endpoint d */
 };
 
@@ -75,7 +75,7 @@ static guint dgr_an_rank_insert(struct dgr_an_addrs *s, guint32 addr)
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
 		s->addr = (guint32 *)wmem_realloc(wmem_file_scope(), s->addr,
-						   s->cap * sizeof(s->addr[0]));
+						  s->cap * sizeof(s->addr[0]));
 	}
 	memmove(&s->addr[lo + 1], &s->addr[lo], (s->n - lo) * sizeof(s->addr[0]));
 	s->addr[lo] = addr;
@@ -128,8 +128,8 @@ static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, 
 		conversation_add_proto_data(conv, dgr_an_proto, c);
 	}
 	*dir = (addresses_equal(&pinfo->src, &c->first_src) && pinfo->srcport == c->first_srcport)
-		       ? 0
-		       : 1;
+		   ? 0
+		   : 1;
 	return c;
 }
 
@@ -148,7 +148,7 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 
 	*conn = NULL;
 	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
-						      DGR_AN_KEY_DGRDMA);
+						     DGR_AN_KEY_DGRDMA);
 	if (fr || PINFO_FD_VISITED(pinfo)) {
 		return fr;
 	}
@@ -162,13 +162,13 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 		dgr_an_dir_init(&cn->dir[0]);
 		dgr_an_dir_init(&cn->dir[1]);
 		cn->label[dir] = wmem_strdup_printf(
-			wmem_file_scope(), "%s -> %s",
-			dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
-			dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
+		    wmem_file_scope(), "%s -> %s",
+		    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
+		    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
 		cn->label[!dir] = wmem_strdup_printf(
-			wmem_file_scope(), "%s -> %s",
-			dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
-			dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
+		    wmem_file_scope(), "%s -> %s",
+		    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
+		    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
 		wmem_map_insert(c->conns, GUINT_TO_POINTER(key), cn);
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
@@ -212,7 +212,7 @@ void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 		}
 	} else {
 		prev = (struct dgr_an_frame *)wmem_map_lookup(d->seq_frames,
-							       GUINT_TO_POINTER((guint)frame_seq));
+							      GUINT_TO_POINTER((guint)frame_seq));
 		if (prev) {
 			fr->seq_status = DGR_AN_SEQ_DUPLICATE;
 			fr->dup_of = prev->frame;
@@ -236,7 +236,7 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 	for (i = 0; i < ack_count; i++) {
 		guint16 seq = (guint16)(ack_start + i);
 		struct dgr_an_frame *acked = (struct dgr_an_frame *)wmem_map_lookup(
-			peer->seq_frames, GUINT_TO_POINTER((guint)seq));
+		    peer->seq_frames, GUINT_TO_POINTER((guint)seq));
 
 		if (!acked) {
 			continue;
@@ -267,7 +267,7 @@ static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kin
 		ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
 		if (!fr->more_events) {
 			fr->more_events =
-				wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
+			    wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
 		}
 		wmem_array_append_one(fr->more_events, ev);
 	}
@@ -299,7 +299,7 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 		guint32 data_addr = data->data_addrs.addr[rank];
 
 		txn = (struct dgr_an_txn *)wmem_map_remove(data->waiting,
-							    GUINT_TO_POINTER(data_addr));
+							   GUINT_TO_POINTER(data_addr));
 	}
 	if (!txn) {
 		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, conn->label[!bell_dir], NULL);
@@ -352,9 +352,8 @@ static const struct dgr_an_msg *dgr_an_frame_add_msg(struct dgr_an_frame *fr,
 }
 
 /* Transaction state of one data fragment sent by fr->dir. */
-static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
-			struct dgr_an_frame *fr, packet_info *pinfo,
-			const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
+static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct dgr_an_frame *fr,
+			packet_info *pinfo, const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
 	struct dgr_an_txn *txn;
@@ -406,7 +405,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c,
 
 		txn->buffer = dgr_an_rank_insert(&d->data_addrs, txn->flag_addr);
 		older = (struct dgr_an_txn *)wmem_map_lookup(d->waiting,
-							      GUINT_TO_POINTER(txn->flag_addr));
+							     GUINT_TO_POINTER(txn->flag_addr));
 		if (older) {
 			older->overtaken_in = pinfo->num;
 			dgr_an_event_add(fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
@@ -438,7 +437,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	guint dir = 0;
 
 	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
-						      DGR_AN_KEY_DCP);
+						     DGR_AN_KEY_DCP);
 	if (fr) {
 		return dgr_an_frame_msg(fr, 0);
 	}
@@ -462,7 +461,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo)
 {
 	const struct dgr_an_frame *fr = (const struct dgr_an_frame *)p_get_proto_data(
-		wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP);
+	    wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP);
 
 	return fr ? dgr_an_frame_msg(fr, 0) : NULL;
 }
@@ -478,8 +477,7 @@ const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i
 	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, i - 1);
 }
 
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
-			 guint *next)
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap, guint *next)
 {
 	guint n;
 
@@ -495,7 +493,7 @@ void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int 
 				tap_queue_packet(tap, pinfo, &fr->ev_inline[*next]);
 			} else {
 				struct dgr_an_event **ev = (struct dgr_an_event **)wmem_array_index(
-					fr->more_events, *next - k);
+				    fr->more_events, *next - k);
 
 				tap_queue_packet(tap, pinfo, *ev);
 			}
@@ -507,6 +505,6 @@ void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int 
 /* DCP frames keep their doorbell record under the DCP key. */
 const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo)
 {
-	return (const struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo,
-							      dgr_an_proto, DGR_AN_KEY_DCP);
+	return (const struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
+							     DGR_AN_KEY_DCP);
 }

@@ -22,29 +22,29 @@ struct dgr_an_txn {
 	guint32 txn_id;
 	guint32 flag_addr;
 	guint32 flag_value;
-	guint16 num_msgs;       /* num_msgs_in_txn of the first fragment seen */
-	guint16 msgs_seen;      /* distinct fragments seen */
-	guint32 bytes;          /* data bytes of the distinct fragments */
-	guint64 seen_small;     /* msg_seq 1..64 seen (bit msg_seq - 1) */
-	guint8 *seen_big;       /* the same as a bitmap when num_msgs > 64 */
+	guint16 num_msgs;   /* num_msgs_in_txn of the first fragment seen */
+	guint16 msgs_seen;  /* distinct fragments seen */
+	guint32 bytes;	    /* data bytes of the distinct fragments */
+	guint64 seen_small; /* msg_seq 1..64 seen (bit msg_seq - 1) */
+	guint8 *seen_big;   /* the same as a bitmap when num_msgs > 64 */
 	guint32 first_frame;
 	guint32 complete_frame; /* 0 while incomplete */
 	nstime_t complete_ts;
-	guint32 buffer;         /* rank of flag_addr among the data flag addresses */
+	guint32 buffer;		/* rank of flag_addr among the data flag addresses */
 	guint32 doorbell_frame; /* frame whose doorbell answered it; 0 none */
 	nstime_t doorbell_latency;
-	guint32 overtaken_in;   /* unmatched: frame completing the newer txn */
+	guint32 overtaken_in; /* unmatched: frame completing the newer txn */
 };
 
 /* What the analysis concluded about one message of a frame. */
 struct dgr_an_msg {
-	struct dgr_an_txn *txn;       /* data or flag-only message with a flag: its txn */
-	gboolean completes;           /* this fragment completed txn */
-	gboolean duplicate_fragment;  /* msg_seq of txn already seen */
-	gboolean inconsistent;        /* num_msgs/flag fields disagree with earlier fragments */
+	struct dgr_an_txn *txn;	     /* data or flag-only message with a flag: its txn */
+	gboolean completes;	     /* this fragment completed txn */
+	gboolean duplicate_fragment; /* msg_seq of txn already seen */
+	gboolean inconsistent;	     /* num_msgs/flag fields disagree with earlier fragments */
 	gboolean is_doorbell;
-	guint32 doorbell_buffer;      /* rank of the doorbell flag address */
-	struct dgr_an_txn *answers;   /* doorbell: the transaction it answers; NULL: orphan */
+	guint32 doorbell_buffer;    /* rank of the doorbell flag address */
+	struct dgr_an_txn *answers; /* doorbell: the transaction it answers; NULL: orphan */
 };
 
 enum dgr_an_seq_status {
@@ -67,20 +67,20 @@ enum dgr_an_event_kind {
 struct dgr_an_event {
 	enum dgr_an_event_kind kind;
 	const char *conn_label; /* the data direction, "A -> B" (file scope) */
-	nstime_t latency;       /* DGR_AN_EV_DOORBELL */
+	nstime_t latency;	/* DGR_AN_EV_DOORBELL */
 };
 
 /* Per frame, stored with p_add_proto_data. */
 struct dgr_an_frame {
-	guint32 frame;         /* this frame's number */
-	guint dir;             /* 0/1: which endpoint of the conversation sent it */
+	guint32 frame; /* this frame's number */
+	guint dir;     /* 0/1: which endpoint of the conversation sent it */
 	enum dgr_an_seq_status seq_status;
-	guint32 dup_of;        /* DUPLICATE: first frame with this frame_seq */
-	guint32 gap;           /* GAP: number of frame_seqs missing before this one */
-	guint32 acked_in;      /* first frame of the peer that acknowledged this frame */
-	guint32 ack_first;     /* frames (of the peer) covered by this frame's ACK */
+	guint32 dup_of;	   /* DUPLICATE: first frame with this frame_seq */
+	guint32 gap;	   /* GAP: number of frame_seqs missing before this one */
+	guint32 acked_in;  /* first frame of the peer that acknowledged this frame */
+	guint32 ack_first; /* frames (of the peer) covered by this frame's ACK */
 	guint32 ack_last;
-	guint32 ack_found;     /* how many of ack_count were seen in the capture */
+	guint32 ack_found; /* how many of ack_count were seen in the capture */
 	const char *conn_label;
 	/* Results per message, in order; inline storage for the common cases. */
 	guint nmsgs;
@@ -131,9 +131,9 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 /*
  * First pass only: a DCP property write recognised as a doorbell; identity
  * plays the part of the flag address (the written buffer index when the
- * doorbell range is one property, else the address). The connection is the most recent one whose data flowed
- * towards the sender of this DCP frame. Returns the result, stored in the
- * DCP frame's own analysis record (created here).
+ * doorbell range is one property, else the address). The connection is the most recent one whose
+ * data flowed towards the sender of this DCP frame. Returns the result, stored in the DCP frame's
+ * own analysis record (created here).
  */
 const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity);
 
@@ -151,8 +151,7 @@ const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo);
  * sets *next past them. Called after each message, so that an exception later
  * in the frame (a capture cut by a snap length) loses no event.
  */
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
-			 guint *next);
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap, guint *next);
 
 /* The protocol id under which analysis state is stored (set by packet-dgrdma.c). */
 extern int dgr_an_proto;

@@ -119,7 +119,7 @@ static void print_us(gint64 ns)
 static void latency_draw(void *tapdata)
 {
 	struct latency_tap *t = (struct latency_tap *)tapdata;
-	static const guint permille[] = {500, 900, 990, 999};
+	static const guint permille[] = { 500, 900, 990, 999 };
 	guint i;
 
 	printf("\n===================================================================="
@@ -139,8 +139,8 @@ static void latency_draw(void *tapdata)
 		       row->txns, row->doorbells + row->orphans, row->doorbells, row->unmatched,
 		       row->orphans,
 		       row->txns > row->doorbells + row->unmatched
-			       ? row->txns - row->doorbells - row->unmatched
-			       : 0);
+			   ? row->txns - row->doorbells - row->unmatched
+			   : 0);
 		if (n == 0) {
 			printf("  latency: no doorbells\n");
 			continue;
@@ -203,7 +203,7 @@ static void latency_init(const char *opt_arg, void *userdata)
 
 void dgrdma_register_latency_tap(void)
 {
-	static tap_param params[] = {{PARAM_FILTER, "filter", "Filter", NULL, TRUE}};
+	static tap_param params[] = { { PARAM_FILTER, "filter", "Filter", NULL, TRUE } };
 	static stat_tap_ui ui = {
 		REGISTER_STAT_GROUP_RESPONSE_TIME,
 		"DG-RDMA doorbell latency",

@@ -90,51 +90,51 @@ struct dcp_tap_info {
 };
 
 static const value_string op_vals[] = {
-	{DCP_TYPE_NOP, "NOP"},
-	{DCP_TYPE_WRITE, "Write"},
-	{DCP_TYPE_READ, "Read"},
-	{DCP_TYPE_RESPONSE, "Response"},
-	{0, NULL},
+	{ DCP_TYPE_NOP, "NOP" },
+	{ DCP_TYPE_WRITE, "Write" },
+	{ DCP_TYPE_READ, "Read" },
+	{ DCP_TYPE_RESPONSE, "Response" },
+	{ 0, NULL },
 };
 
 static const value_string kind_vals[] = {
-	{DCP_KIND_NOP, "NOP request (discovery)"},
-	{DCP_KIND_WRITE, "Write request"},
-	{DCP_KIND_READ, "Read request"},
-	{DCP_KIND_WRITE_RESP, "Write response"},
-	{DCP_KIND_READ_RESP, "Read response"},
-	{DCP_KIND_NOP_RESP, "NOP response"},
-	{0, NULL},
+	{ DCP_KIND_NOP, "NOP request (discovery)" },
+	{ DCP_KIND_WRITE, "Write request" },
+	{ DCP_KIND_READ, "Read request" },
+	{ DCP_KIND_WRITE_RESP, "Write response" },
+	{ DCP_KIND_READ_RESP, "Read response" },
+	{ DCP_KIND_NOP_RESP, "NOP response" },
+	{ 0, NULL },
 };
 
 static const value_string response_code_vals[] = {
-	{DCP_RESP_OK, "OK"},
-	{DCP_RESP_WORKER_TIMEOUT, "Worker timeout"},
-	{DCP_RESP_WORKER_BUSY, "Worker busy"},
-	{DCP_RESP_ERROR, "Error"},
-	{DCP_RESP_ETHER_TIMEOUT, "Ethernet timeout"},
-	{0, NULL},
+	{ DCP_RESP_OK, "OK" },
+	{ DCP_RESP_WORKER_TIMEOUT, "Worker timeout" },
+	{ DCP_RESP_WORKER_BUSY, "Worker busy" },
+	{ DCP_RESP_ERROR, "Error" },
+	{ DCP_RESP_ETHER_TIMEOUT, "Ethernet timeout" },
+	{ 0, NULL },
 };
 
 static const value_string space_vals[] = {
-	{DCP_SPACE_ADMIN, "Admin"},
-	{DCP_SPACE_CONTROL, "Worker control"},
-	{DCP_SPACE_PROPERTY, "Worker property"},
-	{DCP_SPACE_UNMAPPED, "Unmapped"},
-	{0, NULL},
+	{ DCP_SPACE_ADMIN, "Admin" },
+	{ DCP_SPACE_CONTROL, "Worker control" },
+	{ DCP_SPACE_PROPERTY, "Worker property" },
+	{ DCP_SPACE_UNMAPPED, "Unmapped" },
+	{ 0, NULL },
 };
 
 static const value_string control_op_vals[] = {
-	{DCP_CTL_INITIALIZE, "initialize"},
-	{DCP_CTL_START, "start"},
-	{DCP_CTL_STOP, "stop"},
-	{DCP_CTL_RELEASE, "release"},
-	{DCP_CTL_TEST, "test"},
-	{DCP_CTL_BEFORE_QUERY, "before query"},
-	{DCP_CTL_AFTER_CONFIG, "after configure"},
-	{DCP_CTL_STATUS, "status"},
-	{DCP_CTL_RESET, "reset"},
-	{0, NULL},
+	{ DCP_CTL_INITIALIZE, "initialize" },
+	{ DCP_CTL_START, "start" },
+	{ DCP_CTL_STOP, "stop" },
+	{ DCP_CTL_RELEASE, "release" },
+	{ DCP_CTL_TEST, "test" },
+	{ DCP_CTL_BEFORE_QUERY, "before query" },
+	{ DCP_CTL_AFTER_CONFIG, "after configure" },
+	{ DCP_CTL_STATUS, "status" },
+	{ DCP_CTL_RESET, "reset" },
+	{ 0, NULL },
 };
 
 static int *const request_bits[] = {
@@ -142,14 +142,17 @@ static int *const request_bits[] = {
 };
 
 static int *const response_bits[] = {
-	&hf_reserved, &hf_op, &hf_response_code, NULL,
+	&hf_reserved,
+	&hf_op,
+	&hf_response_code,
+	NULL,
 };
 
 /* SRT table rows, one per request kind. */
-#define DCP_SRT_NOP 0
+#define DCP_SRT_NOP   0
 #define DCP_SRT_WRITE 1
-#define DCP_SRT_READ 2
-#define DCP_SRT_ROWS 3
+#define DCP_SRT_READ  2
+#define DCP_SRT_ROWS  3
 
 static int dcp_srt_row(enum dcp_kind k)
 {
@@ -278,9 +281,8 @@ static void dcp_add_address(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	}
 }
 
-static void dcp_add_matching(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-			     proto_item *top, const struct dcp_packet *p,
-			     const struct dcp_exchange *ex)
+static void dcp_add_matching(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, proto_item *top,
+			     const struct dcp_packet *p, const struct dcp_exchange *ex)
 {
 	proto_item *ti;
 
@@ -419,8 +421,8 @@ static int dissect_dcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void
 		col_append_str(pinfo->cinfo, COL_INFO, " Doorbell");
 		if (dgrdma_analysis_enabled()) {
 			an = PINFO_FD_VISITED(pinfo)
-				     ? dgr_an_dcp_doorbell_result(pinfo)
-				     : dgr_an_dcp_doorbell(pinfo, dcp_doorbell_identity(&p));
+				 ? dgr_an_dcp_doorbell_result(pinfo)
+				 : dgr_an_dcp_doorbell(pinfo, dcp_doorbell_identity(&p));
 			if (an) {
 				dgrdma_add_analysis_tree(dtree, tvb, pinfo, top, an);
 			}
@@ -444,87 +446,93 @@ int dcp_proto_id(void)
 void proto_register_dcp(void)
 {
 	static hf_register_info hf[] = {
-		{&hf_pli,
-		 {"Length", "dcp.pli", FT_UINT16, BASE_DEC, NULL, 0x0,
-		  "Payload length indicator: bytes of the packet, counting this field", HFILL}},
-		{&hf_dmh01,
-		 {"Pad", "dcp.dmh01", FT_UINT16, BASE_HEX, NULL, 0x0, "Bytes 2-3 (zero)", HFILL}},
-		{&hf_dmh2,
-		 {"Type/etc", "dcp.dmh2", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_reserved,
-		 {"Reserved", "dcp.reserved", FT_BOOLEAN, 8, NULL, DCP_RESERVED, NULL, HFILL}},
-		{&hf_uncached,
-		 {"Uncached", "dcp.uncached", FT_BOOLEAN, 8, NULL, DCP_UNCACHED,
-		  "Bit 6 of a request (\"discovery\" in the Lua dissector)", HFILL}},
-		{&hf_op,
-		 {"Operation", "dcp.op", FT_UINT8, BASE_DEC, VALS(op_vals), DCP_TYPE_MASK, NULL,
-		  HFILL}},
-		{&hf_byte_enables,
-		 {"Byte enables", "dcp.byte_enables", FT_UINT8, BASE_HEX, NULL, DCP_LOW_MASK, NULL,
-		  HFILL}},
-		{&hf_response_code,
-		 {"Response code", "dcp.response_code", FT_UINT8, BASE_DEC,
-		  VALS(response_code_vals), DCP_LOW_MASK, NULL, HFILL}},
-		{&hf_kind,
-		 {"Type", "dcp.type", FT_UINT8, BASE_DEC, VALS(kind_vals), 0x0,
-		  "Packet type from the operation bits and the length", HFILL}},
-		{&hf_tag, {"Tag", "dcp.tag", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL}},
-		{&hf_addr, {"Address", "dcp.addr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_value, {"Value", "dcp.value", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_worker,
-		 {"Worker", "dcp.worker", FT_UINT32, BASE_DEC, NULL, 0x0, "0-based worker index",
-		  HFILL}},
-		{&hf_workeraddrspace,
-		 {"Address space", "dcp.workeraddrspace", FT_UINT32, BASE_DEC, VALS(space_vals), 0x0,
-		  NULL, HFILL}},
-		{&hf_workeraddr,
-		 {"Offset in space", "dcp.workeraddr", FT_UINT32, BASE_HEX, NULL, 0x0,
-		  "Control register or property offset", HFILL}},
-		{&hf_control_op,
-		 {"Control operation", "dcp.control_op", FT_UINT32, BASE_HEX, VALS(control_op_vals),
-		  0x0, NULL, HFILL}},
-		{&hf_nop_id,
-		 {"Device id", "dcp.nop.id", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_nop_mac,
-		 {"Device MAC", "dcp.nop.mac", FT_ETHER, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_nop_marker,
-		 {"Marker", "dcp.nop.marker", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_padding,
-		 {"Ethernet padding", "dcp.padding", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_response_in,
-		 {"Response in", "dcp.response_in", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, NULL, HFILL}},
-		{&hf_response_to,
-		 {"Response to", "dcp.response_to", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0, NULL, HFILL}},
-		{&hf_time,
-		 {"Response time", "dcp.time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
-		  "Time from the request to this response", HFILL}},
-		{&hf_doorbell,
-		 {"Doorbell", "dcp.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
-		  "Write into the doorbell address range (preference)", HFILL}},
+		{ &hf_pli,
+		  { "Length", "dcp.pli", FT_UINT16, BASE_DEC, NULL, 0x0,
+		    "Payload length indicator: bytes of the packet, counting this field", HFILL } },
+		{ &hf_dmh01,
+		  { "Pad", "dcp.dmh01", FT_UINT16, BASE_HEX, NULL, 0x0, "Bytes 2-3 (zero)",
+		    HFILL } },
+		{ &hf_dmh2,
+		  { "Type/etc", "dcp.dmh2", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_reserved,
+		  { "Reserved", "dcp.reserved", FT_BOOLEAN, 8, NULL, DCP_RESERVED, NULL, HFILL } },
+		{ &hf_uncached,
+		  { "Uncached", "dcp.uncached", FT_BOOLEAN, 8, NULL, DCP_UNCACHED,
+		    "Bit 6 of a request (\"discovery\" in the Lua dissector)", HFILL } },
+		{ &hf_op,
+		  { "Operation", "dcp.op", FT_UINT8, BASE_DEC, VALS(op_vals), DCP_TYPE_MASK, NULL,
+		    HFILL } },
+		{ &hf_byte_enables,
+		  { "Byte enables", "dcp.byte_enables", FT_UINT8, BASE_HEX, NULL, DCP_LOW_MASK,
+		    NULL, HFILL } },
+		{ &hf_response_code,
+		  { "Response code", "dcp.response_code", FT_UINT8, BASE_DEC,
+		    VALS(response_code_vals), DCP_LOW_MASK, NULL, HFILL } },
+		{ &hf_kind,
+		  { "Type", "dcp.type", FT_UINT8, BASE_DEC, VALS(kind_vals), 0x0,
+		    "Packet type from the operation bits and the length", HFILL } },
+		{ &hf_tag, { "Tag", "dcp.tag", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_addr,
+		  { "Address", "dcp.addr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_value,
+		  { "Value", "dcp.value", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_worker,
+		  { "Worker", "dcp.worker", FT_UINT32, BASE_DEC, NULL, 0x0, "0-based worker index",
+		    HFILL } },
+		{ &hf_workeraddrspace,
+		  { "Address space", "dcp.workeraddrspace", FT_UINT32, BASE_DEC, VALS(space_vals),
+		    0x0, NULL, HFILL } },
+		{ &hf_workeraddr,
+		  { "Offset in space", "dcp.workeraddr", FT_UINT32, BASE_HEX, NULL, 0x0,
+		    "Control register or property offset", HFILL } },
+		{ &hf_control_op,
+		  { "Control operation", "dcp.control_op", FT_UINT32, BASE_HEX,
+		    VALS(control_op_vals), 0x0, NULL, HFILL } },
+		{ &hf_nop_id,
+		  { "Device id", "dcp.nop.id", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nop_mac,
+		  { "Device MAC", "dcp.nop.mac", FT_ETHER, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_nop_marker,
+		  { "Marker", "dcp.nop.marker", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+		{ &hf_padding,
+		  { "Ethernet padding", "dcp.padding", FT_BYTES, BASE_NONE, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_response_in,
+		  { "Response in", "dcp.response_in", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, NULL, HFILL } },
+		{ &hf_response_to,
+		  { "Response to", "dcp.response_to", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0, NULL, HFILL } },
+		{ &hf_time,
+		  { "Response time", "dcp.time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+		    "Time from the request to this response", HFILL } },
+		{ &hf_doorbell,
+		  { "Doorbell", "dcp.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		    "Write into the doorbell address range (preference)", HFILL } },
 	};
-	static gint *ett[] = {&ett_dcp, &ett_dmh2, &ett_addr};
+	static gint *ett[] = { &ett_dcp, &ett_dmh2, &ett_addr };
 	static ei_register_info ei[] = {
-		{&ei_short,
-		 {"dcp.expert.malformed.short", PI_MALFORMED, PI_ERROR, "DCP packet too short", EXPFILL}},
-		{&ei_length,
-		 {"dcp.expert.malformed.length", PI_MALFORMED, PI_ERROR,
-		  "DCP length field disagrees with the packet", EXPFILL}},
-		{&ei_type,
-		 {"dcp.expert.malformed.type", PI_MALFORMED, PI_ERROR,
-		  "Unknown DCP type and length combination", EXPFILL}},
-		{&ei_unknown_tag,
-		 {"dcp.expert.unknown_tag", PI_SEQUENCE, PI_WARN, "DCP response with unknown tag",
-		  EXPFILL}},
-		{&ei_error_response,
-		 {"dcp.expert.error_response", PI_RESPONSE_CODE, PI_WARN, "DCP error response", EXPFILL}},
-		{&ei_unanswered,
-		 {"dcp.expert.unanswered", PI_SEQUENCE, PI_WARN, "DCP request without response",
-		  EXPFILL}},
-		{&ei_nop_marker,
-		 {"dcp.expert.nop_marker", PI_PROTOCOL, PI_WARN, "NOP response marker is not 0x40",
-		  EXPFILL}},
+		{ &ei_short,
+		  { "dcp.expert.malformed.short", PI_MALFORMED, PI_ERROR, "DCP packet too short",
+		    EXPFILL } },
+		{ &ei_length,
+		  { "dcp.expert.malformed.length", PI_MALFORMED, PI_ERROR,
+		    "DCP length field disagrees with the packet", EXPFILL } },
+		{ &ei_type,
+		  { "dcp.expert.malformed.type", PI_MALFORMED, PI_ERROR,
+		    "Unknown DCP type and length combination", EXPFILL } },
+		{ &ei_unknown_tag,
+		  { "dcp.expert.unknown_tag", PI_SEQUENCE, PI_WARN, "DCP response with unknown tag",
+		    EXPFILL } },
+		{ &ei_error_response,
+		  { "dcp.expert.error_response", PI_RESPONSE_CODE, PI_WARN, "DCP error response",
+		    EXPFILL } },
+		{ &ei_unanswered,
+		  { "dcp.expert.unanswered", PI_SEQUENCE, PI_WARN, "DCP request without response",
+		    EXPFILL } },
+		{ &ei_nop_marker,
+		  { "dcp.expert.nop_marker", PI_PROTOCOL, PI_WARN,
+		    "NOP response marker is not 0x40", EXPFILL } },
 	};
 	module_t *module;
 	expert_module_t *expert;
@@ -543,12 +551,12 @@ void proto_register_dcp(void)
 		g_free(dflt);
 	}
 	prefs_register_range_preference(
-		module, "doorbell_addresses", "Doorbell property addresses",
-		"DCP writes to these addresses are doorbells (a stack or emulator configured to "
-		"send buffer-release doorbells as DCP property writes). One address (default: "
-		"0x100018, worker 0's doorbell property): the value written is the buffer index. "
-		"Several: each address is one buffer. Empty: none.",
-		&pref_doorbell_range, DCP_ADDR_MASK);
+	    module, "doorbell_addresses", "Doorbell property addresses",
+	    "DCP writes to these addresses are doorbells (a stack or emulator configured to "
+	    "send buffer-release doorbells as DCP property writes). One address (default: "
+	    "0x100018, worker 0's doorbell property): the value written is the buffer index. "
+	    "Several: each address is one buffer. Empty: none.",
+	    &pref_doorbell_range, DCP_ADDR_MASK);
 
 	dcp_tap = register_tap("dcp");
 	dcp_handle = register_dissector("dcp", dissect_dcp, proto_dcp);

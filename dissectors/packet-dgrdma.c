@@ -107,24 +107,24 @@ static gboolean pref_strict_lengths = TRUE;
 static gboolean pref_analyze = TRUE;
 
 static const value_string frame_flags_vals[] = {
-	{DGR_FRAME_FLAG_ACK_ONLY, "ACK only"},
-	{DGR_FRAME_FLAG_MSGS, "Messages follow"},
-	{0, NULL},
+	{ DGR_FRAME_FLAG_ACK_ONLY, "ACK only" },
+	{ DGR_FRAME_FLAG_MSGS, "Messages follow" },
+	{ 0, NULL },
 };
 
 static const value_string opcode_vals[] = {
-	{DGR_OPCODE_SAMPLES, "Samples"},
-	{DGR_OPCODE_TIME, "Time"},
-	{DGR_OPCODE_SAMPLE_INTERVAL, "Sample interval"},
-	{DGR_OPCODE_FLUSH, "Flush"},
-	{DGR_OPCODE_DISCONTINUITY, "Discontinuity"},
-	{DGR_OPCODE_METADATA, "Metadata"},
-	{0, NULL},
+	{ DGR_OPCODE_SAMPLES, "Samples" },
+	{ DGR_OPCODE_TIME, "Time" },
+	{ DGR_OPCODE_SAMPLE_INTERVAL, "Sample interval" },
+	{ DGR_OPCODE_FLUSH, "Flush" },
+	{ DGR_OPCODE_DISCONTINUITY, "Discontinuity" },
+	{ DGR_OPCODE_METADATA, "Metadata" },
+	{ 0, NULL },
 };
 
 static const value_string msg_type_vals[] = {
-	{0, "Write"},
-	{0, NULL},
+	{ 0, "Write" },
+	{ 0, NULL },
 };
 
 static int *const flag_word_fields[] = {
@@ -313,9 +313,9 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
  * Decodes one message at offset (already aligned); returns the offset after
  * it, or -1 when the rest of the frame cannot be decoded.
  */
-static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-				  int offset, guint index, struct dgr_an_conn *conn,
-				  struct dgr_an_frame *fr, guint *queued, gboolean *more)
+static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, int offset,
+				  guint index, struct dgr_an_conn *conn, struct dgr_an_frame *fr,
+				  guint *queued, gboolean *more)
 {
 	guint frame_len = tvb_reported_length(tvb);
 	struct dgr_msg m;
@@ -349,7 +349,8 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
 	mtree = proto_item_add_subtree(mi, ett_message);
 	proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
-	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4, ENC_LITTLE_ENDIAN);
+	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4,
+			    ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
 			    ENC_LITTLE_ENDIAN);
 	if (m.flag_value == DGR_NO_FLAG) {
@@ -448,16 +449,17 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	int offset;
 
 	if (frame_len < DGR_FRAME_HDR_LEN) {
-		proto_tree_add_expert_format(tree, pinfo, &ei_frame_hdr_short, tvb, 0, -1,
-					     "Frame shorter than the %u-byte frame header: %u bytes",
-					     DGR_FRAME_HDR_LEN, frame_len);
+		proto_tree_add_expert_format(
+		    tree, pinfo, &ei_frame_hdr_short, tvb, 0, -1,
+		    "Frame shorter than the %u-byte frame header: %u bytes", DGR_FRAME_HDR_LEN,
+		    frame_len);
 		col_set_str(pinfo->cinfo, COL_INFO, "Malformed DG-RDMA frame header");
 		return (int)frame_len;
 	}
-	sender = tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID
-							  : DGR_FRAME_OFF_SRC_ID);
-	receiver = tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID
-							    : DGR_FRAME_OFF_DST_ID);
+	sender =
+	    tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID);
+	receiver =
+	    tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID);
 	frame_seq = tvb_get_letohs(tvb, DGR_FRAME_OFF_SEQ);
 	ack_start = tvb_get_letohs(tvb, DGR_FRAME_OFF_ACK_START);
 	ack_count = tvb_get_guint8(tvb, DGR_FRAME_OFF_ACK_COUNT);
@@ -469,8 +471,8 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	proto_tree_add_item(tree, hf_dst_id, tvb,
 			    pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID, 2,
 			    ENC_LITTLE_ENDIAN);
-	seq_item = proto_tree_add_item(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2,
-				       ENC_LITTLE_ENDIAN);
+	seq_item =
+	    proto_tree_add_item(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2, ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(tree, hf_ackstart, tvb, DGR_FRAME_OFF_ACK_START, 2, ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(tree, hf_ackcount, tvb, DGR_FRAME_OFF_ACK_COUNT, 1, ENC_NA);
 	ti = proto_tree_add_item(tree, hf_flags, tvb, DGR_FRAME_OFF_FLAGS, 1, ENC_NA);
@@ -507,7 +509,8 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	more = flags != DGR_FRAME_FLAG_ACK_ONLY;
 	while (more) {
 		int aligned = DGR_FRAME_HDR_LEN +
-			      (((offset - DGR_FRAME_HDR_LEN) + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
+			      (((offset - DGR_FRAME_HDR_LEN) + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) *
+				  DGR_MSG_ALIGN;
 
 		if (aligned > offset) {
 			gint avail = MIN(aligned, (int)frame_len) - offset;
@@ -586,8 +589,7 @@ static int dissect_dgrdma_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
  * Heuristic for UDP on other ports (disabled by default): zero pad, frame
  * flags 0 or 1, and a first message header that is consistent.
  */
-static gboolean dissect_dgrdma_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-				    void *data)
+static gboolean dissect_dgrdma_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
 	guint len = tvb_captured_length(tvb);
 	const int f = DGR_UDP_PAD_LEN;
@@ -638,8 +640,8 @@ gboolean dgrdma_analysis_enabled(void)
 	return pref_analyze;
 }
 
-void dgrdma_add_analysis_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-			      proto_item *item, const struct dgr_an_msg *an)
+void dgrdma_add_analysis_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, proto_item *item,
+			      const struct dgr_an_msg *an)
 {
 	dgrdma_add_msg_analysis(tree, tvb, pinfo, item, an);
 }
@@ -652,214 +654,223 @@ int dgrdma_tap_id(void)
 void proto_register_dgrdma(void)
 {
 	static hf_register_info hf[] = {
-		{&hf_udp_pad,
-		 {"UDP pad", "dgrdma.udp_pad", FT_UINT16, BASE_HEX, NULL, 0x0,
-		  "Two bytes before the frame in a UDP payload", HFILL}},
-		{&hf_src_id,
-		 {"Source ID", "dgrdma.src_id", FT_UINT16, BASE_DEC, NULL, 0x0,
-		  "Sender's endpoint id (offset 0 unless the field-order preference is set)",
-		  HFILL}},
-		{&hf_dst_id,
-		 {"Destination ID", "dgrdma.dst_id", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL}},
-		{&hf_frameseq,
-		 {"Frame sequence", "dgrdma.frameseq", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
-		  HFILL}},
-		{&hf_ackstart,
-		 {"ACK start", "dgrdma.ackstart", FT_UINT16, BASE_DEC, NULL, 0x0,
-		  "First frame_seq acknowledged", HFILL}},
-		{&hf_ackcount,
-		 {"ACK count", "dgrdma.ackcount", FT_UINT8, BASE_DEC, NULL, 0x0,
-		  "Number of consecutive frame_seqs acknowledged", HFILL}},
-		{&hf_flags,
-		 {"Flags", "dgrdma.flags", FT_UINT8, BASE_HEX, VALS(frame_flags_vals), 0x0, NULL,
-		  HFILL}},
-		{&hf_message,
-		 {"Message", "dgrdma.message", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_padding,
-		 {"Alignment padding", "dgrdma.padding", FT_BYTES, BASE_NONE, NULL, 0x0,
-		  "Zero bytes up to the next 8-byte boundary", HFILL}},
-		{&hf_txnid,
-		 {"Transaction ID", "dgrdma.transactionid", FT_UINT32, BASE_DEC, NULL, 0x0, NULL,
-		  HFILL}},
-		{&hf_flagaddr,
-		 {"Flag address", "dgrdma.flagaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_flagvalue,
-		 {"Flag value", "dgrdma.flagvalue", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_flag_valid,
-		 {"Valid", "dgrdma.flag.valid", FT_BOOLEAN, 32, NULL, DGR_FLAGW_VALID,
-		  "Bit 0, always 1 in a flag word", HFILL}},
-		{&hf_flag_length,
-		 {"Message length", "dgrdma.flag.length", FT_UINT32, BASE_DEC, NULL,
-		  DGR_FLAGW_LEN_MASK << DGR_FLAGW_LEN_SHIFT, NULL, HFILL}},
-		{&hf_flag_eof,
-		 {"EOF", "dgrdma.flag.eof", FT_BOOLEAN, 32, NULL, DGR_FLAGW_EOF, NULL, HFILL}},
-		{&hf_flag_truncated,
-		 {"Truncated", "dgrdma.flag.truncated", FT_BOOLEAN, 32, NULL, DGR_FLAGW_TRUNC, NULL,
-		  HFILL}},
-		{&hf_flag_opcode,
-		 {"Opcode", "dgrdma.flag.opcode", FT_UINT32, BASE_DEC, VALS(opcode_vals),
-		  0xFFu << DGR_FLAGW_OPCODE_SHIFT, "Opcode of the message in the buffer", HFILL}},
-		{&hf_msgsintxn,
-		 {"Messages in transaction", "dgrdma.msgsintransaction", FT_UINT16, BASE_DEC, NULL,
-		  0x0, "num_msgs_in_txn (0: flag-only)", HFILL}},
-		{&hf_msgseq,
-		 {"Message sequence", "dgrdma.msgsequence", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
-		  HFILL}},
-		{&hf_dataaddr,
-		 {"Data address", "dgrdma.dataaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL}},
-		{&hf_datalen,
-		 {"Data length", "dgrdma.datalen", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL}},
-		{&hf_type,
-		 {"Message type", "dgrdma.type", FT_UINT8, BASE_DEC, VALS(msg_type_vals), 0x0, NULL,
-		  HFILL}},
-		{&hf_nextmsg,
-		 {"Next message", "dgrdma.nextmsg", FT_UINT8, BASE_DEC, NULL, 0x0,
-		  "1 if another message follows in this frame", HFILL}},
-		{&hf_payload,
-		 {"Payload", "dgrdma.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_doorbell,
-		 {"Doorbell", "dgrdma.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
-		  "Flag-only transaction (num_msgs_in_txn 0, data_len 0) whose flag word is only "
-		  "'valid' (opcode 0, length 0)",
-		  HFILL}},
-		{&hf_an,
-		 {"Analysis", "dgrdma.analysis", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_seq_first,
-		 {"First frame of this sender", "dgrdma.analysis.seq_first", FT_BOOLEAN, BASE_NONE,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_seq_gap,
-		 {"Frames missing before this one", "dgrdma.analysis.seq_gap", FT_UINT32, BASE_DEC,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_duplicate_of,
-		 {"Duplicate of frame", "dgrdma.analysis.duplicate_of", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0, NULL, HFILL}},
-		{&hf_an_seq_late,
-		 {"Late frame (after a higher frame_seq)", "dgrdma.analysis.seq_late", FT_BOOLEAN,
-		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_acked_in,
-		 {"Acknowledged in frame", "dgrdma.analysis.acked_in", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_ACK), 0x0, NULL, HFILL}},
-		{&hf_an_acks_found,
-		 {"Frames acknowledged (seen in capture)", "dgrdma.analysis.acks_found", FT_UINT32,
-		  BASE_DEC, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_acks_first,
-		 {"First frame acknowledged", "dgrdma.analysis.acks_first", FT_FRAMENUM, BASE_NONE,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_acks_last,
-		 {"Last frame acknowledged", "dgrdma.analysis.acks_last", FT_FRAMENUM, BASE_NONE,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_txn_first,
-		 {"Transaction started in frame", "dgrdma.analysis.txn_first", FT_FRAMENUM,
-		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_txn_complete_in,
-		 {"Transaction completed in frame", "dgrdma.analysis.txn_complete_in", FT_FRAMENUM,
-		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_txn_fragments,
-		 {"Fragments seen", "dgrdma.analysis.txn_fragments", FT_UINT16, BASE_DEC, NULL, 0x0,
-		  NULL, HFILL}},
-		{&hf_an_txn_missing,
-		 {"Fragments missing", "dgrdma.analysis.txn_missing", FT_UINT16, BASE_DEC, NULL,
-		  0x0, NULL, HFILL}},
-		{&hf_an_txn_bytes,
-		 {"Transaction bytes", "dgrdma.analysis.txn_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
-		  NULL, HFILL}},
-		{&hf_an_buffer,
-		 {"Consumer buffer", "dgrdma.analysis.buffer", FT_UINT32, BASE_DEC, NULL, 0x0,
-		  "Rank of the flag address among this sender's data flag addresses", HFILL}},
-		{&hf_an_doorbell_in,
-		 {"Doorbell in frame", "dgrdma.analysis.doorbell_in", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, NULL, HFILL}},
-		{&hf_an_unmatched,
-		 {"Unmatched (overtaken before its doorbell)", "dgrdma.analysis.unmatched",
-		  FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_overtaken_in,
-		 {"Overtaken in frame", "dgrdma.analysis.overtaken_in", FT_FRAMENUM, BASE_NONE,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_duplicate_fragment,
-		 {"Duplicate fragment", "dgrdma.analysis.duplicate_fragment", FT_BOOLEAN,
-		  BASE_NONE, NULL, 0x0, NULL, HFILL}},
-		{&hf_an_doorbell_buffer,
-		 {"Doorbell buffer", "dgrdma.analysis.doorbell_buffer", FT_UINT32, BASE_DEC, NULL,
-		  0x0, "Rank of the flag address among this sender's doorbell flag addresses",
-		  HFILL}},
-		{&hf_an_doorbell_for,
-		 {"Doorbell for frame", "dgrdma.analysis.doorbell_for", FT_FRAMENUM, BASE_NONE,
-		  FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
-		  "Frame that completed the transaction this doorbell answers", HFILL}},
-		{&hf_an_doorbell_txn,
-		 {"Doorbell for transaction", "dgrdma.analysis.doorbell_txn", FT_UINT32, BASE_DEC,
-		  NULL, 0x0, NULL, HFILL}},
-		{&hf_an_doorbell_latency,
-		 {"Doorbell latency", "dgrdma.analysis.doorbell_latency", FT_RELATIVE_TIME,
-		  BASE_NONE, NULL, 0x0,
-		  "Time from the frame completing the transaction to this doorbell", HFILL}},
-		{&hf_an_orphan,
-		 {"Orphan doorbell", "dgrdma.analysis.orphan", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
-		  "No complete, unanswered transaction was waiting for this doorbell", HFILL}},
+		{ &hf_udp_pad,
+		  { "UDP pad", "dgrdma.udp_pad", FT_UINT16, BASE_HEX, NULL, 0x0,
+		    "Two bytes before the frame in a UDP payload", HFILL } },
+		{ &hf_src_id,
+		  { "Source ID", "dgrdma.src_id", FT_UINT16, BASE_DEC, NULL, 0x0,
+		    "Sender's endpoint id (offset 0 unless the field-order preference is set)",
+		    HFILL } },
+		{ &hf_dst_id,
+		  { "Destination ID", "dgrdma.dst_id", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_frameseq,
+		  { "Frame sequence", "dgrdma.frameseq", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_ackstart,
+		  { "ACK start", "dgrdma.ackstart", FT_UINT16, BASE_DEC, NULL, 0x0,
+		    "First frame_seq acknowledged", HFILL } },
+		{ &hf_ackcount,
+		  { "ACK count", "dgrdma.ackcount", FT_UINT8, BASE_DEC, NULL, 0x0,
+		    "Number of consecutive frame_seqs acknowledged", HFILL } },
+		{ &hf_flags,
+		  { "Flags", "dgrdma.flags", FT_UINT8, BASE_HEX, VALS(frame_flags_vals), 0x0, NULL,
+		    HFILL } },
+		{ &hf_message,
+		  { "Message", "dgrdma.message", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_padding,
+		  { "Alignment padding", "dgrdma.padding", FT_BYTES, BASE_NONE, NULL, 0x0,
+		    "Zero bytes up to the next 8-byte boundary", HFILL } },
+		{ &hf_txnid,
+		  { "Transaction ID", "dgrdma.transactionid", FT_UINT32, BASE_DEC, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_flagaddr,
+		  { "Flag address", "dgrdma.flagaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_flagvalue,
+		  { "Flag value", "dgrdma.flagvalue", FT_UINT32, BASE_HEX, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_flag_valid,
+		  { "Valid", "dgrdma.flag.valid", FT_BOOLEAN, 32, NULL, DGR_FLAGW_VALID,
+		    "Bit 0, always 1 in a flag word", HFILL } },
+		{ &hf_flag_length,
+		  { "Message length", "dgrdma.flag.length", FT_UINT32, BASE_DEC, NULL,
+		    DGR_FLAGW_LEN_MASK << DGR_FLAGW_LEN_SHIFT, NULL, HFILL } },
+		{ &hf_flag_eof,
+		  { "EOF", "dgrdma.flag.eof", FT_BOOLEAN, 32, NULL, DGR_FLAGW_EOF, NULL, HFILL } },
+		{ &hf_flag_truncated,
+		  { "Truncated", "dgrdma.flag.truncated", FT_BOOLEAN, 32, NULL, DGR_FLAGW_TRUNC,
+		    NULL, HFILL } },
+		{ &hf_flag_opcode,
+		  { "Opcode", "dgrdma.flag.opcode", FT_UINT32, BASE_DEC, VALS(opcode_vals),
+		    0xFFu << DGR_FLAGW_OPCODE_SHIFT, "Opcode of the message in the buffer",
+		    HFILL } },
+		{ &hf_msgsintxn,
+		  { "Messages in transaction", "dgrdma.msgsintransaction", FT_UINT16, BASE_DEC,
+		    NULL, 0x0, "num_msgs_in_txn (0: flag-only)", HFILL } },
+		{ &hf_msgseq,
+		  { "Message sequence", "dgrdma.msgsequence", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_dataaddr,
+		  { "Data address", "dgrdma.dataaddr", FT_UINT32, BASE_HEX, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_datalen,
+		  { "Data length", "dgrdma.datalen", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		    HFILL } },
+		{ &hf_type,
+		  { "Message type", "dgrdma.type", FT_UINT8, BASE_DEC, VALS(msg_type_vals), 0x0,
+		    NULL, HFILL } },
+		{ &hf_nextmsg,
+		  { "Next message", "dgrdma.nextmsg", FT_UINT8, BASE_DEC, NULL, 0x0,
+		    "1 if another message follows in this frame", HFILL } },
+		{ &hf_payload,
+		  { "Payload", "dgrdma.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_doorbell,
+		  { "Doorbell", "dgrdma.doorbell", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		    "Flag-only transaction (num_msgs_in_txn 0, data_len 0) whose flag word is only "
+		    "'valid' (opcode 0, length 0)",
+		    HFILL } },
+		{ &hf_an,
+		  { "Analysis", "dgrdma.analysis", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_seq_first,
+		  { "First frame of this sender", "dgrdma.analysis.seq_first", FT_BOOLEAN,
+		    BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_seq_gap,
+		  { "Frames missing before this one", "dgrdma.analysis.seq_gap", FT_UINT32,
+		    BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_duplicate_of,
+		  { "Duplicate of frame", "dgrdma.analysis.duplicate_of", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0, NULL, HFILL } },
+		{ &hf_an_seq_late,
+		  { "Late frame (after a higher frame_seq)", "dgrdma.analysis.seq_late", FT_BOOLEAN,
+		    BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_acked_in,
+		  { "Acknowledged in frame", "dgrdma.analysis.acked_in", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_ACK), 0x0, NULL, HFILL } },
+		{ &hf_an_acks_found,
+		  { "Frames acknowledged (seen in capture)", "dgrdma.analysis.acks_found",
+		    FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_acks_first,
+		  { "First frame acknowledged", "dgrdma.analysis.acks_first", FT_FRAMENUM,
+		    BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_acks_last,
+		  { "Last frame acknowledged", "dgrdma.analysis.acks_last", FT_FRAMENUM, BASE_NONE,
+		    NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_txn_first,
+		  { "Transaction started in frame", "dgrdma.analysis.txn_first", FT_FRAMENUM,
+		    BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_txn_complete_in,
+		  { "Transaction completed in frame", "dgrdma.analysis.txn_complete_in",
+		    FT_FRAMENUM, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_txn_fragments,
+		  { "Fragments seen", "dgrdma.analysis.txn_fragments", FT_UINT16, BASE_DEC, NULL,
+		    0x0, NULL, HFILL } },
+		{ &hf_an_txn_missing,
+		  { "Fragments missing", "dgrdma.analysis.txn_missing", FT_UINT16, BASE_DEC, NULL,
+		    0x0, NULL, HFILL } },
+		{ &hf_an_txn_bytes,
+		  { "Transaction bytes", "dgrdma.analysis.txn_bytes", FT_UINT32, BASE_DEC, NULL,
+		    0x0, NULL, HFILL } },
+		{ &hf_an_buffer,
+		  { "Consumer buffer", "dgrdma.analysis.buffer", FT_UINT32, BASE_DEC, NULL, 0x0,
+		    "Rank of the flag address among this sender's data flag addresses", HFILL } },
+		{ &hf_an_doorbell_in,
+		  { "Doorbell in frame", "dgrdma.analysis.doorbell_in", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0, NULL, HFILL } },
+		{ &hf_an_unmatched,
+		  { "Unmatched (overtaken before its doorbell)", "dgrdma.analysis.unmatched",
+		    FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_overtaken_in,
+		  { "Overtaken in frame", "dgrdma.analysis.overtaken_in", FT_FRAMENUM, BASE_NONE,
+		    NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_duplicate_fragment,
+		  { "Duplicate fragment", "dgrdma.analysis.duplicate_fragment", FT_BOOLEAN,
+		    BASE_NONE, NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_doorbell_buffer,
+		  { "Doorbell buffer", "dgrdma.analysis.doorbell_buffer", FT_UINT32, BASE_DEC, NULL,
+		    0x0, "Rank of the flag address among this sender's doorbell flag addresses",
+		    HFILL } },
+		{ &hf_an_doorbell_for,
+		  { "Doorbell for frame", "dgrdma.analysis.doorbell_for", FT_FRAMENUM, BASE_NONE,
+		    FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
+		    "Frame that completed the transaction this doorbell answers", HFILL } },
+		{ &hf_an_doorbell_txn,
+		  { "Doorbell for transaction", "dgrdma.analysis.doorbell_txn", FT_UINT32, BASE_DEC,
+		    NULL, 0x0, NULL, HFILL } },
+		{ &hf_an_doorbell_latency,
+		  { "Doorbell latency", "dgrdma.analysis.doorbell_latency", FT_RELATIVE_TIME,
+		    BASE_NONE, NULL, 0x0,
+		    "Time from the frame completing the transaction to this doorbell", HFILL } },
+		{ &hf_an_orphan,
+		  { "Orphan doorbell", "dgrdma.analysis.orphan", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		    "No complete, unanswered transaction was waiting for this doorbell", HFILL } },
 	};
 	static gint *ett[] = {
 		&ett_dgrdma, &ett_message, &ett_flag, &ett_analysis, &ett_frame_analysis,
 	};
 	static ei_register_info ei[] = {
-		{&ei_frame_hdr_short,
-		 {"dgrdma.expert.malformed.frame_header", PI_MALFORMED, PI_ERROR,
-		  "Frame shorter than the DG-RDMA frame header", EXPFILL}},
-		{&ei_frame_flags,
-		 {"dgrdma.expert.malformed.frame_flags", PI_MALFORMED, PI_ERROR,
-		  "Frame flags not 0 (ACK only) or 1 (messages follow)", EXPFILL}},
-		{&ei_udp_short,
-		 {"dgrdma.expert.malformed.udp_pad", PI_MALFORMED, PI_ERROR,
-		  "UDP payload shorter than the 2-byte pad", EXPFILL}},
-		{&ei_msg_hdr_trunc,
-		 {"dgrdma.expert.malformed.message_header", PI_MALFORMED, PI_ERROR,
-		  "Message header cut by the end of the frame", EXPFILL}},
-		{&ei_msg_past_end,
-		 {"dgrdma.expert.malformed.past_end", PI_MALFORMED, PI_ERROR,
-		  "Message data runs past the end of the frame", EXPFILL}},
-		{&ei_padding,
-		 {"dgrdma.expert.malformed.padding", PI_MALFORMED, PI_WARN,
-		  "Alignment padding between messages is not zero", EXPFILL}},
-		{&ei_align,
-		 {"dgrdma.alignment", PI_PROTOCOL, PI_WARN,
-		  "Address or fragment length breaks the alignment rules", EXPFILL}},
-		{&ei_msg_type,
-		 {"dgrdma.unknown_type", PI_PROTOCOL, PI_WARN, "Unknown message type", EXPFILL}},
-		{&ei_num_msgs,
-		 {"dgrdma.num_msgs", PI_PROTOCOL, PI_WARN,
-		  "num_msgs_in_txn and msg_seq are inconsistent", EXPFILL}},
-		{&ei_flag_word,
-		 {"dgrdma.flag_word", PI_PROTOCOL, PI_WARN, "Flag value without bit 0 (valid) set",
-		  EXPFILL}},
-		{&ei_addr_range,
-		 {"dgrdma.address_range", PI_PROTOCOL, PI_WARN,
-		  "Data or flag address beyond the buffer memory size", EXPFILL}},
-		{&ei_seq_gap,
-		 {"dgrdma.expert.seq_gap", PI_SEQUENCE, PI_WARN, "Frame sequence gap", EXPFILL}},
-		{&ei_seq_dup,
-		 {"dgrdma.expert.seq_duplicate", PI_SEQUENCE, PI_WARN, "Duplicate frame_seq",
-		  EXPFILL}},
-		{&ei_seq_late,
-		 {"dgrdma.expert.seq_late", PI_SEQUENCE, PI_NOTE,
-		  "Frame arrived after a higher frame_seq (retransmission or reordering)",
-		  EXPFILL}},
-		{&ei_txn_incomplete,
-		 {"dgrdma.expert.txn_incomplete", PI_SEQUENCE, PI_WARN,
-		  "Transaction never completed", EXPFILL}},
-		{&ei_txn_unmatched,
-		 {"dgrdma.expert.txn_unmatched", PI_SEQUENCE, PI_WARN,
-		  "Transaction overtaken by a newer one into the same buffer before any doorbell",
-		  EXPFILL}},
-		{&ei_txn_inconsistent,
-		 {"dgrdma.expert.txn_inconsistent", PI_PROTOCOL, PI_WARN,
-		  "Fragment disagrees with earlier fragments of its transaction (num_msgs_in_txn, "
-		  "msg_seq or flag); a receiver drops it",
-		  EXPFILL}},
-		{&ei_dup_fragment,
-		 {"dgrdma.expert.duplicate_fragment", PI_SEQUENCE, PI_NOTE,
-		  "Fragment already seen for this transaction", EXPFILL}},
-		{&ei_doorbell_orphan,
-		 {"dgrdma.expert.doorbell_orphan", PI_SEQUENCE, PI_WARN,
-		  "Doorbell with no visible transaction waiting for it", EXPFILL}},
+		{ &ei_frame_hdr_short,
+		  { "dgrdma.expert.malformed.frame_header", PI_MALFORMED, PI_ERROR,
+		    "Frame shorter than the DG-RDMA frame header", EXPFILL } },
+		{ &ei_frame_flags,
+		  { "dgrdma.expert.malformed.frame_flags", PI_MALFORMED, PI_ERROR,
+		    "Frame flags not 0 (ACK only) or 1 (messages follow)", EXPFILL } },
+		{ &ei_udp_short,
+		  { "dgrdma.expert.malformed.udp_pad", PI_MALFORMED, PI_ERROR,
+		    "UDP payload shorter than the 2-byte pad", EXPFILL } },
+		{ &ei_msg_hdr_trunc,
+		  { "dgrdma.expert.malformed.message_header", PI_MALFORMED, PI_ERROR,
+		    "Message header cut by the end of the frame", EXPFILL } },
+		{ &ei_msg_past_end,
+		  { "dgrdma.expert.malformed.past_end", PI_MALFORMED, PI_ERROR,
+		    "Message data runs past the end of the frame", EXPFILL } },
+		{ &ei_padding,
+		  { "dgrdma.expert.malformed.padding", PI_MALFORMED, PI_WARN,
+		    "Alignment padding between messages is not zero", EXPFILL } },
+		{ &ei_align,
+		  { "dgrdma.alignment", PI_PROTOCOL, PI_WARN,
+		    "Address or fragment length breaks the alignment rules", EXPFILL } },
+		{ &ei_msg_type,
+		  { "dgrdma.unknown_type", PI_PROTOCOL, PI_WARN, "Unknown message type",
+		    EXPFILL } },
+		{ &ei_num_msgs,
+		  { "dgrdma.num_msgs", PI_PROTOCOL, PI_WARN,
+		    "num_msgs_in_txn and msg_seq are inconsistent", EXPFILL } },
+		{ &ei_flag_word,
+		  { "dgrdma.flag_word", PI_PROTOCOL, PI_WARN,
+		    "Flag value without bit 0 (valid) set", EXPFILL } },
+		{ &ei_addr_range,
+		  { "dgrdma.address_range", PI_PROTOCOL, PI_WARN,
+		    "Data or flag address beyond the buffer memory size", EXPFILL } },
+		{ &ei_seq_gap,
+		  { "dgrdma.expert.seq_gap", PI_SEQUENCE, PI_WARN, "Frame sequence gap",
+		    EXPFILL } },
+		{ &ei_seq_dup,
+		  { "dgrdma.expert.seq_duplicate", PI_SEQUENCE, PI_WARN, "Duplicate frame_seq",
+		    EXPFILL } },
+		{ &ei_seq_late,
+		  { "dgrdma.expert.seq_late", PI_SEQUENCE, PI_NOTE,
+		    "Frame arrived after a higher frame_seq (retransmission or reordering)",
+		    EXPFILL } },
+		{ &ei_txn_incomplete,
+		  { "dgrdma.expert.txn_incomplete", PI_SEQUENCE, PI_WARN,
+		    "Transaction never completed", EXPFILL } },
+		{ &ei_txn_unmatched,
+		  { "dgrdma.expert.txn_unmatched", PI_SEQUENCE, PI_WARN,
+		    "Transaction overtaken by a newer one into the same buffer before any doorbell",
+		    EXPFILL } },
+		{ &ei_txn_inconsistent,
+		  { "dgrdma.expert.txn_inconsistent", PI_PROTOCOL, PI_WARN,
+		    "Fragment disagrees with earlier fragments of its transaction "
+		    "(num_msgs_in_txn, "
+		    "msg_seq or flag); a receiver drops it",
+		    EXPFILL } },
+		{ &ei_dup_fragment,
+		  { "dgrdma.expert.duplicate_fragment", PI_SEQUENCE, PI_NOTE,
+		    "Fragment already seen for this transaction", EXPFILL } },
+		{ &ei_doorbell_orphan,
+		  { "dgrdma.expert.doorbell_orphan", PI_SEQUENCE, PI_WARN,
+		    "Doorbell with no visible transaction waiting for it", EXPFILL } },
 	};
 	module_t *module;
 	expert_module_t *expert;
@@ -873,23 +884,23 @@ void proto_register_dgrdma(void)
 
 	module = prefs_register_protocol(proto_dgrdma, NULL);
 	prefs_register_bool_preference(
-		module, "offset0_is_destination", "Offset 0 of the frame header is the destination",
-		"Read offset 0 as dst_id and offset 2 as src_id (the public C++ driver's struct "
-		"naming). Default: offset 0 is the sender, as in the FPGA design and the Lua "
-		"dissector.",
-		&pref_offset0_is_dst);
+	    module, "offset0_is_destination", "Offset 0 of the frame header is the destination",
+	    "Read offset 0 as dst_id and offset 2 as src_id (the public C++ driver's struct "
+	    "naming). Default: offset 0 is the sender, as in the FPGA design and the Lua "
+	    "dissector.",
+	    &pref_offset0_is_dst);
 	prefs_register_uint_preference(
-		module, "buffer_memory_size", "Receiver buffer memory size (bytes)",
-		"Flag data_addr + data_len or flag_addr + 4 beyond this size. 0 disables the check.",
-		10, &pref_mem_size);
+	    module, "buffer_memory_size", "Receiver buffer memory size (bytes)",
+	    "Flag data_addr + data_len or flag_addr + 4 beyond this size. 0 disables the check.",
+	    10, &pref_mem_size);
 	prefs_register_bool_preference(
-		module, "strict_fragment_lengths", "Check FPGA fragment lengths",
-		"Non-final fragments must carry a multiple of 16 bytes, final ones a multiple of 4.",
-		&pref_strict_lengths);
+	    module, "strict_fragment_lengths", "Check FPGA fragment lengths",
+	    "Non-final fragments must carry a multiple of 16 bytes, final ones a multiple of 4.",
+	    &pref_strict_lengths);
 	prefs_register_bool_preference(
-		module, "analyze", "Analyze sequences, transactions and doorbells",
-		"Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
-		&pref_analyze);
+	    module, "analyze", "Analyze sequences, transactions and doorbells",
+	    "Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
+	    &pref_analyze);
 
 	dgrdma_tap = register_tap("dgrdma");
 	dgrdma_eth_handle = register_dissector("dgrdma.eth", dissect_dgrdma_eth, proto_dgrdma);
@@ -901,6 +912,6 @@ void proto_reg_handoff_dgrdma(void)
 {
 	dissector_add_uint("ethertype", DGR_ETHERTYPE_DGRDMA, dgrdma_eth_handle);
 	dissector_add_uint_with_preference("udp.port", DGR_UDP_PORT, dgrdma_udp_handle);
-	heur_dissector_add("udp", dissect_dgrdma_heur, "DG-RDMA over UDP (any port)",
-			   "dgrdma_udp", proto_dgrdma, HEURISTIC_DISABLE);
+	heur_dissector_add("udp", dissect_dgrdma_heur, "DG-RDMA over UDP (any port)", "dgrdma_udp",
+			   proto_dgrdma, HEURISTIC_DISABLE);
 }

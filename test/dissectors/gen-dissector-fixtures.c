@@ -21,14 +21,14 @@
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
-#define HOST_ID 1
-#define FPGA_ID 2
+#define HOST_ID	       1
+#define FPGA_ID	       2
 #define DATA_FLAG_BASE 0x00010000u /* consumer (host) flags, one per buffer */
 #define BELL_FLAG_BASE 0x00000100u /* producer (FPGA) flags, one per buffer */
-#define FRAME_CAP 9000
+#define FRAME_CAP      9000
 
-static const uint8_t host_mac[6] = {0x02, 0, 0, 0, 0, 0x01};
-static const uint8_t fpga_mac[6] = {0x02, 0, 0, 0, 0, 0x02};
+static const uint8_t host_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+static const uint8_t fpga_mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 
 struct pcap_out {
 	FILE *f;
@@ -152,7 +152,7 @@ struct frame {
 static void frame_start(struct frame *f, uint16_t src, uint16_t dst, uint16_t seq,
 			uint16_t ack_start, uint8_t ack_count)
 {
-	struct dgr_frame_hdr h = {src, dst, seq, ack_start, ack_count, 0};
+	struct dgr_frame_hdr h = { src, dst, seq, ack_start, ack_count, 0 };
 
 	if (dgr_fb_init(&f->fb, f->buf, sizeof(f->buf), &h) != 0) {
 		abort();
@@ -693,8 +693,8 @@ int main(int argc, char **argv)
 	}
 	if (gen_basic(argv[1]) || gen_malformed(argv[1]) || gen_dcp(argv[1]) ||
 	    gen_dcp_doorbell(argv[1], "dcp-doorbell.pcap", 1) ||
-	    gen_dcp_doorbell(argv[1], "dcp-doorbell-index.pcap", 0) || gen_udp(argv[1]) || gen_udp_other(argv[1]) ||
-	    gen_padded(argv[1])) {
+	    gen_dcp_doorbell(argv[1], "dcp-doorbell-index.pcap", 0) || gen_udp(argv[1]) ||
+	    gen_udp_other(argv[1]) || gen_padded(argv[1])) {
 		return 1;
 	}
 	return 0;
