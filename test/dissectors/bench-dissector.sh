@@ -3,7 +3,8 @@
 # make bench-dissector: tshark time on a generated capture (DGR_BENCH_MB,
 # default 300 MB: disk and time are limited here) with the plugin's protocols
 # disabled (the baseline: Ethernet only), decoding without analysis, with the
-# analysis, and with the analysis feeding the dgrdma,latency tap. Best of
+# analysis, with the analysis feeding the dgrdma,latency tap, and a Lua
+# dissector of the same decode scope (test/dissectors/dgrdma-decode.lua). Best of
 # DGR_BENCH_RUNS (default 3) runs each; ratios against the baseline measured
 # in the same run. Results: $DGR_BUILD/bench/dissector.txt.
 set -u
@@ -17,13 +18,21 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/bench.pcap" "$MB" || exit 1
 publish "$DT/bench.pcap"
 
+# ts_lua ARGS...: tshark without the plugin, with the Lua comparison dissector.
+cp "$DGR_SRC/test/dissectors/dgrdma-decode.lua" "$DT/" && publish "$DT/dgrdma-decode.lua"
+mkdir -p "$DT/noplugins" && chmod 755 "$DT/noplugins"
+ts_lua() {
+	(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/noplugins" \
+		tshark -X lua_script:dgrdma-decode.lua "$@")
+}
+
 # best ARGS...: runs tshark RUNS times with ARGS, prints the best CPU time
 # (user + system, seconds): less sensitive than wall time to the other jobs
 # sharing this machine's two cores.
 best() {
 	local best="" t i
 	for i in $(seq 1 "$RUNS"); do
-		t=$( { TIMEFORMAT='%U %S'; time ts -n -r bench.pcap "$@" >/dev/null 2>&1; } 2>&1 |
+		t=$( { TIMEFORMAT='%U %S'; time ${TSF:-ts} -n -r bench.pcap "$@" >/dev/null 2>&1; } 2>&1 |
 			awk '{printf "%.3f", $1 + $2}')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN {exit !(a < b)}'; then
 			best=$t
@@ -34,15 +43,19 @@ best() {
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'
 }
-# net A B: ratio of A and B with tshark's start-up time (one frame read) removed.
+# net A B [START_A]: ratio of A and B with tshark's start-up time (one frame
+# read) removed; START_A when A's own start-up differs (the Lua engine).
 net() {
-	awk -v a="$1" -v b="$2" -v s="$startup" 'BEGIN {printf "%.2f", (a - s) / (b - s)}'
+	awk -v a="$1" -v b="$2" -v s="$startup" -v sa="${3:-$startup}" \
+		'BEGIN {printf "%.2f", (a - sa) / (b - s)}'
 }
 
 off=(--disable-protocol dgrdma --disable-protocol dcp)
 startup=$(best -c 1)
 base=$(best "${off[@]}")
 decode=$(best -o dgrdma.analyze:FALSE)
+lua=$(TSF=ts_lua best)
+startup_lua=$(TSF=ts_lua best -c 1)
 analysis=$(best)
 base_q=$(best "${off[@]}" -q -z io,stat,0)
 tap=$(best -q -z dgrdma,latency)
@@ -62,14 +75,19 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
 	cg_frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/cg.pcap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
 	# irefs ARGS...: instructions executed by tshark -n -r cg.pcap ARGS.
 	irefs() {
-		(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/plugins" \
-			valgrind --tool=callgrind --callgrind-out-file=/dev/null tshark -n -r cg.pcap "$@" \
-			2>&1 >/dev/null | awk '/Collected :/ {print $NF}')
+		(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" \
+			WIRESHARK_PLUGIN_DIR="$DT/${PLUGINS:-plugins}" valgrind --tool=callgrind \
+			--callgrind-out-file=/dev/null tshark -n -r cg.pcap "$@" 2>&1 >/dev/null |
+			awk '/Collected :/ {print $NF}')
 	}
 	i_start=$(irefs -c 1)
 	i_base=$(irefs "${off[@]}")
 	i_decode=$(irefs -o dgrdma.analyze:FALSE)
 	i_analysis=$(irefs)
+	i_lua=$(PLUGINS=noplugins irefs -X lua_script:dgrdma-decode.lua)
+	i_lua_start=$(PLUGINS=noplugins irefs -X lua_script:dgrdma-decode.lua -c 1)
+	# The Lua run's own start-up (the Lua engine) is removed from its count.
+	i_lua_adj=$((i_lua - i_lua_start + i_start))
 	i_base_q=$(irefs "${off[@]}" -q -z io,stat,0)
 	i_tap=$(irefs -q -z dgrdma,latency)
 	perframe() {
@@ -82,6 +100,7 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
   baseline (dgrdma, dcp disabled)       $(perframe "$i_base") per frame
   plugin, decode only                   $(perframe "$i_decode") per frame  ratio $(cgratio "$i_decode" "$i_base")
   plugin, decode + analysis             $(perframe "$i_analysis") per frame  ratio $(cgratio "$i_analysis" "$i_base")
+  Lua dissector, same decode scope      $(perframe "$i_lua_adj") per frame  ratio $(cgratio "$i_lua_adj" "$i_base")
   baseline -q -z io,stat,0 (disabled)   $(perframe "$i_base_q") per frame
   plugin, analysis + -q -z dgrdma,latency  $(perframe "$i_tap") per frame  ratio $(cgratio "$i_tap" "$i_base_q")"
 fi
@@ -94,6 +113,7 @@ fi
 	echo "  baseline (dgrdma, dcp disabled)       $base"
 	echo "  plugin, decode only                   $decode  ratio $(ratio "$decode" "$base")  net $(net "$decode" "$base")"
 	echo "  plugin, decode + analysis             $analysis  ratio $(ratio "$analysis" "$base")  net $(net "$analysis" "$base")"
+	echo "  Lua dissector, same decode scope      $lua  ratio $(ratio "$lua" "$base")  net $(net "$lua" "$base" "$startup_lua")"
 	echo "quiet (-q), the statistics use:"
 	echo "  baseline -q -z io,stat,0 (disabled)  $base_q"
 	echo "  plugin, analysis + -q -z dgrdma,latency  $tap  ratio $(ratio "$tap" "$base_q")  net $(net "$tap" "$base_q")"
