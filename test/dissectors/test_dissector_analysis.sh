@@ -73,6 +73,10 @@ check_eq "$(grep -A3 '^Connection' <<<"$tap")" \
            min          p50          p90          p99        p99.9          max         mean
         29.000       67.000      230.000      230.000      230.000      230.000      116.000" \
 	"dgrdma,latency: counts and min/p50/p90/p99/p99.9/max/mean"
+tap=$(ts -2 -r basic.pcap -q -z dgrdma,latency)
+check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
+	"  transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0" \
+	"dgrdma,latency in two passes counts each event once"
 tap=$(ts -r basic.pcap -q -z 'dgrdma,latency,frame.number <= 5')
 check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"  transactions 3  doorbells 3  matched 3  unmatched 0  orphans 0  pending 0" \
