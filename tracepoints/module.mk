@@ -46,3 +46,19 @@ tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 
 CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
 	test/tracepoints/test_capture_stack.sh
+
+# bench-tracepoints (make bench): cost of a tracepoint compiled out / not enabled / enabled.
+TP_BENCH := $(BUILD)/test/tracepoints/tp-bench
+TP_BENCH_NOTRACE := $(BUILD)/test/tracepoints/tp-bench-notrace
+$(TP_BENCH): $(call objs,test/tracepoints/tp_bench.c) $(LIBDGRTP_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TP_LIBS)
+$(TP_BENCH_NOTRACE): test/tracepoints/tp_bench.c tracepoints/dgrdma-tp.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itracepoints -DDGR_NO_TRACE -o $@ $< $(ALL_LDFLAGS)
+tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
+
+BENCH_TARGETS += bench-tracepoints
+.PHONY: bench-tracepoints
+bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh

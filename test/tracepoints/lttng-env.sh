@@ -1,6 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by the tracepoints suites: a reachable LTTng session daemon for the test, stopped
-# at exit only if this suite started it. Sets TP_LTTNG_OK=1 when lttng can be used.
+# Sourced by the tracepoints suites and benchmark.
+#
+# tp_isolate "$@" (first thing a suite does): re-runs the suite in a private mount namespace
+# with its own tmpfs on /run/lttng and /dev/shm, so that its session daemon is private. Other
+# suites running at the same time then neither see our test events in their traces nor put
+# theirs in ours (LTTng's per-user buffers would otherwise mix every process of this user).
+# Without unshare rights the suite runs unisolated (and says so).
+#
+# tp_lttng_setup / tp_lttng_teardown: a reachable session daemon for the test, stopped at
+# exit only if this suite started it. Sets TP_LTTNG_OK=1 when lttng can be used.
+
+tp_isolate() {
+	local unshare_args=(--mount --propagation private)
+	if [ -n "${TP_ISOLATED:-}" ]; then
+		if [ "$TP_ISOLATED" = 1 ]; then
+			mkdir -p /run/lttng /dev/shm &&
+				mount -t tmpfs -o mode=0755 tmpfs /run/lttng &&
+				mount -t tmpfs -o mode=1777 tmpfs /dev/shm ||
+				{ echo "# private /run/lttng could not be mounted"; return 1; }
+		fi
+		return 0
+	fi
+	[ "$(id -u)" = 0 ] || unshare_args=(--user --map-root-user "${unshare_args[@]}")
+	if unshare "${unshare_args[@]}" true 2>/dev/null; then
+		export TP_ISOLATED=1
+		exec unshare "${unshare_args[@]}" "$0" "$@"
+	fi
+	export TP_ISOLATED=0
+	echo "# unshare --mount not allowed: running with the shared session daemon"
+}
 
 TP_SESSIOND_PID=""
 TP_LTTNG_OK=0

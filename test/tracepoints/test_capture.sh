@@ -8,6 +8,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 CAPTURE=$DGR_BUILD/bin/dgrdma-capture
 FIRE=$DGR_BUILD/test/tracepoints/tp-fire
@@ -39,6 +40,16 @@ json_valid() {
 
 jqr() {
 	jq -r "$1" "$2/run.json"
+}
+
+# wait_ready FILE: until tp-fire has fired its events (registered with LTTng); at most 60 s.
+wait_ready() {
+	local n
+	for ((n = 0; n < 600; n++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # events_of_pid TRACE PID: the events of that process, "provider:event" per line.
@@ -89,6 +100,13 @@ check "lttng channel created with the computed size" \
 "$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
+
+# ---- a command killed before it traced anything -----------------------------------------
+
+"$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null
+check_eq "$?" 137 "a command killed at once: exit 137"
+check_eq "$(jqr '[.interrupted, .trace.readable, (.warnings | length)] | @json' "$WORK/early")" \
+	'[true,false,1]' "run.json: an unreadable trace is flagged (readable false, one warning)"
 
 if [ "$PCAP_OK" = 0 ]; then
 	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
@@ -151,20 +169,18 @@ fi
 
 KILLED=$WORK/killed
 "$CAPTURE" -o "$KILLED" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
-	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 2>"$WORK/killed.err" &
+	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 \
+	--ready-file "$WORK/killed.ready" 2>"$WORK/killed.err" &
 BG_PID=$!
-cmd_pid=""
-for ((n = 0; n < 300 && ${#cmd_pid} == 0; n++)); do
-	sleep 0.1
-	cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--packets 1000000 .*")
-done
-sleep 1
+wait_ready "$WORK/killed.ready"
+sleep 0.5
+cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--ready-file $WORK/killed.ready")
 kill -KILL $cmd_pid
 wait "$BG_PID"
 check_eq "$?" 137 "dgrdma-capture exits 128+9 when the command is killed by SIGKILL"
 BG_PID=""
-check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason, .command_pid] | @json' "$KILLED")" \
-	"[true,\"SIGKILL\",\"command killed by SIGKILL\",$cmd_pid]" "run.json says the run was interrupted"
+check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason, .command_pid, .trace.readable] | @json' "$KILLED")" \
+	"[true,\"SIGKILL\",\"command killed by SIGKILL\",$cmd_pid,true]" "run.json says the run was interrupted"
 events=$(events_of_pid "$KILLED/trace" "$cmd_pid")
 check_eq "$(echo "$events" | grep -c '^dgrdma:counters$')" 1 \
 	"the killed command's trace is readable (its events are there)"
@@ -182,13 +198,10 @@ fi
 INTR=$WORK/intr
 # A background job of a script ignores SIGINT; give it back its default as a terminal would.
 env --default-signal=INT "$CAPTURE" -o "$INTR" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
-	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 2>"$WORK/intr.err" &
+	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 \
+	--ready-file "$WORK/intr.ready" 2>"$WORK/intr.err" &
 BG_PID=$!
-cmd_pid=""
-for ((n = 0; n < 300 && ${#cmd_pid} == 0; n++)); do
-	sleep 0.1
-	cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--packets 1000000 .*")
-done
+wait_ready "$WORK/intr.ready"
 kill -INT "$BG_PID"
 wait "$BG_PID"
 check_eq "$?" 130 "dgrdma-capture passes SIGINT to the command and exits 128+2"

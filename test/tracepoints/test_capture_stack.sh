@@ -9,6 +9,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 CAPTURE=$DGR_BUILD/bin/dgrdma-capture
 DHOST=$DGR_BUILD/bin/dgrdma-host

@@ -7,6 +7,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 FIRE=$DGR_BUILD/test/tracepoints/tp-fire
 FIRE_NOTRACE=$DGR_BUILD/test/tracepoints/tp-fire-notrace

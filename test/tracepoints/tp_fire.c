@@ -5,7 +5,10 @@
  * 127.0.0.1 (one dgrdma:frame_tx per datagram) so that dgrdma-capture can be tested without
  * the real stack.
  *
- *	tp-fire [--packets N] [--port P] [--interval-ms MS] [--udp PORT...ignored flags]
+ *	tp-fire [--packets N] [--port P] [--interval-ms MS] [--ready-file PATH] [ignored flags]
+ *
+ * --ready-file: created once every event has been fired (so the process has registered
+ * with LTTng), before the first datagram; tests wait for it before killing tp-fire.
  *
  * Unknown arguments are ignored on purpose: dgrdma-capture infers its capture filter from
  * the wrapped command's transport flags (--udp --bind A:P --peer A:P), which tp-fire
@@ -121,7 +124,8 @@ out:
 int main(int argc, char **argv)
 {
 	long packets = 0, port = 18078, interval_ms = 0;
-	const char *peer;
+	const char *peer, *ready_file = NULL;
+	FILE *ready;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -137,6 +141,8 @@ int main(int argc, char **argv)
 			if (parse_num("--interval-ms", argv[++i], 0, 60000, &interval_ms)) {
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--ready-file") && i + 1 < argc) {
+			ready_file = argv[++i];
 		} else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
 			peer = strrchr(argv[++i], ':');
 			if (peer && parse_num("--peer", peer + 1, 1, 65535, &port)) {
@@ -146,6 +152,14 @@ int main(int argc, char **argv)
 	}
 	fire_host_events();
 	fire_fpga_events();
+	if (ready_file) {
+		ready = fopen(ready_file, "w");
+		if (!ready) {
+			perror("tp-fire: --ready-file");
+			return 1;
+		}
+		fclose(ready);
+	}
 	if (packets > 0 && send_packets(packets, port, interval_ms)) {
 		return 1;
 	}

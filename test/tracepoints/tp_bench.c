@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tp-bench: cost of one dgrdma:frame_rx tracepoint. Times a loop of N iterations, each a few
+ * integer operations (the arguments) and one DGR_TP(); the median of R repetitions is printed.
+ * Built twice: normally (tp-bench) and with -DDGR_NO_TRACE (tp-bench-notrace), so that
+ * test/tracepoints/bench-tracepoints.sh can compare compiled out / compiled in but not
+ * enabled / enabled in one run.
+ *
+ *	tp-bench [--iterations N] [--repeat R]
+ * Output, one line: compiled=0|1 enabled=0|1 iterations=N ns_per_iter=X
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dgrdma-tp.h"
+
+#ifdef DGR_NO_TRACE
+#define COMPILED_IN 0
+#else
+#define COMPILED_IN 1
+#endif
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Returns the loop's duration in ns; *sink keeps the work from being optimised away. */
+static uint64_t run_loop(uint64_t iterations, uint64_t *sink)
+{
+	uint64_t start = now_ns(), i, acc = *sink;
+
+	for (i = 0; i < iterations; i++) {
+		uint16_t seq = (uint16_t)(acc + i);
+		uint32_t bytes = (uint32_t)(8000 + (i & 63));
+
+		DGR_TP(frame_rx, 7, seq, bytes, 3, (uint16_t)(seq - 8), (uint8_t)(i & 7));
+		acc = acc * 31 + bytes;
+		__asm__ volatile("" : "+r"(acc) : : "memory");
+	}
+	*sink = acc;
+	return now_ns() - start;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Parses a decimal in [min, max] for option opt; returns 0 or -1 (message on stderr). */
+static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || end == s || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "tp-bench: %s: '%s' is not an integer in [%llu, %llu]\n", opt, s,
+			(unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t iterations = 10000000, repeat = 5, sink = 1, r;
+	uint64_t times[101];
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
+			if (parse_u64("--iterations", argv[++i], 1, UINT64_C(10000000000), &iterations)) {
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+			if (parse_u64("--repeat", argv[++i], 1, 101, &repeat)) {
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "usage: tp-bench [--iterations 1..1e10] [--repeat 1..101]\n");
+			return 2;
+		}
+	}
+	run_loop(iterations / 10 + 1, &sink); /* warm-up */
+	for (r = 0; r < repeat; r++) {
+		times[r] = run_loop(iterations, &sink);
+	}
+	qsort(times, repeat, sizeof(times[0]), cmp_u64);
+	printf("compiled=%d enabled=%d iterations=%llu ns_per_iter=%.3f sink=%llu\n", COMPILED_IN,
+	       DGR_TP_ENABLED(frame_rx) ? 1 : 0, (unsigned long long)iterations,
+	       (double)times[repeat / 2] / (double)iterations, (unsigned long long)(sink & 1));
+	return 0;
+}
