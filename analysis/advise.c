@@ -55,8 +55,9 @@ int advise_print(struct pr *p, enum regime r, const struct advise_opts *o, char 
 			pr_str(p, "fix", NULL, it->fix);
 			pr_obj_close(p);
 		} else {
-			pr_text(p, "- %s%s%s: %s, recommended %s", it->id, it->subject[0] ? " " : "",
-				it->subject, it->current, it->recommended);
+			pr_text(p, "- %s%s%s: %s, recommended %s", it->id,
+				it->subject[0] ? " " : "", it->subject, it->current,
+				it->recommended);
 			if (it->fix[0]) {
 				pr_text(p, "    fix: %s", it->fix);
 			}

@@ -102,8 +102,8 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 	if (sum->count < CLASSIFY_MIN_SAMPLES) {
 		c->regime = REGIME_UNKNOWN;
 		snprintf(c->reason, sizeof(c->reason),
-			 "%" PRIu64 " matched doorbells, fewer than the %d needed to judge", sum->count,
-			 CLASSIFY_MIN_SAMPLES);
+			 "%" PRIu64 " matched doorbells, fewer than the %d needed to judge",
+			 sum->count, CLASSIFY_MIN_SAMPLES);
 		return;
 	}
 	if (tolerable_ns) {
@@ -132,7 +132,8 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 			c->regime = REGIME_JITTER;
 			snprintf(c->reason, sizeof(c->reason),
 				 "p50 %s <= %s but p99.9 %s, max %s: %" PRIu64
-				 " high episodes (longest %" PRIu64 " doorbells, %.2f%% of doorbells)",
+				 " high episodes (longest %" PRIu64
+				 " doorbells, %.2f%% of doorbells)",
 				 p50, hi, p999, mx, c->episodes, c->longest_episode, frac);
 		} else {
 			c->regime = REGIME_HEALTHY;
@@ -145,15 +146,17 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 	/* judged against itself: the minimum is the service time without queueing */
 	if (sum->p50 >= (uint64_t)CLASSIFY_SELF_RATIO * sum->min) {
 		c->regime = REGIME_THROUGHPUT;
-		snprintf(c->reason, sizeof(c->reason),
-			 "no tolerable latency; p50 %s >= %d x min %s: doorbells queue most of the time",
-			 p50, CLASSIFY_SELF_RATIO, ref);
+		snprintf(
+		    c->reason, sizeof(c->reason),
+		    "no tolerable latency; p50 %s >= %d x min %s: doorbells queue most of the time",
+		    p50, CLASSIFY_SELF_RATIO, ref);
 	} else if (sum->p999 > c->high_threshold_ns || sum->max > 2 * c->high_threshold_ns) {
 		c->regime = REGIME_JITTER;
-		snprintf(c->reason, sizeof(c->reason),
-			 "no tolerable latency; p50 %s but p99.9 %s, max %s > %s (%d x p50): %" PRIu64
-			 " high episodes, longest %" PRIu64 " doorbells",
-			 p50, p999, mx, hi, CLASSIFY_SELF_RATIO, c->episodes, c->longest_episode);
+		snprintf(
+		    c->reason, sizeof(c->reason),
+		    "no tolerable latency; p50 %s but p99.9 %s, max %s > %s (%d x p50): %" PRIu64
+		    " high episodes, longest %" PRIu64 " doorbells",
+		    p50, p999, mx, hi, CLASSIFY_SELF_RATIO, c->episodes, c->longest_episode);
 	} else {
 		c->regime = REGIME_HEALTHY;
 		snprintf(c->reason, sizeof(c->reason),

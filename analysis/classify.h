@@ -21,16 +21,16 @@ enum regime {
 };
 
 /* Thresholds (documented in docs/analysis.md). */
-#define CLASSIFY_MIN_SAMPLES 10   /* fewer doorbells: "unknown" */
+#define CLASSIFY_MIN_SAMPLES   10 /* fewer doorbells: "unknown" */
 #define CLASSIFY_HIGH_FRACTION 2  /* high = latency > tolerable / 2 */
-#define CLASSIFY_SELF_RATIO 10    /* without a tolerable latency: 10 x reference */
+#define CLASSIFY_SELF_RATIO    10 /* without a tolerable latency: 10 x reference */
 
 struct classification {
 	enum regime regime;
 	char reason[256];
 	uint64_t high_threshold_ns; /* the latency above which a doorbell is "high" */
-	uint64_t high_count;        /* doorbells above it */
-	uint64_t episodes;          /* runs of consecutive high doorbells */
+	uint64_t high_count;	    /* doorbells above it */
+	uint64_t episodes;	    /* runs of consecutive high doorbells */
 	uint64_t longest_episode;   /* doorbells in the longest run */
 };
 

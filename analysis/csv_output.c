@@ -32,7 +32,8 @@ int csv_open(struct csv_out *c, const char *dir, uint64_t interval_ns, const uin
 	c->interval_ns = interval_ns;
 	c->origin = origin;
 	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "--csv: cannot create %s: %s", dir, strerror(errno));
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--csv: cannot create %s: %s", dir,
+			 strerror(errno));
 		return -DGR_E_SYS;
 	}
 	c->bells = open_one(dir, "doorbells.csv", "time_s,latency_ns,dir,conn,buffer", errbuf);
@@ -72,7 +73,8 @@ static void flush_interval(struct csv_out *c, enum wa_dir d)
 	if (!iv->open) {
 		return;
 	}
-	fprintf(c->intervals, "%.6f,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+	fprintf(c->intervals,
+		"%.6f,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		(double)(iv->index * c->interval_ns) / 1e9, wa_dir_name(d), iv->transactions,
 		iv->data_bytes, (double)iv->data_bytes / secs / 1e6, iv->discontinuities,
 		iv->doorbells, iv->max_latency);

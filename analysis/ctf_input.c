@@ -102,7 +102,7 @@ static void add_fields(struct host_event *ev, const bt_field *st)
 	n = bt_field_class_structure_get_member_count(fc);
 	for (i = 0; i < n && ev->nfields < HE_MAX_FIELDS; i++) {
 		const bt_field_class_structure_member *mem =
-			bt_field_class_structure_borrow_member_by_index_const(fc, i);
+		    bt_field_class_structure_borrow_member_by_index_const(fc, i);
 		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(st, i);
 		bt_field_class_type t = bt_field_get_class_type(f);
 		struct he_field *out = &ev->f[ev->nfields];
@@ -133,7 +133,8 @@ static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	ctx->ev.nfields = 0;
 	if (bt_message_event_borrow_stream_class_default_clock_class_const(msg)) {
 		cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
-		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) !=
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
 			ctx->errors++;
 		}
 	}
@@ -146,7 +147,7 @@ static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
 }
 
 static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
-								   void *data)
+								  void *data)
 {
 	struct sink_ctx *ctx = data;
 	bt_message_array_const msgs;
@@ -187,7 +188,8 @@ static void take_bt_error(char *errbuf, const char *what)
 		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, 0);
 
 		len = strlen(errbuf);
-		snprintf(errbuf + len, DGR_ERRBUF_SIZE - len, ": %s", bt_error_cause_get_message(c));
+		snprintf(errbuf + len, DGR_ERRBUF_SIZE - len, ": %s",
+			 bt_error_cause_get_message(c));
 	}
 	bt_error_release(err);
 }
@@ -220,9 +222,9 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 	}
 	ctx->h = h;
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
-		    BT_PLUGIN_FIND_STATUS_OK ||
+		BT_PLUGIN_FIND_STATUS_OK ||
 	    bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &utils) !=
-		    BT_PLUGIN_FIND_STATUS_OK) {
+		BT_PLUGIN_FIND_STATUS_OK) {
 		take_bt_error(errbuf, "libbabeltrace2: the 'ctf' and 'utils' plugins are needed "
 				      "(Debian package babeltrace2)");
 		ret = -DGR_E_SYS;
@@ -232,7 +234,7 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 	params = bt_value_map_create();
 	if (!g || !params ||
 	    bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) !=
-		    BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+		BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		ret = -DGR_E_NOMEM;
 		goto end;
@@ -246,22 +248,23 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 		}
 	}
 	if (bt_graph_add_source_component(
-		    g, bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs"), "src",
-		    params, BT_LOGGING_LEVEL_ERROR, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		g, bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs"), "src", params,
+		BT_LOGGING_LEVEL_ERROR, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_filter_component(
-		    g, bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
-		    NULL, BT_LOGGING_LEVEL_ERROR, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		g, bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
+		NULL, BT_LOGGING_LEVEL_ERROR, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_simple_sink_component(g, "sink", NULL, consume, NULL, ctx, &sink) !=
-		    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		take_bt_error(errbuf, "cannot read the trace");
 		ret = -DGR_E_INVAL;
 		goto end;
 	}
 	nports = bt_component_source_get_output_port_count(src);
 	for (i = 0; i < nports; i++) {
-		if (bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, i),
-					   bt_component_filter_borrow_input_port_by_index_const(mux, i),
-					   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		if (bt_graph_connect_ports(
+			g, bt_component_source_borrow_output_port_by_index_const(src, i),
+			bt_component_filter_borrow_input_port_by_index_const(mux, i),
+			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
 			take_bt_error(errbuf, "cannot connect the trace's streams");
 			ret = -DGR_E_INVAL;
 			goto end;

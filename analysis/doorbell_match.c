@@ -78,8 +78,7 @@ int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, uint64_t 
 	return b;
 }
 
-int dm_feed_doorbell(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts,
-		     struct dm_result *res)
+int dm_feed_doorbell(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, struct dm_result *res)
 {
 	int b = rank_of(m->bell_addr, NULL, &m->n_bell, flag_addr);
 	struct dm_pending *p;

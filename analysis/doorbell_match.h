@@ -31,23 +31,23 @@
 #define DM_MAX_BUFFERS 1024
 
 struct dm_counts {
-	uint64_t transactions;     /* complete data transactions fed */
-	uint64_t doorbells;        /* doorbells fed */
-	uint64_t matched;          /* doorbells paired with a transaction */
-	uint64_t unmatched;        /* transactions superseded before any doorbell */
-	uint64_t orphans;          /* doorbells with nothing waiting */
+	uint64_t transactions;	   /* complete data transactions fed */
+	uint64_t doorbells;	   /* doorbells fed */
+	uint64_t matched;	   /* doorbells paired with a transaction */
+	uint64_t unmatched;	   /* transactions superseded before any doorbell */
+	uint64_t orphans;	   /* doorbells with nothing waiting */
 	uint64_t order_violations; /* matches older than the previous match */
 	uint64_t ordinal_mismatch; /* matches where doorbell k did not answer transaction k */
-	uint64_t addr_overflow;    /* addresses beyond DM_MAX_BUFFERS (not matched) */
+	uint64_t addr_overflow;	   /* addresses beyond DM_MAX_BUFFERS (not matched) */
 };
 
 /* What the matcher concluded about one fed transaction or doorbell. */
 struct dm_result {
 	enum { DM_NONE, DM_MATCHED, DM_UNMATCHED, DM_ORPHAN } kind;
-	uint32_t buffer;   /* rank of the address (buffer index) at that moment */
-	uint64_t txn_ts;   /* matched/unmatched: completion time of the transaction */
-	uint64_t txn_ref;  /* matched/unmatched: caller reference of the transaction */
-	uint64_t latency;  /* matched: doorbell ts - txn_ts */
+	uint32_t buffer;  /* rank of the address (buffer index) at that moment */
+	uint64_t txn_ts;  /* matched/unmatched: completion time of the transaction */
+	uint64_t txn_ref; /* matched/unmatched: caller reference of the transaction */
+	uint64_t latency; /* matched: doorbell ts - txn_ts */
 };
 
 struct dm_pending {
@@ -58,9 +58,9 @@ struct dm_pending {
 };
 
 struct dm_matcher {
-	uint32_t data_addr[DM_MAX_BUFFERS]; /* sorted ascending */
+	uint32_t data_addr[DM_MAX_BUFFERS];	   /* sorted ascending */
 	struct dm_pending pending[DM_MAX_BUFFERS]; /* parallel to data_addr */
-	uint32_t bell_addr[DM_MAX_BUFFERS]; /* sorted ascending */
+	uint32_t bell_addr[DM_MAX_BUFFERS];	   /* sorted ascending */
 	unsigned int n_data, n_bell;
 	uint64_t last_matched_ordinal;
 	struct dm_counts c;
@@ -84,8 +84,7 @@ int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, uint64_t 
  * Sets *res to DM_MATCHED (with latency) or DM_ORPHAN.
  * Returns the buffer index, or -1 when the address table is full.
  */
-int dm_feed_doorbell(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts,
-		     struct dm_result *res);
+int dm_feed_doorbell(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, struct dm_result *res);
 
 /* Transactions still waiting for their doorbell (at the end of a capture). */
 unsigned int dm_pending_count(const struct dm_matcher *m);

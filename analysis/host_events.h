@@ -20,10 +20,10 @@
 
 #include "stats.h"
 
-#define HE_MAX_FIELDS 64
-#define HA_MAX_THREADS 64
+#define HE_MAX_FIELDS	    64
+#define HA_MAX_THREADS	    64
 #define HA_MAX_COUNTER_SRCS 64
-#define HA_TABLE_SIZE 16384 /* outstanding transactions tracked (power of 2) */
+#define HA_TABLE_SIZE	    16384 /* outstanding transactions tracked (power of 2) */
 
 struct he_field {
 	const char *name;
@@ -87,7 +87,7 @@ struct ha_counts {
 struct host_analysis {
 	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
 	struct series lat, wait, work, send; /* t = txn_complete time */
-	struct series tx_credit;             /* t = txn_sent time */
+	struct series tx_credit;	     /* t = txn_sent time */
 	struct ha_counts c;
 	struct ha_thread threads[HA_MAX_THREADS];
 	unsigned int n_threads;
@@ -95,7 +95,7 @@ struct host_analysis {
 	unsigned int n_srcs;
 	uint64_t first_ts, last_ts;
 	int64_t time_offset_ns; /* added to event times by the reader (--trace-offset-ns) */
-	uint64_t *origin;       /* when not NULL and 0: set to the first event's time */
+	uint64_t *origin;	/* when not NULL and 0: set to the first event's time */
 	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
 	void (*on_doorbell)(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
 			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);

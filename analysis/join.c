@@ -71,7 +71,8 @@ void join_wire_host(const struct series *wire, const struct series *host, uint64
 			break;
 		}
 		best = k;
-		if (k + 1 < host->n && absdiff(h[k + 1].bell, w[i].bell) < absdiff(h[k].bell, w[i].bell)) {
+		if (k + 1 < host->n &&
+		    absdiff(h[k + 1].bell, w[i].bell) < absdiff(h[k].bell, w[i].bell)) {
 			best = k + 1;
 		}
 		if (absdiff(h[best].bell, w[i].bell) > window_ns ||
@@ -79,7 +80,8 @@ void join_wire_host(const struct series *wire, const struct series *host, uint64
 			continue;
 		}
 		next = best + 1;
-		series_add(w2s, w[i].complete, part(w[i].complete, h[best].complete, &res->negative_w2s));
+		series_add(w2s, w[i].complete,
+			   part(w[i].complete, h[best].complete, &res->negative_w2s));
 		series_add(s2w, w[i].complete, part(h[best].bell, w[i].bell, &res->negative_s2w));
 		res->joined++;
 	}

@@ -48,39 +48,41 @@ struct options {
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"usage: latency-report [options] INPUT...\n"
-		"  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
-		"  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
-		"options:\n"
-		"  --json                 write the report as JSON to standard output\n"
-		"  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
-		"                         drops.csv into DIR (for dgrdma-plot)\n"
-		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
-		"  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to 16)\n"
-		"  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
-		"                         being the buffer index (default 0x100018, the emulator's\n"
-		"                         `doorbell` property of worker 0)\n"
-		"  --dcp-doorbells LO:HI  DCP writes to LO..HI are doorbells, one address per buffer;\n"
-		"                         'off': no DCP doorbells\n"
-		"  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
-		"                         1..3600000 (default 1000)\n"
-		"  --host-buffers N       host (consumer) buffers, 1..65535\n"
-		"  --fpga-buffers N       FPGA (producer) buffers, 0..65535\n"
-		"  --buffer-size BYTES    buffer size, 1..2097151\n"
-		"  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
-		"  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
-		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
-		"  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
-		"                         (default 1000)\n"
-		"  --advise               after the verdict, list this host's settings the tuning\n"
-		"                         guide would change for the regime (dgrdma-tune check)\n"
-		"  --advise-if IFACE      interface for the NIC checks of --advise\n"
-		"  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
-		"  --no-progress          no progress line on stderr\n"
-		"  -h, --help             this text\n"
-		"Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
-		"is estimated from the capture: buffers seen x largest transaction / data rate.\n");
+	fprintf(
+	    fp,
+	    "usage: latency-report [options] INPUT...\n"
+	    "  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
+	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
+	    "options:\n"
+	    "  --json                 write the report as JSON to standard output\n"
+	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
+	    "                         drops.csv into DIR (for dgrdma-plot)\n"
+	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
+	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
+	    "16)\n"
+	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
+	    "                         being the buffer index (default 0x100018, the emulator's\n"
+	    "                         `doorbell` property of worker 0)\n"
+	    "  --dcp-doorbells LO:HI  DCP writes to LO..HI are doorbells, one address per buffer;\n"
+	    "                         'off': no DCP doorbells\n"
+	    "  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
+	    "                         1..3600000 (default 1000)\n"
+	    "  --host-buffers N       host (consumer) buffers, 1..65535\n"
+	    "  --fpga-buffers N       FPGA (producer) buffers, 0..65535\n"
+	    "  --buffer-size BYTES    buffer size, 1..2097151\n"
+	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
+	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
+	    "  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
+	    "  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
+	    "                         (default 1000)\n"
+	    "  --advise               after the verdict, list this host's settings the tuning\n"
+	    "                         guide would change for the regime (dgrdma-tune check)\n"
+	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"
+	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
+	    "  --no-progress          no progress line on stderr\n"
+	    "  -h, --help             this text\n"
+	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
+	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n");
 }
 
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *v)
@@ -91,8 +93,8 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 	errno = 0;
 	x = strtod(s, &end);
 	if (errno || end == s || *end || x < lo || x > hi) {
-		fprintf(stderr, "latency-report: %s: '%s' is not a number in %.0f..%.0f\n", opt, s, lo,
-			hi);
+		fprintf(stderr, "latency-report: %s: '%s' is not a number in %.0f..%.0f\n", opt, s,
+			lo, hi);
 		return -1;
 	}
 	*v = x;
@@ -163,13 +165,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			int n;
 
 			if (o->wa.n_hosts == WA_MAX_HOSTS) {
-				fprintf(stderr, "latency-report: --host: at most %d\n", WA_MAX_HOSTS);
+				fprintf(stderr, "latency-report: --host: at most %d\n",
+					WA_MAX_HOSTS);
 				return -1;
 			}
 			n = pcap_input_parse_addr(val, &o->wa.hosts[o->wa.n_hosts]);
 			if (n < 0) {
 				fprintf(stderr,
-					"latency-report: --host: '%s' is not a MAC (aa:bb:cc:dd:ee:ff), "
+					"latency-report: --host: '%s' is not a MAC "
+					"(aa:bb:cc:dd:ee:ff), "
 					"an IPv4 address or IPv4:port\n",
 					val);
 				return -1;
@@ -180,7 +184,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->wa.dcp_doorbells = false;
 			} else if (parse_range(val, &o->wa.dcp_bell_lo, &o->wa.dcp_bell_hi)) {
 				fprintf(stderr,
-					"latency-report: --dcp-doorbells: '%s' is not ADDR or LO:HI with "
+					"latency-report: --dcp-doorbells: '%s' is not ADDR or "
+					"LO:HI with "
 					"0 <= LO <= HI <= 0xFFFFFF, or 'off'\n",
 					val);
 				return -1;
@@ -388,10 +393,11 @@ int main(int argc, char **argv)
 			if (ctf_input_is_trace(in)) {
 				traces[n_traces++] = in;
 			} else if (!is_file(path)) {
-				fprintf(stderr,
-					"latency-report: %s: neither a trace folder nor a run folder "
-					"(no metadata below it, no capture.pcapng in it)\n",
-					in);
+				fprintf(
+				    stderr,
+				    "latency-report: %s: neither a trace folder nor a run folder "
+				    "(no metadata below it, no capture.pcapng in it)\n",
+				    in);
 				goto out_inputs;
 			}
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
@@ -400,7 +406,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
 			goto out_inputs;
 		} else {
-			fprintf(stderr, "latency-report: %s: not a pcap/pcapng capture or a trace folder\n", in);
+			fprintf(stderr,
+				"latency-report: %s: not a pcap/pcapng capture or a trace folder\n",
+				in);
 			goto out_inputs;
 		}
 	}

@@ -13,11 +13,11 @@
 
 #include "pcap_input.h"
 
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_VLAN 0x8100
-#define ETHERTYPE_QINQ 0x88A8
+#define ETHERTYPE_IPV4	   0x0800
+#define ETHERTYPE_VLAN	   0x8100
+#define ETHERTYPE_QINQ	   0x88A8
 #define ETHERTYPE_QINQ_OLD 0x9100
-#define IPPROTO_UDP_NUM 17
+#define IPPROTO_UDP_NUM	   17
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
@@ -39,7 +39,8 @@ bool pcap_input_is_capture(const char *path)
 		return false;
 	}
 	if (fread(m, 1, 4, fp) == 4) {
-		uint32_t v = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+		uint32_t v =
+		    (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
 
 		for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
 			yes |= v == magics[i];
@@ -229,13 +230,15 @@ static void show_progress(FILE *fp, off_t size, struct timespec *start, struct t
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	el = (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 	if (el < 1.0 ||
-	    (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) / 1e9 < 0.25) {
+	    (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) / 1e9 <
+		0.25) {
 		return;
 	}
 	*last = now;
 	pos = ftell(fp);
 	if (pos >= 0 && size > 0) {
-		fprintf(stderr, "\rlatency-report: %5.1f%% of the capture, %.1f s", 100.0 * (double)pos / (double)size, el);
+		fprintf(stderr, "\rlatency-report: %5.1f%% of the capture, %.1f s",
+			100.0 * (double)pos / (double)size, el);
 	}
 }
 
@@ -262,7 +265,8 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
 			 "%s: link type %s (%d) carries no DG-RDMA; supported: EN10MB, LINUX_SLL, "
 			 "LINUX_SLL2, RAW, IPV4, NULL, LOOP",
-			 path, pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "?",
+			 path,
+			 pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "?",
 			 dlt);
 		ret = -DGR_E_INVAL;
 		goto out;
@@ -310,8 +314,8 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	}
 	if (rc == PCAP_ERROR) {
 		/* libpcap reports a cut last record as an error: keep what was read */
-		fprintf(stderr, "latency-report: warning: %s: %s (after %" PRIu64 " frames)\n", path,
-			pcap_geterr(pc), ref);
+		fprintf(stderr, "latency-report: warning: %s: %s (after %" PRIu64 " frames)\n",
+			path, pcap_geterr(pc), ref);
 	}
 out:
 	pcap_close(pc);

@@ -6,8 +6,8 @@
 
 #include "report.h"
 
-static int print_latency(struct pr *p, const char *key, const char *title,
-			 const struct series *s, uint64_t span_ns, uint64_t tolerable_ns)
+static int print_latency(struct pr *p, const char *key, const char *title, const struct series *s,
+			 uint64_t span_ns, uint64_t tolerable_ns)
 {
 	struct summary sum;
 	unsigned int k, last = 0;
@@ -158,7 +158,10 @@ static int print_wire(struct pr *p, const struct report *r)
 		pr_u64(p, "index", NULL, i);
 		pr_str(p, "a", NULL, a);
 		pr_str(p, "b", NULL, b);
-		pr_str(p, "host", NULL, c->host_side < 0 ? "unknown" : c->host_side == 0 ? "a" : "b");
+		pr_str(p, "host", NULL,
+		       c->host_side < 0	   ? "unknown"
+		       : c->host_side == 0 ? "a"
+					   : "b");
 		for (k = 0; k < 2; k++) {
 			const struct wa_side_state *s = &c->s[k];
 			enum wa_dir dir;
@@ -252,8 +255,8 @@ static int print_host(struct pr *p, const struct report *r)
 	for (i = 0; i < h->n_srcs; i++) {
 		const struct ha_counter_src *s = &h->srcs[i];
 		double pct = s->delivered + s->lost
-				     ? 100.0 * (double)s->lost / (double)(s->delivered + s->lost)
-				     : 0.0;
+				 ? 100.0 * (double)s->lost / (double)(s->delivered + s->lost)
+				 : 0.0;
 
 		pr_obj_open(p, NULL, NULL);
 		pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
@@ -292,14 +295,16 @@ static int print_host(struct pr *p, const struct report *r)
 		pr_u64(p, "negative_wire_to_stack", "wire -> stack parts below 0 (recorded as 0)",
 		       r->negative_w2s);
 		pr_u64(p, "negative_stack_to_wire",
-		       "stack -> wire parts below 0 (capture point before the tracepoint; recorded as 0)",
+		       "stack -> wire parts below 0 (capture point before the tracepoint; recorded "
+		       "as 0)",
 		       r->negative_s2w);
 		if (print_latency(p, "wire_to_stack_ns",
 				  "wire -> stack (kernel receive path, last frame to complete):",
 				  r->wire_to_stack, 0, 0) ||
-		    print_latency(p, "stack_to_wire_ns",
-				  "stack -> wire (kernel send path, handed to socket to on the wire):",
-				  r->stack_to_wire, 0, 0)) {
+		    print_latency(
+			p, "stack_to_wire_ns",
+			"stack -> wire (kernel send path, handed to socket to on the wire):",
+			r->stack_to_wire, 0, 0)) {
 			return -1;
 		}
 		pr_obj_close(p);

@@ -11,7 +11,7 @@
 
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
-	uint64_t rate_bytes;                              /* bytes per second; 0: unknown */
+	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
 };
 
 /*

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 struct sample {
-	uint64_t t;     /* when the interval started (transaction complete), ns */
+	uint64_t t;	/* when the interval started (transaction complete), ns */
 	uint64_t value; /* latency, ns */
 };
 
@@ -32,9 +32,9 @@ struct summary {
 	uint64_t hist[HIST_BINS];
 	/* with a tolerable latency (0: unknown) */
 	uint64_t tolerable_ns;
-	uint64_t above_tolerable; /* samples with value > tolerable */
+	uint64_t above_tolerable;   /* samples with value > tolerable */
 	double time_above_fraction; /* union of [t + tolerable, t + value] / run span */
-	int64_t margin_ns;          /* tolerable - p999 (negative: exceeded) */
+	int64_t margin_ns;	    /* tolerable - p999 (negative: exceeded) */
 };
 
 void series_init(struct series *s);

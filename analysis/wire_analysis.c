@@ -298,8 +298,9 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	}
 	rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
 	if (rc == -DGR_E_NOSPACE) {
-		dgr_reasm_expire(s->reasm, ts > w->o.reasm_timeout_ns / 8 ? ts - w->o.reasm_timeout_ns / 8 : 0,
-				 expired_cb, s);
+		dgr_reasm_expire(
+		    s->reasm, ts > w->o.reasm_timeout_ns / 8 ? ts - w->o.reasm_timeout_ns / 8 : 0,
+		    expired_cb, s);
 		rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
 		if (rc == -DGR_E_NOSPACE) {
 			w->reasm_overflow++;
@@ -348,8 +349,8 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, side), &r, ts);
 }
 
-void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
-		    size_t cap, size_t len, uint64_t ts, uint64_t ref)
+void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
+		    size_t len, uint64_t ts, uint64_t ref)
 {
 	const uint8_t *frame = buf;
 	size_t flen = len, fcap = cap;
@@ -469,8 +470,8 @@ static struct wa_conn *conn_by_macs(struct wire_analysis *w, const struct wa_add
 	return NULL;
 }
 
-void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
-		 size_t cap, size_t len, uint64_t ts)
+void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
+		 size_t len, uint64_t ts)
 {
 	struct dcp_packet p;
 	int rc;

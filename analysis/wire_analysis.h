@@ -28,7 +28,7 @@
 
 #define WA_MAX_CONNS 256
 #define WA_MAX_HOSTS 16
-#define WA_ADDR_LEN 6 /* a MAC, or an IPv4 address and a port */
+#define WA_ADDR_LEN  6 /* a MAC, or an IPv4 address and a port */
 
 enum wa_dir { WA_RX = 0, WA_TX = 1 };
 
@@ -58,7 +58,7 @@ struct wa_bell_event {
 	unsigned int conn;
 	int kind; /* DM_MATCHED, DM_UNMATCHED, DM_ORPHAN */
 	uint32_t buffer;
-	uint64_t ts;      /* doorbell frame (orphan, matched) or superseding transaction */
+	uint64_t ts;	  /* doorbell frame (orphan, matched) or superseding transaction */
 	uint64_t txn_ts;  /* completion of the transaction (matched, unmatched) */
 	uint64_t latency; /* matched */
 };
@@ -73,22 +73,22 @@ struct wa_txn_event {
 };
 
 struct wa_side_state {
-	struct dgr_reasm *reasm;     /* data this side sends */
-	struct dm_matcher *matcher;  /* data this side sends, doorbells the other side sends */
+	struct dgr_reasm *reasm;    /* data this side sends */
+	struct dm_matcher *matcher; /* data this side sends, doorbells the other side sends */
 	struct wa_dir_stats st;
 	uint64_t next_expire_ts;
 };
 
 struct wa_conn {
 	struct wa_endpoint side[2]; /* side[0] < side[1] */
-	int host_side;              /* -1 until decided */
+	int host_side;		    /* -1 until decided */
 	struct wa_side_state s[2];
 	uint64_t frames[2];
 };
 
 struct wa_opts {
 	uint64_t reasm_timeout_ns; /* incomplete transactions older than this expire */
-	unsigned int reasm_max;    /* outstanding transactions per connection and side */
+	unsigned int reasm_max;	   /* outstanding transactions per connection and side */
 	/*
 	 * DCP writes to [lo, hi] are doorbells. lo == hi: one doorbell property,
 	 * the written data is the buffer index (the project's emulator); a range:
@@ -96,7 +96,7 @@ struct wa_opts {
 	 */
 	bool dcp_doorbells;
 	uint32_t dcp_bell_lo, dcp_bell_hi;
-	struct wa_addr hosts[WA_MAX_HOSTS]; /* --host */
+	struct wa_addr hosts[WA_MAX_HOSTS];  /* --host */
 	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */
 	unsigned int n_hosts;
 	void (*on_bell)(void *ctx, const struct wa_bell_event *ev);
@@ -145,12 +145,12 @@ void wa_free(struct wire_analysis *w);
  * wire of which cap were captured (cap <= len), seen at ts ns. ref is the
  * caller's frame number. Malformed frames are counted, never fatal.
  */
-void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
-		    size_t cap, size_t len, uint64_t ts, uint64_t ref);
+void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
+		    size_t len, uint64_t ts, uint64_t ref);
 
 /* Feeds one DCP payload (ethertype 0xF040). */
-void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf,
-		 size_t cap, size_t len, uint64_t ts);
+void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
+		 size_t len, uint64_t ts);
 
 /* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
 void wa_feed_other(struct wire_analysis *w, uint64_t ts);

@@ -60,7 +60,8 @@ static void test_time_above(void)
 	struct summary sum;
 
 	series_init(&s);
-	/* tolerable 100: intervals [t+100, t+v]: [1100,1300], [1200,1400] overlap -> 300; [5100,5150] -> 50 */
+	/* tolerable 100: intervals [t+100, t+v]: [1100,1300], [1200,1400] overlap -> 300;
+	 * [5100,5150] -> 50 */
 	series_add(&s, 1000, 300);
 	series_add(&s, 1100, 300);
 	series_add(&s, 5000, 150);
@@ -152,7 +153,8 @@ static void test_regimes(void)
 	series_add(&s, 0, 5);
 	series_summarise(&s, 0, 0, &sum);
 	classify(&s, &sum, 0, &c);
-	tap_ok(c.regime == REGIME_UNKNOWN, "fewer than %d doorbells: unknown", CLASSIFY_MIN_SAMPLES);
+	tap_ok(c.regime == REGIME_UNKNOWN, "fewer than %d doorbells: unknown",
+	       CLASSIFY_MIN_SAMPLES);
 	series_free(&s);
 }
 

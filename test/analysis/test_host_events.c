@@ -101,8 +101,8 @@ static void test_rx_parts(void)
 	tap_ok(sum.count == 2 && sum.min == 3500 && sum.max == 8000,
 	       "in-host latencies 3500 and 8000 ns");
 	TAP_EQ_U(h.n_threads, 1, "one thread seen");
-	tap_ok(h.threads[0].policy == 1 && h.threads[0].priority == 50 && h.threads[0].tid == 1234 &&
-		       h.threads[0].cpuset == 0xC,
+	tap_ok(h.threads[0].policy == 1 && h.threads[0].priority == 50 &&
+		   h.threads[0].tid == 1234 && h.threads[0].cpuset == 0xC,
 	       "thread settings recorded (SCHED_FIFO 50, cpus 2-3)");
 	tap_ok(!strcmp(ha_policy_name(h.threads[0].policy), "SCHED_FIFO"), "policy named");
 }
@@ -162,8 +162,9 @@ static void test_table_churn(void)
 		   "txn_id", U(i), NULL);
 	}
 	ok = h.c.matched == 3 * HA_TABLE_SIZE && h.c.orphans == 0 && ha_pending_count(&h) == 0;
-	tap_ok(ok, "%u transactions through the table: all matched, none left (matched %" PRIu64
-		   ", orphans %" PRIu64 ")",
+	tap_ok(ok,
+	       "%u transactions through the table: all matched, none left (matched %" PRIu64
+	       ", orphans %" PRIu64 ")",
 	       3 * HA_TABLE_SIZE, h.c.matched, h.c.orphans);
 	ha_free(&h);
 }
@@ -189,7 +190,8 @@ static void test_join(void)
 	series_add(&host, 60100, 1100);
 	join_wire_host(&wire, &host, 5000, &w2s, &s2w, &jr);
 	TAP_EQ_U(jr.joined, 3, "three doorbells joined, the one missing from the trace skipped");
-	tap_ok(w2s.n == 3 && w2s.s[0].value == 400 && w2s.s[1].value == 100 && w2s.s[2].value == 100,
+	tap_ok(w2s.n == 3 && w2s.s[0].value == 400 && w2s.s[1].value == 100 &&
+		   w2s.s[2].value == 100,
 	       "wire -> stack 400, 100 and 100 ns");
 	tap_ok(s2w.n == 3 && s2w.s[0].value == 300 && s2w.s[1].value == 300 && s2w.s[2].value == 0,
 	       "stack -> wire 300, 300, and 0 for the negative part");
@@ -210,13 +212,18 @@ static void test_vpid(void)
 {
 	ha_init(&h);
 	/* two processes with the same (conn, buffer, txn_id) */
-	ev("dgrdma:txn_complete", 100, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11), NULL);
-	ev("dgrdma:txn_complete", 150, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22), NULL);
-	ev("dgrdma:doorbell_sent", 300, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22), NULL);
-	ev("dgrdma:doorbell_sent", 700, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11), NULL);
-	tap_ok(h.c.matched == 2 && h.c.unmatched == 0 && h.lat.n == 2 && h.lat.s[0].value == 150 &&
-		       h.lat.s[1].value == 600,
-	       "the same transaction key in two processes (vpid) is two transactions: 150 and 600 ns");
+	ev("dgrdma:txn_complete", 100, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11),
+	   NULL);
+	ev("dgrdma:txn_complete", 150, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 300, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(22),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 700, "conn", U(0), "buffer", U(0), "txn_id", U(1), "vpid", U(11),
+	   NULL);
+	tap_ok(
+	    h.c.matched == 2 && h.c.unmatched == 0 && h.lat.n == 2 && h.lat.s[0].value == 150 &&
+		h.lat.s[1].value == 600,
+	    "the same transaction key in two processes (vpid) is two transactions: 150 and 600 ns");
 	ha_free(&h);
 }
 

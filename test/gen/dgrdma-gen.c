@@ -20,21 +20,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ETH_HDR 14
-#define VLAN_HDR 4
-#define IP_HDR 20
-#define UDP_HDR 8
-#define UDP_PAD 2
+#define ETH_HDR	  14
+#define VLAN_HDR  4
+#define IP_HDR	  20
+#define UDP_HDR	  8
+#define UDP_PAD	  2
 #define FRAME_HDR 10
-#define MSG_HDR 24
+#define MSG_HDR	  24
 #define MAX_CONNS 8
-#define NO_FLAG 0xFFFFFFFFu
+#define NO_FLAG	  0xFFFFFFFFu
 
 enum fmt { FMT_PCAP_US, FMT_PCAP_NS, FMT_PCAPNG };
 enum transport { TR_ETHER, TR_UDP };
 enum profile { PROF_HEALTHY, PROF_JITTER, PROF_THROUGHPUT };
-enum fkind { FK_DATA, FK_DOORBELL, FK_ACK, FK_DCP_DOORBELL, FK_DCP_RESP, FK_DCP_NOP,
-	     FK_DCP_NOP_RESP, FK_MALFORMED };
+enum fkind {
+	FK_DATA,
+	FK_DOORBELL,
+	FK_ACK,
+	FK_DCP_DOORBELL,
+	FK_DCP_RESP,
+	FK_DCP_NOP,
+	FK_DCP_NOP_RESP,
+	FK_MALFORMED
+};
 
 struct opts {
 	enum fmt fmt;
@@ -93,7 +101,7 @@ struct gframe {
 	uint8_t tag;
 	uint32_t dcp_addr; /* DCP doorbell: address written */
 	uint32_t dcp_data; /* DCP doorbell: data written */
-	uint32_t gtxn;     /* DCP doorbell: record index */
+	uint32_t gtxn;	   /* DCP doorbell: record index */
 };
 
 /* Ground truth of one data transaction or doorbell. */
@@ -102,7 +110,7 @@ struct rec {
 	uint8_t is_doorbell;
 	uint16_t buffer;
 	uint16_t parts; /* messages of a transaction */
-	uint16_t seen;  /* parts seen in the capture (visible headers of kept frames) */
+	uint16_t seen;	/* parts seen in the capture (visible headers of kept frames) */
 	uint8_t discontinuity;
 	uint8_t done;
 };
@@ -260,8 +268,8 @@ static uint32_t round_up(uint32_t v, uint32_t a)
  * (room first_room, may be < 16) and continuing in empty frames (room
  * empty_room). Returns the count; sizes[] receives data_len of each.
  */
-static unsigned int plan_fragments(uint32_t len, long first_room, long empty_room,
-				   uint16_t *sizes, unsigned int max, bool *fresh)
+static unsigned int plan_fragments(uint32_t len, long first_room, long empty_room, uint16_t *sizes,
+				   unsigned int max, bool *fresh)
 {
 	uint32_t left = round_up(len, 4);
 	unsigned int n = 0;
@@ -297,7 +305,7 @@ static unsigned int plan_fragments(uint32_t len, long first_room, long empty_roo
 struct conn_sim {
 	struct sender producer; /* data sender */
 	struct sender consumer; /* doorbell sender */
-	uint64_t *db_time;      /* doorbell send time per transaction */
+	uint64_t *db_time;	/* doorbell send time per transaction */
 	uint64_t *comp_time;
 	uint64_t t0;
 	uint32_t cons_flag_base; /* consumer's flag addresses (in data transactions) */
@@ -374,8 +382,8 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	cs.consumer.from_host = !o->tx;
 	cs.producer.seq = cs.consumer.seq = 1;
 	{
-		unsigned int cap = o->transport == TR_UDP ? o->mtu - IP_HDR - UDP_HDR - UDP_PAD
-							  : o->mtu;
+		unsigned int cap =
+		    o->transport == TR_UDP ? o->mtu - IP_HDR - UDP_HDR - UDP_PAD : o->mtu;
 		cs.producer.cap = cs.consumer.cap = (uint16_t)cap;
 	}
 	cs.db_time = calloc(o->txns, sizeof(uint64_t));
@@ -421,7 +429,8 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 		for (j = i; j < g_end; j++) {
 			uint16_t b = (uint16_t)(j % o->buffers);
 			bool disc = o->discontinuity_every && (j + 1) % o->discontinuity_every == 0;
-			/* a discontinuity is a flag-only message with opcode 4, as the emulator sends it */
+			/* a discontinuity is a flag-only message with opcode 4, as the emulator
+			 * sends it */
 			uint32_t len = disc ? 0 : o->bytes;
 			uint8_t opcode = disc ? 4 : 0;
 			bool fresh;
@@ -451,7 +460,8 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 				}
 				m.txn_id = j + 1;
 				m.flag_addr = cs.cons_flag_base + 4u * b;
-				m.flag_value = 1u | ((len & 0x1FFFFFu) << 1) | ((uint32_t)opcode << 24);
+				m.flag_value =
+				    1u | ((len & 0x1FFFFFu) << 1) | ((uint32_t)opcode << 24);
 				m.num_msgs = (uint16_t)(len == 0 ? 0 : n);
 				m.msg_seq = (uint16_t)(k + 1);
 				m.data_addr = b * cs.buf_size + data_off;
@@ -495,8 +505,10 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 						f->kind = FK_DCP_DOORBELL;
 						f->from_host = cs.consumer.from_host;
 						f->tag = (uint8_t)k;
-						/* the emulator's `doorbell` property: data = buffer index */
-						f->dcp_addr = o->dcp_per_address ? dcp_base + 4u * b : 0x00100018u;
+						/* the emulator's `doorbell` property: data = buffer
+						 * index */
+						f->dcp_addr = o->dcp_per_address ? dcp_base + 4u * b
+										 : 0x00100018u;
 						f->dcp_data = o->dcp_per_address ? 1u : b;
 						f->gtxn = new_rec((uint8_t)c, true, b);
 						f = new_frame();
@@ -508,7 +520,8 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 					}
 				} else {
 					sender_open(&cs.consumer, raw, FK_DOORBELL);
-					cs.consumer.cur->ack_start = (uint16_t)(cs.producer.seq - 1);
+					cs.consumer.cur->ack_start =
+					    (uint16_t)(cs.producer.seq - 1);
 					cs.consumer.cur->ack_count = 1;
 					for (k = g0; k <= j; k++) {
 						struct gmsg m = { 0 };
@@ -926,9 +939,9 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 			sum += d->lat[i];
 		}
 		fprintf(fp,
-			"      \"latency_ns\": {\"count\": %zu, \"min\": %" PRIu64 ", \"p50\": %" PRIu64
-			", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
-			", \"max\": %" PRIu64 ", \"mean\": %.1f},\n",
+			"      \"latency_ns\": {\"count\": %zu, \"min\": %" PRIu64
+			", \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
+			", \"p999\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.1f},\n",
 			d->nlat, sorted[0], nearest_rank(sorted, d->nlat, 500),
 			nearest_rank(sorted, d->nlat, 900), nearest_rank(sorted, d->nlat, 990),
 			nearest_rank(sorted, d->nlat, 999), sorted[d->nlat - 1],
@@ -950,34 +963,39 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"usage: dgrdma-gen [options] -o CAPTURE -e EXPECTED.json\n"
-		"  -o, --out FILE             capture to write\n"
-		"  -e, --expect FILE          expected answers (JSON) to write\n"
-		"  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
-		"                             pcap has us timestamps, pcap-ns ns)\n"
-		"  --transport ether|udp      raw Ethernet (0xF042) or UDP port 18078 (default ether)\n"
-		"  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
-		"  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
-		"  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
-		"  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
-		"  --txns N                   data transactions per connection, 1..10000000 (default 100)\n"
-		"  --buffers N                consumer buffers, 1..255 (default 8)\n"
-		"  --bytes N                  data bytes per transaction, 4..1048576 (default 8192)\n"
-		"  --mtu N                    frame size, 128..9000 (default 9000)\n"
-		"  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
-		"  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
-		"  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
-		"  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of b to 0x100018\n"
-		"  --discontinuity-every N    every N-th transaction is a 0-byte flag-only opcode-4 message\n"
-		"  --malformed-every N        a malformed frame before every N-th transaction\n"
-		"  --drop-every N             leave every N-th frame out of the capture (capture loss)\n"
-		"  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
-		"  --period-ns N              producer period between transactions (default 20000)\n"
-		"  --latency-ns N             base doorbell latency (default 10000)\n"
-		"  --seed N                   random seed (default 1)\n"
-		"  --no-latency-list          omit the per-doorbell list from the JSON (big runs)\n"
-		"  -h, --help                 this text\n");
+	fprintf(
+	    fp,
+	    "usage: dgrdma-gen [options] -o CAPTURE -e EXPECTED.json\n"
+	    "  -o, --out FILE             capture to write\n"
+	    "  -e, --expect FILE          expected answers (JSON) to write\n"
+	    "  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
+	    "                             pcap has us timestamps, pcap-ns ns)\n"
+	    "  --transport ether|udp      raw Ethernet (0xF042) or UDP port 18078 (default ether)\n"
+	    "  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
+	    "  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
+	    "  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
+	    "  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
+	    "  --txns N                   data transactions per connection, 1..10000000 (default "
+	    "100)\n"
+	    "  --buffers N                consumer buffers, 1..255 (default 8)\n"
+	    "  --bytes N                  data bytes per transaction, 4..1048576 (default 8192)\n"
+	    "  --mtu N                    frame size, 128..9000 (default 9000)\n"
+	    "  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
+	    "  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
+	    "  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
+	    "  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of b to "
+	    "0x100018\n"
+	    "  --discontinuity-every N    every N-th transaction is a 0-byte flag-only opcode-4 "
+	    "message\n"
+	    "  --malformed-every N        a malformed frame before every N-th transaction\n"
+	    "  --drop-every N             leave every N-th frame out of the capture (capture "
+	    "loss)\n"
+	    "  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
+	    "  --period-ns N              producer period between transactions (default 20000)\n"
+	    "  --latency-ns N             base doorbell latency (default 10000)\n"
+	    "  --seed N                   random seed (default 1)\n"
+	    "  --no-latency-list          omit the per-doorbell list from the JSON (big runs)\n"
+	    "  -h, --help                 this text\n");
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
@@ -1004,22 +1022,22 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		uint64_t x;
 
-#define NEEDV()                                                                          \
-	do {                                                                             \
-		if (!v) {                                                                \
-			fprintf(stderr, "dgrdma-gen: %s needs a value\n", a);            \
-			return -1;                                                       \
-		}                                                                        \
-		i++;                                                                     \
+#define NEEDV()                                                                                    \
+	do {                                                                                       \
+		if (!v) {                                                                          \
+			fprintf(stderr, "dgrdma-gen: %s needs a value\n", a);                      \
+			return -1;                                                                 \
+		}                                                                                  \
+		i++;                                                                               \
 	} while (0)
-#define NUM(name, lo, hi, field)                                                         \
-	if (!strcmp(a, name)) {                                                          \
-		NEEDV();                                                                 \
-		if (parse_u64(a, v, lo, hi, &x)) {                                      \
-			return -1;                                                       \
-		}                                                                        \
-		o->field = (__typeof__(o->field))x;                                      \
-		continue;                                                                \
+#define NUM(name, lo, hi, field)                                                                   \
+	if (!strcmp(a, name)) {                                                                    \
+		NEEDV();                                                                           \
+		if (parse_u64(a, v, lo, hi, &x)) {                                                 \
+			return -1;                                                                 \
+		}                                                                                  \
+		o->field = (__typeof__(o->field))x;                                                \
+		continue;                                                                          \
 	}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -1044,7 +1062,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			} else if (!strcmp(v, "pcapng")) {
 				o->fmt = FMT_PCAPNG;
 			} else {
-				fprintf(stderr, "dgrdma-gen: --format: '%s' is not pcap, pcap-ns or pcapng\n", v);
+				fprintf(
+				    stderr,
+				    "dgrdma-gen: --format: '%s' is not pcap, pcap-ns or pcapng\n",
+				    v);
 				return -1;
 			}
 			continue;
@@ -1056,7 +1077,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			} else if (!strcmp(v, "udp")) {
 				o->transport = TR_UDP;
 			} else {
-				fprintf(stderr, "dgrdma-gen: --transport: '%s' is not ether or udp\n", v);
+				fprintf(stderr,
+					"dgrdma-gen: --transport: '%s' is not ether or udp\n", v);
 				return -1;
 			}
 			continue;
@@ -1073,7 +1095,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "--doorbell")) {
 			NEEDV();
 			if (strcmp(v, "dgrdma") && strcmp(v, "dcp")) {
-				fprintf(stderr, "dgrdma-gen: --doorbell: '%s' is not dgrdma or dcp\n", v);
+				fprintf(stderr,
+					"dgrdma-gen: --doorbell: '%s' is not dgrdma or dcp\n", v);
 				return -1;
 			}
 			o->dcp_doorbells = !strcmp(v, "dcp");
@@ -1089,7 +1112,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->profile = PROF_THROUGHPUT;
 			} else {
 				fprintf(stderr,
-					"dgrdma-gen: --profile: '%s' is not healthy, jitter or throughput\n", v);
+					"dgrdma-gen: --profile: '%s' is not healthy, jitter or "
+					"throughput\n",
+					v);
 				return -1;
 			}
 			continue;
@@ -1127,27 +1152,33 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	if (o->coalesce_doorbells > o->buffers) {
-		fprintf(stderr, "dgrdma-gen: --coalesce-doorbells: %u is not in 1..%u (the buffer count)\n",
+		fprintf(stderr,
+			"dgrdma-gen: --coalesce-doorbells: %u is not in 1..%u (the buffer count)\n",
 			o->coalesce_doorbells, o->buffers);
 		return -1;
 	}
 	if (o->coalesce_txns + o->coalesce_doorbells > o->buffers + 1) {
-		fprintf(stderr, "dgrdma-gen: --coalesce-txns + --coalesce-doorbells must not exceed "
-				"buffers + 1 (%u): a producer cannot fill buffers not yet freed\n",
+		fprintf(stderr,
+			"dgrdma-gen: --coalesce-txns + --coalesce-doorbells must not exceed "
+			"buffers + 1 (%u): a producer cannot fill buffers not yet freed\n",
 			o->buffers + 1);
 		return -1;
 	}
 	if ((o->bytes + 3) / ((o->transport == TR_UDP ? o->mtu - 30 : o->mtu) - 34) + 2 > 4096) {
-		fprintf(stderr, "dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
+		fprintf(stderr,
+			"dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
 			o->bytes, o->mtu);
 		return -1;
 	}
 	if (o->dcp_doorbells && o->tx) {
-		fprintf(stderr, "dgrdma-gen: --doorbell dcp is an RX-path option (the host writes the FPGA's properties)\n");
+		fprintf(stderr, "dgrdma-gen: --doorbell dcp is an RX-path option (the host writes "
+				"the FPGA's properties)\n");
 		return -1;
 	}
 	if (o->transport == TR_UDP && o->dcp_doorbells) {
-		fprintf(stderr, "dgrdma-gen: --doorbell dcp needs --transport ether (DCP is raw Ethernet)\n");
+		fprintf(
+		    stderr,
+		    "dgrdma-gen: --doorbell dcp needs --transport ether (DCP is raw Ethernet)\n");
 		return -1;
 	}
 	return 0;
@@ -1173,7 +1204,8 @@ int main(int argc, char **argv)
 	FILE *cap = NULL, *exp = NULL;
 	struct dir_expect d;
 	uint64_t written = 0, dropped = 0, malformed = 0, dcp_frames = 0;
-	uint16_t *pending; /* per (conn, buffer): 1 + index of the waiting transaction's frame, 0 none */
+	uint16_t
+	    *pending; /* per (conn, buffer): 1 + index of the waiting transaction's frame, 0 none */
 	uint64_t *pending_ts;
 	size_t i;
 	unsigned int c;
@@ -1274,7 +1306,8 @@ int main(int argc, char **argv)
 					d.matched++;
 					if (d.nlat == d.cap_lat) {
 						d.cap_lat = d.cap_lat ? 2 * d.cap_lat : 1024;
-						d.lat = xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
+						d.lat =
+						    xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
 					}
 					d.lat[d.nlat++] = ts - pending_ts[slot];
 					pending[slot] = 0;
