@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Scenario "healthy": a moderate stream (2 MS/s, 64 x 16 KiB host buffers, 4 emulator buffers)
+# recorded by dgrdma-capture: no sample dropped (emulator counters and the host's ramp check)
+# and latency-report's verdict "healthy". docs/scenarios.md.
+. "$DGR_SRC/test/scenarios/lib.sh"
+scn_init healthy "$@"
+
+RATE=2e6
+HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10)
+FPGA_OPTS=(--rate "$RATE" --duration 3 --buffers 4 --buffer-size 16384 --host-buffers 64)
+run="$SCN_OUT/run"
+scn_run_rx "$run" capture
+scn_report "$run" "$RATE" 64 16384 4
+
+check_eq "$SCN_HOST_RC/$SCN_FPGA_RC" 0/0 "dgrdma-host rx and dgrdma-fpga exit 0"
+check_eq "$(jnum "$run/host.json" eof_received)" 1 "the host received the end of the stream"
+check_eq "$(jnum "$run/fpga.json" dropped_samples)/$(jnum "$run/fpga.json" drop_periods)" 0/0 \
+	"emulator: no drop period, no dropped sample"
+check_eq "$(jnum "$run/fpga.json" dropped_open)/$(jnum "$run/fpga.json" samples_unsent)" 0/0 \
+	"emulator: nothing dropped at stop, nothing left unsent"
+check_eq "$(jnum "$run/host.json" samples_lost)/$(jnum "$run/host.json" ramp_gaps)" 0/0 \
+	"host ramp check: no sample lost, no gap"
+check_eq "$(jnum "$run/host.json" samples_received)" "$(jnum "$run/fpga.json" samples_sent)" \
+	"host received every sample the emulator sent"
+check_eq "$(jq -r '.wire.rx | [.transactions, .matched, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
+	"$(jnum "$run/fpga.json" transactions_sent) $(jnum "$run/fpga.json" transactions_sent) 0 0" \
+	"capture: every transaction the emulator sent, each matched with its doorbell in order"
+label=$(jq -r '.regime.label' "$run/report.json")
+diag "verdict: $(jq -r '.regime.reason' "$run/report.json")"
+diag "wire latency p50 $(jq -r '.wire.rx.latency_ns.p50' "$run/report.json") ns," \
+	"p99.9 $(jq -r '.wire.rx.latency_ns.p999' "$run/report.json") ns," \
+	"max $(jq -r '.wire.rx.latency_ns.max' "$run/report.json") ns"
+check_eq "$label" healthy "latency-report verdict: healthy"
+check "drop-rate and latency plots written" test -s "$run/plots/latency.png" -a -s "$run/plots/drops.png"
+done_testing

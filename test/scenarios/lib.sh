@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by the scenario suites (sourced): a private link (test/lib/netns.sh), the run folder
+# under $DGR_BUILD/scenarios/<name>/, and one function that runs the emulator against the host
+# stack and waits for both. docs/scenarios.md describes the scenarios.
+#
+#   scn_init NAME        TAP, link mode (re-runs the script in a user namespace when not root),
+#                        SCN_OUT (emptied), the link up, cleanup on exit
+#   scn_run_rx DIR [capture]   host rx (under dgrdma-capture with "capture") then the emulator;
+#                        options in the arrays HOST_OPTS and FPGA_OPTS; results in DIR:
+#                        host.json, fpga.json, host.log, fpga.log; SCN_HOST_RC, SCN_FPGA_RC
+#   scn_run_tx DIR       the same for dgrdma-host tx into the emulator (--mode dac in FPGA_OPTS)
+#   jnum FILE KEY        a number from a summary JSON, wherever the key is nested
+set -u
+: "${DGR_BUILD:?}" "${DGR_SRC:?}"
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/netns.sh"
+BIN="$DGR_BUILD/bin"
+SCN_BG_PIDS=()
+
+scn_cleanup() {
+	local rc=$? p
+	for p in "${SCN_BG_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${SCN_BG_PIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	[ -n "${SCN_DT:-}" ] && rm -rf "$SCN_DT"
+	dgr_link_down
+	exit "$rc"
+}
+
+scn_init() {
+	SCN_NAME="$1"
+	shift
+	local p
+	for p in dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot; do
+		if [ ! -x "$BIN/$p" ]; then
+			skip "$BIN/$p not built (make all)"
+			done_testing
+			exit 0
+		fi
+	done
+	DGR_LINK_TAG="scn$$"
+	SCN_MODE=$(dgr_link_choose)
+	if [ "$SCN_MODE" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
+		dgr_link_reexec "$0" "$@"
+	fi
+	SCN_OUT="$DGR_BUILD/scenarios/$SCN_NAME"
+	rm -rf "$SCN_OUT"
+	mkdir -p "$SCN_OUT"
+	trap scn_cleanup EXIT
+	trap 'exit 130' INT TERM
+	if ! dgr_link_up "$SCN_MODE"; then
+		not_ok "link set-up ($SCN_MODE)"
+		done_testing
+		exit 1
+	fi
+	diag "link: $SCN_MODE, results in $SCN_OUT"
+}
+
+# jnum FILE KEY: the first value of KEY anywhere in the JSON FILE ("" when absent).
+jnum() {
+	jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k]) // empty' "$1" 2>/dev/null
+}
+
+# scn_wait_started NAME JSONPATH: waits (30 s at most) until the process NAME whose command
+# line holds JSONPATH has a socket open, then a little more for its threads. Under load the
+# process exists long before it listens (LTTng registration, set-up): an emulator started too
+# early sends its first burst into nothing and the stream never starts.
+scn_wait_started() {
+	local name="$1" key="$2" p pid="" n
+	for ((n = 0; n < 300; n++)); do
+		for p in $(pgrep -x "$name"); do
+			if { tr "\\0" " " <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF -- "$key"; then
+				pid=$p
+			fi
+		done
+		if [ -n "$pid" ] && ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'socket:'; then
+			sleep 0.5
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# scn_start_host DIR MODE(rx|tx) [capture]: the host in the background (SCN_HOST_BG); DIR is
+# created (by dgrdma-capture with "capture"), the host writes DIR/host.json.
+scn_start_host() {
+	local dir="$1" mode="$2" cap="${3:-}" pre=()
+	rm -rf "$dir"
+	if [ "$cap" = capture ]; then
+		pre=("$BIN/dgrdma-capture" --output "$dir" --)
+	else
+		mkdir -p "$dir"
+	fi
+	"${DGR_HOST_RUN[@]}" "${pre[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" \
+		--rcvbuf 32M --summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir.host.log" 2>&1 &
+	SCN_HOST_BG=$!
+	SCN_BG_PIDS+=("$SCN_HOST_BG")
+	scn_wait_started dgrdma-host "$dir/host.json"
+}
+
+# scn_finish DIR: waits for the host, moves its log into DIR.
+scn_finish() {
+	local dir="$1"
+	wait "$SCN_HOST_BG"
+	SCN_HOST_RC=$?
+	mkdir -p "$dir"
+	mv "$dir.host.log" "$dir/host.log"
+}
+
+# scn_run_rx DIR [capture]: one RX run (ADC -> host), see the top of this file.
+scn_run_rx() {
+	local dir="$1" cap="${2:-}"
+	SCN_FPGA_RC=""
+	if ! scn_start_host "$dir" rx "$cap"; then
+		diag "dgrdma-host rx did not open its socket within 30 s"
+		kill "$SCN_HOST_BG" 2>/dev/null
+		scn_finish "$dir"
+		return 1
+	fi
+	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --quiet \
+		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1
+	SCN_FPGA_RC=$?
+	scn_finish "$dir"
+}
+
+# scn_run_tx DIR: one TX run (host -> DAC): the emulator first (it receives), then the host.
+scn_run_tx() {
+	local dir="$1" fpga_bg
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --quiet \
+		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1 &
+	fpga_bg=$!
+	SCN_BG_PIDS+=("$fpga_bg")
+	if ! scn_wait_started dgrdma-fpga "$dir/fpga.json"; then
+		diag "dgrdma-fpga did not open its socket within 30 s"
+	fi
+	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" tx "${DGR_HOST_TRANSPORT[@]}" --rcvbuf 32M \
+		--summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir/host.log" 2>&1
+	SCN_HOST_RC=$?
+	wait "$fpga_bg"
+	SCN_FPGA_RC=$?
+}
+
+# scn_report DIR RATE BUFFERS BUFSIZE FPGA_BUFFERS: report.txt, report.json, csv/, plots/ of a
+# captured run, with the tolerable latency from the run's real parameters.
+scn_report() {
+	local dir="$1" facts=(--sample-rate "$2" --host-buffers "$3" --buffer-size "$4" --fpga-buffers "$5")
+	"$BIN/latency-report" --no-progress "${facts[@]}" "$dir" >"$dir/report.txt" 2>"$dir/report.err"
+	"$BIN/latency-report" --no-progress --json "${facts[@]}" "$dir" >"$dir/report.json" 2>>"$dir/report.err"
+	"$BIN/latency-report" --no-progress --csv "$dir/csv" "${facts[@]}" "$dir" >/dev/null 2>>"$dir/report.err"
+	"$BIN/dgrdma-plot" --out "$dir/plots" "$dir/csv" >"$dir/plot.log" 2>&1
+}

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Scenario suites (docs/scenarios.md): the tuning guide's regimes run end to end, emulator ->
+# stack -> capture -> latency-report -> plots; results under $(BUILD)/scenarios/<name>/.
+# The fast, deterministic ones run in `make check`; `make scenarios` runs all of them,
+# including the timing-dependent comparisons that must stay out of check.
+
+SCENARIOS_CHECK := test/scenarios/healthy.sh test/scenarios/throughput-bound.sh \
+	test/scenarios/tx-path.sh
+SCENARIOS_ALL := $(SCENARIOS_CHECK)
+
+CHECK_SUITES += $(SCENARIOS_CHECK)
+
+.PHONY: scenarios
+scenarios: all
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(SCENARIOS_ALL)

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Scenario "TX path": dgrdma-host tx into the emulator's DAC (dgrdma-fpga --mode dac, 4 x 16 KiB
+# emulator buffers, 0.25 MS/s: one buffer every 16 ms, so 48 ms of slack in the 3 others, a wide
+# margin on this shared machine; 1 MS/s already underran here under load). A host sending as fast as credits allow keeps the DAC fed:
+# num_underruns 0, every sample in ramp order. A host sending at half the DAC's rate cannot:
+# underruns are counted. The last buffer carries EOF, which stops the DAC cleanly (no teardown
+# over-report), so num_underruns counts only real underruns.
+. "$DGR_SRC/test/scenarios/lib.sh"
+scn_init tx-path "$@"
+
+BYTES=$((2 * 1024 * 1024))
+FPGA_OPTS=(--mode dac --rate 250e3 --buffers 4 --buffer-size 16384 --host-buffers 64 --check-ramp --duration 4)
+
+# Sustained: the host refills each emulator buffer as soon as its doorbell returns.
+HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --bytes "$BYTES" --rate 0 --idle-timeout 10)
+run="$SCN_OUT/sustained"
+scn_run_tx "$run"
+check_eq "$SCN_HOST_RC/$SCN_FPGA_RC" 0/0 "sustained: dgrdma-host tx and dgrdma-fpga exit 0"
+check_eq "$(jnum "$run/fpga.json" samples_consumed)" $((BYTES / 4)) "sustained: the DAC consumed all $((BYTES / 4)) samples"
+check_eq "$(jnum "$run/fpga.json" eof_seen)" true "sustained: the EOF buffer stopped the DAC"
+check_eq "$(jnum "$run/fpga.json" ramp_errors)" 0 "sustained: samples in ramp order"
+check_eq "$(jnum "$run/fpga.json" num_underruns)/$(jnum "$run/fpga.json" underrun_periods)" 0/0 \
+	"sustained: num_underruns 0"
+
+# Not sustained: the host paces itself at 0.125 MS/s, half the DAC's rate.
+HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --bytes $((BYTES / 4)) --rate 125000 --idle-timeout 10)
+run="$SCN_OUT/starved"
+scn_run_tx "$run"
+check_eq "$SCN_HOST_RC/$SCN_FPGA_RC" 0/0 "starved: dgrdma-host tx and dgrdma-fpga exit 0"
+check_eq "$(jnum "$run/fpga.json" samples_consumed)" $((BYTES / 16)) "starved: the DAC consumed all $((BYTES / 16)) samples"
+check_eq "$(jnum "$run/fpga.json" eof_seen)" true "starved: the EOF buffer stopped the DAC"
+under=$(jnum "$run/fpga.json" num_underruns)
+diag "starved: num_underruns $under in $(jnum "$run/fpga.json" underrun_periods) periods," \
+	"trailing $(jnum "$run/fpga.json" trailing_underruns), samples_consumed $(jnum "$run/fpga.json" samples_consumed)"
+check "starved: underruns counted ($under)" test "${under:-0}" -gt 0
+check_eq "$(jnum "$run/fpga.json" trailing_underruns)" 0 "starved: no teardown underrun (EOF)"
+done_testing
