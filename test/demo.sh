@@ -11,7 +11,8 @@
 # namespaces and a veth pair as root, an unprivileged user+network namespace
 # otherwise, UDP on 127.0.0.1 as the last resort. Environment knobs:
 #   DEMO_RATE (samples/s, default 50e6)  DEMO_SECONDS (default 4)
-#   DEMO_OUT (run folder, default build/demo/run-<time>)  DGR_LINK_FORCE=netns|userns|udp
+#   DEMO_OUT (run folder, default build/demo/run-<time>; build/demo/latest points
+#   to the newest)  DGR_LINK_FORCE=netns|userns|udp
 set -euo pipefail
 
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
@@ -79,6 +80,7 @@ mv "$OUT.fpga.log" "$OUT/fpga.log"
 "$BIN/latency-report" --no-progress --json "$OUT" >"$OUT/report.json"
 "$BIN/dgrdma-plot" --out "$OUT/plots" "$OUT" >"$OUT/plot.log" 2>&1
 
+ln -sfn "$(basename "$OUT")" "$(dirname "$OUT")/latest"
 cat "$OUT/report.txt"
 echo
 echo "demo: run folder   $OUT"
