@@ -89,6 +89,21 @@ scenario multi-conn-tx "" --conns 2 --dir tx --txns 40 --buffers 4 --coalesce-do
 scenario everything "" --format pcap --transport udp --vlan 100 --conns 2 --txns 150 --buffers 8 --bytes 6000 --mtu 1500 --coalesce-doorbells 2 --discontinuity-every 11 --malformed-every 13 --drop-every 17 --profile jitter
 scenario throughput-profile "" --txns 100 --buffers 8 --profile throughput
 
+# RX and TX on one connection (the same MACs and ids): two captures merged in time order.
+if command -v mergecap >/dev/null; then
+	"$GEN" -o "$tmp/m_rx.pcapng" -e "$tmp/m_rx.json" --txns 60 --buffers 8 --bytes 20000 >/dev/null
+	"$GEN" -o "$tmp/m_tx.pcapng" -e "$tmp/m_tx.json" --dir tx --txns 50 --buffers 4 --seed 9 \
+		--period-ns 33000 >/dev/null
+	mergecap -w "$tmp/m_both.pcapng" "$tmp/m_rx.pcapng" "$tmp/m_tx.pcapng"
+	"$LR" --json --no-progress "$tmp/m_both.pcapng" >"$tmp/m_both.out" 2>&1
+	sel='[.transactions, .doorbells, .matched, .unmatched_transactions, .orphan_doorbells, .latency_ns.min, .latency_ns.p50, .latency_ns.max, .latency_ns.mean] | join(" ")'
+	check_eq "$(jq -r ".wire.rx | $sel" "$tmp/m_both.out") / $(jq -r ".wire.tx | $sel" "$tmp/m_both.out") / $(jq -r .capture.connections "$tmp/m_both.out")" \
+		"$(jq -r ".wire.rx | $sel" "$tmp/m_rx.json") / $(jq -r ".wire.tx | $sel" "$tmp/m_tx.json") / 1" \
+		"RX and TX interleaved on one connection: each direction as in its own capture"
+else
+	skip "mergecap not installed"
+fi
+
 # --dcp-doorbells off: the DCP writes are not doorbells; every transaction waits or is superseded.
 "$GEN" -o "$tmp/off.pcapng" -e "$tmp/off.json" --doorbell dcp --txns 48 --buffers 8 >/dev/null
 "$LR" --json --no-progress --dcp-doorbells off "$tmp/off.pcapng" >"$tmp/off.out" 2>&1
