@@ -45,7 +45,7 @@ raw_ceiling() { # MTU -> prints gbit/s
 
 # run_rate HOSTBIN RATE -> writes $OUT/run.json (host) and $OUT/fpga.json; prints drop rate
 run_rate() {
-	"${RA[@]}" "$1" rx --if $A --peer $MB --rcvbuf 4M --buffers 255 --buffer-size 32K \
+	"${RA[@]}" "$1" rx --if $A --peer $MB --rcvbuf 32M --buffers 255 --buffer-size 32K \
 		--fpga-buffers 64 --sink null --idle-timeout 5 --quiet --summary-json "$OUT/run.json" \
 		$HOST_EXTRA &
 	local r=$!
