@@ -5,7 +5,10 @@
  *   intervals.csv      time_s,dir,transactions,data_bytes,throughput_MBps,
  *                      discontinuities,doorbells,max_latency_ns  (per interval, wire)
  *   host_doorbells.csv time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns (trace)
- *   drops.csv          time_s,source,conn,delivered,lost,drop_pct (trace counters)
+ *   drops.csv          time_s,source,conn,delivered,lost,drop_pct (trace counters,
+ *                      cumulative: source host = samples received/lost by the ramp
+ *                      check, fpga = samples produced/dropped by the emulator,
+ *                      socket = frames received/dropped by the kernel)
  * time_s counts from the run's origin (first frame of the capture, else first
  * trace event). Files without rows keep their header line.
  */

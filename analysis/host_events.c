@@ -182,7 +182,7 @@ static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, ui
 
 static void on_counters(struct host_analysis *h, const struct host_event *ev, bool fpga)
 {
-	uint64_t conn = 0, delivered, lost;
+	uint64_t conn = 0, delivered, lost, frames, sock;
 	struct ha_counter_src *s;
 
 	h->c.counter_snapshots++;
@@ -198,6 +198,11 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 			return;
 		}
 		he_get(ev, "conn", &conn);
+	}
+	if (!fpga && h->on_drops && he_get(ev, "frames_rx", &frames) &&
+	    he_get(ev, "socket_drops", &sock)) {
+		/* the kernel's drops, as a share of the frames: source "socket" */
+		h->on_drops(h->ctx, ev->ts, "socket", (unsigned int)conn, frames, sock);
 	}
 	s = counter_src(h, fpga, (uint16_t)conn);
 	if (!s) {

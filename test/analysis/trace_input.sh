@@ -83,7 +83,8 @@ check_eq "$(jq -c '[.host.counters[] | [.source, .conn, .delivered_samples, .los
 	'[["fpga",0,201,202],["host",7,1039,1040]]' "counter snapshots: samples_received/lost, samples_produced/dropped_samples"
 check_eq "$(jq -r '.host.events_seen | [.socket_drops, .retransmits, .malformed, .fpga_drop_periods, .fpga_underruns, .fpga_discontinuities, .unknown_events] | join(" ")' "$out")" \
 	"36 1 1 1 1 1 0" "socket drops, retransmits, malformed, drop periods, underruns, discontinuities"
-check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv" | cut -d, -f2-6)" "3 host,7,1039,1040,50.024050" "drops.csv row from the host counters"
+check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv" | cut -d, -f2-6)" "4 host,7,1039,1040,50.024050" "drops.csv row from the host counters"
+check_eq "$(grep ',socket,' "$tmp/csv/drops.csv" | cut -d, -f2-5)" "socket,7,1000,1033" "drops.csv row of the kernel's socket drops (frames_rx, socket_drops)"
 check_eq "$(jq -r '.regime.label' "$out")" "unknown" "no matched doorbell: regime unknown"
 
 # A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
