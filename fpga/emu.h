@@ -141,6 +141,7 @@ struct fpga_emu {
 	struct dgr_transport *tr;
 	enum dgr_transport_kind kind;
 	bool have_peer;
+	uint64_t peer_ns; /* when the peer was learned from its first packet (0: given) */
 	uint32_t mtu;
 	uint32_t frame_cap;
 	uint8_t *frames; /* FPGA_TX_FRAMES * frame_cap, allocated once */

@@ -37,6 +37,13 @@ static void step_adc(struct fpga_emu *e)
 	if (!operating(e, FPGA_W_ADC) || e->adc.stopped) {
 		return;
 	}
+	if (!e->adc.ready_seen && e->have_peer && e->peer_ns > e->adc_start_ns) {
+		/* the samples due before the peer was learned had no port to go to */
+		due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->peer_ns);
+		if (due > e->adc.next_sample) {
+			fpga_adc_produce(&e->adc, &e->prod, due - e->adc.next_sample, false);
+		}
+	}
 	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
 	/*
 	 * One buffer at a time, each sent as soon as it is complete: the hardware
@@ -47,8 +54,8 @@ static void step_adc(struct fpga_emu *e)
 		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 		uint64_t n = due - e->adc.next_sample;
 
-		if (e->adc.dropping || !e->have_peer) {
-			chunk = n;
+		if (!e->have_peer || (e->adc.dropping && fpga_producer_free_local(&e->prod) == 0)) {
+			chunk = n; /* nothing can be kept: drop it all at once */
 		}
 		from = e->adc.next_sample;
 		fpga_adc_produce(&e->adc, &e->prod, n < chunk ? n : chunk, e->have_peer);
@@ -98,7 +105,11 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 	uint64_t d = UINT64_MAX;
 
 	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
-	    !e->adc.dropping && e->have_peer) {
+	    e->adc.dropping && e->have_peer && fpga_producer_free_local(&e->prod) > 0) {
+		/* a buffer is free again: the drop period ends at the next sample */
+		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + 1);
+	} else if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
+		   !e->adc.dropping && e->have_peer) {
 		uint64_t left =
 		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 

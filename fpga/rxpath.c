@@ -156,6 +156,7 @@ void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt)
 	if (!e->have_peer && e->tr && pkt->proto != DGR_PROTO_INVALID) {
 		dgr_transport_set_peer(e->tr, &pkt->src);
 		e->have_peer = true;
+		e->peer_ns = e->now_ns;
 	}
 	switch (pkt->proto) {
 	case DGR_PROTO_DGRDMA:

@@ -40,6 +40,7 @@ struct host {
 	uint64_t consumer_delay_ns;
 	uint64_t timeout_ns, idle_ns;
 	bool dcp_doorbells;
+	bool hello;
 	double rate; /* tx: samples/s supplied, 0 = as fast as doorbells allow */
 	uint64_t tx_buffers;
 	bool tx_eof;
@@ -266,6 +267,10 @@ static int run_rx(struct host *h)
 	uint64_t mem_size = (uint64_t)h->nbuf * h->size + FLAG_AREA;
 
 	memset(&s, 0, sizeof(s));
+	if (h->hello) {
+		/* a discovery NOP: an emulator started without --peer learns this address */
+		dcp_send(h, DCP_KIND_NOP, 0, 0);
+	}
 	s.reasm = dgr_reasm_new(1024, errbuf);
 	s.mem = calloc(1, mem_size);
 	if (!s.reasm || !s.mem) {
@@ -544,7 +549,8 @@ enum {
 	O_DCP_DB,
 	O_RATE,
 	O_TX_BUFFERS,
-	O_EOF
+	O_EOF,
+	O_HELLO
 };
 
 int main(int argc, char **argv)
@@ -561,6 +567,7 @@ int main(int argc, char **argv)
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "tx-buffers", required_argument, NULL, O_TX_BUFFERS },
 		{ "eof", no_argument, NULL, O_EOF },
+		{ "hello", no_argument, NULL, O_HELLO },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dgr_transport_opts to;
@@ -618,6 +625,9 @@ int main(int argc, char **argv)
 			break;
 		case O_EOF:
 			h.tx_eof = true;
+			break;
+		case O_HELLO:
+			h.hello = true;
 			break;
 		default:
 			return 2;
