@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench-tracepoints: cost of one dgrdma:frame_rx tracepoint, in one run:
+#   compiled out (-DDGR_NO_TRACE)  |  compiled in, no session enables it  |  enabled, recorded
+# Ratios are against the compiled-out loop measured in the same run. Runs in a private mount
+# namespace with its own session daemon (lttng-env.sh), so no other trace gets these events.
+# Result: $DGR_BUILD/bench/tracepoints.txt (copy it into docs/performance/tracepoints.md).
+
+set -u
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || exit 1
+
+BENCH=$DGR_BUILD/test/tracepoints/tp-bench
+BENCH_OFF=$DGR_BUILD/test/tracepoints/tp-bench-notrace
+# Cheap loops run longer so that their median is not timer noise; the enabled loop writes
+# every event to disk (about 30 bytes each), so it runs fewer.
+ITER_FAST=${TP_BENCH_ITERATIONS_FAST:-20000000}
+ITER=${TP_BENCH_ITERATIONS:-1000000}
+REPEAT=${TP_BENCH_REPEAT:-5}
+WORK=$(mktemp -d)
+SESSION="tp-bench-$$"
+OUT=$DGR_BUILD/bench/tracepoints.txt
+cleanup() {
+	lttng destroy "$SESSION" >/dev/null 2>&1
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+tp_lttng_setup || { echo "bench-tracepoints: $TP_LTTNG_WHY" >&2; exit 1; }
+
+field() {
+	sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"
+}
+
+off=$("$BENCH_OFF" --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
+idle=$("$BENCH" --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
+# Enabled: a channel big enough for every event of the run (per CPU), so none is discarded.
+lttng create "$SESSION" --output="$WORK/trace" >/dev/null &&
+	lttng enable-channel -u -s "$SESSION" bench --subbuf-size=8M --num-subbuf=16 >/dev/null &&
+	lttng enable-event -u -s "$SESSION" -c bench dgrdma:frame_rx >/dev/null &&
+	lttng start "$SESSION" >/dev/null || exit 1
+on=$("$BENCH" --iterations "$ITER" --repeat "$REPEAT") || exit 1
+lttng stop "$SESSION" >/dev/null
+discarded=$(lttng list "$SESSION" | awk -F': *' '/Discarded events:/ {s += $2} END {print s + 0}')
+recorded=$(babeltrace2 --output-format=dummy "$WORK/trace" >/dev/null 2>&1 &&
+	babeltrace2 "$WORK/trace" | wc -l)
+lttng destroy "$SESSION" >/dev/null
+
+t_off=$(field ns_per_iter "$off")
+t_idle=$(field ns_per_iter "$idle")
+t_on=$(field ns_per_iter "$on")
+mkdir -p "$(dirname "$OUT")"
+{
+	echo "bench-tracepoints: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "median of $REPEAT loops: $ITER_FAST iterations (not enabled, compiled out), $ITER (enabled)"
+	echo "command: make bench-tracepoints"
+	awk -v off="$t_off" -v idle="$t_idle" -v on="$t_on" -v e_idle="$(field enabled "$idle")" \
+		-v e_on="$(field enabled "$on")" 'BEGIN {
+		printf "%-34s %10s %10s %14s\n", "variant", "ns/iter", "ratio", "ns per event"
+		printf "%-34s %10.3f %10.2f %14s\n", "compiled out (-DDGR_NO_TRACE)", off, 1, "-"
+		printf "%-34s %10.3f %10.2f %14.3f  (enabled=%d)\n", "compiled in, not enabled", idle, idle / off, idle - off, e_idle
+		printf "%-34s %10.3f %10.2f %14.3f  (enabled=%d)\n", "enabled, recorded", on, on / off, on - off, e_on
+	}'
+	echo "enabled run: $recorded events in the trace, $discarded discarded"
+} | tee "$OUT"
