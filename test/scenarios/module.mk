@@ -5,7 +5,7 @@
 # including the timing-dependent comparisons that must stay out of check.
 
 SCENARIOS_CHECK := test/scenarios/healthy.sh test/scenarios/throughput-bound.sh \
-	test/scenarios/tx-path.sh
+	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh
 SCENARIOS_ALL := $(SCENARIOS_CHECK)
 
 CHECK_SUITES += $(SCENARIOS_CHECK)
