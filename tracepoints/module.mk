@@ -62,3 +62,10 @@ BENCH_TARGETS += bench-tracepoints
 .PHONY: bench-tracepoints
 bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
+
+INSTALL_TARGETS += install-tracepoints
+.PHONY: install-tracepoints
+install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(DESTDIR)$(BINDIR)/
+	install -m 0644 tracepoints/dgrdma-capture.1 $(DESTDIR)$(MANDIR)/man1/
