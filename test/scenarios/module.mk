@@ -5,12 +5,12 @@
 # including the timing-dependent comparisons that must stay out of check.
 
 SCENARIOS_CHECK := test/scenarios/healthy.sh test/scenarios/throughput-bound.sh \
-	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh
+	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh test/scenarios/consistency.sh
 SCENARIOS_ALL := $(SCENARIOS_CHECK)
 
 CHECK_SUITES += $(SCENARIOS_CHECK)
 
 .PHONY: scenarios
 scenarios: all
-	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) SCN_STRICT=1 \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(SCENARIOS_ALL)
