@@ -69,3 +69,17 @@ install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(DESTDIR)$(BINDIR)/
 	install -m 0644 tracepoints/dgrdma-capture.1 $(DESTDIR)$(MANDIR)/man1/
+
+# dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
+TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace
+TP_NOTRACE_OBJS := $(patsubst %.c,$(BUILD)/notrace/%.o,$(wildcard stack/src/*.c) \
+	stack/tools/dgrdma-host.c stack/tools/print.c)
+$(BUILD)/notrace/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_stack) -DDGR_NO_TRACE -MMD -MP -c -o $@ $<
+$(TP_NOTRACE_HOST): $(TP_NOTRACE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+-include $(TP_NOTRACE_OBJS:.o=.d)
+bench-tracepoints: $(TP_NOTRACE_HOST) $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-fpga \
+	$(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks

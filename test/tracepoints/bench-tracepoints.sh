@@ -4,6 +4,11 @@
 #   compiled out (-DDGR_NO_TRACE)  |  compiled in, no session enables it  |  enabled, recorded
 # Ratios are against the compiled-out loop measured in the same run. Runs in a private mount
 # namespace with its own session daemon (lttng-env.sh), so no other trace gets these events.
+# Then the stack at a fixed rate (TP_BENCH_RATE samples/s, default 50e6, TP_BENCH_SECONDS,
+# default 3): dgrdma-fpga (adc) -> dgrdma-host rx over UDP on 127.0.0.1 with the host
+#   built with -DDGR_NO_TRACE  |  built normally, no session  |  under dgrdma-capture --no-pcap
+#   (every dgrdma* event enabled, default sub-buffers)
+# comparing samples lost, in-host doorbell latency (p50, p99) and the host's CPU per buffer.
 # Result: $DGR_BUILD/bench/tracepoints.txt (copy it into docs/performance/tracepoints.md).
 
 set -u
@@ -63,3 +68,59 @@ mkdir -p "$(dirname "$OUT")"
 	}'
 	echo "enabled run: $recorded events in the trace, $discarded discarded"
 } | tee "$OUT"
+
+# ---- the stack at a fixed rate ------------------------------------------------------------
+
+RATE=${TP_BENCH_RATE:-50e6}
+SECONDS_RUN=${TP_BENCH_SECONDS:-3}
+PORT_F=$((34000 + $$ % 1000 * 2))
+PORT_H=$((PORT_F + 1))
+HOST=$DGR_BUILD/bin/dgrdma-host
+HOST_OFF=$DGR_BUILD/bench/tracepoints/dgrdma-host-notrace
+
+# stack_run NAME PREFIX...: fpga -> host (PREFIX + host command line), summaries in WORK.
+stack_run() {
+	local name=$1 cap
+	shift
+	"$@" "$HOST_BIN" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" \
+		--rcvbuf 16M --idle-timeout 2 --summary-json "$WORK/$name.host.json" --quiet \
+		2>"$WORK/$name.err" &
+	cap=$!
+	for ((n = 0; n < 300; n++)); do
+		ss -Huln "sport = :$PORT_H" | grep -q . && break
+		sleep 0.1
+	done
+	"$DGR_BUILD/bin/dgrdma-fpga" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" \
+		--mode adc --rate "$RATE" --duration "$SECONDS_RUN" --quiet \
+		--summary-json "$WORK/$name.fpga.json"
+	wait "$cap"
+}
+
+# row NAME LABEL: one line of the table from the two summaries.
+row() {
+	jq -r --arg variant "$2" --slurpfile f "$WORK/$1.fpga.json" '
+		(.threads | [.[] | (.cpu_user_ns // 0) + (.cpu_sys_ns // 0)] | add) as $cpu
+		| [$variant, .counters.samples_received, ($f[0].dropped_samples // 0),
+		   .counters.txns_completed, .latency_ns.p50, .latency_ns.p99,
+		   (if .counters.txns_completed > 0 then ($cpu / .counters.txns_completed | floor)
+		    else 0 end)]
+		| @tsv' "$WORK/$1.host.json"
+}
+
+HOST_BIN=$HOST_OFF stack_run off
+HOST_BIN=$HOST stack_run idle
+HOST_BIN=$HOST stack_run on "$DGR_BUILD/bin/dgrdma-capture" --no-pcap --events 'dgrdma:*' \
+	-o "$WORK/capture-on"
+{
+	echo
+	echo "stack: dgrdma-fpga adc at $RATE samples/s for $SECONDS_RUN s -> dgrdma-host rx, UDP 127.0.0.1;"
+	echo "all-enabled = every dgrdma:* event of the host recorded by dgrdma-capture --no-pcap"
+} | tee -a "$OUT"
+{
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' variant samples_received fpga_dropped buffers \
+		latency_p50_ns latency_p99_ns host_cpu_ns_per_buffer
+	row off "compiled-out"
+	row idle "not-enabled"
+	row on "all-enabled"
+	echo "all-enabled trace: $(jq -r '"\(.trace.subbuf_size) x \(.trace.num_subbuf) per CPU, discarded events \(.trace.discarded_events)"' "$WORK/capture-on/run.json")"
+} | column -t -s $'\t' | tee -a "$OUT"

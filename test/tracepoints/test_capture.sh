@@ -101,6 +101,18 @@ check "lttng channel created with the computed size" \
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
 
+# ---- --events ------------------------------------------------------------------------------
+
+"$CAPTURE" -o "$WORK/events" --no-pcap --events 'dgrdma_fpga:*' -- "$FIRE" 2>/dev/null
+pid=$(jqr .command_pid "$WORK/events")
+check_eq "$(events_of_pid "$WORK/events/trace" "$pid" | sort -u | tr '\n' ' ')" \
+	"dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:frame_rx dgrdma_fpga:frame_tx dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
+	"--events dgrdma_fpga:* records only the emulator's events"
+check_eq "$(jqr .trace.events "$WORK/events")" "dgrdma_fpga:*" "run.json records the event list"
+out=$("$CAPTURE" --events 'dgrdma; rm' -- true 2>&1)
+case $out in *"--events: 'dgrdma; rm' must be"*) ok "--events refuses other characters" ;;
+*) not_ok "--events refuses other characters"; diag "$out" ;; esac
+
 # ---- a command killed before it traced anything -----------------------------------------
 
 "$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null
