@@ -135,7 +135,8 @@ static void usage(FILE *f)
 		"tx:\n"
 		"  --source ramp|file:PATH  data to send (default ramp)\n"
 		"  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
-		"  --rate SPS             samples (4 bytes) per second, 0 = as fast as credits allow\n"
+		"  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
+		"                         (default 0: as fast as credits allow)\n"
 		"perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
 		"  --count N              messages per message size 2K..--buffer-size (16384)\n"
 		"  --memcpy               copy each message from a source buffer (software load)\n"
@@ -421,12 +422,20 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			cfg->total_bytes = v;
 			break;
-		case OPT_RATE:
-			if (parse_u("--rate", optarg, 0, 100000000000ull, false, &v, err) < 0) {
+		case OPT_RATE: {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(d >= 0 && d <= 1e11)) {
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--rate: '%s' is out of range 0..1e11 samples/s", optarg);
 				return -1;
 			}
-			cfg->rate_sps = v;
+			cfg->rate_sps = (uint64_t)d;
 			break;
+		}
 		case OPT_CSV:
 			cfg->csv = true;
 			break;

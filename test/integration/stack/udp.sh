@@ -32,6 +32,32 @@ check_eq "$(jget "$T/rx.json" latency_ns.count)" 65536 "65536 in-host latencies"
 check_eq "$(jget "$T/tx.json" doorbells_received)" 65536 "tx got 65536 credits back"
 check_eq "$(jget "$T/tx.json" buffers_unanswered)" 0 "every buffer sent was released"
 
+# --- sinks: a file (fsync after every buffer) holds the exact ramp; memcpy with a delay
+stk_ports 8
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
+	--sink "file:$T/out.bin" --fsync --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+rx=$!
+sleep 0.3
+"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
+	--port-base 0 --fpga-buffers 64 --bytes 8M --rate 200e6 --idle-timeout 10 --quiet
+wait $rx
+check_eq "$?" 0 "rx into a file with --fsync exits 0"
+check_eq "$(stat -c %s "$T/out.bin")" 8388608 "the file holds 8 MiB"
+check_eq "$(python3 -c 'import sys,array
+a=array.array("I"); a.frombytes(open(sys.argv[1],"rb").read())
+print(all(v == i for i, v in enumerate(a)))' "$T/out.bin")" True "the file is the exact ramp 0..2^21-1"
+stk_ports 9
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
+	--sink memcpy --consumer-delay-us 100 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+rx=$!
+sleep 0.3
+"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
+	--port-base 0 --fpga-buffers 64 --bytes 16M --idle-timeout 10 --quiet
+wait $rx
+check_eq "$?" 0 "rx with --sink memcpy --consumer-delay-us 100 exits 0"
+check_eq "$(jget "$T/rx.json" samples_lost)/$(jget "$T/rx.json" transactions)" 0/1024 \
+	"1024 buffers, nothing lost"
+
 # --- retransmission on, 1% of frames dropped at the receiver: every byte arrives
 stk_ports 1
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
