@@ -501,13 +501,14 @@ int main(int argc, char **argv)
 	rep.verdict_series = "none";
 	{
 		const struct series *s = NULL;
-		uint64_t tol = 0;
+		uint64_t tol = 0, span = 0;
 
 		if (wa_on) {
 			d = wa.lat[WA_TX].n > wa.lat[WA_RX].n ? WA_TX : WA_RX;
 			if (wa.lat[d].n) {
 				s = &wa.lat[d];
 				tol = rep.tolerable_ns[d];
+				span = wa.last_ts > wa.first_ts ? wa.last_ts - wa.first_ts : 0;
 				rep.verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
 				rep.verdict_tx = d == WA_TX;
 			}
@@ -515,16 +516,19 @@ int main(int argc, char **argv)
 		if (!s && ha_on && ha.lat.n) {
 			s = &ha.lat;
 			tol = rep.host_tolerable_ns;
+			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
 			rep.verdict_series = "host.rx";
 		}
 		if (s) {
-			uint64_t span = 0;
-
-			if (series_summarise(s, span, tol, &sum)) {
+			/* the same summary the report prints: computed (and sorted) once */
+			if (series_summarise(s, span, tol, &rep.verdict_sum)) {
 				fprintf(stderr, "latency-report: out of memory\n");
 				goto out;
 			}
-			classify(s, &sum, tol, &rep.verdict);
+			rep.verdict_s = s;
+			rep.verdict_span = span;
+			rep.verdict_tol = tol;
+			classify(s, &rep.verdict_sum, tol, &rep.verdict);
 		} else {
 			memset(&sum, 0, sizeof(sum));
 			classify(&w2s, &sum, 0, &rep.verdict);

@@ -27,8 +27,11 @@ struct report {
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
 	uint64_t joined, negative_w2s, negative_s2w;
-	/* the verdict */
+	/* the verdict, and the summary it was computed from (reused when printing) */
 	struct classification verdict;
+	const struct series *verdict_s;
+	struct summary verdict_sum;
+	uint64_t verdict_span, verdict_tol;
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
 	bool verdict_tx;
 };

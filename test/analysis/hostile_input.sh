@@ -34,18 +34,19 @@ check_eq "$(counts "$tmp/raw.out" rx)" "$(want_counts "$tmp/udp.json" rx)" "raw 
 
 # damaged frames: never a crash, always a report
 crashes=0
-for seed in $(seq 1 25); do
-	python3 "$RELINK" corrupt "$seed" "$tmp/eth.pcap" "$tmp/bad.pcap"
-	"$LR" --json --no-progress "$tmp/bad.pcap" >"$tmp/bad.out" 2>"$tmp/bad.err"
+for seed in $(seq 1 10); do
+	python3 "$RELINK" corrupt "$seed" "$tmp/eth.pcap" "$tmp/bad$seed.pcap"
+done
+for seed in $(seq 1 10); do
+	"$LR" --json --no-progress "$tmp/bad$seed.pcap" >"$tmp/bad.out" 2>"$tmp/bad.err"
 	rc=$?
 	if [ $rc -ne 0 ] || ! jq -e '.capture.frames > 0 and .regime.label != null' "$tmp/bad.out" >/dev/null; then
 		crashes=$((crashes + 1))
 		diag "seed $seed: exit $rc: $(head -c 300 "$tmp/bad.err")"
 	fi
 done
-check_eq "$crashes" 0 "25 captures with random damaged bytes: exit 0 and a complete JSON report each"
-python3 "$RELINK" corrupt 3 "$tmp/eth.pcap" "$tmp/bad.pcap"
-check_eq "$("$LR" --json --no-progress "$tmp/bad.pcap" | jq '.malformed_frames > 0')" true "damaged frames are counted as malformed"
+check_eq "$crashes" 0 "10 captures with random damaged bytes: exit 0 and a complete JSON report each"
+check_eq "$("$LR" --json --no-progress "$tmp/bad3.pcap" | jq '.malformed_frames > 0')" true "damaged frames are counted as malformed"
 
 # a file cut in the middle of a record: what was read is reported, with a warning
 size=$(stat -c %s "$tmp/eth.pcap")

@@ -39,31 +39,31 @@ check_kind() { # OUTDIR NAME SERIES
 # A CSV folder as latency-report --csv writes it, with a known number of series.
 csv="$tmp/csv"
 mkdir -p "$csv"
-{
-	echo "time_s,latency_ns,dir,conn,buffer"
-	for i in $(seq 0 199); do
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.001 }'),$((10000 + (i % 7) * 1000)),rx,0,$((i % 8))"
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.001 + 0.0005 }'),$((20000 + (i % 5) * 3000)),tx,1,$((i % 4))"
-	done
-} >"$csv/doorbells.csv"
-{
-	echo "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns"
-	for i in $(seq 0 99); do echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.002 }'),$((8000 + i * 10)),0,$((i % 8)),1000,5000,2000"; done
-} >"$csv/host_doorbells.csv"
-{
-	echo "time_s,dir,transactions,data_bytes,throughput_MBps,discontinuities,doorbells,max_latency_ns"
-	for i in $(seq 0 19); do
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),rx,10,81920,8.192,$((i % 3)),10,16000"
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),tx,10,40960,4.096,0,10,32000"
-	done
-} >"$csv/intervals.csv"
-{
-	echo "time_s,source,conn,delivered,lost,drop_pct"
-	for i in $(seq 0 20); do
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),host,0,$((i * 10000)),$((i * i)),0"
-		echo "$(awk -v i="$i" 'BEGIN { printf "%.6f", i * 0.01 }'),fpga,0,$((i * 10000)),$((i * 3)),0"
-	done
-} >"$csv/drops.csv"
+awk 'BEGIN {
+	print "time_s,latency_ns,dir,conn,buffer"
+	for (i = 0; i < 200; i++) {
+		printf "%.6f,%d,rx,0,%d\n", i * 0.001, 10000 + (i % 7) * 1000, i % 8
+		printf "%.6f,%d,tx,1,%d\n", i * 0.001 + 0.0005, 20000 + (i % 5) * 3000, i % 4
+	}
+}' >"$csv/doorbells.csv"
+awk 'BEGIN {
+	print "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns"
+	for (i = 0; i < 100; i++) printf "%.6f,%d,0,%d,1000,5000,2000\n", i * 0.002, 8000 + i * 10, i % 8
+}' >"$csv/host_doorbells.csv"
+awk 'BEGIN {
+	print "time_s,dir,transactions,data_bytes,throughput_MBps,discontinuities,doorbells,max_latency_ns"
+	for (i = 0; i < 20; i++) {
+		printf "%.6f,rx,10,81920,8.192,%d,10,16000\n", i * 0.01, i % 3
+		printf "%.6f,tx,10,40960,4.096,0,10,32000\n", i * 0.01
+	}
+}' >"$csv/intervals.csv"
+awk 'BEGIN {
+	print "time_s,source,conn,delivered,lost,drop_pct"
+	for (i = 0; i <= 20; i++) {
+		printf "%.6f,host,0,%d,%d,0\n", i * 0.01, i * 10000, i * i
+		printf "%.6f,fpga,0,%d,%d,0\n", i * 0.01, i * 10000, i * 3
+	}
+}' >"$csv/drops.csv"
 printf 'buffer_size,throughput_MBps\n4096,120\n8192,240\n16384,410\n32768,610\n' >"$tmp/perf-a.csv"
 printf 'MBps,buffer_bytes\n90,4096\n200,8192\n350,16384\n500,32768\n' >"$tmp/perf-b.csv"
 
