@@ -155,8 +155,7 @@ uint8_t *dgr_rtq_reserve(struct dgr_rtq *q)
 }
 
 /* Commits the slot dgr_rtq_reserve() returned. */
-void dgr_rtq_commit(struct dgr_rtq *q, uint16_t seq, uint32_t len, uint16_t msgs,
-		    uint64_t now_ns)
+void dgr_rtq_commit(struct dgr_rtq *q, uint16_t seq, uint32_t len, uint16_t msgs, uint64_t now_ns)
 {
 	struct dgr_rtq_slot *s = &q->slot[q->tail % q->cap];
 

@@ -18,9 +18,9 @@
 #define DGR_SEQ_WINDOW 1024u
 
 enum dgr_seq_verdict {
-	DGR_SEQ_NEW = 0,  /* first time seen: process it */
-	DGR_SEQ_DUP = 1,  /* seen within the window: drop it (but acknowledge again) */
-	DGR_SEQ_OLD = 2,  /* older than the window: cannot tell, drop it as a duplicate */
+	DGR_SEQ_NEW = 0, /* first time seen: process it */
+	DGR_SEQ_DUP = 1, /* seen within the window: drop it (but acknowledge again) */
+	DGR_SEQ_OLD = 2, /* older than the window: cannot tell, drop it as a duplicate */
 };
 
 struct dgr_dupfilter {
@@ -67,7 +67,7 @@ struct dgr_rtq_slot {
 	uint16_t seq;
 	uint16_t msgs;
 	uint8_t attempts; /* retransmissions so far */
-	bool done;        /* acknowledged or given up */
+	bool done;	  /* acknowledged or given up */
 	uint64_t sent_ns;
 };
 
@@ -88,8 +88,7 @@ void dgr_rtq_free(struct dgr_rtq *q);
 uint8_t *dgr_rtq_reserve(struct dgr_rtq *q);
 
 /* Commits the reserved slot as a sent frame. */
-void dgr_rtq_commit(struct dgr_rtq *q, uint16_t seq, uint32_t len, uint16_t msgs,
-		    uint64_t now_ns);
+void dgr_rtq_commit(struct dgr_rtq *q, uint16_t seq, uint32_t len, uint16_t msgs, uint64_t now_ns);
 
 /* Releases every committed slot (no retransmission: frames are gone once sent). */
 void dgr_rtq_release_all(struct dgr_rtq *q);

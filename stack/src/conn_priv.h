@@ -59,12 +59,12 @@ struct dgr_ack_ev {
 struct dgr_conn {
 	struct dgr_conn_opts o;
 	struct dgr_transport *t;
-	uint32_t base;       /* port memory base address on the wire */
-	uint8_t *mem;        /* nbuf * size + flag area */
+	uint32_t base; /* port memory base address on the wire */
+	uint8_t *mem;  /* nbuf * size + flag area */
 	size_t mem_size;
-	uint32_t *flags;     /* DGR_PORT_FLAGS flags after the buffers */
-	unsigned int nbuf;   /* local buffers (H) */
-	uint32_t size;       /* S */
+	uint32_t *flags;   /* DGR_PORT_FLAGS flags after the buffers */
+	unsigned int nbuf; /* local buffers (H) */
+	uint32_t size;	   /* S */
 	struct dgr_buf_meta *meta;
 	struct dgr_reasm *reasm;
 	struct dgr_ramp ramp;
@@ -72,8 +72,8 @@ struct dgr_conn {
 	char warnbuf[DGR_ERRBUF_SIZE];
 
 	struct dgr_spsc doorbells; /* consumer -> tx */
-	struct dgr_spsc txns;      /* producer -> tx */
-	struct dgr_spsc acks;      /* rx -> tx */
+	struct dgr_spsc txns;	   /* producer -> tx */
+	struct dgr_spsc acks;	   /* rx -> tx */
 	struct dgr_event ev_worker;
 	struct dgr_event ev_tx;
 	struct dgr_event ev_done;
@@ -94,9 +94,9 @@ struct dgr_conn {
 	int sched_reported; /* threads that applied their scheduling (atomic) */
 	int sched_error;    /* first refusal (atomic), text in errbuf */
 
-	int stop;           /* atomic: threads leave their loops */
-	int ended;          /* atomic: the stream ended (EOF) */
-	int result;         /* atomic: first error of a thread */
+	int stop;   /* atomic: threads leave their loops */
+	int ended;  /* atomic: the stream ended (EOF) */
+	int result; /* atomic: first error of a thread */
 	char errbuf[DGR_ERRBUF_SIZE];
 	pthread_mutex_t err_lock; /* error text only (slow path) */
 

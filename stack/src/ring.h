@@ -12,8 +12,8 @@
 
 struct dgr_spsc {
 	uint8_t *slots;
-	uint32_t elem; /* bytes per element */
-	uint32_t mask; /* capacity - 1, capacity a power of two */
+	uint32_t elem;		    /* bytes per element */
+	uint32_t mask;		    /* capacity - 1, capacity a power of two */
 	_Alignas(64) uint64_t head; /* next to pop, written by the consumer */
 	_Alignas(64) uint64_t tail; /* next to push, written by the producer */
 };
@@ -105,7 +105,7 @@ static inline void dgr_event_cancel(struct dgr_event *ev)
 
 /* Relaxed counter update by the counter's single writer, readable from any thread. */
 #define DGR_ADD(field, n) __atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
-#define DGR_GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+#define DGR_GET(field)	  __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t dgr_now_ns(void);

@@ -76,8 +76,7 @@ static void push_ack_ev(struct rx_ctx *x, uint8_t kind, uint16_t start, uint8_t 
 	x->notify_tx = true;
 }
 
-static void complete_txn(struct rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq,
-			 uint64_t now)
+static void complete_txn(struct rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq, uint64_t now)
 {
 	struct dgr_conn *c = x->c;
 	uint32_t flag_off;
@@ -162,8 +161,8 @@ static void handle_frame(struct rx_ctx *x, const uint8_t *buf, size_t len, uint6
 		}
 	}
 	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
-		DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, 0, f.hdr.ack_start,
-		       f.hdr.ack_count);
+		DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, 0,
+		       f.hdr.ack_start, f.hdr.ack_count);
 		return;
 	}
 	if (dgr_dupfilter_accept(&x->dup, f.hdr.frame_seq) != DGR_SEQ_NEW) {

@@ -88,9 +88,10 @@ int dgr_parse_cpulist(const char *opt, const char *s, uint64_t *mask, char *errb
 		}
 		for (long c = a; c <= b; c++) {
 			if (ncpu > 0 && c >= ncpu) {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "%s: CPU %ld does not exist (this machine has CPUs 0..%ld)",
-					 opt, c, ncpu - 1);
+				snprintf(
+				    errbuf, DGR_ERRBUF_SIZE,
+				    "%s: CPU %ld does not exist (this machine has CPUs 0..%ld)",
+				    opt, c, ncpu - 1);
 				return -DGR_E_INVAL;
 			}
 			m |= 1ull << c;
@@ -107,8 +108,8 @@ int dgr_parse_cpulist(const char *opt, const char *s, uint64_t *mask, char *errb
 	*mask = m;
 	return 0;
 bad:
-	snprintf(errbuf, DGR_ERRBUF_SIZE,
-		 "%s: '%s' is not a CPU list like 0,2-3 (CPUs 0..63)", opt, s ? s : "");
+	snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is not a CPU list like 0,2-3 (CPUs 0..63)", opt,
+		 s ? s : "");
 	return -DGR_E_INVAL;
 }
 
@@ -145,13 +146,14 @@ int dgr_sched_apply_self(const struct dgr_sched *sc, const char *who, char *errb
 
 		err = pthread_setschedparam(pthread_self(), sc->policy, &sp);
 		if (err) {
-			snprintf(errbuf, DGR_ERRBUF_SIZE,
-				 "%s thread: %s priority %d refused: %s (needs CAP_SYS_NICE or an "
-				 "RLIMIT_RTPRIO of %d: run as root, `setcap cap_sys_nice+ep PROGRAM`, "
-				 "or `ulimit -r %d`; in a container also check "
-				 "kernel.sched_rt_runtime_us)",
-				 who, policy_name(sc->policy), sc->priority, strerror(err), sc->priority,
-				 sc->priority);
+			snprintf(
+			    errbuf, DGR_ERRBUF_SIZE,
+			    "%s thread: %s priority %d refused: %s (needs CAP_SYS_NICE or an "
+			    "RLIMIT_RTPRIO of %d: run as root, `setcap cap_sys_nice+ep PROGRAM`, "
+			    "or `ulimit -r %d`; in a container also check "
+			    "kernel.sched_rt_runtime_us)",
+			    who, policy_name(sc->policy), sc->priority, strerror(err), sc->priority,
+			    sc->priority);
 			return err == EPERM ? -DGR_E_PERM : -DGR_E_SYS;
 		}
 	}
@@ -160,11 +162,12 @@ int dgr_sched_apply_self(const struct dgr_sched *sc, const char *who, char *errb
 
 		if (setpriority(PRIO_PROCESS, (id_t)tid, sc->nice) != 0) {
 			err = errno;
-			snprintf(errbuf, DGR_ERRBUF_SIZE,
-				 "%s thread: nice %d refused: %s (a negative nice needs CAP_SYS_NICE "
-				 "or RLIMIT_NICE: run as root, `setcap cap_sys_nice+ep PROGRAM`, or "
-				 "raise `ulimit -e`)",
-				 who, sc->nice, strerror(err));
+			snprintf(
+			    errbuf, DGR_ERRBUF_SIZE,
+			    "%s thread: nice %d refused: %s (a negative nice needs CAP_SYS_NICE "
+			    "or RLIMIT_NICE: run as root, `setcap cap_sys_nice+ep PROGRAM`, or "
+			    "raise `ulimit -e`)",
+			    who, sc->nice, strerror(err));
 			return err == EPERM || err == EACCES ? -DGR_E_PERM : -DGR_E_SYS;
 		}
 	}

@@ -141,16 +141,15 @@ static int set_kind(struct dgr_transport_opts *o, enum dgr_transport_kind k, con
 		    char *errbuf)
 {
 	if (o->kind != DGR_TRANSPORT_NONE && o->kind != k) {
-		return fail(errbuf, DGR_E_INVAL, "%s: --if (raw Ethernet) and --udp exclude each other",
-			    opt);
+		return fail(errbuf, DGR_E_INVAL,
+			    "%s: --if (raw Ethernet) and --udp exclude each other", opt);
 	}
 	o->kind = k;
 	return 0;
 }
 
 /* Returns 1 (consumed), 0 (not a transport option) or -DGR_E_INVAL. */
-int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *arg,
-			    char *errbuf)
+int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *arg, char *errbuf)
 {
 	uint64_t v;
 	int rc;
@@ -278,8 +277,8 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf)
 	t->tx_msgs = calloc(b, sizeof(*t->tx_msgs));
 	t->tx_iov = calloc(2 * (size_t)b, sizeof(*t->tx_iov));
 	t->tx_names = calloc(b, sizeof(*t->tx_names));
-	if (!t->rx_buf || !t->rx_msgs || !t->rx_iov || !t->rx_names || !t->rx_ctrl ||
-	    !t->tx_msgs || !t->tx_iov || !t->tx_names) {
+	if (!t->rx_buf || !t->rx_msgs || !t->rx_iov || !t->rx_names || !t->rx_ctrl || !t->tx_msgs ||
+	    !t->tx_iov || !t->tx_names) {
 		return fail(errbuf, DGR_E_NOMEM, "out of memory for %u receive slots of %zu bytes",
 			    b, t->slot_size);
 	}
@@ -326,12 +325,13 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf)
 			}
 			sl = sizeof(eff);
 			if (getsockopt(fd, SOL_SOCKET, plain, &eff, &sl) == 0 && eff / 2 < want) {
-				return fail(errbuf, DGR_E_PERM,
-					    "%s %d refused: the forced size needs CAP_NET_ADMIN (%s) "
-					    "and the plain one is capped at %d by %s; run as root, "
-					    "`setcap cap_net_raw,cap_net_admin+ep PROGRAM`, or "
-					    "`sysctl -w %s=%d`",
-					    name, want, strerror(err), eff / 2, sysctl, sysctl, want);
+				return fail(
+				    errbuf, DGR_E_PERM,
+				    "%s %d refused: the forced size needs CAP_NET_ADMIN (%s) "
+				    "and the plain one is capped at %d by %s; run as root, "
+				    "`setcap cap_net_raw,cap_net_admin+ep PROGRAM`, or "
+				    "`sysctl -w %s=%d`",
+				    name, want, strerror(err), eff / 2, sysctl, sysctl, want);
 			}
 		}
 	}
@@ -362,8 +362,7 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf)
 }
 
 /* Returns 0 with *out set, or a negative code (see the header). */
-int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport **out,
-		       char *errbuf)
+int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport **out, char *errbuf)
 {
 	struct dgr_transport *t;
 	int rc;
@@ -626,7 +625,7 @@ void dgr_transport_fill_dst(const struct dgr_transport *t, const struct dgr_addr
 	}
 	sa->ll.sll_family = AF_PACKET;
 	sa->ll.sll_protocol =
-		htons(proto == DGR_PROTO_DCP ? DGR_ETHERTYPE_DCP : DGR_ETHERTYPE_DGRDMA);
+	    htons(proto == DGR_PROTO_DCP ? DGR_ETHERTYPE_DCP : DGR_ETHERTYPE_DGRDMA);
 	sa->ll.sll_ifindex = t->ifindex;
 	sa->ll.sll_halen = 6;
 	memcpy(sa->ll.sll_addr, a->mac, 6);
@@ -636,8 +635,8 @@ void dgr_transport_fill_dst(const struct dgr_transport *t, const struct dgr_addr
 static bool lost_not_failed(int err)
 {
 	/* the datagram is gone, as a frame lost on the wire would be */
-	return err == ENOBUFS || err == ECONNREFUSED || err == EHOSTUNREACH ||
-	       err == ENETUNREACH || err == EMSGSIZE;
+	return err == ENOBUFS || err == ECONNREFUSED || err == EHOSTUNREACH || err == ENETUNREACH ||
+	       err == EMSGSIZE;
 }
 
 /* Returns packets sent (lost-on-send counted as sent), or -DGR_E_SYS / -DGR_E_STATE. */
@@ -670,7 +669,7 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 			h->msg_namelen = sl;
 			if (t->kind == DGR_TRANSPORT_UDP) {
 				iov[0].iov_base =
-					(void *)(proto == DGR_PROTO_DCP ? pad_dcp : pad_dgrdma);
+				    (void *)(proto == DGR_PROTO_DCP ? pad_dcp : pad_dgrdma);
 				iov[0].iov_len = DGR_UDP_PAD_LEN;
 				iov[1].iov_base = (void *)p->data;
 				iov[1].iov_len = p->len;

@@ -62,7 +62,8 @@ static int open_one(struct dgr_transport *t, uint16_t ethertype, int *fdp, char 
 	return 0;
 }
 
-/* Returns 0, -DGR_E_PERM (capability named), -DGR_E_INVAL (interface absent or down), -DGR_E_SYS. */
+/* Returns 0, -DGR_E_PERM (capability named), -DGR_E_INVAL (interface absent or down), -DGR_E_SYS.
+ */
 int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 {
 	const struct dgr_transport_opts *o = &t->opts;
@@ -72,8 +73,8 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 
 	t->ifindex = (int)if_nametoindex(o->ifname);
 	if (t->ifindex == 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE,
-			 "--if %s: no such interface (see `ip link show`)", o->ifname);
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: no such interface (see `ip link show`)",
+			 o->ifname);
 		return -DGR_E_INVAL;
 	}
 	rc = open_one(t, DGR_ETHERTYPE_DGRDMA, &t->fd, errbuf);
@@ -89,8 +90,8 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 	}
 	if (!(ifr.ifr_flags & IFF_UP)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
-			 "--if %s: interface is down (bring it up: `ip link set %s up`)",
-			 o->ifname, o->ifname);
+			 "--if %s: interface is down (bring it up: `ip link set %s up`)", o->ifname,
+			 o->ifname);
 		return -DGR_E_INVAL;
 	}
 	if (ioctl(t->fd, SIOCGIFMTU, &ifr) != 0) {

@@ -19,7 +19,7 @@ union dgr_sockaddr {
 struct dgr_transport {
 	enum dgr_transport_kind kind;
 	struct dgr_transport_opts opts;
-	int fd;     /* DG-RDMA socket (Ethernet) or the only socket (UDP) */
+	int fd;	    /* DG-RDMA socket (Ethernet) or the only socket (UDP) */
 	int dcp_fd; /* Ethernet DCP socket, -1 when not opened */
 	int ifindex;
 	unsigned int mtu;
@@ -42,8 +42,8 @@ struct dgr_transport {
 	union dgr_sockaddr *tx_names;
 
 	unsigned int dcp_skip; /* receive passes since the DCP socket was last read */
-	uint64_t drops_acc;  /* PACKET_STATISTICS accumulated */
-	uint32_t ovfl_last;  /* SO_RXQ_OVFL latest */
+	uint64_t drops_acc;    /* PACKET_STATISTICS accumulated */
+	uint32_t ovfl_last;    /* SO_RXQ_OVFL latest */
 	int rcvbuf_eff;
 	int sndbuf_eff;
 };

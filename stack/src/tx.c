@@ -14,7 +14,7 @@
 #include "conn_priv.h"
 
 #define ACK_ONLY_SLOTS 64
-#define DCP_SLOTS 64
+#define DCP_SLOTS      64
 
 enum active_kind { ACTIVE_NONE, ACTIVE_DOORBELL, ACTIVE_DATA };
 
@@ -35,7 +35,7 @@ struct tx_state {
 
 	struct dgr_frame_builder fb;
 	bool open;
-	uint16_t fseq;     /* seq of the open frame */
+	uint16_t fseq;	   /* seq of the open frame */
 	uint64_t first_ns; /* when the open frame got its first message */
 	uint16_t next_seq;
 	uint32_t next_txn;
@@ -212,7 +212,8 @@ static void finish_active(struct tx_state *s)
 	} else {
 		DGR_ADD(c->st.txns_sent, 1);
 		DGR_ADD(c->st.data_bytes_tx, s->txn.len);
-		DGR_TP(txn_sent, c->o.conn_index, s->txn.txn_id, s->req.remote, s->txn.len, s->fseq);
+		DGR_TP(txn_sent, c->o.conn_index, s->txn.txn_id, s->req.remote, s->txn.len,
+		       s->fseq);
 		/* the data is in frames now: the local buffer can be refilled */
 		__atomic_store_n(&c->local_freed, c->local_freed + 1, __ATOMIC_RELEASE);
 		dgr_event_notify(&c->ev_worker);
@@ -232,7 +233,8 @@ static int step_active(struct tx_state *s)
 		if (!s->planned) {
 			r = dgr_txn_plan(&s->cur, &s->txn, &s->fb);
 			if (r < 0) {
-				dgr_conn_fail(s->c, r, "cannot fragment a transaction for this MTU");
+				dgr_conn_fail(s->c, r,
+					      "cannot fragment a transaction for this MTU");
 				return r;
 			}
 			s->planned = true;

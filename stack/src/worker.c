@@ -144,7 +144,7 @@ static void produce_loop(struct dgr_conn *c)
 		DGR_ADD(ts->loops, 1);
 		if (!can_produce(c, &need)) {
 			if (!stalled && need.k >= __atomic_load_n(&c->credits, __ATOMIC_ACQUIRE) +
-							   c->o.peer_buffers) {
+						      c->o.peer_buffers) {
 				DGR_ADD(c->st.credit_stalls, 1);
 				stalled = true;
 			}

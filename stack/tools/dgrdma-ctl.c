@@ -47,29 +47,28 @@ struct ctl {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
-		"\n"
-		"Commands:\n"
-		"  discover                 send a NOP (to --peer; broadcast MAC with --if and no\n"
-		"                           --peer) and list the endpoints that answer\n"
-		"  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
-		"  write ADDR|NAME VALUE    write a 32-bit word\n"
-		"  control WORKER OP        control operation: initialize, start, stop, release,\n"
-		"                           test, before-query, after-configure, status, reset\n"
-		"  start WORKER / stop WORKER  shorthands of control\n"
-		"  props                    list the property map given with --props\n"
-		"\n"
-		"ADDR is a DCP address (0x100018); NAME a property of the --props map, optionally\n"
-		"WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
-		"\n" DGR_TRANSPORT_USAGE
-		"\n"
-		"Options:\n"
-		"  --timeout MSEC           wait for each response, 1..60000 (default 200)\n"
-		"  --retries N              attempts after the first, 0..100 (default 3)\n"
-		"  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
-		"  --json                   JSON output\n"
-		"  -h, --help               this text\n");
+	fprintf(
+	    f, "Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
+	       "\n"
+	       "Commands:\n"
+	       "  discover                 send a NOP (to --peer; broadcast MAC with --if and no\n"
+	       "                           --peer) and list the endpoints that answer\n"
+	       "  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
+	       "  write ADDR|NAME VALUE    write a 32-bit word\n"
+	       "  control WORKER OP        control operation: initialize, start, stop, release,\n"
+	       "                           test, before-query, after-configure, status, reset\n"
+	       "  start WORKER / stop WORKER  shorthands of control\n"
+	       "  props                    list the property map given with --props\n"
+	       "\n"
+	       "ADDR is a DCP address (0x100018); NAME a property of the --props map, optionally\n"
+	       "WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
+	       "\n" DGR_TRANSPORT_USAGE "\n"
+	       "Options:\n"
+	       "  --timeout MSEC           wait for each response, 1..60000 (default 200)\n"
+	       "  --retries N              attempts after the first, 0..100 (default 3)\n"
+	       "  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
+	       "  --json                   JSON output\n"
+	       "  -h, --help               this text\n");
 }
 
 enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON };
@@ -218,8 +217,9 @@ static int transact(struct ctl *c, struct dcp_packet *req, const struct dgr_addr
 		return len;
 	}
 	for (unsigned int attempt = 0; attempt <= c->retries; attempt++) {
-		struct dgr_tx_pkt pkt = { .data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP,
-					  .dst = dst };
+		struct dgr_tx_pkt pkt = {
+			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
+		};
 		uint64_t deadline = now_ms() + c->timeout_ms;
 		int rc;
 
@@ -322,8 +322,9 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 	len = dcp_encode(buf, sizeof(buf), &req);
 	pr_arr_begin(p, "endpoints");
 	for (unsigned int attempt = 0; attempt <= c->retries && found == 0; attempt++) {
-		struct dgr_tx_pkt pkt = { .data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP,
-					  .dst = dst };
+		struct dgr_tx_pkt pkt = {
+			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
+		};
 
 		if (dgr_transport_send(c->t, &pkt, 1, err) < 0) {
 			pr_arr_end(p);
@@ -350,9 +351,11 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 				memset(&m, 0, sizeof(m));
 				memcpy(m.mac, resp.mac, 6);
 				pr_obj_begin(p, NULL);
-				pr_str(p, "address", dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
+				pr_str(p, "address",
+				       dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
 				pr_u64(p, "id", resp.nop_id);
-				pr_str(p, "mac", dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
+				pr_str(p, "mac",
+				       dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
 				pr_obj_end(p);
 				found++;
 			}
@@ -442,8 +445,7 @@ static const struct {
 	{ "reset", DCP_CTL_RESET },
 };
 
-static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const char *op,
-		       char *err)
+static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const char *op, char *err)
 {
 	unsigned int w;
 	uint32_t result;
@@ -528,8 +530,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		snprintf(err, DGR_ERRBUF_SIZE, "no command: discover, read, write, control, start, "
-					       "stop or props");
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no command: discover, read, write, control, start, "
+			 "stop or props");
 		goto usage_error;
 	}
 	cmd = argv[optind];
@@ -582,8 +585,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) {
 		rc = cmd_control(c, &p, argv[optind + 1], cmd, err);
 	} else {
-		snprintf(err, DGR_ERRBUF_SIZE, "'%s' is not a command: discover, read, write, "
-					       "control, start, stop, props",
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "'%s' is not a command: discover, read, write, "
+			 "control, start, stop, props",
 			 cmd);
 		rc = -1;
 		status = 2;

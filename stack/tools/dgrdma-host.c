@@ -33,7 +33,7 @@ enum source_kind { SOURCE_RAMP, SOURCE_FILE };
 struct host_cfg {
 	const char *mode;
 	struct dgr_conn_opts co;
-	uint64_t duration_ns;    /* 0: until the stream ends */
+	uint64_t duration_ns; /* 0: until the stream ends */
 	uint64_t idle_timeout_ns;
 	enum sink_kind sink;
 	const char *sink_path;
@@ -42,22 +42,22 @@ struct host_cfg {
 	uint64_t consumer_delay_ns;
 	enum source_kind source;
 	const char *source_path;
-	uint64_t total_bytes;    /* tx: bytes to send (0: until --duration) */
-	uint64_t rate_sps;       /* tx: samples/s (0: as fast as credits allow) */
+	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
+	uint64_t rate_sps;    /* tx: samples/s (0: as fast as credits allow) */
 	const char *summary_json;
 	bool json;
 	bool quiet;
-	double max_drop_rate;    /* < 0: none */
+	double max_drop_rate; /* < 0: none */
 	bool csv;
-	uint64_t perf_count;     /* perf: messages per size */
-	bool perf_memcpy;        /* perf: copy every message from a source buffer */
+	uint64_t perf_count; /* perf: messages per size */
+	bool perf_memcpy;    /* perf: copy every message from a source buffer */
 };
 
 /* State shared by the callbacks (worker thread) and main. */
 struct host_run {
 	struct host_cfg *cfg;
-	int fd;                  /* file sink or source */
-	uint8_t *scratch;        /* memcpy sink target */
+	int fd;			 /* file sink or source */
+	uint8_t *scratch;	 /* memcpy sink target */
 	uint64_t produced_bytes; /* tx */
 	uint32_t ramp_next;
 	uint64_t start_ns;
@@ -96,66 +96,68 @@ static void sleep_until(uint64_t t)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dgrdma-host rx|tx|perf [OPTIONS]\n"
-		"\n"
-		"  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
-		"  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
-		"  perf  tx throughput per message size 2..32 KiB (a table, or --csv)\n"
-		"\n" DGR_TRANSPORT_USAGE
-		"\n"
-		"Stream and buffers:\n"
-		"  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
-		"  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
-		"                         first transaction), 0..86400 (default 5; 0 = never)\n"
-		"  --buffers N            host buffers, 1..255 (default 64)\n"
-		"  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
-		"  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
-		"  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1)\n"
-		"  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
-		"  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
-		"  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off)\n"
-		"  --retransmit-attempts N  resends before giving up, 1..255 (default 5)\n"
-		"  --incomplete-timeout MSEC  forget incomplete transactions, 1..600000 (1000)\n"
-		"  --doorbell flag|dcp[:ADDR] doorbells as flag-only transactions (default) or DCP\n"
-		"                         writes of the buffer index to ADDR (default 0x100018,\n"
-		"                         property doorbell of worker 0, docs/fpga.md)\n"
-		"  --strict               enforce the FPGA's fragment length rules on input\n"
-		"  --port-base ADDR       port memory base address (default rx 0, tx 0x40000000)\n"
-		"Fault injection:\n"
-		"  --drop-rx P            drop received DG-RDMA frames with probability P, 0..1\n"
-		"  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
-		"\n"
-		"rx:\n"
-		"  --sink null|memcpy|file:PATH  what the consumer does (default null)\n"
-		"  --fsync                fsync the file after every buffer\n"
-		"  --direct               open the file with OPT_DIRECT (buffer size multiple of 4096)\n"
-		"  --consumer-delay-us N  extra per-buffer work, 0..10000000 us\n"
-		"  --no-ramp-check        do not check the sample ramp\n"
-		"tx:\n"
-		"  --source ramp|file:PATH  data to send (default ramp)\n"
-		"  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
-		"  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
-		"                         (default 0: as fast as credits allow)\n"
-		"perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
-		"  --count N              messages per message size 2K..--buffer-size (16384)\n"
-		"  --memcpy               copy each message from a source buffer (software load)\n"
-		"  --csv                  CSV instead of a table\n"
-		"\n"
-		"Mitigations (each refusal by the OS is an error):\n"
-		"  --sched POLICY         all data threads: fifo:N, rr:N (1..99), nice:N (-20..19), other\n"
-		"  --sched-rx/--sched-tx/--sched-worker/--sched-control POLICY  one thread\n"
-		"  --cpu LIST             all data threads on CPUs LIST (e.g. 2-3)\n"
-		"  --cpu-rx/--cpu-tx/--cpu-worker/--cpu-control LIST  one thread\n"
-		"  --busy-wait            stack threads spin instead of sleeping\n"
-		"\n"
-		"Output:\n"
-		"  --stats-interval SEC   print counters every SEC seconds\n"
-		"  --summary-json PATH    write the final summary as JSON to PATH\n"
-		"  --json                 print the summary as JSON on stdout\n"
-		"  --quiet                no summary on stdout\n"
-		"  --max-drop-rate R      exit 1 when the drop rate exceeds R (0..1)\n"
-		"  -h, --help             this text\n");
+	fprintf(
+	    f,
+	    "Usage: dgrdma-host rx|tx|perf [OPTIONS]\n"
+	    "\n"
+	    "  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
+	    "  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
+	    "  perf  tx throughput per message size 2..32 KiB (a table, or --csv)\n"
+	    "\n" DGR_TRANSPORT_USAGE "\n"
+	    "Stream and buffers:\n"
+	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
+	    "  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
+	    "                         first transaction), 0..86400 (default 5; 0 = never)\n"
+	    "  --buffers N            host buffers, 1..255 (default 64)\n"
+	    "  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
+	    "  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
+	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1)\n"
+	    "  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
+	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
+	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off)\n"
+	    "  --retransmit-attempts N  resends before giving up, 1..255 (default 5)\n"
+	    "  --incomplete-timeout MSEC  forget incomplete transactions, 1..600000 (1000)\n"
+	    "  --doorbell flag|dcp[:ADDR] doorbells as flag-only transactions (default) or DCP\n"
+	    "                         writes of the buffer index to ADDR (default 0x100018,\n"
+	    "                         property doorbell of worker 0, docs/fpga.md)\n"
+	    "  --strict               enforce the FPGA's fragment length rules on input\n"
+	    "  --port-base ADDR       port memory base address (default rx 0, tx 0x40000000)\n"
+	    "Fault injection:\n"
+	    "  --drop-rx P            drop received DG-RDMA frames with probability P, 0..1\n"
+	    "  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
+	    "\n"
+	    "rx:\n"
+	    "  --sink null|memcpy|file:PATH  what the consumer does (default null)\n"
+	    "  --fsync                fsync the file after every buffer\n"
+	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
+	    "4096)\n"
+	    "  --consumer-delay-us N  extra per-buffer work, 0..10000000 us\n"
+	    "  --no-ramp-check        do not check the sample ramp\n"
+	    "tx:\n"
+	    "  --source ramp|file:PATH  data to send (default ramp)\n"
+	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
+	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
+	    "                         (default 0: as fast as credits allow)\n"
+	    "perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
+	    "  --count N              messages per message size 2K..--buffer-size (16384)\n"
+	    "  --memcpy               copy each message from a source buffer (software load)\n"
+	    "  --csv                  CSV instead of a table\n"
+	    "\n"
+	    "Mitigations (each refusal by the OS is an error):\n"
+	    "  --sched POLICY         all data threads: fifo:N, rr:N (1..99), nice:N (-20..19), "
+	    "other\n"
+	    "  --sched-rx/--sched-tx/--sched-worker/--sched-control POLICY  one thread\n"
+	    "  --cpu LIST             all data threads on CPUs LIST (e.g. 2-3)\n"
+	    "  --cpu-rx/--cpu-tx/--cpu-worker/--cpu-control LIST  one thread\n"
+	    "  --busy-wait            stack threads spin instead of sleeping\n"
+	    "\n"
+	    "Output:\n"
+	    "  --stats-interval SEC   print counters every SEC seconds\n"
+	    "  --summary-json PATH    write the final summary as JSON to PATH\n"
+	    "  --json                 print the summary as JSON on stdout\n"
+	    "  --quiet                no summary on stdout\n"
+	    "  --max-drop-rate R      exit 1 when the drop rate exceeds R (0..1)\n"
+	    "  -h, --help             this text\n");
 }
 
 enum {
@@ -285,8 +287,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			break;
 		case OPT_IDLE:
-			if (dgr_parse_seconds("--idle-timeout", optarg, 86400, &cfg->idle_timeout_ns,
-					      err) < 0) {
+			if (dgr_parse_seconds("--idle-timeout", optarg, 86400,
+					      &cfg->idle_timeout_ns, err) < 0) {
 				return -1;
 			}
 			break;
@@ -297,8 +299,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->buffers = (unsigned int)v;
 			break;
 		case OPT_BUFSIZE:
-			if (parse_u("--buffer-size", optarg, 64, DGR_MAX_BUFFER_SIZE, true, &v, err) <
-			    0) {
+			if (parse_u("--buffer-size", optarg, 64, DGR_MAX_BUFFER_SIZE, true, &v,
+				    err) < 0) {
 				return -1;
 			}
 			if (v % 16) {
@@ -316,8 +318,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			break;
 		case OPT_ID:
 		case OPT_PEER_ID:
-			if (parse_u(opt == OPT_ID ? "--id" : "--peer-id", optarg, 0, 65535, false, &v,
-				    err) < 0) {
+			if (parse_u(opt == OPT_ID ? "--id" : "--peer-id", optarg, 0, 65535, false,
+				    &v, err) < 0) {
 				return -1;
 			}
 			if (opt == OPT_ID) {
@@ -348,7 +350,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->retransmit_attempts = (unsigned int)v;
 			break;
 		case OPT_INCOMPLETE:
-			if (parse_u("--incomplete-timeout", optarg, 1, 600000, false, &v, err) < 0) {
+			if (parse_u("--incomplete-timeout", optarg, 1, 600000, false, &v, err) <
+			    0) {
 				return -1;
 			}
 			co->incomplete_ms = (unsigned int)v;
@@ -360,8 +363,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				co->doorbell_mode = DGR_DOORBELL_DCP;
 				co->doorbell_dcp_addr = DGR_DCP_DOORBELL_ADDR;
 			} else if (strncmp(optarg, "dcp:", 4) == 0) {
-				if (parse_u("--doorbell dcp", optarg + 4, 0, DCP_ADDR_MASK, false, &v,
-					    err) < 0) {
+				if (parse_u("--doorbell dcp", optarg + 4, 0, DCP_ADDR_MASK, false,
+					    &v, err) < 0) {
 					return -1;
 				}
 				co->doorbell_mode = DGR_DOORBELL_DCP;
@@ -396,7 +399,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			cfg->direct = true;
 			break;
 		case OPT_DELAY:
-			if (parse_u("--consumer-delay-us", optarg, 0, 10000000, false, &v, err) < 0) {
+			if (parse_u("--consumer-delay-us", optarg, 0, 10000000, false, &v, err) <
+			    0) {
 				return -1;
 			}
 			cfg->consumer_delay_ns = v * 1000;
@@ -536,8 +540,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			errno = 0;
 			d = strtod(optarg, &end);
 			if (errno || end == optarg || *end || d < 0 || d > 1) {
-				snprintf(err, DGR_ERRBUF_SIZE, "--drop-rx: '%s' is out of range 0..1",
-					 optarg);
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--drop-rx: '%s' is out of range 0..1", optarg);
 				return -1;
 			}
 			co->rx_drop_ppm = (uint32_t)(d * 1e6 + 0.5);
@@ -678,9 +682,9 @@ static int produce(void *ctx, struct dgr_buffer_view *b)
 	}
 	if (cfg->rate_sps) {
 		/* pacing: buffer k leaves when k buffers' worth of samples are due */
-		uint64_t due = r->start_ns + (uint64_t)((double)(r->produced_bytes /
-								  DGR_SAMPLE_BYTES) *
-							 1e9 / (double)cfg->rate_sps);
+		uint64_t due =
+		    r->start_ns + (uint64_t)((double)(r->produced_bytes / DGR_SAMPLE_BYTES) * 1e9 /
+					     (double)cfg->rate_sps);
 
 		sleep_until(due);
 	}
@@ -706,13 +710,14 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	bytes = r->cfg->co.direction == DGR_DIR_RX ? s.data_bytes_rx : s.data_bytes_tx;
 	dt = (double)(t - r->last_ns) / 1e9;
 	fprintf(stderr,
-		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64
-		"/%" PRIu64 "  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64
-		"  malformed %" PRIu64 "  dup %" PRIu64 "  drops %" PRIu64 "  rtx %" PRIu64 "\n",
-		(double)(t - r->start_ns) / 1e9, dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0,
-		s.txns_completed, s.txns_sent, s.doorbells_sent, s.doorbells_received,
-		s.buffers_in_use, s.occupancy_hwm, s.samples_lost, s.malformed_frames,
-		s.duplicate_frames, s.socket_drops, s.retransmits);
+		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64 "/%" PRIu64
+		"  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64 "  malformed %" PRIu64
+		"  dup %" PRIu64 "  drops %" PRIu64 "  rtx %" PRIu64 "\n",
+		(double)(t - r->start_ns) / 1e9,
+		dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0, s.txns_completed,
+		s.txns_sent, s.doorbells_sent, s.doorbells_received, s.buffers_in_use,
+		s.occupancy_hwm, s.samples_lost, s.malformed_frames, s.duplicate_frames,
+		s.socket_drops, s.retransmits);
 	r->last_bytes = bytes;
 	r->last_ns = t;
 }
@@ -772,11 +777,9 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_u64(p, "doorbells_sent", s.doorbells_sent);
 	pr_u64(p, "doorbells_received", s.doorbells_received);
 	pr_u64(p, "bytes", bytes);
-	pr_dbl(p, "rate_mbyte_s", sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0,
-	       1);
+	pr_dbl(p, "rate_mbyte_s", sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0, 1);
 	pr_dbl(p, "rate_msample_s",
-	       sm->seconds > 0 ? (double)bytes / DGR_SAMPLE_BYTES / sm->seconds / 1e6 : 0.0,
-	       2);
+	       sm->seconds > 0 ? (double)bytes / DGR_SAMPLE_BYTES / sm->seconds / 1e6 : 0.0, 2);
 	pr_u64(p, "samples_received", s.samples_received);
 	pr_u64(p, "samples_lost", s.samples_lost);
 	pr_dbl(p, "drop_rate", sm->drop_rate, 6);
@@ -957,17 +960,17 @@ static int run_stream(struct host_cfg *cfg)
 			break;
 		}
 		dgr_conn_get_stats(c, &s);
-		progress = s.txns_completed + s.buffers_consumed + s.txns_sent +
-			   s.doorbells_received;
+		progress =
+		    s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
 		if (progress != last_progress) {
 			last_progress = progress;
 			last_progress_ns = t;
 		} else if (cfg->idle_timeout_ns && t - last_progress_ns >= cfg->idle_timeout_ns) {
 			sm.status = "stalled";
 			sm.error = cfg->co.direction == DGR_DIR_RX
-					   ? "no transaction completed within --idle-timeout "
-					     "(lost frames leave transactions incomplete)"
-					   : "no credit returned within --idle-timeout";
+				       ? "no transaction completed within --idle-timeout "
+					 "(lost frames leave transactions incomplete)"
+				       : "no credit returned within --idle-timeout";
 			break;
 		}
 	}
@@ -986,8 +989,8 @@ static int run_stream(struct host_cfg *cfg)
 
 		sm.drop_rate = total ? (double)s.samples_lost / (double)total : 0.0;
 	} else {
-		sm.unanswered = s.txns_sent > s.doorbells_received ? s.txns_sent - s.doorbells_received
-								    : 0;
+		sm.unanswered =
+		    s.txns_sent > s.doorbells_received ? s.txns_sent - s.doorbells_received : 0;
 		sm.drop_rate = s.txns_sent ? (double)sm.unanswered / (double)s.txns_sent : 0.0;
 	}
 	if (strcmp(sm.status, "ended") != 0 && strcmp(sm.status, "duration") != 0) {
@@ -1007,7 +1010,8 @@ static int run_stream(struct host_cfg *cfg)
 		fprintf(stderr,
 			"dgrdma-host: %u transactions still incomplete, %" PRIu64
 			" timed out (frames lost; retransmission %s)\n",
-			sm.incomplete, s.incomplete_timed_out, cfg->co.retransmit_ms ? "on" : "off");
+			sm.incomplete, s.incomplete_timed_out,
+			cfg->co.retransmit_ms ? "on" : "off");
 	}
 	if (!cfg->quiet) {
 		struct pr p;
@@ -1142,8 +1146,8 @@ static int run_perf(struct host_cfg *cfg)
 	}
 	for (unsigned int i = 0; i < p.nsizes; i++) {
 		double sec = p.phase_start[i + 1] > p.phase_start[i]
-				     ? (double)(p.phase_start[i + 1] - p.phase_start[i]) / 1e9
-				     : 0.0;
+				 ? (double)(p.phase_start[i + 1] - p.phase_start[i]) / 1e9
+				 : 0.0;
 		double bytes = (double)p.per_phase * p.sizes[i];
 
 		if (i >= p.phase || sec <= 0) {
@@ -1152,10 +1156,11 @@ static int run_perf(struct host_cfg *cfg)
 		if (cfg->csv) {
 			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s\n", p.sizes[i], p.per_phase, sec,
 			       sec > 0 ? bytes / sec / 1e6 : 0.0,
-			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0, cfg->perf_memcpy ? "on" : "off");
+			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0,
+			       cfg->perf_memcpy ? "on" : "off");
 		} else {
-			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p.sizes[i], p.per_phase, sec,
-			       sec > 0 ? bytes / sec / 1e6 : 0.0,
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p.sizes[i], p.per_phase,
+			       sec, sec > 0 ? bytes / sec / 1e6 : 0.0,
 			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0);
 		}
 	}

@@ -31,15 +31,15 @@ extern "C" {
 
 #define DGR_PORT_BASE_RX 0x00000000u
 #define DGR_PORT_BASE_TX 0x40000000u
-#define DGR_PORT_FLAGS 256u
+#define DGR_PORT_FLAGS	 256u
 /* DCP address of the emulator's doorbell property (worker 0, offset 0x18; docs/fpga.md) */
 #define DGR_DCP_DOORBELL_ADDR 0x100018u
 
-#define DGR_MAX_BUFFERS 255u
-#define DGR_MAX_BUFFER_SIZE (2u * 1024 * 1024)
-#define DGR_DEFAULT_BUFFERS 64u
-#define DGR_DEFAULT_BUFFER_SIZE 16384u /* docs/fpga.md: the same default on both ends */
-#define DGR_DEFAULT_PEER_BUFFERS 4u
+#define DGR_MAX_BUFFERS		  255u
+#define DGR_MAX_BUFFER_SIZE	  (2u * 1024 * 1024)
+#define DGR_DEFAULT_BUFFERS	  64u
+#define DGR_DEFAULT_BUFFER_SIZE	  16384u /* docs/fpga.md: the same default on both ends */
+#define DGR_DEFAULT_PEER_BUFFERS  4u
 #define DGR_DEFAULT_RETRANSMIT_MS 500u
 #define DGR_DEFAULT_INCOMPLETE_MS 1000u
 
@@ -57,11 +57,11 @@ enum dgr_doorbell_mode {
 
 /* Scheduling of one thread; what the OS refuses is an error, never ignored. */
 struct dgr_sched {
-	int policy;       /* SCHED_OTHER (default), SCHED_FIFO or SCHED_RR */
-	int priority;     /* 1..99 with FIFO/RR */
-	int nice;         /* -20..19 with SCHED_OTHER */
-	bool set_nice;    /* nice was given */
-	uint64_t cpuset;  /* CPUs 0..63 as a bit mask; 0 = inherit */
+	int policy;	 /* SCHED_OTHER (default), SCHED_FIFO or SCHED_RR */
+	int priority;	 /* 1..99 with FIFO/RR */
+	int nice;	 /* -20..19 with SCHED_OTHER */
+	bool set_nice;	 /* nice was given */
+	uint64_t cpuset; /* CPUs 0..63 as a bit mask; 0 = inherit */
 };
 
 /* Thread indexes of dgr_conn_opts.sched and the stats. */
@@ -72,29 +72,30 @@ struct dgr_conn;
 struct dgr_conn_opts {
 	struct dgr_transport_opts transport;
 	enum dgr_direction direction;
-	uint16_t conn_index;        /* the tracepoints' conn field */
-	uint16_t id;                /* our endpoint id (src_id of our frames), default 0 */
-	uint16_t peer_id;           /* the FPGA's id, default 1 */
-	unsigned int buffers;       /* H: host buffers, 1..255 */
-	uint32_t buffer_size;       /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
-	unsigned int peer_buffers;  /* E: the FPGA's buffers, 1..64 */
-	unsigned int coalesce_wait_us; /* hold a partly filled frame this long (0: never) */
-	bool acks;                  /* acknowledge the peer's frames */
-	unsigned int retransmit_ms; /* resend unacknowledged frames after this; 0 = off */
+	uint16_t conn_index;		  /* the tracepoints' conn field */
+	uint16_t id;			  /* our endpoint id (src_id of our frames), default 0 */
+	uint16_t peer_id;		  /* the FPGA's id, default 1 */
+	unsigned int buffers;		  /* H: host buffers, 1..255 */
+	uint32_t buffer_size;		  /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
+	unsigned int peer_buffers;	  /* E: the FPGA's buffers, 1..64 */
+	unsigned int coalesce_wait_us;	  /* hold a partly filled frame this long (0: never) */
+	bool acks;			  /* acknowledge the peer's frames */
+	unsigned int retransmit_ms;	  /* resend unacknowledged frames after this; 0 = off */
 	unsigned int retransmit_attempts; /* resends before giving up, default 5 */
-	unsigned int incomplete_ms; /* drop incomplete transactions older than this */
+	unsigned int incomplete_ms;	  /* drop incomplete transactions older than this */
 	enum dgr_doorbell_mode doorbell_mode;
 	uint32_t doorbell_dcp_addr; /* DCP address written with the buffer index */
-	bool strict_lengths;        /* enforce the FPGA's fragment length rules on input */
-	bool busy_wait;             /* threads spin instead of sleeping between events */
+	bool strict_lengths;	    /* enforce the FPGA's fragment length rules on input */
+	bool busy_wait;		    /* threads spin instead of sleeping between events */
 	struct dgr_sched sched[DGR_T_COUNT];
 	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
-	bool set_port_base;         /* use port_base instead of the direction's default */
-	uint32_t port_base;         /* port memory base on the wire (e.g. host-to-host tests) */
-	uint32_t rx_drop_ppm;       /* fault injection: drop received frames, per million */
-	uint64_t rx_drop_seed;      /* seed of that choice */
-	bool check_ramp;            /* RX: check the sample ramp of opcode-0 buffers (default on) */
-	uint64_t stats_interval_ns; /* call on_stats this often from the control thread; 0 = never */
+	bool set_port_base;	      /* use port_base instead of the direction's default */
+	uint32_t port_base;	      /* port memory base on the wire (e.g. host-to-host tests) */
+	uint32_t rx_drop_ppm;	      /* fault injection: drop received frames, per million */
+	uint64_t rx_drop_seed;	      /* seed of that choice */
+	bool check_ramp; /* RX: check the sample ramp of opcode-0 buffers (default on) */
+	uint64_t
+	    stats_interval_ns; /* call on_stats this often from the control thread; 0 = never */
 	void (*on_stats)(void *ctx, struct dgr_conn *c);
 	void *stats_ctx;
 };
@@ -107,10 +108,10 @@ void dgr_conn_opts_init(struct dgr_conn_opts *o);
  * The consumer callback returns 0 to go on, or a negative code to stop the run.
  */
 struct dgr_buffer_view {
-	uint16_t buffer;   /* index in the pool */
+	uint16_t buffer; /* index in the pool */
 	uint32_t txn_id;
 	uint8_t *data;
-	uint32_t len;      /* bytes of data: min(flag word length, buffer size) */
+	uint32_t len; /* bytes of data: min(flag word length, buffer size) */
 	uint32_t flag_value;
 	uint8_t opcode;
 	bool eof;
@@ -141,8 +142,8 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
  * before it starts work; a refusal stops the connection and is returned here
  * (-DGR_E_PERM or -DGR_E_SYS with the OS error and the fix).
  */
-int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce,
-		   void *ctx, char *errbuf);
+int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce, void *ctx,
+		   char *errbuf);
 
 /*
  * Waits until the stream ends (EOF consumed or sent and credited), a worker
@@ -176,7 +177,7 @@ void dgr_conn_get_sched(struct dgr_conn *c, int t, struct dgr_sched_info *si);
 
 /* Summary of the in-host doorbell latency (transaction complete -> doorbell sent), ns. */
 struct dgr_latency_summary {
-	uint64_t count;  /* doorbells measured */
+	uint64_t count;	 /* doorbells measured */
 	uint64_t stored; /* of which kept for percentiles (the first latency_samples) */
 	uint64_t min, p50, p90, p99, p999, max;
 	double mean;

@@ -13,19 +13,19 @@
 #define DGR_RAMP_GAPS_KEPT 16
 
 struct dgr_ramp_gap {
-	uint64_t at_sample;  /* samples received before the gap */
-	uint32_t expected;   /* value that should have come */
-	uint32_t got;        /* value that came */
+	uint64_t at_sample; /* samples received before the gap */
+	uint32_t expected;  /* value that should have come */
+	uint32_t got;	    /* value that came */
 };
 
 struct dgr_ramp {
 	bool started;
-	uint32_t first;      /* first value seen (samples lost before the stream started) */
-	uint32_t next;       /* value expected next */
-	uint64_t samples;    /* samples checked */
-	uint64_t lost;       /* samples missing (forward jumps) */
-	uint64_t gaps;       /* forward jumps */
-	uint64_t backwards;  /* values that went backwards (repeated or corrupted data) */
+	uint32_t first;	    /* first value seen (samples lost before the stream started) */
+	uint32_t next;	    /* value expected next */
+	uint64_t samples;   /* samples checked */
+	uint64_t lost;	    /* samples missing (forward jumps) */
+	uint64_t gaps;	    /* forward jumps */
+	uint64_t backwards; /* values that went backwards (repeated or corrupted data) */
 	struct dgr_ramp_gap gap[DGR_RAMP_GAPS_KEPT];
 };
 

@@ -83,7 +83,7 @@ enum {
 #define DGR_STATS_X_COUNT(name) DGR_STATS_IDX_##name,
 	DGR_CONN_STATS_FIELDS(DGR_STATS_X_COUNT)
 #undef DGR_STATS_X_COUNT
-	DGR_CONN_STATS_NFIELDS
+	    DGR_CONN_STATS_NFIELDS
 };
 
 /* Field names in declaration order; DGR_CONN_STATS_NFIELDS entries. */
@@ -106,9 +106,9 @@ const char *dgr_thread_role_name(enum dgr_thread_role role);
  * from getrusage(RUSAGE_THREAD) user + system time.
  */
 struct dgr_thread_stats {
-	uint64_t loops;      /* iterations of the thread's main loop */
-	uint64_t items;      /* frames (rx, tx) or buffers (consumer, producer) handled */
-	uint64_t bytes;      /* bytes handled */
+	uint64_t loops;	     /* iterations of the thread's main loop */
+	uint64_t items;	     /* frames (rx, tx) or buffers (consumer, producer) handled */
+	uint64_t bytes;	     /* bytes handled */
 	uint64_t syscalls;   /* batched system calls made on the data path */
 	uint64_t idle_waits; /* times the thread blocked or backed off for lack of work */
 	uint64_t cpu_user_ns;

@@ -39,11 +39,11 @@ extern "C" {
 
 /* UDP pad values (big-endian on the wire) that select the protocol. */
 #define DGR_UDP_PAD_DGRDMA 0x0000
-#define DGR_UDP_PAD_DCP 0xF040
+#define DGR_UDP_PAD_DCP	   0xF040
 
 /* Defaults. */
-#define DGR_TRANSPORT_DEFAULT_BATCH 64
-#define DGR_TRANSPORT_MAX_BATCH 1024
+#define DGR_TRANSPORT_DEFAULT_BATCH   64
+#define DGR_TRANSPORT_MAX_BATCH	      1024
 #define DGR_TRANSPORT_DEFAULT_UDP_MTU 9000 /* UDP has no interface MTU to read */
 
 enum dgr_transport_kind {
@@ -70,15 +70,15 @@ struct dgr_transport_opts {
 	enum dgr_transport_kind kind;
 	char ifname[IF_NAMESIZE];     /* --if */
 	struct sockaddr_in bind_addr; /* --bind (UDP); default 0.0.0.0:18078 */
-	struct dgr_addr peer;         /* --peer, resolved by dgr_transport_opts_finish() */
+	struct dgr_addr peer;	      /* --peer, resolved by dgr_transport_opts_finish() */
 	bool have_peer;
-	char peer_arg[64];            /* --peer as given, parsed once the kind is known */
-	unsigned int mtu;             /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
-	int rcvbuf;                   /* --rcvbuf bytes, 0 = system default */
-	int sndbuf;                   /* --sndbuf bytes, 0 = system default */
-	unsigned int busy_poll_us;    /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
-	unsigned int batch;           /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
-	bool dcp;                     /* also open the DCP channel (Ethernet: a 0xF040 socket) */
+	char peer_arg[64];	   /* --peer as given, parsed once the kind is known */
+	unsigned int mtu;	   /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
+	int rcvbuf;		   /* --rcvbuf bytes, 0 = system default */
+	int sndbuf;		   /* --sndbuf bytes, 0 = system default */
+	unsigned int busy_poll_us; /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
+	unsigned int batch;	   /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
+	bool dcp;		   /* also open the DCP channel (Ethernet: a 0xF040 socket) */
 };
 
 /* One received packet; data points into transport-owned memory. */
@@ -93,7 +93,7 @@ struct dgr_rx_pkt {
 struct dgr_tx_pkt {
 	const uint8_t *data;
 	size_t len;
-	enum dgr_proto proto;       /* DGR_PROTO_DGRDMA or DGR_PROTO_DCP */
+	enum dgr_proto proto;	    /* DGR_PROTO_DGRDMA or DGR_PROTO_DCP */
 	const struct dgr_addr *dst; /* NULL: the configured peer */
 };
 
@@ -115,27 +115,30 @@ enum {
 /* Entries for a getopt_long option table (put before the terminating zero entry). */
 #define DGR_TRANSPORT_LONGOPTS                                                                     \
 	{ "if", required_argument, NULL, DGR_OPT_IF },                                             \
-		{ "peer", required_argument, NULL, DGR_OPT_PEER },                                 \
-		{ "udp", no_argument, NULL, DGR_OPT_UDP },                                         \
-		{ "bind", required_argument, NULL, DGR_OPT_BIND },                                 \
-		{ "mtu", required_argument, NULL, DGR_OPT_MTU },                                   \
-		{ "rcvbuf", required_argument, NULL, DGR_OPT_RCVBUF },                             \
-		{ "sndbuf", required_argument, NULL, DGR_OPT_SNDBUF },                             \
-		{ "busy-poll", required_argument, NULL, DGR_OPT_BUSY_POLL },                       \
-		{ "batch", required_argument, NULL, DGR_OPT_BATCH }
+	    { "peer", required_argument, NULL, DGR_OPT_PEER },                                     \
+	    { "udp", no_argument, NULL, DGR_OPT_UDP },                                             \
+	    { "bind", required_argument, NULL, DGR_OPT_BIND },                                     \
+	    { "mtu", required_argument, NULL, DGR_OPT_MTU },                                       \
+	    { "rcvbuf", required_argument, NULL, DGR_OPT_RCVBUF },                                 \
+	    { "sndbuf", required_argument, NULL, DGR_OPT_SNDBUF },                                 \
+	    { "busy-poll", required_argument, NULL, DGR_OPT_BUSY_POLL },                           \
+	{                                                                                          \
+		"batch", required_argument, NULL, DGR_OPT_BATCH                                    \
+	}
 
 /* Lines for usage(). */
 #define DGR_TRANSPORT_USAGE                                                                        \
 	"Transport (raw Ethernet or UDP):\n"                                                       \
-	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"           \
-	"  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"              \
-	"  --udp                 UDP instead of raw Ethernet (no privileges needed)\n"          \
+	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"              \
+	"  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"                 \
+	"  --udp                 UDP instead of raw Ethernet (no privileges needed)\n"             \
 	"  --bind ADDR[:PORT]    local IPv4 address and port with --udp (default 0.0.0.0:18078)\n" \
-	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"  \
+	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"     \
 	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
-	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF)\n"      \
-	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"         \
-	"  --busy-poll USEC      busy-poll the socket (SO_BUSY_POLL) and spin instead of sleeping\n" \
+	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF)\n"         \
+	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"            \
+	"  --busy-poll USEC      busy-poll the socket (SO_BUSY_POLL) and spin instead of "         \
+	"sleeping\n"                                                                               \
 	"  --batch N             packets per recvmmsg/sendmmsg, 1..1024 (default 64)\n"
 
 /* Sets the defaults (no transport selected, UDP bind 0.0.0.0:18078, batch 64). */
@@ -147,8 +150,7 @@ void dgr_transport_opts_init(struct dgr_transport_opts *o);
  * it), or a negative DGR_E_INVAL with errbuf naming the option and the
  * accepted range.
  */
-int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *arg,
-			    char *errbuf);
+int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *arg, char *errbuf);
 
 /*
  * Checks the options once all are parsed and resolves --peer (a MAC for raw

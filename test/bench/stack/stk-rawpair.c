@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2 || (strcmp(argv[1], "send") && strcmp(argv[1], "recv"))) {
-		fprintf(stderr, "usage: stk-rawpair send|recv TRANSPORT [--frame N] [--seconds S]\n");
+		fprintf(stderr,
+			"usage: stk-rawpair send|recv TRANSPORT [--frame N] [--seconds S]\n");
 		return 2;
 	}
 	send_mode = strcmp(argv[1], "send") == 0;
@@ -93,7 +94,8 @@ int main(int argc, char **argv)
 		free(buf);
 	} else {
 		struct dgr_rx_pkt in[64];
-		uint64_t frames = 0, bytes = 0, first = 0, last = 0, deadline = now_ns() + dur_ns + 5000000000ull;
+		uint64_t frames = 0, bytes = 0, first = 0, last = 0,
+			 deadline = now_ns() + dur_ns + 5000000000ull;
 
 		for (;;) {
 			int n = dgr_transport_recv(t, in, 64, 500, err);

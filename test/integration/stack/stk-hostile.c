@@ -34,8 +34,12 @@ static size_t valid_frame(uint8_t *buf, size_t cap, uint16_t seq, uint32_t txn_i
 {
 	struct dgr_frame_builder fb;
 	struct dgr_frame_hdr h = { .src_id = 1, .dst_id = 0, .frame_seq = seq };
-	struct dgr_txn t = { .txn_id = txn_id, .data_addr = data_addr, .flag_addr = flag_addr,
-			     .flag_value = flag_value, .data = data, .len = len };
+	struct dgr_txn t = { .txn_id = txn_id,
+			     .data_addr = data_addr,
+			     .flag_addr = flag_addr,
+			     .flag_value = flag_value,
+			     .data = data,
+			     .len = len };
 	struct dgr_txn_cursor cur;
 
 	if (dgr_fb_init(&fb, buf, cap, &h) < 0 || dgr_txn_plan(&cur, &t, &fb) < 0) {
@@ -83,7 +87,8 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case 'n':
-			if (dgr_parse_u64("--count", optarg, 0, 1ull << 40, false, &count, err) < 0) {
+			if (dgr_parse_u64("--count", optarg, 0, 1ull << 40, false, &count, err) <
+			    0) {
 				fprintf(stderr, "stk-hostile: %s\n", err);
 				return 2;
 			}
@@ -113,8 +118,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (dgr_transport_opts_finish(&to, true, err) < 0 ||
-	    dgr_transport_open(&to, &t, err) < 0) {
+	if (dgr_transport_opts_finish(&to, true, err) < 0 || dgr_transport_open(&to, &t, err) < 0) {
 		fprintf(stderr, "stk-hostile: %s\n", err);
 		return 2;
 	}

@@ -64,8 +64,8 @@ static void test_ackq(void)
 		dgr_ackq_push(&a, (uint16_t)s);
 	}
 	n = dgr_ackq_take_run(&a, &start);
-	tap_ok(n == 255 && start == 65530, "runs stop at 255 and cross the wrap (got %u at %u)",
-	       n, start);
+	tap_ok(n == 255 && start == 65530, "runs stop at 255 and cross the wrap (got %u at %u)", n,
+	       start);
 	n = dgr_ackq_take_run(&a, &start);
 	tap_ok(n == 45 && start == (uint16_t)(65530 + 255), "the rest follows (got %u at %u)", n,
 	       start);
@@ -99,7 +99,7 @@ static void test_rtq(void)
 	TAP_EQ_U(n, 0, "nothing due before the timeout");
 	n = dgr_rtq_due(&q, 1500, 500, 2, due, 16, &giveups);
 	tap_ok(n == 2 && due[0]->seq == 1 && due[1]->seq == 4 && due[0]->buf[0] == 1 &&
-		       due[1]->buf[9] == 4,
+		   due[1]->buf[9] == 4,
 	       "frames 1 and 4 due at the timeout, with their bytes");
 	TAP_EQ_U(due[0]->attempts, 1, "first retransmission counted");
 	TAP_EQ_U(dgr_rtq_ack(&q, 1, 1), 1, "ACK of 1 after the resend");

@@ -18,8 +18,8 @@
 
 #include "../tap.h"
 
-#define NBUF 8
-#define BSIZE 1024
+#define NBUF	  8
+#define BSIZE	  1024
 #define PEER_BUFS 4
 
 struct peer {
@@ -89,8 +89,12 @@ static size_t txn_frame(struct peer *p, uint8_t *buf, size_t cap, uint16_t dst_i
 {
 	struct dgr_frame_builder fb;
 	struct dgr_frame_hdr h = { .src_id = 1, .dst_id = dst_id, .frame_seq = p->seq++ };
-	struct dgr_txn t = { .txn_id = p->txn++, .data_addr = data_addr, .flag_addr = flag_addr,
-			     .flag_value = flag_value, .data = data, .len = len };
+	struct dgr_txn t = { .txn_id = p->txn++,
+			     .data_addr = data_addr,
+			     .flag_addr = flag_addr,
+			     .flag_value = flag_value,
+			     .data = data,
+			     .len = len };
 	struct dgr_txn_cursor cur;
 
 	dgr_fb_init(&fb, buf, cap, &h);
@@ -125,9 +129,9 @@ static void send_buffer(struct peer *p, unsigned int i, bool eof)
 	size_t len;
 
 	dgr_ramp_fill(data, BSIZE, i * (BSIZE / 4));
-	len = txn_frame(p, frame, sizeof(frame), 0, (i % NBUF) * BSIZE,
-			NBUF * BSIZE + 4 * (i % NBUF),
-			eof ? dgr_flag_encode(BSIZE, true, false, 0) : data_flag(i), data, BSIZE);
+	len =
+	    txn_frame(p, frame, sizeof(frame), 0, (i % NBUF) * BSIZE, NBUF * BSIZE + 4 * (i % NBUF),
+		      eof ? dgr_flag_encode(BSIZE, true, false, 0) : data_flag(i), data, BSIZE);
 	peer_send(p, frame, len);
 }
 
@@ -261,7 +265,7 @@ static void test_coalescing(void)
 	dgr_conn_latency(c, &l);
 	TAP_EQ_U(l.count, NBUF, "8 in-host latencies measured");
 	tap_ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
-		       l.p999 <= l.max,
+		   l.p999 <= l.max,
 	       "percentiles ordered");
 	dgr_conn_close(c);
 	dgr_transport_close(p.t);
@@ -293,13 +297,15 @@ static void test_hostile(void)
 	}
 	/* 3 frames with flags 7 */
 	for (int i = 0; i < 3; i++) {
-		len = txn_frame(&p, frame, sizeof(frame), 0, 0, NBUF * BSIZE, data_flag(0), data, 64);
+		len =
+		    txn_frame(&p, frame, sizeof(frame), 0, 0, NBUF * BSIZE, data_flag(0), data, 64);
 		frame[DGR_FRAME_OFF_FLAGS] = 7;
 		peer_send(&p, frame, len);
 	}
 	/* 4 frames for another endpoint id */
 	for (int i = 0; i < 4; i++) {
-		len = txn_frame(&p, frame, sizeof(frame), 9, 0, NBUF * BSIZE, data_flag(0), data, 64);
+		len =
+		    txn_frame(&p, frame, sizeof(frame), 9, 0, NBUF * BSIZE, data_flag(0), data, 64);
 		peer_send(&p, frame, len);
 	}
 	/* 2 frames whose message header is cut */

@@ -25,12 +25,13 @@ static void test_ramp(void)
 	next = dgr_ramp_fill(buf, sizeof(buf), 0);
 	TAP_EQ_U(next, 1024, "fill writes 1024 samples");
 	dgr_ramp_check(&r, buf, sizeof(buf));
-	tap_ok(r.samples == 1024 && r.lost == 0 && r.gaps == 0, "a clean ramp: 1024 samples, 0 lost");
+	tap_ok(r.samples == 1024 && r.lost == 0 && r.gaps == 0,
+	       "a clean ramp: 1024 samples, 0 lost");
 	/* next buffer starts 100 samples later: 100 lost at sample 1024 */
 	dgr_ramp_fill(buf, sizeof(buf), 1124);
 	dgr_ramp_check(&r, buf, sizeof(buf));
 	tap_ok(r.lost == 100 && r.gaps == 1 && r.gap[0].at_sample == 1024 &&
-		       r.gap[0].expected == 1024 && r.gap[0].got == 1124,
+		   r.gap[0].expected == 1024 && r.gap[0].got == 1124,
 	       "a jump of 100 is 100 lost samples at sample 1024");
 	/* a gap inside a buffer */
 	dgr_ramp_fill(buf, 2048, 2148);

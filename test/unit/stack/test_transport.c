@@ -123,7 +123,8 @@ int main(void)
 		dg = dc = inv = 0;
 		got = drain(c, NULL, 200, &dg, &dc, &inv);
 		TAP_EQ_I(dgr_transport_drops(c, &drops, err), 0, "drop counter readable");
-		tap_ok(got < 200, "a 4 KiB receive buffer cannot hold 200 datagrams (%u kept)", got);
+		tap_ok(got < 200, "a 4 KiB receive buffer cannot hold 200 datagrams (%u kept)",
+		       got);
 		TAP_EQ_U(drops + got, 200, "SO_RXQ_OVFL drops + received = 200 sent");
 		dgr_transport_close(c);
 	}
@@ -135,7 +136,8 @@ int main(void)
 		o.kind = DGR_TRANSPORT_UDP;
 		o.bind_addr = ba.in;
 		TAP_EQ_I(dgr_transport_open(&o, &d, err), -DGR_E_SYS, "binding a used port fails");
-		tap_ok(strstr(err, "Address already in use") != NULL, "with the errno text: %s", err);
+		tap_ok(strstr(err, "Address already in use") != NULL, "with the errno text: %s",
+		       err);
 	}
 	close(raw);
 	dgr_transport_close(a);
