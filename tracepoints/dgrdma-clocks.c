@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#define TRIES   16
+#define TRIES	 16
 #define NS_PER_S UINT64_C(1000000000)
 
 struct clock_pair {
@@ -69,8 +69,8 @@ static void print_json(const struct clock_pair *pair)
 	       ",\"realtime_sec\":%" PRIu64 ",\"realtime_nsec\":%" PRIu64
 	       ",\"uncertainty_ns\":%" PRIu64 ",\"realtime_iso8601\":\"%s.%09" PRIu64 "Z\"}\n",
 	       pair->monotonic_ns / NS_PER_S, pair->monotonic_ns % NS_PER_S,
-	       pair->realtime_ns / NS_PER_S, pair->realtime_ns % NS_PER_S, pair->uncertainty_ns, iso,
-	       pair->realtime_ns % NS_PER_S);
+	       pair->realtime_ns / NS_PER_S, pair->realtime_ns % NS_PER_S, pair->uncertainty_ns,
+	       iso, pair->realtime_ns % NS_PER_S);
 }
 
 static void usage(FILE *out)

@@ -25,7 +25,7 @@ static inline void dgr_fpga_tp_discard(int unused, ...)
 	} while (0)
 #define DGR_FPGA_TP_ENABLED(event) 0
 #else
-#define DGR_FPGA_TP(event, ...)    lttng_ust_tracepoint(dgrdma_fpga, event, __VA_ARGS__)
+#define DGR_FPGA_TP(event, ...)	   lttng_ust_tracepoint(dgrdma_fpga, event, __VA_ARGS__)
 #define DGR_FPGA_TP_ENABLED(event) lttng_ust_tracepoint_enabled(dgrdma_fpga, event)
 #endif
 
@@ -45,7 +45,10 @@ static inline void dgr_fpga_tp_discard(int unused, ...)
 #include <stdint.h>
 #include <lttng/tracepoint.h>
 
-/* A thread of the emulator started (role as in provider dgrdma: 0 rx, 1 tx, 3 control, 4 producer). */
+/* The LTTng event DSL below is laid out by hand. */
+/* clang-format off */
+
+/* An emulator thread started (role as in provider dgrdma: 0 rx, 1 tx, 3 control, 4 producer). */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, thread_start,
 	LTTNG_UST_TP_ARGS(uint8_t, role, uint16_t, conn, int32_t, tid, int32_t, policy,
 			  int32_t, priority, int32_t, nice, uint64_t, cpuset),
@@ -139,6 +142,8 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, counters,
 		lttng_ust_field_integer(uint64_t, num_underruns, num_underruns)
 		lttng_ust_field_integer(uint64_t, frames_rx, frames_rx)
 		lttng_ust_field_integer(uint64_t, frames_tx, frames_tx)))
+
+/* clang-format on */
 
 #endif /* DGRDMA_FPGA_TP_H */
 

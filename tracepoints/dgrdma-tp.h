@@ -50,6 +50,9 @@ static inline void dgr_tp_discard(int unused, ...)
 
 #include <stdint.h>
 #include <lttng/tracepoint.h>
+
+/* The LTTng event DSL below is laid out by hand. */
+/* clang-format off */
 #include <dgrdma/stats.h>
 
 /*
@@ -210,6 +213,8 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, counters,
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		DGR_CONN_STATS_FIELDS(DGRDMA_TP_STATS_FIELD)))
+
+/* clang-format on */
 
 #endif /* DGRDMA_TP_H */
 

@@ -122,5 +122,7 @@ HOST_BIN=$HOST stack_run on "$DGR_BUILD/bin/dgrdma-capture" --no-pcap --events '
 	row off "compiled-out"
 	row idle "not-enabled"
 	row on "all-enabled"
-	echo "all-enabled trace: $(jq -r '"\(.trace.subbuf_size) x \(.trace.num_subbuf) per CPU, discarded events \(.trace.discarded_events)"' "$WORK/capture-on/run.json")"
 } | column -t -s $'\t' | tee -a "$OUT"
+{
+	echo "all-enabled trace: $(jq -r '"\(.trace.subbuf_size) x \(.trace.num_subbuf) per CPU, discarded events \(.trace.discarded_events)"' "$WORK/capture-on/run.json")"
+} | tee -a "$OUT"

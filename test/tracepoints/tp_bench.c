@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
-			if (parse_u64("--iterations", argv[++i], 1, UINT64_C(10000000000), &iterations)) {
+			if (parse_u64("--iterations", argv[++i], 1, UINT64_C(10000000000),
+				      &iterations)) {
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -90,7 +91,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			fprintf(stderr, "usage: tp-bench [--iterations 1..1e10] [--repeat 1..101]\n");
+			fprintf(stderr,
+				"usage: tp-bench [--iterations 1..1e10] [--repeat 1..101]\n");
 			return 2;
 		}
 	}

@@ -106,7 +106,8 @@ static int send_packets(long n, long port, long interval_ms)
 	for (i = 0; i < n; i++) {
 		memset(payload, 0, sizeof(payload));
 		snprintf(payload, sizeof(payload), "tp-fire %ld", i);
-		if (sendto(fd, payload, sizeof(payload), 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
+		if (sendto(fd, payload, sizeof(payload), 0, (struct sockaddr *)&to, sizeof(to)) <
+		    0) {
 			perror("tp-fire: sendto");
 			goto out;
 		}
