@@ -192,6 +192,34 @@ void pr_ns(struct pr *p, const char *key, const char *label, uint64_t ns)
 	fprintf(p->fp, "%s\n", buf);
 }
 
+void pr_ns_mean(struct pr *p, const char *key, const char *label, double ns)
+{
+	char buf[64];
+
+	if (p->json) {
+		json_key(p, key);
+		fprintf(p->fp, "%.1f", ns);
+		return;
+	}
+	fmt_duration(buf, sizeof(buf), ns > 0 ? (uint64_t)(ns + 0.5) : 0);
+	text_label(p, key, label);
+	fprintf(p->fp, "%s\n", buf);
+}
+
+void pr_ns_signed(struct pr *p, const char *key, const char *label, int64_t ns)
+{
+	char buf[64];
+
+	if (p->json) {
+		json_key(p, key);
+		fprintf(p->fp, "%" PRId64, ns);
+		return;
+	}
+	fmt_duration(buf, sizeof(buf), ns < 0 ? (uint64_t)(-ns) : (uint64_t)ns);
+	text_label(p, key, label);
+	fprintf(p->fp, "%s%s\n", ns < 0 ? "-" : "", buf);
+}
+
 void pr_str(struct pr *p, const char *key, const char *label, const char *s)
 {
 	if (p->json) {

@@ -37,6 +37,10 @@ void pr_i64(struct pr *p, const char *key, const char *label, int64_t v);
 void pr_f64(struct pr *p, const char *key, const char *label, double v, int decimals);
 /* A duration in ns: an integer in JSON, "12.345 us" in text. */
 void pr_ns(struct pr *p, const char *key, const char *label, uint64_t ns);
+/* A mean duration in ns: a number with one decimal in JSON, "12.345 us" in text. */
+void pr_ns_mean(struct pr *p, const char *key, const char *label, double ns);
+/* A signed duration in ns: an integer in JSON, "-1.296 ms" in text. */
+void pr_ns_signed(struct pr *p, const char *key, const char *label, int64_t ns);
 void pr_str(struct pr *p, const char *key, const char *label, const char *s);
 void pr_bool(struct pr *p, const char *key, const char *label, bool v);
 /* Text only: a free line at the current indent (nothing in JSON). */

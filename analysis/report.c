@@ -30,14 +30,14 @@ static int print_latency(struct pr *p, const char *key, const char *title, const
 		pr_ns(p, "p99", NULL, sum.p99);
 		pr_ns(p, "p999", "p99.9", sum.p999);
 		pr_ns(p, "max", NULL, sum.max);
-		pr_f64(p, "mean", NULL, sum.mean, 1);
+		pr_ns_mean(p, "mean", NULL, sum.mean);
 	}
 	if (tolerable_ns && sum.count) {
 		pr_ns(p, "tolerable", "tolerable latency", tolerable_ns);
 		pr_u64(p, "above_tolerable", "doorbells above it", sum.above_tolerable);
 		pr_f64(p, "time_above_tolerable_fraction", "fraction of time above it",
 		       sum.time_above_fraction, 6);
-		pr_i64(p, "margin_ns", "margin (tolerable - p99.9), ns", sum.margin_ns);
+		pr_ns_signed(p, "margin_ns", "margin (tolerable - p99.9)", sum.margin_ns);
 	}
 	if (sum.count) {
 		for (k = 0; k < HIST_BINS; k++) {
