@@ -435,7 +435,8 @@ static int finish_config(struct cli *c, char *errbuf)
 	return 0;
 }
 
-static void print_config(const struct fpga_emu *e, const struct cli *c)
+/* The start-up print (on stderr with --json, so stdout stays one JSON document). */
+static void print_config(const struct fpga_emu *e, const struct cli *c, FILE *out)
 {
 	char local[64] = "-", peer[64] = "(learned from the first packet)";
 	struct dgr_addr a;
@@ -447,22 +448,25 @@ static void print_config(const struct fpga_emu *e, const struct cli *c)
 			dgr_addr_str(e->kind, dgr_transport_peer(e->tr), peer, sizeof(peer));
 		}
 	}
-	printf("dgrdma-fpga: mode %s, %s %s -> %s, mtu %u (frames up to %u bytes)\n",
-	       fpga_mode_name(e->cfg.mode), e->kind == DGR_TRANSPORT_UDP ? "udp" : "ether", local,
-	       peer, e->mtu, e->frame_cap);
-	printf("  rate %.0f samples/s, buffers %u x %u bytes (FPGA memory %u), host buffers %u\n",
-	       e->cfg.rate, e->cfg.nbuffers, e->cfg.buffer_size, e->cfg.fpga_memory,
-	       e->cfg.host_buffers);
-	printf("  report_data_loss %s, coalesce %u us, ids %u -> %u, acks max %u wait %u us\n",
-	       e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.id,
-	       e->cfg.peer_id, e->cfg.max_acks, e->cfg.ack_wait_us);
-	printf("  clock %s, pacing %s, seed %llu, drop-frames %g, corrupt %g, doorbell delay %u "
-	       "us, duration %.3f s%s\n",
-	       e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
-	       (unsigned long long)e->cfg.seed, e->cfg.drop_frames, e->cfg.corrupt,
-	       e->cfg.doorbell_delay_us, (double)e->cfg.duration_ns / 1e9,
-	       e->cfg.idle ? ", idle (waiting for DCP)" : "");
-	fflush(stdout);
+	fprintf(out, "dgrdma-fpga: mode %s, %s %s -> %s, mtu %u (frames up to %u bytes)\n",
+		fpga_mode_name(e->cfg.mode), e->kind == DGR_TRANSPORT_UDP ? "udp" : "ether", local,
+		peer, e->mtu, e->frame_cap);
+	fprintf(out,
+		"  rate %.0f samples/s, buffers %u x %u bytes (FPGA memory %u), host buffers %u\n",
+		e->cfg.rate, e->cfg.nbuffers, e->cfg.buffer_size, e->cfg.fpga_memory,
+		e->cfg.host_buffers);
+	fprintf(out,
+		"  report_data_loss %s, coalesce %u us, ids %u -> %u, acks max %u wait %u us\n",
+		e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.id,
+		e->cfg.peer_id, e->cfg.max_acks, e->cfg.ack_wait_us);
+	fprintf(out,
+		"  clock %s, pacing %s, seed %llu, drop-frames %g, corrupt %g, doorbell delay %u "
+		"us, duration %.3f s%s\n",
+		e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
+		(unsigned long long)e->cfg.seed, e->cfg.drop_frames, e->cfg.corrupt,
+		e->cfg.doorbell_delay_us, (double)e->cfg.duration_ns / 1e9,
+		e->cfg.idle ? ", idle (waiting for DCP)" : "");
+	fflush(out);
 }
 
 static void on_signal(int sig)
@@ -608,7 +612,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (!e->cfg.quiet) {
-		print_config(e, &c);
+		print_config(e, &c, e->cfg.json ? stderr : stdout);
 	}
 	fpga_run(e);
 	status = 0;

@@ -408,7 +408,7 @@ void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 	unsigned int last_worker = FPGA_W_COUNT;
 
 	if (json) {
-		fprintf(out, "{\n  \"mode\": \"%s\"", fpga_mode_name(e->cfg.mode));
+		fprintf(out, "{\n  \"mode_name\": \"%s\"", fpga_mode_name(e->cfg.mode));
 	}
 	for (unsigned int i = 0; i < fpga_nprops; i++) {
 		const struct fpga_prop *p = &fpga_props[i];
