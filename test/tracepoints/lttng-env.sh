@@ -47,8 +47,11 @@ tp_lttng_setup() {
 		TP_LTTNG_WHY="lttng-tools is not installed (make deps)"
 		return 1
 	fi
+	local group_args=()
+	# In a user namespace (not root) the default group "tracing" is not mapped: chown fails.
+	[ "${TP_ISOLATED:-0}" = 1 ] && group_args=(--group="$(id -gn)")
 	if ! lttng list >/dev/null 2>&1; then
-		if ! lttng-sessiond --daemonize >/dev/null 2>&1; then
+		if ! lttng-sessiond --daemonize "${group_args[@]}" >/dev/null 2>&1; then
 			TP_LTTNG_WHY="lttng-sessiond --daemonize failed"
 			return 1
 		fi

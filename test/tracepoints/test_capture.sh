@@ -58,6 +58,16 @@ events_of_pid() {
 		sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\):.*/\1/p'
 }
 
+# ---- dgrdma-clocks ----------------------------------------------------------------------------
+
+clocks=$("$DGR_BUILD/bin/dgrdma-clocks" --json)
+check_eq "$(jq -r '[(.monotonic_nsec < 1000000000), (.realtime_nsec < 1000000000),
+	(.realtime_iso8601 | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{9}Z$")),
+	(.realtime_sec > 1000000000)] | @json' <<<"$clocks")" "[true,true,true,true]" \
+	"dgrdma-clocks --json: both clocks in seconds + nanoseconds, ISO time"
+"$DGR_BUILD/bin/dgrdma-clocks" --bogus >/dev/null 2>&1
+check_eq "$?" 2 "dgrdma-clocks: an unknown argument exits 2"
+
 # ---- argument errors --------------------------------------------------------------------
 
 out=$("$CAPTURE" --snaplen -5 -- true 2>&1)
