@@ -136,9 +136,10 @@ scn_run_rx() {
 	scn_finish "$dir"
 }
 
-# scn_run_tx DIR: one TX run (host -> DAC): the emulator first (it receives), then the host.
+# scn_run_tx DIR [MODE]: one TX run (host -> DAC; MODE perf for dgrdma-host perf): the emulator
+# first (it receives), then the host; the host's standard output goes to DIR/host.out.
 scn_run_tx() {
-	local dir="$1" fpga_bg
+	local dir="$1" mode="${2:-tx}" fpga_bg
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --quiet \
@@ -148,9 +149,11 @@ scn_run_tx() {
 	if ! scn_wait_started dgrdma-fpga "$dir/fpga.json"; then
 		diag "dgrdma-fpga did not open its socket within 30 s"
 	fi
-	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" tx "${DGR_HOST_TRANSPORT[@]}" --rcvbuf 32M \
-		--summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir/host.log" 2>&1
+	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" --rcvbuf 32M \
+		--summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir/host.out" 2>"$dir/host.log"
 	SCN_HOST_RC=$?
+	# An emulator that runs until stopped (SCN_FPGA_STOP=1) drains and exits on SIGINT.
+	[ "${SCN_FPGA_STOP:-0}" = 1 ] && kill -INT "$fpga_bg" 2>/dev/null
 	wait "$fpga_bg"
 	SCN_FPGA_RC=$?
 }
