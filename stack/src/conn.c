@@ -495,6 +495,9 @@ void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
 	l->min = c->lat_min;
 	l->max = c->lat_max;
 	l->mean = (double)c->lat_sum / (double)c->lat_count;
+	l->mean_wait_consumer = (double)c->lat_wait_consumer_sum / (double)c->lat_count;
+	l->mean_consumer_work = (double)c->lat_consumer_work_sum / (double)c->lat_count;
+	l->mean_wait_send = (double)c->lat_wait_send_sum / (double)c->lat_count;
 	if (n == 0) {
 		return;
 	}

@@ -38,6 +38,8 @@ struct dgr_doorbell_req {
 	uint16_t buffer;
 	uint32_t txn_id; /* the data transaction it answers */
 	uint64_t t_complete;
+	uint64_t t_acquire; /* the consumer took the buffer */
+	uint64_t t_release; /* the consumer gave it back */
 };
 
 /* Producer -> tx: a filled local buffer to send into remote buffer remote. */
@@ -111,6 +113,9 @@ struct dgr_conn {
 	uint64_t lat_sum;
 	uint64_t lat_min;
 	uint64_t lat_max;
+	uint64_t lat_wait_consumer_sum; /* complete -> acquire */
+	uint64_t lat_consumer_work_sum; /* acquire -> release */
+	uint64_t lat_wait_send_sum;	/* release -> handed to the socket */
 };
 
 void *dgr_rx_thread(void *arg);

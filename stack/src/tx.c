@@ -24,6 +24,8 @@ struct pend_db {
 	uint32_t txn_id;
 	uint32_t flag_addr;
 	uint64_t t_complete;
+	uint64_t t_acquire;
+	uint64_t t_release;
 };
 
 struct tx_state {
@@ -60,8 +62,11 @@ struct tx_state {
 	uint8_t dcp_tag;
 };
 
-static void record_latency(struct dgr_conn *c, uint64_t lat)
+static void record_latency(struct dgr_conn *c, uint64_t lat, const struct pend_db *d, uint64_t sent)
 {
+	c->lat_wait_consumer_sum += d->t_acquire - d->t_complete;
+	c->lat_consumer_work_sum += d->t_release - d->t_acquire;
+	c->lat_wait_send_sum += sent - d->t_release;
 	if (c->lat_count < c->lat_cap) {
 		c->lat[c->lat_count] = lat;
 	}
@@ -95,7 +100,7 @@ static int flush_send(struct tx_state *s)
 	for (unsigned int i = 0; i < s->ndbs_closed; i++) {
 		struct pend_db *d = &s->dbs[i];
 
-		record_latency(c, now - d->t_complete);
+		record_latency(c, now - d->t_complete, d, now);
 		DGR_ADD(c->st.doorbells_sent, 1);
 		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq);
 	}
@@ -209,6 +214,8 @@ static void finish_active(struct tx_state *s)
 		d->txn_id = s->db.txn_id;
 		d->flag_addr = s->txn.flag_addr;
 		d->t_complete = s->db.t_complete;
+		d->t_acquire = s->db.t_acquire;
+		d->t_release = s->db.t_release;
 	} else {
 		DGR_ADD(c->st.txns_sent, 1);
 		DGR_ADD(c->st.data_bytes_tx, s->txn.len);
@@ -292,6 +299,8 @@ static int send_dcp_doorbell(struct tx_state *s, const struct dgr_doorbell_req *
 	d->txn_id = db->txn_id;
 	d->flag_addr = c->o.doorbell_dcp_addr;
 	d->t_complete = db->t_complete;
+	d->t_acquire = db->t_acquire;
+	d->t_release = db->t_release;
 	s->ndbs_closed = s->ndbs;
 	return add_pkt(s, buf, (size_t)len, DGR_PROTO_DCP);
 }

@@ -43,6 +43,7 @@ static void consume_loop(struct dgr_conn *c)
 		struct dgr_doorbell_req db;
 		struct dgr_flag_word fw;
 		uint32_t flag;
+		uint64_t t_acquire;
 		int rc = 0;
 
 		DGR_ADD(ts->loops, 1);
@@ -51,6 +52,7 @@ static void consume_loop(struct dgr_conn *c)
 			worker_wait(c, flag_set, &next);
 			continue;
 		}
+		t_acquire = dgr_now_ns();
 		dgr_flag_decode(flag, &fw);
 		memset(&v, 0, sizeof(v));
 		v.buffer = (uint16_t)next;
@@ -85,6 +87,8 @@ static void consume_loop(struct dgr_conn *c)
 		db.buffer = v.buffer;
 		db.txn_id = v.txn_id;
 		db.t_complete = c->meta[next].t_complete;
+		db.t_acquire = t_acquire;
+		db.t_release = dgr_now_ns();
 		__atomic_store_n(&c->flags[next], 0, __ATOMIC_RELEASE);
 		DGR_TP(buffer_release, c->o.conn_index, v.buffer, v.txn_id);
 		/* at most nbuf doorbells are pending and the ring holds more: never full */

@@ -799,6 +799,9 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_u64(p, "max", l.max);
 	pr_dbl(p, "mean", l.mean, 0);
 	pr_u64(p, "stored", l.stored);
+	pr_dbl(p, "mean_wait_consumer", l.mean_wait_consumer, 0);
+	pr_dbl(p, "mean_consumer_work", l.mean_consumer_work, 0);
+	pr_dbl(p, "mean_wait_send", l.mean_wait_send, 0);
 	pr_obj_end(p);
 	if (rx) {
 		pr_obj_begin(p, "ramp");

@@ -181,6 +181,10 @@ struct dgr_latency_summary {
 	uint64_t stored; /* of which kept for percentiles (the first latency_samples) */
 	uint64_t min, p50, p90, p99, p999, max;
 	double mean;
+	/* breakdown of the mean: complete -> consumer takes the buffer -> releases it -> sent */
+	double mean_wait_consumer;
+	double mean_consumer_work;
+	double mean_wait_send;
 };
 
 /* Computes the latency summary (nearest rank); call after dgr_conn_stop(). */

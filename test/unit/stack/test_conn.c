@@ -264,6 +264,10 @@ static void test_coalescing(void)
 	dgr_conn_stop(c);
 	dgr_conn_latency(c, &l);
 	TAP_EQ_U(l.count, NBUF, "8 in-host latencies measured");
+	tap_ok(l.mean_wait_consumer + l.mean_consumer_work + l.mean_wait_send > l.mean - 1.0 &&
+		   l.mean_wait_consumer + l.mean_consumer_work + l.mean_wait_send < l.mean + 1.0,
+	       "the breakdown adds up to the mean (%.0f + %.0f + %.0f = %.0f ns)",
+	       l.mean_wait_consumer, l.mean_consumer_work, l.mean_wait_send, l.mean);
 	tap_ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
 		   l.p999 <= l.max,
 	       "percentiles ordered");
