@@ -339,6 +339,16 @@ static int take_work(struct tx_state *s)
 		if (c->o.direction == DGR_DIR_RX) {
 			struct dgr_doorbell_req db;
 
+			if (s->ndbs + 1 >= s->dbs_cap) {
+				/* never more than the pool's buffers, but stay bounded */
+				r = close_frame(s);
+				if (r == 0) {
+					r = flush_send(s);
+				}
+				if (r < 0) {
+					return r;
+				}
+			}
 			if (!dgr_spsc_pop(&c->doorbells, &db)) {
 				return did;
 			}
