@@ -111,6 +111,22 @@ check "lttng channel created with the computed size" \
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
 
+# ---- a trace that lost events says so ----------------------------------------------------
+
+# 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
+# consumer daemon cannot drain them in time.
+"$CAPTURE" -o "$WORK/lossy" --no-pcap --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
+	--burst 2000000 2>"$WORK/lossy.err"
+lost=$(jqr .trace.discarded_events "$WORK/lossy")
+if [ "$lost" -gt 0 ]; then
+	ok "tiny sub-buffers: discarded events counted ($lost)"
+else
+	not_ok "tiny sub-buffers: discarded events counted ($lost)"
+fi
+check_eq "$(jqr '.warnings[0] | startswith("the trace lost '"$lost"' events: it is incomplete")' \
+	"$WORK/lossy")" true "run.json warns that the trace lost events"
+check "the summary warns too" grep -q "WARNING: the trace lost $lost events" "$WORK/lossy.err"
+
 # ---- --events ------------------------------------------------------------------------------
 
 "$CAPTURE" -o "$WORK/events" --no-pcap --events 'dgrdma_fpga:*' -- "$FIRE" 2>/dev/null

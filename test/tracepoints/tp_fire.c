@@ -5,7 +5,11 @@
  * 127.0.0.1 (one dgrdma:frame_tx per datagram) so that dgrdma-capture can be tested without
  * the real stack.
  *
- *	tp-fire [--packets N] [--port P] [--interval-ms MS] [--ready-file PATH] [ignored flags]
+ *	tp-fire [--packets N] [--port P] [--interval-ms MS] [--ready-file PATH] [--burst N]
+ *		[ignored flags]
+ *
+ * --burst: N more dgrdma:frame_rx events back to back (conn 9, frame_seq = i), to overflow
+ * small sub-buffers on purpose.
  *
  * --ready-file: created once every event has been fired (so the process has registered
  * with LTTng), before the first datagram; tests wait for it before killing tp-fire.
@@ -124,7 +128,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	long packets = 0, port = 18078, interval_ms = 0;
+	long packets = 0, port = 18078, interval_ms = 0, burst = 0, b;
 	const char *peer, *ready_file = NULL;
 	FILE *ready;
 	int i;
@@ -142,6 +146,10 @@ int main(int argc, char **argv)
 			if (parse_num("--interval-ms", argv[++i], 0, 60000, &interval_ms)) {
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--burst") && i + 1 < argc) {
+			if (parse_num("--burst", argv[++i], 0, 1000000000, &burst)) {
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--ready-file") && i + 1 < argc) {
 			ready_file = argv[++i];
 		} else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
@@ -153,6 +161,9 @@ int main(int argc, char **argv)
 	}
 	fire_host_events();
 	fire_fpga_events();
+	for (b = 0; b < burst; b++) {
+		DGR_TP(frame_rx, 9, (uint16_t)b, 64, 1, 0, 0);
+	}
 	if (ready_file) {
 		ready = fopen(ready_file, "w");
 		if (!ready) {
