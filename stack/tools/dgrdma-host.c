@@ -772,6 +772,9 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	if (sm->error) {
 		pr_str(p, "error", sm->error);
 	}
+	if (dgr_conn_warning(c)) {
+		pr_str(p, "warning", dgr_conn_warning(c));
+	}
 	pr_dbl(p, "duration_s", sm->seconds, 3);
 	pr_u64(p, "transactions", rx ? s.txns_completed : s.txns_sent);
 	pr_u64(p, "doorbells_sent", s.doorbells_sent);

@@ -201,6 +201,25 @@ oor=$(jget "$T/rx.json" counters.out_of_range)
 check "malformed frames counted ($mal)" test "${mal:-0}" -gt 1000
 check "out-of-range writes counted ($oor)" test "${oor:-0}" -gt 1000
 
+# --- per-thread scheduling is visible, and the control-thread CPU warning
+stk_ports 10
+"$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \
+	--duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
+check_eq "$(jget "$T/s.json" threads.rx.nice)/$(jget "$T/s.json" threads.consumer.nice)" -5/0 \
+	"the rx thread runs at nice -5, the consumer at 0, as the summary shows"
+check "a raised data thread on the control thread's CPUs is warned about" \
+	grep -q "control thread may run on the same CPUs as the rx thread" "$T/s.err"
+if [ "$(nproc)" -ge 2 ]; then
+	"$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \
+		--cpu-rx 1 --cpu-control 0 --duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
+	check_eq "$(jget "$T/s.json" threads.rx.cpus)/$(jget "$T/s.json" threads.control.cpus)" \
+		0x2/0x1 "--cpu-rx 1 --cpu-control 0 are applied"
+	check "and then there is no warning" test ! -s "$T/s.err"
+else
+	skip "one CPU"
+	skip "one CPU"
+fi
+
 # --- errors named before anything starts
 "$HOST" rx --udp --bind 127.0.0.1:1 --peer 02:00:00:00:00:01 2>"$T/err"
 check_eq "$?" 2 "a MAC as UDP peer is refused"
