@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/proto.h>
+
 #include "host_events.h"
 
 bool he_get(const struct host_event *ev, const char *name, uint64_t *v)
@@ -266,6 +268,9 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	tk = make_key(vpid, conn, buffer, 0, true);
 	if (!strcmp(n, "txn_complete")) {
 		h->c.txn_complete++;
+		if (he_get(ev, "opcode", &v) && v == DGR_OPCODE_DISCONTINUITY) {
+			h->c.discontinuities++;
+		}
 		p = insert(h, &rk);
 		if (!p) {
 			h->c.table_overflow++;

@@ -75,7 +75,7 @@ struct ha_counter_src {
 
 struct ha_counts {
 	uint64_t events, txn_complete, doorbell_queued, doorbell_sent, acquires, releases;
-	uint64_t matched, unmatched, orphans, table_overflow, parts_missing;
+	uint64_t matched, unmatched, orphans, table_overflow, parts_missing, discontinuities;
 	uint64_t txn_sent, doorbell_rx, tx_matched, tx_orphans;
 	uint64_t frames_rx, frames_tx, retransmits, malformed, socket_drops;
 	uint64_t fpga_txn_sent, fpga_doorbell_rx, fpga_discontinuities, fpga_underruns;

@@ -223,6 +223,7 @@ static int print_host(struct pr *p, const struct report *r)
 	pr_u64(p, "matched", NULL, h->c.matched);
 	pr_u64(p, "unmatched_transactions", "completed again without a doorbell", h->c.unmatched);
 	pr_u64(p, "orphan_doorbells", "doorbells without a completion", h->c.orphans);
+	pr_u64(p, "discontinuities", "discontinuities (opcode 4)", h->c.discontinuities);
 	pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
 	pr_u64(p, "parts_missing", "doorbells without acquire/release events", h->c.parts_missing);
 	if (print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,

@@ -94,6 +94,7 @@ static void test_rx_parts(void)
 	ev("dgrdma:txn_complete", 9800, "conn", U(1), "txn_id", U(1), "buffer", U(0), "bytes",
 	   U(16), "opcode", U(4), "flag_addr", U(0x100000), "frame_seq", U(3), NULL);
 	TAP_EQ_U(h.c.matched, 2, "2 matched");
+	TAP_EQ_U(h.c.discontinuities, 1, "the opcode-4 completion is a discontinuity");
 	TAP_EQ_U(h.c.orphans, 1, "1 orphan doorbell");
 	TAP_EQ_U(h.c.parts_missing, 1, "1 doorbell without its parts");
 	TAP_EQ_U(ha_pending_count(&h), 1, "connection 1's transaction still waiting");
