@@ -17,6 +17,7 @@ set -u
 . "$DGR_SRC/test/lib/netns.sh"
 BIN="$DGR_BUILD/bin"
 SCN_BG_PIDS=()
+SCN_FPGA_PREFIX=() # e.g. (taskset -c 1): runs the emulator through this command
 # make scenarios sets SCN_STRICT=1: checks that fail today because of a known bug in another
 # part (docs/scenarios.md, "Known problems") run there; make check skips them, saying why.
 SCN_STRICT=${SCN_STRICT:-0}
@@ -126,7 +127,7 @@ scn_run_rx() {
 		return 1
 	fi
 	# ip netns exec execs the command: $! is the emulator's pid (SCN_FPGA_PID, as in the trace).
-	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --quiet \
+	"${DGR_FPGA_RUN[@]}" "${SCN_FPGA_PREFIX[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --quiet \
 		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1 &
 	SCN_FPGA_PID=$!
 	SCN_BG_PIDS+=("$SCN_FPGA_PID")
