@@ -48,8 +48,8 @@ int csv_open(struct csv_out *c, const char *dir, uint64_t interval_ns, const uin
 				   "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns", errbuf);
 	}
 	if (c->host) {
-		c->drops = open_one(dir, "drops.csv", "time_s,source,conn,delivered,lost,drop_pct",
-				    errbuf);
+		c->drops = open_one(dir, "drops.csv",
+				    "time_s,source,conn,delivered,lost,drop_pct,vpid", errbuf);
 	}
 	if (!c->drops) {
 		csv_close(c, NULL);
@@ -143,13 +143,13 @@ void csv_host_doorbell(struct csv_out *c, uint64_t ts, uint64_t latency, unsigne
 		rel_s(c, ts), latency, conn, buffer, wait, work, send);
 }
 
-void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn,
+void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
 	       uint64_t delivered, uint64_t lost)
 {
 	double pct = delivered + lost ? 100.0 * (double)lost / (double)(delivered + lost) : 0.0;
 
-	fprintf(c->drops, "%.9f,%s,%u,%" PRIu64 ",%" PRIu64 ",%.6f\n", rel_s(c, ts), source, conn,
-		delivered, lost, pct);
+	fprintf(c->drops, "%.9f,%s,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u\n", rel_s(c, ts), source,
+		conn, delivered, lost, pct, vpid);
 }
 
 int csv_close(struct csv_out *c, char *errbuf)

@@ -5,7 +5,7 @@
  *   intervals.csv      time_s,dir,transactions,data_bytes,throughput_MBps,
  *                      discontinuities,doorbells,max_latency_ns  (per interval, wire)
  *   host_doorbells.csv time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns (trace)
- *   drops.csv          time_s,source,conn,delivered,lost,drop_pct (trace counters,
+ *   drops.csv          time_s,source,conn,delivered,lost,drop_pct,vpid (trace counters,
  *                      cumulative: source host = samples received/lost by the ramp
  *                      check, fpga = samples produced/dropped by the emulator,
  *                      socket = frames received/dropped by the kernel)
@@ -46,7 +46,7 @@ void csv_bell(struct csv_out *c, const struct wa_bell_event *ev);
 void csv_txn(struct csv_out *c, const struct wa_txn_event *ev);
 void csv_host_doorbell(struct csv_out *c, uint64_t ts, uint64_t latency, unsigned int conn,
 		       unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
-void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn,
+void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
 	       uint64_t delivered, uint64_t lost);
 /* Flushes the open intervals and closes the files. Returns 0 or -DGR_E_SYS. */
 int csv_close(struct csv_out *c, char *errbuf);

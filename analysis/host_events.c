@@ -165,12 +165,13 @@ uint64_t ha_pending_count(const struct host_analysis *h)
 	return n;
 }
 
-static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, uint16_t conn)
+static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, uint16_t conn,
+					  uint32_t vpid)
 {
 	unsigned int i;
 
 	for (i = 0; i < h->n_srcs; i++) {
-		if (h->srcs[i].fpga == fpga && h->srcs[i].conn == conn) {
+		if (h->srcs[i].fpga == fpga && h->srcs[i].conn == conn && h->srcs[i].vpid == vpid) {
 			return &h->srcs[i];
 		}
 	}
@@ -179,15 +180,19 @@ static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, ui
 	}
 	h->srcs[h->n_srcs].fpga = fpga;
 	h->srcs[h->n_srcs].conn = conn;
+	h->srcs[h->n_srcs].vpid = vpid;
 	return &h->srcs[h->n_srcs++];
 }
 
 static void on_counters(struct host_analysis *h, const struct host_event *ev, bool fpga)
 {
+	uint64_t vpid = 0;
+
 	uint64_t conn = 0, delivered, lost, frames, sock;
 	struct ha_counter_src *s;
 
 	h->c.counter_snapshots++;
+	he_get(ev, "vpid", &vpid);
 	if (fpga) {
 		if (!he_get(ev, "samples_produced", &delivered) ||
 		    !he_get(ev, "dropped_samples", &lost)) {
@@ -204,9 +209,10 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 	if (!fpga && h->on_drops && he_get(ev, "frames_rx", &frames) &&
 	    he_get(ev, "socket_drops", &sock)) {
 		/* the kernel's drops, as a share of the frames: source "socket" */
-		h->on_drops(h->ctx, ev->ts, "socket", (unsigned int)conn, frames, sock);
+		h->on_drops(h->ctx, ev->ts, "socket", (unsigned int)conn, (uint32_t)vpid, frames,
+			    sock);
 	}
-	s = counter_src(h, fpga, (uint16_t)conn);
+	s = counter_src(h, fpga, (uint16_t)conn, (uint32_t)vpid);
 	if (!s) {
 		return;
 	}
@@ -215,8 +221,8 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 	s->lost = lost;
 	s->last_ts = ev->ts;
 	if (h->on_drops) {
-		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn, delivered,
-			    lost);
+		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn,
+			    (uint32_t)vpid, delivered, lost);
 	}
 }
 

@@ -68,6 +68,7 @@ struct ha_pending {
 struct ha_counter_src {
 	bool fpga;
 	uint16_t conn;
+	uint32_t vpid; /* the process (LTTng vpid context), 0 when absent */
 	bool seen;
 	uint64_t delivered, lost; /* cumulative */
 	uint64_t last_ts;
@@ -101,7 +102,7 @@ struct host_analysis {
 			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
 	/* per counter snapshot: cumulative delivered and lost samples */
 	void (*on_drops)(void *ctx, uint64_t ts, const char *source, unsigned int conn,
-			 uint64_t delivered, uint64_t lost);
+			 uint32_t vpid, uint64_t delivered, uint64_t lost);
 	void *ctx;
 };
 

@@ -289,13 +289,13 @@ static void app_host_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int
 	}
 }
 
-static void app_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn,
+static void app_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
 		      uint64_t delivered, uint64_t lost)
 {
 	struct app *a = ctx;
 
 	if (a->csv_on) {
-		csv_drops(&a->csv, ts, source, conn, delivered, lost);
+		csv_drops(&a->csv, ts, source, conn, vpid, delivered, lost);
 	}
 }
 

@@ -268,6 +268,7 @@ static int print_host(struct pr *p, const struct report *r)
 		pr_obj_open(p, NULL, NULL);
 		pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
 		pr_u64(p, "conn", NULL, s->conn);
+		pr_u64(p, "vpid", NULL, s->vpid);
 		pr_u64(p, "delivered_samples", "delivered samples", s->delivered);
 		pr_u64(p, "lost_samples", "lost samples", s->lost);
 		pr_f64(p, "drop_percent", "drop %", pct, 4);

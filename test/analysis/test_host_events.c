@@ -50,9 +50,10 @@ static void on_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
 	cb_last_send = send;
 }
 
-static void on_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn,
+static void on_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
 		     uint64_t delivered, uint64_t lost)
 {
+	(void)vpid;
 	(void)ctx;
 	(void)ts;
 	(void)source;
