@@ -9,6 +9,11 @@ FPGA_BIN := $(BUILD)/bin/dgrdma-fpga
 # stack/module.mk is read after this file: name its library by path
 FPGA_LINK := $(BUILD)/lib/libdgrdma.a $(LIBDGRTP_A)
 FPGA_LIBS := -lpthread -lm $(TP_LIBS)
+ifneq ($(findstring DGR_NO_TRACE,$(CFLAGS)),)
+# tracing compiled out: no probes, no lttng-ust
+FPGA_LINK := $(BUILD)/lib/libdgrdma.a
+FPGA_LIBS := -lpthread -lm
+endif
 PROGRAMS += $(FPGA_BIN)
 
 $(FPGA_BIN): $(call objs,fpga/main.c) $(FPGA_LIB_OBJS) $(FPGA_LINK)
