@@ -87,3 +87,19 @@ bench-stack: stack $(BUILD)/bin/dgrdma-fpga
 	$(MAKE) --no-print-directory OPT=-O0 stack
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) DGR_BUILD_O0=$(abspath build/O0) \
 		test/bench/stack/bench.sh
+
+# libFuzzer harness of the receive path (rx.c with the codec and the reassembler).
+FUZZ_CC ?= clang
+FUZZ_STACK_RX := $(BUILD)/fuzz/fuzz_stack_rx
+FUZZ_TARGETS += fuzz-stack
+$(FUZZ_STACK_RX): test/integration/stack/fuzz/fuzz_rx.c $(STACK_SRCS) $(wildcard stack/src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/src \
+		-Itracepoints -D_GNU_SOURCE -DDGR_NO_TRACE -o $@ $(filter %.c,$^) -lpthread
+.PHONY: fuzz-stack
+fuzz-stack: $(FUZZ_STACK_RX)
+	@mkdir -p $(BUILD)/fuzz/corpus-stack-rx
+	$(FUZZ_STACK_RX) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 $(BUILD)/fuzz/corpus-stack-rx
+stack: $(FUZZ_STACK_RX)
+CHECK_DEPS += $(FUZZ_STACK_RX)
+CHECK_SUITES += $(CURDIR)/test/integration/stack/fuzz/smoke.sh

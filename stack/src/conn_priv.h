@@ -118,6 +118,21 @@ struct dgr_conn {
 	uint64_t lat_wait_send_sum;	/* release -> handed to the socket */
 };
 
+/* State of the receive path (owned by the receive thread). */
+struct dgr_rx_ctx {
+	struct dgr_conn *c;
+	struct dgr_dupfilter dup;
+	bool notify_worker;
+	bool notify_tx;
+};
+
+/*
+ * Processes one received DG-RDMA frame: decode, duplicate filter,
+ * reassembly, copy, flag write, counters. Used by the receive thread and by
+ * the fuzz harness (test/integration/stack/fuzz/).
+ */
+void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now);
+
 void *dgr_rx_thread(void *arg);
 void *dgr_tx_thread(void *arg);
 void *dgr_worker_thread(void *arg);

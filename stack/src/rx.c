@@ -9,13 +9,6 @@
 
 #include "conn_priv.h"
 
-struct rx_ctx {
-	struct dgr_conn *c;
-	struct dgr_dupfilter dup;
-	bool notify_worker;
-	bool notify_tx;
-};
-
 /* Counts one malformed frame or message by its reason (positive DGR_E_* code). */
 void dgr_count_malformed(struct dgr_conn *c, int reason, uint32_t bytes)
 {
@@ -67,7 +60,7 @@ void dgr_count_malformed(struct dgr_conn *c, int reason, uint32_t bytes)
 	DGR_TP(malformed, c->o.conn_index, reason, bytes);
 }
 
-static void push_ack_ev(struct rx_ctx *x, uint8_t kind, uint16_t start, uint8_t count)
+static void push_ack_ev(struct dgr_rx_ctx *x, uint8_t kind, uint16_t start, uint8_t count)
 {
 	struct dgr_ack_ev ev = { .kind = kind, .count = count, .start = start };
 
@@ -76,7 +69,8 @@ static void push_ack_ev(struct rx_ctx *x, uint8_t kind, uint16_t start, uint8_t 
 	x->notify_tx = true;
 }
 
-static void complete_txn(struct rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq, uint64_t now)
+static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq,
+			 uint64_t now)
 {
 	struct dgr_conn *c = x->c;
 	uint32_t flag_off;
@@ -134,7 +128,8 @@ static void complete_txn(struct rx_ctx *x, const struct dgr_txn_info *d, uint16_
 	x->notify_worker = true;
 }
 
-static void handle_frame(struct rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now)
+/* Processes one received DG-RDMA frame (receive thread context). */
+void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now)
 {
 	struct dgr_conn *c = x->c;
 	struct dgr_frame f;
@@ -238,7 +233,7 @@ void *dgr_rx_thread(void *arg)
 	struct dgr_conn *c = arg;
 	struct dgr_rx_pkt pkts[DGR_TRANSPORT_MAX_BATCH];
 	struct dgr_thread_stats *ts = &c->ts[DGR_T_RX];
-	struct rx_ctx x = { .c = c };
+	struct dgr_rx_ctx x = { .c = c };
 	char err[DGR_ERRBUF_SIZE];
 	uint64_t last_expire = dgr_now_ns();
 	uint64_t incomplete_ns = (uint64_t)c->o.incomplete_ms * 1000000ull;
@@ -279,7 +274,7 @@ void *dgr_rx_thread(void *arg)
 				}
 			}
 			if (pkts[i].proto == DGR_PROTO_DGRDMA) {
-				handle_frame(&x, pkts[i].data, pkts[i].len, now);
+				dgr_rx_frame(&x, pkts[i].data, pkts[i].len, now);
 			} else if (pkts[i].proto == DGR_PROTO_INVALID) {
 				dgr_count_malformed(c, DGR_E_UDP_SHORT, (uint32_t)pkts[i].len);
 			}
