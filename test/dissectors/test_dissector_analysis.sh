@@ -189,4 +189,31 @@ ARGS
 	check_eq "$got" "$want" "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
 fi
 
+# --- the same latencies as latency-report (analysis/), doorbell by doorbell
+LR="$DGR_BUILD/bin/latency-report"
+if [ ! -x "$LR" ] || [ ! -x "$GEN" ]; then
+	skip "latency-report or dgrdma-gen not built (make analysis): no cross-check"
+else
+	n=0
+	while read -r args; do
+		n=$((n + 1))
+		"$GEN" -o "$DT/lr$n.pcapng" -e "$DT/lr$n.json" $args >/dev/null
+		publish "$DT/lr$n.pcapng"
+		mkdir -p "$DT/lr$n"
+		if ! "$LR" --no-progress --csv "$DT/lr$n" "$DT/lr$n.pcapng" >/dev/null 2>&1; then
+			not_ok "latency-report on dgrdma-gen $args"
+			continue
+		fi
+		want=$(tail -n +2 "$DT/lr$n/doorbells.csv" | cut -d, -f2)
+		got=$(ts -2 -r "lr$n.pcapng" -T fields -e dgrdma.analysis.doorbell_latency \
+			-Y dgrdma.analysis.doorbell_latency | to_ns)
+		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
+			"dgrdma-gen $args: doorbell latencies equal latency-report's ($(wc -l <<<"$want"), ns)"
+	done <<'ARGS'
+--txns 200 --conns 2 --drop-every 11 --coalesce-doorbells 2
+--transport udp --txns 150 --profile jitter --discontinuity-every 9
+--doorbell dcp --txns 100 --coalesce-doorbells 3
+ARGS
+fi
+
 done_testing
