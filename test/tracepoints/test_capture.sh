@@ -99,6 +99,13 @@ check_eq "$(jqr '.host.kernel' "$WORK/plain")" "$(uname -r)" "run.json host.kern
 check_eq "$(jqr '.host.sysctls["net.core.rmem_max"]' "$WORK/plain")" \
 	"$(cat /proc/sys/net/core/rmem_max)" "run.json host.sysctls records net.core.rmem_max"
 
+"$CAPTURE" -o "$WORK/missing" --no-trace --no-pcap -- "$WORK/no-such-program" 2>/dev/null
+check_eq "$?:$(jqr '.warnings[0]' "$WORK/missing")" \
+	"127:command not found or not executable: $WORK/no-such-program" \
+	"a missing command: exit 127 and a warning"
+"$CAPTURE" -o "$WORK/json" --no-trace --no-pcap --json -- true >"$WORK/json.out" 2>/dev/null
+check "--json prints run.json on stdout" cmp -s "$WORK/json.out" "$WORK/json/run.json"
+
 # ---- ring sizing -------------------------------------------------------------------------
 
 # 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
