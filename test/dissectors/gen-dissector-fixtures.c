@@ -7,7 +7,7 @@
  * frame. Expected values are in the suites next to this file.
  *
  *   gen-dissector-fixtures DIR     basic, malformed, dcp, dcp-doorbell(-index), udp,
- *                                  udp-other, padded
+ *                                  udp-other, padded, wrap
  *   gen-dissector-fixtures --bench FILE MB   a ~MB megabyte RX-path capture
  */
 #include <errno.h>
@@ -634,6 +634,31 @@ static int gen_padded(const char *dir)
 }
 
 /*
+ * wrap.pcap: frame_seq across the 16-bit wrap, FPGA -> host, one txn each:
+ * seq 65534, 65535, 0, 1 (no gap), 3 (gap of 1), 2 (late), 3 (duplicate of
+ * frame 5).
+ */
+static int gen_wrap(const char *dir)
+{
+	static const uint16_t seqs[] = { 65534, 65535, 0, 1, 3, 2, 3 };
+	char path[4096];
+	struct pcap_out o;
+	struct frame f;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/wrap.pcap", dir);
+	if (pcap_open(&o, path, 1) != 0) {
+		return -1;
+	}
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		frame_start(&f, FPGA_ID, HOST_ID, seqs[i], 0, 0);
+		data_txn(&f, 100 + i, i % 4, 16);
+		emit(&o, &f, 1, 1000);
+	}
+	return pcap_close(&o);
+}
+
+/*
  * Benchmark capture: RX path with MTU-1500-sized frames: 16 consumer buffers
  * of 8192 bytes, each transaction sent as 8 fragments of 1024 bytes (one
  * frame each), one doorbell per transaction 20 us after it completes, ACKs
@@ -694,7 +719,7 @@ int main(int argc, char **argv)
 	if (gen_basic(argv[1]) || gen_malformed(argv[1]) || gen_dcp(argv[1]) ||
 	    gen_dcp_doorbell(argv[1], "dcp-doorbell.pcap", 1) ||
 	    gen_dcp_doorbell(argv[1], "dcp-doorbell-index.pcap", 0) || gen_udp(argv[1]) ||
-	    gen_udp_other(argv[1]) || gen_padded(argv[1])) {
+	    gen_udp_other(argv[1]) || gen_padded(argv[1]) || gen_wrap(argv[1])) {
 		return 1;
 	}
 	return 0;

@@ -65,6 +65,12 @@ check_eq "$one_pass" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|
 check_eq "$(column basic.pcap dgrdma.analysis -o dgrdma.analyze:FALSE)" "" \
 	"analyze preference off: no analysis fields"
 
+# --- frame_seq across the 16-bit wrap (wrap.pcap: 65534 65535 0 1 3 2 3)
+check_eq "$(column wrap.pcap dgrdma.analysis.seq_gap) $(column wrap.pcap dgrdma.analysis.seq_late)" \
+	"5|1  6|1 " "no gap across 65535 -> 0; a gap after 1, then the late frame"
+check_eq "$(column wrap.pcap dgrdma.analysis.duplicate_of)" "7|5 " \
+	"duplicate after the wrap points at the right frame"
+
 # --- the dgrdma,latency tap
 tap=$(ts -r basic.pcap -q -z dgrdma,latency)
 check_eq "$(grep -A3 '^Connection' <<<"$tap")" \

@@ -62,7 +62,7 @@ fuzz() {
 }
 
 specs="basic.pcap:14 malformed.pcap:14 dcp.pcap:14 dcp-doorbell.pcap:14 udp.pcap:28
-udp-other.pcap:28 padded.pcap:14 dcp-doorbell-index.pcap:14"
+udp-other.pcap:28 padded.pcap:14 dcp-doorbell-index.pcap:14 wrap.pcap:14"
 # A realistic stream too, when the analysis part's generator is built.
 if [ -x "$DGR_BUILD/bin/dgrdma-gen" ]; then
 	"$DGR_BUILD/bin/dgrdma-gen" --format pcap-ns --txns 12 --conns 2 --coalesce-txns 3 \
