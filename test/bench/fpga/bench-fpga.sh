@@ -22,15 +22,22 @@ mkdir -p "$(dirname "$OUT")"
 PF=$((30000 + ($$ * 7) % 20000))
 PH=$((PF + 1))
 BUFS=(--buffer-size 32768)
+# forced socket buffers need CAP_NET_ADMIN: as another user the defaults stay
+SOCKBUF=()
+SINKBUF=()
+if [ "$(id -u)" = 0 ]; then
+	SOCKBUF=(--rcvbuf 16M --sndbuf 16M)
+	SINKBUF=(--rcvbuf 64M)
+fi
 
 run() {
 	local name="$1"
 	shift
-	"$SINK" --udp --bind "127.0.0.1:$PH" --peer "127.0.0.1:$PF" --rcvbuf 64M --idle 1 \
+	"$SINK" --udp --bind "127.0.0.1:$PH" --peer "127.0.0.1:$PF" "${SINKBUF[@]}" --idle 1 \
 		"${BUFS[@]}" --buffers 255 --fpga-buffers 2 sink >"$WORK/$name.sink" 2>&1 &
 	local sp=$!
 	sleep 0.2
-	"$FPGA" --udp --bind "127.0.0.1:$PF" --peer "127.0.0.1:$PH" --rcvbuf 16M --sndbuf 16M \
+	"$FPGA" --udp --bind "127.0.0.1:$PF" --peer "127.0.0.1:$PH" "${SOCKBUF[@]}" \
 		--rate 1e10 --report-data-loss false "${BUFS[@]}" --host-buffers 255 \
 		--duration "$DUR" --quiet --drain-ms 500 --summary-json "$WORK/$name.json" "$@" \
 		>"$WORK/$name.out" 2>&1

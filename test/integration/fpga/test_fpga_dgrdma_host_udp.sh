@@ -13,7 +13,7 @@ if [ ! -x "$DHOST" ] || [ ! -x "$DCTL" ]; then
 fi
 fpga_ports
 FPGA_T=("${FPGA_UDP[@]}")
-HOST_T=(--udp --bind "127.0.0.1:$PH" --peer "127.0.0.1:$PF" --rcvbuf 16M)
+HOST_T=("${HOST_UDP[@]}")
 CTL_T=("${CTL_UDP[@]}")
 FPGA_RUN=()
 HOST_RUN=()
