@@ -54,6 +54,20 @@ check_eq "$(val "$h" bad_frames)/$(val "$h" flag_index_errors)" "0/0" \
 	"$LINK test host: raw frames well formed, flags where documented"
 check_eq "$(val "$j" mtu)" 9000 "$LINK: the emulator read the interface MTU (9000)"
 
+# no --peer on raw Ethernet: the emulator learns the host's MAC from its first packet
+"${FPGA_RUN[@]}" "$FPGA" "${FPGA_T[0]}" "${FPGA_T[1]}" --rate 1e6 --duration 1 --quiet \
+	--drain-ms 3000 --host-buffers 255 --summary-json "$WORK/np.json" >"$WORK/np.out" 2>&1 &
+fp=$!
+FPGA_PIDS+=("$fp")
+sleep 0.3
+"${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --hello --idle 3 --buffers 255 rx >"$WORK/np.host" 2>&1
+wait "$fp"
+check_eq "$?" 0 "$LINK no --peer: dgrdma-fpga exits 0"
+check_eq "$(val "$WORK/np.host" first_sample)" "$(val "$WORK/np.json" dropped_before_ready)" \
+	"$LINK no --peer: the MAC is learned, the ramp starts at dropped_before_ready"
+check "$LINK no --peer: samples delivered ($(val "$WORK/np.host" samples))" \
+	[ "$(val "$WORK/np.host" samples)" -gt 0 ]
+
 if [ -x "$DHOST" ] && [ -x "$DCTL" ]; then
 	DH_PERF=0 # dgrdma-host perf runs in the UDP suite; kept out here for time
 	dh_suite
