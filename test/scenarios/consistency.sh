@@ -40,37 +40,56 @@ check_eq "$(jnum "$H" samples_lost)" "$dropped" "drops: host ramp check = emulat
 check_eq "$(jnum "$H" ramp_gaps)" "$(jnum "$F" drop_periods)" "drop periods: host ramp gaps = emulator drop_periods"
 
 cmd_pid=$(jq -r .command_pid "$run/run.json")
-babeltrace2 "$run/trace" >"$run/trace.txt" 2>"$run/babeltrace.err"
-fpga_pid=$SCN_FPGA_PID
-foreign=$(grep -v -e "vpid = $cmd_pid," -e "vpid = ${fpga_pid:-none}," "$run/trace.txt" | grep -c 'vpid = ')
-diag "trace: host pid $cmd_pid, emulator pid ${fpga_pid:-?}, $foreign events of other processes (ignored)"
-last_field() { # EVENT PID FIELD: FIELD of the last EVENT of PID in the trace
-	grep "$1: " "$run/trace.txt" | grep "vpid = $2," | tail -1 | sed -n "s/.* $3 = \([0-9]*\).*/\1/p"
-}
-check_eq "$(last_field dgrdma_fpga:counters "$fpga_pid" dropped_samples)" "$dropped" \
-	"drops: the emulator's last counters event = its dropped_samples"
-host_trace_lost=$(last_field dgrdma:counters "$cmd_pid" samples_lost)
-diag "host's last dgrdma:counters event: samples_lost ${host_trace_lost:-none}"
-if [ "$SCN_STRICT" = 1 ]; then
-	check_eq "$host_trace_lost" "$dropped" "drops: the host's last counters event = its ramp check"
+if scn_have_trace "$run"; then
+	babeltrace2 "$run/trace" >"$run/trace.txt" 2>"$run/babeltrace.err"
+	fpga_pid=$SCN_FPGA_PID
+	foreign=$(grep -v -e "vpid = $cmd_pid," -e "vpid = ${fpga_pid:-none}," "$run/trace.txt" | grep -c 'vpid = ')
+	diag "trace: host pid $cmd_pid, emulator pid ${fpga_pid:-?}, $foreign events of other processes (ignored)"
+	last_field() { # EVENT PID FIELD: FIELD of the last EVENT of PID in the trace
+		grep "$1: " "$run/trace.txt" | grep "vpid = $2," | tail -1 | sed -n "s/.* $3 = \([0-9]*\).*/\1/p"
+	}
+	check_eq "$(last_field dgrdma_fpga:counters "$fpga_pid" dropped_samples)" "$dropped" \
+		"drops: the emulator's last counters event = its dropped_samples"
+	host_trace_lost=$(last_field dgrdma:counters "$cmd_pid" samples_lost)
+	diag "host's last dgrdma:counters event: samples_lost ${host_trace_lost:-none}"
+	if [ "$SCN_STRICT" = 1 ]; then
+		check_eq "$host_trace_lost" "$dropped" "drops: the host's last counters event = its ramp check"
+	else
+		skip "the host's last dgrdma:counters event = its ramp check: the stack traces counters every" \
+			"second and not at exit (known problem, docs/scenarios.md; run by make scenarios)"
+	fi
 else
-	skip "the host's last dgrdma:counters event = its ramp check: the stack traces counters every" \
-		"second and not at exit (known problem, docs/scenarios.md; run by make scenarios)"
+	skip "drops in the trace: $SCN_RECORDS"
+	skip "drops in the trace: $SCN_RECORDS"
 fi
 
 # --- doorbells ---------------------------------------------------------------------------------
 bells=$(jnum "$H" doorbells_sent)
-trace_bells=$(grep 'dgrdma:doorbell_sent: ' "$run/trace.txt" | grep -c "vpid = $cmd_pid,")
-diag "doorbells: capture $(jq -r .wire.rx.doorbells "$run/report.json"), trace $trace_bells," \
-	"stack $bells, emulator received $(jnum "$F" doorbells_received)"
-check_eq "$(jq -r .wire.rx.doorbells "$run/report.json")" "$bells" "doorbells: capture = the stack's doorbells_sent"
-check_eq "$trace_bells" "$bells" "doorbells: doorbell_sent events of the host in the trace = doorbells_sent"
+diag "doorbells: capture $(jq -r '.wire.rx.doorbells // "none"' "$run/report.json"), stack $bells," \
+	"emulator received $(jnum "$F" doorbells_received)"
 check_eq "$(jnum "$F" doorbells_received)" "$bells" "doorbells: the emulator received every doorbell"
-check_eq "$(jq -r '.wire.rx | [.matched == .doorbells, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
-	"true 0 0" "capture: every doorbell matched its transaction, in order"
+if scn_have_trace "$run"; then
+	trace_bells=$(grep 'dgrdma:doorbell_sent: ' "$run/trace.txt" | grep -c "vpid = $cmd_pid,")
+	check_eq "$trace_bells" "$bells" "doorbells: doorbell_sent events of the host in the trace ($trace_bells) = doorbells_sent"
+else
+	skip "doorbells in the trace: $SCN_RECORDS"
+fi
+if scn_have_pcap "$run"; then
+	check_eq "$(jq -r .wire.rx.doorbells "$run/report.json")" "$bells" "doorbells: capture = the stack's doorbells_sent"
+	check_eq "$(jq -r '.wire.rx | [.matched == .doorbells, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
+		"true 0 0" "capture: every doorbell matched its transaction, in order"
+else
+	skip "doorbells in the capture: $SCN_RECORDS"
+	skip "doorbells in the capture: $SCN_RECORDS"
+fi
 
 # --- dissector = latency-report, to the nanosecond ----------------------------------------------
-if ! command -v tshark >/dev/null || [ ! -f "$DGR_BUILD/plugins/4.0/epan/dgrdma.so" ]; then
+if ! scn_have_pcap "$run"; then
+	skip "dissector vs latency-report: $SCN_RECORDS"
+elif [ "$SCN_MODE" = userns ]; then
+	skip "dissector vs latency-report: tshark as the mapped root of a user namespace ignores" \
+		"WIRESHARK_PLUGIN_DIR and cannot drop to nobody (runs as root and as a normal user)"
+elif ! command -v tshark >/dev/null || [ ! -f "$DGR_BUILD/plugins/4.0/epan/dgrdma.so" ]; then
 	skip "tshark or the dgrdma plugin (make dissectors) missing"
 else
 	. "$DGR_SRC/test/dissectors/lib-tshark.sh"

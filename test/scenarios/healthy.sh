@@ -23,14 +23,16 @@ check_eq "$(jnum "$run/host.json" samples_lost)/$(jnum "$run/host.json" ramp_gap
 	"host ramp check: no sample lost, no gap"
 check_eq "$(jnum "$run/host.json" samples_received)" "$(jnum "$run/fpga.json" samples_sent)" \
 	"host received every sample the emulator sent"
-check_eq "$(jq -r '.wire.rx | [.transactions, .matched, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
-	"$(jnum "$run/fpga.json" transactions_sent) $(jnum "$run/fpga.json" transactions_sent) 0 0" \
-	"capture: every transaction the emulator sent, each matched with its doorbell in order"
+if scn_have_pcap "$run"; then
+	check_eq "$(jq -r '.wire.rx | [.transactions, .matched, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
+		"$(jnum "$run/fpga.json" transactions_sent) $(jnum "$run/fpga.json" transactions_sent) 0 0" \
+		"capture: every transaction the emulator sent, each matched with its doorbell in order"
+else
+	skip "no packet capture on this link: $SCN_RECORDS"
+fi
 label=$(jq -r '.regime.label' "$run/report.json")
 diag "verdict: $(jq -r '.regime.reason' "$run/report.json")"
-diag "wire latency p50 $(jq -r '.wire.rx.latency_ns.p50' "$run/report.json") ns," \
-	"p99.9 $(jq -r '.wire.rx.latency_ns.p999' "$run/report.json") ns," \
-	"max $(jq -r '.wire.rx.latency_ns.max' "$run/report.json") ns"
+diag "judged on $(jq -r '.regime.series' "$run/report.json")"
 check_eq "$label" healthy "latency-report verdict: healthy"
-check "drop-rate and latency plots written" test -s "$run/plots/latency.png" -a -s "$run/plots/drops.png"
+check "latency plot written" test -s "$run/plots/latency.png"
 done_testing

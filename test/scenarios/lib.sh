@@ -51,6 +51,25 @@ scn_init() {
 	if [ "$SCN_MODE" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
 		dgr_link_reexec "$0" "$@"
 	fi
+	if [ "$SCN_MODE" = userns ]; then
+		# /sys still shows the first network namespace's interfaces until sysfs is mounted
+		# again in the new one (dgrdma-capture looks its interface up there).
+		mount -t sysfs sysfs /sys 2>/dev/null || diag "could not remount /sys in the user namespace"
+	fi
+	# What dgrdma-capture can record here: an LTTng session daemon does not start as the mapped
+	# root of a user namespace, and capturing on lo needs privileges.
+	case "$SCN_MODE" in
+	userns) SCN_CAPTURE_OPTS=(--no-trace) SCN_RECORDS="capture only (no LTTng trace in a user namespace)" ;;
+	udp) SCN_CAPTURE_OPTS=(--no-pcap) SCN_RECORDS="trace only (no packet capture without privileges)" ;;
+	*) SCN_CAPTURE_OPTS=() SCN_RECORDS="capture and trace" ;;
+	esac
+	# The guide's socket-buffer mitigation: without it the emulator's first burst overflows the
+	# socket. Forcing 32 MiB needs CAP_NET_ADMIN in the first namespace; else rmem_max caps it.
+	SCN_RCVBUF=32M
+	if [ "$SCN_MODE" != netns ]; then
+		SCN_RCVBUF=$(cat /proc/sys/net/core/rmem_max 2>/dev/null || echo 4194304)
+		[ "$SCN_RCVBUF" -gt 33554432 ] && SCN_RCVBUF=33554432
+	fi
 	SCN_OUT="$DGR_BUILD/scenarios/$SCN_NAME"
 	rm -rf "$SCN_OUT"
 	mkdir -p "$SCN_OUT"
@@ -61,7 +80,15 @@ scn_init() {
 		done_testing
 		exit 1
 	fi
-	diag "link: $SCN_MODE, results in $SCN_OUT"
+	diag "link: $SCN_MODE, records: $SCN_RECORDS, results in $SCN_OUT"
+}
+
+# scn_have_pcap DIR / scn_have_trace DIR: what the run recorded.
+scn_have_pcap() {
+	[ -s "$1/capture.pcapng" ]
+}
+scn_have_trace() {
+	[ -d "$1/trace" ]
 }
 
 # jnum FILE KEY: the first value of KEY anywhere in the JSON FILE ("" when absent).
@@ -69,13 +96,15 @@ jnum() {
 	jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k]) // empty' "$1" 2>/dev/null
 }
 
-# scn_wait_started NAME JSONPATH: waits (30 s at most) until the process NAME whose command
-# line holds JSONPATH has a socket open, then a little more for its threads. Under load the
-# process exists long before it listens (LTTng registration, set-up): an emulator started too
-# early sends its first burst into nothing and the stream never starts.
+# scn_wait_started NAME JSONPATH BGPID: waits (30 s at most, while the background job BGPID
+# lives) until the process NAME whose command line holds JSONPATH has a socket open, then a
+# little more for its threads. Under load the process exists long before it listens (LTTng
+# registration, set-up): an emulator started too early sends its first burst into nothing and
+# the stream never starts.
 scn_wait_started() {
-	local name="$1" key="$2" p pid="" n
+	local name="$1" key="$2" bg="$3" p pid="" n
 	for ((n = 0; n < 300; n++)); do
+		kill -0 "$bg" 2>/dev/null || return 1
 		for p in $(pgrep -x "$name"); do
 			if { tr "\\0" " " <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF -- "$key"; then
 				pid=$p
@@ -96,15 +125,15 @@ scn_start_host() {
 	local dir="$1" mode="$2" cap="${3:-}" pre=()
 	rm -rf "$dir"
 	if [ "$cap" = capture ]; then
-		pre=("$BIN/dgrdma-capture" --output "$dir" --)
+		pre=("$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}" --)
 	else
 		mkdir -p "$dir"
 	fi
 	"${DGR_HOST_RUN[@]}" "${pre[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" \
-		--rcvbuf 32M --summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir.host.log" 2>&1 &
+		--rcvbuf "$SCN_RCVBUF" --summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir.host.log" 2>&1 &
 	SCN_HOST_BG=$!
 	SCN_BG_PIDS+=("$SCN_HOST_BG")
-	scn_wait_started dgrdma-host "$dir/host.json"
+	scn_wait_started dgrdma-host "$dir/host.json" "$SCN_HOST_BG"
 }
 
 # scn_finish DIR: waits for the host, moves its log into DIR.
@@ -121,7 +150,7 @@ scn_run_rx() {
 	local dir="$1" cap="${2:-}"
 	SCN_FPGA_RC=""
 	if ! scn_start_host "$dir" rx "$cap"; then
-		diag "dgrdma-host rx did not open its socket within 30 s"
+		diag "dgrdma-host rx did not open its socket (exited, or not within 30 s)"
 		kill "$SCN_HOST_BG" 2>/dev/null
 		scn_finish "$dir"
 		return 1
@@ -147,10 +176,10 @@ scn_run_tx() {
 		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1 &
 	fpga_bg=$!
 	SCN_BG_PIDS+=("$fpga_bg")
-	if ! scn_wait_started dgrdma-fpga "$dir/fpga.json"; then
-		diag "dgrdma-fpga did not open its socket within 30 s"
+	if ! scn_wait_started dgrdma-fpga "$dir/fpga.json" "$fpga_bg"; then
+		diag "dgrdma-fpga did not open its socket (exited, or not within 30 s)"
 	fi
-	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" --rcvbuf 32M \
+	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" --rcvbuf "$SCN_RCVBUF" \
 		--summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir/host.out" 2>"$dir/host.log"
 	SCN_HOST_RC=$?
 	# An emulator that runs until stopped (SCN_FPGA_STOP=1) drains and exits on SIGINT.
