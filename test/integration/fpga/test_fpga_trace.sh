@@ -26,12 +26,18 @@ HOST_RUN=()
 lttng create "$SESSION" --output="$WORK/trace" >/dev/null &&
 	lttng enable-channel -u -s "$SESSION" --subbuf-size=4M --num-subbuf=4 fpgch >/dev/null &&
 	lttng enable-event -u -s "$SESSION" -c fpgch 'dgrdma_fpga:*' >/dev/null &&
+	lttng add-context -u -s "$SESSION" -c fpgch -t vpid >/dev/null &&
 	lttng start "$SESSION" >/dev/null
 check_eq "$?" 0 "lttng session with dgrdma_fpga:* enabled"
-run_pair tr "--rate 2e6 --duration 0.5 --quiet --drain-ms 4000 --host-buffers 8 --counters-ms 50" \
+# --id 4242 marks this run's emulator: other emulators of the machine may be traced too
+run_pair tr "--rate 2e6 --duration 0.5 --quiet --drain-ms 4000 --host-buffers 8 --counters-ms 50 \
+--id 4242" \
 	"--idle 3 --consumer-delay-us 4000 --buffers 8"
 lttng stop "$SESSION" >/dev/null
-babeltrace2 "$WORK/trace" 2>/dev/null | sed -n 's/.* dgrdma_fpga:\([a-z_]*\):.*/\1/p' |
+babeltrace2 "$WORK/trace" >"$WORK/trace.txt" 2>/dev/null
+vpid=$(grep 'dgrdma_fpga:thread_start:' "$WORK/trace.txt" | grep 'conn = 4242' |
+	sed -n 's/.*vpid = \([0-9]*\).*/\1/p' | head -1)
+grep "vpid = ${vpid:-none} }" "$WORK/trace.txt" | sed -n 's/.* dgrdma_fpga:\([a-z_]*\):.*/\1/p' |
 	sort | uniq -c >"$WORK/counts"
 n() { awk -v e="$1" '$2 == e { print $1 }' "$WORK/counts" | grep . || echo 0; }
 j="$WORK/tr.json"
