@@ -53,7 +53,7 @@ esac
 # The host first, under dgrdma-capture; it ends when the stream's EOF arrives.
 "${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" --snaplen 128 -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
-	--rcvbuf 32M --idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
+	--idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
 host_pid=$!
 
 # Start the FPGA once the host stack is up (its process exists and had a moment to bind).

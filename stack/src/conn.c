@@ -112,6 +112,46 @@ static void check_control_cpus(struct dgr_conn *c)
 	}
 }
 
+/* Receive buffer sized for the pool when --rcvbuf is not given (see open_transport). */
+#define DEFAULT_RCVBUF_MIN (8ull << 20)
+#define DEFAULT_RCVBUF_MAX (256ull << 20)
+
+/*
+ * Opens the transport. Without an explicit --rcvbuf the receive buffer is
+ * sized for the pool (the tuning guide's first mitigation): a peer may send
+ * every free buffer back to back, and one frame the socket drops leaves its
+ * transaction incomplete for ever. Without the privilege to force that size
+ * the system default is kept and a warning says so.
+ */
+static int open_transport(struct dgr_conn *c, const struct dgr_conn_opts *o, char *errbuf)
+{
+	struct dgr_transport_opts topts = o->transport;
+	uint64_t want = 2ull * c->nbuf * c->size;
+	char first[DGR_ERRBUF_SIZE];
+	int rc;
+
+	if (topts.rcvbuf != 0) {
+		return dgr_transport_open(&topts, &c->t, errbuf);
+	}
+	want = want < DEFAULT_RCVBUF_MIN ? DEFAULT_RCVBUF_MIN : want;
+	want = want > DEFAULT_RCVBUF_MAX ? DEFAULT_RCVBUF_MAX : want;
+	topts.rcvbuf = (int)want;
+	rc = dgr_transport_open(&topts, &c->t, errbuf);
+	if (rc != -DGR_E_PERM) {
+		return rc;
+	}
+	snprintf(first, sizeof(first), "%s", errbuf);
+	topts.rcvbuf = 0;
+	rc = dgr_transport_open(&topts, &c->t, errbuf);
+	if (rc == 0 && !c->warning) {
+		/* errbuf texts are short; cut the reason if it ever is not */
+		snprintf(c->warnbuf, sizeof(c->warnbuf), "default receive buffer kept: %.200s",
+			 first);
+		c->warning = c->warnbuf;
+	}
+	return rc;
+}
+
 /* Returns 0 with *out set, or a negative code with errbuf. */
 int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *errbuf)
 {
@@ -163,7 +203,7 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	}
 	dgr_ramp_init(&c->ramp);
 	check_control_cpus(c);
-	rc = dgr_transport_open(&o->transport, &c->t, errbuf);
+	rc = open_transport(c, o, errbuf);
 	if (rc < 0) {
 		goto fail;
 	}
@@ -266,6 +306,9 @@ bool dgr_thread_begin(struct dgr_conn *c, int t)
 	return rc == 0;
 }
 
+/* Period of the dgrdma:counters snapshots (drop rate over a run needs a fine grain). */
+#define COUNTERS_PERIOD_NS 100000000ull
+
 static void *control_thread(void *arg)
 {
 	struct dgr_conn *c = arg;
@@ -287,10 +330,7 @@ static void *control_thread(void *arg)
 			DGR_TP(socket_drop, c->o.conn_index, drops - c->st.socket_drops, drops);
 			DGR_ADD(c->st.socket_drops, drops - c->st.socket_drops);
 		}
-		for (int t = 0; t < DGR_T_COUNT; t++) {
-			(void)t; /* other threads' CPU time is read when they end */
-		}
-		if (now - last_counters >= 1000000000ull) {
+		if (now - last_counters >= COUNTERS_PERIOD_NS) {
 			struct dgr_conn_stats s;
 
 			last_counters = now;
@@ -396,13 +436,23 @@ void dgr_conn_stop(struct dgr_conn *c)
 	/* the worker first, then tx drains the doorbells it queued, then the rest */
 	static const int order[DGR_T_COUNT] = { DGR_T_WORKER, DGR_T_TX, DGR_T_RX, DGR_T_CONTROL };
 
+	bool joined = false;
+
 	for (int i = 0; i < DGR_T_COUNT; i++) {
 		int t = order[i];
 
 		if (c->th_started[t]) {
 			pthread_join(c->th[t], NULL);
 			c->th_started[t] = false;
+			joined = true;
 		}
+	}
+	if (joined) {
+		/* The last snapshot equals what the caller reads from now on. */
+		struct dgr_conn_stats s;
+
+		dgr_conn_get_stats(c, &s);
+		DGR_TP(counters, c->o.conn_index, &s);
 	}
 }
 
