@@ -89,6 +89,16 @@ scenario multi-conn-tx "" --conns 2 --dir tx --txns 40 --buffers 4 --coalesce-do
 scenario everything "" --format pcap --transport udp --vlan 100 --conns 2 --txns 150 --buffers 8 --bytes 6000 --mtu 1500 --coalesce-doorbells 2 --discontinuity-every 11 --malformed-every 13 --drop-every 17 --profile jitter
 scenario throughput-profile "" --txns 100 --buffers 8 --profile throughput
 
+# The verdict end to end, on generated captures of each latency shape (tolerable latency
+# estimated from the capture, and given as run facts).
+for prof in healthy:healthy jitter:jitter-bound throughput:throughput-bound; do
+	"$GEN" -o "$tmp/v.pcapng" -e "$tmp/v.json" --txns 1000 --buffers 16 --profile "${prof%%:*}" >/dev/null
+	got=$("$LR" --json --no-progress "$tmp/v.pcapng" | jq -r '.regime.label')
+	got2=$("$LR" --json --no-progress --host-buffers 16 --buffer-size 8192 --sample-rate 102400000 \
+		"$tmp/v.pcapng" | jq -r '.regime.label')
+	check_eq "$got $got2" "${prof#*:} ${prof#*:}" "generated ${prof%%:*} capture: verdict ${prof#*:} (estimated and given tolerable latency)"
+done
+
 # RX and TX on one connection (the same MACs and ids): two captures merged in time order.
 if command -v mergecap >/dev/null; then
 	"$GEN" -o "$tmp/m_rx.pcapng" -e "$tmp/m_rx.json" --txns 60 --buffers 8 --bytes 20000 >/dev/null
