@@ -10,7 +10,7 @@
 # The link is the best this machine allows (test/lib/netns.sh): two network
 # namespaces and a veth pair as root, an unprivileged user+network namespace
 # otherwise, UDP on 127.0.0.1 as the last resort. Environment knobs:
-#   DEMO_RATE (samples/s, default 50e6)  DEMO_SECONDS (default 4)
+#   DEMO_RATE (samples/s, default 20e6)  DEMO_SECONDS (default 3)
 #   DEMO_OUT (run folder, default build/demo/run-<time>; build/demo/latest points
 #   to the newest)  DGR_LINK_FORCE=netns|userns|udp
 set -euo pipefail
@@ -25,8 +25,8 @@ if [ "$mode" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
 	dgr_link_reexec "$0" "$@"
 fi
 
-RATE=${DEMO_RATE:-50e6}
-SECONDS_RUN=${DEMO_SECONDS:-4}
+RATE=${DEMO_RATE:-20e6}
+SECONDS_RUN=${DEMO_SECONDS:-3}
 OUT=${DEMO_OUT:-$DGR_BUILD/demo/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$(dirname "$OUT")"
 fpga_pid=""
@@ -50,18 +50,20 @@ userns) echo "demo: link: veth pair in an unprivileged user+network namespace, M
 udp) echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)" ;;
 esac
 
-# The host first, under dgrdma-capture; it ends when the stream's EOF arrives.
-"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" --snaplen 128 -- \
+# The host first, under dgrdma-capture; it ends when the stream's EOF arrives. Whole frames
+# are captured: a frame often ends one transaction and starts the next, and a short snap
+# length would hide the second message.
+"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
 	--idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
 host_pid=$!
 
-# Start the FPGA once the host stack is up (its process exists and had a moment to bind).
-for _ in $(seq 1 100); do
-	pgrep -f "^$BIN/dgrdma-host rx" >/dev/null && break
-	sleep 0.1
-done
-sleep 1
+# Start the FPGA once the host stack has its socket open.
+if ! dgr_link_wait_host_socket dgrdma-host; then
+	echo "demo: the host stack did not open its socket; its log:" >&2
+	cat "$OUT.host.log" >&2
+	exit 1
+fi
 echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"
 "${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate "$RATE" \
 	--buffers 4 --buffer-size 16384 --host-buffers 64 --duration "$SECONDS_RUN" --quiet \
