@@ -195,12 +195,13 @@ scn_report() {
 	local u
 	# dgrdma-capture records every user's dgrdma* events (known problem, docs/scenarios.md):
 	# another user's trace beside ours makes latency-report refuse the folder (two UUIDs).
-	# Other users' traces are moved aside (kept in trace-other-users/), never deleted.
+	# Other users' traces are moved aside, out of the run folder (latency-report reads every
+	# trace below it), to DIR.other-users-trace/; never deleted.
 	for u in "$dir"/trace/ust/uid/*; do
 		[ -d "$u" ] || continue
 		if [ "$(basename "$u")" != "$(id -u)" ]; then
-			mkdir -p "$dir/trace-other-users"
-			mv "$u" "$dir/trace-other-users/"
+			mkdir -p "$dir.other-users-trace"
+			mv "$u" "$dir.other-users-trace/"
 			diag "$(basename "$dir"): moved another user's trace (uid $(basename "$u")) out of trace/"
 		fi
 	done
