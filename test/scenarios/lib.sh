@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # Shared by the scenario suites (sourced): a private link (test/lib/netns.sh), the run folder
 # under $DGR_BUILD/scenarios/<name>/, and one function that runs the emulator against the host
 # stack and waits for both. docs/scenarios.md describes the scenarios.
@@ -110,7 +111,7 @@ scn_wait_started() {
 				pid=$p
 			fi
 		done
-		if [ -n "$pid" ] && ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'socket:'; then
+		if [ -n "$pid" ] && find "/proc/$pid/fd" -lname 'socket:*' 2>/dev/null | grep -q .; then
 			sleep 0.5
 			return 0
 		fi
