@@ -64,6 +64,13 @@ for rdl in true false; do
 		"$(jnum "$run/fpga.json" discontinuities_sent), samples_sent $(jnum "$run/fpga.json" samples_sent))"
 	check "rdl $rdl: the disturbance dropped samples ($d_cont)" test "${d_cont:-0}" -gt 0
 	if [ "$rdl" = true ]; then
+		# From the capture too (independent of the trace): discontinuity messages per 100 ms.
+		first=$(capinfos -S -a "$run/capture.pcapng" 2>/dev/null | sed -n 's/^First packet time: *//p')
+		late=$(awk -F, -v t="$(echo "$CONT_AT - $first + 1" | bc)" 'NR > 1 && $1 >= t { n += $6 } END { print n + 0 }' \
+			"$run/csv/intervals.csv")
+		diag "rdl true: discontinuities on the wire from 1 s after the disturbance on: $late"
+		check "rdl true: the capture shows discontinuities 1 s and more after the disturbance ($late)" \
+			test "${late:-0}" -gt 0
 		check "rdl true: discontinuities keep being sent after the disturbance ($c_cont -> $c_end)" \
 			test "${c_end:-0}" -gt "${c_cont:-0}"
 		check "rdl true: samples keep being dropped after the disturbance ($d_cont -> $d_end)" \
