@@ -50,10 +50,18 @@ userns) echo "demo: link: veth pair in an unprivileged user+network namespace, M
 udp) echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)" ;;
 esac
 
+# LTTng's session daemon does not run as the mapped root of a user namespace, and capturing
+# on lo needs privileges: record what the link allows, and say so.
+capture_opts=()
+case "$mode" in
+userns) capture_opts=(--no-trace) && echo "demo: recording the packet capture only (no LTTng trace in a user namespace)" ;;
+udp) [ "$(id -u)" = 0 ] || { capture_opts=(--no-pcap) && echo "demo: recording the LTTng trace only (capturing on lo needs privileges)"; } ;;
+esac
+
 # The host first, under dgrdma-capture; it ends when the stream's EOF arrives. Whole frames
 # are captured: a frame often ends one transaction and starts the next, and a short snap
 # length would hide the second message.
-"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" -- \
+"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" "${capture_opts[@]}" -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
 	--idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
 host_pid=$!

@@ -116,12 +116,28 @@ static void check_control_cpus(struct dgr_conn *c)
 #define DEFAULT_RCVBUF_MIN (8ull << 20)
 #define DEFAULT_RCVBUF_MAX (256ull << 20)
 
+/* net.core.rmem_max, the largest SO_RCVBUF without CAP_NET_ADMIN; 0 when unreadable. */
+static int read_rmem_max(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/rmem_max", "r");
+	long v = 0;
+
+	if (!f) {
+		return 0;
+	}
+	if (fscanf(f, "%ld", &v) != 1 || v < 0 || v > (long)DEFAULT_RCVBUF_MAX) {
+		v = 0;
+	}
+	fclose(f);
+	return (int)v;
+}
+
 /*
  * Opens the transport. Without an explicit --rcvbuf the receive buffer is
  * sized for the pool (the tuning guide's first mitigation): a peer may send
  * every free buffer back to back, and one frame the socket drops leaves its
  * transaction incomplete for ever. Without the privilege to force that size
- * the system default is kept and a warning says so.
+ * the largest unforced size (net.core.rmem_max) is used and a warning says so.
  */
 static int open_transport(struct dgr_conn *c, const struct dgr_conn_opts *o, char *errbuf)
 {
@@ -141,12 +157,18 @@ static int open_transport(struct dgr_conn *c, const struct dgr_conn_opts *o, cha
 		return rc;
 	}
 	snprintf(first, sizeof(first), "%s", errbuf);
-	topts.rcvbuf = 0;
+	/* Unprivileged: the largest size the system allows without forcing. */
+	topts.rcvbuf = read_rmem_max();
 	rc = dgr_transport_open(&topts, &c->t, errbuf);
+	if (rc == -DGR_E_PERM) {
+		topts.rcvbuf = 0;
+		rc = dgr_transport_open(&topts, &c->t, errbuf);
+	}
 	if (rc == 0 && !c->warning) {
 		/* errbuf texts are short; cut the reason if it ever is not */
-		snprintf(c->warnbuf, sizeof(c->warnbuf), "default receive buffer kept: %.200s",
-			 first);
+		snprintf(c->warnbuf, sizeof(c->warnbuf),
+			 "receive buffer limited to net.core.rmem_max (%d bytes): %.180s",
+			 topts.rcvbuf, first);
 		c->warning = c->warnbuf;
 	}
 	return rc;

@@ -84,6 +84,9 @@ dgr_link_up() {
 		DGR_HOST_IF="$h"
 		;;
 	userns)
+		# /sys shows the first namespace's interfaces until it is mounted again here
+		# (tools look their interface up there).
+		mount -t sysfs sysfs /sys 2>/dev/null || echo "netns.sh: could not remount /sys" >&2
 		ip link set lo up
 		ip link add "$f" mtu "$DGR_LINK_MTU" type veth peer name "$h" mtu "$DGR_LINK_MTU" || return 1
 		ip link set "$f" up
