@@ -52,12 +52,7 @@ if scn_have_trace "$run"; then
 		"drops: the emulator's last counters event = its dropped_samples"
 	host_trace_lost=$(last_field dgrdma:counters "$cmd_pid" samples_lost)
 	diag "host's last dgrdma:counters event: samples_lost ${host_trace_lost:-none}"
-	if [ "$SCN_STRICT" = 1 ]; then
-		check_eq "$host_trace_lost" "$dropped" "drops: the host's last counters event = its ramp check"
-	else
-		skip "the host's last dgrdma:counters event = its ramp check: the stack traces counters every" \
-			"second and not at exit (known problem, docs/scenarios.md; run by make scenarios)"
-	fi
+	check_eq "$host_trace_lost" "$dropped" "drops: the host's last counters event = its ramp check"
 else
 	skip "drops in the trace: $SCN_RECORDS"
 	skip "drops in the trace: $SCN_RECORDS"
