@@ -5,6 +5,9 @@
  *
  * State lives in the conversation (file scope) and is only written on the
  * first pass; per-frame conclusions are stored with p_add_proto_data.
+ * Fragments are grouped into transactions by the project's reassembler
+ * (dgrdma/reassembly.h), one per connection and sender, freed when the
+ * capture file is closed.
  */
 #include <epan/to_str.h>
 #include <epan/conversation.h>
@@ -12,6 +15,7 @@
 #include <epan/tap.h>
 
 #include <dgrdma/proto.h>
+#include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
 #include "dgrdma-doorbell-analysis.h"
@@ -20,6 +24,13 @@ int dgr_an_proto = -1;
 
 #define DGR_AN_KEY_DGRDMA 0
 #define DGR_AN_KEY_DCP	  1
+
+/*
+ * Incomplete transactions one sender may have at once. A capture with more
+ * (a long run losing many frames) gives up the older half: they show as never
+ * completed and their later fragments are not analysed.
+ */
+#define DGR_AN_REASM_MAX 4096
 
 /* Sorted set of distinct flag addresses; a buffer's identity is its rank. */
 struct dgr_an_addrs {
@@ -37,6 +48,7 @@ struct dgr_an_dir {
 	struct dgr_an_addrs data_addrs; /* flag addresses of its data transactions */
 	wmem_map_t *waiting;		/* data flag address -> txn awaiting a doorbell */
 	struct dgr_an_addrs bell_addrs; /* flag addresses of the doorbells it sent */
+	struct dgr_reasm *reasm;	/* its fragments -> transactions; NULL until data */
 };
 
 struct dgr_an_conv;
@@ -316,25 +328,6 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
 }
 
-/* Tests and sets "fragment idx (1-based) seen"; returns the old value. */
-static gboolean dgr_an_seen(struct dgr_an_txn *txn, guint idx)
-{
-	gboolean was;
-
-	if (txn->seen_big) {
-		guint8 bit = (guint8)(1u << ((idx - 1) % 8));
-
-		was = (txn->seen_big[(idx - 1) / 8] & bit) != 0;
-		txn->seen_big[(idx - 1) / 8] |= bit;
-	} else {
-		guint64 bit = G_GUINT64_CONSTANT(1) << (idx - 1);
-
-		was = (txn->seen_small & bit) != 0;
-		txn->seen_small |= bit;
-	}
-	return was;
-}
-
 /* Appends a message result to the frame; returns where it is stored. */
 static const struct dgr_an_msg *dgr_an_frame_add_msg(struct dgr_an_frame *fr,
 						     const struct dgr_an_msg *res)
@@ -351,14 +344,92 @@ static const struct dgr_an_msg *dgr_an_frame_add_msg(struct dgr_an_frame *fr,
 	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, fr->nmsgs - 2);
 }
 
-/* Transaction state of one data fragment sent by fr->dir. */
+/* Frees a reassembler when the capture file is closed (it is calloc'd, not wmem). */
+static gboolean dgr_an_reasm_free_cb(wmem_allocator_t *allocator, wmem_cb_event_t event,
+				     void *user_data)
+{
+	(void)allocator;
+	(void)event;
+	dgr_reasm_free((struct dgr_reasm *)user_data);
+	return FALSE; /* once: the next file gets new reassemblers */
+}
+
+/* Oldest-first walk that finds where the older half of the incomplete transactions ends. */
+struct dgr_an_evict {
+	guint n;
+	guint64 oldest; /* first_ts (frame) of the oldest */
+	guint64 before; /* first_ts of the first transaction kept */
+};
+
+static void dgr_an_evict_find(const struct dgr_txn_info *t, void *ctx)
+{
+	struct dgr_an_evict *ev = (struct dgr_an_evict *)ctx;
+
+	if (ev->n == 0) {
+		ev->oldest = t->first_ts;
+	}
+	if (ev->n == DGR_AN_REASM_MAX / 2) {
+		ev->before = t->first_ts;
+	}
+	ev->n++;
+}
+
+static void dgr_an_give_up(const struct dgr_txn_info *t, void *ctx)
+{
+	struct dgr_an_dir *d = (struct dgr_an_dir *)ctx;
+	struct dgr_an_txn *txn =
+	    (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(t->txn_id));
+
+	if (txn) {
+		txn->given_up = TRUE;
+	}
+}
+
+/*
+ * Feeds one fragment to the sender's reassembler (created on first use),
+ * making room by giving up the older half when it is full. Returns what
+ * dgr_reasm_add() returns, or -DGR_E_SYS when no reassembler could be made.
+ */
+static int dgr_an_reasm_add(struct dgr_an_dir *d, const struct dgr_msg *m, guint32 frame,
+			    struct dgr_txn_info *done)
+{
+	char errbuf[DGR_ERRBUF_SIZE];
+	struct dgr_an_evict ev;
+	int rc;
+
+	if (!d->reasm) {
+		d->reasm = dgr_reasm_new(DGR_AN_REASM_MAX, errbuf);
+		if (!d->reasm) {
+			return -DGR_E_SYS;
+		}
+		wmem_register_callback(wmem_file_scope(), dgr_an_reasm_free_cb, d->reasm);
+	}
+	/* Frame numbers as timestamps: giving up goes by order of arrival. */
+	rc = dgr_reasm_add(d->reasm, m, frame, frame, done);
+	if (rc != -DGR_E_NOSPACE) {
+		return rc;
+	}
+	memset(&ev, 0, sizeof(ev));
+	dgr_reasm_foreach_incomplete(d->reasm, dgr_an_evict_find, &ev);
+	if (ev.before <= ev.oldest) {
+		ev.before = ev.oldest + 1;
+	}
+	dgr_reasm_expire(d->reasm, ev.before, dgr_an_give_up, d);
+	return dgr_reasm_add(d->reasm, m, frame, frame, done);
+}
+
+/*
+ * Transaction state of one data fragment sent by fr->dir: the reassembler
+ * decides (accepted, duplicate, inconsistent, completing); this records it.
+ */
 static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct dgr_an_frame *fr,
 			packet_info *pinfo, const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
 	struct dgr_an_txn *txn;
-	guint parts;
-	guint idx;
+	struct dgr_txn_info done;
+	struct dgr_msg msg;
+	int rc;
 
 	txn = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
 	if (!txn) {
@@ -368,30 +439,63 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 		txn->flag_value = m->flag_value;
 		txn->num_msgs = m->num_msgs;
 		txn->first_frame = pinfo->num;
-		parts = m->num_msgs < 2 ? 1u : m->num_msgs;
-		if (parts > 64) {
-			txn->seen_big = (guint8 *)wmem_alloc0(wmem_file_scope(), (parts + 7) / 8);
-		}
 		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
 	}
 	res->txn = txn;
-	parts = txn->num_msgs < 2 ? 1u : txn->num_msgs;
-	idx = txn->num_msgs < 2 ? 1u : m->msg_seq;
-	if (m->num_msgs != txn->num_msgs || m->flag_addr != txn->flag_addr ||
-	    m->flag_value != txn->flag_value || idx < 1 || idx > parts) {
+	memset(&msg, 0, sizeof(msg));
+	msg.txn_id = m->txn_id;
+	msg.flag_addr = m->flag_addr;
+	msg.flag_value = m->flag_value;
+	msg.num_msgs_in_txn = m->num_msgs;
+	msg.msg_seq = m->msg_seq;
+	msg.data_addr = m->data_addr;
+	msg.data_len = m->data_len;
+	if (txn->complete_frame) {
+		/*
+		 * The reassembler forgets a transaction once complete. Every
+		 * fragment of it was seen, so one that fits is a duplicate.
+		 */
+		memset(&done, 0, sizeof(done));
+		done.txn_id = txn->txn_id;
+		done.flag_addr = txn->flag_addr;
+		done.flag_value = txn->flag_value;
+		done.num_msgs = txn->num_msgs;
+		if (dgr_reasm_fragment_check(&done, &msg) == 0) {
+			res->duplicate_fragment = TRUE;
+		} else {
+			res->inconsistent = TRUE;
+		}
+		return;
+	}
+	if (txn->given_up) {
+		return;
+	}
+	rc = dgr_an_reasm_add(d, &msg, pinfo->num, &done);
+	if (rc == -DGR_E_NUM_MSGS) {
 		/* A receiver drops such a fragment; so does the analysis. */
 		res->inconsistent = TRUE;
 		return;
 	}
-	if (dgr_an_seen(txn, idx)) {
+	if (rc == DGR_REASM_DUPLICATE) {
 		res->duplicate_fragment = TRUE;
 		return;
 	}
-	txn->msgs_seen++;
-	txn->bytes += m->data_len;
-	if (txn->msgs_seen != parts) {
+	if (rc < 0) {
 		return;
 	}
+	if (txn->msgs_seen == 0) {
+		/* The first fragment accepted defines the transaction, as in the reassembler. */
+		txn->flag_addr = m->flag_addr;
+		txn->flag_value = m->flag_value;
+		txn->num_msgs = m->num_msgs;
+	}
+	if (rc != DGR_REASM_COMPLETE) {
+		txn->msgs_seen++;
+		txn->bytes += m->data_len;
+		return;
+	}
+	txn->msgs_seen = done.msgs_seen;
+	txn->bytes = done.bytes;
 	res->completes = TRUE;
 	txn->complete_frame = pinfo->num;
 	txn->complete_ts = pinfo->abs_ts;

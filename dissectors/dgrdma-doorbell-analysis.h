@@ -17,16 +17,21 @@
 #include <epan/packet.h>
 #include <epan/wmem_scopes.h>
 
-/* A transaction as seen on the wire, sent by one endpoint to the other. */
+/*
+ * What the analysis shows about a transaction sent by one endpoint to the
+ * other. Which fragments arrived is the project's reassembler's job
+ * (stack/src/reassembly.c); this record keeps its verdicts per txn_id for the
+ * whole capture, so that fields can point forward and a fragment arriving after
+ * completion is recognised as a duplicate.
+ */
 struct dgr_an_txn {
 	guint32 txn_id;
 	guint32 flag_addr;
 	guint32 flag_value;
-	guint16 num_msgs;   /* num_msgs_in_txn of the first fragment seen */
-	guint16 msgs_seen;  /* distinct fragments seen */
-	guint32 bytes;	    /* data bytes of the distinct fragments */
-	guint64 seen_small; /* msg_seq 1..64 seen (bit msg_seq - 1) */
-	guint8 *seen_big;   /* the same as a bitmap when num_msgs > 64 */
+	guint16 num_msgs;  /* num_msgs_in_txn of the first fragment accepted */
+	guint16 msgs_seen; /* distinct fragments accepted by the reassembler */
+	guint32 bytes;	   /* data bytes of the distinct fragments */
+	gboolean given_up; /* evicted while incomplete (see DGR_AN_REASM_MAX) */
 	guint32 first_frame;
 	guint32 complete_frame; /* 0 while incomplete */
 	nstime_t complete_ts;
@@ -117,6 +122,7 @@ struct dgr_an_msg_in {
 	guint32 flag_value;
 	guint16 num_msgs;
 	guint16 msg_seq;
+	guint32 data_addr;
 	guint16 data_len;
 	gboolean is_doorbell; /* see dgrdma_is_doorbell() in packet-dgrdma.c */
 };

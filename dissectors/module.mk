@@ -15,8 +15,10 @@ DISSECTOR_SRCS := $(wildcard dissectors/*.c)
 DISSECTOR_PLUGIN := $(BUILD)/plugins/4.0/epan/dgrdma.so
 LIBRARIES += $(DISSECTOR_PLUGIN)
 
-# The codec (wire.c, dcp.c) is linked in: validation and DCP classification are the project's own.
-$(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) stack/src/wire.c stack/src/dcp.c)
+# The project's own code is linked in: the codec (wire.c, dcp.c) for validation and DCP
+# classification, the reassembler (reassembly.c) for the transaction analysis.
+DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c
+$(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--no-undefined -o $@ $^ $(WIRESHARK_LIBS)
 
@@ -36,7 +38,7 @@ $(BUILD)/asan-pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(firstword $(subst /, ,$<))) $(DISSECTOR_ASAN_FLAGS) -fPIC \
 		-MMD -MP -c -o $@ $<
-$(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS) stack/src/wire.c stack/src/dcp.c)
+$(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) $(DISSECTOR_ASAN_FLAGS) -o $@ $^ $(WIRESHARK_LIBS)
 -include $(wildcard $(BUILD)/asan-pic/*/*.d $(BUILD)/asan-pic/*/*/*.d)

@@ -410,6 +410,7 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 			in.flag_value = m.flag_value;
 			in.num_msgs = m.num_msgs_in_txn;
 			in.msg_seq = m.msg_seq;
+			in.data_addr = m.data_addr;
 			in.data_len = m.data_len;
 			in.is_doorbell = is_doorbell;
 			an = dgr_an_message(conn, fr, pinfo, &in);

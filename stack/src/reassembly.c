@@ -16,7 +16,7 @@
 struct reasm_entry {
 	struct dgr_txn_info info;
 	uint64_t seen[DGR_REASM_SEQ_TRACKED / 64]; /* msg_seq bitmap */
-	uint64_t serial;                           /* arrival order of the first fragment */
+	uint64_t serial;			   /* arrival order of the first fragment */
 	uint8_t used;
 };
 
@@ -43,8 +43,8 @@ struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
 
 	if (max_outstanding < 1 || max_outstanding > 65536) {
 		if (errbuf) {
-			snprintf(errbuf, DGR_ERRBUF_SIZE,
-				 "max_outstanding %u outside 1..65536", max_outstanding);
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "max_outstanding %u outside 1..65536",
+				 max_outstanding);
 		}
 		return NULL;
 	}
@@ -154,6 +154,21 @@ static bool test_and_set_seen(struct reasm_entry *e, uint16_t seq)
 }
 
 /* See reassembly.h. */
+int dgr_reasm_fragment_check(const struct dgr_txn_info *txn, const struct dgr_msg *m)
+{
+	unsigned int parts = dgr_msg_txn_parts(m);
+
+	if (parts > 1 && (m->msg_seq == 0 || m->msg_seq > parts)) {
+		return -DGR_E_NUM_MSGS;
+	}
+	if (txn->num_msgs != m->num_msgs_in_txn || txn->flag_addr != m->flag_addr ||
+	    txn->flag_value != m->flag_value) {
+		return -DGR_E_NUM_MSGS;
+	}
+	return 0;
+}
+
+/* See reassembly.h. */
 int dgr_reasm_add(struct dgr_reasm *r, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
 		  struct dgr_txn_info *done)
 {
@@ -165,8 +180,7 @@ int dgr_reasm_add(struct dgr_reasm *r, const struct dgr_msg *m, uint64_t ts, uin
 		return -DGR_E_NUM_MSGS;
 	}
 	if (e) {
-		if (e->info.num_msgs != m->num_msgs_in_txn || e->info.flag_addr != m->flag_addr ||
-		    e->info.flag_value != m->flag_value) {
+		if (dgr_reasm_fragment_check(&e->info, m) != 0) {
 			return -DGR_E_NUM_MSGS;
 		}
 		if (test_and_set_seen(e, m->msg_seq)) {
@@ -216,7 +230,8 @@ static int cmp_serial_ctx(const void *a, const void *b, void *ctx)
 	return sa < sb ? -1 : sa > sb;
 }
 
-/* Fills r->scratch with the used slots (optionally only those older than before_ts), oldest first. */
+/* Fills r->scratch with the used slots (optionally only those older than before_ts), oldest first.
+ */
 static unsigned int collect(const struct dgr_reasm *r, bool filter, uint64_t before_ts)
 {
 	unsigned int n = 0;
@@ -231,8 +246,7 @@ static unsigned int collect(const struct dgr_reasm *r, bool filter, uint64_t bef
 }
 
 /* See reassembly.h. */
-unsigned int dgr_reasm_expire(struct dgr_reasm *r, uint64_t before_ts, dgr_reasm_cb cb,
-			      void *ctx)
+unsigned int dgr_reasm_expire(struct dgr_reasm *r, uint64_t before_ts, dgr_reasm_cb cb, void *ctx)
 {
 	unsigned int n;
 

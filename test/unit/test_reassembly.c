@@ -12,9 +12,12 @@
 
 static struct dgr_msg frag(uint32_t txn, uint16_t n, uint16_t seq, uint32_t addr, uint16_t len)
 {
-	struct dgr_msg m = { .txn_id = txn, .flag_addr = 0x8000 + 4 * (txn % 8),
+	struct dgr_msg m = { .txn_id = txn,
+			     .flag_addr = 0x8000 + 4 * (txn % 8),
 			     .flag_value = dgr_flag_encode(40, false, false, 0),
-			     .num_msgs_in_txn = n, .msg_seq = seq, .data_addr = addr,
+			     .num_msgs_in_txn = n,
+			     .msg_seq = seq,
+			     .data_addr = addr,
 			     .data_len = len };
 
 	return m;
@@ -24,7 +27,8 @@ static void test_orders(void)
 {
 	struct dgr_reasm *r = dgr_reasm_new(8, NULL);
 	struct dgr_txn_info done;
-	struct dgr_msg a = frag(1, 3, 1, 0, 16), b = frag(1, 3, 2, 16, 16), c = frag(1, 3, 3, 32, 8);
+	struct dgr_msg a = frag(1, 3, 1, 0, 16), b = frag(1, 3, 2, 16, 16),
+		       c = frag(1, 3, 3, 32, 8);
 
 	TAP_EQ_I(dgr_reasm_add(r, &c, 10, 100, &done), DGR_REASM_PARTIAL, "last fragment first");
 	TAP_EQ_I(dgr_reasm_add(r, &a, 11, 101, &done), DGR_REASM_PARTIAL, "then the first");
@@ -32,8 +36,8 @@ static void test_orders(void)
 	TAP_EQ_I(dgr_reasm_add(r, &b, 12, 102, &done), DGR_REASM_COMPLETE,
 		 "middle fragment completes it");
 	tap_ok(done.txn_id == 1 && done.bytes == 40 && done.data_addr == 0 && done.msgs_seen == 3 &&
-		       done.first_ts == 10 && done.last_ts == 12 && done.first_ref == 100 &&
-		       done.last_ref == 102 && done.num_msgs == 3 && done.flag_addr == 0x8004,
+		   done.first_ts == 10 && done.last_ts == 12 && done.first_ref == 100 &&
+		   done.last_ref == 102 && done.num_msgs == 3 && done.flag_addr == 0x8004,
 	       "completed transaction: bytes, lowest address, first/last timestamps and refs");
 	TAP_EQ_I(dgr_reasm_outstanding(r), 0, "nothing outstanding after completion");
 
@@ -65,7 +69,8 @@ static void test_errors(void)
 	TAP_EQ_I(dgr_reasm_add(r, &bad, 0, 0, &done), -DGR_E_NUM_MSGS,
 		 "fragment with a different flag address is rejected");
 	bad = frag(8, 2, 3, 0, 16);
-	TAP_EQ_I(dgr_reasm_add(r, &bad, 0, 0, &done), -DGR_E_NUM_MSGS, "msg_seq 3 of 2 is rejected");
+	TAP_EQ_I(dgr_reasm_add(r, &bad, 0, 0, &done), -DGR_E_NUM_MSGS,
+		 "msg_seq 3 of 2 is rejected");
 	a = frag(8, 2, 1, 0, 16);
 	TAP_EQ_I(dgr_reasm_add(r, &a, 5, 0, &done), DGR_REASM_PARTIAL, "second transaction");
 	a = frag(9, 2, 1, 0, 16);
@@ -76,6 +81,41 @@ static void test_errors(void)
 		 "rejected fragments did not disturb the transaction");
 	tap_ok(dgr_reasm_new(0, err) == NULL && strstr(err, "1..65536") != NULL,
 	       "max_outstanding 0 is refused with the accepted range");
+	dgr_reasm_free(r);
+}
+
+/* The consistency rule on its own, against a complete transaction the reassembler forgot. */
+static void test_fragment_check(void)
+{
+	struct dgr_reasm *r = dgr_reasm_new(2, NULL);
+	struct dgr_txn_info done;
+	struct dgr_msg a = frag(20, 2, 1, 0, 16), b = frag(20, 2, 2, 16, 16);
+	struct dgr_msg m;
+
+	dgr_reasm_add(r, &a, 1, 1, &done);
+	TAP_EQ_I(dgr_reasm_add(r, &b, 2, 2, &done), DGR_REASM_COMPLETE, "check: txn 20 complete");
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &a), 0, "check: a repeated fragment 1/2 fits");
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &b), 0, "check: a repeated fragment 2/2 fits");
+	m = frag(20, 3, 2, 16, 16);
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &m), -DGR_E_NUM_MSGS,
+		 "check: another num_msgs_in_txn does not fit");
+	m = b;
+	m.flag_value ^= 0x100;
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &m), -DGR_E_NUM_MSGS,
+		 "check: another flag value does not fit");
+	m = b;
+	m.flag_addr += 4;
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &m), -DGR_E_NUM_MSGS,
+		 "check: another flag address does not fit");
+	m = frag(20, 2, 3, 0, 16);
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &m), -DGR_E_NUM_MSGS, "check: msg_seq 3 of 2");
+	m = frag(20, 2, 0, 0, 16);
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &m), -DGR_E_NUM_MSGS, "check: msg_seq 0 of 2");
+	a = frag(21, 1, 7, 0, 16);
+	TAP_EQ_I(dgr_reasm_add(r, &a, 3, 3, &done), DGR_REASM_COMPLETE, "check: txn 21 of one");
+	TAP_EQ_I(dgr_reasm_fragment_check(&done, &a), 0,
+		 "check: msg_seq is not checked in a transaction of one message");
+	TAP_EQ_U(dgr_reasm_outstanding(r), 0, "check: the reassembler is untouched");
 	dgr_reasm_free(r);
 }
 
@@ -171,6 +211,7 @@ int main(void)
 {
 	test_orders();
 	test_errors();
+	test_fragment_check();
 	test_expire();
 	test_random_run();
 	return tap_done();

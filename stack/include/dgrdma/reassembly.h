@@ -3,8 +3,8 @@
  * Transaction reassembly: fragments (messages) -> complete transactions.
  *
  * The one reassembler of the project, used by the host stack's receive path,
- * the FPGA emulator's receive path and latency-report. It tracks which
- * fragments of each outstanding transaction have arrived, in any order,
+ * the FPGA emulator's receive path, latency-report and the Wireshark plugin.
+ * It tracks which fragments of each outstanding transaction have arrived, in any order,
  * reports the one that completes it, rejects duplicates and inconsistent
  * fragments, and expires transactions that never complete. It never touches
  * data: a receiver copies each fragment to data_addr itself (zero extra
@@ -33,22 +33,22 @@ struct dgr_reasm;
 /* A transaction, complete or (for expiry and the final report) incomplete. */
 struct dgr_txn_info {
 	uint32_t txn_id;
-	uint32_t flag_addr;   /* DGR_NO_FLAG when the transaction has no flag write */
+	uint32_t flag_addr; /* DGR_NO_FLAG when the transaction has no flag write */
 	uint32_t flag_value;
-	uint32_t data_addr;   /* lowest data_addr of the fragments seen */
-	uint32_t bytes;       /* sum of data_len of the fragments seen */
-	uint16_t num_msgs;    /* num_msgs_in_txn as on the wire (0: flag-only) */
-	uint16_t msgs_seen;   /* distinct fragments seen */
-	uint64_t first_ts;    /* caller timestamp of the first fragment seen */
-	uint64_t last_ts;     /* caller timestamp of the last (completing) fragment */
-	uint64_t first_ref;   /* caller reference (e.g. frame number) of the first fragment */
-	uint64_t last_ref;    /* caller reference of the last (completing) fragment */
+	uint32_t data_addr; /* lowest data_addr of the fragments seen */
+	uint32_t bytes;	    /* sum of data_len of the fragments seen */
+	uint16_t num_msgs;  /* num_msgs_in_txn as on the wire (0: flag-only) */
+	uint16_t msgs_seen; /* distinct fragments seen */
+	uint64_t first_ts;  /* caller timestamp of the first fragment seen */
+	uint64_t last_ts;   /* caller timestamp of the last (completing) fragment */
+	uint64_t first_ref; /* caller reference (e.g. frame number) of the first fragment */
+	uint64_t last_ref;  /* caller reference of the last (completing) fragment */
 };
 
 /* Results of dgr_reasm_add() (non-negative); errors are negative DGR_E_*. */
 enum dgr_reasm_result {
-	DGR_REASM_PARTIAL = 0,   /* stored; more fragments needed */
-	DGR_REASM_COMPLETE = 1,  /* *done describes the complete transaction */
+	DGR_REASM_PARTIAL = 0,	 /* stored; more fragments needed */
+	DGR_REASM_COMPLETE = 1,	 /* *done describes the complete transaction */
 	DGR_REASM_DUPLICATE = 2, /* this fragment was already seen; ignore it */
 };
 
@@ -75,6 +75,17 @@ void dgr_reasm_free(struct dgr_reasm *r);
 int dgr_reasm_add(struct dgr_reasm *r, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
 		  struct dgr_txn_info *done);
 
+/*
+ * Whether m may be a fragment of txn (as reported by dgr_reasm_add(),
+ * expire or foreach; complete or not): the rule dgr_reasm_add() applies to
+ * every fragment after the first. Returns 0 when m agrees with txn
+ * (num_msgs_in_txn, flag_addr, flag_value) and its msg_seq is in range,
+ * -DGR_E_NUM_MSGS when dgr_reasm_add() would drop it. Pure: touches no
+ * reassembler and never allocates. Lets a caller that remembers complete
+ * transactions (the dissector) tell a late duplicate from a bad fragment.
+ */
+int dgr_reasm_fragment_check(const struct dgr_txn_info *txn, const struct dgr_msg *m);
+
 /* Called for each incomplete transaction by expire/foreach; ctx is passed through. */
 typedef void (*dgr_reasm_cb)(const struct dgr_txn_info *txn, void *ctx);
 
@@ -83,8 +94,7 @@ typedef void (*dgr_reasm_cb)(const struct dgr_txn_info *txn, void *ctx);
  * before_ts (first_ts < before_ts), calling cb (if not NULL) for each.
  * Returns the number expired.
  */
-unsigned int dgr_reasm_expire(struct dgr_reasm *r, uint64_t before_ts, dgr_reasm_cb cb,
-			      void *ctx);
+unsigned int dgr_reasm_expire(struct dgr_reasm *r, uint64_t before_ts, dgr_reasm_cb cb, void *ctx);
 
 /* Calls cb for every incomplete transaction, oldest first. Returns how many. */
 unsigned int dgr_reasm_foreach_incomplete(const struct dgr_reasm *r, dgr_reasm_cb cb, void *ctx);
