@@ -73,7 +73,8 @@ install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/
 	ln -sf libdgrdma.so.0 $(DESTDIR)$(LIBDIR)/libdgrdma.so
 	install -m 0644 stack/include/dgrdma/*.h $(DESTDIR)$(INCDIR)/dgrdma/
 	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 0644 stack/man/dgrdma-host.1 stack/man/dgrdma-ctl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 stack/man/dgrdma-host.1 stack/man/dgrdma-ctl.1 stack/man/dgrdma-wire.1 \
+		$(DESTDIR)$(MANDIR)/man1/
 
 # Benchmark (make bench, not check): raw veth ceiling vs the stack, MTU 9000/1500, -O2 vs -O0.
 STK_RAWPAIR := $(BUILD)/test/bench/stack/stk-rawpair
