@@ -15,8 +15,10 @@ awk -v dir="$work" '
 ' README.md
 
 for block in "$work"/block*.sh; do
-	sed -i -e "s#^make demo\$#DEMO_SECONDS=2 DGR_BUILD=$DGR_BUILD DGR_SRC=$DGR_SRC $DGR_SRC/test/demo.sh >/dev/null#" \
-		-e "s#\\bbuild/#$DGR_BUILD/#g" "$block"
+	# build/ first: the replacement of `make demo` holds $DGR_BUILD, which contains "build/".
+	sed -i -e "s#\\bbuild/#$DGR_BUILD/#g" \
+		-e "s#^make demo\$#DEMO_SECONDS=2 DGR_BUILD=$DGR_BUILD DGR_SRC=$DGR_SRC $DGR_SRC/test/demo.sh >/dev/null#" \
+		"$block"
 	first=$(grep -v '^\s*$' "$block" | head -1)
 	if bash -e -o pipefail "$block" >"$block.out" 2>&1; then
 		ok "README block runs: $first"

@@ -17,12 +17,20 @@ dissector_setup() {
 	else
 		TS_PREFIX=()
 	fi
+	# In a SAN=1 build the plugin itself carries ASan+UBSan: the system tshark must load
+	# their runtimes first.
+	TS_ENV=()
+	if [ "${SAN:-0}" = 1 ]; then
+		TS_ENV=(LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+			ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+	fi
 }
 
 # ts ARGS...: tshark with the plugin, from inside $DT.
 ts() {
-	(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/plugins" \
-		tshark "$@")
+	(cd "$DT" && "${TS_PREFIX[@]}" env "${TS_ENV[@]}" HOME="$DT/home" \
+		WIRESHARK_PLUGIN_DIR="$DT/plugins" tshark "$@")
 }
 
 # publish FILE...: make files readable by the tshark user.
