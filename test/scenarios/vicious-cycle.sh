@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Scenario "vicious cycle" (tuning guide, "Vicious Cycle"): a 2 MS/s stream into a host whose
-# consumer needs 1.65 ms of the 2.048 ms each 16 KiB buffer lasts (busy, but fast enough), and
+# consumer needs 1.85 ms of the 2.048 ms each 16 KiB buffer lasts (busy, but fast enough), and
 # one disturbance: the host is stopped (SIGSTOP) for 300 ms, longer than the 139 ms the 64 + 4
 # buffers absorb, so samples are dropped.
 #   report_data_loss true: every buffer the host frees afterwards becomes a discontinuity
@@ -15,7 +15,7 @@
 scn_init vicious-cycle "$@"
 
 RATE=2e6
-HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10 --consumer-delay-us 1650)
+HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10 --consumer-delay-us 1850)
 
 # disturb: while the emulator streams, stop the host 300 ms once, 1.5 s into the run.
 disturb() {
