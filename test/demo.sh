@@ -34,8 +34,15 @@ host_pid=""
 
 cleanup() {
 	local rc=$?
-	[ -n "$fpga_pid" ] && kill "$fpga_pid" 2>/dev/null
-	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null
+
+	# Not under set -e: a process that already ended must not stop the clean-up.
+	set +e
+	if [ -n "$fpga_pid" ]; then
+		kill "$fpga_pid" 2>/dev/null
+	fi
+	if [ -n "$host_pid" ]; then
+		kill "$host_pid" 2>/dev/null
+	fi
 	wait 2>/dev/null
 	dgr_link_down
 	exit "$rc"
