@@ -567,32 +567,19 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	c.topts.dcp = true;
-	if (c.topts.rcvbuf == 0) {
+	{
 		/*
 		 * The host may send E buffers back to back into the input port: the
-		 * socket must hold them (a lost frame locks the stream). Without the
-		 * privilege to force it, the system default is kept, with a warning.
+		 * socket must hold them (a lost frame locks the stream).
 		 */
-		c.topts.rcvbuf = 4 * 1024 * 1024;
-		if ((uint64_t)c.topts.rcvbuf < 4ull * e->cfg.nbuffers * e->cfg.buffer_size) {
-			c.topts.rcvbuf = (int)(4u * e->cfg.nbuffers * e->cfg.buffer_size);
-		}
-		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
-		if (rc == -DGR_E_PERM) {
-			/* the buffer size, or the socket itself? Retry without the size to know */
-			char first[DGR_ERRBUF_SIZE];
+		uint64_t want = 4ull * e->cfg.nbuffers * e->cfg.buffer_size;
+		char warn[DGR_ERRBUF_SIZE];
 
-			snprintf(first, sizeof(first), "%s", errbuf);
-			c.topts.rcvbuf = 0;
-			rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
-			if (rc == 0) {
-				fprintf(stderr,
-					"dgrdma-fpga: warning: %s; keeping the default size\n",
-					first);
-			}
+		want = want < (4u << 20) ? (4u << 20) : want;
+		rc = dgr_transport_open_sized(&c.topts, (int)want, &e->tr, errbuf, warn);
+		if (rc == 0 && warn[0]) {
+			fprintf(stderr, "dgrdma-fpga: warning: %s\n", warn);
 		}
-	} else {
-		rc = dgr_transport_open(&c.topts, &e->tr, errbuf);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);

@@ -116,22 +116,6 @@ static void check_control_cpus(struct dgr_conn *c)
 #define DEFAULT_RCVBUF_MIN (8ull << 20)
 #define DEFAULT_RCVBUF_MAX (256ull << 20)
 
-/* net.core.rmem_max, the largest SO_RCVBUF without CAP_NET_ADMIN; 0 when unreadable. */
-static int read_rmem_max(void)
-{
-	FILE *f = fopen("/proc/sys/net/core/rmem_max", "r");
-	long v = 0;
-
-	if (!f) {
-		return 0;
-	}
-	if (fscanf(f, "%ld", &v) != 1 || v < 0 || v > (long)DEFAULT_RCVBUF_MAX) {
-		v = 0;
-	}
-	fclose(f);
-	return (int)v;
-}
-
 /*
  * Opens the transport. Without an explicit --rcvbuf the receive buffer is
  * sized for the pool (the tuning guide's first mitigation): a peer may send
@@ -141,34 +125,16 @@ static int read_rmem_max(void)
  */
 static int open_transport(struct dgr_conn *c, const struct dgr_conn_opts *o, char *errbuf)
 {
-	struct dgr_transport_opts topts = o->transport;
 	uint64_t want = 2ull * c->nbuf * c->size;
-	char first[DGR_ERRBUF_SIZE];
+	char warn[DGR_ERRBUF_SIZE];
 	int rc;
 
-	if (topts.rcvbuf != 0) {
-		return dgr_transport_open(&topts, &c->t, errbuf);
-	}
 	want = want < DEFAULT_RCVBUF_MIN ? DEFAULT_RCVBUF_MIN : want;
 	want = want > DEFAULT_RCVBUF_MAX ? DEFAULT_RCVBUF_MAX : want;
-	topts.rcvbuf = (int)want;
-	rc = dgr_transport_open(&topts, &c->t, errbuf);
-	if (rc != -DGR_E_PERM) {
-		return rc;
-	}
-	snprintf(first, sizeof(first), "%s", errbuf);
-	/* Unprivileged: the largest size the system allows without forcing. */
-	topts.rcvbuf = read_rmem_max();
-	rc = dgr_transport_open(&topts, &c->t, errbuf);
-	if (rc == -DGR_E_PERM) {
-		topts.rcvbuf = 0;
-		rc = dgr_transport_open(&topts, &c->t, errbuf);
-	}
-	if (rc == 0 && !c->warning) {
-		/* errbuf texts are short; cut the reason if it ever is not */
-		snprintf(c->warnbuf, sizeof(c->warnbuf),
-			 "receive buffer limited to net.core.rmem_max (%d bytes): %.180s",
-			 topts.rcvbuf, first);
+	rc = dgr_transport_open_sized(&o->transport, (int)want, &c->t, errbuf, warn);
+	/* The first warning found at start is the one reported (the CPU one comes first). */
+	if (rc == 0 && warn[0] && !c->warning) {
+		snprintf(c->warnbuf, sizeof(c->warnbuf), "%s", warn);
 		c->warning = c->warnbuf;
 	}
 	return rc;

@@ -822,3 +822,63 @@ unsigned int dgr_transport_fds(const struct dgr_transport *t, int fds[2])
 	}
 	return n;
 }
+
+/* net.core.rmem_max, the largest SO_RCVBUF without CAP_NET_ADMIN; 0 when unreadable. */
+static int read_rmem_max(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/rmem_max", "r");
+	long v = 0;
+
+	if (!f) {
+		return 0;
+	}
+	if (fscanf(f, "%ld", &v) != 1 || v < 0 || v > INT32_MAX) {
+		v = 0;
+	}
+	fclose(f);
+	return (int)v;
+}
+
+/* Returns 0 with *out set, or a negative code (see the header). */
+int dgr_transport_open_sized(const struct dgr_transport_opts *o, int want_rcvbuf,
+			     struct dgr_transport **out, char *errbuf, char *warnbuf)
+{
+	struct dgr_transport_opts topts = *o;
+	char first[DGR_ERRBUF_SIZE];
+	int rc;
+
+	if (warnbuf) {
+		warnbuf[0] = '\0';
+	}
+	if (o->rcvbuf != 0 || want_rcvbuf <= 0) {
+		return dgr_transport_open(o, out, errbuf);
+	}
+	topts.rcvbuf = want_rcvbuf;
+	rc = dgr_transport_open(&topts, out, errbuf);
+	if (rc != -DGR_E_PERM) {
+		return rc;
+	}
+	/* The size, or the socket itself? The smaller sizes tell. */
+	snprintf(first, sizeof(first), "%s", errbuf ? errbuf : "refused");
+	topts.rcvbuf = read_rmem_max();
+	if (topts.rcvbuf >= want_rcvbuf) {
+		topts.rcvbuf = 0;
+	}
+	rc = topts.rcvbuf ? dgr_transport_open(&topts, out, errbuf) : -DGR_E_PERM;
+	if (rc == -DGR_E_PERM) {
+		topts.rcvbuf = 0;
+		rc = dgr_transport_open(&topts, out, errbuf);
+	}
+	if (rc == 0 && warnbuf) {
+		/* errbuf texts are short; cut the reason if it ever is not */
+		if (topts.rcvbuf) {
+			snprintf(warnbuf, DGR_ERRBUF_SIZE,
+				 "receive buffer limited to net.core.rmem_max (%d bytes): %.180s",
+				 topts.rcvbuf, first);
+		} else {
+			snprintf(warnbuf, DGR_ERRBUF_SIZE,
+				 "receive buffer left at the system default: %.190s", first);
+		}
+	}
+	return rc;
+}

@@ -183,6 +183,18 @@ bool dgr_addr_equal(enum dgr_transport_kind kind, const struct dgr_addr *a,
 int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport **out,
 		       char *errbuf);
 
+/*
+ * Opens the transport like dgr_transport_open(), but when o->rcvbuf is 0 asks
+ * for a receive buffer of want_rcvbuf bytes (the receiver's choice, e.g. sized
+ * for its buffers: one frame the socket drops leaves a transaction incomplete
+ * for ever). When the OS refuses that size for want of CAP_NET_ADMIN, it falls
+ * back to net.core.rmem_max, then to the system default, and writes a one-line
+ * warning into warnbuf (DGR_ERRBUF_SIZE bytes; "" when no fallback was needed).
+ * Returns 0 or a negative code as dgr_transport_open().
+ */
+int dgr_transport_open_sized(const struct dgr_transport_opts *o, int want_rcvbuf,
+			     struct dgr_transport **out, char *errbuf, char *warnbuf);
+
 /* Closes the transport and frees its buffers (NULL accepted). */
 void dgr_transport_close(struct dgr_transport *t);
 
