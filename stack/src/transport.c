@@ -210,6 +210,9 @@ int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *a
 		}
 		o->busy_poll_us = (unsigned int)v;
 		return 1;
+	case DGR_OPT_NO_RX_RING:
+		o->no_rx_ring = true;
+		return 1;
 	case DGR_OPT_BATCH:
 		rc = dgr_parse_u64("--batch", arg, 1, DGR_TRANSPORT_MAX_BATCH, false, &v, errbuf);
 		if (rc < 0) {
@@ -293,7 +296,7 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf)
 }
 
 /* Returns 0 or a negative code with errbuf naming the option, errno text and fix. */
-int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf)
+int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, char *errbuf)
 {
 	const struct dgr_transport_opts *o = &t->opts;
 	int v;
@@ -308,7 +311,7 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf)
 		const char *name = i == 0 ? "--rcvbuf" : "--sndbuf";
 		const char *sysctl = i == 0 ? "net.core.rmem_max" : "net.core.wmem_max";
 
-		if (want == 0) {
+		if (want == 0 || (i == 0 && skip_rcvbuf)) {
 			continue;
 		}
 		v = want;
@@ -351,7 +354,7 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf)
 		}
 	}
 	sl = sizeof(eff);
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &eff, &sl) == 0) {
+	if (!skip_rcvbuf && getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &eff, &sl) == 0) {
 		t->rcvbuf_eff = eff;
 	}
 	sl = sizeof(eff);
@@ -413,6 +416,7 @@ void dgr_transport_close(struct dgr_transport *t)
 	if (t->dcp_fd >= 0) {
 		close(t->dcp_fd);
 	}
+	dgr_rx_ring_free(&t->ring);
 	free(t->rx_buf);
 	free(t->rx_msgs);
 	free(t->rx_iov);
@@ -503,6 +507,31 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 	int n = 0;
 	int nd = 0;
 
+	if (t->ring.map) {
+		/* the ring's frames come first; DCP packets go to the slots from 0 */
+		unsigned int r = dgr_rx_ring_take(t, pkts, max);
+
+		if (t->dcp_fd >= 0 && ++t->dcp_skip >= 64) {
+			want_dcp = true;
+		}
+		if (r < max && t->dcp_fd >= 0 && want_dcp) {
+			t->dcp_skip = 0;
+			nd = recv_batch(t, t->dcp_fd, 0, max - r);
+			if (nd < 0) {
+				return nd;
+			}
+		}
+		for (i = 0; i < (unsigned int)nd; i++) {
+			struct dgr_rx_pkt *p = &pkts[r + i];
+
+			p->data = t->rx_buf + (size_t)i * t->slot_size;
+			p->len = t->rx_msgs[i].msg_len;
+			p->proto = DGR_PROTO_DCP;
+			memset(&p->src, 0, sizeof(p->src));
+			memcpy(p->src.mac, t->rx_names[i].ll.sll_addr, 6);
+		}
+		return (int)(r + (unsigned int)nd);
+	}
 	if (want_data) {
 		n = recv_batch(t, t->fd, 0, max);
 		if (n < 0) {
@@ -809,6 +838,12 @@ void dgr_transport_bufsizes(const struct dgr_transport *t, int *rcvbuf, int *snd
 {
 	*rcvbuf = t->rcvbuf_eff;
 	*sndbuf = t->sndbuf_eff;
+}
+
+/* True with a receive ring. */
+bool dgr_transport_has_rx_ring(const struct dgr_transport *t)
+{
+	return t->ring.map != NULL;
 }
 
 /* Returns how many descriptors were written to fds. */

@@ -21,14 +21,17 @@
 
 extern char *program_invocation_name;
 
-static int open_one(struct dgr_transport *t, uint16_t ethertype, int *fdp, char *errbuf)
+/*
+ * Creates an AF_PACKET socket that receives nothing yet: protocol 0 until
+ * bind(), so no frame of another interface queues up before the bind and
+ * none is queued outside the ring once it exists.
+ */
+static int open_socket(struct dgr_transport *t, int *fdp, char *errbuf)
 {
-	struct sockaddr_ll sll;
 	int one = 1;
 	int fd;
-	int rc;
 
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ethertype));
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		int err = errno;
 
@@ -44,12 +47,16 @@ static int open_one(struct dgr_transport *t, uint16_t ethertype, int *fdp, char 
 		return -DGR_E_SYS;
 	}
 	*fdp = fd;
-	/* our own transmissions are not input (best effort: filtered below too) */
+	/* our own transmissions are not input (best effort: filtered on receive too) */
 	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	rc = dgr_transport_sockopts(t, fd, errbuf);
-	if (rc < 0) {
-		return rc;
-	}
+	return 0;
+}
+
+/* Binds fd to the interface and ethertype: from here on frames arrive. */
+static int bind_socket(struct dgr_transport *t, int fd, uint16_t ethertype, char *errbuf)
+{
+	struct sockaddr_ll sll;
+
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ethertype);
@@ -77,7 +84,7 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 			 o->ifname);
 		return -DGR_E_INVAL;
 	}
-	rc = open_one(t, DGR_ETHERTYPE_DGRDMA, &t->fd, errbuf);
+	rc = open_socket(t, &t->fd, errbuf);
 	if (rc < 0) {
 		return rc;
 	}
@@ -108,8 +115,28 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 		memcpy(t->local.mac, ifr.ifr_hwaddr.sa_data, 6);
 	}
 	t->frame_cap = dgr_frame_cap_ether(t->mtu);
+	/* with a ring, --rcvbuf sizes the ring: the socket queue is not used */
+	rc = dgr_transport_sockopts(t, t->fd, !o->no_rx_ring, errbuf);
+	if (rc == 0 && !o->no_rx_ring) {
+		rc = dgr_rx_ring_setup(t, t->fd,
+				       o->rcvbuf ? (size_t)o->rcvbuf : DGR_TRANSPORT_DEFAULT_RING,
+				       if_mtu, errbuf);
+		t->rcvbuf_eff = (int)t->ring.map_len;
+	}
+	if (rc == 0) {
+		rc = bind_socket(t, t->fd, DGR_ETHERTYPE_DGRDMA, errbuf);
+	}
+	if (rc < 0) {
+		return rc;
+	}
 	if (o->dcp) {
-		rc = open_one(t, DGR_ETHERTYPE_DCP, &t->dcp_fd, errbuf);
+		rc = open_socket(t, &t->dcp_fd, errbuf);
+		if (rc == 0) {
+			rc = dgr_transport_sockopts(t, t->dcp_fd, true, errbuf);
+		}
+		if (rc == 0) {
+			rc = bind_socket(t, t->dcp_fd, DGR_ETHERTYPE_DCP, errbuf);
+		}
 		if (rc < 0) {
 			return rc;
 		}

@@ -16,6 +16,18 @@ union dgr_sockaddr {
 
 #define DGR_RX_CTRL_SIZE 64 /* room for one SO_RXQ_OVFL cmsg */
 
+/* A PACKET_RX_RING (TPACKET_V2) mapped into our memory (transport_ring.c). */
+struct dgr_rx_ring {
+	uint8_t *map; /* NULL: no ring, recvmmsg instead */
+	size_t map_len;
+	unsigned int block_size;
+	unsigned int frame_size;
+	unsigned int frames_per_block;
+	unsigned int frame_nr;
+	unsigned int head; /* next frame to look at */
+	unsigned int held; /* frames before head handed out by the last take */
+};
+
 struct dgr_transport {
 	enum dgr_transport_kind kind;
 	struct dgr_transport_opts opts;
@@ -35,6 +47,7 @@ struct dgr_transport {
 	struct iovec *rx_iov;
 	union dgr_sockaddr *rx_names;
 	uint8_t *rx_ctrl;
+	struct dgr_rx_ring ring; /* raw Ethernet data socket unless --no-rx-ring */
 
 	/* send side: two iovecs per packet (UDP pad + payload) */
 	struct mmsghdr *tx_msgs;
@@ -51,11 +64,19 @@ struct dgr_transport {
 /* Allocates the batch arrays. Returns 0 or -DGR_E_NOMEM. */
 int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf);
 
-/* Applies rcvbuf/sndbuf/busy-poll options to fd. Returns 0 or a negative code. */
-int dgr_transport_sockopts(struct dgr_transport *t, int fd, char *errbuf);
+/*
+ * Applies rcvbuf (unless skip_rcvbuf: a ring or a quiet socket), sndbuf and
+ * busy-poll options to fd. Returns 0 or a negative code.
+ */
+int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, char *errbuf);
 
 int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf);
 int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf);
+int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned int if_mtu,
+		      char *errbuf);
+void dgr_rx_ring_free(struct dgr_rx_ring *r);
+unsigned int dgr_rx_ring_take(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max);
+bool dgr_rx_ring_ready(const struct dgr_transport *t);
 void dgr_transport_fill_dst(const struct dgr_transport *t, const struct dgr_addr *a,
 			    enum dgr_proto proto, union dgr_sockaddr *sa, socklen_t *len);
 

@@ -37,7 +37,7 @@ int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf)
 	}
 	/* kernel drop counter on every datagram; best effort (old kernels lack it) */
 	(void)setsockopt(t->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one));
-	rc = dgr_transport_sockopts(t, t->fd, errbuf);
+	rc = dgr_transport_sockopts(t, t->fd, false, errbuf);
 	if (rc < 0) {
 		return rc;
 	}

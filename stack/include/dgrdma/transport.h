@@ -11,7 +11,9 @@
  *    0x0000 a DG-RDMA frame (as OpenCPI sends it), 0xF040 a DCP packet
  *    (this project's choice, docs/stack.md).
  *
- * Receive and send are batched (recvmmsg/sendmmsg). dgr_transport_recv()
+ * Receive and send are batched (recvmmsg/sendmmsg); raw Ethernet receives
+ * DG-RDMA frames through a PACKET_RX_RING shared with the kernel unless
+ * --no-rx-ring asks for recvmmsg. dgr_transport_recv()
  * returns pointers into buffers the transport owns; they stay valid until the
  * next dgr_transport_recv() call on the same transport. UDP sends prepend the
  * pad with a second iovec, so payloads are never copied.
@@ -45,6 +47,7 @@ extern "C" {
 #define DGR_TRANSPORT_DEFAULT_BATCH   64
 #define DGR_TRANSPORT_MAX_BATCH	      1024
 #define DGR_TRANSPORT_DEFAULT_UDP_MTU 9000 /* UDP has no interface MTU to read */
+#define DGR_TRANSPORT_DEFAULT_RING    (4u * 1024 * 1024) /* receive ring without --rcvbuf */
 
 enum dgr_transport_kind {
 	DGR_TRANSPORT_NONE = 0, /* nothing selected yet */
@@ -74,7 +77,8 @@ struct dgr_transport_opts {
 	bool have_peer;
 	char peer_arg[64];	   /* --peer as given, parsed once the kind is known */
 	unsigned int mtu;	   /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
-	int rcvbuf;		   /* --rcvbuf bytes, 0 = system default */
+	int rcvbuf; /* --rcvbuf bytes, 0 = system default (raw Ethernet: the ring's size) */
+	bool no_rx_ring;	   /* --no-rx-ring: raw Ethernet receives with recvmmsg */
 	int sndbuf;		   /* --sndbuf bytes, 0 = system default */
 	unsigned int busy_poll_us; /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
 	unsigned int batch;	   /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
@@ -110,6 +114,7 @@ enum {
 	DGR_OPT_SNDBUF,
 	DGR_OPT_BUSY_POLL,
 	DGR_OPT_BATCH,
+	DGR_OPT_NO_RX_RING,
 };
 
 /* Entries for a getopt_long option table (put before the terminating zero entry). */
@@ -122,6 +127,7 @@ enum {
 	    { "rcvbuf", required_argument, NULL, DGR_OPT_RCVBUF },                                 \
 	    { "sndbuf", required_argument, NULL, DGR_OPT_SNDBUF },                                 \
 	    { "busy-poll", required_argument, NULL, DGR_OPT_BUSY_POLL },                           \
+	    { "no-rx-ring", no_argument, NULL, DGR_OPT_NO_RX_RING },                               \
 	{                                                                                          \
 		"batch", required_argument, NULL, DGR_OPT_BATCH                                    \
 	}
@@ -135,7 +141,10 @@ enum {
 	"  --bind ADDR[:PORT]    local IPv4 address and port with --udp (default 0.0.0.0:18078)\n" \
 	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"     \
 	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
-	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF)\n"         \
+	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF);\n"        \
+	"                        with --if the size of the receive ring (default 4 MiB)\n"        \
+	"  --no-rx-ring          with --if, receive with recvmmsg instead of a\n"                  \
+	"                        PACKET_RX_RING (one more copy per frame)\n"                       \
 	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"            \
 	"  --busy-poll USEC      busy-poll the socket (SO_BUSY_POLL) and spin instead of "         \
 	"sleeping\n"                                                                               \
@@ -246,8 +255,14 @@ void dgr_transport_set_peer(struct dgr_transport *t, const struct dgr_addr *peer
  */
 int dgr_transport_drops(struct dgr_transport *t, uint64_t *drops, char *errbuf);
 
-/* Effective socket buffer sizes as the kernel reports them (bytes). */
+/*
+ * Effective socket buffer sizes as the kernel reports them (bytes); with a
+ * receive ring, rcvbuf is the ring's size.
+ */
 void dgr_transport_bufsizes(const struct dgr_transport *t, int *rcvbuf, int *sndbuf);
+
+/* True when DG-RDMA frames arrive through a PACKET_RX_RING. */
+bool dgr_transport_has_rx_ring(const struct dgr_transport *t);
 
 /* File descriptors to poll (1 or 2 entries); returns how many were written. */
 unsigned int dgr_transport_fds(const struct dgr_transport *t, int fds[2]);
