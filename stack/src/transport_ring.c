@@ -93,8 +93,9 @@ int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned in
 	}
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: mmap of the receive ring (%zu bytes): %s",
-			 t->opts.ifname, r->map_len, strerror(errno));
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--if %s: mmap of the receive ring (%zu bytes): %s", t->opts.ifname,
+			 r->map_len, strerror(errno));
 		return -DGR_E_SYS;
 	}
 	r->block_size = (unsigned int)block;

@@ -834,7 +834,8 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	dgr_transport_bufsizes(dgr_conn_transport(c), &rb, &sb);
 	pr_i64(p, "rcvbuf", rb);
 	pr_i64(p, "sndbuf", sb);
-	pr_str(p, "receive", dgr_transport_has_rx_ring(dgr_conn_transport(c)) ? "ring" : "recvmmsg");
+	pr_str(p, "receive",
+	       dgr_transport_has_rx_ring(dgr_conn_transport(c)) ? "ring" : "recvmmsg");
 	pr_obj_end(p);
 	pr_obj_begin(p, "threads");
 	for (int t = 0; t < DGR_T_COUNT; t++) {

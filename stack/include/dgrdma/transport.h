@@ -46,7 +46,7 @@ extern "C" {
 /* Defaults. */
 #define DGR_TRANSPORT_DEFAULT_BATCH   64
 #define DGR_TRANSPORT_MAX_BATCH	      1024
-#define DGR_TRANSPORT_DEFAULT_UDP_MTU 9000 /* UDP has no interface MTU to read */
+#define DGR_TRANSPORT_DEFAULT_UDP_MTU 9000		 /* UDP has no interface MTU to read */
 #define DGR_TRANSPORT_DEFAULT_RING    (4u * 1024 * 1024) /* receive ring without --rcvbuf */
 
 enum dgr_transport_kind {
@@ -75,11 +75,11 @@ struct dgr_transport_opts {
 	struct sockaddr_in bind_addr; /* --bind (UDP); default 0.0.0.0:18078 */
 	struct dgr_addr peer;	      /* --peer, resolved by dgr_transport_opts_finish() */
 	bool have_peer;
-	char peer_arg[64];	   /* --peer as given, parsed once the kind is known */
-	unsigned int mtu;	   /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
-	int rcvbuf; /* --rcvbuf bytes, 0 = system default (raw Ethernet: the ring's size) */
-	bool no_rx_ring;	   /* --no-rx-ring: raw Ethernet receives with recvmmsg */
-	int sndbuf;		   /* --sndbuf bytes, 0 = system default */
+	char peer_arg[64]; /* --peer as given, parsed once the kind is known */
+	unsigned int mtu;  /* --mtu: 0 = interface MTU (Ethernet) or 9000 (UDP) */
+	int rcvbuf;	   /* --rcvbuf bytes, 0 = system default (raw Ethernet: the ring's size) */
+	bool no_rx_ring;   /* --no-rx-ring: raw Ethernet receives with recvmmsg */
+	int sndbuf;	   /* --sndbuf bytes, 0 = system default */
 	unsigned int busy_poll_us; /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
 	unsigned int batch;	   /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
 	bool dcp;		   /* also open the DCP channel (Ethernet: a 0xF040 socket) */
@@ -142,7 +142,7 @@ enum {
 	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"     \
 	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
 	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF);\n"        \
-	"                        with --if the size of the receive ring (default 4 MiB)\n"        \
+	"                        with --if the size of the receive ring (default 4 MiB)\n"         \
 	"  --no-rx-ring          with --if, receive with recvmmsg instead of a\n"                  \
 	"                        PACKET_RX_RING (one more copy per frame)\n"                       \
 	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"            \

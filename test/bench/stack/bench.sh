@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench-stack: the raw veth ceiling (stk-rawpair: batched AF_PACKET, no protocol)
 # against dgrdma-fpga streaming into dgrdma-host rx --sink null, at MTU 9000
-# and 1500, for the -O2 build and (MTU 9000) the -O0 build of the stack.
+# and 1500, for the -O2 build and (MTU 9000) the -O0 build of the stack, the
+# -O2 stack with real-time data threads, and the -O2 stack receiving with
+# recvmmsg instead of its PACKET_RX_RING (--no-rx-ring).
 # For each: the highest sample rate sustained for BENCH_SECONDS (default 10)
 # with a drop rate of at most 0.02% (bisection), its ratio to the ceiling,
 # CPU time per thread, frames/s per core and CPU time per frame. Buffers as the
@@ -58,15 +60,17 @@ run_rate() {
 	jq_py "$OUT/run.json" 'd["drop_rate"] if d["status"] == "ended" else 1'
 }
 
-echo "variant,mtu,raw_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame" >"$OUT/results.csv"
+echo "variant,mtu,raw_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame,rx_cpu_ns_per_frame,fpga_cpu_s,fpga_late_max_ms" >"$OUT/results.csv"
 # O2fifo: the -O2 stack with its data threads at SCHED_FIFO 50 (a mitigation of the guide)
-for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000"; do
+# O2mmsg: the -O2 stack receiving with recvmmsg (--no-rx-ring), for the ring's worth
+for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000"; do
 	set -- $case
 	variant=$1 mtu=$2
 	host=$DGR_BUILD/bin/dgrdma-host
 	HOST_EXTRA=
 	[ "$variant" = O0 ] && host=$O0/bin/dgrdma-host
 	[ "$variant" = O2fifo ] && HOST_EXTRA="--sched fifo:50"
+	[ "$variant" = O2mmsg ] && HOST_EXTRA="--no-rx-ring"
 	if [ ! -x "$host" ]; then
 		echo "bench-stack: $host missing (make OPT=-O0 stack); skipping $variant" >&2
 		continue
@@ -86,15 +90,16 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000"; do
 			lo=$mid
 			best=$mid
 			cp "$OUT/run.json" "$OUT/best.json"
+			cp "$OUT/fpga.json" "$OUT/best.fpga.json"
 		else
 			hi=$mid
 		fi
 	done
 	if [ "$best" = 0 ]; then
-		echo "$variant,$mtu,$ceiling,0,0,0,,,,,,," >>"$OUT/results.csv"
+		echo "$variant,$mtu,$ceiling,0,0,0,,,,,,,,,," >>"$OUT/results.csv"
 		continue
 	fi
-	jq_py "$OUT/best.json" '",".join(str(x) for x in [
+	F="$OUT/best.fpga.json" jq_py "$OUT/best.json" '(lambda f: ",".join(str(x) for x in [
 		"'$variant'", '$mtu', '$ceiling', round('$best'/1e6,1),
 		round(d["rate_mbyte_s"]*8/1e3,3), round(d["rate_mbyte_s"]*8/1e3/'$ceiling',3),
 		d["drop_rate"],
@@ -103,7 +108,10 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000"; do
 		round((d["threads"]["tx"]["cpu_user_ns"]+d["threads"]["tx"]["cpu_sys_ns"])/1e9,3),
 		d["counters"]["frames_rx"],
 		round(d["counters"]["frames_rx"]/max(1e-9,sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/1e9)),
-		round(sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/max(1,d["counters"]["frames_rx"]))])' \
+		round(sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/max(1,d["counters"]["frames_rx"])),
+		round((d["threads"]["rx"]["cpu_user_ns"]+d["threads"]["rx"]["cpu_sys_ns"])/max(1,d["counters"]["frames_rx"])),
+		round((f["cpu_user_ns"]+f["cpu_sys_ns"])/1e9,3), round(f["pacing_late_max_ns"]/1e6,1)]))(
+		json.load(open(__import__("os").environ["F"])))' \
 		>>"$OUT/results.csv"
 done
 column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"

@@ -122,6 +122,9 @@ static void test_transport_opts(void)
 	dgr_transport_parse_opt(&o, DGR_OPT_PEER, "02:00:00:00:00:1f", err);
 	TAP_EQ_I(dgr_transport_opts_finish(&o, true, err), 0, "good MAC accepted");
 	TAP_EQ_U(o.peer.mac[5], 0x1f, "MAC bytes parsed");
+	tap_ok(!o.no_rx_ring, "raw Ethernet receives through a ring by default");
+	TAP_EQ_I(dgr_transport_parse_opt(&o, DGR_OPT_NO_RX_RING, NULL, err), 1, "--no-rx-ring");
+	tap_ok(o.no_rx_ring, "--no-rx-ring selects recvmmsg");
 }
 
 static void test_sched(void)
