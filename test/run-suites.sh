@@ -8,6 +8,8 @@
 #   ok N - description # SKIP reason
 # A suite that exits non-zero without a "not ok" line counts as one failure, and a
 # suite that prints no result at all counts as one failure ("ran no test").
+# A suite still running after DGR_SUITE_TIMEOUT seconds (default 600) is killed
+# and counts as a failure, so a hang shows up with its log instead of stalling CI.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is
 # non-zero when anything failed.
 set -u
@@ -37,7 +39,7 @@ for suite in "$@"; do
 	name="${name#"$DGR_BUILD"/}"
 	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
 	start=$(date +%s.%N)
-	"$suite" >"$log" 2>&1
+	timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$suite" >"$log" 2>&1
 	rc=$?
 	end=$(date +%s.%N)
 	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
@@ -45,7 +47,10 @@ for suite in "$@"; do
 	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
 	p=$((p - s))
 	note=""
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		f=$((f + 1))
+		note=" (killed after ${DGR_SUITE_TIMEOUT:-600} s)"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		note=" (exit status $rc)"
 	fi
