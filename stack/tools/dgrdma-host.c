@@ -466,7 +466,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			for (int t = 0; t < DGR_T_COUNT; t++) {
-				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1) {
+				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1 ||
+				    (k - 1 == DGR_T_WORKER && t == DGR_T_WORKER2)) {
 					uint64_t cpus = co->sched[t].cpuset;
 
 					co->sched[t] = sc;
@@ -489,7 +490,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			for (int t = 0; t < DGR_T_COUNT; t++) {
-				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1) {
+				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1 ||
+				    (k - 1 == DGR_T_WORKER && t == DGR_T_WORKER2)) {
 					co->sched[t].cpuset = mask;
 				}
 			}
@@ -841,6 +843,9 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		struct dgr_thread_stats ts;
 		char cpus[24];
 
+		if (!dgr_conn_thread_used(c, t)) {
+			continue;
+		}
 		dgr_conn_get_sched(c, t, &si);
 		dgr_conn_get_thread_stats(c, t, &ts);
 		snprintf(cpus, sizeof(cpus), "0x%" PRIx64, si.cpuset);
