@@ -4,7 +4,7 @@
  *
  *   dgrdma-host rx   receive a stream into the buffer pool, check the ramp, sink it
  *   dgrdma-host tx   send a ramp or a file as fast as credits allow or at a rate
- *   dgrdma-host perf sweep buffer sizes (2..32 KiB) over tx, one row per size
+ *   dgrdma-host perf sweep message sizes (2..32 KiB) tx, rx or both at once, one row per size
  *
  * docs/stack.md describes every option; usage() lists them.
  */
@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,8 +50,11 @@ struct host_cfg {
 	bool quiet;
 	double max_drop_rate; /* < 0: none */
 	bool csv;
-	uint64_t perf_count; /* perf: messages per size */
-	bool perf_memcpy;    /* perf: copy every message from a source buffer */
+	uint64_t perf_count;		   /* perf: messages per size */
+	bool perf_memcpy;		   /* perf: copy every message in or out */
+	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
+	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
+	bool perf_direction_set, perf_worker_set;
 };
 
 /* State shared by the callbacks (worker thread) and main. */
@@ -102,7 +106,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
 	    "  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
-	    "  perf  tx throughput per message size 2..32 KiB (a table, or --csv)\n"
+	    "  perf  throughput per message size 2..32 KiB, tx, rx or both at once (a table,\n"
+	    "        or --csv)\n"
 	    "\n" DGR_TRANSPORT_USAGE "\n"
 	    "Stream and buffers:\n"
 	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
@@ -138,9 +143,14 @@ static void usage(FILE *f)
 	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
 	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
 	    "                         (default 0: as fast as credits allow)\n"
-	    "perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
-	    "  --count N              messages per message size 2K..--buffer-size (16384)\n"
-	    "  --memcpy               copy each message from a source buffer (software load)\n"
+	    "perf (against the FPGA's perftest; --buffer-size is the peer's, default 16K):\n"
+	    "  --direction tx|rx|both host -> FPGA (default), FPGA -> host (started over DCP),\n"
+	    "                         or both at once on one connection\n"
+	    "  --count N              messages per message size 2K..--buffer-size, per\n"
+	    "                         direction, 1..4294967296 (default 16384)\n"
+	    "  --memcpy               copy each message from a source buffer (tx) or out of\n"
+	    "                         the pool (rx): software load\n"
+	    "  --perftest-worker N    DCP worker index of the perftest, 0..62 (default 3)\n"
 	    "  --csv                  CSV instead of a table\n"
 	    "\n"
 	    "Mitigations (each refusal by the OS is an error):\n"
@@ -186,6 +196,8 @@ enum {
 	OPT_CSV,
 	OPT_COUNT,
 	OPT_MEMCPY,
+	OPT_DIRECTION,
+	OPT_PERF_WORKER,
 	OPT_SCHED,
 	OPT_SCHED_RX,
 	OPT_SCHED_TX,
@@ -234,6 +246,8 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "memcpy", no_argument, NULL, OPT_MEMCPY },
+	{ "direction", required_argument, NULL, OPT_DIRECTION },
+	{ "perftest-worker", required_argument, NULL, OPT_PERF_WORKER },
 	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "sched-rx", required_argument, NULL, OPT_SCHED_RX },
 	{ "sched-tx", required_argument, NULL, OPT_SCHED_TX },
@@ -452,6 +466,27 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_MEMCPY:
 			cfg->perf_memcpy = true;
 			break;
+		case OPT_DIRECTION:
+			if (strcmp(optarg, "tx") == 0) {
+				cfg->perf_direction = DGR_DIR_TX;
+			} else if (strcmp(optarg, "rx") == 0) {
+				cfg->perf_direction = DGR_DIR_RX;
+			} else if (strcmp(optarg, "both") == 0) {
+				cfg->perf_direction = DGR_DIR_BOTH;
+			} else {
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--direction: '%s' is not tx, rx or both", optarg);
+				return -1;
+			}
+			cfg->perf_direction_set = true;
+			break;
+		case OPT_PERF_WORKER:
+			if (parse_u("--perftest-worker", optarg, 0, 62, false, &v, err) < 0) {
+				return -1;
+			}
+			cfg->perf_worker = (unsigned int)v;
+			cfg->perf_worker_set = true;
+			break;
 		case OPT_SCHED:
 		case OPT_SCHED_RX:
 		case OPT_SCHED_TX:
@@ -574,6 +609,11 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	}
 	if ((cfg->fsync_each || cfg->direct) && cfg->sink != SINK_FILE) {
 		snprintf(err, DGR_ERRBUF_SIZE, "--fsync and --direct need --sink file:PATH");
+		return -1;
+	}
+	if (strcmp(cfg->mode, "perf") != 0 && (cfg->perf_direction_set || cfg->perf_worker_set)) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--direction and --perftest-worker are perf options");
 		return -1;
 	}
 	if (dgr_transport_opts_finish(&co->transport, true, err) < 0) {
@@ -1060,48 +1100,330 @@ out:
 }
 
 /*
- * perf: the perftest measurement of the AXI guide over DG-RDMA on the TX
- * path. One stream; message sizes 2, 4, 8, 16, 32 KiB (up to --buffer-size,
- * which must match the peer's buffers), --count messages each (or --bytes per
- * size); with --memcpy each message is copied from a source buffer (software
- * load), without it the buffer is sent as it is. Throughput per size is
- * measured from the first message of a size to the first of the next (the
- * producer runs at the rate credits come back).
+ * perf: the perftest measurement of the AXI guide over DG-RDMA, host -> FPGA
+ * (tx), FPGA -> host (rx) or both at once on one connection (DGR_DIR_BOTH).
+ * Message sizes 2, 4, 8, 16, 32 KiB (up to --buffer-size, which must match
+ * the peer's buffers), --count messages each, one phase per size: a phase
+ * starts both streams together (the producer is released; the FPGA's
+ * perftest is told over DCP, on the connection, to send count messages of
+ * tx_beats = size / 4 words) and ends when both have finished. A direction's
+ * time runs from the phase start to its last message consumed at the far end
+ * (tx: the FPGA's doorbell for it came back; rx: the host consumed it).
+ * --memcpy: tx copies each message from a source buffer, rx copies each one
+ * out (software load); without it the buffers go out and are taken as they
+ * are. docs/stack.md, "dgrdma-host perf".
  */
-#define PERF_SIZES 5
+#define PERF_SIZES	    5
+#define PERF_POLL_NS	    100000ull /* how often the end of the tx stream is looked for */
+#define PERF_DCP_TIMEOUT    200u      /* ms per attempt */
+#define PERF_DCP_RETRIES    5u
+#define PT_TX_RUN	    0x00u /* perftest properties (docs/fpga.md section 4) */
+#define PT_TX_BEATS	    0x04u
+#define PT_TX_MESSAGES	    0x08u
+#define PT_TX_MESSAGES_SENT 0x28u
+#define OCCP_SUCCESS	    0xC0DE4201u /* result word of a control operation (docs/fpga.md) */
 
 struct perf_run {
 	struct host_cfg *cfg;
 	uint32_t sizes[PERF_SIZES];
 	unsigned int nsizes;
-	unsigned int phase;
-	uint64_t in_phase;
-	uint64_t per_phase;
-	uint64_t phase_start[PERF_SIZES + 1];
-	uint8_t *source;
+	uint64_t count;
+	bool tx, rx;
+	uint8_t *source;  /* tx --memcpy */
+	uint8_t *scratch; /* rx --memcpy */
+
+	/* main -> producer: the phases it may send (under lock) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int released;
+	bool abort;
+
+	/* producer thread */
+	unsigned int prod_phase;
+	uint64_t prod_in_phase;
+	uint64_t tx_msgs[PERF_SIZES], tx_bytes[PERF_SIZES];
+
+	/* consumer thread; rx_phase is read by main (atomic) */
+	unsigned int rx_phase;
+	uint64_t rx_in_phase;
+	uint64_t rx_msgs[PERF_SIZES], rx_bytes[PERF_SIZES];
+	uint64_t rx_done_ns[PERF_SIZES];
+	uint64_t rx_eofs;
+	uint64_t rx_unexpected; /* messages of no phase or of the wrong size */
+	uint64_t rx_total;	/* atomic: messages consumed */
+
+	/* main */
+	uint64_t start_ns[PERF_SIZES];
+	uint64_t tx_done_ns[PERF_SIZES];
+	unsigned int phases_done;
 };
 
 static int produce_perf(void *ctx, struct dgr_buffer_view *b)
 {
 	struct perf_run *p = ctx;
+	unsigned int ph = p->prod_phase;
 
-	if (interrupted || p->phase >= p->nsizes) {
+	if (ph >= p->nsizes) {
 		return 0;
 	}
-	if (p->in_phase == 0) {
-		p->phase_start[p->phase] = now_ns();
+	if (p->prod_in_phase == 0) {
+		/* wait until main starts this phase (both directions together) */
+		pthread_mutex_lock(&p->lock);
+		while (p->released <= ph && !p->abort) {
+			pthread_cond_wait(&p->cond, &p->lock);
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (p->abort) {
+			return 0;
+		}
 	}
-	b->len = p->sizes[p->phase];
+	b->len = p->sizes[ph];
 	b->opcode = DGR_OPCODE_SAMPLES;
 	if (p->cfg->perf_memcpy) {
 		memcpy(b->data, p->source, b->len);
 	}
-	if (++p->in_phase == p->per_phase) {
-		p->in_phase = 0;
-		p->phase++;
-		b->eof = p->phase == p->nsizes;
+	p->tx_msgs[ph]++;
+	p->tx_bytes[ph] += b->len;
+	if (++p->prod_in_phase == p->count) {
+		p->prod_in_phase = 0;
+		p->prod_phase++;
+		b->eof = p->prod_phase == p->nsizes;
 	}
 	return 1;
+}
+
+static int consume_perf(void *ctx, const struct dgr_buffer_view *b)
+{
+	struct perf_run *p = ctx;
+	unsigned int ph = p->rx_phase;
+
+	if (ph >= p->nsizes || b->len != p->sizes[ph] || b->opcode != DGR_OPCODE_SAMPLES) {
+		p->rx_unexpected++;
+		return 0;
+	}
+	if (p->cfg->perf_memcpy) {
+		memcpy(p->scratch, b->data, b->len);
+		__asm__ volatile("" : : "r"(p->scratch) : "memory");
+	}
+	p->rx_msgs[ph]++;
+	p->rx_bytes[ph] += b->len;
+	p->rx_eofs += b->eof;
+	__atomic_store_n(&p->rx_total, p->rx_total + 1, __ATOMIC_RELAXED);
+	if (++p->rx_in_phase == p->count) {
+		p->rx_done_ns[ph] = now_ns();
+		p->rx_in_phase = 0;
+		__atomic_store_n(&p->rx_phase, ph + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/* One DCP write or read of the FPGA's perftest worker. Returns 0 or < 0 with err. */
+static int perf_dcp(struct dgr_conn *c, const struct host_cfg *cfg, enum dcp_kind kind,
+		    uint32_t offset, uint32_t data, uint32_t *out, char *err)
+{
+	struct dcp_packet q, r;
+	uint32_t addr = dcp_property_addr(cfg->perf_worker, offset);
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.kind = kind;
+	q.low = 0xF;
+	q.addr = addr;
+	q.data = data;
+	rc = dgr_conn_dcp(c, &q, &r, PERF_DCP_TIMEOUT, PERF_DCP_RETRIES, err);
+	if (rc < 0) {
+		return rc;
+	}
+	if (r.low != DCP_RESP_OK || (kind == DCP_KIND_READ && r.kind != DCP_KIND_READ_RESP)) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA answered '%s' to the DCP %s of 0x%06x (perftest worker %u, "
+			 "--perftest-worker; its buffers smaller than --buffer-size?)",
+			 dcp_resp_code_name(r.low), dcp_kind_name(kind), addr, cfg->perf_worker);
+		return -DGR_E_STATE;
+	}
+	if (out) {
+		*out = r.data;
+	}
+	return 0;
+}
+
+/*
+ * Resets the FPGA's DG-RDMA endpoint (the reset control operation of worker
+ * 0: a new host connection, whose first transaction goes into host buffer 0),
+ * reads the perftest's tx_messages_sent and arms its tx side. Returns the
+ * messages sent before, or < 0 with err.
+ */
+static int64_t perf_rx_arm(struct perf_run *p, struct dgr_conn *c, char *err)
+{
+	const struct host_cfg *cfg = p->cfg;
+	struct dcp_packet q, r;
+	uint32_t lo, hi;
+	uint64_t sent;
+
+	memset(&q, 0, sizeof(q));
+	q.kind = DCP_KIND_READ; /* a read performs the operation and returns its result */
+	q.low = 0xF;
+	q.addr = dcp_control_addr(0, DCP_CTL_RESET);
+	if (dgr_conn_dcp(c, &q, &r, PERF_DCP_TIMEOUT, PERF_DCP_RETRIES, err) < 0) {
+		return -1;
+	}
+	if (r.low != DCP_RESP_OK || r.data != OCCP_SUCCESS) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA refused the reset of its DG-RDMA worker 0 ('%s', 0x%08x): "
+			 "without it the FPGA's first message of this connection may not go "
+			 "into host buffer 0; restart the FPGA before --direction rx or both",
+			 dcp_resp_code_name(r.low), r.data);
+		return -1;
+	}
+
+	/* the low word's read latches the high word (docs/fpga.md section 4) */
+	if (perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT, 0, &lo, err) < 0 ||
+	    perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT + 4, 0, &hi, err) < 0) {
+		return -1;
+	}
+	sent = (uint64_t)hi << 32 | lo;
+	if (sent + p->nsizes * p->count > UINT32_MAX) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--count: %u sizes x %" PRIu64 " messages after the %" PRIu64
+			 " the FPGA already sent exceed its 32-bit tx_messages",
+			 p->nsizes, p->count, sent);
+		return -1;
+	}
+	if (perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES, (uint32_t)sent, NULL, err) < 0 ||
+	    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_RUN, 1, NULL, err) < 0) {
+		return -1;
+	}
+	return (int64_t)sent;
+}
+
+/*
+ * Runs the phases. Returns 0 when all completed, 1 when the run stopped
+ * (stall, interrupt, failure; err says why).
+ */
+static int perf_phases(struct perf_run *p, struct dgr_conn *c, uint64_t rx_base, char *err)
+{
+	const struct host_cfg *cfg = p->cfg;
+	uint64_t progress = 0, last_progress_ns = now_ns();
+
+	for (unsigned int k = 0; k < p->nsizes; k++) {
+		bool tx_done = !p->tx, rx_done = !p->rx;
+
+		if (p->rx &&
+		    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_BEATS, p->sizes[k] / 4, NULL, err) < 0) {
+			return 1;
+		}
+		p->start_ns[k] = now_ns();
+		pthread_mutex_lock(&p->lock);
+		p->released = k + 1;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (p->rx && perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES,
+				      (uint32_t)(rx_base + (k + 1) * p->count), NULL, err) < 0) {
+			return 1;
+		}
+		while (!tx_done || !rx_done) {
+			struct dgr_conn_stats s;
+			uint64_t t, now_progress;
+			int rc;
+
+			sleep_until(now_ns() + PERF_POLL_NS);
+			t = now_ns();
+			dgr_conn_get_stats(c, &s);
+			if (!tx_done && s.doorbells_received >= (k + 1) * p->count) {
+				p->tx_done_ns[k] = t;
+				tx_done = true;
+			}
+			if (!rx_done && __atomic_load_n(&p->rx_phase, __ATOMIC_ACQUIRE) > k) {
+				rx_done = true;
+			}
+			rc = dgr_conn_wait(c, 0);
+			if (rc < 0) {
+				snprintf(err, DGR_ERRBUF_SIZE, "the connection failed (%d)", rc);
+				return 1;
+			}
+			if (interrupted) {
+				snprintf(err, DGR_ERRBUF_SIZE, "interrupted");
+				return 1;
+			}
+			now_progress = s.doorbells_received + s.txns_sent +
+				       __atomic_load_n(&p->rx_total, __ATOMIC_RELAXED);
+			if (now_progress != progress) {
+				progress = now_progress;
+				last_progress_ns = t;
+			} else if (cfg->idle_timeout_ns &&
+				   t - last_progress_ns >= cfg->idle_timeout_ns) {
+				snprintf(
+				    err, DGR_ERRBUF_SIZE,
+				    "%u-byte messages: no progress within --idle-timeout (%s%s)",
+				    p->sizes[k], tx_done ? "" : "tx credits missing",
+				    rx_done   ? ""
+				    : tx_done ? "rx messages missing"
+					      : ", rx messages missing");
+				return 1;
+			}
+		}
+		p->phases_done = k + 1;
+	}
+	return 0;
+}
+
+/* Releases a producer waiting for its next phase: it ends its stream. */
+static void perf_abort(struct perf_run *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->abort = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static double perf_rate(uint64_t bytes, uint64_t from, uint64_t to)
+{
+	return to > from ? (double)bytes / ((double)(to - from) / 1e9) / 1e6 : 0.0;
+}
+
+static void perf_print(const struct perf_run *p)
+{
+	const struct host_cfg *cfg = p->cfg;
+	const char *mc = cfg->perf_memcpy ? "on" : "off";
+	const char *dir = p->tx && p->rx ? "both" : p->tx ? "tx" : "rx";
+
+	if (cfg->csv) {
+		printf("message_size,messages,seconds,mbyte_s,msample_s,memcpy,direction,"
+		       "tx_messages,tx_bytes,tx_seconds,tx_mbyte_s,rx_messages,rx_bytes,rx_seconds,"
+		       "rx_mbyte_s\n");
+	} else if (p->tx && p->rx) {
+		printf("%8s %10s %9s %10s %10s %10s %10s  (both directions, memcpy %s)\n", "size",
+		       "messages", "seconds", "tx MB/s", "rx MB/s", "sum MB/s", "sum MS/s", mc);
+	} else {
+		printf("%8s %10s %9s %10s %10s  (%s, memcpy %s)\n", "size", "messages", "seconds",
+		       "MB/s", "MS/s", dir, mc);
+	}
+	for (unsigned int i = 0; i < p->nsizes; i++) {
+		bool done = i < p->phases_done;
+		uint64_t tx_end = done && p->tx ? p->tx_done_ns[i] : p->start_ns[i];
+		uint64_t rx_end = done && p->rx ? p->rx_done_ns[i] : p->start_ns[i];
+		uint64_t end = tx_end > rx_end ? tx_end : rx_end;
+		double tx_s = (double)(tx_end - p->start_ns[i]) / 1e9;
+		double rx_s = (double)(rx_end - p->start_ns[i]) / 1e9;
+		double sec = (double)(end - p->start_ns[i]) / 1e9;
+		double tx_mb = perf_rate(p->tx_bytes[i], p->start_ns[i], tx_end);
+		double rx_mb = perf_rate(p->rx_bytes[i], p->start_ns[i], rx_end);
+		double sum = tx_mb + rx_mb;
+
+		if (cfg->csv) {
+			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s,%s,%" PRIu64 ",%" PRIu64
+			       ",%.6f,%.1f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f\n",
+			       p->sizes[i], p->count, sec, sum, sum / 4, mc, dir, p->tx_msgs[i],
+			       p->tx_bytes[i], tx_s, tx_mb, p->rx_msgs[i], p->rx_bytes[i], rx_s,
+			       rx_mb);
+		} else if (p->tx && p->rx) {
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.1f %10.1f %10.2f\n", p->sizes[i],
+			       p->count, sec, tx_mb, rx_mb, sum, sum / 4);
+		} else {
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p->sizes[i], p->count,
+			       sec, sum, sum / 4);
+		}
+	}
 }
 
 static int run_perf(struct host_cfg *cfg)
@@ -1110,9 +1432,14 @@ static int run_perf(struct host_cfg *cfg)
 	struct perf_run p = { .cfg = cfg };
 	struct dgr_conn *c = NULL;
 	struct dgr_conn_opts co = cfg->co;
-	char err[DGR_ERRBUF_SIZE];
-	int rc, status = 0;
+	char err[DGR_ERRBUF_SIZE] = "";
+	int64_t rx_base = 0;
+	int rc, status = 2;
 
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	p.tx = cfg->perf_direction != DGR_DIR_RX;
+	p.rx = cfg->perf_direction != DGR_DIR_TX;
 	for (unsigned int i = 0; i < PERF_SIZES; i++) {
 		if (all[i] <= co.buffer_size) {
 			p.sizes[p.nsizes++] = all[i];
@@ -1120,63 +1447,61 @@ static int run_perf(struct host_cfg *cfg)
 	}
 	if (p.nsizes == 0) {
 		fprintf(stderr, "dgrdma-host perf: --buffer-size must be at least 2048\n");
-		return 2;
+		goto out;
 	}
-	p.per_phase = cfg->perf_count ? cfg->perf_count : 16384;
+	p.count = cfg->perf_count ? cfg->perf_count : 16384;
 	p.source = malloc(co.buffer_size);
-	if (!p.source) {
+	p.scratch = malloc(co.buffer_size);
+	if (!p.source || !p.scratch) {
 		fprintf(stderr, "dgrdma-host perf: out of memory\n");
-		return 2;
+		goto out;
 	}
 	dgr_ramp_fill(p.source, co.buffer_size, 0);
-	co.direction = DGR_DIR_TX;
+	co.direction = cfg->perf_direction;
+	co.eof_continues = true; /* every rx phase ends with an EOF message */
 	co.on_stats = NULL;
 	rc = dgr_conn_open(&co, &c, err);
 	if (rc == 0) {
-		rc = dgr_conn_start(c, NULL, produce_perf, &p, err);
+		rc = dgr_conn_start(c, p.rx ? consume_perf : NULL, p.tx ? produce_perf : NULL, &p,
+				    err);
+	}
+	if (rc == 0 && p.rx) {
+		rx_base = perf_rx_arm(&p, c, err);
+		rc = rx_base < 0 ? -1 : 0;
 	}
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-host perf: %s\n", err);
-		dgr_conn_close(c);
-		free(p.source);
-		return 2;
+		goto out;
 	}
-	while ((rc = dgr_conn_wait(c, 100)) == 0 && !interrupted) {
-	}
-	p.phase_start[p.nsizes] = now_ns();
+	status = perf_phases(&p, c, (uint64_t)rx_base, err);
+	perf_abort(&p);
 	dgr_conn_stop(c);
-	if (rc != 1) {
-		fprintf(stderr, "dgrdma-host perf: the stream did not complete\n");
-		status = 1;
+	if (status != 0) {
+		fprintf(stderr, "dgrdma-host perf: the sweep did not complete: %s\n", err);
 	}
-	if (cfg->csv) {
-		printf("message_size,messages,seconds,mbyte_s,msample_s,memcpy\n");
-	} else {
-		printf("%8s %10s %9s %10s %10s  (memcpy %s)\n", "size", "messages", "seconds",
-		       "MB/s", "MS/s", cfg->perf_memcpy ? "on" : "off");
-	}
-	for (unsigned int i = 0; i < p.nsizes; i++) {
-		double sec = p.phase_start[i + 1] > p.phase_start[i]
-				 ? (double)(p.phase_start[i + 1] - p.phase_start[i]) / 1e9
-				 : 0.0;
-		double bytes = (double)p.per_phase * p.sizes[i];
+	if (p.rx) {
+		struct dgr_conn_stats s;
 
-		if (i >= p.phase || sec <= 0) {
-			sec = 0;
-		}
-		if (cfg->csv) {
-			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s\n", p.sizes[i], p.per_phase, sec,
-			       sec > 0 ? bytes / sec / 1e6 : 0.0,
-			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0,
-			       cfg->perf_memcpy ? "on" : "off");
-		} else {
-			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p.sizes[i], p.per_phase,
-			       sec, sec > 0 ? bytes / sec / 1e6 : 0.0,
-			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0);
+		dgr_conn_get_stats(c, &s);
+		if (p.rx_unexpected || s.samples_lost || s.ramp_gaps ||
+		    (status == 0 && p.rx_eofs != p.nsizes)) {
+			fprintf(stderr,
+				"dgrdma-host perf: the FPGA's messages: %" PRIu64
+				" unexpected (no phase, wrong size), %" PRIu64
+				" samples lost in %" PRIu64 " ramp gaps, %" PRIu64
+				" EOFs for %u phases\n",
+				p.rx_unexpected, s.samples_lost, s.ramp_gaps, p.rx_eofs, p.nsizes);
+			status = 1;
 		}
 	}
+	perf_print(&p);
+out:
+	perf_abort(&p); /* a producer waiting for its phase lets the connection stop */
 	dgr_conn_close(c);
 	free(p.source);
+	free(p.scratch);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
 	return status;
 }
 
@@ -1190,6 +1515,8 @@ int main(int argc, char **argv)
 	dgr_conn_opts_init(&cfg.co);
 	cfg.max_drop_rate = -1;
 	cfg.idle_timeout_ns = 5000000000ull;
+	cfg.perf_direction = DGR_DIR_TX;
+	cfg.perf_worker = 3; /* the emulator's perftest (docs/fpga.md section 4) */
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

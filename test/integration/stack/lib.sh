@@ -28,3 +28,18 @@ stk_ports() {
 	STK_P1=$((20000 + ($$ * 7 + ${1:-0} * 2) % 40000))
 	STK_P2=$((STK_P1 + 1))
 }
+
+# stk_wait_udp PORT: waits (up to ~10 s) until a UDP socket is bound to PORT.
+stk_wait_udp() {
+	for _ in $(seq 1 200); do
+		ss -Hunl "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# csv_sum FILE COLUMN: the sum of a named column of a CSV with a header line.
+csv_sum() {
+	awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c { s += $c } END { if (!c) exit 1; printf "%d\n", s }' "$1"
+}
