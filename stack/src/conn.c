@@ -701,6 +701,61 @@ void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
 	l->p999 = rank(c->lat, n, 0.999);
 }
 
+/* Fills l for the connections together (see host.h). */
+int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
+			    struct dgr_latency_summary *l)
+{
+	uint64_t stored = 0, at = 0;
+	double wc = 0, cw = 0, ws = 0, sum = 0;
+	uint64_t *all;
+
+	memset(l, 0, sizeof(*l));
+	l->min = UINT64_MAX;
+	for (unsigned int i = 0; i < n; i++) {
+		l->count += c[i]->lat_count;
+		stored += c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
+		sum += (double)c[i]->lat_sum;
+		wc += (double)c[i]->lat_wait_consumer_sum;
+		cw += (double)c[i]->lat_consumer_work_sum;
+		ws += (double)c[i]->lat_wait_send_sum;
+		if (c[i]->lat_count && c[i]->lat_min < l->min) {
+			l->min = c[i]->lat_min;
+		}
+		if (c[i]->lat_count && c[i]->lat_max > l->max) {
+			l->max = c[i]->lat_max;
+		}
+	}
+	if (l->count == 0) {
+		l->min = 0;
+		return 0;
+	}
+	l->mean = sum / (double)l->count;
+	l->mean_wait_consumer = wc / (double)l->count;
+	l->mean_consumer_work = cw / (double)l->count;
+	l->mean_wait_send = ws / (double)l->count;
+	l->stored = stored;
+	if (stored == 0) {
+		return 0;
+	}
+	all = malloc(stored * sizeof(*all));
+	if (!all) {
+		return -DGR_E_NOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t k = c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
+
+		memcpy(all + at, c[i]->lat, k * sizeof(*all));
+		at += k;
+	}
+	qsort(all, stored, sizeof(*all), cmp_u64);
+	l->p50 = rank(all, stored, 0.50);
+	l->p90 = rank(all, stored, 0.90);
+	l->p99 = rank(all, stored, 0.99);
+	l->p999 = rank(all, stored, 0.999);
+	free(all);
+	return 0;
+}
+
 struct foreach_ctx {
 	void (*cb)(void *, uint32_t, uint32_t, uint16_t, uint16_t);
 	void *ctx;

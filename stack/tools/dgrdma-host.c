@@ -4,6 +4,7 @@
  *
  *   dgrdma-host rx   receive a stream into the buffer pool, check the ramp, sink it
  *   dgrdma-host tx   send a ramp or a file as fast as credits allow or at a rate
+ *   (rx and tx take --peer several times: one connection per remote endpoint)
  *   dgrdma-host perf sweep message sizes (2..32 KiB) tx, rx or both at once, one row per size
  *
  * docs/stack.md describes every option; usage() lists them.
@@ -27,6 +28,8 @@
 #include <dgrdma/transport.h>
 
 #include "print.h"
+
+#define HOST_MAX_PEERS 16 /* --peer given more than once: one connection each */
 
 enum sink_kind { SINK_NULL, SINK_FILE, SINK_MEMCPY };
 enum source_kind { SOURCE_RAMP, SOURCE_FILE };
@@ -55,11 +58,17 @@ struct host_cfg {
 	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
 	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
 	bool perf_direction_set, perf_worker_set;
+	const char *peers[HOST_MAX_PEERS]; /* --peer, in order */
+	unsigned int npeers;
+	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
+	unsigned int npeer_ids;
 };
 
 /* State shared by the callbacks (worker thread) and main. */
 struct host_run {
 	struct host_cfg *cfg;
+	unsigned int index;	 /* the connection's: the n-th --peer */
+	char path[4096];	 /* its sink or source file */
 	int fd;			 /* file sink or source */
 	uint8_t *scratch;	 /* memcpy sink target */
 	uint64_t produced_bytes; /* tx */
@@ -108,7 +117,11 @@ static void usage(FILE *f)
 	    "  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
 	    "  perf  throughput per message size 2..32 KiB, tx, rx or both at once (a table,\n"
 	    "        or --csv)\n"
-	    "\n" DGR_TRANSPORT_USAGE "\n"
+	    "\n" DGR_TRANSPORT_USAGE
+	    "  --peer (rx, tx) may be given up to 16 times: one connection per peer, all at\n"
+	    "                         once, each receiving only its peer's frames (a socket\n"
+	    "                         filter on the source MAC, or SO_REUSEPORT + connect)\n"
+	    "\n"
 	    "Stream and buffers:\n"
 	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
 	    "  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
@@ -116,7 +129,8 @@ static void usage(FILE *f)
 	    "  --buffers N            host buffers, 1..255 (default 64)\n"
 	    "  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
 	    "  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
-	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1)\n"
+	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1); with several\n"
+	    "                         --peer, one --peer-id for all or one per --peer\n"
 	    "  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
 	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
 	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off)\n"
@@ -132,7 +146,8 @@ static void usage(FILE *f)
 	    "  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
 	    "\n"
 	    "rx:\n"
-	    "  --sink null|memcpy|file:PATH  what the consumer does (default null)\n"
+	    "  --sink null|memcpy|file:PATH  what the consumer does (default null); with\n"
+	    "                         several --peer, connection N writes PATH.N\n"
 	    "  --fsync                fsync the file after every buffer\n"
 	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
 	    "4096)\n"
@@ -277,6 +292,48 @@ static int parse_u(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	return dgr_parse_u64(opt, arg, min, max, sizes, v, err);
 }
 
+/* Checks --peer and --peer-id, and every peer's address. Returns 0 or -1 with err. */
+static int check_peers(struct host_cfg *cfg, char *err)
+{
+	struct dgr_transport_opts to = cfg->co.transport;
+
+	if (cfg->npeers == 0) {
+		/* the transport's own message: which address --peer needs */
+		return dgr_transport_opts_finish(&to, true, err) < 0 ? -1 : 0;
+	}
+	if (cfg->npeers > 1 && strcmp(cfg->mode, "perf") == 0) {
+		snprintf(err, DGR_ERRBUF_SIZE, "--peer: perf measures one peer (given %u)",
+			 cfg->npeers);
+		return -1;
+	}
+	if (cfg->npeer_ids > 1 && cfg->npeer_ids != cfg->npeers) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--peer-id: given %u times for %u --peer (give one for all, or one per "
+			 "--peer, in order)",
+			 cfg->npeer_ids, cfg->npeers);
+		return -1;
+	}
+	for (unsigned int i = 0; i < cfg->npeers; i++) {
+		to = cfg->co.transport;
+		if (dgr_transport_parse_opt(&to, DGR_OPT_PEER, cfg->peers[i], err) < 0 ||
+		    dgr_transport_opts_finish(&to, true, err) < 0) {
+			return -1;
+		}
+		for (unsigned int j = 0; j < i; j++) {
+			struct dgr_transport_opts other = cfg->co.transport;
+
+			(void)dgr_transport_parse_opt(&other, DGR_OPT_PEER, cfg->peers[j], err);
+			(void)dgr_transport_opts_finish(&other, true, err);
+			if (dgr_addr_equal(to.kind, &to.peer, &other.peer)) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer: %s is given twice",
+					 cfg->peers[i]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Parses argv into cfg. Returns 0, or -1 with err filled. */
 static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 {
@@ -286,6 +343,16 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	int rc;
 
 	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		if (opt == DGR_OPT_PEER) {
+			/* one connection per --peer: resolved per connection (conn_options) */
+			if (cfg->npeers == HOST_MAX_PEERS) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer: at most %d peers",
+					 HOST_MAX_PEERS);
+				return -1;
+			}
+			cfg->peers[cfg->npeers++] = optarg;
+			continue;
+		}
 		rc = dgr_transport_parse_opt(&co->transport, opt, optarg, err);
 		if (rc < 0) {
 			return -1;
@@ -338,8 +405,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			if (opt == OPT_ID) {
 				co->id = (uint16_t)v;
+			} else if (cfg->npeer_ids == HOST_MAX_PEERS) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer-id: at most %d ids",
+					 HOST_MAX_PEERS);
+				return -1;
 			} else {
-				co->peer_id = (uint16_t)v;
+				cfg->peer_ids[cfg->npeer_ids++] = (uint16_t)v;
 			}
 			break;
 		case OPT_COALESCE:
@@ -616,10 +687,7 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			 "--direction and --perftest-worker are perf options");
 		return -1;
 	}
-	if (dgr_transport_opts_finish(&co->transport, true, err) < 0) {
-		return -1;
-	}
-	return 0;
+	return check_peers(cfg, err);
 }
 
 /* ---- rx: the consumer's sinks ---- */
@@ -652,14 +720,14 @@ static int consume(void *ctx, const struct dgr_buffer_view *b)
 				if (errno == EINTR) {
 					continue;
 				}
-				snprintf(r->sink_err, sizeof(r->sink_err), "%s: write: %s",
-					 cfg->sink_path, strerror(errno));
+				snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: write: %s",
+					 r->path, strerror(errno));
 				return -DGR_E_SYS;
 			}
 			done += (size_t)n;
 		}
 		if (cfg->fsync_each && fsync(r->fd) != 0) {
-			snprintf(r->sink_err, sizeof(r->sink_err), "%s: fsync: %s", cfg->sink_path,
+			snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: fsync: %s", r->path,
 				 strerror(errno));
 			return -DGR_E_SYS;
 		}
@@ -704,8 +772,8 @@ static int produce(void *ctx, struct dgr_buffer_view *b)
 				continue;
 			}
 			if (n < 0) {
-				snprintf(r->sink_err, sizeof(r->sink_err), "%s: read: %s",
-					 cfg->source_path, strerror(errno));
+				snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: read: %s",
+					 r->path, strerror(errno));
 				return -DGR_E_SYS;
 			}
 			if (n == 0) {
@@ -751,6 +819,9 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	dgr_conn_get_stats(c, &s);
 	bytes = r->cfg->co.direction == DGR_DIR_RX ? s.data_bytes_rx : s.data_bytes_tx;
 	dt = (double)(t - r->last_ns) / 1e9;
+	if (r->cfg->npeers > 1) {
+		fprintf(stderr, "peer %u ", r->index);
+	}
 	fprintf(stderr,
 		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64 "/%" PRIu64
 		"  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64 "  malformed %" PRIu64
@@ -794,6 +865,24 @@ struct summary {
 	uint64_t unanswered; /* tx: buffers sent whose doorbell never came */
 };
 
+static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
+{
+	pr_obj_begin(p, "latency_ns");
+	pr_u64(p, "count", l->count);
+	pr_u64(p, "min", l->min);
+	pr_u64(p, "p50", l->p50);
+	pr_u64(p, "p90", l->p90);
+	pr_u64(p, "p99", l->p99);
+	pr_u64(p, "p999", l->p999);
+	pr_u64(p, "max", l->max);
+	pr_dbl(p, "mean", l->mean, 0);
+	pr_u64(p, "stored", l->stored);
+	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
+	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
+	pr_dbl(p, "mean_wait_send", l->mean_wait_send, 0);
+	pr_obj_end(p);
+}
+
 static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 			  const struct summary *sm)
 {
@@ -834,20 +923,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		pr_u64(p, "buffers_unanswered", sm->unanswered);
 	}
 	pr_u64(p, "frames_dropped_injected", dgr_conn_injected_drops(c));
-	pr_obj_begin(p, "latency_ns");
-	pr_u64(p, "count", l.count);
-	pr_u64(p, "min", l.min);
-	pr_u64(p, "p50", l.p50);
-	pr_u64(p, "p90", l.p90);
-	pr_u64(p, "p99", l.p99);
-	pr_u64(p, "p999", l.p999);
-	pr_u64(p, "max", l.max);
-	pr_dbl(p, "mean", l.mean, 0);
-	pr_u64(p, "stored", l.stored);
-	pr_dbl(p, "mean_wait_consumer", l.mean_wait_consumer, 0);
-	pr_dbl(p, "mean_consumer_work", l.mean_consumer_work, 0);
-	pr_dbl(p, "mean_wait_send", l.mean_wait_send, 0);
-	pr_obj_end(p);
+	print_latency(p, &l);
 	if (rx) {
 		pr_obj_begin(p, "ramp");
 		pr_u64(p, "first_value", ramp->first);
@@ -913,25 +989,32 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_obj_end(p);
 }
 
+/* Opens the connection's sink or source file (PATH, or PATH.N with several peers). */
 static int open_files(struct host_run *r, char *err)
 {
 	struct host_cfg *cfg = r->cfg;
+	const char *base = cfg->co.direction == DGR_DIR_RX ? cfg->sink_path : cfg->source_path;
 
 	r->fd = -1;
+	if (base && cfg->npeers > 1 && cfg->co.direction == DGR_DIR_RX) {
+		snprintf(r->path, sizeof(r->path), "%s.%u", base, r->index);
+	} else if (base) {
+		snprintf(r->path, sizeof(r->path), "%s", base);
+	}
 	if (cfg->co.direction == DGR_DIR_RX && cfg->sink == SINK_FILE) {
 		int fl = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (cfg->direct ? O_DIRECT : 0);
 
-		r->fd = open(cfg->sink_path, fl, 0644);
+		r->fd = open(r->path, fl, 0644);
 		if (r->fd < 0) {
-			snprintf(err, DGR_ERRBUF_SIZE, "--sink file:%s: %s", cfg->sink_path,
+			snprintf(err, DGR_ERRBUF_SIZE, "--sink file:%s: %s", r->path,
 				 strerror(errno));
 			return -1;
 		}
 	}
 	if (cfg->co.direction == DGR_DIR_TX && cfg->source == SOURCE_FILE) {
-		r->fd = open(cfg->source_path, O_RDONLY | O_CLOEXEC);
+		r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
 		if (r->fd < 0) {
-			snprintf(err, DGR_ERRBUF_SIZE, "--source file:%s: %s", cfg->source_path,
+			snprintf(err, DGR_ERRBUF_SIZE, "--source file:%s: %s", r->path,
 				 strerror(errno));
 			return -1;
 		}
@@ -946,129 +1029,334 @@ static int open_files(struct host_run *r, char *err)
 	return 0;
 }
 
-/*
- * Runs one stream (rx or tx). Returns the exit status: 0 when the run ended
- * cleanly and met --max-drop-rate, 1 otherwise, 2 when it could not start.
- */
-static int run_stream(struct host_cfg *cfg)
+/* One connection of a stream run: one per --peer, each with its own threads. */
+struct host_conn {
+	struct host_run r;
+	struct dgr_conn *c;
+	struct dgr_conn_opts co;
+	struct summary sm;
+	char err[DGR_ERRBUF_SIZE];
+	bool running;
+	uint64_t last_progress;
+	uint64_t last_progress_ns;
+	uint64_t end_ns;
+	int status;
+};
+
+/* The options of connection i: its peer, the peer's id, its tracepoint index. */
+static int conn_options(struct host_cfg *cfg, unsigned int i, struct dgr_conn_opts *co, char *err)
 {
-	struct host_run r = { .cfg = cfg };
-	struct dgr_conn *c = NULL;
-	char err[DGR_ERRBUF_SIZE] = "";
-	struct summary sm = { .status = "ended" };
+	*co = cfg->co;
+	co->conn_index = (uint16_t)i;
+	co->peer_id = cfg->npeer_ids == 0 ? 1 : cfg->peer_ids[cfg->npeer_ids == 1 ? 0 : i];
+	/* several peers share the interface or the port: each socket sees its peer only */
+	co->transport.peer_only = cfg->npeers > 1;
+	if (dgr_transport_parse_opt(&co->transport, DGR_OPT_PEER, cfg->peers[i], err) < 0 ||
+	    dgr_transport_opts_finish(&co->transport, true, err) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks one running connection; returns true when it has finished (sm.status set). */
+static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
+{
 	struct dgr_conn_stats s;
-	uint64_t last_progress_ns, last_progress = 0, end_ns;
+	uint64_t progress;
+	int rc = dgr_conn_wait(h->c, 0);
+
+	if (rc < 0) {
+		h->sm.status = "failed";
+		snprintf(h->err, sizeof(h->err), "%s",
+			 h->r.sink_err[0] ? h->r.sink_err : "run failed");
+		h->sm.error = h->err;
+		return true;
+	}
+	if (rc == 1) {
+		return true;
+	}
+	if (interrupted) {
+		h->sm.status = "interrupted";
+		return true;
+	}
+	if (cfg->duration_ns && cfg->co.direction == DGR_DIR_RX &&
+	    t - h->r.start_ns >= cfg->duration_ns) {
+		h->sm.status = "duration";
+		return true;
+	}
+	if (cfg->duration_ns && cfg->co.direction == DGR_DIR_TX &&
+	    t - h->r.start_ns >= cfg->duration_ns + cfg->idle_timeout_ns) {
+		h->sm.status = "stalled";
+		h->sm.error = "the FPGA did not return every credit in time";
+		return true;
+	}
+	dgr_conn_get_stats(h->c, &s);
+	progress = s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
+	if (progress != h->last_progress) {
+		h->last_progress = progress;
+		h->last_progress_ns = t;
+	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
+		h->sm.status = "stalled";
+		h->sm.error = cfg->co.direction == DGR_DIR_RX
+				  ? "no transaction completed within --idle-timeout "
+				    "(lost frames leave transactions incomplete)"
+				  : "no credit returned within --idle-timeout";
+		return true;
+	}
+	return false;
+}
+
+/* Stops a finished connection and judges it: its exit status (0 or 1), messages on stderr. */
+static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
+{
+	struct dgr_conn_stats s;
+	struct summary *sm = &h->sm;
+	char who[32] = "";
 	int status = 0;
-	int rc;
 
-	cfg->co.on_stats = on_stats;
-	cfg->co.stats_ctx = &r;
-	if (open_files(&r, err) < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
+	dgr_conn_stop(h->c);
+	h->running = false;
+	if (cfg->npeers > 1) {
+		snprintf(who, sizeof(who), "peer %u: ", h->r.index);
 	}
-	rc = dgr_conn_open(&cfg->co, &c, err);
-	if (rc < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
-	}
-	if (dgr_conn_warning(c)) {
-		fprintf(stderr, "dgrdma-host: warning: %s\n", dgr_conn_warning(c));
-	}
-	r.start_ns = now_ns();
-	r.last_ns = r.start_ns;
-	r.conn = c;
-	rc = dgr_conn_start(c, consume, produce, &r, err);
-	if (rc < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
-	}
-	last_progress_ns = r.start_ns;
-	for (;;) {
-		uint64_t t, progress;
-
-		rc = dgr_conn_wait(c, 100);
-		t = now_ns();
-		if (rc != 0) {
-			break;
-		}
-		if (interrupted) {
-			sm.status = "interrupted";
-			break;
-		}
-		if (cfg->duration_ns && cfg->co.direction == DGR_DIR_RX &&
-		    t - r.start_ns >= cfg->duration_ns) {
-			sm.status = "duration";
-			break;
-		}
-		if (cfg->duration_ns && cfg->co.direction == DGR_DIR_TX &&
-		    t - r.start_ns >= cfg->duration_ns + cfg->idle_timeout_ns) {
-			sm.status = "stalled";
-			sm.error = "the FPGA did not return every credit in time";
-			break;
-		}
-		dgr_conn_get_stats(c, &s);
-		progress =
-		    s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
-		if (progress != last_progress) {
-			last_progress = progress;
-			last_progress_ns = t;
-		} else if (cfg->idle_timeout_ns && t - last_progress_ns >= cfg->idle_timeout_ns) {
-			sm.status = "stalled";
-			sm.error = cfg->co.direction == DGR_DIR_RX
-				       ? "no transaction completed within --idle-timeout "
-					 "(lost frames leave transactions incomplete)"
-				       : "no credit returned within --idle-timeout";
-			break;
-		}
-	}
-	end_ns = now_ns();
-	if (rc < 0) {
-		sm.status = "failed";
-		snprintf(err, sizeof(err), "%s", r.sink_err[0] ? r.sink_err : "run failed");
-		sm.error = err;
-	}
-	dgr_conn_stop(c);
-	sm.seconds = (double)(end_ns - r.start_ns) / 1e9;
-	sm.incomplete = dgr_conn_foreach_incomplete(c, NULL, NULL);
-	dgr_conn_get_stats(c, &s);
+	sm->seconds = (double)(h->end_ns - h->r.start_ns) / 1e9;
+	sm->incomplete = dgr_conn_foreach_incomplete(h->c, NULL, NULL);
+	dgr_conn_get_stats(h->c, &s);
 	if (cfg->co.direction == DGR_DIR_RX) {
 		uint64_t total = s.samples_received + s.samples_lost;
 
-		sm.drop_rate = total ? (double)s.samples_lost / (double)total : 0.0;
+		sm->drop_rate = total ? (double)s.samples_lost / (double)total : 0.0;
 	} else {
-		sm.unanswered =
+		sm->unanswered =
 		    s.txns_sent > s.doorbells_received ? s.txns_sent - s.doorbells_received : 0;
-		sm.drop_rate = s.txns_sent ? (double)sm.unanswered / (double)s.txns_sent : 0.0;
+		sm->drop_rate = s.txns_sent ? (double)sm->unanswered / (double)s.txns_sent : 0.0;
 	}
-	if (strcmp(sm.status, "ended") != 0 && strcmp(sm.status, "duration") != 0) {
+	if (strcmp(sm->status, "ended") != 0 && strcmp(sm->status, "duration") != 0) {
 		status = 1;
 	}
-	if (cfg->max_drop_rate >= 0 && sm.drop_rate > cfg->max_drop_rate) {
+	if (cfg->max_drop_rate >= 0 && sm->drop_rate > cfg->max_drop_rate) {
 		status = 1;
 	}
-	if (sm.incomplete + s.incomplete_timed_out > 0 && !cfg->co.retransmit_ms &&
-	    strcmp(sm.status, "duration") != 0) {
+	if (sm->incomplete + s.incomplete_timed_out > 0 && !cfg->co.retransmit_ms &&
+	    strcmp(sm->status, "duration") != 0) {
 		status = 1;
 	}
-	if (sm.error) {
-		fprintf(stderr, "dgrdma-host: %s: %s\n", sm.status, sm.error);
+	if (sm->error) {
+		fprintf(stderr, "dgrdma-host: %s%s: %s\n", who, sm->status, sm->error);
 	}
-	if (sm.incomplete + s.incomplete_timed_out > 0) {
+	if (sm->incomplete + s.incomplete_timed_out > 0) {
 		fprintf(stderr,
-			"dgrdma-host: %u transactions still incomplete, %" PRIu64
+			"dgrdma-host: %s%u transactions still incomplete, %" PRIu64
 			" timed out (frames lost; retransmission %s)\n",
-			sm.incomplete, s.incomplete_timed_out,
+			who, sm->incomplete, s.incomplete_timed_out,
 			cfg->co.retransmit_ms ? "on" : "off");
+	}
+	return status;
+}
+
+/* The status of several connections: "ended" when all ended, else the first other one. */
+static const char *total_status(const struct host_conn *h, unsigned int n)
+{
+	static const char *const worst_first[] = { "failed", "interrupted", "stalled", "duration" };
+
+	for (size_t k = 0; k < sizeof(worst_first) / sizeof(worst_first[0]); k++) {
+		for (unsigned int i = 0; i < n; i++) {
+			if (strcmp(h[i].sm.status, worst_first[k]) == 0) {
+				return worst_first[k];
+			}
+		}
+	}
+	return "ended";
+}
+
+/*
+ * The totals of several connections at the top level (the keys of one
+ * connection's summary where they add up; latency over all doorbells), then
+ * one summary per connection under "connections".
+ */
+static void print_totals(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+{
+	struct dgr_conn *conns[HOST_MAX_PEERS];
+	struct dgr_conn_stats s, sum;
+	struct dgr_latency_summary l;
+	bool rx = cfg->co.direction == DGR_DIR_RX;
+	double seconds = 0, rate = 0, lost = 0, total = 0;
+	uint64_t incomplete = 0, unanswered = 0, injected = 0, gaps = 0, backwards = 0;
+	uint64_t *sv = (uint64_t *)&s, *sumv = (uint64_t *)&sum;
+
+	memset(&sum, 0, sizeof(sum));
+	for (unsigned int i = 0; i < n; i++) {
+		const struct dgr_ramp *ramp = dgr_conn_ramp(h[i].c);
+
+		conns[i] = h[i].c;
+		dgr_conn_get_stats(h[i].c, &s);
+		for (int k = 0; k < DGR_CONN_STATS_NFIELDS; k++) {
+			sumv[k] += sv[k];
+		}
+		/* a high-water mark does not add up: the largest */
+		sum.occupancy_hwm -= s.occupancy_hwm;
+		if (s.occupancy_hwm > sum.occupancy_hwm) {
+			sum.occupancy_hwm = s.occupancy_hwm;
+		}
+		seconds = h[i].sm.seconds > seconds ? h[i].sm.seconds : seconds;
+		if (h[i].sm.seconds > 0) {
+			rate += (double)(rx ? s.data_bytes_rx : s.data_bytes_tx) / h[i].sm.seconds;
+		}
+		incomplete += h[i].sm.incomplete + s.incomplete_timed_out;
+		unanswered += h[i].sm.unanswered;
+		injected += dgr_conn_injected_drops(h[i].c);
+		gaps += ramp->gaps;
+		backwards += ramp->backwards;
+	}
+	if (rx) {
+		lost = (double)sum.samples_lost;
+		total = (double)(sum.samples_received + sum.samples_lost);
+	} else {
+		lost = (double)unanswered;
+		total = (double)sum.txns_sent;
+	}
+	(void)dgr_conn_latency_merged(conns, n, &l);
+	pr_str(p, "mode", cfg->mode);
+	pr_str(p, "status", total_status(h, n));
+	for (unsigned int i = 0; i < n; i++) {
+		if (h[i].sm.error) {
+			pr_str(p, "error", h[i].sm.error); /* the first connection's that failed */
+			break;
+		}
+	}
+	pr_dbl(p, "duration_s", seconds, 3);
+	pr_u64(p, "transactions", rx ? sum.txns_completed : sum.txns_sent);
+	pr_u64(p, "doorbells_sent", sum.doorbells_sent);
+	pr_u64(p, "doorbells_received", sum.doorbells_received);
+	pr_u64(p, "bytes", rx ? sum.data_bytes_rx : sum.data_bytes_tx);
+	pr_dbl(p, "rate_mbyte_s", rate / 1e6, 1);
+	pr_dbl(p, "rate_msample_s", rate / DGR_SAMPLE_BYTES / 1e6, 2);
+	pr_u64(p, "samples_received", sum.samples_received);
+	pr_u64(p, "samples_lost", sum.samples_lost);
+	pr_dbl(p, "drop_rate", total > 0 ? lost / total : 0.0, 6);
+	pr_u64(p, "malformed_frames", sum.malformed_frames);
+	pr_u64(p, "incomplete_transactions", incomplete);
+	if (!rx) {
+		pr_u64(p, "buffers_unanswered", unanswered);
+	}
+	pr_u64(p, "frames_dropped_injected", injected);
+	print_latency(p, &l);
+	if (rx) {
+		pr_obj_begin(p, "ramp");
+		pr_u64(p, "gaps", gaps);
+		pr_u64(p, "backwards", backwards);
+		pr_obj_end(p);
+	}
+	pr_obj_begin(p, "counters");
+	for (int i = 0; i < DGR_CONN_STATS_NFIELDS; i++) {
+		pr_u64(p, dgr_conn_stats_names[i], sumv[i]);
+	}
+	pr_obj_end(p);
+	pr_arr_begin(p, "connections");
+	for (unsigned int i = 0; i < n; i++) {
+		pr_obj_begin(p, NULL);
+		pr_u64(p, "index", i);
+		pr_str(p, "peer", cfg->peers[i]);
+		pr_u64(p, "peer_id", h[i].co.peer_id);
+		print_summary(p, &h[i].r, h[i].c, &h[i].sm);
+		pr_obj_end(p);
+	}
+	pr_arr_end(p);
+}
+
+/* The summary: one connection's, or the totals and one per connection. */
+static void print_run(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+{
+	if (n == 1) {
+		print_summary(p, &h[0].r, h[0].c, &h[0].sm);
+	} else {
+		print_totals(p, cfg, h, n);
+	}
+}
+
+/*
+ * Runs the stream (rx or tx) with every --peer, one connection each, all at
+ * once. Returns the exit status: 0 when every connection ended cleanly and
+ * met --max-drop-rate, 1 otherwise, 2 when one could not start.
+ */
+static int run_stream(struct host_cfg *cfg)
+{
+	struct host_conn *h;
+	unsigned int n = cfg->npeers;
+	unsigned int i = 0;
+	char err[DGR_ERRBUF_SIZE] = "";
+	int status = 0;
+
+	h = calloc(n, sizeof(*h));
+	if (!h) {
+		fprintf(stderr, "dgrdma-host: out of memory\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		h[i].r.fd = -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct host_conn *c = &h[i];
+
+		c->r.cfg = cfg;
+		c->r.index = i;
+		c->sm.status = "ended";
+		if (conn_options(cfg, i, &c->co, err) < 0 || open_files(&c->r, err) < 0) {
+			goto start_failed;
+		}
+		c->co.on_stats = on_stats;
+		c->co.stats_ctx = &c->r;
+		if (dgr_conn_open(&c->co, &c->c, err) < 0) {
+			goto start_failed;
+		}
+		if (dgr_conn_warning(c->c)) {
+			fprintf(stderr, "dgrdma-host: warning: %s\n", dgr_conn_warning(c->c));
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct host_conn *c = &h[i];
+
+		c->r.start_ns = now_ns();
+		c->r.last_ns = c->r.start_ns;
+		c->r.conn = c->c;
+		if (dgr_conn_start(c->c, consume, produce, &c->r, err) < 0) {
+			goto start_failed;
+		}
+		c->running = true;
+		c->last_progress_ns = c->r.start_ns;
+	}
+	for (;;) {
+		unsigned int running = 0;
+		uint64_t t;
+
+		for (unsigned int k = 0; k < n; k++) {
+			running += h[k].running;
+		}
+		if (running == 0) {
+			break;
+		}
+		/* sleep on the first connection still running (any may end meanwhile) */
+		for (unsigned int k = 0; k < n; k++) {
+			if (h[k].running) {
+				(void)dgr_conn_wait(h[k].c, 100);
+				break;
+			}
+		}
+		t = now_ns();
+		for (unsigned int k = 0; k < n; k++) {
+			if (h[k].running && conn_check(cfg, &h[k], t)) {
+				h[k].end_ns = now_ns();
+				if (conn_finish(cfg, &h[k]) != 0) {
+					status = 1;
+				}
+			}
+		}
 	}
 	if (!cfg->quiet) {
 		struct pr p;
 
 		pr_begin(&p, stdout, cfg->json);
-		print_summary(&p, &r, c, &sm);
+		print_run(&p, cfg, h, n);
 		pr_end(&p);
 	}
 	if (cfg->summary_json) {
@@ -1081,7 +1369,7 @@ static int run_stream(struct host_cfg *cfg)
 			status = status ? status : 1;
 		} else {
 			pr_begin(&p, f, true);
-			print_summary(&p, &r, c, &sm);
+			print_run(&p, cfg, h, n);
 			pr_end(&p);
 			if (fclose(f) != 0) {
 				fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n",
@@ -1090,12 +1378,23 @@ static int run_stream(struct host_cfg *cfg)
 			}
 		}
 	}
-out:
-	dgr_conn_close(c);
-	if (r.fd >= 0) {
-		close(r.fd);
+	goto out;
+start_failed:
+	if (n > 1) {
+		fprintf(stderr, "dgrdma-host: peer %u (%s): %s\n", i, cfg->peers[i], err);
+	} else {
+		fprintf(stderr, "dgrdma-host: %s\n", err);
 	}
-	free(r.scratch);
+	status = 2;
+out:
+	for (unsigned int k = 0; k < n; k++) {
+		dgr_conn_close(h[k].c);
+		if (h[k].r.fd >= 0) {
+			close(h[k].r.fd);
+		}
+		free(h[k].r.scratch);
+	}
+	free(h);
 	return status;
 }
 
@@ -1457,6 +1756,10 @@ static int run_perf(struct host_cfg *cfg)
 		goto out;
 	}
 	dgr_ramp_fill(p.source, co.buffer_size, 0);
+	if (conn_options(cfg, 0, &co, err) < 0) {
+		fprintf(stderr, "dgrdma-host perf: %s\n", err);
+		goto out;
+	}
 	co.direction = cfg->perf_direction;
 	co.eof_continues = true; /* every rx phase ends with an EOF message */
 	co.on_stats = NULL;

@@ -227,6 +227,15 @@ struct dgr_latency_summary {
 void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l);
 
 /*
+ * The latency summary of n connections together (after dgr_conn_stop() of
+ * each): percentiles by nearest rank over the union of their stored
+ * latencies, min and max over all, means weighted by the counts. Returns 0,
+ * or -DGR_E_NOMEM (l then holds everything but the percentiles).
+ */
+int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
+			    struct dgr_latency_summary *l);
+
+/*
  * Calls cb for every transaction still incomplete (after dgr_conn_stop()).
  * Returns how many.
  */

@@ -45,12 +45,12 @@ sent=$(($(csv_sum "$T/both.csv" tx_messages) + 4 * 64))
 sentb=$(($(csv_sum "$T/both.csv" tx_bytes) + 64 * (2048 + 4096 + 8192 + 16384)))
 got=$(($(csv_sum "$T/both.csv" rx_messages) + 4 * 64))
 gotb=$(($(csv_sum "$T/both.csv" rx_bytes) + 64 * (2048 + 4096 + 8192 + 16384)))
-check_eq "$(jget "$J" rx_messages)/$(jget "$J" rx_bytes)" "$sent/$sentb" \
+check_eq "$(jq_get "$J" '"\(.rx_messages)/\(.rx_bytes)"')" "$sent/$sentb" \
 	"host -> FPGA: the perftest received every message and byte the host sent ($sent, $sentb)"
-check_eq "$(jget "$J" tx_messages_sent)/$(jget "$J" tx_bytes_sent)" "$got/$gotb" \
+check_eq "$(jq_get "$J" '"\(.tx_messages_sent)/\(.tx_bytes_sent)"')" "$got/$gotb" \
 	"FPGA -> host: the host received every message and byte the perftest sent ($got, $gotb)"
-check_eq "$(jget "$J" peer_restarts)" 2 "two host connections, each reset over DCP"
-check_eq "$(jget "$J" messages_rejected)/$(jget "$J" frame_parser_reject)/$(jget "$J" doorbells_out_of_order)/$(jget "$J" doorbells_unexpected)" \
+check_eq "$(jq_get "$J" .peer_restarts)" 2 "two host connections, each reset over DCP"
+check_eq "$(jq_get "$J" '"\(.messages_rejected)/\(.frame_parser_reject)/\(.doorbells_out_of_order)/\(.doorbells_unexpected)"')" \
 	0/0/0/0 "the emulator rejected nothing and every doorbell freed the buffer it expected"
 
 # --- FPGA -> host alone, copying every message out, 8 KiB buffers on both ends
@@ -67,7 +67,7 @@ check_eq "$(tail -n +2 "$T/rx.csv" | cut -d, -f1,6,7,8,12,13 | tr '\n' ' ')" \
 kill -INT $f
 wait $f
 J="$T/fpga8.json"
-check_eq "$(jget "$J" tx_messages_sent)/$(jget "$J" tx_bytes_sent)/$(jget "$J" rx_messages)" \
+check_eq "$(jq_get "$J" '"\(.tx_messages_sent)/\(.tx_bytes_sent)/\(.rx_messages)"')" \
 	"$((3 * COUNT))/$(csv_sum "$T/rx.csv" rx_bytes)/0" \
 	"the perftest sent exactly what the host received, and received nothing"
 
