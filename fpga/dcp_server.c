@@ -136,6 +136,16 @@ uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool 
 		break;
 	case DCP_CTL_STATUS:
 		return (uint32_t)*s;
+	case DCP_CTL_RESET:
+		/*
+		 * Worker 0's reset restarts the DG-RDMA endpoint for a new host (its
+		 * state stays: the endpoint keeps running); no other worker has one.
+		 */
+		if (w == FPGA_W_CONFIG) {
+			fpga_dgrdma_restart(e);
+			return FPGA_OCCP_SUCCESS;
+		}
+		break;
 	default:
 		*ok = false;
 		return 0;

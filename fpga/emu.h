@@ -216,6 +216,8 @@ uint64_t fpga_tx_next_deadline(const struct fpga_emu *e);
 int fpga_rx_poll(struct fpga_emu *e);
 /* Handles one received packet (also used by tests with crafted input). */
 void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt);
+/* A new host connection: the DG-RDMA state starts afresh (peer_restarts + 1). */
+void fpga_dgrdma_restart(struct fpga_emu *e);
 /* A doorbell for host buffer i from either transport. */
 void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
 		      uint16_t frame_seq, bool via_dcp);

@@ -84,11 +84,13 @@ static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t se
 }
 
 /*
- * frame_seq 1 outside the ACK window: the host opened a new connection (as
- * dgrdma-host perf does for each buffer size). Its state starts afresh: ACK
- * tracker, incomplete transactions, input buffers, host buffers all empty.
+ * A new host connection: frame_seq 1 outside the ACK window (as a new
+ * dgrdma-host connection sends), or a DCP reset of the dgrdma_config worker
+ * (a host that receives first, before any frame of its own). Its state
+ * starts afresh: ACK tracker, incomplete transactions, input buffers, host
+ * buffers all empty and the next transaction into host buffer 0.
  */
-static void peer_restart(struct fpga_emu *e)
+void fpga_dgrdma_restart(struct fpga_emu *e)
 {
 	e->cnt.peer_restarts++;
 	fpga_acktrack_init(&e->ack);
@@ -126,7 +128,7 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 	}
 	if (f.hdr.frame_seq == 1 && e->ack.have_base &&
 	    (unsigned int)dgr_seq_diff(1, e->ack.base_seqno) >= FPGA_ACK_WINDOW) {
-		peer_restart(e);
+		fpga_dgrdma_restart(e);
 	}
 	if (fpga_acktrack_rx(&e->ack, f.hdr.frame_seq, e->now_ns) != FPGA_ACK_ACCEPT) {
 		return;

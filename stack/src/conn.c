@@ -67,6 +67,14 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
 		return bad(errbuf, "--buffers x --buffer-size exceeds the 1 GiB port memory");
 	}
+	if (o->direction != DGR_DIR_RX && o->direction != DGR_DIR_TX &&
+	    o->direction != DGR_DIR_BOTH) {
+		return bad(errbuf, "direction %d is not rx, tx or both", (int)o->direction);
+	}
+	if (o->set_port_base && o->direction == DGR_DIR_BOTH) {
+		return bad(errbuf, "--port-base: not with both directions (the paths are told "
+				   "apart by their bases 0 and 0x40000000)");
+	}
 	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > 0xC0000000u)) {
 		return bad(errbuf, "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
 			   o->port_base);
@@ -94,10 +102,15 @@ static bool raised(const struct dgr_sched *s)
 static void check_control_cpus(struct dgr_conn *c)
 {
 	const struct dgr_sched *ctl = &c->o.sched[DGR_T_CONTROL];
-	static const char *const names[] = { "rx", "tx", "worker" };
+	static const char *const names[DGR_T_COUNT] = { "rx", "tx", "worker", "control",
+							"producer" };
 
-	for (int t = DGR_T_RX; t <= DGR_T_WORKER; t++) {
+	for (int t = DGR_T_RX; t < DGR_T_COUNT; t++) {
 		const struct dgr_sched *d = &c->o.sched[t];
+
+		if (t == DGR_T_CONTROL || !dgr_conn_thread_used(c, t)) {
+			continue;
+		}
 
 		if (raised(d) && !raised(ctl) && cpus_overlap(d->cpuset, ctl->cpuset)) {
 			snprintf(c->warnbuf, sizeof(c->warnbuf),
@@ -140,12 +153,33 @@ static int open_transport(struct dgr_conn *c, const struct dgr_conn_opts *o, cha
 	return rc;
 }
 
+/* Maps one port memory, pre-faulted. Returns 0 or -DGR_E_NOMEM with errbuf. */
+static int open_port(struct dgr_conn *c, struct dgr_port *p, enum dgr_direction path, uint32_t base,
+		     char *errbuf)
+{
+	size_t map;
+
+	p->path = path;
+	p->base = base;
+	p->mem_size = (size_t)c->nbuf * c->size + 4 * DGR_PORT_FLAGS;
+	map = (p->mem_size + 4095) & ~(size_t)4095;
+	p->mem = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		      -1, 0);
+	if (p->mem == MAP_FAILED) {
+		p->mem = NULL;
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "port memory of %zu bytes: %s", map,
+			 strerror(errno));
+		return -DGR_E_NOMEM;
+	}
+	p->flags = (uint32_t *)(p->mem + (size_t)c->nbuf * c->size);
+	return 0;
+}
+
 /* Returns 0 with *out set, or a negative code with errbuf. */
 int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *errbuf)
 {
 	struct dgr_conn *c;
 	int rc;
-	size_t map;
 
 	rc = check_opts(o, errbuf);
 	if (rc < 0) {
@@ -158,24 +192,24 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	}
 	c->o = *o;
 	pthread_mutex_init(&c->err_lock, NULL);
-	c->base = o->direction == DGR_DIR_RX ? DGR_PORT_BASE_RX : DGR_PORT_BASE_TX;
-	if (o->set_port_base) {
-		c->base = o->port_base;
-	}
 	c->nbuf = o->buffers;
 	c->size = o->buffer_size;
-	c->mem_size = (size_t)c->nbuf * c->size + 4 * DGR_PORT_FLAGS;
-	map = (c->mem_size + 4095) & ~(size_t)4095;
-	c->mem = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-		      -1, 0);
-	if (c->mem == MAP_FAILED) {
-		c->mem = NULL;
-		rc = -DGR_E_NOMEM;
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "port memory of %zu bytes: %s", map,
-			 strerror(errno));
-		goto fail;
+	if (o->direction != DGR_DIR_TX) {
+		c->rxp = &c->port[c->nports++];
+		rc = open_port(c, c->rxp, DGR_DIR_RX,
+			       o->set_port_base ? o->port_base : DGR_PORT_BASE_RX, errbuf);
+		if (rc < 0) {
+			goto fail;
+		}
 	}
-	c->flags = (uint32_t *)(c->mem + (size_t)c->nbuf * c->size);
+	if (o->direction != DGR_DIR_RX) {
+		c->txp = &c->port[c->nports++];
+		rc = open_port(c, c->txp, DGR_DIR_TX,
+			       o->set_port_base ? o->port_base : DGR_PORT_BASE_TX, errbuf);
+		if (rc < 0) {
+			goto fail;
+		}
+	}
 	c->meta = calloc(c->nbuf, sizeof(*c->meta));
 	c->reasm = dgr_reasm_new(1024, errbuf);
 	c->lat_cap = o->latency_samples;
@@ -184,7 +218,8 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	if (!c->meta || !c->reasm || (c->lat_cap && !c->lat) ||
 	    dgr_spsc_init(&c->doorbells, 512, sizeof(struct dgr_doorbell_req)) < 0 ||
 	    dgr_spsc_init(&c->txns, 512, sizeof(struct dgr_txn_req)) < 0 ||
-	    dgr_spsc_init(&c->acks, 8192, sizeof(struct dgr_ack_ev)) < 0) {
+	    dgr_spsc_init(&c->acks, 8192, sizeof(struct dgr_ack_ev)) < 0 ||
+	    dgr_spsc_init(&c->dcp_out, 4, sizeof(struct dgr_dcp_out)) < 0) {
 		rc = -DGR_E_NOMEM;
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory for the connection");
 		goto fail;
@@ -222,11 +257,18 @@ void dgr_conn_fail(struct dgr_conn *c, int code, const char *msg)
 	dgr_event_notify(&c->ev_worker);
 	dgr_event_notify(&c->ev_tx);
 	dgr_event_notify(&c->ev_done);
+	dgr_event_notify(&c->ev_dcp);
 }
 
-/* Marks the stream ended and wakes dgr_conn_wait(). */
-void dgr_conn_mark_ended(struct dgr_conn *c)
+/* Marks a path ended; once every path has, the stream, and wakes dgr_conn_wait(). */
+void dgr_conn_mark_ended(struct dgr_conn *c, enum dgr_direction path)
 {
+	int all = (c->rxp ? 1 << DGR_DIR_RX : 0) | (c->txp ? 1 << DGR_DIR_TX : 0);
+	int now = __atomic_or_fetch(&c->paths_ended, 1 << path, __ATOMIC_SEQ_CST);
+
+	if ((now & all) != all) {
+		return;
+	}
 	__atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
 	dgr_event_notify(&c->ev_done);
 }
@@ -248,8 +290,10 @@ void dgr_thread_cpu(struct dgr_thread_stats *ts)
 	}
 }
 
-static const char *const thread_names_rx[DGR_T_COUNT] = { "rx", "tx", "consumer", "control" };
-static const char *const thread_names_tx[DGR_T_COUNT] = { "rx", "tx", "producer", "control" };
+static const char *const thread_names_rx[DGR_T_COUNT] = { "rx", "tx", "consumer", "control",
+							  "producer" };
+static const char *const thread_names_tx[DGR_T_COUNT] = { "rx", "tx", "producer", "control",
+							  "producer" };
 
 /* Returns the name of thread t ("rx", "tx", "consumer"/"producer", "control"). */
 const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
@@ -257,7 +301,16 @@ const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
 	if (t < 0 || t >= DGR_T_COUNT) {
 		return "unknown";
 	}
-	return c->o.direction == DGR_DIR_RX ? thread_names_rx[t] : thread_names_tx[t];
+	return c->o.direction == DGR_DIR_TX ? thread_names_tx[t] : thread_names_rx[t];
+}
+
+/* Returns true when the connection runs thread t. */
+bool dgr_conn_thread_used(const struct dgr_conn *c, int t)
+{
+	if (t < 0 || t >= DGR_T_COUNT) {
+		return false;
+	}
+	return t != DGR_T_WORKER2 || c->o.direction == DGR_DIR_BOTH;
 }
 
 static uint8_t role_of(const struct dgr_conn *c, int t)
@@ -268,7 +321,9 @@ static uint8_t role_of(const struct dgr_conn *c, int t)
 	case DGR_T_TX:
 		return DGR_ROLE_TX;
 	case DGR_T_WORKER:
-		return c->o.direction == DGR_DIR_RX ? DGR_ROLE_CONSUMER : DGR_ROLE_PRODUCER;
+		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
+	case DGR_T_WORKER2:
+		return DGR_ROLE_PRODUCER;
 	default:
 		return DGR_ROLE_CONTROL;
 	}
@@ -340,21 +395,26 @@ int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn pr
 		   char *errbuf)
 {
 	void *(*body[DGR_T_COUNT])(void *) = { dgr_rx_thread, dgr_tx_thread, dgr_worker_thread,
-					       control_thread };
+					       control_thread, dgr_worker2_thread };
 	int started = 0;
 
 	if (c->th_started[0]) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "connection already started");
 		return -DGR_E_STATE;
 	}
-	if (c->o.direction == DGR_DIR_TX && !produce) {
+	if (c->txp && !produce) {
 		return bad(errbuf, "the TX path needs a producer callback");
 	}
 	c->consume = consume;
 	c->produce = produce;
 	c->ctx = ctx;
 	for (int t = 0; t < DGR_T_COUNT; t++) {
-		int err = pthread_create(&c->th[t], NULL, body[t], c);
+		int err;
+
+		if (!dgr_conn_thread_used(c, t)) {
+			continue;
+		}
+		err = pthread_create(&c->th[t], NULL, body[t], c);
 
 		if (err) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "pthread_create: %s", strerror(err));
@@ -414,6 +474,92 @@ int dgr_conn_wait(struct dgr_conn *c, int timeout_ms)
 	}
 }
 
+/* Hands a DCP response to the waiting dgr_conn_dcp() when it is the one awaited. */
+void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len)
+{
+	uint32_t want = __atomic_load_n(&c->dcp_want, __ATOMIC_ACQUIRE);
+	struct dcp_packet p;
+
+	if (!want || dcp_decode(buf, len, &p, NULL) < 0 || !dcp_is_response(p.kind) ||
+	    (DGR_DCP_WANT | p.tag) != want) {
+		return; /* answers to DCP doorbells, late answers to an earlier try */
+	}
+	/* claim it: a duplicate answer (after a resend) then finds nothing awaited */
+	if (!__atomic_compare_exchange_n(&c->dcp_want, &want, 0, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		return;
+	}
+	c->dcp_resp = p;
+	__atomic_store_n(&c->dcp_have, 1, __ATOMIC_RELEASE);
+	dgr_event_notify(&c->ev_dcp);
+}
+
+/* Returns 0 with *resp, -DGR_E_TIMEOUT or -DGR_E_STATE (see host.h). */
+int dgr_conn_dcp(struct dgr_conn *c, const struct dcp_packet *req, struct dcp_packet *resp,
+		 unsigned int timeout_ms, unsigned int retries, char *errbuf)
+{
+	struct dgr_dcp_out out;
+	struct dcp_packet r = *req;
+	int len;
+
+	if (!c->th_started[DGR_T_TX] || dgr_conn_stopping(c)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection is not running");
+		return -DGR_E_STATE;
+	}
+	r.tag = (uint8_t)(DGR_DCP_TAG_CALLER | (c->dcp_next_tag++ & (DGR_DCP_TAG_CALLER - 1)));
+	len = dcp_encode(out.buf, sizeof(out.buf), &r);
+	if (len < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: cannot encode it");
+		return len;
+	}
+	out.len = (uint8_t)len;
+	__atomic_store_n(&c->dcp_have, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->dcp_want, DGR_DCP_WANT | r.tag, __ATOMIC_RELEASE);
+	for (unsigned int attempt = 0; attempt <= retries; attempt++) {
+		uint64_t deadline = dgr_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+		/* one request is out at a time and the ring holds 4: a full ring is transient */
+		while (!dgr_spsc_push(&c->dcp_out, &out)) {
+			dgr_event_notify(&c->ev_tx);
+			if (dgr_conn_stopping(c)) {
+				goto stopped;
+			}
+			sched_yield();
+		}
+		dgr_event_notify(&c->ev_tx);
+		for (;;) {
+			uint32_t seen = dgr_event_prepare(&c->ev_dcp);
+			uint64_t now;
+
+			if (__atomic_load_n(&c->dcp_have, __ATOMIC_ACQUIRE)) {
+				dgr_event_cancel(&c->ev_dcp);
+				*resp = c->dcp_resp;
+				return 0;
+			}
+			if (dgr_conn_stopping(c)) {
+				dgr_event_cancel(&c->ev_dcp);
+				goto stopped;
+			}
+			now = dgr_now_ns();
+			if (now >= deadline) {
+				dgr_event_cancel(&c->ev_dcp);
+				break;
+			}
+			dgr_event_wait(&c->ev_dcp, seen, deadline - now);
+		}
+	}
+	__atomic_store_n(&c->dcp_want, 0, __ATOMIC_RELEASE);
+	snprintf(errbuf, DGR_ERRBUF_SIZE,
+		 "no answer to the DCP %s of 0x%06x after %u attempts of %u ms (is the peer's "
+		 "DCP server running?)",
+		 dcp_kind_name(r.kind), r.addr, retries + 1, timeout_ms);
+	return -DGR_E_TIMEOUT;
+stopped:
+	__atomic_store_n(&c->dcp_want, 0, __ATOMIC_RELEASE);
+	snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection stopped");
+	return -DGR_E_STATE;
+}
+
 /* Stops and joins every thread; safe to call twice. */
 void dgr_conn_stop(struct dgr_conn *c)
 {
@@ -421,8 +567,10 @@ void dgr_conn_stop(struct dgr_conn *c)
 	dgr_event_notify(&c->ev_worker);
 	dgr_event_notify(&c->ev_tx);
 	dgr_event_notify(&c->ev_done);
-	/* the worker first, then tx drains the doorbells it queued, then the rest */
-	static const int order[DGR_T_COUNT] = { DGR_T_WORKER, DGR_T_TX, DGR_T_RX, DGR_T_CONTROL };
+	dgr_event_notify(&c->ev_dcp);
+	/* the workers first, then tx drains the doorbells they queued, then the rest */
+	static const int order[DGR_T_COUNT] = { DGR_T_WORKER, DGR_T_WORKER2, DGR_T_TX, DGR_T_RX,
+						DGR_T_CONTROL };
 
 	bool joined = false;
 
@@ -452,8 +600,10 @@ void dgr_conn_close(struct dgr_conn *c)
 	}
 	dgr_conn_stop(c);
 	dgr_transport_close(c->t);
-	if (c->mem) {
-		munmap(c->mem, (c->mem_size + 4095) & ~(size_t)4095);
+	for (unsigned int i = 0; i < c->nports; i++) {
+		if (c->port[i].mem) {
+			munmap(c->port[i].mem, (c->port[i].mem_size + 4095) & ~(size_t)4095);
+		}
 	}
 	free(c->meta);
 	dgr_reasm_free(c->reasm);
@@ -461,6 +611,7 @@ void dgr_conn_close(struct dgr_conn *c)
 	dgr_spsc_free(&c->doorbells);
 	dgr_spsc_free(&c->txns);
 	dgr_spsc_free(&c->acks);
+	dgr_spsc_free(&c->dcp_out);
 	pthread_mutex_destroy(&c->err_lock);
 	free(c);
 }
@@ -471,9 +622,13 @@ void dgr_conn_get_stats(struct dgr_conn *c, struct dgr_conn_stats *s)
 #define X(name) s->name = DGR_GET(c->st.name);
 	DGR_CONN_STATS_FIELDS(X)
 #undef X
-	s->buffers_in_use = DGR_GET(c->completed) - DGR_GET(c->consumed);
-	if (c->o.direction == DGR_DIR_TX) {
-		s->buffers_in_use = DGR_GET(c->produced) - DGR_GET(c->credits);
+	/* RX path: full buffers not yet released; TX path: buffers sent, not yet credited */
+	s->buffers_in_use = 0;
+	if (c->rxp) {
+		s->buffers_in_use += DGR_GET(c->completed) - DGR_GET(c->consumed);
+	}
+	if (c->txp) {
+		s->buffers_in_use += DGR_GET(c->produced) - DGR_GET(c->credits);
 	}
 }
 
@@ -544,6 +699,61 @@ void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
 	l->p90 = rank(c->lat, n, 0.90);
 	l->p99 = rank(c->lat, n, 0.99);
 	l->p999 = rank(c->lat, n, 0.999);
+}
+
+/* Fills l for the connections together (see host.h). */
+int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
+			    struct dgr_latency_summary *l)
+{
+	uint64_t stored = 0, at = 0;
+	double wc = 0, cw = 0, ws = 0, sum = 0;
+	uint64_t *all;
+
+	memset(l, 0, sizeof(*l));
+	l->min = UINT64_MAX;
+	for (unsigned int i = 0; i < n; i++) {
+		l->count += c[i]->lat_count;
+		stored += c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
+		sum += (double)c[i]->lat_sum;
+		wc += (double)c[i]->lat_wait_consumer_sum;
+		cw += (double)c[i]->lat_consumer_work_sum;
+		ws += (double)c[i]->lat_wait_send_sum;
+		if (c[i]->lat_count && c[i]->lat_min < l->min) {
+			l->min = c[i]->lat_min;
+		}
+		if (c[i]->lat_count && c[i]->lat_max > l->max) {
+			l->max = c[i]->lat_max;
+		}
+	}
+	if (l->count == 0) {
+		l->min = 0;
+		return 0;
+	}
+	l->mean = sum / (double)l->count;
+	l->mean_wait_consumer = wc / (double)l->count;
+	l->mean_consumer_work = cw / (double)l->count;
+	l->mean_wait_send = ws / (double)l->count;
+	l->stored = stored;
+	if (stored == 0) {
+		return 0;
+	}
+	all = malloc(stored * sizeof(*all));
+	if (!all) {
+		return -DGR_E_NOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t k = c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
+
+		memcpy(all + at, c[i]->lat, k * sizeof(*all));
+		at += k;
+	}
+	qsort(all, stored, sizeof(*all), cmp_u64);
+	l->p50 = rank(all, stored, 0.50);
+	l->p90 = rank(all, stored, 0.90);
+	l->p99 = rank(all, stored, 0.99);
+	l->p999 = rank(all, stored, 0.999);
+	free(all);
+	return 0;
 }
 
 struct foreach_ctx {

@@ -2,7 +2,7 @@
 /*
  * Private state of a connection, shared by its threads:
  *   rx.c      receive thread: decode, duplicate filter, reassembly, copy, flag write
- *   worker.c  consumer (RX path) or producer (TX path)
+ *   worker.c  consumer (RX path) and/or producer (TX path)
  *   tx.c      transmit thread: doorbells and data into frames, ACKs, retransmission
  *   conn.c    set-up, control thread, counters, shutdown
  * Hand-offs are SPSC rings plus the flags in the port memory (store-release).
@@ -50,6 +50,17 @@ struct dgr_txn_req {
 	uint32_t flag_value;
 };
 
+/* Caller -> tx: an encoded DCP request of dgr_conn_dcp(). */
+struct dgr_dcp_out {
+	uint8_t buf[16];
+	uint8_t len;
+};
+
+/* DCP tags: the stack's own doorbell writes use 0x00..0x7F, dgr_conn_dcp() 0x80..0xFF. */
+#define DGR_DCP_TAG_CALLER 0x80u
+/* dcp_want holds this bit when a response is awaited (the tag in the low byte). */
+#define DGR_DCP_WANT 0x100u
+
 /* Rx -> tx: ACK bookkeeping. */
 enum { DGR_ACKEV_PEER_ACKED = 0, DGR_ACKEV_TO_ACK = 1 };
 struct dgr_ack_ev {
@@ -58,25 +69,39 @@ struct dgr_ack_ev {
 	uint16_t start;
 };
 
+/*
+ * One port memory (docs/fpga.md section 2): nbuf buffers of size bytes, then
+ * DGR_PORT_FLAGS flags. The RX path's holds the FPGA's data and its full
+ * flags; the TX path's holds the producer's buffers and the credit flags.
+ */
+struct dgr_port {
+	enum dgr_direction path; /* DGR_DIR_RX or DGR_DIR_TX */
+	uint32_t base;		 /* address on the wire */
+	uint8_t *mem;		 /* nbuf * size + flag area */
+	size_t mem_size;
+	uint32_t *flags; /* DGR_PORT_FLAGS flags after the buffers */
+};
+
 struct dgr_conn {
 	struct dgr_conn_opts o;
 	struct dgr_transport *t;
-	uint32_t base; /* port memory base address on the wire */
-	uint8_t *mem;  /* nbuf * size + flag area */
-	size_t mem_size;
-	uint32_t *flags;   /* DGR_PORT_FLAGS flags after the buffers */
-	unsigned int nbuf; /* local buffers (H) */
-	uint32_t size;	   /* S */
+	struct dgr_port port[2]; /* the RX path's and/or the TX path's */
+	unsigned int nports;
+	struct dgr_port *rxp; /* RX path (consumer), NULL on a TX connection */
+	struct dgr_port *txp; /* TX path (producer), NULL on an RX connection */
+	unsigned int nbuf;    /* local buffers (H) per port */
+	uint32_t size;	      /* S */
 	struct dgr_buf_meta *meta;
 	struct dgr_reasm *reasm;
 	struct dgr_ramp ramp;
 	const char *warning;
 	char warnbuf[DGR_ERRBUF_SIZE];
 
-	struct dgr_spsc doorbells; /* consumer -> tx */
-	struct dgr_spsc txns;	   /* producer -> tx */
-	struct dgr_spsc acks;	   /* rx -> tx */
-	struct dgr_event ev_worker;
+	struct dgr_spsc doorbells;  /* consumer -> tx */
+	struct dgr_spsc txns;	    /* producer -> tx */
+	struct dgr_spsc acks;	    /* rx -> tx */
+	struct dgr_spsc dcp_out;    /* dgr_conn_dcp() -> tx: requests to send */
+	struct dgr_event ev_worker; /* both workers wait on it (a DGR_DIR_BOTH connection) */
 	struct dgr_event ev_tx;
 	struct dgr_event ev_done;
 
@@ -96,11 +121,19 @@ struct dgr_conn {
 	int sched_reported; /* threads that applied their scheduling (atomic) */
 	int sched_error;    /* first refusal (atomic), text in errbuf */
 
-	int stop;   /* atomic: threads leave their loops */
-	int ended;  /* atomic: the stream ended (EOF) */
-	int result; /* atomic: first error of a thread */
+	int stop;	 /* atomic: threads leave their loops */
+	int ended;	 /* atomic: the stream ended (every path: EOF consumed, all credited) */
+	int paths_ended; /* atomic: bit 1 << DGR_DIR_RX / DGR_DIR_TX per path that ended */
+	int result;	 /* atomic: first error of a thread */
 	char errbuf[DGR_ERRBUF_SIZE];
 	pthread_mutex_t err_lock; /* error text only (slow path) */
+
+	/* dgr_conn_dcp(): the awaited response (rx thread -> the caller) */
+	uint32_t dcp_want; /* atomic: DGR_DCP_WANT | tag, 0 when nothing is awaited */
+	int dcp_have;	   /* atomic: dcp_resp holds the awaited response */
+	struct dcp_packet dcp_resp;
+	struct dgr_event ev_dcp;
+	uint8_t dcp_next_tag; /* the caller's */
 
 	dgr_consume_fn consume;
 	dgr_produce_fn produce;
@@ -126,6 +159,9 @@ struct dgr_rx_ctx {
 	bool notify_tx;
 };
 
+/* Hands a received DCP packet to a waiting dgr_conn_dcp() when it answers it (rx thread). */
+void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len);
+
 /*
  * Processes one received DG-RDMA frame: decode, duplicate filter,
  * reassembly, copy, flag write, counters. Used by the receive thread and by
@@ -136,6 +172,7 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 void *dgr_rx_thread(void *arg);
 void *dgr_tx_thread(void *arg);
 void *dgr_worker_thread(void *arg);
+void *dgr_worker2_thread(void *arg); /* the producer of a DGR_DIR_BOTH connection */
 
 /* Applies and reports a thread's scheduling; returns false when it was refused. */
 bool dgr_thread_begin(struct dgr_conn *c, int t);
@@ -149,8 +186,8 @@ static inline bool dgr_conn_stopping(struct dgr_conn *c)
 	return __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* Marks the stream ended and wakes dgr_conn_wait(). */
-void dgr_conn_mark_ended(struct dgr_conn *c);
+/* Marks a path (DGR_DIR_RX or DGR_DIR_TX) ended; the stream ends with its last path. */
+void dgr_conn_mark_ended(struct dgr_conn *c, enum dgr_direction path);
 
 /* Adds CPU time of the calling thread to ts. */
 void dgr_thread_cpu(struct dgr_thread_stats *ts);

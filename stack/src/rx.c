@@ -69,8 +69,26 @@ static void push_ack_ev(struct dgr_rx_ctx *x, uint8_t kind, uint16_t start, uint
 	x->notify_tx = true;
 }
 
-static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uint16_t seq,
-			 uint64_t now)
+/*
+ * The port memory an address falls in: the only port of a one-way connection
+ * (whose validation then rejects addresses outside it), or on both paths the
+ * one whose range holds it (NULL when neither does).
+ */
+static struct dgr_port *port_of(struct dgr_conn *c, uint32_t addr)
+{
+	if (c->nports == 1) {
+		return &c->port[0];
+	}
+	for (unsigned int i = 0; i < c->nports; i++) {
+		if (addr - c->port[i].base < c->port[i].mem_size) {
+			return &c->port[i];
+		}
+	}
+	return NULL;
+}
+
+static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct dgr_txn_info *d,
+			 uint16_t seq, uint64_t now)
 {
 	struct dgr_conn *c = x->c;
 	uint32_t flag_off;
@@ -79,13 +97,13 @@ static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uin
 	if (d->flag_addr == DGR_NO_FLAG) {
 		return; /* a write without flag: data only */
 	}
-	flag_off = d->flag_addr - c->base - c->nbuf * c->size;
-	if (d->flag_addr - c->base < c->nbuf * c->size || flag_off / 4 >= DGR_PORT_FLAGS) {
+	flag_off = d->flag_addr - p->base - c->nbuf * c->size;
+	if (d->flag_addr - p->base < c->nbuf * c->size || flag_off / 4 >= DGR_PORT_FLAGS) {
 		DGR_ADD(c->st.unexpected_flags, 1);
 		return;
 	}
 	idx = flag_off / 4;
-	if (c->o.direction == DGR_DIR_RX) {
+	if (p->path == DGR_DIR_RX) {
 		struct dgr_flag_word fw;
 		uint64_t in_use;
 
@@ -93,7 +111,7 @@ static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uin
 			DGR_ADD(c->st.unexpected_flags, 1);
 			return;
 		}
-		if (__atomic_load_n(&c->flags[idx], __ATOMIC_ACQUIRE) != 0) {
+		if (__atomic_load_n(&p->flags[idx], __ATOMIC_ACQUIRE) != 0) {
 			/* the producer overran a buffer the consumer still holds */
 			DGR_ADD(c->st.unexpected_flags, 1);
 			return;
@@ -103,7 +121,7 @@ static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uin
 		c->meta[idx].bytes = d->bytes;
 		c->meta[idx].frame_seq = seq;
 		c->meta[idx].t_complete = now;
-		__atomic_store_n(&c->flags[idx], d->flag_value, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->flags[idx], d->flag_value, __ATOMIC_RELEASE);
 		DGR_ADD(c->completed, 1);
 		DGR_ADD(c->st.txns_completed, 1);
 		in_use = c->completed - __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);
@@ -121,7 +139,7 @@ static void complete_txn(struct dgr_rx_ctx *x, const struct dgr_txn_info *d, uin
 		DGR_ADD(c->st.unexpected_flags, 1);
 		return;
 	}
-	__atomic_store_n(&c->flags[idx], d->flag_value, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->flags[idx], d->flag_value, __ATOMIC_RELEASE);
 	DGR_ADD(c->st.doorbells_received, 1);
 	__atomic_store_n(&c->credits, c->credits + 1, __ATOMIC_RELEASE);
 	DGR_TP(doorbell_rx, c->o.conn_index, (uint16_t)idx, d->flag_addr, seq);
@@ -173,22 +191,33 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 	}
 	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
 		struct dgr_txn_info done;
+		struct dgr_port *p;
 		int r;
 
 		msgs++;
+		/* data says where a message goes; a flag-only one, its flag */
+		if (m.data_len == 0 && m.flag_addr == DGR_NO_FLAG) {
+			p = &c->port[0]; /* neither: nothing to write anywhere */
+		} else {
+			p = port_of(c, m.data_len != 0 ? m.data_addr : m.flag_addr);
+		}
+		if (!p) {
+			dgr_count_malformed(c, DGR_E_ADDR_RANGE, m.data_len);
+			continue;
+		}
 		if (m.data_len != 0) {
-			m.data_addr -= c->base;
+			m.data_addr -= p->base;
 		}
 		if (m.flag_addr != DGR_NO_FLAG) {
-			m.flag_addr -= c->base;
+			m.flag_addr -= p->base;
 		}
-		r = dgr_msg_validate(&m, c->mem_size, c->o.strict_lengths, NULL);
+		r = dgr_msg_validate(&m, p->mem_size, c->o.strict_lengths, NULL);
 		if (r < 0) {
 			dgr_count_malformed(c, -r, m.data_len);
 			continue;
 		}
 		if (m.flag_addr != DGR_NO_FLAG) {
-			m.flag_addr += c->base; /* the reassembler reports wire addresses */
+			m.flag_addr += p->base; /* the reassembler reports wire addresses */
 		}
 		r = dgr_reasm_add(c->reasm, &m, now, f.hdr.frame_seq, &done);
 		if (r == DGR_REASM_DUPLICATE) {
@@ -205,11 +234,11 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		}
 		DGR_ADD(c->st.msgs_rx, 1);
 		if (m.data_len) {
-			memcpy(c->mem + m.data_addr, m.data, m.data_len);
+			memcpy(p->mem + m.data_addr, m.data, m.data_len);
 			DGR_ADD(c->st.data_bytes_rx, m.data_len);
 		}
 		if (r == DGR_REASM_COMPLETE) {
-			complete_txn(x, &done, f.hdr.frame_seq, now);
+			complete_txn(x, p, &done, f.hdr.frame_seq, now);
 		}
 	}
 	if (rc < 0) {
@@ -278,7 +307,10 @@ void *dgr_rx_thread(void *arg)
 			} else if (pkts[i].proto == DGR_PROTO_INVALID) {
 				dgr_count_malformed(c, DGR_E_UDP_SHORT, (uint32_t)pkts[i].len);
 			}
-			/* DCP packets (answers to DCP doorbells) need no processing here */
+			if (pkts[i].proto == DGR_PROTO_DCP) {
+				/* an answer to dgr_conn_dcp(), or to a DCP doorbell (ignored) */
+				dgr_rx_dcp(c, pkts[i].data, pkts[i].len);
+			}
 		}
 		if (x.notify_worker) {
 			dgr_event_notify(&c->ev_worker);

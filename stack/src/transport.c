@@ -259,6 +259,11 @@ int dgr_transport_opts_finish(struct dgr_transport_opts *o, bool peer_required, 
 			    o->kind == DGR_TRANSPORT_ETHER ? "the peer's MAC address"
 							   : "the peer's ADDR:PORT");
 	}
+	if (o->peer_only && !o->have_peer) {
+		return fail(errbuf, DGR_E_INVAL,
+			    "receiving from one peer only needs --peer (the peer's %s)",
+			    o->kind == DGR_TRANSPORT_ETHER ? "MAC address" : "ADDR:PORT");
+	}
 	if (o->kind == DGR_TRANSPORT_UDP && o->mtu && dgr_frame_cap_udp(o->mtu) < 64) {
 		return fail(errbuf, DGR_E_INVAL, "--mtu: %u leaves no room for a frame over UDP",
 			    o->mtu);
@@ -449,7 +454,9 @@ static int recv_batch(struct dgr_transport *t, int fd, unsigned int first, unsig
 	}
 	n = recvmmsg(fd, &t->rx_msgs[first], max, MSG_DONTWAIT, NULL);
 	if (n < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+		/* ECONNREFUSED: a connected UDP socket (peer_only) got an ICMP port unreachable */
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+		    errno == ECONNREFUSED) {
 			return 0;
 		}
 		return -errno;

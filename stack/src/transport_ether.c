@@ -3,10 +3,12 @@
  * Raw Ethernet transport, as OpenCPI's datagram2-ether driver does it:
  * AF_PACKET/SOCK_DGRAM sockets bound to one interface and one ethertype each
  * (0xF042 DG-RDMA, 0xF040 DCP); the kernel writes the Ethernet header; the
- * frame size is the interface MTU (SIOCGIFMTU).
+ * frame size is the interface MTU (SIOCGIFMTU). With peer_only a socket
+ * filter keeps only the peer's frames (several connections on one interface).
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,36 @@
 #endif
 
 extern char *program_invocation_name;
+
+/*
+ * peer_only: a classic BPF filter accepting only frames from the peer's MAC.
+ * A SOCK_DGRAM packet socket's filter sees the packet from the network
+ * header; SKF_LL_OFF reaches the Ethernet header (source MAC at 6..11). The
+ * socket was made with protocol 0, so it receives nothing until bind(): no
+ * frame gets in unfiltered.
+ */
+static int attach_peer_filter(struct dgr_transport *t, int fd, char *errbuf)
+{
+	const uint8_t *m = t->opts.peer.mac;
+	uint32_t hi = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+	uint32_t lo = (uint32_t)m[4] << 8 | m[5];
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)SKF_LL_OFF + 6),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 0, 3),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t)SKF_LL_OFF + 10),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, lo, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0x40000), /* the whole frame */
+		BPF_STMT(BPF_RET | BPF_K, 0),	    /* another sender: dropped */
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--if %s: SO_ATTACH_FILTER: %s", t->opts.ifname,
+			 strerror(errno));
+		return -DGR_E_SYS;
+	}
+	return 0;
+}
 
 /*
  * Creates an AF_PACKET socket that receives nothing yet: protocol 0 until
@@ -52,11 +84,21 @@ static int open_socket(struct dgr_transport *t, int *fdp, char *errbuf)
 	return 0;
 }
 
-/* Binds fd to the interface and ethertype: from here on frames arrive. */
+/*
+ * Binds fd to the interface and ethertype, behind the peer filter with
+ * peer_only: from here on frames arrive.
+ */
 static int bind_socket(struct dgr_transport *t, int fd, uint16_t ethertype, char *errbuf)
 {
 	struct sockaddr_ll sll;
 
+	if (t->opts.peer_only) {
+		int rc = attach_peer_filter(t, fd, errbuf);
+
+		if (rc < 0) {
+			return rc;
+		}
+	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ethertype);

@@ -2,7 +2,8 @@
 /*
  * UDP transport: one socket and one port for DG-RDMA and DCP; the 2-byte pad
  * at the start of each datagram says which (transport.h). Works without
- * privileges on any IPv4 address, 127.0.0.1 included.
+ * privileges on any IPv4 address, 127.0.0.1 included. With peer_only several
+ * transports share the port, each connected to its peer.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -41,11 +42,29 @@ int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf)
 	if (rc < 0) {
 		return rc;
 	}
+	if (o->peer_only && setsockopt(t->fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "UDP SO_REUSEPORT: %s", strerror(errno));
+		return -DGR_E_SYS;
+	}
+	if (o->broadcast && setsockopt(t->fd, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one)) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "UDP SO_BROADCAST: %s", strerror(errno));
+		return -DGR_E_SYS;
+	}
 	if (bind(t->fd, (const struct sockaddr *)&o->bind_addr, sizeof(o->bind_addr)) != 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "--bind %s: %s%s", addr, strerror(errno),
 			 errno == EADDRINUSE ? " (another endpoint uses this port: give another "
 					       "--bind ADDR:PORT)"
 					     : "");
+		return -DGR_E_SYS;
+	}
+	/* the connected socket of a shared port gets its peer's datagrams (transport.h) */
+	if (o->peer_only &&
+	    connect(t->fd, (const struct sockaddr *)&o->peer.in, sizeof(o->peer.in)) != 0) {
+		char peer[64];
+
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "--peer %s: connect: %s",
+			 dgr_addr_str(DGR_TRANSPORT_UDP, &o->peer, peer, sizeof(peer)),
+			 strerror(errno));
 		return -DGR_E_SYS;
 	}
 	sl = sizeof(t->local.in);

@@ -273,7 +273,7 @@ static void start_doorbell(struct tx_state *s, const struct dgr_doorbell_req *db
 	memset(&s->txn, 0, sizeof(s->txn));
 	s->txn.txn_id = s->next_txn++;
 	s->txn.data_addr = 0;
-	s->txn.flag_addr = c->base + c->o.peer_buffers * c->size + 4u * db->buffer;
+	s->txn.flag_addr = c->rxp->base + c->o.peer_buffers * c->size + 4u * db->buffer;
 	s->txn.flag_value = DGR_DOORBELL_VALUE;
 	s->active = ACTIVE_DOORBELL;
 	s->planned = false;
@@ -290,7 +290,7 @@ static int send_dcp_doorbell(struct tx_state *s, const struct dgr_doorbell_req *
 	memset(&p, 0, sizeof(p));
 	p.kind = DCP_KIND_WRITE;
 	p.low = 0xF;
-	p.tag = s->dcp_tag++;
+	p.tag = (uint8_t)(s->dcp_tag++ & (DGR_DCP_TAG_CALLER - 1)); /* the stack's tag range */
 	p.addr = c->o.doorbell_dcp_addr;
 	p.data = db->buffer;
 	len = dcp_encode(buf, sizeof(s->dcp_bufs[0]), &p);
@@ -312,16 +312,51 @@ static void start_data(struct tx_state *s, const struct dgr_txn_req *req)
 	s->req = *req;
 	memset(&s->txn, 0, sizeof(s->txn));
 	s->txn.txn_id = s->next_txn++;
-	s->txn.data_addr = c->base + (uint32_t)req->remote * c->size;
-	s->txn.flag_addr = c->base + c->o.peer_buffers * c->size + 4u * req->remote;
+	s->txn.data_addr = c->txp->base + (uint32_t)req->remote * c->size;
+	s->txn.flag_addr = c->txp->base + c->o.peer_buffers * c->size + 4u * req->remote;
 	s->txn.flag_value = req->flag_value;
-	s->txn.data = c->mem + (size_t)req->local * c->size;
+	s->txn.data = c->txp->mem + (size_t)req->local * c->size;
 	s->txn.len = req->len;
 	s->active = ACTIVE_DATA;
 	s->planned = false;
 }
 
-/* Takes new work from the rings. Returns 1 if something was done, 0 if not, < 0 on error. */
+/*
+ * Takes the next doorbell (RX path). Returns 1 when one was started or sent
+ * (DCP), 0 when none waits, < 0 on error.
+ */
+static int take_doorbell(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	struct dgr_doorbell_req db;
+	int r;
+
+	if (s->ndbs + 1 >= s->dbs_cap) {
+		/* never more than the pool's buffers, but stay bounded */
+		r = close_frame(s);
+		if (r == 0) {
+			r = flush_send(s);
+		}
+		if (r < 0) {
+			return r;
+		}
+	}
+	if (!dgr_spsc_pop(&c->doorbells, &db)) {
+		return 0;
+	}
+	if (c->o.doorbell_mode == DGR_DOORBELL_DCP) {
+		r = send_dcp_doorbell(s, &db);
+		return r < 0 ? r : 1;
+	}
+	start_doorbell(s, &db);
+	return 1;
+}
+
+/*
+ * Takes new work from the rings: doorbells first (their latency is what the
+ * FPGA waits on), then the producer's buffers. Returns 1 if something was
+ * done, 0 if not, < 0 on error.
+ */
 static int take_work(struct tx_state *s)
 {
 	struct dgr_conn *c = s->c;
@@ -329,6 +364,8 @@ static int take_work(struct tx_state *s)
 	int r;
 
 	for (;;) {
+		struct dgr_txn_req req;
+
 		if (s->active != ACTIVE_NONE) {
 			r = step_active(s);
 			if (r <= 0) {
@@ -336,40 +373,42 @@ static int take_work(struct tx_state *s)
 			}
 			did = 1;
 		}
-		if (c->o.direction == DGR_DIR_RX) {
-			struct dgr_doorbell_req db;
-
-			if (s->ndbs + 1 >= s->dbs_cap) {
-				/* never more than the pool's buffers, but stay bounded */
-				r = close_frame(s);
-				if (r == 0) {
-					r = flush_send(s);
-				}
-				if (r < 0) {
-					return r;
-				}
+		if (c->rxp) {
+			r = take_doorbell(s);
+			if (r < 0) {
+				return r;
 			}
-			if (!dgr_spsc_pop(&c->doorbells, &db)) {
-				return did;
-			}
-			if (c->o.doorbell_mode == DGR_DOORBELL_DCP) {
-				r = send_dcp_doorbell(s, &db);
-				if (r < 0) {
-					return r;
-				}
+			if (r > 0) {
 				did = 1;
 				continue;
 			}
-			start_doorbell(s, &db);
-		} else {
-			struct dgr_txn_req req;
-
-			if (!dgr_spsc_pop(&c->txns, &req)) {
-				return did;
-			}
-			start_data(s, &req);
 		}
+		if (!c->txp || !dgr_spsc_pop(&c->txns, &req)) {
+			return did;
+		}
+		start_data(s, &req);
 	}
+}
+
+/* Sends the requests of dgr_conn_dcp() waiting in the ring. Returns 1 if any, 0, or < 0. */
+static int send_dcp_requests(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	struct dgr_dcp_out out;
+	int did = 0;
+
+	while (dgr_spsc_pop(&c->dcp_out, &out)) {
+		uint8_t *buf = s->dcp_bufs[s->ndcp++];
+		int r;
+
+		memcpy(buf, out.buf, out.len);
+		r = add_pkt(s, buf, out.len, DGR_PROTO_DCP);
+		if (r < 0) {
+			return r;
+		}
+		did = 1;
+	}
+	return did;
 }
 
 static int send_ack_only(struct tx_state *s)
@@ -433,7 +472,7 @@ static int retransmit_due(struct tx_state *s, uint64_t now)
 static bool tx_has_work(struct dgr_conn *c)
 {
 	return dgr_spsc_count(&c->doorbells) || dgr_spsc_count(&c->txns) ||
-	       dgr_spsc_count(&c->acks);
+	       dgr_spsc_count(&c->acks) || dgr_spsc_count(&c->dcp_out);
 }
 
 static int tx_loop(struct tx_state *s)
@@ -460,10 +499,15 @@ static int tx_loop(struct tx_state *s)
 				dgr_ackq_push(&s->ackq, ev.start);
 			}
 		}
-		did = take_work(s);
+		did = send_dcp_requests(s);
 		if (did < 0) {
 			return did;
 		}
+		r = take_work(s);
+		if (r < 0) {
+			return r;
+		}
+		did |= r;
 		now = dgr_now_ns();
 		if (s->open && s->fb.msgs > 0) {
 			if (stopping || coalesce_ns == 0 || now - s->first_ns >= coalesce_ns) {

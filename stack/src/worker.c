@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The worker thread: on the RX path the consumer (takes full buffers in
+ * The worker threads: on the RX path the consumer (takes full buffers in
  * buffer order, checks the ramp, runs the sink, releases the buffer and
  * queues its doorbell); on the TX path the producer (waits for a local buffer
- * and a credit, fills the buffer, hands it to the transmit thread).
+ * and a credit, fills the buffer, hands it to the transmit thread). A
+ * DGR_DIR_BOTH connection runs both, the producer in DGR_T_WORKER2.
  */
 #include <string.h>
 
 #include "conn_priv.h"
 
-/* Waits for the worker event (or spins), at most 20 ms. */
-static void worker_wait(struct dgr_conn *c, bool (*ready)(struct dgr_conn *, void *), void *arg)
+/* Waits for the worker event (or spins), at most 20 ms; t is the waiting thread. */
+static void worker_wait(struct dgr_conn *c, int t, bool (*ready)(struct dgr_conn *, void *),
+			void *arg)
 {
 	uint32_t seen;
 
@@ -22,7 +24,7 @@ static void worker_wait(struct dgr_conn *c, bool (*ready)(struct dgr_conn *, voi
 		dgr_event_cancel(&c->ev_worker);
 		return;
 	}
-	DGR_ADD(c->ts[DGR_T_WORKER].idle_waits, 1);
+	DGR_ADD(c->ts[t].idle_waits, 1);
 	dgr_event_wait(&c->ev_worker, seen, 20000000ull);
 }
 
@@ -30,12 +32,13 @@ static bool flag_set(struct dgr_conn *c, void *arg)
 {
 	unsigned int idx = *(unsigned int *)arg;
 
-	return __atomic_load_n(&c->flags[idx], __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&c->rxp->flags[idx], __ATOMIC_ACQUIRE) != 0;
 }
 
 static void consume_loop(struct dgr_conn *c)
 {
 	struct dgr_thread_stats *ts = &c->ts[DGR_T_WORKER];
+	struct dgr_port *p = c->rxp;
 	unsigned int next = 0;
 
 	while (!dgr_conn_stopping(c)) {
@@ -47,9 +50,9 @@ static void consume_loop(struct dgr_conn *c)
 		int rc = 0;
 
 		DGR_ADD(ts->loops, 1);
-		flag = __atomic_load_n(&c->flags[next], __ATOMIC_ACQUIRE);
+		flag = __atomic_load_n(&p->flags[next], __ATOMIC_ACQUIRE);
 		if (flag == 0) {
-			worker_wait(c, flag_set, &next);
+			worker_wait(c, DGR_T_WORKER, flag_set, &next);
 			continue;
 		}
 		t_acquire = dgr_now_ns();
@@ -57,7 +60,7 @@ static void consume_loop(struct dgr_conn *c)
 		memset(&v, 0, sizeof(v));
 		v.buffer = (uint16_t)next;
 		v.txn_id = c->meta[next].txn_id;
-		v.data = c->mem + (size_t)next * c->size;
+		v.data = p->mem + (size_t)next * c->size;
 		v.len = fw.length < c->size ? fw.length : c->size;
 		v.flag_value = flag;
 		v.opcode = fw.opcode;
@@ -89,7 +92,7 @@ static void consume_loop(struct dgr_conn *c)
 		db.t_complete = c->meta[next].t_complete;
 		db.t_acquire = t_acquire;
 		db.t_release = dgr_now_ns();
-		__atomic_store_n(&c->flags[next], 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->flags[next], 0, __ATOMIC_RELEASE);
 		DGR_TP(buffer_release, c->o.conn_index, v.buffer, v.txn_id);
 		/* at most nbuf doorbells are pending and the ring holds more: never full */
 		while (!dgr_spsc_push(&c->doorbells, &db)) {
@@ -102,14 +105,14 @@ static void consume_loop(struct dgr_conn *c)
 		__atomic_store_n(&c->consumed, c->consumed + 1, __ATOMIC_RELEASE);
 		DGR_ADD(c->st.buffers_consumed, 1);
 		DGR_TP(doorbell_queued, c->o.conn_index, v.buffer, v.txn_id,
-		       c->base + c->o.peer_buffers * c->size + 4u * v.buffer);
+		       p->base + c->o.peer_buffers * c->size + 4u * v.buffer);
 		dgr_event_notify(&c->ev_tx);
 		if (rc < 0) {
 			dgr_conn_fail(c, rc, "the consumer stopped the run");
 			return;
 		}
-		if (fw.eof) {
-			dgr_conn_mark_ended(c);
+		if (fw.eof && !c->o.eof_continues) {
+			dgr_conn_mark_ended(c, DGR_DIR_RX);
 		}
 		next = (next + 1) % c->nbuf;
 	}
@@ -134,9 +137,10 @@ static bool all_credited(struct dgr_conn *c, void *arg)
 	return __atomic_load_n(&c->credits, __ATOMIC_ACQUIRE) >= k;
 }
 
-static void produce_loop(struct dgr_conn *c)
+/* The producer; t is its thread index (DGR_T_WORKER, or DGR_T_WORKER2 on both paths). */
+static void produce_loop(struct dgr_conn *c, int t)
 {
-	struct dgr_thread_stats *ts = &c->ts[DGR_T_WORKER];
+	struct dgr_thread_stats *ts = &c->ts[t];
 	struct produce_need need = { .k = 0 };
 	bool stalled = false;
 
@@ -152,13 +156,13 @@ static void produce_loop(struct dgr_conn *c)
 				DGR_ADD(c->st.credit_stalls, 1);
 				stalled = true;
 			}
-			worker_wait(c, can_produce, &need);
+			worker_wait(c, t, can_produce, &need);
 			continue;
 		}
 		stalled = false;
 		memset(&v, 0, sizeof(v));
 		v.buffer = (uint16_t)(need.k % c->nbuf);
-		v.data = c->mem + (size_t)v.buffer * c->size;
+		v.data = c->txp->mem + (size_t)v.buffer * c->size;
 		v.len = c->size;
 		rc = c->produce(c->ctx, &v);
 		if (rc < 0) {
@@ -193,10 +197,10 @@ static void produce_loop(struct dgr_conn *c)
 	}
 	/* the stream has ended once the FPGA has released every buffer we sent */
 	while (!dgr_conn_stopping(c) && !all_credited(c, &need)) {
-		worker_wait(c, all_credited, &need);
+		worker_wait(c, t, all_credited, &need);
 	}
 	if (!dgr_conn_stopping(c)) {
-		dgr_conn_mark_ended(c);
+		dgr_conn_mark_ended(c, DGR_DIR_TX);
 	}
 }
 
@@ -208,11 +212,24 @@ void *dgr_worker_thread(void *arg)
 	if (!dgr_thread_begin(c, DGR_T_WORKER)) {
 		return NULL;
 	}
-	if (c->o.direction == DGR_DIR_RX) {
+	if (c->rxp) {
 		consume_loop(c);
 	} else {
-		produce_loop(c);
+		produce_loop(c, DGR_T_WORKER);
 	}
 	dgr_thread_cpu(&c->ts[DGR_T_WORKER]);
+	return NULL;
+}
+
+/* Thread body of the producer of a DGR_DIR_BOTH connection: returns NULL. */
+void *dgr_worker2_thread(void *arg)
+{
+	struct dgr_conn *c = arg;
+
+	if (!dgr_thread_begin(c, DGR_T_WORKER2)) {
+		return NULL;
+	}
+	produce_loop(c, DGR_T_WORKER2);
+	dgr_thread_cpu(&c->ts[DGR_T_WORKER2]);
 	return NULL;
 }

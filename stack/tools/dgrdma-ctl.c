@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dgrdma-ctl: a DCP client. Discovers endpoints (NOP), reads and writes
+ * dgrdma-ctl: a DCP client. Discovers endpoints (NOP, unicast or broadcast), reads and writes
  * registers and named properties, and runs control operations on workers,
  * with retries on lost responses and a clear error on timeout.
  *
@@ -8,6 +8,7 @@
  * `dgrdma-fpga --list-properties` prints (docs/fpga.md section 4), given
  * with --props FILE.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -51,8 +52,11 @@ static void usage(FILE *f)
 	    f, "Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
 	       "\n"
 	       "Commands:\n"
-	       "  discover                 send a NOP (to --peer; broadcast MAC with --if and no\n"
-	       "                           --peer) and list the endpoints that answer\n"
+	       "  discover                 send a NOP to --peer (an endpoint or a broadcast\n"
+	       "                           address) or, without --peer, to every endpoint (the\n"
+	       "                           broadcast MAC with --if, 255.255.255.255:18078 with\n"
+	       "                           --udp) and list, one line each, the endpoints that\n"
+	       "                           answer within --timeout\n"
 	       "  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
 	       "  write ADDR|NAME VALUE    write a 32-bit word\n"
 	       "  control WORKER OP        control operation: initialize, start, stop, release,\n"
@@ -64,7 +68,8 @@ static void usage(FILE *f)
 	       "WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
 	       "\n" DGR_TRANSPORT_USAGE "\n"
 	       "Options:\n"
-	       "  --timeout MSEC           wait for each response, 1..60000 (default 200)\n"
+	       "  --timeout MSEC           wait for each response (discover: for the answers),\n"
+	       "                           1..60000 (default 200)\n"
 	       "  --retries N              attempts after the first, 0..100 (default 3)\n"
 	       "  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
 	       "  --json                   JSON output\n"
@@ -296,23 +301,41 @@ static int read_word(struct ctl *c, uint32_t addr, uint32_t *v, char *err)
 	return 0;
 }
 
+#define MAX_ENDPOINTS 256
+
+/*
+ * discover: sends a NOP to --peer (unicast or a broadcast address), or
+ * without --peer to every endpoint of the link (the broadcast MAC on raw
+ * Ethernet, 255.255.255.255:18078 over UDP), and lists every endpoint that
+ * answers within --timeout, once each, one line per endpoint. The NOP is sent
+ * again (--retries) only while nobody answered.
+ */
 static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 {
 	struct dcp_packet req, resp;
 	struct dgr_addr bcast;
+	struct dgr_addr *seen;
 	const struct dgr_addr *dst = NULL;
 	uint8_t buf[32];
 	int len;
 	unsigned int found = 0;
 	uint64_t deadline;
+	int rc = 0;
 
+	seen = calloc(MAX_ENDPOINTS, sizeof(*seen));
+	if (!seen) {
+		snprintf(err, DGR_ERRBUF_SIZE, "out of memory");
+		return -1;
+	}
 	memset(&bcast, 0, sizeof(bcast));
 	if (!c->to.have_peer) {
-		if (c->to.kind != DGR_TRANSPORT_ETHER) {
-			snprintf(err, DGR_ERRBUF_SIZE, "discover over UDP needs --peer ADDR:PORT");
-			return -1;
+		if (c->to.kind == DGR_TRANSPORT_ETHER) {
+			memset(bcast.mac, 0xff, 6);
+		} else {
+			bcast.in.sin_family = AF_INET;
+			bcast.in.sin_addr.s_addr = htonl(INADDR_BROADCAST);
+			bcast.in.sin_port = htons(DGR_UDP_PORT);
 		}
-		memset(bcast.mac, 0xff, 6);
 		dst = &bcast;
 	}
 	memset(&req, 0, sizeof(req));
@@ -327,48 +350,66 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 		};
 
 		if (dgr_transport_send(c->t, &pkt, 1, err) < 0) {
-			pr_arr_end(p);
-			return -1;
+			rc = -1;
+			goto out;
 		}
+		c->sent++;
 		deadline = now_ms() + c->timeout_ms;
 		while (now_ms() < deadline) {
 			struct dgr_rx_pkt in[16];
 			int n = dgr_transport_recv(c->t, in, 16, (int)(deadline - now_ms()), err);
 
 			if (n < 0) {
-				pr_arr_end(p);
-				return -1;
+				rc = -1;
+				goto out;
 			}
 			for (int i = 0; i < n; i++) {
 				char a[64], mac[32];
 				struct dgr_addr m;
+				bool again = false;
 
 				if (in[i].proto != DGR_PROTO_DCP ||
 				    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
 				    resp.kind != DCP_KIND_NOP_RESP || resp.tag != req.tag) {
+					continue; /* our own broadcast, or not an answer to it */
+				}
+				for (unsigned int k = 0; k < found && !again; k++) {
+					again = dgr_addr_equal(c->to.kind, &seen[k], &in[i].src);
+				}
+				if (again || found == MAX_ENDPOINTS) {
 					continue;
 				}
+				seen[found++] = in[i].src;
 				memset(&m, 0, sizeof(m));
 				memcpy(m.mac, resp.mac, 6);
-				pr_obj_begin(p, NULL);
+				pr_line_begin(p, NULL);
 				pr_str(p, "address",
 				       dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
 				pr_u64(p, "id", resp.nop_id);
 				pr_str(p, "mac",
 				       dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
-				pr_obj_end(p);
-				found++;
+				pr_line_end(p);
 			}
 		}
+		if (found == 0) {
+			c->timeouts++;
+		}
 	}
-	pr_arr_end(p);
 	if (!found) {
 		snprintf(err, DGR_ERRBUF_SIZE,
-			 "no endpoint answered the NOP after %u attempts of %u ms", c->retries + 1,
-			 c->timeout_ms);
-		return -1;
+			 "no endpoint answered the NOP after %u attempts of %u ms%s",
+			 c->retries + 1, c->timeout_ms,
+			 dst && c->to.kind == DGR_TRANSPORT_UDP
+			     ? " (255.255.255.255 leaves by the interface of the --bind address, "
+			       "else of the default route; or give --peer the subnet's broadcast "
+			       "address)"
+			     : "");
+		rc = -1;
 	}
-	return 0;
+out:
+	pr_arr_end(p);
+	free(seen);
+	return rc;
 }
 
 static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
@@ -568,6 +609,8 @@ int main(int argc, char **argv)
 	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0) {
 		goto usage_error;
 	}
+	/* discover over UDP may send to a broadcast address (SO_BROADCAST) */
+	c->to.broadcast = strcmp(cmd, "discover") == 0 && c->to.kind == DGR_TRANSPORT_UDP;
 	if (dgr_transport_open(&c->to, &c->t, err) < 0) {
 		fprintf(stderr, "dgrdma-ctl: %s\n", err);
 		free(c);

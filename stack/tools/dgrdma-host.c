@@ -4,7 +4,8 @@
  *
  *   dgrdma-host rx   receive a stream into the buffer pool, check the ramp, sink it
  *   dgrdma-host tx   send a ramp or a file as fast as credits allow or at a rate
- *   dgrdma-host perf sweep buffer sizes (2..32 KiB) over tx, one row per size
+ *   (rx and tx take --peer several times: one connection per remote endpoint)
+ *   dgrdma-host perf sweep message sizes (2..32 KiB) tx, rx or both at once, one row per size
  *
  * docs/stack.md describes every option; usage() lists them.
  */
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +28,8 @@
 #include <dgrdma/transport.h>
 
 #include "print.h"
+
+#define HOST_MAX_PEERS 16 /* --peer given more than once: one connection each */
 
 enum sink_kind { SINK_NULL, SINK_FILE, SINK_MEMCPY };
 enum source_kind { SOURCE_RAMP, SOURCE_FILE };
@@ -49,13 +53,22 @@ struct host_cfg {
 	bool quiet;
 	double max_drop_rate; /* < 0: none */
 	bool csv;
-	uint64_t perf_count; /* perf: messages per size */
-	bool perf_memcpy;    /* perf: copy every message from a source buffer */
+	uint64_t perf_count;		   /* perf: messages per size */
+	bool perf_memcpy;		   /* perf: copy every message in or out */
+	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
+	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
+	bool perf_direction_set, perf_worker_set;
+	const char *peers[HOST_MAX_PEERS]; /* --peer, in order */
+	unsigned int npeers;
+	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
+	unsigned int npeer_ids;
 };
 
 /* State shared by the callbacks (worker thread) and main. */
 struct host_run {
 	struct host_cfg *cfg;
+	unsigned int index;	 /* the connection's: the n-th --peer */
+	char path[4096];	 /* its sink or source file */
 	int fd;			 /* file sink or source */
 	uint8_t *scratch;	 /* memcpy sink target */
 	uint64_t produced_bytes; /* tx */
@@ -102,8 +115,13 @@ static void usage(FILE *f)
 	    "\n"
 	    "  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
 	    "  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
-	    "  perf  tx throughput per message size 2..32 KiB (a table, or --csv)\n"
-	    "\n" DGR_TRANSPORT_USAGE "\n"
+	    "  perf  throughput per message size 2..32 KiB, tx, rx or both at once (a table,\n"
+	    "        or --csv)\n"
+	    "\n" DGR_TRANSPORT_USAGE
+	    "  --peer (rx, tx) may be given up to 16 times: one connection per peer, all at\n"
+	    "                         once, each receiving only its peer's frames (a socket\n"
+	    "                         filter on the source MAC, or SO_REUSEPORT + connect)\n"
+	    "\n"
 	    "Stream and buffers:\n"
 	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
 	    "  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
@@ -111,7 +129,8 @@ static void usage(FILE *f)
 	    "  --buffers N            host buffers, 1..255 (default 64)\n"
 	    "  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
 	    "  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
-	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1)\n"
+	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1); with several\n"
+	    "                         --peer, one --peer-id for all or one per --peer\n"
 	    "  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
 	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
 	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off)\n"
@@ -127,7 +146,8 @@ static void usage(FILE *f)
 	    "  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
 	    "\n"
 	    "rx:\n"
-	    "  --sink null|memcpy|file:PATH  what the consumer does (default null)\n"
+	    "  --sink null|memcpy|file:PATH  what the consumer does (default null); with\n"
+	    "                         several --peer, connection N writes PATH.N\n"
 	    "  --fsync                fsync the file after every buffer\n"
 	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
 	    "4096)\n"
@@ -138,9 +158,14 @@ static void usage(FILE *f)
 	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
 	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
 	    "                         (default 0: as fast as credits allow)\n"
-	    "perf (TX path; --buffer-size is the peer's, default 16K; try 32K):\n"
-	    "  --count N              messages per message size 2K..--buffer-size (16384)\n"
-	    "  --memcpy               copy each message from a source buffer (software load)\n"
+	    "perf (against the FPGA's perftest; --buffer-size is the peer's, default 16K):\n"
+	    "  --direction tx|rx|both host -> FPGA (default), FPGA -> host (started over DCP),\n"
+	    "                         or both at once on one connection\n"
+	    "  --count N              messages per message size 2K..--buffer-size, per\n"
+	    "                         direction, 1..4294967296 (default 16384)\n"
+	    "  --memcpy               copy each message from a source buffer (tx) or out of\n"
+	    "                         the pool (rx): software load\n"
+	    "  --perftest-worker N    DCP worker index of the perftest, 0..62 (default 3)\n"
 	    "  --csv                  CSV instead of a table\n"
 	    "\n"
 	    "Mitigations (each refusal by the OS is an error):\n"
@@ -186,6 +211,8 @@ enum {
 	OPT_CSV,
 	OPT_COUNT,
 	OPT_MEMCPY,
+	OPT_DIRECTION,
+	OPT_PERF_WORKER,
 	OPT_SCHED,
 	OPT_SCHED_RX,
 	OPT_SCHED_TX,
@@ -234,6 +261,8 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "memcpy", no_argument, NULL, OPT_MEMCPY },
+	{ "direction", required_argument, NULL, OPT_DIRECTION },
+	{ "perftest-worker", required_argument, NULL, OPT_PERF_WORKER },
 	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "sched-rx", required_argument, NULL, OPT_SCHED_RX },
 	{ "sched-tx", required_argument, NULL, OPT_SCHED_TX },
@@ -263,6 +292,48 @@ static int parse_u(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	return dgr_parse_u64(opt, arg, min, max, sizes, v, err);
 }
 
+/* Checks --peer and --peer-id, and every peer's address. Returns 0 or -1 with err. */
+static int check_peers(struct host_cfg *cfg, char *err)
+{
+	struct dgr_transport_opts to = cfg->co.transport;
+
+	if (cfg->npeers == 0) {
+		/* the transport's own message: which address --peer needs */
+		return dgr_transport_opts_finish(&to, true, err) < 0 ? -1 : 0;
+	}
+	if (cfg->npeers > 1 && strcmp(cfg->mode, "perf") == 0) {
+		snprintf(err, DGR_ERRBUF_SIZE, "--peer: perf measures one peer (given %u)",
+			 cfg->npeers);
+		return -1;
+	}
+	if (cfg->npeer_ids > 1 && cfg->npeer_ids != cfg->npeers) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--peer-id: given %u times for %u --peer (give one for all, or one per "
+			 "--peer, in order)",
+			 cfg->npeer_ids, cfg->npeers);
+		return -1;
+	}
+	for (unsigned int i = 0; i < cfg->npeers; i++) {
+		to = cfg->co.transport;
+		if (dgr_transport_parse_opt(&to, DGR_OPT_PEER, cfg->peers[i], err) < 0 ||
+		    dgr_transport_opts_finish(&to, true, err) < 0) {
+			return -1;
+		}
+		for (unsigned int j = 0; j < i; j++) {
+			struct dgr_transport_opts other = cfg->co.transport;
+
+			(void)dgr_transport_parse_opt(&other, DGR_OPT_PEER, cfg->peers[j], err);
+			(void)dgr_transport_opts_finish(&other, true, err);
+			if (dgr_addr_equal(to.kind, &to.peer, &other.peer)) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer: %s is given twice",
+					 cfg->peers[i]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Parses argv into cfg. Returns 0, or -1 with err filled. */
 static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 {
@@ -272,6 +343,16 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	int rc;
 
 	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		if (opt == DGR_OPT_PEER) {
+			/* one connection per --peer: resolved per connection (conn_options) */
+			if (cfg->npeers == HOST_MAX_PEERS) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer: at most %d peers",
+					 HOST_MAX_PEERS);
+				return -1;
+			}
+			cfg->peers[cfg->npeers++] = optarg;
+			continue;
+		}
 		rc = dgr_transport_parse_opt(&co->transport, opt, optarg, err);
 		if (rc < 0) {
 			return -1;
@@ -324,8 +405,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			if (opt == OPT_ID) {
 				co->id = (uint16_t)v;
+			} else if (cfg->npeer_ids == HOST_MAX_PEERS) {
+				snprintf(err, DGR_ERRBUF_SIZE, "--peer-id: at most %d ids",
+					 HOST_MAX_PEERS);
+				return -1;
 			} else {
-				co->peer_id = (uint16_t)v;
+				cfg->peer_ids[cfg->npeer_ids++] = (uint16_t)v;
 			}
 			break;
 		case OPT_COALESCE:
@@ -452,6 +537,27 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_MEMCPY:
 			cfg->perf_memcpy = true;
 			break;
+		case OPT_DIRECTION:
+			if (strcmp(optarg, "tx") == 0) {
+				cfg->perf_direction = DGR_DIR_TX;
+			} else if (strcmp(optarg, "rx") == 0) {
+				cfg->perf_direction = DGR_DIR_RX;
+			} else if (strcmp(optarg, "both") == 0) {
+				cfg->perf_direction = DGR_DIR_BOTH;
+			} else {
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--direction: '%s' is not tx, rx or both", optarg);
+				return -1;
+			}
+			cfg->perf_direction_set = true;
+			break;
+		case OPT_PERF_WORKER:
+			if (parse_u("--perftest-worker", optarg, 0, 62, false, &v, err) < 0) {
+				return -1;
+			}
+			cfg->perf_worker = (unsigned int)v;
+			cfg->perf_worker_set = true;
+			break;
 		case OPT_SCHED:
 		case OPT_SCHED_RX:
 		case OPT_SCHED_TX:
@@ -466,7 +572,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			for (int t = 0; t < DGR_T_COUNT; t++) {
-				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1) {
+				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1 ||
+				    (k - 1 == DGR_T_WORKER && t == DGR_T_WORKER2)) {
 					uint64_t cpus = co->sched[t].cpuset;
 
 					co->sched[t] = sc;
@@ -489,7 +596,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			for (int t = 0; t < DGR_T_COUNT; t++) {
-				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1) {
+				if ((k == 0 && t != DGR_T_CONTROL) || t == k - 1 ||
+				    (k - 1 == DGR_T_WORKER && t == DGR_T_WORKER2)) {
 					co->sched[t].cpuset = mask;
 				}
 			}
@@ -574,10 +682,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		snprintf(err, DGR_ERRBUF_SIZE, "--fsync and --direct need --sink file:PATH");
 		return -1;
 	}
-	if (dgr_transport_opts_finish(&co->transport, true, err) < 0) {
+	if (strcmp(cfg->mode, "perf") != 0 && (cfg->perf_direction_set || cfg->perf_worker_set)) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--direction and --perftest-worker are perf options");
 		return -1;
 	}
-	return 0;
+	return check_peers(cfg, err);
 }
 
 /* ---- rx: the consumer's sinks ---- */
@@ -610,14 +720,14 @@ static int consume(void *ctx, const struct dgr_buffer_view *b)
 				if (errno == EINTR) {
 					continue;
 				}
-				snprintf(r->sink_err, sizeof(r->sink_err), "%s: write: %s",
-					 cfg->sink_path, strerror(errno));
+				snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: write: %s",
+					 r->path, strerror(errno));
 				return -DGR_E_SYS;
 			}
 			done += (size_t)n;
 		}
 		if (cfg->fsync_each && fsync(r->fd) != 0) {
-			snprintf(r->sink_err, sizeof(r->sink_err), "%s: fsync: %s", cfg->sink_path,
+			snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: fsync: %s", r->path,
 				 strerror(errno));
 			return -DGR_E_SYS;
 		}
@@ -662,8 +772,8 @@ static int produce(void *ctx, struct dgr_buffer_view *b)
 				continue;
 			}
 			if (n < 0) {
-				snprintf(r->sink_err, sizeof(r->sink_err), "%s: read: %s",
-					 cfg->source_path, strerror(errno));
+				snprintf(r->sink_err, sizeof(r->sink_err), "%.200s: read: %s",
+					 r->path, strerror(errno));
 				return -DGR_E_SYS;
 			}
 			if (n == 0) {
@@ -709,6 +819,9 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	dgr_conn_get_stats(c, &s);
 	bytes = r->cfg->co.direction == DGR_DIR_RX ? s.data_bytes_rx : s.data_bytes_tx;
 	dt = (double)(t - r->last_ns) / 1e9;
+	if (r->cfg->npeers > 1) {
+		fprintf(stderr, "peer %u ", r->index);
+	}
 	fprintf(stderr,
 		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64 "/%" PRIu64
 		"  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64 "  malformed %" PRIu64
@@ -752,6 +865,24 @@ struct summary {
 	uint64_t unanswered; /* tx: buffers sent whose doorbell never came */
 };
 
+static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
+{
+	pr_obj_begin(p, "latency_ns");
+	pr_u64(p, "count", l->count);
+	pr_u64(p, "min", l->min);
+	pr_u64(p, "p50", l->p50);
+	pr_u64(p, "p90", l->p90);
+	pr_u64(p, "p99", l->p99);
+	pr_u64(p, "p999", l->p999);
+	pr_u64(p, "max", l->max);
+	pr_dbl(p, "mean", l->mean, 0);
+	pr_u64(p, "stored", l->stored);
+	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
+	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
+	pr_dbl(p, "mean_wait_send", l->mean_wait_send, 0);
+	pr_obj_end(p);
+}
+
 static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 			  const struct summary *sm)
 {
@@ -792,20 +923,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		pr_u64(p, "buffers_unanswered", sm->unanswered);
 	}
 	pr_u64(p, "frames_dropped_injected", dgr_conn_injected_drops(c));
-	pr_obj_begin(p, "latency_ns");
-	pr_u64(p, "count", l.count);
-	pr_u64(p, "min", l.min);
-	pr_u64(p, "p50", l.p50);
-	pr_u64(p, "p90", l.p90);
-	pr_u64(p, "p99", l.p99);
-	pr_u64(p, "p999", l.p999);
-	pr_u64(p, "max", l.max);
-	pr_dbl(p, "mean", l.mean, 0);
-	pr_u64(p, "stored", l.stored);
-	pr_dbl(p, "mean_wait_consumer", l.mean_wait_consumer, 0);
-	pr_dbl(p, "mean_consumer_work", l.mean_consumer_work, 0);
-	pr_dbl(p, "mean_wait_send", l.mean_wait_send, 0);
-	pr_obj_end(p);
+	print_latency(p, &l);
 	if (rx) {
 		pr_obj_begin(p, "ramp");
 		pr_u64(p, "first_value", ramp->first);
@@ -843,6 +961,9 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		struct dgr_thread_stats ts;
 		char cpus[24];
 
+		if (!dgr_conn_thread_used(c, t)) {
+			continue;
+		}
 		dgr_conn_get_sched(c, t, &si);
 		dgr_conn_get_thread_stats(c, t, &ts);
 		snprintf(cpus, sizeof(cpus), "0x%" PRIx64, si.cpuset);
@@ -870,25 +991,32 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_obj_end(p);
 }
 
+/* Opens the connection's sink or source file (PATH, or PATH.N with several peers). */
 static int open_files(struct host_run *r, char *err)
 {
 	struct host_cfg *cfg = r->cfg;
+	const char *base = cfg->co.direction == DGR_DIR_RX ? cfg->sink_path : cfg->source_path;
 
 	r->fd = -1;
+	if (base && cfg->npeers > 1 && cfg->co.direction == DGR_DIR_RX) {
+		snprintf(r->path, sizeof(r->path), "%s.%u", base, r->index);
+	} else if (base) {
+		snprintf(r->path, sizeof(r->path), "%s", base);
+	}
 	if (cfg->co.direction == DGR_DIR_RX && cfg->sink == SINK_FILE) {
 		int fl = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (cfg->direct ? O_DIRECT : 0);
 
-		r->fd = open(cfg->sink_path, fl, 0644);
+		r->fd = open(r->path, fl, 0644);
 		if (r->fd < 0) {
-			snprintf(err, DGR_ERRBUF_SIZE, "--sink file:%s: %s", cfg->sink_path,
+			snprintf(err, DGR_ERRBUF_SIZE, "--sink file:%s: %s", r->path,
 				 strerror(errno));
 			return -1;
 		}
 	}
 	if (cfg->co.direction == DGR_DIR_TX && cfg->source == SOURCE_FILE) {
-		r->fd = open(cfg->source_path, O_RDONLY | O_CLOEXEC);
+		r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
 		if (r->fd < 0) {
-			snprintf(err, DGR_ERRBUF_SIZE, "--source file:%s: %s", cfg->source_path,
+			snprintf(err, DGR_ERRBUF_SIZE, "--source file:%s: %s", r->path,
 				 strerror(errno));
 			return -1;
 		}
@@ -903,129 +1031,334 @@ static int open_files(struct host_run *r, char *err)
 	return 0;
 }
 
-/*
- * Runs one stream (rx or tx). Returns the exit status: 0 when the run ended
- * cleanly and met --max-drop-rate, 1 otherwise, 2 when it could not start.
- */
-static int run_stream(struct host_cfg *cfg)
+/* One connection of a stream run: one per --peer, each with its own threads. */
+struct host_conn {
+	struct host_run r;
+	struct dgr_conn *c;
+	struct dgr_conn_opts co;
+	struct summary sm;
+	char err[DGR_ERRBUF_SIZE];
+	bool running;
+	uint64_t last_progress;
+	uint64_t last_progress_ns;
+	uint64_t end_ns;
+	int status;
+};
+
+/* The options of connection i: its peer, the peer's id, its tracepoint index. */
+static int conn_options(struct host_cfg *cfg, unsigned int i, struct dgr_conn_opts *co, char *err)
 {
-	struct host_run r = { .cfg = cfg };
-	struct dgr_conn *c = NULL;
-	char err[DGR_ERRBUF_SIZE] = "";
-	struct summary sm = { .status = "ended" };
+	*co = cfg->co;
+	co->conn_index = (uint16_t)i;
+	co->peer_id = cfg->npeer_ids == 0 ? 1 : cfg->peer_ids[cfg->npeer_ids == 1 ? 0 : i];
+	/* several peers share the interface or the port: each socket sees its peer only */
+	co->transport.peer_only = cfg->npeers > 1;
+	if (dgr_transport_parse_opt(&co->transport, DGR_OPT_PEER, cfg->peers[i], err) < 0 ||
+	    dgr_transport_opts_finish(&co->transport, true, err) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks one running connection; returns true when it has finished (sm.status set). */
+static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
+{
 	struct dgr_conn_stats s;
-	uint64_t last_progress_ns, last_progress = 0, end_ns;
+	uint64_t progress;
+	int rc = dgr_conn_wait(h->c, 0);
+
+	if (rc < 0) {
+		h->sm.status = "failed";
+		snprintf(h->err, sizeof(h->err), "%s",
+			 h->r.sink_err[0] ? h->r.sink_err : "run failed");
+		h->sm.error = h->err;
+		return true;
+	}
+	if (rc == 1) {
+		return true;
+	}
+	if (interrupted) {
+		h->sm.status = "interrupted";
+		return true;
+	}
+	if (cfg->duration_ns && cfg->co.direction == DGR_DIR_RX &&
+	    t - h->r.start_ns >= cfg->duration_ns) {
+		h->sm.status = "duration";
+		return true;
+	}
+	if (cfg->duration_ns && cfg->co.direction == DGR_DIR_TX &&
+	    t - h->r.start_ns >= cfg->duration_ns + cfg->idle_timeout_ns) {
+		h->sm.status = "stalled";
+		h->sm.error = "the FPGA did not return every credit in time";
+		return true;
+	}
+	dgr_conn_get_stats(h->c, &s);
+	progress = s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
+	if (progress != h->last_progress) {
+		h->last_progress = progress;
+		h->last_progress_ns = t;
+	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
+		h->sm.status = "stalled";
+		h->sm.error = cfg->co.direction == DGR_DIR_RX
+				  ? "no transaction completed within --idle-timeout "
+				    "(lost frames leave transactions incomplete)"
+				  : "no credit returned within --idle-timeout";
+		return true;
+	}
+	return false;
+}
+
+/* Stops a finished connection and judges it: its exit status (0 or 1), messages on stderr. */
+static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
+{
+	struct dgr_conn_stats s;
+	struct summary *sm = &h->sm;
+	char who[32] = "";
 	int status = 0;
-	int rc;
 
-	cfg->co.on_stats = on_stats;
-	cfg->co.stats_ctx = &r;
-	if (open_files(&r, err) < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
+	dgr_conn_stop(h->c);
+	h->running = false;
+	if (cfg->npeers > 1) {
+		snprintf(who, sizeof(who), "peer %u: ", h->r.index);
 	}
-	rc = dgr_conn_open(&cfg->co, &c, err);
-	if (rc < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
-	}
-	if (dgr_conn_warning(c)) {
-		fprintf(stderr, "dgrdma-host: warning: %s\n", dgr_conn_warning(c));
-	}
-	r.start_ns = now_ns();
-	r.last_ns = r.start_ns;
-	r.conn = c;
-	rc = dgr_conn_start(c, consume, produce, &r, err);
-	if (rc < 0) {
-		fprintf(stderr, "dgrdma-host: %s\n", err);
-		status = 2;
-		goto out;
-	}
-	last_progress_ns = r.start_ns;
-	for (;;) {
-		uint64_t t, progress;
-
-		rc = dgr_conn_wait(c, 100);
-		t = now_ns();
-		if (rc != 0) {
-			break;
-		}
-		if (interrupted) {
-			sm.status = "interrupted";
-			break;
-		}
-		if (cfg->duration_ns && cfg->co.direction == DGR_DIR_RX &&
-		    t - r.start_ns >= cfg->duration_ns) {
-			sm.status = "duration";
-			break;
-		}
-		if (cfg->duration_ns && cfg->co.direction == DGR_DIR_TX &&
-		    t - r.start_ns >= cfg->duration_ns + cfg->idle_timeout_ns) {
-			sm.status = "stalled";
-			sm.error = "the FPGA did not return every credit in time";
-			break;
-		}
-		dgr_conn_get_stats(c, &s);
-		progress =
-		    s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
-		if (progress != last_progress) {
-			last_progress = progress;
-			last_progress_ns = t;
-		} else if (cfg->idle_timeout_ns && t - last_progress_ns >= cfg->idle_timeout_ns) {
-			sm.status = "stalled";
-			sm.error = cfg->co.direction == DGR_DIR_RX
-				       ? "no transaction completed within --idle-timeout "
-					 "(lost frames leave transactions incomplete)"
-				       : "no credit returned within --idle-timeout";
-			break;
-		}
-	}
-	end_ns = now_ns();
-	if (rc < 0) {
-		sm.status = "failed";
-		snprintf(err, sizeof(err), "%s", r.sink_err[0] ? r.sink_err : "run failed");
-		sm.error = err;
-	}
-	dgr_conn_stop(c);
-	sm.seconds = (double)(end_ns - r.start_ns) / 1e9;
-	sm.incomplete = dgr_conn_foreach_incomplete(c, NULL, NULL);
-	dgr_conn_get_stats(c, &s);
+	sm->seconds = (double)(h->end_ns - h->r.start_ns) / 1e9;
+	sm->incomplete = dgr_conn_foreach_incomplete(h->c, NULL, NULL);
+	dgr_conn_get_stats(h->c, &s);
 	if (cfg->co.direction == DGR_DIR_RX) {
 		uint64_t total = s.samples_received + s.samples_lost;
 
-		sm.drop_rate = total ? (double)s.samples_lost / (double)total : 0.0;
+		sm->drop_rate = total ? (double)s.samples_lost / (double)total : 0.0;
 	} else {
-		sm.unanswered =
+		sm->unanswered =
 		    s.txns_sent > s.doorbells_received ? s.txns_sent - s.doorbells_received : 0;
-		sm.drop_rate = s.txns_sent ? (double)sm.unanswered / (double)s.txns_sent : 0.0;
+		sm->drop_rate = s.txns_sent ? (double)sm->unanswered / (double)s.txns_sent : 0.0;
 	}
-	if (strcmp(sm.status, "ended") != 0 && strcmp(sm.status, "duration") != 0) {
+	if (strcmp(sm->status, "ended") != 0 && strcmp(sm->status, "duration") != 0) {
 		status = 1;
 	}
-	if (cfg->max_drop_rate >= 0 && sm.drop_rate > cfg->max_drop_rate) {
+	if (cfg->max_drop_rate >= 0 && sm->drop_rate > cfg->max_drop_rate) {
 		status = 1;
 	}
-	if (sm.incomplete + s.incomplete_timed_out > 0 && !cfg->co.retransmit_ms &&
-	    strcmp(sm.status, "duration") != 0) {
+	if (sm->incomplete + s.incomplete_timed_out > 0 && !cfg->co.retransmit_ms &&
+	    strcmp(sm->status, "duration") != 0) {
 		status = 1;
 	}
-	if (sm.error) {
-		fprintf(stderr, "dgrdma-host: %s: %s\n", sm.status, sm.error);
+	if (sm->error) {
+		fprintf(stderr, "dgrdma-host: %s%s: %s\n", who, sm->status, sm->error);
 	}
-	if (sm.incomplete + s.incomplete_timed_out > 0) {
+	if (sm->incomplete + s.incomplete_timed_out > 0) {
 		fprintf(stderr,
-			"dgrdma-host: %u transactions still incomplete, %" PRIu64
+			"dgrdma-host: %s%u transactions still incomplete, %" PRIu64
 			" timed out (frames lost; retransmission %s)\n",
-			sm.incomplete, s.incomplete_timed_out,
+			who, sm->incomplete, s.incomplete_timed_out,
 			cfg->co.retransmit_ms ? "on" : "off");
+	}
+	return status;
+}
+
+/* The status of several connections: "ended" when all ended, else the first other one. */
+static const char *total_status(const struct host_conn *h, unsigned int n)
+{
+	static const char *const worst_first[] = { "failed", "interrupted", "stalled", "duration" };
+
+	for (size_t k = 0; k < sizeof(worst_first) / sizeof(worst_first[0]); k++) {
+		for (unsigned int i = 0; i < n; i++) {
+			if (strcmp(h[i].sm.status, worst_first[k]) == 0) {
+				return worst_first[k];
+			}
+		}
+	}
+	return "ended";
+}
+
+/*
+ * The totals of several connections at the top level (the keys of one
+ * connection's summary where they add up; latency over all doorbells), then
+ * one summary per connection under "connections".
+ */
+static void print_totals(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+{
+	struct dgr_conn *conns[HOST_MAX_PEERS];
+	struct dgr_conn_stats s, sum;
+	struct dgr_latency_summary l;
+	bool rx = cfg->co.direction == DGR_DIR_RX;
+	double seconds = 0, rate = 0, lost = 0, total = 0;
+	uint64_t incomplete = 0, unanswered = 0, injected = 0, gaps = 0, backwards = 0;
+	uint64_t *sv = (uint64_t *)&s, *sumv = (uint64_t *)&sum;
+
+	memset(&sum, 0, sizeof(sum));
+	for (unsigned int i = 0; i < n; i++) {
+		const struct dgr_ramp *ramp = dgr_conn_ramp(h[i].c);
+
+		conns[i] = h[i].c;
+		dgr_conn_get_stats(h[i].c, &s);
+		for (int k = 0; k < DGR_CONN_STATS_NFIELDS; k++) {
+			sumv[k] += sv[k];
+		}
+		/* a high-water mark does not add up: the largest */
+		sum.occupancy_hwm -= s.occupancy_hwm;
+		if (s.occupancy_hwm > sum.occupancy_hwm) {
+			sum.occupancy_hwm = s.occupancy_hwm;
+		}
+		seconds = h[i].sm.seconds > seconds ? h[i].sm.seconds : seconds;
+		if (h[i].sm.seconds > 0) {
+			rate += (double)(rx ? s.data_bytes_rx : s.data_bytes_tx) / h[i].sm.seconds;
+		}
+		incomplete += h[i].sm.incomplete + s.incomplete_timed_out;
+		unanswered += h[i].sm.unanswered;
+		injected += dgr_conn_injected_drops(h[i].c);
+		gaps += ramp->gaps;
+		backwards += ramp->backwards;
+	}
+	if (rx) {
+		lost = (double)sum.samples_lost;
+		total = (double)(sum.samples_received + sum.samples_lost);
+	} else {
+		lost = (double)unanswered;
+		total = (double)sum.txns_sent;
+	}
+	(void)dgr_conn_latency_merged(conns, n, &l);
+	pr_str(p, "mode", cfg->mode);
+	pr_str(p, "status", total_status(h, n));
+	for (unsigned int i = 0; i < n; i++) {
+		if (h[i].sm.error) {
+			pr_str(p, "error", h[i].sm.error); /* the first connection's that failed */
+			break;
+		}
+	}
+	pr_dbl(p, "duration_s", seconds, 3);
+	pr_u64(p, "transactions", rx ? sum.txns_completed : sum.txns_sent);
+	pr_u64(p, "doorbells_sent", sum.doorbells_sent);
+	pr_u64(p, "doorbells_received", sum.doorbells_received);
+	pr_u64(p, "bytes", rx ? sum.data_bytes_rx : sum.data_bytes_tx);
+	pr_dbl(p, "rate_mbyte_s", rate / 1e6, 1);
+	pr_dbl(p, "rate_msample_s", rate / DGR_SAMPLE_BYTES / 1e6, 2);
+	pr_u64(p, "samples_received", sum.samples_received);
+	pr_u64(p, "samples_lost", sum.samples_lost);
+	pr_dbl(p, "drop_rate", total > 0 ? lost / total : 0.0, 6);
+	pr_u64(p, "malformed_frames", sum.malformed_frames);
+	pr_u64(p, "incomplete_transactions", incomplete);
+	if (!rx) {
+		pr_u64(p, "buffers_unanswered", unanswered);
+	}
+	pr_u64(p, "frames_dropped_injected", injected);
+	print_latency(p, &l);
+	if (rx) {
+		pr_obj_begin(p, "ramp");
+		pr_u64(p, "gaps", gaps);
+		pr_u64(p, "backwards", backwards);
+		pr_obj_end(p);
+	}
+	pr_obj_begin(p, "counters");
+	for (int i = 0; i < DGR_CONN_STATS_NFIELDS; i++) {
+		pr_u64(p, dgr_conn_stats_names[i], sumv[i]);
+	}
+	pr_obj_end(p);
+	pr_arr_begin(p, "connections");
+	for (unsigned int i = 0; i < n; i++) {
+		pr_obj_begin(p, NULL);
+		pr_u64(p, "index", i);
+		pr_str(p, "peer", cfg->peers[i]);
+		pr_u64(p, "peer_id", h[i].co.peer_id);
+		print_summary(p, &h[i].r, h[i].c, &h[i].sm);
+		pr_obj_end(p);
+	}
+	pr_arr_end(p);
+}
+
+/* The summary: one connection's, or the totals and one per connection. */
+static void print_run(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+{
+	if (n == 1) {
+		print_summary(p, &h[0].r, h[0].c, &h[0].sm);
+	} else {
+		print_totals(p, cfg, h, n);
+	}
+}
+
+/*
+ * Runs the stream (rx or tx) with every --peer, one connection each, all at
+ * once. Returns the exit status: 0 when every connection ended cleanly and
+ * met --max-drop-rate, 1 otherwise, 2 when one could not start.
+ */
+static int run_stream(struct host_cfg *cfg)
+{
+	struct host_conn *h;
+	unsigned int n = cfg->npeers;
+	unsigned int i = 0;
+	char err[DGR_ERRBUF_SIZE] = "";
+	int status = 0;
+
+	h = calloc(n, sizeof(*h));
+	if (!h) {
+		fprintf(stderr, "dgrdma-host: out of memory\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		h[i].r.fd = -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct host_conn *c = &h[i];
+
+		c->r.cfg = cfg;
+		c->r.index = i;
+		c->sm.status = "ended";
+		if (conn_options(cfg, i, &c->co, err) < 0 || open_files(&c->r, err) < 0) {
+			goto start_failed;
+		}
+		c->co.on_stats = on_stats;
+		c->co.stats_ctx = &c->r;
+		if (dgr_conn_open(&c->co, &c->c, err) < 0) {
+			goto start_failed;
+		}
+		if (dgr_conn_warning(c->c)) {
+			fprintf(stderr, "dgrdma-host: warning: %s\n", dgr_conn_warning(c->c));
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct host_conn *c = &h[i];
+
+		c->r.start_ns = now_ns();
+		c->r.last_ns = c->r.start_ns;
+		c->r.conn = c->c;
+		if (dgr_conn_start(c->c, consume, produce, &c->r, err) < 0) {
+			goto start_failed;
+		}
+		c->running = true;
+		c->last_progress_ns = c->r.start_ns;
+	}
+	for (;;) {
+		unsigned int running = 0;
+		uint64_t t;
+
+		for (unsigned int k = 0; k < n; k++) {
+			running += h[k].running;
+		}
+		if (running == 0) {
+			break;
+		}
+		/* sleep on the first connection still running (any may end meanwhile) */
+		for (unsigned int k = 0; k < n; k++) {
+			if (h[k].running) {
+				(void)dgr_conn_wait(h[k].c, 100);
+				break;
+			}
+		}
+		t = now_ns();
+		for (unsigned int k = 0; k < n; k++) {
+			if (h[k].running && conn_check(cfg, &h[k], t)) {
+				h[k].end_ns = now_ns();
+				if (conn_finish(cfg, &h[k]) != 0) {
+					status = 1;
+				}
+			}
+		}
 	}
 	if (!cfg->quiet) {
 		struct pr p;
 
 		pr_begin(&p, stdout, cfg->json);
-		print_summary(&p, &r, c, &sm);
+		print_run(&p, cfg, h, n);
 		pr_end(&p);
 	}
 	if (cfg->summary_json) {
@@ -1038,7 +1371,7 @@ static int run_stream(struct host_cfg *cfg)
 			status = status ? status : 1;
 		} else {
 			pr_begin(&p, f, true);
-			print_summary(&p, &r, c, &sm);
+			print_run(&p, cfg, h, n);
 			pr_end(&p);
 			if (fclose(f) != 0) {
 				fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n",
@@ -1047,58 +1380,351 @@ static int run_stream(struct host_cfg *cfg)
 			}
 		}
 	}
-out:
-	dgr_conn_close(c);
-	if (r.fd >= 0) {
-		close(r.fd);
+	goto out;
+start_failed:
+	if (n > 1) {
+		fprintf(stderr, "dgrdma-host: peer %u (%s): %s\n", i, cfg->peers[i], err);
+	} else {
+		fprintf(stderr, "dgrdma-host: %s\n", err);
 	}
-	free(r.scratch);
+	status = 2;
+out:
+	for (unsigned int k = 0; k < n; k++) {
+		dgr_conn_close(h[k].c);
+		if (h[k].r.fd >= 0) {
+			close(h[k].r.fd);
+		}
+		free(h[k].r.scratch);
+	}
+	free(h);
 	return status;
 }
 
 /*
- * perf: the perftest measurement of the AXI guide over DG-RDMA on the TX
- * path. One stream; message sizes 2, 4, 8, 16, 32 KiB (up to --buffer-size,
- * which must match the peer's buffers), --count messages each (or --bytes per
- * size); with --memcpy each message is copied from a source buffer (software
- * load), without it the buffer is sent as it is. Throughput per size is
- * measured from the first message of a size to the first of the next (the
- * producer runs at the rate credits come back).
+ * perf: the perftest measurement of the AXI guide over DG-RDMA, host -> FPGA
+ * (tx), FPGA -> host (rx) or both at once on one connection (DGR_DIR_BOTH).
+ * Message sizes 2, 4, 8, 16, 32 KiB (up to --buffer-size, which must match
+ * the peer's buffers), --count messages each, one phase per size: a phase
+ * starts both streams together (the producer is released; the FPGA's
+ * perftest is told over DCP, on the connection, to send count messages of
+ * tx_beats = size / 4 words) and ends when both have finished. A direction's
+ * time runs from the phase start to its last message consumed at the far end
+ * (tx: the FPGA's doorbell for it came back; rx: the host consumed it).
+ * --memcpy: tx copies each message from a source buffer, rx copies each one
+ * out (software load); without it the buffers go out and are taken as they
+ * are. docs/stack.md, "dgrdma-host perf".
  */
-#define PERF_SIZES 5
+#define PERF_SIZES	    5
+#define PERF_POLL_NS	    100000ull /* how often the end of the tx stream is looked for */
+#define PERF_DCP_TIMEOUT    200u      /* ms per attempt */
+#define PERF_DCP_RETRIES    5u
+#define PT_TX_RUN	    0x00u /* perftest properties (docs/fpga.md section 4) */
+#define PT_TX_BEATS	    0x04u
+#define PT_TX_MESSAGES	    0x08u
+#define PT_TX_MESSAGES_SENT 0x28u
+#define OCCP_SUCCESS	    0xC0DE4201u /* result word of a control operation (docs/fpga.md) */
 
 struct perf_run {
 	struct host_cfg *cfg;
 	uint32_t sizes[PERF_SIZES];
 	unsigned int nsizes;
-	unsigned int phase;
-	uint64_t in_phase;
-	uint64_t per_phase;
-	uint64_t phase_start[PERF_SIZES + 1];
-	uint8_t *source;
+	uint64_t count;
+	bool tx, rx;
+	uint8_t *source;  /* tx --memcpy */
+	uint8_t *scratch; /* rx --memcpy */
+
+	/* main -> producer: the phases it may send (under lock) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int released;
+	bool abort;
+
+	/* producer thread */
+	unsigned int prod_phase;
+	uint64_t prod_in_phase;
+	uint64_t tx_msgs[PERF_SIZES], tx_bytes[PERF_SIZES];
+
+	/* consumer thread; rx_phase is read by main (atomic) */
+	unsigned int rx_phase;
+	uint64_t rx_in_phase;
+	uint64_t rx_msgs[PERF_SIZES], rx_bytes[PERF_SIZES];
+	uint64_t rx_done_ns[PERF_SIZES];
+	uint64_t rx_eofs;
+	uint64_t rx_unexpected; /* messages of no phase or of the wrong size */
+	uint64_t rx_total;	/* atomic: messages consumed */
+
+	/* main */
+	uint64_t start_ns[PERF_SIZES];
+	uint64_t tx_done_ns[PERF_SIZES];
+	unsigned int phases_done;
 };
 
 static int produce_perf(void *ctx, struct dgr_buffer_view *b)
 {
 	struct perf_run *p = ctx;
+	unsigned int ph = p->prod_phase;
 
-	if (interrupted || p->phase >= p->nsizes) {
+	if (ph >= p->nsizes) {
 		return 0;
 	}
-	if (p->in_phase == 0) {
-		p->phase_start[p->phase] = now_ns();
+	if (p->prod_in_phase == 0) {
+		/* wait until main starts this phase (both directions together) */
+		pthread_mutex_lock(&p->lock);
+		while (p->released <= ph && !p->abort) {
+			pthread_cond_wait(&p->cond, &p->lock);
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (p->abort) {
+			return 0;
+		}
 	}
-	b->len = p->sizes[p->phase];
+	b->len = p->sizes[ph];
 	b->opcode = DGR_OPCODE_SAMPLES;
 	if (p->cfg->perf_memcpy) {
 		memcpy(b->data, p->source, b->len);
 	}
-	if (++p->in_phase == p->per_phase) {
-		p->in_phase = 0;
-		p->phase++;
-		b->eof = p->phase == p->nsizes;
+	p->tx_msgs[ph]++;
+	p->tx_bytes[ph] += b->len;
+	if (++p->prod_in_phase == p->count) {
+		p->prod_in_phase = 0;
+		p->prod_phase++;
+		b->eof = p->prod_phase == p->nsizes;
 	}
 	return 1;
+}
+
+static int consume_perf(void *ctx, const struct dgr_buffer_view *b)
+{
+	struct perf_run *p = ctx;
+	unsigned int ph = p->rx_phase;
+
+	if (ph >= p->nsizes || b->len != p->sizes[ph] || b->opcode != DGR_OPCODE_SAMPLES) {
+		p->rx_unexpected++;
+		return 0;
+	}
+	if (p->cfg->perf_memcpy) {
+		memcpy(p->scratch, b->data, b->len);
+		__asm__ volatile("" : : "r"(p->scratch) : "memory");
+	}
+	p->rx_msgs[ph]++;
+	p->rx_bytes[ph] += b->len;
+	p->rx_eofs += b->eof;
+	__atomic_store_n(&p->rx_total, p->rx_total + 1, __ATOMIC_RELAXED);
+	if (++p->rx_in_phase == p->count) {
+		p->rx_done_ns[ph] = now_ns();
+		p->rx_in_phase = 0;
+		__atomic_store_n(&p->rx_phase, ph + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/* One DCP write or read of the FPGA's perftest worker. Returns 0 or < 0 with err. */
+static int perf_dcp(struct dgr_conn *c, const struct host_cfg *cfg, enum dcp_kind kind,
+		    uint32_t offset, uint32_t data, uint32_t *out, char *err)
+{
+	struct dcp_packet q, r;
+	uint32_t addr = dcp_property_addr(cfg->perf_worker, offset);
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.kind = kind;
+	q.low = 0xF;
+	q.addr = addr;
+	q.data = data;
+	rc = dgr_conn_dcp(c, &q, &r, PERF_DCP_TIMEOUT, PERF_DCP_RETRIES, err);
+	if (rc < 0) {
+		return rc;
+	}
+	if (r.low != DCP_RESP_OK || (kind == DCP_KIND_READ && r.kind != DCP_KIND_READ_RESP)) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA answered '%s' to the DCP %s of 0x%06x (perftest worker %u, "
+			 "--perftest-worker; its buffers smaller than --buffer-size?)",
+			 dcp_resp_code_name(r.low), dcp_kind_name(kind), addr, cfg->perf_worker);
+		return -DGR_E_STATE;
+	}
+	if (out) {
+		*out = r.data;
+	}
+	return 0;
+}
+
+/*
+ * Resets the FPGA's DG-RDMA endpoint (the reset control operation of worker
+ * 0: a new host connection, whose first transaction goes into host buffer 0),
+ * reads the perftest's tx_messages_sent and arms its tx side. Returns the
+ * messages sent before, or < 0 with err.
+ */
+static int64_t perf_rx_arm(struct perf_run *p, struct dgr_conn *c, char *err)
+{
+	const struct host_cfg *cfg = p->cfg;
+	struct dcp_packet q, r;
+	uint32_t lo, hi;
+	uint64_t sent;
+
+	memset(&q, 0, sizeof(q));
+	q.kind = DCP_KIND_READ; /* a read performs the operation and returns its result */
+	q.low = 0xF;
+	q.addr = dcp_control_addr(0, DCP_CTL_RESET);
+	if (dgr_conn_dcp(c, &q, &r, PERF_DCP_TIMEOUT, PERF_DCP_RETRIES, err) < 0) {
+		return -1;
+	}
+	if (r.low != DCP_RESP_OK || r.data != OCCP_SUCCESS) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA refused the reset of its DG-RDMA worker 0 ('%s', 0x%08x): "
+			 "without it the FPGA's first message of this connection may not go "
+			 "into host buffer 0; restart the FPGA before --direction rx or both",
+			 dcp_resp_code_name(r.low), r.data);
+		return -1;
+	}
+
+	/* the low word's read latches the high word (docs/fpga.md section 4) */
+	if (perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT, 0, &lo, err) < 0 ||
+	    perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT + 4, 0, &hi, err) < 0) {
+		return -1;
+	}
+	sent = (uint64_t)hi << 32 | lo;
+	if (sent + p->nsizes * p->count > UINT32_MAX) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "--count: %u sizes x %" PRIu64 " messages after the %" PRIu64
+			 " the FPGA already sent exceed its 32-bit tx_messages",
+			 p->nsizes, p->count, sent);
+		return -1;
+	}
+	if (perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES, (uint32_t)sent, NULL, err) < 0 ||
+	    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_RUN, 1, NULL, err) < 0) {
+		return -1;
+	}
+	return (int64_t)sent;
+}
+
+/*
+ * Runs the phases. Returns 0 when all completed, 1 when the run stopped
+ * (stall, interrupt, failure; err says why).
+ */
+static int perf_phases(struct perf_run *p, struct dgr_conn *c, uint64_t rx_base, char *err)
+{
+	const struct host_cfg *cfg = p->cfg;
+	uint64_t progress = 0, last_progress_ns = now_ns();
+
+	for (unsigned int k = 0; k < p->nsizes; k++) {
+		bool tx_done = !p->tx, rx_done = !p->rx;
+
+		if (p->rx &&
+		    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_BEATS, p->sizes[k] / 4, NULL, err) < 0) {
+			return 1;
+		}
+		p->start_ns[k] = now_ns();
+		pthread_mutex_lock(&p->lock);
+		p->released = k + 1;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (p->rx && perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES,
+				      (uint32_t)(rx_base + (k + 1) * p->count), NULL, err) < 0) {
+			return 1;
+		}
+		while (!tx_done || !rx_done) {
+			struct dgr_conn_stats s;
+			uint64_t t, now_progress;
+			int rc;
+
+			sleep_until(now_ns() + PERF_POLL_NS);
+			t = now_ns();
+			dgr_conn_get_stats(c, &s);
+			if (!tx_done && s.doorbells_received >= (k + 1) * p->count) {
+				p->tx_done_ns[k] = t;
+				tx_done = true;
+			}
+			if (!rx_done && __atomic_load_n(&p->rx_phase, __ATOMIC_ACQUIRE) > k) {
+				rx_done = true;
+			}
+			rc = dgr_conn_wait(c, 0);
+			if (rc < 0) {
+				snprintf(err, DGR_ERRBUF_SIZE, "the connection failed (%d)", rc);
+				return 1;
+			}
+			if (interrupted) {
+				snprintf(err, DGR_ERRBUF_SIZE, "interrupted");
+				return 1;
+			}
+			now_progress = s.doorbells_received + s.txns_sent +
+				       __atomic_load_n(&p->rx_total, __ATOMIC_RELAXED);
+			if (now_progress != progress) {
+				progress = now_progress;
+				last_progress_ns = t;
+			} else if (cfg->idle_timeout_ns &&
+				   t - last_progress_ns >= cfg->idle_timeout_ns) {
+				snprintf(
+				    err, DGR_ERRBUF_SIZE,
+				    "%u-byte messages: no progress within --idle-timeout (%s%s)",
+				    p->sizes[k], tx_done ? "" : "tx credits missing",
+				    rx_done   ? ""
+				    : tx_done ? "rx messages missing"
+					      : ", rx messages missing");
+				return 1;
+			}
+		}
+		p->phases_done = k + 1;
+	}
+	return 0;
+}
+
+/* Releases a producer waiting for its next phase: it ends its stream. */
+static void perf_abort(struct perf_run *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->abort = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static double perf_rate(uint64_t bytes, uint64_t from, uint64_t to)
+{
+	return to > from ? (double)bytes / ((double)(to - from) / 1e9) / 1e6 : 0.0;
+}
+
+static void perf_print(const struct perf_run *p)
+{
+	const struct host_cfg *cfg = p->cfg;
+	const char *mc = cfg->perf_memcpy ? "on" : "off";
+	const char *dir = p->tx && p->rx ? "both" : p->tx ? "tx" : "rx";
+
+	if (cfg->csv) {
+		printf("message_size,messages,seconds,mbyte_s,msample_s,memcpy,direction,"
+		       "tx_messages,tx_bytes,tx_seconds,tx_mbyte_s,rx_messages,rx_bytes,rx_seconds,"
+		       "rx_mbyte_s\n");
+	} else if (p->tx && p->rx) {
+		printf("%8s %10s %9s %10s %10s %10s %10s  (both directions, memcpy %s)\n", "size",
+		       "messages", "seconds", "tx MB/s", "rx MB/s", "sum MB/s", "sum MS/s", mc);
+	} else {
+		printf("%8s %10s %9s %10s %10s  (%s, memcpy %s)\n", "size", "messages", "seconds",
+		       "MB/s", "MS/s", dir, mc);
+	}
+	for (unsigned int i = 0; i < p->nsizes; i++) {
+		bool done = i < p->phases_done;
+		uint64_t tx_end = done && p->tx ? p->tx_done_ns[i] : p->start_ns[i];
+		uint64_t rx_end = done && p->rx ? p->rx_done_ns[i] : p->start_ns[i];
+		uint64_t end = tx_end > rx_end ? tx_end : rx_end;
+		double tx_s = (double)(tx_end - p->start_ns[i]) / 1e9;
+		double rx_s = (double)(rx_end - p->start_ns[i]) / 1e9;
+		double sec = (double)(end - p->start_ns[i]) / 1e9;
+		double tx_mb = perf_rate(p->tx_bytes[i], p->start_ns[i], tx_end);
+		double rx_mb = perf_rate(p->rx_bytes[i], p->start_ns[i], rx_end);
+		double sum = tx_mb + rx_mb;
+
+		if (cfg->csv) {
+			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s,%s,%" PRIu64 ",%" PRIu64
+			       ",%.6f,%.1f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f\n",
+			       p->sizes[i], p->count, sec, sum, sum / 4, mc, dir, p->tx_msgs[i],
+			       p->tx_bytes[i], tx_s, tx_mb, p->rx_msgs[i], p->rx_bytes[i], rx_s,
+			       rx_mb);
+		} else if (p->tx && p->rx) {
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.1f %10.1f %10.2f\n", p->sizes[i],
+			       p->count, sec, tx_mb, rx_mb, sum, sum / 4);
+		} else {
+			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p->sizes[i], p->count,
+			       sec, sum, sum / 4);
+		}
+	}
 }
 
 static int run_perf(struct host_cfg *cfg)
@@ -1107,9 +1733,14 @@ static int run_perf(struct host_cfg *cfg)
 	struct perf_run p = { .cfg = cfg };
 	struct dgr_conn *c = NULL;
 	struct dgr_conn_opts co = cfg->co;
-	char err[DGR_ERRBUF_SIZE];
-	int rc, status = 0;
+	char err[DGR_ERRBUF_SIZE] = "";
+	int64_t rx_base = 0;
+	int rc, status = 2;
 
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	p.tx = cfg->perf_direction != DGR_DIR_RX;
+	p.rx = cfg->perf_direction != DGR_DIR_TX;
 	for (unsigned int i = 0; i < PERF_SIZES; i++) {
 		if (all[i] <= co.buffer_size) {
 			p.sizes[p.nsizes++] = all[i];
@@ -1117,63 +1748,65 @@ static int run_perf(struct host_cfg *cfg)
 	}
 	if (p.nsizes == 0) {
 		fprintf(stderr, "dgrdma-host perf: --buffer-size must be at least 2048\n");
-		return 2;
+		goto out;
 	}
-	p.per_phase = cfg->perf_count ? cfg->perf_count : 16384;
+	p.count = cfg->perf_count ? cfg->perf_count : 16384;
 	p.source = malloc(co.buffer_size);
-	if (!p.source) {
+	p.scratch = malloc(co.buffer_size);
+	if (!p.source || !p.scratch) {
 		fprintf(stderr, "dgrdma-host perf: out of memory\n");
-		return 2;
+		goto out;
 	}
 	dgr_ramp_fill(p.source, co.buffer_size, 0);
-	co.direction = DGR_DIR_TX;
+	if (conn_options(cfg, 0, &co, err) < 0) {
+		fprintf(stderr, "dgrdma-host perf: %s\n", err);
+		goto out;
+	}
+	co.direction = cfg->perf_direction;
+	co.eof_continues = true; /* every rx phase ends with an EOF message */
 	co.on_stats = NULL;
 	rc = dgr_conn_open(&co, &c, err);
 	if (rc == 0) {
-		rc = dgr_conn_start(c, NULL, produce_perf, &p, err);
+		rc = dgr_conn_start(c, p.rx ? consume_perf : NULL, p.tx ? produce_perf : NULL, &p,
+				    err);
+	}
+	if (rc == 0 && p.rx) {
+		rx_base = perf_rx_arm(&p, c, err);
+		rc = rx_base < 0 ? -1 : 0;
 	}
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-host perf: %s\n", err);
-		dgr_conn_close(c);
-		free(p.source);
-		return 2;
+		goto out;
 	}
-	while ((rc = dgr_conn_wait(c, 100)) == 0 && !interrupted) {
-	}
-	p.phase_start[p.nsizes] = now_ns();
+	status = perf_phases(&p, c, (uint64_t)rx_base, err);
+	perf_abort(&p);
 	dgr_conn_stop(c);
-	if (rc != 1) {
-		fprintf(stderr, "dgrdma-host perf: the stream did not complete\n");
-		status = 1;
+	if (status != 0) {
+		fprintf(stderr, "dgrdma-host perf: the sweep did not complete: %s\n", err);
 	}
-	if (cfg->csv) {
-		printf("message_size,messages,seconds,mbyte_s,msample_s,memcpy\n");
-	} else {
-		printf("%8s %10s %9s %10s %10s  (memcpy %s)\n", "size", "messages", "seconds",
-		       "MB/s", "MS/s", cfg->perf_memcpy ? "on" : "off");
-	}
-	for (unsigned int i = 0; i < p.nsizes; i++) {
-		double sec = p.phase_start[i + 1] > p.phase_start[i]
-				 ? (double)(p.phase_start[i + 1] - p.phase_start[i]) / 1e9
-				 : 0.0;
-		double bytes = (double)p.per_phase * p.sizes[i];
+	if (p.rx) {
+		struct dgr_conn_stats s;
 
-		if (i >= p.phase || sec <= 0) {
-			sec = 0;
-		}
-		if (cfg->csv) {
-			printf("%u,%" PRIu64 ",%.6f,%.1f,%.2f,%s\n", p.sizes[i], p.per_phase, sec,
-			       sec > 0 ? bytes / sec / 1e6 : 0.0,
-			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0,
-			       cfg->perf_memcpy ? "on" : "off");
-		} else {
-			printf("%8u %10" PRIu64 " %9.3f %10.1f %10.2f\n", p.sizes[i], p.per_phase,
-			       sec, sec > 0 ? bytes / sec / 1e6 : 0.0,
-			       sec > 0 ? bytes / 4 / sec / 1e6 : 0.0);
+		dgr_conn_get_stats(c, &s);
+		if (p.rx_unexpected || s.samples_lost || s.ramp_gaps ||
+		    (status == 0 && p.rx_eofs != p.nsizes)) {
+			fprintf(stderr,
+				"dgrdma-host perf: the FPGA's messages: %" PRIu64
+				" unexpected (no phase, wrong size), %" PRIu64
+				" samples lost in %" PRIu64 " ramp gaps, %" PRIu64
+				" EOFs for %u phases\n",
+				p.rx_unexpected, s.samples_lost, s.ramp_gaps, p.rx_eofs, p.nsizes);
+			status = 1;
 		}
 	}
+	perf_print(&p);
+out:
+	perf_abort(&p); /* a producer waiting for its phase lets the connection stop */
 	dgr_conn_close(c);
 	free(p.source);
+	free(p.scratch);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
 	return status;
 }
 
@@ -1187,6 +1820,8 @@ int main(int argc, char **argv)
 	dgr_conn_opts_init(&cfg.co);
 	cfg.max_drop_rate = -1;
 	cfg.idle_timeout_ns = 5000000000ull;
+	cfg.perf_direction = DGR_DIR_TX;
+	cfg.perf_worker = 3; /* the emulator's perftest (docs/fpga.md section 4) */
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

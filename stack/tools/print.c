@@ -32,6 +32,14 @@ static void member(struct pr *p, const char *key)
 		}
 		return;
 	}
+	if (p->is_line[p->depth]) {
+		if (!p->first[p->depth]) {
+			fputs("  ", p->f);
+		}
+		p->first[p->depth] = false;
+		fprintf(p->f, "%s: ", key ? key : "-");
+		return;
+	}
 	indent(p);
 	if (key) {
 		fprintf(p->f, "%s: ", key);
@@ -54,6 +62,8 @@ void pr_begin(struct pr *p, FILE *f, bool json)
 	p->depth = 1;
 	p->first[1] = true;
 	p->is_array[1] = false;
+	p->is_line[0] = false;
+	p->is_line[1] = false;
 }
 
 /* Ends the document. */
@@ -79,6 +89,7 @@ static void open_nested(struct pr *p, const char *key, bool array)
 	}
 	p->first[p->depth] = true;
 	p->is_array[p->depth] = array;
+	p->is_line[p->depth] = false;
 }
 
 static void close_nested(struct pr *p, bool array)
@@ -115,9 +126,33 @@ void pr_arr_end(struct pr *p)
 	close_nested(p, true);
 }
 
-static void end_line(struct pr *p)
+/* Opens an object printed on one line in text. */
+void pr_line_begin(struct pr *p, const char *key)
+{
+	member(p, key);
+	if (p->json) {
+		fputc('{', p->f);
+	}
+	if (p->depth + 1 < PR_MAX_DEPTH) {
+		p->depth++;
+	}
+	p->first[p->depth] = true;
+	p->is_array[p->depth] = false;
+	p->is_line[p->depth] = true;
+}
+
+/* Closes it (text: ends the line). */
+void pr_line_end(struct pr *p)
 {
 	if (!p->json) {
+		fputc('\n', p->f);
+	}
+	close_nested(p, false);
+}
+
+static void end_line(struct pr *p)
+{
+	if (!p->json && !p->is_line[p->depth]) {
 		fputc('\n', p->f);
 	}
 }

@@ -19,6 +19,7 @@ struct pr {
 	int depth;
 	bool first[PR_MAX_DEPTH];
 	bool is_array[PR_MAX_DEPTH];
+	bool is_line[PR_MAX_DEPTH]; /* text: the object's members on one line */
 };
 
 /* Starts a document on f (the outermost object). */
@@ -31,6 +32,13 @@ void pr_obj_begin(struct pr *p, const char *key);
 void pr_obj_end(struct pr *p);
 void pr_arr_begin(struct pr *p, const char *key);
 void pr_arr_end(struct pr *p);
+/*
+ * A nested object whose members the text output writes on one line
+ * ("- address: A  id: N"), e.g. one line per element of a list; JSON: an
+ * object like any other. Holds values only (no nested objects).
+ */
+void pr_line_begin(struct pr *p, const char *key);
+void pr_line_end(struct pr *p);
 
 void pr_u64(struct pr *p, const char *key, uint64_t v);
 void pr_i64(struct pr *p, const char *key, int64_t v);

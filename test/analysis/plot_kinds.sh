@@ -107,6 +107,22 @@ else
 	not_ok "dgrdma-plot --perf reads dgrdma-host perf's CSV columns"
 fi
 check_kind "$tmp/perf-only" throughput 1
+# dgrdma-host perf --direction both: the sum and each direction are drawn (three series)
+{
+	echo "message_size,messages,seconds,mbyte_s,msample_s,memcpy,direction,tx_messages,tx_bytes,tx_seconds,tx_mbyte_s,rx_messages,rx_bytes,rx_seconds,rx_mbyte_s"
+	echo "2048,100,0.1,300.0,75.0,off,both,100,204800,0.1,100.0,100,204800,0.05,200.0"
+	echo "4096,100,0.1,600.0,150.0,off,both,100,409600,0.1,250.0,100,409600,0.05,350.0"
+} >"$tmp/host-perf-both.csv"
+if "$PLOT" -o "$tmp/perf-both" --kind throughput --format svg --perf "$tmp/host-perf-both.csv" \
+	>/dev/null 2>"$tmp/err"; then
+	ok "dgrdma-plot --perf reads perf --direction both's CSV"
+else
+	not_ok "dgrdma-plot --perf reads perf --direction both's CSV"
+	diag "$(cat "$tmp/err")"
+fi
+check_eq "$(series "$tmp/perf-both/throughput.svg")" 3 "sum, tx and rx: three series"
+check_eq "$(grep -o 'host-perf-both-[a-z]*' "$tmp/perf-both/throughput.svg" | sort -u | tr '\n' ' ')" \
+	"host-perf-both-rx host-perf-both-sum host-perf-both-tx " "labelled -sum, -tx and -rx"
 printf 'size,speed\n1,2\n' >"$tmp/bad-perf.csv"
 out=$("$PLOT" -o "$tmp/bad" --kind throughput --perf "$tmp/bad-perf.csv" 2>&1)
 check_eq "$?" "1" "a perf CSV without known columns fails"

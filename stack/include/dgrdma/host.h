@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The reference DG-RDMA host stack: one connection to one remote endpoint,
- * with its receive thread, transmit thread, consumer (RX path) or producer
- * (TX path) thread and control thread. Several remote endpoints: one
+ * with its receive thread, transmit thread, consumer (RX path) and/or
+ * producer (TX path) thread and control thread. Several remote endpoints: one
  * connection (and one transport) each.
  *
  * Memory layout and data format follow docs/fpga.md: a port memory of N
@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <dgrdma/dcp.h>
 #include <dgrdma/ramp.h>
 #include <dgrdma/stats.h>
 #include <dgrdma/transport.h>
@@ -47,6 +48,14 @@ extern "C" {
 enum dgr_direction {
 	DGR_DIR_RX = 0, /* FPGA -> host: the host consumes and sends doorbells */
 	DGR_DIR_TX = 1, /* host -> FPGA: the host produces, doorbells return credits */
+	/*
+	 * Both paths at once on one connection (the FPGA's perftest): the RX
+	 * path's memory at base 0 and the TX path's at 0x40000000, each of
+	 * buffers x buffer_size, one consumer and one producer thread; the two
+	 * paths share the frames (doorbells and data coalesce), the sequence
+	 * numbers and the ACKs, as on one link to one FPGA.
+	 */
+	DGR_DIR_BOTH = 2,
 };
 
 /* How buffer-release doorbells travel (RX path). */
@@ -64,8 +73,12 @@ struct dgr_sched {
 	uint64_t cpuset; /* CPUs 0..63 as a bit mask; 0 = inherit */
 };
 
-/* Thread indexes of dgr_conn_opts.sched and the stats. */
-enum { DGR_T_RX, DGR_T_TX, DGR_T_WORKER, DGR_T_CONTROL, DGR_T_COUNT };
+/*
+ * Thread indexes of dgr_conn_opts.sched and the stats. DGR_T_WORKER is the
+ * consumer (RX) or the producer (TX); DGR_T_WORKER2 is the producer of a
+ * DGR_DIR_BOTH connection and is not used otherwise.
+ */
+enum { DGR_T_RX, DGR_T_TX, DGR_T_WORKER, DGR_T_CONTROL, DGR_T_WORKER2, DGR_T_COUNT };
 
 struct dgr_conn;
 
@@ -94,6 +107,11 @@ struct dgr_conn_opts {
 	uint32_t rx_drop_ppm;	      /* fault injection: drop received frames, per million */
 	uint64_t rx_drop_seed;	      /* seed of that choice */
 	bool check_ramp; /* RX: check the sample ramp of opcode-0 buffers (default on) */
+	/*
+	 * RX: a buffer with EOF does not end the stream (several streams back
+	 * to back on one connection, e.g. dgrdma-host perf); default off.
+	 */
+	bool eof_continues;
 	uint64_t
 	    stats_interval_ns; /* call on_stats this often from the control thread; 0 = never */
 	void (*on_stats)(void *ctx, struct dgr_conn *c);
@@ -138,19 +156,37 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 
 /*
  * Starts the threads; the consumer (RX) or producer (TX) callback runs in the
- * worker thread. Scheduling requests are applied by each thread to itself
- * before it starts work; a refusal stops the connection and is returned here
- * (-DGR_E_PERM or -DGR_E_SYS with the OS error and the fix).
+ * worker thread (DGR_DIR_BOTH: the consumer in DGR_T_WORKER, the producer in
+ * DGR_T_WORKER2, concurrently, with the same ctx). Scheduling requests are
+ * applied by each thread to itself before it starts work; a refusal stops
+ * the connection and is returned here (-DGR_E_PERM or -DGR_E_SYS with the OS
+ * error and the fix). The TX path needs produce; consume may be NULL.
  */
 int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn produce, void *ctx,
 		   char *errbuf);
 
 /*
- * Waits until the stream ends (EOF consumed or sent and credited), a worker
- * callback stops it, or timeout_ms passes (-1: no limit). Returns 1 when the
- * stream ended, 0 on timeout, or the negative code that stopped it.
+ * Waits until the stream ends (EOF consumed, unless eof_continues, and/or the
+ * producer's last buffer sent and credited: both on a DGR_DIR_BOTH
+ * connection), a worker callback stops it, or timeout_ms passes (-1: no
+ * limit). Returns 1 when the stream ended, 0 on timeout, or the negative code
+ * that stopped it.
  */
 int dgr_conn_wait(struct dgr_conn *c, int timeout_ms);
+
+/*
+ * Control plane on the connection: sends the DCP request req (kind, low,
+ * uncached, addr, data; the tag is chosen here) to the peer through the
+ * connection's transport (the transmit thread sends it, between data frames)
+ * and waits for the response with its tag, resending after timeout_ms, at
+ * most retries more times. For one caller thread at a time, while the
+ * connection runs (between dgr_conn_start() and dgr_conn_stop()). Returns 0
+ * with *resp (whatever its response code: the caller judges it),
+ * -DGR_E_TIMEOUT or -DGR_E_STATE (not running, or stopped meanwhile) with
+ * errbuf.
+ */
+int dgr_conn_dcp(struct dgr_conn *c, const struct dcp_packet *req, struct dcp_packet *resp,
+		 unsigned int timeout_ms, unsigned int retries, char *errbuf);
 
 /* Asks every thread to stop and joins them. Safe to call more than once. */
 void dgr_conn_stop(struct dgr_conn *c);
@@ -191,6 +227,15 @@ struct dgr_latency_summary {
 void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l);
 
 /*
+ * The latency summary of n connections together (after dgr_conn_stop() of
+ * each): percentiles by nearest rank over the union of their stored
+ * latencies, min and max over all, means weighted by the counts. Returns 0,
+ * or -DGR_E_NOMEM (l then holds everything but the percentiles).
+ */
+int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
+			    struct dgr_latency_summary *l);
+
+/*
  * Calls cb for every transaction still incomplete (after dgr_conn_stop()).
  * Returns how many.
  */
@@ -216,6 +261,9 @@ struct dgr_transport *dgr_conn_transport(struct dgr_conn *c);
 
 /* Name of a thread index: "rx", "tx", "consumer"/"producer", "control". */
 const char *dgr_conn_thread_name(const struct dgr_conn *c, int t);
+
+/* True when the connection runs thread t (DGR_T_WORKER2 only with DGR_DIR_BOTH). */
+bool dgr_conn_thread_used(const struct dgr_conn *c, int t);
 
 /*
  * Parses scheduling options: "fifo:N", "rr:N" (N 1..99), "nice:N" (-20..19)

@@ -83,6 +83,20 @@ struct dgr_transport_opts {
 	unsigned int busy_poll_us; /* --busy-poll: SO_BUSY_POLL and spinning receive, 0 = off */
 	unsigned int batch;	   /* --batch: packets per recvmmsg/sendmmsg, 1..1024 */
 	bool dcp;		   /* also open the DCP channel (Ethernet: a 0xF040 socket) */
+	/*
+	 * Receive only the configured peer's packets, so that several
+	 * transports (one connection per remote endpoint) share one interface
+	 * or one UDP port. Raw Ethernet: a classic BPF socket filter
+	 * (SO_ATTACH_FILTER) on every socket accepts only frames whose source
+	 * MAC is the peer's (frames queued before it was attached are
+	 * discarded). UDP: SO_REUSEPORT on the bound port and connect() to the
+	 * peer (Linux delivers a datagram to the connected socket of its
+	 * source); every transport on the port must set it. An ICMP port
+	 * unreachable (the peer's socket closed) then surfaces on receive as
+	 * ECONNREFUSED, taken as a lost packet. Needs a peer; off by default.
+	 */
+	bool peer_only;
+	bool broadcast; /* UDP: SO_BROADCAST, to send to a broadcast address */
 };
 
 /* One received packet; data points into transport-owned memory. */

@@ -14,17 +14,38 @@ stk_cleanup_tmp() {
 	rm -rf "$STK_TMP"
 }
 
-# jget FILE KEY.PATH: prints a value of a JSON file (python3 is in the base system)
+# jget FILE KEY.PATH: prints a value of a JSON file (python3 is in the base system);
+# a number in the path indexes an array
 jget() {
 	python3 -c 'import json,sys
 d=json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
-    d=d[k]
+    d=d[int(k)] if isinstance(d,list) else d[k]
 print(str(d).lower() if isinstance(d,bool) else d)' "$1" "$2" 2>/dev/null
+}
+
+# jq_get FILE FILTER: a jq filter's raw output (one jq run: fast on a loaded machine)
+jq_get() {
+	jq -r "$2" "$1" 2>/dev/null
 }
 
 # A pair of free-looking UDP ports derived from the pid.
 stk_ports() {
 	STK_P1=$((20000 + ($$ * 7 + ${1:-0} * 2) % 40000))
 	STK_P2=$((STK_P1 + 1))
+}
+
+# stk_wait_udp PORT: waits (up to ~10 s) until a UDP socket is bound to PORT (connected or not).
+stk_wait_udp() {
+	for _ in $(seq 1 200); do
+		ss -Huan "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# csv_sum FILE COLUMN: the sum of a named column of a CSV with a header line.
+csv_sum() {
+	awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c { s += $c } END { if (!c) exit 1; printf "%d\n", s }' "$1"
 }

@@ -196,6 +196,8 @@ static void test_dcp(void)
 	struct dcp_packet r;
 	uint8_t code;
 	uint32_t v;
+	uint64_t restarts;
+	uint32_t state;
 
 	memset(&r, 0, sizeof(r));
 	TAP_EQ_I(dcp(e, DCP_KIND_NOP, 0, 0, 0, &r), 0, "dcp: NOP answered");
@@ -258,6 +260,22 @@ static void test_dcp(void)
 	tap_ok(e->adc.stopped, "control: the ADC stopped");
 	dcp_read(e, dcp_control_addr(FPGA_W_ADC, 0x30), &code);
 	TAP_EQ_U(code, DCP_RESP_ERROR, "control: unknown control register answers error");
+	/* reset of worker 0: a new host connection (the output port starts at host buffer 0) */
+	e->prod.txns_committed = 5;
+	e->prod.host_free = 1;
+	e->prod.expect_doorbell = 3;
+	restarts = e->cnt.peer_restarts;
+	state = dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_STATUS), &code);
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_RESET), &code),
+		 FPGA_OCCP_SUCCESS, "control: reset of the dgrdma_config worker");
+	tap_ok(e->prod.txns_committed == 0 && e->prod.host_free == e->prod.nhost &&
+		   e->prod.expect_doorbell == 0,
+	       "control: reset: every host buffer free, the next transaction into buffer 0");
+	TAP_EQ_U(e->cnt.peer_restarts, restarts + 1, "control: reset counts a new host connection");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_STATUS), &code), state,
+		 "control: the reset leaves the worker's state as it was");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_RESET), &code), FPGA_OCCP_ERROR,
+		 "control: no other worker has a reset");
 	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_EMULATOR, DCP_CTL_RELEASE), &code),
 		 FPGA_OCCP_SUCCESS, "control: release of the emulator worker");
 	TAP_EQ_U(e->exit_requested, 1, "control: asks the process to exit");

@@ -6,11 +6,13 @@
  * malformed, duplicate and out-of-range input.
  */
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/dcp.h>
 #include <dgrdma/host.h>
 #include <dgrdma/ramp.h>
 #include <dgrdma/transport.h>
@@ -357,6 +359,223 @@ static void test_hostile(void)
 	dgr_transport_close(p.t);
 }
 
+/* Producer of the tests: total buffers of the ramp, the last with EOF. */
+struct test_prod {
+	unsigned int n, total;
+	uint32_t ramp;
+};
+
+static int test_produce(void *ctx, struct dgr_buffer_view *b)
+{
+	struct test_prod *tp = ctx;
+
+	if (tp->n == tp->total) {
+		return 0;
+	}
+	tp->ramp = dgr_ramp_fill(b->data, BSIZE, tp->ramp);
+	b->len = BSIZE;
+	b->opcode = DGR_OPCODE_SAMPLES;
+	b->eof = ++tp->n == tp->total;
+	return 1;
+}
+
+#define TXB DGR_PORT_BASE_TX
+
+/*
+ * Both paths on one connection: the peer streams 4 buffers into the RX path
+ * while the host's producer sends 6 into the TX path (4 FPGA buffers, so 2
+ * wait for credits the peer returns); every message lands in its port.
+ */
+static void test_both_paths(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct dgr_conn_stats s;
+	struct test_prod tp = { .total = 6 };
+	char err[DGR_ERRBUF_SIZE];
+	unsigned int rx_doorbells = 0, tx_data = 0, bad_addr = 0, ramp_ok = 0;
+	uint8_t frame[2048];
+	uint8_t data[64];
+	uint64_t end;
+	size_t len;
+
+	dgr_conn_opts_init(&co);
+	co.direction = DGR_DIR_BOTH;
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, test_produce, &tp, err), 0,
+		 "both paths: consumer and producer threads start");
+	tap_ok(dgr_conn_thread_used(c, DGR_T_WORKER2) &&
+		   strcmp(dgr_conn_thread_name(c, DGR_T_WORKER2), "producer") == 0 &&
+		   strcmp(dgr_conn_thread_name(c, DGR_T_WORKER), "consumer") == 0,
+	       "thread names: consumer and producer");
+	for (unsigned int k = 0; k < 4; k++) {
+		send_buffer(&p, k, k == 3);
+	}
+	/* data in the RX path with its flag in the TX path, and data in neither: refused */
+	memset(data, 0, sizeof(data));
+	len = txn_frame(&p, frame, sizeof(frame), 0, 0, TXB + NBUF * BSIZE, data_flag(0), data, 64);
+	peer_send(&p, frame, len);
+	len = txn_frame(&p, frame, sizeof(frame), 0, 0x20000000, TXB + NBUF * BSIZE, data_flag(0),
+			data, 64);
+	peer_send(&p, frame, len);
+	end = mono_ms() + 5000;
+	while ((rx_doorbells < 4 || tx_data < tp.total) && mono_ms() < end) {
+		struct dgr_rx_pkt in[16];
+		int n = dgr_transport_recv(p.t, in, 16, 100, err);
+
+		for (int i = 0; i < n; i++) {
+			struct dgr_frame f;
+			struct dgr_msg m;
+
+			if (dgr_frame_parse(&f, in[i].data, in[i].len, NULL) < 0) {
+				continue;
+			}
+			while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
+				unsigned int j;
+				uint32_t want[BSIZE / 4];
+
+				if (dgr_msg_is_flag_only(&m)) {
+					rx_doorbells +=
+					    m.flag_addr == PEER_BUFS * BSIZE + 4 * rx_doorbells;
+					bad_addr += m.flag_addr >= TXB;
+					continue;
+				}
+				j = tx_data % PEER_BUFS;
+				if (m.data_addr != TXB + j * BSIZE ||
+				    m.flag_addr != TXB + PEER_BUFS * BSIZE + 4 * j ||
+				    m.data_len != BSIZE) {
+					bad_addr++;
+					continue;
+				}
+				dgr_ramp_fill((uint8_t *)want, BSIZE, tx_data * (BSIZE / 4));
+				ramp_ok += memcmp(m.data, want, BSIZE) == 0;
+				tx_data++;
+				/* the FPGA consumed it: a doorbell to the host's credit flag j */
+				len = txn_frame(&p, frame, sizeof(frame), 0, 0,
+						TXB + NBUF * BSIZE + 4 * j, DGR_DOORBELL_VALUE,
+						NULL, 0);
+				peer_send(&p, frame, len);
+			}
+		}
+	}
+	TAP_EQ_U(rx_doorbells, 4, "RX path: 4 doorbells to E*S + 4i at base 0, in order");
+	TAP_EQ_U(tx_data, 6, "TX path: 6 buffers at 0x40000000 + j*S, j = k mod 4");
+	TAP_EQ_U(ramp_ok, 6, "TX path: each holds its part of the ramp");
+	TAP_EQ_U(bad_addr, 0, "no message of one path used the other's addresses");
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the stream ends when both paths have ended");
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.txns_completed, 4, "4 RX transactions completed");
+	TAP_EQ_U(s.data_bytes_rx, 4 * BSIZE, "RX data bytes");
+	TAP_EQ_U(s.samples_received, 4 * BSIZE / 4, "RX ramp: 1024 samples");
+	TAP_EQ_U(s.samples_lost, 0, "RX ramp: none lost");
+	TAP_EQ_U(s.doorbells_sent, 4, "4 doorbells sent");
+	TAP_EQ_U(s.txns_sent, 6, "6 TX transactions sent");
+	TAP_EQ_U(s.data_bytes_tx, 6 * BSIZE, "TX data bytes");
+	TAP_EQ_U(s.doorbells_received, 6, "6 credits returned");
+	TAP_EQ_U(s.out_of_range, 2, "the 2 messages across or outside the ports: out of range");
+	TAP_EQ_U(s.buffers_in_use, 0, "no buffer in use on either path");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+struct dcp_peer {
+	struct peer *p;
+	unsigned int ignore; /* requests left unanswered first */
+	unsigned int requests;
+	uint8_t tags[8];
+	uint32_t addr;
+	int stop;
+};
+
+/* The peer's DCP server: answers reads with ~addr, after ignoring the first ones. */
+static void *dcp_peer_thread(void *arg)
+{
+	struct dcp_peer *d = arg;
+	char err[DGR_ERRBUF_SIZE];
+
+	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
+		struct dgr_rx_pkt in[16];
+		int n = dgr_transport_recv(d->p->t, in, 16, 20, err);
+
+		for (int i = 0; i < n; i++) {
+			struct dcp_packet q, r;
+			uint8_t buf[32];
+			struct dgr_tx_pkt out = { .data = buf, .proto = DGR_PROTO_DCP };
+			int len;
+
+			if (in[i].proto != DGR_PROTO_DCP ||
+			    dcp_decode(in[i].data, in[i].len, &q, NULL) < 0 ||
+			    q.kind != DCP_KIND_READ) {
+				continue;
+			}
+			if (d->requests < 8) {
+				d->tags[d->requests] = q.tag;
+			}
+			d->requests++;
+			d->addr = q.addr;
+			if (d->ignore > 0) {
+				d->ignore--;
+				continue;
+			}
+			memset(&r, 0, sizeof(r));
+			r.kind = DCP_KIND_READ_RESP;
+			r.low = DCP_RESP_OK;
+			r.tag = q.tag;
+			r.data = ~q.addr;
+			len = dcp_encode(buf, sizeof(buf), &r);
+			out.len = (size_t)len;
+			dgr_transport_send(d->p->t, &out, 1, err);
+		}
+	}
+	return NULL;
+}
+
+static void test_dcp_requests(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct dcp_peer d = { .p = &p, .ignore = 1 };
+	struct dcp_packet q = { .kind = DCP_KIND_READ, .low = 0xF, .addr = 0x400028 };
+	struct dcp_packet r;
+	char err[DGR_ERRBUF_SIZE];
+	pthread_t th;
+
+	dgr_conn_opts_init(&co);
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_dcp(c, &q, &r, 100, 0, err), -DGR_E_STATE,
+		 "dgr_conn_dcp before the start is refused");
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
+	pthread_create(&th, NULL, dcp_peer_thread, &d);
+	TAP_EQ_I(dgr_conn_dcp(c, &q, &r, 200, 2, err), 0,
+		 "a DCP read on the connection is answered (after one resend)");
+	TAP_EQ_U(r.kind, DCP_KIND_READ_RESP, "a read response");
+	TAP_EQ_U(r.data, ~0x400028u, "with the peer's data");
+	TAP_EQ_U(d.requests, 2, "the peer saw the request twice (the first went unanswered)");
+	/* the stack's DCP doorbells use tags 0x00..0x7f, so they never answer a request */
+	tap_ok(d.tags[0] == d.tags[1] && d.tags[0] >= 0x80,
+	       "both with the same tag, in the caller's range 0x80..0xff (0x%02x)", d.tags[0]);
+	d.ignore = 100;
+	d.requests = 0;
+	q.addr = 0x400010;
+	TAP_EQ_I(dgr_conn_dcp(c, &q, &r, 50, 2, err), -DGR_E_TIMEOUT, "no answer: a timeout");
+	tap_ok(strstr(err, "3 attempts") != NULL && strstr(err, "0x400010") != NULL,
+	       "named with the attempts and the address: %s", err);
+	__atomic_store_n(&d.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	TAP_EQ_U(d.requests, 3, "after 3 attempts");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
 static void test_bad_options(void)
 {
 	struct dgr_conn_opts co;
@@ -384,6 +603,8 @@ int main(void)
 	test_order_and_pool();
 	test_coalescing();
 	test_hostile();
+	test_both_paths();
+	test_dcp_requests();
 	test_bad_options();
 	return tap_done();
 }

@@ -2,8 +2,9 @@
 /*
  * libFuzzer harness for the host stack's receive path (stack/src/rx.c):
  * every input is a sequence of frames (2-byte little-endian length, then the
- * bytes) fed through dgr_rx_frame() of an RX connection with 4 buffers of
- * 256 bytes (threads not started), with ACKs and retransmission on. ASan
+ * bytes) fed through dgr_rx_frame() of a connection with both paths (RX
+ * and TX port memories) of 4 buffers of 256 bytes (threads not started),
+ * with ACKs and retransmission on. ASan
  * and UBSan report any write outside the pool or any undefined behaviour.
  */
 #include <stdint.h>
@@ -28,6 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	dgr_conn_opts_init(&o);
 	o.transport.kind = DGR_TRANSPORT_UDP;
 	dgr_parse_inet("127.0.0.1:0", 0, &o.transport.bind_addr);
+	o.direction = DGR_DIR_BOTH; /* both port memories: every dispatch of rx.c */
 	o.buffers = 4;
 	o.buffer_size = 256;
 	o.peer_buffers = 2;
@@ -61,7 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		now += 1000;
 	}
 	/* what the consumer and the tx thread would do: free the buffers, drain the ACKs */
-	memset(conn->flags, 0, 4 * DGR_PORT_FLAGS);
+	for (unsigned int i = 0; i < conn->nports; i++) {
+		memset(conn->port[i].flags, 0, 4 * DGR_PORT_FLAGS);
+	}
 	while (dgr_spsc_pop(&conn->acks, &ev)) {
 	}
 	dgr_reasm_expire(conn->reasm, UINT64_MAX, NULL, NULL);
