@@ -57,10 +57,9 @@ scn_init() {
 		# again in the new one (dgrdma-capture looks its interface up there).
 		mount -t sysfs sysfs /sys 2>/dev/null || diag "could not remount /sys in the user namespace"
 	fi
-	# What dgrdma-capture can record here: an LTTng session daemon does not start as the mapped
-	# root of a user namespace, and capturing on lo needs privileges.
+	# What dgrdma-capture can record here: capturing on lo needs privileges. (In a user
+	# namespace the session daemon runs as the mapped root on a private /run/lttng, netns.sh.)
 	case "$SCN_MODE" in
-	userns) SCN_CAPTURE_OPTS=(--no-trace) SCN_RECORDS="capture only (no LTTng trace in a user namespace)" ;;
 	udp) SCN_CAPTURE_OPTS=(--no-pcap) SCN_RECORDS="trace only (no packet capture without privileges)" ;;
 	*) SCN_CAPTURE_OPTS=() SCN_RECORDS="capture and trace" ;;
 	esac
