@@ -194,10 +194,14 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 	h->c.counter_snapshots++;
 	he_get(ev, "vpid", &vpid);
 	if (fpga) {
-		if (!he_get(ev, "samples_produced", &delivered) ||
+		uint64_t produced;
+
+		if (!he_get(ev, "samples_produced", &produced) ||
 		    !he_get(ev, "dropped_samples", &lost)) {
 			return;
 		}
+		/* produced counts the dropped samples too: delivered is what was not dropped */
+		delivered = produced > lost ? produced - lost : 0;
 		h->c.fpga_dropped_samples = lost;
 	} else {
 		if (!he_get(ev, "samples_received", &delivered) ||
