@@ -85,6 +85,8 @@ check_run() {
 		grep -c "vpid = $(jq -r '.command_pid' "$run/run.json"),")
 	check "$name: the trace holds every doorbell the host sent ($n_trace of $n_host)" \
 		test "$n_host" -gt 0 -a "$n_trace" = "$n_host"
+	check_eq "$(jq -r '[.host.counters[].vpid] | unique | length' "$run/report.json")" 2 \
+		"$name: the report's counters are of the demo's host and emulator only (--pid)"
 	sd=$(jq -r '.trace.sessiond' "$run/run.json")
 	[ "${7:-}" = any ] && [ "$sd" = reused ] && sd="started, stopped"
 	check_eq "$sd" "started, stopped" "$name: dgrdma-capture started its session daemon and stopped it"

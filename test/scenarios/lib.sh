@@ -189,10 +189,14 @@ scn_run_tx() {
 }
 
 # scn_report DIR RATE BUFFERS BUFSIZE FPGA_BUFFERS: report.txt, report.json, csv/, plots/ of a
-# captured run, with the tolerable latency from the run's real parameters.
+# captured run, with the tolerable latency from the run's real parameters, on the trace events
+# of this run's host and emulator only (--pid: other processes of the user may trace meanwhile).
 scn_report() {
 	local dir="$1" facts=(--sample-rate "$2" --host-buffers "$3" --buffer-size "$4" --fpga-buffers "$5")
-	local u
+	local u pid
+	pid=$(jq -r '.command_pid // empty' "$dir/run.json" 2>/dev/null)
+	[ -n "$pid" ] && facts+=(--pid "$pid")
+	[ -n "${SCN_FPGA_PID:-}" ] && facts+=(--pid "$SCN_FPGA_PID")
 	# dgrdma-capture records every user's dgrdma* events (known problem, docs/scenarios.md):
 	# another user's trace beside ours makes latency-report refuse the folder (two UUIDs).
 	# Other users' traces are moved aside, out of the run folder (latency-report reads every
