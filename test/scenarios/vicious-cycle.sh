@@ -56,6 +56,18 @@ counters() {
 at() {
 	awk -v t="$2" '$1 <= t { v = $2 " " $3 } END { print v }' "$1"
 }
+# backlog RUN PID T: buffers complete in the host and not yet released at time T.
+backlog() {
+	awk -v p="$2" -v t="$3" '$3 == p && $1 <= t && $2 == "dgrdma:txn_complete" { c++ }
+		$3 == p && $1 <= t && $2 == "dgrdma:buffer_release" { r++ } END { print c - r }' "$1/events.txt"
+}
+# drop_series RUN: "time percent" per interval of the emulator's series of the drop-rate plot
+# (drops.csv, as dgrdma-plot computes it).
+drop_series() {
+	awk -F, 'NR > 1 && $2 == "fpga" { if (seen) { dd = $4 - d; dl = $5 - l
+		printf "%s %.1f\n", $1, (dd + dl > 0 ? 100 * dl / (dd + dl) : 0) }
+		d = $4; l = $5; seen = 1 }' "$1/csv/drops.csv"
+}
 
 for rdl in true false; do
 	run="$SCN_OUT/report-data-loss-$rdl"
@@ -120,6 +132,21 @@ for rdl in true false; do
 			print "ok " n }' "$run/emulator_counters.txt")
 		check "rdl true: discontinuities grew in every 500 ms until the end of the stream ($grew)" \
 			test "${grew%% *}" = ok
+		# the host's side of it: its pool stays full (every buffer it frees is refilled at once)
+		full=$(for ((i = 1; i <= 2 * DUR; i++)); do
+			t=$(echo "$t_rel + $i * 0.5" | bc)
+			[ "$(echo "$t < $t_stop - 0.1" | bc)" = 1 ] && backlog "$run" "$hpid" "$t"
+		done | sort -n | head -1)
+		check "rdl true: the host's $H buffers stay full to the end (fewest waiting, every 0.5 s: $full)" \
+			test "${full:-0}" -ge $((H - 1))
+		# the drop-rate plot (its emulator series): the cascade is a run of intervals at 100%
+		# from the first closed period to the end of the stream
+		drop_series "$run" >"$run/drop_series.txt"
+		span=$(awk '$2 >= 99 { if (!s) s = p; e = $1; n++ } $2 < 99 && s { exit } { p = $1 }
+			END { printf "%.2f %d\n", e - s, n }' "$run/drop_series.txt")
+		want=$(echo "$t_stop - $t_rel - 0.3" | bc)
+		check "rdl true: drop-rate plot: intervals at 100% drops for ${span% *} s in a row (>= $want)" \
+			test "$(echo "${span% *} >= $want" | bc)" = 1
 		check "rdl true: drop-rate plot written" test -s "$run/plots/drops.png"
 	else
 		check_eq "$periods/$disc/$(jnum "$HJ" discontinuities)" 1/0/0 \
@@ -129,6 +156,15 @@ for rdl in true false; do
 		read -r d_after _ <<<"$(at "$run/emulator_counters.txt" "$(echo "$t_rel + 0.15" | bc)")"
 		check_eq "$d_after" "$dropped" \
 			"rdl false: the period closed at buffer $K's release, nothing dropped after it"
+		# recovery: the backlog (the pool full at buffer K's release) is gone after T
+		b0=$(backlog "$run" "$hpid" "$t_rel")
+		t_rec=$(echo "scale = 9; $t_rel + $T_DRAIN_US / 1000000 + 0.25" | bc)
+		b1=$(backlog "$run" "$hpid" "$t_rec")
+		check "rdl false: the host's backlog drains: $b0 buffers waiting at buffer $K's release, $b1 (<= 1) T + 0.25 s later (T = $T_DRAIN_US us)" \
+			test "$b0" -ge $((H - 1)) -a "$b1" -le 1
+		drop_series "$run" >"$run/drop_series.txt"
+		after=$(awk '$2 > 0 { n++; if (n > 1) m++ } END { print n + 0, m + 0 }' "$run/drop_series.txt")
+		check_eq "$after" "1 0" "rdl false: drop-rate plot: one interval with drops, none after it"
 		check "rdl false: drop-rate plot written" test -s "$run/plots/drops.png"
 	fi
 done
