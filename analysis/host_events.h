@@ -102,7 +102,7 @@ struct host_analysis {
 	/* when n_only_pids > 0: only events whose vpid context is one of these count */
 	uint32_t only_pids[HA_MAX_PIDS];
 	unsigned int n_only_pids;
-	uint64_t *origin;	/* when not NULL and 0: set to the first event's time */
+	uint64_t *origin; /* when not NULL and 0: set to the first event's time */
 	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
 	void (*on_doorbell)(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
 			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);

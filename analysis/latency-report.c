@@ -242,8 +242,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			if (v != (double)(uint32_t)v) {
-				fprintf(stderr, "latency-report: --pid: '%s' is not a whole number\n",
-					val);
+				fprintf(stderr,
+					"latency-report: --pid: '%s' is not a whole number\n", val);
 				return -1;
 			}
 			if (o->n_pids == HA_MAX_PIDS) {

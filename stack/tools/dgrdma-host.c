@@ -40,9 +40,9 @@ struct host_cfg {
 	bool fsync_each;
 	bool direct;
 	uint64_t consumer_delay_ns;
-	bool stall;		/* --consumer-stall given */
-	uint64_t stall_at;	/* before consuming the stream's buffer number stall_at */
-	uint64_t stall_ns;	/* the consumer waits this long, once */
+	bool stall;	   /* --consumer-stall given */
+	uint64_t stall_at; /* before consuming the stream's buffer number stall_at */
+	uint64_t stall_ns; /* the consumer waits this long, once */
 	enum source_kind source;
 	const char *source_path;
 	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
@@ -422,14 +422,16 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 
 			if (!colon || n == 0 || n >= sizeof(buf_arg)) {
 				snprintf(err, DGR_ERRBUF_SIZE,
-					 "--consumer-stall: '%s' is not BUF:MS (e.g. 50:1000)", optarg);
+					 "--consumer-stall: '%s' is not BUF:MS (e.g. 50:1000)",
+					 optarg);
 				return -1;
 			}
 			memcpy(buf_arg, optarg, n);
 			buf_arg[n] = '\0';
 			if (parse_u("--consumer-stall BUF", buf_arg, 0, UINT32_MAX, false,
 				    &cfg->stall_at, err) < 0 ||
-			    parse_u("--consumer-stall MS", colon + 1, 1, 600000, false, &v, err) < 0) {
+			    parse_u("--consumer-stall MS", colon + 1, 1, 600000, false, &v, err) <
+				0) {
 				return -1;
 			}
 			cfg->stall = true;

@@ -710,7 +710,8 @@ static void test_packet_instant(void)
 		 "instant: each took a freed buffer: the 4 local buffers are full again");
 	tap_ok(e->adc.dropping, "instant: and the ADC drops again (the cycle goes on)");
 	TAP_EQ_U(e->adc.num_dropped_samps, 2, "instant: two drop periods closed");
-	TAP_EQ_U(e->adc.dropped_samples, 100 + 1, "instant: 100 samples, then the one at the 2nd frame");
+	TAP_EQ_U(e->adc.dropped_samples, 100 + 1,
+		 "instant: 100 samples, then the one at the 2nd frame");
 	TAP_EQ_U(e->adc.next_sample, (H + E) * (S / 4) + 102,
 		 "instant: each frame took one sample of the ADC");
 
@@ -718,7 +719,8 @@ static void test_packet_instant(void)
 	n = two_doorbells_frame(buf, 1);
 	rx(e, buf, n);
 	TAP_EQ_U(e->prod.doorbells, 2, "instant: one frame with two doorbells");
-	TAP_EQ_U(e->adc.discontinuities, 1, "instant: frees two buffers at one instant: one discontinuity");
+	TAP_EQ_U(e->adc.discontinuities, 1,
+		 "instant: frees two buffers at one instant: one discontinuity");
 	tap_ok(!e->adc.dropping && e->prod.filling,
 	       "instant: the other buffer takes samples: the cycle breaks");
 
