@@ -194,10 +194,14 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 	h->c.counter_snapshots++;
 	he_get(ev, "vpid", &vpid);
 	if (fpga) {
-		if (!he_get(ev, "samples_produced", &delivered) ||
+		uint64_t produced;
+
+		if (!he_get(ev, "samples_produced", &produced) ||
 		    !he_get(ev, "dropped_samples", &lost)) {
 			return;
 		}
+		/* produced counts the dropped samples too: delivered is what was not dropped */
+		delivered = produced > lost ? produced - lost : 0;
 		h->c.fpga_dropped_samples = lost;
 	} else {
 		if (!he_get(ev, "samples_received", &delivered) ||
@@ -393,8 +397,31 @@ static void on_fpga_event(struct host_analysis *h, const struct host_event *ev, 
 	}
 }
 
+/* True when the event is of a process the analysis keeps (every process without a filter). */
+static bool wanted_pid(const struct host_analysis *h, const struct host_event *ev)
+{
+	uint64_t vpid;
+
+	if (h->n_only_pids == 0) {
+		return true;
+	}
+	if (!he_get(ev, "vpid", &vpid)) {
+		return false;
+	}
+	for (unsigned int i = 0; i < h->n_only_pids; i++) {
+		if (h->only_pids[i] == vpid) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void ha_event(struct host_analysis *h, const struct host_event *ev)
 {
+	if (!wanted_pid(h, ev)) {
+		h->c.other_pids++;
+		return;
+	}
 	if (h->c.events == 0 || ev->ts < h->first_ts) {
 		h->first_ts = ev->ts;
 	}

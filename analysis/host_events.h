@@ -83,7 +83,10 @@ struct ha_counts {
 	uint64_t fpga_drop_periods, fpga_dropped_samples;
 	uint64_t counter_snapshots;
 	uint64_t unknown_events;
+	uint64_t other_pids; /* left out: not of the processes in only_pids */
 };
+
+#define HA_MAX_PIDS 16
 
 struct host_analysis {
 	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
@@ -96,7 +99,10 @@ struct host_analysis {
 	unsigned int n_srcs;
 	uint64_t first_ts, last_ts;
 	int64_t time_offset_ns; /* added to event times by the reader (--trace-offset-ns) */
-	uint64_t *origin;	/* when not NULL and 0: set to the first event's time */
+	/* when n_only_pids > 0: only events whose vpid context is one of these count */
+	uint32_t only_pids[HA_MAX_PIDS];
+	unsigned int n_only_pids;
+	uint64_t *origin; /* when not NULL and 0: set to the first event's time */
 	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
 	void (*on_doorbell)(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
 			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);

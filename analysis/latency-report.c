@@ -39,6 +39,8 @@ struct options {
 	struct run_info run;
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
+	uint32_t pids[HA_MAX_PIDS];
+	unsigned int n_pids;
 	uint64_t join_window_ns;
 	bool advise;
 	struct advise_opts adv;
@@ -73,6 +75,9 @@ static void usage(FILE *fp)
 	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
 	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
 	    "  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
+	    "  --pid PID              only the trace events of process PID (its vpid context;\n"
+	    "                         repeatable, up to 16): leaves out other processes that\n"
+	    "                         traced into the same per-user buffers meanwhile\n"
 	    "  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
 	    "                         (default 1000)\n"
 	    "  --advise               after the verdict, list this host's settings the tuning\n"
@@ -232,6 +237,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->trace_offset_ns = (int64_t)v;
+		} else if (!strcmp(a, "--pid")) {
+			if (parse_num(a, val, 1, 4194304, &v)) {
+				return -1;
+			}
+			if (v != (double)(uint32_t)v) {
+				fprintf(stderr,
+					"latency-report: --pid: '%s' is not a whole number\n", val);
+				return -1;
+			}
+			if (o->n_pids == HA_MAX_PIDS) {
+				fprintf(stderr, "latency-report: --pid: at most %d\n", HA_MAX_PIDS);
+				return -1;
+			}
+			o->pids[o->n_pids++] = (uint32_t)v;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "latency-report: unknown option '%s' (see --help)\n", a);
 			return -1;
@@ -434,6 +453,8 @@ int main(int argc, char **argv)
 		ha.on_drops = app_drops;
 		ha.ctx = &app;
 		ha.time_offset_ns = o.trace_offset_ns;
+		memcpy(ha.only_pids, o.pids, sizeof(o.pids));
+		ha.n_only_pids = o.n_pids;
 	}
 	if (o.csv_dir) {
 		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, wa_on ? &wa.first_ts : &origin,

@@ -257,6 +257,7 @@ static int print_host(struct pr *p, const struct report *r)
 	pr_u64(p, "fpga_underruns", "emulator: underruns", h->c.fpga_underruns);
 	pr_u64(p, "table_overflow", "transactions not tracked (table full)", h->c.table_overflow);
 	pr_u64(p, "unknown_events", "events of no known kind", h->c.unknown_events);
+	pr_u64(p, "other_pids", "events of other processes (--pid)", h->c.other_pids);
 	pr_obj_close(p);
 	pr_arr_open(p, "counters", "drops from counter snapshots (last values)");
 	for (i = 0; i < h->n_srcs; i++) {

@@ -66,6 +66,33 @@ static void step_adc(struct fpga_emu *e)
 	}
 }
 
+/*
+ * See loop.h. The FPGA sees each frame at its own instant, and frames arrive more than a
+ * sample apart (500 ns at 2 MS/s; a frame and its processing take longer): its ADC meets
+ * every frame's freed buffers at a sample of its own. The emulator reads what waited in
+ * batches; without this, the doorbells of two frames read together (when it woke up late)
+ * would free two buffers at the same sample and break the vicious cycle where the FPGA
+ * would not. So: the samples due up to now are dropped (no buffer was free before the
+ * packet), the freed buffers go out, and the drop period ends at once, at the next sample,
+ * which is taken now (at most one sample period early): with report_data_loss the
+ * discontinuity takes the buffer, and that sample, finding none, opens a new period.
+ * Doorbells in one frame still free their buffers at the same instant.
+ */
+void fpga_adc_packet_instant(struct fpga_emu *e)
+{
+	if (e->cfg.mode != FPGA_MODE_ADC || !operating(e, FPGA_W_ADC) || e->adc.stopped ||
+	    !e->adc.dropping || !e->have_peer) {
+		return;
+	}
+	fpga_clock_now(e);
+	step_adc(e);
+	fpga_tx_producer(e);
+	if (e->adc.dropping && fpga_producer_free_local(&e->prod) > 0) {
+		fpga_adc_produce(&e->adc, &e->prod, 1, true);
+		fpga_tx_producer(e);
+	}
+}
+
 static void step_dac(struct fpga_emu *e)
 {
 	uint64_t due;

@@ -10,6 +10,13 @@
 /* Set by the signal handler: 1 stop and drain, 2 or more stop now. */
 extern volatile sig_atomic_t fpga_stop_signal;
 
+/*
+ * Called after a received packet freed host buffers: while the ADC drops, the freed
+ * buffers meet the ADC's next sample before the next packet is handled (each packet is an
+ * instant of its own, as frames are on the wire). Does nothing otherwise.
+ */
+void fpga_adc_packet_instant(struct fpga_emu *e);
+
 /* Initializes every worker and starts those of the mode (unless --idle). */
 void fpga_start_workers(struct fpga_emu *e);
 

@@ -11,6 +11,7 @@
 
 #include "dgrdma-fpga-tp.h"
 #include "emu.h"
+#include "loop.h"
 
 /* See emu.h. */
 void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
@@ -153,6 +154,7 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt)
 {
 	uint8_t resp[DCP_LEN_NOP_RESP + 8];
+	uint64_t doorbells = e->prod.doorbells;
 	int n;
 
 	if (!e->have_peer && e->tr && pkt->proto != DGR_PROTO_INVALID) {
@@ -183,6 +185,9 @@ void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt)
 	default:
 		e->cnt.packets_invalid++;
 		break;
+	}
+	if (e->prod.doorbells != doorbells) {
+		fpga_adc_packet_instant(e);
 	}
 }
 

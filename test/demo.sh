@@ -9,10 +9,16 @@
 #
 # The link is the best this machine allows (test/lib/netns.sh): two network
 # namespaces and a veth pair as root, an unprivileged user+network namespace
-# otherwise, UDP on 127.0.0.1 as the last resort. Environment knobs:
+# otherwise, UDP on 127.0.0.1 as the last resort; it says which it used ("demo:
+# link: ...") and what it records ("demo: recording ..."): trace and capture,
+# except over UDP without root (trace only: capturing on lo needs privileges).
+# Ctrl-C while streaming ends the stream early and reports on what was recorded;
+# a second Ctrl-C stops at once. Namespaces and processes it started are removed
+# on every exit. Environment knobs:
 #   DEMO_RATE (samples/s, default 20e6)  DEMO_SECONDS (default 3)
 #   DEMO_OUT (run folder, default build/demo/run-<time>; build/demo/latest points
-#   to the newest)  DGR_LINK_FORCE=netns|userns|udp
+#   to the newest)  DGR_LINK_FORCE=netns|userns|udp (skip the detection)
+# Tested by test/integration/demo_links.sh (each link, Ctrl-C) and test/readme.sh.
 set -euo pipefail
 
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
@@ -48,7 +54,22 @@ cleanup() {
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+# Ctrl-C (SIGINT to the process group) while streaming: the emulator, which gets it too,
+# ends the stream early with EOF, and the demo reports on what it recorded. Any other time,
+# or a second Ctrl-C: stop at once (status 130), cleaning up.
+streaming=0
+interrupted=0
+on_int() {
+	if [ "$streaming" = 1 ] && [ "$interrupted" = 0 ]; then
+		interrupted=1
+		echo "demo: Ctrl-C: the stream ends early, the report covers what was recorded" \
+			"(Ctrl-C again to stop at once)"
+	else
+		exit 130
+	fi
+}
+trap on_int INT
+trap 'exit 143' TERM
 
 dgr_link_up "$mode"
 case "$mode" in
@@ -57,12 +78,13 @@ userns) echo "demo: link: veth pair in an unprivileged user+network namespace, M
 udp) echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)" ;;
 esac
 
-# LTTng's session daemon does not run as the mapped root of a user namespace, and capturing
-# on lo needs privileges: record what the link allows, and say so.
+# Capturing on lo needs privileges: record what the link allows, and say so. (In the user
+# namespace the LTTng session daemon runs as the mapped root, on the private /run/lttng that
+# netns.sh mounted.)
 capture_opts=()
 case "$mode" in
-userns) capture_opts=(--no-trace) && echo "demo: recording the packet capture only (no LTTng trace in a user namespace)" ;;
 udp) [ "$(id -u)" = 0 ] || { capture_opts=(--no-pcap) && echo "demo: recording the LTTng trace only (capturing on lo needs privileges)"; } ;;
+*) echo "demo: recording the LTTng trace and the packet capture" ;;
 esac
 
 # The host first, under dgrdma-capture; it ends when the stream's EOF arrives. Whole frames
@@ -80,9 +102,19 @@ if ! dgr_link_wait_host_socket dgrdma-host; then
 	exit 1
 fi
 echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"
+# In the background and waited for, so that a Ctrl-C runs on_int at once (a trap waits for a
+# foreground command).
 "${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate "$RATE" \
 	--buffers 4 --buffer-size 16384 --host-buffers 64 --duration "$SECONDS_RUN" --quiet \
-	--summary-json "$OUT.fpga.json" >"$OUT.fpga.log" 2>&1 || true
+	--summary-json "$OUT.fpga.json" >"$OUT.fpga.log" 2>&1 &
+fpga_pid=$!
+report_pids=(--pid "$fpga_pid")
+streaming=1
+# wait returns early (status > 128) when a trapped signal arrives: wait again until it ends.
+while ! wait "$fpga_pid" && kill -0 "$fpga_pid" 2>/dev/null; do
+	:
+done
+streaming=0
 fpga_pid=""
 if ! wait "$host_pid"; then
 	echo "demo: the host run did not end cleanly; its log:" >&2
@@ -93,9 +125,14 @@ mv "$OUT.fpga.json" "$OUT/fpga.json" 2>/dev/null || true
 mv "$OUT.host.log" "$OUT/host.log"
 mv "$OUT.fpga.log" "$OUT/fpga.log"
 
-"$BIN/latency-report" --no-progress "$OUT" >"$OUT/report.txt"
-"$BIN/latency-report" --no-progress --json "$OUT" >"$OUT/report.json"
-"$BIN/dgrdma-plot" --out "$OUT/plots" "$OUT" >"$OUT/plot.log" 2>&1
+# The report on the demo's two processes only: as root, any other root program that traces
+# meanwhile writes into the same per-user buffers.
+report_pids+=(--pid "$(jq -r .command_pid "$OUT/run.json")")
+"$BIN/latency-report" --no-progress "${report_pids[@]}" "$OUT" >"$OUT/report.txt"
+"$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${report_pids[@]}" "$OUT" \
+	>"$OUT/report.json"
+cp "$OUT/report.json" "$OUT/csv/report.json" # dgrdma-plot reads the tolerable latency there
+"$BIN/dgrdma-plot" --out "$OUT/plots" --title "$(basename "$OUT")" "$OUT/csv" >"$OUT/plot.log" 2>&1
 
 ln -sfn "$(basename "$OUT")" "$(dirname "$OUT")/latest"
 cat "$OUT/report.txt"

@@ -44,6 +44,9 @@ struct host_cfg {
 	bool fsync_each;
 	bool direct;
 	uint64_t consumer_delay_ns;
+	bool stall;	   /* --consumer-stall given */
+	uint64_t stall_at; /* before consuming the stream's buffer number stall_at */
+	uint64_t stall_ns; /* the consumer waits this long, once */
 	enum source_kind source;
 	const char *source_path;
 	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
@@ -80,6 +83,8 @@ struct host_run {
 	struct dgr_conn *conn;
 	uint64_t last_bytes;
 	uint64_t last_ns;
+	uint64_t consumed;   /* rx: buffers the consume callback has seen */
+	uint64_t stalled_ns; /* rx: how long the --consumer-stall wait lasted (0: not yet) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -152,6 +157,9 @@ static void usage(FILE *f)
 	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
 	    "4096)\n"
 	    "  --consumer-delay-us N  extra per-buffer work, 0..10000000 us\n"
+	    "  --consumer-stall BUF:MS  once, before consuming the stream's buffer number BUF\n"
+	    "                         (0..2^32-1, from 0, discontinuities included), wait MS\n"
+	    "                         (1..600000) milliseconds: a single disturbance for tests\n"
 	    "  --no-ramp-check        do not check the sample ramp\n"
 	    "tx:\n"
 	    "  --source ramp|file:PATH  data to send (default ramp)\n"
@@ -204,6 +212,7 @@ enum {
 	OPT_FSYNC,
 	OPT_DIRECT,
 	OPT_DELAY,
+	OPT_STALL,
 	OPT_NO_RAMP,
 	OPT_SOURCE,
 	OPT_BYTES,
@@ -254,6 +263,7 @@ static const struct option long_opts[] = {
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "direct", no_argument, NULL, OPT_DIRECT },
 	{ "consumer-delay-us", required_argument, NULL, OPT_DELAY },
+	{ "consumer-stall", required_argument, NULL, OPT_STALL },
 	{ "no-ramp-check", no_argument, NULL, OPT_NO_RAMP },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "bytes", required_argument, NULL, OPT_BYTES },
@@ -490,6 +500,29 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			cfg->consumer_delay_ns = v * 1000;
 			break;
+		case OPT_STALL: {
+			char buf_arg[32];
+			const char *colon = strchr(optarg, ':');
+			size_t n = colon ? (size_t)(colon - optarg) : 0;
+
+			if (!colon || n == 0 || n >= sizeof(buf_arg)) {
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--consumer-stall: '%s' is not BUF:MS (e.g. 50:1000)",
+					 optarg);
+				return -1;
+			}
+			memcpy(buf_arg, optarg, n);
+			buf_arg[n] = '\0';
+			if (parse_u("--consumer-stall BUF", buf_arg, 0, UINT32_MAX, false,
+				    &cfg->stall_at, err) < 0 ||
+			    parse_u("--consumer-stall MS", colon + 1, 1, 600000, false, &v, err) <
+				0) {
+				return -1;
+			}
+			cfg->stall = true;
+			cfg->stall_ns = v * 1000000ull;
+			break;
+		}
 		case OPT_NO_RAMP:
 			co->check_ramp = false;
 			break;
@@ -697,6 +730,13 @@ static int consume(void *ctx, const struct dgr_buffer_view *b)
 	struct host_run *r = ctx;
 	struct host_cfg *cfg = r->cfg;
 
+	if (cfg->stall && r->consumed++ == cfg->stall_at) {
+		/* the single disturbance: the buffer is held, the pool fills behind it */
+		uint64_t t0 = now_ns();
+
+		sleep_until(t0 + cfg->stall_ns);
+		r->stalled_ns = now_ns() - t0;
+	}
 	switch (cfg->sink) {
 	case SINK_NULL:
 		break;
@@ -923,6 +963,13 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		pr_u64(p, "buffers_unanswered", sm->unanswered);
 	}
 	pr_u64(p, "frames_dropped_injected", dgr_conn_injected_drops(c));
+	if (rx && cfg->stall) {
+		pr_obj_begin(p, "consumer_stall");
+		pr_u64(p, "at_buffer", cfg->stall_at);
+		pr_u64(p, "requested_ns", cfg->stall_ns);
+		pr_u64(p, "stalled_ns", r->stalled_ns);
+		pr_obj_end(p);
+	}
 	print_latency(p, &l);
 	if (rx) {
 		pr_obj_begin(p, "ramp");

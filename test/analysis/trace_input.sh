@@ -49,6 +49,7 @@ fire_pid=$!
 if ! { lttng create "$sess" --output="$tmp/run/trace" &&
 	lttng enable-event -u -s "$sess" 'dgrdma:*' &&
 	lttng enable-event -u -s "$sess" 'dgrdma_fpga:*' &&
+	lttng add-context -u -s "$sess" -t vpid &&
 	lttng track -u -s "$sess" --vpid="$fire_pid" &&
 	lttng start "$sess"; } >"$tmp/lttng.log" 2>&1; then
 	echo go >"$tmp/go"
@@ -80,12 +81,24 @@ check_eq "$(grep -c '"cpuset": 9223372036854775811' "$out")" 1 "cpuset 0x8000000
 check_eq "$(jq -c '.host.threads[1] | [.provider, .role, .tid, .policy, .nice, .cpuset]' "$out")" \
 	'["dgrdma_fpga","producer",54321,"SCHED_OTHER",19,1]' "emulator thread's settings"
 check_eq "$(jq -c '[.host.counters[] | [.source, .conn, .delivered_samples, .lost_samples]] | sort' "$out")" \
-	'[["fpga",0,201,202],["host",7,1039,1040]]' "counter snapshots: samples_received/lost, samples_produced/dropped_samples"
+	'[["fpga",0,0,202],["host",7,1039,1040]]' "counter snapshots: samples_received/lost; the emulator's produced - dropped (201 - 202: 0)/dropped_samples"
 check_eq "$(jq -r '.host.events_seen | [.socket_drops, .retransmits, .malformed, .fpga_drop_periods, .fpga_underruns, .fpga_discontinuities, .unknown_events] | join(" ")' "$out")" \
 	"36 1 1 1 1 1 0" "socket drops, retransmits, malformed, drop periods, underruns, discontinuities"
 check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv" | cut -d, -f2-6)" "4 host,7,1039,1040,50.024050" "drops.csv row from the host counters"
 check_eq "$(grep ',socket,' "$tmp/csv/drops.csv" | cut -d, -f2-5)" "socket,7,1000,1033" "drops.csv row of the kernel's socket drops (frames_rx, socket_drops)"
 check_eq "$(jq -r '.regime.label' "$out")" "unknown" "no matched doorbell: regime unknown"
+
+# --pid: only the events of the named processes (vpid context) count; the others (and events
+# without the context) are counted as left out
+"$LR" --json --pid "$fire_pid" "$tmp/run/trace" >"$tmp/pid.json" 2>"$tmp/err"
+check_eq "$(jq -r '[.host.events, .host.events_seen.other_pids] | join(" ")' "$tmp/pid.json")" "25 0" \
+	"--pid of tp-fire: its 25 events, none left out"
+"$LR" --json --pid $((fire_pid + 1)) --pid $((fire_pid + 2)) "$tmp/run/trace" >"$tmp/pid.json" 2>"$tmp/err"
+check_eq "$(jq -r '[.host.events, .host.events_seen.other_pids] | join(" ")' "$tmp/pid.json")" "0 25" \
+	"--pid of other processes: no event counts, 25 left out"
+"$LR" --pid 1.5 "$tmp/run/trace" >/dev/null 2>"$tmp/err"
+check_eq "$?" 2 "--pid 1.5 is refused"
+check "and named" grep -q -- "--pid: '1.5' is not a whole number" "$tmp/err"
 
 # A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
 "$GEN" -o "$tmp/run/capture.pcapng" -e "$tmp/run/expect.json" --txns 50 --buffers 8 >/dev/null

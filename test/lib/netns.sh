@@ -54,6 +54,19 @@ dgr_link_choose() {
 	fi
 }
 
+# In the user namespace (mapped root, private mount namespace): a session daemon of our own.
+# lttng-sessiond runs as the mapped root when its run folder is writable and its group is
+# mapped: a tmpfs on /run/lttng (the global run folder of uid 0; the real one belongs to the
+# real root) and on /dev/shm (LTTng's wait and buffer shared memory, private to this run);
+# dgrdma-capture passes --group. docs/tracepoints.md, "Privileges".
+dgr_link_private_lttng() {
+	if [ ! -d /run/lttng ]; then
+		# /run belongs to the real root: a tmpfs over it (nothing under it is used here)
+		mount -t tmpfs -o mode=0755 tmpfs /run && mkdir -p /run/lttng || return 1
+	fi
+	mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+}
+
 # Re-runs "$@" inside a fresh user+network namespace (for mode userns).
 dgr_link_reexec() {
 	exec unshare --user --map-root-user --net --mount env DGR_IN_USERNS=1 "$@"
@@ -87,6 +100,7 @@ dgr_link_up() {
 		# /sys shows the first namespace's interfaces until it is mounted again here
 		# (tools look their interface up there).
 		mount -t sysfs sysfs /sys 2>/dev/null || echo "netns.sh: could not remount /sys" >&2
+		dgr_link_private_lttng || echo "netns.sh: no private /run/lttng: no LTTng trace here" >&2
 		ip link set lo up
 		ip link add "$f" mtu "$DGR_LINK_MTU" type veth peer name "$h" mtu "$DGR_LINK_MTU" || return 1
 		ip link set "$f" up

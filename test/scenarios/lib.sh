@@ -57,10 +57,9 @@ scn_init() {
 		# again in the new one (dgrdma-capture looks its interface up there).
 		mount -t sysfs sysfs /sys 2>/dev/null || diag "could not remount /sys in the user namespace"
 	fi
-	# What dgrdma-capture can record here: an LTTng session daemon does not start as the mapped
-	# root of a user namespace, and capturing on lo needs privileges.
+	# What dgrdma-capture can record here: capturing on lo needs privileges. (In a user
+	# namespace the session daemon runs as the mapped root on a private /run/lttng, netns.sh.)
 	case "$SCN_MODE" in
-	userns) SCN_CAPTURE_OPTS=(--no-trace) SCN_RECORDS="capture only (no LTTng trace in a user namespace)" ;;
 	udp) SCN_CAPTURE_OPTS=(--no-pcap) SCN_RECORDS="trace only (no packet capture without privileges)" ;;
 	*) SCN_CAPTURE_OPTS=() SCN_RECORDS="capture and trace" ;;
 	esac
@@ -190,10 +189,14 @@ scn_run_tx() {
 }
 
 # scn_report DIR RATE BUFFERS BUFSIZE FPGA_BUFFERS: report.txt, report.json, csv/, plots/ of a
-# captured run, with the tolerable latency from the run's real parameters.
+# captured run, with the tolerable latency from the run's real parameters, on the trace events
+# of this run's host and emulator only (--pid: other processes of the user may trace meanwhile).
 scn_report() {
 	local dir="$1" facts=(--sample-rate "$2" --host-buffers "$3" --buffer-size "$4" --fpga-buffers "$5")
-	local u
+	local u pid
+	pid=$(jq -r '.command_pid // empty' "$dir/run.json" 2>/dev/null)
+	[ -n "$pid" ] && facts+=(--pid "$pid")
+	[ -n "${SCN_FPGA_PID:-}" ] && facts+=(--pid "$SCN_FPGA_PID")
 	# dgrdma-capture records every user's dgrdma* events (known problem, docs/scenarios.md):
 	# another user's trace beside ours makes latency-report refuse the folder (two UUIDs).
 	# Other users' traces are moved aside, out of the run folder (latency-report reads every
@@ -209,5 +212,6 @@ scn_report() {
 	"$BIN/latency-report" --no-progress "${facts[@]}" "$dir" >"$dir/report.txt" 2>"$dir/report.err"
 	"$BIN/latency-report" --no-progress --json --csv "$dir/csv" "${facts[@]}" "$dir" >"$dir/report.json" \
 		2>>"$dir/report.err"
-	"$BIN/dgrdma-plot" --out "$dir/plots" "$dir/csv" >"$dir/plot.log" 2>&1
+	"$BIN/dgrdma-plot" --out "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
+		>"$dir/plot.log" 2>&1
 }

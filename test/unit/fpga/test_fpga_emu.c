@@ -665,6 +665,93 @@ static void test_hostile(void)
 	       (unsigned long long)(emu.cnt.messages_rejected + emu.cnt.reasm_errors));
 }
 
+/*
+ * Each received packet is an instant of its own for the ADC (fpga_adc_packet_instant): the
+ * vicious cycle does not depend on how the emulator batches its reads. The port is full
+ * (8 host + 4 local buffers) and the ADC drops, at 1 MS/s on the virtual clock.
+ */
+static struct fpga_emu *full_and_dropping(bool rdl)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	uint64_t n = (H + E) * (S / 4) + 100;
+
+	ntapped = 0;
+	e->tx_tap = tap_frame;
+	e->cfg.virtual_clock = true;
+	e->cfg.report_data_loss = rdl;
+	e->adc.report_data_loss = rdl;
+	e->wstate[FPGA_W_ADC] = FPGA_WS_OPERATING;
+	e->adc_start_ns = 0;
+	for (uint64_t k = 0; k < n; k += 64) {
+		fpga_adc_produce(&e->adc, &e->prod, n - k < 64 ? n - k : 64, true);
+		fpga_tx_producer(e);
+	}
+	e->now_ns = n * 1000; /* the clock at the next sample: nothing more is due */
+	return e;
+}
+
+/* two_doorbells_frame: one frame with the doorbells of host buffers 0 and 1 */
+static size_t two_doorbells_frame(uint8_t *buf, uint16_t seq)
+{
+	struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1, .frame_seq = seq };
+	struct dgr_frame_builder fb;
+
+	dgr_fb_init(&fb, buf, 9000, &hdr);
+	for (uint32_t i = 0; i < 2; i++) {
+		struct dgr_txn t = { .txn_id = 10 + i,
+				     .flag_addr = E * S + 4 * i,
+				     .flag_value = DGR_DOORBELL_VALUE };
+		struct dgr_txn_cursor c;
+
+		dgr_txn_plan(&c, &t, &fb);
+		dgr_fb_add_txn(&fb, &c);
+	}
+	return dgr_fb_finish(&fb);
+}
+
+static void test_packet_instant(void)
+{
+	static uint8_t buf[9000];
+	struct fpga_emu *e;
+	size_t n;
+
+	e = full_and_dropping(true);
+	tap_ok(e->adc.dropping && e->adc.drop_start == (H + E) * (S / 4),
+	       "instant: the full port drops from sample (8 + 4) x 4096 on");
+	n = host_frame(buf, 1, 0, E * S + 0, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	n = host_frame(buf, 2, 0, E * S + 4, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n); /* read in the same batch as the first: no loop step between them */
+	TAP_EQ_U(e->adc.discontinuities, 2,
+		 "instant: rdl true, two frames read together: two discontinuities");
+	TAP_EQ_U(e->prod.complete, E,
+		 "instant: each took a freed buffer: the 4 local buffers are full again");
+	tap_ok(e->adc.dropping, "instant: and the ADC drops again (the cycle goes on)");
+	TAP_EQ_U(e->adc.num_dropped_samps, 2, "instant: two drop periods closed");
+	TAP_EQ_U(e->adc.dropped_samples, 100 + 1,
+		 "instant: 100 samples, then the one at the 2nd frame");
+	TAP_EQ_U(e->adc.next_sample, (H + E) * (S / 4) + 102,
+		 "instant: each frame took one sample of the ADC");
+
+	e = full_and_dropping(true);
+	n = two_doorbells_frame(buf, 1);
+	rx(e, buf, n);
+	TAP_EQ_U(e->prod.doorbells, 2, "instant: one frame with two doorbells");
+	TAP_EQ_U(e->adc.discontinuities, 1,
+		 "instant: frees two buffers at one instant: one discontinuity");
+	tap_ok(!e->adc.dropping && e->prod.filling,
+	       "instant: the other buffer takes samples: the cycle breaks");
+
+	e = full_and_dropping(false);
+	n = host_frame(buf, 1, 0, E * S + 0, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	n = host_frame(buf, 2, 0, E * S + 4, DGR_DOORBELL_VALUE, NULL, 0);
+	rx(e, buf, n);
+	TAP_EQ_U(e->adc.discontinuities, 0, "instant: rdl false: no discontinuity");
+	TAP_EQ_U(e->adc.num_dropped_samps, 1, "instant: rdl false: one drop period, closed");
+	tap_ok(!e->adc.dropping && e->prod.filling, "instant: rdl false: samples flow again");
+}
+
 int main(void)
 {
 	test_prop_map();
@@ -674,6 +761,7 @@ int main(void)
 	test_coalesce();
 	test_print();
 	test_hostile();
+	test_packet_instant();
 	setup(FPGA_MODE_ADC);
 	fpga_producer_free(&emu.prod);
 	fpga_consumer_free(&emu.cons);

@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make demo on each link it can fall back to (test/demo.sh, test/lib/netns.sh), each forced the
+# way this machine allows, with a short slow stream (DEMO_SECONDS=1, 2 MS/s), the three at once:
+#   netns   as root: two network namespaces, with Ctrl-C once in the middle of a 30 s stream
+#           (it ends early and reports), then twice (it stops at once);
+#   userns  as a normal user (root: nobody, through setpriv) where user namespaces are allowed;
+#   udp     as a normal user where creating a user namespace is refused: root runs the demo
+#           as nobody inside a user namespace whose user.max_user_namespaces is 0 (a limit of
+#           that namespace only: the machine's sysctl is not touched); not root: with the
+#           documented override DGR_LINK_FORCE=udp.
+# Each run must say which link it used and what it records, exit 0, write a report with a
+# verdict and the plots, record the trace (every doorbell the host sent, exactly) and, where
+# privileges allow, the capture; and leave no namespace, interface or process behind.
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+BIN="$DGR_BUILD/bin"
+for p in dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot; do
+	if [ ! -x "$BIN/$p" ]; then
+		skip "$BIN/$p not built (make all)"
+		done_testing
+		exit 0
+	fi
+done
+
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+TAG="dmt$$"
+sysctl -n user.max_user_namespaces >"$WORK/max_userns" 2>/dev/null
+cleanup() {
+	local f
+	for f in "$WORK"/*/pgid; do
+		[ -f "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# demo_cmd DIR [SECONDS]: DEMO_CMD, the demo with a short slow stream, its run folder DIR/run,
+# our namespace tag, and a private home for LTTng's per-user session daemon.
+demo_cmd() {
+	DEMO_CMD=(env HOME="$1/home" DEMO_SECONDS="${2:-1}" DEMO_RATE=2e6 DEMO_OUT="$1/run"
+		DGR_LINK_TAG="$TAG" DGR_BUILD="$DGR_BUILD" DGR_SRC="$DGR_SRC" "$DGR_SRC/test/demo.sh")
+}
+# case_dir NAME [OWNER]: a folder for one run, writable by OWNER (uid).
+case_dir() {
+	mkdir -p "$WORK/$1/home"
+	[ -n "${2:-}" ] && chown -R "$2:$2" "$WORK/$1"
+	echo "$WORK/$1"
+}
+
+# leftovers: what a demo with our tag or run folder left running or configured (after up to
+# 5 s: a process signalled at the end may take a moment to exit).
+leftovers() {
+	local p left i
+	for ((i = 0; i < 50; i++)); do
+		left=""
+		for p in $(pgrep -x 'dgrdma-host|dgrdma-fpga|dgrdma-capture|dumpcap'); do
+			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF "$WORK/" &&
+				left="$left $p:$(cat "/proc/$p/comm" 2>/dev/null)"
+		done
+		[ "$(id -u)" = 0 ] && ip netns list 2>/dev/null | grep -q "^$TAG-" && left="$left netns"
+		ip link show 2>/dev/null | grep -q ": ${TAG}[fh][@:]" && left="$left veth"
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	echo "${left# }"
+}
+
+# check_run NAME DIR RC LINK_LINE RECORD_LINE PCAP(yes|no) [any: the session daemon may be reused]
+check_run() {
+	local name="$1" dir="$2" rc="$3" link="$4" rec="$5" pcap="$6" run="$2/run" n_trace n_host sd
+	check_eq "$rc" 0 "$name: demo exits 0"
+	check "$name: says which link it used ($link)" grep -qxF "demo: link: $link" "$dir/out"
+	check "$name: says what it records ($rec)" grep -qxF "demo: $rec" "$dir/out"
+	check "$name: report with a verdict" grep -qE '^  verdict: [a-z-]+$' "$run/report.txt"
+	check "$name: report.json has the regime" jq -e '.regime.label | type == "string"' "$run/report.json"
+	check "$name: latency and drop-rate plots written" test -s "$run/plots/latency.png" -a -s "$run/plots/drops.png"
+	check_eq "$(jq -r '.exit_status' "$run/run.json")" 0 "$name: run.json: the host exited 0"
+	check_eq "$(jq -r '.counters.eof_received' "$run/host.json")" 1 "$name: the host received the stream's EOF"
+	n_host=$(jq -r '.counters.doorbells_sent' "$run/host.json")
+	# the host's own events (as root, other root processes' dgrdma events share the buffers)
+	n_trace=$(babeltrace2 "$run/trace" 2>/dev/null | grep ' dgrdma:doorbell_sent: ' |
+		grep -c "vpid = $(jq -r '.command_pid' "$run/run.json"),")
+	check "$name: the trace holds every doorbell the host sent ($n_trace of $n_host)" \
+		test "$n_host" -gt 0 -a "$n_trace" = "$n_host"
+	check_eq "$(jq -r '[.host.counters[].vpid] | unique | length' "$run/report.json")" 2 \
+		"$name: the report's counters are of the demo's host and emulator only (--pid)"
+	sd=$(jq -r '.trace.sessiond' "$run/run.json")
+	[ "${7:-}" = any ] && [ "$sd" = reused ] && sd="started, stopped"
+	check_eq "$sd" "started, stopped" "$name: dgrdma-capture started its session daemon and stopped it"
+	if [ "$pcap" = yes ]; then
+		check "$name: packets captured" test "$(jq -r '.capture.packets_captured // 0' "$run/run.json")" -gt 0
+	else
+		check_eq "$(jq -c '.capture' "$run/run.json")" null "$name: no capture (no privileges for it)"
+	fi
+	check_eq "$(leftovers)" "" "$name: no namespace, interface or process left behind"
+}
+
+if ! command -v babeltrace2 >/dev/null || ! command -v lttng-sessiond >/dev/null; then
+	skip "babeltrace2 and lttng-tools are needed (make deps)"
+	done_testing
+	exit 0
+fi
+
+# refused_userns CMD...: runs CMD as nobody in a user + network + mount namespace of its own
+# (uids 0 and 65534 mapped) whose user.max_user_namespaces is 0, with lo up and a private
+# /dev/shm. The maps are written from outside, each in one write() (a second write is
+# refused), once unshare has made the namespace and before the inner shell execs again: the
+# exec of a mapped root gets the namespace's capabilities.
+refused_userns() {
+	local go pid i
+	go=$(mktemp -u "$WORK/mapped.XXXXXX")
+	printf '0 0 1\n65534 65534 1\n' >"$WORK/idmap"
+	unshare --user --net --mount -- bash -c '
+		while [ ! -e "$1" ]; do sleep 0.02; done
+		shift
+		exec bash -c '\''
+			echo 0 >/proc/sys/user/max_user_namespaces || exit 90
+			ip link set lo up || exit 91
+			mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 92
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"'\'' _ "$@"' _ "$go" "$@" &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		[ "$(readlink "/proc/$pid/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
+		sleep 0.01
+	done
+	if cat "$WORK/idmap" >"/proc/$pid/uid_map" && cat "$WORK/idmap" >"/proc/$pid/gid_map"; then
+		touch "$go"
+	else
+		kill "$pid"
+	fi
+	wait "$pid"
+}
+
+# Each run_* starts one demo in the background (they run at the same time: most of a run is
+# waiting); its status goes to DIR/rc.
+#
+# netns (root), Ctrl-C: test/readme.sh runs the whole `make demo` as root; here the demo runs
+# a 30 s stream in a process group of its own (setsid; env --default-signal, since a
+# background job of a script starts with SIGINT ignored), and gets Ctrl-C (SIGINT to the
+# group) once it streams: once, the stream ends early and the demo reports on what it
+# recorded; twice, it stops at once.
+run_netns_ctrl_c() {
+	local d="$1" n="$2" i
+	demo_cmd "$d" 30
+	setsid env --default-signal=INT "${DEMO_CMD[@]}" >"$d/out" 2>&1 </dev/null &
+	echo $! >"$d/pgid"
+	for ((i = 0; i < 600; i++)); do
+		grep -qs '^demo: streaming' "$d/out" && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -INT -- "-$(cat "$d/pgid")"
+	if [ "$n" = 2 ]; then
+		for ((i = 0; i < 300; i++)); do
+			grep -qs '^demo: Ctrl-C' "$d/out" && break
+			sleep 0.02
+		done
+		kill -INT -- "-$(cat "$d/pgid")"
+	fi
+	wait "$(cat "$d/pgid")"
+	echo $? >"$d/rc"
+}
+# userns: as a normal user (root: nobody) where user namespaces are allowed.
+run_userns() {
+	demo_cmd "$1"
+	"${AS_USER[@]}" "${DEMO_CMD[@]}" >"$1/out" 2>&1
+	echo $? >"$1/rc"
+}
+# udp: as root, as nobody where user namespaces are refused; otherwise DGR_LINK_FORCE=udp.
+run_udp() {
+	demo_cmd "$1"
+	if [ "$(id -u)" = 0 ]; then
+		refused_userns "${DEMO_CMD[@]}" >"$1/out" 2>&1
+	else
+		env DGR_LINK_FORCE=udp "${DEMO_CMD[@]}" >"$1/out" 2>&1
+	fi
+	echo $? >"$1/rc"
+}
+
+AS_USER=()
+OWNER=""
+if [ "$(id -u)" = 0 ]; then
+	AS_USER=("${NOBODY[@]}")
+	OWNER=65534
+fi
+HAVE_NETNS=0
+[ "$(id -u)" = 0 ] && ip netns list >/dev/null 2>&1 && HAVE_NETNS=1
+HAVE_USERNS=0
+"${AS_USER[@]}" unshare --user --map-root-user --net true 2>/dev/null && HAVE_USERNS=1
+
+T0=$SECONDS
+jobs_=()
+if [ "$HAVE_NETNS" = 1 ]; then
+	run_netns_ctrl_c "$(case_dir netns)" 1 &
+	jobs_+=($!)
+fi
+if [ "$HAVE_USERNS" = 1 ]; then
+	run_userns "$(case_dir userns "$OWNER")" &
+	jobs_+=($!)
+fi
+run_udp "$(case_dir udp "$OWNER")" &
+jobs_+=($!)
+for j in "${jobs_[@]}"; do
+	wait "$j"
+done
+diag "the runs took $((SECONDS - T0)) s"
+
+LINK_NETNS="two network namespaces joined by a veth pair, MTU 9000, raw Ethernet"
+LINK_USERNS="veth pair in an unprivileged user+network namespace, MTU 9000, raw Ethernet"
+LINK_UDP="UDP on 127.0.0.1 (no namespaces possible here)"
+REC_BOTH="recording the LTTng trace and the packet capture"
+REC_TRACE="recording the LTTng trace only (capturing on lo needs privileges)"
+
+if [ "$HAVE_NETNS" = 1 ]; then
+	d="$WORK/netns"
+	# as root the global session daemon may be another user's of the machine: reused
+	check_run "netns, Ctrl-C once" "$d" "$(cat "$d/rc")" "$LINK_NETNS" "$REC_BOTH" yes any
+	check "netns, Ctrl-C once: it says the stream ends early" \
+		grep -q '^demo: Ctrl-C: the stream ends early' "$d/out"
+	check "netns, Ctrl-C once: the emulator stopped before its 30 s ($(jq -r .run_ns "$d/run/fpga.json") ns)" \
+		test "$(jq -r '.run_ns // 30000000000' "$d/run/fpga.json")" -lt 30000000000
+	d=$(case_dir netns-2)
+	run_netns_ctrl_c "$d" 2
+	check_eq "$(cat "$d/rc")" 130 "netns, Ctrl-C twice: the demo stops at once with status 130"
+	check_eq "$(leftovers)" "" "netns, Ctrl-C twice: no namespace, interface or process left behind"
+else
+	skip "netns and Ctrl-C: need root"
+fi
+
+if [ "$HAVE_USERNS" = 1 ]; then
+	d="$WORK/userns"
+	check_run userns "$d" "$(cat "$d/rc")" "$LINK_USERNS" "$REC_BOTH" yes
+	check "userns: it says it fell back" \
+		grep -qxF "demo: not root: running in an unprivileged user+network namespace" "$d/out"
+else
+	skip "userns: user namespaces are refused here"
+fi
+
+d="$WORK/udp"
+if [ "$(id -u)" = 0 ]; then
+	check_eq "$(refused_userns sh -c 'unshare --user --map-root-user true 2>/dev/null; echo "unshare: $?"')" \
+		"unshare: 1" "udp: where the demo ran, creating a user namespace is refused"
+	check_eq "$(sysctl -n user.max_user_namespaces)" "$(cat "$WORK/max_userns")" \
+		"udp: the machine's user.max_user_namespaces is untouched"
+	check_run udp "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
+else
+	check_run "udp (DGR_LINK_FORCE)" "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
+fi
+done_testing
