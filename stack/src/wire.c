@@ -63,8 +63,7 @@ const char *dgr_error_id(int err)
 }
 
 /* Fills errbuf (if any) and returns -err, so callers can "return fail(...)". */
-__attribute__((format(printf, 3, 4))) static int fail(char *errbuf, int err, const char *fmt,
-						      ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *errbuf, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -190,8 +189,7 @@ int dgr_frame_next_msg(struct dgr_frame *f, struct dgr_msg *m, char *errbuf)
 }
 
 /* See wire.h. */
-int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_lengths,
-		     char *errbuf)
+int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_lengths, char *errbuf)
 {
 	bool flag_only = m->num_msgs_in_txn == 0;
 	unsigned int parts = dgr_msg_txn_parts(m);
@@ -207,12 +205,13 @@ int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_len
 	}
 	if (dgr_msg_has_flag(m)) {
 		if ((m->flag_addr & 3u) != 0) {
-			return fail(errbuf, DGR_E_ALIGN, "txn %u: flag_addr 0x%08x not word aligned",
-				    m->txn_id, m->flag_addr);
+			return fail(errbuf, DGR_E_ALIGN,
+				    "txn %u: flag_addr 0x%08x not word aligned", m->txn_id,
+				    m->flag_addr);
 		}
 		if ((m->flag_value & DGR_FLAGW_VALID) == 0) {
-			return fail(errbuf, DGR_E_FLAG_WORD, "txn %u: flag_value 0x%08x",
-				    m->txn_id, m->flag_value);
+			return fail(errbuf, DGR_E_FLAG_WORD, "txn %u: flag_value 0x%08x", m->txn_id,
+				    m->flag_value);
 		}
 	}
 	if (m->data_len != 0 && (m->data_addr & 3u) != 0) {
@@ -224,10 +223,11 @@ int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_len
 		unsigned int align = final ? DGR_FINAL_ALIGN : DGR_FRAG_ALIGN;
 
 		if (m->data_len % align != 0) {
-			return fail(errbuf, DGR_E_ALIGN,
-				    "txn %u: %s fragment %u/%u has data_len %u, not a multiple of %u",
-				    m->txn_id, final ? "final" : "non-final", m->msg_seq, parts,
-				    m->data_len, align);
+			return fail(
+			    errbuf, DGR_E_ALIGN,
+			    "txn %u: %s fragment %u/%u has data_len %u, not a multiple of %u",
+			    m->txn_id, final ? "final" : "non-final", m->msg_seq, parts,
+			    m->data_len, align);
 		}
 	}
 	if (mem_size != 0) {

@@ -52,8 +52,8 @@ static int cmd_plan(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' }, { "mtu", required_argument, NULL, 'm' },
-		{ "udp", no_argument, NULL, 'u' },        { "used", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },       { NULL, 0, NULL, 0 },
+		{ "udp", no_argument, NULL, 'u' },	  { "used", required_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
 	};
 	uint64_t size = UINT64_MAX, mtu = 9000, used = 0;
 	bool udp = false;
@@ -115,12 +115,15 @@ static int cmd_plan(int argc, char **argv)
 	}
 	if (used > DGR_FRAME_HDR_LEN) {
 		/* Model a frame that already holds another transaction's message. */
-		struct dgr_msg filler = { .txn_id = 0, .flag_addr = DGR_NO_FLAG,
-					  .flag_value = DGR_NO_FLAG, .num_msgs_in_txn = 1,
+		struct dgr_msg filler = { .txn_id = 0,
+					  .flag_addr = DGR_NO_FLAG,
+					  .flag_value = DGR_NO_FLAG,
+					  .num_msgs_in_txn = 1,
 					  .msg_seq = 1 };
 
 		if (used < DGR_FRAME_HDR_LEN + DGR_MSG_HDR_LEN) {
-			fprintf(stderr, "dgrdma-wire: invalid --used %" PRIu64 ": expected 0 or %d..%zu\n",
+			fprintf(stderr,
+				"dgrdma-wire: invalid --used %" PRIu64 ": expected 0 or %d..%zu\n",
 				used, DGR_FRAME_HDR_LEN + DGR_MSG_HDR_LEN, cap);
 			goto out;
 		}
@@ -129,9 +132,12 @@ static int cmd_plan(int argc, char **argv)
 			goto out;
 		}
 	}
-	txn = (struct dgr_txn){ .txn_id = 1, .data_addr = 0, .flag_addr = 0x100000,
+	txn = (struct dgr_txn){ .txn_id = 1,
+				.data_addr = 0,
+				.flag_addr = 0x100000,
 				.flag_value = dgr_flag_encode((uint32_t)size, false, false, 0),
-				.data = data, .len = (uint32_t)size };
+				.data = data,
+				.len = (uint32_t)size };
 	rc = dgr_txn_plan(&cur, &txn, &fb);
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-wire: %s\n", dgr_strerror(rc));
@@ -246,8 +252,8 @@ static int decode_one(const char *hex, bool udp, uint64_t mem_size)
 		       dgr_msg_is_flag_only(&m) ? " (doorbell)" : "");
 		if (dgr_msg_has_flag(&m) && !dgr_msg_is_flag_only(&m)) {
 			dgr_flag_decode(m.flag_value, &fw);
-			printf("    flag length=%u eof=%d truncated=%d opcode=%u\n", fw.length, fw.eof,
-			       fw.truncated, fw.opcode);
+			printf("    flag length=%u eof=%d truncated=%d opcode=%u\n", fw.length,
+			       fw.eof, fw.truncated, fw.opcode);
 		}
 		if (dgr_msg_validate(&m, mem_size, true, err) < 0) {
 			printf("    invalid: %s\n", err);

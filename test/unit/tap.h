@@ -61,22 +61,22 @@ static inline int tap_done(void)
 }
 
 /* Equality checks that print both values when they differ. */
-#define TAP_EQ_U(got, want, ...)                                                                  \
-	do {                                                                                      \
-		uint64_t tap_g_ = (uint64_t)(got), tap_w_ = (uint64_t)(want);                     \
-		if (!tap_ok(tap_g_ == tap_w_, __VA_ARGS__)) {                                     \
+#define TAP_EQ_U(got, want, ...)                                                                   \
+	do {                                                                                       \
+		uint64_t tap_g_ = (uint64_t)(got), tap_w_ = (uint64_t)(want);                      \
+		if (!tap_ok(tap_g_ == tap_w_, __VA_ARGS__)) {                                      \
 			tap_diag("  got %" PRIu64 " (0x%" PRIx64 "), want %" PRIu64 " (0x%" PRIx64 \
-				 ")",                                                             \
-				 tap_g_, tap_g_, tap_w_, tap_w_);                                 \
-		}                                                                                 \
+				 ")",                                                              \
+				 tap_g_, tap_g_, tap_w_, tap_w_);                                  \
+		}                                                                                  \
 	} while (0)
 
-#define TAP_EQ_I(got, want, ...)                                                                  \
-	do {                                                                                      \
-		int64_t tap_g_ = (int64_t)(got), tap_w_ = (int64_t)(want);                        \
-		if (!tap_ok(tap_g_ == tap_w_, __VA_ARGS__)) {                                     \
-			tap_diag("  got %" PRId64 ", want %" PRId64, tap_g_, tap_w_);             \
-		}                                                                                 \
+#define TAP_EQ_I(got, want, ...)                                                                   \
+	do {                                                                                       \
+		int64_t tap_g_ = (int64_t)(got), tap_w_ = (int64_t)(want);                         \
+		if (!tap_ok(tap_g_ == tap_w_, __VA_ARGS__)) {                                      \
+			tap_diag("  got %" PRId64 ", want %" PRId64, tap_g_, tap_w_);              \
+		}                                                                                  \
 	} while (0)
 
 #endif

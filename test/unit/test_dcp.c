@@ -17,26 +17,34 @@ static void round_trip(const char *what, const struct dcp_packet *p, int want_le
 	}
 	TAP_EQ_I(dcp_decode(buf, (size_t)len, &q, NULL), 0, "%s: decodes", what);
 	tap_ok(q.kind == p->kind && q.tag == p->tag && q.addr == p->addr && q.data == p->data &&
-		       q.nop_id == p->nop_id && memcmp(q.mac, p->mac, 6) == 0 &&
-		       q.marker == p->marker && q.low == p->low && q.uncached == p->uncached,
+		   q.nop_id == p->nop_id && memcmp(q.mac, p->mac, 6) == 0 &&
+		   q.marker == p->marker && q.low == p->low && q.uncached == p->uncached,
 	       "%s: round-trips", what);
 }
 
 static void test_kinds(void)
 {
-	struct dcp_packet w = { .kind = DCP_KIND_WRITE, .low = 0xF, .tag = 0x42,
-				.addr = 0x104008, .data = 0xDEADBEEF };
+	struct dcp_packet w = { .kind = DCP_KIND_WRITE,
+				.low = 0xF,
+				.tag = 0x42,
+				.addr = 0x104008,
+				.data = 0xDEADBEEF };
 	static const uint8_t wb[] = { 0x00, 0x0E, 0x00, 0x00, 0x1F, 0x42, 0x00,
 				      0x10, 0x40, 0x08, 0xDE, 0xAD, 0xBE, 0xEF };
-	struct dcp_packet r = { .kind = DCP_KIND_READ, .low = 0xF, .tag = 7, .addr = 0x20,
-				.uncached = true };
+	struct dcp_packet r = {
+		.kind = DCP_KIND_READ, .low = 0xF, .tag = 7, .addr = 0x20, .uncached = true
+	};
 	static const uint8_t rb[] = { 0x00, 0x0A, 0x00, 0x00, 0x6F, 0x07, 0x00, 0x00, 0x00, 0x20 };
 	struct dcp_packet n = { .kind = DCP_KIND_NOP, .tag = 1 };
-	struct dcp_packet rr = { .kind = DCP_KIND_READ_RESP, .low = DCP_RESP_OK, .tag = 7,
-				 .data = 0x01020304 };
+	struct dcp_packet rr = {
+		.kind = DCP_KIND_READ_RESP, .low = DCP_RESP_OK, .tag = 7, .data = 0x01020304
+	};
 	struct dcp_packet wr = { .kind = DCP_KIND_WRITE_RESP, .low = DCP_RESP_ERROR, .tag = 0x42 };
-	struct dcp_packet nr = { .kind = DCP_KIND_NOP_RESP, .tag = 1, .nop_id = 0xCAFE0001,
-				 .mac = { 2, 0, 0, 0, 0, 9 }, .marker = DCP_NOP_MARKER };
+	struct dcp_packet nr = { .kind = DCP_KIND_NOP_RESP,
+				 .tag = 1,
+				 .nop_id = 0xCAFE0001,
+				 .mac = { 2, 0, 0, 0, 0, 9 },
+				 .marker = DCP_NOP_MARKER };
 	static const uint8_t nrb[] = { 0x00, 0x12, 0x00, 0x00, 0x30, 0x01, 0xCA, 0xFE, 0x00,
 				       0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x09, 0x00, 0x40 };
 
@@ -92,10 +100,10 @@ static void test_addresses(void)
 	tap_ok(a.space == DCP_SPACE_PROPERTY && a.worker == -1,
 	       "0x40000 is property space with no valid worker");
 	tap_ok(strcmp(dcp_control_op_name(DCP_CTL_AFTER_CONFIG), "after-configure") == 0 &&
-		       dcp_control_op_name(0x1C) == NULL,
+		   dcp_control_op_name(0x1C) == NULL,
 	       "control operation names");
 	tap_ok(strcmp(dcp_resp_code_name(DCP_RESP_WORKER_BUSY), "worker busy") == 0 &&
-		       strcmp(dcp_resp_code_name(9), "unknown") == 0,
+		   strcmp(dcp_resp_code_name(9), "unknown") == 0,
 	       "response code names");
 }
 

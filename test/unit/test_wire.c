@@ -18,12 +18,16 @@ static size_t frame_lens[MAX_FRAMES];
 
 static void test_header_round_trip(void)
 {
-	struct dgr_frame_hdr h = { .src_id = 0x1234, .dst_id = 0xBEEF, .frame_seq = 0xFFFF,
-				   .ack_start = 7, .ack_count = 200, .flags = 1 };
+	struct dgr_frame_hdr h = { .src_id = 0x1234,
+				   .dst_id = 0xBEEF,
+				   .frame_seq = 0xFFFF,
+				   .ack_start = 7,
+				   .ack_count = 200,
+				   .flags = 1 };
 	struct dgr_frame_hdr g;
 	uint8_t buf[DGR_FRAME_HDR_LEN];
 	static const uint8_t want[DGR_FRAME_HDR_LEN] = { 0x34, 0x12, 0xEF, 0xBE, 0xFF,
-							 0xFF, 0x07, 0x00, 200,  1 };
+							 0xFF, 0x07, 0x00, 200,	 1 };
 
 	dgr_frame_hdr_write(buf, &h);
 	tap_ok(memcmp(buf, want, sizeof(want)) == 0,
@@ -85,18 +89,24 @@ static struct rt_result round_trip(uint32_t len, size_t cap, size_t used)
 	}
 	dgr_fb_init(&fb, frames[0], cap, &hdr);
 	if (used > DGR_FRAME_HDR_LEN) {
-		struct dgr_msg filler = { .txn_id = 99, .flag_addr = DGR_NO_FLAG,
-					  .flag_value = DGR_NO_FLAG, .num_msgs_in_txn = 1,
-					  .msg_seq = 1, .data_addr = (uint32_t)len + 64 };
+		struct dgr_msg filler = { .txn_id = 99,
+					  .flag_addr = DGR_NO_FLAG,
+					  .flag_value = DGR_NO_FLAG,
+					  .num_msgs_in_txn = 1,
+					  .msg_seq = 1,
+					  .data_addr = (uint32_t)len + 64 };
 
 		/* Rounded down to 4 like any final fragment. */
 		filler.data_len = (uint16_t)((used - DGR_FRAME_HDR_LEN - DGR_MSG_HDR_LEN) & ~3u);
 		dgr_fb_add(&fb, &filler, NULL, 0);
 	}
-	txn = (struct dgr_txn){ .txn_id = 5, .data_addr = 0, .flag_addr = ((uint32_t)len & ~3u) + 2048,
+	txn = (struct dgr_txn){ .txn_id = 5,
+				.data_addr = 0,
+				.flag_addr = ((uint32_t)len & ~3u) + 2048,
 				.flag_value = dgr_flag_encode(len > DGR_FLAGW_MAX_LEN ? 0 : len,
 							      false, false, 0),
-				.data = src, .len = len };
+				.data = src,
+				.len = len };
 	rc = dgr_txn_plan(&cur, &txn, &fb);
 	if (rc < 0) {
 		res.err = rc;
@@ -122,7 +132,8 @@ static struct rt_result round_trip(uint32_t len, size_t cap, size_t used)
 		struct dgr_msg m;
 		char err[DGR_ERRBUF_SIZE];
 
-		if (frame_lens[f] > cap || dgr_frame_parse(&fr, frames[f], frame_lens[f], err) < 0) {
+		if (frame_lens[f] > cap ||
+		    dgr_frame_parse(&fr, frames[f], frame_lens[f], err) < 0) {
 			res.sizes_ok = false;
 			continue;
 		}
@@ -168,8 +179,8 @@ out:
 	return res;
 }
 
-static void check_round_trip(const char *what, uint32_t len, size_t cap, size_t used,
-			     int want_msgs, int want_frames)
+static void check_round_trip(const char *what, uint32_t len, size_t cap, size_t used, int want_msgs,
+			     int want_frames)
 {
 	struct rt_result r = round_trip(len, cap, used);
 
@@ -204,8 +215,8 @@ static void test_fragmentation(void)
 	check_round_trip("max length 2 MiB - 1 at MTU 1500", DGR_FLAGW_MAX_LEN, 1500, 0, 1441,
 			 1441);
 	check_round_trip("starts in a partly filled frame", 10000, 9000, 1000, 2, 2);
-	check_round_trip("partly filled frame, 15 bytes left: starts fresh", 100, 9000,
-			 9000 - 15, 1, 2);
+	check_round_trip("partly filled frame, 15 bytes left: starts fresh", 100, 9000, 9000 - 15,
+			 1, 2);
 	check_round_trip("coalesced behind another message", 100, 9000, 200, 1, 1);
 }
 
@@ -261,7 +272,8 @@ static void test_doorbells_coalesced(void)
 
 	dgr_fb_init(&fb, buf, sizeof(buf), &hdr);
 	for (int i = 0; i < 3; i++) {
-		t[i] = (struct dgr_txn){ .txn_id = (uint32_t)(10 + i), .flag_addr = 0x100 + 4u * i,
+		t[i] = (struct dgr_txn){ .txn_id = (uint32_t)(10 + i),
+					 .flag_addr = 0x100 + 4u * i,
 					 .flag_value = DGR_DOORBELL_VALUE };
 		ok &= dgr_txn_plan(&c, &t[i], &fb) == 0 && dgr_fb_add_txn(&fb, &c) == 1;
 	}
@@ -283,8 +295,12 @@ static size_t one_msg_frame(uint8_t *buf, uint16_t data_len, uint8_t next)
 {
 	struct dgr_frame_builder fb;
 	struct dgr_frame_hdr hdr = { .src_id = 1, .dst_id = 2, .frame_seq = 1 };
-	struct dgr_msg m = { .txn_id = 1, .flag_addr = 0x1000, .flag_value = 0x21,
-			     .num_msgs_in_txn = 1, .msg_seq = 1, .data_len = data_len };
+	struct dgr_msg m = { .txn_id = 1,
+			     .flag_addr = 0x1000,
+			     .flag_value = 0x21,
+			     .num_msgs_in_txn = 1,
+			     .msg_seq = 1,
+			     .data_len = data_len };
 	size_t len;
 
 	dgr_fb_init(&fb, buf, 2048, &hdr);
@@ -335,8 +351,8 @@ static void test_malformed(void)
 
 	len = one_msg_frame(buf, 16, 0);
 	err[0] = 0;
-	expect_err("message header cut at 20 bytes", decode_all(buf, 20, err),
-		   DGR_E_TRUNC_MSG_HDR, err);
+	expect_err("message header cut at 20 bytes", decode_all(buf, 20, err), DGR_E_TRUNC_MSG_HDR,
+		   err);
 
 	err[0] = 0;
 	expect_err("data_len 16 with 8 bytes present", decode_all(buf, len - 8, err),
@@ -350,8 +366,8 @@ static void test_malformed(void)
 	len = one_msg_frame(buf, 12, 1);
 	buf[len] = 0xAA; /* the 4-byte alignment gap after 12 data bytes */
 	err[0] = 0;
-	expect_err("non-zero alignment padding", decode_all(buf, len + 4 + 24, err),
-		   DGR_E_PADDING, err);
+	expect_err("non-zero alignment padding", decode_all(buf, len + 4 + 24, err), DGR_E_PADDING,
+		   err);
 
 	len = one_msg_frame(buf, 16, 0);
 	buf[DGR_FRAME_HDR_LEN + DGR_MSG_OFF_TYPE] = 3;
@@ -368,12 +384,12 @@ static void test_malformed(void)
 	dgr_frame_next_msg(&f, &m, NULL);
 	TAP_EQ_I(dgr_msg_validate(&m, 0x2000, true, err), 0, "valid message passes validation");
 
-#define VALIDATE(what, field, value, mem, want)                                                   \
-	do {                                                                                      \
-		struct dgr_msg bad_ = m;                                                          \
-		bad_.field = value;                                                               \
-		err[0] = 0;                                                                       \
-		expect_err(what, dgr_msg_validate(&bad_, mem, true, err), want, err);             \
+#define VALIDATE(what, field, value, mem, want)                                                    \
+	do {                                                                                       \
+		struct dgr_msg bad_ = m;                                                           \
+		bad_.field = value;                                                                \
+		err[0] = 0;                                                                        \
+		expect_err(what, dgr_msg_validate(&bad_, mem, true, err), want, err);              \
 	} while (0)
 
 	VALIDATE("flag-only (num_msgs 0) carrying data", num_msgs_in_txn, 0, 0, DGR_E_NUM_MSGS);

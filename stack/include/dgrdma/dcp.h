@@ -24,9 +24,9 @@ extern "C" {
 
 /* What a DCP packet is, from its type bits and its length. */
 enum dcp_kind {
-	DCP_KIND_NOP,        /* request, 10 bytes: discovery */
-	DCP_KIND_WRITE,      /* request, 14 bytes */
-	DCP_KIND_READ,       /* request, 10 bytes */
+	DCP_KIND_NOP,	     /* request, 10 bytes: discovery */
+	DCP_KIND_WRITE,	     /* request, 14 bytes */
+	DCP_KIND_READ,	     /* request, 10 bytes */
 	DCP_KIND_WRITE_RESP, /* response, 6 bytes */
 	DCP_KIND_READ_RESP,  /* response, 10 bytes: carries data */
 	DCP_KIND_NOP_RESP,   /* response, 18 bytes: id, MAC, marker */
@@ -34,16 +34,16 @@ enum dcp_kind {
 
 struct dcp_packet {
 	enum dcp_kind kind;
-	uint16_t length;    /* the length field: bytes of the packet */
-	uint8_t type;       /* DCP_TYPE_* */
-	uint8_t low;        /* byte enables (requests) or response code (responses) */
-	bool uncached;      /* bit 6 of requests */
+	uint16_t length; /* the length field: bytes of the packet */
+	uint8_t type;	 /* DCP_TYPE_* */
+	uint8_t low;	 /* byte enables (requests) or response code (responses) */
+	bool uncached;	 /* bit 6 of requests */
 	uint8_t tag;
-	uint32_t addr;      /* write and read requests */
-	uint32_t data;      /* write request and read response */
-	uint32_t nop_id;    /* NOP response */
-	uint8_t mac[6];     /* NOP response */
-	uint8_t marker;     /* NOP response, DCP_NOP_MARKER */
+	uint32_t addr;	 /* write and read requests */
+	uint32_t data;	 /* write request and read response */
+	uint32_t nop_id; /* NOP response */
+	uint8_t mac[6];	 /* NOP response */
+	uint8_t marker;	 /* NOP response, DCP_NOP_MARKER */
 };
 
 /*
@@ -80,7 +80,7 @@ enum dcp_space {
 
 struct dcp_addr {
 	enum dcp_space space;
-	int worker;      /* 0-based worker index; -1 for admin/unmapped or an invalid field */
+	int worker;	 /* 0-based worker index; -1 for admin/unmapped or an invalid field */
 	uint32_t offset; /* register (control) or property offset; admin: the address */
 };
 

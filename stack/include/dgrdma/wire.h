@@ -31,28 +31,28 @@ extern "C" {
 /* Error codes, negative on return. dgr_strerror() names each. */
 enum dgr_error {
 	DGR_OK = 0,
-	DGR_E_INVAL = 1,            /* bad argument from the caller */
-	DGR_E_TRUNC_FRAME_HDR = 2,  /* fewer than 10 bytes */
-	DGR_E_TRUNC_MSG_HDR = 3,    /* a message header is cut by the end of the frame */
-	DGR_E_MSG_PAST_END = 4,     /* message data runs past the end of the frame */
-	DGR_E_PADDING = 5,          /* alignment gap between messages is not zero */
-	DGR_E_ALIGN = 6,            /* address or fragment length breaks the alignment rules */
-	DGR_E_NUM_MSGS = 7,         /* num_msgs_in_txn/msg_seq inconsistent */
-	DGR_E_ADDR_RANGE = 8,       /* data or flag address outside receiver memory */
-	DGR_E_FLAG_WORD = 9,        /* flag value without its valid bit */
-	DGR_E_MSG_TYPE = 10,        /* unknown message type */
-	DGR_E_FRAME_FLAGS = 11,     /* frame flags byte not 0 or 1 */
-	DGR_E_NOSPACE = 12,         /* encoder: does not fit in the frame/MTU */
-	DGR_E_TOO_LONG = 13,        /* length beyond what the protocol can express */
-	DGR_E_UDP_SHORT = 14,       /* UDP payload shorter than the 2-byte pad */
-	DGR_E_DCP_SHORT = 15,       /* DCP packet shorter than its header/type needs */
-	DGR_E_DCP_LENGTH = 16,      /* DCP length field disagrees with the packet */
-	DGR_E_DCP_TYPE = 17,        /* DCP type/length combination unknown */
-	DGR_E_SYS = 18,             /* operating system error; errbuf has errno text */
-	DGR_E_PERM = 19,            /* missing privilege; errbuf names capability and fix */
-	DGR_E_TIMEOUT = 20,         /* no answer in time */
-	DGR_E_NOMEM = 21,           /* allocation failed (set-up paths only) */
-	DGR_E_STATE = 22,           /* call not valid in the current state */
+	DGR_E_INVAL = 1,	   /* bad argument from the caller */
+	DGR_E_TRUNC_FRAME_HDR = 2, /* fewer than 10 bytes */
+	DGR_E_TRUNC_MSG_HDR = 3,   /* a message header is cut by the end of the frame */
+	DGR_E_MSG_PAST_END = 4,	   /* message data runs past the end of the frame */
+	DGR_E_PADDING = 5,	   /* alignment gap between messages is not zero */
+	DGR_E_ALIGN = 6,	   /* address or fragment length breaks the alignment rules */
+	DGR_E_NUM_MSGS = 7,	   /* num_msgs_in_txn/msg_seq inconsistent */
+	DGR_E_ADDR_RANGE = 8,	   /* data or flag address outside receiver memory */
+	DGR_E_FLAG_WORD = 9,	   /* flag value without its valid bit */
+	DGR_E_MSG_TYPE = 10,	   /* unknown message type */
+	DGR_E_FRAME_FLAGS = 11,	   /* frame flags byte not 0 or 1 */
+	DGR_E_NOSPACE = 12,	   /* encoder: does not fit in the frame/MTU */
+	DGR_E_TOO_LONG = 13,	   /* length beyond what the protocol can express */
+	DGR_E_UDP_SHORT = 14,	   /* UDP payload shorter than the 2-byte pad */
+	DGR_E_DCP_SHORT = 15,	   /* DCP packet shorter than its header/type needs */
+	DGR_E_DCP_LENGTH = 16,	   /* DCP length field disagrees with the packet */
+	DGR_E_DCP_TYPE = 17,	   /* DCP type/length combination unknown */
+	DGR_E_SYS = 18,		   /* operating system error; errbuf has errno text */
+	DGR_E_PERM = 19,	   /* missing privilege; errbuf names capability and fix */
+	DGR_E_TIMEOUT = 20,	   /* no answer in time */
+	DGR_E_NOMEM = 21,	   /* allocation failed (set-up paths only) */
+	DGR_E_STATE = 22,	   /* call not valid in the current state */
 	DGR_E__COUNT
 };
 
@@ -90,7 +90,7 @@ struct dgr_msg {
 	uint8_t msg_type;
 	uint8_t has_nextmsg;
 	const uint8_t *data; /* data_len bytes, inside the frame buffer */
-	size_t offset;       /* offset of the message header in the frame */
+	size_t offset;	     /* offset of the message header in the frame */
 };
 
 /* Cursor over the messages of one received frame. */
@@ -128,8 +128,7 @@ int dgr_frame_next_msg(struct dgr_frame *f, struct dgr_msg *m, char *errbuf);
  * Returns 0, or -DGR_E_NUM_MSGS, -DGR_E_ALIGN, -DGR_E_FLAG_WORD,
  * -DGR_E_ADDR_RANGE.
  */
-int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_lengths,
-		     char *errbuf);
+int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_lengths, char *errbuf);
 
 /* True when the message is a flag-only transaction (a doorbell). */
 static inline bool dgr_msg_is_flag_only(const struct dgr_msg *m)
@@ -181,7 +180,7 @@ void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr);
 struct dgr_frame_builder {
 	uint8_t *buf;
 	size_t cap;
-	size_t len;        /* bytes used so far, including the frame header */
+	size_t len;	   /* bytes used so far, including the frame header */
 	size_t last_msg;   /* offset of the last message header, 0 when none */
 	unsigned int msgs; /* messages added */
 };
@@ -246,13 +245,13 @@ struct dgr_txn {
  */
 struct dgr_txn_cursor {
 	const struct dgr_txn *txn;
-	uint32_t sent;         /* data bytes already written into frames */
-	uint16_t num_msgs;     /* num_msgs_in_txn on the wire (0 for flag-only) */
-	uint16_t next_seq;     /* msg_seq of the next fragment, 1-based */
-	bool fresh_pending;    /* the plan starts in a new frame not yet begun */
-	bool started_fresh;    /* the plan put the first fragment in a new frame */
-	long first_room;       /* dgr_fb_room() of the frame the txn starts in */
-	long frame_room;       /* dgr_fb_room() of an empty frame */
+	uint32_t sent;	    /* data bytes already written into frames */
+	uint16_t num_msgs;  /* num_msgs_in_txn on the wire (0 for flag-only) */
+	uint16_t next_seq;  /* msg_seq of the next fragment, 1-based */
+	bool fresh_pending; /* the plan starts in a new frame not yet begun */
+	bool started_fresh; /* the plan put the first fragment in a new frame */
+	long first_room;    /* dgr_fb_room() of the frame the txn starts in */
+	long frame_room;    /* dgr_fb_room() of an empty frame */
 };
 
 /*

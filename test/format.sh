@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The C sources are formatted as .clang-format says (DEVELOPERS.md: "applied"):
+# `make format` fixes what this reports.
+. "$DGR_SRC/test/lib/tap.sh"
+cd "$DGR_SRC" || exit 1
+if ! command -v clang-format >/dev/null; then
+	skip "clang-format is not installed (make deps)"
+	done_testing
+	exit 0
+fi
+if ! files=$(git ls-files '*.c' '*.h' 2>/dev/null) || [ -z "$files" ]; then
+	skip "not a git checkout: no list of the project's sources"
+	done_testing
+	exit 0
+fi
+bad=()
+for f in $files; do
+	clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+done
+for f in "${bad[@]}"; do
+	diag "not formatted: $f"
+done
+check_eq "${#bad[@]}" 0 "every C source and header is clang-formatted ($(echo "$files" | wc -l) files)"
+done_testing
