@@ -37,6 +37,19 @@ cleanup() {
 trap cleanup EXIT
 
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# The runs as nobody need to reach the tree: a checkout in a private folder (a CI clone in
+# `mktemp -d`, mode 700) is copied, sources and built programs, to a folder nobody can read.
+if [ "$(id -u)" = 0 ] && ! "${NOBODY[@]}" test -x "$DGR_SRC/test/demo.sh" -a -x "$BIN/dgrdma-host"; then
+	mkdir -p "$WORK/tree/build"
+	(cd "$DGR_SRC" && git ls-files -z 2>/dev/null | xargs -0 cp --parents -t "$WORK/tree") ||
+		cp -a "$DGR_SRC/test" "$DGR_SRC/analysis" "$DGR_SRC/tracepoints" "$WORK/tree/"
+	cp -a "$DGR_BUILD/bin" "$DGR_BUILD/lib" "$WORK/tree/build/"
+	chmod -R a+rX "$WORK/tree"
+	diag "$DGR_SRC is not readable by nobody: the runs use a copy in $WORK/tree"
+	DGR_SRC="$WORK/tree"
+	DGR_BUILD="$WORK/tree/build"
+	BIN="$DGR_BUILD/bin"
+fi
 # demo_cmd DIR [SECONDS]: DEMO_CMD, the demo with a short slow stream, its run folder DIR/run,
 # our namespace tag, and a private home for LTTng's per-user session daemon.
 demo_cmd() {
