@@ -78,14 +78,17 @@ check "frames were dropped ($drops) and retransmitted ($rtx)" test "$drops" -gt 
 
 # --- the emulator as peer
 if [ -x "$FPGA" ]; then
-	# ADC -> host rx: the ramp check counts exactly the samples the emulator dropped
+	# ADC -> host rx: the ramp check counts exactly the samples the emulator dropped.
+	# report_data_loss false: with it true this slow consumer locks the ADC in the vicious
+	# cycle (every freed buffer goes to a discontinuity; test/scenarios/vicious-cycle.sh),
+	# and no sample after the first drop would reach the ramp.
 	stk_ports 2
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
 		--consumer-delay-us 200 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 	rx=$!
 	sleep 0.3
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
-		--rate 50e6 --duration 1 --quiet --summary-json "$T/fpga.json"
+		--rate 50e6 --duration 1 --report-data-loss false --quiet --summary-json "$T/fpga.json"
 	wait $rx
 	check_eq "$?" 0 "rx from the emulator's ADC exits 0"
 	lost=$(jget "$T/rx.json" samples_lost)
@@ -101,8 +104,8 @@ if [ -x "$FPGA" ]; then
 	check_eq "$lost" "$(($(jget "$T/fpga.json" dropped_samples) + ${open_drops:-0} - trailing))" \
 		"samples_lost from the ramp ($lost) = the emulator's drops - $trailing trailing"
 	check "a slow consumer (200 us per buffer) made the ADC drop" test "$lost" -gt 0
-	check_eq "$(jget "$T/rx.json" counters.discontinuities)" \
-		"$(jget "$T/fpga.json" discontinuities_sent)" "discontinuity messages counted"
+	check_eq "$(jget "$T/rx.json" counters.discontinuities)/$(jget "$T/fpga.json" discontinuities_sent)" \
+		0/0 "report_data_loss false: no discontinuity sent or received"
 	check_eq "$(jget "$T/rx.json" transactions)" "$(jget "$T/fpga.json" transactions_sent)" \
 		"every transaction sent completed"
 
