@@ -15,13 +15,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 BIN="$DGR_BUILD/bin"
-for p in dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot; do
-	if [ ! -x "$BIN/$p" ]; then
-		skip "$BIN/$p not built (make all)"
-		done_testing
-		exit 0
-	fi
-done
+require_built "$BIN" dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"

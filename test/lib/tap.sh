@@ -44,3 +44,16 @@ done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
 }
+
+# require_built DIR PROGRAM...: ends the suite with a skip when a program is not built.
+require_built() {
+	local dir=$1 p
+	shift
+	for p in "$@"; do
+		if [ ! -x "$dir/$p" ]; then
+			skip "$dir/$p not built (make all)"
+			done_testing
+			exit 0
+		fi
+	done
+}

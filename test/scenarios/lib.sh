@@ -39,14 +39,7 @@ scn_cleanup() {
 scn_init() {
 	SCN_NAME="$1"
 	shift
-	local p
-	for p in dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot; do
-		if [ ! -x "$BIN/$p" ]; then
-			skip "$BIN/$p not built (make all)"
-			done_testing
-			exit 0
-		fi
-	done
+	require_built "$BIN" dgrdma-host dgrdma-fpga dgrdma-capture latency-report dgrdma-plot
 	DGR_LINK_TAG="scn$$"
 	SCN_MODE=$(dgr_link_choose)
 	if [ "$SCN_MODE" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
