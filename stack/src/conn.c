@@ -172,6 +172,16 @@ static int open_port(struct dgr_conn *c, struct dgr_port *p, enum dgr_direction 
 		return -DGR_E_NOMEM;
 	}
 	p->flags = (uint32_t *)(p->mem + (size_t)c->nbuf * c->size);
+	/*
+	 * And touched from user space: MAP_POPULATE fills the page tables from the
+	 * kernel, but on a VM with shadow paging (this one) the first user access
+	 * to each page still traps. A 16 MiB pool's first pass slowed the receive
+	 * thread tenfold for 70 ms and dropped samples at 200 MS/s
+	 * (docs/performance/stack.md).
+	 */
+	for (size_t off = 0; off < map; off += 4096) {
+		((volatile uint8_t *)p->mem)[off] = 0;
+	}
 	return 0;
 }
 

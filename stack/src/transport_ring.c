@@ -98,6 +98,10 @@ int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned in
 			 r->map_len, strerror(errno));
 		return -DGR_E_SYS;
 	}
+	/* the first user access to a page traps on a shadow-paging VM: take it now (conn.c) */
+	for (size_t off = 0; off < r->map_len; off += 4096) {
+		(void)((volatile uint8_t *)r->map)[off];
+	}
 	r->block_size = (unsigned int)block;
 	r->frame_size = (unsigned int)frame;
 	r->frames_per_block = (unsigned int)(block / frame);
