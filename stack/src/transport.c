@@ -501,10 +501,12 @@ static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_
 }
 
 /*
- * Non-blocking pass over the socket(s); returns packets or -errno. The DCP
- * socket (raw Ethernet) is read when want_dcp is set (poll said readable)
- * and otherwise every 64th pass, so a busy data path pays no extra system
- * call for the quiet control plane.
+ * Non-blocking pass over the socket(s); returns packets or -errno. DG-RDMA
+ * frames come from the receive ring (in place) or from recvmmsg into the
+ * slots from 0; DCP packets go to the slots after them. The DCP socket (raw
+ * Ethernet) is read when want_dcp is set (poll said readable) and otherwise
+ * every 64th pass, so a busy data path pays no extra system call for the
+ * quiet control plane.
  */
 static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max,
 		     bool want_data, bool want_dcp)
@@ -515,31 +517,8 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 	int nd = 0;
 
 	if (t->ring.map) {
-		/* the ring's frames come first; DCP packets go to the slots from 0 */
-		unsigned int r = dgr_rx_ring_take(t, pkts, max);
-
-		if (t->dcp_fd >= 0 && ++t->dcp_skip >= 64) {
-			want_dcp = true;
-		}
-		if (r < max && t->dcp_fd >= 0 && want_dcp) {
-			t->dcp_skip = 0;
-			nd = recv_batch(t, t->dcp_fd, 0, max - r);
-			if (nd < 0) {
-				return nd;
-			}
-		}
-		for (i = 0; i < (unsigned int)nd; i++) {
-			struct dgr_rx_pkt *p = &pkts[r + i];
-
-			p->data = t->rx_buf + (size_t)i * t->slot_size;
-			p->len = t->rx_msgs[i].msg_len;
-			p->proto = DGR_PROTO_DCP;
-			memset(&p->src, 0, sizeof(p->src));
-			memcpy(p->src.mac, t->rx_names[i].ll.sll_addr, 6);
-		}
-		return (int)(r + (unsigned int)nd);
-	}
-	if (want_data) {
+		out = dgr_rx_ring_take(t, pkts, max); /* cheap: no system call */
+	} else if (want_data) {
 		n = recv_batch(t, t->fd, 0, max);
 		if (n < 0) {
 			return n;
@@ -548,9 +527,9 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 	if (t->dcp_fd >= 0 && ++t->dcp_skip >= 64) {
 		want_dcp = true;
 	}
-	if ((unsigned int)n < max && t->dcp_fd >= 0 && want_dcp) {
+	if (out + (unsigned int)n < max && t->dcp_fd >= 0 && want_dcp) {
 		t->dcp_skip = 0;
-		nd = recv_batch(t, t->dcp_fd, (unsigned int)n, max - (unsigned int)n);
+		nd = recv_batch(t, t->dcp_fd, (unsigned int)n, max - out - (unsigned int)n);
 		if (nd < 0) {
 			return nd;
 		}
