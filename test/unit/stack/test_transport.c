@@ -14,21 +14,34 @@
 
 #include "../tap.h"
 
-static struct dgr_transport *open_udp(int rcvbuf)
+/* Options of a UDP transport on 127.0.0.1, ephemeral port. */
+static void loopback_opts(struct dgr_transport_opts *o)
 {
-	struct dgr_transport_opts o;
+	dgr_transport_opts_init(o);
+	o->kind = DGR_TRANSPORT_UDP;
+	dgr_parse_inet("127.0.0.1:0", 0, &o->bind_addr);
+}
+
+/* Opens o; NULL (with the error as a TAP diagnostic) when it fails. */
+static struct dgr_transport *open_or_diag(const struct dgr_transport_opts *o)
+{
 	struct dgr_transport *t = NULL;
 	char err[DGR_ERRBUF_SIZE];
 
-	dgr_transport_opts_init(&o);
-	o.kind = DGR_TRANSPORT_UDP;
-	dgr_parse_inet("127.0.0.1:0", 0, &o.bind_addr);
-	o.rcvbuf = rcvbuf;
-	if (dgr_transport_open(&o, &t, err) < 0) {
+	if (dgr_transport_open(o, &t, err) < 0) {
 		tap_diag("open: %s", err);
 		return NULL;
 	}
 	return t;
+}
+
+static struct dgr_transport *open_udp(int rcvbuf)
+{
+	struct dgr_transport_opts o;
+
+	loopback_opts(&o);
+	o.rcvbuf = rcvbuf;
+	return open_or_diag(&o);
 }
 
 /* Receives until n packets came or 2 s of silence; returns how many. */
@@ -68,21 +81,13 @@ static unsigned int drain(struct dgr_transport *t, struct dgr_rx_pkt *keep, unsi
 static struct dgr_transport *open_peer_only(uint16_t port, const struct dgr_addr *peer)
 {
 	struct dgr_transport_opts o;
-	struct dgr_transport *t = NULL;
-	char err[DGR_ERRBUF_SIZE];
 
-	dgr_transport_opts_init(&o);
-	o.kind = DGR_TRANSPORT_UDP;
-	dgr_parse_inet("127.0.0.1:0", 0, &o.bind_addr);
+	loopback_opts(&o);
 	o.bind_addr.sin_port = htons(port);
 	o.peer = *peer;
 	o.have_peer = true;
 	o.peer_only = true;
-	if (dgr_transport_open(&o, &t, err) < 0) {
-		tap_diag("open peer_only: %s", err);
-		return NULL;
-	}
-	return t;
+	return open_or_diag(&o);
 }
 
 /* Counts packets by their first byte (1 or 2) until 2 s of silence. */
