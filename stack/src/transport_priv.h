@@ -76,7 +76,6 @@ int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned in
 		      char *errbuf);
 void dgr_rx_ring_free(struct dgr_rx_ring *r);
 unsigned int dgr_rx_ring_take(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max);
-bool dgr_rx_ring_ready(const struct dgr_transport *t);
 void dgr_transport_fill_dst(const struct dgr_transport *t, const struct dgr_addr *a,
 			    enum dgr_proto proto, union dgr_sockaddr *sa, socklen_t *len);
 

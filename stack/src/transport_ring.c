@@ -164,12 +164,3 @@ unsigned int dgr_rx_ring_take(struct dgr_transport *t, struct dgr_rx_pkt *pkts, 
 	r->head = i;
 	return out;
 }
-
-/* True when the next frame is already the receiver's (no need to wait). */
-bool dgr_rx_ring_ready(const struct dgr_transport *t)
-{
-	const struct dgr_rx_ring *r = &t->ring;
-
-	return (__atomic_load_n(&ring_frame(r, r->head)->tp_status, __ATOMIC_ACQUIRE) &
-		TP_STATUS_USER) != 0;
-}
