@@ -99,6 +99,11 @@ check_eq "$(jq -r '[.host.events, .host.events_seen.other_pids] | join(" ")' "$t
 "$LR" --pid 1.5 "$tmp/run/trace" >/dev/null 2>"$tmp/err"
 check_eq "$?" 2 "--pid 1.5 is refused"
 check "and named" grep -q -- "--pid: '1.5' is not a whole number" "$tmp/err"
+pids=()
+for i in $(seq 17); do pids+=(--pid "$i"); done
+"$LR" "${pids[@]}" "$tmp/run/trace" >/dev/null 2>"$tmp/err"
+check_eq "$?" 2 "17 --pid are refused"
+check "with the limit named" grep -q -- "--pid: at most 16" "$tmp/err"
 
 # A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
 "$GEN" -o "$tmp/run/capture.pcapng" -e "$tmp/run/expect.json" --txns 50 --buffers 8 >/dev/null

@@ -84,6 +84,11 @@ check "named" grep -q -- "--peer: 127.0.0.1:7 is given twice" "$T/err"
 "$HOST" perf --udp --peer 127.0.0.1:1 --peer 127.0.0.1:2 >/dev/null 2>"$T/err"
 check_eq "$?" 2 "perf with two --peer: exit 2"
 check "named" grep -q -- "--peer: perf measures one peer" "$T/err"
+peers=()
+for i in $(seq 17); do peers+=(--peer "127.0.0.1:$i"); done
+"$HOST" rx --udp "${peers[@]}" >/dev/null 2>"$T/err"
+check_eq "$?" 2 "17 --peer: exit 2"
+check "named with the limit" grep -q -- "--peer: at most 16 peers" "$T/err"
 
 # --- raw Ethernet: host on one end of a veth pair, the emulators on two macvlans of the other
 if [ "$(id -u)" != 0 ]; then
