@@ -100,7 +100,9 @@ int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned in
 	}
 	/* the first user access to a page traps on a shadow-paging VM: take it now (conn.c) */
 	for (size_t off = 0; off < r->map_len; off += 4096) {
-		(void)((volatile uint8_t *)r->map)[off];
+		volatile uint8_t *b = (volatile uint8_t *)r->map + off;
+
+		*b = *b;
 	}
 	r->block_size = (unsigned int)block;
 	r->frame_size = (unsigned int)frame;
