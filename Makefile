@@ -55,7 +55,7 @@ check: all $(CHECK_DEPS)
 # built first: a part's suites also run other parts' programs (the stack's run the emulator).
 check-part: $(DEPS_OK)
 	@test -n "$(PART)" || { echo "usage: make check-part PART=NAME" >&2; exit 2; }
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(CHECK_DEPS)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
 		test/run-suites.sh --only '$(PART)' $(CHECK_SUITES)
 
