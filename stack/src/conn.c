@@ -29,6 +29,7 @@ void dgr_conn_opts_init(struct dgr_conn_opts *o)
 	o->retransmit_attempts = 5;
 	o->incomplete_ms = DGR_DEFAULT_INCOMPLETE_MS;
 	o->doorbell_mode = DGR_DOORBELL_FLAG;
+	o->inline_doorbells = true;
 	o->latency_samples = 4u * 1024 * 1024;
 	o->check_ramp = true;
 	for (int i = 0; i < DGR_T_COUNT; i++) {
@@ -203,6 +204,7 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	}
 	c->o = *o;
 	pthread_mutex_init(&c->err_lock, NULL);
+	pthread_mutex_init(&c->tx_lock, NULL);
 	c->nbuf = o->buffers;
 	c->size = o->buffer_size;
 	if (o->direction != DGR_DIR_TX) {
@@ -624,6 +626,7 @@ void dgr_conn_close(struct dgr_conn *c)
 	dgr_spsc_free(&c->acks);
 	dgr_spsc_free(&c->dcp_out);
 	pthread_mutex_destroy(&c->err_lock);
+	pthread_mutex_destroy(&c->tx_lock);
 	free(c);
 }
 

@@ -104,6 +104,14 @@ struct dgr_conn {
 	struct dgr_event ev_worker; /* both workers wait on it (a DGR_DIR_BOTH connection) */
 	struct dgr_event ev_tx;
 	struct dgr_event ev_done;
+	/*
+	 * The transmit state (tx.c), owned by whoever holds tx_lock: the
+	 * transmit thread for each pass, or the consumer sending its doorbell
+	 * inline (dgr_tx_inline). NULL before the transmit thread starts and
+	 * after it ends.
+	 */
+	pthread_mutex_t tx_lock;
+	struct tx_state *txs;
 
 	/* progress (single writer each) */
 	uint64_t completed;   /* rx path: transactions completed (rx thread) */
@@ -168,6 +176,14 @@ void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len);
  * the fuzz harness (test/integration/stack/fuzz/).
  */
 void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now);
+
+/*
+ * Consumer side, after queueing a doorbell: sends the queued transmit work
+ * from the calling thread if the transmit state is free (no wake-up of the
+ * transmit thread). Returns true when nothing is left for the transmit
+ * thread (or the connection failed), false when it must be notified.
+ */
+bool dgr_tx_inline(struct dgr_conn *c);
 
 void *dgr_rx_thread(void *arg);
 void *dgr_tx_thread(void *arg);

@@ -60,6 +60,7 @@ struct tx_state {
 	uint8_t dcp_bufs[DCP_SLOTS][16];
 	unsigned int ndcp;
 	uint8_t dcp_tag;
+	uint64_t last_scan; /* of the retransmit queue */
 };
 
 static void record_latency(struct dgr_conn *c, uint64_t lat, const struct pend_db *d, uint64_t sent)
@@ -475,79 +476,125 @@ static bool tx_has_work(struct dgr_conn *c)
 	       dgr_spsc_count(&c->acks) || dgr_spsc_count(&c->dcp_out);
 }
 
-static int tx_loop(struct tx_state *s)
+/*
+ * One pass over the transmit work: ACK bookkeeping, DCP requests, doorbells
+ * and data into frames, ACK-only frames, retransmissions, then one batched
+ * send. Called with tx_lock held, by the transmit thread or inline by the
+ * consumer. *wait_ns is lowered to the next timed event (a held frame, the
+ * retransmit scan). Returns 1 if work was taken, 0 if none, < 0 on error.
+ */
+static int tx_service(struct tx_state *s, bool stopping, uint64_t *wait_ns)
 {
 	struct dgr_conn *c = s->c;
 	uint64_t coalesce_ns = (uint64_t)c->o.coalesce_wait_us * 1000ull;
 	uint64_t rt_ns = (uint64_t)c->o.retransmit_ms * 1000000ull;
-	uint64_t last_scan = dgr_now_ns();
+	struct dgr_ack_ev ev;
+	uint64_t now;
+	int did;
 	int r;
 
-	for (;;) {
-		bool stopping = dgr_conn_stopping(c);
-		struct dgr_ack_ev ev;
-		uint64_t now;
-		uint64_t wait_ns = 20000000ull;
-		int did;
-		uint32_t seen;
-
-		DGR_ADD(c->ts[DGR_T_TX].loops, 1);
-		while (dgr_spsc_pop(&c->acks, &ev)) {
-			if (ev.kind == DGR_ACKEV_PEER_ACKED) {
-				dgr_rtq_ack(&s->rtq, ev.start, ev.count);
-			} else {
-				dgr_ackq_push(&s->ackq, ev.start);
+	while (dgr_spsc_pop(&c->acks, &ev)) {
+		if (ev.kind == DGR_ACKEV_PEER_ACKED) {
+			dgr_rtq_ack(&s->rtq, ev.start, ev.count);
+		} else {
+			dgr_ackq_push(&s->ackq, ev.start);
+		}
+	}
+	did = send_dcp_requests(s);
+	if (did < 0) {
+		return did;
+	}
+	r = take_work(s);
+	if (r < 0) {
+		return r;
+	}
+	did |= r;
+	now = dgr_now_ns();
+	if (s->open && s->fb.msgs > 0) {
+		if (stopping || coalesce_ns == 0 || now - s->first_ns >= coalesce_ns) {
+			r = close_frame(s);
+			if (r < 0) {
+				return r;
 			}
+		} else if (coalesce_ns - (now - s->first_ns) < *wait_ns) {
+			*wait_ns = coalesce_ns - (now - s->first_ns);
 		}
-		did = send_dcp_requests(s);
-		if (did < 0) {
-			return did;
-		}
-		r = take_work(s);
+	}
+	if (c->o.acks && !(s->open && s->fb.msgs > 0)) {
+		r = send_ack_only(s);
 		if (r < 0) {
 			return r;
 		}
-		did |= r;
-		now = dgr_now_ns();
-		if (s->open && s->fb.msgs > 0) {
-			if (stopping || coalesce_ns == 0 || now - s->first_ns >= coalesce_ns) {
-				r = close_frame(s);
-				if (r < 0) {
-					return r;
-				}
-			} else {
-				wait_ns = coalesce_ns - (now - s->first_ns);
-			}
-		}
-		if (c->o.acks && !(s->open && s->fb.msgs > 0)) {
-			r = send_ack_only(s);
+	}
+	if (rt_ns) {
+		if (now - s->last_scan >= rt_ns / 8) {
+			s->last_scan = now;
+			r = retransmit_due(s, now);
 			if (r < 0) {
 				return r;
 			}
 		}
-		if (rt_ns) {
-			if (now - last_scan >= rt_ns / 8) {
-				last_scan = now;
-				r = retransmit_due(s, now);
-				if (r < 0) {
-					return r;
-				}
-			}
-			if (rt_ns / 8 < wait_ns) {
-				wait_ns = rt_ns / 8;
-			}
+		if (rt_ns / 8 < *wait_ns) {
+			*wait_ns = rt_ns / 8;
 		}
-		r = flush_send(s);
-		if (r < 0) {
-			return r;
+	}
+	r = flush_send(s);
+	return r < 0 ? r : did;
+}
+
+/*
+ * See conn_priv.h. The consumer sends its doorbell itself when it can take
+ * the transmit state at once: on this 2-vCPU VM waking the transmit thread
+ * for each doorbell cost more than the send (docs/performance/stack.md).
+ * A frame held for coalesce_wait needs the transmit thread's timer, so this
+ * is only done without coalescing.
+ */
+bool dgr_tx_inline(struct dgr_conn *c)
+{
+	uint64_t wait_ns = UINT64_MAX;
+	uint64_t sent_before;
+	struct tx_state *s;
+	bool left;
+	int r;
+
+	if (!c->o.inline_doorbells || c->o.coalesce_wait_us || c->o.busy_wait ||
+	    pthread_mutex_trylock(&c->tx_lock) != 0) {
+		return false;
+	}
+	s = c->txs;
+	if (!s) {
+		pthread_mutex_unlock(&c->tx_lock);
+		return false; /* the transmit thread has not started, or has ended */
+	}
+	sent_before = c->st.doorbells_sent;
+	r = tx_service(s, false, &wait_ns);
+	DGR_ADD(c->st.doorbells_inline, c->st.doorbells_sent - sent_before);
+	left = s->active != ACTIVE_NONE || s->open || tx_has_work(c);
+	pthread_mutex_unlock(&c->tx_lock);
+	return r < 0 || !left;
+}
+
+static int tx_loop(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+
+	for (;;) {
+		bool stopping = dgr_conn_stopping(c);
+		uint64_t wait_ns = 20000000ull;
+		uint32_t seen;
+		int did;
+
+		DGR_ADD(c->ts[DGR_T_TX].loops, 1);
+		pthread_mutex_lock(&c->tx_lock);
+		did = tx_service(s, stopping, &wait_ns);
+		pthread_mutex_unlock(&c->tx_lock);
+		if (did < 0) {
+			return did;
 		}
 		if (stopping) {
 			return 0;
 		}
-		if (did) {
-			continue;
-		}
-		if (c->o.busy_wait) {
+		if (did || c->o.busy_wait) {
 			continue;
 		}
 		seen = dgr_event_prepare(&c->ev_tx);
@@ -597,7 +644,14 @@ void *dgr_tx_thread(void *arg)
 	if (!dgr_thread_begin(c, DGR_T_TX)) {
 		goto out;
 	}
+	s->last_scan = dgr_now_ns();
+	pthread_mutex_lock(&c->tx_lock);
+	c->txs = s;
+	pthread_mutex_unlock(&c->tx_lock);
 	(void)tx_loop(s);
+	pthread_mutex_lock(&c->tx_lock);
+	c->txs = NULL;
+	pthread_mutex_unlock(&c->tx_lock);
 	dgr_thread_cpu(&c->ts[DGR_T_TX]);
 out:
 	dgr_rtq_free(&s->rtq);

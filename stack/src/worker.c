@@ -106,7 +106,9 @@ static void consume_loop(struct dgr_conn *c)
 		DGR_ADD(c->st.buffers_consumed, 1);
 		DGR_TP(doorbell_queued, c->o.conn_index, v.buffer, v.txn_id,
 		       p->base + c->o.peer_buffers * c->size + 4u * v.buffer);
-		dgr_event_notify(&c->ev_tx);
+		if (!dgr_tx_inline(c)) {
+			dgr_event_notify(&c->ev_tx);
+		}
 		if (rc < 0) {
 			dgr_conn_fail(c, rc, "the consumer stopped the run");
 			return;

@@ -183,6 +183,8 @@ static void usage(FILE *f)
 	    "  --cpu LIST             all data threads on CPUs LIST (e.g. 2-3)\n"
 	    "  --cpu-rx/--cpu-tx/--cpu-worker/--cpu-control LIST  one thread\n"
 	    "  --busy-wait            stack threads spin instead of sleeping\n"
+	    "  --no-inline-doorbells  rx: the transmit thread sends every doorbell (default:\n"
+	    "                         the consumer sends its own when that thread is idle)\n"
 	    "\n"
 	    "Output:\n"
 	    "  --stats-interval SEC   print counters every SEC seconds\n"
@@ -233,6 +235,7 @@ enum {
 	OPT_CPU_WORKER,
 	OPT_CPU_CONTROL,
 	OPT_BUSY_WAIT,
+	OPT_NO_INLINE_DOORBELLS,
 	OPT_STATS_INTERVAL,
 	OPT_SUMMARY_JSON,
 	OPT_JSON,
@@ -284,6 +287,7 @@ static const struct option long_opts[] = {
 	{ "cpu-worker", required_argument, NULL, OPT_CPU_WORKER },
 	{ "cpu-control", required_argument, NULL, OPT_CPU_CONTROL },
 	{ "busy-wait", no_argument, NULL, OPT_BUSY_WAIT },
+	{ "no-inline-doorbells", no_argument, NULL, OPT_NO_INLINE_DOORBELLS },
 	{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -639,6 +643,9 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_BUSY_WAIT:
 			co->busy_wait = true;
 			break;
+		case OPT_NO_INLINE_DOORBELLS:
+			co->inline_doorbells = false;
+			break;
 		case OPT_STATS_INTERVAL:
 			if (dgr_parse_seconds("--stats-interval", optarg, 3600,
 					      &co->stats_interval_ns, err) < 0) {
@@ -949,6 +956,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	pr_dbl(p, "duration_s", sm->seconds, 3);
 	pr_u64(p, "transactions", rx ? s.txns_completed : s.txns_sent);
 	pr_u64(p, "doorbells_sent", s.doorbells_sent);
+	pr_u64(p, "doorbells_sent_by_consumer", s.doorbells_inline);
 	pr_u64(p, "doorbells_received", s.doorbells_received);
 	pr_u64(p, "bytes", bytes);
 	pr_dbl(p, "rate_mbyte_s", sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0, 1);
@@ -1276,6 +1284,7 @@ static void print_totals(struct pr *p, struct host_cfg *cfg, struct host_conn *h
 	pr_dbl(p, "duration_s", seconds, 3);
 	pr_u64(p, "transactions", rx ? sum.txns_completed : sum.txns_sent);
 	pr_u64(p, "doorbells_sent", sum.doorbells_sent);
+	pr_u64(p, "doorbells_sent_by_consumer", sum.doorbells_inline);
 	pr_u64(p, "doorbells_received", sum.doorbells_received);
 	pr_u64(p, "bytes", rx ? sum.data_bytes_rx : sum.data_bytes_tx);
 	pr_dbl(p, "rate_mbyte_s", rate / 1e6, 1);

@@ -100,6 +100,11 @@ struct dgr_conn_opts {
 	uint32_t doorbell_dcp_addr; /* DCP address written with the buffer index */
 	bool strict_lengths;	    /* enforce the FPGA's fragment length rules on input */
 	bool busy_wait;		    /* threads spin instead of sleeping between events */
+	/*
+	 * RX: without coalescing, the consumer sends its doorbell itself when
+	 * the transmit thread is idle, instead of waking it (default on).
+	 */
+	bool inline_doorbells;
 	struct dgr_sched sched[DGR_T_COUNT];
 	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
 	bool set_port_base;	      /* use port_base instead of the direction's default */

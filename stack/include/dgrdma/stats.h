@@ -69,7 +69,8 @@ extern "C" {
 	X(discontinuities)           /* discontinuity messages (opcode 4) received */        \
 	X(ramp_gaps)                 /* places where the ramp jumped (runs of lost samples) */ \
 	X(eof_received)              /* buffers with the EOF bit set */                      \
-	X(tx_ring_full)              /* gauge-like: times the doorbell/TX ring was full */
+	X(tx_ring_full)              /* gauge-like: times the doorbell/TX ring was full */ \
+	X(doorbells_inline)          /* of doorbells_sent, sent by the consumer itself */
 /* clang-format on */
 
 struct dgr_conn_stats {

@@ -6,6 +6,7 @@
  * malformed, duplicate and out-of-range input.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -266,6 +267,13 @@ static void test_coalescing(void)
 	dgr_conn_stop(c);
 	dgr_conn_latency(c, &l);
 	TAP_EQ_U(l.count, NBUF, "8 in-host latencies measured");
+	{
+		struct dgr_conn_stats s;
+
+		dgr_conn_get_stats(c, &s);
+		TAP_EQ_U(s.doorbells_inline, 0,
+			 "with coalesce_wait the transmit thread sends every doorbell");
+	}
 	tap_ok(l.mean_wait_consumer + l.mean_consumer_work + l.mean_wait_send > l.mean - 1.0 &&
 		   l.mean_wait_consumer + l.mean_consumer_work + l.mean_wait_send < l.mean + 1.0,
 	       "the breakdown adds up to the mean (%.0f + %.0f + %.0f = %.0f ns)",
@@ -273,6 +281,80 @@ static void test_coalescing(void)
 	tap_ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
 		   l.p999 <= l.max,
 	       "percentiles ordered");
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+/*
+ * Sends NBUF buffers one at a time, each after the doorbell of the one before
+ * came back (the transmit thread idle in between); returns the doorbells seen.
+ */
+static void stream_one_by_one(struct dgr_conn *c, struct peer *p, struct doorbells *d)
+{
+	struct dgr_thread_stats ts;
+	uint64_t end = mono_ms() + 5000;
+
+	/* the transmit thread has started and gone to sleep */
+	do {
+		dgr_conn_get_thread_stats(c, DGR_T_TX, &ts);
+		usleep(1000);
+	} while (ts.idle_waits == 0 && mono_ms() < end);
+	for (unsigned int k = 0; k < NBUF; k++) {
+		send_buffer(p, k, k == NBUF - 1);
+		collect_doorbells(p, d, k + 1);
+	}
+}
+
+static void test_inline_doorbells(void)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct peer p;
+	struct doorbells d = { 0 };
+	struct dgr_conn_stats s;
+	char err[DGR_ERRBUF_SIZE];
+	bool in_order = true;
+
+	dgr_conn_opts_init(&co);
+	tap_ok(co.inline_doorbells, "inline doorbells are on by default");
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
+	stream_one_by_one(c, &p, &d);
+	TAP_EQ_U(d.n, NBUF, "8 doorbells come back");
+	TAP_EQ_U(d.frames, NBUF, "one frame each (no coalescing)");
+	for (unsigned int i = 0; i < d.n; i++) {
+		in_order &= d.flag_addr[i] == PEER_BUFS * BSIZE + 4 * i;
+	}
+	tap_ok(in_order, "in buffer order");
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the EOF buffer ends the stream");
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.doorbells_sent, NBUF, "doorbells_sent counts 8");
+	/* the transmit thread's 20 ms timer may take the state at the same instant once */
+	tap_ok(s.doorbells_inline >= NBUF - 1 && s.doorbells_inline <= NBUF,
+	       "the consumer sent them itself while the transmit thread slept (%" PRIu64 " of 8)",
+	       s.doorbells_inline);
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+
+	memset(&d, 0, sizeof(d));
+	dgr_conn_opts_init(&co);
+	co.inline_doorbells = false;
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+		return;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
+	stream_one_by_one(c, &p, &d);
+	TAP_EQ_U(d.n, NBUF, "inline off: 8 doorbells come back");
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "inline off: the stream ends");
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(s.doorbells_sent, NBUF, "inline off: doorbells_sent counts 8");
+	TAP_EQ_U(s.doorbells_inline, 0, "inline off: the transmit thread sent every one");
 	dgr_conn_close(c);
 	dgr_transport_close(p.t);
 }
@@ -602,6 +684,7 @@ int main(void)
 {
 	test_order_and_pool();
 	test_coalescing();
+	test_inline_doorbells();
 	test_hostile();
 	test_both_paths();
 	test_dcp_requests();
