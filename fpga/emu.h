@@ -187,8 +187,8 @@ uint64_t fpga_sample_due_ns(double rate, uint64_t start_ns, uint64_t k);
 /* Records a production step that produced samples [from, to) at now. */
 void fpga_pacing_step(struct fpga_pacing *pc, double rate, uint64_t start_ns, uint64_t from,
 		      uint64_t to, uint64_t now_ns);
-/* Sleeps (or spins) until deadline_ns or until a transport fd is readable. */
-void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns);
+/* Sleeps (or spins) until deadline_ns or, with wake_on_packet, until a transport fd is readable. */
+void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns, bool wake_on_packet);
 uint64_t fpga_rand(struct fpga_emu *e);
 double fpga_rand_unit(struct fpga_emu *e);
 

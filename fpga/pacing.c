@@ -74,7 +74,7 @@ void fpga_pacing_step(struct fpga_pacing *pc, double rate, uint64_t start_ns, ui
 }
 
 /* See emu.h. */
-void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns)
+void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns, bool wake_on_packet)
 {
 	struct pollfd pfd[2];
 	int fds[2];
@@ -94,7 +94,7 @@ void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns)
 	if (e->cfg.pacing_busy) {
 		return; /* the loop spins: it polls the socket and the clock again */
 	}
-	if (e->tr) {
+	if (e->tr && wake_on_packet) {
 		n = dgr_transport_fds(e->tr, fds);
 	}
 	for (unsigned int i = 0; i < n; i++) {

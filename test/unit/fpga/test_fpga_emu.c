@@ -752,6 +752,44 @@ static void test_packet_instant(void)
 	tap_ok(!e->adc.dropping && e->prod.filling, "instant: rdl false: samples flow again");
 }
 
+static void test_packets_can_wait(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+	uint64_t now = 1000000000ull;
+
+	e->wstate[FPGA_W_ADC] = FPGA_WS_OPERATING;
+	e->now_ns = now;
+	tap_ok(fpga_packets_can_wait(e, now + 500000),
+	       "wait: streaming with credits, buffer due in 0.5 ms: packets can wait");
+	tap_ok(fpga_packets_can_wait(e, now + 1000000), "wait: 1 ms away: can wait");
+	tap_ok(!fpga_packets_can_wait(e, now + 1000001),
+	       "wait: more than 1 ms away: wake for packets (DCP, ACKs)");
+	tap_ok(!fpga_packets_can_wait(e, now), "wait: nothing to sleep for at the deadline");
+	e->prod.host_free = 0;
+	tap_ok(!fpga_packets_can_wait(e, now + 500000),
+	       "wait: no credit for the next buffer: a doorbell must be read at once");
+	e->prod.host_free = H;
+	e->prod.complete = 1;
+	tap_ok(!fpga_packets_can_wait(e, now + 500000),
+	       "wait: a complete buffer waits for a credit: wake for doorbells");
+	e->prod.complete = 0;
+	e->stopping = true;
+	tap_ok(!fpga_packets_can_wait(e, now + 500000), "wait: not while stopping");
+	e->stopping = false;
+	e->wstate[FPGA_W_ADC] = FPGA_WS_SUSPENDED;
+	tap_ok(!fpga_packets_can_wait(e, now + 500000), "wait: not when the ADC is not operating");
+
+	e = full_and_dropping(true);
+	tap_ok(!fpga_packets_can_wait(e, e->now_ns + 500000),
+	       "wait: not while dropping (each packet is an instant of its own)");
+
+	e = setup(FPGA_MODE_DAC);
+	e->wstate[FPGA_W_DAC] = FPGA_WS_OPERATING;
+	e->now_ns = now;
+	tap_ok(!fpga_packets_can_wait(e, now + 500000),
+	       "wait: never in DAC mode (packets are data)");
+}
+
 int main(void)
 {
 	test_prop_map();
@@ -762,6 +800,7 @@ int main(void)
 	test_print();
 	test_hostile();
 	test_packet_instant();
+	test_packets_can_wait();
 	setup(FPGA_MODE_ADC);
 	fpga_producer_free(&emu.prod);
 	fpga_consumer_free(&emu.cons);
