@@ -283,7 +283,7 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf)
 	t->rx_names = calloc(b, sizeof(*t->rx_names));
 	t->rx_ctrl = calloc(b, DGR_RX_CTRL_SIZE);
 	t->tx_msgs = calloc(b, sizeof(*t->tx_msgs));
-	t->tx_iov = calloc(2 * (size_t)b, sizeof(*t->tx_iov));
+	t->tx_iov = calloc((1 + DGR_TX_PKT_MAX_IOV) * (size_t)b, sizeof(*t->tx_iov));
 	t->tx_names = calloc(b, sizeof(*t->tx_names));
 	if (!t->rx_buf || !t->rx_msgs || !t->rx_iov || !t->rx_names || !t->rx_ctrl || !t->tx_msgs ||
 	    !t->tx_iov || !t->tx_names) {
@@ -675,8 +675,16 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 		while (done + k < n && k < t->batch && pkts[done + k].proto == proto) {
 			const struct dgr_tx_pkt *p = &pkts[done + k];
 			struct msghdr *h = &t->tx_msgs[k].msg_hdr;
-			struct iovec *iov = &t->tx_iov[2 * k];
+			struct iovec *iov = &t->tx_iov[(1 + DGR_TX_PKT_MAX_IOV) * k];
+			unsigned int pieces = p->iovcnt;
+			unsigned int first = 0;
 			socklen_t sl;
+
+			if (pieces > DGR_TX_PKT_MAX_IOV) {
+				return fail(errbuf, DGR_E_INVAL,
+					    "send: a packet of %u pieces (at most %d)", pieces,
+					    DGR_TX_PKT_MAX_IOV);
+			}
 
 			dgr_transport_fill_dst(t, p->dst, proto, &t->tx_names[k], &sl);
 			memset(h, 0, sizeof(*h));
@@ -686,16 +694,17 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 				iov[0].iov_base =
 				    (void *)(proto == DGR_PROTO_DCP ? pad_dcp : pad_dgrdma);
 				iov[0].iov_len = DGR_UDP_PAD_LEN;
-				iov[1].iov_base = (void *)p->data;
-				iov[1].iov_len = p->len;
-				h->msg_iov = iov;
-				h->msg_iovlen = 2;
-			} else {
-				iov[0].iov_base = (void *)p->data;
-				iov[0].iov_len = p->len;
-				h->msg_iov = iov;
-				h->msg_iovlen = 1;
+				first = 1;
 			}
+			if (pieces > 0) {
+				memcpy(iov + first, p->iov, pieces * sizeof(*iov));
+			} else {
+				iov[first].iov_base = (void *)p->data;
+				iov[first].iov_len = p->len;
+				pieces = 1;
+			}
+			h->msg_iov = iov;
+			h->msg_iovlen = first + pieces;
 			k++;
 		}
 		r = sendmmsg(fd, t->tx_msgs, k, 0);

@@ -50,7 +50,17 @@ struct tx_state {
 	struct dgr_txn_req req;
 
 	struct dgr_tx_pkt pkts[DGR_TRANSPORT_MAX_BATCH];
+	struct iovec pkt_iov[DGR_TRANSPORT_MAX_BATCH][DGR_FB_MAX_IOV];
 	unsigned int npkts;
+	/*
+	 * Zero-copy transmit (retransmission off): data frames reference the
+	 * producer's buffers, which are reusable only once their frames are
+	 * handed to the socket: data transactions finished in the open frame,
+	 * and in closed frames not yet sent.
+	 */
+	bool zero_copy;
+	unsigned int freed_open;
+	unsigned int freed_closed;
 	struct pend_db *dbs; /* doorbells in frames not yet sent */
 	unsigned int ndbs;
 	unsigned int ndbs_closed; /* the first ndbs_closed are in closed frames or DCP packets */
@@ -105,6 +115,13 @@ static int flush_send(struct tx_state *s)
 		DGR_ADD(c->st.doorbells_sent, 1);
 		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq);
 	}
+	if (s->freed_closed) {
+		/* the kernel has copied their data: the producer may refill the buffers */
+		__atomic_store_n(&c->local_freed, c->local_freed + s->freed_closed,
+				 __ATOMIC_RELEASE);
+		s->freed_closed = 0;
+		dgr_event_notify(&c->ev_worker);
+	}
 	memmove(s->dbs, s->dbs + s->ndbs_closed, (s->ndbs - s->ndbs_closed) * sizeof(*s->dbs));
 	s->ndbs -= s->ndbs_closed;
 	s->ndbs_closed = 0;
@@ -117,12 +134,22 @@ static int flush_send(struct tx_state *s)
 	return 0;
 }
 
-static int add_pkt(struct tx_state *s, const uint8_t *data, size_t len, enum dgr_proto proto)
+/* Queues a packet; fb, when not NULL, is the finished frame of data (its pieces are sent). */
+static int add_pkt(struct tx_state *s, const uint8_t *data, size_t len, enum dgr_proto proto,
+		   const struct dgr_frame_builder *fb)
 {
-	s->pkts[s->npkts].data = data;
-	s->pkts[s->npkts].len = len;
-	s->pkts[s->npkts].proto = proto;
-	s->pkts[s->npkts].dst = NULL;
+	struct dgr_tx_pkt *p = &s->pkts[s->npkts];
+
+	p->data = data;
+	p->len = len;
+	p->proto = proto;
+	p->dst = NULL;
+	p->iov = NULL;
+	p->iovcnt = 0;
+	if (fb && fb->gather) {
+		p->iov = s->pkt_iov[s->npkts];
+		p->iovcnt = dgr_fb_iov(fb, s->pkt_iov[s->npkts]);
+	}
 	s->npkts++;
 	if (s->npkts == s->batch || s->nack == ACK_ONLY_SLOTS || s->ndcp == DCP_SLOTS ||
 	    s->ndbs + 512 > s->dbs_cap) {
@@ -147,6 +174,9 @@ static bool open_frame(struct tx_state *s)
 	hdr.frame_seq = s->next_seq;
 	if (dgr_fb_init(&s->fb, buf, s->cap, &hdr) < 0) {
 		return false;
+	}
+	if (s->zero_copy) {
+		dgr_fb_gather(&s->fb);
 	}
 	s->fseq = s->next_seq;
 	s->open = true;
@@ -200,7 +230,12 @@ static int close_frame(struct tx_state *s)
 	DGR_TP(frame_tx, c->o.conn_index, s->fseq, (uint32_t)len, (uint16_t)s->fb.msgs, ack_start,
 	       ack_count, 0);
 	s->ndbs_closed = s->ndbs;
-	return add_pkt(s, s->fb.buf, len, DGR_PROTO_DGRDMA);
+	s->freed_closed += s->freed_open;
+	s->freed_open = 0;
+	if (s->fb.niov > 0) {
+		DGR_ADD(c->st.frames_tx_gathered, 1);
+	}
+	return add_pkt(s, s->fb.buf, len, DGR_PROTO_DGRDMA, &s->fb);
 }
 
 static void finish_active(struct tx_state *s)
@@ -222,9 +257,8 @@ static void finish_active(struct tx_state *s)
 		DGR_ADD(c->st.data_bytes_tx, s->txn.len);
 		DGR_TP(txn_sent, c->o.conn_index, s->txn.txn_id, s->req.remote, s->txn.len,
 		       s->fseq);
-		/* the data is in frames now: the local buffer can be refilled */
-		__atomic_store_n(&c->local_freed, c->local_freed + 1, __ATOMIC_RELEASE);
-		dgr_event_notify(&c->ev_worker);
+		/* the buffer is free once the frame with its last fragment is sent */
+		s->freed_open++;
 	}
 	s->active = ACTIVE_NONE;
 }
@@ -303,7 +337,7 @@ static int send_dcp_doorbell(struct tx_state *s, const struct dgr_doorbell_req *
 	d->t_acquire = db->t_acquire;
 	d->t_release = db->t_release;
 	s->ndbs_closed = s->ndbs;
-	return add_pkt(s, buf, (size_t)len, DGR_PROTO_DCP);
+	return add_pkt(s, buf, (size_t)len, DGR_PROTO_DCP, NULL);
 }
 
 static void start_data(struct tx_state *s, const struct dgr_txn_req *req)
@@ -403,7 +437,7 @@ static int send_dcp_requests(struct tx_state *s)
 		int r;
 
 		memcpy(buf, out.buf, out.len);
-		r = add_pkt(s, buf, out.len, DGR_PROTO_DCP);
+		r = add_pkt(s, buf, out.len, DGR_PROTO_DCP, NULL);
 		if (r < 0) {
 			return r;
 		}
@@ -432,7 +466,7 @@ static int send_ack_only(struct tx_state *s)
 		DGR_ADD(c->st.bytes_tx, DGR_FRAME_HDR_LEN);
 		DGR_TP(frame_tx, c->o.conn_index, 0, DGR_FRAME_HDR_LEN, 0,
 		       dgr_get_le16(b + DGR_FRAME_OFF_ACK_START), b[DGR_FRAME_OFF_ACK_COUNT], 0);
-		r = add_pkt(s, b, DGR_FRAME_HDR_LEN, DGR_PROTO_DGRDMA);
+		r = add_pkt(s, b, DGR_FRAME_HDR_LEN, DGR_PROTO_DGRDMA, NULL);
 		if (r < 0) {
 			return r;
 		}
@@ -462,7 +496,7 @@ static int retransmit_due(struct tx_state *s, uint64_t now)
 		DGR_TP(frame_tx, c->o.conn_index, due[i]->seq, due[i]->len, due[i]->msgs,
 		       dgr_get_le16(due[i]->buf + DGR_FRAME_OFF_ACK_START),
 		       due[i]->buf[DGR_FRAME_OFF_ACK_COUNT], 1);
-		r = add_pkt(s, due[i]->buf, due[i]->len, DGR_PROTO_DGRDMA);
+		r = add_pkt(s, due[i]->buf, due[i]->len, DGR_PROTO_DGRDMA, NULL);
 		if (r < 0) {
 			return r;
 		}
@@ -625,6 +659,7 @@ void *dgr_tx_thread(void *arg)
 	s->batch = c->o.transport.batch ? c->o.transport.batch : DGR_TRANSPORT_DEFAULT_BATCH;
 	s->next_seq = 1;
 	s->next_txn = 1;
+	s->zero_copy = c->o.retransmit_ms == 0; /* frames to resend must own their data */
 	s->dbs_cap = 1024;
 	s->dbs = calloc(s->dbs_cap, sizeof(*s->dbs));
 	dgr_ackq_init(&s->ackq);

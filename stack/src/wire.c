@@ -277,6 +277,10 @@ int dgr_fb_init(struct dgr_frame_builder *fb, uint8_t *buf, size_t cap,
 	fb->len = DGR_FRAME_HDR_LEN;
 	fb->last_msg = 0;
 	fb->msgs = 0;
+	fb->gather = false;
+	fb->buf_len = DGR_FRAME_HDR_LEN;
+	fb->buf_start = 0;
+	fb->niov = 0;
 	dgr_frame_hdr_write(buf, hdr);
 	buf[DGR_FRAME_OFF_FLAGS] = DGR_FRAME_FLAG_ACK_ONLY;
 	return 0;
@@ -311,7 +315,7 @@ int dgr_fb_add(struct dgr_frame_builder *fb, const struct dgr_msg *m, const uint
 	       size_t src_len)
 {
 	long room = dgr_fb_room(fb);
-	size_t start;
+	size_t start, gap, at;
 	uint8_t *p;
 	size_t copy;
 
@@ -321,15 +325,18 @@ int dgr_fb_add(struct dgr_frame_builder *fb, const struct dgr_msg *m, const uint
 	if (src_len > 0 && !data) {
 		return -DGR_E_INVAL;
 	}
+	/* start: the header's offset on the wire; at: in buf (the same unless gathering) */
 	start = fb->msgs == 0 ? DGR_FRAME_HDR_LEN : align_msg_offset(fb->len);
+	gap = start - fb->len;
+	at = fb->buf_len + gap;
 	/* Zero the alignment gap and set has_nextmsg on the previous message. */
-	if (start > fb->len) {
-		memset(fb->buf + fb->len, 0, start - fb->len);
+	if (gap > 0) {
+		memset(fb->buf + fb->buf_len, 0, gap);
 	}
 	if (fb->msgs > 0) {
 		fb->buf[fb->last_msg + DGR_MSG_OFF_NEXTMSG] = 1;
 	}
-	p = fb->buf + start;
+	p = fb->buf + at;
 	dgr_put_le32(p + DGR_MSG_OFF_TXN_ID, m->txn_id);
 	dgr_put_le32(p + DGR_MSG_OFF_FLAG_ADDR, m->flag_addr);
 	dgr_put_le32(p + DGR_MSG_OFF_FLAG_VALUE, m->flag_value);
@@ -340,17 +347,48 @@ int dgr_fb_add(struct dgr_frame_builder *fb, const struct dgr_msg *m, const uint
 	p[DGR_MSG_OFF_TYPE] = 0;
 	p[DGR_MSG_OFF_NEXTMSG] = 0;
 	copy = src_len < m->data_len ? src_len : m->data_len;
-	if (copy) {
-		memcpy(p + DGR_MSG_HDR_LEN, data, copy);
+	fb->buf_len = at + DGR_MSG_HDR_LEN;
+	/* two pieces for this message, and one left for the buf span after it */
+	if (fb->gather && copy > 0 && fb->niov + 3 <= DGR_FB_MAX_IOV) {
+		fb->iov[fb->niov].iov_base = fb->buf + fb->buf_start;
+		fb->iov[fb->niov].iov_len = fb->buf_len - fb->buf_start;
+		fb->iov[fb->niov + 1].iov_base = (void *)data;
+		fb->iov[fb->niov + 1].iov_len = copy;
+		fb->niov += 2;
+		fb->buf_start = fb->buf_len;
+	} else if (copy) {
+		memcpy(fb->buf + fb->buf_len, data, copy);
+		fb->buf_len += copy;
 	}
 	if (copy < m->data_len) {
-		memset(p + DGR_MSG_HDR_LEN + copy, 0, m->data_len - copy);
+		memset(fb->buf + fb->buf_len, 0, m->data_len - copy);
+		fb->buf_len += m->data_len - copy;
 	}
-	fb->last_msg = start;
+	fb->last_msg = at;
 	fb->len = start + DGR_MSG_HDR_LEN + m->data_len;
 	fb->msgs++;
 	fb->buf[DGR_FRAME_OFF_FLAGS] = DGR_FRAME_FLAG_MSGS;
 	return 0;
+}
+
+/* See wire.h. */
+void dgr_fb_gather(struct dgr_frame_builder *fb)
+{
+	fb->gather = true;
+}
+
+/* See wire.h. */
+unsigned int dgr_fb_iov(const struct dgr_frame_builder *fb, struct iovec *iov)
+{
+	unsigned int n = fb->niov;
+
+	memcpy(iov, fb->iov, n * sizeof(*iov));
+	if (fb->buf_len > fb->buf_start || n == 0) {
+		iov[n].iov_base = fb->buf + fb->buf_start;
+		iov[n].iov_len = fb->buf_len - fb->buf_start;
+		n++;
+	}
+	return n;
 }
 
 /* See wire.h. */

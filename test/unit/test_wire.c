@@ -454,6 +454,103 @@ static void test_seq_diff(void)
 	TAP_EQ_I(dgr_seq_diff(0xFFFF, 1), -2, "sequence comparison is signed");
 }
 
+/* Joins the pieces of a gather-mode frame; returns the bytes written. */
+static size_t join_iov(const struct iovec *iov, unsigned int n, uint8_t *out)
+{
+	size_t len = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		memcpy(out + len, iov[i].iov_base, iov[i].iov_len);
+		len += iov[i].iov_len;
+	}
+	return len;
+}
+
+/*
+ * Builds the same frames twice, copying and in gather mode: a doorbell, then
+ * transactions of lengths that need alignment gaps and a final fragment
+ * rounded up to 4 (zero-filled), then many small ones (the pieces run out and
+ * the builder copies). The gathered pieces must join into the same bytes.
+ */
+static void test_gather(void)
+{
+	static uint8_t src[20000], lin[9000], gat[9000], joined[9000];
+	static const uint32_t lens[] = { 4,  4,	 6,  16, 30, 4096, 8190, 9,  2,	 64, 64,    64,
+					 64, 64, 64, 64, 64, 64,   64,	 64, 64, 64, 17000, 3 };
+	struct dgr_frame_hdr hdr = { .src_id = 1, .dst_id = 2, .frame_seq = 1 };
+	struct dgr_frame_builder a, b;
+	struct iovec iov[DGR_FB_MAX_IOV];
+	unsigned int nframes = 0, same = 0, max_pieces = 0, copied_after_limit = 0;
+	uint32_t off = 0;
+	size_t la, lb, lj;
+	unsigned int n;
+
+	for (size_t i = 0; i < sizeof(src); i++) {
+		src[i] = (uint8_t)(i * 13 + 1);
+	}
+	dgr_fb_init(&a, lin, sizeof(lin), &hdr);
+	dgr_fb_init(&b, gat, sizeof(gat), &hdr);
+	dgr_fb_gather(&b);
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		struct dgr_txn t = { .txn_id = (uint32_t)k + 1,
+				     .data_addr = off,
+				     .flag_addr = 0x100000 + 4 * (uint32_t)k,
+				     .flag_value = dgr_flag_encode(lens[k], false, false, 0),
+				     .data = src,
+				     .len = lens[k] };
+		struct dgr_txn_cursor ca, cb;
+		int ra, rb;
+
+		off += (lens[k] + 15) & ~15u;
+		dgr_txn_plan(&ca, &t, &a);
+		dgr_txn_plan(&cb, &t, &b);
+		for (;;) {
+			ra = dgr_fb_add_txn(&a, &ca);
+			rb = dgr_fb_add_txn(&b, &cb);
+			if (ra != rb || ra < 0) {
+				tap_ok(0, "gather: both builders take the same fragments (%d, %d)",
+				       ra, rb);
+				return;
+			}
+			if (ra == 1) {
+				break;
+			}
+			la = dgr_fb_finish(&a);
+			lb = dgr_fb_finish(&b);
+			n = dgr_fb_iov(&b, iov);
+			max_pieces = n > max_pieces ? n : max_pieces;
+			/* every message here has data: more messages than referenced pieces were
+			 * copied */
+			copied_after_limit += b.msgs > b.niov / 2;
+			lj = join_iov(iov, n, joined);
+			nframes++;
+			same += la == lb && lj == la && memcmp(lin, joined, la) == 0;
+			hdr.frame_seq++;
+			dgr_fb_init(&a, lin, sizeof(lin), &hdr);
+			dgr_fb_init(&b, gat, sizeof(gat), &hdr);
+			dgr_fb_gather(&b);
+		}
+	}
+	la = dgr_fb_finish(&a);
+	lb = dgr_fb_finish(&b);
+	n = dgr_fb_iov(&b, iov);
+	lj = join_iov(iov, n, joined);
+	nframes++;
+	same += la == lb && lj == la && memcmp(lin, joined, la) == 0;
+	tap_ok(nframes >= 4 && same == nframes,
+	       "gather: %u of %u frames join into the bytes the copying builder wrote", same,
+	       nframes);
+	tap_ok(max_pieces == DGR_FB_MAX_IOV - 1,
+	       "gather: a frame of many messages uses %u pieces (the limit %d, less the one the "
+	       "next message would need)",
+	       max_pieces, DGR_FB_MAX_IOV);
+	tap_ok(copied_after_limit > 0, "gather: past the limit the data is copied instead");
+	dgr_fb_init(&b, gat, sizeof(gat), &hdr);
+	TAP_EQ_U(dgr_fb_iov(&b, iov), 1, "gather off: one piece");
+	tap_ok(iov[0].iov_base == gat && iov[0].iov_len == DGR_FRAME_HDR_LEN,
+	       "gather off: the whole buffer");
+}
+
 int main(void)
 {
 	test_header_round_trip();
@@ -461,6 +558,7 @@ int main(void)
 	test_count_msgs();
 	test_builder_limits();
 	test_fragmentation();
+	test_gather();
 	test_doorbells_coalesced();
 	test_malformed();
 	test_error_names();

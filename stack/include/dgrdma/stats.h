@@ -70,7 +70,8 @@ extern "C" {
 	X(ramp_gaps)                 /* places where the ramp jumped (runs of lost samples) */ \
 	X(eof_received)              /* buffers with the EOF bit set */                      \
 	X(tx_ring_full)              /* gauge-like: times the doorbell/TX ring was full */ \
-	X(doorbells_inline)          /* of doorbells_sent, sent by the consumer itself */
+	X(doorbells_inline)          /* of doorbells_sent, sent by the consumer itself */ \
+	X(frames_tx_gathered)        /* frames sent from their pieces, data not copied (zero-copy) */
 /* clang-format on */
 
 struct dgr_conn_stats {

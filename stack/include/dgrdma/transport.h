@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
@@ -108,11 +109,21 @@ struct dgr_rx_pkt {
 };
 
 /* One packet to send. */
+/* Most pieces one packet can be sent from (struct dgr_tx_pkt iov). */
+#define DGR_TX_PKT_MAX_IOV 16
+
 struct dgr_tx_pkt {
 	const uint8_t *data;
 	size_t len;
 	enum dgr_proto proto;	    /* DGR_PROTO_DGRDMA or DGR_PROTO_DCP */
 	const struct dgr_addr *dst; /* NULL: the configured peer */
+	/*
+	 * When iovcnt > 0 (at most DGR_TX_PKT_MAX_IOV): the packet is these
+	 * pieces in order (a frame built in gather mode, dgr_fb_iov()), and data
+	 * and len are not used. Zero-initialize packets that do not use it.
+	 */
+	const struct iovec *iov;
+	unsigned int iovcnt;
 };
 
 struct dgr_transport;

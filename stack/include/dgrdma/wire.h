@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include <dgrdma/proto.h>
 
@@ -177,12 +178,28 @@ void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr);
  * for raw Ethernet, the datagram size for UDP). Not thread-safe; one per
  * sender.
  */
+/*
+ * Most pieces a frame built in gather mode is sent from (dgr_fb_iov()): each
+ * message whose data stays in the caller's memory adds two.
+ */
+#define DGR_FB_MAX_IOV 16
+
 struct dgr_frame_builder {
 	uint8_t *buf;
 	size_t cap;
-	size_t len;	   /* bytes used so far, including the frame header */
-	size_t last_msg;   /* offset of the last message header, 0 when none */
+	size_t len;	   /* bytes of the frame on the wire so far, frame header included */
+	size_t last_msg;   /* offset in buf of the last message header, 0 when none */
 	unsigned int msgs; /* messages added */
+	/*
+	 * Gather mode (dgr_fb_gather()): message data is not copied into buf but
+	 * referenced, so buf holds only the headers and padding, in wire order;
+	 * iov[] lists the pieces finished so far (buf spans and caller data).
+	 */
+	bool gather;
+	size_t buf_len;	  /* bytes of buf used (== len unless in gather mode) */
+	size_t buf_start; /* start of the buf span not yet in iov[] */
+	struct iovec iov[DGR_FB_MAX_IOV];
+	unsigned int niov;
 };
 
 /*
@@ -219,6 +236,22 @@ int dgr_fb_add(struct dgr_frame_builder *fb, const struct dgr_msg *m, const uint
  * length in bytes.
  */
 size_t dgr_fb_finish(struct dgr_frame_builder *fb);
+
+/*
+ * Gather mode from the next message on: message data stays where the caller
+ * has it and the frame is sent from the pieces dgr_fb_iov() lists (no copy in
+ * user space). The data must stay unchanged until the frame is sent. When the
+ * pieces run out (more than DGR_FB_MAX_IOV / 2 - 1 messages with data), data
+ * is copied into buf as without gather mode.
+ */
+void dgr_fb_gather(struct dgr_frame_builder *fb);
+
+/*
+ * The pieces of a finished frame, in wire order, written to iov (room for
+ * DGR_FB_MAX_IOV). Without gather mode: one piece, buf and len. Returns the
+ * number of pieces.
+ */
+unsigned int dgr_fb_iov(const struct dgr_frame_builder *fb, struct iovec *iov);
 
 /* Rewrites the ACK fields of a finished or open frame (ACK piggy-backing). */
 void dgr_fb_set_ack(struct dgr_frame_builder *fb, uint16_t ack_start, uint8_t ack_count);

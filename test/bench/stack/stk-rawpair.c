@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (send_mode) {
-		struct dgr_tx_pkt pkts[64];
+		struct dgr_tx_pkt pkts[64] = { 0 };
 		uint8_t *buf;
 		uint64_t end = now_ns() + dur_ns;
 

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	uint32_t nbuf = 64, size = 16384;
 	uint8_t *frames, *data;
 	size_t cap;
-	struct dgr_tx_pkt pkts[64];
+	struct dgr_tx_pkt pkts[64] = { 0 };
 	uint64_t sent = 0, kinds[5] = { 0 };
 	uint16_t seq = 1;
 	int opt;

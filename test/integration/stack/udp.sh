@@ -31,6 +31,9 @@ check_eq "$(jget "$T/rx.json" doorbells_sent)" 65536 "65536 doorbells sent"
 check_eq "$(jget "$T/rx.json" latency_ns.count)" 65536 "65536 in-host latencies"
 check_eq "$(jget "$T/tx.json" doorbells_received)" 65536 "tx got 65536 credits back"
 check_eq "$(jget "$T/tx.json" buffers_unanswered)" 0 "every buffer sent was released"
+frames=$(jget "$T/tx.json" counters.frames_tx)
+check_eq "$(jget "$T/tx.json" counters.frames_tx_gathered)" "$frames" \
+	"zero-copy transmit over UDP: each of the $frames frames gathered (pad + pieces)"
 
 # --- sinks: a file (fsync after every buffer) holds the exact ramp; memcpy with a delay
 stk_ports 8

@@ -87,6 +87,9 @@ check_eq "$(jget "$T/mtu9000.rx.json" transport.mtu)" 9000 "MTU read from the in
 check_eq "$(jget "$T/mtu9000.rx.json" transport.receive)" ring "frames arrive through the receive ring"
 check_eq "$(jget "$T/mtu9000.rx.json" transport.rcvbuf)" 4194304 "the ring is --rcvbuf (4 MiB) long"
 check_eq "$(jget "$T/mtu9000.tx.json" doorbells_received)" 65536 "65536 credits returned"
+frames=$(jget "$T/mtu9000.tx.json" counters.frames_tx)
+check_eq "$(jget "$T/mtu9000.tx.json" counters.frames_tx_gathered)" "$frames" \
+	"zero-copy transmit: each of the $frames frames sent from the producer's buffers"
 
 link_setup 1500
 stream mtu1500 256M --no-rx-ring
@@ -109,6 +112,8 @@ if command -v clang >/dev/null && command -v tc >/dev/null &&
 	check_eq "$(jget "$T/loss.rx.json" samples_lost)" 0 "ramp complete"
 	rtx=$(jget "$T/loss.tx.json" counters.retransmits)
 	check "frames were lost and retransmitted ($rtx)" test "${rtx:-0}" -gt 0
+	check_eq "$(jget "$T/loss.tx.json" counters.frames_tx_gathered)" 0 \
+		"with retransmission frames own a copy of their data (none gathered)"
 	stream noretx 64M --incomplete-timeout 300 --idle-timeout 1 -- --idle-timeout 1
 	check_eq "$STK_RX_RC" 1 "1% loss without retransmission: rx exits 1 (no hang)"
 	check_eq "$(jget "$T/noretx.rx.json" status)" stalled "and reports a stalled stream"

@@ -118,7 +118,7 @@ static void test_peer_only(void)
 	struct dgr_transport *a1 = NULL, *a2 = NULL, *plain = NULL;
 	struct dgr_transport_opts o;
 	struct dgr_addr p1a, p2a, a1a;
-	struct dgr_tx_pkt pkts[10];
+	struct dgr_tx_pkt pkts[10] = { 0 };
 	uint8_t one[10][16], two[10][16];
 	unsigned int n1 = 0, n2 = 0, wrong = 0;
 	char err[DGR_ERRBUF_SIZE];
@@ -189,7 +189,7 @@ int main(void)
 {
 	struct dgr_transport *a = open_udp(1 << 20), *b = open_udp(1 << 20), *c;
 	struct dgr_addr aa, ba;
-	struct dgr_tx_pkt pkts[200];
+	struct dgr_tx_pkt pkts[200] = { 0 };
 	uint8_t bufs[200][400];
 	unsigned int dg = 0, dc = 0, inv = 0;
 	char err[DGR_ERRBUF_SIZE];
