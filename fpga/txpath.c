@@ -37,7 +37,7 @@ void fpga_tx_free(struct fpga_emu *e)
 
 static void flush_frames(struct fpga_emu *e)
 {
-	struct dgr_tx_pkt pkts[FPGA_TX_FRAMES];
+	struct dgr_tx_pkt pkts[FPGA_TX_FRAMES] = { 0 };
 	char errbuf[DGR_ERRBUF_SIZE];
 	int n;
 
