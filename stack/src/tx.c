@@ -581,7 +581,7 @@ static int tx_service(struct tx_state *s, bool stopping, uint64_t *wait_ns)
  * the transmit state at once: on this 2-vCPU VM waking the transmit thread
  * for each doorbell cost more than the send (docs/performance/stack.md).
  * A frame held for coalesce_wait needs the transmit thread's timer, so this
- * is only done without coalescing.
+ * is only done without coalescing, and only on a receive-only connection.
  */
 bool dgr_tx_inline(struct dgr_conn *c)
 {
@@ -591,7 +591,8 @@ bool dgr_tx_inline(struct dgr_conn *c)
 	bool left;
 	int r;
 
-	if (!c->o.inline_doorbells || c->o.coalesce_wait_us || c->o.busy_wait ||
+	/* on a connection that also sends data the pass could fragment the producer's frames */
+	if (!c->o.inline_doorbells || c->o.coalesce_wait_us || c->o.busy_wait || c->txp ||
 	    pthread_mutex_trylock(&c->tx_lock) != 0) {
 		return false;
 	}
