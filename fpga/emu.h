@@ -68,7 +68,8 @@ struct fpga_config {
 	uint32_t ack_wait_us;
 	bool pacing_busy;
 	bool virtual_clock;
-	uint64_t tick_ns; /* virtual clock step per loop iteration */
+	uint64_t timer_slack_ns; /* the loop's timer slack (finish_config resolves auto) */
+	uint64_t tick_ns;	 /* virtual clock step per loop iteration */
 	uint64_t seed;
 	double drop_frames; /* probability */
 	double corrupt;	    /* probability */

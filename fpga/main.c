@@ -37,6 +37,7 @@ enum {
 	OPT_ACK_WAIT,
 	OPT_PACING,
 	OPT_CLOCK,
+	OPT_TIMER_SLACK,
 	OPT_TICK,
 	OPT_SEED,
 	OPT_DROP_FRAMES,
@@ -73,6 +74,7 @@ static const struct option longopts[] = {
 	{ "ack-wait-us", required_argument, NULL, OPT_ACK_WAIT },
 	{ "pacing", required_argument, NULL, OPT_PACING },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "timer-slack-us", required_argument, NULL, OPT_TIMER_SLACK },
 	{ "tick-us", required_argument, NULL, OPT_TICK },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "drop-frames", required_argument, NULL, OPT_DROP_FRAMES },
@@ -132,6 +134,9 @@ static void usage(FILE *out)
 	    "Timing:\n"
 	    "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
 	    "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
+	    "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
+	    "                          (default): 50, or an eighth of the time the FPGA's\n"
+	    "                          memory holds at --rate when that is less\n"
 	    "  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default "
 	    "10)\n"
 	    "  --seed N                seed of every random choice (default: from the time; "
@@ -204,6 +209,7 @@ struct cli {
 	bool tx_run;
 	uint32_t tx_messages, tx_beats, tx_gap;
 	bool tx_beats_given;
+	int64_t timer_slack_us; /* -1: auto */
 };
 
 static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
@@ -306,6 +312,17 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 				snprintf(errbuf, DGR_ERRBUF_SIZE,
 					 "--pacing: '%s' is not sleep or busy", optarg);
 				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_TIMER_SLACK:
+			if (strcmp(optarg, "auto") == 0) {
+				c->timer_slack_us = -1;
+			} else {
+				uint32_t us;
+
+				rc =
+				    u32opt("--timer-slack-us", optarg, 0, 1000, false, &us, errbuf);
+				c->timer_slack_us = (int64_t)us;
 			}
 			break;
 		case OPT_CLOCK:
@@ -426,6 +443,27 @@ static int finish_config(struct cli *c, char *errbuf)
 			 c->tx_beats, cfg->buffer_size / 4);
 		return -DGR_E_INVAL;
 	}
+	/*
+	 * Timer slack lets the kernel end the loop's sleeps a little late and so
+	 * batch its wake-ups (1 ns: every buffer wakes it; 50 us cut its CPU time
+	 * by a quarter at 250 MS/s, docs/fpga.md). A buffer sent late must not be
+	 * what fills the FPGA's memory, so auto keeps it to an eighth of the time
+	 * that memory holds at the rate.
+	 */
+	if (c->timer_slack_us >= 0) {
+		cfg->timer_slack_ns = c->timer_slack_us ? (uint64_t)c->timer_slack_us * 1000u : 1u;
+	} else {
+		cfg->timer_slack_ns = 50000u;
+		if (cfg->rate > 0) {
+			double hold_ns = (double)cfg->nbuffers * cfg->buffer_size /
+					 DGR_SAMPLE_BYTES / cfg->rate * 1e9;
+
+			if (hold_ns / 8 < (double)cfg->timer_slack_ns) {
+				cfg->timer_slack_ns =
+				    hold_ns / 8 < 1 ? 1u : (uint64_t)(hold_ns / 8);
+			}
+		}
+	}
 	if (!c->seed_given) {
 		struct timespec ts;
 
@@ -460,12 +498,12 @@ static void print_config(const struct fpga_emu *e, const struct cli *c, FILE *ou
 		e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.id,
 		e->cfg.peer_id, e->cfg.max_acks, e->cfg.ack_wait_us);
 	fprintf(out,
-		"  clock %s, pacing %s, seed %llu, drop-frames %g, corrupt %g, doorbell delay %u "
-		"us, duration %.3f s%s\n",
+		"  clock %s, pacing %s (timer slack %.3f us), seed %llu, drop-frames %g, corrupt "
+		"%g, doorbell delay %u us, duration %.3f s%s\n",
 		e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
-		(unsigned long long)e->cfg.seed, e->cfg.drop_frames, e->cfg.corrupt,
-		e->cfg.doorbell_delay_us, (double)e->cfg.duration_ns / 1e9,
-		e->cfg.idle ? ", idle (waiting for DCP)" : "");
+		(double)e->cfg.timer_slack_ns / 1e3, (unsigned long long)e->cfg.seed,
+		e->cfg.drop_frames, e->cfg.corrupt, e->cfg.doorbell_delay_us,
+		(double)e->cfg.duration_ns / 1e9, e->cfg.idle ? ", idle (waiting for DCP)" : "");
 	fflush(out);
 }
 
@@ -497,6 +535,7 @@ static void defaults(struct cli *c)
 	struct fpga_config *cfg = &c->cfg;
 
 	memset(c, 0, sizeof(*c));
+	c->timer_slack_us = -1;
 	dgr_transport_opts_init(&c->topts);
 	cfg->mode = FPGA_MODE_ADC;
 	cfg->rate = 10e6;
@@ -597,7 +636,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, (unsigned long)e->cfg.timer_slack_ns, 0, 0, 0);
 	if (!e->cfg.quiet) {
 		print_config(e, &c, e->cfg.json ? stderr : stdout);
 	}

@@ -208,6 +208,28 @@ bad "--report-data-loss: 'yes'" --report-data-loss yes
 bad "--drop-frames: '2' is out of range 0..1" --drop-frames 2
 bad "--mode: 'foo'" --mode foo
 bad "--buffer-size" --buffer-size 100
+bad "--timer-slack-us: '2000' is out of range 0..1000" --timer-slack-us 2000
+
+# 8a. Timer slack: auto is 50 us, or an eighth of the time the FPGA's memory holds at the rate
+#     (64 KiB at 1e9 samples/s: 16.384 us / 8); the process runs with it (/proc timerslack_ns).
+slack() { # WANT_NS [options]
+	local want=$1
+	shift
+	"$FPGA" --udp --bind 127.0.0.1:0 --duration 2 --drain-ms 0 --quiet "$@" >/dev/null 2>&1 &
+	local p=$!
+	sleep 0.3
+	if [ "$(id -u)" = 0 ]; then
+		check_eq "$(cat /proc/$p/timerslack_ns 2>/dev/null)" "$want" "timer slack $* -> $want ns"
+	else
+		skip "not root: /proc/PID/timerslack_ns of another process needs CAP_SYS_NICE"
+	fi
+	kill $p 2>/dev/null
+	wait $p 2>/dev/null
+}
+slack 50000
+slack 2048 --rate 1e9
+slack 1 --timer-slack-us 0
+slack 200000 --timer-slack-us 200 --rate 1e9
 "$FPGA" --if nosuch0 --peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
 check_eq "$?/$(grep -c 'nosuch0: no such interface' "$WORK/bad.out")" "1/1" \
 	"a missing interface is named (exit 1)"
