@@ -23,6 +23,10 @@ int fpga_tx_init(struct fpga_emu *e, char *errbuf)
 		}
 		return -DGR_E_NOMEM;
 	}
+	/* first writes to fresh pages trap on a shadow-paging VM: not in the first frames */
+	for (size_t off = 0; off < (size_t)FPGA_TX_FRAMES * e->frame_cap; off += 4096) {
+		e->frames[off] = 0;
+	}
 	e->next_seq = 1;
 	e->next_txn = 1;
 	return 0;

@@ -60,6 +60,14 @@ struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
 	if (!r->slots || !r->scratch) {
 		goto nomem;
 	}
+	/*
+	 * Take the first write to each page now: ids hash over the whole table,
+	 * so the first transactions of a stream would fault on page after page,
+	 * which traps on a shadow-paging VM (docs/performance/stack.md).
+	 */
+	for (size_t off = 0; off < cap * sizeof(*r->slots); off += 4096) {
+		((volatile uint8_t *)r->slots)[off] = 0;
+	}
 	r->mask = cap - 1;
 	r->max = max_outstanding;
 	return r;
