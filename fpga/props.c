@@ -188,6 +188,8 @@ const struct fpga_prop fpga_props[] = {
 	RO32(4, 0x48, "fpga_memory", cfg.fpga_memory, "buffer memory per port, bytes"),
 	{ 4, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain,
 	  "free for tests (the same word as admin scratch 0x20)" },
+	RO64(4, 0x58, "timer_slack_ns", cfg.timer_slack_ns,
+	     "how late the loop's sleeps may end (--timer-slack-us)"),
 };
 
 const unsigned int fpga_nprops = sizeof(fpga_props) / sizeof(fpga_props[0]);

@@ -228,6 +228,9 @@ slack() { # WANT_NS [options]
 }
 slack 50000
 slack 2048 --rate 1e9
+check_eq "$(val "$WORK/drop.json" timer_slack_ns)" 50000 \
+	"the summary (DCP property timer_slack_ns) says which slack the run had"
+
 slack 1 --timer-slack-us 0
 slack 200000 --timer-slack-us 200 --rate 1e9
 "$FPGA" --if nosuch0 --peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
