@@ -3,8 +3,11 @@
  * The transmit thread: turns doorbells (RX path) and filled buffers (TX
  * path) into frames with the codec's fragmenter, holds a partly filled frame
  * for coalesce_wait, piggy-backs ACKs, keeps frames for retransmission when
- * that is on, and sends in batches (sendmmsg). It measures the in-host
- * doorbell latency: transaction complete -> doorbell handed to the socket.
+ * that is on, and sends in batches (sendmmsg); without retransmission data
+ * frames are sent from their pieces (the frame builder's gather mode: no copy
+ * of the producer's data). On a receive-only connection the consumer may run
+ * the same pass itself when the thread is idle (dgr_tx_inline). It measures the
+ * in-host doorbell latency: transaction complete -> doorbell handed to the socket.
  */
 #include <stdlib.h>
 #include <string.h>
