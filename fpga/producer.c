@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/prefault.h>
+
 #include "model.h"
 
 /* See model.h. */
@@ -37,9 +39,7 @@ int fpga_producer_init(struct fpga_producer *p, uint32_t size, unsigned int nloc
 	 * Touched now, not by the ADC's first pass: 1024 page faults of a 4 MiB
 	 * port made this VM's emulator 15 ms late at the start of a stream.
 	 */
-	for (size_t off = 0; off < (size_t)nlocal * size; off += 4096) {
-		((volatile uint8_t *)p->mem)[off] = 0;
-	}
+	dgr_prefault(p->mem, (size_t)nlocal * size);
 	p->size = size;
 	p->nlocal = nlocal;
 	p->nhost = nhost;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/prefault.h>
+
 #include "dgrdma-fpga-tp.h"
 #include "emu.h"
 
@@ -23,10 +25,8 @@ int fpga_tx_init(struct fpga_emu *e, char *errbuf)
 		}
 		return -DGR_E_NOMEM;
 	}
-	/* first writes to fresh pages trap on a shadow-paging VM: not in the first frames */
-	for (size_t off = 0; off < (size_t)FPGA_TX_FRAMES * e->frame_cap; off += 4096) {
-		e->frames[off] = 0;
-	}
+	/* the faults of fresh pages at set-up, not in the first frames */
+	dgr_prefault(e->frames, (size_t)FPGA_TX_FRAMES * e->frame_cap);
 	e->next_seq = 1;
 	e->next_txn = 1;
 	return 0;

@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <dgrdma/prefault.h>
+
 #include "conn_priv.h"
 
 /* Fills the defaults documented in host.h. */
@@ -178,12 +180,10 @@ static int open_port(struct dgr_conn *c, struct dgr_port *p, enum dgr_direction 
 	 * kernel, but on a VM with shadow paging (this one) the first user access
 	 * to each page still traps. A 16 MiB pool's first pass slowed the receive
 	 * thread tenfold for 70 ms and dropped samples at 200 MS/s
-	 * (docs/performance/stack.md). Both are needed: this loop alone, without
+	 * (docs/performance/stack.md). Both are needed: the prefault alone, without
 	 * MAP_POPULATE, still dropped samples in 3 runs of 3.
 	 */
-	for (size_t off = 0; off < map; off += 4096) {
-		((volatile uint8_t *)p->mem)[off] = 0;
-	}
+	dgr_prefault(p->mem, map);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/prefault.h>
 #include <dgrdma/reassembly.h>
 
 struct reasm_entry {
@@ -60,14 +61,8 @@ struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
 	if (!r->slots || !r->scratch) {
 		goto nomem;
 	}
-	/*
-	 * Take the first write to each page now: ids hash over the whole table,
-	 * so the first transactions of a stream would fault on page after page,
-	 * which traps on a shadow-paging VM (docs/performance/stack.md).
-	 */
-	for (size_t off = 0; off < cap * sizeof(*r->slots); off += 4096) {
-		((volatile uint8_t *)r->slots)[off] = 0;
-	}
+	/* ids hash over the whole table: the first transactions would meet fresh page after page */
+	dgr_prefault(r->slots, cap * sizeof(*r->slots));
 	r->mask = cap - 1;
 	r->max = max_outstanding;
 	return r;

@@ -18,6 +18,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <dgrdma/prefault.h>
+
 #include "transport_priv.h"
 
 /* Room before the payload: tpacket2_hdr + sockaddr_ll, then the MAC header. */
@@ -98,12 +100,8 @@ int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned in
 			 r->map_len, strerror(errno));
 		return -DGR_E_SYS;
 	}
-	/* the first user access to a page traps on a shadow-paging VM: take it now (conn.c) */
-	for (size_t off = 0; off < r->map_len; off += 4096) {
-		volatile uint8_t *b = (volatile uint8_t *)r->map + off;
-
-		*b = *b;
-	}
+	/* a write, not a read: giving a frame back is the receive thread's first write to a page */
+	dgr_prefault(r->map, r->map_len);
 	r->block_size = (unsigned int)block;
 	r->frame_size = (unsigned int)frame;
 	r->frames_per_block = (unsigned int)(block / frame);
