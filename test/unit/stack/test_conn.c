@@ -286,77 +286,76 @@ static void test_coalescing(void)
 }
 
 /*
- * Sends NBUF buffers one at a time, each after the doorbell of the one before
- * came back (the transmit thread idle in between); returns the doorbells seen.
+ * Opens a connection with options co and a peer, sends NBUF buffers one at a
+ * time, each after the doorbell of the one before came back (the transmit
+ * thread idle in between), the last with EOF, and closes both. Fills the
+ * doorbells the peer saw and the connection's final counters. Returns false
+ * when the pair could not be opened.
  */
-static void stream_one_by_one(struct dgr_conn *c, struct peer *p, struct doorbells *d)
+static bool stream_one_by_one(struct dgr_conn_opts *co, const char *label, struct doorbells *d,
+			      struct dgr_conn_stats *s)
 {
+	struct dgr_conn *c = NULL;
 	struct dgr_thread_stats ts;
+	struct peer p;
+	char err[DGR_ERRBUF_SIZE];
 	uint64_t end = mono_ms() + 5000;
 
+	if (open_pair(co, &c, &p) < 0) {
+		tap_ok(0, "%sopen a connection and a peer on 127.0.0.1", label);
+		return false;
+	}
+	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "%sthreads start", label);
 	/* the transmit thread has started and gone to sleep */
 	do {
 		dgr_conn_get_thread_stats(c, DGR_T_TX, &ts);
 		usleep(1000);
 	} while (ts.idle_waits == 0 && mono_ms() < end);
 	for (unsigned int k = 0; k < NBUF; k++) {
-		send_buffer(p, k, k == NBUF - 1);
-		collect_doorbells(p, d, k + 1);
+		send_buffer(&p, k, k == NBUF - 1);
+		collect_doorbells(&p, d, k + 1);
 	}
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "%sthe EOF buffer ends the stream", label);
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, s);
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+	return true;
 }
 
 static void test_inline_doorbells(void)
 {
 	struct dgr_conn_opts co;
-	struct dgr_conn *c = NULL;
-	struct peer p;
 	struct doorbells d = { 0 };
 	struct dgr_conn_stats s;
-	char err[DGR_ERRBUF_SIZE];
 	bool in_order = true;
 
 	dgr_conn_opts_init(&co);
 	tap_ok(co.inline_doorbells, "inline doorbells are on by default");
-	if (open_pair(&co, &c, &p) < 0) {
-		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+	if (!stream_one_by_one(&co, "", &d, &s)) {
 		return;
 	}
-	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
-	stream_one_by_one(c, &p, &d);
 	TAP_EQ_U(d.n, NBUF, "8 doorbells come back");
 	TAP_EQ_U(d.frames, NBUF, "one frame each (no coalescing)");
 	for (unsigned int i = 0; i < d.n; i++) {
 		in_order &= d.flag_addr[i] == PEER_BUFS * BSIZE + 4 * i;
 	}
 	tap_ok(in_order, "in buffer order");
-	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the EOF buffer ends the stream");
-	dgr_conn_stop(c);
-	dgr_conn_get_stats(c, &s);
 	TAP_EQ_U(s.doorbells_sent, NBUF, "doorbells_sent counts 8");
 	/* the transmit thread's 20 ms timer may take the state at the same instant once */
 	tap_ok(s.doorbells_inline >= NBUF - 1 && s.doorbells_inline <= NBUF,
 	       "the consumer sent them itself while the transmit thread slept (%" PRIu64 " of 8)",
 	       s.doorbells_inline);
-	dgr_conn_close(c);
-	dgr_transport_close(p.t);
 
 	memset(&d, 0, sizeof(d));
 	dgr_conn_opts_init(&co);
 	co.inline_doorbells = false;
-	if (open_pair(&co, &c, &p) < 0) {
-		tap_ok(0, "open a connection and a peer on 127.0.0.1");
+	if (!stream_one_by_one(&co, "inline off: ", &d, &s)) {
 		return;
 	}
-	TAP_EQ_I(dgr_conn_start(c, nop_consume, NULL, NULL, err), 0, "threads start");
-	stream_one_by_one(c, &p, &d);
 	TAP_EQ_U(d.n, NBUF, "inline off: 8 doorbells come back");
-	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "inline off: the stream ends");
-	dgr_conn_stop(c);
-	dgr_conn_get_stats(c, &s);
 	TAP_EQ_U(s.doorbells_sent, NBUF, "inline off: doorbells_sent counts 8");
 	TAP_EQ_U(s.doorbells_inline, 0, "inline off: the transmit thread sent every one");
-	dgr_conn_close(c);
-	dgr_transport_close(p.t);
 }
 
 static void test_hostile(void)
