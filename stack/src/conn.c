@@ -51,6 +51,21 @@ static int bad(char *errbuf, const char *fmt, ...)
 	return -DGR_E_INVAL;
 }
 
+/* Allocates room for the first cap values of s. Returns 0 or -DGR_E_NOMEM. */
+static int series_init(struct dgr_lat_series *s, uint64_t cap)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT64_MAX;
+	s->cap = cap;
+	if (cap) {
+		s->v = calloc(cap, sizeof(*s->v));
+		if (!s->v) {
+			return -DGR_E_NOMEM;
+		}
+	}
+	return 0;
+}
+
 static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 {
 	if (o->buffers < 1 || o->buffers > DGR_MAX_BUFFERS) {
@@ -225,10 +240,8 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 	}
 	c->meta = calloc(c->nbuf, sizeof(*c->meta));
 	c->reasm = dgr_reasm_new(1024, errbuf);
-	c->lat_cap = o->latency_samples;
-	c->lat = c->lat_cap ? calloc(c->lat_cap, sizeof(*c->lat)) : NULL;
-	c->lat_min = UINT64_MAX;
-	if (!c->meta || !c->reasm || (c->lat_cap && !c->lat) ||
+	if (!c->meta || !c->reasm || series_init(&c->lat, o->latency_samples) < 0 ||
+	    series_init(&c->lat_arrival, o->latency_samples) < 0 ||
 	    dgr_spsc_init(&c->doorbells, 512, sizeof(struct dgr_doorbell_req)) < 0 ||
 	    dgr_spsc_init(&c->txns, 512, sizeof(struct dgr_txn_req)) < 0 ||
 	    dgr_spsc_init(&c->acks, 8192, sizeof(struct dgr_ack_ev)) < 0 ||
@@ -620,7 +633,8 @@ void dgr_conn_close(struct dgr_conn *c)
 	}
 	free(c->meta);
 	dgr_reasm_free(c->reasm);
-	free(c->lat);
+	free(c->lat.v);
+	free(c->lat_arrival.v);
 	dgr_spsc_free(&c->doorbells);
 	dgr_spsc_free(&c->txns);
 	dgr_spsc_free(&c->acks);
@@ -688,86 +702,113 @@ static uint64_t rank(const uint64_t *v, uint64_t n, double p)
 	return v[r - 1];
 }
 
-/* Fills l from the stored latencies (sorts them). */
-void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
+static struct dgr_lat_series *series_of(struct dgr_conn *c, bool from_arrival)
 {
-	uint64_t n = c->lat_count < c->lat_cap ? c->lat_count : c->lat_cap;
+	return from_arrival ? &c->lat_arrival : &c->lat;
+}
 
-	memset(l, 0, sizeof(*l));
-	l->count = c->lat_count;
-	l->stored = n;
-	if (c->lat_count == 0) {
-		return;
+/*
+ * Fills d from one latency series of each of n connections: percentiles over
+ * the union of their stored values (one series is sorted in place; several
+ * are copied into one array). Returns 0, or -DGR_E_NOMEM (d then lacks the
+ * percentiles).
+ */
+static int dist_of(struct dgr_conn *const *c, unsigned int n, bool from_arrival,
+		   struct dgr_latency_dist *d)
+{
+	uint64_t *all = NULL;
+	uint64_t at = 0;
+	double sum = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->min = UINT64_MAX;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct dgr_lat_series *s = series_of(c[i], from_arrival);
+
+		d->count += s->count;
+		d->stored += s->count < s->cap ? s->count : s->cap;
+		sum += (double)s->sum;
+		if (s->count && s->min < d->min) {
+			d->min = s->min;
+		}
+		if (s->count && s->max > d->max) {
+			d->max = s->max;
+		}
 	}
-	l->min = c->lat_min;
-	l->max = c->lat_max;
-	l->mean = (double)c->lat_sum / (double)c->lat_count;
-	l->mean_wait_consumer = (double)c->lat_wait_consumer_sum / (double)c->lat_count;
-	l->mean_consumer_work = (double)c->lat_consumer_work_sum / (double)c->lat_count;
-	l->mean_wait_send = (double)c->lat_wait_send_sum / (double)c->lat_count;
-	if (n == 0) {
-		return;
+	if (d->count == 0) {
+		d->min = 0;
+		return 0;
 	}
-	qsort(c->lat, n, sizeof(*c->lat), cmp_u64);
-	l->p50 = rank(c->lat, n, 0.50);
-	l->p90 = rank(c->lat, n, 0.90);
-	l->p99 = rank(c->lat, n, 0.99);
-	l->p999 = rank(c->lat, n, 0.999);
+	d->mean = sum / (double)d->count;
+	if (d->stored == 0) {
+		return 0;
+	}
+	if (n == 1) {
+		all = series_of(c[0], from_arrival)->v;
+	} else {
+		all = malloc(d->stored * sizeof(*all));
+		if (!all) {
+			return -DGR_E_NOMEM;
+		}
+		for (unsigned int i = 0; i < n; i++) {
+			const struct dgr_lat_series *s = series_of(c[i], from_arrival);
+			uint64_t k = s->count < s->cap ? s->count : s->cap;
+
+			memcpy(all + at, s->v, k * sizeof(*all));
+			at += k;
+		}
+	}
+	qsort(all, d->stored, sizeof(*all), cmp_u64);
+	d->p50 = rank(all, d->stored, 0.50);
+	d->p90 = rank(all, d->stored, 0.90);
+	d->p99 = rank(all, d->stored, 0.99);
+	d->p999 = rank(all, d->stored, 0.999);
+	if (n > 1) {
+		free(all);
+	}
+	return 0;
 }
 
 /* Fills l for the connections together (see host.h). */
 int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 			    struct dgr_latency_summary *l)
 {
-	uint64_t stored = 0, at = 0;
-	double wc = 0, cw = 0, ws = 0, sum = 0;
-	uint64_t *all;
+	struct dgr_latency_dist d;
+	double wr = 0, wc = 0, cw = 0, ws = 0;
+	int rc, rc2;
 
 	memset(l, 0, sizeof(*l));
-	l->min = UINT64_MAX;
 	for (unsigned int i = 0; i < n; i++) {
-		l->count += c[i]->lat_count;
-		stored += c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
-		sum += (double)c[i]->lat_sum;
+		wr += (double)c[i]->lat_wait_receive_sum;
 		wc += (double)c[i]->lat_wait_consumer_sum;
 		cw += (double)c[i]->lat_consumer_work_sum;
 		ws += (double)c[i]->lat_wait_send_sum;
-		if (c[i]->lat_count && c[i]->lat_min < l->min) {
-			l->min = c[i]->lat_min;
-		}
-		if (c[i]->lat_count && c[i]->lat_max > l->max) {
-			l->max = c[i]->lat_max;
-		}
 	}
-	if (l->count == 0) {
-		l->min = 0;
-		return 0;
+	rc = dist_of(c, n, false, &d);
+	rc2 = dist_of(c, n, true, &l->from_arrival);
+	l->count = d.count;
+	l->stored = d.stored;
+	l->min = d.min;
+	l->p50 = d.p50;
+	l->p90 = d.p90;
+	l->p99 = d.p99;
+	l->p999 = d.p999;
+	l->max = d.max;
+	l->mean = d.mean;
+	if (d.count) {
+		l->mean_wait_receive = wr / (double)d.count;
+		l->mean_wait_consumer = wc / (double)d.count;
+		l->mean_consumer_work = cw / (double)d.count;
+		l->mean_wait_send = ws / (double)d.count;
 	}
-	l->mean = sum / (double)l->count;
-	l->mean_wait_consumer = wc / (double)l->count;
-	l->mean_consumer_work = cw / (double)l->count;
-	l->mean_wait_send = ws / (double)l->count;
-	l->stored = stored;
-	if (stored == 0) {
-		return 0;
-	}
-	all = malloc(stored * sizeof(*all));
-	if (!all) {
-		return -DGR_E_NOMEM;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		uint64_t k = c[i]->lat_count < c[i]->lat_cap ? c[i]->lat_count : c[i]->lat_cap;
+	return rc < 0 ? rc : rc2;
+}
 
-		memcpy(all + at, c[i]->lat, k * sizeof(*all));
-		at += k;
-	}
-	qsort(all, stored, sizeof(*all), cmp_u64);
-	l->p50 = rank(all, stored, 0.50);
-	l->p90 = rank(all, stored, 0.90);
-	l->p99 = rank(all, stored, 0.99);
-	l->p999 = rank(all, stored, 0.999);
-	free(all);
-	return 0;
+/* Fills l from the stored latencies (sorts them). */
+void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
+{
+	/* one connection: sorted in place, nothing to allocate, cannot fail */
+	(void)dgr_conn_latency_merged(&c, 1, l);
 }
 
 struct foreach_ctx {

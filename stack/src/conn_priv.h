@@ -24,12 +24,23 @@
 /* tracepoints/dgrdma-tp.h: DGR_TP() compiles to nothing with -DDGR_NO_TRACE */
 #include "dgrdma-tp.h"
 
+/* One latency series: count, sum, min, max of all; the first cap values kept. */
+struct dgr_lat_series {
+	uint64_t *v;
+	uint64_t cap;
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+};
+
 /* What the receive thread records about a completed transaction. */
 struct dgr_buf_meta {
 	uint32_t txn_id;
 	uint32_t flag_value;
 	uint32_t bytes;
 	uint16_t frame_seq;
+	uint64_t t_arrival; /* the kernel received the completing frame */
 	uint64_t t_complete;
 };
 
@@ -37,6 +48,7 @@ struct dgr_buf_meta {
 struct dgr_doorbell_req {
 	uint16_t buffer;
 	uint32_t txn_id; /* the data transaction it answers */
+	uint64_t t_arrival;
 	uint64_t t_complete;
 	uint64_t t_acquire; /* the consumer took the buffer */
 	uint64_t t_release; /* the consumer gave it back */
@@ -148,15 +160,12 @@ struct dgr_conn {
 	void *ctx;
 
 	/* in-host doorbell latency (tx thread writes, read after stop) */
-	uint64_t *lat;
-	uint64_t lat_cap;
-	uint64_t lat_count;
-	uint64_t lat_sum;
-	uint64_t lat_min;
-	uint64_t lat_max;
-	uint64_t lat_wait_consumer_sum; /* complete -> acquire */
-	uint64_t lat_consumer_work_sum; /* acquire -> release */
-	uint64_t lat_wait_send_sum;	/* release -> handed to the socket */
+	struct dgr_lat_series lat;	   /* from the completion */
+	struct dgr_lat_series lat_arrival; /* from the kernel's arrival of the frame */
+	uint64_t lat_wait_receive_sum;	   /* arrival -> complete */
+	uint64_t lat_wait_consumer_sum;	   /* complete -> acquire */
+	uint64_t lat_consumer_work_sum;	   /* acquire -> release */
+	uint64_t lat_wait_send_sum;	   /* release -> handed to the socket */
 };
 
 /* State of the receive path (owned by the receive thread). */
@@ -175,7 +184,8 @@ void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len);
  * reassembly, copy, flag write, counters. Used by the receive thread and by
  * the fuzz harness (test/integration/stack/fuzz/).
  */
-void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now);
+void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now,
+		  uint64_t arrival);
 
 /*
  * Consumer side, after queueing a doorbell: sends the queued transmit work

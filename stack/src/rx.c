@@ -88,7 +88,7 @@ static struct dgr_port *port_of(struct dgr_conn *c, uint32_t addr)
 }
 
 static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct dgr_txn_info *d,
-			 uint16_t seq, uint64_t now)
+			 uint16_t seq, uint64_t now, uint64_t arrival)
 {
 	struct dgr_conn *c = x->c;
 	uint32_t flag_off;
@@ -120,6 +120,7 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 		c->meta[idx].flag_value = d->flag_value;
 		c->meta[idx].bytes = d->bytes;
 		c->meta[idx].frame_seq = seq;
+		c->meta[idx].t_arrival = arrival;
 		c->meta[idx].t_complete = now;
 		__atomic_store_n(&p->flags[idx], d->flag_value, __ATOMIC_RELEASE);
 		DGR_ADD(c->completed, 1);
@@ -146,8 +147,12 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 	x->notify_worker = true;
 }
 
-/* Processes one received DG-RDMA frame (receive thread context). */
-void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now)
+/*
+ * Processes one received DG-RDMA frame (receive thread context); arrival is
+ * when the kernel received it (0: unknown, taken as now).
+ */
+void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now,
+		  uint64_t arrival)
 {
 	struct dgr_conn *c = x->c;
 	struct dgr_frame f;
@@ -238,7 +243,7 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 			DGR_ADD(c->st.data_bytes_rx, m.data_len);
 		}
 		if (r == DGR_REASM_COMPLETE) {
-			complete_txn(x, p, &done, f.hdr.frame_seq, now);
+			complete_txn(x, p, &done, f.hdr.frame_seq, now, arrival);
 		}
 	}
 	if (rc < 0) {
@@ -303,7 +308,13 @@ void *dgr_rx_thread(void *arg)
 				}
 			}
 			if (pkts[i].proto == DGR_PROTO_DGRDMA) {
-				dgr_rx_frame(&x, pkts[i].data, pkts[i].len, now);
+				/* a realtime clock step can put the kernel's stamp ahead of now */
+				uint64_t arrival = pkts[i].arrival_ns;
+
+				if (arrival == 0 || arrival > now) {
+					arrival = now;
+				}
+				dgr_rx_frame(&x, pkts[i].data, pkts[i].len, now, arrival);
 			} else if (pkts[i].proto == DGR_PROTO_INVALID) {
 				dgr_count_malformed(c, DGR_E_UDP_SHORT, (uint32_t)pkts[i].len);
 			}

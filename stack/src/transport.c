@@ -443,13 +443,8 @@ static int recv_batch(struct dgr_transport *t, int fd, unsigned int first, unsig
 		struct msghdr *h = &t->rx_msgs[i].msg_hdr;
 
 		h->msg_namelen = sizeof(t->rx_names[i]);
-		if (t->kind == DGR_TRANSPORT_UDP) {
-			h->msg_control = t->rx_ctrl + (size_t)i * DGR_RX_CTRL_SIZE;
-			h->msg_controllen = DGR_RX_CTRL_SIZE;
-		} else {
-			h->msg_control = NULL;
-			h->msg_controllen = 0;
-		}
+		h->msg_control = t->rx_ctrl + (size_t)i * DGR_RX_CTRL_SIZE;
+		h->msg_controllen = DGR_RX_CTRL_SIZE;
 		h->msg_flags = 0;
 	}
 	n = recvmmsg(fd, &t->rx_msgs[first], max, MSG_DONTWAIT, NULL);
@@ -464,22 +459,38 @@ static int recv_batch(struct dgr_transport *t, int fd, unsigned int first, unsig
 	return n;
 }
 
-static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_pkt *p)
+/* Reads slot i's control messages: the kernel's drop count and receive time. */
+static void read_cmsgs(struct dgr_transport *t, unsigned int i, struct dgr_rx_pkt *p)
 {
-	const uint8_t *d = t->rx_buf + (size_t)i * t->slot_size;
-	size_t len = t->rx_msgs[i].msg_len;
 	struct msghdr *h = &t->rx_msgs[i].msg_hdr;
 	struct cmsghdr *c;
-	uint16_t pad;
 
+	p->arrival_ns = 0;
 	for (c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+		if (c->cmsg_level != SOL_SOCKET) {
+			continue;
+		}
+		if (c->cmsg_type == SO_RXQ_OVFL) {
 			uint32_t ovfl;
 
 			memcpy(&ovfl, CMSG_DATA(c), sizeof(ovfl));
 			__atomic_store_n(&t->ovfl_last, ovfl, __ATOMIC_RELAXED);
+		} else if (c->cmsg_type == SO_TIMESTAMPNS) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			p->arrival_ns = dgr_transport_arrival(t, ts.tv_sec, ts.tv_nsec);
 		}
 	}
+}
+
+static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_pkt *p)
+{
+	const uint8_t *d = t->rx_buf + (size_t)i * t->slot_size;
+	size_t len = t->rx_msgs[i].msg_len;
+	uint16_t pad;
+
+	read_cmsgs(t, i, p);
 	p->src.in = t->rx_names[i].in;
 	memset(p->src.mac, 0, sizeof(p->src.mac));
 	p->data = d;
@@ -545,6 +556,7 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 		if (t->rx_names[i].ll.sll_pkttype == PACKET_OUTGOING) {
 			continue; /* our own frame, seen on the way out */
 		}
+		read_cmsgs(t, i, p);
 		p->data = t->rx_buf + (size_t)i * t->slot_size;
 		p->len = t->rx_msgs[i].msg_len;
 		p->proto = i < (unsigned int)n ? DGR_PROTO_DGRDMA : DGR_PROTO_DCP;
@@ -563,6 +575,19 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Receive calls between two readings of the clocks' offset (a realtime step shows within it). */
+#define DGR_CLOCK_RESYNC 1024
+
+static void clock_resync(struct dgr_transport *t)
+{
+	struct timespec r, m;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	t->real_minus_mono = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
+			     ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
+}
+
 /* Returns packets received (0 on timeout) or -DGR_E_SYS. */
 int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max,
 		       int timeout_ms, char *errbuf)
@@ -579,6 +604,9 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 	}
 	if (max == 0) {
 		return 0;
+	}
+	if (t->clock_age++ % DGR_CLOCK_RESYNC == 0) {
+		clock_resync(t);
 	}
 	for (;;) {
 		n = recv_once(t, pkts, max, want_data, want_dcp);

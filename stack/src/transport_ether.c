@@ -118,6 +118,7 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 	const struct dgr_transport_opts *o = &t->opts;
 	struct ifreq ifr;
 	unsigned int if_mtu;
+	int one = 1;
 	int rc;
 
 	t->ifindex = (int)if_nametoindex(o->ifname);
@@ -164,6 +165,10 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 				       o->rcvbuf ? (size_t)o->rcvbuf : DGR_TRANSPORT_DEFAULT_RING,
 				       if_mtu, errbuf);
 		t->rcvbuf_eff = (int)t->ring.map_len;
+	}
+	if (rc == 0 && o->no_rx_ring) {
+		/* the receive time (a ring slot carries its own); best effort */
+		(void)setsockopt(t->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	}
 	if (rc == 0) {
 		rc = bind_socket(t, t->fd, DGR_ETHERTYPE_DGRDMA, errbuf);

@@ -14,7 +14,8 @@ union dgr_sockaddr {
 	struct sockaddr_ll ll;
 };
 
-#define DGR_RX_CTRL_SIZE 64 /* room for one SO_RXQ_OVFL cmsg */
+/* room for the SO_RXQ_OVFL and SO_TIMESTAMPNS cmsgs of one datagram */
+#define DGR_RX_CTRL_SIZE (CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct timespec)))
 
 /* A PACKET_RX_RING (TPACKET_V2) mapped into our memory (transport_ring.c). */
 struct dgr_rx_ring {
@@ -55,8 +56,15 @@ struct dgr_transport {
 	union dgr_sockaddr *tx_names;
 
 	unsigned int dcp_skip; /* receive passes since the DCP socket was last read */
-	uint64_t drops_acc;    /* PACKET_STATISTICS accumulated */
-	uint32_t ovfl_last;    /* SO_RXQ_OVFL latest */
+	/*
+	 * CLOCK_REALTIME - CLOCK_MONOTONIC, ns: turns the kernel's receive
+	 * timestamps (real time) into arrival_ns; re-read every
+	 * DGR_CLOCK_RESYNC receive calls.
+	 */
+	int64_t real_minus_mono;
+	unsigned int clock_age;
+	uint64_t drops_acc; /* PACKET_STATISTICS accumulated */
+	uint32_t ovfl_last; /* SO_RXQ_OVFL latest */
 	int rcvbuf_eff;
 	int sndbuf_eff;
 };
@@ -69,6 +77,18 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf);
  * busy-poll options to fd. Returns 0 or a negative code.
  */
 int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, char *errbuf);
+
+/* A kernel timestamp (CLOCK_REALTIME) as arrival_ns: monotonic, 0 for none. */
+static inline uint64_t dgr_transport_arrival(const struct dgr_transport *t, int64_t sec,
+					     int64_t nsec)
+{
+	int64_t real = sec * 1000000000ll + nsec;
+
+	if (real == 0 || real <= t->real_minus_mono) {
+		return 0;
+	}
+	return (uint64_t)(real - t->real_minus_mono);
+}
 
 int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf);
 int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf);

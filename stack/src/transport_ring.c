@@ -158,6 +158,7 @@ unsigned int dgr_rx_ring_take(struct dgr_transport *t, struct dgr_rx_pkt *pkts, 
 		/* a frame cut to the slot (tp_snaplen < tp_len) arrives short: malformed */
 		p->len = h->tp_snaplen;
 		p->proto = DGR_PROTO_DGRDMA;
+		p->arrival_ns = dgr_transport_arrival(t, h->tp_sec, h->tp_nsec);
 		memset(&p->src, 0, sizeof(p->src));
 		memcpy(p->src.mac, sll->sll_addr, 6);
 	}

@@ -36,8 +36,9 @@ int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf)
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "UDP socket: %s", strerror(errno));
 		return -DGR_E_SYS;
 	}
-	/* kernel drop counter on every datagram; best effort (old kernels lack it) */
+	/* kernel drop counter and receive time on every datagram; best effort */
 	(void)setsockopt(t->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one));
+	(void)setsockopt(t->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	rc = dgr_transport_sockopts(t, t->fd, false, errbuf);
 	if (rc < 0) {
 		return rc;

@@ -26,6 +26,7 @@ struct pend_db {
 	uint16_t seq;
 	uint32_t txn_id;
 	uint32_t flag_addr;
+	uint64_t t_arrival;
 	uint64_t t_complete;
 	uint64_t t_acquire;
 	uint64_t t_release;
@@ -76,22 +77,29 @@ struct tx_state {
 	uint64_t last_scan; /* of the retransmit queue */
 };
 
-static void record_latency(struct dgr_conn *c, uint64_t lat, const struct pend_db *d, uint64_t sent)
+static void series_add(struct dgr_lat_series *s, uint64_t lat)
 {
+	if (s->count < s->cap) {
+		s->v[s->count] = lat;
+	}
+	s->count++;
+	s->sum += lat;
+	if (lat < s->min) {
+		s->min = lat;
+	}
+	if (lat > s->max) {
+		s->max = lat;
+	}
+}
+
+static void record_latency(struct dgr_conn *c, const struct pend_db *d, uint64_t sent)
+{
+	c->lat_wait_receive_sum += d->t_complete - d->t_arrival;
 	c->lat_wait_consumer_sum += d->t_acquire - d->t_complete;
 	c->lat_consumer_work_sum += d->t_release - d->t_acquire;
 	c->lat_wait_send_sum += sent - d->t_release;
-	if (c->lat_count < c->lat_cap) {
-		c->lat[c->lat_count] = lat;
-	}
-	c->lat_count++;
-	c->lat_sum += lat;
-	if (lat < c->lat_min) {
-		c->lat_min = lat;
-	}
-	if (lat > c->lat_max) {
-		c->lat_max = lat;
-	}
+	series_add(&c->lat, sent - d->t_complete);
+	series_add(&c->lat_arrival, sent - d->t_arrival);
 }
 
 static int flush_send(struct tx_state *s)
@@ -114,7 +122,7 @@ static int flush_send(struct tx_state *s)
 	for (unsigned int i = 0; i < s->ndbs_closed; i++) {
 		struct pend_db *d = &s->dbs[i];
 
-		record_latency(c, now - d->t_complete, d, now);
+		record_latency(c, d, now);
 		DGR_ADD(c->st.doorbells_sent, 1);
 		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq);
 	}
@@ -252,6 +260,7 @@ static void finish_active(struct tx_state *s)
 		d->seq = s->fseq;
 		d->txn_id = s->db.txn_id;
 		d->flag_addr = s->txn.flag_addr;
+		d->t_arrival = s->db.t_arrival;
 		d->t_complete = s->db.t_complete;
 		d->t_acquire = s->db.t_acquire;
 		d->t_release = s->db.t_release;
@@ -336,6 +345,7 @@ static int send_dcp_doorbell(struct tx_state *s, const struct dgr_doorbell_req *
 	d->seq = 0;
 	d->txn_id = db->txn_id;
 	d->flag_addr = c->o.doorbell_dcp_addr;
+	d->t_arrival = db->t_arrival;
 	d->t_complete = db->t_complete;
 	d->t_acquire = db->t_acquire;
 	d->t_release = db->t_release;

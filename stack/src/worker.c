@@ -89,6 +89,7 @@ static void consume_loop(struct dgr_conn *c)
 		DGR_ADD(ts->bytes, v.len);
 		db.buffer = v.buffer;
 		db.txn_id = v.txn_id;
+		db.t_arrival = c->meta[next].t_arrival;
 		db.t_complete = c->meta[next].t_complete;
 		db.t_acquire = t_acquire;
 		db.t_release = dgr_now_ns();

@@ -927,6 +927,18 @@ static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
 	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
 	pr_dbl(p, "mean_wait_send", l->mean_wait_send, 0);
+	pr_dbl(p, "mean_wait_receive", l->mean_wait_receive, 0);
+	pr_obj_end(p);
+	/* the same doorbells from the kernel's arrival of the completing frame */
+	pr_obj_begin(p, "latency_from_arrival_ns");
+	pr_u64(p, "count", l->from_arrival.count);
+	pr_u64(p, "min", l->from_arrival.min);
+	pr_u64(p, "p50", l->from_arrival.p50);
+	pr_u64(p, "p90", l->from_arrival.p90);
+	pr_u64(p, "p99", l->from_arrival.p99);
+	pr_u64(p, "p999", l->from_arrival.p999);
+	pr_u64(p, "max", l->from_arrival.max);
+	pr_dbl(p, "mean", l->from_arrival.mean, 0);
 	pr_obj_end(p);
 }
 

@@ -216,6 +216,14 @@ struct dgr_sched_info {
 };
 void dgr_conn_get_sched(struct dgr_conn *c, int t, struct dgr_sched_info *si);
 
+/* Distribution of one latency series, ns (percentiles by nearest rank). */
+struct dgr_latency_dist {
+	uint64_t count;	 /* doorbells measured */
+	uint64_t stored; /* of which kept for percentiles (the first latency_samples) */
+	uint64_t min, p50, p90, p99, p999, max;
+	double mean;
+};
+
 /* Summary of the in-host doorbell latency (transaction complete -> doorbell sent), ns. */
 struct dgr_latency_summary {
 	uint64_t count;	 /* doorbells measured */
@@ -226,6 +234,15 @@ struct dgr_latency_summary {
 	double mean_wait_consumer;
 	double mean_consumer_work;
 	double mean_wait_send;
+	/*
+	 * From the kernel's receive timestamp of the frame that completed the
+	 * transaction to the doorbell sent: the above plus the time the frame
+	 * waited for the receive thread (scheduling, wake-up), the mean of which
+	 * is mean_wait_receive. Doorbells whose frame had no timestamp count
+	 * from the completion.
+	 */
+	struct dgr_latency_dist from_arrival;
+	double mean_wait_receive;
 };
 
 /* Computes the latency summary (nearest rank); call after dgr_conn_stop(). */

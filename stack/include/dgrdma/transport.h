@@ -106,6 +106,11 @@ struct dgr_rx_pkt {
 	size_t len;
 	enum dgr_proto proto;
 	struct dgr_addr src; /* who sent it: reply here */
+	/*
+	 * When the kernel received it (its software timestamp), on the
+	 * CLOCK_MONOTONIC axis; 0 when the kernel gave none.
+	 */
+	uint64_t arrival_ns;
 };
 
 /* One packet to send. */

@@ -49,3 +49,22 @@ csv_sum() {
 	awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		c { s += $c } END { if (!c) exit 1; printf "%d\n", s }' "$1"
 }
+
+# stk_check_arrival JSON WHAT: dgrdma-host rx was stopped (SIGSTOP) before the emulator
+# sent its whole stream and continued at least 0.3 s after the last frame. Every
+# doorbell's latency from the kernel's arrival of its frame (latency_from_arrival_ns)
+# then holds that wait, and the latency from the completion (latency_ns) does not.
+stk_check_arrival() {
+	local n
+	n=$(jget "$1" transactions)
+	check "$2: the stopped receiver completed transactions ($n)" test "${n:-0}" -gt 0
+	check_eq "$(jget "$1" latency_from_arrival_ns.count)" "$n" \
+		"$2: one latency from arrival per doorbell"
+	check "$2: every doorbell's latency from arrival holds the stop (min $(jget "$1" latency_from_arrival_ns.min) ns >= 0.25 s)" \
+		test "$(jget "$1" latency_from_arrival_ns.min)" -ge 250000000
+	check "$2: the latency from completion does not (max $(jget "$1" latency_ns.max) < min from arrival)" \
+		test "$(jget "$1" latency_ns.max)" -lt "$(jget "$1" latency_from_arrival_ns.min)"
+	check "$2: the mean wait for the receive thread is that stop ($(jget "$1" latency_ns.mean_wait_receive) ns)" \
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 2.5e8 else 1)" \
+		"$(jget "$1" latency_ns.mean_wait_receive)"
+}

@@ -238,6 +238,24 @@ oor=$(jget "$T/rx.json" counters.out_of_range)
 check "malformed frames counted ($mal)" test "${mal:-0}" -gt 1000
 check "out-of-range writes counted ($oor)" test "${oor:-0}" -gt 1000
 
+# --- a receive thread that cannot run: the frames' wait is in the latency from arrival
+if [ -x "$FPGA" ]; then
+	stk_ports 11
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
+		--quiet --summary-json "$T/stop.json" &
+	rx=$!
+	sleep 0.3
+	kill -STOP $rx
+	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 1e6 \
+		--duration 0.2 --quiet
+	sleep 0.3
+	kill -CONT $rx
+	wait $rx
+	stk_check_arrival "$T/stop.json" "UDP (SO_TIMESTAMPNS)"
+else
+	for i in 1 2 3 4 5; do skip "dgrdma-fpga not built"; done
+fi
+
 # --- per-thread scheduling is visible, and the control-thread CPU warning
 stk_ports 10
 "$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \

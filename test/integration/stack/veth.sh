@@ -134,8 +134,24 @@ if [ -x "$FPGA" ]; then
 	check_eq "$?" 0 "rx from the emulator over raw Ethernet exits 0"
 	check_eq "$(jget "$T/adc.rx.json" samples_received)" "$(jget "$T/adc.fpga.json" samples_sent)" \
 		"every sample the emulator sent was received"
+	# a receive thread that cannot run: the frames' wait is in the latency from arrival
+	for rxmode in ring recvmmsg; do
+		extra=()
+		[ $rxmode = recvmmsg ] && extra=(--no-rx-ring)
+		"${RA[@]}" "$HOST" rx "${EA[@]}" "${extra[@]}" --idle-timeout 5 --quiet \
+			--summary-json "$T/stop.json" &
+		rx=$!
+		sleep 0.3
+		kill -STOP $rx
+		"${RB[@]}" "$FPGA" --if $B --peer $MAC_A --mode adc --rate 1e6 --duration 0.2 --quiet
+		sleep 0.3
+		kill -CONT $rx
+		wait $rx
+		check_eq "$(jget "$T/stop.json" transport.receive)" $rxmode "received with the $rxmode"
+		stk_check_arrival "$T/stop.json" "raw Ethernet, $rxmode"
+	done
 else
-	for i in 1 2; do skip "dgrdma-fpga not built"; done
+	for i in $(seq 14); do skip "dgrdma-fpga not built"; done
 fi
 
 # hostile raw frames at full speed

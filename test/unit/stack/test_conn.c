@@ -281,6 +281,14 @@ static void test_coalescing(void)
 	tap_ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
 		   l.p999 <= l.max,
 	       "percentiles ordered");
+	TAP_EQ_U(l.from_arrival.count, NBUF, "8 latencies from the kernel's arrival");
+	tap_ok(l.from_arrival.mean > l.mean + l.mean_wait_receive - 1.0 &&
+		   l.from_arrival.mean < l.mean + l.mean_wait_receive + 1.0,
+	       "from arrival = receive wait + from completion (%.0f = %.0f + %.0f ns)",
+	       l.from_arrival.mean, l.mean_wait_receive, l.mean);
+	tap_ok(l.from_arrival.min >= l.min && l.from_arrival.max >= l.max &&
+		   l.from_arrival.p50 >= l.p50,
+	       "no doorbell is later from completion than from arrival");
 	dgr_conn_close(c);
 	dgr_transport_close(p.t);
 }

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size) {
 			len = size;
 		}
-		dgr_rx_frame(&rx, data, len, now);
+		dgr_rx_frame(&rx, data, len, now, now);
 		data += len;
 		size -= len;
 		now += 1000;
