@@ -45,7 +45,9 @@ int csv_open(struct csv_out *c, const char *dir, uint64_t interval_ns, const uin
 	}
 	if (c->intervals) {
 		c->host = open_one(dir, "host_doorbells.csv",
-				   "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns", errbuf);
+				   "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns,"
+				   "wait_receive_ns",
+				   errbuf);
 	}
 	if (c->host) {
 		c->drops = open_one(dir, "drops.csv",
@@ -136,11 +138,15 @@ void csv_txn(struct csv_out *c, const struct wa_txn_event *ev)
 	}
 }
 
-void csv_host_doorbell(struct csv_out *c, uint64_t ts, uint64_t latency, unsigned int conn,
-		       unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send)
+void csv_host_doorbell(struct csv_out *c, const struct ha_doorbell *d)
 {
-	fprintf(c->host, "%.9f,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-		rel_s(c, ts), latency, conn, buffer, wait, work, send);
+	fprintf(c->host, "%.9f,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+		rel_s(c, d->ts), d->latency, d->conn, d->buffer, d->wait, d->work, d->send);
+	/* empty: a trace of a stack without the field */
+	if (d->has_wait_receive) {
+		fprintf(c->host, "%" PRIu64, d->wait_receive);
+	}
+	fputc('\n', c->host);
 }
 
 void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,

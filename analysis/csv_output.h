@@ -4,7 +4,8 @@
  *   doorbells.csv      time_s,latency_ns,dir,conn,buffer         (matched doorbells, wire)
  *   intervals.csv      time_s,dir,transactions,data_bytes,throughput_MBps,
  *                      discontinuities,doorbells,max_latency_ns  (per interval, wire)
- *   host_doorbells.csv time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns (trace)
+ *   host_doorbells.csv time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns,wait_receive_ns
+ *                      (trace; wait_receive_ns empty for traces without it)
  *   drops.csv          time_s,source,conn,delivered,lost,drop_pct,vpid (trace counters,
  *                      cumulative: source host = samples received/lost by the ramp
  *                      check, fpga = samples produced/dropped by the emulator,
@@ -19,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "host_events.h"
 #include "wire_analysis.h"
 
 struct csv_interval {
@@ -44,8 +46,7 @@ int csv_open(struct csv_out *c, const char *dir, uint64_t interval_ns, const uin
 	     char *errbuf);
 void csv_bell(struct csv_out *c, const struct wa_bell_event *ev);
 void csv_txn(struct csv_out *c, const struct wa_txn_event *ev);
-void csv_host_doorbell(struct csv_out *c, uint64_t ts, uint64_t latency, unsigned int conn,
-		       unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
+void csv_host_doorbell(struct csv_out *c, const struct ha_doorbell *d);
 void csv_drops(struct csv_out *c, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
 	       uint64_t delivered, uint64_t lost);
 /* Flushes the open intervals and closes the files. Returns 0 or -DGR_E_SYS. */

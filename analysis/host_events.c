@@ -31,6 +31,8 @@ int ha_init(struct host_analysis *h)
 	series_init(&h->wait);
 	series_init(&h->work);
 	series_init(&h->send);
+	series_init(&h->recv);
+	series_init(&h->lat_arrival);
 	series_init(&h->tx_credit);
 	return 0;
 }
@@ -43,6 +45,8 @@ void ha_free(struct host_analysis *h)
 	series_free(&h->wait);
 	series_free(&h->work);
 	series_free(&h->send);
+	series_free(&h->recv);
+	series_free(&h->lat_arrival);
 	series_free(&h->tx_credit);
 }
 
@@ -293,6 +297,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		p->key = rk;
 		p->t_complete = ev->ts;
 		p->t_acquire = p->t_release = 0;
+		p->has_wait_receive = he_get(ev, "wait_receive_ns", &p->wait_receive);
 	} else if (!strcmp(n, "buffer_acquire")) {
 		h->c.acquires++;
 		p = find(h, &rk);
@@ -308,7 +313,8 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	} else if (!strcmp(n, "doorbell_queued")) {
 		h->c.doorbell_queued++;
 	} else if (!strcmp(n, "doorbell_sent")) {
-		uint64_t lat, wait = 0, work = 0, send = 0;
+		struct ha_doorbell d = { .conn = (unsigned int)conn,
+					 .buffer = (unsigned int)buffer };
 
 		h->c.doorbell_sent++;
 		p = find(h, &rk);
@@ -317,22 +323,28 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 			return;
 		}
 		h->c.matched++;
-		lat = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
-		series_add(&h->lat, p->t_complete, lat);
+		d.ts = p->t_complete;
+		d.latency = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
+		series_add(&h->lat, p->t_complete, d.latency);
 		if (p->t_acquire && p->t_release && p->t_acquire >= p->t_complete &&
 		    p->t_release >= p->t_acquire && ev->ts >= p->t_release) {
-			wait = p->t_acquire - p->t_complete;
-			work = p->t_release - p->t_acquire;
-			send = ev->ts - p->t_release;
-			series_add(&h->wait, p->t_complete, wait);
-			series_add(&h->work, p->t_complete, work);
-			series_add(&h->send, p->t_complete, send);
+			d.wait = p->t_acquire - p->t_complete;
+			d.work = p->t_release - p->t_acquire;
+			d.send = ev->ts - p->t_release;
+			series_add(&h->wait, p->t_complete, d.wait);
+			series_add(&h->work, p->t_complete, d.work);
+			series_add(&h->send, p->t_complete, d.send);
 		} else {
 			h->c.parts_missing++;
 		}
+		d.has_wait_receive = p->has_wait_receive;
+		if (p->has_wait_receive) {
+			d.wait_receive = p->wait_receive;
+			series_add(&h->recv, p->t_complete, d.wait_receive);
+			series_add(&h->lat_arrival, p->t_complete, d.latency + d.wait_receive);
+		}
 		if (h->on_doorbell) {
-			h->on_doorbell(h->ctx, p->t_complete, lat, (unsigned int)conn,
-				       (unsigned int)buffer, wait, work, send);
+			h->on_doorbell(h->ctx, &d);
 		}
 		erase(h, p);
 	} else if (!strcmp(n, "txn_sent")) {

@@ -62,6 +62,18 @@ struct ha_key {
 struct ha_pending {
 	struct ha_key key;
 	uint64_t t_complete, t_acquire, t_release;
+	uint64_t wait_receive; /* txn_complete's wait_receive_ns */
+	bool has_wait_receive; /* the event had that field (older traces do not) */
+};
+
+/* One matched in-host doorbell (RX path), as on_doorbell gets it. */
+struct ha_doorbell {
+	uint64_t ts; /* txn_complete */
+	uint64_t latency;
+	unsigned int conn, buffer;
+	uint64_t wait, work, send; /* parts; 0 when the acquire/release events are missing */
+	bool has_wait_receive;
+	uint64_t wait_receive; /* kernel arrival of the completing frame -> txn_complete */
 };
 
 /* Last counter snapshot of one source (host connection or emulator). */
@@ -91,6 +103,7 @@ struct ha_counts {
 struct host_analysis {
 	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
 	struct series lat, wait, work, send; /* t = txn_complete time */
+	struct series recv, lat_arrival;     /* the same, from txn_complete's wait_receive_ns */
 	struct series tx_credit;	     /* t = txn_sent time */
 	struct ha_counts c;
 	struct ha_thread threads[HA_MAX_THREADS];
@@ -104,8 +117,7 @@ struct host_analysis {
 	unsigned int n_only_pids;
 	uint64_t *origin; /* when not NULL and 0: set to the first event's time */
 	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
-	void (*on_doorbell)(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
-			    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send);
+	void (*on_doorbell)(void *ctx, const struct ha_doorbell *d);
 	/* per counter snapshot: cumulative delivered and lost samples */
 	void (*on_drops)(void *ctx, uint64_t ts, const char *source, unsigned int conn,
 			 uint32_t vpid, uint64_t delivered, uint64_t lost);

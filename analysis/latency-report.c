@@ -298,13 +298,12 @@ static void app_txn(void *ctx, const struct wa_txn_event *ev)
 	}
 }
 
-static void app_host_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
-			  unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send)
+static void app_host_bell(void *ctx, const struct ha_doorbell *d)
 {
 	struct app *a = ctx;
 
 	if (a->csv_on) {
-		csv_host_doorbell(&a->csv, ts, latency, conn, buffer, wait, work, send);
+		csv_host_doorbell(&a->csv, d);
 	}
 }
 

@@ -230,7 +230,11 @@ static int print_host(struct pr *p, const struct report *r)
 			  r->host_tolerable_ns) ||
 	    print_latency(p, "wait_ns", "complete -> consumer acquires:", &h->wait, span, 0) ||
 	    print_latency(p, "work_ns", "acquire -> release (consumer work):", &h->work, span, 0) ||
-	    print_latency(p, "send_ns", "release -> doorbell sent:", &h->send, span, 0)) {
+	    print_latency(p, "send_ns", "release -> doorbell sent:", &h->send, span, 0) ||
+	    print_latency(p, "wait_receive_ns",
+			  "kernel arrival -> complete (receive thread):", &h->recv, span, 0) ||
+	    print_latency(p, "latency_from_arrival_ns", "doorbell latency from kernel arrival:",
+			  &h->lat_arrival, span, r->host_tolerable_ns)) {
 		return -1;
 	}
 	pr_obj_close(p);

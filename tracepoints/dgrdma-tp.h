@@ -99,7 +99,8 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, frame_tx,
 /* RX path: every message of a transaction has arrived; its buffer is full. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, txn_complete,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint32_t, txn_id, uint16_t, buffer, uint32_t, bytes,
-			  uint8_t, opcode, uint32_t, flag_addr, uint16_t, frame_seq),
+			  uint8_t, opcode, uint32_t, flag_addr, uint16_t, frame_seq, uint64_t,
+			  wait_receive_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		lttng_ust_field_integer(uint32_t, txn_id, txn_id)
@@ -107,7 +108,8 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, txn_complete,
 		lttng_ust_field_integer(uint32_t, bytes, bytes)
 		lttng_ust_field_integer(uint8_t, opcode, opcode)
 		lttng_ust_field_integer_hex(uint32_t, flag_addr, flag_addr)
-		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)))
+		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
+		lttng_ust_field_integer(uint64_t, wait_receive_ns, wait_receive_ns)))
 
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(dgrdma, buffer_class,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id),

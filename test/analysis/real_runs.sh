@@ -139,10 +139,14 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	else
 		not_ok "run folder: the trace matches at least the doorbells the capture matched ($(jq -r '.host.rx.matched' "$tmp/runf.json"))"
 	fi
+	# every txn_complete of the stack carries its frame's wait for the receive thread
+	check_eq "$(jq -r '.host.rx | [.latency_from_arrival_ns.count == .latency_ns.count, .wait_receive_ns.count == .latency_ns.count, .latency_from_arrival_ns.min >= .latency_ns.min] | join(" ")' "$tmp/runf.json")" \
+		"true true true" "run folder: each traced doorbell's latency from the kernel's arrival (and its receive wait)"
 	check_eq "$(jq -r '[.run.host_buffers, .run.buffer_size] | join(" ")' "$tmp/runf.json")" "16 16384" \
 		"run folder: buffer facts read from run.json's recorded command"
 	joined=$(jq -r '.host.joined.doorbells' "$tmp/runf.json")
-	diag "joined $joined of $sent; wire->stack p50 $(jq -r '.host.joined.wire_to_stack_ns.p50' "$tmp/runf.json") ns"
+	diag "joined $joined of $sent; wire->stack p50 $(jq -r '.host.joined.wire_to_stack_ns.p50' "$tmp/runf.json") ns;" \
+		"the trace's own wait for the receive thread p50 $(jq -r '.host.rx.wait_receive_ns.p50' "$tmp/runf.json") ns"
 	if [ "$joined" -gt 0 ] && [ "$joined" -le "$sent" ]; then
 		ok "run folder: wire and trace doorbells joined on one axis ($joined of $sent)"
 	else

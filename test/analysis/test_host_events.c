@@ -35,19 +35,16 @@ static void ev(const char *name, uint64_t ts, ...)
 #define U(x) ((uint64_t)(x))
 
 static uint64_t cb_count, cb_last_wait, cb_last_work, cb_last_send, drops_lost;
+static struct ha_doorbell cb_last;
 
-static void on_bell(void *ctx, uint64_t ts, uint64_t latency, unsigned int conn,
-		    unsigned int buffer, uint64_t wait, uint64_t work, uint64_t send)
+static void on_bell(void *ctx, const struct ha_doorbell *d)
 {
 	(void)ctx;
-	(void)ts;
-	(void)latency;
-	(void)conn;
-	(void)buffer;
 	cb_count++;
-	cb_last_wait = wait;
-	cb_last_work = work;
-	cb_last_send = send;
+	cb_last = *d;
+	cb_last_wait = d->wait;
+	cb_last_work = d->work;
+	cb_last_send = d->send;
 }
 
 static void on_drops(void *ctx, uint64_t ts, const char *source, unsigned int conn, uint32_t vpid,
@@ -85,6 +82,8 @@ static void test_rx_parts(void)
 	TAP_EQ_U(cb_last_wait, 500, "wait for the consumer 500 ns");
 	TAP_EQ_U(cb_last_work, 2500, "consumer work 2500 ns");
 	TAP_EQ_U(cb_last_send, 500, "wait for the sender 500 ns");
+	tap_ok(!cb_last.has_wait_receive && h.recv.n == 0 && h.lat_arrival.n == 0,
+	       "a txn_complete without wait_receive_ns: no latency from arrival");
 	/* buffer 1 answered without acquire/release events: latency only */
 	ev("dgrdma:doorbell_sent", 9600, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
 	   U(0xF004), "frame_seq", U(10), NULL);
@@ -229,6 +228,34 @@ static void test_vpid(void)
 	ha_free(&h);
 }
 
+/* txn_complete's wait_receive_ns: the latency from the kernel's arrival and its receive part */
+static void test_rx_from_arrival(void)
+{
+	struct summary sum;
+
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100000), "frame_seq", U(3), "wait_receive_ns",
+	   U(700), NULL);
+	ev("dgrdma:txn_complete", 1200, "conn", U(0), "txn_id", U(2), "buffer", U(1), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100004), "frame_seq", U(4), "wait_receive_ns",
+	   U(0), NULL);
+	ev("dgrdma:doorbell_sent", 4500, "conn", U(0), "buffer", U(0), "txn_id", U(1), "flag_addr",
+	   U(0xF000), "frame_seq", U(9), NULL);
+	tap_ok(cb_last.has_wait_receive && cb_last.wait_receive == 700 && cb_last.latency == 3500,
+	       "the doorbell carries its frame's 700 ns wait for the receive thread");
+	ev("dgrdma:doorbell_sent", 5200, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
+	   U(0xF004), "frame_seq", U(10), NULL);
+	series_summarise(&h.lat_arrival, 0, 0, &sum);
+	tap_ok(sum.count == 2 && sum.min == 4000 && sum.max == 4200,
+	       "from arrival: 700 + 3500 and 0 + 4000 ns (got %" PRIu64 "..%" PRIu64 ")", sum.min,
+	       sum.max);
+	series_summarise(&h.recv, 0, 0, &sum);
+	tap_ok(sum.count == 2 && sum.min == 0 && sum.max == 700, "receive waits 0 and 700 ns");
+	ha_free(&h);
+}
+
 int main(void)
 {
 	test_rx_parts();
@@ -236,5 +263,6 @@ int main(void)
 	test_table_churn();
 	test_join();
 	test_vpid();
+	test_rx_from_arrival();
 	return tap_done();
 }
