@@ -30,9 +30,9 @@ S=16384
 # check_run NAME: the host's summary and the two emulators' against each other
 check_run() {
 	local name=$1 j="$T/$1.host.json" i n id f
-	check_eq "$(jq_get "$j" '"\(.status) \(.transactions) \(.bytes) \(.latency_ns.count) \(.samples_lost) \(.malformed_frames)"')" \
-		"ended $((N1 + N2)) $(((N1 + N2) * S)) $((N1 + N2)) 0 0" \
-		"$name: totals: both ended, $((N1 + N2)) transactions and their bytes, a latency per doorbell, nothing lost or malformed"
+	check_eq "$(jq_get "$j" '"\(.status) \(.transactions) \(.bytes) \(.latency_ns.count) \(.latency_from_arrival_ns.count) \(.samples_lost) \(.malformed_frames)"')" \
+		"ended $((N1 + N2)) $(((N1 + N2) * S)) $((N1 + N2)) $((N1 + N2)) 0 0" \
+		"$name: totals: both ended, $((N1 + N2)) transactions and their bytes, a latency per doorbell (from completion and from arrival), nothing lost or malformed"
 	for i in 0 1; do
 		id=$((i + 1))
 		n=$([ $i = 0 ] && echo $N1 || echo $N2)
