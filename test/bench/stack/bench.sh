@@ -3,8 +3,11 @@
 # bench-stack: the raw veth ceiling (stk-rawpair: batched AF_PACKET, no protocol)
 # against dgrdma-fpga streaming into dgrdma-host rx --sink null, at MTU 9000
 # and 1500, for the -O2 build and (MTU 9000) the -O0 build of the stack, the
-# -O2 stack with real-time data threads, and the -O2 stack receiving with
-# recvmmsg instead of its PACKET_RX_RING (--no-rx-ring).
+# -O2 stack with real-time data threads, the -O2 stack receiving with
+# recvmmsg instead of its PACKET_RX_RING (--no-rx-ring), and the -O2 stack with
+# the emulator's report_data_loss off (the guide's "stopping the vicious cycle").
+# At the best rate also the p99 doorbell latency, in-host and from the kernel's
+# arrival of the frame.
 # For each: the highest sample rate sustained for BENCH_SECONDS (default 10)
 # with a drop rate of at most 0.02% (bisection), its ratio to the ceiling,
 # CPU time per thread, frames/s per core and CPU time per frame. Buffers as the
@@ -69,21 +72,24 @@ run_rate() {
 	local r=$!
 	sleep 0.3
 	"${RB[@]}" "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 --buffer-size 32768 \
-		--fpga-memory 2097152 --buffers 64 \
+		--fpga-memory 2097152 --buffers 64 $FPGA_EXTRA \
 		--rate "$2" --duration "$SECS" --quiet --summary-json "$OUT/fpga.json"
 	wait $r
 	# a lost frame locks the stream (no retransmission): that run fails too
 	jq_py "$OUT/run.json" 'd["drop_rate"] if d["status"] == "ended" else 1'
 }
 
-echo "variant,mtu,raw_gbit_s,raw_runs_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame,rx_cpu_ns_per_frame,fpga_cpu_s,fpga_late_max_ms" >"$OUT/results.csv"
+echo "variant,mtu,raw_gbit_s,raw_runs_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame,rx_cpu_ns_per_frame,fpga_cpu_s,fpga_late_max_ms,latency_p99_us,latency_from_arrival_p99_us" >"$OUT/results.csv"
 # O2fifo: the -O2 stack with its data threads at SCHED_FIFO 50 (a mitigation of the guide)
 # O2mmsg: the -O2 stack receiving with recvmmsg (--no-rx-ring), for the ring's worth
-for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000"; do
+# O2nodl: the emulator's report_data_loss off (a drop no longer costs a buffer)
+for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000" "O2nodl 9000"; do
 	set -- $case
 	variant=$1 mtu=$2
 	host=$DGR_BUILD/bin/dgrdma-host
 	HOST_EXTRA=
+	FPGA_EXTRA=
+	[ "$variant" = O2nodl ] && FPGA_EXTRA="--report-data-loss false"
 	[ "$variant" = O0 ] && host=$O0/bin/dgrdma-host
 	[ "$variant" = O2fifo ] && HOST_EXTRA="--sched fifo:50"
 	[ "$variant" = O2mmsg ] && HOST_EXTRA="--no-rx-ring"
@@ -112,7 +118,7 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000"; do
 		fi
 	done
 	if [ "$best" = 0 ]; then
-		echo "$variant,$mtu,$ceiling,${CEILING_RUNS[$mtu]},0,0,0,,,,,,,,,," >>"$OUT/results.csv"
+		echo "$variant,$mtu,$ceiling,${CEILING_RUNS[$mtu]},0,0,0,,,,,,,,,,,," >>"$OUT/results.csv"
 		continue
 	fi
 	F="$OUT/best.fpga.json" jq_py "$OUT/best.json" '(lambda f: ",".join(str(x) for x in [
@@ -126,7 +132,8 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000"; do
 		round(d["counters"]["frames_rx"]/max(1e-9,sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/1e9)),
 		round(sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/max(1,d["counters"]["frames_rx"])),
 		round((d["threads"]["rx"]["cpu_user_ns"]+d["threads"]["rx"]["cpu_sys_ns"])/max(1,d["counters"]["frames_rx"])),
-		round((f["cpu_user_ns"]+f["cpu_sys_ns"])/1e9,3), round(f["pacing_late_max_ns"]/1e6,1)]))(
+		round((f["cpu_user_ns"]+f["cpu_sys_ns"])/1e9,3), round(f["pacing_late_max_ns"]/1e6,1),
+		round(d["latency_ns"]["p99"]/1e3,1), round(d["latency_from_arrival_ns"]["p99"]/1e3,1)]))(
 		json.load(open(__import__("os").environ["F"])))' \
 		>>"$OUT/results.csv"
 done
