@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <dgrdma/ramp.h>
+
 #include "dgrdma-fpga-tp.h"
 #include "model.h"
 
@@ -22,24 +24,6 @@ void fpga_adc_init(struct fpga_adc *a, double rate, uint64_t start_ns, bool repo
 uint64_t fpga_adc_sample_ns(const struct fpga_adc *a, uint64_t k)
 {
 	return a->start_ns + (uint64_t)((double)k * 1e9 / a->rate);
-}
-
-/* Writes the ramp k, k+1, ... as little-endian 32-bit words. */
-static void write_ramp(uint8_t *dst, uint64_t k, uint64_t n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* dst is 4-byte aligned (buffers and fill offsets are): a loop the compiler vectorizes */
-	uint32_t *w = (uint32_t *)(void *)dst;
-	uint32_t v = (uint32_t)k;
-
-	for (uint32_t i = 0; i < (uint32_t)n; i++) {
-		w[i] = v + i;
-	}
-#else
-	for (uint64_t i = 0; i < n; i++) {
-		dgr_put_le32(dst + 4 * i, (uint32_t)(k + i));
-	}
-#endif
 }
 
 /*
@@ -117,7 +101,9 @@ void fpga_adc_produce(struct fpga_adc *a, struct fpga_producer *p, uint64_t n, b
 		}
 		room = (p->size - p->fill_bytes) / DGR_SAMPLE_BYTES;
 		m = n < room ? n : room;
-		write_ramp(buf + p->fill_bytes, a->next_sample, m);
+		/* the ramp is the sample counter's low 32 bits; m fits a buffer */
+		dgr_ramp_fill(buf + p->fill_bytes, (uint32_t)(m * DGR_SAMPLE_BYTES),
+			      (uint32_t)a->next_sample);
 		p->fill_bytes += (uint32_t)(m * DGR_SAMPLE_BYTES);
 		a->next_sample += m;
 		n -= m;

@@ -141,6 +141,49 @@ static void test_ramp_against_reference(void)
 		 trials);
 }
 
+/*
+ * The four-sample fill against one little-endian word at a time: random
+ * lengths (partial samples and scalar tails included), starts (the 2^32 wrap
+ * included) and unaligned addresses; the bytes around the span are untouched.
+ */
+static void test_ramp_fill_against_reference(void)
+{
+	static uint8_t got[4 * 1100 + 16], want[4 * 1100 + 16];
+	uint64_t x = 0xD1B54A32D192ED03ull;
+	unsigned int bad = 0, trials = 2000;
+
+	for (unsigned int t = 0; t < trials; t++) {
+		uint32_t len, first, next;
+		unsigned int shift;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		len = (uint32_t)(x % (4 * 1100 + 1));
+		shift = (unsigned int)(x >> 16) % 8;
+		first = t % 5 == 0 ? 0xFFFFFFF0u + (uint32_t)(x >> 24) % 32 : (uint32_t)(x >> 32);
+		memset(got, 0xA5, sizeof(got));
+		memset(want, 0xA5, sizeof(want));
+		next = dgr_ramp_fill(got + shift, len, first);
+		for (uint32_t i = 0; i < len / 4; i++) {
+			uint32_t v = first + i;
+			uint8_t *w = want + shift + 4 * (size_t)i;
+
+			w[0] = (uint8_t)v;
+			w[1] = (uint8_t)(v >> 8);
+			w[2] = (uint8_t)(v >> 16);
+			w[3] = (uint8_t)(v >> 24);
+		}
+		if (memcmp(got, want, sizeof(got)) != 0 || next != first + len / 4) {
+			if (bad++ < 3) {
+				tap_diag("trial %u: len %u first %u shift %u", t, len, first,
+					 shift);
+			}
+		}
+	}
+	TAP_EQ_U(bad, 0,
+		 "the four-sample fill writes exactly the one-sample ramp on %u random spans",
+		 trials);
+}
+
 static void test_ring(void)
 {
 	struct dgr_spsc r;
@@ -242,6 +285,7 @@ int main(void)
 {
 	test_ramp();
 	test_ramp_against_reference();
+	test_ramp_fill_against_reference();
 	test_ring();
 	test_cli();
 	test_transport_opts();
