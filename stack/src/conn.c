@@ -804,6 +804,13 @@ int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 	return rc < 0 ? rc : rc2;
 }
 
+/* See host.h. */
+void dgr_conn_latency_window(struct dgr_conn *c, uint64_t *max_ns, uint64_t *max_from_arrival_ns)
+{
+	*max_ns = __atomic_exchange_n(&c->lat_window_max, 0, __ATOMIC_RELAXED);
+	*max_from_arrival_ns = __atomic_exchange_n(&c->lat_window_max_arrival, 0, __ATOMIC_RELAXED);
+}
+
 /* Fills l from the stored latencies (sorts them). */
 void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
 {

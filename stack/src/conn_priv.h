@@ -163,6 +163,8 @@ struct dgr_conn {
 	struct dgr_lat_series lat;	   /* from the completion */
 	struct dgr_lat_series lat_arrival; /* from the kernel's arrival of the frame */
 	uint64_t lat_wait_receive_sum;	   /* arrival -> complete */
+	uint64_t lat_window_max;	   /* atomic: largest since dgr_conn_latency_window() */
+	uint64_t lat_window_max_arrival;   /* the same from arrival */
 	uint64_t lat_wait_consumer_sum;	   /* complete -> acquire */
 	uint64_t lat_consumer_work_sum;	   /* acquire -> release */
 	uint64_t lat_wait_send_sum;	   /* release -> handed to the socket */

@@ -92,6 +92,16 @@ static void series_add(struct dgr_lat_series *s, uint64_t lat)
 	}
 }
 
+/* Raises *max to v; the reader may reset it to 0 meanwhile (dgr_conn_latency_window()). */
+static void window_max(uint64_t *max, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > cur && !__atomic_compare_exchange_n(max, &cur, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED)) {
+	}
+}
+
 static void record_latency(struct dgr_conn *c, const struct pend_db *d, uint64_t sent)
 {
 	c->lat_wait_receive_sum += d->t_complete - d->t_arrival;
@@ -100,6 +110,8 @@ static void record_latency(struct dgr_conn *c, const struct pend_db *d, uint64_t
 	c->lat_wait_send_sum += sent - d->t_release;
 	series_add(&c->lat, sent - d->t_complete);
 	series_add(&c->lat_arrival, sent - d->t_arrival);
+	window_max(&c->lat_window_max, sent - d->t_complete);
+	window_max(&c->lat_window_max_arrival, sent - d->t_arrival);
 }
 
 static int flush_send(struct tx_state *s)

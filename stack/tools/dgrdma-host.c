@@ -860,10 +860,11 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	struct host_run *r = ctx;
 	struct dgr_conn_stats s;
 	uint64_t t = now_ns();
-	uint64_t bytes;
+	uint64_t bytes, lat_max, lat_max_arrival;
 	double dt;
 
 	dgr_conn_get_stats(c, &s);
+	dgr_conn_latency_window(c, &lat_max, &lat_max_arrival);
 	bytes = r->cfg->co.direction == DGR_DIR_RX ? s.data_bytes_rx : s.data_bytes_tx;
 	dt = (double)(t - r->last_ns) / 1e9;
 	if (r->cfg->npeers > 1) {
@@ -872,12 +873,14 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	fprintf(stderr,
 		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64 "/%" PRIu64
 		"  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64 "  malformed %" PRIu64
-		"  dup %" PRIu64 "  drops %" PRIu64 "  rtx %" PRIu64 "\n",
+		"  dup %" PRIu64 "  drops %" PRIu64 "  rtx %" PRIu64
+		"  doorbell max %.3f ms (from arrival %.3f ms)\n",
 		(double)(t - r->start_ns) / 1e9,
 		dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0, s.txns_completed,
 		s.txns_sent, s.doorbells_sent, s.doorbells_received, s.buffers_in_use,
 		s.occupancy_hwm, s.samples_lost, s.malformed_frames, s.duplicate_frames,
-		s.socket_drops, s.retransmits);
+		s.socket_drops, s.retransmits, (double)lat_max / 1e6,
+		(double)lat_max_arrival / 1e6);
 	r->last_bytes = bytes;
 	r->last_ns = t;
 }

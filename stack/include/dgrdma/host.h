@@ -258,6 +258,14 @@ int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 			    struct dgr_latency_summary *l);
 
 /*
+ * The largest doorbell latency from the completion and from the kernel's
+ * arrival (ns) since the previous call (or the start), and starts a new
+ * window: for periodic output while the connection runs. 0 when no doorbell
+ * went out in the window.
+ */
+void dgr_conn_latency_window(struct dgr_conn *c, uint64_t *max_ns, uint64_t *max_from_arrival_ns);
+
+/*
  * Calls cb for every transaction still incomplete (after dgr_conn_stop()).
  * Returns how many.
  */

@@ -252,8 +252,34 @@ if [ -x "$FPGA" ]; then
 	kill -CONT $rx
 	wait $rx
 	stk_check_arrival "$T/stop.json" "UDP (SO_TIMESTAMPNS)"
+
+	# --stats-interval: a line per interval with the counters and the interval's largest
+	# doorbell latency; a 0.5 s stop of the receiver shows in the line after it
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
+		--stats-interval 0.2 --quiet 2>"$T/stats.err" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
+		--duration 1.5 --report-data-loss false --quiet &
+	f=$!
+	sleep 0.6
+	kill -STOP $rx
+	sleep 0.5
+	kill -CONT $rx
+	wait $f
+	wait $rx
+	re='^\[ *[0-9.]+ s\] +[0-9.]+ MB/s  txns [0-9]+/0  doorbells [0-9]+/0  .* doorbell max [0-9.]+ ms \(from arrival [0-9.]+ ms\)$'
+	n=$(grep -cE "$re" "$T/stats.err")
+	check "periodic lines with counters and the interval's doorbell maxima ($n)" test "$n" -ge 4
+	first=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from arrival ([0-9.]+) ms.*/\1/' |
+		grep -v '^0\.000$' | head -1)
+	top=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from arrival ([0-9.]+) ms.*/\1/' | sort -g | tail -1)
+	check "the first interval with doorbells has a short largest latency from arrival ($first ms)" \
+		python3 -c "import sys; sys.exit(0 if 0 < float(sys.argv[1]) < 300 else 1)" "${first:-0}"
+	check "the interval of the 0.5 s stop shows it ($top ms)" \
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 400 else 1)" "$top"
 else
-	for i in 1 2 3 4 5; do skip "dgrdma-fpga not built"; done
+	for i in $(seq 8); do skip "dgrdma-fpga not built"; done
 fi
 
 # --- per-thread scheduling is visible, and the control-thread CPU warning
