@@ -142,6 +142,11 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# every txn_complete of the stack carries its frame's wait for the receive thread
 	check_eq "$(jq -r '.host.rx | [.latency_from_arrival_ns.count == .latency_ns.count, .wait_receive_ns.count == .latency_ns.count, .latency_from_arrival_ns.min >= .latency_ns.min] | join(" ")' "$tmp/runf.json")" \
 		"true true true" "run folder: each traced doorbell's latency from the kernel's arrival (and its receive wait)"
+	# the trace alone: judged on the in-host latency from the kernel's arrival
+	"$LR" --json --no-progress "$tmp/runf/trace" >"$tmp/runf.trace.json" 2>"$tmp/runf.trace.err" ||
+		diag "latency-report (trace only): $(head -3 "$tmp/runf.trace.err")"
+	check_eq "$(jq -r '.regime.series' "$tmp/runf.trace.json")" host.rx.latency_from_arrival \
+		"run folder's trace alone: the regime is judged on the latency from arrival"
 	check_eq "$(jq -r '[.run.host_buffers, .run.buffer_size] | join(" ")' "$tmp/runf.json")" "16 16384" \
 		"run folder: buffer facts read from run.json's recorded command"
 	joined=$(jq -r '.host.joined.doorbells' "$tmp/runf.json")
