@@ -47,8 +47,8 @@ awk 'BEGIN {
 	}
 }' >"$csv/doorbells.csv"
 awk 'BEGIN {
-	print "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns"
-	for (i = 0; i < 100; i++) printf "%.6f,%d,0,%d,1000,5000,2000\n", i * 0.002, 8000 + i * 10, i % 8
+	print "time_s,latency_ns,conn,buffer,wait_ns,work_ns,send_ns,wait_receive_ns"
+	for (i = 0; i < 100; i++) printf "%.6f,%d,0,%d,1000,5000,2000,%d\n", i * 0.002, 8000 + i * 10, i % 8, 3000 + i
 }' >"$csv/host_doorbells.csv"
 awk 'BEGIN {
 	print "time_s,dir,transactions,data_bytes,throughput_MBps,discontinuities,doorbells,max_latency_ns"
@@ -75,9 +75,9 @@ else
 	diag "$(cat "$tmp/err")"
 fi
 check_eq "$(wc -l <"$tmp/list")" 12 "six kinds x two formats listed"
-check_kind "$tmp/out" latency 3     # rx-wire, tx-wire, in-host
-check_kind "$tmp/out" histogram 3
-check_kind "$tmp/out" ccdf 3
+check_kind "$tmp/out" latency 4     # rx-wire, tx-wire, in-host, in-host-from-arrival
+check_kind "$tmp/out" histogram 4
+check_kind "$tmp/out" ccdf 4
 check_kind "$tmp/out" drops 2       # host-0, fpga-0 from counter snapshots
 check_kind "$tmp/out" rate 2        # rx, tx
 check_kind "$tmp/out" throughput 2  # two perf CSVs
