@@ -32,6 +32,8 @@ void dgr_conn_opts_init(struct dgr_conn_opts *o)
 	o->incomplete_ms = DGR_DEFAULT_INCOMPLETE_MS;
 	o->doorbell_mode = DGR_DOORBELL_FLAG;
 	o->inline_doorbells = true;
+	o->doorbell_batch = 16;
+	o->doorbell_hold_us = 50;
 	o->latency_samples = 4u * 1024 * 1024;
 	o->check_ramp = true;
 	for (int i = 0; i < DGR_T_COUNT; i++) {
@@ -80,6 +82,14 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 	}
 	if (o->peer_buffers < 1 || o->peer_buffers > 64) {
 		return bad(errbuf, "--fpga-buffers: %u is out of range 1..64", o->peer_buffers);
+	}
+	if (o->doorbell_batch < 1 || o->doorbell_batch > 255) {
+		return bad(errbuf, "--doorbell-batch: %u is out of range 1..255",
+			   o->doorbell_batch);
+	}
+	if (o->doorbell_hold_us < 1 || o->doorbell_hold_us > 1000000) {
+		return bad(errbuf, "--doorbell-hold-us: %u is out of range 1..1000000",
+			   o->doorbell_hold_us);
 	}
 	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
 	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {

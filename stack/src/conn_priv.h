@@ -197,6 +197,13 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
  */
 bool dgr_tx_inline(struct dgr_conn *c);
 
+/* Whether the consumer sends doorbells itself (dgr_tx_inline) on this connection. */
+static inline bool dgr_inline_doorbells(const struct dgr_conn *c)
+{
+	/* on a connection that also sends data the pass could fragment the producer's frames */
+	return c->o.inline_doorbells && !c->o.coalesce_wait_us && !c->o.busy_wait && !c->txp;
+}
+
 void *dgr_rx_thread(void *arg);
 void *dgr_tx_thread(void *arg);
 void *dgr_worker_thread(void *arg);

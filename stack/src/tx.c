@@ -616,9 +616,7 @@ bool dgr_tx_inline(struct dgr_conn *c)
 	bool left;
 	int r;
 
-	/* on a connection that also sends data the pass could fragment the producer's frames */
-	if (!c->o.inline_doorbells || c->o.coalesce_wait_us || c->o.busy_wait || c->txp ||
-	    pthread_mutex_trylock(&c->tx_lock) != 0) {
+	if (!dgr_inline_doorbells(c) || pthread_mutex_trylock(&c->tx_lock) != 0) {
 		return false;
 	}
 	s = c->txs;

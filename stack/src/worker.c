@@ -35,11 +35,33 @@ static bool flag_set(struct dgr_conn *c, void *arg)
 	return __atomic_load_n(&c->rxp->flags[idx], __ATOMIC_ACQUIRE) != 0;
 }
 
+/*
+ * Whether the consumer keeps the doorbell it just queued (held so far, this
+ * one included; the first released at first_ns) for the next: only while it
+ * is behind (the following buffer is already full) and quick (this buffer's
+ * work and the group's age below doorbell_hold_us), so a group leaves in one
+ * frame, the way a transmit thread that finds several queued sends them.
+ * A host that answers one buffer at a time while behind keeps an FPGA with
+ * report_data_loss in the vicious cycle (docs/fpga.md): every buffer it frees
+ * alone goes to a discontinuity.
+ */
+static bool hold_doorbell(struct dgr_conn *c, unsigned int held, unsigned int following,
+			  const struct dgr_doorbell_req *db, uint64_t first_ns)
+{
+	uint64_t hold_ns = (uint64_t)c->o.doorbell_hold_us * 1000u;
+
+	return dgr_inline_doorbells(c) && held < c->o.doorbell_batch &&
+	       db->t_release - db->t_acquire < hold_ns && db->t_release - first_ns < hold_ns &&
+	       __atomic_load_n(&c->rxp->flags[following], __ATOMIC_ACQUIRE) != 0;
+}
+
 static void consume_loop(struct dgr_conn *c)
 {
 	struct dgr_thread_stats *ts = &c->ts[DGR_T_WORKER];
 	struct dgr_port *p = c->rxp;
 	unsigned int next = 0;
+	unsigned int held = 0;	    /* doorbells queued but not yet sent or handed on */
+	uint64_t held_first_ns = 0; /* when the first of them was released */
 
 	while (!dgr_conn_stopping(c)) {
 		struct dgr_buffer_view v;
@@ -107,8 +129,17 @@ static void consume_loop(struct dgr_conn *c)
 		DGR_ADD(c->st.buffers_consumed, 1);
 		DGR_TP(doorbell_queued, c->o.conn_index, v.buffer, v.txn_id,
 		       p->base + c->o.peer_buffers * c->size + 4u * v.buffer);
-		if (!dgr_tx_inline(c)) {
-			dgr_event_notify(&c->ev_tx);
+		if (held++ == 0) {
+			held_first_ns = db.t_release;
+		}
+		if (rc >= 0 && !fw.eof &&
+		    hold_doorbell(c, held, (next + 1) % c->nbuf, &db, held_first_ns)) {
+			DGR_ADD(c->st.doorbells_held, 1);
+		} else {
+			held = 0;
+			if (!dgr_tx_inline(c)) {
+				dgr_event_notify(&c->ev_tx);
+			}
 		}
 		if (rc < 0) {
 			dgr_conn_fail(c, rc, "the consumer stopped the run");

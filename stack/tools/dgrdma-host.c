@@ -185,6 +185,10 @@ static void usage(FILE *f)
 	    "  --busy-wait            stack threads spin instead of sleeping\n"
 	    "  --no-inline-doorbells  rx: the transmit thread sends every doorbell (default:\n"
 	    "                         the consumer sends its own when that thread is idle)\n"
+	    "  --doorbell-batch N     rx: a consumer behind sends up to N doorbells in one\n"
+	    "                         frame, 1..255 (default 16; 1: each alone)\n"
+	    "  --doorbell-hold-us US  rx: hold no doorbell longer than US, and none after a\n"
+	    "                         buffer whose work took longer, 1..1000000 (default 50)\n"
 	    "\n"
 	    "Output:\n"
 	    "  --stats-interval SEC   print counters every SEC seconds\n"
@@ -236,6 +240,8 @@ enum {
 	OPT_CPU_CONTROL,
 	OPT_BUSY_WAIT,
 	OPT_NO_INLINE_DOORBELLS,
+	OPT_DOORBELL_BATCH,
+	OPT_DOORBELL_HOLD_US,
 	OPT_STATS_INTERVAL,
 	OPT_SUMMARY_JSON,
 	OPT_JSON,
@@ -288,6 +294,8 @@ static const struct option long_opts[] = {
 	{ "cpu-control", required_argument, NULL, OPT_CPU_CONTROL },
 	{ "busy-wait", no_argument, NULL, OPT_BUSY_WAIT },
 	{ "no-inline-doorbells", no_argument, NULL, OPT_NO_INLINE_DOORBELLS },
+	{ "doorbell-batch", required_argument, NULL, OPT_DOORBELL_BATCH },
+	{ "doorbell-hold-us", required_argument, NULL, OPT_DOORBELL_HOLD_US },
 	{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -645,6 +653,18 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			break;
 		case OPT_NO_INLINE_DOORBELLS:
 			co->inline_doorbells = false;
+			break;
+		case OPT_DOORBELL_BATCH:
+			if (parse_u("--doorbell-batch", optarg, 1, 255, false, &v, err) < 0) {
+				return -1;
+			}
+			co->doorbell_batch = (unsigned int)v;
+			break;
+		case OPT_DOORBELL_HOLD_US:
+			if (parse_u("--doorbell-hold-us", optarg, 1, 1000000, false, &v, err) < 0) {
+				return -1;
+			}
+			co->doorbell_hold_us = (unsigned int)v;
 			break;
 		case OPT_STATS_INTERVAL:
 			if (dgr_parse_seconds("--stats-interval", optarg, 3600,

@@ -105,6 +105,17 @@ struct dgr_conn_opts {
 	 * the transmit thread is idle, instead of waking it (default on).
 	 */
 	bool inline_doorbells;
+	/*
+	 * RX, with inline doorbells: while the buffer after the one released is
+	 * already full (the consumer is behind) and its work on that buffer took
+	 * less than doorbell_hold_us, the consumer holds its doorbells back and
+	 * sends them together, in one frame, when it catches up, holds
+	 * doorbell_batch of them or the first is doorbell_hold_us old (as a NIC's
+	 * rx-frames and rx-usecs). doorbell_batch 1 sends each alone. Defaults
+	 * 16 (at most 255) and 50 us (1..1000000).
+	 */
+	unsigned int doorbell_batch;
+	unsigned int doorbell_hold_us;
 	struct dgr_sched sched[DGR_T_COUNT];
 	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
 	bool set_port_base;	      /* use port_base instead of the direction's default */

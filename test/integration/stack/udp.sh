@@ -311,6 +311,12 @@ check "an invalid MAC is refused" grep -q "is not a MAC address" "$T/err"
 check "an absent interface is named" grep -q "stknone$$: no such interface" "$T/err"
 "$HOST" rx --udp --peer 127.0.0.1:9 --buffers 300 2>"$T/err"
 check "--buffers 300 names its range" grep -q -- "--buffers: '300' is out of range 1..255" "$T/err"
+"$HOST" rx --udp --peer 127.0.0.1:9 --doorbell-batch 0 2>"$T/err"
+check "--doorbell-batch 0 names its range" \
+	grep -q -- "--doorbell-batch: '0' is out of range 1..255" "$T/err"
+"$HOST" rx --udp --peer 127.0.0.1:9 --doorbell-hold-us 0 2>"$T/err"
+check "--doorbell-hold-us 0 names its range" \
+	grep -q -- "--doorbell-hold-us: '0' is out of range 1..1000000" "$T/err"
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$HOST" rx --if lo --peer 02:00:00:00:00:01 2>"$T/err"

@@ -366,6 +366,77 @@ static void test_inline_doorbells(void)
 	TAP_EQ_U(s.doorbells_inline, 0, "inline off: the transmit thread sent every one");
 }
 
+/*
+ * A consumer behind: all NBUF buffers complete while it is blocked in its
+ * first; released, it finds each following buffer full and holds its
+ * doorbells back in groups of co.doorbell_batch (the last, EOF, is not held).
+ */
+static void behind_by_all(unsigned int batch, unsigned int hold_us, dgr_consume_fn consume,
+			  unsigned int want_held, unsigned int want_frames)
+{
+	struct dgr_conn_opts co;
+	struct dgr_conn *c = NULL;
+	struct doorbells d = { 0 };
+	struct dgr_conn_stats s;
+	struct peer p;
+	char err[DGR_ERRBUF_SIZE];
+	bool in_order = true;
+
+	dgr_conn_opts_init(&co);
+	co.doorbell_batch = batch;
+	co.doorbell_hold_us = hold_us;
+	if (open_pair(&co, &c, &p) < 0) {
+		tap_ok(0, "batch %u: open a connection and a peer on 127.0.0.1", batch);
+		return;
+	}
+	__atomic_store_n(&release_ok, 0, __ATOMIC_RELEASE);
+	TAP_EQ_I(dgr_conn_start(c, consume, NULL, NULL, err), 0, "batch %u: threads start", batch);
+	for (unsigned int k = 0; k < NBUF; k++) {
+		send_buffer(&p, k, k == NBUF - 1);
+	}
+	tap_ok(WAIT_STAT(c, txns_completed, NBUF), "batch %u: 8 transactions complete", batch);
+	__atomic_store_n(&release_ok, 1, __ATOMIC_RELEASE);
+	collect_doorbells(&p, &d, NBUF);
+	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "batch %u: the EOF buffer ends the stream", batch);
+	dgr_conn_stop(c);
+	dgr_conn_get_stats(c, &s);
+	TAP_EQ_U(d.n, NBUF, "batch %u: 8 doorbells come back", batch);
+	for (unsigned int i = 0; i < d.n; i++) {
+		in_order &= d.flag_addr[i] == PEER_BUFS * BSIZE + 4 * i;
+	}
+	tap_ok(in_order, "batch %u: in buffer order", batch);
+	TAP_EQ_U(s.doorbells_held, want_held, "batch %u: the consumer held %u back", batch,
+		 want_held);
+	/* the transmit thread's 20 ms timer may take a group apart at the same instant once */
+	tap_ok(d.frames >= want_frames && d.frames <= want_frames + 1,
+	       "batch %u: %u frames of doorbells (want %u)", batch, d.frames, want_frames);
+	dgr_conn_close(c);
+	dgr_transport_close(p.t);
+}
+
+/* blocking_consume, then 2 ms on every buffer: longer than a 1 ms hold */
+static int slow_consume(void *ctx, const struct dgr_buffer_view *b)
+{
+	blocking_consume(ctx, b);
+	usleep(2000);
+	return 0;
+}
+
+static void test_doorbell_batch(void)
+{
+	struct dgr_conn_opts co;
+
+	dgr_conn_opts_init(&co);
+	tap_ok(co.doorbell_batch == 16 && co.doorbell_hold_us == 50,
+	       "doorbell batch 16 and hold 50 us by default");
+	/* a 1 s hold: the groups do not depend on how fast this machine runs the consumer */
+	behind_by_all(16, 1000000, blocking_consume, NBUF - 1, 1);
+	behind_by_all(3, 1000000, blocking_consume, 5, 3);
+	behind_by_all(1, 1000000, blocking_consume, 0, NBUF);
+	/* a consumer slower than the hold sends each doorbell at once, behind or not */
+	behind_by_all(16, 1000, slow_consume, 0, NBUF);
+}
+
 static void test_hostile(void)
 {
 	struct dgr_conn_opts co;
@@ -692,6 +763,7 @@ int main(void)
 	test_order_and_pool();
 	test_coalescing();
 	test_inline_doorbells();
+	test_doorbell_batch();
 	test_hostile();
 	test_both_paths();
 	test_dcp_requests();
