@@ -160,6 +160,11 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 	int rc;
 	uint16_t msgs = 0;
 
+	/* a realtime clock step can put the kernel's stamp ahead of now */
+	if (arrival == 0 || arrival > now) {
+		arrival = now;
+	}
+
 	rc = dgr_frame_parse(&f, buf, len, NULL);
 	if (rc < 0) {
 		dgr_count_malformed(c, -rc, (uint32_t)len);
@@ -308,13 +313,8 @@ void *dgr_rx_thread(void *arg)
 				}
 			}
 			if (pkts[i].proto == DGR_PROTO_DGRDMA) {
-				/* a realtime clock step can put the kernel's stamp ahead of now */
-				uint64_t arrival = pkts[i].arrival_ns;
-
-				if (arrival == 0 || arrival > now) {
-					arrival = now;
-				}
-				dgr_rx_frame(&x, pkts[i].data, pkts[i].len, now, arrival);
+				dgr_rx_frame(&x, pkts[i].data, pkts[i].len, now,
+					     pkts[i].arrival_ns);
 			} else if (pkts[i].proto == DGR_PROTO_INVALID) {
 				dgr_count_malformed(c, DGR_E_UDP_SHORT, (uint32_t)pkts[i].len);
 			}

@@ -84,7 +84,7 @@ static inline uint64_t dgr_transport_arrival(const struct dgr_transport *t, int6
 {
 	int64_t real = sec * 1000000000ll + nsec;
 
-	if (real == 0 || real <= t->real_minus_mono) {
+	if (real <= t->real_minus_mono) { /* none (0), or before the clocks' epochs met */
 		return 0;
 	}
 	return (uint64_t)(real - t->real_minus_mono);

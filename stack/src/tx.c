@@ -104,14 +104,17 @@ static void window_max(uint64_t *max, uint64_t v)
 
 static void record_latency(struct dgr_conn *c, const struct pend_db *d, uint64_t sent)
 {
+	uint64_t from_complete = sent - d->t_complete;
+	uint64_t from_arrival = sent - d->t_arrival;
+
 	c->lat_wait_receive_sum += d->t_complete - d->t_arrival;
 	c->lat_wait_consumer_sum += d->t_acquire - d->t_complete;
 	c->lat_consumer_work_sum += d->t_release - d->t_acquire;
 	c->lat_wait_send_sum += sent - d->t_release;
-	series_add(&c->lat, sent - d->t_complete);
-	series_add(&c->lat_arrival, sent - d->t_arrival);
-	window_max(&c->lat_window_max, sent - d->t_complete);
-	window_max(&c->lat_window_max_arrival, sent - d->t_arrival);
+	series_add(&c->lat, from_complete);
+	series_add(&c->lat_arrival, from_arrival);
+	window_max(&c->lat_window_max, from_complete);
+	window_max(&c->lat_window_max_arrival, from_arrival);
 }
 
 static int flush_send(struct tx_state *s)

@@ -935,17 +935,35 @@ struct summary {
 	uint64_t unanswered; /* tx: buffers sent whose doorbell never came */
 };
 
+/* The members of one latency distribution, in the summary's order. */
+static void print_dist(struct pr *p, const struct dgr_latency_dist *d)
+{
+	pr_u64(p, "count", d->count);
+	pr_u64(p, "min", d->min);
+	pr_u64(p, "p50", d->p50);
+	pr_u64(p, "p90", d->p90);
+	pr_u64(p, "p99", d->p99);
+	pr_u64(p, "p999", d->p999);
+	pr_u64(p, "max", d->max);
+	pr_dbl(p, "mean", d->mean, 0);
+}
+
 static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 {
+	const struct dgr_latency_dist from_complete = {
+		.count = l->count,
+		.stored = l->stored,
+		.min = l->min,
+		.p50 = l->p50,
+		.p90 = l->p90,
+		.p99 = l->p99,
+		.p999 = l->p999,
+		.max = l->max,
+		.mean = l->mean,
+	};
+
 	pr_obj_begin(p, "latency_ns");
-	pr_u64(p, "count", l->count);
-	pr_u64(p, "min", l->min);
-	pr_u64(p, "p50", l->p50);
-	pr_u64(p, "p90", l->p90);
-	pr_u64(p, "p99", l->p99);
-	pr_u64(p, "p999", l->p999);
-	pr_u64(p, "max", l->max);
-	pr_dbl(p, "mean", l->mean, 0);
+	print_dist(p, &from_complete);
 	pr_u64(p, "stored", l->stored);
 	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
 	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
@@ -954,14 +972,7 @@ static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 	pr_obj_end(p);
 	/* the same doorbells from the kernel's arrival of the completing frame */
 	pr_obj_begin(p, "latency_from_arrival_ns");
-	pr_u64(p, "count", l->from_arrival.count);
-	pr_u64(p, "min", l->from_arrival.min);
-	pr_u64(p, "p50", l->from_arrival.p50);
-	pr_u64(p, "p90", l->from_arrival.p90);
-	pr_u64(p, "p99", l->from_arrival.p99);
-	pr_u64(p, "p999", l->from_arrival.p999);
-	pr_u64(p, "max", l->from_arrival.max);
-	pr_dbl(p, "mean", l->from_arrival.mean, 0);
+	print_dist(p, &l->from_arrival);
 	pr_obj_end(p);
 }
 
