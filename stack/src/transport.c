@@ -18,6 +18,7 @@
 
 #include <dgrdma/cli.h>
 
+#include "ring.h"
 #include "transport_priv.h"
 
 #ifndef SO_RXQ_OVFL
@@ -567,14 +568,6 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 	return (int)out;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Receive calls between two readings of the clocks' offset (a realtime step shows within it). */
 #define DGR_CLOCK_RESYNC 1024
 
@@ -617,7 +610,7 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 			return n;
 		}
 		if (t->opts.busy_poll_us) {
-			uint64_t now = mono_ns();
+			uint64_t now = dgr_now_ns();
 
 			if (deadline == 0) {
 				deadline = timeout_ms < 0 ? UINT64_MAX
