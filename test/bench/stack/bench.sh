@@ -39,29 +39,38 @@ RB=(ip netns exec $NSB)
 
 jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
-raw_ceiling() { # MTU -> prints gbit/s
+raw_ceiling() { # MTU -> prints "gbit/s cpu_ns_per_byte" (sender + receiver CPU per byte received)
 	"${RA[@]}" "$RAW" recv --if $A --rcvbuf 4M --seconds "$SECS" >"$OUT/raw.json" &
 	local r=$!
 	sleep 0.3
-	"${RB[@]}" "$RAW" send --if $B --peer $MA --frame "$1" --seconds "$SECS"
+	"${RB[@]}" "$RAW" send --if $B --peer $MA --frame "$1" --seconds "$SECS" >"$OUT/raw.send.json"
 	wait $r
-	jq_py "$OUT/raw.json" 'd["gbit_s"]'
+	S="$OUT/raw.send.json" jq_py "$OUT/raw.json" \
+		'"%s %.4f" % (d["gbit_s"], (d["cpu_s"] + json.load(open(__import__("os").environ["S"]))["cpu_s"]) * 1e9 / max(1, d["bytes"]))'
 }
+
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 # The ceiling of one 10 s run varied from 4 to 12 Gbit/s (MTU 1500) and from 13 to 37
 # Gbit/s (MTU 9000) between runs on a quiet machine: each MTU's ceiling is the median of
 # BENCH_CEILING_RUNS (default 3) runs, measured once and used by every case at that MTU.
-declare -A CEILING CEILING_RUNS
+# Their CPU cost per byte (median too) is the yardstick of each case's cost per byte.
+declare -A CEILING CEILING_RUNS RAW_NS_PER_BYTE
 for mtu in 9000 1500; do
 	"${RA[@]}" ip link set $A mtu "$mtu" up
 	"${RB[@]}" ip link set $B mtu "$mtu" up
 	runs=()
+	costs=()
 	for _ in $(seq "${BENCH_CEILING_RUNS:-3}"); do
-		runs+=("$(raw_ceiling "$mtu")")
+		read -r gbit cost < <(raw_ceiling "$mtu")
+		runs+=("$gbit")
+		costs+=("$cost")
 	done
-	CEILING[$mtu]=$(printf '%s\n' "${runs[@]}" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+	CEILING[$mtu]=$(printf '%s\n' "${runs[@]}" | median)
 	CEILING_RUNS[$mtu]=$(IFS=/; echo "${runs[*]}")
-	echo "  raw ceiling MTU $mtu: ${CEILING_RUNS[$mtu]} Gbit/s, median ${CEILING[$mtu]}" >&2
+	RAW_NS_PER_BYTE[$mtu]=$(printf '%s\n' "${costs[@]}" | median)
+	echo "  raw ceiling MTU $mtu: ${CEILING_RUNS[$mtu]} Gbit/s, median ${CEILING[$mtu]};" \
+		"CPU $(IFS=/; echo "${costs[*]}") ns per byte, median ${RAW_NS_PER_BYTE[$mtu]}" >&2
 done
 
 # run_rate HOSTBIN RATE -> writes $OUT/run.json (host) and $OUT/fpga.json; prints drop rate
@@ -79,7 +88,7 @@ run_rate() {
 	jq_py "$OUT/run.json" 'd["drop_rate"] if d["status"] == "ended" else 1'
 }
 
-echo "variant,mtu,raw_gbit_s,raw_runs_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame,rx_cpu_ns_per_frame,fpga_cpu_s,fpga_late_max_ms,latency_p99_us,latency_from_arrival_p99_us" >"$OUT/results.csv"
+echo "variant,mtu,raw_gbit_s,raw_runs_gbit_s,rate_msps,stack_gbit_s,ratio,drop_rate,rx_cpu_s,consumer_cpu_s,tx_cpu_s,frames,frames_per_s_per_core,cpu_ns_per_frame,rx_cpu_ns_per_frame,fpga_cpu_s,fpga_late_max_ms,latency_p99_us,latency_from_arrival_p99_us,raw_cpu_ns_per_byte,cpu_ns_per_byte,cpu_per_byte_vs_raw" >"$OUT/results.csv"
 # O2fifo: the -O2 stack with its data threads at SCHED_FIFO 50 (a mitigation of the guide)
 # O2mmsg: the -O2 stack receiving with recvmmsg (--no-rx-ring), for the ring's worth
 # O2nodl: the emulator's report_data_loss off (a drop no longer costs a buffer)
@@ -118,23 +127,11 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000" "O2nodl 90
 		fi
 	done
 	if [ "$best" = 0 ]; then
-		echo "$variant,$mtu,$ceiling,${CEILING_RUNS[$mtu]},0,0,0,,,,,,,,,,,," >>"$OUT/results.csv"
+		echo "$variant,$mtu,$ceiling,${CEILING_RUNS[$mtu]},0,0,0,,,,,,,,,,,,${RAW_NS_PER_BYTE[$mtu]},," >>"$OUT/results.csv"
 		continue
 	fi
-	F="$OUT/best.fpga.json" jq_py "$OUT/best.json" '(lambda f: ",".join(str(x) for x in [
-		"'$variant'", '$mtu', '$ceiling', "'${CEILING_RUNS[$mtu]}'", round('$best'/1e6,1),
-		round(d["rate_mbyte_s"]*8/1e3,3), round(d["rate_mbyte_s"]*8/1e3/'$ceiling',3),
-		d["drop_rate"],
-		round((d["threads"]["rx"]["cpu_user_ns"]+d["threads"]["rx"]["cpu_sys_ns"])/1e9,3),
-		round((d["threads"]["consumer"]["cpu_user_ns"]+d["threads"]["consumer"]["cpu_sys_ns"])/1e9,3),
-		round((d["threads"]["tx"]["cpu_user_ns"]+d["threads"]["tx"]["cpu_sys_ns"])/1e9,3),
-		d["counters"]["frames_rx"],
-		round(d["counters"]["frames_rx"]/max(1e-9,sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/1e9)),
-		round(sum(t["cpu_user_ns"]+t["cpu_sys_ns"] for t in d["threads"].values())/max(1,d["counters"]["frames_rx"])),
-		round((d["threads"]["rx"]["cpu_user_ns"]+d["threads"]["rx"]["cpu_sys_ns"])/max(1,d["counters"]["frames_rx"])),
-		round((f["cpu_user_ns"]+f["cpu_sys_ns"])/1e9,3), round(f["pacing_late_max_ns"]/1e6,1),
-		round(d["latency_ns"]["p99"]/1e3,1), round(d["latency_from_arrival_ns"]["p99"]/1e3,1)]))(
-		json.load(open(__import__("os").environ["F"])))' \
-		>>"$OUT/results.csv"
+	python3 "$DGR_SRC/test/bench/stack/result_row.py" "$variant" "$mtu" "$ceiling" \
+		"${CEILING_RUNS[$mtu]}" "$best" "${RAW_NS_PER_BYTE[$mtu]}" "$OUT/best.json" \
+		"$OUT/best.fpga.json" >>"$OUT/results.csv"
 done
 column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"

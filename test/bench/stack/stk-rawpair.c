@@ -6,13 +6,17 @@
  *
  *   stk-rawpair send TRANSPORT --frame BYTES --seconds S
  *   stk-rawpair recv TRANSPORT --seconds S
- * recv prints one JSON line: frames, bytes, seconds, gbit_s (first to last frame).
+ * recv prints one JSON line: frames, bytes, seconds, gbit_s (first to last frame),
+ * cpu_s; send prints frames, bytes and cpu_s. cpu_s is the process's user + system
+ * time (getrusage), which includes the kernel work done in its system calls and
+ * the softirq work that runs in its context (on veth, the sender's).
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <dgrdma/cli.h>
@@ -24,6 +28,18 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* User + system CPU time of this process, in seconds. */
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0) {
+		return 0.0;
+	}
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 int main(int argc, char **argv)
@@ -73,7 +89,7 @@ int main(int argc, char **argv)
 	if (send_mode) {
 		struct dgr_tx_pkt pkts[64] = { 0 };
 		uint8_t *buf;
-		uint64_t end = now_ns() + dur_ns;
+		uint64_t end = now_ns() + dur_ns, sent = 0;
 
 		if (!frame || frame > dgr_transport_frame_cap(t)) {
 			frame = dgr_transport_frame_cap(t);
@@ -86,12 +102,17 @@ int main(int argc, char **argv)
 			pkts[i].dst = NULL;
 		}
 		while (now_ns() < end) {
-			if (dgr_transport_send(t, pkts, 64, err) < 0) {
+			int n = dgr_transport_send(t, pkts, 64, err);
+
+			if (n < 0) {
 				fprintf(stderr, "stk-rawpair: %s\n", err);
 				return 1;
 			}
+			sent += (uint64_t)n;
 		}
 		free(buf);
+		printf("{\"frames\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"cpu_s\":%.3f}\n", sent,
+		       sent * frame, cpu_seconds());
 	} else {
 		struct dgr_rx_pkt in[64];
 		uint64_t frames = 0, bytes = 0, first = 0, last = 0,
@@ -118,9 +139,10 @@ int main(int argc, char **argv)
 			last = ts;
 		}
 		printf("{\"frames\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"seconds\":%.6f,"
-		       "\"gbit_s\":%.3f}\n",
+		       "\"gbit_s\":%.3f,\"cpu_s\":%.3f}\n",
 		       frames, bytes, (double)(last - first) / 1e9,
-		       last > first ? (double)bytes * 8 / (double)(last - first) : 0.0);
+		       last > first ? (double)bytes * 8 / (double)(last - first) : 0.0,
+		       cpu_seconds());
 	}
 	dgr_transport_close(t);
 	return 0;
