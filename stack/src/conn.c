@@ -91,6 +91,9 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 		return bad(errbuf, "--doorbell-hold-us: %u is out of range 1..1000000",
 			   o->doorbell_hold_us);
 	}
+	if (o->rx_holdoff_us > 1000) {
+		return bad(errbuf, "--rx-holdoff-us: %u is out of range 0..1000", o->rx_holdoff_us);
+	}
 	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
 	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
 		return bad(errbuf, "--buffers x --buffer-size exceeds the 1 GiB port memory");

@@ -6,6 +6,7 @@
  * (RX path) or returns a credit to the producer (TX path).
  */
 #include <string.h>
+#include <time.h>
 
 #include "conn_priv.h"
 
@@ -266,6 +267,20 @@ static void on_expired(const struct dgr_txn_info *txn, void *ctx)
 	DGR_ADD(c->st.incomplete_timed_out, 1);
 }
 
+/*
+ * --rx-holdoff-us: the receive thread sleeps on a timer instead of waiting on
+ * the socket, as a NIC's interrupt moderation (rx-usecs) does. A thread
+ * waiting on the socket is woken by the sender's kernel for each burst, and
+ * on this VM each wake-up is a hypercall on both sides; asleep on a timer, the
+ * kernel just queues the frames and the thread takes them all at once.
+ */
+static void rx_holdoff(unsigned int us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
 /* Thread body: returns NULL. */
 void *dgr_rx_thread(void *arg)
 {
@@ -277,6 +292,7 @@ void *dgr_rx_thread(void *arg)
 	uint64_t last_expire = dgr_now_ns();
 	uint64_t incomplete_ns = (uint64_t)c->o.incomplete_ms * 1000000ull;
 	int timeout = c->o.busy_wait ? 0 : 20;
+	int last_n = 0;
 	uint64_t rnd = c->o.rx_drop_seed ? c->o.rx_drop_seed : 0x9E3779B97F4A7C15ull;
 
 	dgr_dupfilter_init(&x.dup);
@@ -284,9 +300,20 @@ void *dgr_rx_thread(void *arg)
 		return NULL;
 	}
 	while (!dgr_conn_stopping(c)) {
-		int n = dgr_transport_recv(c->t, pkts, DGR_TRANSPORT_MAX_BATCH, timeout, err);
-		uint64_t now = dgr_now_ns();
+		/* frames came in a batch: the traffic is dense, look without waiting */
+		bool holdoff = c->o.rx_holdoff_us && timeout != 0 && last_n >= 2;
+		int n = dgr_transport_recv(c->t, pkts, DGR_TRANSPORT_MAX_BATCH,
+					   holdoff ? 0 : timeout, err);
+		uint64_t now;
 
+		if (n == 0 && holdoff) {
+			rx_holdoff(c->o.rx_holdoff_us);
+			DGR_ADD(c->st.rx_holdoffs, 1);
+			last_n = 0; /* then wait on the socket if nothing came meanwhile */
+			continue;
+		}
+		last_n = n;
+		now = dgr_now_ns();
 		DGR_ADD(ts->loops, 1);
 		if (n < 0) {
 			dgr_conn_fail(c, n, err);

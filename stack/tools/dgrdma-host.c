@@ -189,6 +189,9 @@ static void usage(FILE *f)
 	    "                         frame, 1..255 (default 16; 1: each alone)\n"
 	    "  --doorbell-hold-us US  rx: hold no doorbell longer than US, and none after a\n"
 	    "                         buffer whose work took longer, 1..1000000 (default 50)\n"
+	    "  --rx-holdoff-us US     after a batch of frames, the receive thread sleeps US\n"
+	    "                         on a timer instead of waking per frame (interrupt\n"
+	    "                         moderation), 0..1000 (default 0: off)\n"
 	    "\n"
 	    "Output:\n"
 	    "  --stats-interval SEC   print counters every SEC seconds\n"
@@ -242,6 +245,7 @@ enum {
 	OPT_NO_INLINE_DOORBELLS,
 	OPT_DOORBELL_BATCH,
 	OPT_DOORBELL_HOLD_US,
+	OPT_RX_HOLDOFF_US,
 	OPT_STATS_INTERVAL,
 	OPT_SUMMARY_JSON,
 	OPT_JSON,
@@ -296,6 +300,7 @@ static const struct option long_opts[] = {
 	{ "no-inline-doorbells", no_argument, NULL, OPT_NO_INLINE_DOORBELLS },
 	{ "doorbell-batch", required_argument, NULL, OPT_DOORBELL_BATCH },
 	{ "doorbell-hold-us", required_argument, NULL, OPT_DOORBELL_HOLD_US },
+	{ "rx-holdoff-us", required_argument, NULL, OPT_RX_HOLDOFF_US },
 	{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -665,6 +670,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			co->doorbell_hold_us = (unsigned int)v;
+			break;
+		case OPT_RX_HOLDOFF_US:
+			if (parse_u("--rx-holdoff-us", optarg, 0, 1000, false, &v, err) < 0) {
+				return -1;
+			}
+			co->rx_holdoff_us = (unsigned int)v;
 			break;
 		case OPT_STATS_INTERVAL:
 			if (dgr_parse_seconds("--stats-interval", optarg, 3600,

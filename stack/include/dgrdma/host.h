@@ -116,6 +116,15 @@ struct dgr_conn_opts {
 	 */
 	unsigned int doorbell_batch;
 	unsigned int doorbell_hold_us;
+	/*
+	 * When a receive returned a batch (two frames or more) and the next
+	 * finds nothing, the receive thread sleeps this long on a timer (plus
+	 * its timer slack) before it waits on the socket again, so the sender's
+	 * kernel does not wake it for every burst: NIC interrupt moderation.
+	 * Trades up to that much receive latency at high rates for CPU time.
+	 * 0 (default) = off, at most 1000.
+	 */
+	unsigned int rx_holdoff_us;
 	struct dgr_sched sched[DGR_T_COUNT];
 	unsigned int latency_samples; /* in-host doorbell latencies kept, default 4 Mi */
 	bool set_port_base;	      /* use port_base instead of the direction's default */

@@ -72,6 +72,7 @@ extern "C" {
 	X(tx_ring_full)              /* gauge-like: times the doorbell/TX ring was full */ \
 	X(doorbells_inline)          /* of doorbells_sent, sent by the consumer itself */ \
 	X(doorbells_held)            /* held back by a consumer behind, to leave in a group */ \
+	X(rx_holdoffs)               /* --rx-holdoff-us sleeps of the receive thread */      \
 	X(frames_tx_gathered)        /* frames sent from their pieces, data not copied (zero-copy) */
 /* clang-format on */
 

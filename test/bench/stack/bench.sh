@@ -92,7 +92,9 @@ echo "variant,mtu,raw_gbit_s,raw_runs_gbit_s,rate_msps,stack_gbit_s,ratio,drop_r
 # O2fifo: the -O2 stack with its data threads at SCHED_FIFO 50 (a mitigation of the guide)
 # O2mmsg: the -O2 stack receiving with recvmmsg (--no-rx-ring), for the ring's worth
 # O2nodl: the emulator's report_data_loss off (a drop no longer costs a buffer)
-for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000" "O2nodl 9000"; do
+# O2hold: the -O2 stack with --rx-holdoff-us 50 (interrupt moderation of the receive thread)
+for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000" "O2nodl 9000" \
+	"O2hold 9000" "O2hold 1500"; do
 	set -- $case
 	variant=$1 mtu=$2
 	host=$DGR_BUILD/bin/dgrdma-host
@@ -102,6 +104,7 @@ for case in "O2 9000" "O2 1500" "O0 9000" "O2fifo 9000" "O2mmsg 9000" "O2nodl 90
 	[ "$variant" = O0 ] && host=$O0/bin/dgrdma-host
 	[ "$variant" = O2fifo ] && HOST_EXTRA="--sched fifo:50"
 	[ "$variant" = O2mmsg ] && HOST_EXTRA="--no-rx-ring"
+	[ "$variant" = O2hold ] && HOST_EXTRA="--rx-holdoff-us 50"
 	if [ ! -x "$host" ]; then
 		echo "bench-stack: $host missing (make OPT=-O0 stack); skipping $variant" >&2
 		continue

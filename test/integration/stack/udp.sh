@@ -111,6 +111,27 @@ if [ -x "$FPGA" ]; then
 		0/0 "report_data_loss false: no discontinuity sent or received"
 	check_eq "$(jget "$T/rx.json" transactions)" "$(jget "$T/fpga.json" transactions_sent)" \
 		"every transaction sent completed"
+	check_eq "$(jget "$T/rx.json" counters.rx_holdoffs)" 0 \
+		"without --rx-holdoff-us the receive thread never sleeps on a timer"
+
+	# --rx-holdoff-us: after a batch of frames the receive thread sleeps on a timer instead
+	# of waiting on the socket; the sleeps are counted and every sample sent still arrives
+	# in order (the ramp), the only losses being the emulator's own drops.
+	stk_ports 2
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+		--rx-holdoff-us 200 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
+		--rate 50e6 --duration 1 --report-data-loss false --quiet --summary-json "$T/fpga.json"
+	wait $rx
+	check_eq "$?" 0 "rx with --rx-holdoff-us 200 exits 0"
+	holdoffs=$(jget "$T/rx.json" counters.rx_holdoffs)
+	check "the receive thread slept on its timer ($holdoffs times)" test "$holdoffs" -gt 0
+	check_eq "$(jget "$T/rx.json" samples_received)" "$(jget "$T/fpga.json" samples_sent)" \
+		"with the holdoff every sample sent arrived"
+	check_eq "$(jget "$T/rx.json" incomplete_transactions)/$(jget "$T/rx.json" malformed_frames)" \
+		0/0 "and no transaction was left incomplete"
 
 	# --consumer-stall: one wait before the stream's buffer number 20, at 100 kS/s in 4 KiB
 	# buffers (1024 samples, 10.24 ms each), 16 host and 2 emulator buffers (184 ms), 600 ms.
@@ -317,6 +338,9 @@ check "--doorbell-batch 0 names its range" \
 "$HOST" rx --udp --peer 127.0.0.1:9 --doorbell-hold-us 0 2>"$T/err"
 check "--doorbell-hold-us 0 names its range" \
 	grep -q -- "--doorbell-hold-us: '0' is out of range 1..1000000" "$T/err"
+"$HOST" rx --udp --peer 127.0.0.1:9 --rx-holdoff-us 1001 2>"$T/err"
+check "--rx-holdoff-us 1001 names its range" \
+	grep -q -- "--rx-holdoff-us: '1001' is out of range 0..1000" "$T/err"
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$HOST" rx --if lo --peer 02:00:00:00:00:01 2>"$T/err"
