@@ -270,8 +270,8 @@ static void on_expired(const struct dgr_txn_info *txn, void *ctx)
 /*
  * --rx-holdoff-us: the receive thread sleeps on a timer instead of waiting on
  * the socket, as a NIC's interrupt moderation (rx-usecs) does. A thread
- * waiting on the socket is woken by the sender's kernel for each burst, and
- * on this VM each wake-up is a hypercall on both sides; asleep on a timer, the
+ * waiting on the socket is woken by the sender's kernel for each burst (on a
+ * VM a wake-up can cost a hypercall on both sides); asleep on a timer, the
  * kernel just queues the frames and the thread takes them all at once.
  */
 static void rx_holdoff(unsigned int us)
