@@ -194,7 +194,8 @@ static void usage(FILE *f)
 	    "                         moderation), 0..1000 (default 0: off)\n"
 	    "\n"
 	    "Output:\n"
-	    "  --stats-interval SEC   print counters every SEC seconds\n"
+	    "  --stats-interval SEC   print counters every SEC seconds on stderr, one line\n"
+	    "                         each (one JSON object per line with --json)\n"
 	    "  --summary-json PATH    write the final summary as JSON to PATH\n"
 	    "  --json                 print the summary as JSON on stdout\n"
 	    "  --quiet                no summary on stdout\n"
@@ -886,10 +887,19 @@ static const char *policy_name(int p)
 	return p == SCHED_FIFO ? "fifo" : p == SCHED_RR ? "rr" : "other";
 }
 
+/*
+ * One line per interval on stderr, through the print layer: "stats: name: value ..."
+ * in text, one JSON object per line with --json. Written with one call, so the lines
+ * of several connections' control threads do not interleave.
+ */
 static void on_stats(void *ctx, struct dgr_conn *c)
 {
 	struct host_run *r = ctx;
 	struct dgr_conn_stats s;
+	struct pr p;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem;
 	uint64_t t = now_ns();
 	uint64_t bytes, lat_max, lat_max_arrival;
 	double dt;
@@ -898,20 +908,37 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	dgr_conn_latency_window(c, &lat_max, &lat_max_arrival);
 	bytes = r->cfg->co.direction == DGR_DIR_RX ? s.data_bytes_rx : s.data_bytes_tx;
 	dt = (double)(t - r->last_ns) / 1e9;
-	if (r->cfg->npeers > 1) {
-		fprintf(stderr, "peer %u ", r->index);
+	mem = open_memstream(&line, &len);
+	if (!mem) {
+		return;
 	}
-	fprintf(stderr,
-		"[%7.1f s] %8.1f MB/s  txns %" PRIu64 "/%" PRIu64 "  doorbells %" PRIu64 "/%" PRIu64
-		"  in-use %" PRIu64 " (hwm %" PRIu64 ")  lost %" PRIu64 "  malformed %" PRIu64
-		"  dup %" PRIu64 "  drops %" PRIu64 "  rtx %" PRIu64
-		"  doorbell max %.3f ms (from arrival %.3f ms)\n",
-		(double)(t - r->start_ns) / 1e9,
-		dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0, s.txns_completed,
-		s.txns_sent, s.doorbells_sent, s.doorbells_received, s.buffers_in_use,
-		s.occupancy_hwm, s.samples_lost, s.malformed_frames, s.duplicate_frames,
-		s.socket_drops, s.retransmits, (double)lat_max / 1e6,
-		(double)lat_max_arrival / 1e6);
+	pr_begin(&p, mem, r->cfg->json);
+	pr_line_begin(&p, "stats");
+	if (r->cfg->npeers > 1) {
+		pr_u64(&p, "peer", r->index);
+	}
+	pr_dbl(&p, "t_s", (double)(t - r->start_ns) / 1e9, 1);
+	pr_dbl(&p, "mbyte_s", dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0, 1);
+	pr_u64(&p, "txns_completed", s.txns_completed);
+	pr_u64(&p, "txns_sent", s.txns_sent);
+	pr_u64(&p, "doorbells_sent", s.doorbells_sent);
+	pr_u64(&p, "doorbells_received", s.doorbells_received);
+	pr_u64(&p, "buffers_in_use", s.buffers_in_use);
+	pr_u64(&p, "occupancy_hwm", s.occupancy_hwm);
+	pr_u64(&p, "samples_lost", s.samples_lost);
+	pr_u64(&p, "malformed_frames", s.malformed_frames);
+	pr_u64(&p, "duplicate_frames", s.duplicate_frames);
+	pr_u64(&p, "socket_drops", s.socket_drops);
+	pr_u64(&p, "retransmits", s.retransmits);
+	/* the interval's largest doorbell latency, from completion and from arrival */
+	pr_dbl(&p, "doorbell_max_ms", (double)lat_max / 1e6, 3);
+	pr_dbl(&p, "doorbell_max_from_arrival_ms", (double)lat_max_arrival / 1e6, 3);
+	pr_line_end(&p);
+	pr_end(&p);
+	if (fclose(mem) == 0) {
+		fwrite(line, 1, len, stderr);
+	}
+	free(line);
 	r->last_bytes = bytes;
 	r->last_ns = t;
 }

@@ -289,18 +289,38 @@ if [ -x "$FPGA" ]; then
 	kill -CONT $rx
 	wait $f
 	wait $rx
-	re='^\[ *[0-9.]+ s\] +[0-9.]+ MB/s  txns [0-9]+/0  doorbells [0-9]+/0  .* doorbell max [0-9.]+ ms \(from arrival [0-9.]+ ms\)$'
+	re='^stats: t_s: [0-9.]+  mbyte_s: [0-9.]+  txns_completed: [0-9]+  txns_sent: 0  doorbells_sent: [0-9]+  .*  doorbell_max_ms: [0-9.]+  doorbell_max_from_arrival_ms: [0-9.]+$'
 	n=$(grep -cE "$re" "$T/stats.err")
 	check "periodic lines with counters and the interval's doorbell maxima ($n)" test "$n" -ge 4
-	first=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from arrival ([0-9.]+) ms.*/\1/' |
+	first=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from_arrival_ms: ([0-9.]+)$/\1/' |
 		grep -v '^0\.000$' | head -1)
-	top=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from arrival ([0-9.]+) ms.*/\1/' | sort -g | tail -1)
+	top=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from_arrival_ms: ([0-9.]+)$/\1/' | sort -g | tail -1)
 	check "the first interval with doorbells has a short largest latency from arrival ($first ms)" \
 		python3 -c "import sys; sys.exit(0 if 0 < float(sys.argv[1]) < 300 else 1)" "${first:-0}"
 	check "the interval of the 0.5 s stop shows it ($top ms)" \
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 400 else 1)" "$top"
+
+	# with --json the same lines are JSON objects, one per line, with the same names
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
+		--stats-interval 0.1 --json >"$T/stats.out" 2>"$T/stats.err" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
+		--duration 0.6 --quiet
+	wait $rx
+	check "--json: every periodic line is a JSON object of counters that never decrease" \
+		python3 - "$T/stats.err" "$T/stats.out" <<'PY'
+import json, sys
+lines = [json.loads(l)["stats"] for l in open(sys.argv[1]) if l.strip()]
+summary = json.load(open(sys.argv[2]))
+done = [l["txns_completed"] for l in lines]
+assert len(lines) >= 4, len(lines)
+assert all(a <= b for a, b in zip(done, done[1:])), done
+assert 0 < done[-1] <= summary["transactions"], (done, summary["transactions"])
+assert all("doorbell_max_from_arrival_ms" in l and l["samples_lost"] == 0 for l in lines)
+PY
 else
-	for i in $(seq 8); do skip "dgrdma-fpga not built"; done
+	for i in $(seq 9); do skip "dgrdma-fpga not built"; done
 fi
 
 # --- per-thread scheduling is visible, and the control-thread CPU warning
