@@ -80,19 +80,34 @@ rtx=$(jget "$T/tx.json" counters.retransmits)
 check "frames were dropped ($drops) and retransmitted ($rtx)" test "$drops" -gt 0 -a "$rtx" -ge "$drops"
 
 # --- the emulator as peer
+
+# emu_rx HOST_ARGS... -- FPGA_ARGS...: dgrdma-host rx over UDP on port P2 (summary in
+# $T/rx.json) and, once it listens, the emulator's ADC on port P1 streaming into it
+# (summary in $T/fpga.json). Returns the host's exit status.
+emu_rx() {
+	local host_args=() rx
+	while [ "$1" != -- ]; do
+		host_args+=("$1")
+		shift
+	done
+	shift
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 "${host_args[@]}" \
+		--quiet --summary-json "$T/rx.json" &
+	rx=$!
+	sleep 0.3
+	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc "$@" \
+		--quiet --summary-json "$T/fpga.json"
+	wait $rx
+}
+
 if [ -x "$FPGA" ]; then
 	# ADC -> host rx: the ramp check counts exactly the samples the emulator dropped.
 	# report_data_loss false: with it true this slow consumer locks the ADC in the vicious
 	# cycle (every freed buffer goes to a discontinuity; test/scenarios/vicious-cycle.sh),
 	# and no sample after the first drop would reach the ramp.
 	stk_ports 2
-	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
-		--consumer-delay-us 200 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
-	rx=$!
-	sleep 0.3
-	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
-		--rate 50e6 --duration 1 --report-data-loss false --quiet --summary-json "$T/fpga.json"
-	wait $rx
+	emu_rx --consumer-delay-us 200 --idle-timeout 10 -- \
+		--rate 50e6 --duration 1 --report-data-loss false
 	check_eq "$?" 0 "rx from the emulator's ADC exits 0"
 	lost=$(jget "$T/rx.json" samples_lost)
 	recv=$(jget "$T/rx.json" samples_received)
@@ -118,13 +133,8 @@ if [ -x "$FPGA" ]; then
 	# of waiting on the socket; the sleeps are counted and every sample sent still arrives
 	# in order (the ramp), the only losses being the emulator's own drops.
 	stk_ports 2
-	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
-		--rx-holdoff-us 200 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
-	rx=$!
-	sleep 0.3
-	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
-		--rate 50e6 --duration 1 --report-data-loss false --quiet --summary-json "$T/fpga.json"
-	wait $rx
+	emu_rx --rx-holdoff-us 200 --idle-timeout 10 -- \
+		--rate 50e6 --duration 1 --report-data-loss false
 	check_eq "$?" 0 "rx with --rx-holdoff-us 200 exits 0"
 	holdoffs=$(jget "$T/rx.json" counters.rx_holdoffs)
 	check "the receive thread slept on its timer ($holdoffs times)" test "$holdoffs" -gt 0
@@ -139,15 +149,9 @@ if [ -x "$FPGA" ]; then
 	# no buffer for number 38 and drops from sample 38 x 1024 = 38912 on, exactly. With
 	# report_data_loss false the host's ramp shows every dropped sample, in one gap.
 	stk_ports 10
-	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --buffers 16 \
-		--buffer-size 4096 --fpga-buffers 2 --consumer-stall 20:600 --idle-timeout 10 --quiet \
-		--summary-json "$T/rx.json" &
-	rx=$!
-	sleep 0.3
-	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
-		--rate 100e3 --buffers 2 --buffer-size 4096 --host-buffers 16 --report-data-loss false \
-		--duration 1.5 --quiet --summary-json "$T/fpga.json"
-	wait $rx
+	emu_rx --buffers 16 --buffer-size 4096 --fpga-buffers 2 --consumer-stall 20:600 \
+		--idle-timeout 10 -- --rate 100e3 --buffers 2 --buffer-size 4096 --host-buffers 16 \
+		--report-data-loss false --duration 1.5
 	check_eq "$?" 0 "rx with --consumer-stall 20:600 exits 0"
 	check_eq "$(jget "$T/rx.json" consumer_stall.at_buffer)/$(jget "$T/rx.json" consumer_stall.requested_ns)" \
 		20/600000000 "the summary names the stall"
@@ -166,13 +170,7 @@ if [ -x "$FPGA" ]; then
 
 	# DCP doorbells
 	stk_ports 3
-	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --doorbell dcp \
-		--idle-timeout 10 --quiet --summary-json "$T/rx.json" &
-	rx=$!
-	sleep 0.3
-	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
-		--rate 20e6 --duration 0.5 --quiet --summary-json "$T/fpga.json"
-	wait $rx
+	emu_rx --doorbell dcp --idle-timeout 10 -- --rate 20e6 --duration 0.5
 	check_eq "$?" 0 "rx with DCP doorbells exits 0"
 	check_eq "$(jget "$T/fpga.json" doorbells_received_dcp)" \
 		"$(jget "$T/rx.json" doorbells_sent)" "the emulator got every DCP doorbell"
