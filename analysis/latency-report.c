@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
+#include <dgrdma/host.h>
 #include <dgrdma/wire.h>
 
 #include "advise.h"
@@ -71,8 +74,10 @@ static void usage(FILE *fp)
 	    "                         1..3600000 (default 1000)\n"
 	    "  --host-buffers N       host (consumer) buffers, 1..65535\n"
 	    "  --fpga-buffers N       FPGA (producer) buffers, 0..65535\n"
-	    "  --buffer-size BYTES    buffer size, 1..2097151\n"
-	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10\n"
+	    "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n"
+	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10, e.g. "
+	    "200e6\n"
+	    "                         or 200M\n"
 	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
 	    "  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
 	    "  --pid PID              only the trace events of process PID (its vpid context;\n"
@@ -97,9 +102,14 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 
 	errno = 0;
 	x = strtod(s, &end);
-	if (errno || end == s || *end || x < lo || x > hi) {
-		fprintf(stderr, "latency-report: %s: '%s' is not a number in %.0f..%.0f\n", opt, s,
-			lo, hi);
+	if (end == s || *end) {
+		fprintf(stderr, "latency-report: %s: '%s' is not a number (accepted: %.0f..%.0f)\n",
+			opt, s, lo, hi);
+		return -1;
+	}
+	if (errno || !(x >= lo && x <= hi)) {
+		fprintf(stderr, "latency-report: %s: '%s' is out of range %.0f..%.0f\n", opt, s, lo,
+			hi);
 		return -1;
 	}
 	*v = x;
@@ -131,6 +141,7 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
+	char errbuf[DGR_ERRBUF_SIZE];
 	int i;
 	double v;
 
@@ -213,12 +224,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->run.fpga_buffers = (uint64_t)v;
 		} else if (!strcmp(a, "--buffer-size")) {
-			if (parse_num(a, val, 1, 2097151, &v)) {
+			/* written as dgrdma-host takes it: 32768 or 32K */
+			if (dgr_parse_u64(a, val, 1, DGR_MAX_BUFFER_SIZE, true, &o->run.buffer_size,
+					  errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
 				return -1;
 			}
-			o->run.buffer_size = (uint64_t)v;
 		} else if (!strcmp(a, "--sample-rate")) {
-			if (parse_num(a, val, 1, 1e10, &v)) {
+			if (dgr_parse_rate(a, val, 1, 1e10, &v, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
 				return -1;
 			}
 			o->run.rate_bytes = (uint64_t)(v * DGR_SAMPLE_BYTES);
@@ -420,8 +434,16 @@ int main(int argc, char **argv)
 			}
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
-		} else if (!is_file(in) && !is_dir(in)) {
+		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
+			goto out_inputs;
+		} else if (!is_file(in) && !is_dir(in)) {
+			/* a pipe or device: the reader needs a file it can read twice */
+			fprintf(
+			    stderr,
+			    "latency-report: %s: not a regular file (save the capture to a file "
+			    "first, e.g. tshark -w FILE)\n",
+			    in);
 			goto out_inputs;
 		} else {
 			fprintf(stderr,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/cli.h>
+
 #include "run_info.h"
 
 /* Finds "key" : number in text; returns 1 and sets *v when found. */
@@ -35,14 +37,14 @@ static int find_number(const char *text, const char *key, double *v)
 }
 
 /*
- * Finds "OPT", "number" in text (an element of run.json's "command" array
- * followed by its value); returns 1 and sets *v when found.
+ * Finds "OPT", "VALUE" in text (an element of run.json's "command" array
+ * followed by its value) and copies VALUE into val; returns 1 when found.
  */
-static int find_cli_value(const char *text, const char *opt, double *v)
+static int find_cli_value(const char *text, const char *opt, char *val, size_t len)
 {
 	char pat[64];
 	const char *p;
-	char *end;
+	const char *close;
 
 	snprintf(pat, sizeof(pat), "\"%s\"", opt);
 	p = strstr(text, pat);
@@ -57,8 +59,42 @@ static int find_cli_value(const char *text, const char *opt, double *v)
 		return 0;
 	}
 	p++;
-	*v = strtod(p, &end);
-	return end != p && *end == '"';
+	close = strchr(p, '"');
+	if (!close || (size_t)(close - p) >= len) {
+		return 0;
+	}
+	memcpy(val, p, (size_t)(close - p));
+	val[close - p] = '\0';
+	return 1;
+}
+
+/*
+ * The value of a size or count option of the recorded command, read as
+ * dgrdma-host reads it (so "32K" is 32768); 0 when absent or not valid.
+ */
+static uint64_t cli_size(const char *text, const char *opt)
+{
+	char val[64];
+	uint64_t v;
+
+	if (!find_cli_value(text, opt, val, sizeof(val)) ||
+	    dgr_parse_u64(opt, val, 1, UINT32_MAX, true, &v, NULL) < 0) {
+		return 0;
+	}
+	return v;
+}
+
+/* The recorded command's --rate in samples/s ("200e6", "200M"); 0 when absent or not valid. */
+static double cli_rate(const char *text)
+{
+	char val[64];
+	double v;
+
+	if (!find_cli_value(text, "--rate", val, sizeof(val)) ||
+	    dgr_parse_rate("--rate", val, 1, 1e12, &v, NULL) < 0) {
+		return 0;
+	}
+	return v;
 }
 
 int run_info_read(const char *path, struct run_info *ri)
@@ -100,17 +136,17 @@ int run_info_read(const char *path, struct run_info *ri)
 		ri->host_buffers = (uint64_t)v;
 	}
 	/* the recorded command line of dgrdma-host (dgrdma-capture's run.json) */
-	if (!ri->host_buffers && find_cli_value(text, "--buffers", &v) && v > 0) {
-		ri->host_buffers = (uint64_t)v;
+	if (!ri->host_buffers) {
+		ri->host_buffers = cli_size(text, "--buffers");
 	}
-	if (!ri->fpga_buffers && find_cli_value(text, "--fpga-buffers", &v) && v > 0) {
-		ri->fpga_buffers = (uint64_t)v;
+	if (!ri->fpga_buffers) {
+		ri->fpga_buffers = cli_size(text, "--fpga-buffers");
 	}
-	if (!ri->buffer_size && find_cli_value(text, "--buffer-size", &v) && v > 0) {
-		ri->buffer_size = (uint64_t)v;
+	if (!ri->buffer_size) {
+		ri->buffer_size = cli_size(text, "--buffer-size");
 	}
-	if (!ri->rate_bytes && find_cli_value(text, "--rate", &v) && v > 0) {
-		ri->rate_bytes = (uint64_t)(v * 4);
+	if (!ri->rate_bytes) {
+		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
 	}
 	if (!ri->fpga_buffers && find_number(text, "fpga_buffers", &v) && v > 0) {
 		ri->fpga_buffers = (uint64_t)v;

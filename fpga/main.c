@@ -106,7 +106,8 @@ static void usage(FILE *out)
 	    "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
 	    "Workers and streams:\n"
 	    "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
-	    "  --rate R                samples/s of the ADC or DAC, 1..1e10 (default 10e6)\n"
+	    "  --rate R                samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
+	    "                          (default 10M)\n"
 	    "  --decimation N          rate = 200e6 / N, 1..200000000\n"
 	    "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
 	    "16384)\n"
@@ -171,22 +172,6 @@ static int parse_prob(const char *opt, const char *s, double *out, char *errbuf)
 	return 0;
 }
 
-static int parse_rate(const char *opt, const char *s, double *out, char *errbuf)
-{
-	char *end = NULL;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 1.0 && v <= 1e10)) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is out of range 1..1e10 samples/s", opt,
-			 s);
-		return -DGR_E_INVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint32_t *out, char *errbuf)
 {
@@ -241,7 +226,7 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			}
 			break;
 		case OPT_RATE:
-			rc = parse_rate("--rate", optarg, &cfg->rate, errbuf);
+			rc = dgr_parse_rate("--rate", optarg, 1, 1e10, &cfg->rate, errbuf);
 			break;
 		case OPT_DECIMATION:
 			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64,

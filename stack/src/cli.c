@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Range-checked command-line numbers (dgrdma/cli.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -8,12 +9,32 @@
 
 #include <dgrdma/cli.h>
 
-static int range_error(const char *opt, const char *s, const char *range, char *errbuf)
+/* A number outside what opt accepts; hint ("" for none) says how to write one. */
+static int out_of_range(const char *opt, const char *s, const char *range, const char *hint,
+			char *errbuf)
 {
 	if (errbuf) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is %s", opt, s, range);
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is out of range %s%s%s%s", opt, s,
+			 range, *hint ? " (" : "", hint, *hint ? ")" : "");
 	}
 	return -DGR_E_INVAL;
+}
+
+/* A value that is no number at all: say so, then what would be accepted. */
+static int not_a_number(const char *opt, const char *s, const char *range, const char *hint,
+			char *errbuf)
+{
+	if (errbuf) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is not a number (accepted: %s%s%s)",
+			 opt, s, range, *hint ? "; " : "", hint);
+	}
+	return -DGR_E_INVAL;
+}
+
+/* "-5" is a number below the range; "-x", "", " 5" and "+5" are not numbers. */
+static bool negative_number(const char *s)
+{
+	return s[0] == '-' && isdigit((unsigned char)s[1]);
 }
 
 /* Returns 0 with *out set, or -DGR_E_INVAL with errbuf naming opt and the range. */
@@ -25,15 +46,22 @@ int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bo
 	unsigned long long v;
 	uint64_t mult = 1;
 
-	snprintf(range, sizeof(range), "out of range %" PRIu64 "..%" PRIu64 "%s", min, max,
-		 sizes ? " (suffixes K, M, G allowed)" : "");
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
-		return range_error(opt, s ? s : "", range, errbuf);
+	const char *hint = sizes ? "suffixes K, M, G allowed" : "";
+
+	snprintf(range, sizeof(range), "%" PRIu64 "..%" PRIu64, min, max);
+	if (!s) {
+		return not_a_number(opt, "", range, hint, errbuf);
+	}
+	if (negative_number(s)) {
+		return out_of_range(opt, s, range, hint, errbuf);
+	}
+	if (!isdigit((unsigned char)s[0])) {
+		return not_a_number(opt, s, range, hint, errbuf);
 	}
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno != 0 || end == s) {
-		return range_error(opt, s, range, errbuf);
+	if (errno != 0) {
+		return out_of_range(opt, s, range, hint, errbuf); /* ERANGE: above 2^64 */
 	}
 	if (sizes && *end) {
 		switch (*end) {
@@ -50,19 +78,19 @@ int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bo
 			mult = 1024ull * 1024 * 1024;
 			break;
 		default:
-			return range_error(opt, s, range, errbuf);
+			return not_a_number(opt, s, range, hint, errbuf);
 		}
 		end++;
 	}
 	if (*end) {
-		return range_error(opt, s, range, errbuf);
+		return not_a_number(opt, s, range, hint, errbuf);
 	}
 	if (v > UINT64_MAX / mult) {
-		return range_error(opt, s, range, errbuf);
+		return out_of_range(opt, s, range, hint, errbuf);
 	}
 	v *= mult;
 	if (v < min || v > max) {
-		return range_error(opt, s, range, errbuf);
+		return out_of_range(opt, s, range, hint, errbuf);
 	}
 	*out = v;
 	return 0;
@@ -76,16 +104,38 @@ int dgr_parse_i64(const char *opt, const char *s, int64_t min, int64_t max, int6
 	char *end = NULL;
 	long long v;
 
-	snprintf(range, sizeof(range), "out of range %" PRId64 "..%" PRId64, min, max);
-	if (!s || !*s) {
-		return range_error(opt, "", range, errbuf);
+	snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64, min, max);
+	if (!s || !(isdigit((unsigned char)s[0]) || negative_number(s))) {
+		return not_a_number(opt, s ? s : "", range, "", errbuf);
 	}
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno != 0 || end == s || *end || v < min || v > max) {
-		return range_error(opt, s, range, errbuf);
+	if (end == s || *end) {
+		return not_a_number(opt, s, range, "", errbuf);
+	}
+	if (errno != 0 || v < min || v > max) {
+		return out_of_range(opt, s, range, "", errbuf);
 	}
 	*out = v;
+	return 0;
+}
+
+/*
+ * strtod without hex floats, infinities or NaN, which no option means:
+ * returns 0 with *v and *end set, or -1 when s does not start with a number.
+ */
+static int parse_decimal(const char *s, double *v, char **end)
+{
+	const char *p = s[0] == '-' ? s + 1 : s;
+
+	if (!isdigit((unsigned char)p[0]) && !(p[0] == '.' && isdigit((unsigned char)p[1]))) {
+		return -1;
+	}
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		return -1;
+	}
+	errno = 0;
+	*v = strtod(s, end);
 	return 0;
 }
 
@@ -96,15 +146,73 @@ int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns
 	char *end = NULL;
 	double v;
 
-	snprintf(range, sizeof(range), "out of range 0..%g seconds", max_s);
-	if (!s || !*s) {
-		return range_error(opt, "", range, errbuf);
+	snprintf(range, sizeof(range), "0..%.15g seconds", max_s);
+	if (!s || parse_decimal(s, &v, &end) < 0 || *end) {
+		return not_a_number(opt, s ? s : "", range, "", errbuf);
 	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end || !isfinite(v) || v < 0 || v > max_s) {
-		return range_error(opt, s, range, errbuf);
+	if (errno != 0 || !isfinite(v) || v < 0 || v > max_s) {
+		return out_of_range(opt, s, range, "", errbuf);
 	}
 	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+/* A rate as the options take it: "0", "500", "1e10", "2.5e8". */
+static void format_rate(char *buf, size_t len, double v)
+{
+	int exp10 = 0;
+
+	if (v < 1e5) {
+		snprintf(buf, len, "%g", v);
+		return;
+	}
+	while (v >= 10.0) { /* no libm for one log10 */
+		v /= 10.0;
+		exp10++;
+	}
+	snprintf(buf, len, "%ge%d", v, exp10);
+}
+
+/* Returns 0 with *out set, or -DGR_E_INVAL with errbuf naming opt and the range. */
+int dgr_parse_rate(const char *opt, const char *s, double min, double max, double *out,
+		   char *errbuf)
+{
+	const char *hint = "e.g. 200e6 or 200M";
+	char range[96], lo[24], hi[24];
+	char *end = NULL;
+	double v;
+	double mult = 1.0;
+
+	format_rate(lo, sizeof(lo), min);
+	format_rate(hi, sizeof(hi), max);
+	snprintf(range, sizeof(range), "%s..%s samples/s", lo, hi);
+	if (!s || parse_decimal(s, &v, &end) < 0) {
+		return not_a_number(opt, s ? s : "", range, hint, errbuf);
+	}
+	switch (*end) {
+	case 'k':
+	case 'K':
+		mult = 1e3;
+		end++;
+		break;
+	case 'M':
+		mult = 1e6;
+		end++;
+		break;
+	case 'G':
+		mult = 1e9;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (*end) {
+		return not_a_number(opt, s, range, hint, errbuf);
+	}
+	v *= mult;
+	if (errno != 0 || !isfinite(v) || v < min || v > max) {
+		return out_of_range(opt, s, range, hint, errbuf);
+	}
+	*out = v;
 	return 0;
 }

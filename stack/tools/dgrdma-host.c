@@ -164,7 +164,7 @@ static void usage(FILE *f)
 	    "tx:\n"
 	    "  --source ramp|file:PATH  data to send (default ramp)\n"
 	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
-	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6, 0..1e11\n"
+	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6 or 100M, 0..1e11\n"
 	    "                         (default 0: as fast as credits allow)\n"
 	    "perf (against the FPGA's perftest; --buffer-size is the peer's, default 16K):\n"
 	    "  --direction tx|rx|both host -> FPGA (default), FPGA -> host (started over DCP),\n"
@@ -563,14 +563,9 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			cfg->total_bytes = v;
 			break;
 		case OPT_RATE: {
-			char *end;
 			double d;
 
-			errno = 0;
-			d = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(d >= 0 && d <= 1e11)) {
-				snprintf(err, DGR_ERRBUF_SIZE,
-					 "--rate: '%s' is out of range 0..1e11 samples/s", optarg);
+			if (dgr_parse_rate("--rate", optarg, 0, 1e11, &d, err) < 0) {
 				return -1;
 			}
 			cfg->rate_sps = (uint64_t)d;

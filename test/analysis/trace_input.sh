@@ -119,4 +119,17 @@ check_eq "$(jq -r '.wire.rx.matched, .host.events, .run.tolerable_source' "$tmp/
 # (8 + 2) * 8192 B / (102.4e6 * 4 B/s) = 200 us
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.json.out")" 200000 "tolerable latency (N_c + N_p) * S / R = 200 us"
 check_eq "$(jq -r '.host.joined.doorbells' "$tmp/run.json.out")" 0 "nothing to join: the trace has no matched doorbell"
+
+# The facts from the recorded command alone, written as dgrdma-host and dgrdma-fpga take them:
+# (8 + 2) * 8 KiB / (200e6 * 4 B/s) = 102.4 us.
+printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "2", "--buffer-size", "8K", "--rate", "200M"] }\n' \
+	>"$tmp/run/run.json"
+"$LR" --json "$tmp/run" >"$tmp/run.cmd.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(jq -r '[.run.host_buffers, .run.fpga_buffers, .run.buffer_size, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/run.cmd.out")" \
+	"8 2 8192 102400" "run.json's command: --buffer-size 8K and --rate 200M read as the tools read them"
+# the same on latency-report's command line
+"$LR" --json --host-buffers 8 --fpga-buffers 2 --buffer-size 8K --sample-rate 200M "$tmp/run/capture.pcapng" \
+	>"$tmp/run.cli.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.cli.out")" 102400 \
+	"--buffer-size 8K --sample-rate 200M on the command line"
 done_testing

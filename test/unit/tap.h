@@ -79,4 +79,12 @@ static inline int tap_done(void)
 		}                                                                                  \
 	} while (0)
 
+#define TAP_EQ_S(got, want, ...)                                                                   \
+	do {                                                                                       \
+		const char *tap_g_ = (got), *tap_w_ = (want);                                      \
+		if (!tap_ok(strcmp(tap_g_, tap_w_) == 0, __VA_ARGS__)) {                           \
+			tap_diag("  got '%s', want '%s'", tap_g_, tap_w_);                         \
+		}                                                                                  \
+	} while (0)
+
 #endif

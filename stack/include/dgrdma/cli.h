@@ -19,7 +19,8 @@ extern "C" {
  * Parses an unsigned decimal (or 0x hex) number for option opt (e.g.
  * "--buffers") into *out. With sizes, a K, M or G suffix multiplies by 1024,
  * 1024^2 or 1024^3. Returns 0, or -DGR_E_INVAL with errbuf like
- * "--buffers: '300' is out of range 1..255".
+ * "--buffers: '300' is out of range 1..255", or for a value that is no
+ * number "--buffers: 'many' is not a number (accepted: 1..255)".
  */
 int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint64_t *out, char *errbuf);
@@ -30,6 +31,16 @@ int dgr_parse_i64(const char *opt, const char *s, int64_t min, int64_t max, int6
 
 /* A non-negative decimal number of seconds with fraction ("2.5") into ns, at most max_s. */
 int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns, char *errbuf);
+
+/*
+ * Parses a sample rate in samples/s for option opt into *out, in [min, max]:
+ * a decimal number with fraction or exponent ("200e6", "2.5e8"), optionally
+ * followed by k, M or G for 1e3, 1e6 or 1e9 ("200M": rates are decimal, as
+ * in MS/s, unlike the binary size suffixes of dgr_parse_u64). Returns 0, or
+ * -DGR_E_INVAL with errbuf naming opt and the accepted range.
+ */
+int dgr_parse_rate(const char *opt, const char *s, double min, double max, double *out,
+		   char *errbuf);
 
 #ifdef __cplusplus
 }

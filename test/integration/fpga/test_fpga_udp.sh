@@ -202,6 +202,7 @@ bad() {
 	fi
 }
 bad "--rate: '0' is out of range 1..1e10" --rate 0
+bad "--rate: '440m' is not a number (accepted: 1..1e10 samples/s; e.g. 200e6 or 200M)" --rate 440m
 bad "--buffers" --buffers 9
 bad "--buffers" --buffer-size 32768 --buffers 4
 bad "--report-data-loss: 'yes'" --report-data-loss yes
@@ -228,6 +229,7 @@ slack() { # WANT_NS [options]
 }
 slack 50000
 slack 2048 --rate 1e9
+slack 2048 --rate 1G # the decimal suffix: the same rate
 check_eq "$(val "$WORK/drop.json" timer_slack_ns)" 50000 \
 	"the summary (DCP property timer_slack_ns) says which slack the run had"
 

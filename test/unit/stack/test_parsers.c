@@ -223,6 +223,104 @@ static void test_cli(void)
 	TAP_EQ_U(ns, 2500000000ull, "2.5 s in ns");
 }
 
+/* A value that is no number is called so, with what is accepted; one out of range gets the range.
+ */
+static void test_cli_messages(void)
+{
+	char err[DGR_ERRBUF_SIZE];
+	uint64_t v = 0;
+	int64_t i = 0;
+	uint64_t ns = 0;
+
+	dgr_parse_u64("--buffers", "many", 1, 255, false, &v, err);
+	TAP_EQ_S(err, "--buffers: 'many' is not a number (accepted: 1..255)", "a word for a count");
+	dgr_parse_u64("--buffers", "-1", 1, 255, false, &v, err);
+	TAP_EQ_S(err, "--buffers: '-1' is out of range 1..255", "a negative count");
+	dgr_parse_u64("--buffer-size", "3Q", 64, 1024, true, &v, err);
+	TAP_EQ_S(
+	    err,
+	    "--buffer-size: '3Q' is not a number (accepted: 64..1024; suffixes K, M, G allowed)",
+	    "an unknown size suffix");
+	dgr_parse_u64("--buffer-size", "4K", 64, 1024, true, &v, err);
+	TAP_EQ_S(err, "--buffer-size: '4K' is out of range 64..1024 (suffixes K, M, G allowed)",
+		 "a size above the range, with its suffix");
+	dgr_parse_u64("--bytes", "99999999999999999999", 1, 100, false, &v, err);
+	TAP_EQ_S(err, "--bytes: '99999999999999999999' is out of range 1..100", "above 2^64");
+	dgr_parse_u64("--buffers", "", 1, 255, false, &v, err);
+	TAP_EQ_S(err, "--buffers: '' is not a number (accepted: 1..255)", "an empty value");
+	TAP_EQ_I(dgr_parse_i64("--nice", "-20", -20, 19, &i, err), 0, "nice -20");
+	TAP_EQ_I((int)i, -20, "-20 read");
+	dgr_parse_i64("--nice", "-x", -20, 19, &i, err);
+	TAP_EQ_S(err, "--nice: '-x' is not a number (accepted: -20..19)", "a minus sign alone");
+	dgr_parse_i64("--nice", "-21", -20, 19, &i, err);
+	TAP_EQ_S(err, "--nice: '-21' is out of range -20..19", "below the signed range");
+	dgr_parse_seconds("--duration", "soon", 100, &ns, err);
+	TAP_EQ_S(err, "--duration: 'soon' is not a number (accepted: 0..100 seconds)",
+		 "a word for seconds");
+	dgr_parse_seconds("--duration", "nan", 100, &ns, err);
+	TAP_EQ_S(err, "--duration: 'nan' is not a number (accepted: 0..100 seconds)",
+		 "NaN is no duration");
+	TAP_EQ_I(dgr_parse_u64("--buffers", "7", 1, 255, false, &v, NULL), 0, "errbuf may be NULL");
+	TAP_EQ_I(dgr_parse_u64("--buffers", "0", 1, 255, false, &v, NULL), -DGR_E_INVAL,
+		 "and an error is still returned without it");
+}
+
+/* Rates are decimal: 200M is 200e6 samples/s, as MS/s is. */
+static void test_cli_rate(void)
+{
+	static const struct {
+		const char *s;
+		double want;
+	} good[] = {
+		{ "200e6", 200e6 }, { "200M", 200e6 }, { "2.5e8", 2.5e8 }, { "440M", 440e6 },
+		{ "1.5G", 1.5e9 },  { "500k", 500e3 }, { "500K", 500e3 },  { ".5M", 5e5 },
+		{ "0", 0 },	    { "1e11", 1e11 },
+	};
+	static const struct {
+		const char *s;
+		const char *err;
+	} bad[] = {
+		{ "fast", "--rate: 'fast' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 "
+			  "or 200M)" },
+		{ "200m", "--rate: '200m' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 "
+			  "or 200M)" },
+		{ "200MM", "--rate: '200MM' is not a number (accepted: 0..1e11 samples/s; e.g. "
+			   "200e6 or 200M)" },
+		{ "0x10", "--rate: '0x10' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 "
+			  "or 200M)" },
+		{ "inf", "--rate: 'inf' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 "
+			 "or 200M)" },
+		{ "",
+		  "--rate: '' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 or 200M)" },
+		{ "101G", "--rate: '101G' is out of range 0..1e11 samples/s (e.g. 200e6 or 200M)" },
+		{ "-1", "--rate: '-1' is out of range 0..1e11 samples/s (e.g. 200e6 or 200M)" },
+		{ "1e400",
+		  "--rate: '1e400' is out of range 0..1e11 samples/s (e.g. 200e6 or 200M)" },
+	};
+	char err[DGR_ERRBUF_SIZE];
+	double v;
+
+	for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); k++) {
+		v = -1;
+		TAP_EQ_I(dgr_parse_rate("--rate", good[k].s, 0, 1e11, &v, err), 0, "rate %s",
+			 good[k].s);
+		tap_ok(v == good[k].want, "%s is %g samples/s (got %g)", good[k].s, good[k].want,
+		       v);
+	}
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		TAP_EQ_I(dgr_parse_rate("--rate", bad[k].s, 0, 1e11, &v, err), -DGR_E_INVAL,
+			 "rate '%s' refused", bad[k].s);
+		TAP_EQ_S(err, bad[k].err, "and explained");
+	}
+	dgr_parse_rate("--rate", "0", 1, 1e10, &v, err);
+	TAP_EQ_S(err, "--rate: '0' is out of range 1..1e10 samples/s (e.g. 200e6 or 200M)",
+		 "the range of the emulator's --rate");
+	dgr_parse_rate("--sample-rate", "3", 2.5e8, 4e8, &v, err);
+	TAP_EQ_S(err,
+		 "--sample-rate: '3' is out of range 2.5e8..4e8 samples/s (e.g. 200e6 or 200M)",
+		 "fractional mantissas in the range");
+}
+
 static void test_transport_opts(void)
 {
 	struct dgr_transport_opts o;
@@ -288,6 +386,8 @@ int main(void)
 	test_ramp_fill_against_reference();
 	test_ring();
 	test_cli();
+	test_cli_messages();
+	test_cli_rate();
 	test_transport_opts();
 	test_sched();
 	return tap_done();
