@@ -786,8 +786,8 @@ static int dist_of(struct dgr_conn *const *c, unsigned int n, bool from_arrival,
 int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 			    struct dgr_latency_summary *l)
 {
-	struct dgr_latency_dist d;
 	double wr = 0, wc = 0, cw = 0, ws = 0;
+	uint64_t count;
 	int rc, rc2;
 
 	memset(l, 0, sizeof(*l));
@@ -797,22 +797,14 @@ int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 		cw += (double)c[i]->lat_consumer_work_sum;
 		ws += (double)c[i]->lat_wait_send_sum;
 	}
-	rc = dist_of(c, n, false, &d);
+	rc = dist_of(c, n, false, &l->from_complete);
 	rc2 = dist_of(c, n, true, &l->from_arrival);
-	l->count = d.count;
-	l->stored = d.stored;
-	l->min = d.min;
-	l->p50 = d.p50;
-	l->p90 = d.p90;
-	l->p99 = d.p99;
-	l->p999 = d.p999;
-	l->max = d.max;
-	l->mean = d.mean;
-	if (d.count) {
-		l->mean_wait_receive = wr / (double)d.count;
-		l->mean_wait_consumer = wc / (double)d.count;
-		l->mean_consumer_work = cw / (double)d.count;
-		l->mean_wait_send = ws / (double)d.count;
+	count = l->from_complete.count;
+	if (count) {
+		l->mean_wait_receive = wr / (double)count;
+		l->mean_wait_consumer = wc / (double)count;
+		l->mean_consumer_work = cw / (double)count;
+		l->mean_wait_send = ws / (double)count;
 	}
 	return rc < 0 ? rc : rc2;
 }

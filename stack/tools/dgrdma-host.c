@@ -983,21 +983,9 @@ static void print_dist(struct pr *p, const struct dgr_latency_dist *d)
 
 static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 {
-	const struct dgr_latency_dist from_complete = {
-		.count = l->count,
-		.stored = l->stored,
-		.min = l->min,
-		.p50 = l->p50,
-		.p90 = l->p90,
-		.p99 = l->p99,
-		.p999 = l->p999,
-		.max = l->max,
-		.mean = l->mean,
-	};
-
 	pr_obj_begin(p, "latency_ns");
-	print_dist(p, &from_complete);
-	pr_u64(p, "stored", l->stored);
+	print_dist(p, &l->from_complete);
+	pr_u64(p, "stored", l->from_complete.stored);
 	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
 	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
 	pr_dbl(p, "mean_wait_send", l->mean_wait_send, 0);

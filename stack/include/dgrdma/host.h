@@ -246,11 +246,9 @@ struct dgr_latency_dist {
 
 /* Summary of the in-host doorbell latency (transaction complete -> doorbell sent), ns. */
 struct dgr_latency_summary {
-	uint64_t count;	 /* doorbells measured */
-	uint64_t stored; /* of which kept for percentiles (the first latency_samples) */
-	uint64_t min, p50, p90, p99, p999, max;
-	double mean;
-	/* breakdown of the mean: complete -> consumer takes the buffer -> releases it -> sent */
+	/* from the transaction's completion in the receive thread to the doorbell sent */
+	struct dgr_latency_dist from_complete;
+	/* breakdown of its mean: complete -> consumer takes the buffer -> releases it -> sent */
 	double mean_wait_consumer;
 	double mean_consumer_work;
 	double mean_wait_send;
