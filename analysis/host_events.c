@@ -33,6 +33,7 @@ int ha_init(struct host_analysis *h)
 	series_init(&h->send);
 	series_init(&h->recv);
 	series_init(&h->lat_arrival);
+	series_init(&h->lat_handed);
 	series_init(&h->tx_credit);
 	return 0;
 }
@@ -47,6 +48,7 @@ void ha_free(struct host_analysis *h)
 	series_free(&h->send);
 	series_free(&h->recv);
 	series_free(&h->lat_arrival);
+	series_free(&h->lat_handed);
 	series_free(&h->tx_credit);
 }
 
@@ -326,6 +328,12 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		d.ts = p->t_complete;
 		d.latency = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
 		series_add(&h->lat, p->t_complete, d.latency);
+		/* the hand-over to the kernel: the send call's start, not before the completion */
+		if (!he_get(ev, "send_call_ns", &v)) {
+			v = 0;
+		}
+		series_add(&h->lat_handed, p->t_complete,
+			   d.latency - (v < d.latency ? v : d.latency));
 		if (p->t_acquire && p->t_release && p->t_acquire >= p->t_complete &&
 		    p->t_release >= p->t_acquire && ev->ts >= p->t_release) {
 			d.wait = p->t_acquire - p->t_complete;

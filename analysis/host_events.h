@@ -104,7 +104,13 @@ struct host_analysis {
 	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
 	struct series lat, wait, work, send; /* t = txn_complete time */
 	struct series recv, lat_arrival;     /* the same, from txn_complete's wait_receive_ns */
-	struct series tx_credit;	     /* t = txn_sent time */
+	/*
+	 * complete -> the send call that carried the doorbell began (doorbell_sent
+	 * minus its send_call_ns; older traces lack it: = lat); one per sample of
+	 * lat, in the same order
+	 */
+	struct series lat_handed;
+	struct series tx_credit; /* t = txn_sent time */
 	struct ha_counts c;
 	struct ha_thread threads[HA_MAX_THREADS];
 	unsigned int n_threads;

@@ -7,6 +7,7 @@
 
 struct pair {
 	uint64_t complete, bell;
+	uint64_t handed; /* trace: the doorbell handed to the kernel; wire: = bell */
 };
 
 static int cmp_bell(const void *a, const void *b)
@@ -19,7 +20,8 @@ static int cmp_bell(const void *a, const void *b)
 	return x->complete < y->complete ? -1 : (x->complete > y->complete);
 }
 
-static struct pair *to_pairs(const struct series *s)
+/* handed: NULL, or a series with one sample per sample of s, in the same order */
+static struct pair *to_pairs(const struct series *s, const struct series *handed)
 {
 	struct pair *p = malloc((s->n ? s->n : 1) * sizeof(*p));
 	size_t i;
@@ -30,6 +32,7 @@ static struct pair *to_pairs(const struct series *s)
 	for (i = 0; i < s->n; i++) {
 		p[i].complete = s->s[i].t;
 		p[i].bell = s->s[i].t + s->s[i].value;
+		p[i].handed = handed ? s->s[i].t + handed->s[i].value : p[i].bell;
 	}
 	qsort(p, s->n, sizeof(*p), cmp_bell);
 	return p;
@@ -50,10 +53,13 @@ static uint64_t part(uint64_t a, uint64_t b, uint64_t *negative)
 	return b - a;
 }
 
-void join_wire_host(const struct series *wire, const struct series *host, uint64_t window_ns,
-		    struct series *w2s, struct series *s2w, struct join_result *res)
+void join_wire_host(const struct series *wire, const struct series *host,
+		    const struct series *host_handed, uint64_t window_ns, struct series *w2s,
+		    struct series *s2w, struct join_result *res)
 {
-	struct pair *w = to_pairs(wire), *h = to_pairs(host);
+	struct pair *w = to_pairs(wire, NULL);
+	struct pair *h =
+	    to_pairs(host, host_handed && host_handed->n == host->n ? host_handed : NULL);
 	size_t i, next = 0; /* first host doorbell not used and not passed */
 
 	memset(res, 0, sizeof(*res));
@@ -82,7 +88,7 @@ void join_wire_host(const struct series *wire, const struct series *host, uint64
 		next = best + 1;
 		series_add(w2s, w[i].complete,
 			   part(w[i].complete, h[best].complete, &res->negative_w2s));
-		series_add(s2w, w[i].complete, part(h[best].bell, w[i].bell, &res->negative_s2w));
+		series_add(s2w, w[i].complete, part(h[best].handed, w[i].bell, &res->negative_s2w));
 		res->joined++;
 	}
 end:

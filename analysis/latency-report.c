@@ -531,7 +531,8 @@ int main(int argc, char **argv)
 	if (wa_on && ha_on) {
 		struct join_result jr;
 
-		join_wire_host(&wa.lat[WA_RX], &ha.lat, o.join_window_ns, &w2s, &s2w, &jr);
+		join_wire_host(&wa.lat[WA_RX], &ha.lat, &ha.lat_handed, o.join_window_ns, &w2s,
+			       &s2w, &jr);
 		rep.joined = jr.joined;
 		rep.negative_w2s = jr.negative_w2s;
 		rep.negative_s2w = jr.negative_s2w;

@@ -121,12 +121,14 @@ static int flush_send(struct tx_state *s)
 {
 	struct dgr_conn *c = s->c;
 	char err[DGR_ERRBUF_SIZE];
-	uint64_t now;
+	uint64_t start, now;
+	uint32_t send_call_ns;
 	int rc;
 
 	if (s->npkts == 0) {
 		return 0;
 	}
+	start = dgr_now_ns();
 	rc = dgr_transport_send(c->t, s->pkts, s->npkts, err);
 	DGR_ADD(c->ts[DGR_T_TX].syscalls, 1);
 	if (rc < 0) {
@@ -134,12 +136,15 @@ static int flush_send(struct tx_state *s)
 		return rc;
 	}
 	now = dgr_now_ns();
+	/* the trace's stack -> wire counts from the hand-over, not from the return */
+	send_call_ns = now - start > UINT32_MAX ? UINT32_MAX : (uint32_t)(now - start);
 	for (unsigned int i = 0; i < s->ndbs_closed; i++) {
 		struct pend_db *d = &s->dbs[i];
 
 		record_latency(c, d, now);
 		DGR_ADD(c->st.doorbells_sent, 1);
-		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq);
+		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq,
+		       send_call_ns);
 	}
 	if (s->freed_closed) {
 		/* the kernel has copied their data: the producer may refill the buffers */

@@ -157,6 +157,15 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	else
 		not_ok "run folder: wire and trace doorbells joined on one axis ($joined of $sent)"
 	fi
+	# stack -> wire counts from the hand-over (doorbell_sent - send_call_ns): dumpcap records the
+	# datagram inside the send call, so counted from doorbell_sent every part was below 0
+	neg=$(jq -r '.host.joined.negative_stack_to_wire' "$tmp/runf.json")
+	diag "stack->wire p50 $(jq -r '.host.joined.stack_to_wire_ns.p50' "$tmp/runf.json") ns, $neg of $joined below 0"
+	if [ "$joined" -gt 0 ] && [ $((neg * 10)) -lt "$joined" ]; then
+		ok "run folder: stack -> wire from the send call's start, under 10% of the parts below 0 ($neg of $joined)"
+	else
+		not_ok "run folder: stack -> wire from the send call's start, under 10% of the parts below 0 ($neg of $joined)"
+	fi
 else
 	skip "dgrdma-capture or lttng missing"
 fi

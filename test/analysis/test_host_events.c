@@ -84,9 +84,10 @@ static void test_rx_parts(void)
 	TAP_EQ_U(cb_last_send, 500, "wait for the sender 500 ns");
 	tap_ok(!cb_last.has_wait_receive && h.recv.n == 0 && h.lat_arrival.n == 0,
 	       "a txn_complete without wait_receive_ns: no latency from arrival");
-	/* buffer 1 answered without acquire/release events: latency only */
+	/* buffer 1 answered without acquire/release events: latency only; its send call took 1.2 us
+	 */
 	ev("dgrdma:doorbell_sent", 9600, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
-	   U(0xF004), "frame_seq", U(10), NULL);
+	   U(0xF004), "frame_seq", U(10), "send_call_ns", U(1200), NULL);
 	/* a doorbell for a transaction the trace never saw complete */
 	ev("dgrdma:doorbell_sent", 9700, "conn", U(0), "buffer", U(2), "txn_id", U(3), "flag_addr",
 	   U(0xF008), "frame_seq", U(11), NULL);
@@ -101,6 +102,9 @@ static void test_rx_parts(void)
 	series_summarise(&h.lat, 0, 0, &sum);
 	tap_ok(sum.count == 2 && sum.min == 3500 && sum.max == 8000,
 	       "in-host latencies 3500 and 8000 ns");
+	tap_ok(h.lat_handed.n == 2 && h.lat_handed.s[0].value == 3500 &&
+		   h.lat_handed.s[1].value == 6800,
+	       "to the hand-over: 3500 ns without send_call_ns, 8000 - 1200 ns with it");
 	TAP_EQ_U(h.n_threads, 1, "one thread seen");
 	tap_ok(h.threads[0].policy == 1 && h.threads[0].priority == 50 &&
 		   h.threads[0].tid == 1234 && h.threads[0].cpuset == 0xC,
@@ -189,7 +193,7 @@ static void test_join(void)
 	series_add(&host, 40100, 4600);
 	/* sent 200 ns after the wire saw it (a capture point inside sendmsg) */
 	series_add(&host, 60100, 1100);
-	join_wire_host(&wire, &host, 5000, &w2s, &s2w, &jr);
+	join_wire_host(&wire, &host, NULL, 5000, &w2s, &s2w, &jr);
 	TAP_EQ_U(jr.joined, 3, "three doorbells joined, the one missing from the trace skipped");
 	tap_ok(w2s.n == 3 && w2s.s[0].value == 400 && w2s.s[1].value == 100 &&
 		   w2s.s[2].value == 100,
@@ -201,8 +205,28 @@ static void test_join(void)
 	series_free(&s2w);
 	series_init(&w2s);
 	series_init(&s2w);
-	join_wire_host(&wire, &host, 100, &w2s, &s2w, &jr);
+	join_wire_host(&wire, &host, NULL, 100, &w2s, &s2w, &jr);
 	TAP_EQ_U(jr.joined, 0, "a 100 ns window pairs nothing");
+	series_free(&w2s);
+	series_free(&s2w);
+	series_init(&w2s);
+	series_init(&s2w);
+	{
+		/* the send calls began 1000, 900 and 300 ns before doorbell_sent fired */
+		struct series handed;
+
+		series_init(&handed);
+		series_add(&handed, 1400, 6300);
+		series_add(&handed, 40100, 3700);
+		series_add(&handed, 60100, 800);
+		join_wire_host(&wire, &host, &handed, 5000, &w2s, &s2w, &jr);
+		tap_ok(jr.joined == 3 && s2w.n == 3 && s2w.s[0].value == 1300 &&
+			   s2w.s[1].value == 1200 && s2w.s[2].value == 100 && jr.negative_s2w == 0,
+		       "stack -> wire from the hand-over: 1300, 1200 and 100 ns, none negative");
+		tap_ok(w2s.n == 3 && w2s.s[0].value == 400,
+		       "wire -> stack unchanged by the hand-over times");
+		series_free(&handed);
+	}
 	series_free(&wire);
 	series_free(&host);
 	series_free(&w2s);
