@@ -375,7 +375,7 @@ int main(int argc, char **argv)
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	char *owned[MAX_INPUTS];
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
-	bool have_run_json = false, wa_on = false, ha_on = false;
+	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	struct summary sum;
 	int ret = 1, d;
@@ -393,6 +393,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	facts_from_options =
+	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
 	series_init(&w2s);
@@ -409,7 +411,12 @@ int main(int argc, char **argv)
 		if (is_dir(in)) {
 			snprintf(path, sizeof(path), "%s/run.json", in);
 			if (is_file(path)) {
-				have_run_json = run_info_read(path, &o.run) == 0 || have_run_json;
+				struct run_info before = o.run;
+
+				if (run_info_read(path, &o.run) == 0 &&
+				    memcmp(&before, &o.run, sizeof(before)) != 0) {
+					facts_from_run_json = true;
+				}
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {
@@ -514,7 +521,9 @@ int main(int argc, char **argv)
 		rep.tolerable_source = "options";
 	} else if (run_info_tolerable_ns(&o.run)) {
 		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = run_info_tolerable_ns(&o.run);
-		rep.tolerable_source = have_run_json ? "run.json" : "options";
+		rep.tolerable_source = !facts_from_run_json ? "options"
+				       : facts_from_options ? "options and run.json"
+							    : "run.json";
 	} else if (wa_on) {
 		rep.tolerable_ns[WA_RX] = estimate_tolerable(&wa.dir[WA_RX]);
 		rep.tolerable_ns[WA_TX] = estimate_tolerable(&wa.dir[WA_TX]);

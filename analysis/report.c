@@ -325,6 +325,16 @@ static int print_host(struct pr *p, const struct report *r)
 	pr_obj_close(p);
 	return 0;
 }
+/* A run fact: 0 is unknown, which the text says (the JSON keeps 0, see run_info.h). */
+static void print_fact(struct pr *p, const char *key, const char *label, uint64_t v,
+		       const char *unknown)
+{
+	if (v == 0 && !p->json) {
+		pr_str(p, key, label, unknown);
+		return;
+	}
+	pr_u64(p, key, label, v);
+}
 
 int report_print(struct pr *p, const struct report *r)
 {
@@ -345,10 +355,10 @@ int report_print(struct pr *p, const struct report *r)
 	}
 	pr_arr_close(p);
 	pr_obj_open(p, "run", "Run facts");
-	pr_u64(p, "host_buffers", "host buffers", r->run.host_buffers);
-	pr_u64(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers);
-	pr_u64(p, "buffer_size", "buffer size, bytes", r->run.buffer_size);
-	pr_u64(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes);
+	print_fact(p, "host_buffers", "host buffers", r->run.host_buffers, "unknown");
+	print_fact(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers, "unknown (taken as 0)");
+	print_fact(p, "buffer_size", "buffer size, bytes", r->run.buffer_size, "unknown");
+	print_fact(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes, "unknown");
 	pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
 	pr_obj_close(p);
 	if (r->wire && print_wire(p, r)) {

@@ -128,9 +128,12 @@ mv "$OUT.fpga.log" "$OUT/fpga.log"
 # The report on the demo's two processes only: as root, any other root program that traces
 # meanwhile writes into the same per-user buffers.
 report_pids+=(--pid "$(jq -r .command_pid "$OUT/run.json")")
-"$BIN/latency-report" --no-progress "${report_pids[@]}" "$OUT" >"$OUT/report.txt"
-"$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${report_pids[@]}" "$OUT" \
-	>"$OUT/report.json"
+# run.json records the host's command (its buffers and their size); the emulator's side of the
+# tolerable latency, its buffers and the stream's rate, is given here
+emu_facts=(--fpga-buffers 4 --sample-rate "$RATE")
+"$BIN/latency-report" --no-progress "${emu_facts[@]}" "${report_pids[@]}" "$OUT" >"$OUT/report.txt"
+"$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${emu_facts[@]}" \
+	"${report_pids[@]}" "$OUT" >"$OUT/report.json"
 cp "$OUT/report.json" "$OUT/csv/report.json" # dgrdma-plot reads the tolerable latency there
 "$BIN/dgrdma-plot" --out "$OUT/plots" --title "$(basename "$OUT")" "$OUT/csv" >"$OUT/plot.log" 2>&1
 

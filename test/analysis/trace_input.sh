@@ -132,4 +132,9 @@ check_eq "$(jq -r '[.run.host_buffers, .run.fpga_buffers, .run.buffer_size, .wir
 	>"$tmp/run.cli.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.cli.out")" 102400 \
 	"--buffer-size 8K --sample-rate 200M on the command line"
+# the host's facts from run.json, the emulator's from the command line (as make demo does)
+printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"] }\n' >"$tmp/run/run.json"
+"$LR" --json --fpga-buffers 2 --sample-rate 200e6 "$tmp/run" >"$tmp/run.mix.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.mix.out")" \
+	"102400 options and run.json" "facts from both the options and run.json, and said so"
 done_testing
