@@ -132,21 +132,9 @@ int run_info_read(const char *path, struct run_info *ri)
 		}
 	}
 	text[n] = '\0';
+	/* keys first (dgrdma-capture's "stream", a summary), then the recorded command */
 	if (!ri->host_buffers && find_number(text, "host_buffers", &v) && v > 0) {
 		ri->host_buffers = (uint64_t)v;
-	}
-	/* the recorded command line of dgrdma-host (dgrdma-capture's run.json) */
-	if (!ri->host_buffers) {
-		ri->host_buffers = cli_size(text, "--buffers");
-	}
-	if (!ri->fpga_buffers) {
-		ri->fpga_buffers = cli_size(text, "--fpga-buffers");
-	}
-	if (!ri->buffer_size) {
-		ri->buffer_size = cli_size(text, "--buffer-size");
-	}
-	if (!ri->rate_bytes) {
-		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
 	}
 	if (!ri->fpga_buffers && find_number(text, "fpga_buffers", &v) && v > 0) {
 		ri->fpga_buffers = (uint64_t)v;
@@ -159,6 +147,18 @@ int run_info_read(const char *path, struct run_info *ri)
 	}
 	if (!ri->rate_bytes && find_number(text, "sample_rate", &v) && v > 0) {
 		ri->rate_bytes = (uint64_t)(v * 4);
+	}
+	if (!ri->host_buffers) {
+		ri->host_buffers = cli_size(text, "--buffers");
+	}
+	if (!ri->fpga_buffers) {
+		ri->fpga_buffers = cli_size(text, "--fpga-buffers");
+	}
+	if (!ri->buffer_size) {
+		ri->buffer_size = cli_size(text, "--buffer-size");
+	}
+	if (!ri->rate_bytes) {
+		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
 	}
 end:
 	free(text);

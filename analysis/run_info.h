@@ -17,7 +17,8 @@ struct run_info {
 /*
  * Reads the numeric keys "host_buffers", "fpga_buffers", "buffer_size",
  * "sample_rate" (samples/s, 4 bytes each) and "rate_bytes" wherever they
- * appear in a JSON file, else the options --buffers, --fpga-buffers,
+ * appear in a JSON file (dgrdma-capture writes "sample_rate" and
+ * "fpga_buffers" in run.json's "stream"), else the options --buffers, --fpga-buffers,
  * --buffer-size and --rate of the recorded command (dgrdma-capture's
  * "command" array of dgrdma-host); values already set in *ri are kept (the
  * command line wins). Returns 0, or -1 when the file cannot be read.

@@ -127,6 +127,12 @@ printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "
 "$LR" --json "$tmp/run" >"$tmp/run.cmd.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.run.host_buffers, .run.fpga_buffers, .run.buffer_size, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/run.cmd.out")" \
 	"8 2 8192 102400" "run.json's command: --buffer-size 8K and --rate 200M read as the tools read them"
+# dgrdma-capture --sample-rate --fpga-buffers: run.json's "stream" beside the recorded command
+printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"], "stream": { "sample_rate": 200000000, "fpga_buffers": 2 } }\n' \
+	>"$tmp/run/run.json"
+"$LR" --json "$tmp/run" >"$tmp/run.stream.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.stream.out")" \
+	"102400 run.json" "run.json's stream facts (dgrdma-capture --sample-rate --fpga-buffers) with the command's"
 # the same on latency-report's command line
 "$LR" --json --host-buffers 8 --fpga-buffers 2 --buffer-size 8K --sample-rate 200M "$tmp/run/capture.pcapng" \
 	>"$tmp/run.cli.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"

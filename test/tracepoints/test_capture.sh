@@ -74,6 +74,14 @@ out=$("$CAPTURE" --snaplen -5 -- true 2>&1)
 check_eq "$?" 2 "bad --snaplen exits 2"
 case $out in *"--snaplen: '-5' is not an integer in [0, 262144]"*) ok "bad --snaplen names the range" ;;
 *) not_ok "bad --snaplen names the range"; diag "$out" ;; esac
+out=$("$CAPTURE" --sample-rate 200m -- true 2>&1)
+check_eq "$?" 2 "bad --sample-rate exits 2"
+case $out in *"--sample-rate: '200m' is not a number (accepted: 1..1e10 samples/s; e.g. 200e6 or 200M)"*)
+	ok "bad --sample-rate is called no number, with the accepted form" ;;
+*) not_ok "bad --sample-rate is called no number, with the accepted form"; diag "$out" ;; esac
+out=$("$CAPTURE" --fpga-buffers 70000 -- true 2>&1)
+case $out in *"--fpga-buffers: '70000' is not an integer in [0, 65535]"*) ok "--fpga-buffers 70000 refused" ;;
+*) not_ok "--fpga-buffers 70000 refused"; diag "$out" ;; esac
 out=$("$CAPTURE" --num-subbuf 3 -- true 2>&1)
 case $out in *"--num-subbuf: must be a power of two in [2, 1024]"*) ok "--num-subbuf 3 refused" ;;
 *) not_ok "--num-subbuf 3 refused"; diag "$out" ;; esac
@@ -105,6 +113,12 @@ check_eq "$?:$(jqr '.warnings[0]' "$WORK/missing")" \
 	"a missing command: exit 127 and a warning"
 "$CAPTURE" -o "$WORK/json" --no-trace --no-pcap --json -- true >"$WORK/json.out" 2>/dev/null
 check "--json prints run.json on stdout" cmp -s "$WORK/json.out" "$WORK/json/run.json"
+check_eq "$(jqr '.stream | @json' "$WORK/json")" "{}" "no stream facts given: run.json's stream is empty"
+"$CAPTURE" -o "$WORK/stream" --no-trace --no-pcap --sample-rate 2.5e8 --fpga-buffers 4 -- true 2>/dev/null
+check_eq "$(jqr '.stream | @json' "$WORK/stream")" '{"sample_rate":250000000,"fpga_buffers":4}' \
+	"--sample-rate 2.5e8 --fpga-buffers 4 recorded in run.json's stream"
+"$CAPTURE" -o "$WORK/stream2" --no-trace --no-pcap --sample-rate 200M -- true 2>/dev/null
+check_eq "$(jqr '.stream.sample_rate' "$WORK/stream2")" 200000000 "--sample-rate 200M is 200e6"
 
 # ---- ring sizing -------------------------------------------------------------------------
 
