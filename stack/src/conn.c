@@ -816,6 +816,13 @@ void dgr_conn_latency_window(struct dgr_conn *c, uint64_t *max_ns, uint64_t *max
 	*max_from_arrival_ns = __atomic_exchange_n(&c->lat_window_max_arrival, 0, __ATOMIC_RELAXED);
 }
 
+/* See host.h. */
+void dgr_conn_stream_span(struct dgr_conn *c, uint64_t *first_ns, uint64_t *last_ns)
+{
+	*first_ns = c->t_first_complete;
+	*last_ns = c->t_last_complete;
+}
+
 /* Fills l from the stored latencies (sorts them). */
 void dgr_conn_latency(struct dgr_conn *c, struct dgr_latency_summary *l)
 {

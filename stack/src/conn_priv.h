@@ -131,6 +131,8 @@ struct dgr_conn {
 	uint64_t credits;     /* tx path: doorbells received (rx thread) */
 	uint64_t local_freed; /* tx path: local buffers sent and reusable (tx thread) */
 	uint64_t produced;    /* tx path: transactions handed to tx (producer) */
+	/* rx path: when the first and the latest transaction completed (rx thread; 0: none) */
+	uint64_t t_first_complete, t_last_complete;
 
 	uint64_t injected_drops; /* rx thread: frames dropped by rx_drop_ppm */
 	struct dgr_conn_stats st;

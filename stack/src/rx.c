@@ -124,6 +124,10 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 		c->meta[idx].t_arrival = arrival;
 		c->meta[idx].t_complete = now;
 		__atomic_store_n(&p->flags[idx], d->flag_value, __ATOMIC_RELEASE);
+		if (c->t_first_complete == 0) {
+			c->t_first_complete = now;
+		}
+		c->t_last_complete = now;
 		DGR_ADD(c->completed, 1);
 		DGR_ADD(c->st.txns_completed, 1);
 		in_use = c->completed - __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);

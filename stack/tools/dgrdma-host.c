@@ -997,6 +997,40 @@ static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 	pr_obj_end(p);
 }
 
+/*
+ * RX: the latency the buffers tolerate at the stream's rate, (N_c + N_p) x S / R
+ * (docs/protocol.md), and how far the doorbells stayed inside it. The rate is
+ * taken over the stream's span (first to last completion), which needs two
+ * transactions.
+ */
+static void print_tolerable(struct pr *p, const struct dgr_conn_opts *co, struct dgr_conn *c,
+			    uint64_t bytes, uint64_t transactions,
+			    const struct dgr_latency_summary *l)
+{
+	uint64_t first, last;
+	double rate = 0, tolerable = 0;
+
+	dgr_conn_stream_span(c, &first, &last);
+	if (transactions >= 2 && last > first) {
+		/* the bytes of the transactions after the first, over the time they took */
+		rate = (double)bytes * (double)(transactions - 1) / (double)transactions /
+		       ((double)(last - first) / 1e9);
+		tolerable = (double)(co->buffers + co->peer_buffers) * co->buffer_size / rate * 1e9;
+	}
+	pr_obj_begin(p, "tolerable_latency");
+	pr_u64(p, "host_buffers", co->buffers);
+	pr_u64(p, "fpga_buffers", co->peer_buffers);
+	pr_u64(p, "buffer_size", co->buffer_size);
+	pr_dbl(p, "stream_rate_mbyte_s", rate / 1e6, 1);
+	pr_u64(p, "latency_ns", (uint64_t)tolerable);
+	if (tolerable > 0) {
+		/* from the kernel's arrival: what the FPGA waits for, as far as the host can see */
+		pr_i64(p, "margin_p999_ns", (int64_t)tolerable - (int64_t)l->from_arrival.p999);
+		pr_i64(p, "margin_max_ns", (int64_t)tolerable - (int64_t)l->from_arrival.max);
+	}
+	pr_obj_end(p);
+}
+
 static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 			  const struct summary *sm)
 {
@@ -1047,6 +1081,7 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	}
 	print_latency(p, &l);
 	if (rx) {
+		print_tolerable(p, &cfg->co, c, bytes, s.txns_completed, &l);
 		pr_obj_begin(p, "ramp");
 		pr_u64(p, "first_value", ramp->first);
 		pr_u64(p, "gaps", ramp->gaps);

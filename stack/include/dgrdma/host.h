@@ -284,6 +284,14 @@ int dgr_conn_latency_merged(struct dgr_conn *const *c, unsigned int n,
 void dgr_conn_latency_window(struct dgr_conn *c, uint64_t *max_ns, uint64_t *max_from_arrival_ns);
 
 /*
+ * The span of the received stream (RX path, after dgr_conn_stop()): when the
+ * first and the last transaction completed (dgr_now_ns() clock), both 0 when
+ * none did. Its rate, unlike one over the whole run, leaves out the wait for
+ * the stream to start and the idle time after it ended.
+ */
+void dgr_conn_stream_span(struct dgr_conn *c, uint64_t *first_ns, uint64_t *last_ns);
+
+/*
  * Calls cb for every transaction still incomplete (after dgr_conn_stop()).
  * Returns how many.
  */

@@ -142,6 +142,18 @@ if [ -x "$FPGA" ]; then
 		"with the holdoff every sample sent arrived"
 	check_eq "$(jget "$T/rx.json" incomplete_transactions)/$(jget "$T/rx.json" malformed_frames)" \
 		0/0 "and no transaction was left incomplete"
+	# the tolerable latency at the stream's own rate (first to last completion): 50 MS/s is
+	# 200 MB/s, (64 + 4) x 16 KiB / 200 MB/s = 5.57 ms; the margins are from arrival
+	check_eq "$(jq -r '.tolerable_latency | [.host_buffers, .fpga_buffers, .buffer_size,
+		(.stream_rate_mbyte_s > 190 and .stream_rate_mbyte_s < 210)] | join(" ")' "$T/rx.json")" \
+		"64 4 16384 true" "the summary's tolerable latency: the buffers, and the stream's rate (200 MB/s +- 5%)"
+	check_eq "$(jq -r '.tolerable_latency | ((.host_buffers + .fpga_buffers) * .buffer_size * 1000
+		/ .stream_rate_mbyte_s / .latency_ns - 1) | fabs < 0.001' "$T/rx.json")" true \
+		"latency_ns = (N_c + N_p) x S / R"
+	check_eq "$(jq -r '(.tolerable_latency.latency_ns - .latency_from_arrival_ns.p999 ==
+		.tolerable_latency.margin_p999_ns) and (.tolerable_latency.latency_ns -
+		.latency_from_arrival_ns.max == .tolerable_latency.margin_max_ns)' "$T/rx.json")" true \
+		"the margins: tolerable minus p99.9 and max from arrival"
 
 	# --consumer-stall: one wait before the stream's buffer number 20, at 100 kS/s in 4 KiB
 	# buffers (1024 samples, 10.24 ms each), 16 host and 2 emulator buffers (184 ms), 600 ms.
