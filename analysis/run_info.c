@@ -72,13 +72,13 @@ static int find_cli_value(const char *text, const char *opt, char *val, size_t l
  * The value of a size or count option of the recorded command, read as
  * dgrdma-host reads it (so "32K" is 32768); 0 when absent or not valid.
  */
-static uint64_t cli_size(const char *text, const char *opt)
+static uint64_t cli_size(const char *text, const char *opt, uint64_t max)
 {
 	char val[64];
 	uint64_t v;
 
 	if (!find_cli_value(text, opt, val, sizeof(val)) ||
-	    dgr_parse_u64(opt, val, 1, UINT32_MAX, true, &v, NULL) < 0) {
+	    dgr_parse_u64(opt, val, 1, max, true, &v, NULL) < 0) {
 		return 0;
 	}
 	return v;
@@ -91,10 +91,46 @@ static double cli_rate(const char *text)
 	double v;
 
 	if (!find_cli_value(text, "--rate", val, sizeof(val)) ||
-	    dgr_parse_rate("--rate", val, 1, 1e12, &v, NULL) < 0) {
+	    dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &v, NULL) < 0) {
 		return 0;
 	}
 	return v;
+}
+
+/*
+ * Sets *field from key's number times scale when the field is still unknown
+ * and the number is in (0, max]: anything else (a negative count, 1e300)
+ * leaves it unknown.
+ */
+static void take_key(uint64_t *field, const char *text, const char *key, double scale, double max)
+{
+	double v;
+
+	if (*field == 0 && find_number(text, key, &v) && v > 0 && v <= max) {
+		*field = (uint64_t)(v * scale);
+	}
+}
+
+void run_info_parse(const char *text, struct run_info *ri)
+{
+	/* keys first (dgrdma-capture's "stream", a summary), then the recorded command */
+	take_key(&ri->host_buffers, text, "host_buffers", 1, RUN_INFO_MAX_BUFFERS);
+	take_key(&ri->fpga_buffers, text, "fpga_buffers", 1, RUN_INFO_MAX_BUFFERS);
+	take_key(&ri->buffer_size, text, "buffer_size", 1, RUN_INFO_MAX_BUFFER_SIZE);
+	take_key(&ri->rate_bytes, text, "rate_bytes", 1, RUN_INFO_MAX_RATE * 4);
+	take_key(&ri->rate_bytes, text, "sample_rate", 4, RUN_INFO_MAX_RATE);
+	if (!ri->host_buffers) {
+		ri->host_buffers = cli_size(text, "--buffers", RUN_INFO_MAX_BUFFERS);
+	}
+	if (!ri->fpga_buffers) {
+		ri->fpga_buffers = cli_size(text, "--fpga-buffers", RUN_INFO_MAX_BUFFERS);
+	}
+	if (!ri->buffer_size) {
+		ri->buffer_size = cli_size(text, "--buffer-size", RUN_INFO_MAX_BUFFER_SIZE);
+	}
+	if (!ri->rate_bytes) {
+		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
+	}
 }
 
 int run_info_read(const char *path, struct run_info *ri)
@@ -102,7 +138,6 @@ int run_info_read(const char *path, struct run_info *ri)
 	FILE *fp = fopen(path, "r");
 	char *text = NULL;
 	size_t n = 0, cap = 0;
-	double v;
 	int ret = 0;
 
 	if (!fp) {
@@ -132,34 +167,7 @@ int run_info_read(const char *path, struct run_info *ri)
 		}
 	}
 	text[n] = '\0';
-	/* keys first (dgrdma-capture's "stream", a summary), then the recorded command */
-	if (!ri->host_buffers && find_number(text, "host_buffers", &v) && v > 0) {
-		ri->host_buffers = (uint64_t)v;
-	}
-	if (!ri->fpga_buffers && find_number(text, "fpga_buffers", &v) && v > 0) {
-		ri->fpga_buffers = (uint64_t)v;
-	}
-	if (!ri->buffer_size && find_number(text, "buffer_size", &v) && v > 0) {
-		ri->buffer_size = (uint64_t)v;
-	}
-	if (!ri->rate_bytes && find_number(text, "rate_bytes", &v) && v > 0) {
-		ri->rate_bytes = (uint64_t)v;
-	}
-	if (!ri->rate_bytes && find_number(text, "sample_rate", &v) && v > 0) {
-		ri->rate_bytes = (uint64_t)(v * 4);
-	}
-	if (!ri->host_buffers) {
-		ri->host_buffers = cli_size(text, "--buffers");
-	}
-	if (!ri->fpga_buffers) {
-		ri->fpga_buffers = cli_size(text, "--fpga-buffers");
-	}
-	if (!ri->buffer_size) {
-		ri->buffer_size = cli_size(text, "--buffer-size");
-	}
-	if (!ri->rate_bytes) {
-		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
-	}
+	run_info_parse(text, ri);
 end:
 	free(text);
 	fclose(fp);

@@ -25,6 +25,13 @@ struct run_info {
  */
 int run_info_read(const char *path, struct run_info *ri);
 
+/* The same on run.json's text (NUL-terminated); values outside the limits below are ignored. */
+void run_info_parse(const char *text, struct run_info *ri);
+
+#define RUN_INFO_MAX_BUFFERS	 65535u
+#define RUN_INFO_MAX_BUFFER_SIZE (1024u * 1024 * 1024)
+#define RUN_INFO_MAX_RATE	 1e12 /* samples/s */
+
 /* Tolerable latency in ns, or 0 when something it needs is unknown. */
 uint64_t run_info_tolerable_ns(const struct run_info *ri);
 

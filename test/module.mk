@@ -3,7 +3,7 @@
 
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
-CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode
+CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh \
 	test/integration/demo_links.sh
 
@@ -28,3 +28,16 @@ fuzz-decode: $(FUZZ_DECODE)
 	@mkdir -p $(BUILD)/fuzz/corpus-decode
 	$(FUZZ_DECODE) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 \
 		$(BUILD)/fuzz/corpus-decode test/fuzz/seeds/decode
+
+# libFuzzer harness for the text the tools parse: option values and run.json's facts.
+FUZZ_TEXT := $(BUILD)/fuzz/fuzz_text
+FUZZ_TARGETS += fuzz-text
+$(FUZZ_TEXT): test/fuzz/fuzz_text.c stack/src/cli.c analysis/run_info.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include \
+		-Ianalysis -D_GNU_SOURCE -o $@ $^
+.PHONY: fuzz-text
+fuzz-text: $(FUZZ_TEXT)
+	@mkdir -p $(BUILD)/fuzz/corpus-text
+	$(FUZZ_TEXT) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(BUILD)/fuzz/corpus-text test/fuzz/seeds/text

@@ -1,16 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A short run of the decoder fuzz harness (make fuzz runs it longer).
+# Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
+# longer): the decoders, and the option values and run.json facts.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
-F="$DGR_BUILD/fuzz/fuzz_decode"
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-if "$F" -max_total_time="${FUZZ_SMOKE_SECONDS:-5}" -max_len=9100 "$corpus" \
-	"$DGR_SRC/test/fuzz/seeds/decode" >"$corpus/log" 2>&1; then
-	ok "decoder fuzz harness ran $(grep -o 'Done [0-9]* runs' "$corpus/log" | cut -d' ' -f2) inputs without a crash"
-else
-	not_ok "decoder fuzz harness found a crash"
-	tail -30 "$corpus/log" | sed 's/^/# /'
-fi
+smoke() { # NAME HARNESS SEEDS MAX_LEN
+	local name=$1 harness=$2 seeds=$3 max_len=$4
+	mkdir -p "$corpus/$name"
+	if "$harness" -max_total_time="${FUZZ_SMOKE_SECONDS:-5}" -max_len="$max_len" "$corpus/$name" \
+		"$seeds" >"$corpus/$name.log" 2>&1; then
+		ok "$name fuzz harness ran $(grep -o 'Done [0-9]* runs' "$corpus/$name.log" | cut -d' ' -f2) inputs without a crash"
+	else
+		not_ok "$name fuzz harness found a crash"
+		tail -30 "$corpus/$name.log" | sed 's/^/# /'
+	fi
+}
+smoke decoder "$DGR_BUILD/fuzz/fuzz_decode" "$DGR_SRC/test/fuzz/seeds/decode" 9100
+smoke text "$DGR_BUILD/fuzz/fuzz_text" "$DGR_SRC/test/fuzz/seeds/text" 4096
 done_testing
