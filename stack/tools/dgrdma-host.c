@@ -972,13 +972,13 @@ struct summary {
 static void print_dist(struct pr *p, const struct dgr_latency_dist *d)
 {
 	pr_u64(p, "count", d->count);
-	pr_u64(p, "min", d->min);
-	pr_u64(p, "p50", d->p50);
-	pr_u64(p, "p90", d->p90);
-	pr_u64(p, "p99", d->p99);
-	pr_u64(p, "p999", d->p999);
-	pr_u64(p, "max", d->max);
-	pr_dbl(p, "mean", d->mean, 0);
+	pr_ns(p, "min", d->min);
+	pr_ns(p, "p50", d->p50);
+	pr_ns(p, "p90", d->p90);
+	pr_ns(p, "p99", d->p99);
+	pr_ns(p, "p999", d->p999);
+	pr_ns(p, "max", d->max);
+	pr_ns_mean(p, "mean", d->mean);
 }
 
 static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
@@ -986,10 +986,10 @@ static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
 	pr_obj_begin(p, "latency_ns");
 	print_dist(p, &l->from_complete);
 	pr_u64(p, "stored", l->from_complete.stored);
-	pr_dbl(p, "mean_wait_consumer", l->mean_wait_consumer, 0);
-	pr_dbl(p, "mean_consumer_work", l->mean_consumer_work, 0);
-	pr_dbl(p, "mean_wait_send", l->mean_wait_send, 0);
-	pr_dbl(p, "mean_wait_receive", l->mean_wait_receive, 0);
+	pr_ns_mean(p, "mean_wait_consumer", l->mean_wait_consumer);
+	pr_ns_mean(p, "mean_consumer_work", l->mean_consumer_work);
+	pr_ns_mean(p, "mean_wait_send", l->mean_wait_send);
+	pr_ns_mean(p, "mean_wait_receive", l->mean_wait_receive);
 	pr_obj_end(p);
 	/* the same doorbells from the kernel's arrival of the completing frame */
 	pr_obj_begin(p, "latency_from_arrival_ns");
@@ -1022,11 +1022,12 @@ static void print_tolerable(struct pr *p, const struct dgr_conn_opts *co, struct
 	pr_u64(p, "fpga_buffers", co->peer_buffers);
 	pr_u64(p, "buffer_size", co->buffer_size);
 	pr_dbl(p, "stream_rate_mbyte_s", rate / 1e6, 1);
-	pr_u64(p, "latency_ns", (uint64_t)tolerable);
+	pr_ns(p, "latency_ns", (uint64_t)tolerable);
 	if (tolerable > 0) {
 		/* from the kernel's arrival: what the FPGA waits for, as far as the host can see */
-		pr_i64(p, "margin_p999_ns", (int64_t)tolerable - (int64_t)l->from_arrival.p999);
-		pr_i64(p, "margin_max_ns", (int64_t)tolerable - (int64_t)l->from_arrival.max);
+		pr_ns_signed(p, "margin_p999_ns",
+			     (int64_t)tolerable - (int64_t)l->from_arrival.p999);
+		pr_ns_signed(p, "margin_max_ns", (int64_t)tolerable - (int64_t)l->from_arrival.max);
 	}
 	pr_obj_end(p);
 }
@@ -1075,8 +1076,8 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	if (rx && cfg->stall) {
 		pr_obj_begin(p, "consumer_stall");
 		pr_u64(p, "at_buffer", cfg->stall_at);
-		pr_u64(p, "requested_ns", cfg->stall_ns);
-		pr_u64(p, "stalled_ns", r->stalled_ns);
+		pr_ns(p, "requested_ns", cfg->stall_ns);
+		pr_ns(p, "stalled_ns", r->stalled_ns);
 		pr_obj_end(p);
 	}
 	print_latency(p, &l);
@@ -1133,11 +1134,11 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		pr_u64(p, "items", ts.items);
 		pr_u64(p, "loops", ts.loops);
 		pr_u64(p, "idle_waits", ts.idle_waits);
-		pr_u64(p, "cpu_user_ns", ts.cpu_user_ns);
-		pr_u64(p, "cpu_sys_ns", ts.cpu_sys_ns);
-		pr_dbl(p, "cpu_ns_per_item",
-		       ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items : 0.0,
-		       0);
+		pr_ns(p, "cpu_user_ns", ts.cpu_user_ns);
+		pr_ns(p, "cpu_sys_ns", ts.cpu_sys_ns);
+		pr_ns_mean(p, "cpu_ns_per_item",
+			   ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items
+				    : 0.0);
 		pr_obj_end(p);
 	}
 	pr_obj_end(p);

@@ -173,6 +173,58 @@ void pr_i64(struct pr *p, const char *key, int64_t v)
 	end_line(p);
 }
 
+/* Text: a duration with the unit chosen for reading (850 ns, 20.590 us, 2.228 ms, 1.500 s). */
+static void text_duration(FILE *f, double ns)
+{
+	double a = ns < 0 ? -ns : ns;
+
+	if (a < 1e3) {
+		fprintf(f, "%.0f ns", ns);
+	} else if (a < 1e6) {
+		fprintf(f, "%.3f us", ns / 1e3);
+	} else if (a < 1e9) {
+		fprintf(f, "%.3f ms", ns / 1e6);
+	} else {
+		fprintf(f, "%.3f s", ns / 1e9);
+	}
+}
+
+/* Prints a duration in ns: an integer in JSON, with a unit in text. */
+void pr_ns(struct pr *p, const char *key, uint64_t ns)
+{
+	member(p, key);
+	if (p->json) {
+		fprintf(p->f, "%" PRIu64, ns);
+	} else {
+		text_duration(p->f, (double)ns);
+	}
+	end_line(p);
+}
+
+/* Prints a signed duration in ns (a margin): an integer in JSON, with a unit in text. */
+void pr_ns_signed(struct pr *p, const char *key, int64_t ns)
+{
+	member(p, key);
+	if (p->json) {
+		fprintf(p->f, "%" PRId64, ns);
+	} else {
+		text_duration(p->f, (double)ns);
+	}
+	end_line(p);
+}
+
+/* Prints a mean duration in ns: %.9g in JSON (as pr_dbl), with a unit in text. */
+void pr_ns_mean(struct pr *p, const char *key, double ns)
+{
+	if (p->json) {
+		pr_dbl(p, key, ns, 0);
+		return;
+	}
+	member(p, key);
+	text_duration(p->f, ns);
+	end_line(p);
+}
+
 /* Prints a double. */
 void pr_dbl(struct pr *p, const char *key, double v, int decimals)
 {

@@ -44,6 +44,13 @@ void pr_u64(struct pr *p, const char *key, uint64_t v);
 void pr_i64(struct pr *p, const char *key, int64_t v);
 /* Doubles print with that many decimals in text and %.9g in JSON (non-finite: null). */
 void pr_dbl(struct pr *p, const char *key, double v, int decimals);
+/*
+ * Durations in ns: JSON keeps the number (an integer; a mean as pr_dbl), the
+ * text gives it a unit for reading ("20.590 us").
+ */
+void pr_ns(struct pr *p, const char *key, uint64_t ns);
+void pr_ns_signed(struct pr *p, const char *key, int64_t ns);
+void pr_ns_mean(struct pr *p, const char *key, double ns);
 void pr_str(struct pr *p, const char *key, const char *v);
 void pr_bool(struct pr *p, const char *key, bool v);
 
