@@ -37,8 +37,9 @@ static int find_number(const char *text, const char *key, double *v)
 }
 
 /*
- * Finds "OPT", "VALUE" in text (an element of run.json's "command" array
- * followed by its value) and copies VALUE into val; returns 1 when found.
+ * Finds "OPT", "VALUE" or "OPT=VALUE" in text (elements of run.json's
+ * "command" array, as getopt_long takes them) and copies VALUE into val;
+ * returns 1 when found.
  */
 static int find_cli_value(const char *text, const char *opt, char *val, size_t len)
 {
@@ -46,19 +47,25 @@ static int find_cli_value(const char *text, const char *opt, char *val, size_t l
 	const char *p;
 	const char *close;
 
-	snprintf(pat, sizeof(pat), "\"%s\"", opt);
+	snprintf(pat, sizeof(pat), "\"%s=", opt);
 	p = strstr(text, pat);
-	if (!p) {
-		return 0;
-	}
-	p += strlen(pat);
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',') {
+	if (p) {
+		p += strlen(pat);
+	} else {
+		snprintf(pat, sizeof(pat), "\"%s\"", opt);
+		p = strstr(text, pat);
+		if (!p) {
+			return 0;
+		}
+		p += strlen(pat);
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',') {
+			p++;
+		}
+		if (*p != '"') {
+			return 0;
+		}
 		p++;
 	}
-	if (*p != '"') {
-		return 0;
-	}
-	p++;
 	close = strchr(p, '"');
 	if (!close || (size_t)(close - p) >= len) {
 		return 0;

@@ -45,7 +45,6 @@ int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bo
 	char *end = NULL;
 	unsigned long long v;
 	uint64_t mult = 1;
-
 	const char *hint = sizes ? "suffixes K, M, G allowed" : "";
 
 	snprintf(range, sizeof(range), "%" PRIu64 "..%" PRIu64, min, max);

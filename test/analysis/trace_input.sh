@@ -133,6 +133,11 @@ printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8
 "$LR" --json "$tmp/run" >"$tmp/run.stream.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.stream.out")" \
 	"102400 run.json" "run.json's stream facts (dgrdma-capture --sample-rate --fpga-buffers) with the command's"
+# getopt_long's --opt=value form in the recorded command
+printf '{ "command": ["dgrdma-host", "rx", "--buffers=8", "--fpga-buffers=2", "--buffer-size=8K", "--rate=200M"] }\n' \
+	>"$tmp/run/run.json"
+"$LR" --json "$tmp/run" >"$tmp/run.eq.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.eq.out")" 102400 "run.json's command with --opt=value arguments"
 # the same on latency-report's command line
 "$LR" --json --host-buffers 8 --fpga-buffers 2 --buffer-size 8K --sample-rate 200M "$tmp/run/capture.pcapng" \
 	>"$tmp/run.cli.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
