@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # latency-report on captures of real runs: the emulator (dgrdma-fpga) streaming to the host
 # stack (dgrdma-host) over UDP on loopback, captured with dumpcap. Counts must equal what the
-# two programs report; the verdict must be healthy for an unloaded run and throughput-bound
-# for a consumer slower than the stream (a constant bottleneck: the tuning guide's definition).
-# Jitter-bound needs intermittent host stalls, which no option produces deterministically.
+# two programs report; the verdict must be healthy for an unloaded run, throughput-bound
+# for a consumer slower than the stream (a constant bottleneck: the tuning guide's definition)
+# and jitter-bound for a prompt consumer that stalls once (dgrdma-host --consumer-stall).
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 LR="$DGR_BUILD/bin/latency-report"
@@ -101,6 +101,18 @@ diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
 check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
 check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
 verdict slow throughput-bound
+
+# Jitter-bound: 2 MS/s into 16 host buffers of 16 KiB, T = (16 + 4) x 16 KiB / 8 MB/s = 41 ms,
+# and one consumer stall of 80 ms before buffer 100: every doorbell is prompt except those
+# of the buffers that completed during the stall, the first of which waited at least 80 ms.
+run jitter "--buffers 16 --buffer-size 16384 --consumer-stall 100:80" \
+	"--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0 --report-data-loss false"
+"$LR" --json --no-progress --host-buffers 16 --fpga-buffers 4 --buffer-size 16384 --sample-rate 2e6 \
+	"$tmp/jitter.pcapng" >"$tmp/jitter.json" 2>"$tmp/jitter.err"
+diag "jitter: $(jq -c '.regime | del(.mitigations, .reason)' "$tmp/jitter.json")"
+check_eq "$(jq -r '.wire.rx.latency_ns | [.tolerable, .p50 < .tolerable / 2, .max >= 80000000] | join(" ")' "$tmp/jitter.json")" \
+	"40960000 true true" "jitter: T 40.96 ms, the typical doorbell well inside it, the stalled one past 80 ms"
+verdict jitter jitter-bound
 
 # A run folder from dgrdma-capture (trace + capture + run.json): the stack's tracepoints and the
 # capture describe the same doorbells. The number joined within the 1 ms window depends on the
