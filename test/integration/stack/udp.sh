@@ -145,8 +145,8 @@ if [ -x "$FPGA" ]; then
 	# the tolerable latency at the stream's own rate (first to last completion): 50 MS/s is
 	# 200 MB/s, (64 + 4) x 16 KiB / 200 MB/s = 5.57 ms; the margins are from arrival
 	check_eq "$(jq -r '.tolerable_latency | [.host_buffers, .fpga_buffers, .buffer_size,
-		(.stream_rate_mbyte_s > 190 and .stream_rate_mbyte_s < 210)] | join(" ")' "$T/rx.json")" \
-		"64 4 16384 true" "the summary's tolerable latency: the buffers, and the stream's rate (200 MB/s +- 5%)"
+		(.stream_rate_mbyte_s > 180 and .stream_rate_mbyte_s < 220)] | join(" ")' "$T/rx.json")" \
+		"64 4 16384 true" "the summary's tolerable latency: the buffers, and the stream's rate (200 MB/s +- 10%; over the whole run, with the 0.3 s before the stream, it would be about a quarter lower)"
 	check_eq "$(jq -r '.tolerable_latency | ((.host_buffers + .fpga_buffers) * .buffer_size * 1000
 		/ .stream_rate_mbyte_s / .latency_ns - 1) | fabs < 0.001' "$T/rx.json")" true \
 		"latency_ns = (N_c + N_p) x S / R"
