@@ -108,18 +108,18 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 	}
 	if (tolerable_ns) {
 		c->high_threshold_ns = tolerable_ns / CLASSIFY_HIGH_FRACTION;
-		fmt_duration(ref, sizeof(ref), tolerable_ns);
+		dgr_format_duration(ref, sizeof(ref), (double)tolerable_ns);
 	} else {
 		/* no tolerable latency: ten times the typical latency is "high" */
 		c->high_threshold_ns = sum->p50 * CLASSIFY_SELF_RATIO;
-		fmt_duration(ref, sizeof(ref), sum->min);
+		dgr_format_duration(ref, sizeof(ref), (double)sum->min);
 	}
 	count_episodes(s, c->high_threshold_ns, c);
 	frac = 100.0 * (double)c->high_count / (double)sum->count;
-	fmt_duration(p50, sizeof(p50), sum->p50);
-	fmt_duration(p999, sizeof(p999), sum->p999);
-	fmt_duration(mx, sizeof(mx), sum->max);
-	fmt_duration(hi, sizeof(hi), c->high_threshold_ns);
+	dgr_format_duration(p50, sizeof(p50), (double)sum->p50);
+	dgr_format_duration(p999, sizeof(p999), (double)sum->p999);
+	dgr_format_duration(mx, sizeof(mx), (double)sum->max);
+	dgr_format_duration(hi, sizeof(hi), (double)c->high_threshold_ns);
 
 	if (tolerable_ns) {
 		if (sum->p50 > c->high_threshold_ns) {

@@ -165,19 +165,6 @@ void pr_f64(struct pr *p, const char *key, const char *label, double v, int deci
 	fprintf(p->fp, "%.*f\n", decimals, v);
 }
 
-void fmt_duration(char *buf, size_t size, uint64_t ns)
-{
-	if (ns < 1000) {
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
-	} else if (ns < 1000000) {
-		snprintf(buf, size, "%.3f us", (double)ns / 1e3);
-	} else if (ns < 1000000000) {
-		snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
-	} else {
-		snprintf(buf, size, "%.3f s", (double)ns / 1e9);
-	}
-}
-
 void pr_ns(struct pr *p, const char *key, const char *label, uint64_t ns)
 {
 	char buf[64];
@@ -187,7 +174,7 @@ void pr_ns(struct pr *p, const char *key, const char *label, uint64_t ns)
 		fprintf(p->fp, "%" PRIu64, ns);
 		return;
 	}
-	fmt_duration(buf, sizeof(buf), ns);
+	dgr_format_duration(buf, sizeof(buf), (double)ns);
 	text_label(p, key, label);
 	fprintf(p->fp, "%s\n", buf);
 }
@@ -201,7 +188,7 @@ void pr_ns_mean(struct pr *p, const char *key, const char *label, double ns)
 		fprintf(p->fp, "%.1f", ns);
 		return;
 	}
-	fmt_duration(buf, sizeof(buf), ns > 0 ? (uint64_t)(ns + 0.5) : 0);
+	dgr_format_duration(buf, sizeof(buf), ns > 0 ? (double)(uint64_t)(ns + 0.5) : 0.0);
 	text_label(p, key, label);
 	fprintf(p->fp, "%s\n", buf);
 }
@@ -215,9 +202,9 @@ void pr_ns_signed(struct pr *p, const char *key, const char *label, int64_t ns)
 		fprintf(p->fp, "%" PRId64, ns);
 		return;
 	}
-	fmt_duration(buf, sizeof(buf), ns < 0 ? (uint64_t)(-ns) : (uint64_t)ns);
+	dgr_format_duration(buf, sizeof(buf), (double)ns);
 	text_label(p, key, label);
-	fprintf(p->fp, "%s%s\n", ns < 0 ? "-" : "", buf);
+	fprintf(p->fp, "%s\n", buf);
 }
 
 void pr_str(struct pr *p, const char *key, const char *label, const char *s)

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <dgrdma/cli.h> /* dgr_format_duration, for the callers of this layer */
+
 #define PR_MAX_DEPTH 16
 
 struct pr {
@@ -45,8 +47,5 @@ void pr_str(struct pr *p, const char *key, const char *label, const char *s);
 void pr_bool(struct pr *p, const char *key, const char *label, bool v);
 /* Text only: a free line at the current indent (nothing in JSON). */
 void pr_text(struct pr *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Writes a duration with a unit chosen for reading ("850 ns", "12.3 us", "4.56 ms"). */
-void fmt_duration(char *buf, size_t size, uint64_t ns);
 
 #endif

@@ -62,8 +62,8 @@ static int print_latency(struct pr *p, const char *key, const char *title, const
 				char a[32], b[32], bar[41];
 				unsigned int w = (unsigned int)(40 * sum.hist[k] / sum.count);
 
-				fmt_duration(a, sizeof(a), lo);
-				fmt_duration(b, sizeof(b), hi);
+				dgr_format_duration(a, sizeof(a), (double)lo);
+				dgr_format_duration(b, sizeof(b), (double)hi);
 				memset(bar, '#', w);
 				bar[w] = '\0';
 				pr_text(p, "[%10s, %10s) %8" PRIu64 " %s", a, b, sum.hist[k], bar);

@@ -215,3 +215,19 @@ int dgr_parse_rate(const char *opt, const char *s, double min, double max, doubl
 	*out = v;
 	return 0;
 }
+
+/* See dgrdma/cli.h. */
+void dgr_format_duration(char *buf, size_t size, double ns)
+{
+	double a = ns < 0 ? -ns : ns;
+
+	if (a < 1e3) {
+		snprintf(buf, size, "%.0f ns", ns);
+	} else if (a < 1e6) {
+		snprintf(buf, size, "%.3f us", ns / 1e3);
+	} else if (a < 1e9) {
+		snprintf(buf, size, "%.3f ms", ns / 1e6);
+	} else {
+		snprintf(buf, size, "%.3f s", ns / 1e9);
+	}
+}

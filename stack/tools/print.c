@@ -3,6 +3,8 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include <dgrdma/cli.h>
+
 #include "print.h"
 
 static void indent(struct pr *p)
@@ -173,44 +175,33 @@ void pr_i64(struct pr *p, const char *key, int64_t v)
 	end_line(p);
 }
 
-/* Text: a duration with the unit chosen for reading (850 ns, 20.590 us, 2.228 ms, 1.500 s). */
-static void text_duration(FILE *f, double ns)
+/* Text: a member whose value is a duration (dgr_format_duration). */
+static void text_duration(struct pr *p, const char *key, double ns)
 {
-	double a = ns < 0 ? -ns : ns;
+	char buf[64];
 
-	if (a < 1e3) {
-		fprintf(f, "%.0f ns", ns);
-	} else if (a < 1e6) {
-		fprintf(f, "%.3f us", ns / 1e3);
-	} else if (a < 1e9) {
-		fprintf(f, "%.3f ms", ns / 1e6);
-	} else {
-		fprintf(f, "%.3f s", ns / 1e9);
-	}
+	dgr_format_duration(buf, sizeof(buf), ns);
+	pr_str(p, key, buf);
 }
 
 /* Prints a duration in ns: an integer in JSON, with a unit in text. */
 void pr_ns(struct pr *p, const char *key, uint64_t ns)
 {
-	member(p, key);
 	if (p->json) {
-		fprintf(p->f, "%" PRIu64, ns);
-	} else {
-		text_duration(p->f, (double)ns);
+		pr_u64(p, key, ns);
+		return;
 	}
-	end_line(p);
+	text_duration(p, key, (double)ns);
 }
 
 /* Prints a signed duration in ns (a margin): an integer in JSON, with a unit in text. */
 void pr_ns_signed(struct pr *p, const char *key, int64_t ns)
 {
-	member(p, key);
 	if (p->json) {
-		fprintf(p->f, "%" PRId64, ns);
-	} else {
-		text_duration(p->f, (double)ns);
+		pr_i64(p, key, ns);
+		return;
 	}
-	end_line(p);
+	text_duration(p, key, (double)ns);
 }
 
 /* Prints a mean duration in ns: %.9g in JSON (as pr_dbl), with a unit in text. */
@@ -220,9 +211,7 @@ void pr_ns_mean(struct pr *p, const char *key, double ns)
 		pr_dbl(p, key, ns, 0);
 		return;
 	}
-	member(p, key);
-	text_duration(p->f, ns);
-	end_line(p);
+	text_duration(p, key, ns);
 }
 
 /* Prints a double. */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Command-line value parsing shared by the tools: every bad value is named
- * with its option and the accepted range, as docs/development.md asks.
+ * Command-line values shared by the tools: parsing (every bad value is named
+ * with its option and the accepted range, as docs/development.md asks), and
+ * the one way their text output writes a duration.
  */
 #ifndef DGRDMA_CLI_H
 #define DGRDMA_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dgrdma/wire.h>
@@ -41,6 +43,13 @@ int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns
  */
 int dgr_parse_rate(const char *opt, const char *s, double min, double max, double *out,
 		   char *errbuf);
+
+/*
+ * Writes a duration of ns nanoseconds with the unit chosen for reading:
+ * "850 ns", "20.590 us", "2.228 ms", "1.500 s"; a negative one (a margin)
+ * with its sign, "-1.296 ms".
+ */
+void dgr_format_duration(char *buf, size_t size, double ns);
 
 #ifdef __cplusplus
 }

@@ -265,6 +265,23 @@ static void test_cli_messages(void)
 		 "and an error is still returned without it");
 }
 
+/* The one duration format of the tools' text output (dgrdma-host, latency-report). */
+static void test_format_duration(void)
+{
+	char buf[64];
+
+	dgr_format_duration(buf, sizeof(buf), 850);
+	TAP_EQ_S(buf, "850 ns", "below a microsecond: whole ns");
+	dgr_format_duration(buf, sizeof(buf), 20590);
+	TAP_EQ_S(buf, "20.590 us", "microseconds with three decimals");
+	dgr_format_duration(buf, sizeof(buf), 2228081);
+	TAP_EQ_S(buf, "2.228 ms", "milliseconds");
+	dgr_format_duration(buf, sizeof(buf), 1.5e9);
+	TAP_EQ_S(buf, "1.500 s", "seconds");
+	dgr_format_duration(buf, sizeof(buf), -1296000);
+	TAP_EQ_S(buf, "-1.296 ms", "a negative margin keeps its sign and its unit");
+}
+
 /* Rates are decimal: 200M is 200e6 samples/s, as MS/s is. */
 static void test_cli_rate(void)
 {
@@ -388,6 +405,7 @@ int main(void)
 	test_cli();
 	test_cli_messages();
 	test_cli_rate();
+	test_format_duration();
 	test_transport_opts();
 	test_sched();
 	return tap_done();
