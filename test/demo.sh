@@ -18,6 +18,10 @@
 #   DEMO_RATE (samples/s, default 20e6)  DEMO_SECONDS (default 3)
 #   DEMO_OUT (run folder, default build/demo/run-<time>; build/demo/latest points
 #   to the newest)  DGR_LINK_FORCE=netns|userns|udp (skip the detection)
+#   DEMO_HOST_OPTS, DEMO_FPGA_OPTS (more options of dgrdma-host rx and dgrdma-fpga,
+#   split at spaces; DEMO_HOST_OPTS='--consumer-stall 100:80' gives a jitter-bound run)
+# When the emulator or the host run fails, the demo still reports on what was recorded, then
+# says which failed and exits 1.
 # Tested by test/integration/demo_links.sh (each link, Ctrl-C) and test/readme.sh.
 set -euo pipefail
 
@@ -32,6 +36,8 @@ if [ "$mode" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
 fi
 
 RATE=${DEMO_RATE:-20e6}
+read -r -a host_opts <<<"${DEMO_HOST_OPTS:-}"
+read -r -a fpga_opts <<<"${DEMO_FPGA_OPTS:-}"
 SECONDS_RUN=${DEMO_SECONDS:-3}
 OUT=${DEMO_OUT:-$DGR_BUILD/demo/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$(dirname "$OUT")"
@@ -71,6 +77,30 @@ on_int() {
 trap on_int INT
 trap 'exit 143' TERM
 
+# wait_status PID: waits for the background process PID to end; its exit status goes to
+# WAIT_RC (not printed: a command substitution is a subshell, which cannot wait for PID).
+# wait returns early, above 128, when a trapped signal (Ctrl-C) arrives: then it waits again
+# while PID lives; if PID ended meanwhile, its status is still unreported and a second wait
+# returns it (127: there was none, the status above 128 was PID's own).
+wait_status() {
+	local rc again
+
+	while true; do
+		rc=0
+		wait "$1" || rc=$?
+		if [ "$rc" -le 128 ]; then
+			break
+		fi
+		if ! kill -0 "$1" 2>/dev/null; then
+			again=0
+			wait "$1" 2>/dev/null || again=$?
+			[ "$again" != 127 ] && rc=$again
+			break
+		fi
+	done
+	WAIT_RC=$rc
+}
+
 dgr_link_up "$mode"
 case "$mode" in
 netns) echo "demo: link: two network namespaces joined by a veth pair, MTU $DGR_LINK_MTU, raw Ethernet" ;;
@@ -92,12 +122,13 @@ esac
 # length would hide the second message.
 "${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" "${capture_opts[@]}" -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
-	--idle-timeout 5 --summary-json "$OUT/host.json" >"$OUT.host.log" 2>&1 &
+	--idle-timeout 5 --summary-json "$OUT/host.json" "${host_opts[@]}" >"$OUT.host.log" 2>&1 &
 host_pid=$!
 
-# Start the FPGA once the host stack has its socket open.
-if ! dgr_link_wait_host_socket dgrdma-host; then
-	echo "demo: the host stack did not open its socket; its log:" >&2
+# Start the FPGA once the host stack receives (its sockets bound): the emulator's first burst
+# fills all the host's buffers without waiting, and if it is lost the stream never starts.
+if ! dgr_wait_listening "$host_pid" dgrdma-host "${DGR_HOST_TRANSPORT[@]}"; then
+	echo "demo: the host stack is not receiving (exited, or its sockets not bound within 30 s); its log:" >&2
 	cat "$OUT.host.log" >&2
 	exit 1
 fi
@@ -106,21 +137,29 @@ echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"
 # foreground command).
 "${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate "$RATE" \
 	--buffers 4 --buffer-size 16384 --host-buffers 64 --duration "$SECONDS_RUN" --quiet \
-	--summary-json "$OUT.fpga.json" >"$OUT.fpga.log" 2>&1 &
+	--summary-json "$OUT.fpga.json" "${fpga_opts[@]}" >"$OUT.fpga.log" 2>&1 &
 fpga_pid=$!
 report_pids=(--pid "$fpga_pid")
 streaming=1
-# wait returns early (status > 128) when a trapped signal arrives: wait again until it ends.
-while ! wait "$fpga_pid" && kill -0 "$fpga_pid" 2>/dev/null; do
-	:
-done
+wait_status "$fpga_pid"
+fpga_rc=$WAIT_RC
 streaming=0
 fpga_pid=""
-if ! wait "$host_pid"; then
-	echo "demo: the host run did not end cleanly; its log:" >&2
-	tail -20 "$OUT.host.log" >&2
-fi
+wait_status "$host_pid"
+host_rc=$WAIT_RC
 host_pid=""
+# A failed end still gets its report (what was recorded helps to see why); the demo then fails.
+failed=()
+if [ "$fpga_rc" != 0 ]; then
+	failed+=("the emulator exited with status $fpga_rc (log: $OUT/fpga.log)")
+	echo "demo: the emulator did not end cleanly; its messages:" >&2
+	grep -E '^dgrdma-fpga:' "$OUT.fpga.log" >&2 || tail -5 "$OUT.fpga.log" >&2
+fi
+if [ "$host_rc" != 0 ]; then
+	failed+=("the host run exited with status $host_rc (log: $OUT/host.log)")
+	echo "demo: the host run did not end cleanly; its messages:" >&2
+	grep -E '^dgrdma-(host|capture):' "$OUT.host.log" >&2 || tail -5 "$OUT.host.log" >&2
+fi
 mv "$OUT.fpga.json" "$OUT/fpga.json" 2>/dev/null || true
 mv "$OUT.host.log" "$OUT/host.log"
 mv "$OUT.fpga.log" "$OUT/fpga.log"
@@ -143,3 +182,7 @@ echo
 echo "demo: run folder   $OUT"
 echo "demo: report       $OUT/report.txt (JSON: $OUT/report.json)"
 echo "demo: plots        $(ls "$OUT"/plots/*.png 2>/dev/null | tr '\n' ' ')"
+if [ "${#failed[@]}" -gt 0 ]; then
+	echo "demo: the run failed: $(printf '%s; ' "${failed[@]}" | sed 's/; $//')" >&2
+	exit 1
+fi

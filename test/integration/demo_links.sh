@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make demo on each link it can fall back to (test/demo.sh, test/lib/netns.sh), each forced the
-# way this machine allows, with a short slow stream (DEMO_SECONDS=1, 2 MS/s), the three at once:
+# way this machine allows, with a short slow stream (DEMO_SECONDS=1, 2 MS/s), all at once:
 #   netns   as root: two network namespaces, with Ctrl-C once in the middle of a 30 s stream
 #           (it ends early and reports), then twice (it stops at once);
 #   userns  as a normal user (root: nobody, through setpriv) where user namespaces are allowed;
@@ -12,6 +12,8 @@
 # Each run must say which link it used and what it records, exit 0, write a report with a
 # verdict and the plots, record the trace (every doorbell the host sent, exactly) and, where
 # privileges allow, the capture; and leave no namespace, interface or process behind.
+# A fourth run has the emulator fail (DEMO_FPGA_OPTS): the demo reports, names the ends that
+# failed and exits 1.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 BIN="$DGR_BUILD/bin"
@@ -103,6 +105,10 @@ check_run() {
 		check_eq "$(jq -c '.capture' "$run/run.json")" null "$name: no capture (no privileges for it)"
 	fi
 	check_eq "$(leftovers)" "" "$name: no namespace, interface or process left behind"
+	if [ "$rc" != 0 ] || [ "$(jq -r '.exit_status' "$run/run.json")" != 0 ]; then
+		diag "$name: the demo's output:"
+		sed 's/^/#   /' "$dir/out"
+	fi
 }
 
 if ! command -v babeltrace2 >/dev/null || ! command -v lttng-sessiond >/dev/null; then
@@ -187,6 +193,16 @@ run_udp() {
 	echo $? >"$1/rc"
 }
 
+# failed: the emulator refuses an option (DEMO_FPGA_OPTS): the host waits for nothing until
+# its --idle-timeout (5 s); the demo reports, says which end failed and exits 1. Over UDP as a
+# normal user (root: nobody), the lightest link.
+run_failed() {
+	demo_cmd "$1"
+	"${AS_USER[@]}" env DGR_LINK_FORCE=udp DEMO_FPGA_OPTS="--drop-frames 2" "${DEMO_CMD[@]}" \
+		>"$1/out" 2>&1
+	echo $? >"$1/rc"
+}
+
 AS_USER=()
 OWNER=""
 if [ "$(id -u)" = 0 ]; then
@@ -209,6 +225,8 @@ if [ "$HAVE_USERNS" = 1 ]; then
 	jobs_+=($!)
 fi
 run_udp "$(case_dir udp "$OWNER")" &
+jobs_+=($!)
+run_failed "$(case_dir failed "$OWNER")" &
 jobs_+=($!)
 for j in "${jobs_[@]}"; do
 	wait "$j"
@@ -256,4 +274,16 @@ if [ "$(id -u)" = 0 ]; then
 else
 	check_run "udp (DGR_LINK_FORCE)" "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
 fi
+
+d="$WORK/failed"
+check_eq "$(cat "$d/rc")" 1 "failed emulator: the demo exits 1"
+check "failed emulator: it shows the emulator's message" \
+	grep -qxF "dgrdma-fpga: --drop-frames: '2' is out of range 0..1" "$d/out"
+check "failed emulator: it shows why the host stopped" \
+	grep -qF "dgrdma-host: stalled: no transaction completed within --idle-timeout" "$d/out"
+check "failed emulator: it says which ends failed, with their logs" grep -qxF \
+	"demo: the run failed: the emulator exited with status 2 (log: $d/run/fpga.log); the host run exited with status 1 (log: $d/run/host.log)" \
+	"$d/out"
+check "failed emulator: the report on what was recorded is written" test -s "$d/run/report.txt"
+check_eq "$(leftovers)" "" "failed emulator: no namespace, interface or process left behind"
 done_testing

@@ -16,6 +16,9 @@
 #   DGR_HOST_IF                   the host-side interface (capture point)
 # dgr_link_down removes what dgr_link_up created; callers trap it on EXIT.
 
+# dgr_wait_listening (test/lib/sockets.sh) starts one end once the other is receiving.
+. "$(dirname "${BASH_SOURCE[0]}")/sockets.sh"
+
 DGR_LINK_MTU=${DGR_LINK_MTU:-9000}
 DGR_LINK_TAG=${DGR_LINK_TAG:-dgr$$}
 
@@ -126,26 +129,6 @@ dgr_link_up() {
 		;;
 	esac
 	return 0
-}
-
-# Waits (up to ~10 s) until a process named $1 on the host side has its socket open:
-# a packet socket in the host's namespace, or the UDP port of DGR_HOST_TRANSPORT.
-# Returns 1 on time-out. Starting the FPGA side earlier would lose its first frames.
-dgr_link_wait_host_socket() {
-	local name="$1" port=""
-
-	if [ "$DGR_LINK_MODE" = udp ]; then
-		port="${DGR_HOST_TRANSPORT[2]##*:}"
-	fi
-	for _ in $(seq 1 200); do
-		if [ -n "$port" ]; then
-			ss -Hulnp "sport = :$port" 2>/dev/null | grep -q "\"$name\"" && return 0
-		else
-			"${DGR_HOST_RUN[@]}" ss -H -0 -p 2>/dev/null | grep -q "\"$name\"" && return 0
-		fi
-		sleep 0.05
-	done
-	return 1
 }
 
 dgr_link_down() {

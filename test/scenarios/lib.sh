@@ -89,29 +89,6 @@ jnum() {
 	jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k]) // empty' "$1" 2>/dev/null
 }
 
-# scn_wait_started NAME JSONPATH BGPID: waits (30 s at most, while the background job BGPID
-# lives) until the process NAME whose command line holds JSONPATH has a socket open, then a
-# little more for its threads. Under load the process exists long before it listens (LTTng
-# registration, set-up): an emulator started too early sends its first burst into nothing and
-# the stream never starts.
-scn_wait_started() {
-	local name="$1" key="$2" bg="$3" p pid="" n
-	for ((n = 0; n < 300; n++)); do
-		kill -0 "$bg" 2>/dev/null || return 1
-		for p in $(pgrep -x "$name"); do
-			if { tr "\\0" " " <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF -- "$key"; then
-				pid=$p
-			fi
-		done
-		if [ -n "$pid" ] && find "/proc/$pid/fd" -lname 'socket:*' 2>/dev/null | grep -q .; then
-			sleep 0.5
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
 # scn_start_host DIR MODE(rx|tx) [capture]: the host in the background (SCN_HOST_BG); DIR is
 # created (by dgrdma-capture with "capture"), the host writes DIR/host.json.
 scn_start_host() {
@@ -126,7 +103,7 @@ scn_start_host() {
 		--rcvbuf "$SCN_RCVBUF" --summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir.host.log" 2>&1 &
 	SCN_HOST_BG=$!
 	SCN_BG_PIDS+=("$SCN_HOST_BG")
-	scn_wait_started dgrdma-host "$dir/host.json" "$SCN_HOST_BG"
+	dgr_wait_listening "$SCN_HOST_BG" dgrdma-host "${DGR_HOST_TRANSPORT[@]}"
 }
 
 # scn_finish DIR: waits for the host, moves its log into DIR.
@@ -143,7 +120,7 @@ scn_run_rx() {
 	local dir="$1" cap="${2:-}"
 	SCN_FPGA_RC=""
 	if ! scn_start_host "$dir" rx "$cap"; then
-		diag "dgrdma-host rx did not open its socket (exited, or not within 30 s)"
+		diag "dgrdma-host rx is not receiving (exited, or its sockets not bound within 30 s)"
 		kill "$SCN_HOST_BG" 2>/dev/null
 		scn_finish "$dir"
 		return 1
@@ -169,8 +146,8 @@ scn_run_tx() {
 		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1 &
 	fpga_bg=$!
 	SCN_BG_PIDS+=("$fpga_bg")
-	if ! scn_wait_started dgrdma-fpga "$dir/fpga.json" "$fpga_bg"; then
-		diag "dgrdma-fpga did not open its socket (exited, or not within 30 s)"
+	if ! dgr_wait_listening "$fpga_bg" dgrdma-fpga "${DGR_FPGA_TRANSPORT[@]}"; then
+		diag "dgrdma-fpga is not receiving (exited, or its sockets not bound within 30 s)"
 	fi
 	"${DGR_HOST_RUN[@]}" "$BIN/dgrdma-host" "$mode" "${DGR_HOST_TRANSPORT[@]}" --rcvbuf "$SCN_RCVBUF" \
 		--summary-json "$dir/host.json" "${HOST_OPTS[@]}" >"$dir/host.out" 2>"$dir/host.log"

@@ -12,6 +12,7 @@
 # runs the emulator) when root. Results: build/bench/fpga.txt (and stdout).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
+. "$DGR_SRC/test/lib/sockets.sh"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
 SINK="$DGR_BUILD/test/fpga/fpga-test-host"
 DUR=${BENCH_FPGA_SECONDS:-3}

@@ -17,6 +17,7 @@
 # Results: $DGR_BUILD/bench/stack/{results.csv,results.txt}. Not a test.
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
+. "$DGR_SRC/test/lib/sockets.sh"
 SECS=${BENCH_SECONDS:-10}
 STEPS=${BENCH_STEPS:-5}
 OUT=$DGR_BUILD/bench/stack

@@ -102,7 +102,7 @@ dac_run() {
 		--summary-json "$WORK/$name.json" >"$WORK/$name.out" 2>&1 &
 	hp=$!
 	FPGA_PIDS+=("$hp")
-	sleep 0.2
+	dgr_wait_listening "$hp" dgrdma-fpga "${FPGA_T[@]}"
 	# shellcheck disable=SC2086
 	"$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 $hargs tx >"$WORK/$name.host" 2>&1
 	wait "$hp"
@@ -143,7 +143,8 @@ fp=$!
 FPGA_PIDS+=("$fp")
 "$THOST" "${HOST_T[@]}" --idle 2 rx >"$WORK/dcp.host" 2>&1 &
 hp=$!
-sleep 0.2
+dgr_wait_listening "$fp" dgrdma-fpga "${FPGA_T[@]}"
+dgr_wait_listening "$hp" fpga-test-host "${HOST_T[@]}"
 ctl() { "$THOST" "${CTL_UDP[@]}" "$@"; }
 ctl read $((0x8000)) >"$WORK/ctl1" # initialize of worker 1 was done at start: expect error word
 ctl read $((0x8004)) >"$WORK/ctl2" # start worker 1 (ADC)
@@ -253,7 +254,7 @@ fi
 	--host-buffers 255 --summary-json "$WORK/np.json" >"$WORK/np.out" 2>&1 &
 fp=$!
 FPGA_PIDS+=("$fp")
-sleep 0.3
+dgr_wait_listening "$fp" dgrdma-fpga --udp
 "$THOST" "${HOST_UDP[@]}" --hello --idle 3 --buffers 255 rx >"$WORK/np.host" 2>&1
 wait "$fp"
 check_eq "$?" 0 "no --peer: dgrdma-fpga exits 0"

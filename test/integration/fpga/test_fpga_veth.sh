@@ -59,7 +59,7 @@ check_eq "$(val "$j" mtu)" 9000 "$LINK: the emulator read the interface MTU (900
 	--drain-ms 3000 --host-buffers 255 --summary-json "$WORK/np.json" >"$WORK/np.out" 2>&1 &
 fp=$!
 FPGA_PIDS+=("$fp")
-sleep 0.3
+dgr_wait_listening "$fp" dgrdma-fpga "${FPGA_T[@]}"
 "${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --hello --idle 3 --buffers 255 rx >"$WORK/np.host" 2>&1
 wait "$fp"
 check_eq "$?" 0 "$LINK no --peer: dgrdma-fpga exits 0"

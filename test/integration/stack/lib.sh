@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers of the stack's integration suites (sourced).
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/sockets.sh"
 HOST="$DGR_BUILD/bin/dgrdma-host"
 CTL="$DGR_BUILD/bin/dgrdma-ctl"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"

@@ -121,10 +121,7 @@ M2=$("${RF[@]}" cat /sys/class/net/stkm2$$/address)
 	--idle-timeout 10 --quiet --summary-json "$T/eth.host.json" &
 h=$!
 # two connections, each a DG-RDMA and a DCP packet socket
-for _ in $(seq 1 200); do
-	[ "$("${RH[@]}" ss -H -0 -p 2>/dev/null | grep -c '"dgrdma-host"')" -ge 4 ] && break
-	sleep 0.05
-done
+dgr_wait_receiving $h dgrdma-host 4 || diag "the host's four packet sockets are not bound"
 for id in 1 2; do
 	n=$([ $id = 1 ] && echo $N1 || echo $N2)
 	"${RF[@]}" "$FPGA" --if stkm$id$$ --peer $MH --rcvbuf 4M --id $id --mode perftest --tx-run \

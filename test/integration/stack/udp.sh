@@ -14,7 +14,7 @@ stk_ports 0
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
 	--idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host --udp
 "$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
 	--port-base 0 --fpga-buffers 64 --bytes 1G --idle-timeout 10 --quiet \
 	--summary-json "$T/tx.json"
@@ -40,7 +40,7 @@ stk_ports 8
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
 	--sink "file:$T/out.bin" --fsync --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host --udp
 "$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
 	--port-base 0 --fpga-buffers 64 --bytes 8M --rate 200e6 --idle-timeout 10 --quiet
 wait $rx
@@ -53,7 +53,7 @@ stk_ports 9
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
 	--sink memcpy --consumer-delay-us 100 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host --udp
 "$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
 	--port-base 0 --fpga-buffers 64 --bytes 16M --idle-timeout 10 --quiet
 wait $rx
@@ -66,7 +66,7 @@ stk_ports 1
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
 	--acks --drop-rx 0.01 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host --udp
 "$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \
 	--port-base 0 --fpga-buffers 64 --bytes 64M --retransmit 10 --idle-timeout 10 --quiet \
 	--summary-json "$T/tx.json"
@@ -94,7 +94,7 @@ emu_rx() {
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 "${host_args[@]}" \
 		--quiet --summary-json "$T/rx.json" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host --udp
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc "$@" \
 		--quiet --summary-json "$T/fpga.json"
 	wait $rx
@@ -194,7 +194,7 @@ if [ -x "$FPGA" ]; then
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode dac \
 		--rate 1e10 --check-ramp --duration 60 --quiet --summary-json "$T/fpga.json" &
 	f=$!
-	sleep 0.3
+	dgr_wait_listening $f dgrdma-fpga --udp
 	"$HOST" tx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --bytes 256M \
 		--idle-timeout 10 --quiet --summary-json "$T/tx.json"
 	check_eq "$?" 0 "tx to the emulator's DAC exits 0"
@@ -209,7 +209,7 @@ if [ -x "$FPGA" ]; then
 		--idle-timeout 1 --incomplete-timeout 300 --quiet --summary-json "$T/rx.json" \
 		2>"$T/rx.err" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host --udp
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
 		--rate 20e6 --duration 1 --drop-frames 0.01 --seed 7 --quiet --drain-ms 100
 	start=$(date +%s)
@@ -228,7 +228,7 @@ if [ -x "$FPGA" ]; then
 	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --idle --duration 30 \
 		--quiet &
 	f=$!
-	sleep 0.3
+	dgr_wait_listening $f dgrdma-fpga --udp
 	CT=(--udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --props "$T/props.md" --json)
 	check_eq "$("$CTL" "${CT[@]}" read mtu | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
 		9000 "dgrdma-ctl read mtu by name: 9000"
@@ -259,7 +259,7 @@ stk_ports 7
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 3 \
 	--quiet --summary-json "$T/rx.json" 2>"$T/hostile.err" &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host --udp
 "$HOSTILE" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --count 200000 >"$T/h.json"
 wait $rx
 st=$?
@@ -275,7 +275,7 @@ if [ -x "$FPGA" ]; then
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
 		--quiet --summary-json "$T/stop.json" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host --udp
 	kill -STOP $rx
 	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 1e6 \
 		--duration 0.2 --quiet
@@ -289,7 +289,7 @@ if [ -x "$FPGA" ]; then
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
 		--stats-interval 0.2 --quiet 2>"$T/stats.err" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host --udp
 	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
 		--duration 1.5 --report-data-loss false --quiet &
 	f=$!
@@ -314,7 +314,7 @@ if [ -x "$FPGA" ]; then
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
 		--stats-interval 0.1 --json >"$T/stats.out" 2>"$T/stats.err" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host --udp
 	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
 		--duration 0.6 --quiet
 	wait $rx

@@ -70,7 +70,7 @@ stream() { # NAME BYTES [rx options] -- [tx options]
 	"${RA[@]}" "$HOST" rx "${EA[@]}" --fpga-buffers 64 --idle-timeout 10 --quiet \
 		--summary-json "$T/$name.rx.json" "${rxo[@]}" &
 	local rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 	"${RB[@]}" "$HOST" tx "${EB[@]}" "${TXB[@]}" --bytes "$bytes" --idle-timeout 10 --quiet \
 		--summary-json "$T/$name.tx.json" "${txo[@]}"
 	STK_TX_RC=$?
@@ -127,7 +127,7 @@ fi
 if [ -x "$FPGA" ]; then
 	"${RA[@]}" "$HOST" rx "${EA[@]}" --idle-timeout 10 --quiet --summary-json "$T/adc.rx.json" &
 	rx=$!
-	sleep 0.3
+	dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 	"${RB[@]}" "$FPGA" --if $B --peer $MAC_A --rcvbuf 4M --mode adc --rate 20e6 --duration 0.5 \
 		--quiet --summary-json "$T/adc.fpga.json"
 	wait $rx
@@ -141,7 +141,7 @@ if [ -x "$FPGA" ]; then
 		"${RA[@]}" "$HOST" rx "${EA[@]}" "${extra[@]}" --idle-timeout 5 --quiet \
 			--summary-json "$T/stop.json" &
 		rx=$!
-		sleep 0.3
+		dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 		kill -STOP $rx
 		"${RB[@]}" "$FPGA" --if $B --peer $MAC_A --mode adc --rate 1e6 --duration 0.2 --quiet
 		sleep 0.3
@@ -157,7 +157,7 @@ fi
 # hostile raw frames at full speed
 "${RA[@]}" "$HOST" rx "${EA[@]}" --idle-timeout 3 --quiet --summary-json "$T/h.rx.json" 2>/dev/null &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 "${RB[@]}" "$HOSTILE" --if $B --peer $MAC_A --count 200000 >/dev/null
 wait $rx
 st=$?
@@ -170,7 +170,7 @@ check "malformed frames counted ($mal)" test "${mal:-0}" -gt 0
 "${RA[@]}" "$HOST" rx --if $A --peer $MAC_B --rcvbuf 1M --idle-timeout 1 --quiet \
 	--summary-json "$T/full.rx.json" 2>/dev/null &
 rx=$!
-sleep 0.3
+dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 kill -STOP $rx
 "${RB[@]}" "$HOSTILE" --if $B --peer $MAC_A --count 2000 >/dev/null
 kill -CONT $rx
