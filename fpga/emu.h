@@ -77,7 +77,8 @@ struct fpga_config {
 	uint32_t drain_ms;
 	bool check_ramp; /* DAC: count samples that break a ramp */
 	const char *summary_json;
-	bool json; /* summary on stdout as JSON */
+	const char *ready_file; /* created once the sockets are bound */
+	bool json;		/* summary on stdout as JSON */
 	bool quiet;
 	uint32_t counters_ms; /* period of the counters tracepoint, 0: off */
 };

@@ -50,6 +50,7 @@ enum {
 	OPT_TX_BEATS,
 	OPT_TX_GAP,
 	OPT_SUMMARY_JSON,
+	OPT_READY_FILE,
 	OPT_JSON,
 	OPT_QUIET,
 	OPT_COUNTERS_MS,
@@ -87,6 +88,7 @@ static const struct option longopts[] = {
 	{ "tx-beats", required_argument, NULL, OPT_TX_BEATS },
 	{ "tx-message-gap", required_argument, NULL, OPT_TX_GAP },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
+	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "counters-ms", required_argument, NULL, OPT_COUNTERS_MS },
@@ -148,6 +150,9 @@ static void usage(FILE *out)
 	    "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
 	    "Output:\n"
 	    "  --summary-json PATH     write every counter and property as JSON at exit\n"
+	    "  --ready-file PATH       create PATH, holding the pid, once the sockets are\n"
+	    "                          bound (start the host side then); removed at start\n"
+	    "                          and at exit\n"
 	    "  --json                  print the exit summary as JSON\n"
 	    "  --quiet                 no start-up print and no text summary\n"
 	    "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
@@ -361,6 +366,9 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			break;
 		case OPT_SUMMARY_JSON:
 			cfg->summary_json = optarg;
+			break;
+		case OPT_READY_FILE:
+			cfg->ready_file = optarg;
 			break;
 		case OPT_JSON:
 			cfg->json = true;
@@ -591,6 +599,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	c.topts.dcp = true;
+	/* a file of an earlier run must not say ready before these sockets are bound */
+	if (e->cfg.ready_file && dgr_ready_file_clear(e->cfg.ready_file, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
 	{
 		/*
 		 * The host may send E buffers back to back into the input port: the
@@ -625,6 +638,10 @@ int main(int argc, char **argv)
 	if (!e->cfg.quiet) {
 		print_config(e, &c, e->cfg.json ? stderr : stdout);
 	}
+	if (e->cfg.ready_file && dgr_ready_file_write(e->cfg.ready_file, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		goto out;
+	}
 	fpga_run(e);
 	status = 0;
 	if (e->cfg.json) {
@@ -637,6 +654,9 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 out:
+	if (e->cfg.ready_file) {
+		(void)dgr_ready_file_clear(e->cfg.ready_file, errbuf);
+	}
 	fpga_tx_free(e);
 	dgr_transport_close(e->tr);
 	dgr_reasm_free(e->reasm);

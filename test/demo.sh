@@ -122,13 +122,21 @@ esac
 # length would hide the second message.
 "${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" "${capture_opts[@]}" -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
-	--idle-timeout 5 --summary-json "$OUT/host.json" "${host_opts[@]}" >"$OUT.host.log" 2>&1 &
+	--idle-timeout 5 --summary-json "$OUT/host.json" --ready-file "$OUT.ready" "${host_opts[@]}" \
+	>"$OUT.host.log" 2>&1 &
 host_pid=$!
 
-# Start the FPGA once the host stack receives (its sockets bound): the emulator's first burst
-# fills all the host's buffers without waiting, and if it is lost the stream never starts.
-if ! dgr_wait_listening "$host_pid" dgrdma-host "${DGR_HOST_TRANSPORT[@]}"; then
-	echo "demo: the host stack is not receiving (exited, or its sockets not bound within 30 s); its log:" >&2
+# Start the FPGA once the host stack receives (--ready-file: its sockets bound, its threads
+# running): the emulator's first burst fills all the host's buffers without waiting, and if
+# it is lost the stream never starts.
+for ((i = 0; i < 300; i++)); do
+	if [ -e "$OUT.ready" ] || ! kill -0 "$host_pid" 2>/dev/null; then
+		break
+	fi
+	sleep 0.1
+done
+if [ ! -e "$OUT.ready" ]; then
+	echo "demo: the host stack is not receiving (it exited, or was not ready within 30 s); its log:" >&2
 	cat "$OUT.host.log" >&2
 	exit 1
 fi

@@ -52,6 +52,7 @@ struct host_cfg {
 	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
 	uint64_t rate_sps;    /* tx: samples/s (0: as fast as credits allow) */
 	const char *summary_json;
+	const char *ready_file; /* rx, tx: created once every connection receives */
 	bool json;
 	bool quiet;
 	double max_drop_rate; /* < 0: none */
@@ -197,6 +198,9 @@ static void usage(FILE *f)
 	    "  --stats-interval SEC   print counters every SEC seconds on stderr, one line\n"
 	    "                         each (one JSON object per line with --json)\n"
 	    "  --summary-json PATH    write the final summary as JSON to PATH\n"
+	    "  --ready-file PATH      (rx, tx) create PATH, holding the pid, once every\n"
+	    "                         connection receives (sockets bound, threads running):\n"
+	    "                         start the FPGA side then; removed at start and at exit\n"
 	    "  --json                 print the summary as JSON on stdout\n"
 	    "  --quiet                no summary on stdout\n"
 	    "  --max-drop-rate R      exit 1 when the drop rate exceeds R (0..1)\n"
@@ -249,6 +253,7 @@ enum {
 	OPT_RX_HOLDOFF_US,
 	OPT_STATS_INTERVAL,
 	OPT_SUMMARY_JSON,
+	OPT_READY_FILE,
 	OPT_JSON,
 	OPT_QUIET,
 	OPT_MAX_DROP,
@@ -304,6 +309,7 @@ static const struct option long_opts[] = {
 	{ "rx-holdoff-us", required_argument, NULL, OPT_RX_HOLDOFF_US },
 	{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
+	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "max-drop-rate", required_argument, NULL, OPT_MAX_DROP },
@@ -682,6 +688,9 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_SUMMARY_JSON:
 			cfg->summary_json = optarg;
 			break;
+		case OPT_READY_FILE:
+			cfg->ready_file = optarg;
+			break;
 		case OPT_JSON:
 			cfg->json = true;
 			break;
@@ -752,6 +761,11 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	if (strcmp(cfg->mode, "perf") != 0 && (cfg->perf_direction_set || cfg->perf_worker_set)) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "--direction and --perftest-worker are perf options");
+		return -1;
+	}
+	if (strcmp(cfg->mode, "perf") == 0 && cfg->ready_file) {
+		/* perf drives the emulator's perftest worker itself: nothing waits on it */
+		snprintf(err, DGR_ERRBUF_SIZE, "--ready-file is an rx and tx option");
 		return -1;
 	}
 	return check_peers(cfg, err);
@@ -1456,6 +1470,10 @@ static int run_stream(struct host_cfg *cfg)
 	for (i = 0; i < n; i++) {
 		h[i].r.fd = -1;
 	}
+	/* a file of an earlier run must not say ready before these sockets are bound */
+	if (cfg->ready_file && dgr_ready_file_clear(cfg->ready_file, err) < 0) {
+		goto ready_failed;
+	}
 	for (i = 0; i < n; i++) {
 		struct host_conn *c = &h[i];
 
@@ -1485,6 +1503,9 @@ static int run_stream(struct host_cfg *cfg)
 		}
 		c->running = true;
 		c->last_progress_ns = c->r.start_ns;
+	}
+	if (cfg->ready_file && dgr_ready_file_write(cfg->ready_file, err) < 0) {
+		goto ready_failed;
 	}
 	for (;;) {
 		unsigned int running = 0;
@@ -1547,7 +1568,14 @@ start_failed:
 		fprintf(stderr, "dgrdma-host: %s\n", err);
 	}
 	status = 2;
+	goto out;
+ready_failed:
+	fprintf(stderr, "dgrdma-host: %s\n", err);
+	status = 2;
 out:
+	if (cfg->ready_file) {
+		(void)dgr_ready_file_clear(cfg->ready_file, err);
+	}
 	for (unsigned int k = 0; k < n; k++) {
 		dgr_conn_close(h[k].c);
 		if (h[k].r.fd >= 0) {

@@ -105,6 +105,7 @@ check_run() {
 		check_eq "$(jq -c '.capture' "$run/run.json")" null "$name: no capture (no privileges for it)"
 	fi
 	check_eq "$(leftovers)" "" "$name: no namespace, interface or process left behind"
+	check "$name: the host's --ready-file is removed at its exit" test ! -e "$run.ready"
 	if [ "$rc" != 0 ] || [ "$(jq -r '.exit_status' "$run/run.json")" != 0 ]; then
 		diag "$name: the demo's output:"
 		sed 's/^/#   /' "$dir/out"

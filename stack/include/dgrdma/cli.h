@@ -2,7 +2,7 @@
 /*
  * Command-line values shared by the tools: parsing (every bad value is named
  * with its option and the accepted range, as docs/development.md asks), and
- * the one way their text output writes a duration.
+ * the one way their text output writes a duration, and --ready-file.
  */
 #ifndef DGRDMA_CLI_H
 #define DGRDMA_CLI_H
@@ -50,6 +50,19 @@ int dgr_parse_rate(const char *opt, const char *s, double min, double max, doubl
  * with its sign, "-1.296 ms".
  */
 void dgr_format_duration(char *buf, size_t size, double ns);
+
+/*
+ * --ready-file PATH, shared by dgrdma-host and dgrdma-fpga: a script starts
+ * the sender once PATH exists, instead of guessing with a sleep.
+ * dgr_ready_file_clear() removes PATH (a file left by an earlier run, before
+ * the sockets open; and at exit); a missing PATH is no error.
+ * dgr_ready_file_write() creates PATH holding the process id and a newline,
+ * atomically (a temporary file beside it, renamed), once every socket is
+ * bound and the threads run. Both return 0, or -DGR_E_SYS (-DGR_E_INVAL for
+ * a path too long) with errbuf naming --ready-file, the path and the reason.
+ */
+int dgr_ready_file_clear(const char *path, char *errbuf);
+int dgr_ready_file_write(const char *path, char *errbuf);
 
 #ifdef __cplusplus
 }

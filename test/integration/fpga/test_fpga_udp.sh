@@ -135,6 +135,26 @@ check "dac, coalesce_wait_d 100 ms: underruns although the host supplies ahead" 
 check "dac, coalesce_wait_d 100 ms: doorbells coalesced ($(val "$j" doorbells_sent) in $(val "$j" \
 	frames_tx) frames)" [ "$(val "$j" frames_tx)" -lt "$(val "$j" doorbells_sent)" ]
 
+# 5a. --ready-file: the DAC's file holds its pid once its socket is bound (a stale one is
+#     replaced), the host started on it supplies every buffer, and the file is gone at exit.
+echo stale >"$WORK/ready"
+"$FPGA" "${FPGA_T[@]}" --mode dac --rate 2.5e5 --duration 2.5 --quiet --fpga-memory 524288 \
+	--buffers 32 --ready-file "$WORK/ready" --summary-json "$WORK/ready.json" >"$WORK/ready.out" 2>&1 &
+fp=$!
+FPGA_PIDS+=("$fp")
+for _ in $(seq 600); do
+	grep -qx '[0-9]*' "$WORK/ready" 2>/dev/null && break
+	sleep 0.05
+done
+check_eq "$(cat "$WORK/ready")" "$fp" "--ready-file holds the emulator's pid (the stale file replaced)"
+check_eq "$(dgr_receiving_sockets "$fp")" 1 "--ready-file: when it appears, the socket is bound"
+"$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 --tx-buffers 20 --eof tx >"$WORK/ready.host" 2>&1
+wait "$fp"
+check_eq "$?" 0 "--ready-file: dgrdma-fpga exits 0"
+check_eq "$(val "$WORK/ready.json" samples_consumed)" $((20 * 4096)) \
+	"--ready-file: every sample of the host started on it consumed"
+check "--ready-file: removed at exit" test ! -e "$WORK/ready"
+
 # 6. Driven over DCP: idle start, DCP start/stop of the ADC, then every property read
 #    back over DCP equals the exit summary (except the DCP request counters themselves).
 "$FPGA" "${FPGA_T[@]}" --idle --rate 1e6 --quiet --drain-ms 100 \

@@ -35,6 +35,36 @@ frames=$(jget "$T/tx.json" counters.frames_tx)
 check_eq "$(jget "$T/tx.json" counters.frames_tx_gathered)" "$frames" \
 	"zero-copy transmit over UDP: each of the $frames frames gathered (pad + pieces)"
 
+# --- --ready-file: a stale file is replaced; the file appears once the socket is bound,
+# holds the host's pid, and is gone at exit; the emulator started then loses nothing
+stk_ports 12
+echo stale >"$T/ready"
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 10 \
+	--ready-file "$T/ready" --quiet --summary-json "$T/ready.json" &
+rx=$!
+for _ in $(seq 600); do
+	grep -qx '[0-9]*' "$T/ready" 2>/dev/null && break
+	sleep 0.05
+done
+check_eq "$(cat "$T/ready")" "$rx" "--ready-file holds the host's pid (the stale file replaced)"
+check_eq "$(dgr_receiving_sockets $rx)" 1 "--ready-file: when it appears, the host's socket is bound"
+"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
+	--duration 0.5 --host-buffers 64 --quiet
+wait $rx
+check_eq "$?" 0 "--ready-file: the run exits 0"
+check_eq "$(jget "$T/ready.json" samples_lost)/$(jget "$T/ready.json" counters.eof_received)" 0/1 \
+	"--ready-file: the emulator started on it lost nothing, and the EOF arrived"
+check "--ready-file: removed at exit" test ! -e "$T/ready"
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
+	--ready-file "$T/no/such/folder/ready" --quiet 2>"$T/ready.err"
+check_eq "$?/$(cat "$T/ready.err")" \
+	"2/dgrdma-host: --ready-file $T/no/such/folder/ready: No such file or directory" \
+	"--ready-file in a missing folder: exit 2 and the path named"
+"$HOST" perf "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+	--ready-file "$T/ready" 2>"$T/ready.err"
+check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: --ready-file is an rx and tx option" \
+	"--ready-file with perf: exit 2, named"
+
 # --- sinks: a file (fsync after every buffer) holds the exact ramp; memcpy with a delay
 stk_ports 8
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \

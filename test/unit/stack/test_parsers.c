@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The ramp checker, the SPSC ring, and the command-line parsers every tool
- * shares: numbers, transport options, scheduling and CPU lists.
+ * shares: numbers, transport options, scheduling and CPU lists; --ready-file.
  */
+#include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <dgrdma/cli.h>
 #include <dgrdma/host.h>
@@ -396,6 +400,67 @@ static void test_sched(void)
 		 "a CPU the machine lacks is refused");
 }
 
+/* --ready-file: the file holds the pid and a newline, a stale one is replaced, errors name it */
+static void test_ready_file(void)
+{
+	char dir[] = "/tmp/dgr-ready-XXXXXX";
+	char path[256], missing[300], msg[400], want[32], got[64] = "", err[DGR_ERRBUF_SIZE] = "";
+	char longpath[5000];
+	struct stat st;
+	FILE *f;
+	size_t n = 0;
+
+	if (!mkdtemp(dir)) {
+		tap_ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ready", dir);
+	snprintf(want, sizeof(want), "%ld\n", (long)getpid());
+	TAP_EQ_I(dgr_ready_file_clear(path, err), 0,
+		 "ready_file_clear: a missing file is no error");
+	f = fopen(path, "w");
+	if (f) {
+		fputs("stale\n", f);
+		fclose(f);
+	}
+	TAP_EQ_I(dgr_ready_file_write(path, err), 0, "ready_file_write over a stale file");
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(got, 1, sizeof(got) - 1, f);
+		fclose(f);
+	}
+	got[n] = '\0';
+	TAP_EQ_S(got, want, "the ready file holds the pid and a newline");
+	TAP_EQ_I(dgr_ready_file_clear(path, err), 0, "ready_file_clear removes it");
+	tap_ok(stat(path, &st) != 0 && errno == ENOENT, "the ready file is gone");
+
+	snprintf(missing, sizeof(missing), "%s/no/ready", dir);
+	TAP_EQ_I(dgr_ready_file_write(missing, err), -DGR_E_SYS, "a missing folder: -DGR_E_SYS");
+	snprintf(msg, sizeof(msg), "--ready-file %s: No such file or directory", missing);
+	TAP_EQ_S(err, msg, "the message names the option, the path and the reason");
+
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	TAP_EQ_I(dgr_ready_file_write(longpath, err), -DGR_E_INVAL,
+		 "a path too long: -DGR_E_INVAL");
+	TAP_EQ_S(err, "--ready-file: path too long (4999 bytes)", "the message says so");
+
+	/* a folder in the way cannot be removed as a stale file */
+	snprintf(path, sizeof(path), "%s/taken", dir);
+	mkdir(path, 0755);
+	TAP_EQ_I(dgr_ready_file_clear(path, err), -DGR_E_SYS,
+		 "ready_file_clear on a folder: -DGR_E_SYS");
+	tap_ok(strncmp(err, "--ready-file ", 13) == 0 && strstr(err, "cannot remove it") != NULL,
+	       "the message names the option and what failed: %s", err);
+	/* the rename fails (a folder has the name): the temporary file goes */
+	TAP_EQ_I(dgr_ready_file_write(path, err), -DGR_E_SYS,
+		 "ready_file_write onto a folder: -DGR_E_SYS");
+	snprintf(msg, sizeof(msg), "%s.%ld.tmp", path, (long)getpid());
+	tap_ok(stat(msg, &st) != 0 && errno == ENOENT, "no temporary file is left behind");
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_ramp();
@@ -408,5 +473,6 @@ int main(void)
 	test_format_duration();
 	test_transport_opts();
 	test_sched();
+	test_ready_file();
 	return tap_done();
 }
