@@ -95,24 +95,27 @@ static void usage(FILE *fp)
 	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n");
 }
 
+/* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *v)
 {
-	char *end;
-	double x;
+	char errbuf[DGR_ERRBUF_SIZE];
 
-	errno = 0;
-	x = strtod(s, &end);
-	if (end == s || *end) {
-		fprintf(stderr, "latency-report: %s: '%s' is not a number (accepted: %.0f..%.0f)\n",
-			opt, s, lo, hi);
+	if (dgr_parse_f64(opt, s, lo, hi, v, errbuf) < 0) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
 		return -1;
 	}
-	if (errno || !(x >= lo && x <= hi)) {
-		fprintf(stderr, "latency-report: %s: '%s' is out of range %.0f..%.0f\n", opt, s, lo,
-			hi);
+	return 0;
+}
+
+/* A whole-number option value in [lo, hi], named on stderr when bad. */
+static int parse_count(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	char errbuf[DGR_ERRBUF_SIZE];
+
+	if (dgr_parse_u64(opt, s, lo, hi, false, v, errbuf) < 0) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
 		return -1;
 	}
-	*v = x;
 	return 0;
 }
 
@@ -214,15 +217,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->wa.reasm_timeout_ns = (uint64_t)(v * 1e6);
 		} else if (!strcmp(a, "--host-buffers")) {
-			if (parse_num(a, val, 1, 65535, &v)) {
+			if (parse_count(a, val, 1, 65535, &o->run.host_buffers)) {
 				return -1;
 			}
-			o->run.host_buffers = (uint64_t)v;
 		} else if (!strcmp(a, "--fpga-buffers")) {
-			if (parse_num(a, val, 0, 65535, &v)) {
+			if (parse_count(a, val, 0, 65535, &o->run.fpga_buffers)) {
 				return -1;
 			}
-			o->run.fpga_buffers = (uint64_t)v;
 		} else if (!strcmp(a, "--buffer-size")) {
 			/* written as dgrdma-host takes it: 32768 or 32K */
 			if (dgr_parse_u64(a, val, 1, DGR_MAX_BUFFER_SIZE, true, &o->run.buffer_size,
@@ -252,19 +253,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->trace_offset_ns = (int64_t)v;
 		} else if (!strcmp(a, "--pid")) {
-			if (parse_num(a, val, 1, 4194304, &v)) {
-				return -1;
-			}
-			if (v != (double)(uint32_t)v) {
-				fprintf(stderr,
-					"latency-report: --pid: '%s' is not a whole number\n", val);
+			uint64_t pid;
+
+			/* the kernel's largest pid_max */
+			if (parse_count(a, val, 1, 4194304, &pid)) {
 				return -1;
 			}
 			if (o->n_pids == HA_MAX_PIDS) {
 				fprintf(stderr, "latency-report: --pid: at most %d\n", HA_MAX_PIDS);
 				return -1;
 			}
-			o->pids[o->n_pids++] = (uint32_t)v;
+			o->pids[o->n_pids++] = (uint32_t)pid;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "latency-report: unknown option '%s' (see --help)\n", a);
 			return -1;

@@ -162,21 +162,6 @@ static void usage(FILE *out)
 	    DGR_TRANSPORT_USAGE);
 }
 
-static int parse_prob(const char *opt, const char *s, double *out, char *errbuf)
-{
-	char *end = NULL;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.0 && v <= 1.0)) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is out of range 0..1", opt, s);
-		return -DGR_E_INVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint32_t *out, char *errbuf)
 {
@@ -334,10 +319,11 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			c->seed_given = true;
 			break;
 		case OPT_DROP_FRAMES:
-			rc = parse_prob("--drop-frames", optarg, &cfg->drop_frames, errbuf);
+			rc =
+			    dgr_parse_f64("--drop-frames", optarg, 0, 1, &cfg->drop_frames, errbuf);
 			break;
 		case OPT_CORRUPT:
-			rc = parse_prob("--corrupt", optarg, &cfg->corrupt, errbuf);
+			rc = dgr_parse_f64("--corrupt", optarg, 0, 1, &cfg->corrupt, errbuf);
 			break;
 		case OPT_DB_DELAY:
 			rc = u32opt("--doorbell-delay-us", optarg, 0, 10000000, false,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Range-checked command-line numbers (dgrdma/cli.h). */
+/* Range-checked command-line numbers and the duration format (dgrdma/cli.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +27,18 @@ static int not_a_number(const char *opt, const char *s, const char *range, const
 	if (errbuf) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is not a number (accepted: %s%s%s)",
 			 opt, s, range, *hint ? "; " : "", hint);
+	}
+	return -DGR_E_INVAL;
+}
+
+/* A count or size written with a fraction ("1.5"): a number, but not one this option takes. */
+static int not_whole(const char *opt, const char *s, const char *range, const char *hint,
+		     char *errbuf)
+{
+	if (errbuf) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "%s: '%s' is not a whole number (accepted: %s%s%s)", opt, s, range,
+			 *hint ? "; " : "", hint);
 	}
 	return -DGR_E_INVAL;
 }
@@ -61,6 +73,9 @@ int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bo
 	v = strtoull(s, &end, 0);
 	if (errno != 0) {
 		return out_of_range(opt, s, range, hint, errbuf); /* ERANGE: above 2^64 */
+	}
+	if (*end == '.' && isdigit((unsigned char)end[1])) {
+		return not_whole(opt, s, range, hint, errbuf);
 	}
 	if (sizes && *end) {
 		switch (*end) {
@@ -156,20 +171,45 @@ int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns
 	return 0;
 }
 
-/* A rate as the options take it: "0", "500", "1e10", "2.5e8". */
-static void format_rate(char *buf, size_t len, double v)
+/*
+ * A bound as the options take it: plainly below plain_below ("500", "60000",
+ * "0.5"), else with a decimal exponent ("1e10", "2.5e8", "-1e18").
+ */
+static void format_bound(char *buf, size_t len, double v, double plain_below)
 {
+	const char *sign = v < 0 ? "-" : "";
+	double a = v < 0 ? -v : v;
 	int exp10 = 0;
 
-	if (v < 1e5) {
-		snprintf(buf, len, "%g", v);
+	if (a < plain_below) {
+		snprintf(buf, len, "%.15g", v);
 		return;
 	}
-	while (v >= 10.0) { /* no libm for one log10 */
-		v /= 10.0;
+	while (a >= 10.0) { /* no libm for one log10 */
+		a /= 10.0;
 		exp10++;
 	}
-	snprintf(buf, len, "%ge%d", v, exp10);
+	snprintf(buf, len, "%s%ge%d", sign, a, exp10);
+}
+
+/* See dgrdma/cli.h. */
+int dgr_parse_f64(const char *opt, const char *s, double min, double max, double *out, char *errbuf)
+{
+	char range[96], lo[32], hi[32];
+	char *end = NULL;
+	double v;
+
+	format_bound(lo, sizeof(lo), min, 1e7);
+	format_bound(hi, sizeof(hi), max, 1e7);
+	snprintf(range, sizeof(range), "%s..%s", lo, hi);
+	if (!s || parse_decimal(s, &v, &end) < 0 || *end) {
+		return not_a_number(opt, s ? s : "", range, "", errbuf);
+	}
+	if (errno != 0 || !isfinite(v) || v < min || v > max) {
+		return out_of_range(opt, s, range, "", errbuf);
+	}
+	*out = v;
+	return 0;
 }
 
 /* Returns 0 with *out set, or -DGR_E_INVAL with errbuf naming opt and the range. */
@@ -182,8 +222,8 @@ int dgr_parse_rate(const char *opt, const char *s, double min, double max, doubl
 	double v;
 	double mult = 1.0;
 
-	format_rate(lo, sizeof(lo), min);
-	format_rate(hi, sizeof(hi), max);
+	format_bound(lo, sizeof(lo), min, 1e5);
+	format_bound(hi, sizeof(hi), max, 1e5);
 	snprintf(range, sizeof(range), "%s..%s samples/s", lo, hi);
 	if (!s || parse_decimal(s, &v, &end) < 0) {
 		return not_a_number(opt, s ? s : "", range, hint, errbuf);

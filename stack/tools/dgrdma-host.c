@@ -697,19 +697,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_QUIET:
 			cfg->quiet = true;
 			break;
-		case OPT_MAX_DROP: {
-			char *end;
-
-			errno = 0;
-			cfg->max_drop_rate = strtod(optarg, &end);
-			if (errno || end == optarg || *end || cfg->max_drop_rate < 0 ||
-			    cfg->max_drop_rate > 1) {
-				snprintf(err, DGR_ERRBUF_SIZE,
-					 "--max-drop-rate: '%s' is out of range 0..1", optarg);
+		case OPT_MAX_DROP:
+			if (dgr_parse_f64("--max-drop-rate", optarg, 0, 1, &cfg->max_drop_rate,
+					  err) < 0) {
 				return -1;
 			}
 			break;
-		}
 		case OPT_PORT_BASE:
 			if (parse_u("--port-base", optarg, 0, 0xC0000000u, false, &v, err) < 0) {
 				return -1;
@@ -718,14 +711,9 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->port_base = (uint32_t)v;
 			break;
 		case OPT_DROP_RX: {
-			char *end;
 			double d;
 
-			errno = 0;
-			d = strtod(optarg, &end);
-			if (errno || end == optarg || *end || d < 0 || d > 1) {
-				snprintf(err, DGR_ERRBUF_SIZE,
-					 "--drop-rx: '%s' is out of range 0..1", optarg);
+			if (dgr_parse_f64("--drop-rx", optarg, 0, 1, &d, err) < 0) {
 				return -1;
 			}
 			co->rx_drop_ppm = (uint32_t)(d * 1e6 + 0.5);

@@ -98,7 +98,7 @@ check_eq "$(jq -r '[.host.events, .host.events_seen.other_pids] | join(" ")' "$t
 	"--pid of other processes: no event counts, 25 left out"
 "$LR" --pid 1.5 "$tmp/run/trace" >/dev/null 2>"$tmp/err"
 check_eq "$?" 2 "--pid 1.5 is refused"
-check "and named" grep -q -- "--pid: '1.5' is not a whole number" "$tmp/err"
+check "and named" grep -q -- "--pid: '1.5' is not a whole number (accepted: 1..4194304)" "$tmp/err"
 pids=()
 for i in $(seq 17); do pids+=(--pid "$i"); done
 "$LR" "${pids[@]}" "$tmp/run/trace" >/dev/null 2>"$tmp/err"

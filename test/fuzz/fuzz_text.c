@@ -34,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)dgr_parse_i64("--n", s, INT64_MIN, INT64_MAX, &i, err);
 	(void)dgr_parse_seconds("--n", s, 31536000, &u, err);
 	(void)dgr_parse_rate("--n", s, 0, 1e11, &d, err);
+	(void)dgr_parse_f64("--n", s, -1e18, 1e18, &d, err);
+	(void)dgr_parse_f64("--n", s, 0, 1, &d, NULL);
 	memset(&ri, 0, sizeof(ri));
 	run_info_parse(s, &ri);
 	(void)run_info_tolerable_ns(&ri);

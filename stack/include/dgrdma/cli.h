@@ -21,14 +21,25 @@ extern "C" {
  * Parses an unsigned decimal (or 0x hex) number for option opt (e.g.
  * "--buffers") into *out. With sizes, a K, M or G suffix multiplies by 1024,
  * 1024^2 or 1024^3. Returns 0, or -DGR_E_INVAL with errbuf like
- * "--buffers: '300' is out of range 1..255", or for a value that is no
- * number "--buffers: 'many' is not a number (accepted: 1..255)".
+ * "--buffers: '300' is out of range 1..255", for a value that is no
+ * number "--buffers: 'many' is not a number (accepted: 1..255)", and for one
+ * with a fraction "--buffers: '1.5' is not a whole number (accepted: 1..255)".
  */
 int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint64_t *out, char *errbuf);
 
 /* The same for a signed value in [min, max] (no suffixes). */
 int dgr_parse_i64(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out,
+		  char *errbuf);
+
+/*
+ * A decimal number with fraction or exponent ("0.02", "2.5e-4", "1e9") for
+ * option opt into *out, in [min, max]. Hex, infinities and NaN are no
+ * numbers here. Returns 0, or -DGR_E_INVAL with errbuf like
+ * "--max-drop-rate: '2' is out of range 0..1" or "--interval: '10x' is not a
+ * number (accepted: 1..60000)".
+ */
+int dgr_parse_f64(const char *opt, const char *s, double min, double max, double *out,
 		  char *errbuf);
 
 /* A non-negative decimal number of seconds with fraction ("2.5") into ns, at most max_s. */

@@ -401,6 +401,12 @@ check "--doorbell-hold-us 0 names its range" \
 "$HOST" rx --udp --peer 127.0.0.1:9 --rx-holdoff-us 1001 2>"$T/err"
 check "--rx-holdoff-us 1001 names its range" \
 	grep -q -- "--rx-holdoff-us: '1001' is out of range 0..1000" "$T/err"
+"$HOST" rx --udp --peer 127.0.0.1:9 --max-drop-rate 2 2>"$T/err"
+check_eq "$?/$(cat "$T/err")" "2/dgrdma-host: --max-drop-rate: '2' is out of range 0..1" \
+	"--max-drop-rate 2: exit 2, its range named"
+"$HOST" rx --udp --peer 127.0.0.1:9 --drop-rx 1% 2>"$T/err"
+check_eq "$?/$(cat "$T/err")" "2/dgrdma-host: --drop-rx: '1%' is not a number (accepted: 0..1)" \
+	"--drop-rx 1%: exit 2, called no number"
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$HOST" rx --if lo --peer 02:00:00:00:00:01 2>"$T/err"

@@ -267,6 +267,65 @@ static void test_cli_messages(void)
 	TAP_EQ_I(dgr_parse_u64("--buffers", "7", 1, 255, false, &v, NULL), 0, "errbuf may be NULL");
 	TAP_EQ_I(dgr_parse_u64("--buffers", "0", 1, 255, false, &v, NULL), -DGR_E_INVAL,
 		 "and an error is still returned without it");
+	dgr_parse_u64("--pid", "1.5", 1, 4194304, false, &v, err);
+	TAP_EQ_S(err, "--pid: '1.5' is not a whole number (accepted: 1..4194304)",
+		 "a count with a fraction");
+	dgr_parse_u64("--buffer-size", "2.5K", 64, 1024, true, &v, err);
+	TAP_EQ_S(err,
+		 "--buffer-size: '2.5K' is not a whole number (accepted: 64..1024; suffixes K, M, "
+		 "G allowed)",
+		 "a size with a fraction");
+}
+
+/* Decimal values (probabilities, drop rates, times in ms or us): dgr_parse_f64. */
+static void test_cli_f64(void)
+{
+	static const struct {
+		const char *s;
+		double want;
+	} good[] = {
+		{ "0", 0 },	      { "1", 1 },    { "0.02", 0.02 },
+		{ "2.5e-4", 2.5e-4 }, { ".5", 0.5 }, { "1e0", 1 },
+	};
+	static const struct {
+		const char *s, *msg;
+	} bad[] = {
+		{ "2", "--p: '2' is out of range 0..1" },
+		{ "-0.1", "--p: '-0.1' is out of range 0..1" },
+		{ "1e400", "--p: '1e400' is out of range 0..1" },
+		{ "x", "--p: 'x' is not a number (accepted: 0..1)" },
+		{ "0.5x", "--p: '0.5x' is not a number (accepted: 0..1)" },
+		{ "", "--p: '' is not a number (accepted: 0..1)" },
+		{ "nan", "--p: 'nan' is not a number (accepted: 0..1)" },
+		{ "inf", "--p: 'inf' is not a number (accepted: 0..1)" },
+		{ "0x1p-1", "--p: '0x1p-1' is not a number (accepted: 0..1)" },
+		{ " 0.5", "--p: ' 0.5' is not a number (accepted: 0..1)" },
+	};
+	char err[DGR_ERRBUF_SIZE];
+	double v;
+
+	for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); k++) {
+		v = -1;
+		TAP_EQ_I(dgr_parse_f64("--p", good[k].s, 0, 1, &v, err), 0, "f64 '%s' accepted",
+			 good[k].s);
+		tap_ok(v == good[k].want, "f64 '%s' reads %g", good[k].s, v);
+	}
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		v = 7;
+		TAP_EQ_I(dgr_parse_f64("--p", bad[k].s, 0, 1, &v, err), -DGR_E_INVAL,
+			 "f64 '%s' refused", bad[k].s);
+		TAP_EQ_S(err, bad[k].msg, "f64 '%s': the message", bad[k].s);
+		tap_ok(v == 7, "f64 '%s': the value is left as it was", bad[k].s);
+	}
+	/* bounds print plainly below 1e7, with an exponent above */
+	dgr_parse_f64("--interval", "0", 1, 3600000, &v, err);
+	TAP_EQ_S(err, "--interval: '0' is out of range 1..3600000", "a plain bound");
+	dgr_parse_f64("--trace-offset-ns", "2e18", -1e18, 1e18, &v, err);
+	TAP_EQ_S(err, "--trace-offset-ns: '2e18' is out of range -1e18..1e18", "exponent bounds");
+	TAP_EQ_I(dgr_parse_f64("--trace-offset-ns", "-5e17", -1e18, 1e18, &v, NULL), 0,
+		 "a negative value in a signed range, errbuf NULL");
+	tap_ok(v == -5e17, "-5e17 read");
+	TAP_EQ_I(dgr_parse_f64("--p", NULL, 0, 1, &v, err), -DGR_E_INVAL, "a NULL value refused");
 }
 
 /* The one duration format of the tools' text output (dgrdma-host, latency-report). */
@@ -470,6 +529,7 @@ int main(void)
 	test_cli();
 	test_cli_messages();
 	test_cli_rate();
+	test_cli_f64();
 	test_format_duration();
 	test_transport_opts();
 	test_sched();
