@@ -30,8 +30,8 @@ ts_lua() {
 # (user + system, seconds): less sensitive than wall time to the other jobs
 # sharing this machine's two cores.
 best() {
-	local best="" t i
-	for i in $(seq 1 "$RUNS"); do
+	local best="" t
+	for _ in $(seq 1 "$RUNS"); do
 		t=$( { TIMEFORMAT='%U %S'; time ${TSF:-ts} -n -r bench.pcap "$@" >/dev/null 2>&1; } 2>&1 |
 			awk '{printf "%.3f", $1 + $2}')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN {exit !(a < b)}'; then

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # Helpers for the dissector suites (sourced): run tshark with the plugin from
 # the build folder. tshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it
 # runs as nobody (setpriv) on a private copy of the plugin and the captures.

@@ -141,10 +141,12 @@ json_list() {
 json_num() {
 	grep -o "\"$2\": [0-9.]*" "$1" | head -1 | awk '{print $2}'
 }
-# dcp_opts GEN-ARGS: the doorbell range for --dcp-doorbell-per-address runs (0x41000 + 4 b).
+# dcp_opts GEN-ARGS: DCP_OPTS, the doorbell range for --dcp-doorbell-per-address runs
+# (0x41000 + 4 b), else none.
 dcp_opts() {
+	DCP_OPTS=()
 	case " $* " in
-	*" --dcp-doorbell-per-address "*) echo "-o dcp.doorbell_addresses:0x41000-0x41fff" ;;
+	*" --dcp-doorbell-per-address "*) DCP_OPTS=(-o dcp.doorbell_addresses:0x41000-0x41fff) ;;
 	esac
 }
 if [ ! -x "$GEN" ]; then
@@ -159,11 +161,12 @@ else
 		}
 		publish "$DT/gen$n.pcapng"
 		want=$(json_list "$DT/gen$n.json")
-		got=$(ts -2 -r "gen$n.pcapng" $(dcp_opts $args) -T fields \
+		dcp_opts $args
+		got=$(ts -2 -r "gen$n.pcapng" "${DCP_OPTS[@]}" -T fields \
 			-e dgrdma.analysis.doorbell_latency -Y dgrdma.analysis.doorbell_latency | to_ns)
 		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
 			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
-		tap=$(ts -r "gen$n.pcapng" $(dcp_opts $args) -q -z dgrdma,latency)
+		tap=$(ts -r "gen$n.pcapng" "${DCP_OPTS[@]}" -q -z dgrdma,latency)
 		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
 			o += $10; p += $12} END {print t, d, m, u, o, p}')
 		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"

@@ -72,7 +72,7 @@ check_eq "$(fields udp.pcap 1 udp.srcport dgrdma.udp_pad dgrdma.src_id dgrdma.tr
 	dgrdma.datalen)" "18078|0x0000|2|1|32" "UDP port 18078 with its 2-byte pad"
 check_eq "$(fields udp-other.pcap 1 dgrdma.transactionid)" "" \
 	"UDP on other ports is not DG-RDMA by default"
-DISSECTOR_OPTS=(-d udp.port==5000,dgrdma)
+DISSECTOR_OPTS=(-d "udp.port==5000,dgrdma")
 check_eq "$(fields udp-other.pcap 2 dgrdma.transactionid dgrdma.doorbell)" "1|1" \
 	"Decode As udp.port==5000,dgrdma"
 DISSECTOR_OPTS=(--enable-heuristic dgrdma_udp)

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # sets variables for the scripts that source it
 # A private link between an "fpga" side and a "host" side for end-to-end runs
 # (sourced by test/demo.sh and the scenarios). Three ways, best first:
 #

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # TAP helpers for shell test suites (sourced). See docs/development.md.
 TAP_N=0
 TAP_FAILED=0

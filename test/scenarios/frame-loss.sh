@@ -84,6 +84,6 @@ if [ "$bpf_ok" = 1 ]; then
 	check "tx without retransmission: the DAC did not get every sample" \
 		test "$(jnum "$run/fpga.json" samples_consumed)" -lt $((BYTES / 4))
 else
-	for i in 1 2 3 4 5 6 7; do skip "$reason"; done
+	for _ in 1 2 3 4 5 6 7; do skip "$reason"; done
 fi
 done_testing

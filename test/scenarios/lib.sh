@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # sets variables for the scripts that source it
 # Shared by the scenario suites (sourced): a private link (test/lib/netns.sh), the run folder
 # under $DGR_BUILD/scenarios/<name>/, and one function that runs the emulator against the host
 # stack and waits for both. docs/scenarios.md describes the scenarios.

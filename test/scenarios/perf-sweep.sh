@@ -22,7 +22,7 @@ check_eq "$(tail -n +2 "$run/perf.csv" | cut -d, -f1,2 | tr '\n' ' ')" \
 check_eq "$(jnum "$run/fpga.json" rx_messages)" $((5 * COUNT)) "the emulator's perftest received every message"
 check_eq "$(jnum "$run/fpga.json" rx_bytes)" $(((2048 + 4096 + 8192 + 16384 + 32768) * COUNT)) \
 	"the emulator's perftest received every byte"
-while IFS=, read -r size n secs mbs rest; do
+while IFS=, read -r size _ _ mbs _; do
 	diag "$size bytes: $mbs MB/s"
 done < <(tail -n +2 "$run/perf.csv")
 "$BIN/dgrdma-plot" --out "$run/plots" --kind throughput --perf "$run/perf.csv" >"$run/plot.log" 2>&1

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # sets variables for the scripts that source it
 # Sourced by the tracepoints suites and benchmark.
 #
 # tp_isolate "$@" (first thing a suite does): re-runs the suite in a private mount namespace

@@ -24,9 +24,9 @@ res="$out/analysis.md"
 now() { date +%s.%N; }
 # best TIMES CMD...: the fastest of TIMES runs, in seconds
 best() {
-	local n="$1" i t0 t1 b=""
+	local n="$1" t0 t1 b=""
 	shift
-	for i in $(seq "$n"); do
+	for _ in $(seq "$n"); do
 		t0=$(now)
 		"$@" >/dev/null 2>&1 || { echo "bench: '$*' failed" >&2; exit 1; }
 		t1=$(now)

@@ -35,8 +35,8 @@ trap 'kill $(jobs -p) 2>/dev/null; ip netns del $NSA; ip netns del $NSB' EXIT
 ip link add $A netns $NSA type veth peer name $B netns $NSB
 MA=$(ip netns exec $NSA cat /sys/class/net/$A/address)
 MB=$(ip netns exec $NSB cat /sys/class/net/$B/address)
-RA=(ip netns exec $NSA)
-RB=(ip netns exec $NSB)
+RA=(ip netns exec "$NSA")
+RB=(ip netns exec "$NSB")
 
 jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 

@@ -17,7 +17,7 @@ NSF=stkdF$$
 NS1=stkd1$$
 NS2=stkd2$$
 cleanup() {
-	kill $(jobs -p) 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	for n in $NSH $NSF $NS1 $NS2; do ip netns del $n 2>/dev/null; done
 	stk_cleanup_tmp
@@ -32,6 +32,7 @@ ip link add stkdh$$ netns $NSH type veth peer name stkdf$$ netns $NSF
 ip -n $NSH addr add 192.0.2.1/24 brd + dev stkdh$$
 ip -n $NSH link set stkdh$$ up
 ip -n $NSF link set stkdf$$ up
+fpgas=()
 for i in 1 2; do
 	ns=$([ $i = 1 ] && echo $NS1 || echo $NS2)
 	ip -n $NSF link add stkdm$i$$ link stkdf$$ type macvlan mode bridge
@@ -40,7 +41,7 @@ for i in 1 2; do
 	ip -n $ns link set stkdm$i$$ up
 	ip netns exec $ns "$FPGA" --udp --bind 0.0.0.0:18078 --peer 192.0.2.1:18079 --idle \
 		--duration 60 --quiet --summary-json "$T/fpga$i.json" &
-	eval "f$i=\$!"
+	fpgas+=($!)
 done
 for ns in $NS1 $NS2; do
 	for _ in $(seq 1 200); do
@@ -48,7 +49,7 @@ for ns in $NS1 $NS2; do
 		sleep 0.05
 	done
 done
-CTL_H=(ip netns exec $NSH "$CTL" --udp --timeout 300)
+CTL_H=(ip netns exec "$NSH" "$CTL" --udp --timeout 300)
 
 "${CTL_H[@]}" --bind 192.0.2.1:18079 --json discover >"$T/all.json" 2>"$T/err"
 check_eq "$?" 0 "discover without --peer (255.255.255.255:18078) exits 0"
@@ -70,8 +71,8 @@ check_eq "$?/$(jq -r '[.endpoints[].address] | sort | join(" ")' "$T/subnet.json
 check_eq "$?/$(jq -r '[.endpoints[].address] | join(" ")' "$T/one.json")" "0/192.0.2.3:18078" \
 	"--peer 192.0.2.3: that one only"
 
-kill -INT $f1 $f2
-wait $f1 $f2
+kill -INT "${fpgas[@]}"
+wait "${fpgas[@]}"
 check_eq "$(jq -r .dcp_requests "$T/fpga1.json")/$(jq -r .dcp_requests "$T/fpga2.json")" 3/4 \
 	"the emulators answered exactly the NOPs that reached them (3 broadcasts; 1 more to .3)"
 "${CTL_H[@]}" --bind 192.0.2.1:18079 --retries 1 discover >/dev/null 2>"$T/err"

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # sets variables for the scripts that source it
 # Helpers of the stack's integration suites (sourced).
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/sockets.sh"

@@ -14,7 +14,7 @@ if [ "$(id -u)" != 0 ] && [ -z "${STK_IN_USERNS:-}" ] &&
 	exec unshare --user --map-root-user --net env STK_IN_USERNS=1 "$0" "$@"
 fi
 cleanup() {
-	kill $(jobs -p) 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	[ -n "${NSH:-}" ] && ip netns del "$NSH" 2>/dev/null
 	[ -n "${NSF:-}" ] && ip netns del "$NSF" 2>/dev/null
@@ -58,17 +58,18 @@ P2=$((STK_P2 + 1))
 	--summary-json "$T/udp.host.json" &
 h=$!
 stk_wait_udp $HP || diag "the host's port is not open"
+fpgas=()
 for id in 1 2; do
 	p=$([ $id = 1 ] && echo $P1 || echo $P2)
 	n=$([ $id = 1 ] && echo $N1 || echo $N2)
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$p --peer 127.0.0.1:$HP --id $id --mode perftest \
 		--tx-run --tx-messages $n --duration 60 --quiet --summary-json "$T/udp.fpga$id.json" &
-	eval "f$id=\$!"
+	fpgas+=($!)
 done
 wait $h
 check_eq "$?" 0 "UDP: dgrdma-host rx with two peers exits 0"
-kill -INT $f1 $f2
-wait $f1 $f2
+kill -INT "${fpgas[@]}"
+wait "${fpgas[@]}"
 check_run udp
 check_eq "$(stat -c %s "$T/udp.out.0")/$(stat -c %s "$T/udp.out.1")" "$((N1 * S))/$((N2 * S))" \
 	"UDP: --sink file:PATH writes PATH.0 and PATH.1, one per connection"
@@ -102,8 +103,8 @@ if [ -z "${STK_IN_USERNS:-}" ]; then
 	NSH=stkH$$
 	NSF=stkF$$
 	ip netns add $NSH && ip netns add $NSF
-	RH=(ip netns exec $NSH)
-	RF=(ip netns exec $NSF)
+	RH=(ip netns exec "$NSH")
+	RF=(ip netns exec "$NSF")
 	ip link add $VH netns $NSH type veth peer name $VF netns $NSF
 else
 	RH=()
@@ -122,15 +123,16 @@ M2=$("${RF[@]}" cat /sys/class/net/stkm2$$/address)
 h=$!
 # two connections, each a DG-RDMA and a DCP packet socket
 dgr_wait_receiving $h dgrdma-host 4 || diag "the host's four packet sockets are not bound"
+fpgas=()
 for id in 1 2; do
 	n=$([ $id = 1 ] && echo $N1 || echo $N2)
 	"${RF[@]}" "$FPGA" --if stkm$id$$ --peer $MH --rcvbuf 4M --id $id --mode perftest --tx-run \
 		--tx-messages $n --duration 60 --quiet --summary-json "$T/eth.fpga$id.json" &
-	eval "f$id=\$!"
+	fpgas+=($!)
 done
 wait $h
 check_eq "$?" 0 "raw Ethernet: dgrdma-host rx with two peers on one interface exits 0"
-kill -INT $f1 $f2
-wait $f1 $f2
+kill -INT "${fpgas[@]}"
+wait "${fpgas[@]}"
 check_run eth
 done_testing

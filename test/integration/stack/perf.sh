@@ -12,8 +12,8 @@ COUNT=512
 HEADER="message_size,messages,seconds,mbyte_s,msample_s,memcpy,direction,tx_messages,tx_bytes,tx_seconds,tx_mbyte_s,rx_messages,rx_bytes,rx_seconds,rx_mbyte_s"
 
 stk_ports 20
-FPGA_T=(--udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2)
-HOST_T=(--udp --rcvbuf 4M --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1)
+FPGA_T=(--udp --rcvbuf 4M --bind "127.0.0.1:$STK_P1" --peer "127.0.0.1:$STK_P2")
+HOST_T=(--udp --rcvbuf 4M --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1")
 "$FPGA" "${FPGA_T[@]}" --mode perftest --duration 120 --quiet --summary-json "$T/fpga.json" &
 f=$!
 stk_wait_udp $STK_P1 || diag "the emulator's port is not open"

@@ -5,7 +5,7 @@
 # exactly, DAC ramp, DCP doorbells), retransmission with frame loss, incomplete
 # transactions without it, hostile input, dgrdma-ctl, and the error messages.
 . "$DGR_SRC/test/integration/stack/lib.sh"
-trap 'kill $(jobs -p) 2>/dev/null; stk_cleanup_tmp' EXIT
+trap 'jobs -p | xargs -r kill 2>/dev/null; stk_cleanup_tmp' EXIT
 T=$STK_TMP
 UDP=(--udp --rcvbuf 4M)
 
@@ -259,7 +259,7 @@ if [ -x "$FPGA" ]; then
 		--quiet &
 	f=$!
 	dgr_wait_listening $f dgrdma-fpga --udp
-	CT=(--udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --props "$T/props.md" --json)
+	CT=(--udp --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1" --props "$T/props.md" --json)
 	check_eq "$("$CTL" "${CT[@]}" read mtu | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
 		9000 "dgrdma-ctl read mtu by name: 9000"
 	"$CTL" "${CT[@]}" write coalesce_wait_d 25 >/dev/null

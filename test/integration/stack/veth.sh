@@ -22,8 +22,8 @@ if [ -z "${STK_IN_USERNS:-}" ]; then
 	NSA=stkA$$
 	NSB=stkB$$
 	ip netns add $NSA && ip netns add $NSB || { skip "ip netns add failed"; done_testing; exit 0; }
-	RA=(ip netns exec $NSA)
-	RB=(ip netns exec $NSB)
+	RA=(ip netns exec "$NSA")
+	RB=(ip netns exec "$NSB")
 	ip link add $A netns $NSA type veth peer name $B netns $NSB
 else
 	NSA=
@@ -33,7 +33,7 @@ else
 	ip link add $A type veth peer name $B
 fi
 cleanup() {
-	kill $(jobs -p) 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	if [ -n "$NSA" ]; then
 		ip netns del $NSA 2>/dev/null
@@ -55,8 +55,8 @@ link_setup() { # MTU
 link_setup 9000
 MAC_A=$("${RA[@]}" cat /sys/class/net/$A/address)
 MAC_B=$("${RB[@]}" cat /sys/class/net/$B/address)
-EA=(--if $A --peer $MAC_B --rcvbuf 4M)
-EB=(--if $B --peer $MAC_A --rcvbuf 4M)
+EA=(--if "$A" --peer "$MAC_B" --rcvbuf 4M)
+EB=(--if "$B" --peer "$MAC_A" --rcvbuf 4M)
 # host tx in B plays the FPGA's producer for host rx in A (same port memory base)
 TXB=(--id 1 --peer-id 0 --port-base 0 --fpga-buffers 64)
 
@@ -102,7 +102,7 @@ link_setup 9000
 
 # 1% of DG-RDMA frames dropped on A's ingress by a tc BPF classifier
 if command -v clang >/dev/null && command -v tc >/dev/null &&
-	clang -O2 -target bpf -I/usr/include/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) \
+	clang -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)" \
 		-DDROP_PERMILLE=10 -c "$DGR_SRC/test/integration/stack/bpf/drop.c" -o "$T/drop.o" 2>"$T/clang.err" &&
 	"${RA[@]}" tc qdisc add dev $A clsact &&
 	"${RA[@]}" tc filter add dev $A ingress bpf da obj "$T/drop.o" sec classifier; then
