@@ -92,6 +92,24 @@ static void count_episodes(const struct series *s, uint64_t high, struct classif
 	}
 }
 
+/* See classify.h. */
+void classify_no_doorbells(uint64_t data_transactions, struct classification *c)
+{
+	c->regime = REGIME_UNKNOWN;
+	if (data_transactions == 0) {
+		snprintf(c->reason, sizeof(c->reason),
+			 "no data transaction in the capture or the trace: the stream never "
+			 "started (the FPGA did not send, or sent its first burst before the host "
+			 "received and got no doorbell back: start it once dgrdma-host "
+			 "--ready-file exists)");
+	} else {
+		snprintf(c->reason, sizeof(c->reason),
+			 "%" PRIu64 " data transactions and no doorbell for them: the host "
+			 "released no buffer (a stalled consumer, or doorbells not recorded)",
+			 data_transactions);
+	}
+}
+
 void classify(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
 	      struct classification *c)
 {

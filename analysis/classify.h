@@ -42,6 +42,13 @@ struct classification {
 void classify(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
 	      struct classification *c);
 
+/*
+ * When no doorbell was matched at all, says why the verdict is unknown from
+ * the data transactions seen (capture and trace together): with none, the
+ * stream never started; with some, the host released no buffer.
+ */
+void classify_no_doorbells(uint64_t data_transactions, struct classification *c);
+
 /* "healthy", "jitter-bound", "throughput-bound" or "unknown". */
 const char *regime_label(enum regime r);
 

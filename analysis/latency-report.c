@@ -376,7 +376,6 @@ int main(int argc, char **argv)
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
-	struct summary sum;
 	int ret = 1, d;
 
 	memset(&o, 0, sizeof(o));
@@ -587,8 +586,15 @@ int main(int argc, char **argv)
 			rep.verdict_tol = tol;
 			classify(s, &rep.verdict_sum, tol, &rep.verdict);
 		} else {
-			memset(&sum, 0, sizeof(sum));
-			classify(&w2s, &sum, 0, &rep.verdict);
+			uint64_t data = 0;
+
+			if (wa_on) {
+				data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
+			}
+			if (ha_on) {
+				data += ha.c.txn_complete + ha.c.txn_sent;
+			}
+			classify_no_doorbells(data, &rep.verdict);
 		}
 	}
 

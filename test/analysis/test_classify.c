@@ -158,10 +158,31 @@ static void test_regimes(void)
 	series_free(&s);
 }
 
+/* No doorbell at all: the reason tells a stream that never started from a stalled host. */
+static void test_no_doorbells(void)
+{
+	struct classification c;
+
+	memset(&c, 0xff, sizeof(c));
+	classify_no_doorbells(0, &c);
+	tap_ok(c.regime == REGIME_UNKNOWN, "no doorbells: unknown");
+	TAP_EQ_S(c.reason,
+		 "no data transaction in the capture or the trace: the stream never started (the "
+		 "FPGA did not send, or sent its first burst before the host received and got no "
+		 "doorbell back: start it once dgrdma-host --ready-file exists)",
+		 "no data either: the stream never started, and how to start it");
+	classify_no_doorbells(64, &c);
+	TAP_EQ_S(c.reason,
+		 "64 data transactions and no doorbell for them: the host released no buffer (a "
+		 "stalled consumer, or doorbells not recorded)",
+		 "data but no doorbell: the host released nothing");
+}
+
 int main(void)
 {
 	test_percentiles();
 	test_time_above();
 	test_regimes();
+	test_no_doorbells();
 	return tap_done();
 }

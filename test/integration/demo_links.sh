@@ -286,5 +286,8 @@ check "failed emulator: it says which ends failed, with their logs" grep -qxF \
 	"demo: the run failed: the emulator exited with status 2 (log: $d/run/fpga.log); the host run exited with status 1 (log: $d/run/host.log)" \
 	"$d/out"
 check "failed emulator: the report on what was recorded is written" test -s "$d/run/report.txt"
+check "failed emulator: the report says the stream never started" jq -e \
+	'.regime.label == "unknown" and (.regime.reason | startswith("no data transaction in the capture or the trace: the stream never started"))' \
+	"$d/run/report.json"
 check_eq "$(leftovers)" "" "failed emulator: no namespace, interface or process left behind"
 done_testing
