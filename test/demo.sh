@@ -138,6 +138,7 @@ done
 if [ ! -e "$OUT.ready" ]; then
 	echo "demo: the host stack is not receiving (it exited, or was not ready within 30 s); its log:" >&2
 	cat "$OUT.host.log" >&2
+	mkdir -p "$OUT" && mv "$OUT.host.log" "$OUT/host.log"
 	exit 1
 fi
 echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"

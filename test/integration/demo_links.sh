@@ -13,7 +13,7 @@
 # verdict and the plots, record the trace (every doorbell the host sent, exactly) and, where
 # privileges allow, the capture; and leave no namespace, interface or process behind.
 # A fourth run has the emulator fail (DEMO_FPGA_OPTS): the demo reports, names the ends that
-# failed and exits 1.
+# failed and exits 1; a fifth the host (DEMO_HOST_OPTS): the emulator is not started.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 BIN="$DGR_BUILD/bin"
@@ -203,6 +203,14 @@ run_failed() {
 		>"$1/out" 2>&1
 	echo $? >"$1/rc"
 }
+# host_refused: the host refuses an option (DEMO_HOST_OPTS): the demo does not start the
+# emulator, shows the host's message and exits 1.
+run_host_refused() {
+	demo_cmd "$1"
+	"${AS_USER[@]}" env DGR_LINK_FORCE=udp DEMO_HOST_OPTS="--buffers 300" "${DEMO_CMD[@]}" \
+		>"$1/out" 2>&1
+	echo $? >"$1/rc"
+}
 
 AS_USER=()
 OWNER=""
@@ -228,6 +236,8 @@ fi
 run_udp "$(case_dir udp "$OWNER")" &
 jobs_+=($!)
 run_failed "$(case_dir failed "$OWNER")" &
+jobs_+=($!)
+run_host_refused "$(case_dir host-refused "$OWNER")" &
 jobs_+=($!)
 for j in "${jobs_[@]}"; do
 	wait "$j"
@@ -290,4 +300,13 @@ check "failed emulator: the report says the stream never started" jq -e \
 	'.regime.label == "unknown" and (.regime.reason | startswith("no data transaction in the capture or the trace: the stream never started"))' \
 	"$d/run/report.json"
 check_eq "$(leftovers)" "" "failed emulator: no namespace, interface or process left behind"
+
+d="$WORK/host-refused"
+check_eq "$(cat "$d/rc")" 1 "refused host option: the demo exits 1"
+check "refused host option: it says the host is not receiving" \
+	grep -q '^demo: the host stack is not receiving (it exited' "$d/out"
+check "refused host option: with the host's message" \
+	grep -qxF "dgrdma-host: --buffers: '300' is out of range 1..255" "$d/out"
+check_eq "$(grep -c '^demo: streaming' "$d/out")" 0 "refused host option: the emulator was not started"
+check "refused host option: the host's log is in the run folder" test -s "$d/run/host.log"
 done_testing
