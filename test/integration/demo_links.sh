@@ -107,8 +107,10 @@ check_run() {
 	check_eq "$(leftovers)" "" "$name: no namespace, interface or process left behind"
 	check "$name: the host's --ready-file is removed at its exit" test ! -e "$run.ready"
 	if [ "$rc" != 0 ] || [ "$(jq -r '.exit_status' "$run/run.json")" != 0 ]; then
-		diag "$name: the demo's output:"
-		sed 's/^/#   /' "$dir/out"
+		# its own lines and the tools' messages: the report would push them out of CI's excerpt
+		diag "$name: the demo's messages:"
+		grep -E '^(demo|dgrdma-[a-z]+|latency-report):' "$dir/out" | sed 's/^/#   /'
+		grep -hE '^dgrdma-(host|fpga):' "$run/host.log" "$run/fpga.log" 2>/dev/null | sed 's/^/#   /'
 	fi
 }
 
