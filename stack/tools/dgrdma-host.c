@@ -1259,10 +1259,19 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 		h->last_progress_ns = t;
 	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
 		h->sm.status = "stalled";
-		h->sm.error = cfg->co.direction == DGR_DIR_RX
-				  ? "no transaction completed within --idle-timeout "
-				    "(lost frames leave transactions incomplete)"
-				  : "no credit returned within --idle-timeout";
+		if (cfg->co.direction != DGR_DIR_RX) {
+			h->sm.error = "no credit returned within --idle-timeout";
+		} else if (s.frames_rx == 0) {
+			/* the FPGA waits for doorbells of a first burst that was lost, or never
+			 * sent */
+			h->sm.error = "no DG-RDMA frame arrived within --idle-timeout: is the FPGA "
+				      "started and sending here? One started before this host "
+				      "received lost its first burst and waits for doorbells that "
+				      "never come (start it once --ready-file exists)";
+		} else {
+			h->sm.error = "no transaction completed within --idle-timeout "
+				      "(lost frames leave transactions incomplete)";
+		}
 		return true;
 	}
 	return false;

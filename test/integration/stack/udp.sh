@@ -60,6 +60,15 @@ check "--ready-file: removed at exit" test ! -e "$T/ready"
 check_eq "$?/$(cat "$T/ready.err")" \
 	"2/dgrdma-host: --ready-file $T/no/such/folder/ready: No such file or directory" \
 	"--ready-file in a missing folder: exit 2 and the path named"
+# nothing ever arrives (no FPGA, or one whose first burst was lost before the bind): the
+# stall says so, apart from frames that arrived without completing a transaction
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
+	--quiet --summary-json "$T/none.json" 2>"$T/none.err"
+check_eq "$?/$(jget "$T/none.json" status)" 1/stalled "no sender: exit 1, status stalled"
+check_eq "$(cat "$T/none.err")" "dgrdma-host: stalled: no DG-RDMA frame arrived within \
+--idle-timeout: is the FPGA started and sending here? One started before this host received lost \
+its first burst and waits for doorbells that never come (start it once --ready-file exists)" \
+	"no sender: the message says no frame arrived, and why that happens"
 "$HOST" perf "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
 	--ready-file "$T/ready" 2>"$T/ready.err"
 check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: --ready-file is an rx and tx option" \
@@ -251,6 +260,8 @@ if [ -x "$FPGA" ]; then
 	inc=$(jget "$T/rx.json" incomplete_transactions)
 	check "incomplete transactions reported ($inc)" test "${inc:-0}" -gt 0
 	check "the message names the incomplete transactions" grep -q "incomplete" "$T/rx.err"
+	check "frames arrived: the stall is no transaction completing, not a silent FPGA" grep -qF \
+		"stalled: no transaction completed within --idle-timeout (lost frames leave" "$T/rx.err"
 
 	# dgrdma-ctl against the emulator's DCP server
 	stk_ports 6
