@@ -20,27 +20,25 @@ static int out_of_range(const char *opt, const char *s, const char *range, const
 	return -DGR_E_INVAL;
 }
 
-/* A value that is no number at all: say so, then what would be accepted. */
-static int not_a_number(const char *opt, const char *s, const char *range, const char *hint,
-			char *errbuf)
+/*
+ * A value of the wrong kind, what: "a number" (a word) or "a whole number" (a
+ * count written with a fraction, "1.5"); then what would be accepted.
+ */
+static int not_kind(const char *opt, const char *s, const char *what, const char *range,
+		    const char *hint, char *errbuf)
 {
 	if (errbuf) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is not a number (accepted: %s%s%s)",
-			 opt, s, range, *hint ? "; " : "", hint);
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: '%s' is not %s (accepted: %s%s%s)", opt, s,
+			 what, range, *hint ? "; " : "", hint);
 	}
 	return -DGR_E_INVAL;
 }
 
-/* A count or size written with a fraction ("1.5"): a number, but not one this option takes. */
-static int not_whole(const char *opt, const char *s, const char *range, const char *hint,
-		     char *errbuf)
+/* A value that is no number at all. */
+static int not_a_number(const char *opt, const char *s, const char *range, const char *hint,
+			char *errbuf)
 {
-	if (errbuf) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE,
-			 "%s: '%s' is not a whole number (accepted: %s%s%s)", opt, s, range,
-			 *hint ? "; " : "", hint);
-	}
-	return -DGR_E_INVAL;
+	return not_kind(opt, s, "a number", range, hint, errbuf);
 }
 
 /* "-5" is a number below the range; "-x", "", " 5" and "+5" are not numbers. */
@@ -75,7 +73,7 @@ int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bo
 		return out_of_range(opt, s, range, hint, errbuf); /* ERANGE: above 2^64 */
 	}
 	if (*end == '.' && isdigit((unsigned char)end[1])) {
-		return not_whole(opt, s, range, hint, errbuf);
+		return not_kind(opt, s, "a whole number", range, hint, errbuf);
 	}
 	if (sizes && *end) {
 		switch (*end) {
@@ -153,19 +151,60 @@ static int parse_decimal(const char *s, double *v, char **end)
 	return 0;
 }
 
+/*
+ * The decimal value s for opt in [min, max], with the k, M, G multipliers of
+ * rates when rate_suffix; range and hint ("" for none) go into the messages.
+ * Returns 0 with *out set, or -DGR_E_INVAL.
+ */
+static int parse_real(const char *opt, const char *s, double min, double max, bool rate_suffix,
+		      const char *range, const char *hint, double *out, char *errbuf)
+{
+	char *end = NULL;
+	double v;
+	double mult = 1.0;
+
+	if (!s || parse_decimal(s, &v, &end) < 0) {
+		return not_a_number(opt, s ? s : "", range, hint, errbuf);
+	}
+	if (rate_suffix) {
+		switch (*end) {
+		case 'k':
+		case 'K':
+			mult = 1e3;
+			end++;
+			break;
+		case 'M':
+			mult = 1e6;
+			end++;
+			break;
+		case 'G':
+			mult = 1e9;
+			end++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (*end) {
+		return not_a_number(opt, s, range, hint, errbuf);
+	}
+	v *= mult;
+	if (errno != 0 || !isfinite(v) || v < min || v > max) {
+		return out_of_range(opt, s, range, hint, errbuf);
+	}
+	*out = v;
+	return 0;
+}
+
 /* Returns 0 with *ns set, or -DGR_E_INVAL with errbuf naming opt and the range. */
 int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns, char *errbuf)
 {
 	char range[96];
-	char *end = NULL;
 	double v;
 
 	snprintf(range, sizeof(range), "0..%.15g seconds", max_s);
-	if (!s || parse_decimal(s, &v, &end) < 0 || *end) {
-		return not_a_number(opt, s ? s : "", range, "", errbuf);
-	}
-	if (errno != 0 || !isfinite(v) || v < 0 || v > max_s) {
-		return out_of_range(opt, s, range, "", errbuf);
+	if (parse_real(opt, s, 0, max_s, false, range, "", &v, errbuf) < 0) {
+		return -DGR_E_INVAL;
 	}
 	*ns = (uint64_t)(v * 1e9 + 0.5);
 	return 0;
@@ -196,64 +235,23 @@ static void format_bound(char *buf, size_t len, double v, double plain_below)
 int dgr_parse_f64(const char *opt, const char *s, double min, double max, double *out, char *errbuf)
 {
 	char range[96], lo[32], hi[32];
-	char *end = NULL;
-	double v;
 
 	format_bound(lo, sizeof(lo), min, 1e7);
 	format_bound(hi, sizeof(hi), max, 1e7);
 	snprintf(range, sizeof(range), "%s..%s", lo, hi);
-	if (!s || parse_decimal(s, &v, &end) < 0 || *end) {
-		return not_a_number(opt, s ? s : "", range, "", errbuf);
-	}
-	if (errno != 0 || !isfinite(v) || v < min || v > max) {
-		return out_of_range(opt, s, range, "", errbuf);
-	}
-	*out = v;
-	return 0;
+	return parse_real(opt, s, min, max, false, range, "", out, errbuf);
 }
 
 /* Returns 0 with *out set, or -DGR_E_INVAL with errbuf naming opt and the range. */
 int dgr_parse_rate(const char *opt, const char *s, double min, double max, double *out,
 		   char *errbuf)
 {
-	const char *hint = "e.g. 200e6 or 200M";
 	char range[96], lo[24], hi[24];
-	char *end = NULL;
-	double v;
-	double mult = 1.0;
 
 	format_bound(lo, sizeof(lo), min, 1e5);
 	format_bound(hi, sizeof(hi), max, 1e5);
 	snprintf(range, sizeof(range), "%s..%s samples/s", lo, hi);
-	if (!s || parse_decimal(s, &v, &end) < 0) {
-		return not_a_number(opt, s ? s : "", range, hint, errbuf);
-	}
-	switch (*end) {
-	case 'k':
-	case 'K':
-		mult = 1e3;
-		end++;
-		break;
-	case 'M':
-		mult = 1e6;
-		end++;
-		break;
-	case 'G':
-		mult = 1e9;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if (*end) {
-		return not_a_number(opt, s, range, hint, errbuf);
-	}
-	v *= mult;
-	if (errno != 0 || !isfinite(v) || v < min || v > max) {
-		return out_of_range(opt, s, range, hint, errbuf);
-	}
-	*out = v;
-	return 0;
+	return parse_real(opt, s, min, max, true, range, "e.g. 200e6 or 200M", out, errbuf);
 }
 
 /* See dgrdma/cli.h. */
