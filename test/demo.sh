@@ -119,7 +119,9 @@ esac
 
 # The host first, under dgrdma-capture; it ends when the stream's EOF arrives. Whole frames
 # are captured: a frame often ends one transaction and starts the next, and a short snap
-# length would hide the second message.
+# length would hide the second message. A ready file left by a killed run of the same folder
+# must not start the emulator early.
+rm -f "$OUT.ready"
 "${DGR_HOST_RUN[@]}" "$BIN/dgrdma-capture" --output "$OUT" "${capture_opts[@]}" -- \
 	"$BIN/dgrdma-host" rx "${DGR_HOST_TRANSPORT[@]}" --buffers 64 --buffer-size 16K \
 	--idle-timeout 5 --summary-json "$OUT/host.json" --ready-file "$OUT.ready" "${host_opts[@]}" \
@@ -129,13 +131,7 @@ host_pid=$!
 # Start the FPGA once the host stack receives (--ready-file: its sockets bound, its threads
 # running): the emulator's first burst fills all the host's buffers without waiting, and if
 # it is lost the stream never starts.
-for ((i = 0; i < 300; i++)); do
-	if [ -e "$OUT.ready" ] || ! kill -0 "$host_pid" 2>/dev/null; then
-		break
-	fi
-	sleep 0.1
-done
-if [ ! -e "$OUT.ready" ]; then
+if ! dgr_wait_ready_file "$OUT.ready" "$host_pid"; then
 	echo "demo: the host stack is not receiving (it exited, or was not ready within 30 s); its log:" >&2
 	cat "$OUT.host.log" >&2
 	mkdir -p "$OUT" && mv "$OUT.host.log" "$OUT/host.log"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # When a receiver is ready for its sender (sourced by test/lib/netns.sh and the tests that
-# start the two ends themselves).
+# start the two ends themselves): from /proc for any program, or from a tool's --ready-file.
 #
 # A process that has opened its socket is not yet receiving: dgrdma-host makes its packet
 # socket with protocol 0, sets its ring up and only then binds it; frames sent before the bind
@@ -76,4 +76,19 @@ dgr_wait_listening() {
 		[ "$a" = --udp ] && sockets=1
 	done
 	dgr_wait_receiving "$top" "$name" "$sockets"
+}
+
+# dgr_wait_ready_file FILE PID: waits (up to 30 s, while PID lives) until FILE, the
+# --ready-file of dgrdma-host or dgrdma-fpga, holds a process id: the tool receives. A file
+# with other contents (a stale one the tool has yet to replace) does not count. Returns 0
+# when ready, 1 otherwise.
+dgr_wait_ready_file() {
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		grep -qx '[0-9][0-9]*' "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
 }

@@ -142,10 +142,7 @@ echo stale >"$WORK/ready"
 	--buffers 32 --ready-file "$WORK/ready" --summary-json "$WORK/ready.json" >"$WORK/ready.out" 2>&1 &
 fp=$!
 FPGA_PIDS+=("$fp")
-for _ in $(seq 600); do
-	grep -qx '[0-9]*' "$WORK/ready" 2>/dev/null && break
-	sleep 0.05
-done
+dgr_wait_ready_file "$WORK/ready" "$fp"
 check_eq "$(cat "$WORK/ready")" "$fp" "--ready-file holds the emulator's pid (the stale file replaced)"
 check_eq "$(dgr_receiving_sockets "$fp")" 1 "--ready-file: when it appears, the socket is bound"
 "$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 --tx-buffers 20 --eof tx >"$WORK/ready.host" 2>&1

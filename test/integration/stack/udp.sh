@@ -42,10 +42,7 @@ echo stale >"$T/ready"
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 10 \
 	--ready-file "$T/ready" --quiet --summary-json "$T/ready.json" &
 rx=$!
-for _ in $(seq 600); do
-	grep -qx '[0-9]*' "$T/ready" 2>/dev/null && break
-	sleep 0.05
-done
+dgr_wait_ready_file "$T/ready" $rx
 check_eq "$(cat "$T/ready")" "$rx" "--ready-file holds the host's pid (the stale file replaced)"
 check_eq "$(dgr_receiving_sockets $rx)" 1 "--ready-file: when it appears, the host's socket is bound"
 "$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 2e6 \
