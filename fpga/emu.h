@@ -8,7 +8,7 @@
  *   pacing.c     real and virtual clocks, pacing error statistics
  *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
  *                piggy-backing, fault injection, sendmmsg batches
- *   rxpath.c     frames in: ACK tracker, validation, doorbells, reassembly
+ *   rxpath.c     frames in: ACK tracker, validation, transaction record, doorbells
  *   dcp_server.c DCP requests: discovery, admin space, control ops, properties
  *   props.c      the property map (docs/fpga.md section 4) and the print layer
  */
@@ -60,12 +60,17 @@ struct fpga_config {
 	uint32_t host_buffers; /* H */
 	uint32_t fpga_memory;  /* bytes of buffer memory per port */
 	bool report_data_loss;
-	uint32_t coalesce_us; /* coalesce_wait_d */
-	uint64_t duration_ns; /* 0: until SIGINT/SIGTERM or DCP release */
-	bool idle;	      /* start nothing: wait for DCP start */
-	uint32_t id, peer_id;
-	uint32_t max_acks; /* max_acks_outstanding */
+	uint32_t coalesce_us;	/* coalesce_wait_d */
+	uint64_t duration_ns;	/* 0: until SIGINT/SIGTERM or DCP release */
+	bool idle;		/* start nothing: wait for DCP start */
+	uint32_t local_src_id;	/* offset 2 of the frames it sends (--id) */
+	uint32_t remote_dst_id; /* offset 0 of the frames it sends (--peer-id) */
+	uint32_t max_acks;	/* max_acks_outstanding (0: never urgent by count) */
 	uint32_t ack_wait_us;
+	uint32_t ack_width;	/* ack_tracker_bitfield_width */
+	uint32_t max_ack_count; /* ack_tracker_max_ack_count */
+	bool restart_on_seq1;	/* frame_seq 1 outside the window: a new host (docs/fpga.md) */
+	double drop_rx; /* probability a received DG-RDMA frame is lost before the tracker */
 	bool pacing_busy;
 	bool virtual_clock;
 	uint64_t timer_slack_ns; /* the loop's timer slack (finish_config resolves auto) */
@@ -86,7 +91,6 @@ struct fpga_config {
 /* Counters of the emulator (the dgrdma_config worker's and its own). */
 struct fpga_counters {
 	uint64_t frames_rx, frames_tx, bytes_rx, bytes_tx;
-	uint64_t pkts_enqueued;
 	uint64_t frame_parser_reject;
 	uint64_t frames_wrong_id;
 	uint64_t ack_only_rx;
@@ -98,8 +102,10 @@ struct fpga_counters {
 	uint64_t samples_sent;
 	uint64_t samples_unsent; /* samples in buffers not sent (yet) */
 	uint64_t eof_sent;
-	uint64_t reasm_errors;
+	uint64_t flags_none;	 /* flag writes of transactions without a flag (0xFFFFFFFF) */
+	uint64_t flags_unusable; /* flag writes of transactions with a refused message */
 	uint64_t frames_dropped_injected, frames_corrupted_injected;
+	uint64_t frames_rx_dropped_injected; /* received frames lost on purpose (--drop-rx) */
 	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
 	uint64_t send_errors;
 	uint64_t peer_restarts; /* the host started a new connection (frame_seq 1 again) */
@@ -136,7 +142,7 @@ struct fpga_emu {
 	struct fpga_dac dac;
 	struct fpga_perftest pt;
 	struct fpga_acktrack ack;
-	struct dgr_reasm *reasm;
+	struct fpga_txnrecord txns;
 	enum fpga_wstate wstate[FPGA_W_COUNT];
 
 	/* the wire */

@@ -190,7 +190,7 @@ static void thread_start_tp(const struct fpga_emu *e)
 			}
 		}
 	}
-	DGR_FPGA_TP(thread_start, (uint8_t)4, (uint16_t)e->cfg.id, (int32_t)gettid(),
+	DGR_FPGA_TP(thread_start, (uint8_t)4, (uint16_t)e->cfg.local_src_id, (int32_t)gettid(),
 		    (int32_t)policy, (int32_t)sp.sched_priority,
 		    (int32_t)getpriority(PRIO_PROCESS, 0), mask);
 }

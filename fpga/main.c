@@ -35,6 +35,10 @@ enum {
 	OPT_PEER_ID,
 	OPT_MAX_ACKS,
 	OPT_ACK_WAIT,
+	OPT_ACK_WINDOW,
+	OPT_MAX_ACK_COUNT,
+	OPT_RESTART_SEQ1,
+	OPT_DROP_RX,
 	OPT_PACING,
 	OPT_CLOCK,
 	OPT_TIMER_SLACK,
@@ -73,6 +77,10 @@ static const struct option longopts[] = {
 	{ "peer-id", required_argument, NULL, OPT_PEER_ID },
 	{ "max-acks", required_argument, NULL, OPT_MAX_ACKS },
 	{ "ack-wait-us", required_argument, NULL, OPT_ACK_WAIT },
+	{ "ack-window", required_argument, NULL, OPT_ACK_WINDOW },
+	{ "max-ack-count", required_argument, NULL, OPT_MAX_ACK_COUNT },
+	{ "restart-on-seq1", required_argument, NULL, OPT_RESTART_SEQ1 },
+	{ "drop-rx", required_argument, NULL, OPT_DROP_RX },
 	{ "pacing", required_argument, NULL, OPT_PACING },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "timer-slack-us", required_argument, NULL, OPT_TIMER_SLACK },
@@ -129,11 +137,18 @@ static void usage(FILE *out)
 	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"
 	    "  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
 	    "DG-RDMA (dgrdma_config):\n"
-	    "  --id N                  local endpoint id, 0..65535 (default 1)\n"
-	    "  --peer-id N             peer endpoint id, 0..65535 (default 0)\n"
+	    "  --id N                  local_src_id: frame offset 2 of its frames, 0..65535\n"
+	    "                          (default 1)\n"
+	    "  --peer-id N             remote_dst_id: frame offset 0 of its frames, 0..65535\n"
+	    "                          (default 0)\n"
 	    "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"
-	    "  --max-acks N            max_acks_outstanding, 1..255 (default 8)\n"
-	    "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100)\n"
+	    "  --max-acks N            max_acks_outstanding, 0..255 (default 8; 0: only ack_wait)\n"
+	    "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100; 0: off)\n"
+	    "  --ack-window N          ack_tracker_bitfield_width, 1..64 (default 32)\n"
+	    "  --max-ack-count N       ack_tracker_max_ack_count, 1..255, <= window (default 12)\n"
+	    "  --restart-on-seq1 B     true (default) or false: frame_seq 1 outside the window\n"
+	    "                          starts a new host connection (the real FPGA rejects it\n"
+	    "                          until its DG-RDMA state is reset)\n"
 	    "Timing:\n"
 	    "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
 	    "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
@@ -147,6 +162,8 @@ static void usage(FILE *out)
 	    "Fault injection:\n"
 	    "  --drop-frames P         do not send a data frame with probability P, 0..1\n"
 	    "  --corrupt P             send a data frame malformed with probability P, 0..1\n"
+	    "  --drop-rx P             lose a received DG-RDMA frame with probability P, 0..1\n"
+	    "                          (before the ACK tracker, as the wire would)\n"
 	    "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
 	    "Output:\n"
 	    "  --summary-json PATH     write every counter and property as JSON at exit\n"
@@ -268,13 +285,34 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			cfg->idle = true;
 			break;
 		case OPT_ID:
-			rc = u32opt("--id", optarg, 0, 65535, false, &cfg->id, errbuf);
+			rc = u32opt("--id", optarg, 0, 65535, false, &cfg->local_src_id, errbuf);
 			break;
 		case OPT_PEER_ID:
-			rc = u32opt("--peer-id", optarg, 0, 65535, false, &cfg->peer_id, errbuf);
+			rc = u32opt("--peer-id", optarg, 0, 65535, false, &cfg->remote_dst_id,
+				    errbuf);
 			break;
 		case OPT_MAX_ACKS:
-			rc = u32opt("--max-acks", optarg, 1, 255, false, &cfg->max_acks, errbuf);
+			rc = u32opt("--max-acks", optarg, 0, 255, false, &cfg->max_acks, errbuf);
+			break;
+		case OPT_ACK_WINDOW:
+			rc = u32opt("--ack-window", optarg, 1, FPGA_ACK_MAX_WIDTH, false,
+				    &cfg->ack_width, errbuf);
+			break;
+		case OPT_MAX_ACK_COUNT:
+			rc = u32opt("--max-ack-count", optarg, 1, 255, false, &cfg->max_ack_count,
+				    errbuf);
+			break;
+		case OPT_RESTART_SEQ1:
+			if (strcmp(optarg, "true") == 0 || strcmp(optarg, "false") == 0) {
+				cfg->restart_on_seq1 = optarg[0] == 't';
+			} else {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "--restart-on-seq1: '%s' is not true or false", optarg);
+				rc = -DGR_E_INVAL;
+			}
+			break;
+		case OPT_DROP_RX:
+			rc = dgr_parse_f64("--drop-rx", optarg, 0, 1, &cfg->drop_rx, errbuf);
 			break;
 		case OPT_ACK_WAIT:
 			rc = u32opt("--ack-wait-us", optarg, 0, 1000000, false, &cfg->ack_wait_us,
@@ -416,6 +454,13 @@ static int finish_config(struct cli *c, char *errbuf)
 			 cfg->nbuffers, cfg->buffer_size, cfg->fpga_memory);
 		return -DGR_E_INVAL;
 	}
+	if (cfg->max_ack_count > cfg->ack_width) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "--max-ack-count: %u exceeds the window (--ack-window %u): the HDL "
+			 "requires max_ack_count <= bitfield_width",
+			 cfg->max_ack_count, cfg->ack_width);
+		return -DGR_E_INVAL;
+	}
 	cfg->rate_sps = (uint64_t)llround(cfg->rate);
 	if (c->tx_beats_given && c->tx_beats > cfg->buffer_size / 4) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "--tx-beats: %u is out of range 1..%u",
@@ -473,15 +518,17 @@ static void print_config(const struct fpga_emu *e, const struct cli *c, FILE *ou
 		e->cfg.rate, e->cfg.nbuffers, e->cfg.buffer_size, e->cfg.fpga_memory,
 		e->cfg.host_buffers);
 	fprintf(out,
-		"  report_data_loss %s, coalesce %u us, ids %u -> %u, acks max %u wait %u us\n",
-		e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.id,
-		e->cfg.peer_id, e->cfg.max_acks, e->cfg.ack_wait_us);
+		"  report_data_loss %s, coalesce %u us, local_src_id %u, remote_dst_id %u, acks "
+		"max %u wait %u us, window %u (runs of at most %u)\n",
+		e->cfg.report_data_loss ? "true" : "false", e->cfg.coalesce_us, e->cfg.local_src_id,
+		e->cfg.remote_dst_id, e->cfg.max_acks, e->cfg.ack_wait_us, e->cfg.ack_width,
+		e->cfg.max_ack_count);
 	fprintf(out,
 		"  clock %s, pacing %s (timer slack %.3f us), seed %llu, drop-frames %g, corrupt "
-		"%g, doorbell delay %u us, duration %.3f s%s\n",
+		"%g, drop-rx %g, doorbell delay %u us, duration %.3f s%s\n",
 		e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
 		(double)e->cfg.timer_slack_ns / 1e3, (unsigned long long)e->cfg.seed,
-		e->cfg.drop_frames, e->cfg.corrupt, e->cfg.doorbell_delay_us,
+		e->cfg.drop_frames, e->cfg.corrupt, e->cfg.drop_rx, e->cfg.doorbell_delay_us,
 		(double)e->cfg.duration_ns / 1e9, e->cfg.idle ? ", idle (waiting for DCP)" : "");
 	fflush(out);
 }
@@ -522,10 +569,13 @@ static void defaults(struct cli *c)
 	cfg->host_buffers = FPGA_DEFAULT_HOST_BUFFERS;
 	cfg->fpga_memory = FPGA_PORT_MEMORY;
 	cfg->report_data_loss = true;
-	cfg->id = 1;
-	cfg->peer_id = 0;
+	cfg->local_src_id = 1;
+	cfg->remote_dst_id = 0;
 	cfg->max_acks = 8;
 	cfg->ack_wait_us = 100;
+	cfg->ack_width = FPGA_ACK_DEFAULT_WIDTH;
+	cfg->max_ack_count = FPGA_ACK_DEFAULT_MAX_COUNT;
+	cfg->restart_on_seq1 = true;
 	cfg->tick_ns = 10000;
 	cfg->drain_ms = 500;
 	cfg->counters_ms = 100;
@@ -564,7 +614,8 @@ int main(int argc, char **argv)
 	}
 	e->cfg = c.cfg;
 	e->rng = e->cfg.seed ? e->cfg.seed : 0x9E3779B97F4A7C15ull;
-	fpga_acktrack_init(&e->ack);
+	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
+	fpga_txnrecord_init(&e->txns);
 	fpga_adc_init(&e->adc, e->cfg.rate, 0, e->cfg.report_data_loss);
 	fpga_dac_init(&e->dac, e->cfg.check_ramp);
 	fpga_perftest_init(&e->pt);
@@ -576,11 +627,6 @@ int main(int argc, char **argv)
 			       errbuf) < 0 ||
 	    fpga_consumer_init(&e->cons, e->cfg.buffer_size, e->cfg.nbuffers, e->cfg.host_buffers,
 			       errbuf) < 0) {
-		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
-		goto out;
-	}
-	e->reasm = dgr_reasm_new(256, errbuf);
-	if (!e->reasm) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
 		goto out;
 	}
@@ -645,7 +691,6 @@ out:
 	}
 	fpga_tx_free(e);
 	dgr_transport_close(e->tr);
-	dgr_reasm_free(e->reasm);
 	fpga_producer_free(&e->prod);
 	fpga_consumer_free(&e->cons);
 	return status;

@@ -9,7 +9,8 @@
  *  - consumer.c: the input port (host -> FPGA, the TX path): E local buffers
  *    filled by the host's transactions, released in order with doorbells;
  *  - adc.c, dac.c, perftest.c: the workers on those ports;
- *  - acktrack.c: the DG-RDMA ACK tracker of the dgrdma_config worker.
+ *  - acktrack.c, txnrecord.c: the DG-RDMA ACK tracker and transaction record
+ *    of the dgrdma_config worker's frame parser.
  *
  * Memory layout and data format: docs/fpga.md sections 1 and 2.
  */
@@ -35,6 +36,7 @@
 #define FPGA_MAX_BUFFERS	  8u
 #define FPGA_MAX_LOCAL_BUFFERS	  64u /* with --fpga-memory (the mux workaround) */
 #define FPGA_MAX_HOST_BUFFERS	  255u
+#define FPGA_MAX_MSG_DATA	  16384u /* the HDL parser's largest message data */
 
 /* Address of flag index i of a port memory of n buffers of size bytes at base. */
 static inline uint32_t fpga_flag_addr(uint32_t base, unsigned int n, uint32_t size, unsigned int i)
@@ -281,24 +283,38 @@ bool fpga_perftest_tx_pending(const struct fpga_perftest *pt);
 
 /* ---- acktrack.c: the ACK tracker of the dgrdma_config worker ---- */
 
-#define FPGA_ACK_WINDOW 64 /* frames tracked ahead of base_seqno */
+/*
+ * The HDL's dgrdma_ack_tracker, state for state (docs/fpga.md section 5):
+ * base_seqno starts at 1; a frame is accepted when (frame_seq - base_seqno)
+ * mod 2^16 <= width - 1 and its bit is clear, and only then processed; a
+ * frame processed without error is enqueued (its bit set); an ACK is the run
+ * of set bits from base_seqno, at most max_ack_count long, and sending it
+ * advances base_seqno. A frame that never arrives is never skipped.
+ */
+#define FPGA_ACK_DEFAULT_WIDTH	   32u /* zed_ether: ack_tracker_bitfield_width */
+#define FPGA_ACK_DEFAULT_MAX_COUNT 12u /* zed_ether: ack_tracker_max_ack_count */
+#define FPGA_ACK_MAX_WIDTH	   64u
 
 struct fpga_acktrack {
-	bool have_base;
-	uint16_t base_seqno;	   /* oldest frame_seq not yet acknowledged */
-	uint64_t bitfield;	   /* bit i: frame base_seqno + i received */
-	uint64_t first_pending_ns; /* when the oldest unacknowledged frame arrived */
-	/* VHDL counters */
+	uint32_t width;		/* ack_tracker_bitfield_width (1..64) */
+	uint32_t max_ack_count; /* ack_tracker_max_ack_count (1..width, <= 255) */
+	uint16_t base_seqno;	/* oldest frame_seq not yet acknowledged */
+	uint64_t bitfield;	/* bit i: frame base_seqno + i enqueued */
+	bool timer_running;	/* ack_wait counts from timer_ns */
+	uint64_t timer_ns;
+	/* the HDL's counters */
 	uint64_t ack_tracker_total_acks_sent; /* frame_seqs acknowledged */
 	uint64_t tx_acks_sent;		      /* frames sent carrying an acknowledgement */
+	uint64_t pkts_enqueued;		      /* frames processed whole and recorded */
 	uint64_t reject_out_of_range;
 	uint64_t reject_already_set;
-	uint64_t accepted_by_peek; /* accepted in order (frame_seq == base_seqno + pending) */
-	uint64_t accepted;
-	uint64_t high_watermark; /* largest frame_seq - base_seqno seen */
-	uint16_t rej_seqno;	 /* frame_seq of the last rejected frame */
-	uint16_t rej_ack;	 /* base_seqno when it was rejected */
-	uint64_t holes_skipped;	 /* frame_seqs never received, given up after ack_wait */
+	uint64_t accepted_by_peek; /* frames the window accepted */
+	uint64_t high_watermark;   /* largest frame_seq - base_seqno enqueued */
+	/* the frame parser's debug registers, frozen at the first rejected ACK-only frame */
+	uint32_t rej_ack;      /* 1 once an ACK-only frame was rejected */
+	uint32_t dbg_bitfield; /* the window then, base_seqno in bit 31 (the HDL's order) */
+	uint32_t dbg_base_seqno;
+	uint32_t rej_seqno;
 };
 
 enum fpga_ack_verdict {
@@ -307,26 +323,92 @@ enum fpga_ack_verdict {
 	FPGA_ACK_OUT_OF_RANGE = 2, /* reject_out_of_range */
 };
 
-void fpga_acktrack_init(struct fpga_acktrack *a);
+/* Resets the tracker (base_seqno 1, counters 0) with the given window and run limit. */
+void fpga_acktrack_init(struct fpga_acktrack *a, uint32_t width, uint32_t max_ack_count);
 
-/* A frame with frame_seq arrived at now_ns. Returns an fpga_ack_verdict. */
-int fpga_acktrack_rx(struct fpga_acktrack *a, uint16_t seq, uint64_t now_ns);
+/* The parser's question for a received frame_seq. Returns an fpga_ack_verdict (counted). */
+int fpga_acktrack_peek(struct fpga_acktrack *a, uint16_t seq);
 
-/* Frames received and not yet acknowledged, in the run starting at base_seqno. */
+/*
+ * A rejected frame with no messages: the first one freezes the debug
+ * registers (bitfield, base_seqno, rej_seqno) and sets rej_ack.
+ */
+void fpga_acktrack_reject_ack_only(struct fpga_acktrack *a, uint16_t seq);
+
+/*
+ * An accepted frame was processed whole: its bit is set. real is false for
+ * an ACK-only frame, which is acknowledged with the next run but does not
+ * start the ack_wait timer itself (docs/fpga.md section 5).
+ */
+void fpga_acktrack_enqueue(struct fpga_acktrack *a, uint16_t seq, bool real, uint64_t now_ns);
+
+/* The run an ACK would carry now: consecutive set bits from base_seqno, at most max_ack_count. */
 unsigned int fpga_acktrack_pending(const struct fpga_acktrack *a);
 
 /*
- * Whether an ACK is due now: max_acks frames pending (urgent), or the oldest
- * pending frame waited ack_wait_ns. A hole at base_seqno older than
- * ack_wait_ns is given up (counted) so later frames can be acknowledged.
+ * Whether an urgent ACK is due: the run reached max_acks_outstanding (when
+ * not 0), or ack_wait_ns (when not 0) passed since the timer started.
  */
-bool fpga_acktrack_due(struct fpga_acktrack *a, unsigned int max_acks, uint64_t ack_wait_ns,
-		       uint64_t now_ns);
+bool fpga_acktrack_due(const struct fpga_acktrack *a, unsigned int max_acks_outstanding,
+		       uint64_t ack_wait_ns, uint64_t now_ns);
 
 /*
- * Takes the pending run for a frame being sent: sets *start and *count
- * (count 0 when nothing is pending) and advances base_seqno past it.
+ * Takes the pending run for a frame being sent: sets *start (base_seqno) and
+ * *count (0 when nothing is pending) and advances base_seqno past the run.
  */
 void fpga_acktrack_take(struct fpga_acktrack *a, uint16_t *start, uint8_t *count, uint64_t now_ns);
+
+/* ---- txnrecord.c: the transaction record of the frame parser ---- */
+
+/*
+ * The HDL's dgrdma_txn_record: transaction ids are expected to rise by one
+ * from 1 across everything received; a message whose txn_id is not within
+ * FPGA_TXN_IN_FLIGHT of the next flag to write is dropped and counted; the
+ * flag of a transaction is written once all its messages arrived and every
+ * earlier transaction's flag was written (in order). A message without a flag
+ * (0xFFFFFFFF) still takes its place in that order.
+ */
+#define FPGA_TXN_IN_FLIGHT 64u
+
+struct fpga_txn_entry {
+	bool used;
+	bool complete;
+	uint16_t msgs_remaining;
+	uint32_t flag_addr;
+	uint32_t flag_value;
+	uint32_t data_addr; /* lowest data_addr of its messages */
+	uint16_t frame_seq; /* frame of its last message */
+	bool unusable;	    /* a message of it failed the emulator's checks: no flag effect */
+};
+
+struct fpga_txnrecord {
+	uint32_t next_flag_txn_id; /* the transaction whose flag is written next */
+	struct fpga_txn_entry e[FPGA_TXN_IN_FLIGHT];
+	unsigned int nused; /* entries recorded, complete or not */
+	/* counters (the HDL's debug outputs, not connected to properties there) */
+	uint64_t txn_id_out_of_range; /* messages dropped: txn_id outside the record */
+	uint64_t txn_errors;	      /* messages disagreeing with their transaction's record */
+	uint64_t flags_written;
+	uint64_t waiting_max; /* most transactions held back behind an incomplete one */
+};
+
+void fpga_txnrecord_init(struct fpga_txnrecord *r);
+
+/*
+ * Records one message of frame frame_seq (usable: it passed the emulator's
+ * checks). Returns 0, or -DGR_E_STATE when its txn_id is outside
+ * the record (dropped and counted).
+ */
+int fpga_txnrecord_msg(struct fpga_txnrecord *r, const struct dgr_msg *m, uint16_t frame_seq,
+		       bool usable);
+
+/*
+ * Takes the next flag write when its transaction is complete and every
+ * earlier one was written. Returns true and fills *out, or false.
+ */
+bool fpga_txnrecord_next_flag(struct fpga_txnrecord *r, struct fpga_txn_entry *out);
+
+/* Transactions recorded and waiting (complete or not) behind the next flag. */
+unsigned int fpga_txnrecord_waiting(const struct fpga_txnrecord *r);
 
 #endif

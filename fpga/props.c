@@ -17,6 +17,7 @@ const char *const fpga_worker_names[FPGA_W_COUNT] = {
 
 static int write_plain(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 static int write_max_acks(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
+static int write_id(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 static int write_doorbell(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 static int write_rate(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
 static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
@@ -44,32 +45,40 @@ const struct fpga_prop fpga_props[] = {
 	RW32(0, 0x00, "coalesce_wait_d", cfg.coalesce_us, write_plain,
 	     "microseconds a partly filled frame is held"),
 	RO32(0, 0x04, "mtu", mtu, "frame size limit of the transport"),
-	RO32(0, 0x08, "local_id", cfg.id, "endpoint id sent at frame offset 0"),
-	RO32(0, 0x0C, "remote_id", cfg.peer_id, "endpoint id sent at frame offset 2"),
+	RW32(0, 0x08, "local_src_id", cfg.local_src_id, write_id,
+	     "endpoint id sent at frame offset 2 (src_id)"),
+	RW32(0, 0x0C, "remote_dst_id", cfg.remote_dst_id, write_id,
+	     "endpoint id sent at frame offset 0 (dst_id)"),
 	RW32(0, 0x10, "max_acks_outstanding", cfg.max_acks, write_max_acks,
-	     "pending frames that make an ACK urgent (1..255)"),
+	     "pending frames that make an ACK urgent (0..255, 0: only ack_wait)"),
 	RW32(0, 0x14, "ack_wait", cfg.ack_wait_us, write_plain,
-	     "microseconds before pending frames are acknowledged"),
+	     "microseconds before pending frames are acknowledged (0: never by time)"),
 	{ 0, 0x18, "doorbell", FPGA_PT_U32, FPGA_WO, F(doorbell_prop), write_doorbell,
 	  "DCP doorbell: write host buffer index i to free it" },
 	RO64(0, 0x20, "ack_tracker_total_acks_sent", ack.ack_tracker_total_acks_sent,
 	     "frame_seqs acknowledged"),
-	RO64(0, 0x28, "tx_acks_sent", ack.tx_acks_sent, "frames sent carrying an ACK"),
-	RO64(0, 0x30, "pkts_enqueued", cnt.pkts_enqueued, "frames handed to the transport"),
+	RO64(0, 0x28, "tx_acks_sent", ack.tx_acks_sent, "frames sent (each carries the ACK run)"),
+	RO64(0, 0x30, "pkts_enqueued", ack.pkts_enqueued,
+	     "frames processed whole and recorded for acknowledgement"),
 	RO64(0, 0x38, "reject_out_of_range", ack.reject_out_of_range,
-	     "frames outside the ACK window, dropped"),
-	RO64(0, 0x40, "reject_already_set", ack.reject_already_set, "duplicate frames, dropped"),
-	RO64(0, 0x48, "accepted_by_peek", ack.accepted_by_peek, "frames accepted in order"),
-	RO64(0, 0x50, "high_watermark", ack.high_watermark, "largest frame_seq - base_seqno seen"),
-	RO64(0, 0x58, "bitfield", ack.bitfield, "frames received ahead of base_seqno"),
-	{ 0, 0x60, "base_seqno", FPGA_PT_U32, FPGA_RO, F(ack.base_seqno), NULL,
-	  "oldest frame_seq not yet acknowledged (16 bits)" },
-	{ 0, 0x64, "rej_seqno", FPGA_PT_U32, FPGA_RO, F(ack.rej_seqno), NULL,
-	  "frame_seq of the last rejected frame (16 bits)" },
-	{ 0, 0x68, "rej_ack", FPGA_PT_U32, FPGA_RO, F(ack.rej_ack), NULL,
-	  "base_seqno when the last frame was rejected (16 bits)" },
+	     "frames outside the ACK window, dropped whole"),
+	RO64(0, 0x40, "reject_already_set", ack.reject_already_set,
+	     "frames seen before, dropped whole"),
+	RO64(0, 0x48, "accepted_by_peek", ack.accepted_by_peek, "frames the ACK window accepted"),
+	RO64(0, 0x50, "high_watermark", ack.high_watermark,
+	     "largest frame_seq - base_seqno enqueued"),
+	RO32(0, 0x58, "bitfield", ack.dbg_bitfield,
+	     "window at the first rejected ACK-only frame (base_seqno in bit 31)"),
+	RO32(0, 0x5C, "ack_tracker_bitfield_width", cfg.ack_width,
+	     "frames the ACK window spans (--ack-window)"),
+	RO32(0, 0x60, "base_seqno", ack.dbg_base_seqno,
+	     "base_seqno at the first rejected ACK-only frame (16 bits)"),
+	RO32(0, 0x64, "rej_seqno", ack.rej_seqno, "frame_seq of the first rejected ACK-only frame"),
+	RO32(0, 0x68, "rej_ack", ack.rej_ack, "1 once an ACK-only frame was rejected"),
+	RO32(0, 0x6C, "ack_tracker_max_ack_count", cfg.max_ack_count,
+	     "longest ACK run (--max-ack-count)"),
 	RO64(0, 0x70, "frame_parser_reject", cnt.frame_parser_reject,
-	     "malformed frames (header or messages)"),
+	     "frames abandoned by the parser (header or messages), never acknowledged"),
 	RO64(0, 0x78, "frames_rx", cnt.frames_rx, "DG-RDMA frames received"),
 	RO64(0, 0x80, "frames_tx", cnt.frames_tx, "DG-RDMA frames sent"),
 	RO64(0, 0x88, "bytes_rx", cnt.bytes_rx, "DG-RDMA frame bytes received"),
@@ -88,25 +97,41 @@ const struct fpga_prop fpga_props[] = {
 	     "flag-only writes outside the doorbell flags, ignored"),
 	RO64(0, 0xD0, "doorbells_sent", cnt.doorbells_sent, "doorbells sent to the host"),
 	RO64(0, 0xD8, "frames_wrong_id", cnt.frames_wrong_id,
-	     "frames whose dst_id is not local_id (processed)"),
-	RO64(0, 0xE0, "ack_only_rx", cnt.ack_only_rx, "ACK-only frames received, ignored"),
+	     "frames whose dst_id is not local_src_id (processed: the HDL reads no id)"),
+	RO64(0, 0xE0, "ack_only_rx", cnt.ack_only_rx,
+	     "ACK-only frames accepted (acknowledged with the next run)"),
 	RO64(0, 0xE8, "messages_rx", cnt.messages_rx, "messages received"),
 	RO64(0, 0xF0, "messages_rejected", cnt.messages_rejected,
-	     "messages failing validation or with no worker, dropped"),
-	RO64(0, 0xF8, "reasm_errors", cnt.reasm_errors, "fragments the reassembler refused"),
+	     "messages failing validation or with no worker: no effect"),
+	RO64(0, 0xF8, "txn_id_out_of_range", txns.txn_id_out_of_range,
+	     "messages whose txn_id is not within 64 of the next flag, dropped"),
 	RO64(0, 0x100, "frames_dropped_injected", cnt.frames_dropped_injected,
 	     "data frames not sent (--drop-frames)"),
 	RO64(0, 0x108, "frames_corrupted_injected", cnt.frames_corrupted_injected,
 	     "frames sent malformed (--corrupt)"),
-	RO64(0, 0x110, "ack_holes_skipped", ack.holes_skipped,
-	     "frame_seqs never received, given up after ack_wait"),
+	RO64(0, 0x110, "txn_errors", txns.txn_errors,
+	     "messages disagreeing with their transaction's record"),
 	RO64(0, 0x118, "dcp_requests", cnt.dcp_requests, "DCP requests answered"),
 	RO64(0, 0x120, "dcp_errors", cnt.dcp_errors, "DCP requests answered with error"),
 	RO64(0, 0x128, "dcp_malformed", cnt.dcp_malformed, "DCP packets that did not decode"),
 	RO64(0, 0x130, "packets_invalid", cnt.packets_invalid, "UDP datagrams with an unknown pad"),
 	RO64(0, 0x138, "send_errors", cnt.send_errors, "frames the transport refused"),
 	RO64(0, 0x140, "peer_restarts", cnt.peer_restarts,
-	     "new host connections (frame_seq 1 outside the ACK window): state reset"),
+	     "new host connections (frame_seq 1 outside the window, or DCP reset)"),
+	RO64(0, 0x148, "frames_rx_dropped_injected", cnt.frames_rx_dropped_injected,
+	     "received frames lost on purpose (--drop-rx)"),
+	RO32(0, 0x150, "next_flag_txn_id", txns.next_flag_txn_id,
+	     "transaction whose flag is written next (flags go in txn_id order)"),
+	RO32(0, 0x154, "txns_waiting", txns.nused,
+	     "transactions recorded behind the next flag to write"),
+	RO64(0, 0x158, "txns_waiting_max", txns.waiting_max,
+	     "most transactions recorded at once (64: the record is full)"),
+	RO64(0, 0x160, "flags_none", cnt.flags_none,
+	     "transactions without a flag (0xFFFFFFFF) released in order"),
+	RO64(0, 0x168, "flags_unusable", cnt.flags_unusable,
+	     "flags of transactions with a refused message, not written"),
+	RWB(0, 0x170, "restart_on_seq1", cfg.restart_on_seq1,
+	    "frame_seq 1 outside the window starts a new host connection (emulator only)"),
 
 	/* worker 1: data_src_qadc_csts */
 	RWB(1, 0x00, "report_data_loss", adc.report_data_loss,
@@ -294,9 +319,18 @@ static int write_plain(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v
 	return 0;
 }
 
+static int write_id(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
+{
+	if (v > 65535) {
+		return -DGR_E_INVAL;
+	}
+	prop_set(e, p, v);
+	return 0;
+}
+
 static int write_max_acks(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
 {
-	if (v < 1 || v > 255) {
+	if (v > 255) {
 		return -DGR_E_INVAL;
 	}
 	prop_set(e, p, v);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Frames and DCP packets in. A DG-RDMA frame goes through the ACK tracker
- * (duplicates and out-of-range frames are dropped, as the VHDL does), then
- * each message is decoded and validated by the shared codec. Flag-only
- * writes to the RX-path flag area are doorbells; messages into the TX-path
- * port memory are copied to the input buffers and fed to the shared
- * reassembler, whose COMPLETE fills the buffer (docs/fpga.md section 2).
+ * Frames and DCP packets in, as the HDL's frame parser: the ACK tracker's
+ * window decides first (rejected frames are dropped whole, ACK-only ones
+ * included), each message's data is written and its transaction recorded,
+ * and the transaction record releases flag writes strictly in transaction
+ * order: flag-only writes to the RX-path flag area are doorbells, flags in
+ * the TX-path port memory fill input buffers (docs/fpga.md sections 2, 5).
+ * A frame processed whole is enqueued in the tracker, to be acknowledged.
  */
 #include <string.h>
 
@@ -27,11 +28,12 @@ void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_add
 	if (via_dcp) {
 		e->cnt.doorbells_received_dcp++;
 	}
-	DGR_FPGA_TP(doorbell_rx, (uint16_t)e->cfg.id, (uint16_t)buffer, flag_addr, frame_seq);
+	DGR_FPGA_TP(doorbell_rx, (uint16_t)e->cfg.local_src_id, (uint16_t)buffer, flag_addr,
+		    frame_seq);
 }
 
-/* A message into the RX-path memory: only a doorbell is valid there. */
-static void rx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
+/* A message into the RX-path memory: only a doorbell is usable there. */
+static bool rx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
 {
 	uint32_t flags = e->cfg.nbuffers * e->cfg.buffer_size;
 
@@ -39,23 +41,19 @@ static void rx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t se
 	    m->flag_addr >= flags + FPGA_FLAG_AREA_BYTES || (m->flag_addr - flags) % 4 != 0 ||
 	    !(m->flag_value & DGR_FLAGW_VALID)) {
 		e->cnt.doorbells_rejected++;
-		e->cnt.messages_rejected++;
-		return;
+		return false;
 	}
-	fpga_rx_doorbell(e, (m->flag_addr - flags) / 4, m->flag_addr, seq, false);
+	return true;
 }
 
-/* A message into the TX-path memory: data for the input port. */
-static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
+/* A message into the TX-path memory: data for the input port, written at once. */
+static bool tx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
 {
 	struct dgr_msg r = *m;
-	struct dgr_txn_info done;
 	uint32_t data_end = e->cons.nlocal * FPGA_MAX_BUFFER_SIZE;
-	int rc;
 
 	if (e->cfg.mode == FPGA_MODE_ADC) {
-		e->cnt.messages_rejected++; /* the ADC has no input port */
-		return;
+		return false; /* the ADC has no input port */
 	}
 	r.data_addr -= FPGA_TX_PATH_BASE;
 	if (r.flag_addr != DGR_NO_FLAG) {
@@ -63,41 +61,75 @@ static void tx_path_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t se
 	}
 	if (dgr_msg_validate(&r, fpga_consumer_mem_size(&e->cons), true, NULL) < 0 ||
 	    (r.data_len > 0 && r.data_addr + r.data_len > data_end)) {
-		e->cnt.messages_rejected++;
-		return;
-	}
-	rc = dgr_reasm_add(e->reasm, &r, e->now_ns, seq, &done);
-	if (rc < 0 || rc == DGR_REASM_DUPLICATE) {
-		e->cnt.reasm_errors++;
-		return;
+		return false;
 	}
 	if (r.data_len > 0) {
 		memcpy(e->cons.mem + r.data_addr, r.data, r.data_len);
 	}
-	if (rc == DGR_REASM_COMPLETE) {
+	return true;
+}
+
+/* The flag write of a transaction the record released (in transaction order). */
+static void write_flag(struct fpga_emu *e, const struct fpga_txn_entry *t)
+{
+	uint32_t flags = e->cfg.nbuffers * e->cfg.buffer_size;
+
+	if (t->flag_addr == DGR_NO_FLAG && t->flag_value == DGR_NO_FLAG) {
+		e->cnt.flags_none++; /* the HDL writes it to the top word: nothing listens there */
+		return;
+	}
+	if (t->unusable) {
+		e->cnt.flags_unusable++;
+		return;
+	}
+	if (t->flag_addr >= FPGA_TX_PATH_BASE) {
 		e->cnt.transactions_rx++;
-		if (done.flag_addr != DGR_NO_FLAG &&
-		    fpga_consumer_complete(&e->cons, done.data_addr, done.flag_addr,
-					   done.flag_value) < 0) {
+		if (fpga_consumer_complete(&e->cons, t->data_addr - FPGA_TX_PATH_BASE,
+					   t->flag_addr - FPGA_TX_PATH_BASE, t->flag_value) < 0) {
 			e->cnt.messages_rejected++;
 		}
+		return;
+	}
+	fpga_rx_doorbell(e, (t->flag_addr - flags) / 4, t->flag_addr, t->frame_seq, false);
+}
+
+/* One message of an accepted frame: its data written, its transaction recorded. */
+static void rx_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
+{
+	struct fpga_txn_entry t;
+	bool ok;
+
+	e->cnt.messages_rx++;
+	if (m->data_addr >= FPGA_TX_PATH_BASE ||
+	    (m->flag_addr != DGR_NO_FLAG && m->flag_addr >= FPGA_TX_PATH_BASE)) {
+		ok = tx_path_msg_ok(e, m);
+	} else {
+		ok = rx_path_msg_ok(e, m);
+	}
+	if (!ok) {
+		e->cnt.messages_rejected++;
+	}
+	/* the record orders every transaction, usable or not, as the HDL's does */
+	if (fpga_txnrecord_msg(&e->txns, m, seq, ok) < 0) {
+		return;
+	}
+	while (fpga_txnrecord_next_flag(&e->txns, &t)) {
+		write_flag(e, &t);
 	}
 }
 
 /*
  * A new host connection: frame_seq 1 outside the ACK window (as a new
- * dgrdma-host connection sends), or a DCP reset of the dgrdma_config worker
- * (a host that receives first, before any frame of its own). Its state
- * starts afresh: ACK tracker, incomplete transactions, input buffers, host
- * buffers all empty and the next transaction into host buffer 0.
+ * dgrdma-host connection sends) with restart_on_seq1 set, or a DCP reset of
+ * the dgrdma_config worker (a host that receives first, before any frame of
+ * its own). Its state starts afresh: ACK tracker, transaction record, input
+ * buffers, host buffers all empty and the next transaction into host buffer 0.
  */
 void fpga_dgrdma_restart(struct fpga_emu *e)
 {
 	e->cnt.peer_restarts++;
-	fpga_acktrack_init(&e->ack);
-	if (e->reasm) {
-		dgr_reasm_expire(e->reasm, UINT64_MAX, NULL, NULL);
-	}
+	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
+	fpga_txnrecord_init(&e->txns);
 	fpga_consumer_reset(&e->cons);
 	e->dac.started = false;
 	e->dac.eof_seen = false;
@@ -106,10 +138,20 @@ void fpga_dgrdma_restart(struct fpga_emu *e)
 	e->prod.txns_committed = 0;
 }
 
+/*
+ * A data message the HDL's parser refuses: no data (with messages in the
+ * transaction) or more than 16 KiB. The frame is abandoned and not enqueued.
+ */
+static bool hdl_refuses(const struct dgr_msg *m)
+{
+	return m->num_msgs_in_txn != 0 && (m->data_len == 0 || m->data_len > FPGA_MAX_MSG_DATA);
+}
+
 static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 {
 	struct dgr_frame f;
 	struct dgr_msg m;
+	int verdict;
 	int rc;
 
 	if (dgr_frame_parse(&f, buf, len, NULL) < 0) {
@@ -118,35 +160,48 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 	}
 	e->cnt.frames_rx++;
 	e->cnt.bytes_rx += len;
-	if (f.hdr.dst_id != (uint16_t)e->cfg.id) {
-		e->cnt.frames_wrong_id++;
-	}
-	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
-		e->cnt.ack_only_rx++; /* the FPGA ignores ACK-only frames */
-		DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.id, f.hdr.frame_seq, (uint32_t)len, 0,
-			    f.hdr.ack_start, f.hdr.ack_count);
+	if (e->cfg.drop_rx > 0 && fpga_rand_unit(e) < e->cfg.drop_rx) {
+		e->cnt.frames_rx_dropped_injected++; /* lost on the wire before the tracker */
 		return;
 	}
-	if (f.hdr.frame_seq == 1 && e->ack.have_base &&
-	    (unsigned int)dgr_seq_diff(1, e->ack.base_seqno) >= FPGA_ACK_WINDOW) {
+	if (f.hdr.dst_id != (uint16_t)e->cfg.local_src_id) {
+		e->cnt.frames_wrong_id++; /* counted only: the HDL's receive path reads no id */
+	}
+	if (e->cfg.restart_on_seq1 && f.hdr.frame_seq == 1 &&
+	    (uint16_t)(1 - e->ack.base_seqno) > e->ack.width - 1) {
 		fpga_dgrdma_restart(e);
 	}
-	if (fpga_acktrack_rx(&e->ack, f.hdr.frame_seq, e->now_ns) != FPGA_ACK_ACCEPT) {
+	verdict = fpga_acktrack_peek(&e->ack, f.hdr.frame_seq);
+	if (verdict != FPGA_ACK_ACCEPT) {
+		/* dropped whole, an ACK-only frame's acknowledgements with it */
+		if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+			fpga_acktrack_reject_ack_only(&e->ack, f.hdr.frame_seq);
+		}
+		DGR_FPGA_TP(frame_rejected, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq,
+			    (uint8_t)verdict, e->ack.base_seqno);
+		return;
+	}
+	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		e->cnt.ack_only_rx++;
+		fpga_acktrack_enqueue(&e->ack, f.hdr.frame_seq, false, e->now_ns);
+		DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq, (uint32_t)len,
+			    0, f.hdr.ack_start, f.hdr.ack_count);
 		return;
 	}
 	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
-		e->cnt.messages_rx++;
-		if (m.data_addr >= FPGA_TX_PATH_BASE ||
-		    (m.flag_addr != DGR_NO_FLAG && m.flag_addr >= FPGA_TX_PATH_BASE)) {
-			tx_path_msg(e, &m, f.hdr.frame_seq);
-		} else {
-			rx_path_msg(e, &m, f.hdr.frame_seq);
+		if (hdl_refuses(&m)) {
+			rc = -DGR_E_TOO_LONG;
+			break;
 		}
+		rx_msg(e, &m, f.hdr.frame_seq);
 	}
 	if (rc < 0) {
+		/* the parser abandons the frame: never enqueued, its frame_seq stays a hole */
 		e->cnt.frame_parser_reject++;
+		return;
 	}
-	DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.id, f.hdr.frame_seq, (uint32_t)len,
+	fpga_acktrack_enqueue(&e->ack, f.hdr.frame_seq, true, e->now_ns);
+	DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq, (uint32_t)len,
 		    (uint16_t)f.msg_count, f.hdr.ack_start, f.hdr.ack_count);
 }
 
@@ -208,7 +263,7 @@ int fpga_rx_poll(struct fpga_emu *e)
 			fpga_rx_packet(e, &pkts[i]);
 			/* an urgent ACK goes out at once, as the VHDL's: it keeps the window moving
 			 */
-			if (fpga_acktrack_pending(&e->ack) >= e->cfg.max_acks) {
+			if (fpga_acktrack_due(&e->ack, e->cfg.max_acks, 0, e->now_ns)) {
 				fpga_tx_service(e, false);
 			}
 		}

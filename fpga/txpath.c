@@ -62,12 +62,9 @@ static void flush_frames(struct fpga_emu *e)
 		if (n < 0) {
 			e->cnt.send_errors += e->nframes;
 		} else {
-			e->cnt.pkts_enqueued += (uint64_t)n;
 			e->cnt.send_errors += e->nframes - (unsigned int)n;
 		}
-	} else if (!e->tr) {
-		e->cnt.pkts_enqueued += e->nframes; /* unit tests: no transport */
-	} else {
+	} else if (e->tr) {
 		e->cnt.send_errors += e->nframes;
 	}
 	e->nframes = 0;
@@ -76,8 +73,8 @@ static void flush_frames(struct fpga_emu *e)
 static void open_frame(struct fpga_emu *e)
 {
 	struct dgr_frame_hdr hdr = {
-		.src_id = (uint16_t)e->cfg.id,
-		.dst_id = (uint16_t)e->cfg.peer_id,
+		.dst_id = (uint16_t)e->cfg.remote_dst_id,
+		.src_id = (uint16_t)e->cfg.local_src_id,
 		.frame_seq = e->next_seq,
 	};
 
@@ -101,9 +98,7 @@ static void finish_frame(struct fpga_emu *e)
 	unsigned int msgs = e->fb.msgs;
 
 	fpga_acktrack_take(&e->ack, &ack_start, &ack_count, e->now_ns);
-	if (ack_count > 0) {
-		dgr_fb_set_ack(&e->fb, ack_start, ack_count);
-	}
+	dgr_fb_set_ack(&e->fb, ack_start, ack_count);
 	len = dgr_fb_finish(&e->fb);
 	e->fb_open = false;
 	if (msgs > 0 && e->cfg.drop_frames > 0 && fpga_rand_unit(e) < e->cfg.drop_frames) {
@@ -115,7 +110,7 @@ static void finish_frame(struct fpga_emu *e)
 		dgr_put_le16(buf + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_DATA_LEN, 0xFFFF);
 		e->cnt.frames_corrupted_injected++;
 	}
-	DGR_FPGA_TP(frame_tx, (uint16_t)e->cfg.id, dgr_get_le16(buf + DGR_FRAME_OFF_SEQ),
+	DGR_FPGA_TP(frame_tx, (uint16_t)e->cfg.local_src_id, dgr_get_le16(buf + DGR_FRAME_OFF_SEQ),
 		    (uint32_t)len, (uint16_t)msgs, ack_start, ack_count, (uint8_t)0);
 	e->frame_len[e->nframes] = len;
 	e->nframes++;
@@ -155,8 +150,8 @@ int fpga_tx_txn(struct fpga_emu *e, const struct dgr_txn *t, uint8_t opcode, uns
 		finish_frame(e);
 		open_frame(e);
 	}
-	DGR_FPGA_TP(txn_sent, (uint16_t)e->cfg.id, t->txn_id, (uint16_t)buffer, t->len, opcode,
-		    open_seq(e));
+	DGR_FPGA_TP(txn_sent, (uint16_t)e->cfg.local_src_id, t->txn_id, (uint16_t)buffer, t->len,
+		    opcode, open_seq(e));
 	if (dgr_fb_room(&e->fb) < DGR_FRAG_ALIGN) {
 		finish_frame(e);
 	}
@@ -262,8 +257,8 @@ uint64_t fpga_tx_next_deadline(const struct fpga_emu *e)
 	if (e->dbq_len > 0 && e->dbq[e->dbq_head].due_ns < d) {
 		d = e->dbq[e->dbq_head].due_ns;
 	}
-	if (e->ack.bitfield) {
-		uint64_t a = e->ack.first_pending_ns + (uint64_t)e->cfg.ack_wait_us * 1000u;
+	if (e->ack.timer_running && e->cfg.ack_wait_us != 0 && fpga_acktrack_pending(&e->ack) > 0) {
+		uint64_t a = e->ack.timer_ns + (uint64_t)e->cfg.ack_wait_us * 1000u;
 
 		if (a < d) {
 			d = a;

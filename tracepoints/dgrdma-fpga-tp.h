@@ -84,6 +84,16 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, frame_tx,
 		lttng_ust_field_integer(uint8_t, ack_count, ack_count)
 		lttng_ust_field_integer(uint8_t, retransmit, retransmit)))
 
+/* The ACK tracker's window rejected a frame (verdict 1: already set, 2: out of range). */
+LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, frame_rejected,
+	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, frame_seq, uint8_t, verdict,
+			  uint16_t, base_seqno),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint16_t, conn, conn)
+		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
+		lttng_ust_field_integer(uint8_t, verdict, verdict)
+		lttng_ust_field_integer(uint16_t, base_seqno, base_seqno)))
+
 /* The emulated FPGA sent the last frame of a transaction towards the host. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, txn_sent,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint32_t, txn_id, uint16_t, buffer, uint32_t, bytes,

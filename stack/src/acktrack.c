@@ -34,39 +34,62 @@ static bool bit_test(const struct dgr_dupfilter *d, uint16_t seq)
 	return (d->bits[i / 64] >> (i % 64)) & 1u;
 }
 
-/* Returns the verdict for seq and records it. */
-enum dgr_seq_verdict dgr_dupfilter_accept(struct dgr_dupfilter *d, uint16_t seq)
+static void jump_to(struct dgr_dupfilter *d, uint16_t seq)
+{
+	int diff = dgr_seq_diff(seq, d->highest);
+
+	if ((unsigned int)diff >= DGR_SEQ_WINDOW) {
+		memset(d->bits, 0, sizeof(d->bits));
+	} else {
+		for (int k = 1; k <= diff; k++) {
+			bit_clear(d, (uint16_t)(d->highest + k));
+		}
+	}
+	d->missing += (uint64_t)(diff - 1);
+	d->highest = seq;
+}
+
+/* See acktrack.h. */
+enum dgr_seq_verdict dgr_dupfilter_check(struct dgr_dupfilter *d, uint16_t seq)
 {
 	int diff;
 
 	if (!d->started) {
-		d->started = true;
-		d->highest = seq;
-		memset(d->bits, 0, sizeof(d->bits));
-		bit_set(d, seq);
 		return DGR_SEQ_NEW;
 	}
 	diff = dgr_seq_diff(seq, d->highest);
 	if (diff > 0) {
-		if ((unsigned int)diff >= DGR_SEQ_WINDOW) {
-			memset(d->bits, 0, sizeof(d->bits));
-		} else {
-			for (int k = 1; k <= diff; k++) {
-				bit_clear(d, (uint16_t)(d->highest + k));
-			}
+		if ((unsigned int)diff < DGR_SEQ_WINDOW) {
+			return DGR_SEQ_NEW;
 		}
-		d->highest = seq;
-		bit_set(d, seq);
-		return DGR_SEQ_NEW;
+		if (d->ahead_run > 0 && seq == (uint16_t)(d->ahead_last + 1)) {
+			d->ahead_run++;
+		} else {
+			d->ahead_run = 1;
+		}
+		d->ahead_last = seq;
+		return d->ahead_run >= DGR_SEQ_RESYNC ? DGR_SEQ_NEW : DGR_SEQ_AHEAD;
 	}
 	if ((unsigned int)(-diff) >= DGR_SEQ_WINDOW) {
 		return DGR_SEQ_OLD;
 	}
-	if (bit_test(d, seq)) {
-		return DGR_SEQ_DUP;
+	return bit_test(d, seq) ? DGR_SEQ_DUP : DGR_SEQ_NEW;
+}
+
+/* See acktrack.h. */
+void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq)
+{
+	if (!d->started) {
+		d->started = true;
+		d->highest = seq;
+		memset(d->bits, 0, sizeof(d->bits));
+	} else if (dgr_seq_diff(seq, d->highest) > 0) {
+		jump_to(d, seq);
+	} else if (d->missing > 0) {
+		d->missing--; /* a late frame filled a gap */
 	}
+	d->ahead_run = 0;
 	bit_set(d, seq);
-	return DGR_SEQ_NEW;
 }
 
 /* Empties the queue. */
@@ -76,14 +99,18 @@ void dgr_ackq_init(struct dgr_ackq *a)
 }
 
 /* Queues seq; counts it in overflow when the queue is full. */
-void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq)
+void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq, bool real)
 {
+	unsigned int i = (a->head + a->count) % DGR_ACKQ_SIZE;
+
 	if (a->count == DGR_ACKQ_SIZE) {
 		a->overflow++;
 		return;
 	}
-	a->q[(a->head + a->count) % DGR_ACKQ_SIZE] = seq;
+	a->q[i] = seq;
+	a->real[i] = real;
 	a->count++;
+	a->real_count += real;
 }
 
 /* Returns the length of the run taken from the head (0: none), *start its first seq. */
@@ -100,10 +127,35 @@ unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start)
 	       a->q[(a->head + n) % DGR_ACKQ_SIZE] == (uint16_t)(s + n)) {
 		n++;
 	}
+	for (unsigned int k = 0; k < n; k++) {
+		a->real_count -= a->real[(a->head + k) % DGR_ACKQ_SIZE];
+	}
 	a->head = (a->head + n) % DGR_ACKQ_SIZE;
 	a->count -= n;
 	*start = s;
 	return n;
+}
+
+/* See acktrack.h. */
+bool dgr_sendwin_take(struct dgr_sendwin *w, unsigned int window, uint16_t *seq)
+{
+	if (window != 0 && dgr_sendwin_unacked(w) >= window) {
+		return false;
+	}
+	*seq = w->next++;
+	return true;
+}
+
+/* See acktrack.h. */
+unsigned int dgr_sendwin_ack(struct dgr_sendwin *w, uint16_t end)
+{
+	uint16_t newly = (uint16_t)(end - w->oldest);
+
+	if (newly == 0 || newly > dgr_sendwin_unacked(w)) {
+		return 0;
+	}
+	w->oldest = end;
+	return newly;
 }
 
 /* Returns 0, -DGR_E_INVAL or -DGR_E_NOMEM. */

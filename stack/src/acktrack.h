@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Frame sequence bookkeeping, both sides of a connection:
+ * Frame sequence bookkeeping, both sides of a connection. Every frame takes
+ * the next frame_seq, ACK-only frames included (docs/protocol.md section 2):
  *  - dgr_dupfilter: the receiver's duplicate-frame filter (a bit window over
- *    the last DGR_SEQ_WINDOW frame_seqs, like the FPGA's ACK tracker);
+ *    the last DGR_SEQ_WINDOW frame_seqs), asked before a frame is taken and
+ *    written only once the frame was accepted whole;
  *  - dgr_ackq: the frame_seqs still to acknowledge, turned into runs of
  *    consecutive numbers (ack_start, ack_count);
+ *  - dgr_sendwin: the sender's frames not yet acknowledged by the peer, whose
+ *    ACK window (the FPGA's, 32 frames) a sender must not overrun;
  *  - dgr_rtq: the sender's unacknowledged frames, kept for retransmission.
  * Pure state, no clocks or sockets: unit-tested in test/unit/stack.
  */
@@ -17,36 +21,57 @@
 
 #define DGR_SEQ_WINDOW 1024u
 
+/* Consecutive frame_seqs far ahead that move the window to them (a real jump, not junk). */
+#define DGR_SEQ_RESYNC 8u
+
 enum dgr_seq_verdict {
-	DGR_SEQ_NEW = 0, /* first time seen: process it */
-	DGR_SEQ_DUP = 1, /* seen within the window: drop it (but acknowledge again) */
-	DGR_SEQ_OLD = 2, /* older than the window: cannot tell, drop it as a duplicate */
+	DGR_SEQ_NEW = 0,   /* first time seen: process it */
+	DGR_SEQ_DUP = 1,   /* seen within the window: drop it (but acknowledge again) */
+	DGR_SEQ_OLD = 2,   /* older than the window: cannot tell, drop it as a duplicate */
+	DGR_SEQ_AHEAD = 3, /* DGR_SEQ_WINDOW or more ahead of the stream: drop it */
 };
 
 struct dgr_dupfilter {
 	bool started;
 	uint16_t highest;
 	uint64_t bits[DGR_SEQ_WINDOW / 64];
+	uint64_t missing; /* frame_seqs skipped by the stream and not (yet) arrived */
+	/* far-ahead frames: a run of DGR_SEQ_RESYNC consecutive ones moves the window */
+	uint16_t ahead_last;
+	unsigned int ahead_run;
 };
 
 void dgr_dupfilter_init(struct dgr_dupfilter *d);
 
-/* Records seq; returns DGR_SEQ_NEW, DGR_SEQ_DUP or DGR_SEQ_OLD. */
-enum dgr_seq_verdict dgr_dupfilter_accept(struct dgr_dupfilter *d, uint16_t seq);
+/*
+ * The verdict for seq, changing nothing (a frame is checked whole before it
+ * is taken): DGR_SEQ_NEW, DGR_SEQ_DUP, DGR_SEQ_OLD or DGR_SEQ_AHEAD. A run of
+ * DGR_SEQ_RESYNC consecutive far-ahead seqs makes the last of them NEW.
+ */
+enum dgr_seq_verdict dgr_dupfilter_check(struct dgr_dupfilter *d, uint16_t seq);
+
+/* Records seq, which dgr_dupfilter_check() called NEW. */
+void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq);
 
 #define DGR_ACKQ_SIZE 1024u
 
 struct dgr_ackq {
 	uint16_t q[DGR_ACKQ_SIZE];
+	bool real[DGR_ACKQ_SIZE]; /* a frame with messages (not ACK-only) */
 	unsigned int head;
 	unsigned int count;
-	uint64_t overflow; /* seqs not queued because the queue was full */
+	unsigned int real_count; /* of count, frames with messages */
+	uint64_t overflow;	 /* seqs not queued because the queue was full */
 };
 
 void dgr_ackq_init(struct dgr_ackq *a);
 
-/* Queues seq for acknowledgement (counted in overflow when full). */
-void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq);
+/*
+ * Queues seq for acknowledgement (counted in overflow when full); real is
+ * false for an ACK-only frame, acknowledged with the next run but never the
+ * reason for an ACK-only frame of our own (no ACK ping-pong).
+ */
+void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq, bool real);
 
 /*
  * Takes the longest run of consecutive seqs (at most 255) from the head.
@@ -59,6 +84,48 @@ static inline unsigned int dgr_ackq_pending(const struct dgr_ackq *a)
 {
 	return a->count;
 }
+
+/* Seqs of frames with messages waiting: the reason to send an ACK-only frame. */
+static inline unsigned int dgr_ackq_pending_real(const struct dgr_ackq *a)
+{
+	return a->real_count;
+}
+
+/*
+ * The sender's frames not yet acknowledged: [oldest, next). The peer's ACKs
+ * are cumulative (the FPGA's tracker never skips a hole), so the end of any
+ * run acknowledges everything before it too, and a lost ACK costs nothing.
+ */
+struct dgr_sendwin {
+	uint16_t next;	 /* frame_seq of the next frame sent */
+	uint16_t oldest; /* oldest frame not acknowledged (== next: none) */
+};
+
+/* Frames numbered from 1. */
+static inline void dgr_sendwin_init(struct dgr_sendwin *w)
+{
+	w->next = 1;
+	w->oldest = 1;
+}
+
+/* Frames sent and not acknowledged. */
+static inline unsigned int dgr_sendwin_unacked(const struct dgr_sendwin *w)
+{
+	return (uint16_t)(w->next - w->oldest);
+}
+
+/*
+ * Takes the next frame_seq, or returns false when window is not 0 and a
+ * frame numbered next would lie outside a peer window of that many frames
+ * from the oldest unacknowledged one (the FPGA rejects it).
+ */
+bool dgr_sendwin_take(struct dgr_sendwin *w, unsigned int window, uint16_t *seq);
+
+/*
+ * The peer acknowledged frames before end (start + count of its run).
+ * Returns how many frames that newly acknowledged (0 for an old or a bogus run).
+ */
+unsigned int dgr_sendwin_ack(struct dgr_sendwin *w, uint16_t end);
 
 /* One frame kept by the sender until it is acknowledged. */
 struct dgr_rtq_slot {

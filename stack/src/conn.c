@@ -29,6 +29,7 @@ void dgr_conn_opts_init(struct dgr_conn_opts *o)
 	o->buffer_size = DGR_DEFAULT_BUFFER_SIZE;
 	o->peer_buffers = DGR_DEFAULT_PEER_BUFFERS;
 	o->retransmit_attempts = 5;
+	o->peer_window = DGR_DEFAULT_PEER_WINDOW;
 	o->incomplete_ms = DGR_DEFAULT_INCOMPLETE_MS;
 	o->doorbell_mode = DGR_DOORBELL_FLAG;
 	o->inline_doorbells = true;
@@ -112,6 +113,10 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 	}
 	if (o->rx_drop_ppm > 1000000) {
 		return bad(errbuf, "--drop-rx: %u ppm is out of range 0..1000000", o->rx_drop_ppm);
+	}
+	if (o->peer_window > DGR_MAX_PEER_WINDOW) {
+		return bad(errbuf, "--peer-window: %u is out of range 0..%u", o->peer_window,
+			   DGR_MAX_PEER_WINDOW);
 	}
 	if (o->retransmit_ms && o->retransmit_attempts == 0) {
 		return bad(errbuf, "--retransmit-attempts: 0 is out of range 1..255");
@@ -519,9 +524,20 @@ void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len)
 	uint32_t want = __atomic_load_n(&c->dcp_want, __ATOMIC_ACQUIRE);
 	struct dcp_packet p;
 
-	if (!want || dcp_decode(buf, len, &p, NULL) < 0 || !dcp_is_response(p.kind) ||
-	    (DGR_DCP_WANT | p.tag) != want) {
-		return; /* answers to DCP doorbells, late answers to an earlier try */
+	if (dcp_decode(buf, len, &p, NULL) < 0) {
+		DGR_ADD(c->st.malformed_dcp, 1);
+		return;
+	}
+	if (!dcp_is_response(p.kind)) {
+		DGR_ADD(c->st.dcp_unexpected, 1); /* a host answers no request */
+		return;
+	}
+	if (!(p.tag & DGR_DCP_TAG_CALLER)) {
+		return; /* the answer to one of our DCP doorbells */
+	}
+	if (!want || (DGR_DCP_WANT | p.tag) != want) {
+		DGR_ADD(c->st.dcp_unexpected, 1); /* a late answer to an earlier try, or junk */
+		return;
 	}
 	/* claim it: a duplicate answer (after a resend) then finds nothing awaited */
 	if (!__atomic_compare_exchange_n(&c->dcp_want, &want, 0, false, __ATOMIC_ACQ_REL,

@@ -73,8 +73,8 @@ struct dgr_dcp_out {
 /* dcp_want holds this bit when a response is awaited (the tag in the low byte). */
 #define DGR_DCP_WANT 0x100u
 
-/* Rx -> tx: ACK bookkeeping. */
-enum { DGR_ACKEV_PEER_ACKED = 0, DGR_ACKEV_TO_ACK = 1 };
+/* Rx -> tx: a peer frame to acknowledge (real: it had messages; not an ACK-only frame). */
+enum { DGR_ACKEV_TO_ACK = 1, DGR_ACKEV_TO_ACK_REAL = 2 };
 struct dgr_ack_ev {
 	uint8_t kind;
 	uint8_t count;
@@ -135,6 +135,14 @@ struct dgr_conn {
 	uint64_t t_first_complete, t_last_complete;
 
 	uint64_t injected_drops; /* rx thread: frames dropped by rx_drop_ppm */
+	/*
+	 * The peer's ACKs, cumulative (rx thread writes, tx thread reads): the
+	 * end (start + count) of the latest run, with bit 16 set once one came.
+	 */
+	uint32_t peer_ack_end;
+	bool tx_window_blocked; /* atomic: the tx thread waits for the peer's ACK window */
+	/* the ids of the last frame dropped for its ids (rx thread; for the diagnosis) */
+	uint32_t wrong_ids; /* atomic: dst_id << 16 | src_id */
 	struct dgr_conn_stats st;
 	struct dgr_thread_stats ts[DGR_T_COUNT];
 	struct dgr_sched_info si[DGR_T_COUNT];

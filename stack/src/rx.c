@@ -153,8 +153,86 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 }
 
 /*
+ * Resolves a message's port and checks it against that port's memory (the
+ * addresses made port-relative in *m). Returns the port, or NULL with *reason
+ * (a positive DGR_E_* code).
+ */
+static struct dgr_port *check_msg(struct dgr_conn *c, struct dgr_msg *m, int *reason)
+{
+	struct dgr_port *p;
+	int r;
+
+	/* data says where a message goes; a flag-only one, its flag */
+	if (m->data_len == 0 && m->flag_addr == DGR_NO_FLAG) {
+		p = &c->port[0]; /* neither: nothing to write anywhere */
+	} else {
+		p = port_of(c, m->data_len != 0 ? m->data_addr : m->flag_addr);
+	}
+	if (!p) {
+		*reason = DGR_E_ADDR_RANGE;
+		return NULL;
+	}
+	if (m->data_len != 0) {
+		m->data_addr -= p->base;
+	}
+	if (m->flag_addr != DGR_NO_FLAG) {
+		m->flag_addr -= p->base;
+	}
+	r = dgr_msg_validate(m, p->mem_size, c->o.strict_lengths, NULL);
+	if (r < 0) {
+		*reason = -r;
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Checks every message of a frame before anything of it is taken: a frame
+ * with one bad message is dropped whole, its frame_seq not recorded (a forged
+ * or damaged frame must not take the number of the real one). Returns 0, or a
+ * positive DGR_E_* reason.
+ */
+static int check_frame(struct dgr_conn *c, const struct dgr_frame *frame)
+{
+	struct dgr_frame f = *frame;
+	struct dgr_msg m;
+	int reason = 0;
+	int rc;
+
+	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
+		if (!check_msg(c, &m, &reason)) {
+			return reason;
+		}
+	}
+	return rc < 0 ? -rc : 0;
+}
+
+/* A frame for other endpoint ids: counted, its ids kept for the diagnosis. */
+static void wrong_ids(struct dgr_conn *c, const struct dgr_frame_hdr *h, size_t len)
+{
+	__atomic_store_n(&c->wrong_ids, (uint32_t)h->dst_id << 16 | h->src_id, __ATOMIC_RELAXED);
+	dgr_count_malformed(c, DGR_E_INVAL, (uint32_t)len);
+}
+
+/* The peer's ACK run: cumulative, published for the transmit thread (dgr_sendwin). */
+static void peer_acked(struct dgr_rx_ctx *x, const struct dgr_frame_hdr *h)
+{
+	struct dgr_conn *c = x->c;
+
+	DGR_ADD(c->st.acks_received, 1);
+	DGR_TP(ack_rx, c->o.conn_index, h->ack_start, h->ack_count);
+	__atomic_store_n(&c->peer_ack_end, 0x10000u | (uint16_t)(h->ack_start + h->ack_count),
+			 __ATOMIC_RELEASE);
+	if (c->o.retransmit_ms || __atomic_load_n(&c->tx_window_blocked, __ATOMIC_RELAXED)) {
+		x->notify_tx = true;
+	}
+}
+
+/*
  * Processes one received DG-RDMA frame (receive thread context); arrival is
- * when the kernel received it (0: unknown, taken as now).
+ * when the kernel received it (0: unknown, taken as now). Every frame takes a
+ * frame_seq, ACK-only frames included: the duplicate filter covers them all,
+ * and a frame is recorded there only once it was checked whole.
  */
 void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t now,
 		  uint64_t arrival)
@@ -162,6 +240,8 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 	struct dgr_conn *c = x->c;
 	struct dgr_frame f;
 	struct dgr_msg m;
+	enum dgr_seq_verdict verdict;
+	bool ack_only;
 	int rc;
 	uint16_t msgs = 0;
 
@@ -178,59 +258,54 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 	DGR_ADD(c->st.frames_rx, 1);
 	DGR_ADD(c->st.bytes_rx, len);
 	if (f.hdr.dst_id != c->o.id || f.hdr.src_id != c->o.peer_id) {
-		dgr_count_malformed(c, DGR_E_INVAL, (uint32_t)len);
+		wrong_ids(c, &f.hdr, len);
 		return;
 	}
-	if (f.hdr.ack_count > 0) {
-		DGR_ADD(c->st.acks_received, 1);
-		DGR_TP(ack_rx, c->o.conn_index, f.hdr.ack_start, f.hdr.ack_count);
-		if (c->o.retransmit_ms) {
-			push_ack_ev(x, DGR_ACKEV_PEER_ACKED, f.hdr.ack_start, f.hdr.ack_count);
+	ack_only = f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY;
+	if (!ack_only) {
+		int reason = check_frame(c, &f);
+
+		if (reason) {
+			dgr_count_malformed(c, reason, (uint32_t)len);
+			return;
 		}
 	}
-	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+	verdict = dgr_dupfilter_check(&x->dup, f.hdr.frame_seq);
+	if (verdict == DGR_SEQ_AHEAD) {
+		DGR_ADD(c->st.frames_out_of_window, 1);
+		return;
+	}
+	if (verdict != DGR_SEQ_NEW) {
+		DGR_ADD(c->st.duplicate_frames, 1);
+		if (c->o.acks && !ack_only) {
+			/* acknowledge again: our earlier ACK may have been lost */
+			push_ack_ev(x, DGR_ACKEV_TO_ACK_REAL, f.hdr.frame_seq, 1);
+		}
+		return;
+	}
+	dgr_dupfilter_record(&x->dup, f.hdr.frame_seq);
+	DGR_ADD(c->st.frames_accepted, 1);
+	__atomic_store_n(&c->st.frames_missing, x->dup.missing, __ATOMIC_RELAXED);
+	if (f.hdr.ack_count > 0) {
+		peer_acked(x, &f.hdr);
+	}
+	if (c->o.acks) {
+		push_ack_ev(x, ack_only ? DGR_ACKEV_TO_ACK : DGR_ACKEV_TO_ACK_REAL, f.hdr.frame_seq,
+			    1);
+	}
+	if (ack_only) {
 		DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, 0,
 		       f.hdr.ack_start, f.hdr.ack_count);
 		return;
 	}
-	if (dgr_dupfilter_accept(&x->dup, f.hdr.frame_seq) != DGR_SEQ_NEW) {
-		DGR_ADD(c->st.duplicate_frames, 1);
-		if (c->o.acks) {
-			/* acknowledge again: our earlier ACK may have been lost */
-			push_ack_ev(x, DGR_ACKEV_TO_ACK, f.hdr.frame_seq, 1);
-		}
-		return;
-	}
-	if (c->o.acks) {
-		push_ack_ev(x, DGR_ACKEV_TO_ACK, f.hdr.frame_seq, 1);
-	}
-	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
+	while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
 		struct dgr_txn_info done;
 		struct dgr_port *p;
+		int reason;
 		int r;
 
 		msgs++;
-		/* data says where a message goes; a flag-only one, its flag */
-		if (m.data_len == 0 && m.flag_addr == DGR_NO_FLAG) {
-			p = &c->port[0]; /* neither: nothing to write anywhere */
-		} else {
-			p = port_of(c, m.data_len != 0 ? m.data_addr : m.flag_addr);
-		}
-		if (!p) {
-			dgr_count_malformed(c, DGR_E_ADDR_RANGE, m.data_len);
-			continue;
-		}
-		if (m.data_len != 0) {
-			m.data_addr -= p->base;
-		}
-		if (m.flag_addr != DGR_NO_FLAG) {
-			m.flag_addr -= p->base;
-		}
-		r = dgr_msg_validate(&m, p->mem_size, c->o.strict_lengths, NULL);
-		if (r < 0) {
-			dgr_count_malformed(c, -r, m.data_len);
-			continue;
-		}
+		p = check_msg(c, &m, &reason); /* passed check_frame(): resolves the port */
 		if (m.flag_addr != DGR_NO_FLAG) {
 			m.flag_addr += p->base; /* the reassembler reports wire addresses */
 		}
@@ -255,9 +330,6 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		if (r == DGR_REASM_COMPLETE) {
 			complete_txn(x, p, &done, f.hdr.frame_seq, now, arrival);
 		}
-	}
-	if (rc < 0) {
-		dgr_count_malformed(c, -rc, (uint32_t)len);
 	}
 	DGR_TP(frame_rx, c->o.conn_index, f.hdr.frame_seq, (uint32_t)len, msgs, f.hdr.ack_start,
 	       f.hdr.ack_count);
@@ -298,6 +370,8 @@ void *dgr_rx_thread(void *arg)
 	int timeout = c->o.busy_wait ? 0 : 20;
 	int last_n = 0;
 	uint64_t rnd = c->o.rx_drop_seed ? c->o.rx_drop_seed : 0x9E3779B97F4A7C15ull;
+	const struct dgr_addr *peer = dgr_transport_peer(c->t);
+	enum dgr_transport_kind kind = dgr_transport_kind_of(c->t);
 
 	dgr_dupfilter_init(&x.dup);
 	if (!dgr_thread_begin(c, DGR_T_RX)) {
@@ -333,6 +407,11 @@ void *dgr_rx_thread(void *arg)
 		for (int i = 0; i < n; i++) {
 			DGR_ADD(ts->items, 1);
 			DGR_ADD(ts->bytes, pkts[i].len);
+			if (peer && !dgr_addr_equal(kind, &pkts[i].src, peer)) {
+				/* not our peer's: never trusted, whatever ids it carries */
+				DGR_ADD(c->st.frames_foreign, 1);
+				continue;
+			}
 			if (c->o.rx_drop_ppm && pkts[i].proto == DGR_PROTO_DGRDMA) {
 				/* xorshift64: fault injection, as a lossy link would drop */
 				rnd ^= rnd << 13;

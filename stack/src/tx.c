@@ -16,8 +16,7 @@
 
 #include "conn_priv.h"
 
-#define ACK_ONLY_SLOTS 64
-#define DCP_SLOTS      64
+#define DCP_SLOTS 64
 
 enum active_kind { ACTIVE_NONE, ACTIVE_DOORBELL, ACTIVE_DATA };
 
@@ -41,9 +40,11 @@ struct tx_state {
 
 	struct dgr_frame_builder fb;
 	bool open;
-	uint16_t fseq;	   /* seq of the open frame */
-	uint64_t first_ns; /* when the open frame got its first message */
-	uint16_t next_seq;
+	uint16_t fseq;		/* seq of the open frame */
+	uint64_t first_ns;	/* when the open frame got its first message */
+	struct dgr_sendwin win; /* every frame numbered, ACK-only ones too */
+	bool window_blocked;	/* the peer's ACK window is full */
+	uint32_t seen_ack_end;	/* c->peer_ack_end when last taken */
 	uint32_t next_txn;
 
 	enum active_kind active;
@@ -69,8 +70,6 @@ struct tx_state {
 	unsigned int ndbs;
 	unsigned int ndbs_closed; /* the first ndbs_closed are in closed frames or DCP packets */
 	unsigned int dbs_cap;
-	uint8_t ack_bufs[ACK_ONLY_SLOTS][DGR_FRAME_HDR_LEN];
-	unsigned int nack;
 	uint8_t dcp_bufs[DCP_SLOTS][16];
 	unsigned int ndcp;
 	uint8_t dcp_tag;
@@ -157,7 +156,6 @@ static int flush_send(struct tx_state *s)
 	s->ndbs -= s->ndbs_closed;
 	s->ndbs_closed = 0;
 	s->npkts = 0;
-	s->nack = 0;
 	s->ndcp = 0;
 	if (!c->o.retransmit_ms) {
 		dgr_rtq_release_all(&s->rtq);
@@ -182,37 +180,91 @@ static int add_pkt(struct tx_state *s, const uint8_t *data, size_t len, enum dgr
 		p->iovcnt = dgr_fb_iov(fb, s->pkt_iov[s->npkts]);
 	}
 	s->npkts++;
-	if (s->npkts == s->batch || s->nack == ACK_ONLY_SLOTS || s->ndcp == DCP_SLOTS ||
-	    s->ndbs + 512 > s->dbs_cap) {
+	if (s->npkts == s->batch || s->ndcp == DCP_SLOTS || s->ndbs + 512 > s->dbs_cap) {
 		return flush_send(s);
 	}
 	return 0;
 }
 
-static bool open_frame(struct tx_state *s)
+/*
+ * The buffer and the frame_seq of the next frame: NULL when every slot waits
+ * for an ACK, or when the next frame_seq lies outside the peer's ACK window
+ * (the FPGA would reject it: wait until it acknowledges).
+ */
+static uint8_t *next_frame(struct tx_state *s, uint16_t *seq)
 {
 	struct dgr_conn *c = s->c;
+	uint8_t *buf = dgr_rtq_reserve(&s->rtq);
+
+	if (!buf) {
+		return NULL;
+	}
+	if (!dgr_sendwin_take(&s->win, c->o.peer_window, seq)) {
+		if (!s->window_blocked) {
+			s->window_blocked = true;
+			__atomic_store_n(&c->tx_window_blocked, true, __ATOMIC_RELAXED);
+			DGR_ADD(c->st.send_window_waits, 1);
+		}
+		return NULL;
+	}
+	if (s->window_blocked) {
+		s->window_blocked = false;
+		__atomic_store_n(&c->tx_window_blocked, false, __ATOMIC_RELAXED);
+	}
+	DGR_ADD(c->st.frames_unacked, dgr_sendwin_unacked(&s->win) - c->st.frames_unacked);
+	return buf;
+}
+
+static void frame_hdr(const struct tx_state *s, struct dgr_frame_hdr *hdr, uint16_t seq)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->dst_id = s->c->o.peer_id;
+	hdr->src_id = s->c->o.id;
+	hdr->frame_seq = seq;
+}
+
+static bool open_frame(struct tx_state *s)
+{
 	struct dgr_frame_hdr hdr;
 	uint8_t *buf;
+	uint16_t seq;
 
-	buf = dgr_rtq_reserve(&s->rtq);
+	buf = next_frame(s, &seq);
 	if (!buf) {
-		return false; /* every slot waits for an ACK */
+		return false;
 	}
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.src_id = c->o.id;
-	hdr.dst_id = c->o.peer_id;
-	hdr.frame_seq = s->next_seq;
+	frame_hdr(s, &hdr, seq);
 	if (dgr_fb_init(&s->fb, buf, s->cap, &hdr) < 0) {
 		return false;
 	}
 	if (s->zero_copy) {
 		dgr_fb_gather(&s->fb);
 	}
-	s->fseq = s->next_seq;
+	s->fseq = seq;
 	s->open = true;
 	s->first_ns = 0;
 	return true;
+}
+
+/* The peer's latest cumulative ACK (rx thread): frees the window and the retransmit queue. */
+static void take_peer_acks(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+	uint32_t end = __atomic_load_n(&c->peer_ack_end, __ATOMIC_ACQUIRE);
+	unsigned int n;
+
+	s->seen_ack_end = end;
+	if (!(end & 0x10000u)) {
+		return;
+	}
+	n = dgr_sendwin_ack(&s->win, (uint16_t)end);
+	if (n == 0) {
+		return;
+	}
+	if (c->o.retransmit_ms) {
+		dgr_rtq_ack(&s->rtq, (uint16_t)(end - n), n);
+	}
+	DGR_ADD(c->st.frames_unacked, dgr_sendwin_unacked(&s->win) - c->st.frames_unacked);
 }
 
 static void set_acks(struct tx_state *s, uint8_t *hdr_buf, struct dgr_frame_builder *fb)
@@ -252,7 +304,6 @@ static int close_frame(struct tx_state *s)
 	ack_count = s->fb.buf[DGR_FRAME_OFF_ACK_COUNT];
 	dgr_rtq_commit(&s->rtq, s->fseq, (uint32_t)len, (uint16_t)s->fb.msgs, dgr_now_ns());
 	s->open = false;
-	s->next_seq++;
 	DGR_ADD(c->st.frames_tx, 1);
 	DGR_ADD(c->st.bytes_tx, len);
 	DGR_ADD(c->st.msgs_tx, s->fb.msgs);
@@ -479,25 +530,33 @@ static int send_dcp_requests(struct tx_state *s)
 	return did;
 }
 
+/*
+ * ACK-only frames for the peer's frames with messages waiting (an ACK-only
+ * frame of the peer's is acknowledged with them, never alone). Each takes the
+ * next frame_seq, as on the FPGA, and is kept for retransmission like any
+ * frame: a lost one would leave a hole the FPGA's window never skips.
+ */
 static int send_ack_only(struct tx_state *s)
 {
 	struct dgr_conn *c = s->c;
 
-	while (dgr_ackq_pending(&s->ackq) > 0) {
-		uint8_t *b = s->ack_bufs[s->nack++];
+	while (dgr_ackq_pending_real(&s->ackq) > 0) {
 		struct dgr_frame_hdr hdr;
+		uint16_t seq;
+		uint8_t *b = next_frame(s, &seq);
 		int r;
 
-		memset(&hdr, 0, sizeof(hdr));
-		hdr.src_id = c->o.id;
-		hdr.dst_id = c->o.peer_id;
-		hdr.frame_seq = 0; /* ACK-only frames take no sequence number (docs/stack.md) */
+		if (!b) {
+			return 0; /* the ACKs wait for a slot or the peer's window */
+		}
+		frame_hdr(s, &hdr, seq);
 		hdr.flags = DGR_FRAME_FLAG_ACK_ONLY;
 		dgr_frame_hdr_write(b, &hdr);
 		set_acks(s, b, NULL);
+		dgr_rtq_commit(&s->rtq, seq, DGR_FRAME_HDR_LEN, 0, dgr_now_ns());
 		DGR_ADD(c->st.frames_tx, 1);
 		DGR_ADD(c->st.bytes_tx, DGR_FRAME_HDR_LEN);
-		DGR_TP(frame_tx, c->o.conn_index, 0, DGR_FRAME_HDR_LEN, 0,
+		DGR_TP(frame_tx, c->o.conn_index, seq, DGR_FRAME_HDR_LEN, 0,
 		       dgr_get_le16(b + DGR_FRAME_OFF_ACK_START), b[DGR_FRAME_OFF_ACK_COUNT], 0);
 		r = add_pkt(s, b, DGR_FRAME_HDR_LEN, DGR_PROTO_DGRDMA, NULL);
 		if (r < 0) {
@@ -560,12 +619,9 @@ static int tx_service(struct tx_state *s, bool stopping, uint64_t *wait_ns)
 	int did;
 	int r;
 
+	take_peer_acks(s);
 	while (dgr_spsc_pop(&c->acks, &ev)) {
-		if (ev.kind == DGR_ACKEV_PEER_ACKED) {
-			dgr_rtq_ack(&s->rtq, ev.start, ev.count);
-		} else {
-			dgr_ackq_push(&s->ackq, ev.start);
-		}
+		dgr_ackq_push(&s->ackq, ev.start, ev.kind == DGR_ACKEV_TO_ACK_REAL);
 	}
 	did = send_dcp_requests(s);
 	if (did < 0) {
@@ -664,7 +720,10 @@ static int tx_loop(struct tx_state *s)
 			continue;
 		}
 		seen = dgr_event_prepare(&c->ev_tx);
-		if (tx_has_work(c) || dgr_conn_stopping(c)) {
+		/* work blocked on the peer's window waits for its ACK (the rx thread wakes us) */
+		if ((tx_has_work(c) && !s->window_blocked) || dgr_spsc_count(&c->acks) ||
+		    __atomic_load_n(&c->peer_ack_end, __ATOMIC_ACQUIRE) != s->seen_ack_end ||
+		    dgr_conn_stopping(c)) {
 			dgr_event_cancel(&c->ev_tx);
 			continue;
 		}
@@ -689,7 +748,7 @@ void *dgr_tx_thread(void *arg)
 	s->c = c;
 	s->cap = dgr_transport_frame_cap(c->t);
 	s->batch = c->o.transport.batch ? c->o.transport.batch : DGR_TRANSPORT_DEFAULT_BATCH;
-	s->next_seq = 1;
+	dgr_sendwin_init(&s->win);
 	s->next_txn = 1;
 	s->zero_copy = c->o.retransmit_ms == 0; /* frames to resend must own their data */
 	s->dbs_cap = 1024;

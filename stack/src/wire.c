@@ -89,8 +89,8 @@ static size_t align_msg_offset(size_t off)
 /* See wire.h. */
 void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr)
 {
-	hdr->src_id = dgr_get_le16(buf + DGR_FRAME_OFF_SRC_ID);
 	hdr->dst_id = dgr_get_le16(buf + DGR_FRAME_OFF_DST_ID);
+	hdr->src_id = dgr_get_le16(buf + DGR_FRAME_OFF_SRC_ID);
 	hdr->frame_seq = dgr_get_le16(buf + DGR_FRAME_OFF_SEQ);
 	hdr->ack_start = dgr_get_le16(buf + DGR_FRAME_OFF_ACK_START);
 	hdr->ack_count = buf[DGR_FRAME_OFF_ACK_COUNT];
@@ -100,8 +100,8 @@ void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr)
 /* See wire.h. */
 void dgr_frame_hdr_write(uint8_t *buf, const struct dgr_frame_hdr *hdr)
 {
-	dgr_put_le16(buf + DGR_FRAME_OFF_SRC_ID, hdr->src_id);
 	dgr_put_le16(buf + DGR_FRAME_OFF_DST_ID, hdr->dst_id);
+	dgr_put_le16(buf + DGR_FRAME_OFF_SRC_ID, hdr->src_id);
 	dgr_put_le16(buf + DGR_FRAME_OFF_SEQ, hdr->frame_seq);
 	dgr_put_le16(buf + DGR_FRAME_OFF_ACK_START, hdr->ack_start);
 	buf[DGR_FRAME_OFF_ACK_COUNT] = hdr->ack_count;

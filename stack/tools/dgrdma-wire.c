@@ -239,8 +239,8 @@ static int decode_one(const char *hex, bool udp, uint64_t mem_size)
 		printf("malformed: %s\n", err);
 		return 1;
 	}
-	printf("frame src_id=%u dst_id=%u frame_seq=%u ack_start=%u ack_count=%u flags=%u%s\n",
-	       f.hdr.src_id, f.hdr.dst_id, f.hdr.frame_seq, f.hdr.ack_start, f.hdr.ack_count,
+	printf("frame dst_id=%u src_id=%u frame_seq=%u ack_start=%u ack_count=%u flags=%u%s\n",
+	       f.hdr.dst_id, f.hdr.src_id, f.hdr.frame_seq, f.hdr.ack_start, f.hdr.ack_count,
 	       f.hdr.flags, f.hdr.flags ? "" : " (ACK only)");
 	while ((rc = dgr_frame_next_msg(&f, &m, err)) > 0) {
 		struct dgr_flag_word fw;

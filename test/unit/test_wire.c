@@ -26,12 +26,13 @@ static void test_header_round_trip(void)
 				   .flags = 1 };
 	struct dgr_frame_hdr g;
 	uint8_t buf[DGR_FRAME_HDR_LEN];
-	static const uint8_t want[DGR_FRAME_HDR_LEN] = { 0x34, 0x12, 0xEF, 0xBE, 0xFF,
+	static const uint8_t want[DGR_FRAME_HDR_LEN] = { 0xEF, 0xBE, 0x34, 0x12, 0xFF,
 							 0xFF, 0x07, 0x00, 200,	 1 };
 
 	dgr_frame_hdr_write(buf, &h);
-	tap_ok(memcmp(buf, want, sizeof(want)) == 0,
-	       "frame header is little-endian with src_id at offset 0");
+	tap_ok(
+	    memcmp(buf, want, sizeof(want)) == 0,
+	    "frame header is little-endian, dst_id at offset 0 and src_id at 2 (the HDL's order)");
 	dgr_frame_hdr_read(buf, &g);
 	tap_ok(memcmp(&h, &g, sizeof(h)) == 0, "frame header round-trips");
 }

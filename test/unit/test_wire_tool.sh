@@ -11,10 +11,10 @@ check_eq "$(echo "$out" | awk '$1 == 4 { print $4 }')" "5888" "the final fragmen
 out=$("$W" plan --size 1465 --mtu 1500)
 check_eq "$(echo "$out" | awk '$1 == 2 { print $4 }')" "12" "1465 bytes at MTU 1500: final fragment 9 rounded up to 12"
 
-# A doorbell frame: src 1, dst 2, seq 3, flag-only txn 7 to flag 0x100.
+# A doorbell frame: dst_id 1 (offset 0), src_id 2, seq 3, flag-only txn 7 to flag 0x100.
 hex="01000200030000000001 07000000 00010000 01000000 0000 0100 00000000 0000 00 00"
 out=$("$W" decode "$hex")
-check_eq "$(echo "$out" | head -1)" "frame src_id=1 dst_id=2 frame_seq=3 ack_start=0 ack_count=0 flags=1" "decodes the frame header"
+check_eq "$(echo "$out" | head -1)" "frame dst_id=1 src_id=2 frame_seq=3 ack_start=0 ack_count=0 flags=1" "decodes the frame header"
 echo "$out" | grep -q "txn_id=7 flag_addr=0x100 flag_value=0x1 num_msgs=0 msg_seq=1 data_addr=0 data_len=0 next=0 (doorbell)"
 check "decodes the doorbell message" test $? -eq 0
 

@@ -82,12 +82,16 @@ enum { DGR_T_RX, DGR_T_TX, DGR_T_WORKER, DGR_T_CONTROL, DGR_T_WORKER2, DGR_T_COU
 
 struct dgr_conn;
 
+#define DGR_DEFAULT_PEER_WINDOW 32u    /* the zed_ether FPGA's ack_tracker_bitfield_width */
+#define DGR_MAX_PEER_WINDOW	32768u /* half the sequence space */
+
 struct dgr_conn_opts {
 	struct dgr_transport_opts transport;
 	enum dgr_direction direction;
-	uint16_t conn_index;		  /* the tracepoints' conn field */
-	uint16_t id;			  /* our endpoint id (src_id of our frames), default 0 */
-	uint16_t peer_id;		  /* the FPGA's id, default 1 */
+	uint16_t conn_index; /* the tracepoints' conn field */
+	uint16_t id; /* our id: src_id (offset 2) of our frames, dst_id of the peer's; default 0 */
+	uint16_t
+	    peer_id; /* the FPGA's id: dst_id (offset 0) of our frames, src_id of its; default 1 */
 	unsigned int buffers;		  /* H: host buffers, 1..255 */
 	uint32_t buffer_size;		  /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
 	unsigned int peer_buffers;	  /* E: the FPGA's buffers, 1..64 */
@@ -95,7 +99,14 @@ struct dgr_conn_opts {
 	bool acks;			  /* acknowledge the peer's frames */
 	unsigned int retransmit_ms;	  /* resend unacknowledged frames after this; 0 = off */
 	unsigned int retransmit_attempts; /* resends before giving up, default 5 */
-	unsigned int incomplete_ms;	  /* drop incomplete transactions older than this */
+	/*
+	 * The peer's ACK window (the FPGA's ack_tracker_bitfield_width, 32 on
+	 * zed_ether): no frame is sent that many or more frames after the oldest
+	 * one the peer has not acknowledged, since the FPGA would reject it.
+	 * 0: no limit (a peer that does not acknowledge). Default 32.
+	 */
+	unsigned int peer_window;
+	unsigned int incomplete_ms; /* drop incomplete transactions older than this */
 	enum dgr_doorbell_mode doorbell_mode;
 	uint32_t doorbell_dcp_addr; /* DCP address written with the buffer index */
 	bool strict_lengths;	    /* enforce the FPGA's fragment length rules on input */

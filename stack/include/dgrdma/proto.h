@@ -22,8 +22,8 @@
  * dissector); docs/protocol.md explains the choice.
  */
 #define DGR_FRAME_HDR_LEN	10
-#define DGR_FRAME_OFF_SRC_ID	0
-#define DGR_FRAME_OFF_DST_ID	2
+#define DGR_FRAME_OFF_DST_ID	0 /* OpenCPI's HDL and C++ driver: dst_id, then src_id */
+#define DGR_FRAME_OFF_SRC_ID	2
 #define DGR_FRAME_OFF_SEQ	4
 #define DGR_FRAME_OFF_ACK_START 6
 #define DGR_FRAME_OFF_ACK_COUNT 8

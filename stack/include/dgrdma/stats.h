@@ -73,7 +73,15 @@ extern "C" {
 	X(doorbells_inline)          /* of doorbells_sent, sent by the consumer itself */ \
 	X(doorbells_held)            /* held back by a consumer behind, to leave in a group */ \
 	X(rx_holdoffs)               /* --rx-holdoff-us sleeps of the receive thread */      \
-	X(frames_tx_gathered)        /* frames sent from their pieces, data not copied (zero-copy) */
+	X(frames_tx_gathered)        /* frames sent from their pieces, data not copied (zero-copy) */ \
+	X(frames_accepted)         /* frames taken whole (ids, checks, duplicate filter passed) */ \
+	X(frames_missing)          /* gauge: peer frame_seqs skipped and never arrived */ \
+	X(frames_out_of_window)    /* frame_seq far ahead of the stream: dropped, not taken */ \
+	X(frames_foreign)          /* packets from another address than --peer, dropped */ \
+	X(malformed_dcp)           /* DCP packets that did not decode */ \
+	X(dcp_unexpected)          /* DCP packets decoded but answering nothing awaited */ \
+	X(frames_unacked)          /* gauge: our frames the peer has not acknowledged */ \
+	X(send_window_waits)       /* times a frame waited for the peer's ACK window */
 /* clang-format on */
 
 struct dgr_conn_stats {

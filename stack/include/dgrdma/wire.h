@@ -69,10 +69,15 @@ const char *dgr_strerror(int err);
  */
 const char *dgr_error_id(int err);
 
-/* Decoded frame header. src_id is offset 0 (the sender), dst_id offset 2. */
+/*
+ * Decoded frame header. Field order and names as OpenCPI's HDL and C++ driver:
+ * dst_id at offset 0 (the receiver's id: the FPGA's remote_dst_id on its
+ * frames), src_id at offset 2 (the sender's: its local_src_id). The public Lua
+ * dissector reads the same two words the other way round (docs/protocol.md).
+ */
 struct dgr_frame_hdr {
-	uint16_t src_id;
 	uint16_t dst_id;
+	uint16_t src_id;
 	uint16_t frame_seq;
 	uint16_t ack_start;
 	uint8_t ack_count;

@@ -27,7 +27,8 @@ static void setup(struct fpga_emu *e, enum fpga_mode mode)
 	e->cfg.buffer_size = 4096;
 	e->cfg.nbuffers = 4;
 	e->cfg.host_buffers = 8;
-	e->cfg.id = 1;
+	e->cfg.local_src_id = 1;
+	e->cfg.restart_on_seq1 = true;
 	e->cfg.max_acks = 8;
 	e->cfg.ack_wait_us = 100;
 	e->frame_cap = 8970;
@@ -37,8 +38,10 @@ static void setup(struct fpga_emu *e, enum fpga_mode mode)
 	fpga_adc_init(&e->adc, 1e6, 0, true);
 	fpga_dac_init(&e->dac, true);
 	fpga_perftest_init(&e->pt);
-	fpga_acktrack_init(&e->ack);
-	e->reasm = dgr_reasm_new(64, NULL);
+	e->cfg.ack_width = FPGA_ACK_DEFAULT_WIDTH;
+	e->cfg.max_ack_count = FPGA_ACK_DEFAULT_MAX_COUNT;
+	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
+	fpga_txnrecord_init(&e->txns);
 	fpga_tx_init(e, NULL);
 	for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
 		e->wstate[w] = FPGA_WS_OPERATING;

@@ -27,7 +27,6 @@ static struct fpga_emu *setup(enum fpga_mode mode)
 	fpga_producer_free(&e->prod);
 	fpga_consumer_free(&e->cons);
 	fpga_tx_free(e);
-	dgr_reasm_free(e->reasm);
 	memset(e, 0, sizeof(*e));
 	e->cfg.mode = mode;
 	e->cfg.rate = 1e6;
@@ -37,7 +36,8 @@ static struct fpga_emu *setup(enum fpga_mode mode)
 	e->cfg.host_buffers = H;
 	e->cfg.fpga_memory = 65536;
 	e->cfg.report_data_loss = true;
-	e->cfg.id = 1;
+	e->cfg.local_src_id = 1;
+	e->cfg.restart_on_seq1 = true;
 	e->cfg.max_acks = 8;
 	e->cfg.ack_wait_us = 100;
 	e->rng = 12345;
@@ -46,8 +46,10 @@ static struct fpga_emu *setup(enum fpga_mode mode)
 	fpga_adc_init(&e->adc, 1e6, 0, true);
 	fpga_dac_init(&e->dac, true);
 	fpga_perftest_init(&e->pt);
-	fpga_acktrack_init(&e->ack);
-	e->reasm = dgr_reasm_new(64, NULL);
+	e->cfg.ack_width = FPGA_ACK_DEFAULT_WIDTH;
+	e->cfg.max_ack_count = FPGA_ACK_DEFAULT_MAX_COUNT;
+	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
+	fpga_txnrecord_init(&e->txns);
 	e->frame_cap = 8970;
 	e->mtu = 9000;
 	e->have_peer = true;
@@ -231,8 +233,8 @@ static void test_dcp(void)
 	TAP_EQ_U(dcp_write(e, paddr("report_data_loss"), 0, 0xF), DCP_RESP_OK,
 		 "dcp: report_data_loss writable");
 	tap_ok(!e->adc.report_data_loss, "dcp: report_data_loss is now false");
-	TAP_EQ_U(dcp_write(e, paddr("max_acks_outstanding"), 0, 0xF), DCP_RESP_ERROR,
-		 "dcp: max_acks_outstanding 0 is out of range");
+	TAP_EQ_U(dcp_write(e, paddr("max_acks_outstanding"), 256, 0xF), DCP_RESP_ERROR,
+		 "dcp: max_acks_outstanding 256 is out of range (8 bits)");
 	TAP_EQ_U(dcp_write(e, paddr("tx_beats"), 9999, 0xF), DCP_RESP_ERROR,
 		 "dcp: tx_beats beyond the buffer is refused");
 	TAP_EQ_U(dcp_read(e, paddr("doorbell"), &code), 0, "dcp: a write-only property reads 0");
@@ -376,7 +378,8 @@ static void test_txpath(void)
 	TAP_EQ_U(hv.first_seq, 1, "tx: frame_seq starts at 1");
 	TAP_EQ_U(hv.last_seq, 2, "tx: and counts up");
 	TAP_EQ_U(dgr_get_le16(tapped[0] + DGR_FRAME_OFF_SRC_ID), 1,
-		 "tx: src_id (offset 0) is --id");
+		 "tx: src_id (offset 2) is local_src_id (--id)");
+	TAP_EQ_U(DGR_FRAME_OFF_SRC_ID, 2, "tx: src_id is the word at offset 2, as the HDL's");
 	for (uint32_t k = 0; k < S / 4; k++) {
 		if (dgr_get_le32(hv.mem + 4 * k) != k) {
 			ramp_bad++;
@@ -386,7 +389,7 @@ static void test_txpath(void)
 	TAP_EQ_U(e->cnt.transactions_sent, 1, "tx: transactions_sent 1");
 	TAP_EQ_U(e->cnt.samples_sent, S / 4, "tx: samples_sent 4096");
 	TAP_EQ_U(e->cnt.frames_tx, 2, "tx: frames_tx 2");
-	TAP_EQ_U(e->cnt.pkts_enqueued, 2, "tx: pkts_enqueued 2");
+	TAP_EQ_U(e->ack.tx_acks_sent, 2, "tx: tx_acks_sent 2 (every frame carries the run)");
 
 	/* fault injection: every data frame dropped, then every one corrupted */
 	e->cfg.drop_frames = 1.0;
@@ -468,14 +471,19 @@ static void test_rxpath(void)
 	n = host_frame(buf, 4, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * S, 1, data, 64);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.messages_rejected, 2, "rx: data for the ADC (no input port) is refused");
-	/* the piggy-backed ACK: frames 1..4 were accepted (3 with a bad message) */
+	/*
+	 * the piggy-backed ACK: frames 1, 2 and 4 were processed whole; frame 3's bad
+	 * message made the parser abandon it (never enqueued): a hole the window keeps
+	 */
 	fpga_producer_commit(&e->prod, S, 0, false, 0);
 	fpga_tx_producer(e);
 	fpga_tx_service(e, false);
 	memset(&hv, 0, sizeof(hv));
 	host_decode(&hv);
 	TAP_EQ_U(hv.ack_frames, 1, "rx: the next data frame carries the ACK");
-	TAP_EQ_U(e->ack.ack_tracker_total_acks_sent, 4, "rx: acknowledging 4 frames");
+	TAP_EQ_U(e->ack.ack_tracker_total_acks_sent, 2, "rx: acknowledging 1..2 only");
+	TAP_EQ_U(e->ack.base_seqno, 3, "rx: base_seqno waits at the abandoned frame 3");
+	TAP_EQ_U(e->ack.pkts_enqueued, 3, "rx: pkts_enqueued 3 (1, 2, 4)");
 
 	/* the DAC's input port */
 	e = setup(FPGA_MODE_DAC);
@@ -659,10 +667,10 @@ static void test_hostile(void)
 	    "hostile: frames_rx counts every frame whose header parses, the others are rejects");
 	TAP_EQ_U(bad_state, 0, "hostile: port state stays within bounds");
 	tap_ok(emu.cnt.frame_parser_reject > 0 &&
-		   emu.cnt.messages_rejected + emu.cnt.reasm_errors > 0,
+		   emu.cnt.messages_rejected + emu.txns.txn_id_out_of_range > 0,
 	       "hostile: malformed frames and messages were met (%llu, %llu)",
 	       (unsigned long long)emu.cnt.frame_parser_reject,
-	       (unsigned long long)(emu.cnt.messages_rejected + emu.cnt.reasm_errors));
+	       (unsigned long long)(emu.cnt.messages_rejected + emu.txns.txn_id_out_of_range));
 }
 
 /*
@@ -690,15 +698,15 @@ static struct fpga_emu *full_and_dropping(bool rdl)
 	return e;
 }
 
-/* two_doorbells_frame: one frame with the doorbells of host buffers 0 and 1 */
-static size_t two_doorbells_frame(uint8_t *buf, uint16_t seq)
+/* one frame with the doorbells of host buffers 0 and 1, transactions first_txn and next */
+static size_t two_doorbells_frame(uint8_t *buf, uint16_t seq, uint32_t first_txn)
 {
 	struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1, .frame_seq = seq };
 	struct dgr_frame_builder fb;
 
 	dgr_fb_init(&fb, buf, 9000, &hdr);
 	for (uint32_t i = 0; i < 2; i++) {
-		struct dgr_txn t = { .txn_id = 10 + i,
+		struct dgr_txn t = { .txn_id = first_txn + i,
 				     .flag_addr = E * S + 4 * i,
 				     .flag_value = DGR_DOORBELL_VALUE };
 		struct dgr_txn_cursor c;
@@ -707,6 +715,28 @@ static size_t two_doorbells_frame(uint8_t *buf, uint16_t seq)
 		dgr_fb_add_txn(&fb, &c);
 	}
 	return dgr_fb_finish(&fb);
+}
+
+/*
+ * The HDL's transaction record: a host whose transaction ids do not rise by
+ * one from 1 (here from 10) gets no flag written: its doorbells wait for
+ * transactions 1..9 for ever, and the ADC never gets its buffers back.
+ */
+static void test_txn_order(void)
+{
+	static uint8_t buf[9000];
+	struct fpga_emu *e = full_and_dropping(true);
+	size_t n = two_doorbells_frame(buf, 1, 10);
+
+	rx(e, buf, n);
+	TAP_EQ_U(e->prod.doorbells, 0, "txn order: txn_id 10 first: no doorbell takes effect");
+	TAP_EQ_U(e->txns.nused, 2, "txn order: both wait in the record");
+	TAP_EQ_U(e->txns.next_flag_txn_id, 1, "txn order: the record waits for txn_id 1");
+	n = two_doorbells_frame(buf, 2, 100);
+	rx(e, buf, n);
+	TAP_EQ_U(e->txns.txn_id_out_of_range, 2,
+		 "txn order: 64 or more ahead of the next flag: dropped and counted");
+	tap_ok(e->adc.dropping, "txn order: the ADC keeps dropping");
 }
 
 static void test_packet_instant(void)
@@ -734,7 +764,7 @@ static void test_packet_instant(void)
 		 "instant: each frame took one sample of the ADC");
 
 	e = full_and_dropping(true);
-	n = two_doorbells_frame(buf, 1);
+	n = two_doorbells_frame(buf, 1, 1);
 	rx(e, buf, n);
 	TAP_EQ_U(e->prod.doorbells, 2, "instant: one frame with two doorbells");
 	TAP_EQ_U(e->adc.discontinuities, 1,
@@ -800,11 +830,11 @@ int main(void)
 	test_print();
 	test_hostile();
 	test_packet_instant();
+	test_txn_order();
 	test_packets_can_wait();
 	setup(FPGA_MODE_ADC);
 	fpga_producer_free(&emu.prod);
 	fpga_consumer_free(&emu.cons);
 	fpga_tx_free(&emu);
-	dgr_reasm_free(emu.reasm);
 	return tap_done();
 }

@@ -421,50 +421,152 @@ static void test_perftest(void)
 	fpga_consumer_free(&c);
 }
 
+/* A received frame as the parser handles it: peek, then enqueue when processed whole. */
+static int rx(struct fpga_acktrack *a, uint16_t seq, bool real, uint64_t now)
+{
+	int v = fpga_acktrack_peek(a, seq);
+
+	if (v == FPGA_ACK_ACCEPT) {
+		fpga_acktrack_enqueue(a, seq, real, now);
+	} else if (!real) {
+		fpga_acktrack_reject_ack_only(a, seq);
+	}
+	return v;
+}
+
+/* The ACK tracker, against the HDL's rules (docs/fpga.md section 5). */
 static void test_acktrack(void)
 {
 	struct fpga_acktrack a;
 	uint16_t start;
 	uint8_t count;
 
-	fpga_acktrack_init(&a);
-	TAP_EQ_I(fpga_acktrack_rx(&a, 1, 0), FPGA_ACK_ACCEPT, "ack: frame 1 accepted");
-	fpga_acktrack_rx(&a, 2, 0);
-	fpga_acktrack_rx(&a, 3, 0);
+	fpga_acktrack_init(&a, 32, 12);
+	TAP_EQ_U(a.base_seqno, 1, "ack: base_seqno starts at 1");
+	TAP_EQ_I(rx(&a, 0, true, 0), FPGA_ACK_OUT_OF_RANGE,
+		 "ack: frame_seq 0 after reset is out of range (0 - 1 = 65535)");
+	TAP_EQ_I(rx(&a, 1, true, 0), FPGA_ACK_ACCEPT, "ack: frame 1 accepted");
+	rx(&a, 2, true, 0);
+	rx(&a, 3, true, 0);
 	TAP_EQ_U(fpga_acktrack_pending(&a), 3, "ack: 3 pending");
-	TAP_EQ_I(fpga_acktrack_rx(&a, 2, 0), FPGA_ACK_DUPLICATE, "ack: frame 2 again: duplicate");
+	TAP_EQ_I(rx(&a, 2, true, 0), FPGA_ACK_DUPLICATE, "ack: frame 2 again: already set");
 	TAP_EQ_U(a.reject_already_set, 1, "ack: reject_already_set 1");
-	TAP_EQ_U(a.rej_seqno, 2, "ack: rej_seqno 2");
-	TAP_EQ_I(fpga_acktrack_rx(&a, 1 + 64, 0), FPGA_ACK_OUT_OF_RANGE,
-		 "ack: 64 ahead of base: out of range");
-	TAP_EQ_U(a.reject_out_of_range, 1, "ack: reject_out_of_range 1");
+	TAP_EQ_U(a.rej_ack, 0, "ack: a rejected frame with messages freezes nothing");
+	TAP_EQ_I(rx(&a, 1 + 31, true, 0), FPGA_ACK_ACCEPT,
+		 "ack: base + 31 (width - 1) is inside the window");
+	TAP_EQ_I(rx(&a, 1 + 32, true, 0), FPGA_ACK_OUT_OF_RANGE, "ack: base + 32 is out of range");
+	TAP_EQ_U(a.reject_out_of_range, 2, "ack: reject_out_of_range 2");
+	TAP_EQ_U(a.accepted_by_peek, 4, "ack: accepted_by_peek counts every accepted frame");
+	TAP_EQ_U(a.pkts_enqueued, 4, "ack: pkts_enqueued 4");
+	TAP_EQ_U(a.high_watermark, 31, "ack: high_watermark 31");
 	tap_ok(!fpga_acktrack_due(&a, 8, 1000, 500), "ack: not due: 3 < 8 and wait not over");
 	tap_ok(fpga_acktrack_due(&a, 3, 1000, 500), "ack: due when max_acks_outstanding reached");
+	tap_ok(!fpga_acktrack_due(&a, 0, 0, 1u << 30),
+	       "ack: max_acks_outstanding 0 and ack_wait 0: never urgent");
 	tap_ok(fpga_acktrack_due(&a, 8, 1000, 1000), "ack: due when ack_wait expires");
 	fpga_acktrack_take(&a, &start, &count, 1000);
 	TAP_EQ_U(start, 1, "ack: ack_start 1");
 	TAP_EQ_U(count, 3, "ack: ack_count 3");
 	TAP_EQ_U(a.base_seqno, 4, "ack: base_seqno 4");
-	TAP_EQ_I(fpga_acktrack_rx(&a, 2, 0), FPGA_ACK_DUPLICATE, "ack: acknowledged frame: dup");
-	/* frame 4 is lost; 5 and 6 arrive */
-	fpga_acktrack_rx(&a, 5, 2000);
-	fpga_acktrack_rx(&a, 6, 2000);
+	TAP_EQ_I(rx(&a, 2, true, 0), FPGA_ACK_OUT_OF_RANGE,
+		 "ack: an acknowledged frame is below base: out of range");
+
+	/* frame 4 is lost; 5 and 6 arrive: the hole is never skipped */
+	rx(&a, 5, true, 2000);
+	rx(&a, 6, true, 2000);
 	TAP_EQ_U(fpga_acktrack_pending(&a), 0, "ack: a hole at base: nothing acknowledgeable");
-	TAP_EQ_U(a.accepted_by_peek, 3, "ack: only 1, 2, 3 were in order");
-	TAP_EQ_U(a.high_watermark, 2, "ack: high_watermark 2 (frame 6 over base 4)");
-	tap_ok(fpga_acktrack_due(&a, 8, 1000, 3000), "ack: after ack_wait the hole is given up");
-	TAP_EQ_U(a.holes_skipped, 1, "ack: one frame_seq given up");
+	tap_ok(!fpga_acktrack_due(&a, 8, 1000, 1u << 30),
+	       "ack: no ACK is ever due while the hole stays");
 	fpga_acktrack_take(&a, &start, &count, 3000);
-	TAP_EQ_U(start, 5, "ack: then 5..6 acknowledged");
-	TAP_EQ_U(count, 2, "ack: count 2");
-	TAP_EQ_U(a.ack_tracker_total_acks_sent, 5, "ack: 5 frames acknowledged in all");
-	TAP_EQ_U(a.tx_acks_sent, 2, "ack: in 2 ACKs");
-	/* wrap-around of the 16-bit sequence */
-	fpga_acktrack_init(&a);
-	fpga_acktrack_rx(&a, 65535, 0);
-	TAP_EQ_I(fpga_acktrack_rx(&a, 0, 0), FPGA_ACK_ACCEPT, "ack: 65535 then 0 in order");
+	TAP_EQ_U(count, 0, "ack: a frame sent meanwhile carries ack_count 0");
+	TAP_EQ_U(a.base_seqno, 4, "ack: base_seqno stays 4");
+	for (uint16_t seq = 7; seq <= 4 + 31; seq++) {
+		rx(&a, seq, true, 4000);
+	}
+	TAP_EQ_I(rx(&a, 4 + 32, true, 4000), FPGA_ACK_OUT_OF_RANGE,
+		 "ack: 32 frames past the hole every frame is rejected (the lock-up)");
+	TAP_EQ_I(rx(&a, 4, true, 5000), FPGA_ACK_ACCEPT, "ack: the missing frame, sent again");
+	TAP_EQ_U(fpga_acktrack_pending(&a), 12, "ack: runs are at most max_ack_count long");
+	fpga_acktrack_take(&a, &start, &count, 5000);
+	TAP_EQ_U(start, 4, "ack: the run starts at the filled hole");
+	TAP_EQ_U(count, 12, "ack: and is 12 long");
+
+	/* ACK-only frames: numbered, accepted, acknowledged with the next run; never alone */
+	fpga_acktrack_init(&a, 32, 12);
+	TAP_EQ_I(rx(&a, 1, false, 0), FPGA_ACK_ACCEPT, "ack-only: accepted by the window");
+	TAP_EQ_U(fpga_acktrack_pending(&a), 1, "ack-only: recorded");
+	tap_ok(!fpga_acktrack_due(&a, 8, 1000, 1u << 30),
+	       "ack-only: no ACK is sent for it alone (ack_wait does not start)");
+	rx(&a, 2, true, 100);
+	tap_ok(fpga_acktrack_due(&a, 8, 1000, 1100), "ack-only: the next real frame starts it");
+	fpga_acktrack_take(&a, &start, &count, 1100);
+	TAP_EQ_U(start, 1, "ack-only: acknowledged together with the real frame");
+	TAP_EQ_U(count, 2, "ack-only: run of 2");
+	TAP_EQ_I(rx(&a, 0, false, 0), FPGA_ACK_OUT_OF_RANGE,
+		 "ack-only: frame_seq 0 is rejected (base 3)");
+	TAP_EQ_U(a.rej_ack, 1, "ack-only: the first rejected ACK-only frame sets rej_ack");
+	TAP_EQ_U(a.rej_seqno, 0, "ack-only: rej_seqno 0");
+	TAP_EQ_U(a.dbg_base_seqno, 3, "ack-only: base_seqno frozen at 3");
+	rx(&a, 3, true, 0);
+	rx(&a, 9000, false, 0);
+	TAP_EQ_U(a.rej_seqno, 0, "ack-only: the registers stay frozen at the first rejection");
+	TAP_EQ_U(a.dbg_bitfield, 0, "ack-only: bitfield frozen empty");
+
+	/* near the wrap: the window 65505..65535 + 0 reaches frame_seq 0 */
+	fpga_acktrack_init(&a, 32, 12);
+	a.base_seqno = 65530;
+	TAP_EQ_I(rx(&a, 0, false, 0), FPGA_ACK_ACCEPT,
+		 "wrap: with base 65530, frame_seq 0 is inside the window");
+	TAP_EQ_I(rx(&a, 0, true, 0), FPGA_ACK_DUPLICATE,
+		 "wrap: an ACK-only frame numbered 0 took the real frame 0's place");
+	fpga_acktrack_init(&a, 32, 12);
+	a.base_seqno = 65535;
+	rx(&a, 65535, true, 0);
+	TAP_EQ_I(rx(&a, 0, true, 0), FPGA_ACK_ACCEPT, "wrap: 65535 then 0 in order");
 	fpga_acktrack_take(&a, &start, &count, 0);
-	TAP_EQ_U(count, 2, "ack: both acknowledged across the wrap");
+	TAP_EQ_U(count, 2, "wrap: both acknowledged across the wrap");
+	TAP_EQ_U(a.base_seqno, 1, "wrap: base_seqno 1");
+}
+
+/* The transaction record: flags strictly in transaction order. */
+static void test_txnrecord(void)
+{
+	struct fpga_txnrecord r;
+	struct fpga_txn_entry t;
+	struct dgr_msg m = { .num_msgs_in_txn = 0, .flag_addr = 0x100, .flag_value = 3 };
+
+	fpga_txnrecord_init(&r);
+	m.txn_id = 2;
+	TAP_EQ_I(fpga_txnrecord_msg(&r, &m, 5, true), 0, "txn: txn 2 recorded");
+	tap_ok(!fpga_txnrecord_next_flag(&r, &t), "txn: its flag waits for txn 1");
+	m.txn_id = 1;
+	m.num_msgs_in_txn = 2;
+	m.data_len = 16;
+	m.data_addr = 64;
+	fpga_txnrecord_msg(&r, &m, 6, true);
+	tap_ok(!fpga_txnrecord_next_flag(&r, &t), "txn: txn 1 has 1 of 2 messages: nothing");
+	m.data_addr = 32;
+	fpga_txnrecord_msg(&r, &m, 7, true);
+	tap_ok(fpga_txnrecord_next_flag(&r, &t) && t.data_addr == 32 && t.frame_seq == 7,
+	       "txn: txn 1 complete: its flag first, lowest data_addr 32");
+	tap_ok(fpga_txnrecord_next_flag(&r, &t) && t.flag_value == 3, "txn: then txn 2's flag");
+	TAP_EQ_U(r.next_flag_txn_id, 3, "txn: next_flag_txn_id 3");
+	m.txn_id = 3 + FPGA_TXN_IN_FLIGHT;
+	m.num_msgs_in_txn = 0;
+	m.data_len = 0;
+	TAP_EQ_I(fpga_txnrecord_msg(&r, &m, 8, true), -DGR_E_STATE,
+		 "txn: 64 ahead of the next flag: dropped");
+	TAP_EQ_U(r.txn_id_out_of_range, 1, "txn: txn_id_out_of_range 1");
+	m.txn_id = 0;
+	TAP_EQ_I(fpga_txnrecord_msg(&r, &m, 8, true), -DGR_E_STATE,
+		 "txn: an old txn_id is out of range too");
+	m.txn_id = 3;
+	m.num_msgs_in_txn = 3;
+	m.data_len = 16;
+	fpga_txnrecord_msg(&r, &m, 9, true);
+	m.flag_value = 4;
+	fpga_txnrecord_msg(&r, &m, 9, true);
+	TAP_EQ_U(r.txn_errors, 1, "txn: a message disagreeing with its record is counted");
 }
 
 int main(void)
@@ -479,5 +581,6 @@ int main(void)
 	test_dac();
 	test_perftest();
 	test_acktrack();
+	test_txnrecord();
 	return tap_done();
 }

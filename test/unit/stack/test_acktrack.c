@@ -5,42 +5,97 @@
 #include "../tap.h"
 #include "acktrack.h"
 
+/* A frame accepted whole: checked, then recorded when new (as the receive path does). */
+static enum dgr_seq_verdict accept(struct dgr_dupfilter *d, uint16_t seq)
+{
+	enum dgr_seq_verdict v = dgr_dupfilter_check(d, seq);
+
+	if (v == DGR_SEQ_NEW) {
+		dgr_dupfilter_record(d, seq);
+	}
+	return v;
+}
+
 static void test_dupfilter(void)
 {
 	struct dgr_dupfilter d;
 	int dups = 0;
 
 	dgr_dupfilter_init(&d);
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 1), DGR_SEQ_NEW, "first frame is new");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 1), DGR_SEQ_DUP, "the same seq again is a duplicate");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 3), DGR_SEQ_NEW, "a jump ahead is new");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 2), DGR_SEQ_NEW, "a late frame inside the window is new");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 2), DGR_SEQ_DUP, "and a duplicate the second time");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, (uint16_t)(3 + DGR_SEQ_WINDOW)), DGR_SEQ_NEW,
-		 "a jump of a whole window is new");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, 3), DGR_SEQ_OLD, "a seq older than the window is old");
-	TAP_EQ_I(dgr_dupfilter_accept(&d, (uint16_t)(4 + DGR_SEQ_WINDOW)), DGR_SEQ_NEW,
-		 "next seq after the jump is new");
+	TAP_EQ_I(accept(&d, 1), DGR_SEQ_NEW, "first frame is new");
+	TAP_EQ_I(accept(&d, 1), DGR_SEQ_DUP, "the same seq again is a duplicate");
+	TAP_EQ_I(accept(&d, 3), DGR_SEQ_NEW, "a jump ahead is new");
+	TAP_EQ_U(d.missing, 1, "frame 2 is missing");
+	TAP_EQ_I(accept(&d, 2), DGR_SEQ_NEW, "a late frame inside the window is new");
+	TAP_EQ_U(d.missing, 0, "and no longer missing");
+	TAP_EQ_I(accept(&d, 2), DGR_SEQ_DUP, "and a duplicate the second time");
+	TAP_EQ_I(dgr_dupfilter_check(&d, 4), DGR_SEQ_NEW, "4 would be new");
+	TAP_EQ_I(dgr_dupfilter_check(&d, 4), DGR_SEQ_NEW,
+		 "and still is: a check records nothing (a frame refused later keeps no number)");
+	TAP_EQ_I(accept(&d, (uint16_t)(3 + DGR_SEQ_WINDOW)), DGR_SEQ_AHEAD,
+		 "a frame a whole window ahead is refused");
+	TAP_EQ_I(accept(&d, 4), DGR_SEQ_NEW, "and the stream goes on after it");
+	TAP_EQ_I(accept(&d, (uint16_t)(4 + 20000)), DGR_SEQ_AHEAD, "20000 ahead: refused");
+	TAP_EQ_I(accept(&d, 5), DGR_SEQ_NEW, "the real frame 5 is still new");
+	for (uint16_t k = 0; k < DGR_SEQ_RESYNC - 1; k++) {
+		dups += accept(&d, (uint16_t)(30000 + k)) != DGR_SEQ_AHEAD;
+	}
+	TAP_EQ_I(dups, 0, "7 consecutive far-ahead frames are refused");
+	TAP_EQ_I(accept(&d, (uint16_t)(30000 + DGR_SEQ_RESYNC - 1)), DGR_SEQ_NEW,
+		 "the 8th moves the window (a real jump of the stream)");
+	TAP_EQ_I(accept(&d, 5), DGR_SEQ_OLD, "a seq older than the window is old");
 	/* wrap at 16 bits: 65534, 65535, 0, 1 are all new, then all duplicates */
 	dgr_dupfilter_init(&d);
+	dups = 0;
 	for (uint32_t s = 65534; s < 65538; s++) {
-		dups += dgr_dupfilter_accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
+		dups += accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
 	}
 	TAP_EQ_I(dups, 0, "seqs across the 16-bit wrap are new");
 	for (uint32_t s = 65534; s < 65538; s++) {
-		dups += dgr_dupfilter_accept(&d, (uint16_t)s) == DGR_SEQ_DUP;
+		dups += accept(&d, (uint16_t)s) == DGR_SEQ_DUP;
 	}
 	TAP_EQ_I(dups, 4, "and duplicates when repeated");
 	/* a stream of 200000 frames with every 10th repeated: exactly 20000 duplicates */
 	dgr_dupfilter_init(&d);
 	dups = 0;
 	for (uint32_t s = 1; s <= 200000; s++) {
-		dups += dgr_dupfilter_accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
+		dups += accept(&d, (uint16_t)s) != DGR_SEQ_NEW;
 		if (s % 10 == 0) {
-			dups += dgr_dupfilter_accept(&d, (uint16_t)(s - 5)) == DGR_SEQ_DUP;
+			dups += accept(&d, (uint16_t)(s - 5)) == DGR_SEQ_DUP;
 		}
 	}
 	TAP_EQ_I(dups, 20000, "200000 frames, 20000 repeats: 20000 duplicates, no false ones");
+	TAP_EQ_U(d.missing, 0, "and none missing");
+}
+
+/* The sender's window: every frame numbered, none beyond the peer's ACK window. */
+static void test_sendwin(void)
+{
+	struct dgr_sendwin w;
+	uint16_t seq = 0;
+	unsigned int sent = 0;
+
+	dgr_sendwin_init(&w);
+	tap_ok(dgr_sendwin_take(&w, 32, &seq) && seq == 1, "sendwin: the first frame is 1");
+	while (dgr_sendwin_take(&w, 32, &seq)) {
+		sent++;
+	}
+	TAP_EQ_U(sent, 31, "sendwin: 32 frames in flight at most (the FPGA accepts base..base+31)");
+	TAP_EQ_U(dgr_sendwin_unacked(&w), 32, "sendwin: 32 unacknowledged");
+	TAP_EQ_U(dgr_sendwin_ack(&w, 13), 12, "sendwin: a run ending at 13 acknowledges 1..12");
+	TAP_EQ_U(dgr_sendwin_ack(&w, 9), 0, "sendwin: an older run changes nothing");
+	TAP_EQ_U(dgr_sendwin_ack(&w, 40), 0, "sendwin: a run past what was sent is bogus");
+	TAP_EQ_U(dgr_sendwin_ack(&w, 21), 8,
+		 "sendwin: runs are cumulative: a lost ACK is covered by the next");
+	tap_ok(dgr_sendwin_take(&w, 32, &seq) && seq == 33, "sendwin: then frame 33 goes");
+	dgr_sendwin_init(&w);
+	w.next = 65530;
+	w.oldest = 65530;
+	for (unsigned int k = 0; k < 10; k++) {
+		dgr_sendwin_take(&w, 0, &seq);
+	}
+	TAP_EQ_U(seq, 3, "sendwin: numbers wrap through 0 (65530..65535, 0..3)");
+	TAP_EQ_U(dgr_sendwin_ack(&w, 1), 7, "sendwin: an ACK across the wrap");
 }
 
 static void test_ackq(void)
@@ -52,16 +107,18 @@ static void test_ackq(void)
 	dgr_ackq_init(&a);
 	TAP_EQ_U(dgr_ackq_take_run(&a, &start), 0, "empty queue: no run");
 	for (uint16_t s = 10; s < 15; s++) {
-		dgr_ackq_push(&a, s);
+		dgr_ackq_push(&a, s, true);
 	}
-	dgr_ackq_push(&a, 20);
-	dgr_ackq_push(&a, 21);
+	dgr_ackq_push(&a, 20, false);
+	dgr_ackq_push(&a, 21, true);
+	TAP_EQ_U(dgr_ackq_pending_real(&a), 6, "6 of the 7 frames had messages");
 	n = dgr_ackq_take_run(&a, &start);
 	tap_ok(n == 5 && start == 10, "run 10..14 (got start %u count %u)", start, n);
 	n = dgr_ackq_take_run(&a, &start);
 	tap_ok(n == 2 && start == 20, "then run 20..21 (got start %u count %u)", start, n);
+	TAP_EQ_U(dgr_ackq_pending_real(&a), 0, "nothing with messages left");
 	for (uint32_t s = 65530; s < 65530 + 300; s++) {
-		dgr_ackq_push(&a, (uint16_t)s);
+		dgr_ackq_push(&a, (uint16_t)s, false);
 	}
 	n = dgr_ackq_take_run(&a, &start);
 	tap_ok(n == 255 && start == 65530, "runs stop at 255 and cross the wrap (got %u at %u)", n,
@@ -70,7 +127,7 @@ static void test_ackq(void)
 	tap_ok(n == 45 && start == (uint16_t)(65530 + 255), "the rest follows (got %u at %u)", n,
 	       start);
 	for (unsigned int i = 0; i < DGR_ACKQ_SIZE + 7; i++) {
-		dgr_ackq_push(&a, (uint16_t)i);
+		dgr_ackq_push(&a, (uint16_t)i, true);
 	}
 	TAP_EQ_U(a.overflow, 7, "a full queue counts what it cannot hold");
 }
@@ -126,6 +183,7 @@ static void test_rtq(void)
 int main(void)
 {
 	test_dupfilter();
+	test_sendwin();
 	test_ackq();
 	test_rtq();
 	return tap_done();

@@ -493,15 +493,23 @@ static void test_hostile(void)
 	for (int i = 0; i < 4; i++) {
 		peer_send(&p, frame, len);
 	}
-	/* 2 UDP datagrams with an unknown pad */
-	raw = socket(AF_INET, SOCK_DGRAM, 0);
+	/* 2 UDP datagrams with an unknown pad from the peer, 3 from another port */
 	dgr_transport_local_addr(dgr_conn_transport(c), &me);
-	for (int i = 0; i < 2; i++) {
+	{
 		static const uint8_t bad[12] = { 0x12, 0x34 };
+		int fds[2];
 
-		sendto(raw, bad, sizeof(bad), 0, (struct sockaddr *)&me.in, sizeof(me.in));
+		dgr_transport_fds(p.t, fds);
+		for (int i = 0; i < 2; i++) {
+			sendto(fds[0], bad, sizeof(bad), 0, (struct sockaddr *)&me.in,
+			       sizeof(me.in));
+		}
+		raw = socket(AF_INET, SOCK_DGRAM, 0);
+		for (int i = 0; i < 3; i++) {
+			sendto(raw, bad, sizeof(bad), 0, (struct sockaddr *)&me.in, sizeof(me.in));
+		}
+		close(raw);
 	}
-	close(raw);
 	/* then a valid EOF buffer: the stack still works */
 	send_buffer(&p, 0, true);
 	TAP_EQ_I(dgr_conn_wait(c, 5000), 1, "the stream still ends after the hostile input");
@@ -512,6 +520,7 @@ static void test_hostile(void)
 	TAP_EQ_U(s.malformed_unknown_id, 4, "4 frames for another endpoint");
 	TAP_EQ_U(s.malformed_trunc_msg_hdr, 2, "2 cut message headers");
 	TAP_EQ_U(s.malformed_udp_pad, 2, "2 unknown UDP pads");
+	TAP_EQ_U(s.frames_foreign, 3, "3 datagrams from another port than --peer: dropped");
 	TAP_EQ_U(s.malformed_frames, 16, "16 malformed in total");
 	TAP_EQ_U(s.out_of_range, 6, "6 out-of-range writes dropped");
 	TAP_EQ_U(s.duplicate_frames, 3, "3 duplicate frames");
