@@ -284,7 +284,7 @@ bool fpga_perftest_tx_pending(const struct fpga_perftest *pt);
 /* ---- acktrack.c: the ACK tracker of the dgrdma_config worker ---- */
 
 /*
- * The HDL's dgrdma_ack_tracker, state for state (docs/fpga.md section 5):
+ * The HDL's dgrdma_ack_tracker, state for state (docs/fpga.md section 11):
  * base_seqno starts at 1; a frame is accepted when (frame_seq - base_seqno)
  * mod 2^16 <= width - 1 and its bit is clear, and only then processed; a
  * frame processed without error is enqueued (its bit set); an ACK is the run
@@ -338,7 +338,7 @@ void fpga_acktrack_reject_ack_only(struct fpga_acktrack *a, uint16_t seq);
 /*
  * An accepted frame was processed whole: its bit is set. real is false for
  * an ACK-only frame, which is acknowledged with the next run but does not
- * start the ack_wait timer itself (docs/fpga.md section 5).
+ * start the ack_wait timer itself (docs/fpga.md section 11).
  */
 void fpga_acktrack_enqueue(struct fpga_acktrack *a, uint16_t seq, bool real, uint64_t now_ns);
 

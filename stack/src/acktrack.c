@@ -98,41 +98,94 @@ void dgr_ackq_init(struct dgr_ackq *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Queues seq; counts it in overflow when the queue is full. */
+static bool ack_bit(const uint64_t *bits, unsigned int i)
+{
+	return (bits[i / 64] >> (i % 64)) & 1u;
+}
+
+/* See acktrack.h. */
 void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq, bool real)
 {
-	unsigned int i = (a->head + a->count) % DGR_ACKQ_SIZE;
+	uint16_t i;
 
-	if (a->count == DGR_ACKQ_SIZE) {
+	if (!a->started) {
+		a->started = true;
+		a->base = seq;
+	}
+	i = (uint16_t)(seq - a->base);
+	if (i >= 32768u) {
+		a->reack = true; /* before base: acknowledged already, the ACK was lost */
+		return;
+	}
+	if (i >= DGR_ACKQ_SIZE) {
 		a->overflow++;
 		return;
 	}
-	a->q[i] = seq;
-	a->real[i] = real;
-	a->count++;
-	a->real_count += real;
+	i = (uint16_t)(seq % DGR_ACKQ_SIZE);
+	a->bits[i / 64] |= 1ull << (i % 64);
+	if (real) {
+		a->real[i / 64] |= 1ull << (i % 64);
+	} else {
+		a->real[i / 64] &= ~(1ull << (i % 64));
+	}
 }
 
-/* Returns the length of the run taken from the head (0: none), *start its first seq. */
-unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start)
+/* Length of the run from base, and whether it holds a frame with messages. */
+static unsigned int run_from_base(const struct dgr_ackq *a, bool *has_real)
 {
-	unsigned int n = 1;
-	uint16_t s;
+	unsigned int n = 0;
 
-	if (a->count == 0) {
-		return 0;
-	}
-	s = a->q[a->head];
-	while (n < a->count && n < 255 &&
-	       a->q[(a->head + n) % DGR_ACKQ_SIZE] == (uint16_t)(s + n)) {
+	*has_real = false;
+	while (n < 255) {
+		unsigned int i = (uint16_t)(a->base + n) % DGR_ACKQ_SIZE;
+
+		if (!ack_bit(a->bits, i)) {
+			break;
+		}
+		*has_real |= ack_bit(a->real, i);
 		n++;
 	}
-	for (unsigned int k = 0; k < n; k++) {
-		a->real_count -= a->real[(a->head + k) % DGR_ACKQ_SIZE];
+	return n;
+}
+
+/* See acktrack.h. */
+unsigned int dgr_ackq_pending(const struct dgr_ackq *a)
+{
+	bool has_real;
+
+	return run_from_base(a, &has_real);
+}
+
+/* See acktrack.h. */
+bool dgr_ackq_due(const struct dgr_ackq *a)
+{
+	bool has_real;
+
+	return run_from_base(a, &has_real) > 0 ? has_real : a->reack;
+}
+
+/* See acktrack.h. */
+unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start)
+{
+	bool has_real;
+	unsigned int n = run_from_base(a, &has_real);
+
+	if (n == 0) {
+		if (!a->reack) {
+			return 0;
+		}
+		a->reack = false;
+		*start = (uint16_t)(a->base - 1);
+		return 1;
 	}
-	a->head = (a->head + n) % DGR_ACKQ_SIZE;
-	a->count -= n;
-	*start = s;
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = (uint16_t)(a->base + k) % DGR_ACKQ_SIZE;
+
+		a->bits[i / 64] &= ~(1ull << (i % 64));
+	}
+	*start = a->base;
+	a->base = (uint16_t)(a->base + n);
+	a->reack = false;
 	return n;
 }
 

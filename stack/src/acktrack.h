@@ -55,41 +55,46 @@ void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq);
 
 #define DGR_ACKQ_SIZE 1024u
 
+/*
+ * The frames to acknowledge, as the FPGA's ACK tracker does it: an ACK is the
+ * run of consecutive frames from base (the oldest not yet acknowledged), at
+ * most 255 long, so every ACK is cumulative (its end acknowledges everything
+ * before it) and a hole is never skipped: the sender's retransmission fills it.
+ */
 struct dgr_ackq {
-	uint16_t q[DGR_ACKQ_SIZE];
-	bool real[DGR_ACKQ_SIZE]; /* a frame with messages (not ACK-only) */
-	unsigned int head;
-	unsigned int count;
-	unsigned int real_count; /* of count, frames with messages */
-	uint64_t overflow;	 /* seqs not queued because the queue was full */
+	bool started;
+	uint16_t base;			 /* oldest frame_seq not yet acknowledged */
+	uint64_t bits[DGR_ACKQ_SIZE / 64]; /* bit i: frame base + i received */
+	uint64_t real[DGR_ACKQ_SIZE / 64]; /* bit i: and it had messages (not ACK-only) */
+	bool reack;			 /* a frame before base came again: say so once more */
+	uint64_t overflow;		 /* seqs DGR_ACKQ_SIZE or more past base, not recorded */
 };
 
 void dgr_ackq_init(struct dgr_ackq *a);
 
 /*
- * Queues seq for acknowledgement (counted in overflow when full); real is
- * false for an ACK-only frame, acknowledged with the next run but never the
- * reason for an ACK-only frame of our own (no ACK ping-pong).
+ * Records a received frame (the first one sets base); real is false for an
+ * ACK-only frame, acknowledged with the next run but never the reason for an
+ * ACK-only frame of our own (no ACK ping-pong). A frame before base (a
+ * retransmission of one already acknowledged) asks for the ACK to be sent again.
  */
 void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq, bool real);
 
 /*
- * Takes the longest run of consecutive seqs (at most 255) from the head.
- * Returns its length (0 when nothing is pending) and sets *start.
+ * Takes the run of consecutive frames from base (at most 255). Returns its
+ * length (0 when nothing is acknowledgeable) and sets *start; advances base.
+ * With nothing new but a frame seen again, returns the run (base - 1, 1).
  */
 unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start);
 
-/* Seqs waiting. */
-static inline unsigned int dgr_ackq_pending(const struct dgr_ackq *a)
-{
-	return a->count;
-}
+/* Frames acknowledgeable now (the run from base, at most 255). */
+unsigned int dgr_ackq_pending(const struct dgr_ackq *a);
 
-/* Seqs of frames with messages waiting: the reason to send an ACK-only frame. */
-static inline unsigned int dgr_ackq_pending_real(const struct dgr_ackq *a)
-{
-	return a->real_count;
-}
+/*
+ * Whether an ACK-only frame is due: the run from base holds a frame with
+ * messages, or a frame came again and must be acknowledged again.
+ */
+bool dgr_ackq_due(const struct dgr_ackq *a);
 
 /*
  * The sender's frames not yet acknowledged: [oldest, next). The peer's ACKs

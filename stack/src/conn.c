@@ -887,6 +887,16 @@ uint64_t dgr_conn_injected_drops(const struct dgr_conn *c)
 	return __atomic_load_n(&c->injected_drops, __ATOMIC_RELAXED);
 }
 
+/* See host.h. */
+bool dgr_conn_wrong_ids(struct dgr_conn *c, uint16_t *dst_id, uint16_t *src_id)
+{
+	uint32_t ids = __atomic_load_n(&c->wrong_ids, __ATOMIC_RELAXED);
+
+	*dst_id = (uint16_t)(ids >> 16);
+	*src_id = (uint16_t)ids;
+	return __atomic_load_n(&c->st.malformed_unknown_id, __ATOMIC_RELAXED) > 0;
+}
+
 /* Returns the configuration warning or NULL. */
 const char *dgr_conn_warning(const struct dgr_conn *c)
 {

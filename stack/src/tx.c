@@ -540,7 +540,7 @@ static int send_ack_only(struct tx_state *s)
 {
 	struct dgr_conn *c = s->c;
 
-	while (dgr_ackq_pending_real(&s->ackq) > 0) {
+	while (dgr_ackq_due(&s->ackq)) {
 		struct dgr_frame_hdr hdr;
 		uint16_t seq;
 		uint8_t *b = next_frame(s, &seq);

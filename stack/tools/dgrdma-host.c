@@ -139,7 +139,12 @@ static void usage(FILE *f)
 	    "                         --peer, one --peer-id for all or one per --peer\n"
 	    "  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
 	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
-	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off)\n"
+	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off;\n"
+	    "                         the FPGA never skips a lost frame: without it one\n"
+	    "                         frame lost towards the FPGA locks its receive path)\n"
+	    "  --peer-window N        send no frame N or more past the oldest one the FPGA has\n"
+	    "                         not acknowledged (its ack_tracker_bitfield_width),\n"
+	    "                         0..32768 (default 32; 0: no limit)\n"
 	    "  --retransmit-attempts N  resends before giving up, 1..255 (default 5)\n"
 	    "  --incomplete-timeout MSEC  forget incomplete transactions, 1..600000 (1000)\n"
 	    "  --doorbell flag|dcp[:ADDR] doorbells as flag-only transactions (default) or DCP\n"
@@ -218,6 +223,7 @@ enum {
 	OPT_COALESCE,
 	OPT_ACKS,
 	OPT_RETRANSMIT,
+	OPT_PEER_WINDOW,
 	OPT_RT_ATTEMPTS,
 	OPT_INCOMPLETE,
 	OPT_DOORBELL,
@@ -274,6 +280,7 @@ static const struct option long_opts[] = {
 	{ "coalesce-wait", required_argument, NULL, OPT_COALESCE },
 	{ "acks", no_argument, NULL, OPT_ACKS },
 	{ "retransmit", required_argument, NULL, OPT_RETRANSMIT },
+	{ "peer-window", required_argument, NULL, OPT_PEER_WINDOW },
 	{ "retransmit-attempts", required_argument, NULL, OPT_RT_ATTEMPTS },
 	{ "incomplete-timeout", required_argument, NULL, OPT_INCOMPLETE },
 	{ "doorbell", required_argument, NULL, OPT_DOORBELL },
@@ -461,6 +468,13 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 				return -1;
 			}
 			co->retransmit_ms = (unsigned int)v;
+			break;
+		case OPT_PEER_WINDOW:
+			if (parse_u("--peer-window", optarg, 0, DGR_MAX_PEER_WINDOW, false, &v, err) <
+			    0) {
+				return -1;
+			}
+			co->peer_window = (unsigned int)v;
 			break;
 		case OPT_RT_ATTEMPTS:
 			if (parse_u("--retransmit-attempts", optarg, 1, 255, false, &v, err) < 0) {
@@ -1203,7 +1217,92 @@ struct host_conn {
 	uint64_t last_progress_ns;
 	uint64_t end_ns;
 	int status;
+	bool ids_warned;
 };
+
+/* Frames with other ids before the first good one that prove an id mismatch. */
+#define IDS_MISMATCH_FRAMES 8
+
+/*
+ * Says so once, within a poll (100 ms) of the 8th frame, when every frame of
+ * the stream was dropped for its endpoint ids: a run that stays empty for a
+ * reason the user can fix.
+ */
+static void warn_ids(const struct host_cfg *cfg, struct host_conn *h,
+		     const struct dgr_conn_stats *s)
+{
+	uint16_t dst, src;
+
+	if (h->ids_warned || s->frames_accepted > 0 ||
+	    s->malformed_unknown_id < IDS_MISMATCH_FRAMES ||
+	    !dgr_conn_wrong_ids(h->c, &dst, &src)) {
+		return;
+	}
+	h->ids_warned = true;
+	fprintf(stderr,
+		"dgrdma-host: %s%" PRIu64 " frames dropped, none accepted: they carry dst_id %u "
+		"(offset 0) and src_id %u (offset 2), this host expects dst_id %u (--id) and "
+		"src_id %u (--peer-id). Run with --id %u --peer-id %u, or set the FPGA's "
+		"remote_dst_id to %u and local_src_id to %u\n",
+		cfg->npeers > 1 ? "peer: " : "", s->malformed_unknown_id, dst, src, h->co.id,
+		h->co.peer_id, dst, src, h->co.id, h->co.peer_id);
+}
+
+/*
+ * Why an RX stream made no progress for --idle-timeout, from the counters that
+ * show it (err: DGR_ERRBUF_SIZE bytes).
+ */
+static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats *s, char *err)
+{
+	uint16_t dst, src;
+
+	if (s->frames_rx == 0 && s->frames_foreign > 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no DG-RDMA frame came from --peer within --idle-timeout, and %" PRIu64
+			 " packets from other addresses were dropped: is --peer the FPGA's "
+			 "address (and port)?",
+			 s->frames_foreign);
+	} else if (s->frames_rx == 0) {
+		/* the FPGA waits for doorbells of a first burst that was lost, or never sent */
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no DG-RDMA frame arrived within --idle-timeout: is the FPGA started "
+			 "and sending here? One started before this host received lost its "
+			 "first burst and waits for doorbells that never come (start it once "
+			 "--ready-file exists)");
+	} else if (s->frames_accepted == 0 && dgr_conn_wrong_ids(h->c, &dst, &src)) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "every frame (%" PRIu64 ") was dropped for its endpoint ids: dst_id %u "
+			 "src_id %u, expected %u (--id) and %u (--peer-id)",
+			 s->malformed_unknown_id, dst, src, h->co.id, h->co.peer_id);
+	} else if (h->co.peer_window && s->frames_unacked >= h->co.peer_window) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA acknowledged none of our last %" PRIu64
+			 " frames: one was lost and its ACK window (%u) waits for it for "
+			 "ever (it would reject any further frame); %s",
+			 s->frames_unacked, h->co.peer_window,
+			 h->co.retransmit_ms ? "retransmission gave up (--retransmit-attempts)"
+					     : "run with --retransmit MSEC");
+	} else if (s->frames_missing > 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no transaction completed within --idle-timeout: %" PRIu64
+			 " frames from the FPGA never arrived (gaps in its frame_seq; socket "
+			 "drops %" PRIu64 "), their transactions stay incomplete and the FPGA "
+			 "does not send them again (raise --rcvbuf and the NIC rings)",
+			 s->frames_missing, s->socket_drops);
+	} else if (s->frames_out_of_window > 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no transaction completed within --idle-timeout; %" PRIu64
+			 " frames far ahead of the stream were dropped (forged or from another "
+			 "connection)",
+			 s->frames_out_of_window);
+	} else {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no transaction completed within --idle-timeout and no frame is missing: "
+			 "the FPGA stopped sending (%" PRIu64 " frames received, %" PRIu64
+			 " malformed, %" PRIu64 " from other addresses)",
+			 s->frames_rx, s->malformed_frames, s->frames_foreign);
+	}
+}
 
 /* The options of connection i: its peer, the peer's id, its tracepoint index. */
 static int conn_options(struct host_cfg *cfg, unsigned int i, struct dgr_conn_opts *co, char *err)
@@ -1253,6 +1352,7 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 		return true;
 	}
 	dgr_conn_get_stats(h->c, &s);
+	warn_ids(cfg, h, &s);
 	progress = s.txns_completed + s.buffers_consumed + s.txns_sent + s.doorbells_received;
 	if (progress != h->last_progress) {
 		h->last_progress = progress;
@@ -1260,17 +1360,15 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
 		h->sm.status = "stalled";
 		if (cfg->co.direction != DGR_DIR_RX) {
-			h->sm.error = "no credit returned within --idle-timeout";
-		} else if (s.frames_rx == 0) {
-			/* the FPGA waits for doorbells of a first burst that was lost, or never
-			 * sent */
-			h->sm.error = "no DG-RDMA frame arrived within --idle-timeout: is the FPGA "
-				      "started and sending here? One started before this host "
-				      "received lost its first burst and waits for doorbells that "
-				      "never come (start it once --ready-file exists)";
+			if (h->co.peer_window && s.frames_unacked >= h->co.peer_window) {
+				stall_reason(h, &s, h->err);
+				h->sm.error = h->err;
+			} else {
+				h->sm.error = "no credit returned within --idle-timeout";
+			}
 		} else {
-			h->sm.error = "no transaction completed within --idle-timeout "
-				      "(lost frames leave transactions incomplete)";
+			stall_reason(h, &s, h->err);
+			h->sm.error = h->err;
 		}
 		return true;
 	}

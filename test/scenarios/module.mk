@@ -5,7 +5,8 @@
 # including the timing-dependent comparisons that must stay out of check.
 
 SCENARIOS_CHECK := test/scenarios/healthy.sh test/scenarios/throughput-bound.sh \
-	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh test/scenarios/consistency.sh
+	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh test/scenarios/host-frame-loss.sh \
+	test/scenarios/consistency.sh
 SCENARIOS_ALL := $(SCENARIOS_CHECK) test/scenarios/jitter-bound.sh test/scenarios/vicious-cycle.sh \
 	test/scenarios/perf-sweep.sh
 

@@ -315,6 +315,13 @@ unsigned int dgr_conn_foreach_incomplete(struct dgr_conn *c,
 const struct dgr_ramp *dgr_conn_ramp(const struct dgr_conn *c);
 
 /*
+ * The endpoint ids (dst_id at offset 0, src_id at offset 2) of the last frame
+ * dropped because they were not (--id, --peer-id). Returns false when no frame
+ * was dropped for its ids.
+ */
+bool dgr_conn_wrong_ids(struct dgr_conn *c, uint16_t *dst_id, uint16_t *src_id);
+
+/*
  * A warning about the configuration found at start (e.g. the control thread
  * shares CPUs with raised-priority data threads), or NULL.
  */

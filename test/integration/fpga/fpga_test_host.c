@@ -396,9 +396,7 @@ static int run_sink(struct host *h)
 			}
 			frames++;
 			while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
-				struct dgr_msg db = { .txn_id = h->txn++,
-						      .num_msgs_in_txn = 0,
-						      .msg_seq = 1 };
+				struct dgr_msg db = { .num_msgs_in_txn = 0, .msg_seq = 1 };
 				uint32_t i;
 
 				bytes += m.data_len;
@@ -408,6 +406,8 @@ static int run_sink(struct host *h)
 					continue;
 				}
 				txns++;
+				/* txn_ids rise by one from 1: the FPGA writes flags in that order */
+				db.txn_id = h->txn++;
 				eof = eof || (m.flag_value & DGR_FLAGW_EOF);
 				i = (m.flag_addr - h->nbuf * h->size) / 4;
 				db.flag_addr = h->fpga_bufs * h->size + 4 * i;

@@ -58,7 +58,7 @@ MAC_B=$("${RB[@]}" cat /sys/class/net/$B/address)
 EA=(--if "$A" --peer "$MAC_B" --rcvbuf 4M)
 EB=(--if "$B" --peer "$MAC_A" --rcvbuf 4M)
 # host tx in B plays the FPGA's producer for host rx in A (same port memory base)
-TXB=(--id 1 --peer-id 0 --port-base 0 --fpga-buffers 64)
+TXB=(--id 1 --peer-id 0 --port-base 0 --fpga-buffers 64 --peer-window 0)
 
 stream() { # NAME BYTES [rx options] -- [tx options]
 	local name=$1 bytes=$2
@@ -67,7 +67,8 @@ stream() { # NAME BYTES [rx options] -- [tx options]
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do rxo+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
 	txo=("$@")
-	"${RA[@]}" "$HOST" rx "${EA[@]}" --fpga-buffers 64 --idle-timeout 10 --quiet \
+	# a dgrdma-host peer acknowledges nothing without --acks: no ACK window to wait for
+	"${RA[@]}" "$HOST" rx "${EA[@]}" --fpga-buffers 64 --peer-window 0 --idle-timeout 10 --quiet \
 		--summary-json "$T/$name.rx.json" "${rxo[@]}" &
 	local rx=$!
 	dgr_wait_listening $rx dgrdma-host "${EA[@]}"

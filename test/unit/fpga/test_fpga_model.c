@@ -434,7 +434,7 @@ static int rx(struct fpga_acktrack *a, uint16_t seq, bool real, uint64_t now)
 	return v;
 }
 
-/* The ACK tracker, against the HDL's rules (docs/fpga.md section 5). */
+/* The ACK tracker, against the HDL's rules (docs/fpga.md section 11). */
 static void test_acktrack(void)
 {
 	struct fpga_acktrack a;
