@@ -408,13 +408,15 @@ int main(int argc, char **argv)
 
 		if (is_dir(in)) {
 			snprintf(path, sizeof(path), "%s/run.json", in);
-			if (is_file(path)) {
+			if (access(path, F_OK) == 0) {
 				struct run_info before = o.run;
 
-				if (run_info_read(path, &o.run) == 0 &&
-				    memcmp(&before, &o.run, sizeof(before)) != 0) {
-					facts_from_run_json = true;
+				if (run_info_read(path, &o.run, errbuf) < 0) {
+					fprintf(stderr, "latency-report: %s\n", errbuf);
+					ret = 2;
+					goto out_inputs;
 				}
+				facts_from_run_json |= memcmp(&before, &o.run, sizeof(before)) != 0;
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {

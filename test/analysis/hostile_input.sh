@@ -83,4 +83,54 @@ check_eq "$? $(grep -c "unknown option '--bogus'" "$tmp/err")" "2 1" "an unknown
 "$LR" --csv /proc/nonexistent/x "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c -- '--csv: cannot create /proc/nonexistent/x' "$tmp/err")" "1 1" "an unwritable --csv folder is named"
 check_eq "$("$LR" --help | grep -c -- '--dcp-doorbells')" 2 "usage lists every option (--dcp-doorbells)"
+
+# run.json: jansson and the dgrdma-run/1 schema; every bad value is named, exit 2, no report
+mkdir -p "$tmp/run"
+cp "$tmp/eth.pcap" "$tmp/run/capture.pcap"
+head='"format": "dgrdma-run/1", "command": ["dgrdma-host", "rx"]'
+bad_run_json() { # TEXT EXPECTED-MESSAGE NAME
+	printf '%s' "$1" >"$tmp/run/run.json"
+	"$LR" --json --no-progress "$tmp/run" >"$tmp/rj.out" 2>"$tmp/rj.err"
+	check_eq "$? $(wc -l <"$tmp/rj.err") $(grep -cF -- "run/run.json: $2" "$tmp/rj.err") $(wc -c <"$tmp/rj.out")" \
+		"2 1 1 0" "run.json $3: refused with one line naming it ($2), exit 2, no report"
+}
+bad_run_json 'not json' "invalid JSON at line 1, column 3: invalid token near 'not'" "that is no JSON"
+bad_run_json '' "empty (no JSON in it)" "that is empty"
+bad_run_json "{$head" "invalid JSON at line 1, column 59: '}' expected near end of file" "cut short"
+bad_run_json 'null' "the top level is null, expected an object" "of null"
+bad_run_json '[1]' "the top level is an array, expected an object" "of an array"
+python3 -c "print('[' * 200000)" >"$tmp/deep"
+bad_run_json "$(cat "$tmp/deep")" "invalid JSON at line 1, column 2049: maximum parsing depth reached" "200000 brackets deep"
+bad_run_json "{$head, \"stream\": {\"fpga_buffers\": -2}}" "stream.fpga_buffers: -2 is out of range 0..65535" "with a negative count"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": NaN}}" "invalid JSON at line 1, column 90: invalid token near 'NaN'" "with NaN"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": 1e308}}" "stream.sample_rate: 1e+308 is out of range (0, 1e+12]" "with 1e308"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": 1e400}}" "invalid JSON at line 1, column 92: real number overflow near '1e400'" "with 1e400"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": \"2e6\"}}" "stream.sample_rate: a string, expected a number in (0, 1e+12]" "with a string for a number"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": null}}" "stream.sample_rate: null, expected a number in (0, 1e+12]" "with a null fact"
+bad_run_json "{$head, \"stream\": {\"buffer_size\": 8.5}}" "stream.buffer_size: 8.5 is not a whole number (accepted: 1..1073741824)" "with a fraction for a size"
+bad_run_json "{$head, \"stream\": {\"samplerate\": 2e6}}" "stream.samplerate: unknown key (not in stream)" "with a misspelt fact"
+bad_run_json "{$head, \"stream\": 7}" "stream: 7, expected an object" "with a number for an object"
+bad_run_json "{$head, \"host_buffers\": 8}" "host_buffers: unknown key (not in the dgrdma-run/1 top level)" "with a fact outside \"stream\""
+bad_run_json "{$head, \"stream\": {}, \"stream\": {}}" "invalid JSON at line 1, column 83: duplicate object key near '\"stream\"'" "with a key twice"
+bad_run_json '{"command": ["dgrdma-host"]}' "format: missing (a dgrdma-run/1 file has it)" "without format"
+bad_run_json '{"format": "dgrdma-run/1"}' "command: missing (a dgrdma-run/1 file has it)" "without command"
+bad_run_json '{"format": "dgrdma-run/9", "command": ["x"]}' "format: 'dgrdma-run/9' is not dgrdma-run/1" "of another format"
+bad_run_json '{"format": "dgrdma-run/1", "command": ["x", 5]}' "command[1]: 5, expected a string" "with a number in the command"
+bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--buffers", "lots"]}' \
+	"command: --buffers: 'lots' is not a number (accepted: 1..65535; suffixes K, M, G allowed)" "with a bad --buffers in the command"
+bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--rate"]}' "command: --rate is its last element (no value)" "with a --rate without value"
+bad_run_json "{$head, \"command_pid\": 0}" "command_pid: 0 is out of range 1..4194304" "with pid 0"
+bad_run_json "{$head, \"clocks\": {\"start\": {\"monotonic_sec\": 1, \"monotonic_nsec\": 1000000000, \"realtime_sec\": 1, \"realtime_nsec\": 0, \"uncertainty_ns\": 1}}}" \
+	"clocks.start.monotonic_nsec: 1000000000 is out of range 0..999999999" "with a clock's nanoseconds past a second"
+rm -f "$tmp/run/run.json"
+mkdir "$tmp/run/run.json"
+"$LR" --no-progress "$tmp/run" >/dev/null 2>"$tmp/rj.err"
+check_eq "$? $(cat "$tmp/rj.err")" "2 latency-report: $tmp/run/run.json: is a folder, not a file" "a folder named run.json is refused, exit 2"
+rmdir "$tmp/run/run.json"
+printf '{%s, "stream": {"sample_rate": 2e6, "fpga_buffers": 2}, "command": ["dgrdma-host", "rx", "--buffers=8", "--buffer-size", "8K"]}' \
+	'"format": "dgrdma-run/1"' >"$tmp/run/run.json"
+"$LR" --json --no-progress "$tmp/run" >"$tmp/rj.out" 2>"$tmp/rj.err"
+# (8 + 2) * 8192 B / (2e6 * 4 B/s) = 10.24 ms
+check_eq "$? $(jq -r '[.run.tolerable_source, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/rj.out")" \
+	"0 run.json 10240000" "a valid run.json: its facts give the tolerable latency"
 done_testing

@@ -107,7 +107,7 @@ check "with the limit named" grep -q -- "--pid: at most 16" "$tmp/err"
 
 # A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
 "$GEN" -o "$tmp/run/capture.pcapng" -e "$tmp/run/expect.json" --txns 50 --buffers 8 >/dev/null
-printf '{ "host_buffers": 8, "fpga_buffers": 2, "buffer_size": 8192, "sample_rate": 102400000 }\n' >"$tmp/run/run.json"
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx"], "stream": { "host_buffers": 8, "fpga_buffers": 2, "buffer_size": 8192, "sample_rate": 102400000 } }\n' >"$tmp/run/run.json"
 if "$LR" --json "$tmp/run" >"$tmp/run.json.out" 2>"$tmp/err"; then
 	ok "latency-report reads a run folder"
 else
@@ -122,19 +122,19 @@ check_eq "$(jq -r '.host.joined.doorbells' "$tmp/run.json.out")" 0 "nothing to j
 
 # The facts from the recorded command alone, written as dgrdma-host and dgrdma-fpga take them:
 # (8 + 2) * 8 KiB / (200e6 * 4 B/s) = 102.4 us.
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "2", "--buffer-size", "8K", "--rate", "200M"] }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "2", "--buffer-size", "8K", "--rate", "200M"] }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.cmd.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.run.host_buffers, .run.fpga_buffers, .run.buffer_size, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/run.cmd.out")" \
 	"8 2 8192 102400" "run.json's command: --buffer-size 8K and --rate 200M read as the tools read them"
 # dgrdma-capture --sample-rate --fpga-buffers: run.json's "stream" beside the recorded command
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"], "stream": { "sample_rate": 200000000, "fpga_buffers": 2 } }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"], "stream": { "sample_rate": 200000000, "fpga_buffers": 2 } }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.stream.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.stream.out")" \
 	"102400 run.json" "run.json's stream facts (dgrdma-capture --sample-rate --fpga-buffers) with the command's"
 # getopt_long's --opt=value form in the recorded command
-printf '{ "command": ["dgrdma-host", "rx", "--buffers=8", "--fpga-buffers=2", "--buffer-size=8K", "--rate=200M"] }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers=8", "--fpga-buffers=2", "--buffer-size=8K", "--rate=200M"] }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.eq.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.eq.out")" 102400 "run.json's command with --opt=value arguments"
@@ -144,7 +144,7 @@ check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.eq.out")" 102400 "ru
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.cli.out")" 102400 \
 	"--buffer-size 8K --sample-rate 200M on the command line"
 # the host's facts from run.json, the emulator's from the command line (as make demo does)
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"] }\n' >"$tmp/run/run.json"
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"] }\n' >"$tmp/run/run.json"
 "$LR" --json --fpga-buffers 2 --sample-rate 200e6 "$tmp/run" >"$tmp/run.mix.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.mix.out")" \
 	"102400 options and run.json" "facts from both the options and run.json, and said so"
