@@ -47,6 +47,7 @@ struct options {
 	uint64_t join_window_ns;
 	bool advise;
 	struct advise_opts adv;
+	struct ctf_read_opts ctf;
 	const char *inputs[MAX_INPUTS];
 	unsigned int n_inputs;
 };
@@ -89,6 +90,9 @@ static void usage(FILE *fp)
 	    "                         guide would change for the regime (dgrdma-tune check)\n"
 	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"
 	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
+	    "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
+	    "                         1..3600 (default 10): babeltrace2 can loop on a damaged one\n"
+	    "  --verbose              show libbabeltrace2's own warnings and errors\n"
 	    "  --no-progress          no progress line on stderr\n"
 	    "  -h, --help             this text\n"
 	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
@@ -164,6 +168,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			takes = false;
 		} else if (!strcmp(a, "--advise")) {
 			o->advise = true;
+			takes = false;
+		} else if (!strcmp(a, "--verbose")) {
+			o->ctf.verbose = true;
 			takes = false;
 		} else if (a[0] == '-' && a[1] == '-' && !val) {
 			fprintf(stderr, "latency-report: %s needs a value (see --help)\n", a);
@@ -252,6 +259,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->trace_offset_ns = (int64_t)v;
+		} else if (!strcmp(a, "--trace-stall")) {
+			uint64_t sec;
+
+			if (parse_count(a, val, 1, 3600, &sec)) {
+				return -1;
+			}
+			o->ctf.stall_s = (unsigned int)sec;
 		} else if (!strcmp(a, "--pid")) {
 			uint64_t pid;
 
@@ -507,9 +521,10 @@ int main(int argc, char **argv)
 		if (!wa_on && i == 0) {
 			ha.origin = &origin; /* the CSV origin: the first event */
 		}
-		rc = ctf_input_read(traces[i], &ha, errbuf);
+		rc = ctf_input_read(traces[i], &ha, &o.ctf, errbuf);
 		if (rc) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = rc == -DGR_E_NOMEM ? 3 : 2;
 			goto out;
 		}
 	}

@@ -20,7 +20,8 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev
 ANALYSIS_CORE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/classify.c \
 	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/run_info.c
+ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
+	analysis/run_info.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \

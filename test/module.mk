@@ -4,7 +4,7 @@
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
-	$(BUILD)/fuzz/fuzz_run_json
+	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
@@ -69,3 +69,16 @@ fuzz-run-json: $(FUZZ_RUN_JSON)
 	@mkdir -p $(BUILD)/fuzz/corpus-run-json
 	$(FUZZ_RUN_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(BUILD)/fuzz/corpus-run-json test/fuzz/seeds/run-json
+
+# libFuzzer harness for the trace reader's checks, which see a trace before libbabeltrace2.
+FUZZ_CTF_CHECK := $(BUILD)/fuzz/fuzz_ctf_check
+FUZZ_TARGETS += fuzz-ctf-check
+$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
+		-D_GNU_SOURCE -o $@ $^
+.PHONY: fuzz-ctf-check
+fuzz-ctf-check: $(FUZZ_CTF_CHECK)
+	@mkdir -p $(BUILD)/fuzz/corpus-ctf-check
+	$(FUZZ_CTF_CHECK) -max_total_time=$(FUZZ_SECONDS) -max_len=24576 \
+		$(BUILD)/fuzz/corpus-ctf-check test/fuzz/seeds/ctf-check

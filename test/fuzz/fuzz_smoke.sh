@@ -21,4 +21,5 @@ smoke decoder "$DGR_BUILD/fuzz/fuzz_decode" "$DGR_SRC/test/fuzz/seeds/decode" 91
 smoke text "$DGR_BUILD/fuzz/fuzz_text" "$DGR_SRC/test/fuzz/seeds/text" 4096
 smoke dcp "$DGR_BUILD/fuzz/fuzz_dcp" "$DGR_SRC/test/fuzz/seeds/dcp" 64
 smoke run.json "$DGR_BUILD/fuzz/fuzz_run_json" "$DGR_SRC/test/fuzz/seeds/run-json" 8192
+smoke trace-checks "$DGR_BUILD/fuzz/fuzz_ctf_check" "$DGR_SRC/test/fuzz/seeds/ctf-check" 24576
 done_testing
