@@ -383,7 +383,7 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct pr pr;
 	struct series w2s, s2w;
-	char errbuf[DGR_ERRBUF_SIZE];
+	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
 	char path[PATH_MAX];
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	char *owned[MAX_INPUTS];
@@ -451,12 +451,14 @@ int main(int argc, char **argv)
 				    "latency-report: %s: neither a trace folder nor a run folder "
 				    "(no metadata below it, no capture.pcapng in it)\n",
 				    in);
+				ret = 2;
 				goto out_inputs;
 			}
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
 		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
+			ret = 2;
 			goto out_inputs;
 		} else if (!is_file(in) && !is_dir(in)) {
 			/* a pipe or device: the reader needs a file it can read twice */
@@ -465,11 +467,13 @@ int main(int argc, char **argv)
 			    "latency-report: %s: not a regular file (save the capture to a file "
 			    "first, e.g. tshark -w FILE)\n",
 			    in);
+			ret = 2;
 			goto out_inputs;
 		} else {
 			fprintf(stderr,
 				"latency-report: %s: not a pcap/pcapng capture or a trace folder\n",
 				in);
+			ret = 2;
 			goto out_inputs;
 		}
 	}
@@ -509,9 +513,15 @@ int main(int argc, char **argv)
 	if (wa_on) {
 		int rc = pcap_input_read(captures[0], &wa, o.progress, errbuf);
 
-		if (rc) {
+		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = 2;
 			goto out;
+		}
+		if (rc == PCAP_INPUT_PARTIAL) {
+			/* reported on what was read, marked partial, exit status 2 */
+			fprintf(stderr, "latency-report: partial capture: %s\n", errbuf);
+			snprintf(partial, sizeof(partial), "%s", errbuf);
 		}
 		wa_finish(&wa);
 	}
@@ -524,7 +534,7 @@ int main(int argc, char **argv)
 		rc = ctf_input_read(traces[i], &ha, &o.ctf, errbuf);
 		if (rc) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
-			ret = rc == -DGR_E_NOMEM ? 3 : 2;
+			ret = 2;
 			goto out;
 		}
 	}
@@ -613,12 +623,26 @@ int main(int argc, char **argv)
 			}
 			classify_no_doorbells(data, &rep.verdict);
 		}
+		if (partial[0]) {
+			size_t len = strlen(rep.verdict.reason);
+
+			snprintf(rep.verdict.reason + len, sizeof(rep.verdict.reason) - len,
+				 "%sPARTIAL: on the %" PRIu64 " frames read before the capture's "
+				 "cut or damage",
+				 len ? "; " : "", wa.frames);
+		}
 	}
 
 	pr_init(&pr, stdout, o.json);
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
+	}
+	if (partial[0]) {
+		pr_obj_open(&pr, "partial_input", "PARTIAL INPUT");
+		pr_u64(&pr, "frames_read", "frames read", wa.frames);
+		pr_str(&pr, "error", NULL, partial);
+		pr_obj_close(&pr);
 	}
 	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
@@ -629,7 +653,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}
-	ret = 0;
+	ret = partial[0] ? 2 : 0;
 out:
 	if (app.csv_on && csv_close(&app.csv, errbuf)) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # latency-report on other link layers (Linux cooked v1/v2, raw IPv4) with exact answers, and
-# on hostile input: damaged frames, a cut file, files that are no capture, bad options.
+# on hostile input: damaged frames, files cut at many offsets, files that are no capture, bad
+# options, bad run.json files.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 LR="$DGR_BUILD/bin/latency-report"
@@ -48,24 +49,105 @@ done
 check_eq "$crashes" 0 "10 captures with random damaged bytes: exit 0 and a complete JSON report each"
 check_eq "$("$LR" --json --no-progress "$tmp/bad3.pcap" | jq '.malformed_frames > 0')" true "damaged frames are counted as malformed"
 
-# a file cut in the middle of a record: what was read is reported, with a warning
+# a file cut in the middle of a record: what was read is reported and marked partial, exit 2
 size=$(stat -c %s "$tmp/eth.pcap")
 head -c $((size / 2 + 7)) "$tmp/eth.pcap" >"$tmp/cut.pcap"
 "$LR" --json --no-progress "$tmp/cut.pcap" >"$tmp/cut.out" 2>"$tmp/cut.err"
-check_eq "$? $(grep -c 'warning' "$tmp/cut.err") $(jq '.capture.frames > 0' "$tmp/cut.out")" "0 1 true" \
-	"a cut capture: exit 0, one warning, the frames before the cut reported"
+check_eq "$? $(grep -c . "$tmp/cut.err") $(grep -c "latency-report: partial capture: $tmp/cut.pcap: only the first [0-9]* frames could be read, the rest of the $((size / 2 + 7))-byte file is cut or damaged: truncated dump file" "$tmp/cut.err")" \
+	"2 1 1" "a cut capture: exit 2, one line saying how many frames were read and that the rest is cut"
+check_eq "$(jq -r '[.capture.frames > 0, .partial_input.frames_read == .capture.frames, (.regime.reason | test("PARTIAL: on the [0-9]+ frames read"))] | join(" ")' "$tmp/cut.out")" \
+	"true true true" "its report covers the frames read, and the report and the verdict say it is partial"
+"$LR" --no-progress "$tmp/cut.pcap" 2>/dev/null | grep -q '^PARTIAL INPUT'
+check_eq "$?" 0 "the text report says PARTIAL INPUT too"
+
+# Cut at many offsets: the exit status depends only on whether the file can be read whole.
+# A cut on a record boundary leaves a valid, shorter capture (exit 0, the records before it);
+# any other cut gives exit 2 and one line on stderr, with a partial report when frames were read.
+"$GEN" -o "$tmp/small.pcapng" -e /dev/null --txns 12 --buffers 4 --bytes 3000 >/dev/null
+"$GEN" -o "$tmp/small.pcap" --format pcap-ns -e /dev/null --txns 12 --buffers 4 --bytes 3000 >/dev/null
+cut_points() { # FILE -> lines "OFFSET FRAMES-BEFORE BOUNDARY(1/0)"
+	python3 - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+bounds = {}  # offset -> frames before it
+if b[:4] == b'\x0a\x0d\x0d\x0a':
+    bo = '<' if b[8:12] == b'\x4d\x3c\x2b\x1a' else '>'
+    off, frames, seen_idb = 0, 0, False
+    while off + 8 <= len(b):
+        btype, blen = struct.unpack(bo + 'II', b[off:off + 8])
+        seen_idb |= btype == 1
+        frames += btype in (2, 3, 6)
+        off += blen
+        if seen_idb:
+            bounds[off] = frames
+else:
+    bo = '<' if b[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
+    off, frames = 24, 0
+    bounds[off] = 0
+    while off + 16 <= len(b):
+        off += 16 + struct.unpack(bo + 'I', b[off + 8:off + 12])[0]
+        frames += 1
+        bounds[off] = frames
+# every byte of the file headers, 60 points spread over the rest, ten record boundaries and
+# the bytes either side of them
+bl = sorted(bounds)[:: max(1, len(bounds) // 10)]
+cuts = sorted(set(list(range(1, 48)) + list(range(48, len(b), max(1, len(b) // 60))) +
+                  bl + [o + 1 for o in bl] + [o - 1 for o in bl]))
+for c in cuts:
+    if c >= len(b):
+        continue
+    before = max([f for o, f in bounds.items() if o <= c] or [0])
+    print(c, before, 1 if c in bounds else 0)
+PY
+}
+for f in small.pcap small.pcapng; do
+	bad=0 n=0 partial=0 whole=0
+	while read -r cut frames boundary; do
+		head -c "$cut" "$tmp/$f" >"$tmp/c.$f"
+		"$LR" --json --no-progress "$tmp/c.$f" >"$tmp/c.out" 2>"$tmp/c.err"
+		rc=$?
+		n=$((n + 1))
+		if [ "$boundary" = 1 ]; then
+			whole=$((whole + 1))
+			got="$rc $(jq -r .capture.frames "$tmp/c.out" 2>/dev/null) $(wc -l <"$tmp/c.err")"
+			want="0 $frames 0"
+		elif [ "$frames" -gt 0 ]; then
+			partial=$((partial + 1))
+			got="$rc $(jq -r '[.capture.frames, .partial_input.frames_read] | join(" ")' "$tmp/c.out" 2>/dev/null) $(grep -c . "$tmp/c.err")"
+			want="2 $frames $frames 1"
+		else
+			got="$rc $(wc -c <"$tmp/c.out") $(grep -c . "$tmp/c.err")"
+			want="2 0 1"
+		fi
+		if [ "$got" != "$want" ]; then
+			bad=$((bad + 1))
+			[ "$bad" -le 5 ] && diag "$f cut at $cut (frames before: $frames, boundary: $boundary): got '$got', want '$want': $(head -c 200 "$tmp/c.err")"
+		fi
+	done < <(cut_points "$tmp/$f")
+	check_eq "$bad" 0 "$f cut at $n offsets: $whole on a record boundary exit 0 with the frames before; $partial partial reports exit 2; the rest exit 2 with one line"
+done
+# random bytes after a valid file header
+bad=0
+for seed in 1 2 3 4 5 6 7 8; do
+	head -c 24 "$tmp/small.pcap" >"$tmp/rnd.pcap"
+	python3 -c "import random, sys; random.seed($seed); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(3000)))" >>"$tmp/rnd.pcap"
+	"$LR" --no-progress "$tmp/rnd.pcap" >/dev/null 2>"$tmp/rnd.err"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(grep -c . "$tmp/rnd.err")" = 1 ] || { bad=$((bad + 1)); diag "seed $seed: exit $rc: $(head -c 200 "$tmp/rnd.err")"; }
+done
+check_eq "$bad" 0 "8 pcap files of random bytes after a valid header: exit 2 and one line each"
 
 : >"$tmp/empty.pcap"
 "$LR" "$tmp/empty.pcap" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c 'empty.pcap: not a pcap/pcapng capture or a trace folder' "$tmp/err")" "1 1" "an empty file is named and refused"
+check_eq "$? $(grep -c 'empty.pcap: not a pcap/pcapng capture or a trace folder' "$tmp/err")" "2 1" "an empty file is named and refused, exit 2"
 "$LR" "$tmp/missing.pcap" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c 'missing.pcap: No such file' "$tmp/err")" "1 1" "a missing file is named"
+check_eq "$? $(grep -c 'missing.pcap: No such file' "$tmp/err")" "2 1" "a missing file is named, exit 2"
 python3 "$RELINK" linktype 105 "$tmp/eth.pcap" "$tmp/wifi.pcap"
 "$LR" "$tmp/wifi.pcap" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c 'link type IEEE802_11 (105) carries no DG-RDMA' "$tmp/err")" "1 1" "an unsupported link type is named"
+check_eq "$? $(grep -c 'link type IEEE802_11 (105) carries no DG-RDMA' "$tmp/err")" "2 1" "an unsupported link type is named, exit 2"
 mkdir -p "$tmp/notrace"
 "$LR" "$tmp/notrace" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c 'neither a trace folder nor a run folder' "$tmp/err")" "1 1" "a folder without trace or capture is refused"
+check_eq "$? $(grep -c 'neither a trace folder nor a run folder' "$tmp/err")" "2 1" "a folder without trace or capture is refused, exit 2"
 "$LR" --interval 0 "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c -- "--interval: '0' is out of range 1..60000" "$tmp/err")" "2 1" "an --interval out of range names the range"
 "$LR" --interval 10x "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
@@ -75,7 +157,7 @@ check_eq "$? $(grep -c -- "--interval: '10x' is not a number (accepted: 1..60000
 check_eq "$? $(grep -c -- "--buffer-size: '3M' is out of range 1..2097152" "$tmp/err")" "2 1" \
 	"--buffer-size takes dgrdma-host's suffixes and names its range"
 "$LR" /dev/null >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c -- "/dev/null: not a regular file" "$tmp/err")" "1 1" "a device as input is named as not a regular file"
+check_eq "$? $(grep -c -- "/dev/null: not a regular file" "$tmp/err")" "2 1" "a device as input is named as not a regular file, exit 2"
 "$LR" --host 1.2.3 "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c -- "--host: '1.2.3' is not a MAC" "$tmp/err")" "2 1" "a bad --host is named"
 "$LR" --bogus "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
