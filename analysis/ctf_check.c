@@ -155,7 +155,8 @@ int ctf_check_tsdl(const char *t, size_t n, unsigned int *streams, char *errbuf)
 			    start);
 	case STRING:
 	case CHAR:
-		return fail(errbuf, "cut short: the string opened at byte %zu is not closed", start);
+		return fail(errbuf, "cut short: the string opened at byte %zu is not closed",
+			    start);
 	}
 	if (depth) {
 		return fail(errbuf,
@@ -204,13 +205,15 @@ static int unpack_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts
 		}
 		if (memcmp(h + 4, uuid, 16) != 0) {
 			free(t);
-			return fail(errbuf,
-				    "packet %zu at byte %zu: its trace UUID differs from packet 1's",
-				    mf->packets, off);
+			return fail(
+			    errbuf,
+			    "packet %zu at byte %zu: its trace UUID differs from packet 1's",
+			    mf->packets, off);
 		}
 		content = get32(h + 24, mf->big_endian);
 		size = get32(h + 28, mf->big_endian);
-		if (content % 8 || size % 8 || content < CTF_METADATA_HDR_LEN * 8 || content > size) {
+		if (content % 8 || size % 8 || content < CTF_METADATA_HDR_LEN * 8 ||
+		    content > size) {
 			free(t);
 			return fail(errbuf,
 				    "packet %zu at byte %zu: content size %" PRIu32
@@ -267,8 +270,8 @@ int ctf_check_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts *mf
 	if (len == 0) {
 		return fail(errbuf, "empty");
 	}
-	if (len >= 4 && (get32(buf, false) == CTF_METADATA_MAGIC ||
-			 get32(buf, true) == CTF_METADATA_MAGIC)) {
+	if (len >= 4 &&
+	    (get32(buf, false) == CTF_METADATA_MAGIC || get32(buf, true) == CTF_METADATA_MAGIC)) {
 		mf->packetized = true;
 		mf->big_endian = get32(buf, true) == CTF_METADATA_MAGIC;
 		rc = unpack_metadata(buf, len, mf, &text, errbuf);
@@ -286,8 +289,9 @@ int ctf_check_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts *mf
 		return fail(errbuf, "cut short: %zu byte(s), the start of a metadata file", len);
 	}
 	if (len < sizeof(sig) - 1 || memcmp(buf, sig, sizeof(sig) - 1) != 0) {
-		return fail(errbuf, "neither a packetized metadata file (magic 0x%08X) nor CTF "
-				    "text (starting \"/* CTF 1.8\")",
+		return fail(errbuf,
+			    "neither a packetized metadata file (magic 0x%08X) nor CTF "
+			    "text (starting \"/* CTF 1.8\")",
 			    CTF_METADATA_MAGIC);
 	}
 	mf->text_len = len;
@@ -304,12 +308,11 @@ int ctf_check_stream_start(const uint8_t *buf, size_t len, uint64_t file_size,
 		return 0; /* a stream without packets: LTTng creates them so */
 	}
 	if (len < 4 || file_size < 4) {
-		return fail(errbuf, "%" PRIu64 " byte(s): shorter than a packet header",
-			    file_size);
+		return fail(errbuf, "%" PRIu64 " byte(s): shorter than a packet header", file_size);
 	}
-	ok = mf->packetized ? get32(buf, mf->big_endian) == CTF_PACKET_MAGIC
-			    : get32(buf, false) == CTF_PACKET_MAGIC ||
-				  get32(buf, true) == CTF_PACKET_MAGIC;
+	ok = mf->packetized
+		 ? get32(buf, mf->big_endian) == CTF_PACKET_MAGIC
+		 : get32(buf, false) == CTF_PACKET_MAGIC || get32(buf, true) == CTF_PACKET_MAGIC;
 	if (!ok) {
 		return fail(errbuf, "no CTF packet magic (0x%08X) at byte 0", CTF_PACKET_MAGIC);
 	}
@@ -330,8 +333,9 @@ long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint6
 	major = get32(buf + 4, true);
 	entry = get32(buf + 12, true);
 	if (major != 1 || entry < 24 || entry > 4096) {
-		return fail(errbuf, "index version %" PRIu32 " with %" PRIu32 "-byte entries "
-				    "(known: version 1, 24..4096 bytes)",
+		return fail(errbuf,
+			    "index version %" PRIu32 " with %" PRIu32 "-byte entries "
+			    "(known: version 1, 24..4096 bytes)",
 			    major, entry);
 	}
 	if ((len - 16) % entry) {

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void require_message(int rc, const char *err)
 {
-	if (rc < 0 && (rc != -DGR_E_INVAL || err[0] == '\0' || !memchr(err, '\0', DGR_ERRBUF_SIZE))) {
+	if (rc < 0 &&
+	    (rc != -DGR_E_INVAL || err[0] == '\0' || !memchr(err, '\0', DGR_ERRBUF_SIZE))) {
 		abort();
 	}
 }
