@@ -624,12 +624,14 @@ int main(int argc, char **argv)
 			classify_no_doorbells(data, &rep.verdict);
 		}
 		if (partial[0]) {
-			size_t len = strlen(rep.verdict.reason);
+			/* first, so that a long reason cannot push it out */
+			char reason[sizeof(rep.verdict.reason)];
 
-			snprintf(rep.verdict.reason + len, sizeof(rep.verdict.reason) - len,
-				 "%sPARTIAL: on the %" PRIu64 " frames read before the capture's "
-				 "cut or damage",
-				 len ? "; " : "", wa.frames);
+			snprintf(reason, sizeof(reason), "%s", rep.verdict.reason);
+			snprintf(rep.verdict.reason, sizeof(rep.verdict.reason),
+				 "PARTIAL: on the %" PRIu64 " frames read before the capture's cut "
+				 "or damage; %.180s",
+				 wa.frames, reason);
 		}
 	}
 

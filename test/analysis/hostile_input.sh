@@ -133,7 +133,10 @@ for seed in 1 2 3 4 5 6 7 8; do
 	python3 -c "import random, sys; random.seed($seed); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(3000)))" >>"$tmp/rnd.pcap"
 	"$LR" --no-progress "$tmp/rnd.pcap" >/dev/null 2>"$tmp/rnd.err"
 	rc=$?
-	[ "$rc" = 2 ] && [ "$(grep -c . "$tmp/rnd.err")" = 1 ] || { bad=$((bad + 1)); diag "seed $seed: exit $rc: $(head -c 200 "$tmp/rnd.err")"; }
+	if [ "$rc" != 2 ] || [ "$(grep -c . "$tmp/rnd.err")" != 1 ]; then
+		bad=$((bad + 1))
+		diag "seed $seed: exit $rc: $(head -c 200 "$tmp/rnd.err")"
+	fi
 done
 check_eq "$bad" 0 "8 pcap files of random bytes after a valid header: exit 2 and one line each"
 
@@ -190,6 +193,8 @@ bad_run_json "{$head, \"stream\": {\"sample_rate\": 1e400}}" "invalid JSON at li
 bad_run_json "{$head, \"stream\": {\"sample_rate\": \"2e6\"}}" "stream.sample_rate: a string, expected a number in (0, 1e+12]" "with a string for a number"
 bad_run_json "{$head, \"stream\": {\"sample_rate\": null}}" "stream.sample_rate: null, expected a number in (0, 1e+12]" "with a null fact"
 bad_run_json "{$head, \"stream\": {\"buffer_size\": 8.5}}" "stream.buffer_size: 8.5 is not a whole number (accepted: 1..1073741824)" "with a fraction for a size"
+bad_run_json "{$head, \"stream\": {\"sample_rate\": 2e6, \"rate_bytes\": 8e6}}" "stream: both rate_bytes and sample_rate (give one)" "with two rates"
+bad_run_json "{$head, \"stream\": {\"host_buffers\": true}}" "stream.host_buffers: true, expected a whole number 1..65535" "with true for a count"
 bad_run_json "{$head, \"stream\": {\"samplerate\": 2e6}}" "stream.samplerate: unknown key (not in stream)" "with a misspelt fact"
 bad_run_json "{$head, \"stream\": 7}" "stream: 7, expected an object" "with a number for an object"
 bad_run_json "{$head, \"host_buffers\": 8}" "host_buffers: unknown key (not in the dgrdma-run/1 top level)" "with a fact outside \"stream\""

@@ -149,7 +149,10 @@ damaged "an empty metadata file" "$rel/metadata: empty"
 fresh
 printf 'not a trace' >"$tmp/dmg/$rel/metadata"
 damaged "a metadata file that is no CTF" "$rel/metadata: neither a packetized metadata file"
-stream=$(cd "$meta_dir" && ls | grep -v -e '^metadata$' -e '^index$' | head -1)
+stream=""
+for f in "$meta_dir"/*; do
+	[ -f "$f" ] && [ "${f##*/}" != metadata ] && stream=${f##*/} && break
+done
 ssize=$(stat -c %s "$meta_dir/$stream")
 for cut in 10 100 $((ssize - 1)); do
 	fresh
