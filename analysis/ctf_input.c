@@ -1,18 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* LTTng trace input through libbabeltrace2 (see ctf_input.h). */
+/*
+ * LTTng trace input through libbabeltrace2 (see ctf_input.h).
+ *
+ * The trace is checked first (ctf_check.c). Then a child process runs the
+ * babeltrace2 graph and sends each event to this process over a pipe, as
+ * compact records: an event class (its name and integer field names) once,
+ * then per event the class id, the time and the field values. The parent
+ * feeds them to the in-host analysis and watches the pipe: a child that sends
+ * nothing for the stall limit (babeltrace2 looping on a damaged trace) is
+ * killed, and a child that crashes takes nothing else down. The child's
+ * stderr, where libbabeltrace2 logs, goes to /dev/null unless verbose.
+ */
 #include <babeltrace2/babeltrace.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dgrdma/wire.h>
 
+#include "ctf_check.h"
 #include "ctf_input.h"
 
 #define MAX_TRACE_DIRS 64
+#define PIPE_BUF_BYTES (256u * 1024)
+#define NAME_MAX_LEN   255
+
+/* Records from the child to the parent (host byte order: one machine). */
+enum {
+	REC_CLASS = 'C', /* u32 id, u8 nfields, u8 len + name, nfields x (u8 len + name) */
+	REC_EVENT = 'E', /* u32 id, u8 has_time, i64 ns, u8 nfields, nfields x u64 */
+	REC_ERROR = 'X', /* u16 len + text */
+	REC_DONE = 'D',
+};
 
 struct trace_dirs {
 	char *dir[MAX_TRACE_DIRS];
@@ -79,12 +107,112 @@ bool ctf_input_is_trace(const char *path)
 	return yes;
 }
 
-struct sink_ctx {
-	struct host_analysis *h;
-	struct host_event ev;
-	char name[256];
-	uint64_t errors;
+/* ---- child: the babeltrace2 graph, writing records --------------------------------------- */
+
+struct out_buf {
+	int fd;
+	size_t n;
+	uint8_t b[PIPE_BUF_BYTES];
 };
+
+/* Writes the buffer out; a parent gone (EPIPE) ends the child. */
+static void out_flush(struct out_buf *o)
+{
+	size_t off = 0;
+
+	while (off < o->n) {
+		ssize_t w = write(o->fd, o->b + off, o->n - off);
+
+		if (w < 0 && errno == EINTR) {
+			continue;
+		}
+		if (w <= 0) {
+			_exit(3);
+		}
+		off += (size_t)w;
+	}
+	o->n = 0;
+}
+
+static void out_put(struct out_buf *o, const void *p, size_t len)
+{
+	if (o->n + len > sizeof(o->b)) {
+		out_flush(o);
+	}
+	memcpy(o->b + o->n, p, len);
+	o->n += len;
+}
+
+static void out_u8(struct out_buf *o, uint8_t v)
+{
+	out_put(o, &v, 1);
+}
+
+static void out_name(struct out_buf *o, const char *s)
+{
+	size_t len = strnlen(s, NAME_MAX_LEN);
+
+	out_u8(o, (uint8_t)len);
+	out_put(o, s, len);
+}
+
+struct child_class {
+	const bt_event_class *ec;
+	unsigned int nfields;
+	const char *names[HE_MAX_FIELDS];
+};
+
+struct sink_ctx {
+	struct out_buf out;
+	struct host_event ev;
+	struct child_class *classes;
+	uint32_t n_classes, cap_classes, last;
+};
+
+/* The id of the event's class with this field list, sent once. Returns -1 when out of memory. */
+static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char *name)
+{
+	struct child_class *k;
+	uint32_t i, j;
+
+	for (i = 0; i < c->n_classes; i++) {
+		uint32_t at = (c->last + i) % c->n_classes;
+
+		k = &c->classes[at];
+		if (k->ec != ec || k->nfields != c->ev.nfields) {
+			continue;
+		}
+		for (j = 0; j < k->nfields && k->names[j] == c->ev.f[j].name; j++) {
+		}
+		if (j == k->nfields) {
+			c->last = at;
+			return at;
+		}
+	}
+	if (c->n_classes == c->cap_classes) {
+		uint32_t cap = c->cap_classes ? c->cap_classes * 2 : 64;
+		struct child_class *nk = realloc(c->classes, cap * sizeof(*nk));
+
+		if (!nk) {
+			return -1;
+		}
+		c->classes = nk;
+		c->cap_classes = cap;
+	}
+	k = &c->classes[c->n_classes];
+	k->ec = ec;
+	k->nfields = c->ev.nfields;
+	out_u8(&c->out, REC_CLASS);
+	out_put(&c->out, &c->n_classes, 4);
+	out_u8(&c->out, (uint8_t)k->nfields);
+	out_name(&c->out, name);
+	for (j = 0; j < k->nfields; j++) {
+		k->names[j] = c->ev.f[j].name;
+		out_name(&c->out, k->names[j]);
+	}
+	c->last = c->n_classes;
+	return c->n_classes++;
+}
 
 /* Appends the integer members of a structure field (may be NULL) to ev. */
 static void add_fields(struct host_event *ev, const bt_field *st)
@@ -119,31 +247,41 @@ static void add_fields(struct host_event *ev, const bt_field *st)
 	}
 }
 
-/* Copies an event's integer fields into ctx->ev and feeds it. */
-static void handle_event(struct sink_ctx *ctx, const bt_message *msg)
+/* Sends an event: its class, time (ns from origin) and integer fields. Returns -1 on no memory. */
+static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
 	const bt_event_class *ec = bt_event_borrow_class_const(ev);
-	const bt_field *payload = bt_event_borrow_payload_field_const(ev);
-	const bt_clock_snapshot *cs;
-	int64_t ns = 0;
 	const char *name = bt_event_class_get_name(ec);
+	int64_t ns = 0, id;
+	uint8_t has_time = 0;
+	uint32_t id32;
+	unsigned int i;
 
-	ctx->ev.name = name ? name : "";
 	ctx->ev.nfields = 0;
-	if (bt_message_event_borrow_stream_class_default_clock_class_const(msg)) {
-		cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
-		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) !=
-		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
-			ctx->errors++;
-		}
+	if (bt_message_event_borrow_stream_class_default_clock_class_const(msg) &&
+	    bt_clock_snapshot_get_ns_from_origin(
+		bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) ==
+		BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		has_time = 1;
 	}
-	ns += ctx->h->time_offset_ns;
-	ctx->ev.ts = ns > 0 ? (uint64_t)ns : 0;
 	/* payload fields, then the context fields (vpid, vtid) that LTTng adds */
-	add_fields(&ctx->ev, payload);
+	add_fields(&ctx->ev, bt_event_borrow_payload_field_const(ev));
 	add_fields(&ctx->ev, bt_event_borrow_common_context_field_const(ev));
-	ha_event(ctx->h, &ctx->ev);
+	id = class_id(ctx, ec, name ? name : "");
+	if (id < 0) {
+		return -1;
+	}
+	id32 = (uint32_t)id;
+	out_u8(&ctx->out, REC_EVENT);
+	out_put(&ctx->out, &id32, 4);
+	out_u8(&ctx->out, has_time);
+	out_put(&ctx->out, &ns, 8);
+	out_u8(&ctx->out, (uint8_t)ctx->ev.nfields);
+	for (i = 0; i < ctx->ev.nfields; i++) {
+		out_put(&ctx->out, &ctx->ev.f[i].value, 8);
+	}
+	return 0;
 }
 
 static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
@@ -152,6 +290,7 @@ static bt_graph_simple_sink_component_consume_func_status consume(bt_message_ite
 	struct sink_ctx *ctx = data;
 	bt_message_array_const msgs;
 	uint64_t count, i;
+	bool nomem = false;
 
 	switch (bt_message_iterator_next(it, &msgs, &count)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
@@ -166,68 +305,78 @@ static bt_graph_simple_sink_component_consume_func_status consume(bt_message_ite
 		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
 	}
 	for (i = 0; i < count; i++) {
-		if (bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_EVENT) {
-			handle_event(ctx, msgs[i]);
+		if (!nomem && bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_EVENT) {
+			nomem = handle_event(ctx, msgs[i]) < 0;
 		}
 		bt_message_put_ref(msgs[i]);
 	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	return nomem ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR
+		     : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
-/* Appends the current thread's libbabeltrace2 error causes to errbuf. */
+/*
+ * Length of a babeltrace2 cause message without its debugging tail: the
+ * "msg-it-addr=0x..., state=..." list after the last ": " that precedes a
+ * "key=" (the sentence before it is what a user can act on).
+ */
+static size_t cause_len(const char *m)
+{
+	const char *p = m, *cut = NULL;
+
+	while ((p = strstr(p, ": ")) != NULL) {
+		const char *k = p + 2;
+
+		while ((*k >= 'a' && *k <= 'z') || *k == '-' || *k == '_') {
+			k++;
+		}
+		if (*k == '=' && k > p + 2) {
+			cut = p;
+			break;
+		}
+		p += 2;
+	}
+	return cut ? (size_t)(cut - m) : strlen(m);
+}
+
+/* Appends the root cause of the current thread's libbabeltrace2 error to what. */
 static void take_bt_error(char *errbuf, const char *what)
 {
 	const bt_error *err = bt_current_thread_take_error();
-	size_t len;
 
 	snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", what);
 	if (!err) {
 		return;
 	}
 	if (bt_error_get_cause_count(err) > 0) {
-		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, 0);
+		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, 0));
+		size_t len = strlen(errbuf);
 
-		len = strlen(errbuf);
-		snprintf(errbuf + len, DGR_ERRBUF_SIZE - len, ": %s",
-			 bt_error_cause_get_message(c));
+		snprintf(errbuf + len, DGR_ERRBUF_SIZE - len, ": %.*s", (int)cause_len(m), m);
 	}
 	bt_error_release(err);
 }
 
-int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
+/* Runs the graph over the trace folders; returns 0, or -1 with errbuf filled. */
+static int run_graph(const struct trace_dirs *t, struct sink_ctx *ctx, bool verbose, char *errbuf)
 {
-	struct trace_dirs t = { .n = 0 };
-	struct sink_ctx *ctx = NULL;
 	const bt_plugin *ctf = NULL, *utils = NULL;
 	bt_graph *g = NULL;
 	bt_value *params = NULL, *inputs = NULL;
 	const bt_component_source *src = NULL;
 	const bt_component_filter *mux = NULL;
 	const bt_component_sink *sink = NULL;
+	bt_logging_level level = verbose ? BT_LOGGING_LEVEL_WARNING : BT_LOGGING_LEVEL_NONE;
 	bt_graph_run_status rs;
 	uint64_t i, nports;
-	int ret = 0;
+	int ret = -1;
 
-	find_metadata(path, 0, &t);
-	if (t.n == 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: no CTF trace (no 'metadata' file) below it",
-			 path);
-		return -DGR_E_INVAL;
-	}
-	ctx = calloc(1, sizeof(*ctx));
-	if (!ctx) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		ret = -DGR_E_NOMEM;
-		goto end;
-	}
-	ctx->h = h;
+	bt_logging_set_global_level(level);
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
 		BT_PLUGIN_FIND_STATUS_OK ||
 	    bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &utils) !=
 		BT_PLUGIN_FIND_STATUS_OK) {
 		take_bt_error(errbuf, "libbabeltrace2: the 'ctf' and 'utils' plugins are needed "
 				      "(Debian package babeltrace2)");
-		ret = -DGR_E_SYS;
 		goto end;
 	}
 	g = bt_graph_create(0);
@@ -236,27 +385,24 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 	    bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) !=
 		BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		ret = -DGR_E_NOMEM;
 		goto end;
 	}
-	for (i = 0; i < t.n; i++) {
-		if (bt_value_array_append_string_element(inputs, t.dir[i]) !=
+	for (i = 0; i < t->n; i++) {
+		if (bt_value_array_append_string_element(inputs, t->dir[i]) !=
 		    BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-			ret = -DGR_E_NOMEM;
 			goto end;
 		}
 	}
 	if (bt_graph_add_source_component(
 		g, bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs"), "src", params,
-		BT_LOGGING_LEVEL_ERROR, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		level, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_filter_component(
 		g, bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
-		NULL, BT_LOGGING_LEVEL_ERROR, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		NULL, level, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_simple_sink_component(g, "sink", NULL, consume, NULL, ctx, &sink) !=
 		BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		take_bt_error(errbuf, "cannot read the trace");
-		ret = -DGR_E_INVAL;
+		take_bt_error(errbuf, "babeltrace2 cannot open the trace");
 		goto end;
 	}
 	nports = bt_component_source_get_output_port_count(src);
@@ -265,16 +411,14 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 			g, bt_component_source_borrow_output_port_by_index_const(src, i),
 			bt_component_filter_borrow_input_port_by_index_const(mux, i),
 			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-			take_bt_error(errbuf, "cannot connect the trace's streams");
-			ret = -DGR_E_INVAL;
+			take_bt_error(errbuf, "babeltrace2 cannot connect the trace's streams");
 			goto end;
 		}
 	}
 	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
 				   bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-		take_bt_error(errbuf, "cannot connect the muxer");
-		ret = -DGR_E_INVAL;
+		take_bt_error(errbuf, "babeltrace2 cannot connect the muxer");
 		goto end;
 	}
 	do {
@@ -284,15 +428,355 @@ int ctf_input_read(const char *path, struct host_analysis *h, char *errbuf)
 		}
 	} while (rs == BT_GRAPH_RUN_STATUS_AGAIN);
 	if (rs != BT_GRAPH_RUN_STATUS_OK) {
-		take_bt_error(errbuf, "reading the trace failed");
-		ret = -DGR_E_INVAL;
+		take_bt_error(errbuf, "babeltrace2 cannot read the trace");
+		goto end;
 	}
+	ret = 0;
 end:
 	bt_value_put_ref(params);
 	bt_graph_put_ref(g);
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
+	return ret;
+}
+
+/* The child's whole life: never returns. */
+static void child_main(int fd, const struct trace_dirs *t, bool verbose)
+{
+	char errbuf[DGR_ERRBUF_SIZE];
+	struct sink_ctx *ctx = calloc(1, sizeof(*ctx));
+	uint16_t len;
+
+	if (!verbose) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	if (!ctx) {
+		_exit(3);
+	}
+	ctx->out.fd = fd;
+	if (run_graph(t, ctx, verbose, errbuf) == 0) {
+		out_u8(&ctx->out, REC_DONE);
+		out_flush(&ctx->out);
+		_exit(0);
+	}
+	len = (uint16_t)strnlen(errbuf, DGR_ERRBUF_SIZE - 1);
+	out_u8(&ctx->out, REC_ERROR);
+	out_put(&ctx->out, &len, 2);
+	out_put(&ctx->out, errbuf, len);
+	out_flush(&ctx->out);
+	_exit(1);
+}
+
+/* ---- parent: records into the in-host analysis --------------------------------------------- */
+
+struct parent_class {
+	char name[NAME_MAX_LEN + 1];
+	unsigned int nfields;
+	char fields[HE_MAX_FIELDS][NAME_MAX_LEN + 1];
+};
+
+struct reader {
+	struct host_analysis *h;
+	struct host_event ev;
+	struct parent_class *classes;
+	uint32_t n_classes, cap_classes;
+	bool done;
+	char child_error[DGR_ERRBUF_SIZE];
+};
+
+/* Reads a u8-length name at p (avail bytes); returns the bytes used, 0 if incomplete. */
+static size_t take_name(const uint8_t *p, size_t avail, char *out)
+{
+	if (avail < 1 || avail < 1u + p[0]) {
+		return 0;
+	}
+	memcpy(out, p + 1, p[0]);
+	out[p[0]] = '\0';
+	return 1u + p[0];
+}
+
+/*
+ * Handles the complete records of buf[0..len); returns the bytes used, or -1
+ * on a record that breaks the format (errbuf filled).
+ */
+static long take_records(struct reader *r, const uint8_t *buf, size_t len, char *errbuf)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		const uint8_t *p = buf + off;
+		size_t avail = len - off, used = 0, u, i;
+		uint32_t id;
+
+		switch (p[0]) {
+		case REC_CLASS: {
+			struct parent_class *k;
+
+			if (avail < 6) {
+				return (long)off;
+			}
+			memcpy(&id, p + 1, 4);
+			if (id != r->n_classes || p[5] > HE_MAX_FIELDS) {
+				goto bad;
+			}
+			if (r->n_classes == r->cap_classes) {
+				uint32_t cap = r->cap_classes ? r->cap_classes * 2 : 64;
+				struct parent_class *nk = realloc(r->classes, cap * sizeof(*nk));
+
+				if (!nk) {
+					snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+					return -1;
+				}
+				r->classes = nk;
+				r->cap_classes = cap;
+			}
+			k = &r->classes[r->n_classes];
+			k->nfields = p[5];
+			used = 6;
+			u = take_name(p + used, avail - used, k->name);
+			if (!u) {
+				return (long)off;
+			}
+			used += u;
+			for (i = 0; i < k->nfields; i++) {
+				u = take_name(p + used, avail - used, k->fields[i]);
+				if (!u) {
+					return (long)off;
+				}
+				used += u;
+			}
+			r->n_classes++;
+			break;
+		}
+		case REC_EVENT: {
+			const struct parent_class *k;
+			int64_t ns;
+			unsigned int n;
+
+			if (avail < 15) {
+				return (long)off;
+			}
+			memcpy(&id, p + 1, 4);
+			n = p[14];
+			if (id >= r->n_classes || n != r->classes[id].nfields) {
+				goto bad;
+			}
+			if (avail < 15u + 8u * n) {
+				return (long)off;
+			}
+			k = &r->classes[id];
+			memcpy(&ns, p + 6, 8);
+			ns = p[5] ? ns : 0;
+			ns += r->h->time_offset_ns;
+			r->ev.name = k->name;
+			r->ev.ts = ns > 0 ? (uint64_t)ns : 0;
+			r->ev.nfields = n;
+			for (i = 0; i < n; i++) {
+				r->ev.f[i].name = k->fields[i];
+				memcpy(&r->ev.f[i].value, p + 15 + 8 * i, 8);
+			}
+			ha_event(r->h, &r->ev);
+			used = 15u + 8u * n;
+			break;
+		}
+		case REC_ERROR: {
+			uint16_t elen;
+
+			if (avail < 3) {
+				return (long)off;
+			}
+			memcpy(&elen, p + 1, 2);
+			if (elen >= DGR_ERRBUF_SIZE) {
+				goto bad;
+			}
+			if (avail < 3u + elen) {
+				return (long)off;
+			}
+			memcpy(r->child_error, p + 3, elen);
+			r->child_error[elen] = '\0';
+			used = 3u + elen;
+			break;
+		}
+		case REC_DONE:
+			r->done = true;
+			used = 1;
+			break;
+		default:
+			goto bad;
+		}
+		off += used;
+	}
+	return (long)off;
+bad:
+	snprintf(errbuf, DGR_ERRBUF_SIZE, "the trace reader process sent a bad record (byte %zu)",
+		 off);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Reads the child's records until it ends, fails or stalls. Returns 0, or a
+ * negative DGR_E_* code with errbuf filled (without the trace's name).
+ */
+static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s, char *errbuf)
+{
+	uint8_t *buf = malloc(PIPE_BUF_BYTES * 2);
+	size_t have = 0;
+	double last = now_s();
+	int status = 0, ret = 0;
+	bool eof = false;
+
+	if (!buf) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		kill(pid, SIGKILL);
+		ret = -DGR_E_NOMEM;
+		goto reap;
+	}
+	while (!eof) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t got;
+		long used;
+		int pr = poll(&pfd, 1, 500);
+
+		if (pr < 0 && errno != EINTR) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "poll: %s", strerror(errno));
+			kill(pid, SIGKILL);
+			ret = -DGR_E_SYS;
+			goto reap;
+		}
+		if (pr <= 0) {
+			if (now_s() - last >= stall_s) {
+				snprintf(errbuf, DGR_ERRBUF_SIZE,
+					 "babeltrace2 made no progress for %u s and was stopped "
+					 "(a damaged trace can make it loop)",
+					 stall_s);
+				kill(pid, SIGKILL);
+				ret = -DGR_E_TIMEOUT;
+				goto reap;
+			}
+			continue;
+		}
+		got = read(fd, buf + have, PIPE_BUF_BYTES * 2 - have);
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		if (got <= 0) {
+			eof = true;
+			continue;
+		}
+		last = now_s();
+		have += (size_t)got;
+		used = take_records(r, buf, have, errbuf);
+		if (used < 0) {
+			kill(pid, SIGKILL);
+			ret = -DGR_E_INVAL;
+			goto reap;
+		}
+		memmove(buf, buf + used, have - (size_t)used);
+		have -= (size_t)used;
+	}
+reap:
+	free(buf);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+	}
+	if (ret < 0) {
+		return ret;
+	}
+	if (r->child_error[0]) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", r->child_error);
+		return -DGR_E_INVAL;
+	}
+	if (WIFSIGNALED(status)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "babeltrace2 crashed reading it (signal %d, %s): a damaged trace?",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return -DGR_E_INVAL;
+	}
+	if (!r->done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "the trace reader process ended early (exit status %d)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -DGR_E_INVAL;
+	}
+	return 0;
+}
+
+int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
+		   char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	struct trace_dirs t = { .n = 0 };
+	struct reader *r = NULL;
+	int fds[2] = { -1, -1 };
+	unsigned int i;
+	pid_t pid;
+	int ret = 0;
+
+	find_metadata(path, 0, &t);
+	if (t.n == 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: no CTF trace (no 'metadata' file) below it",
+			 path);
+		return -DGR_E_INVAL;
+	}
+	for (i = 0; i < t.n; i++) {
+		ret = ctf_check_dir(t.dir[i], msg);
+		if (ret < 0) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "damaged trace: %.235s", msg);
+			goto end;
+		}
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		ret = -DGR_E_NOMEM;
+		goto end;
+	}
+	r->h = h;
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "pipe: %s", strerror(errno));
+		ret = -DGR_E_SYS;
+		goto end;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "fork: %s", strerror(errno));
+		ret = -DGR_E_SYS;
+		goto end;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(fds[1], &t, opts && opts->verbose);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	ret = read_child(r, fds[0], pid, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.80s: %.170s", path, msg);
+	}
+end:
+	if (fds[0] >= 0) {
+		close(fds[0]);
+	}
+	if (fds[1] >= 0) {
+		close(fds[1]);
+	}
+	if (r) {
+		free(r->classes);
+		free(r);
+	}
 	free_dirs(&t);
-	free(ctx);
 	return ret;
 }

@@ -47,6 +47,7 @@ struct options {
 	uint64_t join_window_ns;
 	bool advise;
 	struct advise_opts adv;
+	struct ctf_read_opts ctf;
 	const char *inputs[MAX_INPUTS];
 	unsigned int n_inputs;
 };
@@ -89,6 +90,9 @@ static void usage(FILE *fp)
 	    "                         guide would change for the regime (dgrdma-tune check)\n"
 	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"
 	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
+	    "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
+	    "                         1..3600 (default 10): babeltrace2 can loop on a damaged one\n"
+	    "  --verbose              show libbabeltrace2's own warnings and errors\n"
 	    "  --no-progress          no progress line on stderr\n"
 	    "  -h, --help             this text\n"
 	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
@@ -164,6 +168,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			takes = false;
 		} else if (!strcmp(a, "--advise")) {
 			o->advise = true;
+			takes = false;
+		} else if (!strcmp(a, "--verbose")) {
+			o->ctf.verbose = true;
 			takes = false;
 		} else if (a[0] == '-' && a[1] == '-' && !val) {
 			fprintf(stderr, "latency-report: %s needs a value (see --help)\n", a);
@@ -252,6 +259,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->trace_offset_ns = (int64_t)v;
+		} else if (!strcmp(a, "--trace-stall")) {
+			uint64_t sec;
+
+			if (parse_count(a, val, 1, 3600, &sec)) {
+				return -1;
+			}
+			o->ctf.stall_s = (unsigned int)sec;
 		} else if (!strcmp(a, "--pid")) {
 			uint64_t pid;
 
@@ -369,7 +383,7 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct pr pr;
 	struct series w2s, s2w;
-	char errbuf[DGR_ERRBUF_SIZE];
+	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
 	char path[PATH_MAX];
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	char *owned[MAX_INPUTS];
@@ -408,13 +422,15 @@ int main(int argc, char **argv)
 
 		if (is_dir(in)) {
 			snprintf(path, sizeof(path), "%s/run.json", in);
-			if (is_file(path)) {
+			if (access(path, F_OK) == 0) {
 				struct run_info before = o.run;
 
-				if (run_info_read(path, &o.run) == 0 &&
-				    memcmp(&before, &o.run, sizeof(before)) != 0) {
-					facts_from_run_json = true;
+				if (run_info_read(path, &o.run, errbuf) < 0) {
+					fprintf(stderr, "latency-report: %s\n", errbuf);
+					ret = 2;
+					goto out_inputs;
 				}
+				facts_from_run_json |= memcmp(&before, &o.run, sizeof(before)) != 0;
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {
@@ -435,12 +451,14 @@ int main(int argc, char **argv)
 				    "latency-report: %s: neither a trace folder nor a run folder "
 				    "(no metadata below it, no capture.pcapng in it)\n",
 				    in);
+				ret = 2;
 				goto out_inputs;
 			}
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
 		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
+			ret = 2;
 			goto out_inputs;
 		} else if (!is_file(in) && !is_dir(in)) {
 			/* a pipe or device: the reader needs a file it can read twice */
@@ -449,11 +467,13 @@ int main(int argc, char **argv)
 			    "latency-report: %s: not a regular file (save the capture to a file "
 			    "first, e.g. tshark -w FILE)\n",
 			    in);
+			ret = 2;
 			goto out_inputs;
 		} else {
 			fprintf(stderr,
 				"latency-report: %s: not a pcap/pcapng capture or a trace folder\n",
 				in);
+			ret = 2;
 			goto out_inputs;
 		}
 	}
@@ -493,9 +513,15 @@ int main(int argc, char **argv)
 	if (wa_on) {
 		int rc = pcap_input_read(captures[0], &wa, o.progress, errbuf);
 
-		if (rc) {
+		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = 2;
 			goto out;
+		}
+		if (rc == PCAP_INPUT_PARTIAL) {
+			/* reported on what was read, marked partial, exit status 2 */
+			fprintf(stderr, "latency-report: partial capture: %s\n", errbuf);
+			snprintf(partial, sizeof(partial), "%s", errbuf);
 		}
 		wa_finish(&wa);
 	}
@@ -505,9 +531,10 @@ int main(int argc, char **argv)
 		if (!wa_on && i == 0) {
 			ha.origin = &origin; /* the CSV origin: the first event */
 		}
-		rc = ctf_input_read(traces[i], &ha, errbuf);
+		rc = ctf_input_read(traces[i], &ha, &o.ctf, errbuf);
 		if (rc) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = 2;
 			goto out;
 		}
 	}
@@ -596,12 +623,28 @@ int main(int argc, char **argv)
 			}
 			classify_no_doorbells(data, &rep.verdict);
 		}
+		if (partial[0]) {
+			/* first, so that a long reason cannot push it out */
+			char reason[sizeof(rep.verdict.reason)];
+
+			snprintf(reason, sizeof(reason), "%s", rep.verdict.reason);
+			snprintf(rep.verdict.reason, sizeof(rep.verdict.reason),
+				 "PARTIAL: on the %" PRIu64 " frames read before the capture's cut "
+				 "or damage; %.180s",
+				 wa.frames, reason);
+		}
 	}
 
 	pr_init(&pr, stdout, o.json);
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
+	}
+	if (partial[0]) {
+		pr_obj_open(&pr, "partial_input", "PARTIAL INPUT");
+		pr_u64(&pr, "frames_read", "frames read", wa.frames);
+		pr_str(&pr, "error", NULL, partial);
+		pr_obj_close(&pr);
 	}
 	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
@@ -612,7 +655,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}
-	ret = 0;
+	ret = partial[0] ? 2 : 0;
 out:
 	if (app.csv_on && csv_close(&app.csv, errbuf)) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);

@@ -11,16 +11,17 @@ $(DGRDMA_GEN): $(call objs,test/gen/dgrdma-gen.c)
 .PHONY: analysis
 analysis: $(DGRDMA_GEN)
 
-# latency-report: libpcap + libbabeltrace2 + the project's codec and reassembler.
-CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 2>/dev/null)
+# latency-report: libpcap + libbabeltrace2 + jansson (run.json) + the project's codec and reassembler.
+CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>/dev/null)
 # stack/module.mk is included after this file: name the library directly.
 ANALYSIS_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
-ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 2>/dev/null) -lz -lm
+ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
 ANALYSIS_CORE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/classify.c \
 	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
-	analysis/run_info.c analysis/csv_output.c analysis/report.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c
+	analysis/csv_output.c analysis/report.c
+ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
+	analysis/run_info.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,9 +314,24 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 		fputc('\n', stderr);
 	}
 	if (rc == PCAP_ERROR) {
-		/* libpcap reports a cut last record as an error: keep what was read */
-		fprintf(stderr, "latency-report: warning: %s: %s (after %" PRIu64 " frames)\n",
-			path, pcap_geterr(pc), ref);
+		/* a cut or damaged record: what was read before it is kept, and said so */
+		long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+		char msg[2 * DGR_ERRBUF_SIZE + PATH_MAX];
+
+		if (ref == 0) {
+			snprintf(msg, sizeof(msg),
+				 "%s: no frame could be read from the %lld-byte file: %s", path,
+				 size, pcap_geterr(pc));
+			ret = -DGR_E_INVAL;
+		} else {
+			snprintf(msg, sizeof(msg),
+				 "%s: only the first %" PRIu64
+				 " frames could be read, the rest of the %lld-byte file is cut or "
+				 "damaged: %s",
+				 path, ref, size, pcap_geterr(pc));
+			ret = PCAP_INPUT_PARTIAL;
+		}
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.*s", DGR_ERRBUF_SIZE - 1, msg);
 	}
 out:
 	pcap_close(pc);

@@ -17,11 +17,16 @@
 /* True when the file starts with a pcap or pcapng magic number. */
 bool pcap_input_is_capture(const char *path);
 
+/* pcap_input_read(): the capture was read up to a cut or damaged record. */
+#define PCAP_INPUT_PARTIAL 1
+
 /*
  * Reads the whole capture into w. progress: show a progress line on stderr
- * after a second (when stderr is a terminal). Returns 0, or a negative
- * DGR_E_* code with errbuf filled (the file cannot be opened or read; a
- * truncated last record is reported as a warning on stderr, not an error).
+ * after a second (when stderr is a terminal). Returns 0; PCAP_INPUT_PARTIAL
+ * when libpcap stopped at a cut or damaged record after some frames (those
+ * were fed to w; errbuf says how many, up to which byte, and libpcap's
+ * reason); or a negative DGR_E_* code with errbuf filled: the file cannot be
+ * opened, its link type carries no DG-RDMA, or not one frame could be read.
  */
 int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf);
 

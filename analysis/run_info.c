@@ -1,183 +1,545 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* run.json facts (see run_info.h). */
+/*
+ * run.json facts (see run_info.h). jansson parses (strict RFC 8259: no NaN or
+ * Infinity, no duplicate keys with JSON_REJECT_DUPLICATES, nesting bounded at
+ * 2048 levels, integers that overflow refused); the schema of dgrdma-run/1 is
+ * checked here, one key at a time, and the first bad key is named.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <dgrdma/cli.h>
+#include <dgrdma/proto.h>
+#include <dgrdma/wire.h>
 
 #include "run_info.h"
 
-/* Finds "key" : number in text; returns 1 and sets *v when found. */
-static int find_number(const char *text, const char *key, double *v)
+#if defined(__GNUC__)
+#define RI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RI_PRINTF(f, a)
+#endif
+
+static int fail(char *errbuf, const char *fmt, ...) RI_PRINTF(2, 3);
+
+static int fail(char *errbuf, const char *fmt, ...)
 {
-	char pat[64];
-	const char *p = text;
+	va_list ap;
 
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
-	while ((p = strstr(p, pat)) != NULL) {
-		char *end;
-		double x;
+	if (errbuf) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
+		va_end(ap);
+	}
+	return -DGR_E_INVAL;
+}
 
-		p += strlen(pat);
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-			p++;
+/* A short description of a JSON value for a message: "null", "a string", "-5", "1e+308". */
+static const char *describe(const json_t *v, char *buf, size_t len)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return buf;
+	case JSON_REAL:
+		snprintf(buf, len, "%.6g", json_real_value(v));
+		return buf;
+	case JSON_TRUE:
+		return "true";
+	case JSON_FALSE:
+		return "false";
+	case JSON_NULL:
+		return "null";
+	}
+	return "?";
+}
+
+/* A whole number in [min, max] (an integral real such as 2e3 counts). */
+static int get_whole(const json_t *v, const char *key, uint64_t min, uint64_t max, uint64_t *out,
+		     char *errbuf)
+{
+	char d[64];
+	double x;
+
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+
+		if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
+			return fail(errbuf, "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
+				    describe(v, d, sizeof(d)), min, max);
 		}
-		if (*p != ':') {
-			continue;
+		*out = (uint64_t)i;
+		return 0;
+	}
+	if (!json_is_real(v)) {
+		return fail(errbuf, "%s: %s, expected a whole number %" PRIu64 "..%" PRIu64, key,
+			    describe(v, d, sizeof(d)), min, max);
+	}
+	x = json_real_value(v);
+	if (x < (double)min || x > (double)max) {
+		return fail(errbuf, "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
+			    describe(v, d, sizeof(d)), min, max);
+	}
+	if (x != floor(x)) {
+		return fail(errbuf,
+			    "%s: %s is not a whole number (accepted: %" PRIu64 "..%" PRIu64 ")",
+			    key, describe(v, d, sizeof(d)), min, max);
+	}
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* A number in (0, max]. */
+static int get_positive(const json_t *v, const char *key, double max, double *out, char *errbuf)
+{
+	char d[64];
+	double x;
+
+	if (!json_is_number(v)) {
+		return fail(errbuf, "%s: %s, expected a number in (0, %g]", key,
+			    describe(v, d, sizeof(d)), max);
+	}
+	x = json_number_value(v);
+	if (!(x > 0 && x <= max)) {
+		return fail(errbuf, "%s: %s is out of range (0, %g]", key,
+			    describe(v, d, sizeof(d)), max);
+	}
+	*out = x;
+	return 0;
+}
+
+enum {
+	T_OBJECT = 1,
+	T_ARRAY = 2,
+	T_STRING = 4,
+	T_INTEGER = 8,
+	T_BOOL = 16,
+	T_NULL = 32,
+	T_REAL = 64,
+};
+
+static unsigned int type_bit(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return T_OBJECT;
+	case JSON_ARRAY:
+		return T_ARRAY;
+	case JSON_STRING:
+		return T_STRING;
+	case JSON_INTEGER:
+		return T_INTEGER;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return T_BOOL;
+	case JSON_NULL:
+		return T_NULL;
+	case JSON_REAL:
+		return T_REAL;
+	}
+	return 0;
+}
+
+static const char *type_names(unsigned int types, char *buf, size_t len)
+{
+	static const char *const names[] = { "an object",  "an array", "a string", "a whole number",
+					     "true/false", "null",     "a number" };
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (types & (1u << i)) {
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+					      n ? " or " : "", names[i]);
 		}
-		p++;
-		x = strtod(p, &end);
-		if (end != p) {
-			*v = x;
+	}
+	return buf;
+}
+
+struct key_rule {
+	const char *key;
+	unsigned int types;
+	bool required;
+};
+
+/*
+ * Checks that obj holds only the keys of rules, with their types, and the
+ * required ones. where: the object's path for messages ("" at the top).
+ */
+static int check_keys(const json_t *obj, const char *where, const struct key_rule *rules, size_t n,
+		      char *errbuf)
+{
+	const char *key;
+	json_t *v;
+	char d[64], t[96];
+	size_t i;
+
+	json_object_foreach((json_t *)obj, key, v)
+	{
+		for (i = 0; i < n && strcmp(rules[i].key, key) != 0; i++) {
+		}
+		if (i == n) {
+			return fail(errbuf, "%s%s%.60s: unknown key (not in %s)", where,
+				    *where ? "." : "", key,
+				    *where ? where : "the dgrdma-run/1 top level");
+		}
+		if (!(type_bit(v) & rules[i].types)) {
+			return fail(errbuf, "%s%s%s: %s, expected %s", where, *where ? "." : "",
+				    key, describe(v, d, sizeof(d)),
+				    type_names(rules[i].types, t, sizeof(t)));
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (rules[i].required && !json_object_get(obj, rules[i].key)) {
+			return fail(errbuf, "%s%s%s: missing (a dgrdma-run/1 file has it)", where,
+				    *where ? "." : "", rules[i].key);
+		}
+	}
+	return 0;
+}
+
+/* clocks.start / clocks.end: dgrdma-clocks' pair, or null. */
+static int check_clock_pair(const json_t *pair, const char *where, char *errbuf)
+{
+	static const struct key_rule rules[] = {
+		{ "monotonic_sec", T_INTEGER, true },  { "monotonic_nsec", T_INTEGER, true },
+		{ "realtime_sec", T_INTEGER, true },   { "realtime_nsec", T_INTEGER, true },
+		{ "uncertainty_ns", T_INTEGER, true }, { "realtime_iso8601", T_STRING, false },
+	};
+	char key[64];
+	size_t i;
+	uint64_t v;
+	int rc;
+
+	if (json_is_null(pair)) {
+		return 0;
+	}
+	rc = check_keys(pair, where, rules, sizeof(rules) / sizeof(rules[0]), errbuf);
+	for (i = 0; rc == 0 && i < 5; i++) {
+		bool nsec = strstr(rules[i].key, "_nsec") != NULL;
+
+		snprintf(key, sizeof(key), "%s.%s", where, rules[i].key);
+		rc = get_whole(json_object_get(pair, rules[i].key), key, 0,
+			       nsec ? 999999999 : (uint64_t)INT64_MAX, &v, errbuf);
+	}
+	return rc;
+}
+
+static int check_clocks(const json_t *clocks, char *errbuf)
+{
+	static const struct key_rule rules[] = {
+		{ "start", T_OBJECT | T_NULL, false },
+		{ "end", T_OBJECT | T_NULL, false },
+		{ "duration_ns", T_INTEGER | T_NULL, false },
+	};
+	const json_t *v;
+
+	if (check_keys(clocks, "clocks", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	if ((v = json_object_get(clocks, "start")) && check_clock_pair(v, "clocks.start", errbuf)) {
+		return -DGR_E_INVAL;
+	}
+	if ((v = json_object_get(clocks, "end")) && check_clock_pair(v, "clocks.end", errbuf)) {
+		return -DGR_E_INVAL;
+	}
+	return 0;
+}
+
+/* The facts of "stream" into *ri (fields still 0 only). */
+static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
+{
+	static const struct key_rule rules[] = {
+		{ "sample_rate", ~0u, false },	{ "rate_bytes", ~0u, false },
+		{ "fpga_buffers", ~0u, false }, { "host_buffers", ~0u, false },
+		{ "buffer_size", ~0u, false },
+	};
+	const json_t *v;
+	uint64_t u;
+	double x;
+
+	if (check_keys(stream, "stream", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	if ((v = json_object_get(stream, "host_buffers"))) {
+		if (get_whole(v, "stream.host_buffers", 1, RUN_INFO_MAX_BUFFERS, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->host_buffers = ri->host_buffers ? ri->host_buffers : u;
+	}
+	if ((v = json_object_get(stream, "fpga_buffers"))) {
+		if (get_whole(v, "stream.fpga_buffers", 0, RUN_INFO_MAX_BUFFERS, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->fpga_buffers = ri->fpga_buffers ? ri->fpga_buffers : u;
+	}
+	if ((v = json_object_get(stream, "buffer_size"))) {
+		if (get_whole(v, "stream.buffer_size", 1, RUN_INFO_MAX_BUFFER_SIZE, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->buffer_size = ri->buffer_size ? ri->buffer_size : u;
+	}
+	if (json_object_get(stream, "rate_bytes") && json_object_get(stream, "sample_rate")) {
+		return fail(errbuf, "stream: both rate_bytes and sample_rate (give one)");
+	}
+	if ((v = json_object_get(stream, "rate_bytes"))) {
+		if (get_positive(v, "stream.rate_bytes", RUN_INFO_MAX_RATE * DGR_SAMPLE_BYTES, &x,
+				 errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->rate_bytes = ri->rate_bytes ? ri->rate_bytes : (uint64_t)x;
+	}
+	if ((v = json_object_get(stream, "sample_rate"))) {
+		if (get_positive(v, "stream.sample_rate", RUN_INFO_MAX_RATE, &x, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->rate_bytes = ri->rate_bytes ? ri->rate_bytes : (uint64_t)(x * DGR_SAMPLE_BYTES);
+	}
+	return 0;
+}
+
+/*
+ * The value of option opt in the recorded command ("--opt", "VALUE" or
+ * "--opt=VALUE", as getopt_long takes them): 1 and *val when found, 0 when
+ * absent, -DGR_E_INVAL when the option is its last element.
+ */
+static int command_value(const json_t *cmd, const char *opt, const char **val, char *errbuf)
+{
+	size_t i, n = json_array_size(cmd), ol = strlen(opt);
+
+	for (i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		if (!strncmp(a, opt, ol) && a[ol] == '=') {
+			*val = a + ol + 1;
+			return 1;
+		}
+		if (!strcmp(a, opt)) {
+			if (i + 1 == n) {
+				return fail(errbuf, "command: %s is its last element (no value)",
+					    opt);
+			}
+			*val = json_string_value(json_array_get(cmd, i + 1));
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/*
- * Finds "OPT", "VALUE" or "OPT=VALUE" in text (elements of run.json's
- * "command" array, as getopt_long takes them) and copies VALUE into val;
- * returns 1 when found.
- */
-static int find_cli_value(const char *text, const char *opt, char *val, size_t len)
+/* The facts of the recorded command into *ri (fields still 0 only). */
+static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 {
-	char pat[64];
-	const char *p;
-	const char *close;
+	static const struct {
+		const char *opt;
+		uint64_t min, max;
+		size_t field;
+	} sizes[] = {
+		{ "--buffers", 1, RUN_INFO_MAX_BUFFERS, offsetof(struct run_info, host_buffers) },
+		{ "--fpga-buffers", 0, RUN_INFO_MAX_BUFFERS,
+		  offsetof(struct run_info, fpga_buffers) },
+		{ "--buffer-size", 1, RUN_INFO_MAX_BUFFER_SIZE,
+		  offsetof(struct run_info, buffer_size) },
+	};
+	char msg[DGR_ERRBUF_SIZE];
+	const char *val;
+	size_t i, n = json_array_size(cmd);
+	double rate;
+	int rc;
 
-	snprintf(pat, sizeof(pat), "\"%s=", opt);
-	p = strstr(text, pat);
-	if (p) {
-		p += strlen(pat);
-	} else {
-		snprintf(pat, sizeof(pat), "\"%s\"", opt);
-		p = strstr(text, pat);
-		if (!p) {
-			return 0;
+	if (n == 0) {
+		return fail(errbuf, "command: an empty array (the recorded command is missing)");
+	}
+	for (i = 0; i < n; i++) {
+		if (!json_is_string(json_array_get(cmd, i))) {
+			char d[64];
+
+			return fail(errbuf, "command[%zu]: %s, expected a string", i,
+				    describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
-		p += strlen(pat);
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',') {
-			p++;
+	}
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t *field = (uint64_t *)((char *)ri + sizes[i].field);
+		uint64_t v;
+
+		rc = command_value(cmd, sizes[i].opt, &val, errbuf);
+		if (rc < 0) {
+			return rc;
 		}
-		if (*p != '"') {
-			return 0;
+		if (rc == 0) {
+			continue;
 		}
-		p++;
+		if (dgr_parse_u64(sizes[i].opt, val, sizes[i].min, sizes[i].max, true, &v, msg) <
+		    0) {
+			return fail(errbuf, "command: %.200s", msg);
+		}
+		if (*field == 0) {
+			*field = v;
+		}
 	}
-	close = strchr(p, '"');
-	if (!close || (size_t)(close - p) >= len) {
-		return 0;
+	rc = command_value(cmd, "--rate", &val, errbuf);
+	if (rc < 0) {
+		return rc;
 	}
-	memcpy(val, p, (size_t)(close - p));
-	val[close - p] = '\0';
-	return 1;
+	if (rc == 1) {
+		if (dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &rate, msg) < 0) {
+			return fail(errbuf, "command: %.200s", msg);
+		}
+		if (ri->rate_bytes == 0) {
+			ri->rate_bytes = (uint64_t)(rate * DGR_SAMPLE_BYTES);
+		}
+	}
+	return 0;
 }
 
-/*
- * The value of a size or count option of the recorded command, read as
- * dgrdma-host reads it (so "32K" is 32768); 0 when absent or not valid.
- */
-static uint64_t cli_size(const char *text, const char *opt, uint64_t max)
+int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf)
 {
-	char val[64];
-	uint64_t v;
+	static const struct key_rule top[] = {
+		{ "format", T_STRING, true },
+		{ "command", T_ARRAY, true },
+		{ "command_pid", T_INTEGER | T_NULL, false },
+		{ "cwd", T_STRING, false },
+		{ "exit_status", T_INTEGER, false },
+		{ "exit_signal", T_STRING | T_NULL, false },
+		{ "interrupted", T_BOOL, false },
+		{ "interrupt_reason", T_STRING | T_NULL, false },
+		{ "clocks", T_OBJECT, false },
+		{ "trace", T_OBJECT | T_NULL, false },
+		{ "capture", T_OBJECT | T_NULL, false },
+		{ "stream", T_OBJECT, false },
+		{ "host", T_OBJECT, false },
+		{ "warnings", T_ARRAY, false },
+	};
+	struct run_info out = *ri;
+	json_error_t jerr;
+	json_t *root, *v;
+	const char *format;
+	char d[64];
+	uint64_t u;
+	size_t i;
+	int ret = -DGR_E_INVAL;
 
-	if (!find_cli_value(text, opt, val, sizeof(val)) ||
-	    dgr_parse_u64(opt, val, 1, max, true, &v, NULL) < 0) {
-		return 0;
+	for (i = 0; i < len && strchr(" \t\r\n", text[i]) && text[i] != '\0'; i++) {
 	}
-	return v;
+	if (i == len) {
+		return fail(errbuf, "empty (no JSON in it)");
+	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		return fail(errbuf, "invalid JSON at line %d, column %d: %s", jerr.line,
+			    jerr.column, jerr.text);
+	}
+	if (!json_is_object(root)) {
+		fail(errbuf, "the top level is %s, expected an object",
+		     describe(root, d, sizeof(d)));
+		goto end;
+	}
+	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), errbuf) < 0) {
+		goto end;
+	}
+	format = json_string_value(json_object_get(root, "format"));
+	if (strcmp(format, RUN_INFO_FORMAT) != 0) {
+		fail(errbuf, "format: '%.60s' is not %s (the format this latency-report reads)",
+		     format, RUN_INFO_FORMAT);
+		goto end;
+	}
+	v = json_object_get(root, "command_pid");
+	if (v && !json_is_null(v) && get_whole(v, "command_pid", 1, 4194304, &u, errbuf)) {
+		goto end;
+	}
+	v = json_object_get(root, "exit_status");
+	if (v && get_whole(v, "exit_status", 0, 255, &u, errbuf)) {
+		goto end;
+	}
+	v = json_object_get(root, "warnings");
+	for (i = 0; v && i < json_array_size(v); i++) {
+		if (!json_is_string(json_array_get(v, i))) {
+			fail(errbuf, "warnings[%zu]: %s, expected a string", i,
+			     describe(json_array_get(v, i), d, sizeof(d)));
+			goto end;
+		}
+	}
+	if ((v = json_object_get(root, "clocks")) && check_clocks(v, errbuf)) {
+		goto end;
+	}
+	/* the stream's facts first, then the recorded command's */
+	if ((v = json_object_get(root, "stream")) && read_stream(v, &out, errbuf)) {
+		goto end;
+	}
+	if (read_command(json_object_get(root, "command"), &out, errbuf)) {
+		goto end;
+	}
+	*ri = out;
+	ret = 0;
+end:
+	json_decref(root);
+	return ret;
 }
 
-/* The recorded command's --rate in samples/s ("200e6", "200M"); 0 when absent or not valid. */
-static double cli_rate(const char *text)
+int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 {
-	char val[64];
-	double v;
-
-	if (!find_cli_value(text, "--rate", val, sizeof(val)) ||
-	    dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &v, NULL) < 0) {
-		return 0;
-	}
-	return v;
-}
-
-/*
- * Sets *field from key's number times scale when the field is still unknown
- * and the number is in (0, max]: anything else (a negative count, 1e300)
- * leaves it unknown.
- */
-static void take_key(uint64_t *field, const char *text, const char *key, double scale, double max)
-{
-	double v;
-
-	if (*field == 0 && find_number(text, key, &v) && v > 0 && v <= max) {
-		*field = (uint64_t)(v * scale);
-	}
-}
-
-void run_info_parse(const char *text, struct run_info *ri)
-{
-	/* keys first (dgrdma-capture's "stream", a summary), then the recorded command */
-	take_key(&ri->host_buffers, text, "host_buffers", 1, RUN_INFO_MAX_BUFFERS);
-	take_key(&ri->fpga_buffers, text, "fpga_buffers", 1, RUN_INFO_MAX_BUFFERS);
-	take_key(&ri->buffer_size, text, "buffer_size", 1, RUN_INFO_MAX_BUFFER_SIZE);
-	take_key(&ri->rate_bytes, text, "rate_bytes", 1, RUN_INFO_MAX_RATE * 4);
-	take_key(&ri->rate_bytes, text, "sample_rate", 4, RUN_INFO_MAX_RATE);
-	if (!ri->host_buffers) {
-		ri->host_buffers = cli_size(text, "--buffers", RUN_INFO_MAX_BUFFERS);
-	}
-	if (!ri->fpga_buffers) {
-		ri->fpga_buffers = cli_size(text, "--fpga-buffers", RUN_INFO_MAX_BUFFERS);
-	}
-	if (!ri->buffer_size) {
-		ri->buffer_size = cli_size(text, "--buffer-size", RUN_INFO_MAX_BUFFER_SIZE);
-	}
-	if (!ri->rate_bytes) {
-		ri->rate_bytes = (uint64_t)(cli_rate(text) * 4);
-	}
-}
-
-int run_info_read(const char *path, struct run_info *ri)
-{
-	FILE *fp = fopen(path, "r");
+	char msg[DGR_ERRBUF_SIZE];
+	struct stat st;
+	FILE *fp = NULL;
 	char *text = NULL;
-	size_t n = 0, cap = 0;
-	int ret = 0;
+	size_t got;
+	int ret = -DGR_E_SYS;
 
+	fp = fopen(path, "r");
 	if (!fp) {
-		return -1;
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: %s", path, strerror(errno));
+		goto end;
 	}
-	for (;;) {
-		char *t;
-		size_t got;
-
-		if (cap - n < 4097) {
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (64u << 20)) {
-				ret = -1;
-				goto end;
-			}
-			t = realloc(text, cap);
-			if (!t) {
-				ret = -1;
-				goto end;
-			}
-			text = t;
-		}
-		got = fread(text + n, 1, cap - n - 1, fp);
-		n += got;
-		if (got == 0) {
-			break;
-		}
+	if (fstat(fileno(fp), &st) != 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: %s", path, strerror(errno));
+		goto end;
 	}
-	text[n] = '\0';
-	run_info_parse(text, ri);
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: is a folder, not a file", path);
+		goto end;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)RUN_INFO_MAX_FILE) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: not a regular file of at most %u MiB",
+			 path, RUN_INFO_MAX_FILE >> 20);
+		goto end;
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: out of memory", path);
+		ret = -DGR_E_NOMEM;
+		goto end;
+	}
+	got = fread(text, 1, (size_t)st.st_size + 1, fp);
+	if (ferror(fp) || got > (size_t)st.st_size) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: read error or file growing", path);
+		goto end;
+	}
+	ret = run_info_parse(text, got, ri, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+	}
 end:
 	free(text);
-	fclose(fp);
+	if (fp) {
+		fclose(fp);
+	}
 	return ret;
 }
 

@@ -3,10 +3,15 @@
  * The run facts latency-report needs from a dgrdma-capture run.json (or the
  * command line): buffer counts, buffer size and stream rate, from which the
  * tolerable latency (N_c + N_p) * S / R follows (docs/protocol.md).
+ *
+ * run.json is parsed with jansson and checked against the dgrdma-run/1 schema
+ * (docs/tracepoints.md, the checks in docs/analysis.md): a file that breaks it
+ * is refused with the key and the value named, never read in part.
  */
 #ifndef DGR_ANALYSIS_RUN_INFO_H
 #define DGR_ANALYSIS_RUN_INFO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct run_info {
@@ -14,23 +19,31 @@ struct run_info {
 	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
 };
 
-/*
- * Reads the numeric keys "host_buffers", "fpga_buffers", "buffer_size",
- * "sample_rate" (samples/s, 4 bytes each) and "rate_bytes" wherever they
- * appear in a JSON file (dgrdma-capture writes "sample_rate" and
- * "fpga_buffers" in run.json's "stream"), else the options --buffers, --fpga-buffers,
- * --buffer-size and --rate of the recorded command (dgrdma-capture's
- * "command" array of dgrdma-host); values already set in *ri are kept (the
- * command line wins). Returns 0, or -1 when the file cannot be read.
- */
-int run_info_read(const char *path, struct run_info *ri);
-
-/* The same on run.json's text (NUL-terminated); values outside the limits below are ignored. */
-void run_info_parse(const char *text, struct run_info *ri);
-
+#define RUN_INFO_FORMAT		 "dgrdma-run/1"
 #define RUN_INFO_MAX_BUFFERS	 65535u
 #define RUN_INFO_MAX_BUFFER_SIZE (1024u * 1024 * 1024)
 #define RUN_INFO_MAX_RATE	 1e12 /* samples/s */
+#define RUN_INFO_MAX_FILE	 (16u << 20)
+
+/*
+ * Reads the facts of a run.json: "stream" {"sample_rate" (samples/s, 4 bytes
+ * each), "fpga_buffers", "host_buffers", "buffer_size", "rate_bytes"}, else the
+ * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
+ * "command" (read as dgrdma-host reads them: "32K", "200M"). Values already set
+ * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
+ * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or
+ * -DGR_E_INVAL when it is no valid dgrdma-run/1 document; errbuf
+ * (DGR_ERRBUF_SIZE) then starts with path and names the key and value. *ri is
+ * changed only on success.
+ */
+int run_info_read(const char *path, struct run_info *ri, char *errbuf);
+
+/*
+ * The same on run.json's text (len bytes, need not be NUL-terminated); errbuf
+ * names the key ("stream.sample_rate: ...") or the line and column of a syntax
+ * error, without a path.
+ */
+int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf);
 
 /* Tolerable latency in ns, or 0 when something it needs is unknown. */
 uint64_t run_info_tolerable_ns(const struct run_info *ri);

@@ -8,8 +8,8 @@ set -u
 PACKAGES="build-essential pkg-config liblttng-ust-dev lttng-tools babeltrace2 \
 libbabeltrace2-dev libpcap-dev libwireshark-dev wireshark-dev tshark gnuplot-nox \
 iproute2 ethtool clang llvm libclang-rt-14-dev libcap2-bin jq xxd python3 procps \
-util-linux zlib1g-dev clang-format shellcheck"
-PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib"
+util-linux zlib1g-dev clang-format shellcheck libjansson-dev"
+PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 COMMANDS="cc clang pkg-config tshark dumpcap lttng lttng-sessiond babeltrace2 gnuplot \
 ip ethtool jq xxd setpriv setcap python3 clang-format shellcheck"
 

@@ -3,7 +3,8 @@
 
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
-CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text
+CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
+	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
@@ -29,15 +30,55 @@ fuzz-decode: $(FUZZ_DECODE)
 	$(FUZZ_DECODE) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 \
 		$(BUILD)/fuzz/corpus-decode test/fuzz/seeds/decode
 
-# libFuzzer harness for the text the tools parse: option values and run.json's facts.
+# libFuzzer harness for the option values the tools parse.
 FUZZ_TEXT := $(BUILD)/fuzz/fuzz_text
 FUZZ_TARGETS += fuzz-text
-$(FUZZ_TEXT): test/fuzz/fuzz_text.c stack/src/cli.c analysis/run_info.c
+$(FUZZ_TEXT): test/fuzz/fuzz_text.c stack/src/cli.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include \
-		-Ianalysis -D_GNU_SOURCE -o $@ $^
+		-D_GNU_SOURCE -o $@ $^
 .PHONY: fuzz-text
 fuzz-text: $(FUZZ_TEXT)
 	@mkdir -p $(BUILD)/fuzz/corpus-text
 	$(FUZZ_TEXT) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(BUILD)/fuzz/corpus-text test/fuzz/seeds/text
+
+# libFuzzer harness for the DCP decoder alone, with its round-trip properties checked.
+FUZZ_DCP := $(BUILD)/fuzz/fuzz_dcp
+FUZZ_TARGETS += fuzz-dcp
+$(FUZZ_DCP): test/fuzz/fuzz_dcp.c stack/src/dcp.c stack/src/wire.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+		-o $@ $^
+.PHONY: fuzz-dcp
+fuzz-dcp: $(FUZZ_DCP)
+	@mkdir -p $(BUILD)/fuzz/corpus-dcp
+	$(FUZZ_DCP) -max_total_time=$(FUZZ_SECONDS) -max_len=64 \
+		$(BUILD)/fuzz/corpus-dcp test/fuzz/seeds/dcp
+
+# libFuzzer harness for the run folder reader: run.json through jansson and the schema check.
+FUZZ_RUN_JSON := $(BUILD)/fuzz/fuzz_run_json
+FUZZ_TARGETS += fuzz-run-json
+$(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/run_info.c stack/src/cli.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include \
+		-Ianalysis -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null) -o $@ $^ \
+		$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lm
+.PHONY: fuzz-run-json
+fuzz-run-json: $(FUZZ_RUN_JSON)
+	@mkdir -p $(BUILD)/fuzz/corpus-run-json
+	$(FUZZ_RUN_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		$(BUILD)/fuzz/corpus-run-json test/fuzz/seeds/run-json
+
+# libFuzzer harness for the trace reader's checks, which see a trace before libbabeltrace2.
+FUZZ_CTF_CHECK := $(BUILD)/fuzz/fuzz_ctf_check
+FUZZ_TARGETS += fuzz-ctf-check
+$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
+		-D_GNU_SOURCE -o $@ $^
+.PHONY: fuzz-ctf-check
+fuzz-ctf-check: $(FUZZ_CTF_CHECK)
+	@mkdir -p $(BUILD)/fuzz/corpus-ctf-check
+	$(FUZZ_CTF_CHECK) -max_total_time=$(FUZZ_SECONDS) -max_len=24576 \
+		$(BUILD)/fuzz/corpus-ctf-check test/fuzz/seeds/ctf-check

@@ -10,6 +10,7 @@
  */
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,23 +55,36 @@ static void read_pair(struct clock_pair *best)
 
 /*
  * JSON with seconds and nanoseconds apart: every value stays below 2^53, so any JSON reader
- * (jq and its doubles included) keeps the nanoseconds exact.
+ * (jq and its doubles included) keeps the nanoseconds exact. Written with jansson, the
+ * library latency-report reads run.json with. Returns 0, or -1 when out of memory.
  */
-static void print_json(const struct clock_pair *pair)
+static int print_json(const struct clock_pair *pair)
 {
 	time_t secs = (time_t)(pair->realtime_ns / NS_PER_S);
-	char iso[32] = "";
+	char iso[32] = "", stamp[48];
 	struct tm tm;
+	json_t *o;
+	int rc;
 
 	if (gmtime_r(&secs, &tm)) {
 		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
 	}
-	printf("{\"monotonic_sec\":%" PRIu64 ",\"monotonic_nsec\":%" PRIu64
-	       ",\"realtime_sec\":%" PRIu64 ",\"realtime_nsec\":%" PRIu64
-	       ",\"uncertainty_ns\":%" PRIu64 ",\"realtime_iso8601\":\"%s.%09" PRIu64 "Z\"}\n",
-	       pair->monotonic_ns / NS_PER_S, pair->monotonic_ns % NS_PER_S,
-	       pair->realtime_ns / NS_PER_S, pair->realtime_ns % NS_PER_S, pair->uncertainty_ns,
-	       iso, pair->realtime_ns % NS_PER_S);
+	snprintf(stamp, sizeof(stamp), "%s.%09" PRIu64 "Z", iso, pair->realtime_ns % NS_PER_S);
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s}", "monotonic_sec",
+		      (json_int_t)(pair->monotonic_ns / NS_PER_S), "monotonic_nsec",
+		      (json_int_t)(pair->monotonic_ns % NS_PER_S), "realtime_sec",
+		      (json_int_t)(pair->realtime_ns / NS_PER_S), "realtime_nsec",
+		      (json_int_t)(pair->realtime_ns % NS_PER_S), "uncertainty_ns",
+		      (json_int_t)pair->uncertainty_ns, "realtime_iso8601", stamp);
+	if (!o) {
+		return -1;
+	}
+	rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (rc == 0) {
+		putchar('\n');
+	}
+	return rc;
 }
 
 static void usage(FILE *out)
@@ -106,7 +120,10 @@ int main(int argc, char **argv)
 	}
 	read_pair(&pair);
 	if (json) {
-		print_json(&pair);
+		if (print_json(&pair) < 0) {
+			fprintf(stderr, "dgrdma-clocks: out of memory\n");
+			return 3;
+		}
 	} else {
 		printf("monotonic_ns %" PRIu64 "\nrealtime_ns %" PRIu64 "\nuncertainty_ns %" PRIu64
 		       "\n",

@@ -32,9 +32,11 @@ CHECK_DEPS += $(TP_FIRE) $(TP_FIRE_NOTRACE)
 
 # dgrdma-clocks: the back-to-back clock pair dgrdma-capture records in run.json.
 PROGRAMS += $(BUILD)/bin/dgrdma-clocks
+# Its JSON is written with jansson, as latency-report reads run.json.
+CFLAGS_tracepoints += $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture

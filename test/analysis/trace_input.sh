@@ -105,9 +105,106 @@ for i in $(seq 17); do pids+=(--pid "$i"); done
 check_eq "$?" 2 "17 --pid are refused"
 check "with the limit named" grep -q -- "--pid: at most 16" "$tmp/err"
 
+# Damaged traces: refused with one line on stderr, exit 2, no report; never a hang (babeltrace2
+# 2.0.4 loops forever on a metadata file cut inside a packet). `timeout 300` only catches a hang.
+meta_dir=$(dirname "$(find "$tmp/run/trace" -name metadata | head -1)")
+rel=${meta_dir#"$tmp/run/trace"/}
+msize=$(stat -c %s "$meta_dir/metadata")
+damaged() { # NAME EXPECTED-MESSAGE (the copy in $tmp/dmg was damaged by the caller)
+	timeout 300 "$LR" --json --no-progress "$tmp/dmg" >"$tmp/dmg.out" 2>"$tmp/dmg.err"
+	local rc=$?
+	check_eq "$rc $(grep -c . "$tmp/dmg.err") $(grep -cF -- "$2" "$tmp/dmg.err") $(wc -c <"$tmp/dmg.out")" "2 1 1 0" \
+		"$1: refused with one line ($2), exit 2, no report"
+	[ "$rc" = 2 ] || diag "$(head -c 400 "$tmp/dmg.err")"
+}
+fresh() {
+	rm -rf "$tmp/dmg"
+	cp -r "$tmp/run/trace" "$tmp/dmg"
+}
+for cut in 37 100 10240; do
+	fresh
+	head -c "$cut" "$meta_dir/metadata" >"$tmp/dmg/$rel/metadata"
+	damaged "metadata cut at $cut bytes" "$rel/metadata: cut short: packet $((cut / 4096 + 1)) at byte $((cut / 4096 * 4096)) has $((cut % 4096)) of its 4096 bytes"
+done
+# every 256 bytes, and at packet boundaries (whole packets, the TSDL text cut)
+bad=0 cuts=0
+for ((cut = 1; cut < msize; cut += 256)); do
+	for c in $cut $(((cut / 4096) * 4096)); do
+		[ "$c" -gt 0 ] || continue
+		fresh
+		head -c "$c" "$meta_dir/metadata" >"$tmp/dmg/$rel/metadata"
+		timeout 300 "$LR" --no-progress "$tmp/dmg" >/dev/null 2>"$tmp/dmg.err"
+		rc=$?
+		cuts=$((cuts + 1))
+		if [ "$rc" != 2 ] || [ "$(grep -c . "$tmp/dmg.err")" != 1 ] || ! grep -q "cut short" "$tmp/dmg.err"; then
+			bad=$((bad + 1))
+			diag "metadata cut at $c: exit $rc: $(head -c 300 "$tmp/dmg.err")"
+		fi
+	done
+done
+check_eq "$bad" 0 "metadata cut at $cuts points of its $msize bytes: each refused, exit 2, one line saying 'cut short'"
+fresh
+: >"$tmp/dmg/$rel/metadata"
+damaged "an empty metadata file" "$rel/metadata: empty"
+fresh
+printf 'not a trace' >"$tmp/dmg/$rel/metadata"
+damaged "a metadata file that is no CTF" "$rel/metadata: neither a packetized metadata file"
+stream=""
+for f in "$meta_dir"/*; do
+	[ -f "$f" ] && [ "${f##*/}" != metadata ] && stream=${f##*/} && break
+done
+ssize=$(stat -c %s "$meta_dir/$stream")
+for cut in 10 100 $((ssize - 1)); do
+	fresh
+	head -c "$cut" "$meta_dir/$stream" >"$tmp/dmg/$rel/$stream"
+	damaged "stream file cut at $cut bytes" "the stream file is cut short"
+done
+fresh
+printf 'XXXX' | dd of="$tmp/dmg/$rel/$stream" conv=notrunc status=none
+damaged "a stream file without the packet magic" "$rel/$stream: no CTF packet magic (0xC1FC1FC1) at byte 0"
+fresh
+head -c 30 "$meta_dir/index/$stream.idx" >"$tmp/dmg/$rel/index/$stream.idx"
+damaged "a cut index file" "index/$stream.idx: cut short"
+# without an index babeltrace2 finds the damage itself: its root cause, one line
+fresh
+rm -r "$tmp/dmg/$rel/index"
+head -c 1000 "$meta_dir/$stream" >"$tmp/dmg/$rel/$stream"
+damaged "a cut stream file without index" "babeltrace2 cannot open the trace: Failed to index CTF stream file"
+timeout 300 "$LR" --verbose --no-progress "$tmp/dmg" >/dev/null 2>"$tmp/dmg.err"
+check "--verbose shows libbabeltrace2's own lines too" test "$(grep -c 'PLUGIN/SRC.CTF.FS' "$tmp/dmg.err")" -gt 0
+fresh
+dd if=/dev/urandom of="$tmp/dmg/$rel/$stream" bs=1 seek=40 count=16 conv=notrunc status=none
+timeout 300 "$LR" --no-progress "$tmp/dmg" >/dev/null 2>"$tmp/dmg.err"
+rc=$?
+check_eq "$rc $(grep -c . "$tmp/dmg.err")" "2 1" "random bytes in a stream's packet context: exit 2, one line"
+# The watchdog: a reader that stops making progress (here: stopped with SIGSTOP) is killed
+# after --trace-stall seconds. The reader child must be caught alive: tried up to 5 times.
+stalled=""
+for _ in 1 2 3 4 5; do
+	"$LR" --no-progress --trace-stall 1 "$tmp/run/trace" >/dev/null 2>"$tmp/stall.err" &
+	lr=$!
+	child=""
+	for _ in $(seq 400); do
+		child=$(pgrep -P "$lr") && break
+		sleep 0.005
+	done
+	[ -n "$child" ] && kill -STOP "$child" 2>/dev/null
+	wait "$lr"
+	rc=$?
+	if [ -n "$child" ] && [ "$rc" = 2 ]; then
+		stalled=$(cat "$tmp/stall.err")
+		break
+	fi
+done
+check_eq "$stalled" "latency-report: $tmp/run/trace: babeltrace2 made no progress for 1 s and was stopped (a damaged trace can make it loop)" \
+	"a trace read that stalls is stopped after --trace-stall, exit 2"
+"$LR" --trace-stall 0 "$tmp/run/trace" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c -- "--trace-stall: '0' is out of range 1..3600" "$tmp/err")" "2 1" "--trace-stall 0 is refused with the range"
+rm -rf "$tmp/dmg"
+
 # A run folder: trace/, capture.pcapng, run.json (tolerable latency from its facts).
 "$GEN" -o "$tmp/run/capture.pcapng" -e "$tmp/run/expect.json" --txns 50 --buffers 8 >/dev/null
-printf '{ "host_buffers": 8, "fpga_buffers": 2, "buffer_size": 8192, "sample_rate": 102400000 }\n' >"$tmp/run/run.json"
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx"], "stream": { "host_buffers": 8, "fpga_buffers": 2, "buffer_size": 8192, "sample_rate": 102400000 } }\n' >"$tmp/run/run.json"
 if "$LR" --json "$tmp/run" >"$tmp/run.json.out" 2>"$tmp/err"; then
 	ok "latency-report reads a run folder"
 else
@@ -122,19 +219,19 @@ check_eq "$(jq -r '.host.joined.doorbells' "$tmp/run.json.out")" 0 "nothing to j
 
 # The facts from the recorded command alone, written as dgrdma-host and dgrdma-fpga take them:
 # (8 + 2) * 8 KiB / (200e6 * 4 B/s) = 102.4 us.
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "2", "--buffer-size", "8K", "--rate", "200M"] }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--fpga-buffers", "2", "--buffer-size", "8K", "--rate", "200M"] }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.cmd.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.run.host_buffers, .run.fpga_buffers, .run.buffer_size, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/run.cmd.out")" \
 	"8 2 8192 102400" "run.json's command: --buffer-size 8K and --rate 200M read as the tools read them"
 # dgrdma-capture --sample-rate --fpga-buffers: run.json's "stream" beside the recorded command
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"], "stream": { "sample_rate": 200000000, "fpga_buffers": 2 } }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"], "stream": { "sample_rate": 200000000, "fpga_buffers": 2 } }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.stream.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.stream.out")" \
 	"102400 run.json" "run.json's stream facts (dgrdma-capture --sample-rate --fpga-buffers) with the command's"
 # getopt_long's --opt=value form in the recorded command
-printf '{ "command": ["dgrdma-host", "rx", "--buffers=8", "--fpga-buffers=2", "--buffer-size=8K", "--rate=200M"] }\n' \
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers=8", "--fpga-buffers=2", "--buffer-size=8K", "--rate=200M"] }\n' \
 	>"$tmp/run/run.json"
 "$LR" --json "$tmp/run" >"$tmp/run.eq.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.eq.out")" 102400 "run.json's command with --opt=value arguments"
@@ -144,7 +241,7 @@ check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.eq.out")" 102400 "ru
 check_eq "$(jq -r '.wire.rx.latency_ns.tolerable' "$tmp/run.cli.out")" 102400 \
 	"--buffer-size 8K --sample-rate 200M on the command line"
 # the host's facts from run.json, the emulator's from the command line (as make demo does)
-printf '{ "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"] }\n' >"$tmp/run/run.json"
+printf '{ "format": "dgrdma-run/1", "command": ["dgrdma-host", "rx", "--buffers", "8", "--buffer-size", "8K"] }\n' >"$tmp/run/run.json"
 "$LR" --json --fpga-buffers 2 --sample-rate 200e6 "$tmp/run" >"$tmp/run.mix.out" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
 check_eq "$(jq -r '[.wire.rx.latency_ns.tolerable, .run.tolerable_source] | join(" ")' "$tmp/run.mix.out")" \
 	"102400 options and run.json" "facts from both the options and run.json, and said so"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
-# longer): the decoders, and the option values and run.json facts.
+# longer): the decoders, the option values, run.json and the trace pre-checks.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 corpus=$(mktemp -d)
@@ -19,4 +19,7 @@ smoke() { # NAME HARNESS SEEDS MAX_LEN
 }
 smoke decoder "$DGR_BUILD/fuzz/fuzz_decode" "$DGR_SRC/test/fuzz/seeds/decode" 9100
 smoke text "$DGR_BUILD/fuzz/fuzz_text" "$DGR_SRC/test/fuzz/seeds/text" 4096
+smoke dcp "$DGR_BUILD/fuzz/fuzz_dcp" "$DGR_SRC/test/fuzz/seeds/dcp" 64
+smoke run.json "$DGR_BUILD/fuzz/fuzz_run_json" "$DGR_SRC/test/fuzz/seeds/run-json" 8192
+smoke trace-checks "$DGR_BUILD/fuzz/fuzz_ctf_check" "$DGR_SRC/test/fuzz/seeds/ctf-check" 24576
 done_testing

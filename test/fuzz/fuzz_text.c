@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer harness for the text the tools parse: command-line numbers
- * (dgrdma/cli.h, every tool's options) and the run facts latency-report
- * reads from a run folder's run.json (analysis/run_info.c). The input is
- * taken as one NUL-terminated string for each.
+ * libFuzzer harness for the command-line numbers every tool parses
+ * (dgrdma/cli.h). The input is taken as one NUL-terminated string for each.
+ * run.json has its own harness (fuzz_run_json.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,14 +10,11 @@
 
 #include <dgrdma/cli.h>
 
-#include "run_info.h"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[DGR_ERRBUF_SIZE];
-	struct run_info ri;
 	char *s = malloc(size + 1);
 	uint64_t u;
 	int64_t i;
@@ -36,9 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)dgr_parse_rate("--n", s, 0, 1e11, &d, err);
 	(void)dgr_parse_f64("--n", s, -1e18, 1e18, &d, err);
 	(void)dgr_parse_f64("--n", s, 0, 1, &d, NULL);
-	memset(&ri, 0, sizeof(ri));
-	run_info_parse(s, &ri);
-	(void)run_info_tolerable_ns(&ri);
 	free(s);
 	return 0;
 }
