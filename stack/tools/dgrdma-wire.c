@@ -16,6 +16,8 @@
 #include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "dgrdma-version.h"
+
 #define MAX_FRAME 65536
 
 static void usage(FILE *out)
@@ -32,7 +34,11 @@ static void usage(FILE *out)
 		"decode  decode frames given as hex strings, or one per line on stdin\n"
 		"  --udp          input is a UDP payload (2-byte pad first)\n"
 		"  --mem-size N   check addresses against a receiver memory of N bytes\n"
-		"  -h, --help     this text\n",
+		"  -h, --help     this text\n"
+		"  --version      the version of dgrdma-tools\n"
+		"\n"
+		"Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
+		"(plan: no plan); 2 bad usage.\n",
 		DGR_FLAGW_MAX_LEN);
 }
 
@@ -324,6 +330,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("dgrdma-wire (dgrdma-tools) %s\n", DGR_VERSION);
 		return 0;
 	}
 	if (!strcmp(argv[1], "plan")) {
