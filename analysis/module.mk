@@ -48,9 +48,8 @@ CHECK_SUITES += $(ANALYSIS_UNIT)
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
 PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)
 PROGRAMS += $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))
-$(DGRDMA_PLOT): analysis/dgrdma-plot
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
+$(DGRDMA_PLOT): analysis/dgrdma-plot $(VERSION_H)
+	$(install_script)
 $(BUILD)/share/dgrdma-tools/plot/%.gp: analysis/plot/%.gp
 	@mkdir -p $(@D)
 	install -m 0644 $< $@

@@ -38,9 +38,8 @@ $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c)
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
-$(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
+$(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
+	$(install_script)
 
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 

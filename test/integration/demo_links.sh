@@ -295,7 +295,7 @@ check "failed emulator: it shows the emulator's message" \
 check "failed emulator: it shows why the host stopped" \
 	grep -qF "dgrdma-host: stalled: no DG-RDMA frame arrived within --idle-timeout" "$d/out"
 check "failed emulator: it says which ends failed, with their logs" grep -qxF \
-	"demo: the run failed: the emulator exited with status 2 (log: $d/run/fpga.log); the host run exited with status 1 (log: $d/run/host.log)" \
+	"demo: the run failed: the emulator exited with status 2 (log: $d/run/fpga.log); the host run exited with status 3 (log: $d/run/host.log)" \
 	"$d/out"
 check "failed emulator: the report on what was recorded is written" test -s "$d/run/report.txt"
 check "failed emulator: the report says the stream never started" jq -e \

@@ -61,14 +61,14 @@ check_eq "$?/$(cat "$T/ready.err")" \
 # stall says so, apart from frames that arrived without completing a transaction
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
 	--quiet --summary-json "$T/none.json" 2>"$T/none.err"
-check_eq "$?/$(jget "$T/none.json" status)" 1/stalled "no sender: exit 1, status stalled"
+check_eq "$?/$(jget "$T/none.json" status)" 3/stalled "no sender: exit 3 (a run that failed), status stalled"
 check_eq "$(cat "$T/none.err")" "dgrdma-host: stalled: no DG-RDMA frame arrived within \
 --idle-timeout: is the FPGA started and sending here? One started before this host received lost \
 its first burst and waits for doorbells that never come (start it once --ready-file exists)" \
 	"no sender: the message says no frame arrived, and why that happens"
 "$HOST" perf "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
 	--ready-file "$T/ready" 2>"$T/ready.err"
-check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: --ready-file is an rx and tx option" \
+check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: perf: --ready-file is an rx and tx option" \
 	"--ready-file with perf: exit 2, named"
 
 # --- sinks: a file (fsync after every buffer) holds the exact ramp; memcpy with a delay
@@ -250,7 +250,7 @@ if [ -x "$FPGA" ]; then
 		--rate 20e6 --duration 1 --drop-frames 0.01 --seed 7 --quiet --drain-ms 100
 	start=$(date +%s)
 	wait $rx
-	check_eq "$?" 1 "lost frames without retransmission: rx exits 1"
+	check_eq "$?" 3 "lost frames without retransmission: rx exits 3"
 	check "and within the idle timeout ($(($(date +%s) - start)) s after the emulator)" \
 		test $(($(date +%s) - start)) -le 5
 	check_eq "$(jget "$T/rx.json" status)" stalled "the summary says stalled"
@@ -280,13 +280,13 @@ if [ -x "$FPGA" ]; then
 	"$CTL" "${CT[@]}" start data_src_qadc_csts >"$T/start.json"
 	check_eq "$?" 0 "start the ADC worker by name"
 	"$CTL" "${CT[@]}" read nosuchprop >/dev/null 2>"$T/err"
-	check_eq "$?" 1 "an unknown property name fails"
+	check_eq "$?" 2 "an unknown property name is bad usage: exit 2"
 	check "and is named" grep -q "'nosuchprop' is neither an address nor a property" "$T/err"
 	kill -INT $f
 	wait $f
 	"$CTL" --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --timeout 50 --retries 2 \
 		read 0x100004 >/dev/null 2>"$T/err"
-	check_eq "$?" 1 "no endpoint: dgrdma-ctl exits 1"
+	check_eq "$?" 3 "no endpoint: dgrdma-ctl exits 3"
 	check "after 3 attempts, with a clear message" grep -q "no DCP response after 3 attempts" "$T/err"
 else
 	for i in 1 2 3 4 5 6 7; do skip "dgrdma-fpga not built"; done
