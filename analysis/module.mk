@@ -62,8 +62,12 @@ bench-analysis: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_analysis.sh
 
 INSTALL_TARGETS += install-analysis
+INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
+	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
+	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1
+INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR)
 .PHONY: install-analysis
-install-analysis: analysis
+install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/

@@ -38,6 +38,7 @@ LIBDIR := $(PREFIX)/lib
 INCDIR := $(PREFIX)/include
 MANDIR := $(PREFIX)/share/man
 DATADIR := $(PREFIX)/share/dgrdma-tools
+PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
 # The version every tool prints with --version, from one place: mk/version.sh (git describe,
 # else the VERSION file). dgrdma-version.h is rewritten only when the version changes.

@@ -63,6 +63,7 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
 
 INSTALL_TARGETS += install-tracepoints
+INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1
 .PHONY: install-tracepoints
 install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

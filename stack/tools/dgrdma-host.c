@@ -826,6 +826,9 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		snprintf(err, DGR_ERRBUF_SIZE, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	if (check_mode_options(cfg, err) < 0) {
+		return -1;
+	}
 	if (cfg->direct && cfg->co.buffer_size % 4096) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "--direct needs --buffer-size a multiple of 4096 (OPT_DIRECT alignment)");
@@ -833,9 +836,6 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	}
 	if ((cfg->fsync_each || cfg->direct) && cfg->sink != SINK_FILE) {
 		snprintf(err, DGR_ERRBUF_SIZE, "--fsync and --direct need --sink file:PATH");
-		return -1;
-	}
-	if (check_mode_options(cfg, err) < 0) {
 		return -1;
 	}
 	return check_peers(cfg, err);

@@ -87,7 +87,7 @@ f=$!
 stk_wait_udp $STK_P1 || diag "the emulator's port is not open"
 "$HOST" perf "${HOST_T[@]}" --direction rx --perftest-worker 2 --count 4 --idle-timeout 3 \
 	>/dev/null 2>"$T/err"
-check_eq "$?" 2 "a worker that is not a perftest: exit 2"
+check_eq "$?" 3 "a worker that is not a perftest: exit 3 (the run failed)"
 check "the FPGA's refusal is named with the worker" grep -q "answered 'error' .*perftest worker 2" "$T/err"
 kill -INT $f
 wait $f

@@ -183,6 +183,6 @@ check_eq "$((got + lost))" 2000 "frames taken from the ring + kernel drops = 200
 # a down interface is named
 "${RA[@]}" ip link set $A down
 "${RA[@]}" "$HOST" rx "${EA[@]}" --duration 1 2>"$T/err" >/dev/null
-check_eq "$?" 2 "a down interface fails the start"
+check_eq "$?" 3 "a down interface fails the start (exit 3)"
 check "and is named with the fix" grep -q "$A: interface is down (bring it up: \`ip link set $A up\`)" "$T/err"
 done_testing
