@@ -169,7 +169,7 @@ static void usage(FILE *out)
 	    "%s\n"
 	    "Exit status (docs/cli.md): 0 the run ended (--duration, SIGINT); 2 bad usage;\n"
 	    "3 the run failed (could not start, --summary-json not written).\n",
-	    DGR_TRANSPORT_USAGE);
+	    DGR_TRANSPORT_USAGE_WITH("4 x its buffers, at least 4 MiB"));
 }
 
 static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,

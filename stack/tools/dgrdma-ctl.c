@@ -463,13 +463,8 @@ static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *
 	if (resolve_addr(c, what, &addr, &prop, err) < 0) {
 		return -1;
 	}
+	/* checked before the socket opened (check_args) */
 	if (dgr_parse_u64("write VALUE", val, 0, UINT32_MAX, false, &v, err) < 0) {
-		if (val[0] == '-') {
-			snprintf(err, DGR_ERRBUF_SIZE,
-				 "write VALUE: '%s' is negative: a 32-bit word is 0..4294967295 "
-				 "(0xffffffff for all bits set)",
-				 val);
-		}
 		return bad_arg(c);
 	}
 	memset(&req, 0, sizeof(req));
@@ -536,6 +531,53 @@ static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const ch
 		 "before-query, after-configure, status, reset",
 		 op);
 	return bad_arg(c);
+}
+
+/*
+ * Checks a command's arguments (names, addresses, the value, the operation) before any
+ * socket is opened: a bad argument is bad usage, whatever the network does. Returns 0 or -1
+ * with err.
+ */
+static int check_args(struct ctl *c, const char *cmd, const char *const *args, char *err)
+{
+	const struct prop *prop;
+	uint32_t addr;
+	unsigned int w;
+	uint64_t v;
+
+	if (strcmp(cmd, "read") == 0 || strcmp(cmd, "write") == 0) {
+		if (resolve_addr(c, args[1], &addr, &prop, err) < 0) {
+			return -1;
+		}
+	}
+	if (strcmp(cmd, "write") == 0 &&
+	    dgr_parse_u64("write VALUE", args[2], 0, UINT32_MAX, false, &v, err) < 0) {
+		if (args[2][0] == '-') {
+			snprintf(err, DGR_ERRBUF_SIZE,
+				 "write VALUE: '%s' is negative: a 32-bit word is 0..4294967295 "
+				 "(0xffffffff for all bits set)",
+				 args[2]);
+		}
+		return -1;
+	}
+	if (strcmp(cmd, "control") == 0 || strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) {
+		if (resolve_worker(c, args[1], &w, err) < 0) {
+			return -1;
+		}
+	}
+	if (strcmp(cmd, "control") == 0) {
+		for (size_t i = 0; i < sizeof(control_ops) / sizeof(control_ops[0]); i++) {
+			if (strcmp(args[2], control_ops[i].name) == 0) {
+				return 0;
+			}
+		}
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "control operation '%s' unknown: initialize, start, stop, release, test, "
+			 "before-query, after-configure, status, reset",
+			 args[2]);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -674,7 +716,8 @@ int main(int argc, char **argv)
 			 cmd);
 		goto usage_error;
 	}
-	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0) {
+	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0 ||
+	    check_args(c, cmd, args, err) < 0) {
 		goto usage_error;
 	}
 	/* discover over UDP may send to a broadcast address (SO_BROADCAST) */

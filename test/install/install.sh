@@ -9,7 +9,7 @@
 
 D=$(mktemp -d "${TMPDIR:-/tmp}/dgrdma-install.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT
-PREFIX=/opt/dgrdma-test
+PREFIX=/opt/dgrt
 P="$D/root$PREFIX"
 MAKE=(make -C "$DGR_SRC" --no-print-directory SAN="${SAN:-0}")
 version=$("$DGR_SRC/mk/version.sh")
@@ -66,8 +66,8 @@ check_eq "$(LD_LIBRARY_PATH="$P/lib" "$D/api" 2>&1)" "0 32768" \
 check_eq "$?" 0 "make uninstall with the same DESTDIR and PREFIX succeeds"
 check_eq "$(find "$D/root" -type f -o -type l | sed "s|$D/root||")" "" \
 	"make uninstall removes every file install wrote"
-check_eq "$(find "$P" -depth -type d -path '*dgrdma*' 2>/dev/null | sed "s|$D/root||")" "" \
-	"and the project's own folders (include/dgrdma, share/dgrdma-tools)"
+check_eq "$(ls -d "$P/include/dgrdma" "$P/share/dgrdma-tools" "$P/lib/wireshark" 2>/dev/null)" "" \
+	"and the project's own folders (include/dgrdma, share/dgrdma-tools, lib/wireshark/...)"
 
 # the personal plugin folder: HOME's ~/.local/lib/wireshark/plugins/X.Y/epan
 mkdir -p "$D/home"
