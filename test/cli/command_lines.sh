@@ -8,7 +8,7 @@
 
 B="$DGR_BUILD/bin"
 require_built "$B" dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot
+	latency-report dgrdma-plot dgrdma-clocks
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 version=$("$DGR_SRC/mk/version.sh")
@@ -30,7 +30,7 @@ refused() {
 
 # ---- --version, one version from one place ----
 for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot; do
+	latency-report dgrdma-plot dgrdma-clocks; do
 	check_eq "$("$B/$t" --version 2>&1; echo "rc=$?")" "$t (dgrdma-tools) $version
 rc=0" "$t --version: the build's version (mk/version.sh), exit 0"
 done

@@ -23,6 +23,7 @@ for t in $tools; do
 	[ -x "$P/bin/$t" ] || missing="$missing bin/$t"
 	[ -f "$P/share/man/man1/$t.1" ] || missing="$missing man1/$t.1"
 done
+[ -x "$P/bin/dgrdma-clocks" ] || missing="$missing bin/dgrdma-clocks"
 for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdgrdma.pc \
 	include/dgrdma/wire.h include/dgrdma/cli.h share/dgrdma-tools/plot/common.gp \
 	"lib/wireshark/plugins/$wsver/epan/dgrdma.so"; do
@@ -33,7 +34,7 @@ check_eq "$(find "$D/root" -path "$D/root$PREFIX" -prune -o -type f -print)" "" 
 	"nothing is written outside DESTDIR/PREFIX (the plugin included)"
 
 got=""
-for t in $tools; do
+for t in $tools dgrdma-clocks; do
 	line=$("$P/bin/$t" --version 2>&1)
 	[ "$line" = "$t (dgrdma-tools) $version" ] || got="$got [$line]"
 done
