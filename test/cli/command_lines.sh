@@ -125,6 +125,10 @@ refused 2 "dgrdma-host: tx: --csv is a perf option" "dgrdma-host tx --csv: refus
 	"$B/dgrdma-host" tx --udp --peer 127.0.0.1:9 --csv
 refused 2 "dgrdma-host rx: unrecognized option '--bogus'" "an unknown option is named with the mode" -- \
 	"${H[@]}" --bogus
+refused 2 "dgrdma-wire: plan: --mem-size is a decode option" "dgrdma-wire plan --mem-size: refused" -- \
+	"$B/dgrdma-wire" plan --size 10 --mem-size 64
+refused 2 "dgrdma-wire: decode: --size is a plan option" "dgrdma-wire decode --size=5: refused" -- \
+	"$B/dgrdma-wire" decode --size=5
 
 # ---- the bad command lines of issue 20 ----
 refused 2 "dgrdma-host: --doorbell: dcp:0x1 is not a multiple of 4 (a DCP write sets one 32-bit word)" \
