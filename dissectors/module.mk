@@ -71,8 +71,10 @@ dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 INSTALL_TARGETS += install-dissectors
 INSTALLED_FILES += $(WIRESHARK_PLUGINDIR)/epan/dgrdma.so
 # Wireshark's own global folder belongs to its package: never removed
+# (folders are removed only when empty, innermost first)
 INSTALLED_DIRS += $(if $(filter $(WIRESHARK_GLOBAL_PLUGINDIR),$(WIRESHARK_PLUGINDIR)),,\
-	$(WIRESHARK_PLUGINDIR)/epan $(WIRESHARK_PLUGINDIR))
+	$(WIRESHARK_PLUGINDIR)/epan $(WIRESHARK_PLUGINDIR) \
+	$(filter $(LIBDIR)/wireshark/%,$(LIBDIR)/wireshark/plugins $(LIBDIR)/wireshark))
 .PHONY: install-dissectors install-user uninstall-user
 install-dissectors: $(DISSECTOR_PLUGIN)
 	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan

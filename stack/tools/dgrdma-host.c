@@ -119,7 +119,6 @@ struct host_cfg {
 	bool perf_memcpy;		   /* perf: copy every message in or out */
 	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
 	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
-	bool perf_direction_set, perf_worker_set;
 	const char *peers[HOST_MAX_PEERS]; /* --peer, in order */
 	unsigned int npeers;
 	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
@@ -766,14 +765,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 					 "--direction: '%s' is not tx, rx or both", optarg);
 				return -1;
 			}
-			cfg->perf_direction_set = true;
 			break;
 		case OPT_PERF_WORKER:
 			if (parse_u("--perftest-worker", optarg, 0, 62, false, &v, err) < 0) {
 				return -1;
 			}
 			cfg->perf_worker = (unsigned int)v;
-			cfg->perf_worker_set = true;
 			break;
 		case OPT_SCHED:
 		case OPT_SCHED_RX:

@@ -11,7 +11,8 @@ require_built "$B" dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture
 	latency-report dgrdma-plot dgrdma-clocks
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-version=$("$DGR_SRC/mk/version.sh")
+# the version the build wrote (the tree may have changed since: mk/version.sh would say so)
+version=$(sed -n 's/^#define DGR_VERSION "\(.*\)"$/\1/p' "$DGR_BUILD/gen/dgrdma-version.h")
 
 # refused STATUS MESSAGE DESCRIPTION -- COMMAND...: COMMAND exits STATUS and its stderr has
 # the line MESSAGE.
@@ -36,7 +37,10 @@ rc=0" "$t --version: the build's version (mk/version.sh), exit 0"
 done
 check_eq "$("$B/dgrdma-host" rx --version)" "dgrdma-host (dgrdma-tools) $version" \
 	"dgrdma-host rx --version: also after the mode"
-check_eq "$(cd "$T" && "$DGR_SRC/mk/version.sh")" "$version" "mk/version.sh gives the same from any folder"
+check_eq "$(cd "$T" && "$DGR_SRC/mk/version.sh")" "$("$DGR_SRC/mk/version.sh")" \
+	"mk/version.sh gives the same from any folder"
+check "and starts with the VERSION file's ($(cat "$DGR_SRC/VERSION"))" \
+	grep -q "^$(cat "$DGR_SRC/VERSION")" <<<"$version"
 mkdir -p "$T/tarball/mk" && cp "$DGR_SRC/mk/version.sh" "$T/tarball/mk/" && echo 9.8.7 >"$T/tarball/VERSION"
 check_eq "$(GIT_CEILING_DIRECTORIES="$T" "$T/tarball/mk/version.sh")" "9.8.7" \
 	"outside a git checkout (a tarball) the VERSION file is the version"

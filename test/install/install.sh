@@ -12,11 +12,12 @@ trap 'rm -rf "$D"' EXIT
 PREFIX=/opt/dgrt
 P="$D/root$PREFIX"
 MAKE=(make -C "$DGR_SRC" --no-print-directory SAN="${SAN:-0}")
-version=$("$DGR_SRC/mk/version.sh")
 wsver=$(pkg-config --modversion wireshark | cut -d. -f1,2)
 
 "${MAKE[@]}" install DESTDIR="$D/root" PREFIX="$PREFIX" >"$D/install.log" 2>&1
 check_eq "$?" 0 "make install DESTDIR=... PREFIX=$PREFIX succeeds"
+# the version this build wrote (make install rebuilds what the tree changed since)
+version=$(sed -n 's/^#define DGR_VERSION "\(.*\)"$/\1/p' "$DGR_BUILD/gen/dgrdma-version.h")
 tools="dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report dgrdma-plot"
 missing=""
 for t in $tools; do
