@@ -74,7 +74,8 @@ INSTALLED_FILES += $(WIRESHARK_PLUGINDIR)/epan/dgrdma.so
 # (folders are removed only when empty, innermost first)
 INSTALLED_DIRS += $(if $(filter $(WIRESHARK_GLOBAL_PLUGINDIR),$(WIRESHARK_PLUGINDIR)),,\
 	$(WIRESHARK_PLUGINDIR)/epan $(WIRESHARK_PLUGINDIR) \
-	$(filter $(LIBDIR)/wireshark/%,$(LIBDIR)/wireshark/plugins $(LIBDIR)/wireshark))
+	$(if $(filter $(LIBDIR)/wireshark/%,$(WIRESHARK_PLUGINDIR)),\
+		$(LIBDIR)/wireshark/plugins $(LIBDIR)/wireshark))
 .PHONY: install-dissectors install-user uninstall-user
 install-dissectors: $(DISSECTOR_PLUGIN)
 	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan
