@@ -191,6 +191,6 @@ scn_report() {
 	"$BIN/latency-report" --no-progress "${facts[@]}" "$dir" >"$dir/report.txt" 2>"$dir/report.err"
 	"$BIN/latency-report" --no-progress --json --csv "$dir/csv" "${facts[@]}" "$dir" >"$dir/report.json" \
 		2>>"$dir/report.err"
-	"$BIN/dgrdma-plot" --out "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
+	"$BIN/dgrdma-plot" --output "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
 		>"$dir/plot.log" 2>&1
 }
