@@ -7,7 +7,9 @@
 #   make bench        benchmarks (not part of check); results under build/bench/
 #   make fuzz         libFuzzer harnesses, FUZZ_SECONDS each (default 60)
 #   make deps         install the Debian packages the project needs (root)
-#   make install      PREFIX=/usr/local DESTDIR=...
+#   make install      PREFIX=/usr/local DESTDIR=... (the plugin too; see docs/development.md)
+#   make uninstall    the same PREFIX and DESTDIR: removes what install wrote
+#   make install-user the Wireshark plugin into the personal folder (no root)
 #   make SAN=1 check  the same with ASan + UBSan (in build/san/)
 #
 # Each top-level folder contributes a module.mk that appends to the lists below.
@@ -22,6 +24,8 @@ LIBRARIES :=
 CHECK_DEPS :=
 CHECK_SUITES :=
 INSTALL_TARGETS :=
+INSTALLED_FILES :=
+INSTALLED_DIRS :=
 BENCH_TARGETS :=
 FUZZ_TARGETS :=
 CLEAN_EXTRA :=
@@ -30,30 +34,36 @@ include $(sort $(wildcard */module.mk */*/module.mk))
 
 DEPS_OK := $(BUILD)/.deps-ok
 
-.PHONY: all check check-part deps deps-check install bench fuzz demo clean format format-check
+.PHONY: all check check-part deps deps-check install uninstall bench fuzz demo clean format \
+	format-check
 
 all: $(DEPS_OK) $(LIBRARIES) $(PROGRAMS)
 
-# The quick dependency check runs once per build folder; 'make deps' redoes it.
+# The quick dependency check runs once per build folder; 'make deps' redoes it. A plain make
+# needs the build dependencies only; make check and make demo also the tools they run.
 $(DEPS_OK): mk/deps.sh
 	@mk/deps.sh check
+	@mkdir -p $(@D) && touch $@
+DEPS_ALL_OK := $(BUILD)/.deps-all-ok
+$(DEPS_ALL_OK): mk/deps.sh
+	@mk/deps.sh check-all
 	@mkdir -p $(@D) && touch $@
 
 deps:
 	@mk/deps.sh install
-	@rm -f $(DEPS_OK)
+	@rm -f $(DEPS_OK) $(DEPS_ALL_OK)
 
 deps-check:
-	@mk/deps.sh check
+	@mk/deps.sh check-all
 
 # SUITES=pattern runs only the suites whose path contains the pattern.
-check: all $(CHECK_DEPS)
+check: all $(DEPS_ALL_OK) $(CHECK_DEPS)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(CHECK_SUITES)
 
 # Run only the suites whose path names PART: make check-part PART=fpga. Everything is
 # built first: a part's suites also run other parts' programs (the stack's run the emulator).
-check-part: $(DEPS_OK)
+check-part: $(DEPS_OK) $(DEPS_ALL_OK)
 	@test -n "$(PART)" || { echo "usage: make check-part PART=NAME" >&2; exit 2; }
 	@$(MAKE) --no-print-directory all $(CHECK_DEPS)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
@@ -65,9 +75,15 @@ fuzz: $(FUZZ_TARGETS)
 
 install: all $(INSTALL_TARGETS)
 
+# Removes every file install wrote (INSTALLED_FILES of each module.mk), then the folders of
+# ours left empty; with the same PREFIX, DESTDIR (and WIRESHARK_PLUGINDIR) as install.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-@for d in $(addprefix $(DESTDIR),$(INSTALLED_DIRS)); do rmdir "$$d" 2>/dev/null; done; true
+
 # The main job: as root it first installs what is missing; then builds and runs.
 demo:
-	@if [ "$$(id -u)" = 0 ]; then mk/deps.sh install; else mk/deps.sh check; fi
+	@if [ "$$(id -u)" = 0 ]; then mk/deps.sh install; else mk/deps.sh check-all; fi
 	@$(MAKE) --no-print-directory -j2 all
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/demo.sh
 

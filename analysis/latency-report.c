@@ -31,6 +31,8 @@
 #include "run_info.h"
 #include "wire_analysis.h"
 
+#include "dgrdma-version.h"
+
 #define MAX_INPUTS 64
 
 struct options {
@@ -56,7 +58,7 @@ static void usage(FILE *fp)
 {
 	fprintf(
 	    fp,
-	    "usage: latency-report [options] INPUT...\n"
+	    "usage: latency-report [options] [--] INPUT...\n"
 	    "  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
 	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
 	    "options:\n"
@@ -74,7 +76,7 @@ static void usage(FILE *fp)
 	    "  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
 	    "                         1..3600000 (default 1000)\n"
 	    "  --host-buffers N       host (consumer) buffers, 1..65535\n"
-	    "  --fpga-buffers N       FPGA (producer) buffers, 0..65535\n"
+	    "  --fpga-buffers N       FPGA (producer) buffers, 2..64\n"
 	    "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n"
 	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10, e.g. "
 	    "200e6\n"
@@ -95,6 +97,8 @@ static void usage(FILE *fp)
 	    "  --verbose              show libbabeltrace2's own warnings and errors\n"
 	    "  --no-progress          no progress line on stderr\n"
 	    "  -h, --help             this text\n"
+	    "  --version              the version of dgrdma-tools\n"
+	    "An option's value follows it (--interval 10) or is joined with '=' (--interval=10).\n"
 	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
 	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n");
 }
@@ -152,13 +156,47 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int i;
 	double v;
 
+	bool options_end = false;
+
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+		char name[64];
 		bool takes = true;
 
+		if (eq && !options_end) {
+			/* --opt=value: the value joined to the option, as getopt_long takes it */
+			size_t n = (size_t)(eq - a);
+
+			snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : 0), a);
+			a = name;
+			val = eq + 1;
+			takes = false;
+			if (!strcmp(a, "--json") || !strcmp(a, "--no-progress") ||
+			    !strcmp(a, "--advise") || !strcmp(a, "--help") ||
+			    !strcmp(a, "--version")) {
+				fprintf(stderr, "latency-report: %s takes no value\n", a);
+				return -1;
+			}
+		}
+		if (options_end || !strcmp(a, "-") || a[0] != '-') {
+			if (o->n_inputs == MAX_INPUTS) {
+				fprintf(stderr, "latency-report: at most %d inputs\n", MAX_INPUTS);
+				return -1;
+			}
+			o->inputs[o->n_inputs++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			options_end = true;
+			continue;
+		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--version")) {
+			printf("latency-report (dgrdma-tools) %s\n", DGR_VERSION);
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
@@ -228,7 +266,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 		} else if (!strcmp(a, "--fpga-buffers")) {
-			if (parse_count(a, val, 0, 65535, &o->run.fpga_buffers)) {
+			if (parse_count(a, val, DGR_FPGA_BUFFERS_MIN, DGR_FPGA_BUFFERS_MAX,
+					&o->run.fpga_buffers)) {
 				return -1;
 			}
 		} else if (!strcmp(a, "--buffer-size")) {
@@ -278,16 +317,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->pids[o->n_pids++] = (uint32_t)pid;
-		} else if (a[0] == '-' && a[1] != '\0') {
+		} else {
 			fprintf(stderr, "latency-report: unknown option '%s' (see --help)\n", a);
 			return -1;
-		} else {
-			if (o->n_inputs == MAX_INPUTS) {
-				fprintf(stderr, "latency-report: at most %d inputs\n", MAX_INPUTS);
-				return -1;
-			}
-			o->inputs[o->n_inputs++] = a;
-			takes = false;
 		}
 		if (takes) {
 			i++;
@@ -402,8 +434,8 @@ int main(int argc, char **argv)
 	/* the emulator's `doorbell` property (docs/fpga.md): worker 0, offset 0x18 */
 	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
 	if (parse_args(argc, argv, &o)) {
-		usage(stderr);
-		return 2;
+		/* the message above names the argument; the whole usage would push it away */
+		return DGR_EXIT_USAGE;
 	}
 	facts_from_options =
 	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;

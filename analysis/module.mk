@@ -49,9 +49,8 @@ CHECK_SUITES += $(ANALYSIS_UNIT)
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
 PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)
 PROGRAMS += $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))
-$(DGRDMA_PLOT): analysis/dgrdma-plot
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
+$(DGRDMA_PLOT): analysis/dgrdma-plot $(VERSION_H)
+	$(install_script)
 $(BUILD)/share/dgrdma-tools/plot/%.gp: analysis/plot/%.gp
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
@@ -64,8 +63,12 @@ bench-analysis: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_analysis.sh
 
 INSTALL_TARGETS += install-analysis
+INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
+	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
+	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1
+INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR)
 .PHONY: install-analysis
-install-analysis: analysis
+install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/

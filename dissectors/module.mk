@@ -2,17 +2,34 @@
 # The Wireshark epan plugin: DCP and DG-RDMA dissectors, doorbell analysis,
 # the dgrdma,latency statistics tap and the dcp,srt response-time table.
 #
-# Built as $(BUILD)/plugins/4.0/epan/dgrdma.so so that tests can run tshark
-# with WIRESHARK_PLUGIN_DIR=$(BUILD)/plugins and touch nothing outside the tree.
+# Built as $(BUILD)/plugins/X.Y/epan/dgrdma.so (X.Y: the Wireshark version pkg-config gives,
+# e.g. 4.0) so that tests can run tshark with WIRESHARK_PLUGIN_DIR=$(BUILD)/plugins and touch
+# nothing outside the tree.
+#
+# Installed (docs/development.md, "Install"):
+#   make install          $(WIRESHARK_PLUGINDIR)/epan: Wireshark's own global folder when
+#                         PREFIX is Wireshark's prefix (/usr), else $(LIBDIR)/wireshark/plugins/X.Y
+#                         (tshark does not look there: point WIRESHARK_PLUGIN_DIR at its parent)
+#   make install-user     the personal folder ~/.local/lib/wireshark/plugins/X.Y/epan
 
 WIRESHARK_CFLAGS := $(shell $(PKG_CONFIG) --cflags wireshark 2>/dev/null)
 WIRESHARK_LIBS := $(shell $(PKG_CONFIG) --libs wireshark 2>/dev/null)
-WIRESHARK_PLUGINDIR := $(shell $(PKG_CONFIG) --variable=plugindir wireshark 2>/dev/null)
+WIRESHARK_VERSION := $(shell $(PKG_CONFIG) --modversion wireshark 2>/dev/null)
+# plugins live in a folder named after the major.minor version
+WIRESHARK_PLUGIN_VER := $(or $(shell echo '$(WIRESHARK_VERSION)' | cut -s -d. -f1,2),unknown)
+WIRESHARK_PREFIX := $(shell $(PKG_CONFIG) --variable=prefix wireshark 2>/dev/null)
+ifeq ($(abspath $(PREFIX)),$(WIRESHARK_PREFIX))
+WIRESHARK_GLOBAL_PLUGINDIR := $(shell $(PKG_CONFIG) --variable=plugindir wireshark 2>/dev/null)
+WIRESHARK_PLUGINDIR ?= $(WIRESHARK_GLOBAL_PLUGINDIR)
+else
+WIRESHARK_PLUGINDIR ?= $(LIBDIR)/wireshark/plugins/$(WIRESHARK_PLUGIN_VER)
+endif
+WIRESHARK_USER_PLUGINDIR = $(HOME)/.local/lib/wireshark/plugins/$(WIRESHARK_PLUGIN_VER)
 # Wireshark's own headers are not -Wconversion clean: include them as system headers.
 CFLAGS_dissectors += $(patsubst -I%,-isystem %,$(WIRESHARK_CFLAGS))
 
 DISSECTOR_SRCS := $(wildcard dissectors/*.c)
-DISSECTOR_PLUGIN := $(BUILD)/plugins/4.0/epan/dgrdma.so
+DISSECTOR_PLUGIN := $(BUILD)/plugins/$(WIRESHARK_PLUGIN_VER)/epan/dgrdma.so
 LIBRARIES += $(DISSECTOR_PLUGIN)
 
 # The project's own code is linked in: the codec (wire.c, dcp.c) for validation and DCP
@@ -32,7 +49,7 @@ $(DISSECTOR_GEN): $(call objs,test/dissectors/gen-dissector-fixtures.c stack/src
 
 # An ASan+UBSan copy of the plugin for the fuzz suite, which loads it into the
 # system tshark with LD_PRELOAD of the sanitizer runtimes.
-DISSECTOR_ASAN_PLUGIN := $(BUILD)/plugins-asan/4.0/epan/dgrdma.so
+DISSECTOR_ASAN_PLUGIN := $(BUILD)/plugins-asan/$(WIRESHARK_PLUGIN_VER)/epan/dgrdma.so
 DISSECTOR_ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 $(BUILD)/asan-pic/%.o: %.c
 	@mkdir -p $(@D)
@@ -46,16 +63,33 @@ $(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS)
 CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 CHECK_SUITES += test/dissectors/test_dissector_decode.sh \
 	test/dissectors/test_dissector_analysis.sh \
-	test/dissectors/test_dissector_fuzz.sh
+	test/dissectors/test_dissector_fuzz.sh test/dissectors/test_doc_fields.sh
 
 .PHONY: dissectors
 dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 
 INSTALL_TARGETS += install-dissectors
-.PHONY: install-dissectors
+INSTALLED_FILES += $(WIRESHARK_PLUGINDIR)/epan/dgrdma.so
+# Wireshark's own global folder belongs to its package: never removed
+# (folders are removed only when empty, innermost first)
+INSTALLED_DIRS += $(if $(filter $(WIRESHARK_GLOBAL_PLUGINDIR),$(WIRESHARK_PLUGINDIR)),,\
+	$(WIRESHARK_PLUGINDIR)/epan $(WIRESHARK_PLUGINDIR) \
+	$(if $(filter $(LIBDIR)/wireshark/%,$(WIRESHARK_PLUGINDIR)),\
+		$(LIBDIR)/wireshark/plugins $(LIBDIR)/wireshark))
+.PHONY: install-dissectors install-user uninstall-user
 install-dissectors: $(DISSECTOR_PLUGIN)
 	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan
 	install -m 0755 $(DISSECTOR_PLUGIN) $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan/
+
+# The personal plugin folder: Wireshark and tshark of this user load it, no root needed.
+install-user: $(DISSECTOR_PLUGIN)
+	install -d $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan
+	install -m 0755 $(DISSECTOR_PLUGIN) $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/
+	@echo "installed $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/dgrdma.so"
+
+uninstall-user:
+	rm -f $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/dgrdma.so
+	-rmdir $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR) 2>/dev/null
 
 # Benchmark: tshark with and without the plugin on a large generated capture.
 BENCH_TARGETS += bench-dissector

@@ -105,7 +105,7 @@ struct fpga_counters {
 	uint64_t flags_none;	 /* flag writes of transactions without a flag (0xFFFFFFFF) */
 	uint64_t flags_unusable; /* flag writes of transactions with a refused message */
 	uint64_t frames_dropped_injected, frames_corrupted_injected;
-	uint64_t frames_rx_dropped_injected; /* received frames lost on purpose (--drop-rx) */
+	uint64_t frames_rx_dropped_injected; /* received frames lost on purpose (--drop-received) */
 	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
 	uint64_t send_errors;
 	uint64_t peer_restarts; /* the host started a new connection (frame_seq 1 again) */

@@ -16,6 +16,7 @@
 
 #include <dgrdma/cli.h>
 
+#include "dgrdma-version.h"
 #include "emu.h"
 #include "loop.h"
 
@@ -38,7 +39,7 @@ enum {
 	OPT_ACK_WINDOW,
 	OPT_MAX_ACK_COUNT,
 	OPT_RESTART_SEQ1,
-	OPT_DROP_RX,
+	OPT_DROP_RECEIVED,
 	OPT_PACING,
 	OPT_CLOCK,
 	OPT_TIMER_SLACK,
@@ -59,13 +60,16 @@ enum {
 	OPT_QUIET,
 	OPT_COUNTERS_MS,
 	OPT_LIST_PROPS,
+	OPT_VERSION,
 };
 
 static const struct option longopts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "sample-rate", required_argument, NULL, OPT_RATE },
+	{ "rate", required_argument, NULL, OPT_RATE }, /* alias until 0.2 */
 	{ "decimation", required_argument, NULL, OPT_DECIMATION },
 	{ "buffers", required_argument, NULL, OPT_BUFFERS },
+	{ "fpga-buffers", required_argument, NULL, OPT_BUFFERS }, /* the name other tools use */
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 	{ "host-buffers", required_argument, NULL, OPT_HOST_BUFFERS },
 	{ "fpga-memory", required_argument, NULL, OPT_FPGA_MEMORY },
@@ -80,7 +84,7 @@ static const struct option longopts[] = {
 	{ "ack-window", required_argument, NULL, OPT_ACK_WINDOW },
 	{ "max-ack-count", required_argument, NULL, OPT_MAX_ACK_COUNT },
 	{ "restart-on-seq1", required_argument, NULL, OPT_RESTART_SEQ1 },
-	{ "drop-rx", required_argument, NULL, OPT_DROP_RX },
+	{ "drop-received", required_argument, NULL, OPT_DROP_RECEIVED },
 	{ "pacing", required_argument, NULL, OPT_PACING },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "timer-slack-us", required_argument, NULL, OPT_TIMER_SLACK },
@@ -102,6 +106,7 @@ static const struct option longopts[] = {
 	{ "counters-ms", required_argument, NULL, OPT_COUNTERS_MS },
 	{ "list-properties", no_argument, NULL, OPT_LIST_PROPS },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	DGR_TRANSPORT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,12 +121,14 @@ static void usage(FILE *out)
 	    "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
 	    "Workers and streams:\n"
 	    "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
-	    "  --rate R                samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
-	    "                          (default 10M)\n"
+	    "  --sample-rate R         samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
+	    "                          (default 10M; old name --rate, an alias until 0.2)\n"
 	    "  --decimation N          rate = 200e6 / N, 1..200000000\n"
 	    "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
 	    "16384)\n"
-	    "  --buffers E             emulator buffers per port, 2..8 (default min(8, memory/S))\n"
+	    "  --buffers E             emulator buffers per port, 2..8 (default min(8, "
+	    "memory/S));\n"
+	    "  --fpga-buffers E        the same (the name the other tools use)\n"
 	    "  --host-buffers H        host buffers per port, 1..255 (default 64)\n"
 	    "  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
 	    "                          more models the mux workaround and allows up to 64 "
@@ -154,7 +161,7 @@ static void usage(FILE *out)
 	    "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
 	    "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
 	    "                          (default): 50, or an eighth of the time the FPGA's\n"
-	    "                          memory holds at --rate when that is less\n"
+	    "                          memory holds at --sample-rate when that is less\n"
 	    "  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default "
 	    "10)\n"
 	    "  --seed N                seed of every random choice (default: from the time; "
@@ -162,7 +169,7 @@ static void usage(FILE *out)
 	    "Fault injection:\n"
 	    "  --drop-frames P         do not send a data frame with probability P, 0..1\n"
 	    "  --corrupt P             send a data frame malformed with probability P, 0..1\n"
-	    "  --drop-rx P             lose a received DG-RDMA frame with probability P, 0..1\n"
+	    "  --drop-received P       lose a received DG-RDMA frame with probability P, 0..1\n"
 	    "                          (before the ACK tracker, as the wire would)\n"
 	    "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
 	    "Output:\n"
@@ -175,8 +182,11 @@ static void usage(FILE *out)
 	    "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
 	    "  --list-properties       print the DCP property map (markdown) and exit\n"
 	    "  -h, --help              this help\n"
-	    "%s",
-	    DGR_TRANSPORT_USAGE);
+	    "  --version               the version of dgrdma-tools\n"
+	    "%s\n"
+	    "Exit status (docs/cli.md): 0 the run ended (--duration, SIGINT); 2 bad usage;\n"
+	    "3 the run failed (could not start, --summary-json not written).\n",
+	    DGR_TRANSPORT_USAGE_WITH("4 x its buffers, at least 4 MiB"));
 }
 
 static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
@@ -198,6 +208,7 @@ struct cli {
 	bool seed_given;
 	bool list_props;
 	bool help;
+	bool version;
 	bool tx_run;
 	uint32_t tx_messages, tx_beats, tx_gap;
 	bool tx_beats_given;
@@ -209,8 +220,14 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 	struct fpga_config *cfg = &c->cfg;
 	uint64_t v64;
 	int opt, rc = 0;
+	int longindex = -1;
+	char optname[40];
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, &longindex)) != -1) {
+		/* the name as given, for a value's error: an alias is named as the user wrote it */
+		snprintf(optname, sizeof(optname), "--%s",
+			 longindex >= 0 ? longopts[longindex].name : "?");
+		longindex = -1;
 		rc = dgr_transport_parse_opt(&c->topts, opt, optarg, errbuf);
 		if (rc != 0) {
 			if (rc < 0) {
@@ -233,7 +250,7 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			}
 			break;
 		case OPT_RATE:
-			rc = dgr_parse_rate("--rate", optarg, 1, 1e10, &cfg->rate, errbuf);
+			rc = dgr_parse_rate(optname, optarg, 1, 1e10, &cfg->rate, errbuf);
 			break;
 		case OPT_DECIMATION:
 			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64,
@@ -241,7 +258,7 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 			cfg->rate = 200e6 / (double)v64;
 			break;
 		case OPT_BUFFERS:
-			rc = u32opt("--buffers", optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS,
+			rc = u32opt(optname, optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS,
 				    false, &cfg->nbuffers, errbuf);
 			c->buffers_given = true;
 			break;
@@ -311,8 +328,8 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 				rc = -DGR_E_INVAL;
 			}
 			break;
-		case OPT_DROP_RX:
-			rc = dgr_parse_f64("--drop-rx", optarg, 0, 1, &cfg->drop_rx, errbuf);
+		case OPT_DROP_RECEIVED:
+			rc = dgr_parse_f64("--drop-received", optarg, 0, 1, &cfg->drop_rx, errbuf);
 			break;
 		case OPT_ACK_WAIT:
 			rc = u32opt("--ack-wait-us", optarg, 0, 1000000, false, &cfg->ack_wait_us,
@@ -410,8 +427,12 @@ static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
 		case 'h':
 			c->help = true;
 			return 0;
+		case OPT_VERSION:
+			c->version = true;
+			return 0;
 		default:
-			snprintf(errbuf, DGR_ERRBUF_SIZE, "unknown option (see --help)");
+			/* getopt has named the option on stderr */
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "see --help");
 			return -DGR_E_INVAL;
 		}
 		if (rc < 0) {
@@ -525,7 +546,7 @@ static void print_config(const struct fpga_emu *e, const struct cli *c, FILE *ou
 		e->cfg.max_ack_count);
 	fprintf(out,
 		"  clock %s, pacing %s (timer slack %.3f us), seed %llu, drop-frames %g, corrupt "
-		"%g, drop-rx %g, doorbell delay %u us, duration %.3f s%s\n",
+		"%g, drop-received %g, doorbell delay %u us, duration %.3f s%s\n",
 		e->cfg.virtual_clock ? "virtual" : "real", e->cfg.pacing_busy ? "busy" : "sleep",
 		(double)e->cfg.timer_slack_ns / 1e3, (unsigned long long)e->cfg.seed,
 		e->cfg.drop_frames, e->cfg.corrupt, e->cfg.drop_rx, e->cfg.doorbell_delay_us,
@@ -588,29 +609,37 @@ int main(int argc, char **argv)
 	char errbuf[DGR_ERRBUF_SIZE] = "";
 	struct sigaction sa;
 	struct cli c;
-	int rc, status = 1;
+	int rc, status = DGR_EXIT_FAILED;
 
 	defaults(&c);
-	if (parse_args(argc, argv, &c, errbuf) < 0 || finish_config(&c, errbuf) < 0) {
+	if (parse_args(argc, argv, &c, errbuf) < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
-	if (c.help) {
-		usage(stdout);
-		return 0;
+	if (c.help || c.version) {
+		if (c.help) {
+			usage(stdout);
+		} else {
+			printf("dgrdma-fpga (dgrdma-tools) %s\n", DGR_VERSION);
+		}
+		return DGR_EXIT_OK;
+	}
+	if (finish_config(&c, errbuf) < 0) {
+		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
+		return DGR_EXIT_USAGE;
 	}
 	if (c.list_props) {
 		fpga_print_prop_table(stdout);
-		return 0;
+		return DGR_EXIT_OK;
 	}
 	if (dgr_transport_opts_finish(&c.topts, false, errbuf) < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
 	if (c.topts.kind == DGR_TRANSPORT_NONE) {
 		fprintf(stderr, "dgrdma-fpga: no transport: give --if IFACE --peer MAC or --udp "
 				"--bind ADDR:PORT (see --help)\n");
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
 	e->cfg = c.cfg;
 	e->rng = e->cfg.seed ? e->cfg.seed : 0x9E3779B97F4A7C15ull;
@@ -675,7 +704,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fpga_run(e);
-	status = 0;
+	status = DGR_EXIT_OK;
 	if (e->cfg.json) {
 		fpga_print_props(e, stdout, true);
 	} else if (!e->cfg.quiet) {
@@ -683,7 +712,7 @@ int main(int argc, char **argv)
 		fpga_print_props(e, stdout, false);
 	}
 	if (e->cfg.summary_json && write_summary_json(e, e->cfg.summary_json) < 0) {
-		status = 1;
+		status = DGR_EXIT_FAILED;
 	}
 out:
 	if (e->cfg.ready_file) {

@@ -46,6 +46,7 @@ bench-fpga: $(FPGA_BIN) $(FPGA_TEST_HOST)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/fpga/bench-fpga.sh
 
 INSTALL_TARGETS += install-fpga
+INSTALLED_FILES += $(BINDIR)/dgrdma-fpga $(MANDIR)/man1/dgrdma-fpga.1
 .PHONY: install-fpga
 install-fpga: $(FPGA_BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -119,7 +119,7 @@ const struct fpga_prop fpga_props[] = {
 	RO64(0, 0x140, "peer_restarts", cnt.peer_restarts,
 	     "new host connections (frame_seq 1 outside the window, or DCP reset)"),
 	RO64(0, 0x148, "frames_rx_dropped_injected", cnt.frames_rx_dropped_injected,
-	     "received frames lost on purpose (--drop-rx)"),
+	     "received frames lost on purpose (--drop-received)"),
 	RO32(0, 0x150, "next_flag_txn_id", txns.next_flag_txn_id,
 	     "transaction whose flag is written next (flags go in txn_id order)"),
 	RO32(0, 0x154, "txns_waiting", txns.nused,

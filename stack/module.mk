@@ -17,9 +17,17 @@ $(LIBDGRDMA_A): $(call objs,$(STACK_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBDGRDMA_SO): $(call pic_objs,$(STACK_SRCS)) $(TP_HOST_PIC_OBJS)
+# Only the public API (stack/include/dgrdma/*.h) is exported: the version script is
+# generated from the headers (mk/exports.sh); test/install/exports.sh checks it with nm.
+LIBDGRDMA_MAP := $(BUILD)/gen/libdgrdma.map
+$(LIBDGRDMA_MAP): mk/exports.sh $(wildcard stack/include/dgrdma/*.h)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libdgrdma.so.0 $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS) $(TP_LIBS)
+	mk/exports.sh $(CC) -std=gnu11 -D_GNU_SOURCE >$@.tmp && mv -f $@.tmp $@
+
+$(LIBDGRDMA_SO): $(call pic_objs,$(STACK_SRCS)) $(TP_HOST_PIC_OBJS) $(LIBDGRDMA_MAP)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libdgrdma.so.0 -Wl,--version-script=$(LIBDGRDMA_MAP) \
+		$(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STACK_LIBS) $(TP_LIBS)
 
 # dgrdma-wire: fragmentation plans and frame decoding from the command line.
 PROGRAMS += $(BUILD)/bin/dgrdma-wire
@@ -61,20 +69,41 @@ CHECK_SUITES += $(STACK_UNIT_TESTS) \
 stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host \
 	$(BUILD)/bin/dgrdma-ctl $(STACK_UNIT_TESTS) $(STACK_PEERS)
 
+# libdgrdma.pc: the shared library for other programs (pkg-config --cflags --libs libdgrdma).
+# The .so carries the tracepoint probes; a static link also needs them (not installed).
+LIBDGRDMA_PC := $(BUILD)/pkgconfig/libdgrdma.pc
+LIBRARIES += $(LIBDGRDMA_PC)
+# Written on every make (PREFIX may differ from the last one), replaced only when it changes.
+# libdir and includedir relative to ${prefix} when under it: pkg-config --define-prefix works.
+$(LIBDGRDMA_PC): stack/libdgrdma.pc.in FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|g' \
+		-e 's|@INCDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCDIR))|g' \
+		-e 's|@VERSION@|$(DGR_VERSION)|g' $< >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+STACK_HEADERS := $(notdir $(wildcard stack/include/dgrdma/*.h))
+STACK_MANS := dgrdma-host.1 dgrdma-ctl.1 dgrdma-wire.1
 INSTALL_TARGETS += install-stack
+INSTALLED_FILES += $(addprefix $(BINDIR)/,dgrdma-wire dgrdma-host dgrdma-ctl) \
+	$(addprefix $(LIBDIR)/,libdgrdma.a libdgrdma.so.0 libdgrdma.so) \
+	$(PKGCONFIGDIR)/libdgrdma.pc $(addprefix $(INCDIR)/dgrdma/,$(STACK_HEADERS)) \
+	$(addprefix $(MANDIR)/man1/,$(STACK_MANS))
+INSTALLED_DIRS += $(INCDIR)/dgrdma
 .PHONY: install-stack
-install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host \
-		$(BUILD)/bin/dgrdma-ctl
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/dgrdma
+install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(LIBDGRDMA_PC) $(BUILD)/bin/dgrdma-wire \
+		$(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/dgrdma \
+		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl \
 		$(DESTDIR)$(BINDIR)/
 	install -m 0644 $(LIBDGRDMA_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(LIBDGRDMA_SO) $(DESTDIR)$(LIBDIR)/libdgrdma.so.0
 	ln -sf libdgrdma.so.0 $(DESTDIR)$(LIBDIR)/libdgrdma.so
-	install -m 0644 stack/include/dgrdma/*.h $(DESTDIR)$(INCDIR)/dgrdma/
+	install -m 0644 $(LIBDGRDMA_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 0644 $(addprefix stack/include/dgrdma/,$(STACK_HEADERS)) $(DESTDIR)$(INCDIR)/dgrdma/
 	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 0644 stack/man/dgrdma-host.1 stack/man/dgrdma-ctl.1 stack/man/dgrdma-wire.1 \
-		$(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(addprefix stack/man/,$(STACK_MANS)) $(DESTDIR)$(MANDIR)/man1/
 
 # Benchmark (make bench, not check): raw veth ceiling vs the stack, MTU 9000/1500, -O2 vs -O0.
 STK_RAWPAIR := $(BUILD)/test/bench/stack/stk-rawpair

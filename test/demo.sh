@@ -140,7 +140,7 @@ fi
 echo "demo: streaming $RATE samples/s for $SECONDS_RUN s"
 # In the background and waited for, so that a Ctrl-C runs on_int at once (a trap waits for a
 # foreground command).
-"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate "$RATE" \
+"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --sample-rate "$RATE" \
 	--buffers 4 --buffer-size 16384 --host-buffers 64 --duration "$SECONDS_RUN" --quiet \
 	--summary-json "$OUT.fpga.json" "${fpga_opts[@]}" >"$OUT.fpga.log" 2>&1 &
 fpga_pid=$!
@@ -179,7 +179,7 @@ emu_facts=(--fpga-buffers 4 --sample-rate "$RATE")
 "$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${emu_facts[@]}" \
 	"${report_pids[@]}" "$OUT" >"$OUT/report.json"
 cp "$OUT/report.json" "$OUT/csv/report.json" # dgrdma-plot reads the tolerable latency there
-"$BIN/dgrdma-plot" --out "$OUT/plots" --title "$(basename "$OUT")" "$OUT/csv" >"$OUT/plot.log" 2>&1
+"$BIN/dgrdma-plot" --output "$OUT/plots" --title "$(basename "$OUT")" "$OUT/csv" >"$OUT/plot.log" 2>&1
 
 ln -sfn "$(basename "$OUT")" "$(dirname "$OUT")/latest"
 cat "$OUT/report.txt"

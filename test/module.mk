@@ -8,6 +8,10 @@ CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
+# The command-line conventions of every tool (docs/cli.md), the exported API of libdgrdma.so,
+# make install / uninstall / install-user into a DESTDIR.
+CHECK_SUITES += test/cli/command_lines.sh test/install/exports.sh test/install/install.sh
+
 $(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread

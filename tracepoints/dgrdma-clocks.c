@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "dgrdma-version.h"
+
 #define TRIES	 16
 #define NS_PER_S UINT64_C(1000000000)
 
@@ -94,7 +96,8 @@ static void usage(FILE *out)
 		     "  uncertainty of the pairing (ns).\n"
 		     "  --json   one JSON object: monotonic_sec, monotonic_nsec, realtime_sec,\n"
 		     "           realtime_nsec, uncertainty_ns, realtime_iso8601\n"
-		     "  -h, --help  this text\n");
+		     "  -h, --help  this text\n"
+		     "  --version   the version of dgrdma-tools\n");
 }
 
 int main(int argc, char **argv)
@@ -111,6 +114,9 @@ int main(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[1], "--version")) {
+			printf("dgrdma-clocks (dgrdma-tools) %s\n", DGR_VERSION);
 			return 0;
 		} else {
 			fprintf(stderr, "dgrdma-clocks: unknown argument '%s'\n", argv[1]);

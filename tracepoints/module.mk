@@ -40,9 +40,8 @@ $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c)
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
-$(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture
-	@mkdir -p $(@D)
-	install -m 0755 $< $@
+$(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
+	$(install_script)
 
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 
@@ -66,6 +65,7 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
 
 INSTALL_TARGETS += install-tracepoints
+INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1
 .PHONY: install-tracepoints
 install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -76,7 +76,7 @@ install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace
 TP_NOTRACE_OBJS := $(patsubst %.c,$(BUILD)/notrace/%.o,$(wildcard stack/src/*.c) \
 	stack/tools/dgrdma-host.c stack/tools/print.c)
-$(BUILD)/notrace/%.o: %.c
+$(BUILD)/notrace/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_stack) -DDGR_NO_TRACE -MMD -MP -c -o $@ $<
 $(TP_NOTRACE_HOST): $(TP_NOTRACE_OBJS)

@@ -21,6 +21,7 @@
 #include <dgrdma/dcp.h>
 #include <dgrdma/transport.h>
 
+#include "dgrdma-version.h"
 #include "print.h"
 
 #define MAX_PROPS 512
@@ -44,7 +45,15 @@ struct ctl {
 	unsigned int nprops;
 	uint64_t sent;
 	uint64_t timeouts;
+	bool bad_arg; /* the failure was the command's argument (exit 2), not the run (3) */
 };
+
+/* A command's argument is refused: bad usage, not a failed run. Returns -1. */
+static int bad_arg(struct ctl *c)
+{
+	c->bad_arg = true;
+	return -1;
+}
 
 static void usage(FILE *f)
 {
@@ -73,10 +82,16 @@ static void usage(FILE *f)
 	       "  --retries N              attempts after the first, 0..100 (default 3)\n"
 	       "  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
 	       "  --json                   JSON output\n"
-	       "  -h, --help               this text\n");
+	       "  -h, --help               this text\n"
+	       "  --version                the version of dgrdma-tools\n"
+	       "\n"
+	       "Options may come before or after the command; an argument that starts with '-'\n"
+	       "and a digit (write ADDR -1) is an argument, '--' ends the options.\n"
+	       "Exit status (docs/cli.md): 0 done; 2 bad usage (an unknown name, a bad value);\n"
+	       "3 the request failed (no response, an error response).\n");
 }
 
-enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON };
+enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	DGR_TRANSPORT_LONGOPTS,
@@ -85,6 +100,7 @@ static const struct option long_opts[] = {
 	{ "props", required_argument, NULL, OPT_PROPS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0, 0, 0, 0 },
 };
 
@@ -140,12 +156,12 @@ static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const stru
 	*prop = NULL;
 	if ((s[0] >= '0' && s[0] <= '9')) {
 		if (dgr_parse_u64("address", s, 0, DCP_ADDR_MASK, false, &v, err) < 0) {
-			return -1;
+			return bad_arg(c);
 		}
 		if (v % 4) {
 			snprintf(err, DGR_ERRBUF_SIZE, "address 0x%" PRIx64 " is not word aligned",
 				 v);
-			return -1;
+			return bad_arg(c);
 		}
 		*addr = (uint32_t)v;
 		return 0;
@@ -172,7 +188,7 @@ static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const stru
 	}
 	snprintf(err, DGR_ERRBUF_SIZE, "'%s' is neither an address nor a property of %s", s,
 		 c->nprops ? "the --props map" : "a map (give --props FILE)");
-	return -1;
+	return bad_arg(c);
 }
 
 static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *err)
@@ -181,7 +197,7 @@ static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *e
 
 	if (s[0] >= '0' && s[0] <= '9') {
 		if (dgr_parse_u64("worker", s, 0, 62, false, &v, err) < 0) {
-			return -1;
+			return bad_arg(c);
 		}
 		*w = (unsigned int)v;
 		return 0;
@@ -194,7 +210,7 @@ static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *e
 	}
 	snprintf(err, DGR_ERRBUF_SIZE, "worker '%s' unknown (a number 0..62, or a name of --props)",
 		 s);
-	return -1;
+	return bad_arg(c);
 }
 
 static uint64_t now_ms(void)
@@ -447,8 +463,9 @@ static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *
 	if (resolve_addr(c, what, &addr, &prop, err) < 0) {
 		return -1;
 	}
-	if (dgr_parse_u64("value", val, 0, UINT32_MAX, false, &v, err) < 0) {
-		return -1;
+	/* checked before the socket opened (check_args) */
+	if (dgr_parse_u64("write VALUE", val, 0, UINT32_MAX, false, &v, err) < 0) {
+		return bad_arg(c);
 	}
 	memset(&req, 0, sizeof(req));
 	req.kind = DCP_KIND_WRITE;
@@ -513,7 +530,54 @@ static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const ch
 		 "control operation '%s' unknown: initialize, start, stop, release, test, "
 		 "before-query, after-configure, status, reset",
 		 op);
-	return -1;
+	return bad_arg(c);
+}
+
+/*
+ * Checks a command's arguments (names, addresses, the value, the operation) before any
+ * socket is opened: a bad argument is bad usage, whatever the network does. Returns 0 or -1
+ * with err.
+ */
+static int check_args(struct ctl *c, const char *cmd, const char *const *args, char *err)
+{
+	const struct prop *prop;
+	uint32_t addr;
+	unsigned int w;
+	uint64_t v;
+
+	if (strcmp(cmd, "read") == 0 || strcmp(cmd, "write") == 0) {
+		if (resolve_addr(c, args[1], &addr, &prop, err) < 0) {
+			return -1;
+		}
+	}
+	if (strcmp(cmd, "write") == 0 &&
+	    dgr_parse_u64("write VALUE", args[2], 0, UINT32_MAX, false, &v, err) < 0) {
+		if (args[2][0] == '-') {
+			snprintf(err, DGR_ERRBUF_SIZE,
+				 "write VALUE: '%s' is negative: a 32-bit word is 0..4294967295 "
+				 "(0xffffffff for all bits set)",
+				 args[2]);
+		}
+		return -1;
+	}
+	if (strcmp(cmd, "control") == 0 || strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) {
+		if (resolve_worker(c, args[1], &w, err) < 0) {
+			return -1;
+		}
+	}
+	if (strcmp(cmd, "control") == 0) {
+		for (size_t i = 0; i < sizeof(control_ops) / sizeof(control_ops[0]); i++) {
+			if (strcmp(args[2], control_ops[i].name) == 0) {
+				return 0;
+			}
+		}
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "control operation '%s' unknown: initialize, start, stop, release, test, "
+			 "before-query, after-configure, status, reset",
+			 args[2]);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -522,19 +586,51 @@ int main(int argc, char **argv)
 	char err[DGR_ERRBUF_SIZE] = "";
 	const char *props = NULL;
 	const char *cmd;
+	const char *args[4];
 	struct pr p;
 	uint64_t v;
 	int opt, rc, status = 0;
-	int nargs;
+	int nargs = 0;
 
 	if (!c) {
 		fprintf(stderr, "dgrdma-ctl: out of memory\n");
-		return 2;
+		return DGR_EXIT_FAILED;
 	}
 	dgr_transport_opts_init(&c->to);
 	c->timeout_ms = 200;
 	c->retries = 3;
-	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	/*
+	 * Options before and after the command; "-1" or "-0x10" is an argument (a value),
+	 * not an option: getopt with '+' stops at each argument, taken here.
+	 */
+	for (;;) {
+		if (optind < argc && argv[optind][0] == '-' && argv[optind][1] >= '0' &&
+		    argv[optind][1] <= '9') {
+			opt = -1;
+		} else {
+			opt = getopt_long(argc, argv, "+h", long_opts, NULL);
+		}
+		if (opt == -1) {
+			if (optind >= argc) {
+				break;
+			}
+			if (strcmp(argv[optind - 1], "--") == 0) {
+				/* everything after '--' is an argument */
+				while (optind < argc && nargs < 4) {
+					args[nargs++] = argv[optind++];
+				}
+				if (optind < argc) {
+					nargs++;
+				}
+				break;
+			}
+			if (nargs < 4) {
+				args[nargs] = argv[optind];
+			}
+			nargs++;
+			optind++;
+			continue;
+		}
 		rc = dgr_transport_parse_opt(&c->to, opt, optarg, err);
 		if (rc < 0) {
 			goto usage_error;
@@ -564,20 +660,25 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			free(c);
-			return 0;
+			return DGR_EXIT_OK;
+		case OPT_VERSION:
+			printf("dgrdma-ctl (dgrdma-tools) %s\n", DGR_VERSION);
+			free(c);
+			return DGR_EXIT_OK;
 		default:
-			snprintf(err, DGR_ERRBUF_SIZE, "unknown option (see --help)");
+			/* getopt has named the option on stderr */
+			snprintf(err, DGR_ERRBUF_SIZE, "see --help");
 			goto usage_error;
 		}
 	}
-	if (optind >= argc) {
+	if (nargs == 0) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no command: discover, read, write, control, start, "
 			 "stop or props");
 		goto usage_error;
 	}
-	cmd = argv[optind];
-	nargs = argc - optind - 1;
+	cmd = args[0];
+	nargs--;
 	if (props && load_props(c, props, err) < 0) {
 		goto usage_error;
 	}
@@ -597,16 +698,26 @@ int main(int argc, char **argv)
 		pr_arr_end(&p);
 		pr_end(&p);
 		free(c);
-		return 0;
+		return DGR_EXIT_OK;
 	}
 	if ((strcmp(cmd, "discover") == 0 && nargs != 0) ||
 	    (strcmp(cmd, "read") == 0 && nargs != 1) || (strcmp(cmd, "write") == 0 && nargs != 2) ||
 	    (strcmp(cmd, "control") == 0 && nargs != 2) ||
-	    ((strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) && nargs != 1)) {
+	    ((strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) && nargs != 1) ||
+	    (strcmp(cmd, "props") == 0 && nargs != 0)) {
 		snprintf(err, DGR_ERRBUF_SIZE, "%s: wrong number of arguments (see --help)", cmd);
 		goto usage_error;
 	}
-	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0) {
+	if (strcmp(cmd, "discover") != 0 && strcmp(cmd, "read") != 0 && strcmp(cmd, "write") != 0 &&
+	    strcmp(cmd, "control") != 0 && strcmp(cmd, "start") != 0 && strcmp(cmd, "stop") != 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "'%s' is not a command: discover, read, write, "
+			 "control, start, stop, props",
+			 cmd);
+		goto usage_error;
+	}
+	if (dgr_transport_opts_finish(&c->to, strcmp(cmd, "discover") != 0, err) < 0 ||
+	    check_args(c, cmd, args, err) < 0) {
 		goto usage_error;
 	}
 	/* discover over UDP may send to a broadcast address (SO_BROADCAST) */
@@ -614,33 +725,26 @@ int main(int argc, char **argv)
 	if (dgr_transport_open(&c->to, &c->t, err) < 0) {
 		fprintf(stderr, "dgrdma-ctl: %s\n", err);
 		free(c);
-		return 2;
+		return DGR_EXIT_FAILED;
 	}
 	pr_begin(&p, stdout, c->json);
 	if (strcmp(cmd, "discover") == 0) {
 		rc = cmd_discover(c, &p, err);
 	} else if (strcmp(cmd, "read") == 0) {
-		rc = cmd_read(c, &p, argv[optind + 1], err);
+		rc = cmd_read(c, &p, args[1], err);
 	} else if (strcmp(cmd, "write") == 0) {
-		rc = cmd_write(c, &p, argv[optind + 1], argv[optind + 2], err);
+		rc = cmd_write(c, &p, args[1], args[2], err);
 	} else if (strcmp(cmd, "control") == 0) {
-		rc = cmd_control(c, &p, argv[optind + 1], argv[optind + 2], err);
-	} else if (strcmp(cmd, "start") == 0 || strcmp(cmd, "stop") == 0) {
-		rc = cmd_control(c, &p, argv[optind + 1], cmd, err);
+		rc = cmd_control(c, &p, args[1], args[2], err);
 	} else {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "'%s' is not a command: discover, read, write, "
-			 "control, start, stop, props",
-			 cmd);
-		rc = -1;
-		status = 2;
+		rc = cmd_control(c, &p, args[1], cmd, err);
 	}
 	pr_u64(&p, "requests_sent", c->sent);
 	pr_u64(&p, "timeouts", c->timeouts);
 	pr_end(&p);
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-ctl: %s\n", err);
-		status = status ? status : 1;
+		status = c->bad_arg ? DGR_EXIT_USAGE : DGR_EXIT_FAILED;
 	}
 	dgr_transport_close(c->t);
 	free(c);
@@ -648,5 +752,5 @@ int main(int argc, char **argv)
 usage_error:
 	fprintf(stderr, "dgrdma-ctl: %s\n", err);
 	free(c);
-	return 2;
+	return DGR_EXIT_USAGE;
 }

@@ -27,190 +27,13 @@
 #include <dgrdma/ramp.h>
 #include <dgrdma/transport.h>
 
+#include "dgrdma-version.h"
 #include "print.h"
 
 #define HOST_MAX_PEERS 16 /* --peer given more than once: one connection each */
 
 enum sink_kind { SINK_NULL, SINK_FILE, SINK_MEMCPY };
 enum source_kind { SOURCE_RAMP, SOURCE_FILE };
-
-struct host_cfg {
-	const char *mode;
-	struct dgr_conn_opts co;
-	uint64_t duration_ns; /* 0: until the stream ends */
-	uint64_t idle_timeout_ns;
-	enum sink_kind sink;
-	const char *sink_path;
-	bool fsync_each;
-	bool direct;
-	uint64_t consumer_delay_ns;
-	bool stall;	   /* --consumer-stall given */
-	uint64_t stall_at; /* before consuming the stream's buffer number stall_at */
-	uint64_t stall_ns; /* the consumer waits this long, once */
-	enum source_kind source;
-	const char *source_path;
-	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
-	uint64_t rate_sps;    /* tx: samples/s (0: as fast as credits allow) */
-	const char *summary_json;
-	const char *ready_file; /* rx, tx: created once every connection receives */
-	bool json;
-	bool quiet;
-	double max_drop_rate; /* < 0: none */
-	bool csv;
-	uint64_t perf_count;		   /* perf: messages per size */
-	bool perf_memcpy;		   /* perf: copy every message in or out */
-	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
-	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
-	bool perf_direction_set, perf_worker_set;
-	const char *peers[HOST_MAX_PEERS]; /* --peer, in order */
-	unsigned int npeers;
-	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
-	unsigned int npeer_ids;
-};
-
-/* State shared by the callbacks (worker thread) and main. */
-struct host_run {
-	struct host_cfg *cfg;
-	unsigned int index;	 /* the connection's: the n-th --peer */
-	char path[4096];	 /* its sink or source file */
-	int fd;			 /* file sink or source */
-	uint8_t *scratch;	 /* memcpy sink target */
-	uint64_t produced_bytes; /* tx */
-	uint32_t ramp_next;
-	uint64_t start_ns;
-	bool source_eof;
-	uint64_t sink_errors;
-	char sink_err[256];
-	struct dgr_conn *conn;
-	uint64_t last_bytes;
-	uint64_t last_ns;
-	uint64_t consumed;   /* rx: buffers the consume callback has seen */
-	uint64_t stalled_ns; /* rx: how long the --consumer-stall wait lasted (0: not yet) */
-};
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
-			       .tv_nsec = (long)(t % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-	}
-}
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: dgrdma-host rx|tx|perf [OPTIONS]\n"
-	    "\n"
-	    "  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
-	    "  tx    send a stream to the FPGA (host -> DAC) as credits allow or at --rate\n"
-	    "  perf  throughput per message size 2..32 KiB, tx, rx or both at once (a table,\n"
-	    "        or --csv)\n"
-	    "\n" DGR_TRANSPORT_USAGE
-	    "  --peer (rx, tx) may be given up to 16 times: one connection per peer, all at\n"
-	    "                         once, each receiving only its peer's frames (a socket\n"
-	    "                         filter on the source MAC, or SO_REUSEPORT + connect)\n"
-	    "\n"
-	    "Stream and buffers:\n"
-	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
-	    "  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
-	    "                         first transaction), 0..86400 (default 5; 0 = never)\n"
-	    "  --buffers N            host buffers, 1..255 (default 64)\n"
-	    "  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
-	    "  --fpga-buffers N       the FPGA's buffers, 1..64 (default 4)\n"
-	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1); with several\n"
-	    "                         --peer, one --peer-id for all or one per --peer\n"
-	    "  --coalesce-wait USEC   hold a partly filled frame, 0..1000000 (default 0)\n"
-	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
-	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off;\n"
-	    "                         the FPGA never skips a lost frame: without it one\n"
-	    "                         frame lost towards the FPGA locks its receive path)\n"
-	    "  --peer-window N        send no frame N or more past the oldest one the FPGA has\n"
-	    "                         not acknowledged (its ack_tracker_bitfield_width),\n"
-	    "                         0..32768 (default 32; 0: no limit)\n"
-	    "  --retransmit-attempts N  resends before giving up, 1..255 (default 5)\n"
-	    "  --incomplete-timeout MSEC  forget incomplete transactions, 1..600000 (1000)\n"
-	    "  --doorbell flag|dcp[:ADDR] doorbells as flag-only transactions (default) or DCP\n"
-	    "                         writes of the buffer index to ADDR (default 0x100018,\n"
-	    "                         property doorbell of worker 0, docs/fpga.md)\n"
-	    "  --strict               enforce the FPGA's fragment length rules on input\n"
-	    "  --port-base ADDR       port memory base address (default rx 0, tx 0x40000000)\n"
-	    "Fault injection:\n"
-	    "  --drop-rx P            drop received DG-RDMA frames with probability P, 0..1\n"
-	    "  --seed N               seed of --drop-rx, 1..2^64-1 (default fixed)\n"
-	    "\n"
-	    "rx:\n"
-	    "  --sink null|memcpy|file:PATH  what the consumer does (default null); with\n"
-	    "                         several --peer, connection N writes PATH.N\n"
-	    "  --fsync                fsync the file after every buffer\n"
-	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
-	    "4096)\n"
-	    "  --consumer-delay-us N  extra per-buffer work, 0..10000000 us\n"
-	    "  --consumer-stall BUF:MS  once, before consuming the stream's buffer number BUF\n"
-	    "                         (0..2^32-1, from 0, discontinuities included), wait MS\n"
-	    "                         (1..600000) milliseconds: a single disturbance for tests\n"
-	    "  --no-ramp-check        do not check the sample ramp\n"
-	    "tx:\n"
-	    "  --source ramp|file:PATH  data to send (default ramp)\n"
-	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
-	    "  --rate SPS             samples (4 bytes) per second, e.g. 100e6 or 100M, 0..1e11\n"
-	    "                         (default 0: as fast as credits allow)\n"
-	    "perf (against the FPGA's perftest; --buffer-size is the peer's, default 16K):\n"
-	    "  --direction tx|rx|both host -> FPGA (default), FPGA -> host (started over DCP),\n"
-	    "                         or both at once on one connection\n"
-	    "  --count N              messages per message size 2K..--buffer-size, per\n"
-	    "                         direction, 1..4294967296 (default 16384)\n"
-	    "  --memcpy               copy each message from a source buffer (tx) or out of\n"
-	    "                         the pool (rx): software load\n"
-	    "  --perftest-worker N    DCP worker index of the perftest, 0..62 (default 3)\n"
-	    "  --csv                  CSV instead of a table\n"
-	    "\n"
-	    "Mitigations (each refusal by the OS is an error):\n"
-	    "  --sched POLICY         all data threads: fifo:N, rr:N (1..99), nice:N (-20..19), "
-	    "other\n"
-	    "  --sched-rx/--sched-tx/--sched-worker/--sched-control POLICY  one thread\n"
-	    "  --cpu LIST             all data threads on CPUs LIST (e.g. 2-3)\n"
-	    "  --cpu-rx/--cpu-tx/--cpu-worker/--cpu-control LIST  one thread\n"
-	    "  --busy-wait            stack threads spin instead of sleeping\n"
-	    "  --no-inline-doorbells  rx: the transmit thread sends every doorbell (default:\n"
-	    "                         the consumer sends its own when that thread is idle)\n"
-	    "  --doorbell-batch N     rx: a consumer behind sends up to N doorbells in one\n"
-	    "                         frame, 1..255 (default 16; 1: each alone)\n"
-	    "  --doorbell-hold-us US  rx: hold no doorbell longer than US, and none after a\n"
-	    "                         buffer whose work took longer, 1..1000000 (default 50)\n"
-	    "  --rx-holdoff-us US     after a batch of frames, the receive thread sleeps US\n"
-	    "                         on a timer instead of waking per frame (interrupt\n"
-	    "                         moderation), 0..1000 (default 0: off)\n"
-	    "\n"
-	    "Output:\n"
-	    "  --stats-interval SEC   print counters every SEC seconds on stderr, one line\n"
-	    "                         each (one JSON object per line with --json)\n"
-	    "  --summary-json PATH    write the final summary as JSON to PATH\n"
-	    "  --ready-file PATH      (rx, tx) create PATH, holding the pid, once every\n"
-	    "                         connection receives (sockets bound, threads running):\n"
-	    "                         start the FPGA side then; removed at start and at exit\n"
-	    "  --json                 print the summary as JSON on stdout\n"
-	    "  --quiet                no summary on stdout\n"
-	    "  --max-drop-rate R      exit 1 when the drop rate exceeds R (0..1)\n"
-	    "  -h, --help             this text\n");
-}
 
 enum {
 	OPT_DURATION = 0x100,
@@ -266,7 +89,198 @@ enum {
 	OPT_PORT_BASE,
 	OPT_DROP_RX,
 	OPT_SEED,
+	OPT_VERSION,
+	OPT_END, /* one past the last: the size of struct host_cfg.given */
 };
+
+struct host_cfg {
+	const char *mode;
+	struct dgr_conn_opts co;
+	uint64_t duration_ns; /* 0: until the stream ends */
+	uint64_t idle_timeout_ns;
+	enum sink_kind sink;
+	const char *sink_path;
+	bool fsync_each;
+	bool direct;
+	uint64_t consumer_delay_ns;
+	bool stall;	   /* --consumer-stall given */
+	uint64_t stall_at; /* before consuming the stream's buffer number stall_at */
+	uint64_t stall_ns; /* the consumer waits this long, once */
+	enum source_kind source;
+	const char *source_path;
+	uint64_t total_bytes; /* tx: bytes to send (0: until --duration) */
+	uint64_t rate_sps;    /* tx: samples/s (0: as fast as credits allow) */
+	const char *summary_json;
+	const char *ready_file; /* rx, tx: created once every connection receives */
+	bool json;
+	bool quiet;
+	double max_drop_rate; /* < 0: none */
+	bool csv;
+	uint64_t perf_count;		   /* perf: messages per size */
+	bool perf_memcpy;		   /* perf: copy every message in or out */
+	enum dgr_direction perf_direction; /* perf: tx, rx or both at once */
+	unsigned int perf_worker;	   /* perf: DCP worker index of the FPGA's perftest */
+	const char *peers[HOST_MAX_PEERS]; /* --peer, in order */
+	unsigned int npeers;
+	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
+	unsigned int npeer_ids;
+	const char *given[OPT_END - OPT_DURATION]; /* per option: its name as given, or NULL */
+};
+
+/* State shared by the callbacks (worker thread) and main. */
+struct host_run {
+	struct host_cfg *cfg;
+	unsigned int index;	 /* the connection's: the n-th --peer */
+	char path[4096];	 /* its sink or source file */
+	int fd;			 /* file sink or source */
+	uint8_t *scratch;	 /* memcpy sink target */
+	uint64_t produced_bytes; /* tx */
+	uint32_t ramp_next;
+	uint64_t start_ns;
+	bool source_eof;
+	uint64_t sink_errors;
+	char sink_err[256];
+	struct dgr_conn *conn;
+	uint64_t last_bytes;
+	uint64_t last_ns;
+	uint64_t consumed;   /* rx: buffers the consume callback has seen */
+	uint64_t stalled_ns; /* rx: how long the --consumer-stall wait lasted (0: not yet) */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
+			       .tv_nsec = (long)(t % 1000000000ull) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dgrdma-host rx|tx|perf [OPTIONS]\n"
+		"\n"
+		"  rx    receive the FPGA's stream (ADC -> host), check its sample ramp, sink it\n"
+		"  tx    send a stream to the FPGA (host -> DAC) as credits allow or at\n"
+		"        --sample-rate\n"
+		"  perf  throughput per message size 2..32 KiB, tx, rx or both at once (a table,\n"
+		"        or --csv)\n"
+		"\n");
+	fputs(DGR_TRANSPORT_USAGE_WITH("twice the buffer pool, 8..256 MiB"), f);
+	fprintf(
+	    f,
+	    "  --peer (rx, tx) may be given up to 16 times: one connection per peer, all at\n"
+	    "                         once, each receiving only its peer's frames (a socket\n"
+	    "                         filter on the source MAC, or SO_REUSEPORT + connect)\n"
+	    "\n"
+	    "Stream and buffers:\n"
+	    "  --duration SEC         stop after SEC seconds (default: when the stream ends)\n"
+	    "  --idle-timeout SEC     give up when nothing completes for SEC (also before the\n"
+	    "                         first transaction), 0..86400 (default 5; 0 = never)\n"
+	    "  --buffers N            host buffers, 1..255 (default 64)\n"
+	    "  --buffer-size BYTES    bytes per buffer, 64..2M, multiple of 16 (default 16K)\n"
+	    "  --fpga-buffers N       the FPGA's buffers, 2..64 (default 4)\n"
+	    "  --id N / --peer-id N   endpoint ids, 0..65535 (default 0 / 1); with several\n"
+	    "                         --peer, one --peer-id for all or one per --peer\n"
+	    "  --coalesce-us USEC     hold a partly filled frame, 0..1000000 (default 0;\n"
+	    "                         old name --coalesce-wait, an alias until 0.2)\n"
+	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
+	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off;\n"
+	    "                         the FPGA never skips a lost frame: without it one\n"
+	    "                         frame lost towards the FPGA locks its receive path)\n"
+	    "  --peer-window N        send no frame N or more past the oldest one the FPGA has\n"
+	    "                         not acknowledged (its ack_tracker_bitfield_width),\n"
+	    "                         0..32768 (default 32; 0: no limit)\n"
+	    "  --retransmit-attempts N  resends before giving up, 1..255 (default 5)\n"
+	    "  --incomplete-timeout MSEC  forget incomplete transactions, 1..600000 (1000)\n"
+	    "  --doorbell flag|dcp[:ADDR] doorbells as flag-only transactions (default) or DCP\n"
+	    "                         writes of the buffer index to ADDR (default 0x100018,\n"
+	    "                         property doorbell of worker 0, docs/fpga.md)\n"
+	    "  --strict               enforce the FPGA's fragment length rules on input\n"
+	    "  --port-base ADDR       port memory base address (default rx 0, tx 0x40000000)\n"
+	    "Fault injection:\n"
+	    "  --drop-frames P        drop received DG-RDMA frames with probability P, 0..1\n"
+	    "                         (old name --drop-rx, an alias until 0.2)\n"
+	    "  --seed N               seed of --drop-frames, 1..2^64-1 (default fixed)\n"
+	    "\n"
+	    "rx:\n"
+	    "  --sink null|memcpy|file:PATH  what the consumer does (default null); with\n"
+	    "                         several --peer, connection N writes PATH.N\n"
+	    "  --fsync                fsync the file after every buffer\n"
+	    "  --direct               open the file with OPT_DIRECT (buffer size multiple of "
+	    "4096)\n"
+	    "  --consumer-delay-us N  extra per-buffer work, 0..10000000 us\n"
+	    "  --consumer-stall BUF:MS  once, before consuming the stream's buffer number BUF\n"
+	    "                         (0..2^32-1, from 0, discontinuities included), wait MS\n"
+	    "                         (1..600000) milliseconds: a single disturbance for tests\n"
+	    "  --no-ramp-check        do not check the sample ramp\n"
+	    "tx:\n"
+	    "  --source ramp|file:PATH  data to send (default ramp)\n"
+	    "  --bytes N              stop after N bytes (K, M, G suffixes); last buffer has EOF\n"
+	    "  --sample-rate SPS      samples (4 bytes) per second, e.g. 100e6 or 100M, 0..1e11\n"
+	    "                         (default 0: as fast as credits allow; old name --rate,\n"
+	    "                         an alias until 0.2)\n"
+	    "perf (against the FPGA's perftest; --buffer-size is the peer's, default 16K):\n"
+	    "  --direction tx|rx|both host -> FPGA (default), FPGA -> host (started over DCP),\n"
+	    "                         or both at once on one connection\n"
+	    "  --count N              messages per message size 2K..--buffer-size, per\n"
+	    "                         direction, 1..4294967296 (default 16384)\n"
+	    "  --memcpy               copy each message from a source buffer (tx) or out of\n"
+	    "                         the pool (rx): software load\n"
+	    "  --perftest-worker N    DCP worker index of the perftest, 0..62 (default 3)\n"
+	    "  --csv                  CSV instead of a table\n"
+	    "\n"
+	    "Mitigations (each refusal by the OS is an error):\n"
+	    "  --sched POLICY         all data threads: fifo:N, rr:N (1..99), nice:N (-20..19), "
+	    "other\n"
+	    "  --sched-rx/--sched-tx/--sched-worker/--sched-control POLICY  one thread\n"
+	    "  --cpu LIST             all data threads on CPUs LIST (e.g. 2-3)\n"
+	    "  --cpu-rx/--cpu-tx/--cpu-worker/--cpu-control LIST  one thread\n"
+	    "  --busy-wait            stack threads spin instead of sleeping\n"
+	    "  --no-inline-doorbells  rx: the transmit thread sends every doorbell (default:\n"
+	    "                         the consumer sends its own when that thread is idle)\n"
+	    "  --doorbell-batch N     rx: a consumer behind sends up to N doorbells in one\n"
+	    "                         frame, 1..255 (default 16; 1: each alone)\n"
+	    "  --doorbell-hold-us US  rx: hold no doorbell longer than US, and none after a\n"
+	    "                         buffer whose work took longer, 1..1000000 (default 50)\n"
+	    "  --rx-holdoff-us US     after a batch of frames, the receive thread sleeps US\n"
+	    "                         on a timer instead of waking per frame (interrupt\n"
+	    "                         moderation), 0..1000 (default 0: off)\n"
+	    "\n"
+	    "Output (rx and tx; perf prints its table):\n"
+	    "  --stats-interval SEC   print counters every SEC seconds on stderr, one line\n"
+	    "                         each (one JSON object per line with --json)\n"
+	    "  --summary-json PATH    write the final summary as JSON to PATH\n"
+	    "  --ready-file PATH      (rx, tx) create PATH, holding the pid, once every\n"
+	    "                         connection receives (sockets bound, threads running):\n"
+	    "                         start the FPGA side then; removed at start and at exit\n"
+	    "  --json                 print the summary as JSON on stdout\n"
+	    "  --quiet                no summary on stdout\n"
+	    "  --max-drop-rate R      exit 1 when the drop rate exceeds R (0..1)\n"
+	    "  -h, --help             this text\n"
+	    "  --version              the version of dgrdma-tools\n"
+	    "\n"
+	    "An option of another mode is refused. Exit status (docs/cli.md): 0 the run ended\n"
+	    "as asked; 1 --max-drop-rate exceeded; 2 bad usage; 3 the run failed (could not\n"
+	    "start, stalled, left transactions incomplete, interrupted).\n");
+}
 
 static const struct option long_opts[] = {
 	DGR_TRANSPORT_LONGOPTS,
@@ -277,7 +291,8 @@ static const struct option long_opts[] = {
 	{ "fpga-buffers", required_argument, NULL, OPT_FPGA_BUFFERS },
 	{ "id", required_argument, NULL, OPT_ID },
 	{ "peer-id", required_argument, NULL, OPT_PEER_ID },
-	{ "coalesce-wait", required_argument, NULL, OPT_COALESCE },
+	{ "coalesce-us", required_argument, NULL, OPT_COALESCE },
+	{ "coalesce-wait", required_argument, NULL, OPT_COALESCE }, /* alias until 0.2 */
 	{ "acks", no_argument, NULL, OPT_ACKS },
 	{ "retransmit", required_argument, NULL, OPT_RETRANSMIT },
 	{ "peer-window", required_argument, NULL, OPT_PEER_WINDOW },
@@ -293,7 +308,8 @@ static const struct option long_opts[] = {
 	{ "no-ramp-check", no_argument, NULL, OPT_NO_RAMP },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "bytes", required_argument, NULL, OPT_BYTES },
-	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "sample-rate", required_argument, NULL, OPT_RATE },
+	{ "rate", required_argument, NULL, OPT_RATE }, /* alias until 0.2 */
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "memcpy", no_argument, NULL, OPT_MEMCPY },
@@ -321,11 +337,63 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "max-drop-rate", required_argument, NULL, OPT_MAX_DROP },
 	{ "port-base", required_argument, NULL, OPT_PORT_BASE },
-	{ "drop-rx", required_argument, NULL, OPT_DROP_RX },
+	{ "drop-frames", required_argument, NULL, OPT_DROP_RX },
+	{ "drop-rx", required_argument, NULL, OPT_DROP_RX }, /* alias until 0.2 */
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0, 0, 0, 0 },
 };
+
+/* The modes an option applies to: given to another mode, it is refused by name. */
+enum { MODE_RX = 1, MODE_TX = 2, MODE_PERF = 4 };
+static const struct {
+	int opt;
+	unsigned int modes;
+	const char *what; /* the modes, for the refusal */
+} mode_options[] = {
+	{ OPT_SINK, MODE_RX, "an rx" },
+	{ OPT_FSYNC, MODE_RX, "an rx" },
+	{ OPT_DIRECT, MODE_RX, "an rx" },
+	{ OPT_DELAY, MODE_RX, "an rx" },
+	{ OPT_STALL, MODE_RX, "an rx" },
+	{ OPT_SOURCE, MODE_TX, "a tx" },
+	{ OPT_BYTES, MODE_TX, "a tx" },
+	{ OPT_RATE, MODE_TX, "a tx" },
+	{ OPT_DIRECTION, MODE_PERF, "a perf" },
+	{ OPT_PERF_WORKER, MODE_PERF, "a perf" },
+	{ OPT_COUNT, MODE_PERF, "a perf" },
+	{ OPT_MEMCPY, MODE_PERF, "a perf" },
+	{ OPT_CSV, MODE_PERF, "a perf" },
+	/* perf drives the emulator's perftest worker itself: nothing waits on a ready file */
+	{ OPT_READY_FILE, MODE_RX | MODE_TX, "an rx and tx" },
+	{ OPT_SUMMARY_JSON, MODE_RX | MODE_TX, "an rx and tx" },
+	{ OPT_JSON, MODE_RX | MODE_TX, "an rx and tx" },
+	{ OPT_QUIET, MODE_RX | MODE_TX, "an rx and tx" },
+	{ OPT_MAX_DROP, MODE_RX | MODE_TX, "an rx and tx" },
+};
+
+/*
+ * Refuses an option given to a mode it does not apply to, by the name it was given
+ * ("rx: --bytes is a tx option"). Returns 0 or -1 with err.
+ */
+static int check_mode_options(const struct host_cfg *cfg, char *err)
+{
+	unsigned int mode = strcmp(cfg->mode, "rx") == 0   ? MODE_RX
+			    : strcmp(cfg->mode, "tx") == 0 ? MODE_TX
+							   : MODE_PERF;
+
+	for (size_t i = 0; i < sizeof(mode_options) / sizeof(mode_options[0]); i++) {
+		const char *name = cfg->given[mode_options[i].opt - OPT_DURATION];
+
+		if (name && !(mode_options[i].modes & mode)) {
+			snprintf(err, DGR_ERRBUF_SIZE, "%s: --%s is %s option", cfg->mode, name,
+				 mode_options[i].what);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static int parse_u(const char *opt, const char *arg, uint64_t min, uint64_t max, bool sizes,
 		   uint64_t *v, char *err)
@@ -383,7 +451,17 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	int opt;
 	int rc;
 
-	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	int longindex = -1;
+	char optname[40];
+
+	while ((opt = getopt_long(argc, argv, "h", long_opts, &longindex)) != -1) {
+		/* the name as given, for a value's error: an alias is named as the user wrote it */
+		snprintf(optname, sizeof(optname), "--%s",
+			 longindex >= 0 ? long_opts[longindex].name : "?");
+		if (opt >= OPT_DURATION && opt < OPT_END && longindex >= 0) {
+			cfg->given[opt - OPT_DURATION] = long_opts[longindex].name;
+		}
+		longindex = -1;
 		if (opt == DGR_OPT_PEER) {
 			/* one connection per --peer: resolved per connection (conn_options) */
 			if (cfg->npeers == HOST_MAX_PEERS) {
@@ -433,7 +511,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->buffer_size = (uint32_t)v;
 			break;
 		case OPT_FPGA_BUFFERS:
-			if (parse_u("--fpga-buffers", optarg, 1, 64, false, &v, err) < 0) {
+			if (parse_u("--fpga-buffers", optarg, DGR_FPGA_BUFFERS_MIN,
+				    DGR_FPGA_BUFFERS_MAX, false, &v, err) < 0) {
 				return -1;
 			}
 			co->peer_buffers = (unsigned int)v;
@@ -455,7 +534,7 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			break;
 		case OPT_COALESCE:
-			if (parse_u("--coalesce-wait", optarg, 0, 1000000, false, &v, err) < 0) {
+			if (parse_u(optname, optarg, 0, 1000000, false, &v, err) < 0) {
 				return -1;
 			}
 			co->coalesce_wait_us = (unsigned int)v;
@@ -470,8 +549,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->retransmit_ms = (unsigned int)v;
 			break;
 		case OPT_PEER_WINDOW:
-			if (parse_u("--peer-window", optarg, 0, DGR_MAX_PEER_WINDOW, false, &v, err) <
-			    0) {
+			if (parse_u("--peer-window", optarg, 0, DGR_MAX_PEER_WINDOW, false, &v,
+				    err) < 0) {
 				return -1;
 			}
 			co->peer_window = (unsigned int)v;
@@ -498,6 +577,13 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			} else if (strncmp(optarg, "dcp:", 4) == 0) {
 				if (parse_u("--doorbell dcp", optarg + 4, 0, DCP_ADDR_MASK, false,
 					    &v, err) < 0) {
+					return -1;
+				}
+				if (v % 4) {
+					snprintf(err, DGR_ERRBUF_SIZE,
+						 "--doorbell: dcp:%s is not a multiple of 4 (a DCP "
+						 "write sets one 32-bit word)",
+						 optarg + 4);
 					return -1;
 				}
 				co->doorbell_mode = DGR_DOORBELL_DCP;
@@ -585,7 +671,7 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_RATE: {
 			double d;
 
-			if (dgr_parse_rate("--rate", optarg, 0, 1e11, &d, err) < 0) {
+			if (dgr_parse_rate(optname, optarg, 0, 1e11, &d, err) < 0) {
 				return -1;
 			}
 			cfg->rate_sps = (uint64_t)d;
@@ -615,14 +701,12 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 					 "--direction: '%s' is not tx, rx or both", optarg);
 				return -1;
 			}
-			cfg->perf_direction_set = true;
 			break;
 		case OPT_PERF_WORKER:
 			if (parse_u("--perftest-worker", optarg, 0, 62, false, &v, err) < 0) {
 				return -1;
 			}
 			cfg->perf_worker = (unsigned int)v;
-			cfg->perf_worker_set = true;
 			break;
 		case OPT_SCHED:
 		case OPT_SCHED_RX:
@@ -727,7 +811,7 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case OPT_DROP_RX: {
 			double d;
 
-			if (dgr_parse_f64("--drop-rx", optarg, 0, 1, &d, err) < 0) {
+			if (dgr_parse_f64(optname, optarg, 0, 1, &d, err) < 0) {
 				return -1;
 			}
 			co->rx_drop_ppm = (uint32_t)(d * 1e6 + 0.5);
@@ -742,13 +826,20 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case OPT_VERSION:
+			printf("dgrdma-host (dgrdma-tools) %s\n", DGR_VERSION);
+			exit(0);
 		default:
-			snprintf(err, DGR_ERRBUF_SIZE, "unknown option (see --help)");
+			/* getopt has named the option on stderr */
+			snprintf(err, DGR_ERRBUF_SIZE, "%s: see --help", cfg->mode);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, DGR_ERRBUF_SIZE, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (check_mode_options(cfg, err) < 0) {
 		return -1;
 	}
 	if (cfg->direct && cfg->co.buffer_size % 4096) {
@@ -758,16 +849,6 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 	}
 	if ((cfg->fsync_each || cfg->direct) && cfg->sink != SINK_FILE) {
 		snprintf(err, DGR_ERRBUF_SIZE, "--fsync and --direct need --sink file:PATH");
-		return -1;
-	}
-	if (strcmp(cfg->mode, "perf") != 0 && (cfg->perf_direction_set || cfg->perf_worker_set)) {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "--direction and --perftest-worker are perf options");
-		return -1;
-	}
-	if (strcmp(cfg->mode, "perf") == 0 && cfg->ready_file) {
-		/* perf drives the emulator's perftest worker itself: nothing waits on it */
-		snprintf(err, DGR_ERRBUF_SIZE, "--ready-file is an rx and tx option");
 		return -1;
 	}
 	return check_peers(cfg, err);
@@ -1375,7 +1456,11 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 	return false;
 }
 
-/* Stops a finished connection and judges it: its exit status (0 or 1), messages on stderr. */
+/*
+ * Stops a finished connection and judges it: its exit status (DGR_EXIT_OK, DGR_EXIT_FINDING
+ * for --max-drop-rate exceeded, DGR_EXIT_FAILED for a run that did not end as asked),
+ * messages on stderr.
+ */
 static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 {
 	struct dgr_conn_stats s;
@@ -1400,15 +1485,15 @@ static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 		    s.txns_sent > s.doorbells_received ? s.txns_sent - s.doorbells_received : 0;
 		sm->drop_rate = s.txns_sent ? (double)sm->unanswered / (double)s.txns_sent : 0.0;
 	}
-	if (strcmp(sm->status, "ended") != 0 && strcmp(sm->status, "duration") != 0) {
-		status = 1;
-	}
 	if (cfg->max_drop_rate >= 0 && sm->drop_rate > cfg->max_drop_rate) {
-		status = 1;
+		status = DGR_EXIT_FINDING;
+	}
+	if (strcmp(sm->status, "ended") != 0 && strcmp(sm->status, "duration") != 0) {
+		status = DGR_EXIT_FAILED;
 	}
 	if (sm->incomplete + s.incomplete_timed_out > 0 && !cfg->co.retransmit_ms &&
 	    strcmp(sm->status, "duration") != 0) {
-		status = 1;
+		status = DGR_EXIT_FAILED;
 	}
 	if (sm->error) {
 		fprintf(stderr, "dgrdma-host: %s%s: %s\n", who, sm->status, sm->error);
@@ -1560,7 +1645,7 @@ static int run_stream(struct host_cfg *cfg)
 	h = calloc(n, sizeof(*h));
 	if (!h) {
 		fprintf(stderr, "dgrdma-host: out of memory\n");
-		return 2;
+		return DGR_EXIT_FAILED;
 	}
 	for (i = 0; i < n; i++) {
 		h[i].r.fd = -1;
@@ -1623,9 +1708,9 @@ static int run_stream(struct host_cfg *cfg)
 		for (unsigned int k = 0; k < n; k++) {
 			if (h[k].running && conn_check(cfg, &h[k], t)) {
 				h[k].end_ns = now_ns();
-				if (conn_finish(cfg, &h[k]) != 0) {
-					status = 1;
-				}
+				int st = conn_finish(cfg, &h[k]);
+
+				status = st > status ? st : status; /* a failure over a finding */
 			}
 		}
 	}
@@ -1643,7 +1728,7 @@ static int run_stream(struct host_cfg *cfg)
 		if (!f) {
 			fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n", cfg->summary_json,
 				strerror(errno));
-			status = status ? status : 1;
+			status = DGR_EXIT_FAILED;
 		} else {
 			pr_begin(&p, f, true);
 			print_run(&p, cfg, h, n);
@@ -1651,7 +1736,7 @@ static int run_stream(struct host_cfg *cfg)
 			if (fclose(f) != 0) {
 				fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n",
 					cfg->summary_json, strerror(errno));
-				status = status ? status : 1;
+				status = DGR_EXIT_FAILED;
 			}
 		}
 	}
@@ -1662,11 +1747,11 @@ start_failed:
 	} else {
 		fprintf(stderr, "dgrdma-host: %s\n", err);
 	}
-	status = 2;
+	status = DGR_EXIT_FAILED;
 	goto out;
 ready_failed:
 	fprintf(stderr, "dgrdma-host: %s\n", err);
-	status = 2;
+	status = DGR_EXIT_FAILED;
 out:
 	if (cfg->ready_file) {
 		(void)dgr_ready_file_clear(cfg->ready_file, err);
@@ -2017,7 +2102,7 @@ static int run_perf(struct host_cfg *cfg)
 	struct dgr_conn_opts co = cfg->co;
 	char err[DGR_ERRBUF_SIZE] = "";
 	int64_t rx_base = 0;
-	int rc, status = 2;
+	int rc, status = DGR_EXIT_FAILED;
 
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
@@ -2030,6 +2115,7 @@ static int run_perf(struct host_cfg *cfg)
 	}
 	if (p.nsizes == 0) {
 		fprintf(stderr, "dgrdma-host perf: --buffer-size must be at least 2048\n");
+		status = DGR_EXIT_USAGE;
 		goto out;
 	}
 	p.count = cfg->perf_count ? cfg->perf_count : 16384;
@@ -2060,7 +2146,7 @@ static int run_perf(struct host_cfg *cfg)
 		fprintf(stderr, "dgrdma-host perf: %s\n", err);
 		goto out;
 	}
-	status = perf_phases(&p, c, (uint64_t)rx_base, err);
+	status = perf_phases(&p, c, (uint64_t)rx_base, err) ? DGR_EXIT_FAILED : DGR_EXIT_OK;
 	perf_abort(&p);
 	dgr_conn_stop(c);
 	if (status != 0) {
@@ -2078,7 +2164,7 @@ static int run_perf(struct host_cfg *cfg)
 				" samples lost in %" PRIu64 " ramp gaps, %" PRIu64
 				" EOFs for %u phases\n",
 				p.rx_unexpected, s.samples_lost, s.ramp_gaps, p.rx_eofs, p.nsizes);
-			status = 1;
+			status = DGR_EXIT_FAILED;
 		}
 	}
 	perf_print(&p);
@@ -2096,6 +2182,7 @@ int main(int argc, char **argv)
 {
 	struct host_cfg cfg;
 	char err[DGR_ERRBUF_SIZE] = "";
+	char prog[32];
 	struct sigaction sa;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -2106,7 +2193,11 @@ int main(int argc, char **argv)
 	cfg.perf_worker = 3; /* the emulator's perftest (docs/fpga.md section 4) */
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return argc < 2 ? DGR_EXIT_USAGE : DGR_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("dgrdma-host (dgrdma-tools) %s\n", DGR_VERSION);
+		return DGR_EXIT_OK;
 	}
 	cfg.mode = argv[1];
 	if (strcmp(cfg.mode, "rx") == 0) {
@@ -2115,11 +2206,14 @@ int main(int argc, char **argv)
 		cfg.co.direction = DGR_DIR_TX;
 	} else {
 		fprintf(stderr, "dgrdma-host: '%s' is not a mode: rx, tx or perf\n", cfg.mode);
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
+	/* getopt's own messages (an unknown option, a missing value) name the mode */
+	snprintf(prog, sizeof(prog), "dgrdma-host %s", cfg.mode);
+	argv[1] = prog;
 	if (parse_args(argc - 1, argv + 1, &cfg, err) < 0) {
 		fprintf(stderr, "dgrdma-host: %s\n", err);
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -16,6 +16,8 @@
 #include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "dgrdma-version.h"
+
 #define MAX_FRAME 65536
 
 static void usage(FILE *out)
@@ -32,8 +34,37 @@ static void usage(FILE *out)
 		"decode  decode frames given as hex strings, or one per line on stdin\n"
 		"  --udp          input is a UDP payload (2-byte pad first)\n"
 		"  --mem-size N   check addresses against a receiver memory of N bytes\n"
-		"  -h, --help     this text\n",
+		"  -h, --help     this text\n"
+		"  --version      the version of dgrdma-tools\n"
+		"\n"
+		"Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
+		"(plan: no plan); 2 bad usage.\n",
 		DGR_FLAGW_MAX_LEN);
+}
+
+/*
+ * An option getopt refused (it has named it): one of the other command's is named so
+ * ("decode: --size is a plan option"). Returns 2, the exit status of bad usage.
+ */
+static int bad_option(const char *cmd, const char *arg)
+{
+	static const char *const plan_only[] = { "--size", "--mtu", "--used" };
+	static const char *const decode_only[] = { "--mem-size" };
+	bool plan = strcmp(cmd, "plan") == 0;
+	const char *const *other = plan ? decode_only : plan_only;
+	size_t n = plan ? 1 : 3;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(other[i]);
+
+		if (strncmp(arg, other[i], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
+			fprintf(stderr, "dgrdma-wire: %s: %s is a%s option\n", cmd, other[i],
+				plan ? " decode" : " plan");
+			return 2;
+		}
+	}
+	fprintf(stderr, "dgrdma-wire: %s: see --help\n", cmd);
+	return 2;
 }
 
 /* Parses an unsigned number in [min, max]; prints the error naming the option. */
@@ -90,8 +121,7 @@ static int cmd_plan(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_option(argv[0] + strlen("dgrdma-wire "), argv[optind - 1]);
 		}
 	}
 	if (size == UINT64_MAX) {
@@ -297,8 +327,7 @@ static int cmd_decode(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_option(argv[0] + strlen("dgrdma-wire "), argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
@@ -326,10 +355,17 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("dgrdma-wire (dgrdma-tools) %s\n", DGR_VERSION);
+		return 0;
+	}
+	/* getopt's own messages (an unknown option, a missing value) name the command */
 	if (!strcmp(argv[1], "plan")) {
+		argv[1] = (char *)"dgrdma-wire plan";
 		return cmd_plan(argc - 1, argv + 1);
 	}
 	if (!strcmp(argv[1], "decode")) {
+		argv[1] = (char *)"dgrdma-wire decode";
 		return cmd_decode(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "dgrdma-wire: unknown command '%s' (expected plan or decode)\n", argv[1]);

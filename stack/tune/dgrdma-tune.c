@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dgrdma-tune: the host settings of the Ethernet transport tuning guide.
- *   dgrdma-tune check [--if IFACE] [--regime R] [--output PATH] [--json] [--root DIR]
+ *   dgrdma-tune check [--if IFACE] [--regime R] [--data-path PATH] [--json] [--root DIR]
  *   dgrdma-tune apply --profile NAME [--if IFACE] [--dry-run|--yes] [--persist] ...
  */
 #include <getopt.h>
@@ -10,9 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/tune.h>
 
-enum { EXIT_FIXES = 1, EXIT_USAGE = 2, EXIT_ERROR = 3 };
+#include "dgrdma-version.h"
+
+enum { EXIT_FIXES = DGR_EXIT_FINDING, EXIT_USAGE = DGR_EXIT_USAGE, EXIT_ERROR = DGR_EXIT_FAILED };
 
 static void usage(FILE *out)
 {
@@ -25,7 +28,8 @@ static void usage(FILE *out)
 		"slave)\n"
 		"  --regime R       healthy, jitter-bound or throughput-bound: mark what matters\n"
 		"  --relevant       print only the items that matter for --regime\n"
-		"  --output PATH    also check whether PATH sits on a dm-crypt device\n"
+		"  --data-path PATH also check whether PATH (where the stream is written) sits on\n"
+		"                   a dm-crypt device (old name --output, an alias until 0.2)\n"
 		"  --json           JSON instead of text\n"
 		"  --root DIR       read /proc, /sys, /boot under DIR (a fake root for tests)\n"
 		"apply  print, and with --yes run, the runtime fixes of a profile\n"
@@ -38,9 +42,11 @@ static void usage(FILE *out)
 		"  --json           JSON instead of text\n"
 		"  --root DIR       act under DIR (sysctl files and ethtool fixtures)\n"
 		"  -h, --help       this text\n"
+		"  --version        the version of dgrdma-tools\n"
 		"\n"
-		"Exit status: 0 nothing to fix (check) or all applied (apply); 1 something to fix\n"
-		"or an action failed; 2 bad usage; 3 internal error.\n");
+		"Exit status (docs/cli.md): 0 nothing to fix (check) or all applied (apply);\n"
+		"1 something to fix (check); 2 bad usage; 3 an action failed (apply) or the\n"
+		"settings could not be read.\n");
 }
 
 struct cli {
@@ -63,7 +69,8 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 		{ "if", required_argument, NULL, 'i' },
 		{ "regime", required_argument, NULL, 'r' },
 		{ "relevant", no_argument, NULL, 'R' },
-		{ "output", required_argument, NULL, 'o' },
+		{ "data-path", required_argument, NULL, 'o' },
+		{ "output", required_argument, NULL, 'o' }, /* alias until 0.2 */
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'D' },
 		{ "profile", required_argument, NULL, 'p' },
@@ -72,23 +79,22 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 		{ "yes", no_argument, NULL, 'y' },
 		{ "persist", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat st;
-	int ch;
+	int ch, longindex = -1;
 
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		/* Options of the other command are refused by name. */
+	while ((ch = getopt_long(argc, argv, "h", opts, &longindex)) != -1) {
+		/* Options of the other command are refused by the name given. */
 		if ((apply && strchr("rRo", ch)) || (!apply && strchr("pOnyP", ch))) {
-			const struct option *o = opts;
-
-			while (o->name && o->val != ch) {
-				o++;
-			}
 			fprintf(stderr, "dgrdma-tune %s: option '--%s' belongs to '%s'\n",
-				apply ? "apply" : "check", o->name, apply ? "check" : "apply");
+				apply ? "apply" : "check",
+				longindex >= 0 ? opts[longindex].name : "?",
+				apply ? "check" : "apply");
 			return EXIT_USAGE;
 		}
+		longindex = -1;
 		switch (ch) {
 		case 'i':
 			if (!optarg[0] || strlen(optarg) > 15 || strchr(optarg, '/')) {
@@ -108,7 +114,7 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 			break;
 		case 'o':
 			if (!optarg[0]) {
-				return bad_value("--output", optarg, "a file or folder path");
+				return bad_value("--data-path", optarg, "a file or folder path");
 			}
 			c->opts.output_path = optarg;
 			break;
@@ -151,6 +157,9 @@ static int parse_args(int argc, char **argv, bool apply, struct cli *c)
 			break;
 		case 'h':
 			usage(stdout);
+			return -1;
+		case 'V':
+			printf("dgrdma-tune (dgrdma-tools) %s\n", DGR_VERSION);
 			return -1;
 		default:
 			usage(stderr);
@@ -213,7 +222,7 @@ static int cmd_apply(struct cli *c)
 	flags |= c->json ? DGR_TUNE_APPLY_JSON : 0;
 	failed = dgr_tune_apply_run(stdout, &c->opts, &plan, flags);
 	dgr_tune_plan_free(&plan);
-	return failed > 0 ? EXIT_FIXES : 0;
+	return failed > 0 ? EXIT_ERROR : 0;
 }
 
 int main(int argc, char **argv)
@@ -225,6 +234,10 @@ int main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("dgrdma-tune (dgrdma-tools) %s\n", DGR_VERSION);
+		return 0;
 	}
 	if (strcmp(argv[1], "check") == 0) {
 		apply = false;

@@ -25,6 +25,8 @@ CHECK_SUITES += $(TUNE_UNIT) test/tune/test_tune_check.sh test/tune/test_tune_ap
 	test/tune/test_tune_netns.sh
 
 .PHONY: tune install-tune
+INSTALLED_FILES += $(BINDIR)/dgrdma-tune $(MANDIR)/man1/dgrdma-tune.1 $(LIBDIR)/libdgrtune.a \
+	$(INCDIR)/dgrdma/tune.h
 tune: $(LIBDGRTUNE_A) $(BUILD)/bin/dgrdma-tune $(TUNE_UNIT)
 
 INSTALL_TARGETS += install-tune

@@ -4,13 +4,16 @@
 # the build folder. tshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it
 # runs as nobody (setpriv) on a private copy of the plugin and the captures.
 
+# The plugin's version folder (plugins/X.Y/epan), named as dissectors/module.mk names it.
+WS_PLUGIN_VER=$(pkg-config --modversion wireshark 2>/dev/null | cut -s -d. -f1,2)
+
 # dissector_setup: creates $DT (work folder readable by nobody) with plugins/.
 dissector_setup() {
 	DT=$(mktemp -d "${TMPDIR:-/tmp}/dgrdma-dissector.XXXXXX") || return 1
 	trap 'rm -rf "$DT"' EXIT
 	chmod 755 "$DT"
-	mkdir -p "$DT/plugins/4.0/epan" "$DT/home"
-	cp "$DGR_BUILD/plugins/4.0/epan/dgrdma.so" "$DT/plugins/4.0/epan/"
+	mkdir -p "$DT/plugins/$WS_PLUGIN_VER/epan" "$DT/home"
+	cp "$DGR_BUILD/plugins/$WS_PLUGIN_VER/epan/dgrdma.so" "$DT/plugins/$WS_PLUGIN_VER/epan/"
 	chmod -R a+rX "$DT"
 	chmod 777 "$DT/home"
 	if [ "$(id -u)" = 0 ]; then

@@ -18,13 +18,13 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 COPIES=${DGR_FUZZ_COPIES:-12}
 
-ASAN_PLUGIN="$DGR_BUILD/plugins-asan/4.0/epan/dgrdma.so"
+ASAN_PLUGIN="$DGR_BUILD/plugins-asan/$WS_PLUGIN_VER/epan/dgrdma.so"
 ASAN_RT=$(gcc -print-file-name=libasan.so 2>/dev/null)
 UBSAN_RT=$(gcc -print-file-name=libubsan.so 2>/dev/null)
 SAN_ENV=()
 if [ -f "$ASAN_PLUGIN" ] && [ -f "$ASAN_RT" ] && [ -f "$UBSAN_RT" ]; then
-	cp "$ASAN_PLUGIN" "$DT/plugins/4.0/epan/dgrdma.so"
-	chmod a+r "$DT/plugins/4.0/epan/dgrdma.so"
+	cp "$ASAN_PLUGIN" "$DT/plugins/$WS_PLUGIN_VER/epan/dgrdma.so"
+	chmod a+r "$DT/plugins/$WS_PLUGIN_VER/epan/dgrdma.so"
 	SAN_ENV=(LD_PRELOAD="$ASAN_RT $UBSAN_RT" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 	publish "$DT/basic.pcap"

@@ -54,8 +54,8 @@ if scn_have_trace "$run"; then
 	diag "host's last dgrdma:counters event: samples_lost ${host_trace_lost:-none}"
 	check_eq "$host_trace_lost" "$dropped" "drops: the host's last counters event = its ramp check"
 else
-	skip "drops in the trace: $SCN_RECORDS"
-	skip "drops in the trace: $SCN_RECORDS"
+	scn_missing trace "drops: the emulator's last counters event"
+	scn_missing trace "drops: the host's last counters event"
 fi
 
 # --- doorbells ---------------------------------------------------------------------------------
@@ -67,24 +67,24 @@ if scn_have_trace "$run"; then
 	trace_bells=$(grep 'dgrdma:doorbell_sent: ' "$run/trace.txt" | grep -c "vpid = $cmd_pid,")
 	check_eq "$trace_bells" "$bells" "doorbells: doorbell_sent events of the host in the trace ($trace_bells) = doorbells_sent"
 else
-	skip "doorbells in the trace: $SCN_RECORDS"
+	scn_missing trace "doorbells in the trace"
 fi
 if scn_have_pcap "$run"; then
 	check_eq "$(jq -r .wire.rx.doorbells "$run/report.json")" "$bells" "doorbells: capture = the stack's doorbells_sent"
 	check_eq "$(jq -r '.wire.rx | [.matched == .doorbells, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
 		"true 0 0" "capture: every doorbell matched its transaction, in order"
 else
-	skip "doorbells in the capture: $SCN_RECORDS"
-	skip "doorbells in the capture: $SCN_RECORDS"
+	scn_missing pcap "doorbells: capture = the stack's doorbells_sent"
+	scn_missing pcap "capture: every doorbell matched its transaction, in order"
 fi
 
 # --- dissector = latency-report, to the nanosecond ----------------------------------------------
 if ! scn_have_pcap "$run"; then
-	skip "dissector vs latency-report: $SCN_RECORDS"
+	scn_missing pcap "dissector vs latency-report"
 elif [ "$SCN_MODE" = userns ]; then
 	skip "dissector vs latency-report: tshark as the mapped root of a user namespace ignores" \
 		"WIRESHARK_PLUGIN_DIR and cannot drop to nobody (runs as root and as a normal user)"
-elif ! command -v tshark >/dev/null || [ ! -f "$DGR_BUILD/plugins/4.0/epan/dgrdma.so" ]; then
+elif ! command -v tshark >/dev/null || [ ! -f "$DGR_BUILD/plugins/$(pkg-config --modversion wireshark | cut -d. -f1,2)/epan/dgrdma.so" ]; then
 	skip "tshark or the dgrdma plugin (make dissectors) missing"
 else
 	. "$DGR_SRC/test/dissectors/lib-tshark.sh"

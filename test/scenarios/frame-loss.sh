@@ -5,11 +5,11 @@
 # sender and the emulator's ACK tracker acknowledges its frames.
 #   RX, no retransmission: dgrdma-fpga --drop-frames 0.05 loses data frames; their transactions
 #     never complete, their host buffers never get a doorbell, the stream locks up and the host
-#     reports incomplete transactions and exits 1 within its idle timeout (no hang).
+#     reports incomplete transactions and exits 3 within its idle timeout (no hang).
 #   TX: a tc BPF classifier (the stack's test/integration/stack/bpf/drop.c, 1% of DG-RDMA
 #     frames) on the emulator's ingress. With dgrdma-host tx --retransmit 10 every sample
 #     reaches the DAC in ramp order (with the emulator keeping ACK holes longer than the
-#     retransmit timeout: --ack-wait-us); without, the host stalls and exits 1 within its timeout.
+#     retransmit timeout: --ack-wait-us); without, the host stalls and exits 3 within its timeout.
 #     Needs tc and clang -target bpf on a link this script owns (root netns; skipped otherwise).
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init frame-loss "$@"
@@ -30,7 +30,7 @@ diag "rx: emulator frames_dropped_injected $(jnum "$run/fpga.json" frames_droppe
 check_eq "$SCN_FPGA_RC" 0 "rx: dgrdma-fpga exits 0"
 check "rx: frames were dropped ($(jnum "$run/fpga.json" frames_dropped_injected))" \
 	test "$(jnum "$run/fpga.json" frames_dropped_injected)" -gt 0
-check_eq "$SCN_HOST_RC" 1 "rx: dgrdma-host exits 1 (no hang)"
+check_eq "$SCN_HOST_RC" 3 "rx: dgrdma-host exits 3 (no hang)"
 check_eq "$(jq -r .status "$run/host.json")" stalled "rx: the host reports a stalled stream"
 inc=$(($(jnum "$run/host.json" incomplete_transactions) + $(jnum "$run/host.json" incomplete_timed_out)))
 check "rx: the host reports incomplete transactions ($inc)" test "$inc" -gt 0
@@ -79,7 +79,7 @@ if [ "$bpf_ok" = 1 ]; then
 	scn_run_tx "$run"
 	diag "tx without retransmission: status $(jq -r .status "$run/host.json"), samples_consumed" \
 		"$(jnum "$run/fpga.json" samples_consumed), incomplete $(jnum "$run/fpga.json" reasm_errors)"
-	check_eq "$SCN_HOST_RC" 1 "tx without retransmission: dgrdma-host exits 1 (no hang)"
+	check_eq "$SCN_HOST_RC" 3 "tx without retransmission: dgrdma-host exits 3 (no hang)"
 	check_eq "$(jq -r .status "$run/host.json")" stalled "tx without retransmission: the host reports a stalled stream"
 	check "tx without retransmission: the DAC did not get every sample" \
 		test "$(jnum "$run/fpga.json" samples_consumed)" -lt $((BYTES / 4))

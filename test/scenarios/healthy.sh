@@ -29,7 +29,7 @@ if scn_have_pcap "$run"; then
 		"$(jnum "$run/fpga.json" transactions_sent) $(jnum "$run/fpga.json" transactions_sent) 0 0" \
 		"capture: every transaction the emulator sent, each matched with its doorbell in order"
 else
-	skip "no packet capture on this link: $SCN_RECORDS"
+	scn_missing pcap "capture: every transaction matched with its doorbell"
 fi
 label=$(jq -r '.regime.label' "$run/report.json")
 diag "verdict: $(jq -r '.regime.reason' "$run/report.json")"

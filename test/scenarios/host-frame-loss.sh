@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Scenario "host frame loss": 1% of the host's frames to the FPGA are lost on the way
-# (dgrdma-fpga --drop-rx 0.01: before its ACK tracker, as the wire would lose them), on the RX
+# (dgrdma-fpga --drop-received 0.01: before its ACK tracker, as the wire would lose them), on the RX
 # path, where those frames carry the doorbells. OpenCPI's FPGA never skips a missing frame_seq
 # (docs/protocol.md section 2, docs/fpga.md section 11):
 #   without retransmission the FPGA's window stops at the first lost frame, its transaction
@@ -15,7 +15,7 @@ scn_init host-frame-loss "$@"
 
 RATE=2e6
 FPGA_OPTS=(--rate "$RATE" --duration 3 --buffers 4 --buffer-size 16384 --host-buffers 64
-	--drop-rx 0.01 --seed 11)
+	--drop-received 0.01 --seed 11)
 
 one_link() {
 	local link="$1" run

@@ -20,9 +20,6 @@ set -u
 BIN="$DGR_BUILD/bin"
 SCN_BG_PIDS=()
 SCN_FPGA_PREFIX=() # e.g. (taskset -c 1): runs the emulator through this command
-# make scenarios sets SCN_STRICT=1: checks that fail today because of a known bug in another
-# part (docs/scenarios.md, "Known problems") run there; make check skips them, saying why.
-SCN_STRICT=${SCN_STRICT:-0}
 
 scn_cleanup() {
 	local rc=$? p
@@ -83,6 +80,17 @@ scn_have_pcap() {
 }
 scn_have_trace() {
 	[ -d "$1/trace" ]
+}
+
+# scn_missing pcap|trace WHAT: in place of the checks WHAT on a record the run lacks. Skipped
+# only where the link cannot record it (no packet capture over UDP without privileges); where
+# the link promised it (SCN_RECORDS), a recording that went missing fails.
+scn_missing() {
+	if [ "$1" = pcap ] && [ "$SCN_MODE" = udp ]; then
+		skip "$2: $SCN_RECORDS"
+	else
+		not_ok "$2: the $SCN_MODE link promised a ${1/pcap/packet capture} ($SCN_RECORDS) and the run has none"
+	fi
 }
 
 # jnum FILE KEY: the first value of KEY anywhere in the JSON FILE ("" when absent).
@@ -183,6 +191,6 @@ scn_report() {
 	"$BIN/latency-report" --no-progress "${facts[@]}" "$dir" >"$dir/report.txt" 2>"$dir/report.err"
 	"$BIN/latency-report" --no-progress --json --csv "$dir/csv" "${facts[@]}" "$dir" >"$dir/report.json" \
 		2>>"$dir/report.err"
-	"$BIN/dgrdma-plot" --out "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
+	"$BIN/dgrdma-plot" --output "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
 		>"$dir/plot.log" 2>&1
 }

@@ -14,5 +14,5 @@ CHECK_SUITES += $(SCENARIOS_CHECK)
 
 .PHONY: scenarios
 scenarios: all
-	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) SCN_STRICT=1 \
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(SCENARIOS_ALL)

@@ -127,7 +127,7 @@ check_eq "$(jq -r '.items[] | select(.id == "nic.ring.rx") | .status' "$out/afte
 cp -a "$FX/untuned" "$out/root2"
 rm "$out/root2/proc/sys/net/core/rmem_max" && mkdir "$out/root2/proc/sys/net/core/rmem_max"
 "$TUNE" apply --profile rx --root "$out/root2" --only sysctl --yes >"$out/got" 2>&1
-check_eq "$?" 1 "failed write: exit 1"
+check_eq "$?" 3 "failed write: exit 3 (an action failed)"
 check "failed write: named with the reason" grep -q \
 	'^failed: sysctl -w net.core.rmem_max=50000000: .*rmem_max: Is a directory' "$out/got"
 check_eq "$(tail -1 "$out/got")" "# 1 failed" "failed write: count"
@@ -163,7 +163,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod -R a+rX "$out/root4" && chmod a+x "$out"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNE" apply --profile rx \
 		--root "$out/root4" --only sysctl --yes >"$out/got" 2>&1
-	check_eq "$?" 1 "unprivileged --yes: exit 1"
+	check_eq "$?" 3 "unprivileged --yes: exit 3"
 	check "unprivileged --yes: permission named with the fix" grep -q \
 		'^failed: sysctl -w net.core.rmem_default=50000000: .*Permission denied: needs root' \
 		"$out/got"

@@ -29,7 +29,7 @@ item() {
 }
 
 # ---- well-tuned: every item ok or info, exit 0 ----
-run well-tuned --if eth0 --output /data/run --regime jitter-bound
+run well-tuned --if eth0 --data-path /data/run --regime jitter-bound
 check_eq "$(cat "$out/well-tuned.rc")" 0 "well-tuned: exit status 0"
 check_eq "$(jq -r '.root' "$out/well-tuned.json")" "$FX/well-tuned" "well-tuned: root echoed"
 check_eq "$(jq -r '.regime' "$out/well-tuned.json")" jitter-bound "well-tuned: regime echoed"

@@ -18,6 +18,27 @@ extern "C" {
 #endif
 
 /*
+ * The exit status of every tool (docs/cli.md): 0 the job was done; 1 a finding the
+ * user asked to fail on (--max-drop-rate exceeded, a setting to fix, ...); 2 bad usage
+ * or unreadable input (the command line, a file given to read); 3 a run that failed
+ * (could not start, stalled, lost data it had to deliver).
+ */
+enum dgr_exit_status {
+	DGR_EXIT_OK = 0,
+	DGR_EXIT_FINDING = 1,
+	DGR_EXIT_USAGE = 2,
+	DGR_EXIT_FAILED = 3,
+};
+
+/*
+ * --fpga-buffers, the FPGA's buffers per port, in every tool: an OpenCPI FPGA splits its
+ * 64 KiB per port into 2 to 8 buffers; more memory (the mux workaround, the emulator's
+ * --fpga-memory) allows up to 64.
+ */
+#define DGR_FPGA_BUFFERS_MIN 2u
+#define DGR_FPGA_BUFFERS_MAX 64u
+
+/*
  * Parses an unsigned decimal (or 0x hex) number for option opt (e.g.
  * "--buffers") into *out. With sizes, a K, M or G suffix multiplies by 1024,
  * 1024^2 or 1024^3. Returns 0, or -DGR_E_INVAL with errbuf like

@@ -162,8 +162,12 @@ enum {
 		"batch", required_argument, NULL, DGR_OPT_BATCH                                    \
 	}
 
-/* Lines for usage(). */
-#define DGR_TRANSPORT_USAGE                                                                        \
+/*
+ * Lines for usage(); rcvbuf_default says what the tool asks for without --rcvbuf (each sizes
+ * it for its own buffers: dgrdma-host twice its pool, 8..256 MiB).
+ */
+#define DGR_TRANSPORT_USAGE DGR_TRANSPORT_USAGE_WITH("a 4 MiB ring; sockets: the system's")
+#define DGR_TRANSPORT_USAGE_WITH(rcvbuf_default)                                                   \
 	"Transport (raw Ethernet or UDP):\n"                                                       \
 	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"              \
 	"  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"                 \
@@ -172,7 +176,8 @@ enum {
 	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"     \
 	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
 	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF);\n"        \
-	"                        with --if the size of the receive ring (default 4 MiB)\n"         \
+	"                        with --if the size of the receive ring (default:\n"               \
+	"                        " rcvbuf_default ")\n"                                            \
 	"  --no-rx-ring          with --if, receive with recvmmsg instead of a\n"                  \
 	"                        PACKET_RX_RING (one more copy per frame)\n"                       \
 	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"            \

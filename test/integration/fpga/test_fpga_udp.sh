@@ -254,13 +254,13 @@ check_eq "$(val "$WORK/drop.json" timer_slack_ns)" 50000 \
 slack 1 --timer-slack-us 0
 slack 200000 --timer-slack-us 200 --rate 1e9
 "$FPGA" --if nosuch0 --peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
-check_eq "$?/$(grep -c 'nosuch0: no such interface' "$WORK/bad.out")" "1/1" \
-	"a missing interface is named (exit 1)"
+check_eq "$?/$(grep -c 'nosuch0: no such interface' "$WORK/bad.out")" "3/1" \
+	"a missing interface is named (exit 3: the run could not start)"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$FPGA" --if lo \
 		--peer 00:11:22:33:44:55 >"$WORK/bad.out" 2>&1
-	check_eq "$?/$(grep -c 'CAP_NET_RAW' "$WORK/bad.out")" "1/1" \
-		"raw Ethernet without privilege names CAP_NET_RAW and the fix (exit 1)"
+	check_eq "$?/$(grep -c 'CAP_NET_RAW' "$WORK/bad.out")" "3/1" \
+		"raw Ethernet without privilege names CAP_NET_RAW and the fix (exit 3)"
 else
 	skip "not root: cannot drop privileges to test the CAP_NET_RAW message"
 fi

@@ -56,7 +56,10 @@ csv_sum() {
 # stk_check_arrival JSON WHAT: dgrdma-host rx was stopped (SIGSTOP) before the emulator
 # sent its whole stream and continued at least 0.3 s after the last frame. Every
 # doorbell's latency from the kernel's arrival of its frame (latency_from_arrival_ns)
-# then holds that wait, and the latency from the completion (latency_ns) does not.
+# then holds that wait, and the latency from the completion (latency_ns) does not: the two
+# differ by exactly the wait for the receive thread. The 0.25 s are a lower bound the test
+# itself guarantees (a sleep lasts at least its time), not a limit a slow machine can break;
+# nothing here bounds how long anything may take.
 stk_check_arrival() {
 	local n
 	n=$(jget "$1" transactions)
@@ -65,9 +68,11 @@ stk_check_arrival() {
 		"$2: one latency from arrival per doorbell"
 	check "$2: every doorbell's latency from arrival holds the stop (min $(jget "$1" latency_from_arrival_ns.min) ns >= 0.25 s)" \
 		test "$(jget "$1" latency_from_arrival_ns.min)" -ge 250000000
-	check "$2: the latency from completion does not (max $(jget "$1" latency_ns.max) < min from arrival)" \
-		test "$(jget "$1" latency_ns.max)" -lt "$(jget "$1" latency_from_arrival_ns.min)"
 	check "$2: the mean wait for the receive thread is that stop ($(jget "$1" latency_ns.mean_wait_receive) ns)" \
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 2.5e8 else 1)" \
+		"$(jget "$1" latency_ns.mean_wait_receive)"
+	check "$2: from arrival = from completion + that wait (means $(jget "$1" latency_from_arrival_ns.mean) = $(jget "$1" latency_ns.mean) + $(jget "$1" latency_ns.mean_wait_receive), to 2 ns)" \
+		python3 -c "import sys; a, c, w = map(float, sys.argv[1:]); sys.exit(0 if abs(a - c - w) <= 2 else 1)" \
+		"$(jget "$1" latency_from_arrival_ns.mean)" "$(jget "$1" latency_ns.mean)" \
 		"$(jget "$1" latency_ns.mean_wait_receive)"
 }

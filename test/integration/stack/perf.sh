@@ -80,14 +80,14 @@ check_eq "$?" 2 "--perftest-worker 63: exit 2"
 check "named with its range" grep -q -- "--perftest-worker: '63' is out of range 0..62" "$T/err"
 "$HOST" rx "${HOST_T[@]}" --direction both >/dev/null 2>"$T/err"
 check_eq "$?" 2 "--direction with rx: exit 2"
-check "said to be a perf option" grep -q "perf options" "$T/err"
+check "said to be a perf option" grep -qx "dgrdma-host: rx: --direction is a perf option" "$T/err"
 # the DAC worker (2) has no writable tx_messages: the FPGA's error answer is reported
 "$FPGA" "${FPGA_T[@]}" --mode perftest --duration 30 --quiet &
 f=$!
 stk_wait_udp $STK_P1 || diag "the emulator's port is not open"
 "$HOST" perf "${HOST_T[@]}" --direction rx --perftest-worker 2 --count 4 --idle-timeout 3 \
 	>/dev/null 2>"$T/err"
-check_eq "$?" 2 "a worker that is not a perftest: exit 2"
+check_eq "$?" 3 "a worker that is not a perftest: exit 3 (the run failed)"
 check "the FPGA's refusal is named with the worker" grep -q "answered 'error' .*perftest worker 2" "$T/err"
 kill -INT $f
 wait $f

@@ -58,20 +58,20 @@ check "--ready-file: removed at exit" test ! -e "$T/ready"
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
 	--ready-file "$T/no/such/folder/ready" --quiet 2>"$T/ready.err"
 check_eq "$?/$(cat "$T/ready.err")" \
-	"2/dgrdma-host: --ready-file $T/no/such/folder/ready: No such file or directory" \
-	"--ready-file in a missing folder: exit 2 and the path named"
+	"3/dgrdma-host: --ready-file $T/no/such/folder/ready: No such file or directory" \
+	"--ready-file in a missing folder: exit 3 (the run could not start) and the path named"
 # nothing ever arrives (no FPGA, or one whose first burst was lost before the bind): the
 # stall says so, apart from frames that arrived without completing a transaction
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
 	--quiet --summary-json "$T/none.json" 2>"$T/none.err"
-check_eq "$?/$(jget "$T/none.json" status)" 1/stalled "no sender: exit 1, status stalled"
+check_eq "$?/$(jget "$T/none.json" status)" 3/stalled "no sender: exit 3 (a run that failed), status stalled"
 check_eq "$(cat "$T/none.err")" "dgrdma-host: stalled: no DG-RDMA frame arrived within \
 --idle-timeout: is the FPGA started and sending here? One started before this host received lost \
 its first burst and waits for doorbells that never come (start it once --ready-file exists)" \
 	"no sender: the message says no frame arrived, and why that happens"
 "$HOST" perf "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
 	--ready-file "$T/ready" 2>"$T/ready.err"
-check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: --ready-file is an rx and tx option" \
+check_eq "$?/$(cat "$T/ready.err")" "2/dgrdma-host: perf: --ready-file is an rx and tx option" \
 	"--ready-file with perf: exit 2, named"
 
 # --- sinks: a file (fsync after every buffer) holds the exact ramp; memcpy with a delay
@@ -251,11 +251,9 @@ if [ -x "$FPGA" ]; then
 	dgr_wait_listening $rx dgrdma-host --udp
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc \
 		--rate 20e6 --duration 1 --drop-frames 0.01 --seed 7 --quiet --drain-ms 100
-	start=$(date +%s)
+	# no clock here: that it ends at all (no hang) is what the suite's timeout guards
 	wait $rx
-	check_eq "$?" 1 "lost frames without retransmission: rx exits 1"
-	check "and within the idle timeout ($(($(date +%s) - start)) s after the emulator)" \
-		test $(($(date +%s) - start)) -le 5
+	check_eq "$?" 3 "lost frames without retransmission: rx exits 3"
 	check_eq "$(jget "$T/rx.json" status)" stalled "the summary says stalled"
 	inc=$(jget "$T/rx.json" incomplete_transactions)
 	check "incomplete transactions reported ($inc)" test "${inc:-0}" -gt 0
@@ -283,13 +281,13 @@ if [ -x "$FPGA" ]; then
 	"$CTL" "${CT[@]}" start data_src_qadc_csts >"$T/start.json"
 	check_eq "$?" 0 "start the ADC worker by name"
 	"$CTL" "${CT[@]}" read nosuchprop >/dev/null 2>"$T/err"
-	check_eq "$?" 1 "an unknown property name fails"
+	check_eq "$?" 2 "an unknown property name is bad usage: exit 2"
 	check "and is named" grep -q "'nosuchprop' is neither an address nor a property" "$T/err"
 	kill -INT $f
 	wait $f
 	"$CTL" --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --timeout 50 --retries 2 \
 		read 0x100004 >/dev/null 2>"$T/err"
-	check_eq "$?" 1 "no endpoint: dgrdma-ctl exits 1"
+	check_eq "$?" 3 "no endpoint: dgrdma-ctl exits 3"
 	check "after 3 attempts, with a clear message" grep -q "no DCP response after 3 attempts" "$T/err"
 else
 	for i in 1 2 3 4 5 6 7; do skip "dgrdma-fpga not built"; done
@@ -304,7 +302,7 @@ dgr_wait_listening $rx dgrdma-host --udp
 "$HOSTILE" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --count 200000 >"$T/h.json"
 wait $rx
 st=$?
-check "rx survives 200000 hostile frames (exit $st, not a crash or sanitizer report)" test "$st" -le 1
+check "rx survives 200000 hostile frames (exit $st, not a crash or sanitizer report)" test "$st" -le 3
 mal=$(jget "$T/rx.json" malformed_frames)
 oor=$(jget "$T/rx.json" counters.out_of_range)
 check "malformed frames counted ($mal)" test "${mal:-0}" -gt 1000
@@ -426,7 +424,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$HOST" rx --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 \
 		--sched fifo:10 --duration 1 2>"$T/err" >/dev/null
-	check_eq "$?" 2 "a refused SCHED_FIFO fails the start"
+	check_eq "$?" 3 "a refused SCHED_FIFO fails the start (exit 3)"
 	check "with the OS error and the fix" grep -q "SCHED_FIFO priority 10 refused: Operation not permitted (needs CAP_SYS_NICE" "$T/err"
 else
 	skip "not root: cannot drop CAP_NET_RAW to test its message"
