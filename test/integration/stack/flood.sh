@@ -12,7 +12,7 @@
 T=$STK_TMP
 JUNK="$DGR_SRC/test/integration/stack/junk.py"
 COUNT=200
-N=10
+N=11
 
 if [ "$(id -u)" != 0 ]; then
 	for _ in $(seq $((2 * N + 1))); do skip "forging the peer's address needs root"; done
@@ -46,14 +46,18 @@ flood() {
 		--summary-json "$h" 2>"$T/$link.host.err" &
 	rx=$!
 	dgr_wait_listening $rx dgrdma-host "${HOST_T[@]}"
-	"${frun[@]}" "$FPGA" "${FPGA_T[@]}" --mode adc --rate 2e6 --duration 3 --quiet \
-		--summary-json "$f" &
+	"${frun[@]}" "$FPGA" "${FPGA_T[@]}" --mode adc --rate 2e6 --duration 6 --quiet \
+		--summary-json "$f" 2>"$T/$link.fpga.err" &
 	fp=$!
 	sleep 0.5 # into the stream
-	"${junk[@]}" python3 "$JUNK" "${JUNK_ARGS[@]}" --count $COUNT --seconds 1.5 >"$j"
+	# the junk must all arrive while the host receives: 1 s of it, well inside the 6 s stream
+	"${junk[@]}" python3 "$JUNK" "${JUNK_ARGS[@]}" --count $COUNT --seconds 1 >"$j"
+	check "$link: the junk was sent while the stream ran" kill -0 $fp
 	wait $fp
 	wait $rx
 	check_eq "$?" 0 "$link: dgrdma-host rx exits 0 under fire"
+	[ -s "$T/$link.host.err" ] && diag "$link: host: $(head -3 "$T/$link.host.err")"
+	[ -s "$T/$link.fpga.err" ] && diag "$link: emulator: $(head -3 "$T/$link.fpga.err")"
 	diag "$link: host $(jq -c '.counters | {frames_rx, frames_accepted, malformed_frames,
 		malformed_trunc_frame_hdr, malformed_frame_flags, malformed_unknown_id,
 		malformed_flag_word, malformed_udp_pad, out_of_range, frames_out_of_window,
@@ -82,7 +86,7 @@ stk_ports 3
 HOST_T=(--udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1)
 FPGA_T=(--udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2)
 JUNK_ARGS=(--udp 127.0.0.1:$STK_P2 --spoof 127.0.0.1:$STK_P1)
-flood udp -- -- --
+flood udp -- --
 check_eq "$(jq -r '.counters.malformed_udp_pad' "$T/udp.host.json")" $COUNT \
 	"udp: $COUNT datagrams with an unknown pad counted"
 

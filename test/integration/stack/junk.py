@@ -63,7 +63,7 @@ def kinds(a, rnd):
         "foreign": lambda: (frame(a.id, a.peer_id, near(), doorbell), "foreign"),
     }
     if a.udp:
-        k["pad"] = lambda: (bytes(12), "pad")
+        k["pad"] = lambda: (b"\x12\x34" + bytes(10), "pad")
     return k
 
 
