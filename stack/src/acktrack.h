@@ -63,11 +63,11 @@ void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq);
  */
 struct dgr_ackq {
 	bool started;
-	uint16_t base;			 /* oldest frame_seq not yet acknowledged */
+	uint16_t base;			   /* oldest frame_seq not yet acknowledged */
 	uint64_t bits[DGR_ACKQ_SIZE / 64]; /* bit i: frame base + i received */
 	uint64_t real[DGR_ACKQ_SIZE / 64]; /* bit i: and it had messages (not ACK-only) */
-	bool reack;			 /* a frame before base came again: say so once more */
-	uint64_t overflow;		 /* seqs DGR_ACKQ_SIZE or more past base, not recorded */
+	bool reack;			   /* a frame before base came again: say so once more */
+	uint64_t overflow;		   /* seqs DGR_ACKQ_SIZE or more past base, not recorded */
 };
 
 void dgr_ackq_init(struct dgr_ackq *a);

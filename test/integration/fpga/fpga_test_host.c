@@ -406,7 +406,8 @@ static int run_sink(struct host *h)
 					continue;
 				}
 				txns++;
-				/* txn_ids rise by one from 1: the FPGA writes flags in that order */
+				/* txn_ids rise by one from 1: the FPGA writes flags in that order
+				 */
 				db.txn_id = h->txn++;
 				eof = eof || (m.flag_value & DGR_FLAGW_EOF);
 				i = (m.flag_addr - h->nbuf * h->size) / 4;

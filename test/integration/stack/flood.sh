@@ -83,9 +83,9 @@ flood() {
 
 # --- UDP on 127.0.0.1: the peer's address forged with a raw IPv4 socket
 stk_ports 3
-HOST_T=(--udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1)
-FPGA_T=(--udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2)
-JUNK_ARGS=(--udp 127.0.0.1:$STK_P2 --spoof 127.0.0.1:$STK_P1)
+HOST_T=(--udp --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1")
+FPGA_T=(--udp --bind "127.0.0.1:$STK_P1" --peer "127.0.0.1:$STK_P2")
+JUNK_ARGS=(--udp "127.0.0.1:$STK_P2" --spoof "127.0.0.1:$STK_P1")
 flood udp -- --
 check_eq "$(jq -r '.counters.malformed_udp_pad' "$T/udp.host.json")" $COUNT \
 	"udp: $COUNT datagrams with an unknown pad counted"
