@@ -5,7 +5,10 @@
  * bytes) fed through dgr_rx_frame() of a connection with both paths (RX
  * and TX port memories) of 4 buffers of 256 bytes (threads not started),
  * with ACKs and retransmission on. ASan
- * and UBSan report any write outside the pool or any undefined behaviour.
+ * and UBSan report any write outside the pool or any undefined behaviour,
+ * and the harness aborts when a frame that was not taken (malformed, for
+ * other ids, a duplicate, far ahead) changed the sequence state: a frame's
+ * frame_seq is recorded only once the frame was accepted whole.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,7 +60,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size) {
 			len = size;
 		}
+		struct dgr_dupfilter before = rx.dup;
+		uint64_t taken = conn->st.frames_accepted;
+
 		dgr_rx_frame(&rx, data, len, now, now);
+		if (conn->st.frames_accepted == taken &&
+		    (before.started != rx.dup.started || before.highest != rx.dup.highest ||
+		     before.missing != rx.dup.missing ||
+		     memcmp(before.bits, rx.dup.bits, sizeof(before.bits)) != 0)) {
+			abort(); /* a frame not taken changed the duplicate filter */
+		}
 		data += len;
 		size -= len;
 		now += 1000;
