@@ -324,6 +324,20 @@ int dgr_fb_add_txn(struct dgr_frame_builder *fb, struct dgr_txn_cursor *c);
  */
 int dgr_udp_unwrap(const uint8_t *payload, size_t len, const uint8_t **frame, size_t *frame_len);
 
+/* What a UDP payload carries, told by its 2-byte pad. */
+enum dgr_udp_kind {
+	DGR_UDP_DGRDMA = 0, /* any pad but 0xF040: a DG-RDMA frame */
+	DGR_UDP_DCP = 1,    /* pad 0xF040 (the DCP ethertype, big-endian): a DCP packet */
+};
+
+/*
+ * The UDP pad rule, one copy for the stack, the analysis tools and the
+ * dissector: pad 0xF040 means DCP, any other pad DG-RDMA. Sets *body and
+ * *body_len to what follows the pad. Returns DGR_UDP_DGRDMA or DGR_UDP_DCP,
+ * or -DGR_E_UDP_SHORT when the payload is shorter than the pad.
+ */
+int dgr_udp_demux(const uint8_t *payload, size_t len, const uint8_t **body, size_t *body_len);
+
 /* Size of the largest DG-RDMA frame that fits an interface MTU on a transport. */
 static inline size_t dgr_frame_cap_ether(unsigned int mtu)
 {
