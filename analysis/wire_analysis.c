@@ -337,18 +337,23 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, side), &r, ts);
 }
 
-/* Sequence analysis of the frames side sends (counted in wa_finish()). */
-static void feed_seq(struct wa_conn *c, int side, uint16_t frame_seq, uint64_t ref)
+/*
+ * Sequence analysis of the frames side sends (counted in wa_finish()).
+ * Returns true when the frame repeats a frame_seq seen recently: a receiver's
+ * duplicate filter drops such a frame whole, so it is not analysed further.
+ */
+static bool feed_seq(struct wa_conn *c, int side, uint16_t frame_seq, uint64_t ref)
 {
 	struct eng_seq_result r;
 
 	if (!c->seq[side]) {
 		c->seq[side] = eng_seq_new();
 		if (!c->seq[side]) {
-			return;
+			return false;
 		}
 	}
 	eng_seq_feed(c->seq[side], frame_seq, ref, &r);
+	return r.status == ENG_SEQ_DUPLICATE;
 }
 
 void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
@@ -397,8 +402,8 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	dst.addr = l2->dst;
 	dst.id = f.hdr.dst_id;
 	c = conn_get(w, &src, &dst, &side, &ci);
-	if (c) {
-		feed_seq(c, side, f.hdr.frame_seq, ref);
+	if (c && feed_seq(c, side, f.hdr.frame_seq, ref)) {
+		goto out;
 	}
 	rc = dgr_frame_parse(&f, frame, flen, NULL);
 	if (rc < 0) {

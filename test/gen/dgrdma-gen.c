@@ -67,6 +67,9 @@ struct opts {
 	uint64_t latency_ns;
 	uint64_t seed;
 	bool no_expect_list;
+	const char *drop_frames; /* --drop-frames: comma-separated frame indices */
+	unsigned int seq_start;	 /* --seq-start: every sender's first frame_seq (default 1) */
+	const char *list_frames; /* --list-frames: file to describe every frame in */
 	const char *out;
 	const char *expect;
 };
@@ -623,7 +626,7 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 		put16be(p + off + 2, (uint16_t)o->vlan);
 		off += 4;
 	}
-	if (o->transport == TR_UDP && ethertype == 0xF042) {
+	if (o->transport == TR_UDP) {
 		uint8_t *ip;
 		uint16_t hport = 40000, fport = 18078;
 
@@ -649,7 +652,8 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 		put16be(p + off + 4, (uint16_t)(UDP_HDR + UDP_PAD + payload_len));
 		put16be(p + off + 6, 0); /* no checksum */
 		off += UDP_HDR;
-		p[off] = p[off + 1] = 0;
+		/* the pad: 0 before a DG-RDMA frame, 0xF040 (big-endian) before a DCP packet */
+		put16be(p + off, ethertype == 0xF040 ? 0xF040 : 0);
 		off += UDP_PAD;
 		return off;
 	}
@@ -724,11 +728,13 @@ static size_t build_frame(uint8_t *p, const struct opts *o, const struct gframe 
 		len = off + 48;
 		break;
 	default: {
-		/* DCP (always raw Ethernet) */
-		struct opts eo = *o;
+		/* DCP: ethertype 0xF040, or over UDP after the pad 0xF040 */
+		uint16_t dcp_len = f->kind == FK_DCP_DOORBELL ? 14
+				   : f->kind == FK_DCP_RESP   ? 6
+				   : f->kind == FK_DCP_NOP    ? 10
+							      : 18;
 
-		eo.transport = TR_ETHER;
-		off = write_l2(p, &eo, f, 0xF040, 0);
+		off = write_l2(p, o, f, 0xF040, dcp_len);
 		if (f->kind == FK_DCP_DOORBELL) {
 			put16be(p + off, 14);
 			put16be(p + off + 2, 0);
@@ -919,7 +925,7 @@ static void number_frames(const struct opts *o)
 			continue;
 		}
 		rank[k][f->abs_seq] = count[k];
-		f->seq = (uint16_t)(count[k] + 1);
+		f->seq = (uint16_t)(count[k] + o->seq_start);
 		count[k]++;
 	}
 	for (i = 0; i < nframes; i++) {
@@ -927,7 +933,7 @@ static void number_frames(const struct opts *o)
 		size_t peer = (size_t)f->conn * 2 + !f->from_host;
 
 		if (has_frame_seq(f) && f->ack_count) {
-			f->ack_start = (uint16_t)(rank[peer][f->ack_abs] + 1);
+			f->ack_start = (uint16_t)(rank[peer][f->ack_abs] + o->seq_start);
 		}
 	}
 	for (i = 0; i < nsenders; i++) {
@@ -936,6 +942,52 @@ static void number_frames(const struct opts *o)
 	free(rank);
 	free(count);
 	free(total);
+}
+
+/* True when frame index idx (1-based, capture order) is in the --drop-frames list. */
+static bool in_drop_list(const char *list, size_t idx)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end != p && v == idx) {
+			return true;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+/* --list-frames: "index kind from seq [txn_id:msg_seq/num_msgs ...]" per frame. */
+static int list_frames(const char *path)
+{
+	static const char *const kinds[] = { "data",	 "doorbell", "ack",	     "dcp-doorbell",
+					     "dcp-resp", "dcp-nop",  "dcp-nop-resp", "malformed" };
+	FILE *fp = fopen(path, "w");
+	size_t i;
+	uint32_t k;
+
+	if (!fp) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < nframes; i++) {
+		const struct gframe *f = &frames[i];
+
+		fprintf(fp, "%zu %s %s %u", i + 1,
+			f->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f->kind] : "?",
+			f->from_host ? "host" : "fpga", has_frame_seq(f) ? f->seq : 0);
+		for (k = 0; k < f->nmsgs; k++) {
+			const struct gmsg *m = &msgs[f->first_msg + k];
+
+			fprintf(fp, " %u:%u/%u", m->txn_id, m->msg_seq, m->num_msgs);
+		}
+		fputc('\n', fp);
+	}
+	return fclose(fp) ? -1 : 0;
 }
 
 /* ---- expected answers: the matching rule applied to ground truth ---- */
@@ -1056,6 +1108,10 @@ static void usage(FILE *fp)
 	    "  --malformed-every N        a malformed frame before every N-th transaction\n"
 	    "  --drop-every N             leave every N-th frame out of the capture (capture "
 	    "loss)\n"
+	    "  --drop-frames I,J,...      leave these frames out (1-based, capture order)\n"
+	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
+	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
+	    "txn:msg_seq/num_msgs...\n"
 	    "  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
 	    "  --period-ns N              producer period between transactions (default 20000)\n"
 	    "  --latency-ns N             base doorbell latency (default 10000)\n"
@@ -1189,11 +1245,29 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->dcp_per_address = true;
 			continue;
 		}
+		if (!strcmp(a, "--drop-frames")) {
+			NEEDV();
+			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
+				fprintf(stderr,
+					"dgrdma-gen: --drop-frames: '%s' is not a comma-separated "
+					"list of frame indices\n",
+					v);
+				return -1;
+			}
+			o->drop_frames = v;
+			continue;
+		}
+		if (!strcmp(a, "--list-frames")) {
+			NEEDV();
+			o->list_frames = v;
+			continue;
+		}
 		if (!strcmp(a, "--no-latency-list")) {
 			o->no_expect_list = true;
 			continue;
 		}
 		NUM("--vlan", 1, 4094, vlan)
+		NUM("--seq-start", 0, 65535, seq_start)
 		NUM("--snaplen", 64, 65535, snaplen)
 		NUM("--conns", 1, MAX_CONNS, conns)
 		NUM("--txns", 1, 10000000, txns)
@@ -1241,12 +1315,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				"the FPGA's properties)\n");
 		return -1;
 	}
-	if (o->transport == TR_UDP && o->dcp_doorbells) {
-		fprintf(
-		    stderr,
-		    "dgrdma-gen: --doorbell dcp needs --transport ether (DCP is raw Ethernet)\n");
-		return -1;
-	}
 	return 0;
 }
 
@@ -1264,6 +1332,7 @@ int main(int argc, char **argv)
 		.period_ns = 20000,
 		.latency_ns = 10000,
 		.seed = 1,
+		.seq_start = 1,
 	};
 	static uint8_t pkt[70000];
 	char argline[1024] = "";
@@ -1297,6 +1366,9 @@ int main(int argc, char **argv)
 	}
 	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
 	number_frames(&o);
+	if (o.list_frames && list_frames(o.list_frames) < 0) {
+		return 1;
+	}
 
 	cap = fopen(o.out, "wb");
 	if (!cap) {
@@ -1322,7 +1394,8 @@ int main(int argc, char **argv)
 		uint32_t k;
 
 		/* capture loss: never in the first round, so every address has been seen */
-		if (o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) {
+		if ((o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) ||
+		    (o.drop_frames && in_drop_list(o.drop_frames, i + 1))) {
 			dropped++;
 			if (has_frame_seq(f) && seq_seen[f->conn * 2 + f->from_host]) {
 				seq_dropped[f->conn * 2 + f->from_host]++;
@@ -1359,7 +1432,7 @@ int main(int argc, char **argv)
 			struct rec *r = &recs[f->gtxn];
 			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
 
-			if (ETH_HDR + (o.vlan ? VLAN_HDR : 0) + 14 > caplen) {
+			if (dgr_off + 14 > caplen) {
 				continue;
 			}
 			d.doorbells++;
