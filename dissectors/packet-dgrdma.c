@@ -142,8 +142,8 @@ static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct d
 
 	errbuf[0] = '\0';
 	/* with no memory size given, the 32-bit address space (engine/msg_rules.h) */
-	rc = dgr_msg_validate(m, pref_mem_size ? pref_mem_size : ENG_ADDR_SPACE, pref_strict_lengths,
-			      errbuf);
+	rc = dgr_msg_validate(m, pref_mem_size ? pref_mem_size : ENG_ADDR_SPACE,
+			      pref_strict_lengths, errbuf);
 	switch (-rc) {
 	case 0:
 		return;
@@ -386,8 +386,26 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	}
 	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m.data_len);
 	dgrdma_validate(pinfo, mi, &m);
-	if (m.msg_type != 0 || eng_msg_check(&m, pref_mem_size, NULL) < 0) {
+	/*
+	 * What the codec refuses (dgr_frame_next_msg: the type, has_nextmsg, the
+	 * padding after the data; dgr_msg_validate) is dropped by a receiver and
+	 * ends the analysis of the frame, as in latency-report.
+	 */
+	if (m.msg_type != 0 || m.has_nextmsg > 1 || eng_msg_check(&m, pref_mem_size, NULL) < 0) {
 		*analysable = FALSE;
+	} else if (m.has_nextmsg) {
+		guint end = (guint)offset + m.data_len;
+		guint next =
+		    DGR_FRAME_HDR_LEN +
+		    ((end - DGR_FRAME_HDR_LEN + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
+		guint i;
+
+		for (i = end; i < next && i < tvb_captured_length(tvb); i++) {
+			if (tvb_get_guint8(tvb, i) != 0) {
+				*analysable = FALSE;
+				break;
+			}
+		}
 	}
 
 	/*
@@ -493,8 +511,12 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 			 */
 			dgr_an_frame_seq(conn, fr, pinfo, frame_seq);
 		}
-		if (flags > DGR_FRAME_FLAG_MSGS) {
-			/* A receiver rejects the whole frame: decode it, analyse nothing more. */
+		if (flags > DGR_FRAME_FLAG_MSGS || (fr && fr->seq_status == DGR_AN_SEQ_DUPLICATE)) {
+			/*
+			 * A receiver rejects the whole frame (a bad flags byte; a
+			 * frame_seq its duplicate filter has seen): decode it, analyse
+			 * nothing more, as latency-report.
+			 */
 			conn = NULL;
 		}
 		if (conn) {
@@ -577,8 +599,9 @@ static int dissect_dgrdma_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 		tvb_memcpy(tvb, pad, 0, DGR_UDP_PAD_LEN);
 		if (dgr_udp_demux(pad, sizeof(pad), &body, &body_len) == DGR_UDP_DCP) {
 			return DGR_UDP_PAD_LEN +
-			       call_dissector(dcp_handle, tvb_new_subset_remaining(tvb, DGR_UDP_PAD_LEN),
-					      pinfo, tree);
+			       call_dissector(dcp_handle,
+					      tvb_new_subset_remaining(tvb, DGR_UDP_PAD_LEN), pinfo,
+					      tree);
 		}
 	}
 	(void)data;
