@@ -62,19 +62,27 @@ static void give_up(struct dm_matcher *m, struct dm_pending *p, struct dm_result
 
 int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res)
 {
-	int b = rank_of(m->data_addr, m->pending, &m->n_data, flag_addr);
+	unsigned int b = m->hint;
 	struct dm_pending *p;
 
-	memset(res, 0, sizeof(*res));
-	if (b < 0) {
-		return -1;
+	res->kind = DM_NONE;
+	/* every fragment of a transaction names the same address: try the last one first */
+	if (b >= m->n_data || m->data_addr[b] != flag_addr) {
+		b = lower_bound(m->data_addr, m->n_data, flag_addr);
+		if (b == m->n_data || m->data_addr[b] != flag_addr) {
+			/* an address not seen complete yet: nothing can wait there */
+			return -1;
+		}
+		m->hint = b;
 	}
 	p = &m->pending[b];
 	res->buffer = (uint32_t)b;
 	if (p->waiting && (int32_t)(txn_id - p->txn_id) > 0) {
+		memset(res, 0, sizeof(*res));
+		res->buffer = b;
 		give_up(m, p, res);
 	}
-	return b;
+	return (int)b;
 }
 
 int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, uint64_t ts,

@@ -64,6 +64,7 @@ struct dm_matcher {
 	struct dm_pending pending[DM_MAX_BUFFERS]; /* parallel to data_addr */
 	uint32_t bell_addr[DM_MAX_BUFFERS];	   /* sorted ascending */
 	unsigned int n_data, n_bell;
+	unsigned int hint; /* index of the data address looked up last (consecutive fragments) */
 	uint64_t last_matched_ordinal;
 	struct dm_counts c;
 };
@@ -79,7 +80,8 @@ void dm_init(struct dm_matcher *m);
  * capture that lost a doorbell and then a fragment of the next transaction
  * into the buffer never pairs the old transaction with a later doorbell.
  * Sets *res (DM_UNMATCHED with the given-up transaction, else DM_NONE).
- * Returns the buffer index, or -1 when the address table is full.
+ * Returns the buffer index, or -1 when no complete transaction into that
+ * address was seen yet (then nothing waits there).
  */
 int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res);
 

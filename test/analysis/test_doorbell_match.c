@@ -152,6 +152,9 @@ static void test_newer_message_gives_up(void)
 	TAP_EQ_U(m.c.matched, 0, "no false latency");
 	dm_feed_doorbell(&m, BELL(1), 600, &r);
 	tap_ok(r.kind == DM_MATCHED && r.latency == 400, "buffer 1 still matches");
+	TAP_EQ_I(dm_feed_msg(&m, DATA(3), 40, &r), -1,
+		 "a fragment into an address no transaction completed into yet finds nothing");
+	tap_ok(r.kind == DM_NONE, "and gives up nothing");
 	/* serial comparison across the 32-bit wrap */
 	dm_init(&m);
 	dm_feed_txn(&m, DATA(0), 0xFFFFFFFFu, 10, 7, &r);
