@@ -17,7 +17,8 @@ void eng_seq_free(struct eng_seq *s)
 	free(s);
 }
 
-void eng_seq_feed(struct eng_seq *s, uint16_t frame_seq, uint64_t ref, struct eng_seq_result *r)
+void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
+		       struct eng_seq_result *r)
 {
 	int diff, i;
 

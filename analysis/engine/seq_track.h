@@ -45,8 +45,26 @@ struct eng_seq {
 struct eng_seq *eng_seq_new(void);
 void eng_seq_free(struct eng_seq *s);
 
+/* eng_seq_feed() for every case but the next number in order. */
+void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
+		       struct eng_seq_result *r);
+
 /* Feeds one frame's frame_seq; ref (not 0) is the caller's frame reference. */
-void eng_seq_feed(struct eng_seq *s, uint16_t frame_seq, uint64_t ref, struct eng_seq_result *r);
+static inline void eng_seq_feed(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
+				struct eng_seq_result *r)
+{
+	/* the common case, inline: the next number of a sender already seen */
+	if (s->seen && frame_seq == (uint16_t)(s->highest + 1)) {
+		s->c.frames++;
+		s->highest = frame_seq;
+		s->ref[frame_seq] = ref;
+		r->status = ENG_SEQ_NEXT;
+		r->missing = 0;
+		r->dup_of = 0;
+		return;
+	}
+	eng_seq_feed_slow(s, frame_seq, ref, r);
+}
 
 /* The ref of the frame that carried frame_seq recently (for ACK coverage), or 0. */
 uint64_t eng_seq_ref(const struct eng_seq *s, uint16_t frame_seq);
