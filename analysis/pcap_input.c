@@ -155,10 +155,14 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	if (cap > len) {
 		cap = len;
 	}
-	/* the codec's pad rule: pad 0xF040 carries DCP, any other DG-RDMA */
+	/* the codec's pad rule: pad 0 carries DG-RDMA, 0xF040 DCP, any other neither */
 	kind = dgr_udp_demux(u + 8, cap, &body, &body_cap);
 	if (kind < 0) {
 		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+		return;
+	}
+	if (kind == DGR_UDP_UNKNOWN) {
+		wa_feed_other(w, ts); /* the stack drops it too */
 		return;
 	}
 	if (kind == DGR_UDP_DCP) {

@@ -594,10 +594,20 @@ static int dissect_dgrdma_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	const guint8 *body;
 	size_t body_len;
 
-	/* the codec's pad rule (dgr_udp_demux): pad 0xF040 carries DCP, any other DG-RDMA */
-	if (tvb_captured_length(tvb) >= DGR_UDP_PAD_LEN && dcp_handle) {
+	/*
+	 * The codec's pad rule (dgr_udp_demux): pad 0 carries DG-RDMA, 0xF040 DCP,
+	 * any other pad neither (the stack drops it; latency-report counts it as
+	 * another frame): not ours.
+	 */
+	if (tvb_captured_length(tvb) >= DGR_UDP_PAD_LEN) {
+		int kind;
+
 		tvb_memcpy(tvb, pad, 0, DGR_UDP_PAD_LEN);
-		if (dgr_udp_demux(pad, sizeof(pad), &body, &body_len) == DGR_UDP_DCP) {
+		kind = dgr_udp_demux(pad, sizeof(pad), &body, &body_len);
+		if (kind == DGR_UDP_UNKNOWN) {
+			return 0;
+		}
+		if (kind == DGR_UDP_DCP && dcp_handle) {
 			return DGR_UDP_PAD_LEN +
 			       call_dissector(dcp_handle,
 					      tvb_new_subset_remaining(tvb, DGR_UDP_PAD_LEN), pinfo,

@@ -499,7 +499,7 @@ static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_
 	p->proto = DGR_PROTO_INVALID;
 	/* the pad rule of the codec, shared with the analysis tools and the dissector */
 	kind = dgr_udp_demux(d, len, &p->data, &p->len);
-	if (kind < 0) {
+	if (kind < 0 || kind == DGR_UDP_UNKNOWN) {
 		p->data = d;
 		p->len = len;
 		return;

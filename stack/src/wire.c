@@ -566,8 +566,12 @@ int dgr_udp_demux(const uint8_t *payload, size_t len, const uint8_t **body, size
 	}
 	*body = payload + DGR_UDP_PAD_LEN;
 	*body_len = len - DGR_UDP_PAD_LEN;
-	if (((unsigned int)payload[0] << 8 | payload[1]) == DGR_ETHERTYPE_DCP) {
+	switch ((unsigned int)payload[0] << 8 | payload[1]) {
+	case 0:
+		return DGR_UDP_DGRDMA;
+	case DGR_ETHERTYPE_DCP:
 		return DGR_UDP_DCP;
+	default:
+		return DGR_UDP_UNKNOWN;
 	}
-	return DGR_UDP_DGRDMA;
 }

@@ -326,15 +326,17 @@ int dgr_udp_unwrap(const uint8_t *payload, size_t len, const uint8_t **frame, si
 
 /* What a UDP payload carries, told by its 2-byte pad. */
 enum dgr_udp_kind {
-	DGR_UDP_DGRDMA = 0, /* any pad but 0xF040: a DG-RDMA frame */
-	DGR_UDP_DCP = 1,    /* pad 0xF040 (the DCP ethertype, big-endian): a DCP packet */
+	DGR_UDP_DGRDMA = 0,  /* pad 0: a DG-RDMA frame */
+	DGR_UDP_DCP = 1,     /* pad 0xF040 (the DCP ethertype, big-endian): a DCP packet */
+	DGR_UDP_UNKNOWN = 2, /* any other pad: neither (the stack drops and counts it) */
 };
 
 /*
  * The UDP pad rule, one copy for the stack, the analysis tools and the
- * dissector: pad 0xF040 means DCP, any other pad DG-RDMA. Sets *body and
- * *body_len to what follows the pad. Returns DGR_UDP_DGRDMA or DGR_UDP_DCP,
- * or -DGR_E_UDP_SHORT when the payload is shorter than the pad.
+ * dissector: pad 0 means DG-RDMA, pad 0xF040 DCP, any other pad neither.
+ * Sets *body and *body_len to what follows the pad. Returns DGR_UDP_DGRDMA,
+ * DGR_UDP_DCP or DGR_UDP_UNKNOWN, or -DGR_E_UDP_SHORT when the payload is
+ * shorter than the pad.
  */
 int dgr_udp_demux(const uint8_t *payload, size_t len, const uint8_t **body, size_t *body_len);
 
