@@ -203,6 +203,23 @@ static void test_seq_track(void)
 	eng_seq_free(s);
 }
 
+/* The codec's UDP pad rule, which latency-report and the dissector demultiplex with. */
+static void test_udp_pad_rule(void)
+{
+	uint8_t dgr[12] = { 0x00, 0x00, 1 }, dcp[12] = { 0xF0, 0x40, 0 },
+		other[12] = { 0x40, 0xF0 };
+	const uint8_t *body = NULL;
+	size_t len = 0;
+
+	TAP_EQ_I(dgr_udp_demux(dgr, sizeof(dgr), &body, &len), DGR_UDP_DGRDMA, "pad 0: DG-RDMA");
+	tap_ok(body == dgr + 2 && len == 10, "the frame starts after the pad");
+	TAP_EQ_I(dgr_udp_demux(dcp, sizeof(dcp), &body, &len), DGR_UDP_DCP, "pad 0xF040: DCP");
+	TAP_EQ_I(dgr_udp_demux(other, sizeof(other), &body, &len), DGR_UDP_UNKNOWN,
+		 "pad 0x40F0 (0xF040 byte-swapped): neither");
+	TAP_EQ_I(dgr_udp_demux(dgr, 1, &body, &len), -DGR_E_UDP_SHORT,
+		 "1 byte: shorter than the pad");
+}
+
 static void test_msg_rules(void)
 {
 	struct dgr_msg msg = { 0 };
@@ -244,5 +261,6 @@ int main(void)
 	test_newer_message_gives_up();
 	test_seq_track();
 	test_msg_rules();
+	test_udp_pad_rule();
 	return tap_done();
 }
