@@ -50,8 +50,43 @@ static int rank_of(uint32_t *a, struct dm_pending *pending, unsigned int *n, uin
 	return (int)i;
 }
 
-int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, uint64_t ref,
-		struct dm_result *res)
+/* Gives up the transaction waiting in p: its doorbell is missing. */
+static void give_up(struct dm_matcher *m, struct dm_pending *p, struct dm_result *res)
+{
+	m->c.unmatched++;
+	res->kind = DM_UNMATCHED;
+	res->txn_ts = p->ts;
+	res->txn_ref = p->ref;
+	p->waiting = false;
+}
+
+int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res)
+{
+	unsigned int b = m->hint;
+	struct dm_pending *p;
+
+	res->kind = DM_NONE;
+	/* every fragment of a transaction names the same address: try the last one first */
+	if (b >= m->n_data || m->data_addr[b] != flag_addr) {
+		b = lower_bound(m->data_addr, m->n_data, flag_addr);
+		if (b == m->n_data || m->data_addr[b] != flag_addr) {
+			/* an address not seen complete yet: nothing can wait there */
+			return -1;
+		}
+		m->hint = b;
+	}
+	p = &m->pending[b];
+	res->buffer = (uint32_t)b;
+	if (p->waiting && (int32_t)(txn_id - p->txn_id) > 0) {
+		memset(res, 0, sizeof(*res));
+		res->buffer = b;
+		give_up(m, p, res);
+	}
+	return (int)b;
+}
+
+int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, uint64_t ts,
+		uint64_t ref, struct dm_result *res)
 {
 	int b = rank_of(m->data_addr, m->pending, &m->n_data, flag_addr);
 	struct dm_pending *p;
@@ -66,12 +101,10 @@ int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, uint64_t 
 	res->buffer = (uint32_t)b;
 	if (p->waiting) {
 		/* a newer transaction into b before any doorbell for b */
-		m->c.unmatched++;
-		res->kind = DM_UNMATCHED;
-		res->txn_ts = p->ts;
-		res->txn_ref = p->ref;
+		give_up(m, p, res);
 	}
 	p->waiting = true;
+	p->txn_id = txn_id;
 	p->ts = ts;
 	p->ref = ref;
 	p->ordinal = m->c.transactions;

@@ -14,9 +14,10 @@
  * ranks never corrupts it (ranks are right once every buffer has been seen).
  *
  * Rule: a doorbell for buffer b answers the waiting complete transaction into
- * b; a transaction into b that completes while an older one into b still waits
- * makes the older one unmatched (its doorbell is missing from the capture); a
- * doorbell with nothing waiting is an orphan. Cross-check: buffers are
+ * b; any message of a newer transaction into b (complete or not) seen while an
+ * older one into b still waits makes the older one unmatched at once (its
+ * doorbell is missing from the capture: a producer cannot refill b before b's
+ * doorbell); a doorbell with nothing waiting is an orphan. Cross-check: buffers are
  * consumed in order, so the matched transactions must come in completion
  * order and, in a lossless capture, the k-th doorbell answers the k-th
  * completed transaction; both are counted.
@@ -52,6 +53,7 @@ struct dm_result {
 
 struct dm_pending {
 	bool waiting;
+	uint32_t txn_id;
 	uint64_t ts;
 	uint64_t ref;
 	uint64_t ordinal; /* 1-based completion ordinal */
@@ -62,6 +64,7 @@ struct dm_matcher {
 	struct dm_pending pending[DM_MAX_BUFFERS]; /* parallel to data_addr */
 	uint32_t bell_addr[DM_MAX_BUFFERS];	   /* sorted ascending */
 	unsigned int n_data, n_bell;
+	unsigned int hint; /* index of the data address looked up last (consecutive fragments) */
 	uint64_t last_matched_ordinal;
 	struct dm_counts c;
 };
@@ -70,14 +73,27 @@ struct dm_matcher {
 void dm_init(struct dm_matcher *m);
 
 /*
- * Feeds a complete data transaction into the buffer whose consumer flag
- * address is flag_addr, completed at ts (any monotonic unit; ns here). ref is
- * echoed back when it is matched. Sets *res (DM_UNMATCHED when an older
- * transaction into the same buffer was superseded, else DM_NONE).
+ * Feeds a message of a data transaction txn_id into the buffer whose consumer
+ * flag address is flag_addr, accepted by the reassembler without completing
+ * its transaction. A transaction into that buffer still waiting for its
+ * doorbell is given up when txn_id is newer (serial comparison), so a
+ * capture that lost a doorbell and then a fragment of the next transaction
+ * into the buffer never pairs the old transaction with a later doorbell.
+ * Sets *res (DM_UNMATCHED with the given-up transaction, else DM_NONE).
+ * Returns the buffer index, or -1 when no complete transaction into that
+ * address was seen yet (then nothing waits there).
+ */
+int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res);
+
+/*
+ * Feeds a complete data transaction txn_id into the buffer whose consumer
+ * flag address is flag_addr, completed at ts (any monotonic unit; ns here).
+ * ref is echoed back when it is matched. Sets *res (DM_UNMATCHED when an
+ * older transaction into the same buffer was superseded, else DM_NONE).
  * Returns the buffer index, or -1 when the address table is full.
  */
-int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, uint64_t ref,
-		struct dm_result *res);
+int dm_feed_txn(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, uint64_t ts,
+		uint64_t ref, struct dm_result *res);
 
 /*
  * Feeds a doorbell carrying the producer flag address flag_addr, seen at ts.

@@ -109,8 +109,10 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 {
 	size_t ihl, tot;
 	struct wa_l2 l2;
-	const uint8_t *u;
+	const uint8_t *u, *body;
+	size_t body_cap;
 	uint16_t sport, dport, ulen;
+	int kind;
 
 	if (cap < 20 || (p[0] >> 4) != 4 || p[9] != IPPROTO_UDP_NUM) {
 		wa_feed_other(w, ts);
@@ -149,13 +151,26 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	memcpy(l2.dst.b, p + 16, 4);
 	l2.dst.b[4] = (uint8_t)(dport >> 8);
 	l2.dst.b[5] = (uint8_t)dport;
-	l2.udp = true;
 	cap -= ihl + 8;
 	len = (size_t)ulen - 8;
 	if (cap > len) {
 		cap = len;
 	}
-	wa_feed_dgrdma(w, &l2, u + 8, cap, len, ts, ref);
+	/* the codec's pad rule: pad 0 carries DG-RDMA, 0xF040 DCP, any other neither */
+	kind = dgr_udp_demux(u + 8, cap, &body, &body_cap);
+	if (kind < 0) {
+		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+		return;
+	}
+	if (kind == DGR_UDP_UNKNOWN) {
+		wa_feed_other(w, ts); /* the stack drops it too */
+		return;
+	}
+	if (kind == DGR_UDP_DCP) {
+		wa_feed_dcp(w, &l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts);
+	} else {
+		wa_feed_dgrdma(w, &l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts, ref);
+	}
 }
 
 /* After the link layer: an ethertype and its payload. */

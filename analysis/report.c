@@ -126,6 +126,10 @@ static int print_wire(struct pr *p, const struct report *r)
 	pr_u64(p, "snap_cut_frames", "frames whose later messages were cut", w->snap_cut_frames);
 	pr_u64(p, "messages", NULL, w->msgs);
 	pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
+	pr_u64(p, "sequence_gaps", "frame_seq gaps", w->seq.gaps);
+	pr_u64(p, "frames_missing", "frames missing in gaps", w->seq.missing);
+	pr_u64(p, "duplicate_frames", "duplicate frame_seqs", w->seq.duplicates);
+	pr_u64(p, "late_frames", "late frames", w->seq.late);
 	pr_u64(p, "reassembly_overflow", "fragments dropped (reassembly full)", w->reasm_overflow);
 	pr_u64(p, "connections", NULL, w->n_conns);
 	pr_ns(p, "span_ns", "span", span);

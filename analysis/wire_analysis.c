@@ -44,6 +44,7 @@ void wa_free(struct wire_analysis *w)
 			for (k = 0; k < 2; k++) {
 				dgr_reasm_free(w->conns[i].s[k].reasm);
 				free(w->conns[i].s[k].matcher);
+				eng_seq_free(w->conns[i].seq[k]);
 			}
 		}
 		free(w->conns);
@@ -248,24 +249,6 @@ static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, data_side), &r, ts);
 }
 
-/*
- * A flag-only message is a doorbell when its flag word says nothing but
- * "valid": opcode 0, length 0, no EOF or truncation (DGR_DOORBELL_VALUE).
- * Any other flag word makes it a zero-length data transaction that carries a
- * message in a buffer: a discontinuity (opcode 4), an EOF, a time, ... as the
- * emulator's ADC sends them (docs/fpga.md).
- */
-static bool is_doorbell(const struct dgr_msg *m)
-{
-	struct dgr_flag_word fw;
-
-	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
-		return false;
-	}
-	dgr_flag_decode(m->flag_value, &fw);
-	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
-}
-
 static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 {
 	struct wa_side_state *s = ctx;
@@ -316,6 +299,11 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		return;
 	}
 	if (rc != DGR_REASM_COMPLETE) {
+		if (m->flag_addr != DGR_NO_FLAG) {
+			/* a newer transaction into a buffer gives up the one waiting there */
+			dm_feed_msg(s->matcher, m->flag_addr, m->txn_id, &r);
+			on_bell_result(w, ci, dir_of(c, side), &r, ts);
+		}
 		return;
 	}
 	s->st.data_bytes += done.bytes;
@@ -345,8 +333,27 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 
 		w->o.on_txn(w->o.ctx, &ev);
 	}
-	dm_feed_txn(s->matcher, done.flag_addr, ts, ref, &r);
+	dm_feed_txn(s->matcher, done.flag_addr, done.txn_id, ts, ref, &r);
 	on_bell_result(w, ci, dir_of(c, side), &r, ts);
+}
+
+/*
+ * Sequence analysis of the frames side sends (counted in wa_finish()).
+ * Returns true when the frame repeats a frame_seq seen recently: a receiver's
+ * duplicate filter drops such a frame whole, so it is not analysed further.
+ */
+static bool feed_seq(struct wa_conn *c, int side, uint16_t frame_seq, uint64_t ref)
+{
+	struct eng_seq_result r;
+
+	if (!c->seq[side]) {
+		c->seq[side] = eng_seq_new();
+		if (!c->seq[side]) {
+			return false;
+		}
+	}
+	eng_seq_feed(c->seq[side], frame_seq, ref, &r);
+	return r.status == ENG_SEQ_DUPLICATE;
 }
 
 void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
@@ -358,20 +365,11 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	struct dgr_msg m;
 	struct wa_endpoint src, dst;
 	struct wa_conn *c;
-	unsigned int ci;
+	unsigned int ci = 0;
 	int side, rc;
 	bool scratch = false;
 
 	note_time(w, ts);
-	if (l2->udp) {
-		if (cap < DGR_UDP_PAD_LEN) {
-			count_malformed(w, DGR_E_UDP_SHORT);
-			return;
-		}
-		frame = buf + DGR_UDP_PAD_LEN;
-		flen = len - DGR_UDP_PAD_LEN;
-		fcap = cap - DGR_UDP_PAD_LEN;
-	}
 	if (fcap < DGR_FRAME_HDR_LEN) {
 		if (flen < DGR_FRAME_HDR_LEN) {
 			count_malformed(w, DGR_E_TRUNC_FRAME_HDR);
@@ -394,6 +392,19 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		scratch = true;
 	}
 	w->dgrdma_frames++;
+	/*
+	 * Every frame with a header takes a frame_seq, ACK-only frames and frames
+	 * a receiver rejects included: the sender numbered them all.
+	 */
+	dgr_frame_hdr_read(frame, &f.hdr);
+	src.addr = l2->src;
+	src.id = f.hdr.src_id;
+	dst.addr = l2->dst;
+	dst.id = f.hdr.dst_id;
+	c = conn_get(w, &src, &dst, &side, &ci);
+	if (c && feed_seq(c, side, f.hdr.frame_seq, ref)) {
+		goto out;
+	}
 	rc = dgr_frame_parse(&f, frame, flen, NULL);
 	if (rc < 0) {
 		count_malformed(w, rc);
@@ -403,11 +414,6 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		w->ack_only_frames++;
 		goto out;
 	}
-	src.addr = l2->src;
-	src.id = f.hdr.src_id;
-	dst.addr = l2->dst;
-	dst.id = f.hdr.dst_id;
-	c = conn_get(w, &src, &dst, &side, &ci);
 	if (!c) {
 		goto out;
 	}
@@ -428,13 +434,13 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 			count_malformed(w, rc);
 			break;
 		}
-		rc = dgr_msg_validate(&m, 0, false, NULL);
+		rc = eng_msg_check(&m, 0, NULL);
 		if (rc < 0) {
 			count_malformed(w, rc);
 			break;
 		}
 		w->msgs++;
-		if (is_doorbell(&m)) {
+		if (eng_is_doorbell(&m)) {
 			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
 			continue;
 		}
@@ -579,6 +585,13 @@ void wa_finish(struct wire_analysis *w)
 			struct wa_side_state *s = &c->s[k];
 			const struct dm_counts *mc;
 
+			if (c->seq[k]) {
+				w->seq.frames += c->seq[k]->c.frames;
+				w->seq.gaps += c->seq[k]->c.gaps;
+				w->seq.missing += c->seq[k]->c.missing;
+				w->seq.duplicates += c->seq[k]->c.duplicates;
+				w->seq.late += c->seq[k]->c.late;
+			}
 			if (!s->matcher) {
 				continue;
 			}

@@ -24,6 +24,8 @@
 #include <dgrdma/wire.h>
 
 #include "doorbell_match.h"
+#include "engine/msg_rules.h"
+#include "engine/seq_track.h"
 #include "stats.h"
 
 #define WA_MAX_CONNS 256
@@ -83,6 +85,7 @@ struct wa_conn {
 	struct wa_endpoint side[2]; /* side[0] < side[1] */
 	int host_side;		    /* -1 until decided */
 	struct wa_side_state s[2];
+	struct eng_seq *seq[2]; /* frame_seq of the frames side k sends; NULL until one */
 	uint64_t frames[2];
 };
 
@@ -122,6 +125,7 @@ struct wire_analysis {
 	uint64_t frames, dgrdma_frames, ack_only_frames, other_frames, truncated_frames;
 	uint64_t msgs, snap_cut_frames, duplicate_msgs, reasm_overflow;
 	uint64_t malformed_frames, malformed_by_reason[DGR_E__COUNT];
+	struct eng_seq_counts seq; /* sequence analysis, over every sender (wa_finish) */
 	uint64_t first_ts, last_ts;
 	struct wa_dcp_stats dcp;
 	/* results, per direction, aggregated over connections */
@@ -130,10 +134,9 @@ struct wire_analysis {
 	bool finished;
 };
 
-/* What a link layer decoder found: addresses and where the payload is. */
+/* What a link layer decoder found: the addresses of the frame. */
 struct wa_l2 {
 	struct wa_addr src, dst;
-	bool udp; /* payload is a UDP payload (2-byte pad, then the frame) */
 };
 
 /* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */
@@ -141,9 +144,10 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf);
 void wa_free(struct wire_analysis *w);
 
 /*
- * Feeds one DG-RDMA frame (UDP payload when l2->udp) of len bytes on the
- * wire of which cap were captured (cap <= len), seen at ts ns. ref is the
- * caller's frame number. Malformed frames are counted, never fatal.
+ * Feeds one DG-RDMA frame (after the UDP pad: dgr_udp_demux()) of len bytes
+ * on the wire of which cap were captured (cap <= len), seen at ts ns. ref is
+ * the caller's frame number (not 0). Malformed frames are counted, never
+ * fatal.
  */
 void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
 		    size_t len, uint64_t ts, uint64_t ref);

@@ -9,6 +9,8 @@
  * (dgrdma/reassembly.h), one per connection and sender, freed when the
  * capture file is closed.
  */
+#include <stdlib.h>
+
 #include <epan/to_str.h>
 #include <epan/conversation.h>
 #include <epan/proto_data.h>
@@ -18,6 +20,8 @@
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
+#include "../analysis/doorbell_match.h"
+#include "../analysis/engine/seq_track.h"
 #include "dgrdma-doorbell-analysis.h"
 
 int dgr_an_proto = -1;
@@ -32,23 +36,18 @@ int dgr_an_proto = -1;
  */
 #define DGR_AN_REASM_MAX 4096
 
-/* Sorted set of distinct flag addresses; a buffer's identity is its rank. */
-struct dgr_an_addrs {
-	guint32 *addr;
-	guint n;
-	guint cap;
-};
-
-/* Frames sent by one endpoint of a connection. */
+/*
+ * Frames sent by one endpoint of a connection. The sequence tracker, the
+ * reassembler and the doorbell matcher are the analysis engine's
+ * (analysis/engine/seq_track.c, stack/src/reassembly.c,
+ * analysis/doorbell_match.c), the ones latency-report runs; their refs are
+ * pointers to this file's per-frame and per-transaction records.
+ */
 struct dgr_an_dir {
-	gboolean seq_seen;
-	guint16 highest_seq;
-	wmem_map_t *seq_frames;		/* frame_seq -> struct dgr_an_frame */
-	wmem_map_t *txns;		/* txn_id -> struct dgr_an_txn it sent */
-	struct dgr_an_addrs data_addrs; /* flag addresses of its data transactions */
-	wmem_map_t *waiting;		/* data flag address -> txn awaiting a doorbell */
-	struct dgr_an_addrs bell_addrs; /* flag addresses of the doorbells it sent */
-	struct dgr_reasm *reasm;	/* its fragments -> transactions; NULL until data */
+	struct eng_seq *seq;	 /* frame_seq of its frames; NULL until one */
+	wmem_map_t *txns;	 /* txn_id -> struct dgr_an_txn it sent */
+	struct dm_matcher *dm;	 /* its data transactions, the peer's doorbells */
+	struct dgr_reasm *reasm; /* its fragments -> transactions; NULL until data */
 };
 
 struct dgr_an_conv;
@@ -67,40 +66,38 @@ struct dgr_an_conv {
 	struct dgr_an_conn *last_data_to[2]; /* latest conn with data sent to endpoint d */
 };
 
-static guint dgr_an_rank_insert(struct dgr_an_addrs *s, guint32 addr)
-{
-	guint lo = 0;
-	guint hi = s->n;
-
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-
-		if (s->addr[mid] < addr) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	if (lo < s->n && s->addr[lo] == addr) {
-		return lo;
-	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->addr = (guint32 *)wmem_realloc(wmem_file_scope(), s->addr,
-						  s->cap * sizeof(s->addr[0]));
-	}
-	memmove(&s->addr[lo + 1], &s->addr[lo], (s->n - lo) * sizeof(s->addr[0]));
-	s->addr[lo] = addr;
-	s->n++;
-	return lo;
-}
-
 static void dgr_an_dir_init(struct dgr_an_dir *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->seq_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	d->txns = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-	d->waiting = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+}
+
+/* Frees engine state (malloc'd, not wmem) when the capture file is closed. */
+static gboolean dgr_an_free_cb(wmem_allocator_t *allocator, wmem_cb_event_t event, void *user_data)
+{
+	(void)allocator;
+	(void)event;
+	free(user_data);
+	return FALSE; /* once: the next file gets new state */
+}
+
+/* The doorbell matcher of the data d sends, made on first use; NULL when out of memory. */
+static struct dm_matcher *dgr_an_matcher(struct dgr_an_dir *d)
+{
+	if (!d->dm) {
+		d->dm = (struct dm_matcher *)malloc(sizeof(*d->dm));
+		if (!d->dm) {
+			return NULL;
+		}
+		dm_init(d->dm);
+		wmem_register_callback(wmem_file_scope(), dgr_an_free_cb, d->dm);
+	}
+	return d->dm;
+}
+
+static guint64 dgr_an_ns(const nstime_t *t)
+{
+	return (guint64)t->secs * G_GUINT64_CONSTANT(1000000000) + (guint64)t->nsecs;
 }
 
 static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guint32 port,
@@ -192,50 +189,41 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	return fr;
 }
 
-/* Sequence analysis: gaps, duplicates and late frames per sender. */
+/* Sequence analysis of the sender's frames: the engine's rule (seq_track.h). */
 void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
 		      guint16 frame_seq)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
-	struct dgr_an_frame *prev;
-	int diff;
+	struct eng_seq_result r;
 
 	(void)pinfo;
-	if (!d->seq_seen) {
-		fr->seq_status = DGR_AN_SEQ_FIRST;
-		d->seq_seen = TRUE;
-		d->highest_seq = frame_seq;
-		wmem_map_insert(d->seq_frames, GUINT_TO_POINTER((guint)frame_seq), fr);
-		return;
-	}
-	diff = dgr_seq_diff(frame_seq, d->highest_seq);
-	if (diff == 1) {
-		fr->seq_status = DGR_AN_SEQ_NEXT;
-	} else if (diff > 1) {
-		int i;
-
-		fr->seq_status = DGR_AN_SEQ_GAP;
-		fr->gap = (guint32)(diff - 1);
-		/* Forget what an earlier wrap left under the missing numbers. */
-		for (i = 1; i < diff; i++) {
-			guint16 missing = (guint16)(d->highest_seq + i);
-
-			wmem_map_remove(d->seq_frames, GUINT_TO_POINTER((guint)missing));
-		}
-	} else {
-		prev = (struct dgr_an_frame *)wmem_map_lookup(d->seq_frames,
-							      GUINT_TO_POINTER((guint)frame_seq));
-		if (prev) {
-			fr->seq_status = DGR_AN_SEQ_DUPLICATE;
-			fr->dup_of = prev->frame;
+	if (!d->seq) {
+		d->seq = eng_seq_new();
+		if (!d->seq) {
 			return;
 		}
+		wmem_register_callback(wmem_file_scope(), dgr_an_free_cb, d->seq);
+	}
+	eng_seq_feed(d->seq, frame_seq, (guint64)(uintptr_t)fr, &r);
+	switch (r.status) {
+	case ENG_SEQ_FIRST:
+		fr->seq_status = DGR_AN_SEQ_FIRST;
+		break;
+	case ENG_SEQ_NEXT:
+		fr->seq_status = DGR_AN_SEQ_NEXT;
+		break;
+	case ENG_SEQ_GAP:
+		fr->seq_status = DGR_AN_SEQ_GAP;
+		fr->gap = r.missing;
+		break;
+	case ENG_SEQ_DUPLICATE:
+		fr->seq_status = DGR_AN_SEQ_DUPLICATE;
+		fr->dup_of = ((const struct dgr_an_frame *)(uintptr_t)r.dup_of)->frame;
+		break;
+	case ENG_SEQ_LATE:
 		fr->seq_status = DGR_AN_SEQ_LATE;
+		break;
 	}
-	if (diff > 0) {
-		d->highest_seq = frame_seq;
-	}
-	wmem_map_insert(d->seq_frames, GUINT_TO_POINTER((guint)frame_seq), fr);
 }
 
 /* ACK coverage: which of the peer's frames this frame acknowledges. */
@@ -247,8 +235,8 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 
 	for (i = 0; i < ack_count; i++) {
 		guint16 seq = (guint16)(ack_start + i);
-		struct dgr_an_frame *acked = (struct dgr_an_frame *)wmem_map_lookup(
-		    peer->seq_frames, GUINT_TO_POINTER((guint)seq));
+		struct dgr_an_frame *acked =
+		    (struct dgr_an_frame *)(uintptr_t)eng_seq_ref(peer->seq, seq);
 
 		if (!acked) {
 			continue;
@@ -292,40 +280,48 @@ static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kin
 }
 
 /*
- * Doorbell sent by endpoint bell_dir: its buffer is the rank of its flag
- * address among that endpoint's doorbell addresses; it answers the waiting
- * transaction into the data buffer of the same rank sent by the peer.
+ * Doorbell sent by endpoint bell_dir, matched by the engine's matcher of the
+ * data the peer sends (doorbell_match.h): its buffer is the rank of its flag
+ * address among the doorbell addresses.
  */
 static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr_an_frame *fr,
 			    packet_info *pinfo, guint32 flag_addr, struct dgr_an_msg *res)
 {
-	struct dgr_an_dir *bell = &conn->dir[bell_dir];
-	struct dgr_an_dir *data = &conn->dir[!bell_dir];
-	struct dgr_an_txn *txn = NULL;
-	guint rank;
+	struct dm_matcher *dm = dgr_an_matcher(&conn->dir[!bell_dir]);
+	struct dgr_an_txn *txn;
+	struct dm_result r;
 
 	res->is_doorbell = TRUE;
-	rank = dgr_an_rank_insert(&bell->bell_addrs, flag_addr);
-	res->doorbell_buffer = rank;
-	if (rank < data->data_addrs.n) {
-		guint32 data_addr = data->data_addrs.addr[rank];
-
-		txn = (struct dgr_an_txn *)wmem_map_remove(data->waiting,
-							   GUINT_TO_POINTER(data_addr));
+	if (!dm || dm_feed_doorbell(dm, flag_addr, dgr_an_ns(&pinfo->abs_ts), &r) < 0) {
+		return; /* more buffers than the matcher tracks: counted there, not matched */
 	}
-	if (!txn) {
+	res->doorbell_buffer = r.buffer;
+	if (r.kind != DM_MATCHED) {
 		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, conn->label[!bell_dir], NULL);
 		return;
 	}
+	txn = (struct dgr_an_txn *)(uintptr_t)r.txn_ref;
 	txn->doorbell_frame = pinfo->num;
-	/* Capture timestamps can go backwards: clamp at 0, as latency-report does. */
-	if (nstime_cmp(&pinfo->abs_ts, &txn->complete_ts) >= 0) {
-		nstime_delta(&txn->doorbell_latency, &pinfo->abs_ts, &txn->complete_ts);
-	} else {
-		nstime_set_zero(&txn->doorbell_latency);
-	}
+	/* clamped at 0 by the matcher when capture timestamps go backwards */
+	nstime_set_zero(&txn->doorbell_latency);
+	txn->doorbell_latency.secs = (time_t)(r.latency / G_GUINT64_CONSTANT(1000000000));
+	txn->doorbell_latency.nsecs = (int)(r.latency % G_GUINT64_CONSTANT(1000000000));
 	res->answers = txn;
 	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
+}
+
+/* A transaction the matcher gave up (its doorbell is missing): overtaken in this frame. */
+static void dgr_an_unmatched(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+			     const struct dm_result *r)
+{
+	struct dgr_an_txn *older;
+
+	if (r->kind != DM_UNMATCHED) {
+		return;
+	}
+	older = (struct dgr_an_txn *)(uintptr_t)r->txn_ref;
+	older->overtaken_in = pinfo->num;
+	dgr_an_event_add(fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
 }
 
 /* Appends a message result to the frame; returns where it is stored. */
@@ -483,6 +479,15 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 	if (rc < 0) {
 		return;
 	}
+	if (rc == DGR_REASM_PARTIAL && m->flag_addr != DGR_NO_FLAG) {
+		/* a newer transaction into a buffer gives up the one waiting there */
+		struct dm_matcher *dm = dgr_an_matcher(d);
+		struct dm_result r;
+
+		if (dm && dm_feed_msg(dm, m->flag_addr, m->txn_id, &r) >= 0) {
+			dgr_an_unmatched(conn, fr, pinfo, &r);
+		}
+	}
 	if (txn->msgs_seen == 0) {
 		/* The first fragment accepted defines the transaction, as in the reassembler. */
 		txn->flag_addr = m->flag_addr;
@@ -505,16 +510,19 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 	}
 	dgr_an_event_add(fr, DGR_AN_EV_TXN_COMPLETE, conn->label[fr->dir], NULL);
 	{
-		struct dgr_an_txn *older;
+		struct dm_matcher *dm = dgr_an_matcher(d);
+		struct dm_result r;
+		int b;
 
-		txn->buffer = dgr_an_rank_insert(&d->data_addrs, txn->flag_addr);
-		older = (struct dgr_an_txn *)wmem_map_lookup(d->waiting,
-							     GUINT_TO_POINTER(txn->flag_addr));
-		if (older) {
-			older->overtaken_in = pinfo->num;
-			dgr_an_event_add(fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
+		if (!dm) {
+			return;
 		}
-		wmem_map_insert(d->waiting, GUINT_TO_POINTER(txn->flag_addr), txn);
+		b = dm_feed_txn(dm, txn->flag_addr, txn->txn_id, dgr_an_ns(&pinfo->abs_ts),
+				(guint64)(uintptr_t)txn, &r);
+		if (b >= 0) {
+			txn->buffer = (guint32)b;
+		}
+		dgr_an_unmatched(conn, fr, pinfo, &r);
 	}
 }
 

@@ -15,6 +15,7 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
+#include "../analysis/stats.h"
 #include "dgrdma-doorbell-analysis.h"
 #include "dgrdma-dissectors.h"
 
@@ -26,7 +27,7 @@ struct latency_row {
 	guint64 doorbells;
 	guint64 unmatched;
 	guint64 orphans;
-	GArray *ns; /* gint64 doorbell latencies */
+	GArray *ns; /* guint64 doorbell latencies (never negative: the matcher clamps at 0) */
 };
 
 struct latency_tap {
@@ -67,7 +68,7 @@ static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_
 	if (!row) {
 		row = g_new0(struct latency_row, 1);
 		row->label = g_strdup(label);
-		row->ns = g_array_new(FALSE, FALSE, sizeof(gint64));
+		row->ns = g_array_new(FALSE, FALSE, sizeof(guint64));
 		g_hash_table_insert(t->by_label, row->label, row);
 		g_ptr_array_add(t->rows, row);
 	}
@@ -76,7 +77,7 @@ static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_
 		row->txns++;
 		break;
 	case DGR_AN_EV_DOORBELL: {
-		gint64 ns = (gint64)ev->latency.secs * 1000000000 + ev->latency.nsecs;
+		guint64 ns = (guint64)ev->latency.secs * 1000000000 + (guint64)ev->latency.nsecs;
 
 		row->doorbells++;
 		g_array_append_val(row->ns, ns);
@@ -92,26 +93,15 @@ static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_
 	return TAP_PACKET_REDRAW;
 }
 
-static gint cmp_gint64(gconstpointer a, gconstpointer b)
+static gint cmp_guint64(gconstpointer a, gconstpointer b)
 {
-	gint64 x = *(const gint64 *)a;
-	gint64 y = *(const gint64 *)b;
+	guint64 x = *(const guint64 *)a;
+	guint64 y = *(const guint64 *)b;
 
 	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-/* Nearest rank: the ceil(n * permille / 1000)-th smallest of sorted v[0..n). */
-static gint64 percentile(const gint64 *v, guint n, guint permille)
-{
-	guint64 rank = ((guint64)n * permille + 999) / 1000;
-
-	if (rank < 1) {
-		rank = 1;
-	}
-	return v[rank - 1];
-}
-
-static void print_us(gint64 ns)
+static void print_us(guint64 ns)
 {
 	printf(" %12.3f", (double)ns / 1000.0);
 }
@@ -145,10 +135,10 @@ static void latency_draw(void *tapdata)
 			printf("  latency: no doorbells\n");
 			continue;
 		}
-		g_array_sort(row->ns, cmp_gint64);
+		g_array_sort(row->ns, cmp_guint64);
 		{
-			const gint64 *v = (const gint64 *)(void *)row->ns->data;
-			gint64 sum = 0;
+			const guint64 *v = (const guint64 *)(void *)row->ns->data;
+			guint64 sum = 0;
 
 			for (k = 0; k < n; k++) {
 				sum += v[k];
@@ -158,7 +148,8 @@ static void latency_draw(void *tapdata)
 			printf(" ");
 			print_us(v[0]);
 			for (k = 0; k < G_N_ELEMENTS(permille); k++) {
-				print_us(percentile(v, n, permille[k]));
+				/* nearest rank, latency-report's function (analysis/stats.c) */
+				print_us(percentile_nearest_rank(v, n, permille[k]));
 			}
 			print_us(v[n - 1]);
 			printf(" %12.3f\n", (double)sum / (double)n / 1000.0);

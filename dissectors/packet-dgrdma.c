@@ -15,6 +15,7 @@
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
+#include "../analysis/engine/msg_rules.h"
 #include "dgrdma-doorbell-analysis.h"
 #include "dgrdma-dissectors.h"
 
@@ -99,6 +100,7 @@ static expert_field ei_doorbell_orphan = EI_INIT;
 
 static dissector_handle_t dgrdma_eth_handle;
 static dissector_handle_t dgrdma_udp_handle;
+static dissector_handle_t dcp_handle;
 
 /* Preferences (read-only while dissecting). */
 static gboolean pref_offset0_is_dst = FALSE;
@@ -131,24 +133,6 @@ static int *const flag_word_fields[] = {
 	&hf_flag_valid, &hf_flag_length, &hf_flag_eof, &hf_flag_truncated, &hf_flag_opcode, NULL,
 };
 
-/*
- * A doorbell is a flag-only message (num_msgs_in_txn 0, data_len 0) with a
- * flag whose word says nothing but "buffer free": opcode 0, length 0, no EOF
- * or truncation. Any other flag word makes it a zero-length data transaction
- * carrying a message in a buffer (a discontinuity, an EOF, ...). Same rule as
- * latency-report (analysis/wire_analysis.c).
- */
-static gboolean dgrdma_is_doorbell(const struct dgr_msg *m)
-{
-	struct dgr_flag_word fw;
-
-	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
-		return FALSE;
-	}
-	dgr_flag_decode(m->flag_value, &fw);
-	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
-}
-
 /* Expert info for a dgr_msg_validate() failure, with its precise text. */
 static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct dgr_msg *m)
 {
@@ -157,7 +141,9 @@ static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct d
 	int rc;
 
 	errbuf[0] = '\0';
-	rc = dgr_msg_validate(m, pref_mem_size, pref_strict_lengths, errbuf);
+	/* with no memory size given, the 32-bit address space (engine/msg_rules.h) */
+	rc = dgr_msg_validate(m, pref_mem_size ? pref_mem_size : ENG_ADDR_SPACE,
+			      pref_strict_lengths, errbuf);
 	switch (-rc) {
 	case 0:
 		return;
@@ -311,11 +297,13 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
 
 /*
  * Decodes one message at offset (already aligned); returns the offset after
- * it, or -1 when the rest of the frame cannot be decoded.
+ * it, or -1 when the rest of the frame cannot be decoded. *analysable turns
+ * FALSE at the first message a receiver drops (the engine's rule, as in
+ * latency-report): it and the rest of the frame are decoded, not analysed.
  */
 static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, int offset,
 				  guint index, struct dgr_an_conn *conn, struct dgr_an_frame *fr,
-				  guint *queued, gboolean *more)
+				  guint *queued, gboolean *more, gboolean *analysable)
 {
 	guint frame_len = tvb_reported_length(tvb);
 	struct dgr_msg m;
@@ -374,7 +362,7 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 				       m.msg_type);
 	}
 	proto_tree_add_item(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, ENC_NA);
-	is_doorbell = dgrdma_is_doorbell(&m);
+	is_doorbell = eng_is_doorbell(&m);
 	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
@@ -398,12 +386,33 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	}
 	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m.data_len);
 	dgrdma_validate(pinfo, mi, &m);
+	/*
+	 * What the codec refuses (dgr_frame_next_msg: the type, has_nextmsg, the
+	 * padding after the data; dgr_msg_validate) is dropped by a receiver and
+	 * ends the analysis of the frame, as in latency-report.
+	 */
+	if (m.msg_type != 0 || m.has_nextmsg > 1 || eng_msg_check(&m, pref_mem_size, NULL) < 0) {
+		*analysable = FALSE;
+	} else if (m.has_nextmsg) {
+		guint end = (guint)offset + m.data_len;
+		guint next =
+		    DGR_FRAME_HDR_LEN +
+		    ((end - DGR_FRAME_HDR_LEN + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
+		guint i;
+
+		for (i = end; i < next && i < tvb_captured_length(tvb); i++) {
+			if (tvb_get_guint8(tvb, i) != 0) {
+				*analysable = FALSE;
+				break;
+			}
+		}
+	}
 
 	/*
 	 * Analyse before adding the payload: in a capture cut by a snap length
 	 * the payload item throws, but the header is complete and counts.
 	 */
-	if (pref_analyze) {
+	if (pref_analyze && *analysable) {
 		if (conn) {
 			in.txn_id = m.txn_id;
 			in.flag_addr = m.flag_addr;
@@ -445,6 +454,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	proto_item *seq_item;
 	proto_item *ti;
 	gboolean more;
+	gboolean analysable = TRUE;
 	guint index = 0;
 	guint queued = 0;
 	int offset;
@@ -494,14 +504,22 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 
 	if (pref_analyze) {
 		fr = dgr_an_frame_get(pinfo, sender, receiver, &conn);
-		if (flags > DGR_FRAME_FLAG_MSGS) {
-			/* A receiver rejects the whole frame: decode it, analyse nothing. */
+		if (conn) {
+			/*
+			 * Every frame takes a frame_seq, ACK-only frames and frames a
+			 * receiver rejects included: the sender numbered them all.
+			 */
+			dgr_an_frame_seq(conn, fr, pinfo, frame_seq);
+		}
+		if (flags > DGR_FRAME_FLAG_MSGS || (fr && fr->seq_status == DGR_AN_SEQ_DUPLICATE)) {
+			/*
+			 * A receiver rejects the whole frame (a bad flags byte; a
+			 * frame_seq its duplicate filter has seen): decode it, analyse
+			 * nothing more, as latency-report.
+			 */
 			conn = NULL;
 		}
 		if (conn) {
-			if (flags != DGR_FRAME_FLAG_ACK_ONLY) {
-				dgr_an_frame_seq(conn, fr, pinfo, frame_seq);
-			}
 			dgr_an_frame_ack(conn, fr, pinfo, ack_start, ack_count);
 		}
 	}
@@ -521,6 +539,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 			for (i = 0; i < avail; i++) {
 				if (tvb_get_guint8(tvb, offset + i) != 0) {
 					expert_add_info(pinfo, ti, &ei_padding);
+					analysable = FALSE;
 					break;
 				}
 			}
@@ -533,7 +552,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 			offset = aligned;
 		}
 		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index, conn, fr, &queued,
-						&more);
+						&more, &analysable);
 		if (offset < 0) {
 			offset = (int)frame_len;
 			break;
@@ -571,7 +590,30 @@ static int dissect_dgrdma_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 	proto_item *ti;
 	proto_tree *dtree;
 	tvbuff_t *frame_tvb;
+	guint8 pad[DGR_UDP_PAD_LEN];
+	const guint8 *body;
+	size_t body_len;
 
+	/*
+	 * The codec's pad rule (dgr_udp_demux): pad 0 carries DG-RDMA, 0xF040 DCP,
+	 * any other pad neither (the stack drops it; latency-report counts it as
+	 * another frame): not ours.
+	 */
+	if (tvb_captured_length(tvb) >= DGR_UDP_PAD_LEN) {
+		int kind;
+
+		tvb_memcpy(tvb, pad, 0, DGR_UDP_PAD_LEN);
+		kind = dgr_udp_demux(pad, sizeof(pad), &body, &body_len);
+		if (kind == DGR_UDP_UNKNOWN) {
+			return 0;
+		}
+		if (kind == DGR_UDP_DCP && dcp_handle) {
+			return DGR_UDP_PAD_LEN +
+			       call_dissector(dcp_handle,
+					      tvb_new_subset_remaining(tvb, DGR_UDP_PAD_LEN), pinfo,
+					      tree);
+		}
+	}
 	(void)data;
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "DG-RDMA");
 	col_clear(pinfo->cinfo, COL_INFO);
@@ -912,6 +954,7 @@ void proto_register_dgrdma(void)
 void proto_reg_handoff_dgrdma(void)
 {
 	dissector_add_uint("ethertype", DGR_ETHERTYPE_DGRDMA, dgrdma_eth_handle);
+	dcp_handle = find_dissector("dcp");
 	dissector_add_uint_with_preference("udp.port", DGR_UDP_PORT, dgrdma_udp_handle);
 	heur_dissector_add("udp", dissect_dgrdma_heur, "DG-RDMA over UDP (any port)", "dgrdma_udp",
 			   proto_dgrdma, HEURISTIC_DISABLE);

@@ -489,7 +489,7 @@ static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_
 {
 	const uint8_t *d = t->rx_buf + (size_t)i * t->slot_size;
 	size_t len = t->rx_msgs[i].msg_len;
-	uint16_t pad;
+	int kind;
 
 	read_cmsgs(t, i, p);
 	p->src.in = t->rx_names[i].in;
@@ -497,19 +497,14 @@ static void fill_udp_pkt(struct dgr_transport *t, unsigned int i, struct dgr_rx_
 	p->data = d;
 	p->len = len;
 	p->proto = DGR_PROTO_INVALID;
-	if (len < DGR_UDP_PAD_LEN) {
+	/* the pad rule of the codec, shared with the analysis tools and the dissector */
+	kind = dgr_udp_demux(d, len, &p->data, &p->len);
+	if (kind < 0 || kind == DGR_UDP_UNKNOWN) {
+		p->data = d;
+		p->len = len;
 		return;
 	}
-	pad = (uint16_t)((d[0] << 8) | d[1]);
-	if (pad == DGR_UDP_PAD_DGRDMA) {
-		p->proto = DGR_PROTO_DGRDMA;
-	} else if (pad == DGR_UDP_PAD_DCP) {
-		p->proto = DGR_PROTO_DCP;
-	} else {
-		return;
-	}
-	p->data = d + DGR_UDP_PAD_LEN;
-	p->len = len - DGR_UDP_PAD_LEN;
+	p->proto = kind == DGR_UDP_DCP ? DGR_PROTO_DCP : DGR_PROTO_DGRDMA;
 }
 
 /*

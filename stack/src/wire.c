@@ -557,3 +557,21 @@ int dgr_udp_unwrap(const uint8_t *payload, size_t len, const uint8_t **frame, si
 	*frame_len = len - DGR_UDP_PAD_LEN;
 	return 0;
 }
+
+/* See wire.h. */
+int dgr_udp_demux(const uint8_t *payload, size_t len, const uint8_t **body, size_t *body_len)
+{
+	if (!payload || len < DGR_UDP_PAD_LEN) {
+		return -DGR_E_UDP_SHORT;
+	}
+	*body = payload + DGR_UDP_PAD_LEN;
+	*body_len = len - DGR_UDP_PAD_LEN;
+	switch ((unsigned int)payload[0] << 8 | payload[1]) {
+	case 0:
+		return DGR_UDP_DGRDMA;
+	case DGR_ETHERTYPE_DCP:
+		return DGR_UDP_DCP;
+	default:
+		return DGR_UDP_UNKNOWN;
+	}
+}

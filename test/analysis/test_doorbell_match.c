@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the doorbell matcher (analysis/doorbell_match.c): the rule of docs/analysis.md. */
 #include "../../analysis/doorbell_match.h"
+#include "../../analysis/engine/msg_rules.h"
+#include "../../analysis/engine/seq_track.h"
 #include "../unit/tap.h"
+
+#include <string.h>
 
 #define DATA(b) (0x00100000u + 4u * (b))
 #define BELL(b) (0x0000F000u + 4u * (b))
@@ -16,7 +20,7 @@ static void test_in_order(void)
 
 	dm_init(&m);
 	for (i = 0; i < 12; i++) {
-		dm_feed_txn(&m, DATA(i % 4), 1000 * i, i, &r);
+		dm_feed_txn(&m, DATA(i % 4), (uint32_t)(i), 1000 * i, i, &r);
 		ok &= r.kind == DM_NONE;
 		dm_feed_doorbell(&m, BELL(i % 4), 1000 * i + 100 + i, &r);
 		ok &= r.kind == DM_MATCHED && r.latency == 100 + i && r.txn_ref == i &&
@@ -37,7 +41,7 @@ static void test_outstanding(void)
 	/* all four buffers filled before the first doorbell: doorbell k answers txn k */
 	dm_init(&m);
 	for (i = 0; i < 4; i++) {
-		dm_feed_txn(&m, DATA(i), 10 * i, i, &r);
+		dm_feed_txn(&m, DATA(i), (uint32_t)(i), 10 * i, i, &r);
 	}
 	for (i = 0; i < 4; i++) {
 		dm_feed_doorbell(&m, BELL(i), 1000 + i, &r);
@@ -51,10 +55,10 @@ static void test_unmatched_and_orphan(void)
 	struct dm_result r;
 
 	dm_init(&m);
-	dm_feed_txn(&m, DATA(0), 100, 1, &r);
-	dm_feed_txn(&m, DATA(1), 200, 2, &r);
+	dm_feed_txn(&m, DATA(0), (uint32_t)(1), 100, 1, &r);
+	dm_feed_txn(&m, DATA(1), (uint32_t)(2), 200, 2, &r);
 	/* buffer 0 refilled before its doorbell: its doorbell is missing from the capture */
-	dm_feed_txn(&m, DATA(0), 300, 3, &r);
+	dm_feed_txn(&m, DATA(0), (uint32_t)(3), 300, 3, &r);
 	tap_ok(r.kind == DM_UNMATCHED && r.txn_ref == 1 && r.txn_ts == 100,
 	       "a newer transaction into a waiting buffer makes the older unmatched");
 	dm_feed_doorbell(&m, BELL(0), 350, &r);
@@ -74,7 +78,7 @@ static void test_unmatched_and_orphan(void)
 
 	/* a doorbell address ranked beyond every data address answers nothing */
 	dm_init(&m);
-	dm_feed_txn(&m, DATA(0), 100, 1, &r);
+	dm_feed_txn(&m, DATA(0), (uint32_t)(1), 100, 1, &r);
 	dm_feed_doorbell(&m, BELL(0), 200, &r);
 	dm_feed_doorbell(&m, BELL(1), 300, &r);
 	tap_ok(r.kind == DM_ORPHAN && r.buffer == 1,
@@ -87,9 +91,9 @@ static void test_rank_by_value(void)
 
 	/* data addresses appear out of order; pending state follows the address */
 	dm_init(&m);
-	dm_feed_txn(&m, DATA(2), 10, 12, &r);
-	dm_feed_txn(&m, DATA(0), 20, 10, &r);
-	dm_feed_txn(&m, DATA(1), 30, 11, &r);
+	dm_feed_txn(&m, DATA(2), (uint32_t)(12), 10, 12, &r);
+	dm_feed_txn(&m, DATA(0), (uint32_t)(10), 20, 10, &r);
+	dm_feed_txn(&m, DATA(1), (uint32_t)(11), 30, 11, &r);
 	dm_feed_doorbell(&m, BELL(0), 100, &r);
 	tap_ok(r.kind == DM_MATCHED && r.txn_ref == 10 && r.buffer == 0,
 	       "ascending value: lowest doorbell address answers lowest data address");
@@ -108,14 +112,143 @@ static void test_overflow(void)
 
 	dm_init(&m);
 	for (i = 0; i < DM_MAX_BUFFERS; i++) {
-		dm_feed_txn(&m, DATA(i), i, i, &r);
+		dm_feed_txn(&m, DATA(i), (uint32_t)(i), i, i, &r);
 	}
-	rc = dm_feed_txn(&m, DATA(DM_MAX_BUFFERS), 5, 5, &r);
+	rc = dm_feed_txn(&m, DATA(DM_MAX_BUFFERS), (uint32_t)(5), 5, 5, &r);
 	TAP_EQ_I(rc, -1, "address beyond DM_MAX_BUFFERS is refused");
 	TAP_EQ_U(m.c.addr_overflow, 1, "and counted");
 	rc = dm_feed_doorbell(&m, BELL(DM_MAX_BUFFERS - 1), 5000, &r);
 	tap_ok(rc == 0 && r.kind == DM_MATCHED && r.txn_ref == 0,
 	       "the first doorbell address seen has rank 0: it answers buffer 0");
+}
+
+/*
+ * Capture loss of both a doorbell and one fragment of the next transaction
+ * into the same buffer: the first fragment seen of that newer transaction
+ * gives the waiting one up, so it is never paired with a later doorbell.
+ */
+static void test_newer_message_gives_up(void)
+{
+	struct dm_result r;
+
+	dm_init(&m);
+	dm_feed_txn(&m, DATA(0), 1, 100, 1, &r);
+	dm_feed_txn(&m, DATA(1), 2, 200, 2, &r);
+	/* doorbell for buffer 0 lost; txn 3 into buffer 0 loses its 2nd fragment */
+	dm_feed_msg(&m, DATA(0), 3, &r);
+	tap_ok(r.kind == DM_UNMATCHED && r.txn_ref == 1 && r.txn_ts == 100 && r.buffer == 0,
+	       "a fragment of a newer transaction gives the waiting one up at once");
+	dm_feed_msg(&m, DATA(0), 3, &r);
+	tap_ok(r.kind == DM_NONE, "a second fragment of it gives up nothing more");
+	dm_feed_msg(&m, DATA(1), 2, &r);
+	tap_ok(r.kind == DM_NONE,
+	       "a late fragment of the waiting transaction itself changes nothing");
+	dm_feed_msg(&m, DATA(1), 1, &r);
+	tap_ok(r.kind == DM_NONE, "an older txn_id never gives up a newer waiting transaction");
+	dm_feed_doorbell(&m, BELL(0), 5000, &r);
+	tap_ok(r.kind == DM_ORPHAN,
+	       "buffer 0's next doorbell (txn 3 never completed) is an orphan");
+	TAP_EQ_U(m.c.unmatched, 1, "1 unmatched");
+	TAP_EQ_U(m.c.matched, 0, "no false latency");
+	dm_feed_doorbell(&m, BELL(1), 600, &r);
+	tap_ok(r.kind == DM_MATCHED && r.latency == 400, "buffer 1 still matches");
+	TAP_EQ_I(dm_feed_msg(&m, DATA(3), 40, &r), -1,
+		 "a fragment into an address no transaction completed into yet finds nothing");
+	tap_ok(r.kind == DM_NONE, "and gives up nothing");
+	/* serial comparison across the 32-bit wrap */
+	dm_init(&m);
+	dm_feed_txn(&m, DATA(0), 0xFFFFFFFFu, 10, 7, &r);
+	dm_feed_msg(&m, DATA(0), 0, &r);
+	tap_ok(r.kind == DM_UNMATCHED && r.txn_ref == 7, "txn_id 0 is newer than 0xFFFFFFFF");
+}
+
+static void test_seq_track(void)
+{
+	struct eng_seq *s = eng_seq_new();
+	struct eng_seq_result r;
+	uint32_t i;
+	uint64_t ref = 1;
+	int ok = 1;
+
+	if (!s) {
+		tap_ok(0, "seq tracker allocated");
+		return;
+	}
+	eng_seq_feed(s, 1, ref++, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_FIRST, "first frame");
+	/* 70000 frames in order, across the 16-bit wrap through 0 */
+	for (i = 2; i < 70000; i++) {
+		eng_seq_feed(s, (uint16_t)i, ref++, &r);
+		ok &= r.status == ENG_SEQ_NEXT;
+	}
+	tap_ok(ok, "every frame in order is the next one, 65535 -> 0 -> 1 included");
+	TAP_EQ_U(s->c.gaps + s->c.duplicates + s->c.late, 0, "no gap, duplicate or late frame");
+	/* highest is now 69999 mod 65536 = 4463 */
+	eng_seq_feed(s, 4466, ref++, &r);
+	tap_ok(r.status == ENG_SEQ_GAP && r.missing == 2, "a jump of 3 is a gap of 2 frames");
+	eng_seq_feed(s, 4466, ref++, &r);
+	tap_ok(r.status == ENG_SEQ_DUPLICATE && r.dup_of == ref - 2,
+	       "the same number again is a duplicate of it");
+	eng_seq_feed(s, 4464, ref++, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_LATE, "a missing number arriving after is late");
+	eng_seq_feed(s, 4464, ref++, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_DUPLICATE, "and then a duplicate");
+	eng_seq_feed(s, 4000, ref++, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_DUPLICATE, "a number of this wrap seen before is a duplicate");
+	tap_ok(eng_seq_ref(s, 4466) == ref - 5, "the ref of a frame_seq is kept for ACK coverage");
+	TAP_EQ_U(s->c.gaps, 1, "1 gap");
+	TAP_EQ_U(s->c.missing, 2, "2 missing");
+	TAP_EQ_U(s->c.duplicates, 3, "3 duplicates");
+	TAP_EQ_U(s->c.late, 1, "1 late");
+	eng_seq_free(s);
+}
+
+/* The codec's UDP pad rule, which latency-report and the dissector demultiplex with. */
+static void test_udp_pad_rule(void)
+{
+	uint8_t dgr[12] = { 0x00, 0x00, 1 }, dcp[12] = { 0xF0, 0x40, 0 },
+		other[12] = { 0x40, 0xF0 };
+	const uint8_t *body = NULL;
+	size_t len = 0;
+
+	TAP_EQ_I(dgr_udp_demux(dgr, sizeof(dgr), &body, &len), DGR_UDP_DGRDMA, "pad 0: DG-RDMA");
+	tap_ok(body == dgr + 2 && len == 10, "the frame starts after the pad");
+	TAP_EQ_I(dgr_udp_demux(dcp, sizeof(dcp), &body, &len), DGR_UDP_DCP, "pad 0xF040: DCP");
+	TAP_EQ_I(dgr_udp_demux(other, sizeof(other), &body, &len), DGR_UDP_UNKNOWN,
+		 "pad 0x40F0 (0xF040 byte-swapped): neither");
+	TAP_EQ_I(dgr_udp_demux(dgr, 1, &body, &len), -DGR_E_UDP_SHORT,
+		 "1 byte: shorter than the pad");
+}
+
+static void test_msg_rules(void)
+{
+	struct dgr_msg msg = { 0 };
+
+	msg.num_msgs_in_txn = 0;
+	msg.data_len = 0;
+	msg.flag_addr = 0xF000;
+	msg.flag_value = 1;
+	tap_ok(eng_is_doorbell(&msg), "flag-only with flag word 1 is a doorbell");
+	msg.flag_value = 1u | (4u << 24);
+	tap_ok(!eng_is_doorbell(&msg), "flag-only with a discontinuity opcode is data");
+	msg.flag_value = 1u | (1u << 22);
+	tap_ok(!eng_is_doorbell(&msg), "flag-only with EOF is data");
+	memset(&msg, 0, sizeof(msg));
+	msg.num_msgs_in_txn = 1;
+	msg.msg_seq = 1;
+	msg.flag_addr = 0x100000;
+	msg.flag_value = 1;
+	msg.data_addr = 0xFFFFFFF0u;
+	msg.data_len = 16;
+	TAP_EQ_I(eng_msg_check(&msg, 0, NULL), 0, "data ending exactly at 2^32 is valid");
+	msg.data_len = 32;
+	TAP_EQ_I(eng_msg_check(&msg, 0, NULL), -DGR_E_ADDR_RANGE,
+		 "data running past 2^32 is malformed with the memory size unknown");
+	msg.data_len = 256;
+	TAP_EQ_I(eng_msg_check(&msg, 0, NULL), -DGR_E_ADDR_RANGE, "256 bytes past 0xFFFFFFF0 too");
+	msg.data_addr = 0x1000;
+	TAP_EQ_I(eng_msg_check(&msg, 0x1000, NULL), -DGR_E_ADDR_RANGE,
+		 "a known memory size still applies");
 }
 
 int main(void)
@@ -125,5 +258,9 @@ int main(void)
 	test_unmatched_and_orphan();
 	test_rank_by_value();
 	test_overflow();
+	test_newer_message_gives_up();
+	test_seq_track();
+	test_msg_rules();
+	test_udp_pad_rule();
 	return tap_done();
 }

@@ -222,8 +222,9 @@ static void emit(struct pcap_out *o, struct frame *f, int from_fpga, uint64_t dt
  * 11 host seq4: doorbell buf3 -> txn4            (+7 us)  latency 67 us
  * 12 host seq5: doorbell buf2: orphan            (+1 us)
  * 13 FPGA seq8: txn7 fragment 1/3, never completed (+1 us)
- * 14 FPGA: ACK-only frame (frame_seq 0) acknowledging host seq 1..5 (+1 us)
- * 15 FPGA seq9: txn8, flag-only but its flag word is a discontinuity
+ * 14 FPGA seq9: ACK-only frame acknowledging host seq 1..5 (+1 us); it takes a
+ *    frame_seq like every frame (docs/protocol.md), so frame 15 is no gap
+ * 15 FPGA seq10: txn8, flag-only but its flag word is a discontinuity
  *    (opcode 4): a zero-length data transaction into buf1, not a doorbell (+1 us)
  * 16 host seq6: doorbell buf1 -> txn8          (+29 us) latency 29 us
  */
@@ -292,10 +293,10 @@ static int gen_basic(const char *dir)
 		  16);
 	emit(&o, &f, 1, 1000);
 
-	frame_start(&f, FPGA_ID, HOST_ID, 0, 1, 5); /* ACK-only frames take no frame_seq */
+	frame_start(&f, FPGA_ID, HOST_ID, 9, 1, 5); /* ACK-only frames are numbered too */
 	emit(&o, &f, 1, 1000);
 
-	frame_start(&f, FPGA_ID, HOST_ID, 9, 0, 0);
+	frame_start(&f, FPGA_ID, HOST_ID, 10, 0, 0);
 	frame_msg(&f, 8, DATA_FLAG_BASE + 4,
 		  dgr_flag_encode(0, false, false, DGR_OPCODE_DISCONTINUITY), 0, 1, 0, 0);
 	emit(&o, &f, 1, 1000);
@@ -330,6 +331,7 @@ static size_t one_msg_frame(struct frame *f, uint16_t seq, uint32_t txn, uint16_
  * 13 DCP: length field 30, 14 bytes present
  * 14 DCP: write type with length 12
  * 15 DCP: NOP response with marker 0x41
+ * 16 data_addr 0xFFFFFFF0 with 32 bytes: past 2^32 (malformed with any memory size)
  */
 static int gen_malformed(const char *dir)
 {
@@ -429,6 +431,13 @@ static int gen_malformed(const char *dir)
 		raw[DCP_NOP_RESP_OFF_MARKER] = 0x41;
 		o.t_ns += 1000;
 		eth_write(&o, 1, DGR_ETHERTYPE_DCP, raw, len);
+	}
+	{
+		/* no receiver has a 33-bit address space: malformed whatever the memory size */
+		len = one_msg_frame(&f, 12, 12, 32);
+		dgr_put_le32(f.buf + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_DATA_ADDR, 0xFFFFFFF0u);
+		o.t_ns += 1000;
+		eth_write(&o, 1, DGR_ETHERTYPE_DGRDMA, f.buf, len);
 	}
 	return pcap_close(&o);
 }

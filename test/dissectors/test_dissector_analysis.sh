@@ -42,14 +42,16 @@ check_eq "$(column basic.pcap dgrdma.analysis.overtaken_in)" "8|9 " "overtaken_i
 check_eq "$(column basic.pcap dgrdma.analysis.orphan)" "12|1 " "doorbell with nothing waiting is an orphan"
 check_eq "$(column basic.pcap dgrdma.analysis.seq_gap)" "6|1 " "frame_seq gap of one frame"
 check_eq "$(column basic.pcap dgrdma.analysis.duplicate_of)" "7|6 " "duplicate frame_seq"
-check_eq "$(column basic.pcap dgrdma.analysis.duplicate_fragment)" "7|1 " \
-	"fragment of the duplicate frame is a duplicate fragment"
+check_eq "$(column basic.pcap dgrdma.analysis.seq_late)" "" \
+	"the numbered ACK-only frame 14 (seq 9) and the next frame (seq 10) are in sequence"
+check_eq "$(column basic.pcap dgrdma.analysis.txn_first | tr ' ' '\n' | grep -c '^7|')" 0 \
+	"a frame with a duplicate frame_seq is dropped by a receiver: its messages are not analysed"
 check_eq "$(column basic.pcap dgrdma.analysis.acked_in)" \
 	"1|4 2|4 3|4 4|14 5|14 10|14 11|14 12|14 " "acked_in: the frame whose ACK covered it"
 check_eq "$(column basic.pcap dgrdma.analysis.acks_found) $(column basic.pcap dgrdma.analysis.acks_first)" \
 	"4|3 14|5  4|1 14|4 " "ACK coverage: frames acknowledged and the first of them"
 check_eq "$(column basic.pcap dgrdma.analysis.txn_complete_in)" \
-	"1|1 2|3 3|3,3 6|6 7|6 8|8 9|9 15|15 " "txn_complete_in on every fragment"
+	"1|1 2|3 3|3,3 6|6 8|8 9|9 15|15 " "txn_complete_in on every fragment (not in the duplicate frame 7)"
 check_eq "$(column basic.pcap dgrdma.analysis.txn_missing)" "13|2 " \
 	"incomplete transaction: 2 fragments missing"
 check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 13')" \
@@ -175,6 +177,16 @@ else
 		expect="$expect $(json_num "$DT/gen$n.json" orphan_doorbells)"
 		expect="$expect $(json_num "$DT/gen$n.json" pending_at_end)"
 		check_eq "$sums" "$expect" "dgrdma-gen $args: tap counts equal the ground truth"
+		# Sequence analysis: every frame numbered (ACK-only included); only real capture loss
+		# is a gap, and nothing is a duplicate or late.
+		got=$(ts -2 -r "gen$n.pcapng" -T fields -e dgrdma.analysis.seq_gap \
+			-e dgrdma.analysis.duplicate_of -e dgrdma.analysis.seq_late \
+			-Y 'dgrdma.analysis.seq_gap || dgrdma.analysis.duplicate_of || dgrdma.analysis.seq_late' |
+			awk -F'\t' '$1 != "" {g++; m += $1} $2 != "" {d++} $3 != "" {l++}
+				END {printf "%d %d %d %d", g, m, d, l}')
+		expect="$(json_num "$DT/gen$n.json" gaps) $(json_num "$DT/gen$n.json" frames_missing) 0 0"
+		check_eq "$got" "$expect" \
+			"dgrdma-gen $args: frame_seq gaps, frames missing, duplicates, late equal the ground truth"
 	done <<'ARGS'
 --txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
 --transport udp --txns 200 --profile jitter
@@ -248,6 +260,95 @@ else
 --txns 200 --conns 2 --drop-every 11 --coalesce-doorbells 2
 --transport udp --txns 150 --profile jitter --discontinuity-every 9
 --doorbell dcp --txns 100 --coalesce-doorbells 3
+ARGS
+fi
+
+# --- one engine: the tap and latency-report --json give the same counts and percentiles
+# agree NAME FILE TSHARK-OPTIONS... -- LATENCY-REPORT-OPTIONS...: counts summed over the
+# tap's connections against the sum of latency-report's directions; percentiles when the
+# capture has one data direction of one connection (the tap has no aggregate row).
+agree() {
+	local name=$1 file=$2 tso=() lro=() tap lr rows
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		tso+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	lro=("$@")
+	tap=$(ts -r "$file" "${tso[@]}" -q -z dgrdma,latency)
+	if ! lr=$("$LR" --no-progress --json "${lro[@]}" "$DT/$file" 2>/dev/null); then
+		not_ok "$name: latency-report --json runs"
+		return
+	fi
+	check_eq "$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
+		o += $10; p += $12} END {printf "%d %d %d %d %d %d", t, d, m, u, o, p}')" \
+		"$(python3 -c '
+import json, sys
+w = json.load(sys.stdin).get("wire", {})
+k = ["transactions", "doorbells", "matched", "unmatched_transactions", "orphan_doorbells",
+     "pending_at_end"]
+print(" ".join(str(sum(w[d][x] for d in w)) for x in k))' <<<"$lr")" \
+		"$name: tap and latency-report count the same transactions, doorbells, matched, unmatched, orphans, pending"
+	rows=$(grep -c '^  transactions' <<<"$tap")
+	if [ "$rows" = 1 ] && grep -q ' min ' <<<"$tap"; then
+		check_eq "$(grep -A1 ' min ' <<<"$tap" | tail -1 |
+			awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')" \
+			"$(python3 -c '
+import json, sys
+w = json.load(sys.stdin)["wire"]
+l = [w[d]["latency_ns"] for d in w if w[d]["latency_ns"]["count"]][0]
+print("".join("%d " % l[k] for k in ["min", "p50", "p90", "p99", "p999", "max"]))' <<<"$lr")" \
+			"$name: tap and latency-report give the same min/p50/p90/p99/p99.9/max (ns)"
+	fi
+}
+if [ ! -x "$LR" ] || [ ! -x "$GEN" ]; then
+	skip "latency-report or dgrdma-gen not built (make analysis): no agreement check"
+else
+	for f in basic.pcap wrap.pcap malformed.pcap udp.pcap padded.pcap dcp-doorbell-index.pcap; do
+		agree "$f" "$f"
+	done
+	check_eq "$("$LR" --no-progress --json "$DT/malformed.pcap" | jq -r '.malformed.address_out_of_range')" \
+		1 "latency-report: data past 2^32 (malformed.pcap frame 16) is malformed, memory size unknown"
+	agree dcp-doorbell.pcap dcp-doorbell.pcap -o dcp.doorbell_addresses:0x80000-0x8000f -- \
+		--dcp-doorbells 0x80000:0x8000f
+	n=0
+	while read -r args; do
+		n=$((n + 1))
+		"$GEN" -o "$DT/ag$n.pcapng" -e "$DT/ag$n.json" $args >/dev/null || {
+			not_ok "dgrdma-gen $args"
+			continue
+		}
+		publish "$DT/ag$n.pcapng"
+		case " $args " in
+		*" --dcp-doorbell-per-address "*)
+			agree "dgrdma-gen $args" "ag$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -- \
+				--dcp-doorbells 0x41000:0x41fff
+			;;
+		*) agree "dgrdma-gen $args" "ag$n.pcapng" ;;
+		esac
+		case " $args " in
+		*" --transport udp --doorbell dcp "*)
+			# the pad rule: pad 0xF040 carries DCP over UDP, decoded by the dcp dissector
+			check_eq "$(ts -r "ag$n.pcapng" -Y dcp -T fields -e frame.number | grep -c .) $(ts -r "ag$n.pcapng" -Y _ws.malformed -T fields -e frame.number | grep -c .)" \
+				"$(json_num "$DT/ag$n.json" dcp_frames) 0" \
+				"dgrdma-gen $args: every DCP frame over UDP decoded as DCP, none malformed"
+			;;
+		esac
+	done <<'ARGS'
+--txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
+--transport udp --txns 200 --profile jitter
+--dir tx --txns 100
+--txns 400 --drop-every 13 --malformed-every 17 --coalesce-txns 3 --bytes 3000
+--txns 300 --drop-every 7 --mtu 1500 --bytes 6000
+--doorbell dcp --txns 100 --coalesce-doorbells 4
+--doorbell dcp --dcp-doorbell-per-address --txns 100 --coalesce-doorbells 2
+--txns 200 --discontinuity-every 7 --profile throughput
+--format pcap --txns 100 --vlan 7
+--snaplen 64 --txns 50 --bytes 9000
+--transport udp --snaplen 128 --txns 100 --coalesce-txns 4 --bytes 500 --drop-every 9
+--txns 200 --conns 3 --drop-every 11
+--transport udp --doorbell dcp --txns 100 --coalesce-doorbells 2
 ARGS
 fi
 

@@ -58,7 +58,7 @@ check_eq "$(fields basic.pcap 4 dgrdma.doorbell dgrdma.flagaddr dgrdma.flagvalue
 	dgrdma.msgsintransaction dgrdma.datalen dgrdma.ackstart dgrdma.ackcount)" \
 	"1|0x00000100|0x00000001|0|0|1|3" "doorbell (flag-only) message and piggy-backed ACK"
 check_eq "$(fields basic.pcap 14 dgrdma.flags dgrdma.frameseq dgrdma.ackstart dgrdma.ackcount \
-	dgrdma.transactionid)" "0x00|0|1|5|" "ACK-only frame has no messages"
+	dgrdma.transactionid)" "0x00|9|1|5|" "ACK-only frame has no messages (and its own frame_seq)"
 check_eq "$(ts -r basic.pcap -T fields -e _ws.col.Info -Y 'frame.number == 5')" \
 	"1 -> 2 Seq=2 Doorbell(2) Doorbell(3)" "Info column of a frame with two doorbells"
 
@@ -148,6 +148,11 @@ check_eq "$(fields malformed.pcap 8 _ws.expert.message | grep -c 'beyond memory'
 DISSECTOR_OPTS=()
 check_eq "$(fields malformed.pcap 8 _ws.expert.message | grep -c 'beyond memory')" "0" \
 	"no address range check when buffer_memory_size is 0 (default)"
+check_eq "$(fields malformed.pcap 16 _ws.expert.message)" \
+	"address out of range: txn 12: data 0xfffffff0+32 beyond memory of 4294967296 bytes" \
+	"data running past 2^32 is out of range with no memory size given"
+check_eq "$(fields malformed.pcap 16 dgrdma.analysis.txn_first)" "" \
+	"and it is not analysed (a receiver drops it)"
 malformed=$(ts -r malformed.pcap -Y _ws.malformed -T fields -e frame.number | tr '\n' ' ')
 check_eq "$malformed" "1 2 3 4 5 12 13 14 " "frames marked malformed are exactly the broken ones"
 

@@ -67,6 +67,9 @@ struct opts {
 	uint64_t latency_ns;
 	uint64_t seed;
 	bool no_expect_list;
+	const char *drop_frames; /* --drop-frames: comma-separated frame indices */
+	unsigned int seq_start;	 /* --seq-start: every sender's first frame_seq (default 1) */
+	const char *list_frames; /* --list-frames: file to describe every frame in */
 	const char *out;
 	const char *expect;
 };
@@ -95,8 +98,10 @@ struct gframe {
 	uint8_t kind;
 	uint8_t from_host;
 	uint8_t malformed_kind;
-	uint16_t seq;
+	uint16_t seq; /* frame_seq: numbered in capture order (number_frames()) */
 	uint16_t ack_start;
+	uint32_t abs_seq; /* the sender's frame count when it opened the frame, from 0 */
+	uint32_t ack_abs; /* abs_seq of the first peer frame acknowledged */
 	uint8_t ack_count;
 	uint8_t tag;
 	uint32_t dcp_addr; /* DCP doorbell: address written */
@@ -192,7 +197,7 @@ static uint64_t rng_below(uint64_t n)
 struct sender {
 	uint8_t conn;
 	uint8_t from_host;
-	uint16_t seq; /* next frame_seq */
+	uint32_t nsent; /* frames opened so far */
 	struct gframe *cur;
 	uint16_t len; /* bytes used in cur */
 	uint16_t cap; /* DG-RDMA frame capacity */
@@ -224,10 +229,7 @@ static void sender_open(struct sender *s, uint64_t ts, uint8_t kind)
 	f->conn = s->conn;
 	f->kind = kind;
 	f->from_host = s->from_host;
-	f->seq = s->seq++;
-	if (s->seq == 0) {
-		s->seq = 1;
-	}
+	f->abs_seq = s->nsent++;
 	s->cur = f;
 	s->len = FRAME_HDR;
 }
@@ -345,11 +347,11 @@ static uint64_t frame_wire_ns(uint16_t dgr_len)
 	return ((uint64_t)dgr_len + 38) * 8 / 10 + 1;
 }
 
-static void emit_ack_only(struct sender *s, uint64_t ts, uint16_t ack_start, uint8_t ack_count)
+static void emit_ack_only(struct sender *s, uint64_t ts, uint32_t ack_abs, uint8_t ack_count)
 {
 	sender_flush(s);
 	sender_open(s, ts, FK_ACK);
-	s->cur->ack_start = ack_start;
+	s->cur->ack_abs = ack_abs;
 	s->cur->ack_count = ack_count;
 	sender_flush(s);
 }
@@ -380,7 +382,6 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	cs.producer.conn = cs.consumer.conn = (uint8_t)c;
 	cs.producer.from_host = o->tx;
 	cs.consumer.from_host = !o->tx;
-	cs.producer.seq = cs.consumer.seq = 1;
 	{
 		unsigned int cap =
 		    o->transport == TR_UDP ? o->mtu - IP_HDR - UDP_HDR - UDP_PAD : o->mtu;
@@ -475,9 +476,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 		sender_flush(&cs.producer);
 		cs.data_frames++;
 		if (cs.data_frames % 8 == 0) {
-			uint16_t last = (uint16_t)(cs.producer.seq - 1);
-
-			emit_ack_only(&cs.consumer, t + 300, (uint16_t)(last - 7), 8);
+			emit_ack_only(&cs.consumer, t + 300, cs.producer.nsent - 8, 8);
 		}
 		/* doorbells: in order, each after its transaction completes */
 		for (j = i; j < g_end; j++) {
@@ -520,8 +519,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 					}
 				} else {
 					sender_open(&cs.consumer, raw, FK_DOORBELL);
-					cs.consumer.cur->ack_start =
-					    (uint16_t)(cs.producer.seq - 1);
+					cs.consumer.cur->ack_abs = cs.producer.nsent - 1;
 					cs.consumer.cur->ack_count = 1;
 					for (k = g0; k <= j; k++) {
 						struct gmsg m = { 0 };
@@ -628,7 +626,7 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 		put16be(p + off + 2, (uint16_t)o->vlan);
 		off += 4;
 	}
-	if (o->transport == TR_UDP && ethertype == 0xF042) {
+	if (o->transport == TR_UDP) {
 		uint8_t *ip;
 		uint16_t hport = 40000, fport = 18078;
 
@@ -654,7 +652,8 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 		put16be(p + off + 4, (uint16_t)(UDP_HDR + UDP_PAD + payload_len));
 		put16be(p + off + 6, 0); /* no checksum */
 		off += UDP_HDR;
-		p[off] = p[off + 1] = 0;
+		/* the pad: 0 before a DG-RDMA frame, 0xF040 (big-endian) before a DCP packet */
+		put16be(p + off, ethertype == 0xF040 ? 0xF040 : 0);
 		off += UDP_PAD;
 		return off;
 	}
@@ -729,11 +728,13 @@ static size_t build_frame(uint8_t *p, const struct opts *o, const struct gframe 
 		len = off + 48;
 		break;
 	default: {
-		/* DCP (always raw Ethernet) */
-		struct opts eo = *o;
+		/* DCP: ethertype 0xF040, or over UDP after the pad 0xF040 */
+		uint16_t dcp_len = f->kind == FK_DCP_DOORBELL ? 14
+				   : f->kind == FK_DCP_RESP   ? 6
+				   : f->kind == FK_DCP_NOP    ? 10
+							      : 18;
 
-		eo.transport = TR_ETHER;
-		off = write_l2(p, &eo, f, 0xF040, 0);
+		off = write_l2(p, o, f, 0xF040, dcp_len);
 		if (f->kind == FK_DCP_DOORBELL) {
 			put16be(p + off, 14);
 			put16be(p + off + 2, 0);
@@ -881,7 +882,120 @@ static int cmp_frames(const void *a, const void *b)
 	return x->order < y->order ? -1 : (x->order > y->order);
 }
 
+/* True for the frames that carry a DG-RDMA frame header (and so a frame_seq). */
+static bool has_frame_seq(const struct gframe *f)
+{
+	return f->kind == FK_DATA || f->kind == FK_DOORBELL || f->kind == FK_ACK ||
+	       f->kind == FK_MALFORMED;
+}
+
+/*
+ * Numbers every sender's frames in the order they leave (capture order), as
+ * the FPGA does: every frame, ACK-only included, takes the next frame_seq from
+ * 1, wrapping through 0. ACKs name the peer's frames by the same numbers.
+ */
+static void number_frames(const struct opts *o)
+{
+	size_t nsenders = (size_t)o->conns * 2, i;
+	uint32_t *count = calloc(nsenders, sizeof(uint32_t));
+	uint32_t **rank = calloc(nsenders, sizeof(uint32_t *));
+	uint32_t *total = calloc(nsenders, sizeof(uint32_t));
+
+	if (!count || !rank || !total) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < nframes; i++) {
+		if (has_frame_seq(&frames[i])) {
+			size_t k = (size_t)frames[i].conn * 2 + frames[i].from_host;
+
+			if (frames[i].abs_seq + 1 > total[k]) {
+				total[k] = frames[i].abs_seq + 1;
+			}
+		}
+	}
+	for (i = 0; i < nsenders; i++) {
+		rank[i] = xrealloc(NULL, ((size_t)total[i] + 1) * sizeof(uint32_t));
+	}
+	for (i = 0; i < nframes; i++) {
+		struct gframe *f = &frames[i];
+		size_t k = (size_t)f->conn * 2 + f->from_host;
+
+		if (!has_frame_seq(f)) {
+			continue;
+		}
+		rank[k][f->abs_seq] = count[k];
+		f->seq = (uint16_t)(count[k] + o->seq_start);
+		count[k]++;
+	}
+	for (i = 0; i < nframes; i++) {
+		struct gframe *f = &frames[i];
+		size_t peer = (size_t)f->conn * 2 + !f->from_host;
+
+		if (has_frame_seq(f) && f->ack_count) {
+			f->ack_start = (uint16_t)(rank[peer][f->ack_abs] + o->seq_start);
+		}
+	}
+	for (i = 0; i < nsenders; i++) {
+		free(rank[i]);
+	}
+	free(rank);
+	free(count);
+	free(total);
+}
+
+/* True when frame index idx (1-based, capture order) is in the --drop-frames list. */
+static bool in_drop_list(const char *list, size_t idx)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end != p && v == idx) {
+			return true;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+/* --list-frames: "index kind from seq [txn_id:msg_seq/num_msgs ...]" per frame. */
+static int list_frames(const char *path)
+{
+	static const char *const kinds[] = { "data",	 "doorbell", "ack",	     "dcp-doorbell",
+					     "dcp-resp", "dcp-nop",  "dcp-nop-resp", "malformed" };
+	FILE *fp = fopen(path, "w");
+	size_t i;
+	uint32_t k;
+
+	if (!fp) {
+		fprintf(stderr, "dgrdma-gen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < nframes; i++) {
+		const struct gframe *f = &frames[i];
+
+		fprintf(fp, "%zu %s %s %u", i + 1,
+			f->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f->kind] : "?",
+			f->from_host ? "host" : "fpga", has_frame_seq(f) ? f->seq : 0);
+		for (k = 0; k < f->nmsgs; k++) {
+			const struct gmsg *m = &msgs[f->first_msg + k];
+
+			fprintf(fp, " %u:%u/%u", m->txn_id, m->msg_seq, m->num_msgs);
+		}
+		fputc('\n', fp);
+	}
+	return fclose(fp) ? -1 : 0;
+}
+
 /* ---- expected answers: the matching rule applied to ground truth ---- */
+
+/* Sequence analysis over every sender: gaps the capture loss leaves. */
+struct seq_expect {
+	uint64_t gaps, missing;
+};
 
 struct dir_expect {
 	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
@@ -910,7 +1024,7 @@ static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_
 
 static void print_expect(FILE *fp, const struct opts *o, const char *argline, uint64_t written,
 			 uint64_t dropped, uint64_t malformed, uint64_t dcp_frames,
-			 struct dir_expect *d)
+			 struct dir_expect *d, const struct seq_expect *sq)
 {
 	uint64_t *sorted = NULL;
 	size_t i;
@@ -922,6 +1036,10 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 	fprintf(fp, "  \"malformed_frames\": %" PRIu64 ",\n  \"dcp_frames\": %" PRIu64 ",\n",
 		malformed, dcp_frames);
 	fprintf(fp, "  \"buffers\": %u,\n  \"connections\": %u,\n", o->buffers, o->conns);
+	fprintf(fp,
+		"  \"sequence\": {\"gaps\": %" PRIu64 ", \"frames_missing\": %" PRIu64
+		", \"duplicates\": 0, \"late\": 0},\n",
+		sq->gaps, sq->missing);
 	fprintf(fp, "  \"wire\": {\n    \"%s\": {\n", o->tx ? "tx" : "rx");
 	fprintf(fp,
 		"      \"transactions\": %" PRIu64 ",\n      \"doorbells\": %" PRIu64
@@ -990,6 +1108,10 @@ static void usage(FILE *fp)
 	    "  --malformed-every N        a malformed frame before every N-th transaction\n"
 	    "  --drop-every N             leave every N-th frame out of the capture (capture "
 	    "loss)\n"
+	    "  --drop-frames I,J,...      leave these frames out (1-based, capture order)\n"
+	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
+	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
+	    "txn:msg_seq/num_msgs...\n"
 	    "  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
 	    "  --period-ns N              producer period between transactions (default 20000)\n"
 	    "  --latency-ns N             base doorbell latency (default 10000)\n"
@@ -1123,11 +1245,29 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->dcp_per_address = true;
 			continue;
 		}
+		if (!strcmp(a, "--drop-frames")) {
+			NEEDV();
+			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
+				fprintf(stderr,
+					"dgrdma-gen: --drop-frames: '%s' is not a comma-separated "
+					"list of frame indices\n",
+					v);
+				return -1;
+			}
+			o->drop_frames = v;
+			continue;
+		}
+		if (!strcmp(a, "--list-frames")) {
+			NEEDV();
+			o->list_frames = v;
+			continue;
+		}
 		if (!strcmp(a, "--no-latency-list")) {
 			o->no_expect_list = true;
 			continue;
 		}
 		NUM("--vlan", 1, 4094, vlan)
+		NUM("--seq-start", 0, 65535, seq_start)
 		NUM("--snaplen", 64, 65535, snaplen)
 		NUM("--conns", 1, MAX_CONNS, conns)
 		NUM("--txns", 1, 10000000, txns)
@@ -1175,12 +1315,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				"the FPGA's properties)\n");
 		return -1;
 	}
-	if (o->transport == TR_UDP && o->dcp_doorbells) {
-		fprintf(
-		    stderr,
-		    "dgrdma-gen: --doorbell dcp needs --transport ether (DCP is raw Ethernet)\n");
-		return -1;
-	}
 	return 0;
 }
 
@@ -1198,14 +1332,17 @@ int main(int argc, char **argv)
 		.period_ns = 20000,
 		.latency_ns = 10000,
 		.seed = 1,
+		.seq_start = 1,
 	};
 	static uint8_t pkt[70000];
 	char argline[1024] = "";
 	FILE *cap = NULL, *exp = NULL;
 	struct dir_expect d;
+	struct seq_expect sq = { 0 };
+	uint32_t *seq_dropped; /* per sender: frames lost since its last captured one */
+	uint8_t *seq_seen;     /* per sender: a frame of it was captured */
 	uint64_t written = 0, dropped = 0, malformed = 0, dcp_frames = 0;
-	uint16_t
-	    *pending; /* per (conn, buffer): 1 + index of the waiting transaction's frame, 0 none */
+	uint32_t *pending; /* per (conn, buffer): 1 + record of the waiting transaction, 0 none */
 	uint64_t *pending_ts;
 	size_t i;
 	unsigned int c;
@@ -1228,6 +1365,10 @@ int main(int argc, char **argv)
 		simulate_conn(&o, c);
 	}
 	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
+	number_frames(&o);
+	if (o.list_frames && list_frames(o.list_frames) < 0) {
+		return 1;
+	}
 
 	cap = fopen(o.out, "wb");
 	if (!cap) {
@@ -1237,7 +1378,9 @@ int main(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	pending = calloc((size_t)o.conns * o.buffers, sizeof(*pending));
 	pending_ts = calloc((size_t)o.conns * o.buffers, sizeof(*pending_ts));
-	if (!pending || !pending_ts) {
+	seq_dropped = calloc((size_t)o.conns * 2, sizeof(*seq_dropped));
+	seq_seen = calloc((size_t)o.conns * 2, sizeof(*seq_seen));
+	if (!pending || !pending_ts || !seq_dropped || !seq_seen) {
 		fprintf(stderr, "dgrdma-gen: out of memory\n");
 		return 1;
 	}
@@ -1251,9 +1394,24 @@ int main(int argc, char **argv)
 		uint32_t k;
 
 		/* capture loss: never in the first round, so every address has been seen */
-		if (o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) {
+		if ((o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) ||
+		    (o.drop_frames && in_drop_list(o.drop_frames, i + 1))) {
 			dropped++;
+			if (has_frame_seq(f) && seq_seen[f->conn * 2 + f->from_host]) {
+				seq_dropped[f->conn * 2 + f->from_host]++;
+			}
 			continue;
+		}
+		if (has_frame_seq(f)) {
+			size_t snd = (size_t)f->conn * 2 + f->from_host;
+
+			/* the sender's next captured frame shows the gap */
+			if (seq_dropped[snd]) {
+				sq.gaps++;
+				sq.missing += seq_dropped[snd];
+				seq_dropped[snd] = 0;
+			}
+			seq_seen[snd] = 1;
 		}
 		if (o.snaplen && caplen > o.snaplen) {
 			caplen = o.snaplen;
@@ -1274,7 +1432,7 @@ int main(int argc, char **argv)
 			struct rec *r = &recs[f->gtxn];
 			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
 
-			if (ETH_HDR + (o.vlan ? VLAN_HDR : 0) + 14 > caplen) {
+			if (dgr_off + 14 > caplen) {
 				continue;
 			}
 			d.doorbells++;
@@ -1317,6 +1475,14 @@ int main(int argc, char **argv)
 				continue;
 			}
 			r->seen++;
+			/*
+			 * Any message of a newer transaction into the buffer gives the
+			 * waiting one up (its doorbell is missing), complete or not.
+			 */
+			if (pending[slot] && pending[slot] - 1 < m->gtxn) {
+				d.unmatched++;
+				pending[slot] = 0;
+			}
 			if (r->seen == r->parts) {
 				r->done = 1;
 				d.transactions++;
@@ -1326,7 +1492,7 @@ int main(int argc, char **argv)
 				if (pending[slot]) {
 					d.unmatched++;
 				}
-				pending[slot] = 1;
+				pending[slot] = m->gtxn + 1;
 				pending_ts[slot] = ts;
 			}
 		}
@@ -1348,13 +1514,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
 		return 1;
 	}
-	print_expect(exp, &o, argline, written, dropped, malformed, dcp_frames, &d);
+	print_expect(exp, &o, argline, written, dropped, malformed, dcp_frames, &d, &sq);
 	if (fclose(exp)) {
 		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
 		return 1;
 	}
 	free(pending);
 	free(pending_ts);
+	free(seq_dropped);
+	free(seq_seen);
 	free(d.lat);
 	free(frames);
 	free(msgs);

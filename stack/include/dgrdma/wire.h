@@ -329,6 +329,22 @@ int dgr_fb_add_txn(struct dgr_frame_builder *fb, struct dgr_txn_cursor *c);
  */
 int dgr_udp_unwrap(const uint8_t *payload, size_t len, const uint8_t **frame, size_t *frame_len);
 
+/* What a UDP payload carries, told by its 2-byte pad. */
+enum dgr_udp_kind {
+	DGR_UDP_DGRDMA = 0,  /* pad 0: a DG-RDMA frame */
+	DGR_UDP_DCP = 1,     /* pad 0xF040 (the DCP ethertype, big-endian): a DCP packet */
+	DGR_UDP_UNKNOWN = 2, /* any other pad: neither (the stack drops and counts it) */
+};
+
+/*
+ * The UDP pad rule, one copy for the stack, the analysis tools and the
+ * dissector: pad 0 means DG-RDMA, pad 0xF040 DCP, any other pad neither.
+ * Sets *body and *body_len to what follows the pad. Returns DGR_UDP_DGRDMA,
+ * DGR_UDP_DCP or DGR_UDP_UNKNOWN, or -DGR_E_UDP_SHORT when the payload is
+ * shorter than the pad.
+ */
+int dgr_udp_demux(const uint8_t *payload, size_t len, const uint8_t **body, size_t *body_len);
+
 /* Size of the largest DG-RDMA frame that fits an interface MTU on a transport. */
 static inline size_t dgr_frame_cap_ether(unsigned int mtu)
 {

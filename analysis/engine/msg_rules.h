@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a DG-RDMA message is to the analysis, one rule for latency-report and
+ * the Wireshark plugin: which messages are doorbells, and which a receiver
+ * drops as malformed (docs/analysis.md, "Transactions and doorbells").
+ */
+#ifndef DGR_ENGINE_MSG_RULES_H
+#define DGR_ENGINE_MSG_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dgrdma/wire.h>
+
+/* No receiver has more than a 32-bit address space (data_addr is 32 bits). */
+#define ENG_ADDR_SPACE (UINT64_C(1) << 32)
+
+/*
+ * True when m is a doorbell: a flag-only message (num_msgs_in_txn 0,
+ * data_len 0) whose flag word says nothing but "valid" (opcode 0, length 0,
+ * no EOF or truncation). Any other flag word makes a flag-only message a
+ * zero-length data transaction carrying a message in a buffer (a
+ * discontinuity, an EOF).
+ */
+bool eng_is_doorbell(const struct dgr_msg *m);
+
+/*
+ * The receiver's checks on one message (dgr_msg_validate() without the
+ * FPGA's fragment-length rule), with the memory size mem_size, or, when it is
+ * 0 (unknown), the 32-bit address space: data or a flag that runs past 2^32
+ * is malformed whatever the receiver. Returns 0 or the negative DGR_E_* code
+ * of dgr_msg_validate(), with errbuf (DGR_ERRBUF_SIZE bytes, or NULL) filled.
+ */
+int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf);
+
+#endif

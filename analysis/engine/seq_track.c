@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Frame sequence analysis of one sender (see seq_track.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dgrdma/wire.h>
+
+#include "seq_track.h"
+
+struct eng_seq *eng_seq_new(void)
+{
+	return calloc(1, sizeof(struct eng_seq));
+}
+
+void eng_seq_free(struct eng_seq *s)
+{
+	free(s);
+}
+
+void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
+		       struct eng_seq_result *r)
+{
+	int diff, i;
+
+	memset(r, 0, sizeof(*r));
+	s->c.frames++;
+	if (!s->seen) {
+		s->seen = 1;
+		s->highest = frame_seq;
+		s->ref[frame_seq] = ref;
+		r->status = ENG_SEQ_FIRST;
+		return;
+	}
+	diff = dgr_seq_diff(frame_seq, s->highest);
+	if (diff > 0) {
+		/* forget what an earlier wrap left under the numbers passed over */
+		for (i = 1; i < diff; i++) {
+			s->ref[(uint16_t)(s->highest + i)] = 0;
+		}
+		if (diff == 1) {
+			r->status = ENG_SEQ_NEXT;
+		} else {
+			r->status = ENG_SEQ_GAP;
+			r->missing = (uint32_t)(diff - 1);
+			s->c.gaps++;
+			s->c.missing += (uint64_t)(diff - 1);
+		}
+		s->highest = frame_seq;
+		s->ref[frame_seq] = ref;
+		return;
+	}
+	if (s->ref[frame_seq]) {
+		r->status = ENG_SEQ_DUPLICATE;
+		r->dup_of = s->ref[frame_seq];
+		s->c.duplicates++;
+		return;
+	}
+	/* a number given up as missing arrived after all */
+	r->status = ENG_SEQ_LATE;
+	s->c.late++;
+	s->ref[frame_seq] = ref;
+}
+
+uint64_t eng_seq_ref(const struct eng_seq *s, uint16_t frame_seq)
+{
+	return s ? s->ref[frame_seq] : 0;
+}
