@@ -103,7 +103,8 @@ static dissector_handle_t dgrdma_udp_handle;
 static dissector_handle_t dcp_handle;
 
 /* Preferences (read-only while dissecting). */
-static gboolean pref_offset0_is_dst = FALSE;
+/* TRUE: offset 0 is the sender, as the public Lua dissector reads it (OpenCPI: the receiver) */
+static gboolean pref_lua_field_order = FALSE;
 static guint pref_mem_size = 0;
 static gboolean pref_strict_lengths = TRUE;
 static gboolean pref_analyze = TRUE;
@@ -468,19 +469,19 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 		return (int)frame_len;
 	}
 	sender =
-	    tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID);
+	    tvb_get_letohs(tvb, pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID);
 	receiver =
-	    tvb_get_letohs(tvb, pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID);
+	    tvb_get_letohs(tvb, pref_lua_field_order ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID);
 	frame_seq = tvb_get_letohs(tvb, DGR_FRAME_OFF_SEQ);
 	ack_start = tvb_get_letohs(tvb, DGR_FRAME_OFF_ACK_START);
 	ack_count = tvb_get_guint8(tvb, DGR_FRAME_OFF_ACK_COUNT);
 	flags = tvb_get_guint8(tvb, DGR_FRAME_OFF_FLAGS);
 
 	proto_tree_add_item(tree, hf_src_id, tvb,
-			    pref_offset0_is_dst ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
+			    pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
 			    ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(tree, hf_dst_id, tvb,
-			    pref_offset0_is_dst ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID, 2,
+			    pref_lua_field_order ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID, 2,
 			    ENC_LITTLE_ENDIAN);
 	seq_item =
 	    proto_tree_add_item(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2, ENC_LITTLE_ENDIAN);
@@ -702,10 +703,13 @@ void proto_register_dgrdma(void)
 		    "Two bytes before the frame in a UDP payload", HFILL } },
 		{ &hf_src_id,
 		  { "Source ID", "dgrdma.src_id", FT_UINT16, BASE_DEC, NULL, 0x0,
-		    "Sender's endpoint id (offset 0 unless the field-order preference is set)",
+		    "Sender's endpoint id: offset 2, as OpenCPI's HDL and C++ driver (offset 0 "
+		    "with the lua_field_order preference)",
 		    HFILL } },
 		{ &hf_dst_id,
-		  { "Destination ID", "dgrdma.dst_id", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
+		  { "Destination ID", "dgrdma.dst_id", FT_UINT16, BASE_DEC, NULL, 0x0,
+		    "Receiver's endpoint id: offset 0, as OpenCPI's HDL and C++ driver (offset 2 "
+		    "with the lua_field_order preference)",
 		    HFILL } },
 		{ &hf_frameseq,
 		  { "Frame sequence", "dgrdma.frameseq", FT_UINT16, BASE_DEC, NULL, 0x0, NULL,
@@ -927,11 +931,12 @@ void proto_register_dgrdma(void)
 
 	module = prefs_register_protocol(proto_dgrdma, NULL);
 	prefs_register_bool_preference(
-	    module, "offset0_is_destination", "Offset 0 of the frame header is the destination",
-	    "Read offset 0 as dst_id and offset 2 as src_id (the public C++ driver's struct "
-	    "naming). Default: offset 0 is the sender, as in the FPGA design and the Lua "
-	    "dissector.",
-	    &pref_offset0_is_dst);
+	    module, "lua_field_order", "Offset 0 is the sender (the Lua dissector's order)",
+	    "Read offset 0 as src_id and offset 2 as dst_id, as the public Lua dissector does. "
+	    "Default: OpenCPI's HDL and C++ driver, offset 0 dst_id (the receiver), offset 2 "
+	    "src_id (the sender).",
+	    &pref_lua_field_order);
+	prefs_register_obsolete_preference(module, "offset0_is_destination");
 	prefs_register_uint_preference(
 	    module, "buffer_memory_size", "Receiver buffer memory size (bytes)",
 	    "Flag data_addr + data_len or flag_addr + 4 beyond this size. 0 disables the check.",

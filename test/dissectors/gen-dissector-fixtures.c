@@ -152,7 +152,11 @@ struct frame {
 static void frame_start(struct frame *f, uint16_t src, uint16_t dst, uint16_t seq,
 			uint16_t ack_start, uint8_t ack_count)
 {
-	struct dgr_frame_hdr h = { src, dst, seq, ack_start, ack_count, 0 };
+	struct dgr_frame_hdr h = { .dst_id = dst,
+				   .src_id = src,
+				   .frame_seq = seq,
+				   .ack_start = ack_start,
+				   .ack_count = ack_count };
 
 	if (dgr_fb_init(&f->fb, f->buf, sizeof(f->buf), &h) != 0) {
 		abort();

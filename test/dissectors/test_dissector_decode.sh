@@ -62,9 +62,11 @@ check_eq "$(fields basic.pcap 14 dgrdma.flags dgrdma.frameseq dgrdma.ackstart dg
 check_eq "$(ts -r basic.pcap -T fields -e _ws.col.Info -Y 'frame.number == 5')" \
 	"1 -> 2 Seq=2 Doorbell(2) Doorbell(3)" "Info column of a frame with two doorbells"
 
-DISSECTOR_OPTS=(-o dgrdma.offset0_is_destination:TRUE)
+check_eq "$(ts -r basic.pcap -T fields -e dgrdma.dst_id -Y 'frame.number == 1 && dgrdma.dst_id == 1')" "1" \
+	"by default dgrdma.dst_id is offset 0, as OpenCPI's HDL and C++ driver name it"
+DISSECTOR_OPTS=(-o dgrdma.lua_field_order:TRUE)
 check_eq "$(fields basic.pcap 1 dgrdma.src_id dgrdma.dst_id)" "1|2" \
-	"field-order preference reads offset 0 as the destination"
+	"the lua_field_order preference reads offset 0 as the source, as the Lua dissector"
 DISSECTOR_OPTS=()
 
 # --- DG-RDMA over UDP
