@@ -11,31 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
 #include "ctf_check.h"
 
 #define MAX_NESTING 256
-
-#if defined(__GNUC__)
-#define CC_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CC_PRINTF(f, a)
-#endif
-
-static int fail(char *errbuf, const char *fmt, ...) CC_PRINTF(2, 3);
-
-static int fail(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
-		va_end(ap);
-	}
-	return -DGR_E_INVAL;
-}
 
 static uint32_t get32(const uint8_t *p, bool big)
 {
@@ -71,7 +52,8 @@ int ctf_check_tsdl(const char *t, size_t n, unsigned int *streams, char *errbuf)
 		char c = t[i];
 
 		if (c == '\0') {
-			return fail(errbuf, "a NUL byte in the text at byte %zu", i);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "a NUL byte in the text at byte %zu", i);
 		}
 		switch (st) {
 		case LINE_COMMENT:
@@ -121,8 +103,9 @@ int ctf_check_tsdl(const char *t, size_t n, unsigned int *streams, char *errbuf)
 		}
 		if (c == '{' || c == '[' || c == '(') {
 			if (depth == MAX_NESTING) {
-				return fail(errbuf, "brackets nested deeper than %d at byte %zu",
-					    MAX_NESTING, i);
+				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						      "brackets nested deeper than %d at byte %zu",
+						      MAX_NESTING, i);
 			}
 			if (c == '{' && depth == 0 && last != '\0' && is_ident(last)) {
 				/* "trace {" and "stream {" at the top level */
@@ -140,7 +123,9 @@ int ctf_check_tsdl(const char *t, size_t n, unsigned int *streams, char *errbuf)
 			char want = c == '}' ? '{' : c == ']' ? '[' : '(';
 
 			if (depth == 0 || open[depth - 1] != want) {
-				return fail(errbuf, "'%c' at byte %zu closes nothing opened", c, i);
+				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						      "'%c' at byte %zu closes nothing opened", c,
+						      i);
 			}
 			depth--;
 		}
@@ -151,25 +136,30 @@ int ctf_check_tsdl(const char *t, size_t n, unsigned int *streams, char *errbuf)
 	case CODE:
 		break;
 	case BLOCK_COMMENT:
-		return fail(errbuf, "cut short: the comment opened at byte %zu is not closed",
-			    start);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "cut short: the comment opened at byte %zu is not closed",
+				      start);
 	case STRING:
 	case CHAR:
-		return fail(errbuf, "cut short: the string opened at byte %zu is not closed",
-			    start);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "cut short: the string opened at byte %zu is not closed",
+				      start);
 	}
 	if (depth) {
-		return fail(errbuf,
-			    "cut short: %zu bracket(s) not closed at the end (the outermost opened "
-			    "at byte %zu)",
-			    depth, opened_at);
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "cut short: %zu bracket(s) not closed at the end (the outermost opened "
+		    "at byte %zu)",
+		    depth, opened_at);
 	}
 	if (last != ';') {
-		return fail(errbuf, "cut short: the text does not end with a complete declaration "
-				    "(';')");
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "cut short: the text does not end with a complete declaration "
+		    "(';')");
 	}
 	if (!trace_block) {
-		return fail(errbuf, "no 'trace { ... };' block");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "no 'trace { ... };' block");
 	}
 	return 0;
 }
@@ -193,20 +183,22 @@ static int unpack_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts
 		mf->packets++;
 		if (len - off < CTF_METADATA_HDR_LEN) {
 			free(t);
-			return fail(errbuf,
-				    "cut short: %zu byte(s) after the last whole packet, at byte "
-				    "%zu (a packet header has %d)",
-				    len - off, off, CTF_METADATA_HDR_LEN);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "cut short: %zu byte(s) after the last whole packet, at byte "
+			    "%zu (a packet header has %d)",
+			    len - off, off, CTF_METADATA_HDR_LEN);
 		}
 		if (get32(h, mf->big_endian) != CTF_METADATA_MAGIC) {
 			free(t);
-			return fail(errbuf, "packet %zu at byte %zu: no metadata packet magic",
-				    mf->packets, off);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "packet %zu at byte %zu: no metadata packet magic",
+					      mf->packets, off);
 		}
 		if (memcmp(h + 4, uuid, 16) != 0) {
 			free(t);
-			return fail(
-			    errbuf,
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
 			    "packet %zu at byte %zu: its trace UUID differs from packet 1's",
 			    mf->packets, off);
 		}
@@ -215,31 +207,34 @@ static int unpack_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts
 		if (content % 8 || size % 8 || content < CTF_METADATA_HDR_LEN * 8 ||
 		    content > size) {
 			free(t);
-			return fail(errbuf,
-				    "packet %zu at byte %zu: content size %" PRIu32
-				    " bits and packet size %" PRIu32
-				    " bits are inconsistent (whole bytes, header <= content <= "
-				    "packet)",
-				    mf->packets, off, content, size);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "packet %zu at byte %zu: content size %" PRIu32
+			    " bits and packet size %" PRIu32
+			    " bits are inconsistent (whole bytes, header <= content <= "
+			    "packet)",
+			    mf->packets, off, content, size);
 		}
 		if (h[32] || h[33] || h[34]) {
 			free(t);
-			return fail(errbuf,
-				    "packet %zu at byte %zu: compressed, encrypted or checksummed "
-				    "(schemes %u, %u, %u), which CTF readers do not support",
-				    mf->packets, off, h[32], h[33], h[34]);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "packet %zu at byte %zu: compressed, encrypted or checksummed "
+			    "(schemes %u, %u, %u), which CTF readers do not support",
+			    mf->packets, off, h[32], h[33], h[34]);
 		}
 		if (h[35] != 1 || h[36] != 8) {
 			free(t);
-			return fail(errbuf, "packet %zu at byte %zu: CTF version %u.%u, not 1.8",
-				    mf->packets, off, h[35], h[36]);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "packet %zu at byte %zu: CTF version %u.%u, not 1.8",
+					      mf->packets, off, h[35], h[36]);
 		}
 		if (size / 8 > len - off) {
 			free(t);
-			return fail(errbuf,
-				    "cut short: packet %zu at byte %zu has %zu of its %" PRIu32
-				    " bytes",
-				    mf->packets, off, len - off, size / 8);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "cut short: packet %zu at byte %zu has %zu of its %" PRIu32 " bytes",
+			    mf->packets, off, len - off, size / 8);
 		}
 		memcpy(t + tl, h + CTF_METADATA_HDR_LEN, content / 8 - CTF_METADATA_HDR_LEN);
 		tl += content / 8 - CTF_METADATA_HDR_LEN;
@@ -268,7 +263,7 @@ int ctf_check_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts *mf
 
 	memset(mf, 0, sizeof(*mf));
 	if (len == 0) {
-		return fail(errbuf, "empty");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "empty");
 	}
 	if (len >= 4 &&
 	    (get32(buf, false) == CTF_METADATA_MAGIC || get32(buf, true) == CTF_METADATA_MAGIC)) {
@@ -281,18 +276,20 @@ int ctf_check_metadata(const uint8_t *buf, size_t len, struct ctf_meta_facts *mf
 		rc = ctf_check_tsdl(text, mf->text_len, &mf->streams, msg);
 		free(text);
 		if (rc < 0) {
-			return fail(errbuf, "text of %zu packet(s): %s", mf->packets, msg);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "text of %zu packet(s): %s",
+					      mf->packets, msg);
 		}
 		return 0;
 	}
 	if (len < sizeof(sig) - 1 && (!memcmp(buf, sig, len) || is_magic_prefix(buf, len))) {
-		return fail(errbuf, "cut short: %zu byte(s), the start of a metadata file", len);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "cut short: %zu byte(s), the start of a metadata file", len);
 	}
 	if (len < sizeof(sig) - 1 || memcmp(buf, sig, sizeof(sig) - 1) != 0) {
-		return fail(errbuf,
-			    "neither a packetized metadata file (magic 0x%08X) nor CTF "
-			    "text (starting \"/* CTF 1.8\")",
-			    CTF_METADATA_MAGIC);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "neither a packetized metadata file (magic 0x%08X) nor CTF "
+				      "text (starting \"/* CTF 1.8\")",
+				      CTF_METADATA_MAGIC);
 	}
 	mf->text_len = len;
 	return ctf_check_tsdl((const char *)buf, len, &mf->streams, errbuf);
@@ -308,13 +305,16 @@ int ctf_check_stream_start(const uint8_t *buf, size_t len, uint64_t file_size,
 		return 0; /* a stream without packets: LTTng creates them so */
 	}
 	if (len < 4 || file_size < 4) {
-		return fail(errbuf, "%" PRIu64 " byte(s): shorter than a packet header", file_size);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%" PRIu64 " byte(s): shorter than a packet header",
+				      file_size);
 	}
 	ok = mf->packetized
 		 ? get32(buf, mf->big_endian) == CTF_PACKET_MAGIC
 		 : get32(buf, false) == CTF_PACKET_MAGIC || get32(buf, true) == CTF_PACKET_MAGIC;
 	if (!ok) {
-		return fail(errbuf, "no CTF packet magic (0x%08X) at byte 0", CTF_PACKET_MAGIC);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "no CTF packet magic (0x%08X) at byte 0",
+				      CTF_PACKET_MAGIC);
 	}
 	return 0;
 }
@@ -328,42 +328,45 @@ long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint6
 	size_t off, n = 0;
 
 	if (len < 16 || get32(buf, true) != CTF_INDEX_MAGIC) {
-		return fail(errbuf, "no index header (magic 0x%08X)", CTF_INDEX_MAGIC);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "no index header (magic 0x%08X)",
+				      CTF_INDEX_MAGIC);
 	}
 	major = get32(buf + 4, true);
 	entry = get32(buf + 12, true);
 	if (major != 1 || entry < 24 || entry > 4096) {
-		return fail(errbuf,
-			    "index version %" PRIu32 " with %" PRIu32 "-byte entries "
-			    "(known: version 1, 24..4096 bytes)",
-			    major, entry);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "index version %" PRIu32 " with %" PRIu32 "-byte entries "
+				      "(known: version 1, 24..4096 bytes)",
+				      major, entry);
 	}
 	if ((len - 16) % entry) {
-		return fail(errbuf, "cut short: %zu byte(s) after the last whole entry",
-			    (len - 16) % entry);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "cut short: %zu byte(s) after the last whole entry",
+				      (len - 16) % entry);
 	}
 	for (off = 16; off < len; off += entry, n++) {
 		uint64_t at = get64be(buf + off), size = get64be(buf + off + 8),
 			 content = get64be(buf + off + 16);
 
 		if (at != expect) {
-			return fail(errbuf,
-				    "entry %zu: packet at byte %" PRIu64 ", expected %" PRIu64
-				    " (packets back to back)",
-				    n + 1, at, expect);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "entry %zu: packet at byte %" PRIu64
+					      ", expected %" PRIu64 " (packets back to back)",
+					      n + 1, at, expect);
 		}
 		if (size == 0 || size % 8 || content > size) {
-			return fail(errbuf,
-				    "entry %zu: packet size %" PRIu64 " bits, content %" PRIu64
-				    " bits (whole bytes, content <= packet)",
-				    n + 1, size, content);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "entry %zu: packet size %" PRIu64
+					      " bits, content %" PRIu64
+					      " bits (whole bytes, content <= packet)",
+					      n + 1, size, content);
 		}
 		if (size / 8 > stream_size - at) {
-			return fail(errbuf,
-				    "entry %zu: packet at byte %" PRIu64 " of %" PRIu64
-				    " bytes runs past the stream's end (%" PRIu64
-				    " bytes): the stream file is cut short",
-				    n + 1, at, size / 8, stream_size);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "entry %zu: packet at byte %" PRIu64 " of %" PRIu64
+					      " bytes runs past the stream's end (%" PRIu64
+					      " bytes): the stream file is cut short",
+					      n + 1, at, size / 8, stream_size);
 		}
 		if (offsets && n < max_offsets) {
 			offsets[n] = at;
@@ -371,10 +374,10 @@ long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint6
 		expect = at + size / 8;
 	}
 	if (expect != stream_size) {
-		return fail(errbuf,
-			    "its %zu packet(s) end at byte %" PRIu64
-			    ", the stream file has %" PRIu64 " bytes",
-			    n, expect, stream_size);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "its %zu packet(s) end at byte %" PRIu64
+				      ", the stream file has %" PRIu64 " bytes",
+				      n, expect, stream_size);
 	}
 	return (long)n;
 }

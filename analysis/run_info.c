@@ -22,26 +22,6 @@
 
 #include "run_info.h"
 
-#if defined(__GNUC__)
-#define RI_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define RI_PRINTF(f, a)
-#endif
-
-static int fail(char *errbuf, const char *fmt, ...) RI_PRINTF(2, 3);
-
-static int fail(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
-		va_end(ap);
-	}
-	return -DGR_E_INVAL;
-}
-
 /* A short description of a JSON value for a message: "null", "a string", "-5", "1e+308". */
 static const char *describe(const json_t *v, char *buf, size_t len)
 {
@@ -79,25 +59,29 @@ static int get_whole(const json_t *v, const char *key, uint64_t min, uint64_t ma
 		json_int_t i = json_integer_value(v);
 
 		if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
-			return fail(errbuf, "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
-				    describe(v, d, sizeof(d)), min, max);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
+					      describe(v, d, sizeof(d)), min, max);
 		}
 		*out = (uint64_t)i;
 		return 0;
 	}
 	if (!json_is_real(v)) {
-		return fail(errbuf, "%s: %s, expected a whole number %" PRIu64 "..%" PRIu64, key,
-			    describe(v, d, sizeof(d)), min, max);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s: %s, expected a whole number %" PRIu64 "..%" PRIu64, key,
+				      describe(v, d, sizeof(d)), min, max);
 	}
 	x = json_real_value(v);
 	if (x < (double)min || x > (double)max) {
-		return fail(errbuf, "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
-			    describe(v, d, sizeof(d)), min, max);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
+				      describe(v, d, sizeof(d)), min, max);
 	}
 	if (x != floor(x)) {
-		return fail(errbuf,
-			    "%s: %s is not a whole number (accepted: %" PRIu64 "..%" PRIu64 ")",
-			    key, describe(v, d, sizeof(d)), min, max);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s: %s is not a whole number (accepted: %" PRIu64
+				      "..%" PRIu64 ")",
+				      key, describe(v, d, sizeof(d)), min, max);
 	}
 	*out = (uint64_t)x;
 	return 0;
@@ -110,13 +94,13 @@ static int get_positive(const json_t *v, const char *key, double max, double *ou
 	double x;
 
 	if (!json_is_number(v)) {
-		return fail(errbuf, "%s: %s, expected a number in (0, %g]", key,
-			    describe(v, d, sizeof(d)), max);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected a number in (0, %g]",
+				      key, describe(v, d, sizeof(d)), max);
 	}
 	x = json_number_value(v);
 	if (!(x > 0 && x <= max)) {
-		return fail(errbuf, "%s: %s is out of range (0, %g]", key,
-			    describe(v, d, sizeof(d)), max);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s is out of range (0, %g]", key,
+				      describe(v, d, sizeof(d)), max);
 	}
 	*out = x;
 	return 0;
@@ -194,20 +178,21 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 		for (i = 0; i < n && strcmp(rules[i].key, key) != 0; i++) {
 		}
 		if (i == n) {
-			return fail(errbuf, "%s%s%.60s: unknown key (not in %s)", where,
-				    *where ? "." : "", key,
-				    *where ? where : "the dgrdma-run/1 top level");
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "%s%s%.60s: unknown key (not in %s)", where,
+			    *where ? "." : "", key, *where ? where : "the dgrdma-run/1 top level");
 		}
 		if (!(type_bit(v) & rules[i].types)) {
-			return fail(errbuf, "%s%s%s: %s, expected %s", where, *where ? "." : "",
-				    key, describe(v, d, sizeof(d)),
-				    type_names(rules[i].types, t, sizeof(t)));
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s%s%s: %s, expected %s", where,
+					      *where ? "." : "", key, describe(v, d, sizeof(d)),
+					      type_names(rules[i].types, t, sizeof(t)));
 		}
 	}
 	for (i = 0; i < n; i++) {
 		if (rules[i].required && !json_object_get(obj, rules[i].key)) {
-			return fail(errbuf, "%s%s%s: missing (a dgrdma-run/1 file has it)", where,
-				    *where ? "." : "", rules[i].key);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "%s%s%s: missing (a dgrdma-run/1 file has it)", where,
+					      *where ? "." : "", rules[i].key);
 		}
 	}
 	return 0;
@@ -295,7 +280,8 @@ static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
 		ri->buffer_size = ri->buffer_size ? ri->buffer_size : u;
 	}
 	if (json_object_get(stream, "rate_bytes") && json_object_get(stream, "sample_rate")) {
-		return fail(errbuf, "stream: both rate_bytes and sample_rate (give one)");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "stream: both rate_bytes and sample_rate (give one)");
 	}
 	if ((v = json_object_get(stream, "rate_bytes"))) {
 		if (get_positive(v, "stream.rate_bytes", RUN_INFO_MAX_RATE * DGR_SAMPLE_BYTES, &x,
@@ -334,8 +320,9 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 		}
 		if (!strcmp(a, opt)) {
 			if (i + 1 == n) {
-				return fail(errbuf, "command: %s is its last element (no value)",
-					    opt);
+				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						      "command: %s is its last element (no value)",
+						      opt);
 			}
 			*val = json_string_value(json_array_get(cmd, i + 1));
 			return 1;
@@ -365,14 +352,16 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	int rc;
 
 	if (n == 0) {
-		return fail(errbuf, "command: an empty array (the recorded command is missing)");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "command: an empty array (the recorded command is missing)");
 	}
 	for (i = 0; i < n; i++) {
 		if (!json_is_string(json_array_get(cmd, i))) {
 			char d[64];
 
-			return fail(errbuf, "command[%zu]: %s, expected a string", i,
-				    describe(json_array_get(cmd, i), d, sizeof(d)));
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "command[%zu]: %s, expected a string", i,
+					      describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
 	}
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -388,7 +377,7 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 		}
 		if (dgr_parse_u64(sizes[i].opt, val, sizes[i].min, sizes[i].max, true, &v, msg) <
 		    0) {
-			return fail(errbuf, "command: %.200s", msg);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
 		}
 		if (*field == 0) {
 			*field = v;
@@ -400,7 +389,7 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	}
 	if (rc == 1) {
 		if (dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &rate, msg) < 0) {
-			return fail(errbuf, "command: %.200s", msg);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
 		}
 		if (ri->rate_bytes == 0) {
 			ri->rate_bytes = (uint64_t)(rate * DGR_SAMPLE_BYTES);
@@ -439,16 +428,16 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	for (i = 0; i < len && strchr(" \t\r\n", text[i]) && text[i] != '\0'; i++) {
 	}
 	if (i == len) {
-		return fail(errbuf, "empty (no JSON in it)");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "empty (no JSON in it)");
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!root) {
-		return fail(errbuf, "invalid JSON at line %d, column %d: %s", jerr.line,
-			    jerr.column, jerr.text);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
+				      jerr.line, jerr.column, jerr.text);
 	}
 	if (!json_is_object(root)) {
-		fail(errbuf, "the top level is %s, expected an object",
-		     describe(root, d, sizeof(d)));
+		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
+			       describe(root, d, sizeof(d)));
 		goto end;
 	}
 	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), errbuf) < 0) {
@@ -456,8 +445,9 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	}
 	format = json_string_value(json_object_get(root, "format"));
 	if (strcmp(format, RUN_INFO_FORMAT) != 0) {
-		fail(errbuf, "format: '%.60s' is not %s (the format this latency-report reads)",
-		     format, RUN_INFO_FORMAT);
+		dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			       "format: '%.60s' is not %s (the format this latency-report reads)",
+			       format, RUN_INFO_FORMAT);
 		goto end;
 	}
 	v = json_object_get(root, "command_pid");
@@ -471,8 +461,8 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	v = json_object_get(root, "warnings");
 	for (i = 0; v && i < json_array_size(v); i++) {
 		if (!json_is_string(json_array_get(v, i))) {
-			fail(errbuf, "warnings[%zu]: %s, expected a string", i,
-			     describe(json_array_get(v, i), d, sizeof(d)));
+			dgr_errbuf_set(errbuf, DGR_E_INVAL, "warnings[%zu]: %s, expected a string",
+				       i, describe(json_array_get(v, i), d, sizeof(d)));
 			goto end;
 		}
 	}

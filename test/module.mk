@@ -77,7 +77,7 @@ fuzz-run-json: $(FUZZ_RUN_JSON)
 # libFuzzer harness for the trace reader's checks, which see a trace before libbabeltrace2.
 FUZZ_CTF_CHECK := $(BUILD)/fuzz/fuzz_ctf_check
 FUZZ_TARGETS += fuzz-ctf-check
-$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c
+$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c stack/src/cli.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
 		-D_GNU_SOURCE -o $@ $^

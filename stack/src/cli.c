@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Range-checked command-line numbers and the duration format (dgrdma/cli.h). */
+#include <stdarg.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -268,4 +269,17 @@ void dgr_format_duration(char *buf, size_t size, double ns)
 	} else {
 		snprintf(buf, size, "%.3f s", ns / 1e9);
 	}
+}
+
+/* See cli.h. */
+int dgr_errbuf_set(char *errbuf, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errbuf) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
 }

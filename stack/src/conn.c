@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/prefault.h>
 
 #include "conn_priv.h"
@@ -42,18 +43,6 @@ void dgr_conn_opts_init(struct dgr_conn_opts *o)
 	}
 }
 
-static int bad(char *errbuf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
-	va_end(ap);
-	return -DGR_E_INVAL;
-}
-
 /* Allocates room for the first cap values of s. Returns 0 or -DGR_E_NOMEM. */
 static int series_init(struct dgr_lat_series *s, uint64_t cap)
 {
@@ -72,54 +61,68 @@ static int series_init(struct dgr_lat_series *s, uint64_t cap)
 static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 {
 	if (o->buffers < 1 || o->buffers > DGR_MAX_BUFFERS) {
-		return bad(errbuf, "--buffers: %u is out of range 1..%u", o->buffers,
-			   DGR_MAX_BUFFERS);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--buffers: %u is out of range 1..%u",
+				      o->buffers, DGR_MAX_BUFFERS);
 	}
 	if (o->buffer_size < 64 || o->buffer_size > DGR_MAX_BUFFER_SIZE ||
 	    o->buffer_size % 16 != 0) {
-		return bad(errbuf,
-			   "--buffer-size: %u is out of range 64..%u or not a multiple of 16",
-			   o->buffer_size, DGR_MAX_BUFFER_SIZE);
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "--buffer-size: %u is out of range 64..%u or not a multiple of 16",
+		    o->buffer_size, DGR_MAX_BUFFER_SIZE);
 	}
 	if (o->peer_buffers < 1 || o->peer_buffers > 64) {
-		return bad(errbuf, "--fpga-buffers: %u is out of range 1..64", o->peer_buffers);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--fpga-buffers: %u is out of range 1..64", o->peer_buffers);
 	}
 	if (o->doorbell_batch < 1 || o->doorbell_batch > 255) {
-		return bad(errbuf, "--doorbell-batch: %u is out of range 1..255",
-			   o->doorbell_batch);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--doorbell-batch: %u is out of range 1..255",
+				      o->doorbell_batch);
 	}
 	if (o->doorbell_hold_us < 1 || o->doorbell_hold_us > 1000000) {
-		return bad(errbuf, "--doorbell-hold-us: %u is out of range 1..1000000",
-			   o->doorbell_hold_us);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--doorbell-hold-us: %u is out of range 1..1000000",
+				      o->doorbell_hold_us);
 	}
 	if (o->rx_holdoff_us > 1000) {
-		return bad(errbuf, "--rx-holdoff-us: %u is out of range 0..1000", o->rx_holdoff_us);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--rx-holdoff-us: %u is out of range 0..1000",
+				      o->rx_holdoff_us);
 	}
 	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
 	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
-		return bad(errbuf, "--buffers x --buffer-size exceeds the 1 GiB port memory");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--buffers x --buffer-size exceeds the 1 GiB port memory");
 	}
 	if (o->direction != DGR_DIR_RX && o->direction != DGR_DIR_TX &&
 	    o->direction != DGR_DIR_BOTH) {
-		return bad(errbuf, "direction %d is not rx, tx or both", (int)o->direction);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "direction %d is not rx, tx or both",
+				      (int)o->direction);
 	}
 	if (o->set_port_base && o->direction == DGR_DIR_BOTH) {
-		return bad(errbuf, "--port-base: not with both directions (the paths are told "
-				   "apart by their bases 0 and 0x40000000)");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--port-base: not with both directions (the paths are told "
+				      "apart by their bases 0 and 0x40000000)");
 	}
 	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > 0xC0000000u)) {
-		return bad(errbuf, "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
-			   o->port_base);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
+				      o->port_base);
 	}
 	if (o->rx_drop_ppm > 1000000) {
-		return bad(errbuf, "--drop-rx: %u ppm is out of range 0..1000000", o->rx_drop_ppm);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--drop-rx: %u ppm is out of range 0..1000000",
+				      o->rx_drop_ppm);
 	}
 	if (o->peer_window > DGR_MAX_PEER_WINDOW) {
-		return bad(errbuf, "--peer-window: %u is out of range 0..%u", o->peer_window,
-			   DGR_MAX_PEER_WINDOW);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--peer-window: %u is out of range 0..%u", o->peer_window,
+				      DGR_MAX_PEER_WINDOW);
 	}
 	if (o->retransmit_ms && o->retransmit_attempts == 0) {
-		return bad(errbuf, "--retransmit-attempts: 0 is out of range 1..255");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--retransmit-attempts: 0 is out of range 1..255");
 	}
 	return 0;
 }
@@ -275,8 +278,9 @@ int dgr_conn_open(const struct dgr_conn_opts *o, struct dgr_conn **out, char *er
 		goto fail;
 	}
 	if (dgr_frame_room_empty(dgr_transport_frame_cap(c->t)) < DGR_FRAG_ALIGN) {
-		rc = bad(errbuf, "the MTU %u leaves no room for data in a frame",
-			 dgr_transport_mtu(c->t));
+		rc = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				    "the MTU %u leaves no room for data in a frame",
+				    dgr_transport_mtu(c->t));
 		goto fail;
 	}
 	*out = c;
@@ -447,7 +451,7 @@ int dgr_conn_start(struct dgr_conn *c, dgr_consume_fn consume, dgr_produce_fn pr
 		return -DGR_E_STATE;
 	}
 	if (c->txp && !produce) {
-		return bad(errbuf, "the TX path needs a producer callback");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "the TX path needs a producer callback");
 	}
 	c->consume = consume;
 	c->produce = produce;

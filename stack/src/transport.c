@@ -25,20 +25,6 @@
 #define SO_RXQ_OVFL 40
 #endif
 
-static int fail(char *errbuf, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *errbuf, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
-		va_end(ap);
-	}
-	return -code;
-}
-
 /* Sets defaults; see the header. */
 void dgr_transport_opts_init(struct dgr_transport_opts *o)
 {
@@ -142,8 +128,8 @@ static int set_kind(struct dgr_transport_opts *o, enum dgr_transport_kind k, con
 		    char *errbuf)
 {
 	if (o->kind != DGR_TRANSPORT_NONE && o->kind != k) {
-		return fail(errbuf, DGR_E_INVAL,
-			    "%s: --if (raw Ethernet) and --udp exclude each other", opt);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s: --if (raw Ethernet) and --udp exclude each other", opt);
 	}
 	o->kind = k;
 	return 0;
@@ -158,9 +144,10 @@ int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *a
 	switch (opt) {
 	case DGR_OPT_IF:
 		if (!arg || !*arg || strlen(arg) >= sizeof(o->ifname)) {
-			return fail(errbuf, DGR_E_INVAL,
-				    "--if: '%s' is not an interface name (1..%zu characters)",
-				    arg ? arg : "", sizeof(o->ifname) - 1);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--if: '%s' is not an interface name (1..%zu characters)",
+			    arg ? arg : "", sizeof(o->ifname) - 1);
 		}
 		rc = set_kind(o, DGR_TRANSPORT_ETHER, "--if", errbuf);
 		if (rc < 0) {
@@ -173,15 +160,16 @@ int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *a
 		return rc < 0 ? rc : 1;
 	case DGR_OPT_PEER:
 		if (!arg || strlen(arg) >= sizeof(o->peer_arg)) {
-			return fail(errbuf, DGR_E_INVAL, "--peer: value too long");
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--peer: value too long");
 		}
 		snprintf(o->peer_arg, sizeof(o->peer_arg), "%s", arg);
 		return 1;
 	case DGR_OPT_BIND:
 		if (dgr_parse_inet(arg, DGR_UDP_PORT, &o->bind_addr) < 0) {
-			return fail(errbuf, DGR_E_INVAL,
-				    "--bind: '%s' is not ADDR[:PORT] (IPv4 address, port 0..65535)",
-				    arg ? arg : "");
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--bind: '%s' is not ADDR[:PORT] (IPv4 address, port 0..65535)",
+			    arg ? arg : "");
 		}
 		return 1;
 	case DGR_OPT_MTU:
@@ -230,44 +218,46 @@ int dgr_transport_parse_opt(struct dgr_transport_opts *o, int opt, const char *a
 int dgr_transport_opts_finish(struct dgr_transport_opts *o, bool peer_required, char *errbuf)
 {
 	if (o->kind == DGR_TRANSPORT_NONE) {
-		return fail(errbuf, DGR_E_INVAL,
-			    "no transport: give --if IFACE --peer MAC (raw Ethernet) or "
-			    "--udp --bind ADDR:PORT --peer ADDR:PORT");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "no transport: give --if IFACE --peer MAC (raw Ethernet) or "
+				      "--udp --bind ADDR:PORT --peer ADDR:PORT");
 	}
 	if (o->kind == DGR_TRANSPORT_ETHER && !o->ifname[0]) {
-		return fail(errbuf, DGR_E_INVAL, "--if: an interface name is required");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--if: an interface name is required");
 	}
 	o->have_peer = false;
 	memset(&o->peer, 0, sizeof(o->peer));
 	if (o->peer_arg[0]) {
 		if (o->kind == DGR_TRANSPORT_ETHER) {
 			if (dgr_parse_mac(o->peer_arg, o->peer.mac) < 0) {
-				return fail(errbuf, DGR_E_INVAL,
-					    "--peer: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff) "
-					    "as raw Ethernet (--if) needs",
-					    o->peer_arg);
+				return dgr_errbuf_set(
+				    errbuf, DGR_E_INVAL,
+				    "--peer: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff) "
+				    "as raw Ethernet (--if) needs",
+				    o->peer_arg);
 			}
 		} else if (dgr_parse_inet(o->peer_arg, DGR_UDP_PORT, &o->peer.in) < 0 ||
 			   o->peer.in.sin_port == 0) {
-			return fail(errbuf, DGR_E_INVAL,
-				    "--peer: '%s' is not ADDR[:PORT] (IPv4 address, port 1..65535) "
-				    "as --udp needs",
-				    o->peer_arg);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--peer: '%s' is not ADDR[:PORT] (IPv4 address, port 1..65535) "
+			    "as --udp needs",
+			    o->peer_arg);
 		}
 		o->have_peer = true;
 	} else if (peer_required) {
-		return fail(errbuf, DGR_E_INVAL, "--peer is required (%s)",
-			    o->kind == DGR_TRANSPORT_ETHER ? "the peer's MAC address"
-							   : "the peer's ADDR:PORT");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--peer is required (%s)",
+				      o->kind == DGR_TRANSPORT_ETHER ? "the peer's MAC address"
+								     : "the peer's ADDR:PORT");
 	}
 	if (o->peer_only && !o->have_peer) {
-		return fail(errbuf, DGR_E_INVAL,
-			    "receiving from one peer only needs --peer (the peer's %s)",
-			    o->kind == DGR_TRANSPORT_ETHER ? "MAC address" : "ADDR:PORT");
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "receiving from one peer only needs --peer (the peer's %s)",
+				      o->kind == DGR_TRANSPORT_ETHER ? "MAC address" : "ADDR:PORT");
 	}
 	if (o->kind == DGR_TRANSPORT_UDP && o->mtu && dgr_frame_cap_udp(o->mtu) < 64) {
-		return fail(errbuf, DGR_E_INVAL, "--mtu: %u leaves no room for a frame over UDP",
-			    o->mtu);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--mtu: %u leaves no room for a frame over UDP", o->mtu);
 	}
 	return 0;
 }
@@ -288,8 +278,9 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf)
 	t->tx_names = calloc(b, sizeof(*t->tx_names));
 	if (!t->rx_buf || !t->rx_msgs || !t->rx_iov || !t->rx_names || !t->rx_ctrl || !t->tx_msgs ||
 	    !t->tx_iov || !t->tx_names) {
-		return fail(errbuf, DGR_E_NOMEM, "out of memory for %u receive slots of %zu bytes",
-			    b, t->slot_size);
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM,
+				      "out of memory for %u receive slots of %zu bytes", b,
+				      t->slot_size);
 	}
 	for (i = 0; i < b; i++) {
 		t->rx_iov[i].iov_base = t->rx_buf + (size_t)i * t->slot_size;
@@ -325,16 +316,16 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, ch
 			int err = errno;
 
 			if (err != EPERM) {
-				return fail(errbuf, DGR_E_SYS, "%s %d: setsockopt: %s", name, want,
-					    strerror(err));
+				return dgr_errbuf_set(errbuf, DGR_E_SYS, "%s %d: setsockopt: %s",
+						      name, want, strerror(err));
 			}
 			if (setsockopt(fd, SOL_SOCKET, plain, &v, sizeof(v)) != 0) {
-				return fail(errbuf, DGR_E_SYS, "%s %d: setsockopt: %s", name, want,
-					    strerror(errno));
+				return dgr_errbuf_set(errbuf, DGR_E_SYS, "%s %d: setsockopt: %s",
+						      name, want, strerror(errno));
 			}
 			sl = sizeof(eff);
 			if (getsockopt(fd, SOL_SOCKET, plain, &eff, &sl) == 0 && eff / 2 < want) {
-				return fail(
+				return dgr_errbuf_set(
 				    errbuf, DGR_E_PERM,
 				    "%s %d refused: the forced size needs CAP_NET_ADMIN (%s) "
 				    "and the plain one is capped at %d by %s; run as root, "
@@ -349,14 +340,14 @@ int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, ch
 		if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof(v)) != 0) {
 			int err = errno;
 
-			return fail(errbuf, err == EPERM ? DGR_E_PERM : DGR_E_SYS,
-				    "--busy-poll %u: SO_BUSY_POLL: %s%s", o->busy_poll_us,
-				    strerror(err),
-				    err == EPERM ? " (needs CAP_NET_ADMIN: run as root or "
-						   "`setcap cap_net_raw,cap_net_admin+ep PROGRAM`; "
-						   "or set `sysctl -w net.core.busy_read=USEC` and "
-						   "drop --busy-poll)"
-						 : "");
+			return dgr_errbuf_set(
+			    errbuf, err == EPERM ? DGR_E_PERM : DGR_E_SYS,
+			    "--busy-poll %u: SO_BUSY_POLL: %s%s", o->busy_poll_us, strerror(err),
+			    err == EPERM ? " (needs CAP_NET_ADMIN: run as root or "
+					   "`setcap cap_net_raw,cap_net_admin+ep PROGRAM`; "
+					   "or set `sysctl -w net.core.busy_read=USEC` and "
+					   "drop --busy-poll)"
+					 : "");
 		}
 	}
 	sl = sizeof(eff);
@@ -378,7 +369,7 @@ int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport 
 
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		return fail(errbuf, DGR_E_NOMEM, "out of memory");
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	t->opts = *o;
 	t->kind = o->kind;
@@ -399,7 +390,7 @@ int dgr_transport_open(const struct dgr_transport_opts *o, struct dgr_transport 
 		rc = dgr_transport_ether_open(t, errbuf);
 		break;
 	default:
-		rc = fail(errbuf, DGR_E_INVAL, "no transport selected (--if or --udp)");
+		rc = dgr_errbuf_set(errbuf, DGR_E_INVAL, "no transport selected (--if or --udp)");
 		break;
 	}
 	if (rc < 0) {
@@ -599,7 +590,7 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 	for (;;) {
 		n = recv_once(t, pkts, max, want_data, want_dcp);
 		if (n < 0) {
-			return fail(errbuf, DGR_E_SYS, "receive: %s", strerror(-n));
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "receive: %s", strerror(-n));
 		}
 		if (n > 0 || timeout_ms == 0) {
 			return n;
@@ -626,7 +617,7 @@ int dgr_transport_recv(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigne
 		}
 		n = poll(pfd, nfds, timeout_ms);
 		if (n < 0 && errno != EINTR) {
-			return fail(errbuf, DGR_E_SYS, "poll: %s", strerror(errno));
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "poll: %s", strerror(errno));
 		}
 		if (n <= 0) {
 			return 0;
@@ -685,7 +676,8 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 		if (t->kind == DGR_TRANSPORT_ETHER && proto == DGR_PROTO_DCP) {
 			fd = t->dcp_fd;
 			if (fd < 0) {
-				return fail(errbuf, DGR_E_STATE, "DCP channel not opened");
+				return dgr_errbuf_set(errbuf, DGR_E_STATE,
+						      "DCP channel not opened");
 			}
 		}
 		while (done + k < n && k < t->batch && pkts[done + k].proto == proto) {
@@ -697,9 +689,9 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 			socklen_t sl;
 
 			if (pieces > DGR_TX_PKT_MAX_IOV) {
-				return fail(errbuf, DGR_E_INVAL,
-					    "send: a packet of %u pieces (at most %d)", pieces,
-					    DGR_TX_PKT_MAX_IOV);
+				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						      "send: a packet of %u pieces (at most %d)",
+						      pieces, DGR_TX_PKT_MAX_IOV);
 			}
 
 			dgr_transport_fill_dst(t, p->dst, proto, &t->tx_names[k], &sl);
@@ -733,7 +725,8 @@ int dgr_transport_send(struct dgr_transport *t, const struct dgr_tx_pkt *pkts, u
 				continue;
 			}
 			if (done == 0) {
-				return fail(errbuf, DGR_E_SYS, "send: %s", strerror(errno));
+				return dgr_errbuf_set(errbuf, DGR_E_SYS, "send: %s",
+						      strerror(errno));
 			}
 			return (int)done;
 		}
@@ -836,7 +829,8 @@ int dgr_transport_drops(struct dgr_transport *t, uint64_t *drops, char *errbuf)
 			continue;
 		}
 		if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl) != 0) {
-			return fail(errbuf, DGR_E_SYS, "PACKET_STATISTICS: %s", strerror(errno));
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "PACKET_STATISTICS: %s",
+					      strerror(errno));
 		}
 		t->drops_acc += st.tp_drops;
 	}

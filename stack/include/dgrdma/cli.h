@@ -46,6 +46,13 @@ enum dgr_exit_status {
  * number "--buffers: 'many' is not a number (accepted: 1..255)", and for one
  * with a fraction "--buffers: '1.5' is not a whole number (accepted: 1..255)".
  */
+/*
+ * Writes a message into errbuf (DGR_ERRBUF_SIZE bytes; nothing when errbuf
+ * is NULL). Returns -code: `return dgr_errbuf_set(errbuf, DGR_E_INVAL, ...)`.
+ */
+int dgr_errbuf_set(char *errbuf, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint64_t *out, char *errbuf);
 
