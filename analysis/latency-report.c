@@ -23,6 +23,7 @@
 #include "classify.h"
 #include "csv_output.h"
 #include "ctf_input.h"
+#include "headroom.h"
 #include "host_events.h"
 #include "join.h"
 #include "pcap_input.h"
@@ -344,22 +345,6 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Estimates the tolerable latency of a direction from the capture alone. */
-static uint64_t estimate_tolerable(const struct wa_dir_stats *st)
-{
-	uint64_t span = st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
-	double rate;
-
-	if (!st->buffers || !st->max_txn_bytes || !span || st->transactions < 2) {
-		return 0;
-	}
-	rate = (double)st->data_bytes / ((double)span / 1e9);
-	if (rate <= 0) {
-		return 0;
-	}
-	return (uint64_t)((double)st->buffers * (double)st->max_txn_bytes * 1e9 / rate);
-}
-
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -523,8 +508,8 @@ int main(int argc, char **argv)
 				       : facts_from_options ? "options and run.json"
 							    : "run.json";
 	} else if (wa_on) {
-		rep.tolerable_ns[WA_RX] = estimate_tolerable(&wa.dir[WA_RX]);
-		rep.tolerable_ns[WA_TX] = estimate_tolerable(&wa.dir[WA_TX]);
+		rep.tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa.dir[WA_RX]);
+		rep.tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa.dir[WA_TX]);
 		if (rep.tolerable_ns[WA_RX] || rep.tolerable_ns[WA_TX]) {
 			rep.tolerable_source = "estimated";
 		}
@@ -551,17 +536,21 @@ int main(int argc, char **argv)
 	rep.verdict_series = "none";
 	{
 		const struct series *s = NULL;
-		uint64_t tol = 0, span = 0;
+		const struct wa_dir_stats *st = NULL;
+		uint64_t tol = 0, span = 0, data = 0;
+		bool tx = false;
 
 		if (wa_on) {
 			d = wa.lat[WA_TX].n > wa.lat[WA_RX].n ? WA_TX : WA_RX;
 			if (wa.lat[d].n) {
 				s = &wa.lat[d];
+				st = &wa.dir[d];
 				tol = rep.tolerable_ns[d];
 				span = wa.last_ts > wa.first_ts ? wa.last_ts - wa.first_ts : 0;
 				rep.verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
-				rep.verdict_tx = d == WA_TX;
+				tx = d == WA_TX;
 			}
+			data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
 		}
 		if (!s && ha_on && ha.lat.n) {
 			/*
@@ -575,26 +564,12 @@ int main(int argc, char **argv)
 			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
 			rep.verdict_series = arrival ? "host.rx.latency_from_arrival" : "host.rx";
 		}
-		if (s) {
-			/* the same summary the report prints: computed (and sorted) once */
-			if (series_summarise(s, span, tol, &rep.verdict_sum)) {
-				fprintf(stderr, "latency-report: out of memory\n");
-				goto out;
-			}
-			rep.verdict_s = s;
-			rep.verdict_span = span;
-			rep.verdict_tol = tol;
-			classify(s, &rep.verdict_sum, tol, &rep.verdict);
-		} else {
-			uint64_t data = 0;
-
-			if (wa_on) {
-				data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
-			}
-			if (ha_on) {
-				data += ha.c.txn_complete + ha.c.txn_sent;
-			}
-			classify_no_doorbells(data, &rep.verdict);
+		if (ha_on) {
+			data += ha.c.txn_complete + ha.c.txn_sent;
+		}
+		if (report_verdict(&rep, s, span, tol, tx, st, data)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
 		}
 	}
 

@@ -336,6 +336,109 @@ static void print_fact(struct pr *p, const char *key, const char *label, uint64_
 	pr_u64(p, key, label, v);
 }
 
+int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
+		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
+		   uint64_t data_transactions)
+{
+	const struct host_analysis *h = r->host;
+	unsigned int i;
+
+	r->underruns_known = false;
+	for (i = 0; h && i < h->n_threads; i++) {
+		r->underruns_known = r->underruns_known || h->threads[i].fpga;
+	}
+	r->underruns = h ? h->c.fpga_underruns : 0;
+	if (!s) {
+		classify_no_doorbells(data_transactions, &r->verdict);
+		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
+		return 0;
+	}
+	/* the same summary the report prints: computed (and sorted) once */
+	if (series_summarise(s, span_ns, tolerable_ns, &r->verdict_sum)) {
+		return -1;
+	}
+	r->verdict_s = s;
+	r->verdict_span = span_ns;
+	r->verdict_tol = tolerable_ns;
+	r->verdict_tx = tx;
+	if (tx) {
+		/* the FPGA's buffers: the run's facts, else the distinct flag addresses seen */
+		if (occupancy_compute(
+			s, r->run.fpga_buffers ? r->run.fpga_buffers : (st ? st->buffers : 0),
+			&r->occ)) {
+			return -1;
+		}
+		classify_tx(&r->occ, s->n, r->underruns_known, r->underruns, &r->verdict);
+		classify_summary(r->summary, sizeof(r->summary), &r->verdict, NULL, NULL,
+				 tolerable_ns, &r->occ);
+		return 0;
+	}
+	classify(s, &r->verdict_sum, tolerable_ns, &r->verdict);
+	classify_shape(s, &r->verdict_sum, tolerable_ns, &r->shape);
+	headroom_for_run(&r->run, st, r->verdict_sum.max, &r->headroom);
+	classify_summary(r->summary, sizeof(r->summary), &r->verdict, &r->shape, &r->headroom,
+			 tolerable_ns, NULL);
+	return 0;
+}
+
+/* regime.shape, regime.headroom or regime.tx: what the verdict adds. */
+static void print_verdict_details(struct pr *p, const struct report *r)
+{
+	const struct headroom *h = &r->headroom;
+	const struct lat_shape *sh = &r->shape;
+
+	if (r->verdict_tx && r->verdict_s) {
+		const struct occupancy *o = &r->occ;
+
+		pr_obj_open(p, "tx", "FPGA buffer occupancy (TX path, from the doorbells)");
+		pr_u64(p, "fpga_buffers", "FPGA buffers", o->buffers);
+		pr_f64(p, "mean_outstanding", "mean buffers outstanding", o->mean, 2);
+		pr_u64(p, "max_outstanding", "most outstanding at once", o->max);
+		pr_ns(p, "window_ns", "while the host sent", o->window_ns);
+		pr_ns(p, "low_ns", "at most half full for", o->low_ns);
+		pr_ns(p, "empty_ns", "empty for", o->empty_ns);
+		pr_u64(p, "empty_episodes", "times it ran empty", o->empty_episodes);
+		pr_ns(p, "longest_empty_ns", "longest empty", o->longest_empty_ns);
+		if (r->underruns_known) {
+			pr_u64(p, "underrun_periods", "underrun periods (emulator trace)",
+			       r->underruns);
+		}
+		pr_obj_close(p);
+		return;
+	}
+	if (sh->kind == SHAPE_NONE) {
+		return;
+	}
+	pr_obj_open(p, "shape", "Shape");
+	pr_str(p, "kind", NULL, shape_label(sh->kind));
+	pr_ns(p, "spike_threshold_ns", "a stall is a doorbell above", sh->spike_threshold_ns);
+	pr_u64(p, "stalls", "stalls (runs of such doorbells)", sh->spikes);
+	pr_u64(p, "stall_doorbells", "doorbells in them", sh->spike_doorbells);
+	pr_ns(p, "largest_stall_ns", "largest", sh->largest_ns);
+	if (r->verdict_tol) {
+		pr_f64(p, "largest_stall_of_tolerable", "largest, fraction of the tolerable",
+		       (double)sh->largest_ns / (double)r->verdict_tol, 4);
+	}
+	pr_obj_close(p);
+	pr_obj_open(p, "headroom", "Headroom");
+	pr_bool(p, "known", NULL, h->known);
+	pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
+	if (h->known) {
+		pr_bool(p, "estimated", "pool and rate estimated from the capture", h->estimated);
+		pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
+		pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
+		pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
+		pr_f64(p, "lossless_rate_bytes", "lossless up to, bytes/s", h->lossless_rate_bytes,
+		       0);
+		pr_f64(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
+		pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
+		       h->buffers_needed);
+		pr_f64(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
+		       h->worst_of_tolerable, 4);
+	}
+	pr_obj_close(p);
+}
+
 int report_print(struct pr *p, const struct report *r)
 {
 	const char *const *mit;
@@ -380,12 +483,14 @@ int report_print(struct pr *p, const struct report *r)
 	}
 	pr_obj_open(p, "regime", "Regime");
 	pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
+	pr_str(p, "summary", NULL, r->summary);
 	pr_str(p, "reason", NULL, r->verdict.reason);
 	pr_str(p, "series", "judged on", r->verdict_series);
 	pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
 	pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
 	pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
 	pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
+	print_verdict_details(p, r);
 	pr_arr_open(p, "mitigations", "mitigations the tuning guide recommends:");
 	for (mit = regime_mitigations(r->verdict.regime, r->verdict_tx); *mit; mit++) {
 		if (p->json) {

@@ -34,7 +34,26 @@ struct report {
 	uint64_t verdict_span, verdict_tol;
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
 	bool verdict_tx;
+	/* what the verdict adds for the user (docs/analysis.md, "Headroom and shape") */
+	struct lat_shape shape;	  /* RX and in-host series */
+	struct headroom headroom; /* RX and in-host series */
+	struct occupancy occ;	  /* the TX path's FPGA buffer occupancy */
+	bool underruns_known;	  /* the trace has the emulator's events */
+	uint64_t underruns;	  /* underrun periods it reported */
+	char summary[512];	  /* the verdict in one line */
 };
+
+/*
+ * Judges the series s (time order; NULL: no matched doorbell) and fills the
+ * verdict, shape, headroom (or the TX occupancy when tx) and summary of *r
+ * (r->run, r->host and r->wire must be set). st: the wire counts of the
+ * series' direction (NULL for the in-host series), for an estimated
+ * headroom. data_transactions: how many the inputs hold, for a verdict
+ * without doorbells. Returns 0, or -1 when memory runs out.
+ */
+int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
+		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
+		   uint64_t data_transactions);
 
 /* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
 int report_print(struct pr *p, const struct report *r);

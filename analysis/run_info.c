@@ -190,5 +190,9 @@ uint64_t run_info_tolerable_ns(const struct run_info *ri)
 	}
 	ns = (double)(ri->host_buffers + ri->fpga_buffers) * (double)ri->buffer_size * 1e9 /
 	     (double)ri->rate_bytes;
-	return (uint64_t)ns;
+	/* past the cap (casting it would be undefined), or below 1 ns (0 would read as unknown) */
+	if (!(ns < (double)RUN_INFO_MAX_TOLERABLE_NS)) {
+		return RUN_INFO_MAX_TOLERABLE_NS;
+	}
+	return ns < 1.0 ? 1 : (uint64_t)ns;
 }

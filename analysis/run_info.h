@@ -32,7 +32,17 @@ void run_info_parse(const char *text, struct run_info *ri);
 #define RUN_INFO_MAX_BUFFER_SIZE (1024u * 1024 * 1024)
 #define RUN_INFO_MAX_RATE	 1e12 /* samples/s */
 
-/* Tolerable latency in ns, or 0 when something it needs is unknown. */
+/*
+ * The largest tolerable latency (10^18 ns, 31.7 years): a larger product of the
+ * facts (65535 + 65535 buffers of 1 GiB at 4 bytes/s) is taken as this, so
+ * sums with capture times and signed margins cannot overflow.
+ */
+#define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
+
+/*
+ * Tolerable latency in ns, in [1, RUN_INFO_MAX_TOLERABLE_NS], or 0 when
+ * something it needs is unknown.
+ */
 uint64_t run_info_tolerable_ns(const struct run_info *ri);
 
 #endif
