@@ -47,6 +47,7 @@ struct options {
 	unsigned int n_pids;
 	uint64_t join_window_ns;
 	bool advise;
+	unsigned int fail_on; /* FAIL_ON_* */
 	struct advise_opts adv;
 	const char *inputs[MAX_INPUTS];
 	unsigned int n_inputs;
@@ -90,10 +91,16 @@ static void usage(FILE *fp)
 	    "                         guide would change for the regime (dgrdma-tune check)\n"
 	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"
 	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
+	    "  --fail-on LIST         exit 1 when the verdict is one of LIST (comma-separated:\n"
+	    "                         jitter-bound, throughput-bound, unknown, not-healthy for\n"
+	    "                         all three, loss for any loss the inputs show)\n"
 	    "  --no-progress          no progress line on stderr\n"
 	    "  -h, --help             this text\n"
 	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
-	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n");
+	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n"
+	    "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
+	    "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
+	    "up).\n");
 }
 
 /* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
@@ -171,6 +178,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return -1;
 		} else if (!strcmp(a, "--csv")) {
 			o->csv_dir = val;
+		} else if (!strcmp(a, "--fail-on")) {
+			if (report_parse_fail_on(val, &o->fail_on, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				return -1;
+			}
 		} else if (!strcmp(a, "--advise-if")) {
 			o->adv.iface = val;
 		} else if (!strcmp(a, "--advise-root")) {
@@ -361,7 +373,9 @@ int main(int argc, char **argv)
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
-	int ret = 1, d;
+	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
+	 */
+	int ret = REPORT_EXIT_BAD_INPUT, d;
 
 	memset(&o, 0, sizeof(o));
 	o.interval_ns = 100000000ull;
@@ -374,7 +388,7 @@ int main(int argc, char **argv)
 	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
 	if (parse_args(argc, argv, &o)) {
 		usage(stderr);
-		return 2;
+		return REPORT_EXIT_BAD_INPUT;
 	}
 	facts_from_options =
 	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;
@@ -397,7 +411,10 @@ int main(int argc, char **argv)
 				struct run_info before = o.run;
 
 				if (run_info_read(path, &o.run) == 0 &&
-				    memcmp(&before, &o.run, sizeof(before)) != 0) {
+				    (before.host_buffers != o.run.host_buffers ||
+				     before.fpga_buffers != o.run.fpga_buffers ||
+				     before.buffer_size != o.run.buffer_size ||
+				     before.rate_bytes != o.run.rate_bytes)) {
 					facts_from_run_json = true;
 				}
 			}
@@ -444,7 +461,6 @@ int main(int argc, char **argv)
 	}
 	if (n_caps > 1) {
 		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
-		ret = 2;
 		goto out_inputs;
 	}
 
@@ -587,11 +603,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}
-	ret = 0;
+	ret = report_exit_status(&rep, o.fail_on);
 out:
 	if (app.csv_on && csv_close(&app.csv, errbuf)) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);
-		ret = 1;
+		ret = REPORT_EXIT_BAD_INPUT;
 	}
 	if (wa_on) {
 		wa_free(&wa);

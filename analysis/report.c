@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <dgrdma/cli.h>
+
 #include "report.h"
 
 static const struct report *cur_report; /* for reusing the verdict's summary */
@@ -336,9 +338,8 @@ static void print_fact(struct pr *p, const char *key, const char *label, uint64_
 	pr_u64(p, key, label, v);
 }
 
-int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
-		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
-		   uint64_t data_transactions)
+static int judge(struct report *r, const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
+		 bool tx, const struct wa_dir_stats *st, uint64_t data_transactions)
 {
 	const struct host_analysis *h = r->host;
 	unsigned int i;
@@ -378,6 +379,25 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 	headroom_for_run(&r->run, st, r->verdict_sum.max, &r->headroom);
 	classify_summary(r->summary, sizeof(r->summary), &r->verdict, &r->shape, &r->headroom,
 			 tolerable_ns, NULL);
+	return 0;
+}
+
+int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
+		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
+		   uint64_t data_transactions)
+{
+	char reason[512], line[sizeof(r->summary) + 64];
+
+	if (judge(r, s, span_ns, tolerable_ns, tx, st, data_transactions)) {
+		return -1;
+	}
+	/* a failed run says so first: its doorbells and counters stop where it stalled */
+	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
+		snprintf(line, sizeof(line),
+			 "RUN FAILED (the recorded command exited %" PRId64 "); %.400s",
+			 r->run.exit_status, r->summary);
+		snprintf(r->summary, sizeof(r->summary), "%.500s", line);
+	}
 	return 0;
 }
 
@@ -439,6 +459,167 @@ static void print_verdict_details(struct pr *p, const struct report *r)
 	pr_obj_close(p);
 }
 
+int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} words[] = {
+		{ "jitter-bound", FAIL_ON_JITTER },
+		{ "throughput-bound", FAIL_ON_THROUGHPUT },
+		{ "unknown", FAIL_ON_UNKNOWN },
+		{ "not-healthy", FAIL_ON_JITTER | FAIL_ON_THROUGHPUT | FAIL_ON_UNKNOWN },
+		{ "loss", FAIL_ON_LOSS },
+	};
+	const char *w = list;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(w, ","), k;
+
+		for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+			if (strlen(words[k].name) == len && !strncmp(w, words[k].name, len)) {
+				*mask |= words[k].bits;
+				break;
+			}
+		}
+		if (k == sizeof(words) / sizeof(words[0])) {
+			snprintf(
+			    errbuf, DGR_ERRBUF_SIZE,
+			    "--fail-on: '%.*s' is not jitter-bound, throughput-bound, unknown, "
+			    "not-healthy or loss",
+			    (int)len, w);
+			return -1;
+		}
+		if (w[len] == '\0') {
+			return 0;
+		}
+		w += len + 1;
+	}
+}
+
+const char *report_run_status(const struct report *r, char *reason, size_t size)
+{
+	if (!r->run.exit_known) {
+		snprintf(reason, size,
+			 "no run.json with the recorded command's exit status (a capture or a "
+			 "trace alone)");
+		return "unknown";
+	}
+	if (r->run.interrupted) {
+		snprintf(reason, size,
+			 "dgrdma-capture was interrupted (the command exited %" PRId64 ")",
+			 r->run.exit_status);
+		return "interrupted";
+	}
+	if (r->run.exit_status != 0) {
+		snprintf(
+		    reason, size,
+		    "the recorded command exited %" PRId64
+		    ": it did not end its stream normally (dgrdma-host: stalled, gave up "
+		    "waiting, left transactions incomplete or exceeded --max-drop-rate; its "
+		    "summary says which); losses after the stall are not in the counters above",
+		    r->run.exit_status);
+		return "failed";
+	}
+	snprintf(reason, size, "the recorded command exited 0");
+	return "ok";
+}
+
+/* What the inputs say was lost (see the "losses" object). */
+struct losses {
+	uint64_t discontinuities, incomplete, host_lost, fpga_lost, socket_drops;
+	uint64_t underrun_periods, queue_empty;
+};
+
+static void count_losses(const struct report *r, struct losses *l)
+{
+	unsigned int i;
+
+	memset(l, 0, sizeof(*l));
+	if (r->wire) {
+		l->discontinuities = r->wire->dir[WA_RX].discontinuities;
+		l->incomplete = r->wire->dir[WA_RX].incomplete + r->wire->dir[WA_TX].incomplete;
+	}
+	if (r->host) {
+		for (i = 0; i < r->host->n_srcs; i++) {
+			if (r->host->srcs[i].fpga) {
+				l->fpga_lost += r->host->srcs[i].lost;
+			} else {
+				l->host_lost += r->host->srcs[i].lost;
+			}
+		}
+		l->socket_drops = r->host->c.socket_drops;
+		l->underrun_periods = r->host->c.fpga_underruns;
+	}
+	if (r->verdict_tx && r->verdict_s) {
+		l->queue_empty = r->occ.empty_episodes;
+	}
+}
+
+static bool any_loss(const struct losses *l)
+{
+	return l->discontinuities || l->incomplete || l->host_lost || l->fpga_lost ||
+	       l->socket_drops || l->underrun_periods || l->queue_empty;
+}
+
+int report_exit_status(const struct report *r, unsigned int fail_on)
+{
+	struct losses l;
+	char reason[512];
+	enum regime g = r->verdict.regime;
+
+	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
+		return REPORT_EXIT_RUN_FAILED;
+	}
+	count_losses(r, &l);
+	if (((fail_on & FAIL_ON_JITTER) && g == REGIME_JITTER) ||
+	    ((fail_on & FAIL_ON_THROUGHPUT) && g == REGIME_THROUGHPUT) ||
+	    ((fail_on & FAIL_ON_UNKNOWN) && g == REGIME_UNKNOWN) ||
+	    ((fail_on & FAIL_ON_LOSS) && any_loss(&l))) {
+		return REPORT_EXIT_FINDING;
+	}
+	return REPORT_EXIT_OK;
+}
+
+/* The run's status and every loss the inputs show, in one place. */
+static void print_status_and_losses(struct pr *p, const struct report *r)
+{
+	struct losses l;
+	char reason[512];
+	const char *st = report_run_status(r, reason, sizeof(reason));
+
+	pr_obj_open(p, "status", "Run status");
+	pr_str(p, "run", "run", st);
+	pr_str(p, "reason", NULL, reason);
+	if (r->run.exit_known) {
+		pr_i64(p, "exit_status", "recorded command's exit status", r->run.exit_status);
+	}
+	pr_obj_close(p);
+	count_losses(r, &l);
+	pr_obj_open(p, "losses", "Losses (every source the inputs have)");
+	pr_bool(p, "any", "any loss", any_loss(&l));
+	if (r->wire) {
+		pr_u64(p, "wire_discontinuities",
+		       "discontinuities on the wire (RX: the ADC dropped)", l.discontinuities);
+		pr_u64(p, "wire_incomplete_transactions",
+		       "incomplete transactions on the wire (a frame lost)", l.incomplete);
+	}
+	if (r->host) {
+		pr_u64(p, "host_lost_samples", "samples the host's ramp check lost", l.host_lost);
+		pr_u64(p, "fpga_dropped_samples",
+		       "samples the emulator dropped (closed drop periods only)", l.fpga_lost);
+		pr_u64(p, "socket_drops", "frames the kernel dropped", l.socket_drops);
+		pr_u64(p, "underrun_periods", "DAC underrun periods (emulator)",
+		       l.underrun_periods);
+	}
+	if (r->verdict_tx && r->verdict_s) {
+		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
+		       l.queue_empty);
+	}
+	pr_obj_close(p);
+}
+
 int report_print(struct pr *p, const struct report *r)
 {
 	const char *const *mit;
@@ -481,6 +662,7 @@ int report_print(struct pr *p, const struct report *r)
 		}
 		pr_obj_close(p);
 	}
+	print_status_and_losses(p, r);
 	pr_obj_open(p, "regime", "Regime");
 	pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
 	pr_str(p, "summary", NULL, r->summary);

@@ -43,6 +43,36 @@ struct report {
 	char summary[512];	  /* the verdict in one line */
 };
 
+/* The exit statuses of latency-report and dgrdma-plot (docs/analysis.md, "Exit status"). */
+enum report_exit {
+	REPORT_EXIT_OK = 0,
+	REPORT_EXIT_FINDING = 1,    /* a finding the user asked to fail on (--fail-on) */
+	REPORT_EXIT_BAD_INPUT = 2,  /* bad usage, or input that cannot be read */
+	REPORT_EXIT_RUN_FAILED = 3, /* the run itself failed (stalled, gave up, killed) */
+};
+
+/* --fail-on: verdicts that make latency-report exit REPORT_EXIT_FINDING. */
+#define FAIL_ON_JITTER	   (1u << 0)
+#define FAIL_ON_THROUGHPUT (1u << 1)
+#define FAIL_ON_UNKNOWN	   (1u << 2)
+#define FAIL_ON_LOSS	   (1u << 3)
+
+/*
+ * Parses --fail-on's comma-separated list (jitter-bound, throughput-bound,
+ * unknown, not-healthy = all three, loss) into *mask. Returns 0, or -1 with
+ * the offending word named in errbuf (DGR_ERRBUF_SIZE).
+ */
+int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf);
+
+/*
+ * The run's status, from how its recorded command ended (run.json): "ok",
+ * "failed", "interrupted" or "unknown", with a reason.
+ */
+const char *report_run_status(const struct report *r, char *reason, size_t size);
+
+/* The exit status for the report: 3 when the run failed, else 1 for a --fail-on finding, else 0. */
+int report_exit_status(const struct report *r, unsigned int fail_on);
+
 /*
  * Judges the series s (time order; NULL: no matched doorbell) and fills the
  * verdict, shape, headroom (or the TX occupancy when tx) and summary of *r

@@ -120,6 +120,13 @@ static void take_key(uint64_t *field, const char *text, const char *key, double 
 
 void run_info_parse(const char *text, struct run_info *ri)
 {
+	double v;
+
+	if (!ri->exit_known && find_number(text, "exit_status", &v) && v >= -1e9 && v <= 1e9) {
+		ri->exit_known = true;
+		ri->exit_status = (int64_t)v;
+	}
+	ri->interrupted = ri->interrupted || strstr(text, "\"interrupted\": true") != NULL;
 	/* keys first (dgrdma-capture's "stream", a summary), then the recorded command */
 	take_key(&ri->host_buffers, text, "host_buffers", 1, RUN_INFO_MAX_BUFFERS);
 	take_key(&ri->fpga_buffers, text, "fpga_buffers", 1, RUN_INFO_MAX_BUFFERS);

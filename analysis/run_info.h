@@ -7,11 +7,16 @@
 #ifndef DGR_ANALYSIS_RUN_INFO_H
 #define DGR_ANALYSIS_RUN_INFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
 	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
+	/* how the recorded command ended (dgrdma-capture's "exit_status", "interrupted") */
+	bool exit_known;
+	int64_t exit_status;
+	bool interrupted;
 };
 
 /*
@@ -21,7 +26,8 @@ struct run_info {
  * "fpga_buffers" in run.json's "stream"), else the options --buffers, --fpga-buffers,
  * --buffer-size and --rate of the recorded command (dgrdma-capture's
  * "command" array of dgrdma-host); values already set in *ri are kept (the
- * command line wins). Returns 0, or -1 when the file cannot be read.
+ * command line wins). Also how the recorded command ended: "exit_status" and
+ * "interrupted" (dgrdma-capture's run.json). Returns 0, or -1 when the file cannot be read.
  */
 int run_info_read(const char *path, struct run_info *ri);
 

@@ -96,9 +96,18 @@ check_eq "$(ls "$tmp/cap"/*.svg | wc -l) $(ls "$tmp/cap"/*.png 2>/dev/null | wc 
 check_eq "$(series "$tmp/cap/latency.svg")" 1 "capture latency plot: one series (rx-wire)"
 check_eq "$(grep -c 'discontinuity messages per interval' "$tmp/cap/drops.svg")" 1 "drops from discontinuities when no counters"
 check_eq "$(grep -c 'tolerable' "$tmp/cap/latency.svg")" 1 "tolerable latency taken from the report"
+# the verdict's summary line (regime.summary) on the latency plot, in two lines under the title
+summary=$(jq -r .regime.summary "$tmp/cap/csv/report.json")
+diag "summary: $summary"
+check_eq "$(grep -c ">${summary%%; lossless*}<" "$tmp/cap/latency.svg") $(grep -c '>lossless up to about [0-9.]*x this rate (estimated)<' "$tmp/cap/latency.svg")" \
+	"1 1" "the latency plot carries the verdict, its shape and its headroom (regime.summary)"
 
 "$PLOT" --format gif "$csv" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c "'gif' is not png, svg or both" "$tmp/err")" "1 1" "a bad --format is named with the accepted values"
+check_eq "$? $(grep -c "'gif' is not png, svg or both" "$tmp/err")" "2 1" "a bad --format is named with the accepted values, exit 2"
+"$PLOT" --kind latency --title >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c -- "--title needs a value" "$tmp/err")" "2 1" "an option without its value is named, exit 2"
+"$PLOT" "$tmp/nothing-here" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c "nothing-here: no such file or folder" "$tmp/err")" "2 1" "a missing input is named, exit 2"
 # The CSV of `dgrdma-host perf --csv` (message_size, mbyte_s), without any other input.
 printf 'message_size,messages,seconds,mbyte_s,msample_s,memcpy\n2048,100,0.1,100.5,25.1,0\n4096,100,0.1,200.5,50.1,0\n' >"$tmp/host-perf.csv"
 if "$PLOT" -o "$tmp/perf-only" --kind throughput --perf "$tmp/host-perf.csv" >/dev/null 2>&1; then
@@ -125,7 +134,7 @@ check_eq "$(grep -o 'host-perf-both-[a-z]*' "$tmp/perf-both/throughput.svg" | so
 	"host-perf-both-rx host-perf-both-sum host-perf-both-tx " "labelled -sum, -tx and -rx"
 printf 'size,speed\n1,2\n' >"$tmp/bad-perf.csv"
 out=$("$PLOT" -o "$tmp/bad" --kind throughput --perf "$tmp/bad-perf.csv" 2>&1)
-check_eq "$?" "1" "a perf CSV without known columns fails"
+check_eq "$?" "2" "a perf CSV without known columns fails (exit 2)"
 echo "$out" | grep -q "needs columns buffer_size" && ok "the error names the columns it needs" ||
 	not_ok "the error names the columns it needs"
 done_testing
