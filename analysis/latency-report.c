@@ -30,6 +30,7 @@
 #include "print.h"
 #include "report.h"
 #include "run_info.h"
+#include "vicious.h"
 #include "wire_analysis.h"
 
 #define MAX_INPUTS 64
@@ -303,6 +304,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 struct app {
 	struct csv_out csv;
 	bool csv_on;
+	struct vicious vc; /* the vicious cycle finding, from the RX data transactions */
 	int64_t trace_offset_ns;
 };
 
@@ -319,6 +321,9 @@ static void app_txn(void *ctx, const struct wa_txn_event *ev)
 {
 	struct app *a = ctx;
 
+	if (ev->dir == WA_RX) {
+		vicious_txn(&a->vc, ev->ts, ev->bytes, ev->opcode);
+	}
 	if (a->csv_on) {
 		csv_txn(&a->csv, ev);
 	}
@@ -531,6 +536,10 @@ int main(int argc, char **argv)
 		}
 	}
 	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
+	if (wa_on) {
+		vicious_finish(&app.vc, rep.tolerable_ns[WA_RX]);
+		rep.vicious = &app.vc;
+	}
 	rep.run = o.run;
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;

@@ -20,7 +20,7 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 2>/dev/null) -
 ANALYSIS_CORE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/classify.c \
 	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/run_info.c analysis/csv_output.c analysis/report.c analysis/headroom.c \
-	analysis/occupancy.c
+	analysis/occupancy.c analysis/vicious.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)

@@ -391,6 +391,14 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 	if (judge(r, s, span_ns, tolerable_ns, tx, st, data_transactions)) {
 		return -1;
 	}
+	if (r->vicious && r->vicious->found) {
+		size_t len = strlen(r->summary);
+
+		snprintf(r->summary + len, sizeof(r->summary) - len,
+			 "; VICIOUS CYCLE: %.0f%% of the transactions after the first drop were "
+			 "discontinuities",
+			 100.0 * r->vicious->share);
+	}
 	/* a failed run says so first: its doorbells and counters stop where it stalled */
 	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
 		snprintf(line, sizeof(line),
@@ -399,6 +407,39 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		snprintf(r->summary, sizeof(r->summary), "%.500s", line);
 	}
 	return 0;
+}
+
+/* The guide's cure for the vicious cycle, before the regime's mitigations. */
+static const char *const vicious_cure[] = {
+	"set report_data_loss=false on the ADC source: no discontinuity message after a drop, so "
+	"no buffer is spent on one (the guide's 'Stopping the Vicious Cycle')",
+	"or give the stream more buffers so one drop does not exhaust them: more FPGA buffers "
+	"(the demux/mux workaround over several ports) and host buffers (up to 255)",
+	NULL,
+};
+
+/* regime.vicious_cycle: the first drop, the discontinuities after it, the pool they took. */
+static void print_vicious(struct pr *p, const struct vicious *v)
+{
+	const uint64_t origin = v->first_ts;
+
+	pr_obj_open(p, "vicious_cycle", "Vicious cycle (discontinuities after the first drop)");
+	pr_bool(p, "found", NULL, v->found);
+	pr_u64(p, "discontinuities", NULL, v->discontinuities);
+	if (v->first_drop_ts) {
+		pr_ns(p, "first_drop_ns", "first drop, into the stream", v->first_drop_ts - origin);
+		pr_u64(p, "transactions_after", "transactions from it on", v->txns_after);
+		pr_f64(p, "share", "share of them that were discontinuities", v->share, 4);
+		pr_u64(p, "longest_run", "most discontinuities in a row", v->longest_run);
+		pr_f64(p, "rate_before_bytes", "sample rate before, bytes/s", v->rate_before, 0);
+		pr_f64(p, "rate_after_bytes", "sample rate after, bytes/s", v->rate_after, 0);
+		if (v->tolerable_ns) {
+			pr_ns(p, "tolerable_ns", "tolerable latency", v->tolerable_ns);
+			pr_ns(p, "tolerable_after_ns", "left for samples after (x (1 - share))",
+			      v->tolerable_after_ns);
+		}
+	}
+	pr_obj_close(p);
 }
 
 /* regime.shape, regime.headroom or regime.tx: what the verdict adds. */
@@ -673,8 +714,23 @@ int report_print(struct pr *p, const struct report *r)
 	pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
 	pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
 	print_verdict_details(p, r);
+	if (r->vicious) {
+		print_vicious(p, r->vicious);
+	}
 	pr_arr_open(p, "mitigations", "mitigations the tuning guide recommends:");
-	for (mit = regime_mitigations(r->verdict.regime, r->verdict_tx); *mit; mit++) {
+	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit; mit++) {
+		if (p->json) {
+			pr_str(p, NULL, NULL, *mit);
+		} else {
+			pr_text(p, "- %s", *mit);
+		}
+	}
+	/* "none needed" does not stand beside a vicious cycle */
+	mit = regime_mitigations(r->verdict.regime, r->verdict_tx);
+	if (r->vicious && r->vicious->found && r->verdict.regime == REGIME_HEALTHY) {
+		mit = regime_mitigations(REGIME_UNKNOWN, 0);
+	}
+	for (; *mit; mit++) {
 		if (p->json) {
 			pr_str(p, NULL, NULL, *mit);
 		} else {

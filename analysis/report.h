@@ -13,6 +13,7 @@
 #include "print.h"
 #include "run_info.h"
 #include "stats.h"
+#include "vicious.h"
 #include "wire_analysis.h"
 
 struct report {
@@ -35,12 +36,13 @@ struct report {
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
 	bool verdict_tx;
 	/* what the verdict adds for the user (docs/analysis.md, "Headroom and shape") */
-	struct lat_shape shape;	  /* RX and in-host series */
-	struct headroom headroom; /* RX and in-host series */
-	struct occupancy occ;	  /* the TX path's FPGA buffer occupancy */
-	bool underruns_known;	  /* the trace has the emulator's events */
-	uint64_t underruns;	  /* underrun periods it reported */
-	char summary[512];	  /* the verdict in one line */
+	struct lat_shape shape;	       /* RX and in-host series */
+	struct headroom headroom;      /* RX and in-host series */
+	struct occupancy occ;	       /* the TX path's FPGA buffer occupancy */
+	bool underruns_known;	       /* the trace has the emulator's events */
+	uint64_t underruns;	       /* underrun periods it reported */
+	const struct vicious *vicious; /* the vicious cycle finding (NULL: no capture) */
+	char summary[512];	       /* the verdict in one line */
 };
 
 /* The exit statuses of latency-report and dgrdma-plot (docs/analysis.md, "Exit status"). */

@@ -101,6 +101,15 @@ diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
 check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
 check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
 verdict slow throughput-bound
+# The guide's vicious cycle: the emulator (report_data_loss true, its default) spends a buffer on a
+# discontinuity after its first drop, the slow consumer never frees buffers fast enough again,
+# and from then on nearly every transaction is a discontinuity (measured: 185 of 186, the sample
+# rate falling from 7.5 MB/s to 0).
+diag "slow: $(jq -c '.regime.vicious_cycle' "$tmp/slow.json")"
+check_eq "$(jq -r '.regime.vicious_cycle | [.found, .share > 0.9, .discontinuities == '"${disc:-0}"'] | join(" ")' "$tmp/slow.json")" \
+	"true true true" "slow consumer: the vicious cycle found, over 90% discontinuities after the first drop"
+check_eq "$(jq -r '[.regime.summary | test("; VICIOUS CYCLE: [0-9]+% of the transactions after the first drop were discontinuities$"), (.regime.mitigations[0] | test("^set report_data_loss=false"))] | join(" ")' "$tmp/slow.json")" \
+	"true true" "slow consumer: the summary says so, and the guide's cure comes first"
 
 # Jitter-bound: 2 MS/s into 16 host buffers of 16 KiB, T = (16 + 4) x 16 KiB / 8 MB/s = 41 ms,
 # and one consumer stall of 80 ms before buffer 100: every doorbell is prompt except those
@@ -113,6 +122,8 @@ diag "jitter: $(jq -c '.regime | del(.mitigations, .reason)' "$tmp/jitter.json")
 check_eq "$(jq -r '.wire.rx.latency_ns | [.tolerable, .p50 < .tolerable / 2, .max >= 80000000] | join(" ")' "$tmp/jitter.json")" \
 	"40960000 true true" "jitter: T 40.96 ms, the typical doorbell well inside it, the stalled one past 80 ms"
 verdict jitter jitter-bound
+check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities] | join(" ")' "$tmp/jitter.json")" "false 0" \
+	"jitter (report_data_loss false): no discontinuity, no vicious cycle"
 
 # The TX path (dgrdma-host tx into the emulator's DAC): judged on the FPGA's buffer occupancy,
 # not on doorbell latency (a host that keeps the DAC fed has every doorbell wait for the DAC to

@@ -9,6 +9,7 @@
 #include "../../analysis/headroom.h"
 #include "../../analysis/occupancy.h"
 #include "../../analysis/run_info.h"
+#include "../../analysis/vicious.h"
 #include "../../analysis/stats.h"
 #include "../unit/tap.h"
 
@@ -432,6 +433,60 @@ static void test_tx_regimes(void)
 	series_free(&s);
 }
 
+/* The vicious cycle: a cascade, isolated drops, none; thresholds at their edges. */
+static void test_vicious(void)
+{
+	struct vicious v;
+	unsigned int i;
+
+	/* 100 sample buffers of 16 KiB at 1 ms, then every transaction a discontinuity */
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 200; i++) {
+		vicious_txn(&v, 1000000ull * (i + 1), i < 100 ? 16384 : 0, i < 100 ? 0 : 4);
+	}
+	vicious_finish(&v, 20000000);
+	tap_ok(v.found && v.discontinuities == 100 && v.longest_run == 100 && v.share == 1.0,
+	       "a cascade: found, 100 discontinuities in a row, all after the first drop");
+	tap_ok(v.rate_before > 16384e3 * 0.99 && v.rate_before < 16384e3 * 1.01 &&
+		   v.rate_after == 0,
+	       "the sample rate falls from 16.4 MB/s to 0 (%g, %g)", v.rate_before, v.rate_after);
+	TAP_EQ_U(v.tolerable_after_ns, 0, "no pool left for samples: T x (1 - 1) = 0");
+	TAP_EQ_U(v.first_drop_ts, 101000000, "the first drop: transaction 101");
+
+	/* isolated drops: one discontinuity in 20 */
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 200; i++) {
+		vicious_txn(&v, 1000ull * i, i % 20 == 19 ? 0 : 8192, i % 20 == 19 ? 4 : 0);
+	}
+	vicious_finish(&v, 1000000);
+	tap_ok(!v.found && v.discontinuities == 10 && v.longest_run == 1,
+	       "one discontinuity in 20: not a cycle (share %.3f)", v.share);
+
+	/* the edges: 3 discontinuities making exactly half of the transactions from the first */
+	memset(&v, 0, sizeof(v));
+	vicious_txn(&v, 1, 8192, 0);
+	vicious_txn(&v, 2, 0, 4);
+	vicious_txn(&v, 3, 8192, 0);
+	vicious_txn(&v, 4, 0, 4);
+	vicious_txn(&v, 5, 8192, 0);
+	vicious_txn(&v, 6, 0, 4);
+	vicious_txn(&v, 7, 8192, 0);
+	vicious_finish(&v, 0);
+	tap_ok(v.found && v.share == 0.5 && v.tolerable_after_ns == 0,
+	       "3 discontinuities, half the transactions from the first: found (T unknown)");
+	memset(&v, 0, sizeof(v));
+	vicious_txn(&v, 1, 0, 4);
+	vicious_txn(&v, 2, 0, 4);
+	vicious_finish(&v, RUN_INFO_MAX_TOLERABLE_NS);
+	tap_ok(!v.found && v.tolerable_after_ns == 0,
+	       "2 discontinuities: fewer than %d, not a cycle", VICIOUS_MIN_DISCONTINUITIES);
+	memset(&v, 0, sizeof(v));
+	vicious_txn(&v, 5, 8192, 0);
+	vicious_finish(&v, RUN_INFO_MAX_TOLERABLE_NS);
+	tap_ok(!v.found && v.tolerable_after_ns == RUN_INFO_MAX_TOLERABLE_NS,
+	       "no drop: no cycle, the whole (largest) tolerable latency left");
+}
+
 int main(void)
 {
 	test_percentiles();
@@ -442,5 +497,6 @@ int main(void)
 	test_headroom();
 	test_shape_summary();
 	test_tx_regimes();
+	test_vicious();
 	return tap_done();
 }

@@ -63,6 +63,19 @@ check_eq "$(jq -r '[.regime.mitigations[] | select(test("faster producer"))] | l
 check_eq "$(jq -r '[.regime | has("shape"), has("headroom")] | join(" ")' "$tmp/txs.out")" "false false" \
 	"TX: no latency shape or headroom (the latency is the DAC's queue)"
 
+# The vicious cycle: isolated discontinuities (1 in 20) are drops, not a cycle; every other
+# transaction a discontinuity is (half the pool spent on them), with the guide's cure first.
+"$GEN" -o "$tmp/d20.pcapng" -e "$tmp/d20.json" --txns 200 --discontinuity-every 20 >/dev/null
+"$GEN" -o "$tmp/d2.pcapng" -e "$tmp/d2.json" --txns 200 --discontinuity-every 2 >/dev/null
+"$LR" --json --no-progress "$tmp/d20.pcapng" >"$tmp/d20.out"
+"$LR" --json --no-progress "$tmp/d2.pcapng" >"$tmp/d2.out"
+check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .longest_run] | join(" ")' "$tmp/d20.out")" \
+	"false 10 1" "one discontinuity in 20: 10 drops, no vicious cycle"
+check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .transactions_after, .tolerable_after_ns < .tolerable_ns] | join(" ")' "$tmp/d2.out")" \
+	"true 100 199 true" "every other transaction a discontinuity: the vicious cycle, the tolerable latency left for samples shrunk"
+check_eq "$(jq -r '[(.regime.mitigations[0] | test("^set report_data_loss=false")), ([.regime.mitigations[] | select(test("none needed"))] | length)] | join(" ")' "$tmp/d2.out")" \
+	"true 0" "the cure comes first, and no 'none needed' beside it"
+
 # Exit statuses: 0 report, 1 a --fail-on finding, 2 bad usage or unreadable input, 3 a failed run.
 "$LR" --no-progress "$tmp/jit.pcapng" >/dev/null
 check_eq "$?" 0 "a jitter-bound capture without --fail-on: exit 0"
