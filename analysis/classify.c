@@ -351,17 +351,25 @@ void classify_summary(char *buf, size_t size, const struct classification *c,
 			return;
 		}
 		if (occ->empty_episodes) {
-			snprintf(buf + len, size - len,
-				 "; FPGA queue empty %" PRIu64
-				 " times, longest %s (%.2f%% of the time); mean %.1f of %" PRIu64
-				 " FPGA buffers full",
-				 occ->empty_episodes, a, pct(occ->empty_ns, occ->window_ns),
-				 occ->mean, occ->buffers);
+			n = snprintf(
+			    buf + len, size - len,
+			    "; FPGA queue empty %" PRIu64
+			    " times, longest %s (%.2f%% of the time); mean %.1f of %" PRIu64
+			    " FPGA buffers full",
+			    occ->empty_episodes, a, pct(occ->empty_ns, occ->window_ns), occ->mean,
+			    occ->buffers);
 		} else {
-			snprintf(buf + len, size - len,
-				 "; FPGA queue never empty; mean %.1f of %" PRIu64
-				 " FPGA buffers full",
-				 occ->mean, occ->buffers);
+			n = snprintf(buf + len, size - len,
+				     "; FPGA queue never empty; mean %.1f of %" PRIu64
+				     " FPGA buffers full",
+				     occ->mean, occ->buffers);
+		}
+		if (n > 0) {
+			len += (size_t)n;
+		}
+		/* the TX headroom, only when it was measured (the host's worst refill) */
+		if (h && h->known) {
+			append_headroom(buf, size, &len, h);
 		}
 		return;
 	}

@@ -577,6 +577,14 @@ int main(int argc, char **argv)
 			}
 			data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
 		}
+		if (!s && ha_on && ha.tx_credit.n > ha.lat.n) {
+			/* a TX trace: sent -> credit back is the buffer's time at the FPGA */
+			s = &ha.tx_credit;
+			tol = rep.tolerable_ns[WA_TX];
+			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
+			rep.verdict_series = "host.tx";
+			tx = true;
+		}
 		if (!s && ha_on && ha.lat.n) {
 			/*
 			 * From the kernel's arrival when every doorbell has it: the frame's

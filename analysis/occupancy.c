@@ -109,6 +109,20 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 		}
 	}
 	o->mean = o->window_ns ? weighted / (double)o->window_ns : (double)o->max;
+	/*
+	 * Refills: with N credits, the send into the slot that doorbell j freed is
+	 * send j + N (both in time order); its delay is the host's answer time.
+	 */
+	for (j = 0; o->buffers < n && j < n - o->buffers; j++) {
+		uint64_t s = start[j + o->buffers];
+
+		if (end[j] >= lo && end[j] <= hi && s >= end[j]) {
+			o->refills++;
+			if (s - end[j] > o->worst_refill_ns) {
+				o->worst_refill_ns = s - end[j];
+			}
+		}
+	}
 	free(start);
 	return 0;
 }

@@ -27,6 +27,8 @@ struct occupancy {
 	uint64_t low_ns;	   /* time in the window with at most buffers / 2 outstanding */
 	uint64_t max;		   /* most buffers outstanding at once */
 	double mean;		   /* time-weighted mean of the buffers outstanding */
+	uint64_t refills;	   /* doorbells in the window whose slot was refilled */
+	uint64_t worst_refill_ns;  /* the longest from a doorbell to the send into its slot */
 };
 
 /*

@@ -370,7 +370,15 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 			return -1;
 		}
 		classify_tx(&r->occ, s->n, r->underruns_known, r->underruns, &r->verdict);
-		classify_summary(r->summary, sizeof(r->summary), &r->verdict, NULL, NULL,
+		/*
+		 * The DAC plays the N - 1 buffers still queued while the host answers a
+		 * doorbell: its worst answer is the TX path's stall.
+		 */
+		headroom_compute(r->occ.buffers - 1,
+				 r->run.buffer_size ? r->run.buffer_size
+						    : (st ? st->max_txn_bytes : 0),
+				 r->run.rate_bytes, r->occ.worst_refill_ns, &r->headroom);
+		classify_summary(r->summary, sizeof(r->summary), &r->verdict, NULL, &r->headroom,
 				 tolerable_ns, &r->occ);
 		return 0;
 	}
@@ -442,6 +450,28 @@ static void print_vicious(struct pr *p, const struct vicious *v)
 	pr_obj_close(p);
 }
 
+/* regime.headroom (see headroom.h). */
+static void print_headroom(struct pr *p, const struct headroom *h)
+{
+	pr_obj_open(p, "headroom", "Headroom");
+	pr_bool(p, "known", NULL, h->known);
+	pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
+	if (h->known) {
+		pr_bool(p, "estimated", "pool and rate estimated from the capture", h->estimated);
+		pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
+		pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
+		pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
+		pr_f64(p, "lossless_rate_bytes", "lossless up to, bytes/s", h->lossless_rate_bytes,
+		       0);
+		pr_f64(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
+		pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
+		       h->buffers_needed);
+		pr_f64(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
+		       h->worst_of_tolerable, 4);
+	}
+	pr_obj_close(p);
+}
+
 /* regime.shape, regime.headroom or regime.tx: what the verdict adds. */
 static void print_verdict_details(struct pr *p, const struct report *r)
 {
@@ -464,7 +494,11 @@ static void print_verdict_details(struct pr *p, const struct report *r)
 			pr_u64(p, "underrun_periods", "underrun periods (emulator trace)",
 			       r->underruns);
 		}
+		pr_u64(p, "refills", "doorbells answered by a send", o->refills);
+		pr_ns(p, "worst_refill_ns", "longest doorbell -> send into its buffer",
+		      o->worst_refill_ns);
 		pr_obj_close(p);
+		print_headroom(p, h);
 		return;
 	}
 	if (sh->kind == SHAPE_NONE) {
@@ -481,23 +515,7 @@ static void print_verdict_details(struct pr *p, const struct report *r)
 		       (double)sh->largest_ns / (double)r->verdict_tol, 4);
 	}
 	pr_obj_close(p);
-	pr_obj_open(p, "headroom", "Headroom");
-	pr_bool(p, "known", NULL, h->known);
-	pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
-	if (h->known) {
-		pr_bool(p, "estimated", "pool and rate estimated from the capture", h->estimated);
-		pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
-		pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
-		pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
-		pr_f64(p, "lossless_rate_bytes", "lossless up to, bytes/s", h->lossless_rate_bytes,
-		       0);
-		pr_f64(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
-		pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
-		       h->buffers_needed);
-		pr_f64(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
-		       h->worst_of_tolerable, 4);
-	}
-	pr_obj_close(p);
+	print_headroom(p, h);
 }
 
 int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf)
@@ -623,6 +641,65 @@ int report_exit_status(const struct report *r, unsigned int fail_on)
 	return REPORT_EXIT_OK;
 }
 
+/* One string of an array: a JSON string, or a "- " line of text. */
+static void arr_item(struct pr *p, const char *text)
+{
+	if (p->json) {
+		pr_str(p, NULL, NULL, text);
+	} else {
+		pr_text(p, "- %s", text);
+	}
+}
+
+/*
+ * Where the sources of losses disagree, why (docs/analysis.md, "Run status,
+ * losses and exit status"); and whether the account is complete.
+ */
+static void print_disagreements(struct pr *p, const struct report *r, const struct losses *l,
+				bool failed)
+{
+	bool host_counters = false, fpga_counters = false;
+	char buf[512];
+	unsigned int i;
+
+	for (i = 0; r->host && i < r->host->n_srcs; i++) {
+		host_counters = host_counters || !r->host->srcs[i].fpga;
+		fpga_counters = fpga_counters || r->host->srcs[i].fpga;
+	}
+	pr_bool(p, "complete", "the account is complete", !failed);
+	pr_arr_open(p, "disagreements", "where the sources disagree, and why:");
+	if (failed) {
+		snprintf(
+		    buf, sizeof(buf),
+		    "the run failed: whatever was lost after it stalled (an ADC dropping while "
+		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
+		    "read the emulator's dropped_open or the hardware's num_dropped_samps");
+		arr_item(p, buf);
+	}
+	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
+		snprintf(buf, sizeof(buf),
+			 "the emulator dropped %" PRIu64
+			 " samples, the host's ramp check saw %" PRIu64
+			 " lost: the check sees a gap only when later samples arrive, so a stream "
+			 "that did not recover (a vicious cycle, a stall) shows less",
+			 l->fpga_lost, l->host_lost);
+		arr_item(p, buf);
+	}
+	if (fpga_counters && l->discontinuities && !l->fpga_lost) {
+		snprintf(buf, sizeof(buf),
+			 "%" PRIu64 " discontinuities on the wire but no dropped sample in the "
+			 "emulator's counters: it counts a drop period when the period ends",
+			 l->discontinuities);
+		arr_item(p, buf);
+	}
+	if (r->vicious && r->vicious->found && !l->host_lost && host_counters) {
+		arr_item(
+		    p, "a vicious cycle and no loss in the host's ramp check: after the first drop "
+		       "hardly a sample arrived to show the gap");
+	}
+	pr_arr_close(p);
+}
+
 /* The run's status and every loss the inputs show, in one place. */
 static void print_status_and_losses(struct pr *p, const struct report *r)
 {
@@ -658,6 +735,7 @@ static void print_status_and_losses(struct pr *p, const struct report *r)
 		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
 		       l.queue_empty);
 	}
+	print_disagreements(p, r, &l, !strcmp(st, "failed"));
 	pr_obj_close(p);
 }
 

@@ -390,6 +390,9 @@ static void test_tx_regimes(void)
 	classify_tx(&o, s.n, false, 0, &c);
 	tap_ok(c.regime == REGIME_HEALTHY && o.empty_episodes == 0 && o.max == 4 && o.low_ns == 0,
 	       "TX queue kept full: healthy (%s)", c.reason);
+	tap_ok(o.refills == 196 && o.worst_refill_ns == 1000,
+	       "each of 196 doorbells answered 1 us later (%" PRIu64 ", %" PRIu64 ")", o.refills,
+	       o.worst_refill_ns);
 	tap_ok(o.window_ns == 199ull * 16000000 - 3ull * 16000000,
 	       "the window opens when the queue is first full (%" PRIu64 ")", o.window_ns);
 	classify_tx(&o, s.n, true, 2, &c);
@@ -405,6 +408,8 @@ static void test_tx_regimes(void)
 		   o.longest_empty_ns == 152001000,
 	       "one stall of 200 ms with 64 ms queued: empty once for 152 ms, jitter-bound (%s)",
 	       c.reason);
+	TAP_EQ_U(o.worst_refill_ns, 200001000,
+		 "the host's worst answer to a doorbell: 200 ms + 1 us");
 	series_free(&s);
 
 	/* a producer at half the DAC's rate: each buffer played (16 ms) then 16 ms empty */

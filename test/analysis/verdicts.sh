@@ -60,8 +60,13 @@ check_eq "$(jq -r '[.regime.series, .regime.label, .regime.tx.max_outstanding, .
 	"wire.tx throughput-bound 1 399" "TX, each doorbell back before the next send: throughput-bound, empty between all 400"
 check_eq "$(jq -r '[.regime.mitigations[] | select(test("faster producer"))] | length' "$tmp/txs.out")" 1 \
 	"TX throughput-bound: the guide's cure is a faster producer, not a faster consumer"
-check_eq "$(jq -r '[.regime | has("shape"), has("headroom")] | join(" ")' "$tmp/txs.out")" "false false" \
-	"TX: no latency shape or headroom (the latency is the DAC's queue)"
+check_eq "$(jq -r '[.regime | has("shape"), .headroom.known] | join(" ")' "$tmp/txs.out")" "false false" \
+	"TX: no latency shape (the latency is the DAC's queue), no headroom without the DAC's rate"
+# with the rate: the host's worst answer to a doorbell against the N - 1 buffers still queued
+"$LR" --json --no-progress --sample-rate 100e6 --host-buffers 8 --buffer-size 8192 --fpga-buffers 8 \
+	"$tmp/txq.pcapng" >"$tmp/txq-r.out"
+check_eq "$(jq -r '.regime | [.headroom.known, .headroom.buffers, .headroom.worst_stall_ns == .tx.worst_refill_ns, .tx.refills > 300] | join(" ")' "$tmp/txq-r.out")" \
+	"true 7 true true" "TX with the rate: headroom from the worst refill, 7 buffers of slack"
 
 # The vicious cycle: isolated discontinuities (1 in 20) are drops, not a cycle; every other
 # transaction a discontinuity is (half the pool spent on them), with the guide's cure first.
