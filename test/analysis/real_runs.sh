@@ -191,18 +191,27 @@ tx_verdict() {
 under() { jq -r '.. | objects | .num_underruns? // empty' "$tmp/$1.fpga.json" | head -1; }
 
 # A host sending as fast as credits allow: the FPGA's 4 buffers stay full, the DAC never underruns.
+# On this shared machine a loaded moment can still delay the host or the emulator past the 65 ms
+# queue (measured once: a 132 us empty queue on the wire, 5742 samples of underrun): then the
+# verdict must not be healthy, and the healthy checks are skipped.
 run_tx tx-sustained "--rate 0"
-check_eq "$(under tx-sustained)" 0 "tx sustained: the DAC never underran"
-check_eq "$(jq -r '.regime.tx | [.fpga_buffers, .max_outstanding, .empty_episodes] | join(" ")' "$tmp/tx-sustained.json")" \
-	"4 4 0" "tx sustained: 4 FPGA buffers, all 4 outstanding at once, the queue never empty"
-tx_verdict tx-sustained healthy
-# The old verdict's mistake (issue 19): each doorbell waits for the DAC to drain the buffers
-# queued ahead of it. Against 1 host + 4 FPGA buffers (T = 82 ms), p50 is past T/2: a latency
-# classifier called this throughput-bound; the occupancy says the DAC never went short.
-"$LR" --json --no-progress --host "$(cat "$tmp/tx-sustained.hostaddr")" --host-buffers 1 --fpga-buffers 4 \
-	--buffer-size 16384 --sample-rate 250e3 "$tmp/tx-sustained.pcapng" >"$tmp/tx-sustained-1.json" 2>/dev/null
-check_eq "$(jq -r '[.wire.tx.latency_ns.p50 > .wire.tx.latency_ns.tolerable / 2, .regime.label] | join(" ")' "$tmp/tx-sustained-1.json")" \
-	"true healthy" "tx sustained: p50 above half of T = 82 ms (the DAC's queue), still healthy"
+check_eq "$(jq -r '.regime.tx | [.fpga_buffers, .max_outstanding, .mean_outstanding > 3.5] | join(" ")' "$tmp/tx-sustained.json")" \
+	"4 4 true" "tx sustained: 4 FPGA buffers, all 4 outstanding at once, mostly full"
+empties=$(jq -r '.regime.tx.empty_episodes' "$tmp/tx-sustained.json")
+if [ "$(under tx-sustained)" = 0 ] && [ "$empties" = 0 ]; then
+	tx_verdict tx-sustained healthy
+	# The old verdict's mistake (issue 19): each doorbell waits for the DAC to drain the buffers
+	# queued ahead of it. Against 1 host + 4 FPGA buffers (T = 82 ms), p50 is past T/2: a latency
+	# classifier called this throughput-bound; the occupancy says the DAC never went short.
+	"$LR" --json --no-progress --host "$(cat "$tmp/tx-sustained.hostaddr")" --host-buffers 1 --fpga-buffers 4 \
+		--buffer-size 16384 --sample-rate 250e3 "$tmp/tx-sustained.pcapng" >"$tmp/tx-sustained-1.json" 2>/dev/null
+	check_eq "$(jq -r '[.wire.tx.latency_ns.p50 > .wire.tx.latency_ns.tolerable / 2, .regime.label] | join(" ")' "$tmp/tx-sustained-1.json")" \
+		"true healthy" "tx sustained: p50 above half of T = 82 ms (the DAC's queue), still healthy"
+else
+	check "tx sustained, starved by the machine's load (DAC underruns $(under tx-sustained), queue empty $empties times): not healthy ($(jq -r .regime.label "$tmp/tx-sustained.json"))" \
+		test "$(jq -r .regime.label "$tmp/tx-sustained.json")" != healthy -o "$empties" = 0
+	skip "tx sustained: the load starved the DAC this time: no healthy verdict to check"
+fi
 
 # A producer slower than the DAC: 0.125 MS/s into a 0.25 MS/s DAC. Each buffer is played as soon
 # as it arrives; the queue holds at most one and is empty half the time.
@@ -210,12 +219,14 @@ run_tx tx-slow "--rate 125000"
 check "tx slow producer: the DAC underran ($(under tx-slow))" test "$(under tx-slow)" -gt 0
 check_eq "$(jq -r '.regime.tx | [.mean_outstanding < 1, .empty_episodes > 10] | join(" ")' "$tmp/tx-slow.json")" \
 	"true true" "tx slow producer: less than one buffer outstanding on average, the queue empty again and again"
-# each time the queue runs empty on the wire the DAC starts an underrun period (measured: 123 and
-# 123); the capture's view lags the FPGA's by a wire delay, so one either way is allowed
+# each time the queue runs empty on the wire the DAC has nothing to play (it frees a buffer once
+# played): an underrun period each (measured: 123 and 123, 125 and 125). The emulator can add
+# periods of its own when the machine's load delays it, so only this way round, with one for the
+# wire delay.
 periods=$(jq -r '.. | objects | .underrun_periods? // empty' "$tmp/tx-slow.fpga.json" | head -1)
 empties=$(jq -r '.regime.tx.empty_episodes' "$tmp/tx-slow.json")
-check "tx slow producer: the queue ran empty as often as the DAC began an underrun ($empties, $periods)" \
-	test $((empties - periods)) -le 1 -a $((periods - empties)) -le 1
+check "tx slow producer: every time the queue ran empty the DAC underran ($empties empty, $periods underrun periods)" \
+	test "$empties" -le $((periods + 1))
 tx_verdict tx-slow throughput-bound
 
 # A host that keeps up but stops for 300 ms once (SIGSTOP), far past the 65 ms the queue holds.
@@ -292,6 +303,35 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		not_ok "run folder: stack -> wire from the send call's start, under 10% of the parts below 0 ($neg of $joined)"
 	fi
 
+	# A TX run recorded as a trace only (dgrdma-capture --no-pcap): judged on the FPGA occupancy
+	# of the stack's txn_sent -> doorbell_rx credits (regime.series host.tx), as a capture is.
+	hport=$base
+	base=$((base + 1))
+	"$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet --mode dac --rate 250e3 \
+		--buffers 4 --buffer-size 16384 --host-buffers 64 --duration 20 --counters-ms 0 \
+		--summary-json "$tmp/txt.fpga.json" >"$tmp/txt.fpga.out" 2>&1 &
+	fpid=$!
+	for _ in $(seq 200); do
+		ss -Huln "src $FIP and sport = :18078" 2>/dev/null | grep -q . && break
+		sleep 0.05
+	done
+	"$CAPTURE" --no-pcap -o "$tmp/txt" -- "$HOST" tx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
+		--buffers 64 --buffer-size 16384 --fpga-buffers 4 --bytes 1M --idle-timeout 10 >"$tmp/txt.out" 2>&1
+	wait "$fpid"
+	played=$(jq -r '.. | objects | .samples_consumed? // empty' "$tmp/txt.fpga.json" 2>/dev/null | head -1)
+	if [ ! -d "$tmp/txt/trace" ] || [ "$played" != $((1024 * 1024 / 4)) ]; then
+		skip "trace-only TX run incomplete (DAC played '$played' samples): $(tail -1 "$tmp/txt.out")"
+	else
+		# --pid: the per-user buffers hold every process's events, e.g. another suite's RX run
+		"$LR" --json --no-progress --fpga-buffers 4 --buffer-size 16384 --sample-rate 250e3 \
+			--pid "$(jq -r .command_pid "$tmp/txt/run.json")" "$tmp/txt" >"$tmp/txt.json" 2>"$tmp/txt.err"
+		diag "trace-only TX: $(jq -c '[.regime.summary, .regime.tx]' "$tmp/txt.json")"
+		check_eq "$(jq -r '.regime | [.series, .tx.fpga_buffers, .tx.max_outstanding] | join(" ")' "$tmp/txt.json")" \
+			"host.tx 4 4" "trace-only TX run: judged on the credits' FPGA occupancy, 4 of 4 buffers outstanding"
+		check_eq "$(under txt)/$(jq -r '.regime | [.label, .tx.empty_episodes] | join(" ")' "$tmp/txt.json")" \
+			"0/healthy 0" "trace-only TX run: no underrun, healthy, the queue never empty"
+	fi
+
 	# A run that stalled (issue 19): the emulator stops (SIGSTOP) 1 s into a 2 MS/s stream and the
 	# host gives up after 1 s without a completed transaction (status stalled, exit 1, its drop
 	# rate 0: it saw no gap). dgrdma-capture records the exit status; latency-report must not
@@ -299,27 +339,33 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# dgrdma-plot draws it and exits 3 too.
 	hport=$((base + 1))
 	base=$((base + 2))
+	# the emulator starts once the host's socket is bound, and is stopped 1 s into its stream
 	(for _ in $(seq 200); do
 		ss -Huln "sport = :$hport" 2>/dev/null | grep -q . && break
 		sleep 0.05
-	done && exec "$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
+	done
+	"$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
 		--rate 2e6 --duration 20 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
-		--summary-json "$tmp/stall.fpga.json" >"$tmp/stall.fpga.out" 2>&1) &
-	fpid=$!
-	(sleep 3 && kill -STOP "$fpid" 2>/dev/null) &
-	stopper=$!
+		--summary-json "$tmp/stall.fpga.json" >"$tmp/stall.fpga.out" 2>&1 &
+	echo $! >"$tmp/stall.fpid"
+	sleep 1
+	kill -STOP "$(cat "$tmp/stall.fpid")"
+	wait) &
+	sub=$!
 	"$CAPTURE" -o "$tmp/stall" -f "udp and host $FIP and port $hport" -- \
 		"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 --idle-timeout 1 \
 		--buffers 16 --buffer-size 16384 --summary-json "$tmp/stall.host.json" >"$tmp/stall.out" 2>&1
-	wait "$stopper"
-	kill -CONT "$fpid" 2>/dev/null
-	kill -INT "$fpid" 2>/dev/null
-	wait "$fpid"
+	if [ -s "$tmp/stall.fpid" ]; then
+		kill -CONT "$(cat "$tmp/stall.fpid")" 2>/dev/null
+		kill -INT "$(cat "$tmp/stall.fpid")" 2>/dev/null
+	fi
+	wait "$sub"
 	hstatus=$(jq -r '.. | objects | .status? // empty' "$tmp/stall.host.json" 2>/dev/null | head -1)
 	if [ "$hstatus" != stalled ] || [ ! -f "$tmp/stall/run.json" ]; then
 		skip "the stalled run did not stall as planned (host status '$hstatus'): $(tail -1 "$tmp/stall.out")"
 	else
-		"$LR" --json --no-progress "$tmp/stall" >"$tmp/stall.json" 2>"$tmp/stall.err"
+		"$LR" --json --no-progress --pid "$(jq -r .command_pid "$tmp/stall/run.json")" "$tmp/stall" \
+			>"$tmp/stall.json" 2>"$tmp/stall.err"
 		rc=$?
 		diag "stalled run: $(jq -c '[.status, .losses, .regime.summary]' "$tmp/stall.json")"
 		check_eq "$rc $(jq -r '[.status.run, .status.exit_status, .losses.complete] | join(" ")' "$tmp/stall.json")" \
@@ -329,8 +375,8 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		if command -v gnuplot >/dev/null; then
 			"$DGR_BUILD/bin/dgrdma-plot" -o "$tmp/stall-plots" --kind latency --format svg "$tmp/stall" \
 				>/dev/null 2>"$tmp/stall-plot.err"
-			check_eq "$? $(grep -c 'RUN FAILED' "$tmp/stall-plots/latency.svg" 2>/dev/null)" "3 1" \
-				"stalled run: dgrdma-plot draws it, marked RUN FAILED, and exits 3"
+			check_eq "$? $(grep -c 'RUN FAILED' "$tmp/stall-plots/latency.svg" 2>/dev/null) $(grep -c 'the run failed' "$tmp/stall-plot.err")" \
+				"3 1 1" "stalled run: dgrdma-plot draws it, marked RUN FAILED, says so and exits 3"
 		fi
 	fi
 else
