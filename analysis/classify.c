@@ -277,6 +277,10 @@ void classify_shape(const struct series *s, const struct summary *sum, uint64_t 
 	}
 	sh->p50_ns = sum->p50;
 	sh->spike_threshold_ns = sat_mul_u64(sum->p50, CLASSIFY_SELF_RATIO);
+	/* past half the tolerable latency is a stall too (the regime's "high"), however high p50 */
+	if (tolerable_ns && tolerable_ns / CLASSIFY_HIGH_FRACTION < sh->spike_threshold_ns) {
+		sh->spike_threshold_ns = tolerable_ns / CLASSIFY_HIGH_FRACTION;
+	}
 	for (i = 0; i < s->n; i++) {
 		uint64_t v = s->s[i].value;
 
@@ -400,8 +404,7 @@ void classify_summary(char *buf, size_t size, const struct classification *c,
 		}
 	} else {
 		dgr_format_duration(b, sizeof(b), (double)sh->spike_threshold_ns);
-		n = snprintf(buf + len, size - len, "; steady (no doorbell above %s, %d x p50)", b,
-			     CLASSIFY_SELF_RATIO);
+		n = snprintf(buf + len, size - len, "; steady (no doorbell above %s)", b);
 	}
 	if (n > 0) {
 		len += (size_t)n;

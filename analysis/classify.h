@@ -57,8 +57,9 @@ void classify_tx(const struct occupancy *o, uint64_t matched, bool underruns_kno
 
 /*
  * The shape of a latency series (docs/analysis.md, "Headroom and shape"):
- * steady, spiky (runs of doorbells above CLASSIFY_SELF_RATIO x p50: the
- * stalls, counted with the largest), or a plateau (p50 above half the
+ * steady, spiky (runs of doorbells above CLASSIFY_SELF_RATIO x p50, or half
+ * the tolerable latency when that is lower: the stalls, counted with the
+ * largest), or a plateau (p50 above half the
  * tolerable latency, or without one at least CLASSIFY_SELF_RATIO x min).
  */
 enum latency_shape {
@@ -70,7 +71,7 @@ enum latency_shape {
 
 struct lat_shape {
 	enum latency_shape kind;
-	uint64_t spike_threshold_ns; /* CLASSIFY_SELF_RATIO x p50 */
+	uint64_t spike_threshold_ns; /* min(CLASSIFY_SELF_RATIO x p50, tolerable / 2) */
 	uint64_t spikes;	     /* runs of consecutive doorbells above it */
 	uint64_t spike_doorbells;    /* doorbells above it */
 	uint64_t largest_ns;	     /* the latest doorbell of the largest spike */

@@ -343,6 +343,21 @@ static void test_shape_summary(void)
 	       "steady, no facts: %s", line);
 	series_free(&s);
 
+	/* a high p50 (100 ms) and one doorbell past T/2 = 200 ms but below 10 x p50: a stall */
+	series_init(&s);
+	for (i = 0; i < 100; i++) {
+		series_add(&s, i, i == 50 ? 300000000 : 100000000);
+	}
+	series_summarise(&s, 0, 400000000, &sum);
+	classify(&s, &sum, 400000000, &c);
+	classify_shape(&s, &sum, 400000000, &sh);
+	tap_ok(c.regime == REGIME_JITTER && sh.kind == SHAPE_SPIKY && sh.spikes == 1 &&
+		   sh.spike_threshold_ns == 200000000,
+	       "p50 100 ms, one doorbell of 300 ms, T 400 ms: jitter-bound and spiky (1 stall past "
+	       "T/2), not steady (%s)",
+	       shape_label(sh.kind));
+	series_free(&s);
+
 	/* saturating thresholds: latencies near 2^64 ns do not wrap the 10 x p50 products */
 	series_init(&s);
 	for (i = 0; i < 20; i++) {
