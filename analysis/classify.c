@@ -26,6 +26,11 @@ static const char *const mit_healthy[] = {
 	NULL,
 };
 
+static const char *const mit_healthy_tx[] = {
+	"none needed: the host keeps the FPGA's buffers full",
+	NULL,
+};
+
 static const char *const mit_jitter_rx[] = {
 	"isolate the stack's threads on their own cores with cpusets (cset shield)",
 	"write dirty pages more often: lower vm.dirty_background_bytes / dirty_background_ratio",
@@ -56,17 +61,28 @@ static const char *const mit_throughput[] = {
 	NULL,
 };
 
+/* the guide's TX throughput-bound: the PC cannot supply data as fast as the DAC takes it */
+static const char *const mit_throughput_tx[] = {
+	"build with compiler optimisations (ocpiadmin install platform --optimize)",
+	"use larger buffers (32 KiB) and large transactions rather than many small ones",
+	"reduce the DAC's sample rate, or interpolate on the FPGA",
+	"use a faster producer: less work per buffer, data ready in memory rather than read "
+	"from disk, or a faster host",
+	"isolate the stack's threads on their own cores with cpusets (cset shield)",
+	NULL,
+};
+
 static const char *const mit_none[] = { NULL };
 
 const char *const *regime_mitigations(enum regime r, int path_tx)
 {
 	switch (r) {
 	case REGIME_HEALTHY:
-		return mit_healthy;
+		return path_tx ? mit_healthy_tx : mit_healthy;
 	case REGIME_JITTER:
 		return path_tx ? mit_jitter_tx : mit_jitter_rx;
 	case REGIME_THROUGHPUT:
-		return mit_throughput;
+		return path_tx ? mit_throughput_tx : mit_throughput;
 	default:
 		return mit_none;
 	}
@@ -129,7 +145,7 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 		dgr_format_duration(ref, sizeof(ref), (double)tolerable_ns);
 	} else {
 		/* no tolerable latency: ten times the typical latency is "high" */
-		c->high_threshold_ns = sum->p50 * CLASSIFY_SELF_RATIO;
+		c->high_threshold_ns = sat_mul_u64(sum->p50, CLASSIFY_SELF_RATIO);
 		dgr_format_duration(ref, sizeof(ref), (double)sum->min);
 	}
 	count_episodes(s, c->high_threshold_ns, c);
@@ -162,13 +178,14 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 		return;
 	}
 	/* judged against itself: the minimum is the service time without queueing */
-	if (sum->p50 >= (uint64_t)CLASSIFY_SELF_RATIO * sum->min) {
+	if (sum->p50 >= sat_mul_u64(CLASSIFY_SELF_RATIO, sum->min)) {
 		c->regime = REGIME_THROUGHPUT;
 		snprintf(
 		    c->reason, sizeof(c->reason),
 		    "no tolerable latency; p50 %s >= %d x min %s: doorbells queue most of the time",
 		    p50, CLASSIFY_SELF_RATIO, ref);
-	} else if (sum->p999 > c->high_threshold_ns || sum->max > 2 * c->high_threshold_ns) {
+	} else if (sum->p999 > c->high_threshold_ns ||
+		   sum->max > sat_mul_u64(2, c->high_threshold_ns)) {
 		c->regime = REGIME_JITTER;
 		snprintf(
 		    c->reason, sizeof(c->reason),
@@ -181,4 +198,216 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 			 "no tolerable latency; p50 %s < %d x min %s and max %s <= %d x p50", p50,
 			 CLASSIFY_SELF_RATIO, ref, mx, 2 * CLASSIFY_SELF_RATIO);
 	}
+}
+
+/* A fraction of a duration, in percent (0 when the whole is 0). */
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void classify_tx(const struct occupancy *o, uint64_t matched, bool underruns_known,
+		 uint64_t underruns, struct classification *c)
+{
+	char longest[32], under[80] = "";
+
+	memset(c, 0, sizeof(*c));
+	if (matched < CLASSIFY_MIN_SAMPLES) {
+		c->regime = REGIME_UNKNOWN;
+		snprintf(c->reason, sizeof(c->reason),
+			 "%" PRIu64 " matched TX doorbells, fewer than the %d needed to judge",
+			 matched, CLASSIFY_MIN_SAMPLES);
+		return;
+	}
+	c->episodes = o->empty_episodes;
+	if (underruns_known) {
+		snprintf(under, sizeof(under), "; the DAC reported %" PRIu64 " underrun periods",
+			 underruns);
+	}
+	dgr_format_duration(longest, sizeof(longest), (double)o->longest_empty_ns);
+	if (o->low_ns > o->window_ns - o->low_ns) {
+		c->regime = REGIME_THROUGHPUT;
+		snprintf(c->reason, sizeof(c->reason),
+			 "FPGA queue at most half full (%" PRIu64 " of %" PRIu64
+			 " buffers) %.1f%% of the time, empty %.1f%% (%" PRIu64
+			 " times): the host supplies data slower than the DAC consumes it%s",
+			 o->buffers / 2, o->buffers, pct(o->low_ns, o->window_ns),
+			 pct(o->empty_ns, o->window_ns), o->empty_episodes, under);
+	} else if (o->empty_episodes || (underruns_known && underruns)) {
+		c->regime = REGIME_JITTER;
+		snprintf(c->reason, sizeof(c->reason),
+			 "FPGA buffers mostly full (mean %.1f of %" PRIu64
+			 ") but the queue ran empty %" PRIu64 " times (longest %s, %.2f%% of the "
+			 "time)%s",
+			 o->mean, o->buffers, o->empty_episodes, longest,
+			 pct(o->empty_ns, o->window_ns), under);
+	} else {
+		c->regime = REGIME_HEALTHY;
+		snprintf(c->reason, sizeof(c->reason),
+			 "FPGA buffers kept full: mean %.1f of %" PRIu64
+			 ", never empty while the host sent%s",
+			 o->mean, o->buffers, underruns_known ? " and no underrun reported" : "");
+	}
+}
+
+const char *shape_label(enum latency_shape k)
+{
+	switch (k) {
+	case SHAPE_STEADY:
+		return "steady";
+	case SHAPE_SPIKY:
+		return "spiky";
+	case SHAPE_PLATEAU:
+		return "plateau";
+	default:
+		return "none";
+	}
+}
+
+void classify_shape(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
+		    struct lat_shape *sh)
+{
+	uint64_t run_max = 0;
+	bool in_spike = false;
+	size_t i;
+
+	memset(sh, 0, sizeof(*sh));
+	if (sum->count < CLASSIFY_MIN_SAMPLES) {
+		return;
+	}
+	sh->p50_ns = sum->p50;
+	sh->spike_threshold_ns = sat_mul_u64(sum->p50, CLASSIFY_SELF_RATIO);
+	/* past half the tolerable latency is a stall too (the regime's "high"), however high p50 */
+	if (tolerable_ns && tolerable_ns / CLASSIFY_HIGH_FRACTION < sh->spike_threshold_ns) {
+		sh->spike_threshold_ns = tolerable_ns / CLASSIFY_HIGH_FRACTION;
+	}
+	for (i = 0; i < s->n; i++) {
+		uint64_t v = s->s[i].value;
+
+		if (v > sh->spike_threshold_ns) {
+			sh->spike_doorbells++;
+			if (!in_spike) {
+				sh->spikes++;
+				in_spike = true;
+				run_max = 0;
+			}
+			if (v > run_max) {
+				run_max = v;
+			}
+			if (run_max > sh->largest_ns) {
+				sh->largest_ns = run_max;
+			}
+		} else {
+			in_spike = false;
+		}
+	}
+	if (tolerable_ns ? sum->p50 > tolerable_ns / CLASSIFY_HIGH_FRACTION
+			 : sum->p50 >= sat_mul_u64(CLASSIFY_SELF_RATIO, sum->min)) {
+		sh->kind = SHAPE_PLATEAU;
+	} else {
+		sh->kind = sh->spikes ? SHAPE_SPIKY : SHAPE_STEADY;
+	}
+}
+
+/* "; lossless up to about 4.8x this rate" or why it is not known. */
+static void append_headroom(char *buf, size_t size, size_t *len, const struct headroom *h)
+{
+	int n;
+
+	if (*len >= size) {
+		return;
+	}
+	if (!h || !h->known) {
+		n = snprintf(buf + *len, size - *len,
+			     "; headroom unknown (no buffer count, size and rate)");
+	} else if (h->rate_factor >= 1.0) {
+		n = snprintf(buf + *len, size - *len, "; lossless up to about %.3gx this rate%s",
+			     h->rate_factor, h->estimated ? " (estimated)" : "");
+	} else {
+		n = snprintf(buf + *len, size - *len,
+			     "; the worst stall needs %" PRIu64
+			     " buffers at this rate (has %" PRIu64
+			     "): lossless only up to about %.2gx this rate%s",
+			     h->buffers_needed, h->buffers, h->rate_factor,
+			     h->estimated ? " (estimated)" : "");
+	}
+	if (n > 0) {
+		*len += (size_t)n;
+	}
+}
+
+void classify_summary(char *buf, size_t size, const struct classification *c,
+		      const struct lat_shape *sh, const struct headroom *h, uint64_t tolerable_ns,
+		      const struct occupancy *occ)
+{
+	char a[32], b[32];
+	size_t len;
+	int n;
+
+	n = snprintf(buf, size, "%s", regime_label(c->regime));
+	len = n > 0 ? (size_t)n : 0;
+	if (len >= size) {
+		return;
+	}
+	if (occ) {
+		dgr_format_duration(a, sizeof(a), (double)occ->longest_empty_ns);
+		if (c->regime == REGIME_UNKNOWN) {
+			return;
+		}
+		if (occ->empty_episodes) {
+			n = snprintf(
+			    buf + len, size - len,
+			    "; FPGA queue empty %" PRIu64
+			    " times, longest %s (%.2f%% of the time); mean %.1f of %" PRIu64
+			    " FPGA buffers full",
+			    occ->empty_episodes, a, pct(occ->empty_ns, occ->window_ns), occ->mean,
+			    occ->buffers);
+		} else {
+			n = snprintf(buf + len, size - len,
+				     "; FPGA queue never empty; mean %.1f of %" PRIu64
+				     " FPGA buffers full",
+				     occ->mean, occ->buffers);
+		}
+		if (n > 0) {
+			len += (size_t)n;
+		}
+		/* the TX headroom, only when it was measured (the host's worst refill) */
+		if (h && h->known) {
+			append_headroom(buf, size, &len, h);
+		}
+		return;
+	}
+	if (!sh || sh->kind == SHAPE_NONE) {
+		return;
+	}
+	if (sh->kind == SHAPE_PLATEAU) {
+		dgr_format_duration(b, sizeof(b), (double)sh->p50_ns);
+		if (tolerable_ns) {
+			n = snprintf(
+			    buf + len, size - len,
+			    "; latency on a plateau (p50 %s, %.3g%% of the tolerable latency)", b,
+			    pct(sh->p50_ns, tolerable_ns));
+		} else {
+			n = snprintf(buf + len, size - len, "; latency on a plateau (p50 %s)", b);
+		}
+	} else if (sh->kind == SHAPE_SPIKY) {
+		dgr_format_duration(a, sizeof(a), (double)sh->largest_ns);
+		if (tolerable_ns) {
+			n = snprintf(buf + len, size - len,
+				     "; %" PRIu64
+				     " stall%s up to %s, %.3g%% of the tolerable latency",
+				     sh->spikes, sh->spikes == 1 ? "" : "s", a,
+				     pct(sh->largest_ns, tolerable_ns));
+		} else {
+			n = snprintf(buf + len, size - len, "; %" PRIu64 " stall%s up to %s",
+				     sh->spikes, sh->spikes == 1 ? "" : "s", a);
+		}
+	} else {
+		dgr_format_duration(b, sizeof(b), (double)sh->spike_threshold_ns);
+		n = snprintf(buf + len, size - len, "; steady (no doorbell above %s)", b);
+	}
+	if (n > 0) {
+		len += (size_t)n;
+	}
+	append_headroom(buf, size, &len, h);
 }

@@ -8,9 +8,12 @@
 #ifndef DGR_ANALYSIS_CLASSIFY_H
 #define DGR_ANALYSIS_CLASSIFY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "headroom.h"
+#include "occupancy.h"
 #include "stats.h"
 
 enum regime {
@@ -41,6 +44,55 @@ struct classification {
  */
 void classify(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
 	      struct classification *c);
+
+/*
+ * The TX path's regime, from the FPGA's buffer occupancy (occupancy.h) and
+ * the underrun periods the emulator's or hardware's counters reported
+ * (underruns_known false: none in the input). matched is the number of TX
+ * doorbells the occupancy was computed from. Thresholds in docs/analysis.md
+ * ("Regime on the TX path"). Always fills *c.
+ */
+void classify_tx(const struct occupancy *o, uint64_t matched, bool underruns_known,
+		 uint64_t underruns, struct classification *c);
+
+/*
+ * The shape of a latency series (docs/analysis.md, "Headroom and shape"):
+ * steady, spiky (runs of doorbells above CLASSIFY_SELF_RATIO x p50, or half
+ * the tolerable latency when that is lower: the stalls, counted with the
+ * largest), or a plateau (p50 above half the
+ * tolerable latency, or without one at least CLASSIFY_SELF_RATIO x min).
+ */
+enum latency_shape {
+	SHAPE_NONE = 0, /* not judged (too few doorbells, or the TX path) */
+	SHAPE_STEADY,
+	SHAPE_SPIKY,
+	SHAPE_PLATEAU,
+};
+
+struct lat_shape {
+	enum latency_shape kind;
+	uint64_t spike_threshold_ns; /* min(CLASSIFY_SELF_RATIO x p50, tolerable / 2) */
+	uint64_t spikes;	     /* runs of consecutive doorbells above it */
+	uint64_t spike_doorbells;    /* doorbells above it */
+	uint64_t largest_ns;	     /* the latest doorbell of the largest spike */
+	uint64_t p50_ns;	     /* the typical latency (the plateau's level) */
+};
+
+/* Fills *sh for a series (time order) and its summary; tolerable_ns 0: unknown. */
+void classify_shape(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
+		    struct lat_shape *sh);
+
+/* "steady", "spiky", "plateau" or "none". */
+const char *shape_label(enum latency_shape k);
+
+/*
+ * The verdict in one line a user can act on, e.g. "healthy; 5 stalls up to
+ * 6.8 ms, 21% of the tolerable latency; lossless up to about 4.8x this rate".
+ * occ is the TX occupancy when the verdict is the TX path's (else NULL).
+ */
+void classify_summary(char *buf, size_t size, const struct classification *c,
+		      const struct lat_shape *sh, const struct headroom *h, uint64_t tolerable_ns,
+		      const struct occupancy *occ);
 
 /*
  * When no doorbell was matched at all, says why the verdict is unknown from

@@ -23,12 +23,14 @@
 #include "classify.h"
 #include "csv_output.h"
 #include "ctf_input.h"
+#include "headroom.h"
 #include "host_events.h"
 #include "join.h"
 #include "pcap_input.h"
 #include "print.h"
 #include "report.h"
 #include "run_info.h"
+#include "vicious.h"
 #include "wire_analysis.h"
 
 #include "dgrdma-version.h"
@@ -48,6 +50,7 @@ struct options {
 	unsigned int n_pids;
 	uint64_t join_window_ns;
 	bool advise;
+	unsigned int fail_on; /* FAIL_ON_* */
 	struct advise_opts adv;
 	struct ctf_read_opts ctf;
 	const char *inputs[MAX_INPUTS];
@@ -95,12 +98,18 @@ static void usage(FILE *fp)
 	    "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
 	    "                         1..3600 (default 10): babeltrace2 can loop on a damaged one\n"
 	    "  --verbose              show libbabeltrace2's own warnings and errors\n"
+	    "  --fail-on LIST         exit 1 when the verdict is one of LIST (comma-separated:\n"
+	    "                         jitter-bound, throughput-bound, unknown, not-healthy for\n"
+	    "                         all three, loss for any loss the inputs show)\n"
 	    "  --no-progress          no progress line on stderr\n"
 	    "  -h, --help             this text\n"
 	    "  --version              the version of dgrdma-tools\n"
 	    "An option's value follows it (--interval 10) or is joined with '=' (--interval=10).\n"
 	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
-	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n");
+	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n"
+	    "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
+	    "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
+	    "up).\n");
 }
 
 /* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
@@ -215,6 +224,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return -1;
 		} else if (!strcmp(a, "--csv")) {
 			o->csv_dir = val;
+		} else if (!strcmp(a, "--fail-on")) {
+			if (report_parse_fail_on(val, &o->fail_on, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				return -1;
+			}
 		} else if (!strcmp(a, "--advise-if")) {
 			o->adv.iface = val;
 		} else if (!strcmp(a, "--advise-root")) {
@@ -336,6 +350,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 struct app {
 	struct csv_out csv;
 	bool csv_on;
+	struct vicious vc; /* the vicious cycle finding, from the RX data transactions */
 	int64_t trace_offset_ns;
 };
 
@@ -352,6 +367,9 @@ static void app_txn(void *ctx, const struct wa_txn_event *ev)
 {
 	struct app *a = ctx;
 
+	if (ev->dir == WA_RX) {
+		vicious_txn(&a->vc, ev->ts, ev->bytes, ev->opcode);
+	}
 	if (a->csv_on) {
 		csv_txn(&a->csv, ev);
 	}
@@ -390,22 +408,6 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Estimates the tolerable latency of a direction from the capture alone. */
-static uint64_t estimate_tolerable(const struct wa_dir_stats *st)
-{
-	uint64_t span = st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
-	double rate;
-
-	if (!st->buffers || !st->max_txn_bytes || !span || st->transactions < 2) {
-		return 0;
-	}
-	rate = (double)st->data_bytes / ((double)span / 1e9);
-	if (rate <= 0) {
-		return 0;
-	}
-	return (uint64_t)((double)st->buffers * (double)st->max_txn_bytes * 1e9 / rate);
-}
-
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -422,7 +424,9 @@ int main(int argc, char **argv)
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
-	int ret = 1, d;
+	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
+	 */
+	int ret = DGR_EXIT_USAGE, d;
 
 	memset(&o, 0, sizeof(o));
 	o.interval_ns = 100000000ull;
@@ -459,10 +463,15 @@ int main(int argc, char **argv)
 
 				if (run_info_read(path, &o.run, errbuf) < 0) {
 					fprintf(stderr, "latency-report: %s\n", errbuf);
-					ret = 2;
+					ret = DGR_EXIT_USAGE;
 					goto out_inputs;
 				}
-				facts_from_run_json |= memcmp(&before, &o.run, sizeof(before)) != 0;
+				/* the four facts only: how the command ended is no fact of the
+				 * formula */
+				facts_from_run_json |= before.host_buffers != o.run.host_buffers ||
+						       before.fpga_buffers != o.run.fpga_buffers ||
+						       before.buffer_size != o.run.buffer_size ||
+						       before.rate_bytes != o.run.rate_bytes;
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {
@@ -511,7 +520,6 @@ int main(int argc, char **argv)
 	}
 	if (n_caps > 1) {
 		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
-		ret = 2;
 		goto out_inputs;
 	}
 
@@ -538,6 +546,7 @@ int main(int argc, char **argv)
 		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, wa_on ? &wa.first_ts : &origin,
 			     errbuf)) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = DGR_EXIT_FAILED; /* an output, not an input */
 			goto out;
 		}
 		app.csv_on = true;
@@ -576,19 +585,23 @@ int main(int argc, char **argv)
 	if (o.tolerable_ns) {
 		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = o.tolerable_ns;
 		rep.tolerable_source = "options";
-	} else if (run_info_tolerable_ns(&o.run)) {
-		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = run_info_tolerable_ns(&o.run);
+	} else if (headroom_tolerable_ns(&o.run)) {
+		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = headroom_tolerable_ns(&o.run);
 		rep.tolerable_source = !facts_from_run_json ? "options"
 				       : facts_from_options ? "options and run.json"
 							    : "run.json";
 	} else if (wa_on) {
-		rep.tolerable_ns[WA_RX] = estimate_tolerable(&wa.dir[WA_RX]);
-		rep.tolerable_ns[WA_TX] = estimate_tolerable(&wa.dir[WA_TX]);
+		rep.tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa.dir[WA_RX]);
+		rep.tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa.dir[WA_TX]);
 		if (rep.tolerable_ns[WA_RX] || rep.tolerable_ns[WA_TX]) {
 			rep.tolerable_source = "estimated";
 		}
 	}
 	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
+	if (wa_on) {
+		vicious_finish(&app.vc, rep.tolerable_ns[WA_RX]);
+		rep.vicious = &app.vc;
+	}
 	rep.run = o.run;
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
@@ -610,17 +623,29 @@ int main(int argc, char **argv)
 	rep.verdict_series = "none";
 	{
 		const struct series *s = NULL;
-		uint64_t tol = 0, span = 0;
+		const struct wa_dir_stats *st = NULL;
+		uint64_t tol = 0, span = 0, data = 0;
+		bool tx = false;
 
 		if (wa_on) {
 			d = wa.lat[WA_TX].n > wa.lat[WA_RX].n ? WA_TX : WA_RX;
 			if (wa.lat[d].n) {
 				s = &wa.lat[d];
+				st = &wa.dir[d];
 				tol = rep.tolerable_ns[d];
 				span = wa.last_ts > wa.first_ts ? wa.last_ts - wa.first_ts : 0;
 				rep.verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
-				rep.verdict_tx = d == WA_TX;
+				tx = d == WA_TX;
 			}
+			data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
+		}
+		if (!s && ha_on && ha.tx_credit.n > ha.lat.n) {
+			/* a TX trace: sent -> credit back is the buffer's time at the FPGA */
+			s = &ha.tx_credit;
+			tol = rep.tolerable_ns[WA_TX];
+			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
+			rep.verdict_series = "host.tx";
+			tx = true;
 		}
 		if (!s && ha_on && ha.lat.n) {
 			/*
@@ -634,26 +659,12 @@ int main(int argc, char **argv)
 			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
 			rep.verdict_series = arrival ? "host.rx.latency_from_arrival" : "host.rx";
 		}
-		if (s) {
-			/* the same summary the report prints: computed (and sorted) once */
-			if (series_summarise(s, span, tol, &rep.verdict_sum)) {
-				fprintf(stderr, "latency-report: out of memory\n");
-				goto out;
-			}
-			rep.verdict_s = s;
-			rep.verdict_span = span;
-			rep.verdict_tol = tol;
-			classify(s, &rep.verdict_sum, tol, &rep.verdict);
-		} else {
-			uint64_t data = 0;
-
-			if (wa_on) {
-				data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
-			}
-			if (ha_on) {
-				data += ha.c.txn_complete + ha.c.txn_sent;
-			}
-			classify_no_doorbells(data, &rep.verdict);
+		if (ha_on) {
+			data += ha.c.txn_complete + ha.c.txn_sent;
+		}
+		if (report_verdict(&rep, s, span, tol, tx, st, data)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
 		}
 		if (partial[0]) {
 			/* first, so that a long reason cannot push it out */
@@ -687,11 +698,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}
-	ret = partial[0] ? 2 : 0;
+	ret = partial[0] ? DGR_EXIT_USAGE : report_exit_status(&rep, o.fail_on);
 out:
 	if (app.csv_on && csv_close(&app.csv, errbuf)) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);
-		ret = 1;
+		ret = DGR_EXIT_FAILED;
 	}
 	if (wa_on) {
 		wa_free(&wa);

@@ -22,7 +22,8 @@ ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engi
 	analysis/engine/seq_track.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
-	analysis/csv_output.c analysis/report.c
+	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
+	analysis/vicious.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
 	analysis/run_info.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
@@ -35,7 +36,8 @@ $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANA
 analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
-CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh
+CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
+	test/analysis/verdicts.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <dgrdma/cli.h>
+
 #include "report.h"
 
 static const struct report *cur_report; /* for reusing the verdict's summary */
@@ -340,6 +342,414 @@ static void print_fact(struct pr *p, const char *key, const char *label, uint64_
 	pr_u64(p, key, label, v);
 }
 
+static int judge(struct report *r, const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
+		 bool tx, const struct wa_dir_stats *st, uint64_t data_transactions)
+{
+	const struct host_analysis *h = r->host;
+	unsigned int i;
+
+	r->underruns_known = false;
+	for (i = 0; h && i < h->n_threads; i++) {
+		r->underruns_known = r->underruns_known || h->threads[i].fpga;
+	}
+	r->underruns = h ? h->c.fpga_underruns : 0;
+	if (!s) {
+		classify_no_doorbells(data_transactions, &r->verdict);
+		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
+		return 0;
+	}
+	/* the same summary the report prints: computed (and sorted) once */
+	if (series_summarise(s, span_ns, tolerable_ns, &r->verdict_sum)) {
+		return -1;
+	}
+	r->verdict_s = s;
+	r->verdict_span = span_ns;
+	r->verdict_tol = tolerable_ns;
+	r->verdict_tx = tx;
+	if (tx) {
+		/* the FPGA's buffers: the run's facts, else the distinct flag addresses seen */
+		if (occupancy_compute(
+			s, r->run.fpga_buffers ? r->run.fpga_buffers : (st ? st->buffers : 0),
+			&r->occ)) {
+			return -1;
+		}
+		classify_tx(&r->occ, s->n, r->underruns_known, r->underruns, &r->verdict);
+		/*
+		 * The DAC plays the N - 1 buffers still queued while the host answers a
+		 * doorbell: its worst answer is the TX path's stall.
+		 */
+		headroom_compute(r->occ.buffers - 1,
+				 r->run.buffer_size ? r->run.buffer_size
+						    : (st ? st->max_txn_bytes : 0),
+				 r->run.rate_bytes, r->occ.worst_refill_ns, &r->headroom);
+		classify_summary(r->summary, sizeof(r->summary), &r->verdict, NULL, &r->headroom,
+				 tolerable_ns, &r->occ);
+		return 0;
+	}
+	classify(s, &r->verdict_sum, tolerable_ns, &r->verdict);
+	classify_shape(s, &r->verdict_sum, tolerable_ns, &r->shape);
+	headroom_for_run(&r->run, st, r->verdict_sum.max, &r->headroom);
+	classify_summary(r->summary, sizeof(r->summary), &r->verdict, &r->shape, &r->headroom,
+			 tolerable_ns, NULL);
+	return 0;
+}
+
+int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
+		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
+		   uint64_t data_transactions)
+{
+	char reason[512], line[sizeof(r->summary) + 64];
+
+	if (judge(r, s, span_ns, tolerable_ns, tx, st, data_transactions)) {
+		return -1;
+	}
+	if (r->vicious && r->vicious->found) {
+		size_t len = strlen(r->summary);
+
+		snprintf(r->summary + len, sizeof(r->summary) - len,
+			 "; VICIOUS CYCLE: %.0f%% of the transactions after the first drop were "
+			 "discontinuities",
+			 100.0 * r->vicious->share);
+	}
+	/* a failed run says so first: its doorbells and counters stop where it stalled */
+	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
+		snprintf(line, sizeof(line),
+			 "RUN FAILED (the recorded command exited %" PRId64 "); %.400s",
+			 r->run.exit_status, r->summary);
+		snprintf(r->summary, sizeof(r->summary), "%.500s", line);
+	}
+	return 0;
+}
+
+/* The guide's cure for the vicious cycle, before the regime's mitigations. */
+static const char *const vicious_cure[] = {
+	"set report_data_loss=false on the ADC source: no discontinuity message after a drop, so "
+	"no buffer is spent on one (the guide's 'Stopping the Vicious Cycle')",
+	"or give the stream more buffers so one drop does not exhaust them: more FPGA buffers "
+	"(the demux/mux workaround over several ports) and host buffers (up to 255)",
+	NULL,
+};
+
+/* regime.vicious_cycle: the first drop, the discontinuities after it, the pool they took. */
+static void print_vicious(struct pr *p, const struct vicious *v)
+{
+	const uint64_t origin = v->first_ts;
+
+	pr_obj_open(p, "vicious_cycle", "Vicious cycle (discontinuities after the first drop)");
+	pr_bool(p, "found", NULL, v->found);
+	pr_u64(p, "discontinuities", NULL, v->discontinuities);
+	if (v->first_drop_ts) {
+		pr_ns(p, "first_drop_ns", "first drop, into the stream", v->first_drop_ts - origin);
+		pr_u64(p, "transactions_after", "transactions from it on", v->txns_after);
+		pr_f64(p, "share", "share of them that were discontinuities", v->share, 4);
+		pr_u64(p, "longest_run", "most discontinuities in a row", v->longest_run);
+		pr_f64(p, "rate_before_bytes", "sample rate before, bytes/s", v->rate_before, 0);
+		pr_f64(p, "rate_after_bytes", "sample rate after, bytes/s", v->rate_after, 0);
+		if (v->tolerable_ns) {
+			pr_ns(p, "tolerable_ns", "tolerable latency", v->tolerable_ns);
+			pr_ns(p, "tolerable_after_ns", "left for samples after (x (1 - share))",
+			      v->tolerable_after_ns);
+		}
+	}
+	pr_obj_close(p);
+}
+
+/* regime.headroom (see headroom.h). */
+static void print_headroom(struct pr *p, const struct headroom *h)
+{
+	pr_obj_open(p, "headroom", "Headroom");
+	pr_bool(p, "known", NULL, h->known);
+	pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
+	if (h->known) {
+		pr_bool(p, "estimated", "pool and rate estimated from the capture", h->estimated);
+		pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
+		pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
+		pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
+		pr_f64(p, "lossless_rate_bytes", "lossless up to, bytes/s", h->lossless_rate_bytes,
+		       0);
+		pr_f64(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
+		pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
+		       h->buffers_needed);
+		pr_f64(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
+		       h->worst_of_tolerable, 4);
+	}
+	pr_obj_close(p);
+}
+
+/* regime.shape, regime.headroom or regime.tx: what the verdict adds. */
+static void print_verdict_details(struct pr *p, const struct report *r)
+{
+	const struct headroom *h = &r->headroom;
+	const struct lat_shape *sh = &r->shape;
+
+	if (r->verdict_tx && r->verdict_s) {
+		const struct occupancy *o = &r->occ;
+
+		pr_obj_open(p, "tx", "FPGA buffer occupancy (TX path, from the doorbells)");
+		pr_u64(p, "fpga_buffers", "FPGA buffers", o->buffers);
+		pr_f64(p, "mean_outstanding", "mean buffers outstanding", o->mean, 2);
+		pr_u64(p, "max_outstanding", "most outstanding at once", o->max);
+		pr_ns(p, "window_ns", "while the host sent", o->window_ns);
+		pr_ns(p, "low_ns", "at most half full for", o->low_ns);
+		pr_ns(p, "empty_ns", "empty for", o->empty_ns);
+		pr_u64(p, "empty_episodes", "times it ran empty", o->empty_episodes);
+		pr_ns(p, "longest_empty_ns", "longest empty", o->longest_empty_ns);
+		if (r->underruns_known) {
+			pr_u64(p, "underrun_periods", "underrun periods (emulator trace)",
+			       r->underruns);
+		}
+		pr_u64(p, "refills", "doorbells answered by a send", o->refills);
+		pr_ns(p, "worst_refill_ns", "longest doorbell -> send into its buffer",
+		      o->worst_refill_ns);
+		pr_obj_close(p);
+		print_headroom(p, h);
+		return;
+	}
+	if (sh->kind == SHAPE_NONE) {
+		return;
+	}
+	pr_obj_open(p, "shape", "Shape");
+	pr_str(p, "kind", NULL, shape_label(sh->kind));
+	pr_ns(p, "spike_threshold_ns", "a stall is a doorbell above", sh->spike_threshold_ns);
+	pr_u64(p, "stalls", "stalls (runs of such doorbells)", sh->spikes);
+	pr_u64(p, "stall_doorbells", "doorbells in them", sh->spike_doorbells);
+	pr_ns(p, "largest_stall_ns", "largest", sh->largest_ns);
+	if (r->verdict_tol) {
+		pr_f64(p, "largest_stall_of_tolerable", "largest, fraction of the tolerable",
+		       (double)sh->largest_ns / (double)r->verdict_tol, 4);
+	}
+	pr_obj_close(p);
+	print_headroom(p, h);
+}
+
+int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} words[] = {
+		{ "jitter-bound", FAIL_ON_JITTER },
+		{ "throughput-bound", FAIL_ON_THROUGHPUT },
+		{ "unknown", FAIL_ON_UNKNOWN },
+		{ "not-healthy", FAIL_ON_JITTER | FAIL_ON_THROUGHPUT | FAIL_ON_UNKNOWN },
+		{ "loss", FAIL_ON_LOSS },
+	};
+	const char *w = list;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(w, ","), k;
+
+		for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+			if (strlen(words[k].name) == len && !strncmp(w, words[k].name, len)) {
+				*mask |= words[k].bits;
+				break;
+			}
+		}
+		if (k == sizeof(words) / sizeof(words[0])) {
+			snprintf(
+			    errbuf, DGR_ERRBUF_SIZE,
+			    "--fail-on: '%.*s' is not jitter-bound, throughput-bound, unknown, "
+			    "not-healthy or loss",
+			    (int)len, w);
+			return -1;
+		}
+		if (w[len] == '\0') {
+			return 0;
+		}
+		w += len + 1;
+	}
+}
+
+const char *report_run_status(const struct report *r, char *reason, size_t size)
+{
+	if (!r->run.exit_known) {
+		snprintf(reason, size,
+			 "no run.json with the recorded command's exit status (a capture or a "
+			 "trace alone)");
+		return "unknown";
+	}
+	if (r->run.interrupted) {
+		snprintf(reason, size,
+			 "dgrdma-capture was interrupted (the command exited %" PRId64 ")",
+			 r->run.exit_status);
+		return "interrupted";
+	}
+	if (r->run.exit_status == DGR_EXIT_FINDING) {
+		/* the stream ran to its end; the finding is the losses shown above */
+		snprintf(reason, size,
+			 "the recorded command exited 1: it ran to its end with a finding "
+			 "(dgrdma-host: the drop rate exceeded --max-drop-rate)");
+		return "ok";
+	}
+	if (r->run.exit_status != 0) {
+		snprintf(
+		    reason, size,
+		    "the recorded command exited %" PRId64
+		    ": it did not end its stream normally (dgrdma-host: could not start, "
+		    "stalled, gave up waiting or left transactions incomplete; its summary says "
+		    "which); losses after the stall are not in the counters above",
+		    r->run.exit_status);
+		return "failed";
+	}
+	snprintf(reason, size, "the recorded command exited 0");
+	return "ok";
+}
+
+/* What the inputs say was lost (see the "losses" object). */
+struct losses {
+	uint64_t discontinuities, incomplete, host_lost, fpga_lost, socket_drops;
+	uint64_t underrun_periods, queue_empty;
+};
+
+static void count_losses(const struct report *r, struct losses *l)
+{
+	unsigned int i;
+
+	memset(l, 0, sizeof(*l));
+	if (r->wire) {
+		l->discontinuities = r->wire->dir[WA_RX].discontinuities;
+		l->incomplete = r->wire->dir[WA_RX].incomplete + r->wire->dir[WA_TX].incomplete;
+	}
+	if (r->host) {
+		for (i = 0; i < r->host->n_srcs; i++) {
+			if (r->host->srcs[i].fpga) {
+				l->fpga_lost += r->host->srcs[i].lost;
+			} else {
+				l->host_lost += r->host->srcs[i].lost;
+			}
+		}
+		l->socket_drops = r->host->c.socket_drops;
+		l->underrun_periods = r->host->c.fpga_underruns;
+	}
+	if (r->verdict_tx && r->verdict_s) {
+		l->queue_empty = r->occ.empty_episodes;
+	}
+}
+
+static bool any_loss(const struct losses *l)
+{
+	return l->discontinuities || l->incomplete || l->host_lost || l->fpga_lost ||
+	       l->socket_drops || l->underrun_periods || l->queue_empty;
+}
+
+int report_exit_status(const struct report *r, unsigned int fail_on)
+{
+	struct losses l;
+	char reason[512];
+	enum regime g = r->verdict.regime;
+
+	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
+		return DGR_EXIT_FAILED;
+	}
+	count_losses(r, &l);
+	if (((fail_on & FAIL_ON_JITTER) && g == REGIME_JITTER) ||
+	    ((fail_on & FAIL_ON_THROUGHPUT) && g == REGIME_THROUGHPUT) ||
+	    ((fail_on & FAIL_ON_UNKNOWN) && g == REGIME_UNKNOWN) ||
+	    ((fail_on & FAIL_ON_LOSS) && any_loss(&l))) {
+		return DGR_EXIT_FINDING;
+	}
+	return DGR_EXIT_OK;
+}
+
+/* One string of an array: a JSON string, or a "- " line of text. */
+static void arr_item(struct pr *p, const char *text)
+{
+	if (p->json) {
+		pr_str(p, NULL, NULL, text);
+	} else {
+		pr_text(p, "- %s", text);
+	}
+}
+
+/*
+ * Where the sources of losses disagree, why (docs/analysis.md, "Run status,
+ * losses and exit status"); and whether the account is complete.
+ */
+static void print_disagreements(struct pr *p, const struct report *r, const struct losses *l,
+				bool failed)
+{
+	bool host_counters = false, fpga_counters = false;
+	char buf[512];
+	unsigned int i;
+
+	for (i = 0; r->host && i < r->host->n_srcs; i++) {
+		host_counters = host_counters || !r->host->srcs[i].fpga;
+		fpga_counters = fpga_counters || r->host->srcs[i].fpga;
+	}
+	pr_bool(p, "complete", "the account is complete", !failed);
+	pr_arr_open(p, "disagreements", "where the sources disagree, and why:");
+	if (failed) {
+		snprintf(
+		    buf, sizeof(buf),
+		    "the run failed: whatever was lost after it stalled (an ADC dropping while "
+		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
+		    "read the emulator's dropped_open or the hardware's num_dropped_samps");
+		arr_item(p, buf);
+	}
+	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
+		snprintf(buf, sizeof(buf),
+			 "the emulator dropped %" PRIu64
+			 " samples, the host's ramp check saw %" PRIu64
+			 " lost: the check sees a gap only when later samples arrive, so a stream "
+			 "that did not recover (a vicious cycle, a stall) shows less",
+			 l->fpga_lost, l->host_lost);
+		arr_item(p, buf);
+	}
+	if (fpga_counters && l->discontinuities && !l->fpga_lost) {
+		snprintf(buf, sizeof(buf),
+			 "%" PRIu64 " discontinuities on the wire but no dropped sample in the "
+			 "emulator's counters: it counts a drop period when the period ends",
+			 l->discontinuities);
+		arr_item(p, buf);
+	}
+	if (r->vicious && r->vicious->found && !l->host_lost && host_counters) {
+		arr_item(
+		    p, "a vicious cycle and no loss in the host's ramp check: after the first drop "
+		       "hardly a sample arrived to show the gap");
+	}
+	pr_arr_close(p);
+}
+
+/* The run's status and every loss the inputs show, in one place. */
+static void print_status_and_losses(struct pr *p, const struct report *r)
+{
+	struct losses l;
+	char reason[512];
+	const char *st = report_run_status(r, reason, sizeof(reason));
+
+	pr_obj_open(p, "status", "Run status");
+	pr_str(p, "run", "run", st);
+	pr_str(p, "reason", NULL, reason);
+	if (r->run.exit_known) {
+		pr_i64(p, "exit_status", "recorded command's exit status", r->run.exit_status);
+	}
+	pr_obj_close(p);
+	count_losses(r, &l);
+	pr_obj_open(p, "losses", "Losses (every source the inputs have)");
+	pr_bool(p, "any", "any loss", any_loss(&l));
+	if (r->wire) {
+		pr_u64(p, "wire_discontinuities",
+		       "discontinuities on the wire (RX: the ADC dropped)", l.discontinuities);
+		pr_u64(p, "wire_incomplete_transactions",
+		       "incomplete transactions on the wire (a frame lost)", l.incomplete);
+	}
+	if (r->host) {
+		pr_u64(p, "host_lost_samples", "samples the host's ramp check lost", l.host_lost);
+		pr_u64(p, "fpga_dropped_samples",
+		       "samples the emulator dropped (closed drop periods only)", l.fpga_lost);
+		pr_u64(p, "socket_drops", "frames the kernel dropped", l.socket_drops);
+		pr_u64(p, "underrun_periods", "DAC underrun periods (emulator)",
+		       l.underrun_periods);
+	}
+	if (r->verdict_tx && r->verdict_s) {
+		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
+		       l.queue_empty);
+	}
+	print_disagreements(p, r, &l, !strcmp(st, "failed"));
+	pr_obj_close(p);
+}
+
 int report_print(struct pr *p, const struct report *r)
 {
 	const char *const *mit;
@@ -382,16 +792,34 @@ int report_print(struct pr *p, const struct report *r)
 		}
 		pr_obj_close(p);
 	}
+	print_status_and_losses(p, r);
 	pr_obj_open(p, "regime", "Regime");
 	pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
+	pr_str(p, "summary", NULL, r->summary);
 	pr_str(p, "reason", NULL, r->verdict.reason);
 	pr_str(p, "series", "judged on", r->verdict_series);
 	pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
 	pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
 	pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
 	pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
+	print_verdict_details(p, r);
+	if (r->vicious) {
+		print_vicious(p, r->vicious);
+	}
 	pr_arr_open(p, "mitigations", "mitigations the tuning guide recommends:");
-	for (mit = regime_mitigations(r->verdict.regime, r->verdict_tx); *mit; mit++) {
+	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit; mit++) {
+		if (p->json) {
+			pr_str(p, NULL, NULL, *mit);
+		} else {
+			pr_text(p, "- %s", *mit);
+		}
+	}
+	/* "none needed" does not stand beside a vicious cycle */
+	mit = regime_mitigations(r->verdict.regime, r->verdict_tx);
+	if (r->vicious && r->vicious->found && r->verdict.regime == REGIME_HEALTHY) {
+		mit = regime_mitigations(REGIME_UNKNOWN, 0);
+	}
+	for (; *mit; mit++) {
 		if (p->json) {
 			pr_str(p, NULL, NULL, *mit);
 		} else {

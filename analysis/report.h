@@ -8,11 +8,14 @@
 
 #include <stdbool.h>
 
+#include <dgrdma/cli.h>
+
 #include "classify.h"
 #include "host_events.h"
 #include "print.h"
 #include "run_info.h"
 #include "stats.h"
+#include "vicious.h"
 #include "wire_analysis.h"
 
 struct report {
@@ -34,7 +37,49 @@ struct report {
 	uint64_t verdict_span, verdict_tol;
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
 	bool verdict_tx;
+	/* what the verdict adds for the user (docs/analysis.md, "Headroom and shape") */
+	struct lat_shape shape;	       /* RX and in-host series */
+	struct headroom headroom;      /* RX and in-host series */
+	struct occupancy occ;	       /* the TX path's FPGA buffer occupancy */
+	bool underruns_known;	       /* the trace has the emulator's events */
+	uint64_t underruns;	       /* underrun periods it reported */
+	const struct vicious *vicious; /* the vicious cycle finding (NULL: no capture) */
+	char summary[512];	       /* the verdict in one line */
 };
+
+/* --fail-on: verdicts that make latency-report exit DGR_EXIT_FINDING. */
+#define FAIL_ON_JITTER	   (1u << 0)
+#define FAIL_ON_THROUGHPUT (1u << 1)
+#define FAIL_ON_UNKNOWN	   (1u << 2)
+#define FAIL_ON_LOSS	   (1u << 3)
+
+/*
+ * Parses --fail-on's comma-separated list (jitter-bound, throughput-bound,
+ * unknown, not-healthy = all three, loss) into *mask. Returns 0, or -1 with
+ * the offending word named in errbuf (DGR_ERRBUF_SIZE).
+ */
+int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf);
+
+/*
+ * The run's status, from how its recorded command ended (run.json): "ok",
+ * "failed", "interrupted" or "unknown", with a reason.
+ */
+const char *report_run_status(const struct report *r, char *reason, size_t size);
+
+/* The exit status for the report: 3 when the run failed, else 1 for a --fail-on finding, else 0. */
+int report_exit_status(const struct report *r, unsigned int fail_on);
+
+/*
+ * Judges the series s (time order; NULL: no matched doorbell) and fills the
+ * verdict, shape, headroom (or the TX occupancy when tx) and summary of *r
+ * (r->run, r->host and r->wire must be set). st: the wire counts of the
+ * series' direction (NULL for the in-host series), for an estimated
+ * headroom. data_transactions: how many the inputs hold, for a verdict
+ * without doorbells. Returns 0, or -1 when memory runs out.
+ */
+int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
+		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
+		   uint64_t data_transactions);
 
 /* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
 int report_print(struct pr *p, const struct report *r);

@@ -458,6 +458,12 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if (v && get_whole(v, "exit_status", 0, 255, &u, errbuf)) {
 		goto end;
 	}
+	if (v && !out.exit_known) {
+		out.exit_known = true;
+		out.exit_status = (int64_t)u;
+	}
+	v = json_object_get(root, "interrupted");
+	out.interrupted = out.interrupted || json_is_true(v);
 	v = json_object_get(root, "warnings");
 	for (i = 0; v && i < json_array_size(v); i++) {
 		if (!json_is_string(json_array_get(v, i))) {
@@ -531,16 +537,4 @@ end:
 		fclose(fp);
 	}
 	return ret;
-}
-
-uint64_t run_info_tolerable_ns(const struct run_info *ri)
-{
-	double ns;
-
-	if (!ri->host_buffers || !ri->buffer_size || !ri->rate_bytes) {
-		return 0;
-	}
-	ns = (double)(ri->host_buffers + ri->fpga_buffers) * (double)ri->buffer_size * 1e9 /
-	     (double)ri->rate_bytes;
-	return (uint64_t)ns;
 }

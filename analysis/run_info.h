@@ -11,12 +11,17 @@
 #ifndef DGR_ANALYSIS_RUN_INFO_H
 #define DGR_ANALYSIS_RUN_INFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
 	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
+	/* how the recorded command ended (run.json's "exit_status", "interrupted") */
+	bool exit_known;
+	int64_t exit_status;
+	bool interrupted;
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"
@@ -29,7 +34,8 @@ struct run_info {
  * Reads the facts of a run.json: "stream" {"sample_rate" (samples/s, 4 bytes
  * each), "fpga_buffers", "host_buffers", "buffer_size", "rate_bytes"}, else the
  * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
- * "command" (read as dgrdma-host reads them: "32K", "200M"). Values already set
+ * "command" (read as dgrdma-host reads them: "32K", "200M"), and how the command ended
+ * ("exit_status", "interrupted"). Values already set
  * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
  * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or
  * -DGR_E_INVAL when it is no valid dgrdma-run/1 document; errbuf
@@ -45,7 +51,11 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf);
  */
 int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf);
 
-/* Tolerable latency in ns, or 0 when something it needs is unknown. */
-uint64_t run_info_tolerable_ns(const struct run_info *ri);
+/*
+ * The largest tolerable latency (10^18 ns, 31.7 years): a larger product of the
+ * facts (65535 + 65535 buffers of 1 GiB at 4 bytes/s) is taken as this, so
+ * sums with capture times and signed margins cannot overflow.
+ */
+#define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
 
 #endif

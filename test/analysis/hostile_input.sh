@@ -166,7 +166,7 @@ check_eq "$? $(grep -c -- "--host: '1.2.3' is not a MAC" "$tmp/err")" "2 1" "a b
 "$LR" --bogus "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c "unknown option '--bogus'" "$tmp/err")" "2 1" "an unknown option is named"
 "$LR" --csv /proc/nonexistent/x "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c -- '--csv: cannot create /proc/nonexistent/x' "$tmp/err")" "1 1" "an unwritable --csv folder is named"
+check_eq "$? $(grep -c -- '--csv: cannot create /proc/nonexistent/x' "$tmp/err")" "3 1" "an unwritable --csv folder is named, exit 3"
 check_eq "$("$LR" --help | grep -c -- '--dcp-doorbells')" 2 "usage lists every option (--dcp-doorbells)"
 
 # run.json: jansson and the dgrdma-run/1 schema; every bad value is named, exit 2, no report

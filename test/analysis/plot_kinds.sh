@@ -96,6 +96,11 @@ check_eq "$(ls "$tmp/cap"/*.svg | wc -l) $(ls "$tmp/cap"/*.png 2>/dev/null | wc 
 check_eq "$(series "$tmp/cap/latency.svg")" 1 "capture latency plot: one series (rx-wire)"
 check_eq "$(grep -c 'discontinuity messages per interval' "$tmp/cap/drops.svg")" 1 "drops from discontinuities when no counters"
 check_eq "$(grep -c 'tolerable' "$tmp/cap/latency.svg")" 1 "tolerable latency taken from the report"
+# the verdict's summary line (regime.summary) on the latency plot, in two lines under the title
+summary=$(jq -r .regime.summary "$tmp/cap/csv/report.json")
+diag "summary: $summary"
+check_eq "$(grep -c ">${summary%%; lossless*}<" "$tmp/cap/latency.svg") $(grep -c '>lossless up to about [0-9.]*x this rate (estimated)<' "$tmp/cap/latency.svg")" \
+	"1 1" "the latency plot carries the verdict, its shape and its headroom (regime.summary)"
 
 "$PLOT" --format gif "$csv" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c "'gif' is not png, svg or both" "$tmp/err")" "2 1" "a bad --format is named with the accepted values"

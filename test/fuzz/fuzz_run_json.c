@@ -15,6 +15,7 @@
 #include <dgrdma/wire.h>
 
 #include "run_info.h"
+#include "headroom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,6 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(&again, &ri, sizeof(ri)) != 0) {
 		abort();
 	}
-	(void)run_info_tolerable_ns(&ri);
+	(void)headroom_tolerable_ns(&ri);
 	return 0;
 }

@@ -91,6 +91,15 @@ for rdl in true false; do
 		"periods (+ $(jnum "$F" dropped_open) open at stop), discontinuities_sent $disc," \
 		"transactions_sent $(jnum "$F" transactions_sent)"
 
+	# latency-report's finding (regime.vicious_cycle), from the capture's discontinuities
+	if scn_have_pcap "$run"; then
+		want=false
+		[ "$rdl" = true ] && want=true
+		check_eq "$(jq -r '.regime.vicious_cycle.found' "$run/report.json")" "$want" \
+			"rdl $rdl: latency-report's vicious cycle finding: $want ($(jq -r .regime.summary "$run/report.json"))"
+	else
+		skip "rdl $rdl: no capture for latency-report's vicious cycle finding: $SCN_RECORDS"
+	fi
 	if ! scn_have_trace "$run"; then
 		skip "rdl $rdl: the timing checks read the trace: $SCN_RECORDS"
 		continue
