@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
 #include "ctf_check.h"
@@ -40,7 +41,13 @@ enum {
 	REC_EVENT = 'E', /* u32 id, u8 has_time, i64 ns, u8 nfields, nfields x u64 */
 	REC_ERROR = 'X', /* u16 len + text */
 	REC_DONE = 'D',
+	REC_ALIVE = 'A', /* live: the relayd answered, no event yet (for the stall watchdog) */
 };
+
+/* Live: the child sends what it has at least this often (the delay it adds to an interval). */
+#define LIVE_FLUSH_S 0.05
+/* Live: a heartbeat when nothing else was sent for this long. */
+#define LIVE_ALIVE_S 1.0
 
 struct trace_dirs {
 	char *dir[MAX_TRACE_DIRS];
@@ -107,6 +114,14 @@ bool ctf_input_is_trace(const char *path)
 	return yes;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* ---- child: the babeltrace2 graph, writing records --------------------------------------- */
 
 struct out_buf {
@@ -163,6 +178,8 @@ struct child_class {
 };
 
 struct sink_ctx {
+	bool live;
+	double last_send; /* live: when the buffer was last written out */
 	struct out_buf out;
 	struct host_event ev;
 	struct child_class *classes;
@@ -310,6 +327,11 @@ static bt_graph_simple_sink_component_consume_func_status consume(bt_message_ite
 		}
 		bt_message_put_ref(msgs[i]);
 	}
+	/* live: the parent reports on a clock, so events must not wait for a full buffer */
+	if (ctx->live && ctx->out.n && now_s() - ctx->last_send >= LIVE_FLUSH_S) {
+		out_flush(&ctx->out);
+		ctx->last_send = now_s();
+	}
 	return nomem ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR
 		     : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
@@ -356,8 +378,107 @@ static void take_bt_error(char *errbuf, const char *what)
 	bt_error_release(err);
 }
 
-/* Runs the graph over the trace folders; returns 0, or -1 with errbuf filled. */
-static int run_graph(const struct trace_dirs *t, struct sink_ctx *ctx, bool verbose, char *errbuf)
+int ctf_live_url_parse(const char *url, struct ctf_live_url *u, char *errbuf)
+{
+	const char *p = strstr(url, "://"), *host, *sess;
+	size_t scheme;
+
+	memset(u, 0, sizeof(*u));
+	scheme = p ? (size_t)(p - url) : 0;
+	if (!p || !((scheme == 3 && !strncmp(url, "net", 3)) ||
+		    (scheme == 4 && (!strncmp(url, "net4", 4) || !strncmp(url, "net6", 4))))) {
+		goto bad;
+	}
+	host = strstr(p + 3, "/host/");
+	if (!host || host == p + 3) {
+		goto bad;
+	}
+	sess = strchr(host + 6, '/');
+	if (!sess || sess == host + 6 || !sess[1] || strchr(sess + 1, '/') ||
+	    (size_t)(host - url) >= sizeof(u->relay) ||
+	    (size_t)(sess - host - 6) >= sizeof(u->hostname) ||
+	    strlen(sess + 1) >= sizeof(u->session)) {
+		goto bad;
+	}
+	memcpy(u->relay, url, (size_t)(host - url));
+	memcpy(u->hostname, host + 6, (size_t)(sess - host - 6));
+	snprintf(u->session, sizeof(u->session), "%s", sess + 1);
+	return 0;
+bad:
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			      "'%.120s' is not an LTTng live URL (accepted: "
+			      "net://RELAYD[:PORT]/host/HOSTNAME/SESSION; net4://, net6:// too)",
+			      url);
+}
+
+/*
+ * Asks the relay daemon for its sessions: babeltrace2 2.0 ends quietly on a
+ * session it does not have, which would read as a run without events.
+ * Returns 0, or -1 with errbuf filled.
+ */
+static int live_session_check(const bt_plugin *ctf, const char *url, char *errbuf)
+{
+	const bt_component_class_source *cls =
+	    bt_plugin_borrow_source_component_class_by_name_const(ctf, "lttng-live");
+	struct ctf_live_url u;
+	bt_query_executor *qe = NULL;
+	bt_value *params = NULL;
+	const bt_value *res = NULL;
+	char have[160] = "";
+	uint64_t i, n;
+	int ret = -1;
+
+	if (ctf_live_url_parse(url, &u, errbuf) < 0) {
+		return -1;
+	}
+	params = bt_value_map_create();
+	if (!cls || !params ||
+	    bt_value_map_insert_string_entry(params, "url", u.relay) !=
+		BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "libbabeltrace2 has no lttng-live source");
+		goto end;
+	}
+	qe = bt_query_executor_create(bt_component_class_source_as_component_class_const(cls),
+				      "sessions", params);
+	if (!qe || bt_query_executor_query(qe, &res) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK ||
+	    !bt_value_is_array(res)) {
+		take_bt_error(errbuf, "cannot reach the relay daemon");
+		goto end;
+	}
+	n = bt_value_array_get_length(res);
+	for (i = 0; i < n; i++) {
+		const bt_value *e = bt_value_array_borrow_element_by_index_const(res, i);
+		const bt_value *h = bt_value_map_borrow_entry_value_const(e, "target-hostname");
+		const bt_value *sn = bt_value_map_borrow_entry_value_const(e, "session-name");
+		size_t len = strlen(have);
+
+		if (!h || !sn || !bt_value_is_string(h) || !bt_value_is_string(sn)) {
+			continue;
+		}
+		if (!strcmp(bt_value_string_get(h), u.hostname) &&
+		    !strcmp(bt_value_string_get(sn), u.session)) {
+			ret = 0;
+			goto end;
+		}
+		snprintf(have + len, sizeof(have) - len, "%s%s/%s", len ? ", " : "",
+			 bt_value_string_get(h), bt_value_string_get(sn));
+	}
+	snprintf(errbuf, DGR_ERRBUF_SIZE,
+		 "the relay daemon has no session %.50s of host %.40s (%s%.90s)", u.session,
+		 u.hostname, have[0] ? "it has: " : "it has none", have);
+end:
+	bt_value_put_ref(res);
+	bt_value_put_ref(params);
+	bt_query_executor_put_ref(qe);
+	return ret;
+}
+
+/*
+ * Runs the graph over the trace folders, or over the live session at
+ * live_url when not NULL; returns 0, or -1 with errbuf filled.
+ */
+static int run_graph(const struct trace_dirs *t, const char *live_url, struct sink_ctx *ctx,
+		     bool verbose, char *errbuf)
 {
 	const bt_plugin *ctf = NULL, *utils = NULL;
 	bt_graph *g = NULL;
@@ -394,15 +515,31 @@ static int run_graph(const struct trace_dirs *t, struct sink_ctx *ctx, bool verb
 			goto end;
 		}
 	}
-	if (bt_graph_add_source_component(
-		g, bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs"), "src", params,
-		level, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	if (live_url) {
+		if (live_session_check(ctf, live_url, errbuf) < 0) {
+			goto end;
+		}
+		/* "end": the session's destruction ends the read (the run is over) */
+		if (bt_value_array_append_string_element(inputs, live_url) !=
+			BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
+		    bt_value_map_insert_string_entry(params, "session-not-found-action", "end") !=
+			BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+			goto end;
+		}
+	}
+	if (bt_graph_add_source_component(g,
+					  bt_plugin_borrow_source_component_class_by_name_const(
+					      ctf, live_url ? "lttng-live" : "fs"),
+					  "src", params, level,
+					  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_filter_component(
 		g, bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
 		NULL, level, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_simple_sink_component(g, "sink", NULL, consume, NULL, ctx, &sink) !=
 		BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		take_bt_error(errbuf, "babeltrace2 cannot open the trace");
+		take_bt_error(errbuf, live_url ? "babeltrace2 cannot follow the live session"
+					       : "babeltrace2 cannot open the trace");
 		goto end;
 	}
 	nports = bt_component_source_get_output_port_count(src);
@@ -423,12 +560,23 @@ static int run_graph(const struct trace_dirs *t, struct sink_ctx *ctx, bool verb
 	}
 	do {
 		rs = bt_graph_run(g);
-		if (rs == BT_GRAPH_RUN_STATUS_AGAIN) {
+		if (rs == BT_GRAPH_RUN_STATUS_AGAIN && ctx->live) {
+			/* the relayd has nothing new: send what is held, or say we are alive */
+			if (ctx->out.n || now_s() - ctx->last_send >= LIVE_ALIVE_S) {
+				if (!ctx->out.n) {
+					out_u8(&ctx->out, REC_ALIVE);
+				}
+				out_flush(&ctx->out);
+				ctx->last_send = now_s();
+			}
+			usleep(10000);
+		} else if (rs == BT_GRAPH_RUN_STATUS_AGAIN) {
 			usleep(1000);
 		}
 	} while (rs == BT_GRAPH_RUN_STATUS_AGAIN);
 	if (rs != BT_GRAPH_RUN_STATUS_OK) {
-		take_bt_error(errbuf, "babeltrace2 cannot read the trace");
+		take_bt_error(errbuf, live_url ? "reading the live session failed"
+					       : "babeltrace2 cannot read the trace");
 		goto end;
 	}
 	ret = 0;
@@ -441,7 +589,7 @@ end:
 }
 
 /* The child's whole life: never returns. */
-static void child_main(int fd, const struct trace_dirs *t, bool verbose)
+static void child_main(int fd, const struct trace_dirs *t, const char *live_url, bool verbose)
 {
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct sink_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -458,8 +606,14 @@ static void child_main(int fd, const struct trace_dirs *t, bool verbose)
 	if (!ctx) {
 		_exit(3);
 	}
+	if (live_url) {
+		/* the parent ends a live read (SIGINT) and reports: a Ctrl-C is its to handle */
+		signal(SIGINT, SIG_IGN);
+		ctx->live = true;
+		ctx->last_send = now_s();
+	}
 	ctx->out.fd = fd;
-	if (run_graph(t, ctx, verbose, errbuf) == 0) {
+	if (run_graph(t, live_url, ctx, verbose, errbuf) == 0) {
 		out_u8(&ctx->out, REC_DONE);
 		out_flush(&ctx->out);
 		_exit(0);
@@ -606,6 +760,9 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 			r->done = true;
 			used = 1;
 			break;
+		case REC_ALIVE:
+			used = 1;
+			break;
 		default:
 			goto bad;
 		}
@@ -618,23 +775,31 @@ bad:
 	return -1;
 }
 
-static double now_s(void)
+/* Live: calls on_tick when its time has come. Returns its result. */
+static int live_tick(struct ctf_live_opts *live, double *next, char *errbuf)
 {
-	struct timespec ts;
+	double now = now_s(), period = (double)live->tick_ns / 1e9;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (now < *next) {
+		return 0;
+	}
+	/* a late tick (a slow terminal, a loaded machine) is not made up for */
+	*next = *next + period > now ? *next + period : now + period;
+	return live->on_tick(live->ctx, errbuf);
 }
 
 /*
- * Reads the child's records until it ends, fails or stalls. Returns 0, or a
- * negative DGR_E_* code with errbuf filled (without the trace's name).
+ * Reads the child's records until it ends, fails or stalls (or, live, until
+ * *live->stop). Returns 0, or a negative DGR_E_* code with errbuf filled
+ * (without the trace's name).
  */
-static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s, char *errbuf)
+static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s,
+		      struct ctf_live_opts *live, char *errbuf)
 {
 	uint8_t *buf = malloc(PIPE_BUF_BYTES * 2);
 	size_t have = 0;
 	double last = now_s();
+	double next_tick = live ? last + (double)live->tick_ns / 1e9 : 0;
 	int status = 0, ret = 0;
 	bool eof = false;
 
@@ -648,8 +813,27 @@ static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s,
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 		long used;
-		int pr = poll(&pfd, 1, 500);
+		int wait_ms = 500, pr;
 
+		if (live) {
+			double to_tick = (next_tick - now_s()) * 1e3;
+
+			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
+		}
+		pr = poll(&pfd, 1, wait_ms);
+		if (live && live->stop && *live->stop) {
+			/* SIGINT: the run so far is the report */
+			live->stopped = true;
+			kill(pid, SIGKILL);
+			goto reap;
+		}
+		if (live) {
+			ret = live_tick(live, &next_tick, errbuf);
+			if (ret < 0) {
+				kill(pid, SIGKILL);
+				goto reap;
+			}
+		}
 		if (pr < 0 && errno != EINTR) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "poll: %s", strerror(errno));
 			kill(pid, SIGKILL);
@@ -691,7 +875,7 @@ reap:
 	free(buf);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 	}
-	if (ret < 0) {
+	if (ret < 0 || (live && live->stopped)) {
 		return ret;
 	}
 	if (r->child_error[0]) {
@@ -713,8 +897,12 @@ reap:
 	return 0;
 }
 
-int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
-		   char *errbuf)
+/*
+ * Reads the trace folders of path, or the live session at path (a URL) when
+ * live is not NULL, in a child process (see ctf_input.h).
+ */
+static int read_trace(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
+		      struct ctf_live_opts *live, char *errbuf)
 {
 	char msg[DGR_ERRBUF_SIZE];
 	struct trace_dirs t = { .n = 0 };
@@ -724,8 +912,10 @@ int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_r
 	pid_t pid;
 	int ret = 0;
 
-	find_metadata(path, 0, &t);
-	if (t.n == 0) {
+	if (!live) {
+		find_metadata(path, 0, &t);
+	}
+	if (!live && t.n == 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: no CTF trace (no 'metadata' file) below it",
 			 path);
 		return -DGR_E_INVAL;
@@ -758,11 +948,12 @@ int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_r
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child_main(fds[1], &t, opts && opts->verbose);
+		child_main(fds[1], &t, live ? path : NULL, opts && opts->verbose);
 	}
 	close(fds[1]);
 	fds[1] = -1;
-	ret = read_child(r, fds[0], pid, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, msg);
+	ret = read_child(r, fds[0], pid, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, live,
+			 msg);
 	if (ret < 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.80s: %.170s", path, msg);
 	}
@@ -779,4 +970,24 @@ end:
 	}
 	free_dirs(&t);
 	return ret;
+}
+
+int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
+		   char *errbuf)
+{
+	return read_trace(path, h, opts, NULL, errbuf);
+}
+
+int ctf_input_live(const char *url, struct host_analysis *h, const struct ctf_read_opts *opts,
+		   struct ctf_live_opts *live, char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	struct ctf_live_url u;
+
+	if (ctf_live_url_parse(url, &u, msg) < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", msg);
+		return -DGR_E_INVAL;
+	}
+	live->stopped = false;
+	return read_trace(url, h, opts, live, errbuf);
 }

@@ -9,7 +9,9 @@
 #ifndef DGR_ANALYSIS_CTF_INPUT_H
 #define DGR_ANALYSIS_CTF_INPUT_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "host_events.h"
 
@@ -38,5 +40,37 @@ struct ctf_read_opts {
  */
 int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
 		   char *errbuf);
+
+/* The parts of an LTTng live URL, net://RELAYD[:PORT]/host/HOSTNAME/SESSION. */
+struct ctf_live_url {
+	char relay[128]; /* net://RELAYD[:PORT] */
+	char hostname[64];
+	char session[128];
+};
+
+/* Splits url into *u. Returns 0, or -DGR_E_INVAL with errbuf naming the accepted form. */
+int ctf_live_url_parse(const char *url, struct ctf_live_url *u, char *errbuf);
+
+/* How a live read reports while it runs (latency-report --live). */
+struct ctf_live_opts {
+	uint64_t tick_ns; /* on_tick every tick_ns of wall-clock time */
+	/* returns 0, or a negative DGR_E_* code with errbuf filled, which ends the read */
+	int (*on_tick)(void *ctx, char *errbuf);
+	void *ctx;
+	volatile sig_atomic_t *stop; /* set (by a signal handler): end the read, no error */
+	bool stopped;		     /* out: the read ended because of *stop */
+};
+
+/*
+ * Follows the LTTng live session at url (through lttng-relayd, with
+ * babeltrace2's src.ctf.lttng-live) into h, calling live->on_tick on the
+ * way, until the session is destroyed or *live->stop is set. The relay daemon
+ * is asked first whether it has the session. Returns 0, or a negative DGR_E_*
+ * code with errbuf filled: -DGR_E_INVAL for a bad URL, a relayd that cannot
+ * be reached or has no such session, or a read that fails; -DGR_E_TIMEOUT
+ * when the reader process stalls; on_tick's code.
+ */
+int ctf_input_live(const char *url, struct host_analysis *h, const struct ctf_read_opts *opts,
+		   struct ctf_live_opts *live, char *errbuf);
 
 #endif

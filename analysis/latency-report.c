@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dgrdma/cli.h>
@@ -26,6 +28,7 @@
 #include "headroom.h"
 #include "host_events.h"
 #include "join.h"
+#include "live.h"
 #include "pcap_input.h"
 #include "print.h"
 #include "report.h"
@@ -39,6 +42,8 @@
 
 struct options {
 	bool json;
+	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
+	uint64_t live_interval_ns; /* --live-interval */
 	const char *csv_dir;
 	uint64_t interval_ns;
 	bool progress;
@@ -69,6 +74,14 @@ static void usage(FILE *fp)
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
 	    "                         drops.csv into DIR (for dgrdma-plot)\n"
 	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
+	    "  --live                 INPUT is an LTTng live URL,\n"
+	    "                         net://RELAYD[:PORT]/host/HOSTNAME/SESSION (dgrdma-capture\n"
+	    "                         --live prints it): follow the running session through\n"
+	    "                         lttng-relayd, print the in-host doorbell latency of every\n"
+	    "                         interval and of the run so far, the drop rate and the\n"
+	    "                         verdict so far (--json: one JSON object per line), and the\n"
+	    "                         final report when the session ends or on Ctrl-C\n"
+	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
@@ -183,8 +196,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			val = eq + 1;
 			takes = false;
 			if (!strcmp(a, "--json") || !strcmp(a, "--no-progress") ||
-			    !strcmp(a, "--advise") || !strcmp(a, "--help") ||
-			    !strcmp(a, "--version")) {
+			    !strcmp(a, "--live") || !strcmp(a, "--advise") ||
+			    !strcmp(a, "--help") || !strcmp(a, "--version")) {
 				fprintf(stderr, "latency-report: %s takes no value\n", a);
 				return -1;
 			}
@@ -209,6 +222,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
+			takes = false;
+		} else if (!strcmp(a, "--live")) {
+			o->live = true;
 			takes = false;
 		} else if (!strcmp(a, "--no-progress")) {
 			o->progress = false;
@@ -239,6 +255,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->interval_ns = (uint64_t)(v * 1e6);
+		} else if (!strcmp(a, "--live-interval")) {
+			if (parse_num(a, val, 0.1, 3600, &v)) {
+				return -1;
+			}
+			o->live_interval_ns = (uint64_t)(v * 1e9);
 		} else if (!strcmp(a, "--host")) {
 			int n;
 
@@ -343,6 +364,27 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
+	if (o->live) {
+		struct ctf_live_url u;
+
+		if (o->n_inputs != 1) {
+			fprintf(stderr,
+				"latency-report: --live follows one session: give one URL "
+				"(got %u inputs)\n",
+				o->n_inputs);
+			return -1;
+		}
+		if (ctf_live_url_parse(o->inputs[0], &u, errbuf) < 0) {
+			fprintf(stderr, "latency-report: --live: %s\n", errbuf);
+			return -1;
+		}
+		if (o->csv_dir) {
+			fprintf(stderr,
+				"latency-report: --csv is not available with --live (record "
+				"the run, then write the series from its folder)\n");
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -408,6 +450,322 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The tolerable latency: --tolerable-us, else buffers x size / rate, else estimated (wa). */
+static void set_tolerable(struct report *rep, const struct options *o, bool facts_from_options,
+			  bool facts_from_run_json, const struct wire_analysis *wa)
+{
+	rep->tolerable_source = "none";
+	if (o->tolerable_ns) {
+		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] = o->tolerable_ns;
+		rep->tolerable_source = "options";
+	} else if (headroom_tolerable_ns(&o->run)) {
+		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] =
+		    headroom_tolerable_ns(&o->run);
+		rep->tolerable_source = !facts_from_run_json ? "options"
+					: facts_from_options ? "options and run.json"
+							     : "run.json";
+	} else if (wa) {
+		rep->tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa->dir[WA_RX]);
+		rep->tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa->dir[WA_TX]);
+		if (rep->tolerable_ns[WA_RX] || rep->tolerable_ns[WA_TX]) {
+			rep->tolerable_source = "estimated";
+		}
+	}
+	rep->host_tolerable_ns = rep->tolerable_ns[WA_RX];
+}
+
+/*
+ * The verdict: on the wire series with the most doorbells (wa: NULL without a
+ * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
+ * memory runs out.
+ */
+static int decide(struct report *rep, const struct wire_analysis *wa,
+		  const struct host_analysis *ha)
+{
+	const struct series *s = NULL;
+	const struct wa_dir_stats *st = NULL;
+	uint64_t tol = 0, span = 0, data = 0;
+	bool tx = false;
+	int d;
+
+	rep->verdict_series = "none";
+	if (wa) {
+		d = wa->lat[WA_TX].n > wa->lat[WA_RX].n ? WA_TX : WA_RX;
+		if (wa->lat[d].n) {
+			s = &wa->lat[d];
+			st = &wa->dir[d];
+			tol = rep->tolerable_ns[d];
+			span = wa->last_ts > wa->first_ts ? wa->last_ts - wa->first_ts : 0;
+			rep->verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
+			tx = d == WA_TX;
+		}
+		data += wa->dir[WA_RX].transactions + wa->dir[WA_TX].transactions;
+	}
+	if (!s && ha && ha->tx_credit.n > ha->lat.n) {
+		/* a TX trace: sent -> credit back is the buffer's time at the FPGA */
+		s = &ha->tx_credit;
+		tol = rep->tolerable_ns[WA_TX];
+		span = ha->last_ts > ha->first_ts ? ha->last_ts - ha->first_ts : 0;
+		rep->verdict_series = "host.tx";
+		tx = true;
+	}
+	if (!s && ha && ha->lat.n) {
+		/*
+		 * From the kernel's arrival when every doorbell has it: the frame's
+		 * wait for the receive thread is latency the FPGA sees too.
+		 */
+		bool arrival = ha->lat_arrival.n == ha->lat.n;
+
+		s = arrival ? &ha->lat_arrival : &ha->lat;
+		tol = rep->host_tolerable_ns;
+		span = ha->last_ts > ha->first_ts ? ha->last_ts - ha->first_ts : 0;
+		rep->verdict_series = arrival ? "host.rx.latency_from_arrival" : "host.rx";
+	}
+	if (ha) {
+		data += ha->c.txn_complete + ha->c.txn_sent;
+	}
+	return report_verdict(rep, s, span, tol, tx, st, data);
+}
+
+/* ---- --live: the view of a running session ------------------------------------------------- */
+
+static volatile sig_atomic_t live_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	live_stop = 1;
+}
+
+struct live_view {
+	const struct options *o;
+	const struct host_analysis *ha;
+	struct live_acc acc;
+	struct report rep;  /* the run's facts; the verdict so far is judged into it */
+	bool tty;	    /* text on a terminal: the view is redrawn in place */
+	unsigned int drawn; /* lines of the view on the terminal */
+	struct timespec start;
+};
+
+static double elapsed_s(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - since->tv_sec) + (double)(now.tv_nsec - since->tv_nsec) / 1e9;
+}
+
+/* From the newest event read to now (event times are on the real-time axis), 0 if unknown. */
+static uint64_t lag_ns(const struct host_analysis *ha)
+{
+	struct timespec now;
+	uint64_t t;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	return ha->last_ts && t > ha->last_ts ? t - ha->last_ts : 0;
+}
+
+static void json_quantiles(struct pr *p, const char *key, const struct quantiles *q)
+{
+	pr_obj_open(p, key, NULL);
+	pr_u64(p, "count", NULL, q->count);
+	if (q->count) {
+		pr_u64(p, "p50", NULL, q->p50);
+		pr_u64(p, "p99", NULL, q->p99);
+		pr_u64(p, "p999", NULL, q->p999);
+		pr_u64(p, "max", NULL, q->max);
+	}
+	pr_obj_close(p);
+}
+
+static void json_drops(struct pr *p, const char *key, bool known, const struct live_drops *now,
+		       const struct live_drops *run)
+{
+	const struct live_drops *d[2] = { now, run };
+	const char *keys[2] = { "interval", "run" };
+	unsigned int i;
+
+	pr_obj_open(p, key, NULL);
+	pr_bool(p, "known", NULL, known);
+	for (i = 0; known && i < 2; i++) {
+		pr_obj_open(p, keys[i], NULL);
+		pr_u64(p, "delivered", NULL, d[i]->delivered);
+		pr_u64(p, "lost", NULL, d[i]->lost);
+		pr_f64(p, "rate", NULL, d[i]->rate, 8);
+		pr_obj_close(p);
+	}
+	pr_obj_close(p);
+}
+
+/* One JSON Lines object for the interval. */
+static void live_json(struct live_view *v, const struct live_interval *iv, double t)
+{
+	const struct headroom *h = &v->rep.headroom;
+	struct pr p;
+
+	pr_init_line(&p, stdout);
+	pr_str(&p, "kind", NULL, "interval");
+	pr_u64(&p, "interval", NULL, iv->index);
+	pr_f64(&p, "elapsed_s", NULL, t, 3);
+	pr_u64(&p, "lag_ns", NULL, lag_ns(v->ha));
+	pr_u64(&p, "events", NULL, iv->events);
+	pr_u64(&p, "events_run", NULL, iv->events_run);
+	pr_obj_open(&p, "host_rx", NULL);
+	json_quantiles(&p, "interval", &iv->lat);
+	json_quantiles(&p, "run", &iv->lat_run);
+	pr_obj_close(&p);
+	if (iv->has_arrival) {
+		pr_obj_open(&p, "host_rx_from_arrival", NULL);
+		json_quantiles(&p, "interval", &iv->arrival);
+		json_quantiles(&p, "run", &iv->arrival_run);
+		pr_obj_close(&p);
+	}
+	pr_obj_open(&p, "drops", NULL);
+	json_drops(&p, "host", iv->host_counters, &iv->host, &iv->host_run);
+	json_drops(&p, "fpga", iv->fpga_counters, &iv->fpga, &iv->fpga_run);
+	pr_obj_close(&p);
+	pr_obj_open(&p, "regime", NULL);
+	pr_str(&p, "label", NULL, regime_label(v->rep.verdict.regime));
+	pr_str(&p, "series", NULL, v->rep.verdict_series);
+	pr_str(&p, "reason", NULL, v->rep.verdict.reason);
+	pr_str(&p, "summary", NULL, v->rep.summary);
+	pr_obj_close(&p);
+	pr_obj_open(&p, "headroom", NULL);
+	pr_bool(&p, "known", NULL, h->known);
+	if (h->known) {
+		pr_f64(&p, "rate_factor", NULL, h->rate_factor, 3);
+		pr_f64(&p, "lossless_rate_bytes", NULL, h->lossless_rate_bytes, 0);
+		pr_u64(&p, "buffers_needed", NULL, h->buffers_needed);
+	}
+	pr_obj_close(&p);
+	pr_finish(&p);
+}
+
+/* "1953 doorbells, p50 12.345 us, p99 ..., p99.9 ..., max ..." */
+static void text_quantiles(const struct quantiles *q)
+{
+	char a[32], b[32], c[32], d[32];
+
+	if (!q->count) {
+		printf("no doorbell");
+		return;
+	}
+	dgr_format_duration(a, sizeof(a), (double)q->p50);
+	dgr_format_duration(b, sizeof(b), (double)q->p99);
+	dgr_format_duration(c, sizeof(c), (double)q->p999);
+	dgr_format_duration(d, sizeof(d), (double)q->max);
+	printf("%" PRIu64 " doorbells, p50 %s, p99 %s, p99.9 %s, max %s", q->count, a, b, c, d);
+}
+
+/* Starts a line of the view: on a terminal it overwrites the old one. */
+static void text_line(const struct live_view *v)
+{
+	if (v->tty) {
+		fputs("\033[2K", stdout);
+	}
+}
+
+/* Four lines for the interval; on a terminal they replace the previous four. */
+static void live_text(struct live_view *v, const struct live_interval *iv, double t)
+{
+	const bool arrival = iv->has_arrival;
+
+	if (v->tty && v->drawn) {
+		printf("\033[%uA\r", v->drawn);
+	}
+	text_line(v);
+	printf("interval %u (%.1f s, %" PRIu64 " events): ", iv->index, t, iv->events);
+	text_quantiles(arrival ? &iv->arrival : &iv->lat);
+	printf("\n");
+	text_line(v);
+	printf("  run so far: ");
+	text_quantiles(arrival ? &iv->arrival_run : &iv->lat_run);
+	printf("%s\n", arrival ? " (from the frame's arrival)" : "");
+	text_line(v);
+	printf("  drops:");
+	if (iv->host_counters) {
+		printf(" host %.4f%% (run %.4f%%)", 100.0 * iv->host.rate,
+		       100.0 * iv->host_run.rate);
+	}
+	if (iv->fpga_counters) {
+		printf(" fpga %.4f%% (run %.4f%%)", 100.0 * iv->fpga.rate,
+		       100.0 * iv->fpga_run.rate);
+	}
+	printf("%s\n", iv->host_counters || iv->fpga_counters ? "" : " no counter snapshot yet");
+	text_line(v);
+	printf("  verdict so far: %s (%s)\n", v->rep.summary, v->rep.verdict.reason);
+	v->drawn = 4;
+}
+
+/* ctf_input_live's tick: close the interval, judge the run so far, print. */
+static int live_tick(void *ctx, char *errbuf)
+{
+	struct live_view *v = ctx;
+	struct live_interval iv;
+	double t = elapsed_s(&v->start);
+
+	if (live_close(&v->acc, v->ha, &iv) || decide(&v->rep, NULL, v->ha)) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	if (v->o->json) {
+		live_json(v, &iv, t);
+	} else {
+		live_text(v, &iv, t);
+	}
+	if (fflush(stdout)) {
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "standard output: %s", strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * Follows the live session of o->inputs[0] into ha until it ends or SIGINT
+ * or SIGTERM. rep holds the run's facts (tolerable latency). Returns 0 or a
+ * negative DGR_E_* code with errbuf filled (-DGR_E_SYS: standard output).
+ */
+static int live_follow(const struct options *o, struct host_analysis *ha, const struct report *rep,
+		       char *errbuf)
+{
+	struct live_view *v = calloc(1, sizeof(*v));
+	struct ctf_live_opts lo = { 0 };
+	struct sigaction sa, old_int, old_term;
+	int ret;
+
+	if (!v) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	v->o = o;
+	v->ha = ha;
+	v->rep = *rep;
+	v->tty = !o->json && isatty(STDOUT_FILENO);
+	live_init(&v->acc);
+	clock_gettime(CLOCK_MONOTONIC, &v->start);
+	lo.tick_ns = o->live_interval_ns;
+	lo.on_tick = live_tick;
+	lo.ctx = v;
+	lo.stop = &live_stop;
+	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	ret = ctf_input_live(o->inputs[0], ha, &o->ctf, &lo, errbuf);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (ret == 0) {
+		/* the last, partial interval: its run so far is the final report's */
+		ret = live_tick(v, errbuf);
+	}
+	if (ret == 0 && !o->json) {
+		printf("%s\n", lo.stopped ? "Interrupted: the report on the run so far"
+					  : "The session ended: the report");
+	}
+	free(v);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -426,10 +784,11 @@ int main(int argc, char **argv)
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
 	 */
-	int ret = DGR_EXIT_USAGE, d;
+	int ret = DGR_EXIT_USAGE;
 
 	memset(&o, 0, sizeof(o));
 	o.interval_ns = 100000000ull;
+	o.live_interval_ns = 1000000000ull;
 	o.join_window_ns = JOIN_WINDOW_NS;
 	o.adv.root = "/";
 	o.progress = true;
@@ -453,7 +812,7 @@ int main(int argc, char **argv)
 	o.wa.ctx = &app;
 
 	/* sort the inputs: captures, traces, run folders (both, plus run.json) */
-	for (i = 0; i < o.n_inputs; i++) {
+	for (i = 0; !o.live && i < o.n_inputs; i++) {
 		const char *in = o.inputs[i];
 
 		if (is_dir(in)) {
@@ -529,7 +888,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: %s\n", errbuf);
 		goto out;
 	}
-	if (n_traces) {
+	if (n_traces || o.live) {
 		if (ha_init(&ha)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
@@ -580,23 +939,23 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* tolerable latency: --tolerable-us, else buffers x size / rate, else estimated */
-	rep.tolerable_source = "none";
-	if (o.tolerable_ns) {
-		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = o.tolerable_ns;
-		rep.tolerable_source = "options";
-	} else if (headroom_tolerable_ns(&o.run)) {
-		rep.tolerable_ns[WA_RX] = rep.tolerable_ns[WA_TX] = headroom_tolerable_ns(&o.run);
-		rep.tolerable_source = !facts_from_run_json ? "options"
-				       : facts_from_options ? "options and run.json"
-							    : "run.json";
-	} else if (wa_on) {
-		rep.tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa.dir[WA_RX]);
-		rep.tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa.dir[WA_TX]);
-		if (rep.tolerable_ns[WA_RX] || rep.tolerable_ns[WA_TX]) {
-			rep.tolerable_source = "estimated";
+	if (o.live) {
+		/* the facts are the options' only: run.json is written when the run ends */
+		struct report facts = rep;
+		int rc;
+
+		facts.run = o.run;
+		facts.host = &ha;
+		set_tolerable(&facts, &o, facts_from_options, false, NULL);
+		ha.origin = &origin;
+		rc = live_follow(&o, &ha, &facts, errbuf);
+		if (rc) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = rc == -DGR_E_SYS ? DGR_EXIT_FAILED : DGR_EXIT_USAGE;
+			goto out;
 		}
 	}
+	set_tolerable(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL);
 	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
 	if (wa_on) {
 		vicious_finish(&app.vc, rep.tolerable_ns[WA_RX]);
@@ -619,50 +978,8 @@ int main(int argc, char **argv)
 		rep.stack_to_wire = &s2w;
 	}
 
-	/* the verdict: on the wire series with the most doorbells, else the host's */
-	rep.verdict_series = "none";
 	{
-		const struct series *s = NULL;
-		const struct wa_dir_stats *st = NULL;
-		uint64_t tol = 0, span = 0, data = 0;
-		bool tx = false;
-
-		if (wa_on) {
-			d = wa.lat[WA_TX].n > wa.lat[WA_RX].n ? WA_TX : WA_RX;
-			if (wa.lat[d].n) {
-				s = &wa.lat[d];
-				st = &wa.dir[d];
-				tol = rep.tolerable_ns[d];
-				span = wa.last_ts > wa.first_ts ? wa.last_ts - wa.first_ts : 0;
-				rep.verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
-				tx = d == WA_TX;
-			}
-			data += wa.dir[WA_RX].transactions + wa.dir[WA_TX].transactions;
-		}
-		if (!s && ha_on && ha.tx_credit.n > ha.lat.n) {
-			/* a TX trace: sent -> credit back is the buffer's time at the FPGA */
-			s = &ha.tx_credit;
-			tol = rep.tolerable_ns[WA_TX];
-			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
-			rep.verdict_series = "host.tx";
-			tx = true;
-		}
-		if (!s && ha_on && ha.lat.n) {
-			/*
-			 * From the kernel's arrival when every doorbell has it: the frame's
-			 * wait for the receive thread is latency the FPGA sees too.
-			 */
-			bool arrival = ha.lat_arrival.n == ha.lat.n;
-
-			s = arrival ? &ha.lat_arrival : &ha.lat;
-			tol = rep.host_tolerable_ns;
-			span = ha.last_ts > ha.first_ts ? ha.last_ts - ha.first_ts : 0;
-			rep.verdict_series = arrival ? "host.rx.latency_from_arrival" : "host.rx";
-		}
-		if (ha_on) {
-			data += ha.c.txn_complete + ha.c.txn_sent;
-		}
-		if (report_verdict(&rep, s, span, tol, tx, st, data)) {
+		if (decide(&rep, wa_on ? &wa : NULL, ha_on ? &ha : NULL)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
@@ -678,7 +995,13 @@ int main(int argc, char **argv)
 		}
 	}
 
-	pr_init(&pr, stdout, o.json);
+	if (o.live && o.json) {
+		/* JSON Lines: the final report is the last line */
+		pr_init_line(&pr, stdout);
+		pr_str(&pr, "kind", NULL, "final");
+	} else {
+		pr_init(&pr, stdout, o.json);
+	}
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;

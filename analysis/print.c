@@ -18,10 +18,16 @@ void pr_init(struct pr *p, FILE *fp, bool json)
 	p->depth = 1;
 }
 
+void pr_init_line(struct pr *p, FILE *fp)
+{
+	pr_init(p, fp, true);
+	p->oneline = true;
+}
+
 void pr_finish(struct pr *p)
 {
 	if (p->json) {
-		fputs("\n}\n", p->fp);
+		fputs(p->oneline ? "}\n" : "\n}\n", p->fp);
 	}
 }
 
@@ -59,9 +65,11 @@ static void json_key(struct pr *p, const char *key)
 		fputc(',', p->fp);
 	}
 	p->need_comma[p->depth] = true;
-	fputc('\n', p->fp);
-	fputs("  ", p->fp);
-	indent(p);
+	if (!p->oneline) {
+		fputc('\n', p->fp);
+		fputs("  ", p->fp);
+		indent(p);
+	}
 	if (!p->in_array[p->depth] && key) {
 		json_string(p->fp, key);
 		fputs(": ", p->fp);
@@ -97,12 +105,14 @@ void pr_obj_open(struct pr *p, const char *key, const char *title)
 
 void pr_obj_close(struct pr *p)
 {
-	if (p->json) {
+	if (p->json && !p->oneline) {
 		fputc('\n', p->fp);
 		p->depth--;
 		fputs("  ", p->fp);
 		indent(p);
 		p->depth++;
+	}
+	if (p->json) {
 		fputc('}', p->fp);
 	}
 	p->depth--;

@@ -19,12 +19,15 @@
 struct pr {
 	FILE *fp;
 	bool json;
+	bool oneline; /* JSON on one line (JSON Lines: latency-report --live --json) */
 	int depth;
 	bool need_comma[PR_MAX_DEPTH];
 	bool in_array[PR_MAX_DEPTH];
 };
 
 void pr_init(struct pr *p, FILE *fp, bool json);
+/* The same for one JSON object on one line. */
+void pr_init_line(struct pr *p, FILE *fp);
 /* Closes the top-level object (JSON) and ends the output with a newline. */
 void pr_finish(struct pr *p);
 

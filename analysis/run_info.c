@@ -412,6 +412,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "clocks", T_OBJECT, false },
 		{ "trace", T_OBJECT | T_NULL, false },
 		{ "capture", T_OBJECT | T_NULL, false },
+		{ "live", T_OBJECT | T_NULL, false },
 		{ "stream", T_OBJECT, false },
 		{ "host", T_OBJECT, false },
 		{ "warnings", T_ARRAY, false },

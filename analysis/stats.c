@@ -86,6 +86,32 @@ uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int 
 	return sorted[rank - 1];
 }
 
+int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q)
+{
+	size_t n = to > from && to <= s->n ? to - from : 0, i;
+	uint64_t *v;
+
+	memset(q, 0, sizeof(*q));
+	if (n == 0) {
+		return 0;
+	}
+	v = malloc(2 * n * sizeof(*v));
+	if (!v) {
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		v[i] = s->s[from + i].value;
+	}
+	radix_sort_u64(v, v + n, n);
+	q->count = n;
+	q->p50 = percentile_nearest_rank(v, n, 500);
+	q->p99 = percentile_nearest_rank(v, n, 990);
+	q->p999 = percentile_nearest_rank(v, n, 999);
+	q->max = v[n - 1];
+	free(v);
+	return 0;
+}
+
 static unsigned int hist_bin(uint64_t v)
 {
 	unsigned int k = v > 1 ? 63u - (unsigned int)__builtin_clzll(v) : 0;

@@ -45,6 +45,18 @@ int series_add(struct series *s, uint64_t t, uint64_t value);
 /* Nearest-rank percentile of sorted[0..n), per_mille in 1..1000; n > 0. */
 uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
 
+/* The nearest-rank statistics of part of a series (a live interval, or the run so far). */
+struct quantiles {
+	uint64_t count, p50, p99, p999, max;
+};
+
+/*
+ * Fills *q for the samples s->s[from..to) (all 0 when the range is empty),
+ * with the ranks series_summarise uses. Returns 0, or -1 when memory for
+ * sorting runs out.
+ */
+int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q);
+
 /*
  * Computes the summary of a series. span_ns is the run's duration (for the
  * time-above fraction); tolerable_ns 0 leaves those fields at 0.

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Interval accounting of latency-report --live (see live.h). */
+#include <string.h>
+
+#include "live.h"
+
+void live_init(struct live_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+static void drops_rate(struct live_drops *d)
+{
+	uint64_t all = d->delivered + d->lost;
+
+	d->rate = all ? (double)d->lost / (double)all : 0.0;
+}
+
+/*
+ * Counts since the interval began. A total lower than before means a source
+ * restarted its counters (a new process): its whole total is new then.
+ */
+static void drops_since(const struct live_drops *now, const struct live_drops *then,
+			struct live_drops *out)
+{
+	out->delivered =
+	    now->delivered >= then->delivered ? now->delivered - then->delivered : now->delivered;
+	out->lost = now->lost >= then->lost ? now->lost - then->lost : now->lost;
+	drops_rate(out);
+}
+
+int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	out->index = a->closed + 1;
+	out->events_run = h->c.events;
+	out->events = h->c.events - a->events0;
+	if (series_quantiles(&h->lat, a->lat_mark, h->lat.n, &out->lat) ||
+	    series_quantiles(&h->lat, 0, h->lat.n, &out->lat_run)) {
+		return -1;
+	}
+	out->has_arrival = h->lat_arrival.n > 0;
+	if (out->has_arrival &&
+	    (series_quantiles(&h->lat_arrival, a->arrival_mark, h->lat_arrival.n, &out->arrival) ||
+	     series_quantiles(&h->lat_arrival, 0, h->lat_arrival.n, &out->arrival_run))) {
+		return -1;
+	}
+	for (i = 0; i < h->n_srcs; i++) {
+		const struct ha_counter_src *s = &h->srcs[i];
+		struct live_drops *d = s->fpga ? &out->fpga_run : &out->host_run;
+
+		if (!s->seen) {
+			continue;
+		}
+		*(s->fpga ? &out->fpga_counters : &out->host_counters) = true;
+		d->delivered += s->delivered;
+		d->lost += s->lost;
+	}
+	drops_rate(&out->host_run);
+	drops_rate(&out->fpga_run);
+	drops_since(&out->host_run, &a->host0, &out->host);
+	drops_since(&out->fpga_run, &a->fpga0, &out->fpga);
+
+	a->lat_mark = h->lat.n;
+	a->arrival_mark = h->lat_arrival.n;
+	a->host0 = out->host_run;
+	a->fpga0 = out->fpga_run;
+	a->events0 = h->c.events;
+	a->closed++;
+	return 0;
+}

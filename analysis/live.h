@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Interval accounting of latency-report --live: what changed in the in-host
+ * analysis since the last interval (doorbells, counter snapshots) and the
+ * run so far, as nearest-rank statistics (stats.h) and drop rates. It reads
+ * the analysis only, so it is unit-tested without a trace (test_live.c).
+ */
+#ifndef DGR_ANALYSIS_LIVE_H
+#define DGR_ANALYSIS_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host_events.h"
+#include "stats.h"
+
+/* Samples lost / (delivered + lost) of one kind of counter (0 when none counted). */
+struct live_drops {
+	uint64_t delivered, lost;
+	double rate;
+};
+
+/* Where the open interval began. */
+struct live_acc {
+	size_t lat_mark, arrival_mark; /* first sample of h->lat, h->lat_arrival */
+	struct live_drops host0, fpga0;
+	uint64_t events0;
+	unsigned int closed;
+};
+
+struct live_interval {
+	unsigned int index; /* 1 for the first interval */
+	uint64_t events, events_run;
+	/* txn_complete -> doorbell_sent */
+	struct quantiles lat, lat_run;
+	/* from the kernel's arrival of the completing frame (traces that carry it) */
+	bool has_arrival;
+	struct quantiles arrival, arrival_run;
+	/* the host's ramp check and the emulator's dropped samples (counter snapshots) */
+	bool host_counters, fpga_counters;
+	struct live_drops host, host_run, fpga, fpga_run;
+};
+
+void live_init(struct live_acc *a);
+
+/*
+ * Closes the open interval on the state of h: the doorbells and counter
+ * snapshots since the last call, and the run so far; opens the next one.
+ * Returns 0, or -1 when memory for sorting runs out (*out is then partly
+ * filled and the interval stays open).
+ */
+int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out);
+
+#endif
