@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# latency-report --live on a real run recorded live: dgrdma-capture --live (its own lttng-relayd
+# on 127.0.0.1) around dgrdma-host rx fed by dgrdma-fpga over UDP on loopback, followed by
+# latency-report --live --json. The JSON Lines must account for every doorbell (the intervals add
+# up to the run so far, which only grows) and end with the final report, whose numbers equal
+# those of latency-report run afterwards on the run folder. Then Ctrl-C on a text view, and bad
+# input: a bad URL, an unreachable relayd, a session the relayd does not have (exit 2, no hang).
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
+
+LR=$DGR_BUILD/bin/latency-report
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+DHOST=$DGR_BUILD/bin/dgrdma-host
+DFPGA=$DGR_BUILD/bin/dgrdma-fpga
+WORK=$(mktemp -d "$DGR_BUILD/analysis-live.XXXXXX")
+PORT_F=$((34000 + $$ % 2000 * 2))
+PORT_H=$((PORT_F + 1))
+CAP_PID=""
+LR_PID=""
+cleanup() {
+	[ -n "$LR_PID" ] && kill -KILL "$LR_PID" 2>/dev/null
+	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
+	tp_lttng_teardown
+	[ -n "${KEEP:-}" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [ ! -x "$DHOST" ] || [ ! -x "$DFPGA" ]; then
+	skip "dgrdma-host or dgrdma-fpga not built"
+	done_testing
+	exit 0
+fi
+if ! command -v lttng-relayd >/dev/null || ! command -v babeltrace2 >/dev/null; then
+	skip "lttng-relayd or babeltrace2 not installed (make deps)"
+	done_testing
+	exit 0
+fi
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
+	done_testing
+	exit 0
+fi
+
+# start_run NAME: dgrdma-capture --live around dgrdma-host rx (16 buffers of 16 KiB), waiting up
+# to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+start_run() {
+	local name=$1 n
+	rm -f "$WORK/$name.ready"
+	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" \
+		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
+		--peer "127.0.0.1:$PORT_F" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
+		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
+	CAP_PID=$!
+	URL=""
+	for ((n = 0; n < 300; n++)); do
+		[ -s "$WORK/$name/live.url" ] && { URL=$(cat "$WORK/$name/live.url"); return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# stream NAME SECONDS: the emulator, once the host receives, at 2 MS/s into its 16 buffers.
+stream() {
+	local name=$1 secs=$2 n
+	for ((n = 0; n < 600; n++)); do
+		[ -e "$WORK/$name.ready" ] && break
+		sleep 0.1
+	done
+	"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
+		--duration "$secs" --host-buffers 16 --buffer-size 16384 --quiet \
+		>"$WORK/$name.fpga.out" 2>&1
+}
+
+# ---- a run followed with --json ------------------------------------------------------------------
+if ! start_run json; then
+	not_ok "dgrdma-capture --live wrote live.url: $(tail -2 "$WORK/json.capture.out")"
+	done_testing
+	exit 1
+fi
+diag "live URL $URL"
+check "the live URL names this machine and the session" \
+	grep -qE "^net://127\.0\.0\.1:[0-9]+/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/json/live.url"
+timeout 120 "$LR" --live --json --live-interval 0.5 --host-buffers 16 --buffer-size 16384 \
+	--sample-rate 2e6 --fpga-buffers 4 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
+LR_PID=$!
+stream json 3
+wait "$CAP_PID"
+check_eq "$?" 0 "dgrdma-capture --live: the command's exit status 0"
+CAP_PID=""
+wait "$LR_PID"
+check_eq "$?" 0 "latency-report --live ended with the session, exit status 0 ($(head -c 200 "$WORK/json.err"))"
+LR_PID=""
+
+J=$WORK/json.jsonl
+check "every line is one JSON object" jq -e -s 'length > 0 and all(type == "object")' "$J"
+nint=$(jq -s '[.[] | select(.kind == "interval")] | length' "$J")
+diag "$nint interval objects"
+check_eq "$(jq -s -c '[.[].kind] | .[-1], (.[:-1] | unique)' "$J" | paste -sd ' ')" \
+	'"final" ["interval"]' "interval objects, then the final report as the last line"
+check_eq "$(jq -s '[.[] | select(.kind == "interval") | .interval] as $i | $i == [range(1; ($i | length) + 1)]' "$J")" \
+	true "intervals numbered 1..$nint"
+if [ "$nint" -ge 3 ]; then
+	ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+else
+	not_ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+fi
+# exact accounting: each interval's doorbells add up to the run so far, which only grows
+check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
+	| [range(0; $iv | length) as $i
+	   | ([$iv[:$i + 1][].host_rx.interval.count] | add) == $iv[$i].host_rx.run.count
+	     and ($i == 0 or $iv[$i].host_rx.run.count >= $iv[$i - 1].host_rx.run.count)
+	     and ($i == 0 or $iv[$i].events_run >= $iv[$i - 1].events_run)] | all' "$J")" \
+	true "run-so-far counts grow and equal the sum of the intervals' counts"
+check_eq "$(jq -s '[.[] | select(.kind == "interval")][-1].host_rx.run.count == .[-1].host.rx.latency_ns.count and .[-1].host.rx.latency_ns.count > 0' "$J")" \
+	true "the last interval's run so far is the final report's doorbell count"
+check_eq "$(jq -s '[.[] | select(.kind == "interval")][-1] | [.regime.label, .regime.reason] == ($final | [.regime.label, .regime.reason])' \
+	--argjson final "$(tail -n 1 "$J")" "$J")" true "the last interval's verdict so far is the final verdict"
+
+"$LR" --json --no-progress "$WORK/json" >"$WORK/json.offline.json" 2>"$WORK/json.offline.err"
+check_eq "$?" 0 "offline latency-report on the run folder (run.json with its 'live' key accepted)"
+tail -n 1 "$J" | jq -S '.host' >"$WORK/live.host.json"
+jq -S '.host' "$WORK/json.offline.json" >"$WORK/offline.host.json"
+if cmp -s "$WORK/live.host.json" "$WORK/offline.host.json"; then
+	ok "final in-host numbers equal the offline report's (every field of \"host\")"
+else
+	not_ok "final in-host numbers equal the offline report's (every field of \"host\")"
+	diff "$WORK/live.host.json" "$WORK/offline.host.json" | head -20 | sed 's/^/# /'
+fi
+check_eq "$(tail -n 1 "$J" | jq -S -c '.regime | del(.mitigations)')" \
+	"$(jq -S -c '.regime | del(.mitigations)' "$WORK/json.offline.json")" \
+	"final verdict, reason, shape and headroom equal the offline report's"
+check_eq "$(jq -r '.host.rx.latency_ns.count' "$WORK/json.offline.json") $(jq -r '[.live.url, .live.relayd] | join(" ")' "$WORK/json/run.json")" \
+	"$(tail -n 1 "$J" | jq -r '.host.rx.latency_ns.count') $URL started" \
+	"run.json records the live URL and the relayd it started"
+check "the trace of the live run is in the run folder" test -n "$(find "$WORK/json/trace" -name metadata)"
+diag "lag from the newest event to its interval line: $(jq -s -r '[.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"' "$J")"
+
+# ---- a text view stopped with Ctrl-C; bad sessions on a live relayd ------------------------------
+if start_run text; then
+	env --default-signal=INT timeout 120 "$LR" --live --live-interval 0.5 "$URL" \
+		>"$WORK/text.out" 2>"$WORK/text.err" &
+	LR_PID=$!
+	# a session the relayd does not have: named, with the ones it has
+	relay=${URL%%/host/*}
+	timeout 30 "$LR" --live "$relay/host/$(uname -n)/no-such-session" >/dev/null 2>"$WORK/nosess.err"
+	check_eq "$? $(grep -c "has no session no-such-session of host $(uname -n) (it has: $(uname -n)/dgrdma-capture-" "$WORK/nosess.err")" \
+		"2 1" "a session the relayd does not have: exit 2, the sessions it has named"
+	stream text 3 &
+	spid=$!
+	for ((n = 0; n < 300; n++)); do
+		[ "$(grep -c '^interval ' "$WORK/text.out")" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -INT "$LR_PID"
+	wait "$LR_PID"
+	check_eq "$?" 0 "Ctrl-C ends the text view with exit status 0"
+	LR_PID=""
+	check_eq "$(grep -c '^interval [0-9]* (' "$WORK/text.out") $(grep -c '^Interrupted: the report on the run so far$' "$WORK/text.out") $(grep -c '^Regime$' "$WORK/text.out")" \
+		"$(grep -c '^interval [0-9]* (' "$WORK/text.out") 1 1" \
+		"the text view: interval lines, then the report on the run so far"
+	wait "$spid"
+	wait "$CAP_PID"
+	CAP_PID=""
+else
+	not_ok "second dgrdma-capture --live wrote live.url"
+fi
+
+# ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------
+bad() {
+	local desc=$1 want=$2
+	shift 2
+	timeout 30 "$@" >/dev/null 2>"$WORK/bad.err"
+	local st=$?
+	if [ "$st" = 2 ] && grep -q -- "$want" "$WORK/bad.err"; then
+		ok "$desc: exit 2, '$want'"
+	else
+		not_ok "$desc: exit 2, '$want' (got $st: $(head -c 300 "$WORK/bad.err"))"
+	fi
+}
+bad "a URL of another scheme" "is not an LTTng live URL (accepted: net://RELAYD\[:PORT\]/host/HOSTNAME/SESSION" \
+	"$LR" --live http://localhost/host/h/s
+bad "a URL without its session" "is not an LTTng live URL" "$LR" --live net://localhost/host/h
+bad "an unreachable relayd" "cannot reach the relay daemon" "$LR" --live net://127.0.0.1:1/host/h/s
+bad "two URLs" "follows one session" "$LR" --live net://a/host/h/s net://b/host/h/s
+bad "--csv with --live" "--csv is not available with --live" "$LR" --live --csv "$WORK/csv" net://a/host/h/s
+bad "--live-interval 0" "--live-interval: '0' is out of range 0.1..3600" "$LR" --live --live-interval 0 net://a/host/h/s
+bad "--live takes no value" "--live takes no value" "$LR" --live=1 net://a/host/h/s
+bad "dgrdma-capture --live without a trace" "--live needs the trace" "$CAPTURE" --live --no-trace -- true
+bad "dgrdma-capture --relayd not a URL" "--relayd: 'tcp://x' is not net://HOST" "$CAPTURE" --relayd tcp://x -- true
+bad "dgrdma-capture --live-wait 0" "--live-wait: '0' is out of range 1..3600" "$CAPTURE" --live-wait 0 -- true
+
+done_testing
