@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -531,6 +532,8 @@ static int decide(struct report *rep, const struct wire_analysis *wa,
 
 static volatile sig_atomic_t live_stop;
 
+#define LIVE_SPARK 30 /* intervals in the terminal's sparkline */
+
 static void on_stop_signal(int sig)
 {
 	(void)sig;
@@ -544,6 +547,9 @@ struct live_view {
 	struct report rep;  /* the run's facts; the verdict so far is judged into it */
 	bool tty;	    /* text on a terminal: the view is redrawn in place */
 	unsigned int drawn; /* lines of the view on the terminal */
+	/* the terminal's sparkline: p99 of the last intervals, oldest first */
+	uint64_t recent[LIVE_SPARK];
+	unsigned int n_recent;
 	struct timespec start;
 };
 
@@ -642,60 +648,105 @@ static void live_json(struct live_view *v, const struct live_interval *iv, doubl
 	pr_finish(&p);
 }
 
-/* "1953 doorbells, p50 12.345 us, p99 ..., p99.9 ..., max ..." */
-static void text_quantiles(const struct quantiles *q)
+/* Appends "1953 doorbells, p50 12.345 us, p99 ..., p99.9 ..., max ..." to line. */
+static void text_quantiles(char *line, size_t size, const struct quantiles *q)
 {
 	char a[32], b[32], c[32], d[32];
+	size_t len = strlen(line);
 
 	if (!q->count) {
-		printf("no doorbell");
+		snprintf(line + len, size - len, "no doorbell");
 		return;
 	}
 	dgr_format_duration(a, sizeof(a), (double)q->p50);
 	dgr_format_duration(b, sizeof(b), (double)q->p99);
 	dgr_format_duration(c, sizeof(c), (double)q->p999);
 	dgr_format_duration(d, sizeof(d), (double)q->max);
-	printf("%" PRIu64 " doorbells, p50 %s, p99 %s, p99.9 %s, max %s", q->count, a, b, c, d);
+	snprintf(line + len, size - len, "%" PRIu64 " doorbells, p50 %s, p99 %s, p99.9 %s, max %s",
+		 q->count, a, b, c, d);
 }
 
-/* Starts a line of the view: on a terminal it overwrites the old one. */
-static void text_line(const struct live_view *v)
+/*
+ * Prints a line of the view. On a terminal it overwrites the old one and is
+ * cut to the terminal's width: a wrapped line would break the redraw.
+ */
+static void view_line(struct live_view *v, const char *line)
 {
+	struct winsize ws;
+	size_t len = strlen(line);
+
 	if (v->tty) {
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 &&
+		    len > (size_t)ws.ws_col - 1) {
+			len = (size_t)ws.ws_col - 1;
+		}
 		fputs("\033[2K", stdout);
 	}
+	printf("%.*s\n", (int)len, line);
+	v->drawn++;
 }
 
-/* Four lines for the interval; on a terminal they replace the previous four. */
+/* The interval's lines; on a terminal they replace the previous ones. */
 static void live_text(struct live_view *v, const struct live_interval *iv, double t)
 {
 	const bool arrival = iv->has_arrival;
+	char line[1024];
+	size_t len;
 
 	if (v->tty && v->drawn) {
 		printf("\033[%uA\r", v->drawn);
 	}
-	text_line(v);
-	printf("interval %u (%.1f s, %" PRIu64 " events): ", iv->index, t, iv->events);
-	text_quantiles(arrival ? &iv->arrival : &iv->lat);
-	printf("\n");
-	text_line(v);
-	printf("  run so far: ");
-	text_quantiles(arrival ? &iv->arrival_run : &iv->lat_run);
-	printf("%s\n", arrival ? " (from the frame's arrival)" : "");
-	text_line(v);
-	printf("  drops:");
+	v->drawn = 0;
+	snprintf(line, sizeof(line), "interval %u (%.1f s, %" PRIu64 " events): ", iv->index, t,
+		 iv->events);
+	text_quantiles(line, sizeof(line), arrival ? &iv->arrival : &iv->lat);
+	view_line(v, line);
+	snprintf(line, sizeof(line), "  run so far: ");
+	text_quantiles(line, sizeof(line), arrival ? &iv->arrival_run : &iv->lat_run);
+	len = strlen(line);
+	snprintf(line + len, sizeof(line) - len, "%s",
+		 arrival ? " (from the frame's arrival)" : "");
+	view_line(v, line);
+	snprintf(line, sizeof(line), "  drops:");
 	if (iv->host_counters) {
-		printf(" host %.4f%% (run %.4f%%)", 100.0 * iv->host.rate,
-		       100.0 * iv->host_run.rate);
+		len = strlen(line);
+		snprintf(line + len, sizeof(line) - len, " host %.4f%% (run %.4f%%)",
+			 100.0 * iv->host.rate, 100.0 * iv->host_run.rate);
 	}
 	if (iv->fpga_counters) {
-		printf(" fpga %.4f%% (run %.4f%%)", 100.0 * iv->fpga.rate,
-		       100.0 * iv->fpga_run.rate);
+		len = strlen(line);
+		snprintf(line + len, sizeof(line) - len, " fpga %.4f%% (run %.4f%%)",
+			 100.0 * iv->fpga.rate, 100.0 * iv->fpga_run.rate);
 	}
-	printf("%s\n", iv->host_counters || iv->fpga_counters ? "" : " no counter snapshot yet");
-	text_line(v);
-	printf("  verdict so far: %s (%s)\n", v->rep.summary, v->rep.verdict.reason);
-	v->drawn = 4;
+	if (!iv->host_counters && !iv->fpga_counters) {
+		len = strlen(line);
+		snprintf(line + len, sizeof(line) - len, " no counter snapshot yet");
+	}
+	view_line(v, line);
+	snprintf(line, sizeof(line), "  verdict so far: %s (%s)", v->rep.summary,
+		 v->rep.verdict.reason);
+	view_line(v, line);
+	if (v->tty) {
+		/* a person watching sees the trend, not only the last number */
+		const struct quantiles *q = arrival ? &iv->arrival : &iv->lat;
+		char spark[LIVE_SPARK * 4 + 1], top[32];
+		uint64_t max = 0;
+		unsigned int i;
+
+		if (v->n_recent == LIVE_SPARK) {
+			memmove(v->recent, v->recent + 1, (LIVE_SPARK - 1) * sizeof(v->recent[0]));
+			v->n_recent--;
+		}
+		v->recent[v->n_recent++] = q->p99;
+		for (i = 0; i < v->n_recent; i++) {
+			max = v->recent[i] > max ? v->recent[i] : max;
+		}
+		live_sparkline(spark, sizeof(spark), v->recent, v->n_recent);
+		dgr_format_duration(top, sizeof(top), (double)max);
+		snprintf(line, sizeof(line), "  p99 of the last %u intervals: %s (top %s)",
+			 v->n_recent, spark, top);
+		view_line(v, line);
+	}
 }
 
 /* ctf_input_live's tick: close the interval, judge the run so far, print. */

@@ -71,3 +71,38 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	a->closed++;
 	return 0;
 }
+
+void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n)
+{
+	static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					       "\u2585", "\u2586", "\u2587", "\u2588" };
+	uint64_t max = 0;
+	size_t len = 0;
+	unsigned int i;
+
+	if (size == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		max = v[i] > max ? v[i] : max;
+	}
+	for (i = 0; i < n; i++) {
+		/* in double: v x 8 may not fit in 64 bits */
+		double eighths = max ? (double)v[i] * 8.0 / (double)max : 0.0;
+		unsigned int level = (unsigned int)eighths;
+		const char *c = blocks[0];
+
+		if (v[i] == 0) {
+			c = " ";
+		} else {
+			level = (double)level < eighths ? level + 1 : level;
+			c = blocks[level > 8 ? 7 : level - 1];
+		}
+		if (len + strlen(c) + 1 > size) {
+			break;
+		}
+		memcpy(buf + len, c, strlen(c) + 1);
+		len += strlen(c);
+	}
+}

@@ -52,4 +52,11 @@ void live_init(struct live_acc *a);
  */
 int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out);
 
+/*
+ * Writes a sparkline of v[0..n) into buf (NUL-terminated; stops when full):
+ * one UTF-8 block per value, U+2581..U+2588 in eighths of the largest value
+ * (rounded up, so any doorbell shows), a space for 0 (no doorbell).
+ */
+void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n);
+
 #endif

@@ -96,7 +96,7 @@ check_eq "$?" 0 "latency-report --live ended with the session, exit status 0 ($(
 LR_PID=""
 
 J=$WORK/json.jsonl
-check "every line is one JSON object" jq -e -s 'length > 0 and all(type == "object")' "$J"
+check_eq "$(jq -s 'length > 0 and all(type == "object")' "$J")" true "every line is one JSON object"
 nint=$(jq -s '[.[] | select(.kind == "interval")] | length' "$J")
 diag "$nint interval objects"
 check_eq "$(jq -s -c '[.[].kind] | .[-1], (.[:-1] | unique)' "$J" | paste -sd ' ')" \
@@ -139,18 +139,25 @@ check_eq "$(jq -r '.host.rx.latency_ns.count' "$WORK/json.offline.json") $(jq -r
 check "the trace of the live run is in the run folder" test -n "$(find "$WORK/json/trace" -name metadata)"
 diag "lag from the newest event to its interval line: $(jq -s -r '[.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"' "$J")"
 
-# ---- a text view stopped with Ctrl-C; bad sessions on a live relayd ------------------------------
+# ---- a text view stopped with Ctrl-C; a second viewer; a session the relayd does not have --------
 if start_run text; then
 	env --default-signal=INT timeout 120 "$LR" --live --live-interval 0.5 "$URL" \
 		>"$WORK/text.out" 2>"$WORK/text.err" &
 	LR_PID=$!
-	# a session the relayd does not have: named, with the ones it has
 	relay=${URL%%/host/*}
 	timeout 30 "$LR" --live "$relay/host/$(uname -n)/no-such-session" >/dev/null 2>"$WORK/nosess.err"
 	check_eq "$? $(grep -c "has no session no-such-session of host $(uname -n) (it has: $(uname -n)/dgrdma-capture-" "$WORK/nosess.err")" \
 		"2 1" "a session the relayd does not have: exit 2, the sessions it has named"
 	stream text 3 &
 	spid=$!
+	# the command runs once the first viewer is attached (--live-wait)
+	for ((n = 0; n < 600; n++)); do
+		[ -e "$WORK/text.ready" ] && break
+		sleep 0.1
+	done
+	timeout 30 "$LR" --live "$URL" >/dev/null 2>"$WORK/second.err"
+	check_eq "$? $(grep -c 'already a viewer attached' "$WORK/second.err")" "2 1" \
+		"a second viewer of the session: the relayd's refusal named, exit 2"
 	for ((n = 0; n < 300; n++)); do
 		[ "$(grep -c '^interval ' "$WORK/text.out")" -ge 2 ] && break
 		sleep 0.1
@@ -162,11 +169,29 @@ if start_run text; then
 	check_eq "$(grep -c '^interval [0-9]* (' "$WORK/text.out") $(grep -c '^Interrupted: the report on the run so far$' "$WORK/text.out") $(grep -c '^Regime$' "$WORK/text.out")" \
 		"$(grep -c '^interval [0-9]* (' "$WORK/text.out") 1 1" \
 		"the text view: interval lines, then the report on the run so far"
+	check_eq "$(grep -c $'\e' "$WORK/text.out")" 0 "piped, the view is plain lines (no terminal escapes)"
 	wait "$spid"
 	wait "$CAP_PID"
 	CAP_PID=""
 else
 	not_ok "second dgrdma-capture --live wrote live.url"
+fi
+
+# ---- on a terminal (script's pseudo-terminal): redrawn in place, with a sparkline ----------------
+if start_run tty; then
+	timeout 120 script -qefc "$LR --live --live-interval 0.5 $URL" /dev/null </dev/null \
+		>"$WORK/tty.out" 2>&1 &
+	LR_PID=$!
+	stream tty 2
+	wait "$CAP_PID"
+	CAP_PID=""
+	wait "$LR_PID"
+	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
+	LR_PID=""
+	check_eq "$(grep -c $'\e\\[5A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
+		"1 1 1" "on a terminal: five lines redrawn in place (cursor up 5), the p99 sparkline, then the report"
+else
+	not_ok "third dgrdma-capture --live wrote live.url"
 fi
 
 # ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------

@@ -120,9 +120,27 @@ static void test_intervals(void)
 	ha_free(&h);
 }
 
+static void test_sparkline(void)
+{
+	const uint64_t v[5] = { 0, 1, 4, 8, 7 };
+	const uint64_t big[2] = { UINT64_MAX, UINT64_MAX / 2 };
+	char buf[64];
+
+	live_sparkline(buf, sizeof(buf), v, 5);
+	tap_ok(!strcmp(buf, " \u2581\u2584\u2588\u2587"),
+	       "sparkline: a space for no doorbell, eighths of the largest rounded up: '%s'", buf);
+	live_sparkline(buf, 8, v, 5);
+	tap_ok(!strcmp(buf, " \u2581\u2584"),
+	       "sparkline: stops whole when the buffer is full: '%s'", buf);
+	live_sparkline(buf, sizeof(buf), big, 2);
+	tap_ok(!strcmp(buf, "\u2588\u2584"), "sparkline: values near 2^64 do not overflow: '%s'",
+	       buf);
+}
+
 int main(void)
 {
 	test_quantiles_match_summary();
 	test_intervals();
+	test_sparkline();
 	return tap_done();
 }
