@@ -20,8 +20,10 @@ PORT_F=$((34000 + $$ % 2000 * 2))
 PORT_H=$((PORT_F + 1))
 CAP_PID=""
 LR_PID=""
+RELAYD_PID=""
 cleanup() {
 	[ -n "$LR_PID" ] && kill -KILL "$LR_PID" 2>/dev/null
+	[ -n "$RELAYD_PID" ] && kill -TERM "$RELAYD_PID" 2>/dev/null
 	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
 	tp_lttng_teardown
 	[ -n "${KEEP:-}" ] || rm -rf "$WORK"
@@ -44,13 +46,15 @@ if ! tp_lttng_setup; then
 	exit 0
 fi
 
-# start_run NAME: dgrdma-capture --live around dgrdma-host rx (16 buffers of 16 KiB), waiting up
-# to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+# start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
+# 16 KiB), waiting up to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared
+# within 30 s).
 start_run() {
 	local name=$1 n
+	shift
 	rm -f "$WORK/$name.ready"
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" \
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" "$@" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
 		--peer "127.0.0.1:$PORT_F" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
@@ -193,6 +197,48 @@ if start_run tty; then
 else
 	not_ok "third dgrdma-capture --live wrote live.url"
 fi
+
+# ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
+port_free() {
+	[ -z "$(ss -Htan "sport = :$1" 2>/dev/null)" ]
+}
+for ((n = 0; n < 50; n++)); do
+	rb=$((40000 + RANDOM % 20000))
+	port_free "$rb" && port_free $((rb + 1)) && port_free $((rb + 2)) && break
+done
+lttng-relayd -C "tcp://127.0.0.1:$rb" -D "tcp://127.0.0.1:$((rb + 1))" -L "tcp://127.0.0.1:$((rb + 2))" \
+	-o "$WORK/relayd-out" >"$WORK/relayd.log" 2>&1 &
+RELAYD_PID=$!
+for ((n = 0; n < 100; n++)); do
+	port_free $((rb + 2)) || break
+	sleep 0.05
+done
+if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
+	check "--relayd: the live URL names the given relayd's live port ($URL)" \
+		grep -qE "^net://127\.0\.0\.1:$((rb + 2))/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/given/live.url"
+	timeout 120 "$LR" --live --json --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+		--fpga-buffers 4 "$URL" >"$WORK/given.jsonl" 2>"$WORK/given.err" &
+	LR_PID=$!
+	stream given 2
+	wait "$CAP_PID"
+	CAP_PID=""
+	wait "$LR_PID"
+	check_eq "$?" 0 "--relayd: followed to the end ($(head -c 200 "$WORK/given.err"))"
+	LR_PID=""
+	check_eq "$(jq -r '[.live.relayd, .live.url, .trace.path] | @json' "$WORK/given/run.json")" \
+		"[\"given\",\"$URL\",null]" "--relayd: run.json says the relayd was given, and the trace is there"
+	# offline, on what that relayd wrote, with the same facts
+	"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+		--fpga-buffers 4 "$WORK/relayd-out" >"$WORK/given.offline.json" 2>"$WORK/given.offline.err"
+	check_eq "$(tail -n 1 "$WORK/given.jsonl" | jq -S -c '[.host, (.regime | del(.mitigations))]')" \
+		"$(jq -S -c '[.host, (.regime | del(.mitigations))]' "$WORK/given.offline.json")" \
+		"--relayd: the final report equals the offline one on the relayd's trace"
+else
+	not_ok "dgrdma-capture --relayd wrote live.url: $(tail -2 "$WORK/given.capture.out")"
+fi
+kill -TERM "$RELAYD_PID" 2>/dev/null
+wait "$RELAYD_PID" 2>/dev/null
+RELAYD_PID=""
 
 # ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------
 bad() {
