@@ -815,19 +815,21 @@ static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s,
 		long used;
 		int wait_ms = 500, pr;
 
-		if (live) {
+		if (live && !live->stopped) {
 			double to_tick = (next_tick - now_s()) * 1e3;
 
 			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
 		}
 		pr = poll(&pfd, 1, wait_ms);
-		if (live && live->stop && *live->stop) {
-			/* SIGINT: the run so far is the report */
+		if (live && !live->stopped && live->stop && *live->stop) {
+			/*
+			 * SIGINT: the run so far is the report. The events the child
+			 * has sent are still read, up to the pipe's end.
+			 */
 			live->stopped = true;
 			kill(pid, SIGKILL);
-			goto reap;
 		}
-		if (live) {
+		if (live && !live->stopped) {
 			ret = live_tick(live, &next_tick, errbuf);
 			if (ret < 0) {
 				kill(pid, SIGKILL);
