@@ -788,100 +788,46 @@ static int live_tick(struct ctf_live_opts *live, double *next, char *errbuf)
 	return live->on_tick(live->ctx, errbuf);
 }
 
-/*
- * Reads the child's records until it ends, fails or stalls (or, live, until
- * *live->stop). Returns 0, or a negative DGR_E_* code with errbuf filled
- * (without the trace's name).
- */
-static int read_child(struct reader *r, int fd, pid_t pid, unsigned int stall_s,
-		      struct ctf_live_opts *live, char *errbuf)
+/* One reader child and what the parent has of its records. */
+struct child {
+	struct reader r;
+	int fd;
+	pid_t pid; /* 0: not started */
+	uint8_t *buf;
+	size_t have;
+	double last; /* when it last sent something */
+	bool eof;
+};
+
+/* Reads what child c has sent. Returns 0, or -DGR_E_INVAL for a bad record (errbuf filled). */
+static int child_read(struct child *c, char *errbuf)
 {
-	uint8_t *buf = malloc(PIPE_BUF_BYTES * 2);
-	size_t have = 0;
-	double last = now_s();
-	double next_tick = live ? last + (double)live->tick_ns / 1e9 : 0;
-	int status = 0, ret = 0;
-	bool eof = false;
+	ssize_t got = read(c->fd, c->buf + c->have, PIPE_BUF_BYTES * 2 - c->have);
+	long used;
 
-	if (!buf) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		kill(pid, SIGKILL);
-		ret = -DGR_E_NOMEM;
-		goto reap;
+	if (got < 0 && errno == EINTR) {
+		return 0;
 	}
-	while (!eof) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t got;
-		long used;
-		int wait_ms = 500, pr;
+	if (got <= 0) {
+		c->eof = true;
+		return 0;
+	}
+	c->last = now_s();
+	c->have += (size_t)got;
+	used = take_records(&c->r, c->buf, c->have, errbuf);
+	if (used < 0) {
+		return -DGR_E_INVAL;
+	}
+	memmove(c->buf, c->buf + used, c->have - (size_t)used);
+	c->have -= (size_t)used;
+	return 0;
+}
 
-		if (live && !live->stopped) {
-			double to_tick = (next_tick - now_s()) * 1e3;
-
-			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
-		}
-		pr = poll(&pfd, 1, wait_ms);
-		if (live && !live->stopped && live->stop && *live->stop) {
-			/*
-			 * SIGINT: the run so far is the report. The events the child
-			 * has sent are still read, up to the pipe's end.
-			 */
-			live->stopped = true;
-			kill(pid, SIGKILL);
-		}
-		if (live && !live->stopped) {
-			ret = live_tick(live, &next_tick, errbuf);
-			if (ret < 0) {
-				kill(pid, SIGKILL);
-				goto reap;
-			}
-		}
-		if (pr < 0 && errno != EINTR) {
-			snprintf(errbuf, DGR_ERRBUF_SIZE, "poll: %s", strerror(errno));
-			kill(pid, SIGKILL);
-			ret = -DGR_E_SYS;
-			goto reap;
-		}
-		if (pr <= 0) {
-			if (now_s() - last >= stall_s) {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "babeltrace2 made no progress for %u s and was stopped "
-					 "(a damaged trace can make it loop)",
-					 stall_s);
-				kill(pid, SIGKILL);
-				ret = -DGR_E_TIMEOUT;
-				goto reap;
-			}
-			continue;
-		}
-		got = read(fd, buf + have, PIPE_BUF_BYTES * 2 - have);
-		if (got < 0 && errno == EINTR) {
-			continue;
-		}
-		if (got <= 0) {
-			eof = true;
-			continue;
-		}
-		last = now_s();
-		have += (size_t)got;
-		used = take_records(r, buf, have, errbuf);
-		if (used < 0) {
-			kill(pid, SIGKILL);
-			ret = -DGR_E_INVAL;
-			goto reap;
-		}
-		memmove(buf, buf + used, have - (size_t)used);
-		have -= (size_t)used;
-	}
-reap:
-	free(buf);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-	}
-	if (ret < 0 || (live && live->stopped)) {
-		return ret;
-	}
-	if (r->child_error[0]) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", r->child_error);
+/* How a reaped child ended: 0, or -DGR_E_INVAL with errbuf filled. */
+static int child_outcome(const struct child *c, int status, char *errbuf)
+{
+	if (c->r.child_error[0]) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", c->r.child_error);
 		return -DGR_E_INVAL;
 	}
 	if (WIFSIGNALED(status)) {
@@ -890,7 +836,7 @@ reap:
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return -DGR_E_INVAL;
 	}
-	if (!r->done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (!c->r.done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
 			 "the trace reader process ended early (exit status %d)",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -900,26 +846,104 @@ reap:
 }
 
 /*
- * Reads the trace folders of path, or the live session at path (a URL) when
- * live is not NULL, in a child process (see ctf_input.h).
+ * Reads the children's records until every one has ended, one fails or
+ * stalls (or, live, until *live->stop). Returns 0, or a negative DGR_E_*
+ * code with errbuf filled (without the trace's name) and *failed the index
+ * of the child it is about; the children are then killed.
  */
-static int read_trace(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
-		      struct ctf_live_opts *live, char *errbuf)
+static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
+			 struct ctf_live_opts *live, unsigned int *failed, char *errbuf)
+{
+	struct pollfd pfd[CTF_LIVE_MAX_SESSIONS];
+	unsigned int map[CTF_LIVE_MAX_SESSIONS];
+	double next_tick = live ? now_s() + (double)live->tick_ns / 1e9 : 0;
+	unsigned int i, k, open = n;
+	int ret = 0;
+
+	*failed = 0;
+	while (open > 0) {
+		int wait_ms = 500, pr;
+
+		for (i = 0, k = 0; i < n; i++) {
+			if (!c[i].eof) {
+				pfd[k] = (struct pollfd){ .fd = c[i].fd, .events = POLLIN };
+				map[k++] = i;
+			}
+		}
+		if (live && !live->stopped) {
+			double to_tick = (next_tick - now_s()) * 1e3;
+
+			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
+		}
+		pr = poll(pfd, k, wait_ms);
+		if (live && !live->stopped && live->stop && *live->stop) {
+			/*
+			 * SIGINT: the run so far is the report. The events the
+			 * children have sent are still read, up to the pipes' end.
+			 */
+			live->stopped = true;
+			for (i = 0; i < n; i++) {
+				kill(c[i].pid, SIGKILL);
+			}
+		}
+		if (live && !live->stopped) {
+			ret = live_tick(live, &next_tick, errbuf);
+			if (ret < 0) {
+				goto fail;
+			}
+		}
+		if (pr < 0 && errno != EINTR) {
+			ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "poll: %s", strerror(errno));
+			goto fail;
+		}
+		for (i = 0; i < k; i++) {
+			struct child *ch = &c[map[i]];
+
+			if (pr > 0 && pfd[i].revents) {
+				ret = child_read(ch, errbuf);
+				open -= ch->eof ? 1 : 0;
+			} else if (now_s() - ch->last >= stall_s) {
+				ret =
+				    dgr_errbuf_set(errbuf, DGR_E_TIMEOUT,
+						   "babeltrace2 made no progress for %u s and was "
+						   "stopped (a damaged trace can make it loop)",
+						   stall_s);
+			}
+			if (ret < 0) {
+				*failed = map[i];
+				goto fail;
+			}
+		}
+	}
+	return 0;
+fail:
+	for (i = 0; i < n; i++) {
+		kill(c[i].pid, SIGKILL);
+	}
+	return ret;
+}
+
+/*
+ * Reads the trace folders of paths[0] into hs[0] (n 1), or follows the live
+ * sessions at the URLs paths[0..n) into hs[0..n) when live is not NULL, each
+ * in a child process of its own (see ctf_input.h).
+ */
+static int read_traces(const char *const *paths, struct host_analysis *const *hs, unsigned int n,
+		       const struct ctf_read_opts *opts, struct ctf_live_opts *live, char *errbuf)
 {
 	char msg[DGR_ERRBUF_SIZE];
 	struct trace_dirs t = { .n = 0 };
-	struct reader *r = NULL;
-	int fds[2] = { -1, -1 };
-	unsigned int i;
-	pid_t pid;
-	int ret = 0;
+	struct child *c = NULL;
+	unsigned int i, failed = 0;
+	int ret = 0, status;
+	bool named = false; /* the error is about the trace failed */
 
 	if (!live) {
-		find_metadata(path, 0, &t);
+		find_metadata(paths[0], 0, &t);
 	}
 	if (!live && t.n == 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: no CTF trace (no 'metadata' file) below it",
-			 path);
+			 paths[0]);
 		return -DGR_E_INVAL;
 	}
 	for (i = 0; i < t.n; i++) {
@@ -929,47 +953,72 @@ static int read_trace(const char *path, struct host_analysis *h, const struct ct
 			goto end;
 		}
 	}
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		ret = -DGR_E_NOMEM;
+	c = calloc(n, sizeof(*c));
+	if (!c) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		goto end;
 	}
-	r->h = h;
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "pipe: %s", strerror(errno));
-		ret = -DGR_E_SYS;
-		goto end;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "fork: %s", strerror(errno));
-		ret = -DGR_E_SYS;
-		goto end;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(fds[1], &t, live ? path : NULL, opts && opts->verbose);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	ret = read_child(r, fds[0], pid, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, live,
-			 msg);
-	if (ret < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.80s: %.170s", path, msg);
-	}
-end:
-	if (fds[0] >= 0) {
-		close(fds[0]);
-	}
-	if (fds[1] >= 0) {
+	for (i = 0; i < n; i++) {
+		int fds[2];
+
+		c[i].fd = -1;
+		c[i].r.h = hs[i];
+		c[i].last = now_s();
+		c[i].buf = malloc(PIPE_BUF_BYTES * 2);
+		if (!c[i].buf) {
+			ret = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+			goto end;
+		}
+		if (pipe2(fds, O_CLOEXEC) != 0) {
+			ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "pipe: %s", strerror(errno));
+			goto end;
+		}
+		fflush(NULL);
+		c[i].pid = fork();
+		if (c[i].pid < 0) {
+			c[i].pid = 0;
+			close(fds[0]);
+			close(fds[1]);
+			ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "fork: %s", strerror(errno));
+			goto end;
+		}
+		if (c[i].pid == 0) {
+			close(fds[0]);
+			child_main(fds[1], &t, live ? paths[i] : NULL, opts && opts->verbose);
+		}
 		close(fds[1]);
+		c[i].fd = fds[0];
 	}
-	if (r) {
-		free(r->classes);
-		free(r);
+	ret = read_children(c, n, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, live,
+			    &failed, msg);
+	named = ret < 0;
+end:
+	for (i = 0; c && i < n; i++) {
+		if (c[i].pid <= 0) {
+			continue;
+		}
+		if (ret < 0) {
+			kill(c[i].pid, SIGKILL);
+		}
+		while (waitpid(c[i].pid, &status, 0) < 0 && errno == EINTR) {
+		}
+		if (ret == 0 && !(live && live->stopped)) {
+			ret = child_outcome(&c[i], status, msg);
+			failed = i;
+			named = ret < 0;
+		}
 	}
+	if (named) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.80s: %.170s", paths[failed], msg);
+	}
+	for (i = 0; c && i < n; i++) {
+		if (c[i].fd >= 0) {
+			close(c[i].fd);
+		}
+		free(c[i].buf);
+		free(c[i].r.classes);
+	}
+	free(c);
 	free_dirs(&t);
 	return ret;
 }
@@ -977,19 +1026,26 @@ end:
 int ctf_input_read(const char *path, struct host_analysis *h, const struct ctf_read_opts *opts,
 		   char *errbuf)
 {
-	return read_trace(path, h, opts, NULL, errbuf);
+	return read_traces(&path, &h, 1, opts, NULL, errbuf);
 }
 
-int ctf_input_live(const char *url, struct host_analysis *h, const struct ctf_read_opts *opts,
-		   struct ctf_live_opts *live, char *errbuf)
+int ctf_input_live(const char *const *urls, struct host_analysis *const *hs, unsigned int n,
+		   const struct ctf_read_opts *opts, struct ctf_live_opts *live, char *errbuf)
 {
 	char msg[DGR_ERRBUF_SIZE];
 	struct ctf_live_url u;
+	unsigned int i;
 
-	if (ctf_live_url_parse(url, &u, msg) < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", msg);
-		return -DGR_E_INVAL;
+	if (n == 0 || n > CTF_LIVE_MAX_SESSIONS) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "1..%d live sessions at a time (got %u)",
+				      CTF_LIVE_MAX_SESSIONS, n);
+	}
+	for (i = 0; i < n; i++) {
+		if (ctf_live_url_parse(urls[i], &u, msg) < 0) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "%s", msg);
+			return -DGR_E_INVAL;
+		}
 	}
 	live->stopped = false;
-	return read_trace(url, h, opts, live, errbuf);
+	return read_traces(urls, hs, n, opts, live, errbuf);
 }

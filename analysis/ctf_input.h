@@ -61,16 +61,20 @@ struct ctf_live_opts {
 	bool stopped;		     /* out: the read ended because of *stop */
 };
 
+/* Live sessions followed at once (latency-report --live URL...). */
+#define CTF_LIVE_MAX_SESSIONS 8
+
 /*
- * Follows the LTTng live session at url (through lttng-relayd, with
- * babeltrace2's src.ctf.lttng-live) into h, calling live->on_tick on the
- * way, until the session is destroyed or *live->stop is set. The relay daemon
- * is asked first whether it has the session. Returns 0, or a negative DGR_E_*
- * code with errbuf filled: -DGR_E_INVAL for a bad URL, a relayd that cannot
- * be reached or has no such session, or a read that fails; -DGR_E_TIMEOUT
- * when the reader process stalls; on_tick's code.
+ * Follows the LTTng live sessions at urls[0..n) (through lttng-relayd, with
+ * babeltrace2's src.ctf.lttng-live, one reader process each) into
+ * hs[0..n), calling live->on_tick on the way, until every session is
+ * destroyed or *live->stop is set. Each relay daemon is asked first whether
+ * it has the session. Returns 0, or a negative DGR_E_* code with errbuf
+ * filled (naming the URL): -DGR_E_INVAL for a bad URL or count, a relayd
+ * that cannot be reached or has no such session, or a read that fails;
+ * -DGR_E_TIMEOUT when a reader stalls; on_tick's code.
  */
-int ctf_input_live(const char *url, struct host_analysis *h, const struct ctf_read_opts *opts,
-		   struct ctf_live_opts *live, char *errbuf);
+int ctf_input_live(const char *const *urls, struct host_analysis *const *hs, unsigned int n,
+		   const struct ctf_read_opts *opts, struct ctf_live_opts *live, char *errbuf);
 
 #endif

@@ -68,8 +68,10 @@ static void usage(FILE *fp)
 	fprintf(
 	    fp,
 	    "usage: latency-report [options] [--] INPUT...\n"
+	    "       latency-report --live [options] URL\n"
 	    "  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
 	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
+	    "  URL is an LTTng live session's (see --live).\n"
 	    "options:\n"
 	    "  --json                 write the report as JSON to standard output\n"
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
@@ -367,17 +369,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (o->live) {
 		struct ctf_live_url u;
+		unsigned int k;
 
-		if (o->n_inputs != 1) {
+		if (o->n_inputs > LIVE_MAX_HOSTS) {
 			fprintf(stderr,
-				"latency-report: --live follows one session: give one URL "
-				"(got %u inputs)\n",
-				o->n_inputs);
+				"latency-report: --live follows 1..%d sessions (got %u URLs)\n",
+				LIVE_MAX_HOSTS, o->n_inputs);
 			return -1;
 		}
-		if (ctf_live_url_parse(o->inputs[0], &u, errbuf) < 0) {
-			fprintf(stderr, "latency-report: --live: %s\n", errbuf);
-			return -1;
+		for (k = 0; k < o->n_inputs; k++) {
+			if (ctf_live_url_parse(o->inputs[k], &u, errbuf) < 0) {
+				fprintf(stderr, "latency-report: --live: %s\n", errbuf);
+				return -1;
+			}
 		}
 		if (o->csv_dir) {
 			fprintf(stderr,
@@ -528,7 +532,7 @@ static int decide(struct report *rep, const struct wire_analysis *wa,
 	return report_verdict(rep, s, span, tol, tx, st, data);
 }
 
-/* ---- --live: the view of a running session ------------------------------------------------- */
+/* ---- --live: the view of running sessions ------------------------------------------------ */
 
 static volatile sig_atomic_t live_stop;
 
@@ -540,13 +544,24 @@ static void on_stop_signal(int sig)
 	live_stop = 1;
 }
 
+/* One followed session. */
+struct live_host {
+	const char *url;
+	struct host_analysis ha;
+	bool ha_on;
+	struct live_acc acc;
+	struct report rep; /* the run's facts; the verdict so far is judged into it */
+	struct live_interval iv;
+};
+
 struct live_view {
 	const struct options *o;
-	const struct host_analysis *ha;
-	struct live_acc acc;
-	struct report rep;  /* the run's facts; the verdict so far is judged into it */
-	bool tty;	    /* text on a terminal: the view is redrawn in place */
-	unsigned int drawn; /* lines of the view on the terminal */
+	struct live_host *hosts;
+	unsigned int n;
+	struct live_interval together; /* n > 1 */
+	const struct live_host *worst; /* the host with the worst verdict so far */
+	bool tty;		       /* text on a terminal: the view is redrawn in place */
+	unsigned int drawn;	       /* lines of the view on the terminal */
 	/* the terminal's sparkline: p99 of the last intervals, oldest first */
 	uint64_t recent[LIVE_SPARK];
 	unsigned int n_recent;
@@ -570,6 +585,35 @@ static uint64_t lag_ns(const struct host_analysis *ha)
 	clock_gettime(CLOCK_REALTIME, &now);
 	t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	return ha->last_ts && t > ha->last_ts ? t - ha->last_ts : 0;
+}
+
+/* The largest lag of the view's hosts. */
+static uint64_t view_lag_ns(const struct live_view *v)
+{
+	uint64_t lag = 0;
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++) {
+		uint64_t l = lag_ns(&v->hosts[i].ha);
+
+		lag = l > lag ? l : lag;
+	}
+	return lag;
+}
+
+/* Verdicts from the least to the most worrying, for "the worst host". */
+static int regime_rank(enum regime r)
+{
+	switch (r) {
+	case REGIME_HEALTHY:
+		return 1;
+	case REGIME_JITTER:
+		return 2;
+	case REGIME_THROUGHPUT:
+		return 3;
+	default:
+		return 0;
+	}
 }
 
 static void json_quantiles(struct pr *p, const char *key, const struct quantiles *q)
@@ -604,47 +648,90 @@ static void json_drops(struct pr *p, const char *key, bool known, const struct l
 	pr_obj_close(p);
 }
 
-/* One JSON Lines object for the interval. */
-static void live_json(struct live_view *v, const struct live_interval *iv, double t)
+/* The latency and drops of an interval (one host's, or several together). */
+static void json_interval(struct pr *p, const struct live_interval *iv)
 {
-	const struct headroom *h = &v->rep.headroom;
+	pr_u64(p, "events", NULL, iv->events);
+	pr_u64(p, "events_run", NULL, iv->events_run);
+	pr_obj_open(p, "host_rx", NULL);
+	json_quantiles(p, "interval", &iv->lat);
+	json_quantiles(p, "run", &iv->lat_run);
+	pr_obj_close(p);
+	if (iv->has_arrival) {
+		pr_obj_open(p, "host_rx_from_arrival", NULL);
+		json_quantiles(p, "interval", &iv->arrival);
+		json_quantiles(p, "run", &iv->arrival_run);
+		pr_obj_close(p);
+	}
+	pr_obj_open(p, "drops", NULL);
+	json_drops(p, "host", iv->host_counters, &iv->host, &iv->host_run);
+	json_drops(p, "fpga", iv->fpga_counters, &iv->fpga, &iv->fpga_run);
+	pr_obj_close(p);
+}
+
+/* A host's verdict so far; url: which host (several hosts), else NULL. */
+static void json_regime(struct pr *p, const struct report *rep, const char *url)
+{
+	pr_obj_open(p, "regime", NULL);
+	if (url) {
+		pr_str(p, "url", NULL, url);
+	}
+	pr_str(p, "label", NULL, regime_label(rep->verdict.regime));
+	pr_str(p, "series", NULL, rep->verdict_series);
+	pr_str(p, "reason", NULL, rep->verdict.reason);
+	pr_str(p, "summary", NULL, rep->summary);
+	pr_obj_close(p);
+}
+
+static void json_headroom(struct pr *p, const struct headroom *h)
+{
+	pr_obj_open(p, "headroom", NULL);
+	pr_bool(p, "known", NULL, h->known);
+	if (h->known) {
+		pr_f64(p, "rate_factor", NULL, h->rate_factor, 3);
+		pr_f64(p, "lossless_rate_bytes", NULL, h->lossless_rate_bytes, 0);
+		pr_u64(p, "buffers_needed", NULL, h->buffers_needed);
+	}
+	pr_obj_close(p);
+}
+
+/*
+ * One JSON Lines object for the interval: one host's numbers, or with
+ * several the hosts together, the worst verdict and "hosts", one each.
+ */
+static void live_json(struct live_view *v, double t)
+{
+	const struct live_host *one = &v->hosts[0];
 	struct pr p;
+	unsigned int i;
 
 	pr_init_line(&p, stdout);
 	pr_str(&p, "kind", NULL, "interval");
-	pr_u64(&p, "interval", NULL, iv->index);
+	pr_u64(&p, "interval", NULL, one->iv.index);
 	pr_f64(&p, "elapsed_s", NULL, t, 3);
-	pr_u64(&p, "lag_ns", NULL, lag_ns(v->ha));
-	pr_u64(&p, "events", NULL, iv->events);
-	pr_u64(&p, "events_run", NULL, iv->events_run);
-	pr_obj_open(&p, "host_rx", NULL);
-	json_quantiles(&p, "interval", &iv->lat);
-	json_quantiles(&p, "run", &iv->lat_run);
-	pr_obj_close(&p);
-	if (iv->has_arrival) {
-		pr_obj_open(&p, "host_rx_from_arrival", NULL);
-		json_quantiles(&p, "interval", &iv->arrival);
-		json_quantiles(&p, "run", &iv->arrival_run);
+	pr_u64(&p, "lag_ns", NULL, view_lag_ns(v));
+	if (v->n == 1) {
+		json_interval(&p, &one->iv);
+		json_regime(&p, &one->rep, NULL);
+		json_headroom(&p, &one->rep.headroom);
+		pr_finish(&p);
+		return;
+	}
+	json_interval(&p, &v->together);
+	json_regime(&p, &v->worst->rep, v->worst->url);
+	pr_arr_open(&p, "hosts", NULL);
+	for (i = 0; i < v->n; i++) {
+		const struct live_host *h = &v->hosts[i];
+
+		pr_obj_open(&p, NULL, NULL);
+		pr_str(&p, "url", NULL, h->url);
+		pr_u64(&p, "lag_ns", NULL, lag_ns(&h->ha));
+		json_interval(&p, &h->iv);
+		json_regime(&p, &h->rep, NULL);
+		json_headroom(&p, &h->rep.headroom);
 		pr_obj_close(&p);
 	}
-	pr_obj_open(&p, "drops", NULL);
-	json_drops(&p, "host", iv->host_counters, &iv->host, &iv->host_run);
-	json_drops(&p, "fpga", iv->fpga_counters, &iv->fpga, &iv->fpga_run);
-	pr_obj_close(&p);
-	pr_obj_open(&p, "regime", NULL);
-	pr_str(&p, "label", NULL, regime_label(v->rep.verdict.regime));
-	pr_str(&p, "series", NULL, v->rep.verdict_series);
-	pr_str(&p, "reason", NULL, v->rep.verdict.reason);
-	pr_str(&p, "summary", NULL, v->rep.summary);
-	pr_obj_close(&p);
-	pr_obj_open(&p, "headroom", NULL);
-	pr_bool(&p, "known", NULL, h->known);
-	if (h->known) {
-		pr_f64(&p, "rate_factor", NULL, h->rate_factor, 3);
-		pr_f64(&p, "lossless_rate_bytes", NULL, h->lossless_rate_bytes, 0);
-		pr_u64(&p, "buffers_needed", NULL, h->buffers_needed);
-	}
-	pr_obj_close(&p);
+	pr_arr_close(&p);
 	pr_finish(&p);
 }
 
@@ -686,19 +773,16 @@ static void view_line(struct live_view *v, const char *line)
 	v->drawn++;
 }
 
-/* The interval's lines; on a terminal they replace the previous ones. */
-static void live_text(struct live_view *v, const struct live_interval *iv, double t)
+/* "interval ...", "run so far ...", "drops ..." of one interval (a host's, or together). */
+static void text_interval(struct live_view *v, const struct live_interval *iv, double t,
+			  const char *who)
 {
 	const bool arrival = iv->has_arrival;
 	char line[1024];
 	size_t len;
 
-	if (v->tty && v->drawn) {
-		printf("\033[%uA\r", v->drawn);
-	}
-	v->drawn = 0;
-	snprintf(line, sizeof(line), "interval %u (%.1f s, %" PRIu64 " events): ", iv->index, t,
-		 iv->events);
+	snprintf(line, sizeof(line), "interval %u (%.1f s, %" PRIu64 " events)%s: ", iv->index, t,
+		 iv->events, who);
 	text_quantiles(line, sizeof(line), arrival ? &iv->arrival : &iv->lat);
 	view_line(v, line);
 	snprintf(line, sizeof(line), "  run so far: ");
@@ -723,15 +807,42 @@ static void live_text(struct live_view *v, const struct live_interval *iv, doubl
 		snprintf(line + len, sizeof(line) - len, " no counter snapshot yet");
 	}
 	view_line(v, line);
-	snprintf(line, sizeof(line), "  verdict so far: %s (%s)", v->rep.summary,
-		 v->rep.verdict.reason);
+}
+
+/* The interval's lines; on a terminal they replace the previous ones. */
+static void live_text(struct live_view *v, double t)
+{
+	const struct live_interval *iv = v->n > 1 ? &v->together : &v->hosts[0].iv;
+	char line[1024], who[64] = "";
+	unsigned int i;
+
+	if (v->tty && v->drawn) {
+		printf("\033[%uA\r", v->drawn);
+	}
+	v->drawn = 0;
+	if (v->n > 1) {
+		snprintf(who, sizeof(who), ", %u sessions together", v->n);
+	}
+	text_interval(v, iv, t, who);
+	snprintf(line, sizeof(line), "  %sverdict so far: %s (%s)", v->n > 1 ? "worst " : "",
+		 v->worst->rep.summary, v->worst->rep.verdict.reason);
 	view_line(v, line);
+	for (i = 0; v->n > 1 && i < v->n; i++) {
+		const struct live_host *h = &v->hosts[i];
+		const bool arrival = h->iv.has_arrival;
+		size_t len;
+
+		snprintf(line, sizeof(line), "  %s: run so far ", h->url);
+		text_quantiles(line, sizeof(line), arrival ? &h->iv.arrival_run : &h->iv.lat_run);
+		len = strlen(line);
+		snprintf(line + len, sizeof(line) - len, "; %s", h->rep.summary);
+		view_line(v, line);
+	}
 	if (v->tty) {
 		/* a person watching sees the trend, not only the last number */
-		const struct quantiles *q = arrival ? &iv->arrival : &iv->lat;
+		const struct quantiles *q = iv->has_arrival ? &iv->arrival : &iv->lat;
 		char spark[LIVE_SPARK * 4 + 1], top[32];
 		uint64_t max = 0;
-		unsigned int i;
 
 		if (v->n_recent == LIVE_SPARK) {
 			memmove(v->recent, v->recent + 1, (LIVE_SPARK - 1) * sizeof(v->recent[0]));
@@ -753,16 +864,34 @@ static void live_text(struct live_view *v, const struct live_interval *iv, doubl
 static int live_tick(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
-	struct live_interval iv;
+	const struct host_analysis *hs[LIVE_MAX_HOSTS];
+	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS];
+	struct live_interval per[LIVE_MAX_HOSTS];
 	double t = elapsed_s(&v->start);
+	unsigned int i;
 
-	if (live_close(&v->acc, v->ha, &iv) || decide(&v->rep, NULL, v->ha)) {
+	for (i = 0; i < v->n; i++) {
+		struct live_host *h = &v->hosts[i];
+
+		hs[i] = &h->ha;
+		lat_from[i] = h->acc.lat_mark;
+		arrival_from[i] = h->acc.arrival_mark;
+		if (live_close(&h->acc, &h->ha, &h->iv) || decide(&h->rep, NULL, &h->ha)) {
+			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+		}
+		per[i] = h->iv;
+		if (i == 0 || regime_rank(h->rep.verdict.regime) >
+				  regime_rank(v->worst->rep.verdict.regime)) {
+			v->worst = h;
+		}
+	}
+	if (v->n > 1 && live_together(hs, lat_from, arrival_from, per, v->n, &v->together)) {
 		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	if (v->o->json) {
-		live_json(v, &iv, t);
+		live_json(v, t);
 	} else {
-		live_text(v, &iv, t);
+		live_text(v, t);
 	}
 	if (fflush(stdout)) {
 		return dgr_errbuf_set(errbuf, DGR_E_SYS, "standard output: %s", strerror(errno));
@@ -771,26 +900,90 @@ static int live_tick(void *ctx, char *errbuf)
 }
 
 /*
- * Follows the live session of o->inputs[0] into ha until it ends or SIGINT
- * or SIGTERM. rep holds the run's facts (tolerable latency). Returns 0 or a
- * negative DGR_E_* code with errbuf filled (-DGR_E_SYS: standard output).
+ * The final report of one followed session, as latency-report prints it
+ * offline (many: several sessions, each named). Returns the exit status it
+ * calls for, or -1 with errbuf filled.
  */
-static int live_follow(const struct options *o, struct host_analysis *ha, const struct report *rep,
-		       char *errbuf)
+static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
-	struct live_view *v = calloc(1, sizeof(*v));
+	struct pr pr;
+
+	if (decide(&h->rep, NULL, &h->ha)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		return -1;
+	}
+	if (o->json) {
+		/* JSON Lines: the final reports are the last lines */
+		pr_init_line(&pr, stdout);
+		pr_str(&pr, "kind", NULL, "final");
+		if (many) {
+			pr_str(&pr, "url", NULL, h->url);
+		}
+	} else {
+		if (many) {
+			printf("Session %s\n", h->url);
+		}
+		pr_init(&pr, stdout, false);
+	}
+	if (report_print(&pr, &h->rep)) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		return -1;
+	}
+	if (o->advise && advise_print(&pr, h->rep.verdict.regime, &o->adv, errbuf) < 0) {
+		return -1;
+	}
+	pr_finish(&pr);
+	return report_exit_status(&h->rep, o->fail_on);
+}
+
+/*
+ * latency-report --live URL...: follows the sessions until they end or
+ * SIGINT or SIGTERM, then prints each one's final report. Returns the exit
+ * status.
+ */
+static int run_live(const struct options *o)
+{
+	const bool facts_from_options =
+	    o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size || o->run.rate_bytes;
+	struct host_analysis *hs[LIVE_MAX_HOSTS];
+	char errbuf[DGR_ERRBUF_SIZE];
 	struct ctf_live_opts lo = { 0 };
 	struct sigaction sa, old_int, old_term;
-	int ret;
+	struct report facts;
+	struct live_view *v = calloc(1, sizeof(*v));
+	unsigned int i;
+	int ret = DGR_EXIT_USAGE, rc;
 
-	if (!v) {
-		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	if (!v || !(v->hosts = calloc(o->n_inputs, sizeof(*v->hosts)))) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out;
 	}
 	v->o = o;
-	v->ha = ha;
-	v->rep = *rep;
+	v->n = o->n_inputs;
 	v->tty = !o->json && isatty(STDOUT_FILENO);
-	live_init(&v->acc);
+	/* the facts are the options' only: run.json is written when the run ends */
+	memset(&facts, 0, sizeof(facts));
+	facts.run = o->run;
+	set_tolerable(&facts, o, facts_from_options, false, NULL);
+	for (i = 0; i < v->n; i++) {
+		struct live_host *h = &v->hosts[i];
+
+		h->url = o->inputs[i];
+		if (ha_init(&h->ha)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
+		}
+		h->ha_on = true;
+		h->ha.time_offset_ns = o->trace_offset_ns;
+		memcpy(h->ha.only_pids, o->pids, sizeof(o->pids));
+		h->ha.n_only_pids = o->n_pids;
+		h->rep = facts;
+		h->rep.host = &h->ha;
+		h->rep.inputs = &h->url;
+		h->rep.n_inputs = 1;
+		live_init(&h->acc);
+		hs[i] = &h->ha;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &v->start);
 	lo.tick_ns = o->live_interval_ns;
 	lo.on_tick = live_tick;
@@ -802,16 +995,44 @@ static int live_follow(const struct options *o, struct host_analysis *ha, const 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	ret = ctf_input_live(o->inputs[0], ha, &o->ctf, &lo, errbuf);
+	rc = ctf_input_live(o->inputs, hs, v->n, &o->ctf, &lo, errbuf);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	if (ret == 0) {
+	if (rc == 0) {
 		/* the last, partial interval: its run so far is the final report's */
-		ret = live_tick(v, errbuf);
+		rc = live_tick(v, errbuf);
 	}
-	if (ret == 0 && !o->json) {
+	if (rc) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		ret = rc == -DGR_E_SYS ? DGR_EXIT_FAILED : DGR_EXIT_USAGE;
+		goto out;
+	}
+	if (!o->json) {
 		printf("%s\n", lo.stopped ? "Interrupted: the report on the run so far"
 					  : "The session ended: the report");
+	}
+	ret = DGR_EXIT_OK;
+	for (i = 0; i < v->n; i++) {
+		rc = live_final(o, &v->hosts[i], v->n > 1, errbuf);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = DGR_EXIT_USAGE;
+			goto out;
+		}
+		ret = rc > ret ? rc : ret;
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
+		ret = DGR_EXIT_FAILED;
+	}
+out:
+	for (i = 0; v && v->hosts && i < v->n; i++) {
+		if (v->hosts[i].ha_on) {
+			ha_free(&v->hosts[i].ha);
+		}
+	}
+	if (v) {
+		free(v->hosts);
 	}
 	free(v);
 	return ret;
@@ -851,6 +1072,9 @@ int main(int argc, char **argv)
 		/* the message above names the argument; the whole usage would push it away */
 		return DGR_EXIT_USAGE;
 	}
+	if (o.live) {
+		return run_live(&o);
+	}
 	facts_from_options =
 	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;
 	memset(&app, 0, sizeof(app));
@@ -863,7 +1087,7 @@ int main(int argc, char **argv)
 	o.wa.ctx = &app;
 
 	/* sort the inputs: captures, traces, run folders (both, plus run.json) */
-	for (i = 0; !o.live && i < o.n_inputs; i++) {
+	for (i = 0; i < o.n_inputs; i++) {
 		const char *in = o.inputs[i];
 
 		if (is_dir(in)) {
@@ -939,7 +1163,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: %s\n", errbuf);
 		goto out;
 	}
-	if (n_traces || o.live) {
+	if (n_traces) {
 		if (ha_init(&ha)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
@@ -990,22 +1214,6 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (o.live) {
-		/* the facts are the options' only: run.json is written when the run ends */
-		struct report facts = rep;
-		int rc;
-
-		facts.run = o.run;
-		facts.host = &ha;
-		set_tolerable(&facts, &o, facts_from_options, false, NULL);
-		ha.origin = &origin;
-		rc = live_follow(&o, &ha, &facts, errbuf);
-		if (rc) {
-			fprintf(stderr, "latency-report: %s\n", errbuf);
-			ret = rc == -DGR_E_SYS ? DGR_EXIT_FAILED : DGR_EXIT_USAGE;
-			goto out;
-		}
-	}
 	set_tolerable(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL);
 	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
 	if (wa_on) {
@@ -1046,13 +1254,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (o.live && o.json) {
-		/* JSON Lines: the final report is the last line */
-		pr_init_line(&pr, stdout);
-		pr_str(&pr, "kind", NULL, "final");
-	} else {
-		pr_init(&pr, stdout, o.json);
-	}
+	pr_init(&pr, stdout, o.json);
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;

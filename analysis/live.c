@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Interval accounting of latency-report --live (see live.h). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "live.h"
@@ -70,6 +71,80 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	a->events0 = h->c.events;
 	a->closed++;
 	return 0;
+}
+
+static void drops_add(struct live_drops *to, const struct live_drops *d)
+{
+	to->delivered += d->delivered;
+	to->lost += d->lost;
+	drops_rate(to);
+}
+
+/* Quantiles of the union of s[i]->s[from[i]..) (interval) and s[i]->s[0..) (run). */
+static int union_quantiles(const struct series *const *s, const size_t *from, unsigned int n,
+			   struct quantiles *interval, struct quantiles *run)
+{
+	struct series all;
+	size_t mark = 0, j;
+	unsigned int i;
+	int ret = 0;
+
+	/* the interval's samples last, so that one series gives both */
+	series_init(&all);
+	for (i = 0; i < n && !ret; i++) {
+		for (j = 0; j < from[i] && j < s[i]->n && !ret; j++) {
+			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		}
+	}
+	mark = all.n;
+	for (i = 0; i < n && !ret; i++) {
+		for (j = from[i]; j < s[i]->n && !ret; j++) {
+			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		}
+	}
+	if (!ret) {
+		ret = series_quantiles(&all, mark, all.n, interval) ||
+		      series_quantiles(&all, 0, all.n, run);
+	}
+	series_free(&all);
+	return ret ? -1 : 0;
+}
+
+int live_together(const struct host_analysis *const *h, const size_t *lat_from,
+		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  struct live_interval *out)
+{
+	const struct series *s[LIVE_MAX_HOSTS];
+	bool arrival = n > 0;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	if (n > LIVE_MAX_HOSTS) {
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		out->index = per[i].index;
+		out->events += per[i].events;
+		out->events_run += per[i].events_run;
+		out->host_counters |= per[i].host_counters;
+		out->fpga_counters |= per[i].fpga_counters;
+		drops_add(&out->host, &per[i].host);
+		drops_add(&out->host_run, &per[i].host_run);
+		drops_add(&out->fpga, &per[i].fpga);
+		drops_add(&out->fpga_run, &per[i].fpga_run);
+		arrival = arrival && per[i].has_arrival;
+	}
+	for (i = 0; i < n; i++) {
+		s[i] = &h[i]->lat;
+	}
+	if (union_quantiles(s, lat_from, n, &out->lat, &out->lat_run)) {
+		return -1;
+	}
+	out->has_arrival = arrival;
+	for (i = 0; arrival && i < n; i++) {
+		s[i] = &h[i]->lat_arrival;
+	}
+	return arrival ? union_quantiles(s, arrival_from, n, &out->arrival, &out->arrival_run) : 0;
 }
 
 void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n)

@@ -15,6 +15,9 @@
 #include "host_events.h"
 #include "stats.h"
 
+/* Hosts followed at once (as many as ctf_input.h's CTF_LIVE_MAX_SESSIONS). */
+#define LIVE_MAX_HOSTS 8
+
 /* Samples lost / (delivered + lost) of one kind of counter (0 when none counted). */
 struct live_drops {
 	uint64_t delivered, lost;
@@ -51,6 +54,18 @@ void live_init(struct live_acc *a);
  * filled and the interval stays open).
  */
 int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out);
+
+/*
+ * Several hosts together (latency-report --live URL URL...): per[0..n) are
+ * the hosts' intervals just closed, lat_from[i] and arrival_from[i] where
+ * host i's interval began in h[i]->lat and h[i]->lat_arrival (its marks
+ * before live_close). Counts, events and drops are summed; the quantiles are
+ * those of the union of the hosts' doorbells, from the kernel's arrival when
+ * every host's trace carries it. Returns 0, or -1 when memory runs out.
+ */
+int live_together(const struct host_analysis *const *h, const size_t *lat_from,
+		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  struct live_interval *out);
 
 /*
  * Writes a sparkline of v[0..n) into buf (NUL-terminated; stops when full):

@@ -236,9 +236,36 @@ if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port
 else
 	not_ok "dgrdma-capture --relayd wrote live.url: $(tail -2 "$WORK/given.capture.out")"
 fi
-kill -TERM "$RELAYD_PID" 2>/dev/null
-wait "$RELAYD_PID" 2>/dev/null
-RELAYD_PID=""
+# the relayd goes away in the middle of a run: a clear error at once, and the recording ends well
+if start_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
+	timeout 60 "$LR" --live --json "$URL" >/dev/null 2>"$WORK/gone.err" &
+	LR_PID=$!
+	stream gone 4 &
+	spid=$!
+	for ((n = 0; n < 300; n++)); do
+		[ -e "$WORK/gone.ready" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -KILL "$RELAYD_PID"
+	wait "$RELAYD_PID" 2>/dev/null
+	RELAYD_PID=""
+	wait "$LR_PID"
+	check_eq "$? $(grep -c 'reading the live session failed' "$WORK/gone.err")" "2 1" \
+		"the relayd killed during the run: latency-report --live says so and exits 2 ($(head -c 200 "$WORK/gone.err"))"
+	LR_PID=""
+	wait "$spid"
+	wait "$CAP_PID"
+	check_eq "$?" 0 "the relayd killed during the run: dgrdma-capture still ends with the command's status"
+	CAP_PID=""
+else
+	not_ok "dgrdma-capture --relayd (second run) wrote live.url: $(tail -2 "$WORK/gone.capture.out")"
+fi
+if [ -n "$RELAYD_PID" ]; then
+	kill -TERM "$RELAYD_PID" 2>/dev/null
+	wait "$RELAYD_PID" 2>/dev/null
+	RELAYD_PID=""
+fi
 
 # ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------
 bad() {
@@ -256,7 +283,11 @@ bad "a URL of another scheme" "is not an LTTng live URL (accepted: net://RELAYD\
 	"$LR" --live http://localhost/host/h/s
 bad "a URL without its session" "is not an LTTng live URL" "$LR" --live net://localhost/host/h
 bad "an unreachable relayd" "cannot reach the relay daemon" "$LR" --live net://127.0.0.1:1/host/h/s
-bad "two URLs" "follows one session" "$LR" --live net://a/host/h/s net://b/host/h/s
+bad "nine URLs" "follows 1..8 sessions (got 9 URLs)" "$LR" --live \
+	net://a/host/h/s1 net://a/host/h/s2 net://a/host/h/s3 net://a/host/h/s4 net://a/host/h/s5 \
+	net://a/host/h/s6 net://a/host/h/s7 net://a/host/h/s8 net://a/host/h/s9
+bad "unreachable relayds for two URLs: the first named" "net://127.0.0.1:1/host/h/s: cannot reach the relay daemon" \
+	"$LR" --live net://127.0.0.1:1/host/h/s net://127.0.0.1:1/host/h/t
 bad "--csv with --live" "--csv is not available with --live" "$LR" --live --csv "$WORK/csv" net://a/host/h/s
 bad "--live-interval 0" "--live-interval: '0' is out of range 0.1..3600" "$LR" --live --live-interval 0 net://a/host/h/s
 bad "--live takes no value" "--live takes no value" "$LR" --live=1 net://a/host/h/s
