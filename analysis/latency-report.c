@@ -68,10 +68,10 @@ static void usage(FILE *fp)
 	fprintf(
 	    fp,
 	    "usage: latency-report [options] [--] INPUT...\n"
-	    "       latency-report --live [options] URL\n"
+	    "       latency-report --live [options] URL...\n"
 	    "  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
 	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
-	    "  URL is an LTTng live session's (see --live).\n"
+	    "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
 	    "options:\n"
 	    "  --json                 write the report as JSON to standard output\n"
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
@@ -83,7 +83,8 @@ static void usage(FILE *fp)
 	    "                         lttng-relayd, print the in-host doorbell latency of every\n"
 	    "                         interval and of the run so far, the drop rate and the\n"
 	    "                         verdict so far (--json: one JSON object per line), and the\n"
-	    "                         final report when the session ends or on Ctrl-C\n"
+	    "                         final report when the session ends or on Ctrl-C; several\n"
+	    "                         URLs (up to 8): per session and together\n"
 	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"

@@ -120,6 +120,59 @@ static void test_intervals(void)
 	ha_free(&h);
 }
 
+static void test_together(void)
+{
+	struct host_analysis a, b;
+	const struct host_analysis *hs[2] = { &a, &b };
+	struct live_acc acc[2];
+	struct live_interval per[2], all;
+	size_t lat_from[2], arrival_from[2];
+	unsigned int i;
+
+	if (ha_init(&a) || ha_init(&b)) {
+		tap_ok(0, "ha_init");
+		return;
+	}
+	live_init(&acc[0]);
+	live_init(&acc[1]);
+	/* interval 1: host a 1..10 us, host b 100 and 200 us */
+	for (i = 1; i <= 10; i++) {
+		series_add(&a.lat, i, i * 1000ull);
+	}
+	series_add(&b.lat, 1, 100000);
+	series_add(&b.lat, 2, 200000);
+	set_counters(&a, false, 900, 100);
+	a.c.events = 30;
+	b.c.events = 6;
+	for (i = 0; i < 2; i++) {
+		lat_from[i] = acc[i].lat_mark;
+		arrival_from[i] = acc[i].arrival_mark;
+		live_close(&acc[i], hs[i], &per[i]);
+	}
+	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	tap_ok(all.lat.count == 12 && all.lat_run.count == 12 && all.lat.max == 200000 &&
+		   all.lat.p50 == 6000 && all.lat.p99 == 200000,
+	       "together: the union of both hosts' doorbells (12, p50 6 us at rank 6, max 200 us)");
+	tap_ok(all.events == 36 && all.host_counters && all.host.lost == 100 &&
+		   all.host.rate == 0.1 && !all.fpga_counters,
+	       "together: events and drops summed (100 of 1000 samples)");
+	tap_ok(!all.has_arrival, "together: from arrival only when every host's trace has it");
+
+	/* interval 2: only host b, one 1 ms doorbell */
+	series_add(&b.lat, 3, 1000000);
+	for (i = 0; i < 2; i++) {
+		lat_from[i] = acc[i].lat_mark;
+		arrival_from[i] = acc[i].arrival_mark;
+		live_close(&acc[i], hs[i], &per[i]);
+	}
+	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	tap_ok(all.lat.count == 1 && all.lat.p50 == 1000000 && all.lat_run.count == 13 &&
+		   all.lat_run.max == 1000000,
+	       "together, interval 2: its one doorbell; the run so far all 13");
+	ha_free(&a);
+	ha_free(&b);
+}
+
 static void test_sparkline(void)
 {
 	const uint64_t v[5] = { 0, 1, 4, 8, 7 };
@@ -141,6 +194,7 @@ int main(void)
 {
 	test_quantiles_match_summary();
 	test_intervals();
+	test_together();
 	test_sparkline();
 	return tap_done();
 }
