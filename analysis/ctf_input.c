@@ -854,8 +854,9 @@ static int child_outcome(const struct child *c, int status, char *errbuf)
 static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 			 struct ctf_live_opts *live, unsigned int *failed, char *errbuf)
 {
-	struct pollfd pfd[CTF_LIVE_MAX_SESSIONS];
+	struct pollfd pfd[CTF_LIVE_MAX_SESSIONS + 1];
 	unsigned int map[CTF_LIVE_MAX_SESSIONS];
+	const bool extra = live && live->on_extra;
 	double next_tick = live ? now_s() + (double)live->tick_ns / 1e9 : 0;
 	unsigned int i, k, open = n;
 	int ret = 0;
@@ -870,12 +871,16 @@ static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 				map[k++] = i;
 			}
 		}
+		if (extra) {
+			/* last, after the children's: pfd[k] */
+			pfd[k] = (struct pollfd){ .fd = live->extra_fd, .events = POLLIN };
+		}
 		if (live && !live->stopped) {
 			double to_tick = (next_tick - now_s()) * 1e3;
 
 			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
 		}
-		pr = poll(pfd, k, wait_ms);
+		pr = poll(pfd, k + (extra ? 1 : 0), wait_ms);
 		if (live && !live->stopped && live->stop && *live->stop) {
 			/*
 			 * SIGINT: the run so far is the report. The events the
@@ -895,6 +900,13 @@ static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 		if (pr < 0 && errno != EINTR) {
 			ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "poll: %s", strerror(errno));
 			goto fail;
+		}
+		if (extra && !live->stopped && pr > 0 && pfd[k].revents) {
+			ret = live->on_extra(live->ctx, errbuf);
+			if (ret < 0) {
+				*failed = n; /* about none of the traces */
+				goto fail;
+			}
 		}
 		for (i = 0; i < k; i++) {
 			struct child *ch = &c[map[i]];
@@ -991,7 +1003,7 @@ static int read_traces(const char *const *paths, struct host_analysis *const *hs
 	}
 	ret = read_children(c, n, opts && opts->stall_s ? opts->stall_s : CTF_STALL_S, live,
 			    &failed, msg);
-	named = ret < 0;
+	named = ret < 0 && failed < n;
 end:
 	for (i = 0; c && i < n; i++) {
 		if (c[i].pid <= 0) {

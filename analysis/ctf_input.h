@@ -57,6 +57,9 @@ struct ctf_live_opts {
 	/* returns 0, or a negative DGR_E_* code with errbuf filled, which ends the read */
 	int (*on_tick)(void *ctx, char *errbuf);
 	void *ctx;
+	/* when not NULL: another descriptor to watch (a live capture), read by on_extra */
+	int extra_fd;
+	int (*on_extra)(void *ctx, char *errbuf);
 	volatile sig_atomic_t *stop; /* set (by a signal handler): end the read, no error */
 	bool stopped;		     /* out: the read ended because of *stop */
 };

@@ -45,6 +45,9 @@ struct options {
 	bool json;
 	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
 	uint64_t live_interval_ns; /* --live-interval */
+	const char *live_if;	   /* --live-if: the wire too, captured on this interface */
+	const char *live_filter;   /* --live-filter */
+	const char *live_pcap;	   /* --live-pcap: the frames captured, saved */
 	const char *csv_dir;
 	uint64_t interval_ns;
 	bool progress;
@@ -86,6 +89,13 @@ static void usage(FILE *fp)
 	    "                         final report when the session ends or on Ctrl-C; several\n"
 	    "                         URLs (up to 8): per session and together\n"
 	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
+	    "  --live-if IFACE        --live with one URL: also capture on IFACE (libpcap) and\n"
+	    "                         report the doorbell latency on the wire, joined with the\n"
+	    "                         trace as for a run folder\n"
+	    "  --live-filter EXPR     the capture filter of --live-if (default: udp port 18078 or\n"
+	    "                         ether proto 0xf040 or ether proto 0xf042)\n"
+	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
+	    "                         it again offline\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
@@ -259,6 +269,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->interval_ns = (uint64_t)(v * 1e6);
+		} else if (!strcmp(a, "--live-if")) {
+			o->live_if = val;
+		} else if (!strcmp(a, "--live-filter")) {
+			o->live_filter = val;
+		} else if (!strcmp(a, "--live-pcap")) {
+			o->live_pcap = val;
 		} else if (!strcmp(a, "--live-interval")) {
 			if (parse_num(a, val, 0.1, 3600, &v)) {
 				return -1;
@@ -368,6 +384,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
+	if (!o->live && (o->live_if || o->live_filter || o->live_pcap)) {
+		fprintf(stderr, "latency-report: --live-if, --live-filter and --live-pcap go with "
+				"--live\n");
+		return -1;
+	}
+	if ((o->live_filter || o->live_pcap) && !o->live_if) {
+		fprintf(stderr, "latency-report: --live-filter and --live-pcap need --live-if\n");
+		return -1;
+	}
 	if (o->live) {
 		struct ctf_live_url u;
 		unsigned int k;
@@ -383,6 +408,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				fprintf(stderr, "latency-report: --live: %s\n", errbuf);
 				return -1;
 			}
+		}
+		if (o->live_if && o->n_inputs != 1) {
+			fprintf(stderr,
+				"latency-report: --live-if captures for one session: give "
+				"one URL with it (got %u)\n",
+				o->n_inputs);
+			return -1;
 		}
 		if (o->csv_dir) {
 			fprintf(stderr,
@@ -533,6 +565,39 @@ static int decide(struct report *rep, const struct wire_analysis *wa,
 	return report_verdict(rep, s, span, tol, tx, st, data);
 }
 
+/*
+ * Completes the report of what was read (wa, ha: NULL when absent): the
+ * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
+ * wire and the trace on one axis (into w2s and s2w) and the verdict.
+ * Returns 0, or -1 when memory runs out.
+ */
+static int build_report(struct report *rep, const struct options *o, bool facts_from_options,
+			bool facts_from_run_json, struct wire_analysis *wa,
+			struct host_analysis *ha, struct vicious *vc, struct series *w2s,
+			struct series *s2w)
+{
+	set_tolerable(rep, o, facts_from_options, facts_from_run_json, wa);
+	if (wa) {
+		vicious_finish(vc, rep->tolerable_ns[WA_RX]);
+		rep->vicious = vc;
+	}
+	rep->run = o->run;
+	rep->wire = wa;
+	rep->host = ha;
+	if (wa && ha) {
+		struct join_result jr;
+
+		join_wire_host(&wa->lat[WA_RX], &ha->lat, &ha->lat_handed, o->join_window_ns, w2s,
+			       s2w, &jr);
+		rep->joined = jr.joined;
+		rep->negative_w2s = jr.negative_w2s;
+		rep->negative_s2w = jr.negative_s2w;
+		rep->wire_to_stack = w2s;
+		rep->stack_to_wire = s2w;
+	}
+	return decide(rep, wa, ha);
+}
+
 /* ---- --live: the view of running sessions ------------------------------------------------ */
 
 static volatile sig_atomic_t live_stop;
@@ -553,6 +618,13 @@ struct live_host {
 	struct live_acc acc;
 	struct report rep; /* the run's facts; the verdict so far is judged into it */
 	struct live_interval iv;
+	/* --live-if: the wire, captured live (the first session only) */
+	struct pcap_live *cap;
+	struct wire_analysis wa;
+	bool wa_on;
+	size_t wire_mark;
+	struct vicious vc;
+	struct series w2s, s2w;
 };
 
 struct live_view {
@@ -662,6 +734,12 @@ static void json_interval(struct pr *p, const struct live_interval *iv)
 		pr_obj_open(p, "host_rx_from_arrival", NULL);
 		json_quantiles(p, "interval", &iv->arrival);
 		json_quantiles(p, "run", &iv->arrival_run);
+		pr_obj_close(p);
+	}
+	if (iv->has_wire) {
+		pr_obj_open(p, "wire_rx", NULL);
+		json_quantiles(p, "interval", &iv->wire);
+		json_quantiles(p, "run", &iv->wire_run);
 		pr_obj_close(p);
 	}
 	pr_obj_open(p, "drops", NULL);
@@ -792,6 +870,14 @@ static void text_interval(struct live_view *v, const struct live_interval *iv, d
 	snprintf(line + len, sizeof(line) - len, "%s",
 		 arrival ? " (from the frame's arrival)" : "");
 	view_line(v, line);
+	if (iv->has_wire) {
+		snprintf(line, sizeof(line), "  on the wire: ");
+		text_quantiles(line, sizeof(line), &iv->wire);
+		view_line(v, line);
+		snprintf(line, sizeof(line), "  on the wire, run so far: ");
+		text_quantiles(line, sizeof(line), &iv->wire_run);
+		view_line(v, line);
+	}
 	snprintf(line, sizeof(line), "  drops:");
 	if (iv->host_counters) {
 		len = strlen(line);
@@ -877,7 +963,9 @@ static int live_tick(void *ctx, char *errbuf)
 		hs[i] = &h->ha;
 		lat_from[i] = h->acc.lat_mark;
 		arrival_from[i] = h->acc.arrival_mark;
-		if (live_close(&h->acc, &h->ha, &h->iv) || decide(&h->rep, NULL, &h->ha)) {
+		if (live_close(&h->acc, &h->ha, &h->iv) ||
+		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
+		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
 			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		}
 		per[i] = h->iv;
@@ -907,9 +995,15 @@ static int live_tick(void *ctx, char *errbuf)
  */
 static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
+	const bool facts_from_options =
+	    o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size || o->run.rate_bytes;
 	struct pr pr;
 
-	if (decide(&h->rep, NULL, &h->ha)) {
+	if (h->wa_on) {
+		wa_finish(&h->wa);
+	}
+	if (build_report(&h->rep, o, facts_from_options, false, h->wa_on ? &h->wa : NULL, &h->ha,
+			 &h->vc, &h->w2s, &h->s2w)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
@@ -935,6 +1029,47 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 	}
 	pr_finish(&pr);
 	return report_exit_status(&h->rep, o->fail_on);
+}
+
+/* The wire analysis' transactions: the vicious cycle's input, as offline. */
+static void live_txn(void *ctx, const struct wa_txn_event *ev)
+{
+	struct live_host *h = ctx;
+
+	if (ev->dir == WA_RX) {
+		vicious_txn(&h->vc, ev->ts, ev->bytes, ev->opcode);
+	}
+}
+
+/* ctf_input_live's other descriptor: the frames captured since the last call. */
+static int live_capture(void *ctx, char *errbuf)
+{
+	struct live_view *v = ctx;
+	int n = pcap_input_live_read(v->hosts[0].cap, errbuf);
+
+	return n < 0 ? n : 0;
+}
+
+/* --live-if: the first session's wire analysis and its capture. Returns 0 or a DGR_E_* code. */
+static int live_wire_open(const struct options *o, struct live_host *h, char *errbuf)
+{
+	struct wa_opts wo = o->wa;
+	int rc;
+
+	wo.on_bell = NULL;
+	wo.on_txn = live_txn;
+	wo.ctx = h;
+	rc = wa_init(&h->wa, &wo, errbuf);
+	if (rc < 0) {
+		return rc;
+	}
+	h->wa_on = true;
+	h->rep.wire = &h->wa;
+	return pcap_input_live_open(o->live_if,
+				    o->live_filter ? o->live_filter
+						   : "udp port 18078 or ether proto 0xf040 or "
+						     "ether proto 0xf042",
+				    o->live_pcap, &h->wa, &h->cap, errbuf);
 }
 
 /*
@@ -983,13 +1118,23 @@ static int run_live(const struct options *o)
 		h->rep.inputs = &h->url;
 		h->rep.n_inputs = 1;
 		live_init(&h->acc);
+		series_init(&h->w2s);
+		series_init(&h->s2w);
 		hs[i] = &h->ha;
+	}
+	if (o->live_if && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &v->start);
 	lo.tick_ns = o->live_interval_ns;
 	lo.on_tick = live_tick;
 	lo.ctx = v;
 	lo.stop = &live_stop;
+	if (v->hosts[0].cap) {
+		lo.extra_fd = pcap_input_live_fd(v->hosts[0].cap);
+		lo.on_extra = live_capture;
+	}
 	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
@@ -999,6 +1144,10 @@ static int run_live(const struct options *o)
 	rc = ctf_input_live(o->inputs, hs, v->n, &o->ctf, &lo, errbuf);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (rc == 0 && v->hosts[0].cap) {
+		/* the frames that came before the session's end */
+		rc = live_capture(v, errbuf);
+	}
 	if (rc == 0) {
 		/* the last, partial interval: its run so far is the final report's */
 		rc = live_tick(v, errbuf);
@@ -1013,6 +1162,14 @@ static int run_live(const struct options *o)
 					  : "The session ended: the report");
 	}
 	ret = DGR_EXIT_OK;
+	rc = pcap_input_live_close(v->hosts[0].cap, errbuf);
+	v->hosts[0].cap = NULL;
+	if (rc < 0) {
+		/* an output that cannot be written */
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		ret = DGR_EXIT_FAILED;
+		goto out;
+	}
 	for (i = 0; i < v->n; i++) {
 		rc = live_final(o, &v->hosts[i], v->n > 1, errbuf);
 		if (rc < 0) {
@@ -1028,9 +1185,17 @@ static int run_live(const struct options *o)
 	}
 out:
 	for (i = 0; v && v->hosts && i < v->n; i++) {
-		if (v->hosts[i].ha_on) {
-			ha_free(&v->hosts[i].ha);
+		struct live_host *h = &v->hosts[i];
+
+		pcap_input_live_close(h->cap, errbuf);
+		if (h->wa_on) {
+			wa_free(&h->wa);
 		}
+		if (h->ha_on) {
+			ha_free(&h->ha);
+		}
+		series_free(&h->w2s);
+		series_free(&h->s2w);
 	}
 	if (v) {
 		free(v->hosts);
@@ -1215,44 +1380,22 @@ int main(int argc, char **argv)
 		}
 	}
 
-	set_tolerable(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL);
-	rep.host_tolerable_ns = rep.tolerable_ns[WA_RX];
-	if (wa_on) {
-		vicious_finish(&app.vc, rep.tolerable_ns[WA_RX]);
-		rep.vicious = &app.vc;
-	}
-	rep.run = o.run;
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
-	rep.wire = wa_on ? &wa : NULL;
-	rep.host = ha_on ? &ha : NULL;
-	if (wa_on && ha_on) {
-		struct join_result jr;
-
-		join_wire_host(&wa.lat[WA_RX], &ha.lat, &ha.lat_handed, o.join_window_ns, &w2s,
-			       &s2w, &jr);
-		rep.joined = jr.joined;
-		rep.negative_w2s = jr.negative_w2s;
-		rep.negative_s2w = jr.negative_s2w;
-		rep.wire_to_stack = &w2s;
-		rep.stack_to_wire = &s2w;
+	if (build_report(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL,
+			 ha_on ? &ha : NULL, &app.vc, &w2s, &s2w)) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out;
 	}
+	if (partial[0]) {
+		/* first, so that a long reason cannot push it out */
+		char reason[sizeof(rep.verdict.reason)];
 
-	{
-		if (decide(&rep, wa_on ? &wa : NULL, ha_on ? &ha : NULL)) {
-			fprintf(stderr, "latency-report: out of memory\n");
-			goto out;
-		}
-		if (partial[0]) {
-			/* first, so that a long reason cannot push it out */
-			char reason[sizeof(rep.verdict.reason)];
-
-			snprintf(reason, sizeof(reason), "%s", rep.verdict.reason);
-			snprintf(rep.verdict.reason, sizeof(rep.verdict.reason),
-				 "PARTIAL: on the %" PRIu64 " frames read before the capture's cut "
-				 "or damage; %.180s",
-				 wa.frames, reason);
-		}
+		snprintf(reason, sizeof(reason), "%s", rep.verdict.reason);
+		snprintf(rep.verdict.reason, sizeof(rep.verdict.reason),
+			 "PARTIAL: on the %" PRIu64 " frames read before the capture's cut "
+			 "or damage; %.180s",
+			 wa.frames, reason);
 	}
 
 	pr_init(&pr, stdout, o.json);

@@ -73,6 +73,17 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	return 0;
 }
 
+int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out)
+{
+	out->has_wire = true;
+	if (series_quantiles(s, *mark, s->n, &out->wire) ||
+	    series_quantiles(s, 0, s->n, &out->wire_run)) {
+		return -1;
+	}
+	*mark = s->n;
+	return 0;
+}
+
 static void drops_add(struct live_drops *to, const struct live_drops *d)
 {
 	to->delivered += d->delivered;
@@ -114,7 +125,7 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
 		  struct live_interval *out)
 {
-	const struct series *s[LIVE_MAX_HOSTS];
+	const struct series *s[LIVE_MAX_HOSTS] = { NULL };
 	bool arrival = n > 0;
 	unsigned int i;
 

@@ -43,6 +43,9 @@ struct live_interval {
 	/* the host's ramp check and the emulator's dropped samples (counter snapshots) */
 	bool host_counters, fpga_counters;
 	struct live_drops host, host_run, fpga, fpga_run;
+	/* on the wire, RX (a live capture: latency-report --live-if) */
+	bool has_wire;
+	struct quantiles wire, wire_run;
 };
 
 void live_init(struct live_acc *a);
@@ -54,6 +57,13 @@ void live_init(struct live_acc *a);
  * filled and the interval stays open).
  */
 int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out);
+
+/*
+ * Adds the wire's doorbell latency to an interval just closed: s is the wire
+ * analysis' RX series, *mark where the interval began in it (advanced to its
+ * end). Returns 0, or -1 when memory runs out.
+ */
+int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out);
 
 /*
  * Several hosts together (latency-report --live URL URL...): per[0..n) are

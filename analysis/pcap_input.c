@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/cli.h>
+
 #include "pcap_input.h"
 
 #define ETHERTYPE_IPV4	   0x0800
@@ -258,6 +260,47 @@ static void show_progress(FILE *fp, off_t size, struct timespec *start, struct t
 	}
 }
 
+/* True for the link types whose frames the wire analysis takes apart. */
+static bool link_supported(int dlt)
+{
+	return dlt == DLT_EN10MB || dlt == DLT_LINUX_SLL || dlt == DLT_LINUX_SLL2 ||
+	       dlt == DLT_RAW || dlt == DLT_IPV4 || dlt == DLT_NULL || dlt == DLT_LOOP;
+}
+
+/* One captured frame (the ref-th) of link type dlt to the wire analysis. */
+static void feed_packet(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
+			const u_char *data, uint64_t ref)
+{
+	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+	size_t cap = h->caplen, len = h->len;
+
+	if (len < cap) {
+		len = cap;
+	}
+	switch (dlt) {
+	case DLT_EN10MB:
+		handle_ether(w, data, cap, len, ts, ref);
+		break;
+	case DLT_LINUX_SLL:
+		handle_sll(w, data, cap, len, ts, ref, false);
+		break;
+	case DLT_LINUX_SLL2:
+		handle_sll(w, data, cap, len, ts, ref, true);
+		break;
+	case DLT_NULL:
+	case DLT_LOOP:
+		if (cap < 4) {
+			wa_feed_other(w, ts);
+		} else {
+			handle_ipv4(w, data + 4, cap - 4, len - 4, ts, ref);
+		}
+		break;
+	default:
+		handle_ipv4(w, data, cap, len, ts, ref);
+		break;
+	}
+}
+
 int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf)
 {
 	char perr[PCAP_ERRBUF_SIZE];
@@ -276,8 +319,7 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 		return -DGR_E_SYS;
 	}
 	dlt = pcap_datalink(pc);
-	if (dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2 && dlt != DLT_RAW &&
-	    dlt != DLT_IPV4 && dlt != DLT_NULL && dlt != DLT_LOOP) {
+	if (!link_supported(dlt)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
 			 "%s: link type %s (%d) carries no DG-RDMA; supported: EN10MB, LINUX_SLL, "
 			 "LINUX_SLL2, RAW, IPV4, NULL, LOOP",
@@ -291,35 +333,7 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	last = start;
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
-		size_t cap = h->caplen, len = h->len;
-
-		ref++;
-		if (len < cap) {
-			len = cap;
-		}
-		switch (dlt) {
-		case DLT_EN10MB:
-			handle_ether(w, data, cap, len, ts, ref);
-			break;
-		case DLT_LINUX_SLL:
-			handle_sll(w, data, cap, len, ts, ref, false);
-			break;
-		case DLT_LINUX_SLL2:
-			handle_sll(w, data, cap, len, ts, ref, true);
-			break;
-		case DLT_NULL:
-		case DLT_LOOP:
-			if (cap < 4) {
-				wa_feed_other(w, ts);
-			} else {
-				handle_ipv4(w, data + 4, cap - 4, len - 4, ts, ref);
-			}
-			break;
-		default:
-			handle_ipv4(w, data, cap, len, ts, ref);
-			break;
-		}
+		feed_packet(w, dlt, h, data, ++ref);
 		if (progress && (ref & 0xFFFF) == 0) {
 			show_progress(pcap_file(pc), st.st_size, &start, &last);
 			shown = true;
@@ -350,5 +364,126 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	}
 out:
 	pcap_close(pc);
+	return ret;
+}
+
+/* ---- live capture (latency-report --live --live-if) ------------------------------------------ */
+
+struct pcap_live {
+	pcap_t *pc;
+	pcap_dumper_t *dump; /* --live-pcap: what was captured, for an offline report after */
+	int dlt;
+	uint64_t ref;
+	struct wire_analysis *w;
+};
+
+int pcap_input_live_open(const char *iface, const char *filter, const char *save,
+			 struct wire_analysis *w, struct pcap_live **out, char *errbuf)
+{
+	char perr[PCAP_ERRBUF_SIZE];
+	struct bpf_program prog;
+	struct pcap_live *l = calloc(1, sizeof(*l));
+	int ret = -DGR_E_SYS;
+
+	*out = NULL;
+	if (!l) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	l->w = w;
+	l->pc = pcap_create(iface, perr);
+	if (!l->pc) {
+		dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-if %.60s: %.150s", iface, perr);
+		goto fail;
+	}
+	/* every frame handed over at once (an interval must not wait for a full block) */
+	if (pcap_set_immediate_mode(l->pc, 1) || pcap_set_snaplen(l->pc, 262144) ||
+	    pcap_set_buffer_size(l->pc, 64 << 20) ||
+	    pcap_set_tstamp_precision(l->pc, PCAP_TSTAMP_PRECISION_NANO) ||
+	    pcap_activate(l->pc) < 0) {
+		dgr_errbuf_set(errbuf, DGR_E_SYS,
+			       "--live-if %.60s: %.120s (capturing needs CAP_NET_RAW and "
+			       "CAP_NET_ADMIN)",
+			       iface, pcap_geterr(l->pc));
+		goto fail;
+	}
+	l->dlt = pcap_datalink(l->pc);
+	if (!link_supported(l->dlt)) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				     "--live-if %.60s: link type %d carries no DG-RDMA", iface,
+				     l->dlt);
+		goto fail;
+	}
+	if (pcap_compile(l->pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_INVAL, "--live-filter '%.80s': %.120s", filter,
+				     pcap_geterr(l->pc));
+		goto fail;
+	}
+	if (pcap_setfilter(l->pc, &prog) < 0) {
+		pcap_freecode(&prog);
+		dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-filter: %.120s", pcap_geterr(l->pc));
+		goto fail;
+	}
+	pcap_freecode(&prog);
+	if (pcap_setnonblock(l->pc, 1, perr) < 0) {
+		dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-if %.60s: %.150s", iface, perr);
+		goto fail;
+	}
+	if (save) {
+		l->dump = pcap_dump_open(l->pc, save);
+		if (!l->dump) {
+			dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-pcap %.80s: %.120s", save,
+				       pcap_geterr(l->pc));
+			goto fail;
+		}
+	}
+	*out = l;
+	return 0;
+fail:
+	if (l->pc) {
+		pcap_close(l->pc);
+	}
+	free(l);
+	return ret;
+}
+
+int pcap_input_live_fd(const struct pcap_live *l)
+{
+	return pcap_get_selectable_fd(l->pc);
+}
+
+int pcap_input_live_read(struct pcap_live *l, char *errbuf)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int rc, n = 0;
+
+	while ((rc = pcap_next_ex(l->pc, &h, &data)) == 1) {
+		if (l->dump) {
+			pcap_dump((u_char *)l->dump, h, data);
+		}
+		feed_packet(l->w, l->dlt, h, data, ++l->ref);
+		n++;
+	}
+	if (rc < 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "capture: %.200s", pcap_geterr(l->pc));
+	}
+	return n;
+}
+
+int pcap_input_live_close(struct pcap_live *l, char *errbuf)
+{
+	int ret = 0;
+
+	if (!l) {
+		return 0;
+	}
+	if (l->dump && (pcap_dump_flush(l->dump) || ferror(pcap_dump_file(l->dump)))) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-pcap: cannot write the capture");
+	}
+	if (l->dump) {
+		pcap_dump_close(l->dump);
+	}
+	pcap_close(l->pc);
+	free(l);
 	return ret;
 }

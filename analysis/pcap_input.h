@@ -36,4 +36,22 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
  */
 int pcap_input_parse_addr(const char *s, struct wa_addr *a);
 
+/* A live capture on an interface (latency-report --live --live-if). */
+struct pcap_live;
+
+/*
+ * Opens iface for capture with the BPF filter, handing every frame over at
+ * once (immediate mode, ns timestamps), feeding w; save: also write the
+ * frames to this pcap file (NULL: no). Returns 0, or a negative DGR_E_* code
+ * with errbuf filled (-DGR_E_INVAL for a bad filter or link type).
+ */
+int pcap_input_live_open(const char *iface, const char *filter, const char *save,
+			 struct wire_analysis *w, struct pcap_live **out, char *errbuf);
+/* The descriptor to poll for frames. */
+int pcap_input_live_fd(const struct pcap_live *l);
+/* Feeds the frames that have arrived (non-blocking). Returns their count, or -DGR_E_SYS. */
+int pcap_input_live_read(struct pcap_live *l, char *errbuf);
+/* Closes the capture (and the saved file). Returns 0, or -DGR_E_SYS when saving failed. */
+int pcap_input_live_close(struct pcap_live *l, char *errbuf);
+
 #endif

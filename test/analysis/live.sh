@@ -18,6 +18,8 @@ DFPGA=$DGR_BUILD/bin/dgrdma-fpga
 WORK=$(mktemp -d "$DGR_BUILD/analysis-live.XXXXXX")
 PORT_F=$((34000 + $$ % 2000 * 2))
 PORT_H=$((PORT_F + 1))
+# the emulator's address; the --live-if run gives it one of its own in 127/8 (its filter names it)
+FPGA_ADDR=127.0.0.1:$PORT_F
 CAP_PID=""
 LR_PID=""
 RELAYD_PID=""
@@ -56,7 +58,7 @@ start_run() {
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
 	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" "$@" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
-		--peer "127.0.0.1:$PORT_F" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
+		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
 	CAP_PID=$!
 	URL=""
@@ -74,9 +76,22 @@ stream() {
 		[ -e "$WORK/$name.ready" ] && break
 		sleep 0.1
 	done
-	"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
+	"$DFPGA" --udp --bind "$FPGA_ADDR" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
 		--duration "$secs" --host-buffers 16 --buffer-size 16384 --quiet \
 		>"$WORK/$name.fpga.out" 2>&1
+}
+
+# bad DESCRIPTION WANTED COMMAND...: a clear error, exit 2, within 30 s.
+bad() {
+	local desc=$1 want=$2
+	shift 2
+	timeout 30 "$@" >/dev/null 2>"$WORK/bad.err"
+	local st=$?
+	if [ "$st" = 2 ] && grep -q -- "$want" "$WORK/bad.err"; then
+		ok "$desc: exit 2, '$want'"
+	else
+		not_ok "$desc: exit 2, '$want' (got $st: $(head -c 300 "$WORK/bad.err"))"
+	fi
 }
 
 # ---- a run followed with --json ------------------------------------------------------------------
@@ -198,6 +213,48 @@ else
 	not_ok "third dgrdma-capture --live wrote live.url"
 fi
 
+# ---- --live-if: the wire too, captured live on lo and joined with the trace ----------------------
+if [ "$(id -u)" = 0 ]; then
+	FIP="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2))"
+	FPGA_ADDR=$FIP:18078
+	if start_run wire; then
+		timeout 120 "$LR" --live --json --live-interval 0.5 --live-if lo \
+			--live-filter "udp and host $FIP and port 18078" --live-pcap "$WORK/wire.pcap" \
+			--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 "$URL" \
+			>"$WORK/wire.jsonl" 2>"$WORK/wire.err" &
+		LR_PID=$!
+		stream wire 2
+		wait "$CAP_PID"
+		CAP_PID=""
+		wait "$LR_PID"
+		check_eq "$?" 0 "--live-if: followed to the end ($(head -c 200 "$WORK/wire.err"))"
+		LR_PID=""
+		W=$WORK/wire.jsonl
+		check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
+			| ($iv | all(has("wire_rx")))
+			  and ([range(0; $iv | length) as $i
+			        | ([$iv[:$i + 1][].wire_rx.interval.count] | add) == $iv[$i].wire_rx.run.count] | all)
+			  and ($iv[-1].wire_rx.run.count == .[-1].wire.rx.latency_ns.count)
+			  and (.[-1].wire.rx.matched > 0) and (.[-1].host.joined.doorbells > 0)' "$W")" \
+			true "--live-if: wire latency in every interval, adding up to the final report's, joined with the trace"
+		"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+			--fpga-buffers 4 "$WORK/wire/trace" "$WORK/wire.pcap" >"$WORK/wire.offline.json" \
+			2>"$WORK/wire.offline.err"
+		check_eq "$(tail -n 1 "$W" | jq -S -c '[.wire, .host, (.regime | del(.mitigations))]')" \
+			"$(jq -S -c '[.wire, .host, (.regime | del(.mitigations))]' "$WORK/wire.offline.json")" \
+			"--live-if: the final report (wire, host, joined, verdict) equals the offline one on the trace and the saved capture"
+	else
+		not_ok "dgrdma-capture --live (wire run) wrote live.url"
+	fi
+	FPGA_ADDR=127.0.0.1:$PORT_F
+	bad "--live-if on no such interface" "--live-if no-such-if0" "$LR" --live --live-if no-such-if0 net://127.0.0.1:1/host/h/s
+	bad "--live-filter that does not compile" "--live-filter 'udp port x'" "$LR" --live --live-if lo --live-filter "udp port x" net://127.0.0.1:1/host/h/s
+else
+	skip "--live-if: capturing needs root"
+fi
+bad "--live-if with two URLs" "captures for one session" "$LR" --live --live-if lo net://a/host/h/s net://a/host/h/t
+bad "--live-pcap without --live-if" "need --live-if" "$LR" --live --live-pcap x net://a/host/h/s
+
 # ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
 port_free() {
 	[ -z "$(ss -Htan "sport = :$1" 2>/dev/null)" ]
@@ -268,17 +325,6 @@ if [ -n "$RELAYD_PID" ]; then
 fi
 
 # ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------
-bad() {
-	local desc=$1 want=$2
-	shift 2
-	timeout 30 "$@" >/dev/null 2>"$WORK/bad.err"
-	local st=$?
-	if [ "$st" = 2 ] && grep -q -- "$want" "$WORK/bad.err"; then
-		ok "$desc: exit 2, '$want'"
-	else
-		not_ok "$desc: exit 2, '$want' (got $st: $(head -c 300 "$WORK/bad.err"))"
-	fi
-}
 bad "a URL of another scheme" "is not an LTTng live URL (accepted: net://RELAYD\[:PORT\]/host/HOSTNAME/SESSION" \
 	"$LR" --live http://localhost/host/h/s
 bad "a URL without its session" "is not an LTTng live URL" "$LR" --live net://localhost/host/h
