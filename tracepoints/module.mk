@@ -85,3 +85,10 @@ $(TP_NOTRACE_HOST): $(TP_NOTRACE_OBJS)
 -include $(TP_NOTRACE_OBJS:.o=.d)
 bench-tracepoints: $(TP_NOTRACE_HOST) $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-fpga \
 	$(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
+
+# make bench-recording (not in check): what recording costs the stream (issue 22, item 4);
+# results in docs/performance/tracepoints.md.
+BENCH_TARGETS += bench-recording
+.PHONY: bench-recording
+bench-recording: all
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording.sh

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench-recording (issue 22, item 4): what recording costs the stream it records. Side by
+# side in one run, dgrdma-fpga streaming into dgrdma-host rx --sink null over a veth pair at
+# MTU 9000 (two network namespaces): the highest sample rate sustained for BENCH_SECONDS
+# (default 10) with a drop rate of at most 0.02% and a clean end (bisection, BENCH_STEPS steps
+# between 0 and BENCH_MAX_MSPS, default 6 and 800), with
+#   none   no recording;
+#   trace  dgrdma-capture --no-pcap (its default events: every dgrdma* event of both providers);
+#   pcap   dgrdma-capture with the packet capture too (dumpcap on the host's veth);
+#   live   dgrdma-capture --live --no-pcap, followed by latency-report --live --json.
+# Each recording case runs in the host's namespace with a private LTTng run folder and session
+# daemon. Results: $DGR_BUILD/bench/recording/{results.csv,results.txt}: the rate, its ratio to
+# "none" (the issue asks at least 0.97 for the default recording), the p99 in-host latency.
+# Not a test (timing on a shared machine).
+set -u
+: "${DGR_BUILD:?}" "${DGR_SRC:?}"
+SECS=${BENCH_SECONDS:-10}
+STEPS=${BENCH_STEPS:-6}
+MAX=$((${BENCH_MAX_MSPS:-800} * 1000000))
+OUT=$DGR_BUILD/bench/recording
+HOST=$DGR_BUILD/bin/dgrdma-host
+FPGA=$DGR_BUILD/bin/dgrdma-fpga
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+LR=$DGR_BUILD/bin/latency-report
+mkdir -p "$OUT"
+if [ "$(id -u)" != 0 ] || [ ! -x "$FPGA" ] || ! command -v lttng-relayd >/dev/null ||
+	! command -v dumpcap >/dev/null; then
+	echo "bench-recording: needs root, dgrdma-fpga, lttng-tools and dumpcap; skipped" >&2
+	exit 0
+fi
+NSA=recbA$$ NSB=recbB$$ A=recba$$ B=recbb$$
+ip netns add $NSA && ip netns add $NSB || exit 1
+trap 'kill $(jobs -p) 2>/dev/null; ip netns del $NSA; ip netns del $NSB' EXIT
+ip link add $A netns $NSA type veth peer name $B netns $NSB
+ip netns exec $NSA ip link set $A mtu 9000 up
+ip netns exec $NSB ip link set $B mtu 9000 up
+ip netns exec $NSA ip link set lo up
+MA=$(ip netns exec $NSA cat /sys/class/net/$A/address)
+MB=$(ip netns exec $NSB cat /sys/class/net/$B/address)
+
+# The recorder, run in the host's namespace: a private /run/lttng and /dev/shm and a session
+# daemon of its own, then dgrdma-capture in the case's mode around the command.
+cat >"$OUT/rec.sh" <<'REC'
+#!/bin/bash
+set -u
+out=$1 mode=$2 capture=$3 lr=$4
+shift 5
+mkdir -p /run/lttng /dev/shm
+mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
+	lttng-sessiond --daemonize >/dev/null 2>&1 || exit 3
+rm -rf "$out"
+case $mode in
+trace) "$capture" --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 ;;
+pcap) "$capture" -o "$out" -- "$@" >"$out.log" 2>&1 ;;
+live)
+	"$capture" --live --live-wait 30 --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 &
+	c=$!
+	for ((n = 0; n < 300; n++)); do
+		[ -s "$out/live.url" ] && break
+		sleep 0.1
+	done
+	"$lr" --live --json "$(cat "$out/live.url")" >"$out.jsonl" 2>&1 &
+	wait "$c" ;;
+esac
+st=$?
+wait
+kill -TERM "$(cat /run/lttng/lttng-sessiond.pid)"
+exit "$st"
+REC
+
+jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# run_rate MODE RATE: one run; prints the host's drop rate (1 when the run did not end cleanly)
+run_rate() {
+	local host=("$HOST" rx --if "$A" --peer "$MB" --rcvbuf 32M --buffers 255 --buffer-size 32K
+		--fpga-buffers 64 --sink null --idle-timeout 5 --quiet --summary-json "$OUT/run.json"
+		--ready-file "$OUT/ready") n
+	rm -f "$OUT/ready" "$OUT/run.json"
+	if [ "$1" = none ]; then
+		ip netns exec $NSA "${host[@]}" &
+	else
+		ip netns exec $NSA unshare --mount --propagation private \
+			bash "$OUT/rec.sh" "$OUT/rec" "$1" "$CAPTURE" "$LR" -- "${host[@]}" &
+	fi
+	local r=$!
+	for ((n = 0; n < 600; n++)); do
+		[ -e "$OUT/ready" ] && break
+		sleep 0.1
+	done
+	ip netns exec $NSB "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 \
+		--buffer-size 32768 --fpga-memory 2097152 --buffers 64 --rate "$2" --duration "$SECS" \
+		--quiet --summary-json "$OUT/fpga.json"
+	wait $r
+	[ -s "$OUT/run.json" ] || { echo 1; return; }
+	jq_py "$OUT/run.json" 'd["drop_rate"] if d["status"] == "ended" else 1'
+}
+
+echo "case,rate_msps,ratio_to_none,drop_rate,latency_p99_us,latency_from_arrival_p99_us" >"$OUT/results.csv"
+none_rate=0
+for mode in none trace pcap live; do
+	lo=0
+	hi=$MAX
+	best=0
+	for _ in $(seq "$STEPS"); do
+		mid=$(((lo + hi) / 2))
+		drop=$(run_rate "$mode" "$mid")
+		echo "  $mode: $((mid / 1000000)) MS/s -> drop rate $drop" >&2
+		if python3 -c "import sys; sys.exit(0 if $drop <= 0.0002 else 1)"; then
+			lo=$mid
+			best=$mid
+			cp "$OUT/run.json" "$OUT/best.$mode.json"
+		else
+			hi=$mid
+		fi
+	done
+	[ "$mode" = none ] && none_rate=$best
+	if [ "$best" = 0 ]; then
+		echo "$mode,0,0,,," >>"$OUT/results.csv"
+		continue
+	fi
+	python3 - "$mode" "$best" "$none_rate" "$OUT/best.$mode.json" >>"$OUT/results.csv" <<'PY'
+import json, sys
+mode, best, none, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+d = json.load(open(path))
+def p99(key):
+    v = d.get(key) or {}
+    return "%.1f" % (v["p99"] / 1e3) if "p99" in v else ""
+print("%s,%.1f,%s,%s,%s,%s" % (mode, best / 1e6, "%.3f" % (best / none) if none else "",
+                               d.get("drop_rate", ""), p99("latency_ns"), p99("latency_from_arrival_ns")))
+PY
+done
+column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"
