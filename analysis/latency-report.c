@@ -43,6 +43,7 @@ struct options {
 	uint64_t interval_ns;
 	bool progress;
 	struct wa_opts wa;
+	bool path_given; /* --path: run.json's data path is not used */
 	struct run_info run;
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
@@ -71,6 +72,11 @@ static void usage(FILE *fp)
 	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
+	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
+	    "                         comma-separated, 1..65535 (a run folder adds its command's)\n"
+	    "  --path rx|tx           the data path of a connection no --host or DCP request\n"
+	    "                         decides: rx, the data sender is the FPGA (default), or tx,\n"
+	    "                         the host (a run folder: its command's path)\n"
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
 	    "                         being the buffer index (default 0x100018, the emulator's\n"
 	    "                         `doorbell` property of worker 0)\n"
@@ -110,6 +116,89 @@ static void usage(FILE *fp)
 	    "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
 	    "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
 	    "up).\n");
+}
+
+/* Adds port to the analysis's UDP ports unless it is there; -1 when the table is full. */
+static int add_udp_port(struct wa_opts *wa, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < wa->n_udp_ports; i++) {
+		if (wa->udp_ports[i] == port) {
+			return 0;
+		}
+	}
+	if (wa->n_udp_ports == WA_MAX_UDP_PORTS) {
+		return -1;
+	}
+	wa->udp_ports[wa->n_udp_ports++] = port;
+	return 0;
+}
+
+/* --udp-port LIST: comma-separated ports 1..65535, added to 18078; a bad one is named. */
+static int parse_udp_ports(const char *list, struct wa_opts *wa)
+{
+	char errbuf[DGR_ERRBUF_SIZE], word[16];
+	const char *p = list;
+	uint64_t port;
+
+	if (!wa->n_udp_ports) {
+		wa->udp_ports[wa->n_udp_ports++] = DGR_UDP_PORT;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(word)) {
+			fprintf(stderr,
+				"latency-report: --udp-port: '%s' is not a comma-separated list of "
+				"ports 1..65535\n",
+				list);
+			return -1;
+		}
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (dgr_parse_u64("--udp-port", word, 1, 65535, false, &port, errbuf) < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			return -1;
+		}
+		if (add_udp_port(wa, (uint16_t)port) < 0) {
+			fprintf(stderr, "latency-report: --udp-port: at most %d ports\n",
+				WA_MAX_UDP_PORTS);
+			return -1;
+		}
+		if (p[n] == '\0') {
+			return 0;
+		}
+		p += n + 1;
+	}
+}
+
+/*
+ * The roles run.json's recorded command gives, where the options gave none:
+ * the data path, the UDP ports it used, the host's own address.
+ */
+static void take_run_roles(struct options *o)
+{
+	const struct run_info *ri = &o->run;
+	unsigned int i;
+	int n;
+
+	if (!o->path_given && ri->path != RUN_PATH_UNKNOWN) {
+		o->wa.undecided_path = ri->path == RUN_PATH_TX ? WA_TX : WA_RX;
+	}
+	if (ri->n_udp_ports && !o->wa.n_udp_ports) {
+		o->wa.udp_ports[o->wa.n_udp_ports++] = DGR_UDP_PORT;
+	}
+	for (i = 0; i < ri->n_udp_ports; i++) {
+		(void)add_udp_port(&o->wa, ri->udp_ports[i]); /* 34 at most: always fits */
+	}
+	if (ri->host_addr[0] && o->wa.n_hosts == 0) {
+		n = pcap_input_parse_addr(ri->host_addr, &o->wa.hosts[0]);
+		if (n > 0) {
+			o->wa.host_len[0] = (unsigned int)n;
+			o->wa.n_hosts = 1;
+		}
+	}
 }
 
 /* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
@@ -257,6 +346,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
+		} else if (!strcmp(a, "--udp-port")) {
+			if (parse_udp_ports(val, &o->wa)) {
+				return -1;
+			}
+		} else if (!strcmp(a, "--path")) {
+			if (strcmp(val, "rx") != 0 && strcmp(val, "tx") != 0) {
+				fprintf(
+				    stderr,
+				    "latency-report: --path: '%s' is not rx (data FPGA->host) or "
+				    "tx (data host->FPGA)\n",
+				    val);
+				return -1;
+			}
+			o->wa.undecided_path = val[0] == 't' ? WA_TX : WA_RX;
+			o->path_given = true;
 		} else if (!strcmp(a, "--dcp-doorbells")) {
 			if (!strcmp(val, "off")) {
 				o->wa.dcp_doorbells = false;
@@ -472,6 +576,7 @@ int main(int argc, char **argv)
 						       before.fpga_buffers != o.run.fpga_buffers ||
 						       before.buffer_size != o.run.buffer_size ||
 						       before.rate_bytes != o.run.rate_bytes;
+				take_run_roles(&o);
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {

@@ -133,7 +133,7 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	sport = be16(u);
 	dport = be16(u + 2);
 	ulen = be16(u + 4);
-	if (sport != DGR_UDP_PORT && dport != DGR_UDP_PORT) {
+	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
 		wa_feed_other(w, ts);
 		return;
 	}

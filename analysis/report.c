@@ -160,9 +160,11 @@ static int print_wire(struct pr *p, const struct report *r)
 	for (i = 0; i < w->n_conns; i++) {
 		const struct wa_conn *c = &w->conns[i];
 		char a[64], b[64], t[32];
-		bool ipish = c->side[0].addr.b[4] == 0x46 && c->side[0].addr.b[5] == 0x9e;
-
-		ipish = ipish || (c->side[1].addr.b[4] == 0x46 && c->side[1].addr.b[5] == 0x9e);
+		/* an IPv4:port pair when either side's port is one of the analysis's UDP ports */
+		bool ipish = wa_udp_port_ours(
+				 w, (uint16_t)(c->side[0].addr.b[4] << 8 | c->side[0].addr.b[5])) ||
+			     wa_udp_port_ours(
+				 w, (uint16_t)(c->side[1].addr.b[4] << 8 | c->side[1].addr.b[5]));
 		fmt_addr(a, sizeof(a), &c->side[0], ipish);
 		fmt_addr(b, sizeof(b), &c->side[1], ipish);
 		snprintf(t, sizeof(t), "connection %u", i);
@@ -174,6 +176,12 @@ static int print_wire(struct pr *p, const struct report *r)
 		       c->host_side < 0	   ? "unknown"
 		       : c->host_side == 0 ? "a"
 					   : "b");
+		if (c->host_side >= 0) {
+			pr_str(p, "host_by", "host decided by",
+			       c->host_rule == WA_HOST_BY_ADDRESS ? "address"
+			       : c->host_rule == WA_HOST_BY_DCP	  ? "dcp"
+								  : "path");
+		}
 		for (k = 0; k < 2; k++) {
 			const struct wa_side_state *s = &c->s[k];
 			enum wa_dir dir;

@@ -331,6 +331,128 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 	return 0;
 }
 
+/*
+ * The index of the dgrdma-host, dgrdma-ctl or dgrdma-fpga program in the
+ * command (it may be wrapped: ip netns exec, taskset), or -1; *fpga tells
+ * the emulator from the host-side tools.
+ */
+static int find_program(const json_t *cmd, bool *fpga)
+{
+	size_t i, n = json_array_size(cmd);
+
+	for (i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *base = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+
+		if (!strcmp(base, "dgrdma-host") || !strcmp(base, "dgrdma-ctl") ||
+		    !strcmp(base, "dgrdma-fpga")) {
+			*fpga = base[7] == 'f';
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Adds the port of a --bind or --peer value (ADDR[:PORT], default 18078) to
+ * ri's UDP ports; with host, also records ADDR:PORT as the host's address
+ * when ADDR is a specific address.
+ */
+static int take_udp_addr(struct run_info *ri, const char *opt, const char *val, bool host,
+			 char *errbuf)
+{
+	const char *colon = strchr(val, ':');
+	uint64_t port = DGR_UDP_PORT;
+	char msg[DGR_ERRBUF_SIZE];
+	unsigned int i;
+
+	if (colon && dgr_parse_u64(opt, colon + 1, 1, 65535, false, &port, msg) < 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
+	}
+	for (i = 0; i < ri->n_udp_ports && ri->udp_ports[i] != port; i++) {
+	}
+	if (i == ri->n_udp_ports && ri->n_udp_ports < RUN_INFO_MAX_PORTS) {
+		ri->udp_ports[ri->n_udp_ports++] = (uint16_t)port;
+	}
+	if (host && !ri->host_addr[0] && strncmp(val, "0.0.0.0", 7) != 0 &&
+	    (colon ? (size_t)(colon - val) : strlen(val)) + 7 < sizeof(ri->host_addr)) {
+		snprintf(ri->host_addr, sizeof(ri->host_addr), "%.*s:%u",
+			 colon ? (int)(colon - val) : (int)strlen(val), val, (unsigned int)port);
+	}
+	return 0;
+}
+
+/*
+ * The roles of a recorded dgrdma-host or dgrdma-fpga command: its data path
+ * and, with --udp, the ports and the host's address. Other commands give none.
+ */
+static int read_roles(const json_t *cmd, int prog, bool fpga, struct run_info *ri, char *errbuf)
+{
+	size_t i, n = json_array_size(cmd);
+	bool udp = false, mode_seen = false;
+	int rc;
+
+	if (!fpga && (size_t)prog + 1 < n) {
+		const char *sub = json_string_value(json_array_get(cmd, (size_t)prog + 1));
+
+		ri->path = !strcmp(sub, "rx")	? RUN_PATH_RX
+			   : !strcmp(sub, "tx") ? RUN_PATH_TX
+						: RUN_PATH_UNKNOWN;
+	}
+	for (i = (size_t)prog + 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *m;
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		udp = udp || !strcmp(a, "--udp");
+		if (!fpga || (strcmp(a, "--mode") != 0 && strncmp(a, "--mode=", 7) != 0)) {
+			continue;
+		}
+		m = a[6] == '=' ? a + 7
+		    : i + 1 < n ? json_string_value(json_array_get(cmd, i + 1))
+				: "";
+		mode_seen = true;
+		ri->path = !strcmp(m, "adc")   ? RUN_PATH_RX
+			   : !strcmp(m, "dac") ? RUN_PATH_TX
+					       : RUN_PATH_UNKNOWN;
+	}
+	if (fpga && !mode_seen) {
+		ri->path = RUN_PATH_RX; /* dgrdma-fpga's default mode: the ADC */
+	}
+	if (!udp) {
+		return 0;
+	}
+	for (i = (size_t)prog + 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *val;
+		bool bind;
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		bind = !strcmp(a, "--bind") || !strncmp(a, "--bind=", 7);
+		if (!bind && strcmp(a, "--peer") != 0 && strncmp(a, "--peer=", 7) != 0) {
+			continue;
+		}
+		if (a[6] == '=') {
+			val = a + 7;
+		} else if (i + 1 < n) {
+			val = json_string_value(json_array_get(cmd, ++i));
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "command: %s is its last element (no value)", a);
+		}
+		/* the host's own address: dgrdma-host's --bind, dgrdma-fpga's --peer */
+		rc = take_udp_addr(ri, bind ? "--bind" : "--peer", val, bind != fpga, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* The facts of the recorded command into *ri (fields still 0 only). */
 static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 {
@@ -348,8 +470,9 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	char msg[DGR_ERRBUF_SIZE];
 	const char *val;
 	size_t i, n = json_array_size(cmd);
+	bool fpga = false;
 	double rate;
-	int rc;
+	int rc, prog;
 
 	if (n == 0) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
@@ -364,19 +487,32 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 					      describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
 	}
+	prog = find_program(cmd, &fpga);
+	if (prog >= 0) {
+		rc = read_roles(cmd, prog, fpga, ri, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
+	}
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t *field = (uint64_t *)((char *)ri + sizes[i].field);
+		const char *opt = sizes[i].opt;
 		uint64_t v;
 
-		rc = command_value(cmd, sizes[i].opt, &val, errbuf);
+		/* dgrdma-fpga's own buffers are --buffers, the host's --host-buffers */
+		if (fpga && !strcmp(opt, "--buffers")) {
+			opt = "--host-buffers";
+		} else if (fpga && !strcmp(opt, "--fpga-buffers")) {
+			opt = "--buffers";
+		}
+		rc = command_value(cmd, opt, &val, errbuf);
 		if (rc < 0) {
 			return rc;
 		}
 		if (rc == 0) {
 			continue;
 		}
-		if (dgr_parse_u64(sizes[i].opt, val, sizes[i].min, sizes[i].max, true, &v, msg) <
-		    0) {
+		if (dgr_parse_u64(opt, val, sizes[i].min, sizes[i].max, true, &v, msg) < 0) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
 		}
 		if (*field == 0) {

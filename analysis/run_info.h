@@ -15,6 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The data path of a run: RX is FPGA -> host (the ADC), TX host -> FPGA (the DAC). */
+enum run_path {
+	RUN_PATH_UNKNOWN = 0,
+	RUN_PATH_RX,
+	RUN_PATH_TX,
+};
+
+#define RUN_INFO_MAX_PORTS 34 /* a --bind and 16 --peers, twice over */
+#define RUN_INFO_ADDR_LEN  32
+
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
 	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
@@ -22,6 +32,15 @@ struct run_info {
 	bool exit_known;
 	int64_t exit_status;
 	bool interrupted;
+	/*
+	 * The roles the recorded command gives (a dgrdma-host, dgrdma-ctl or
+	 * dgrdma-fpga command): the data path, the UDP ports it used, and the host's own
+	 * UDP address when the command names it ("" unknown).
+	 */
+	enum run_path path;
+	uint16_t udp_ports[RUN_INFO_MAX_PORTS];
+	unsigned int n_udp_ports;
+	char host_addr[RUN_INFO_ADDR_LEN];
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"
@@ -34,8 +53,12 @@ struct run_info {
  * Reads the facts of a run.json: "stream" {"sample_rate" (samples/s, 4 bytes
  * each), "fpga_buffers", "host_buffers", "buffer_size", "rate_bytes"}, else the
  * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
- * "command" (read as dgrdma-host reads them: "32K", "200M"), and how the command ended
- * ("exit_status", "interrupted"). Values already set
+ * "command" (read as dgrdma-host reads them: "32K", "200M"; a dgrdma-fpga command's
+ * --buffers are the FPGA's), how the command ended ("exit_status",
+ * "interrupted"), and its roles: the data path (dgrdma-host rx/tx,
+ * dgrdma-fpga --mode adc/dac), the UDP ports of its --bind and --peer, and
+ * the host's address (dgrdma-host's and dgrdma-ctl's --bind, dgrdma-fpga's
+ * --peer) when it names an IPv4 address other than 0.0.0.0. Values already set
  * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
  * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or
  * -DGR_E_INVAL when it is no valid dgrdma-run/1 document; errbuf

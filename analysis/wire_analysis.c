@@ -23,6 +23,9 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	if (!w->o.reasm_max) {
 		w->o.reasm_max = 4096;
 	}
+	if (!w->o.n_udp_ports) {
+		w->o.udp_ports[w->o.n_udp_ports++] = DGR_UDP_PORT;
+	}
 	w->conns = calloc(WA_MAX_CONNS, sizeof(*w->conns));
 	if (!w->conns) {
 		if (errbuf) {
@@ -33,6 +36,18 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	series_init(&w->lat[WA_RX]);
 	series_init(&w->lat[WA_TX]);
 	return 0;
+}
+
+bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->o.n_udp_ports; i++) {
+		if (w->o.udp_ports[i] == port) {
+			return true;
+		}
+	}
+	return false;
 }
 
 void wa_free(struct wire_analysis *w)
@@ -147,6 +162,7 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 		for (i = 0; i < w->o.n_hosts; i++) {
 			if (!memcmp(w->o.hosts[i].b, c->side[k].addr.b, w->o.host_len[i])) {
 				c->host_side = k;
+				c->host_rule = WA_HOST_BY_ADDRESS;
 				return;
 			}
 		}
@@ -154,11 +170,13 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 	for (k = 0; k < 2; k++) {
 		if (addr_in(w->dcp_hosts, w->n_dcp_hosts, &c->side[k].addr)) {
 			c->host_side = k;
+			c->host_rule = WA_HOST_BY_DCP;
 			return;
 		}
 	}
-	/* the side sending data is the FPGA: RX path */
-	c->host_side = 1 - data_side;
+	/* the data path: on RX the side sending data is the FPGA, on TX the host */
+	c->host_side = w->o.undecided_path == WA_TX ? data_side : 1 - data_side;
+	c->host_rule = WA_HOST_BY_PATH;
 }
 
 static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
