@@ -45,6 +45,7 @@ struct options {
 	struct wa_opts wa;
 	bool path_given; /* --path: run.json's data path is not used */
 	struct run_info run;
+	const char *fpga_counters; /* --fpga-counters FILE */
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
 	uint32_t pids[HA_MAX_PIDS];
@@ -72,6 +73,10 @@ static void usage(FILE *fp)
 	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
+	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
+	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
+	    "                         emulator's --summary-json, or the hardware's registers\n"
+	    "                         (a run folder's fpga-counters.json is read by itself)\n"
 	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
 	    "                         comma-separated, 1..65535 (a run folder adds its command's)\n"
 	    "  --path rx|tx           the data path of a connection no --host or DCP request\n"
@@ -346,6 +351,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
+		} else if (!strcmp(a, "--fpga-counters")) {
+			o->fpga_counters = val;
 		} else if (!strcmp(a, "--udp-port")) {
 			if (parse_udp_ports(val, &o->wa)) {
 				return -1;
@@ -522,7 +529,8 @@ int main(int argc, char **argv)
 	struct pr pr;
 	struct series w2s, s2w;
 	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
-	char path[PATH_MAX];
+	char path[PATH_MAX], fpga_path[PATH_MAX];
+	struct fpga_counters fpga;
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	char *owned[MAX_INPUTS];
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
@@ -578,6 +586,10 @@ int main(int argc, char **argv)
 						       before.rate_bytes != o.run.rate_bytes;
 				take_run_roles(&o);
 			}
+			snprintf(fpga_path, sizeof(fpga_path), "%s/fpga-counters.json", in);
+			if (!o.fpga_counters && access(fpga_path, F_OK) == 0) {
+				o.fpga_counters = fpga_path;
+			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {
 				snprintf(path, sizeof(path), "%s/capture.pcap", in);
@@ -625,6 +637,11 @@ int main(int argc, char **argv)
 	}
 	if (n_caps > 1) {
 		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
+		goto out_inputs;
+	}
+	if (o.fpga_counters && fpga_counters_read(o.fpga_counters, &fpga, errbuf) < 0) {
+		fprintf(stderr, "latency-report: --fpga-counters: %s\n", errbuf);
+		ret = DGR_EXIT_USAGE;
 		goto out_inputs;
 	}
 
@@ -708,6 +725,10 @@ int main(int argc, char **argv)
 		rep.vicious = &app.vc;
 	}
 	rep.run = o.run;
+	if (o.fpga_counters) {
+		rep.fpga = &fpga;
+		rep.fpga_source = o.fpga_counters;
+	}
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
 	rep.wire = wa_on ? &wa : NULL;

@@ -608,6 +608,8 @@ const char *report_run_status(const struct report *r, char *reason, size_t size)
 struct losses {
 	uint64_t discontinuities, incomplete, host_lost, fpga_lost, socket_drops;
 	uint64_t underrun_periods, queue_empty;
+	/* the FPGA's counters: drops in closed periods, underrun slots before the teardown */
+	uint64_t counter_drops, counter_underruns;
 };
 
 static void count_losses(const struct report *r, struct losses *l)
@@ -633,12 +635,17 @@ static void count_losses(const struct report *r, struct losses *l)
 	if (r->verdict_tx && r->verdict_s) {
 		l->queue_empty = r->occ.empty_episodes;
 	}
+	if (r->fpga) {
+		l->counter_drops = r->fpga->dropped_samples;
+		l->counter_underruns = r->fpga->num_underruns - r->fpga->trailing_underruns;
+	}
 }
 
 static bool any_loss(const struct losses *l)
 {
 	return l->discontinuities || l->incomplete || l->host_lost || l->fpga_lost ||
-	       l->socket_drops || l->underrun_periods || l->queue_empty;
+	       l->socket_drops || l->underrun_periods || l->queue_empty || l->counter_drops ||
+	       l->counter_underruns;
 }
 
 int report_exit_status(const struct report *r, unsigned int fail_on)
@@ -687,12 +694,51 @@ static void print_disagreements(struct pr *p, const struct report *r, const stru
 	}
 	pr_bool(p, "complete", "the account is complete", !failed);
 	pr_arr_open(p, "disagreements", "where the sources disagree, and why:");
-	if (failed) {
+	if (failed && r->fpga && (r->fpga->dropped_open || r->fpga->dropped_samples)) {
+		snprintf(
+		    buf, sizeof(buf),
+		    "the run failed: the FPGA's ADC dropped %" PRIu64
+		    " samples in the period still open at its stop (dropped_open: the stall's "
+		    "loss, and whatever it produced after the host stopped), beyond the %" PRIu64
+		    " of closed periods",
+		    r->fpga->dropped_open, r->fpga->dropped_samples);
+		arr_item(p, buf);
+	} else if (failed && r->fpga && l->counter_underruns) {
+		snprintf(buf, sizeof(buf),
+			 "the run failed: the FPGA's DAC ran short %" PRIu64
+			 " sample slots before its teardown",
+			 l->counter_underruns);
+		arr_item(p, buf);
+	} else if (failed && r->fpga) {
+		arr_item(p, "the run failed, and the FPGA's counters show no drop and no underrun: "
+			    "they were read before the stall cost anything, or the stall ended the "
+			    "stream before the FPGA lost a sample");
+	} else if (failed) {
 		snprintf(
 		    buf, sizeof(buf),
 		    "the run failed: whatever was lost after it stalled (an ADC dropping while "
 		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
-		    "read the emulator's dropped_open or the hardware's num_dropped_samps");
+		    "give the FPGA's counters (--fpga-counters: the emulator's dropped_open or the "
+		    "hardware's num_dropped_samps)");
+		arr_item(p, buf);
+	}
+	if (r->fpga && r->fpga->has_adc && r->wire &&
+	    r->fpga->num_dropped_samps != l->discontinuities) {
+		snprintf(buf, sizeof(buf),
+			 "the FPGA counted %" PRIu64 " drop periods (num_dropped_samps), the wire "
+			 "shows %" PRIu64 " discontinuities: a discontinuity goes out only when a "
+			 "buffer frees after the period (report_data_loss), and the capture may "
+			 "have started late or missed frames",
+			 r->fpga->num_dropped_samps, l->discontinuities);
+		arr_item(p, buf);
+	}
+	if (r->fpga && r->fpga->has_adc && host_counters && l->counter_drops > l->host_lost) {
+		snprintf(buf, sizeof(buf),
+			 "the FPGA dropped %" PRIu64 " samples in closed periods, the host's ramp "
+			 "check saw %" PRIu64
+			 " lost: periods closed after the last sample the host "
+			 "received cannot show in its ramp",
+			 l->counter_drops, l->host_lost);
 		arr_item(p, buf);
 	}
 	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
@@ -753,6 +799,27 @@ static void print_status_and_losses(struct pr *p, const struct report *r)
 	if (r->verdict_tx && r->verdict_s) {
 		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
 		       l.queue_empty);
+	}
+	if (r->fpga) {
+		pr_obj_open(p, "fpga_counters", "the FPGA's own counters");
+		pr_str(p, "source", "from", r->fpga_source);
+		if (r->fpga->has_adc) {
+			pr_u64(p, "num_dropped_samps", "ADC drop periods (num_dropped_samps)",
+			       r->fpga->num_dropped_samps);
+			pr_u64(p, "dropped_samples", "ADC samples dropped in closed periods",
+			       r->fpga->dropped_samples);
+			pr_u64(p, "dropped_open", "ADC samples dropped in the period open at stop",
+			       r->fpga->dropped_open);
+		}
+		if (r->fpga->has_dac) {
+			pr_u64(p, "num_underruns", "DAC underrun slots (num_underruns)",
+			       r->fpga->num_underruns);
+			pr_u64(p, "underrun_periods", "DAC underrun periods",
+			       r->fpga->underrun_periods);
+			pr_u64(p, "trailing_underruns", "DAC underrun slots after the last data",
+			       r->fpga->trailing_underruns);
+		}
+		pr_obj_close(p);
 	}
 	print_disagreements(p, r, &l, !strcmp(st, "failed"));
 	pr_obj_close(p);

@@ -24,6 +24,8 @@ struct report {
 	const struct wire_analysis *wire; /* NULL: no capture */
 	const struct host_analysis *host; /* NULL: no trace */
 	struct run_info run;
+	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
+	const char *fpga_source;	  /* the file they came from */
 	const char *tolerable_source; /* "options", "run.json", "estimated", "none" */
 	uint64_t tolerable_ns[2];     /* per wire direction (RX, TX) */
 	uint64_t host_tolerable_ns;

@@ -625,15 +625,18 @@ end:
 	return ret;
 }
 
-int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+/*
+ * Reads a whole regular file of at most RUN_INFO_MAX_FILE bytes into *text
+ * (malloc'd, the caller frees) and *len. Returns 0, -DGR_E_SYS or
+ * -DGR_E_NOMEM with errbuf naming path.
+ */
+static int load_file(const char *path, char **text, size_t *len, char *errbuf)
 {
-	char msg[DGR_ERRBUF_SIZE];
 	struct stat st;
 	FILE *fp = NULL;
-	char *text = NULL;
-	size_t got;
 	int ret = -DGR_E_SYS;
 
+	*text = NULL;
 	fp = fopen(path, "r");
 	if (!fp) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: %s", path, strerror(errno));
@@ -652,25 +655,128 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 			 path, RUN_INFO_MAX_FILE >> 20);
 		goto end;
 	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: out of memory", path);
 		ret = -DGR_E_NOMEM;
 		goto end;
 	}
-	got = fread(text, 1, (size_t)st.st_size + 1, fp);
-	if (ferror(fp) || got > (size_t)st.st_size) {
+	*len = fread(*text, 1, (size_t)st.st_size + 1, fp);
+	if (ferror(fp) || *len > (size_t)st.st_size) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: read error or file growing", path);
+		free(*text);
+		*text = NULL;
 		goto end;
 	}
-	ret = run_info_parse(text, got, ri, msg);
-	if (ret < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
-	}
+	ret = 0;
 end:
-	free(text);
 	if (fp) {
 		fclose(fp);
 	}
+	return ret;
+}
+
+int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = load_file(path, &text, &len, errbuf);
+	if (ret < 0) {
+		return ret;
+	}
+	ret = run_info_parse(text, len, ri, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+	}
+	free(text);
+	return ret;
+}
+
+int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf)
+{
+	static const struct {
+		const char *key;
+		size_t field;
+		bool dac;
+	} keys[] = {
+		{ "num_dropped_samps", offsetof(struct fpga_counters, num_dropped_samps), false },
+		{ "dropped_samples", offsetof(struct fpga_counters, dropped_samples), false },
+		{ "dropped_open", offsetof(struct fpga_counters, dropped_open), false },
+		{ "num_underruns", offsetof(struct fpga_counters, num_underruns), true },
+		{ "underrun_periods", offsetof(struct fpga_counters, underrun_periods), true },
+		{ "trailing_underruns", offsetof(struct fpga_counters, trailing_underruns), true },
+	};
+	struct fpga_counters out;
+	json_error_t jerr;
+	json_t *root;
+	char d[64];
+	size_t i;
+	int ret = -DGR_E_INVAL;
+
+	memset(&out, 0, sizeof(out));
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
+				      jerr.line, jerr.column, jerr.text);
+	}
+	if (!json_is_object(root)) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
+			       describe(root, d, sizeof(d)));
+		goto end;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const json_t *v = json_object_get(root, keys[i].key);
+
+		if (!v) {
+			continue;
+		}
+		/* 2^53: the largest count a JSON number carries exactly */
+		if (get_whole(v, keys[i].key, 0, 1ull << 53,
+			      (uint64_t *)((char *)&out + keys[i].field), errbuf)) {
+			goto end;
+		}
+		out.has_dac |= keys[i].dac;
+		out.has_adc |= !keys[i].dac;
+	}
+	if (!out.has_adc && !out.has_dac) {
+		dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "none of the FPGA's counters (num_dropped_samps, dropped_samples, "
+		    "dropped_open, num_underruns, underrun_periods, trailing_underruns)");
+		goto end;
+	}
+	if (out.trailing_underruns > out.num_underruns) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			       "trailing_underruns: %" PRIu64
+			       " is more than num_underruns %" PRIu64,
+			       out.trailing_underruns, out.num_underruns);
+		goto end;
+	}
+	*fc = out;
+	ret = 0;
+end:
+	json_decref(root);
+	return ret;
+}
+
+int fpga_counters_read(const char *path, struct fpga_counters *fc, char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = load_file(path, &text, &len, errbuf);
+	if (ret < 0) {
+		return ret;
+	}
+	ret = fpga_counters_parse(text, len, fc, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+	}
+	free(text);
 	return ret;
 }

@@ -81,4 +81,30 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
  */
 #define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
 
+/*
+ * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
+ * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
+ * and the emulator's dropped_open, the period still open at stop) and the
+ * DAC's underruns (num_underruns slots, underrun_periods, trailing_underruns
+ * since the last data: teardown). From dgrdma-fpga --summary-json, or a file
+ * of the same keys made from the hardware's registers (dgrdma-ctl read).
+ */
+struct fpga_counters {
+	bool has_adc, has_dac; /* which counters the file has */
+	uint64_t num_dropped_samps, dropped_samples, dropped_open;
+	uint64_t num_underruns, underrun_periods, trailing_underruns;
+};
+
+/*
+ * Reads the counters of an object holding any of the keys above (other keys
+ * are ignored: the emulator's summary has many). Returns 0, or -DGR_E_INVAL
+ * with errbuf naming the key (a value that is no whole number 0..2^53, no
+ * counter at all, more trailing underruns than underruns); *fc is changed only
+ * on success.
+ */
+int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf);
+
+/* The same from a file; -DGR_E_SYS when it cannot be read. errbuf starts with path. */
+int fpga_counters_read(const char *path, struct fpga_counters *fc, char *errbuf);
+
 #endif
