@@ -26,8 +26,8 @@ struct report {
 	struct run_info run;
 	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
 	const char *fpga_source;	  /* the file they came from */
-	const char *tolerable_source; /* "options", "run.json", "estimated", "none" */
-	uint64_t tolerable_ns[2];     /* per wire direction (RX, TX) */
+	const char *tolerable_source;	  /* "options", "run.json", "estimated", "none" */
+	uint64_t tolerable_ns[2];	  /* per wire direction (RX, TX) */
 	uint64_t host_tolerable_ns;
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
