@@ -21,7 +21,7 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	memset(w, 0, sizeof(*w));
 	w->o = *o;
 	if (!w->o.reasm_max) {
-		w->o.reasm_max = 4096;
+		w->o.reasm_max = ENG_REASM_MAX;
 	}
 	if (!w->o.n_udp_ports) {
 		w->o.udp_ports[w->o.n_udp_ports++] = DGR_UDP_PORT;
@@ -57,7 +57,7 @@ void wa_free(struct wire_analysis *w)
 	if (w->conns) {
 		for (i = 0; i < w->n_conns; i++) {
 			for (k = 0; k < 2; k++) {
-				dgr_reasm_free(w->conns[i].s[k].reasm);
+				eng_reasm_free(&w->conns[i].s[k].reasm);
 				free(w->conns[i].s[k].matcher);
 				eng_seq_free(w->conns[i].seq[k]);
 			}
@@ -184,6 +184,15 @@ static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
 	return c->host_side == data_side ? WA_TX : WA_RX;
 }
 
+/* A transaction the feed gave up (capture loss): an incomplete one. */
+static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
+{
+	struct wa_side_state *s = ctx;
+
+	(void)txn;
+	s->st.incomplete++;
+}
+
 static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c, int data_side)
 {
 	struct wa_side_state *s = &c->s[data_side];
@@ -195,11 +204,9 @@ static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn 
 		}
 		dm_init(s->matcher);
 	}
-	if (!s->reasm) {
-		s->reasm = dgr_reasm_new(w->o.reasm_max, NULL);
-		if (!s->reasm) {
-			return NULL;
-		}
+	if (!s->reasm.reasm && eng_reasm_init(&s->reasm, w->o.reasm_max, w->o.reasm_timeout_ns,
+					      expired_cb, s, NULL) < 0) {
+		return NULL;
 	}
 	return s;
 }
@@ -267,14 +274,6 @@ static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, data_side), &r, ts);
 }
 
-static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
-{
-	struct wa_side_state *s = ctx;
-
-	(void)txn;
-	s->st.incomplete++;
-}
-
 static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned int ci, int side,
 			  const struct dgr_msg *m, uint64_t ts, uint64_t ref)
 {
@@ -290,23 +289,10 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->reasm_overflow++;
 		return;
 	}
-	if (ts >= s->next_expire_ts) {
-		/* forget transactions that can no longer complete (capture loss) */
-		if (ts > w->o.reasm_timeout_ns) {
-			dgr_reasm_expire(s->reasm, ts - w->o.reasm_timeout_ns, expired_cb, s);
-		}
-		s->next_expire_ts = ts + w->o.reasm_timeout_ns / 2 + 1;
-	}
-	rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
+	rc = eng_reasm_add(&s->reasm, m, ts, ref, &done);
 	if (rc == -DGR_E_NOSPACE) {
-		dgr_reasm_expire(
-		    s->reasm, ts > w->o.reasm_timeout_ns / 8 ? ts - w->o.reasm_timeout_ns / 8 : 0,
-		    expired_cb, s);
-		rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
-		if (rc == -DGR_E_NOSPACE) {
-			w->reasm_overflow++;
-			return;
-		}
+		w->reasm_overflow++;
+		return;
 	}
 	if (rc < 0) {
 		count_malformed(w, rc);
@@ -613,7 +599,7 @@ void wa_finish(struct wire_analysis *w)
 			if (!s->matcher) {
 				continue;
 			}
-			s->st.incomplete += dgr_reasm_outstanding(s->reasm);
+			s->st.incomplete += dgr_reasm_outstanding(s->reasm.reasm);
 			mc = &s->matcher->c;
 			s->st.transactions = mc->transactions;
 			s->st.doorbells = mc->doorbells;

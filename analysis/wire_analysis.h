@@ -26,6 +26,7 @@
 
 #include "doorbell_match.h"
 #include "engine/msg_rules.h"
+#include "engine/reasm_feed.h"
 #include "engine/seq_track.h"
 #include "stats.h"
 
@@ -77,10 +78,9 @@ struct wa_txn_event {
 };
 
 struct wa_side_state {
-	struct dgr_reasm *reasm;    /* data this side sends */
+	struct eng_reasm reasm;	    /* data this side sends (reasm.reasm NULL until data) */
 	struct dm_matcher *matcher; /* data this side sends, doorbells the other side sends */
 	struct wa_dir_stats st;
-	uint64_t next_expire_ts;
 };
 
 /* How a connection's host side was decided (the rules in the header comment, in order). */

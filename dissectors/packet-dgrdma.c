@@ -949,6 +949,12 @@ void proto_register_dgrdma(void)
 	    module, "analyze", "Analyze sequences, transactions and doorbells",
 	    "Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
 	    &pref_analyze);
+	prefs_register_uint_preference(
+	    module, "reasm_timeout", "Give up incomplete transactions after (ms)",
+	    "An incomplete transaction whose first fragment is older than this (capture time) "
+	    "is given up as never completed, as latency-report --reasm-timeout does "
+	    "(default 1000; 0: never).",
+	    10, &dgr_an_reasm_timeout_ms);
 
 	dgrdma_tap = register_tap("dgrdma");
 	dgrdma_eth_handle = register_dissector("dgrdma.eth", dissect_dgrdma_eth, proto_dgrdma);
