@@ -728,7 +728,8 @@ int main(int argc, char **argv)
 		}
 		if (argc == 5) {
 			frag = strtoul(argv[4], &end, 10);
-			if (*end || (frag != 1024 && frag != 2048 && frag != 4096 && frag != 8192)) {
+			if (*end ||
+			    (frag != 1024 && frag != 2048 && frag != 4096 && frag != 8192)) {
 				fprintf(stderr,
 					"gen-dissector-fixtures: --bench FRAG: 1024, 2048, 4096 or "
 					"8192 bytes, got '%s'\n",
