@@ -728,6 +728,10 @@ int main(int argc, char **argv)
 	if (o.fpga_counters) {
 		rep.fpga = &fpga;
 		rep.fpga_source = o.fpga_counters;
+	} else if (o.run.fpga_known) {
+		/* an emulator recorded by dgrdma-capture: its counters are in run.json */
+		rep.fpga = &rep.run.fpga;
+		rep.fpga_source = "run.json";
 	}
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;

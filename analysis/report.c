@@ -590,6 +590,14 @@ const char *report_run_status(const struct report *r, char *reason, size_t size)
 			 "(dgrdma-host: the drop rate exceeded --max-drop-rate)");
 		return "ok";
 	}
+	if (r->run.exit_status != 0 && r->run.host_summary_known && r->run.host_status[0]) {
+		snprintf(reason, size,
+			 "the recorded command exited %" PRId64
+			 ": dgrdma-host's summary says '%s'; losses after the stall are not in "
+			 "the counters above",
+			 r->run.exit_status, r->run.host_status);
+		return "failed";
+	}
 	if (r->run.exit_status != 0) {
 		snprintf(
 		    reason, size,
@@ -610,6 +618,7 @@ struct losses {
 	uint64_t underrun_periods, queue_empty;
 	/* the FPGA's counters: drops in closed periods, underrun slots before the teardown */
 	uint64_t counter_drops, counter_underruns;
+	uint64_t summary_lost; /* the host's own summary (run.json's losses.host) */
 };
 
 static void count_losses(const struct report *r, struct losses *l)
@@ -635,6 +644,9 @@ static void count_losses(const struct report *r, struct losses *l)
 	if (r->verdict_tx && r->verdict_s) {
 		l->queue_empty = r->occ.empty_episodes;
 	}
+	if (r->run.host_summary_known) {
+		l->summary_lost = r->run.host_samples_lost;
+	}
 	if (r->fpga) {
 		l->counter_drops = r->fpga->dropped_samples;
 		l->counter_underruns = r->fpga->num_underruns - r->fpga->trailing_underruns;
@@ -645,7 +657,7 @@ static bool any_loss(const struct losses *l)
 {
 	return l->discontinuities || l->incomplete || l->host_lost || l->fpga_lost ||
 	       l->socket_drops || l->underrun_periods || l->queue_empty || l->counter_drops ||
-	       l->counter_underruns;
+	       l->counter_underruns || l->summary_lost;
 }
 
 int report_exit_status(const struct report *r, unsigned int fail_on)
@@ -799,6 +811,13 @@ static void print_status_and_losses(struct pr *p, const struct report *r)
 	if (r->verdict_tx && r->verdict_s) {
 		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
 		       l.queue_empty);
+	}
+	if (r->run.host_summary_known) {
+		pr_u64(p, "host_summary_samples_lost",
+		       "samples the host's ramp check lost (its summary, run.json)",
+		       l.summary_lost);
+		pr_str(p, "host_summary_status", "the host's status (its summary, run.json)",
+		       r->run.host_status[0] ? r->run.host_status : "unknown");
 	}
 	if (r->fpga) {
 		pr_obj_open(p, "fpga_counters", "the FPGA's own counters");

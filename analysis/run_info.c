@@ -534,6 +534,60 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	return 0;
 }
 
+static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
+			      char *errbuf);
+
+/* run.json's "losses" (dgrdma-capture, from the command's --summary-json) into *ri. */
+static int read_losses(const json_t *losses, struct run_info *ri, char *errbuf)
+{
+	static const struct key_rule rules[] = {
+		{ "summary", T_STRING, false },
+		{ "host", T_OBJECT, false },
+		{ "fpga", T_OBJECT, false },
+	};
+	static const struct key_rule host_rules[] = {
+		{ "status", T_STRING, false },
+		{ "samples_lost", T_INTEGER | T_REAL, false },
+		{ "drop_rate", T_INTEGER | T_REAL, false },
+		{ "incomplete_transactions", T_INTEGER | T_REAL, false },
+		{ "buffers_unanswered", T_INTEGER | T_REAL, false },
+		{ "discontinuities", T_INTEGER | T_REAL, false },
+		{ "socket_drops", T_INTEGER | T_REAL, false },
+		{ "frames_missing", T_INTEGER | T_REAL, false },
+		{ "retransmit_giveups", T_INTEGER | T_REAL, false },
+	};
+	const json_t *host, *fpga, *v;
+	uint64_t u;
+
+	if (check_keys(losses, "losses", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	host = json_object_get(losses, "host");
+	if (host) {
+		if (check_keys(host, "losses.host", host_rules,
+			       sizeof(host_rules) / sizeof(host_rules[0]), errbuf) < 0) {
+			return -DGR_E_INVAL;
+		}
+		v = json_object_get(host, "samples_lost");
+		if (v && get_whole(v, "losses.host.samples_lost", 0, 1ull << 53, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->host_samples_lost = v ? u : 0;
+		v = json_object_get(host, "status");
+		snprintf(ri->host_status, sizeof(ri->host_status), "%s",
+			 v ? json_string_value(v) : "");
+		ri->host_summary_known = true;
+	}
+	fpga = json_object_get(losses, "fpga");
+	if (fpga) {
+		if (read_fpga_counters(fpga, "losses.fpga", &ri->fpga, errbuf) < 0) {
+			return -DGR_E_INVAL;
+		}
+		ri->fpga_known = true;
+	}
+	return 0;
+}
+
 int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf)
 {
 	static const struct key_rule top[] = {
@@ -551,6 +605,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "stream", T_OBJECT, false },
 		{ "host", T_OBJECT, false },
 		{ "warnings", T_ARRAY, false },
+		{ "losses", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
 	json_error_t jerr;
@@ -609,6 +664,10 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		}
 	}
 	if ((v = json_object_get(root, "clocks")) && check_clocks(v, errbuf)) {
+		goto end;
+	}
+	if ((v = json_object_get(root, "losses")) && !json_is_null(v) &&
+	    read_losses(v, &out, errbuf)) {
 		goto end;
 	}
 	/* the stream's facts first, then the recorded command's */
@@ -695,7 +754,12 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 	return ret;
 }
 
-int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf)
+/*
+ * The FPGA's counters of obj (other keys ignored) into *fc; where prefixes
+ * the key in messages ("" or "losses.fpga"). Returns 0 or -DGR_E_INVAL.
+ */
+static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
+			      char *errbuf)
 {
 	static const struct {
 		const char *key;
@@ -710,13 +774,50 @@ int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, 
 		{ "trailing_underruns", offsetof(struct fpga_counters, trailing_underruns), true },
 	};
 	struct fpga_counters out;
+	char name[96];
+	size_t i;
+
+	memset(&out, 0, sizeof(out));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const json_t *v = json_object_get(obj, keys[i].key);
+
+		if (!v) {
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s%s%s", where, *where ? "." : "", keys[i].key);
+		/* 2^53: the largest count a JSON number carries exactly */
+		if (get_whole(v, name, 0, 1ull << 53, (uint64_t *)((char *)&out + keys[i].field),
+			      errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		out.has_dac |= keys[i].dac;
+		out.has_adc |= !keys[i].dac;
+	}
+	if (!out.has_adc && !out.has_dac) {
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "%s%snone of the FPGA's counters (num_dropped_samps, "
+		    "dropped_samples, dropped_open, num_underruns, underrun_periods, "
+		    "trailing_underruns)",
+		    where, *where ? ": " : "");
+	}
+	if (out.trailing_underruns > out.num_underruns) {
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "%s%strailing_underruns: %" PRIu64 " is more than num_underruns %" PRIu64,
+		    where, *where ? "." : "", out.trailing_underruns, out.num_underruns);
+	}
+	*fc = out;
+	return 0;
+}
+
+int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf)
+{
 	json_error_t jerr;
 	json_t *root;
 	char d[64];
-	size_t i;
 	int ret = -DGR_E_INVAL;
 
-	memset(&out, 0, sizeof(out));
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!root) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
@@ -725,39 +826,9 @@ int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, 
 	if (!json_is_object(root)) {
 		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
 			       describe(root, d, sizeof(d)));
-		goto end;
+	} else {
+		ret = read_fpga_counters(root, "", fc, errbuf);
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const json_t *v = json_object_get(root, keys[i].key);
-
-		if (!v) {
-			continue;
-		}
-		/* 2^53: the largest count a JSON number carries exactly */
-		if (get_whole(v, keys[i].key, 0, 1ull << 53,
-			      (uint64_t *)((char *)&out + keys[i].field), errbuf)) {
-			goto end;
-		}
-		out.has_dac |= keys[i].dac;
-		out.has_adc |= !keys[i].dac;
-	}
-	if (!out.has_adc && !out.has_dac) {
-		dgr_errbuf_set(
-		    errbuf, DGR_E_INVAL,
-		    "none of the FPGA's counters (num_dropped_samps, dropped_samples, "
-		    "dropped_open, num_underruns, underrun_periods, trailing_underruns)");
-		goto end;
-	}
-	if (out.trailing_underruns > out.num_underruns) {
-		dgr_errbuf_set(errbuf, DGR_E_INVAL,
-			       "trailing_underruns: %" PRIu64
-			       " is more than num_underruns %" PRIu64,
-			       out.trailing_underruns, out.num_underruns);
-		goto end;
-	}
-	*fc = out;
-	ret = 0;
-end:
 	json_decref(root);
 	return ret;
 }

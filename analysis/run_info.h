@@ -15,6 +15,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
+ * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
+ * and the emulator's dropped_open, the period still open at stop) and the
+ * DAC's underruns (num_underruns slots, underrun_periods, trailing_underruns
+ * since the last data: teardown). From dgrdma-fpga --summary-json, or a file
+ * of the same keys made from the hardware's registers (dgrdma-ctl read).
+ */
+struct fpga_counters {
+	bool has_adc, has_dac; /* which counters the file has */
+	uint64_t num_dropped_samps, dropped_samples, dropped_open;
+	uint64_t num_underruns, underrun_periods, trailing_underruns;
+};
+
 /* The data path of a run: RX is FPGA -> host (the ADC), TX host -> FPGA (the DAC). */
 enum run_path {
 	RUN_PATH_UNKNOWN = 0,
@@ -22,8 +36,9 @@ enum run_path {
 	RUN_PATH_TX,
 };
 
-#define RUN_INFO_MAX_PORTS 34 /* a --bind and 16 --peers, twice over */
-#define RUN_INFO_ADDR_LEN  32
+#define RUN_INFO_MAX_PORTS  34 /* a --bind and 16 --peers, twice over */
+#define RUN_INFO_ADDR_LEN   32
+#define RUN_INFO_STATUS_LEN 24
 
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
@@ -41,6 +56,16 @@ struct run_info {
 	uint16_t udp_ports[RUN_INFO_MAX_PORTS];
 	unsigned int n_udp_ports;
 	char host_addr[RUN_INFO_ADDR_LEN];
+	/*
+	 * The losses the recorded command counted itself (run.json's "losses",
+	 * from its --summary-json): dgrdma-host's status and ramp-check loss, or
+	 * dgrdma-fpga's counters.
+	 */
+	bool host_summary_known;
+	char host_status[RUN_INFO_STATUS_LEN];
+	uint64_t host_samples_lost;
+	bool fpga_known;
+	struct fpga_counters fpga;
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"
@@ -80,20 +105,6 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
  * sums with capture times and signed margins cannot overflow.
  */
 #define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
-
-/*
- * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
- * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
- * and the emulator's dropped_open, the period still open at stop) and the
- * DAC's underruns (num_underruns slots, underrun_periods, trailing_underruns
- * since the last data: teardown). From dgrdma-fpga --summary-json, or a file
- * of the same keys made from the hardware's registers (dgrdma-ctl read).
- */
-struct fpga_counters {
-	bool has_adc, has_dac; /* which counters the file has */
-	uint64_t num_dropped_samps, dropped_samples, dropped_open;
-	uint64_t num_underruns, underrun_periods, trailing_underruns;
-};
 
 /*
  * Reads the counters of an object holding any of the keys above (other keys
