@@ -10,7 +10,7 @@
  *                piggy-backing, fault injection, sendmmsg batches
  *   rxpath.c     frames in: ACK tracker, validation, transaction record, doorbells
  *   dcp_server.c DCP requests: discovery, admin space, control ops, properties
- *   props.c      the property map (docs/fpga.md section 4) and the print layer
+ *   props.c      the property map (docs/fpga.md section 4) and its dump (dgrdma/print.h)
  */
 #ifndef DGRDMA_FPGA_EMU_H
 #define DGRDMA_FPGA_EMU_H
@@ -268,7 +268,7 @@ uint64_t fpga_prop_get(const struct fpga_emu *e, const struct fpga_prop *p);
 int fpga_prop_read_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t *v);
 int fpga_prop_write_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t v);
 
-/* The print layer: every property as text lines or one JSON object. */
+/* Every property as text lines or one JSON object, through the print layer. */
 void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json);
 /* The property map as a markdown table (docs/fpga.md section 4). */
 void fpga_print_prop_table(FILE *out);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The DCP property space of the emulated workers (docs/fpga.md section 4 is
- * generated from this table) and the one print layer of the summary: text
- * and JSON come from the same loop.
+ * generated from this table) and the summary, text and JSON from the same
+ * loop through the print layer (dgrdma/print.h).
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
+
+#include <dgrdma/print.h>
 
 #include "emu.h"
 
@@ -438,57 +441,48 @@ const char *fpga_mode_name(enum fpga_mode m)
 	return "?";
 }
 
+/* One value: a JSON member, or a line "  name  value" of the text. */
+static void print_value(struct dgr_pr *pr, const char *name, const struct fpga_prop *p, uint64_t v)
+{
+	if (p && p->field == offsetof(struct fpga_emu, pace.error_samples)) {
+		dgr_pr_i64(pr, name, NULL, (int64_t)v);
+		dgr_pr_text(pr, "  %-34s %" PRId64 "\n", name, (int64_t)v);
+	} else if (p && p->type == FPGA_PT_BOOL) {
+		dgr_pr_bool(pr, name, NULL, v != 0);
+		dgr_pr_text(pr, "  %-34s %s\n", name, v ? "true" : "false");
+	} else {
+		dgr_pr_u64(pr, name, NULL, v);
+		dgr_pr_text(pr, "  %-34s %" PRIu64 "\n", name, v);
+	}
+}
+
 /* See emu.h. */
 void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 {
 	unsigned int last_worker = FPGA_W_COUNT;
+	struct dgr_pr pr;
 
-	if (json) {
-		fprintf(out, "{\n  \"mode_name\": \"%s\"", fpga_mode_name(e->cfg.mode));
-	}
+	/* the text groups the properties by worker, under "[N] name" headings */
+	dgr_pr_begin(&pr, out, DGR_PR_JSON_PRETTY | DGR_PR_TEXT_FREE | (json ? DGR_PR_JSON : 0));
+	dgr_pr_str(&pr, "mode_name", NULL, fpga_mode_name(e->cfg.mode));
 	for (unsigned int i = 0; i < fpga_nprops; i++) {
 		const struct fpga_prop *p = &fpga_props[i];
-		uint64_t v;
 
 		if (p->access == FPGA_WO) {
 			continue;
 		}
-		v = fpga_prop_get(e, p);
-		if (json) {
-			if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
-				fprintf(out, ",\n  \"%s\": %lld", p->name, (long long)(int64_t)v);
-			} else if (p->type == FPGA_PT_BOOL) {
-				fprintf(out, ",\n  \"%s\": %s", p->name, v ? "true" : "false");
-			} else {
-				fprintf(out, ",\n  \"%s\": %llu", p->name, (unsigned long long)v);
-			}
-			continue;
-		}
 		if (p->worker != last_worker) {
-			fprintf(out, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n",
-				p->worker, fpga_worker_names[p->worker]);
+			dgr_pr_text(&pr, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n",
+				    p->worker, fpga_worker_names[p->worker]);
 			last_worker = p->worker;
 		}
-		if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
-			fprintf(out, "  %-34s %lld\n", p->name, (long long)(int64_t)v);
-		} else if (p->type == FPGA_PT_BOOL) {
-			fprintf(out, "  %-34s %s\n", p->name, v ? "true" : "false");
-		} else {
-			fprintf(out, "  %-34s %llu\n", p->name, (unsigned long long)v);
-		}
+		print_value(&pr, p->name, p, fpga_prop_get(e, p));
 	}
-	if (json) {
-		fprintf(out,
-			",\n  \"run_ns\": %llu,\n  \"cpu_user_ns\": %llu,\n  \"cpu_sys_ns\": %llu",
-			(unsigned long long)e->run_ns, (unsigned long long)e->cpu_user_ns,
-			(unsigned long long)e->cpu_sys_ns);
-		fprintf(out, "\n}\n");
-	} else {
-		fprintf(out, "\n[process]\n  %-34s %llu\n  %-34s %llu\n  %-34s %llu\n", "run_ns",
-			(unsigned long long)e->run_ns, "cpu_user_ns",
-			(unsigned long long)e->cpu_user_ns, "cpu_sys_ns",
-			(unsigned long long)e->cpu_sys_ns);
-	}
+	dgr_pr_text(&pr, "\n[process]\n");
+	print_value(&pr, "run_ns", NULL, e->run_ns);
+	print_value(&pr, "cpu_user_ns", NULL, e->cpu_user_ns);
+	print_value(&pr, "cpu_sys_ns", NULL, e->cpu_sys_ns);
+	dgr_pr_end(&pr);
 }
 
 static const char *type_name(enum fpga_ptype t)

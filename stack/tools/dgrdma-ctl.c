@@ -22,7 +22,7 @@
 #include <dgrdma/transport.h>
 
 #include "dgrdma-version.h"
-#include "print.h"
+#include <dgrdma/print.h>
 
 #define MAX_PROPS 512
 
@@ -326,7 +326,7 @@ static int read_word(struct ctl *c, uint32_t addr, uint32_t *v, char *err)
  * answers within --timeout, once each, one line per endpoint. The NOP is sent
  * again (--retries) only while nobody answered.
  */
-static int cmd_discover(struct ctl *c, struct pr *p, char *err)
+static int cmd_discover(struct ctl *c, struct dgr_pr *p, char *err)
 {
 	struct dcp_packet req, resp;
 	struct dgr_addr bcast;
@@ -359,7 +359,7 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 	req.uncached = true;
 	req.tag = c->tag++;
 	len = dcp_encode(buf, sizeof(buf), &req);
-	pr_arr_begin(p, "endpoints");
+	dgr_pr_arr_begin(p, "endpoints", NULL);
 	for (unsigned int attempt = 0; attempt <= c->retries && found == 0; attempt++) {
 		struct dgr_tx_pkt pkt = {
 			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
@@ -398,13 +398,13 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 				seen[found++] = in[i].src;
 				memset(&m, 0, sizeof(m));
 				memcpy(m.mac, resp.mac, 6);
-				pr_line_begin(p, NULL);
-				pr_str(p, "address",
-				       dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
-				pr_u64(p, "id", resp.nop_id);
-				pr_str(p, "mac",
-				       dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
-				pr_line_end(p);
+				dgr_pr_line_begin(p, NULL);
+				dgr_pr_str(p, "address", NULL,
+					   dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
+				dgr_pr_u64(p, "id", NULL, resp.nop_id);
+				dgr_pr_str(p, "mac", NULL,
+					   dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
+				dgr_pr_line_end(p);
 			}
 		}
 		if (found == 0) {
@@ -423,12 +423,12 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 		rc = -1;
 	}
 out:
-	pr_arr_end(p);
+	dgr_pr_arr_end(p);
 	free(seen);
 	return rc;
 }
 
-static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
+static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err)
 {
 	const struct prop *prop;
 	uint32_t addr, lo, hi = 0;
@@ -444,15 +444,15 @@ static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
 		return -1;
 	}
 	snprintf(a, sizeof(a), "0x%06x", addr);
-	pr_str(p, "address", a);
+	dgr_pr_str(p, "address", NULL, a);
 	if (prop) {
-		pr_str(p, "name", prop->name);
+		dgr_pr_str(p, "name", NULL, prop->name);
 	}
-	pr_u64(p, "value", ((uint64_t)hi << 32) | lo);
+	dgr_pr_u64(p, "value", NULL, ((uint64_t)hi << 32) | lo);
 	return 0;
 }
 
-static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *val, char *err)
+static int cmd_write(struct ctl *c, struct dgr_pr *p, const char *what, const char *val, char *err)
 {
 	const struct prop *prop;
 	struct dcp_packet req, resp;
@@ -480,11 +480,11 @@ static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *
 		return -1;
 	}
 	snprintf(a, sizeof(a), "0x%06x", addr);
-	pr_str(p, "address", a);
+	dgr_pr_str(p, "address", NULL, a);
 	if (prop) {
-		pr_str(p, "name", prop->name);
+		dgr_pr_str(p, "name", NULL, prop->name);
 	}
-	pr_u64(p, "written", v);
+	dgr_pr_u64(p, "written", NULL, v);
 	return 0;
 }
 
@@ -503,7 +503,8 @@ static const struct {
 	{ "reset", DCP_CTL_RESET },
 };
 
-static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const char *op, char *err)
+static int cmd_control(struct ctl *c, struct dgr_pr *p, const char *worker, const char *op,
+		       char *err)
 {
 	unsigned int w;
 	uint32_t result;
@@ -521,9 +522,9 @@ static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const ch
 			return -1;
 		}
 		snprintf(r, sizeof(r), "0x%08x", result);
-		pr_u64(p, "worker", w);
-		pr_str(p, "operation", op);
-		pr_str(p, "result", r);
+		dgr_pr_u64(p, "worker", NULL, w);
+		dgr_pr_str(p, "operation", NULL, op);
+		dgr_pr_str(p, "result", NULL, r);
 		return 0;
 	}
 	snprintf(err, DGR_ERRBUF_SIZE,
@@ -587,7 +588,7 @@ int main(int argc, char **argv)
 	const char *props = NULL;
 	const char *cmd;
 	const char *args[4];
-	struct pr p;
+	struct dgr_pr p;
 	uint64_t v;
 	int opt, rc, status = 0;
 	int nargs = 0;
@@ -683,20 +684,20 @@ int main(int argc, char **argv)
 		goto usage_error;
 	}
 	if (strcmp(cmd, "props") == 0) {
-		pr_begin(&p, stdout, c->json);
-		pr_arr_begin(&p, "properties");
+		dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (c->json ? DGR_PR_JSON : 0));
+		dgr_pr_arr_begin(&p, "properties", NULL);
 		for (unsigned int i = 0; i < c->nprops; i++) {
 			char a[16];
 
 			snprintf(a, sizeof(a), "0x%06x", c->props[i].addr);
-			pr_obj_begin(&p, NULL);
-			pr_str(&p, "name", c->props[i].name);
-			pr_u64(&p, "worker", c->props[i].worker);
-			pr_str(&p, "address", a);
-			pr_obj_end(&p);
+			dgr_pr_obj_begin(&p, NULL, NULL);
+			dgr_pr_str(&p, "name", NULL, c->props[i].name);
+			dgr_pr_u64(&p, "worker", NULL, c->props[i].worker);
+			dgr_pr_str(&p, "address", NULL, a);
+			dgr_pr_obj_end(&p);
 		}
-		pr_arr_end(&p);
-		pr_end(&p);
+		dgr_pr_arr_end(&p);
+		dgr_pr_end(&p);
 		free(c);
 		return DGR_EXIT_OK;
 	}
@@ -727,7 +728,7 @@ int main(int argc, char **argv)
 		free(c);
 		return DGR_EXIT_FAILED;
 	}
-	pr_begin(&p, stdout, c->json);
+	dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (c->json ? DGR_PR_JSON : 0));
 	if (strcmp(cmd, "discover") == 0) {
 		rc = cmd_discover(c, &p, err);
 	} else if (strcmp(cmd, "read") == 0) {
@@ -739,9 +740,9 @@ int main(int argc, char **argv)
 	} else {
 		rc = cmd_control(c, &p, args[1], cmd, err);
 	}
-	pr_u64(&p, "requests_sent", c->sent);
-	pr_u64(&p, "timeouts", c->timeouts);
-	pr_end(&p);
+	dgr_pr_u64(&p, "requests_sent", NULL, c->sent);
+	dgr_pr_u64(&p, "timeouts", NULL, c->timeouts);
+	dgr_pr_end(&p);
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-ctl: %s\n", err);
 		status = c->bad_arg ? DGR_EXIT_USAGE : DGR_EXIT_FAILED;

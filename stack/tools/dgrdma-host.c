@@ -28,7 +28,7 @@
 #include <dgrdma/transport.h>
 
 #include "dgrdma-version.h"
-#include "print.h"
+#include <dgrdma/print.h>
 
 #define HOST_MAX_PEERS 16 /* --peer given more than once: one connection each */
 
@@ -988,7 +988,7 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 {
 	struct host_run *r = ctx;
 	struct dgr_conn_stats s;
-	struct pr p;
+	struct dgr_pr p;
 	char *line = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -1004,29 +1004,30 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 	if (!mem) {
 		return;
 	}
-	pr_begin(&p, mem, r->cfg->json);
-	pr_line_begin(&p, "stats");
+	dgr_pr_begin(&p, mem, DGR_PR_TEXT_KEYS | (r->cfg->json ? DGR_PR_JSON : 0));
+	dgr_pr_line_begin(&p, "stats");
 	if (r->cfg->npeers > 1) {
-		pr_u64(&p, "peer", r->index);
+		dgr_pr_u64(&p, "peer", NULL, r->index);
 	}
-	pr_dbl(&p, "t_s", (double)(t - r->start_ns) / 1e9, 1);
-	pr_dbl(&p, "mbyte_s", dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0, 1);
-	pr_u64(&p, "txns_completed", s.txns_completed);
-	pr_u64(&p, "txns_sent", s.txns_sent);
-	pr_u64(&p, "doorbells_sent", s.doorbells_sent);
-	pr_u64(&p, "doorbells_received", s.doorbells_received);
-	pr_u64(&p, "buffers_in_use", s.buffers_in_use);
-	pr_u64(&p, "occupancy_hwm", s.occupancy_hwm);
-	pr_u64(&p, "samples_lost", s.samples_lost);
-	pr_u64(&p, "malformed_frames", s.malformed_frames);
-	pr_u64(&p, "duplicate_frames", s.duplicate_frames);
-	pr_u64(&p, "socket_drops", s.socket_drops);
-	pr_u64(&p, "retransmits", s.retransmits);
+	dgr_pr_dbl(&p, "t_s", NULL, (double)(t - r->start_ns) / 1e9, 1);
+	dgr_pr_dbl(&p, "mbyte_s", NULL, dt > 0 ? (double)(bytes - r->last_bytes) / dt / 1e6 : 0.0,
+		   1);
+	dgr_pr_u64(&p, "txns_completed", NULL, s.txns_completed);
+	dgr_pr_u64(&p, "txns_sent", NULL, s.txns_sent);
+	dgr_pr_u64(&p, "doorbells_sent", NULL, s.doorbells_sent);
+	dgr_pr_u64(&p, "doorbells_received", NULL, s.doorbells_received);
+	dgr_pr_u64(&p, "buffers_in_use", NULL, s.buffers_in_use);
+	dgr_pr_u64(&p, "occupancy_hwm", NULL, s.occupancy_hwm);
+	dgr_pr_u64(&p, "samples_lost", NULL, s.samples_lost);
+	dgr_pr_u64(&p, "malformed_frames", NULL, s.malformed_frames);
+	dgr_pr_u64(&p, "duplicate_frames", NULL, s.duplicate_frames);
+	dgr_pr_u64(&p, "socket_drops", NULL, s.socket_drops);
+	dgr_pr_u64(&p, "retransmits", NULL, s.retransmits);
 	/* the interval's largest doorbell latency, from completion and from arrival */
-	pr_dbl(&p, "doorbell_max_ms", (double)lat_max / 1e6, 3);
-	pr_dbl(&p, "doorbell_max_from_arrival_ms", (double)lat_max_arrival / 1e6, 3);
-	pr_line_end(&p);
-	pr_end(&p);
+	dgr_pr_dbl(&p, "doorbell_max_ms", NULL, (double)lat_max / 1e6, 3);
+	dgr_pr_dbl(&p, "doorbell_max_from_arrival_ms", NULL, (double)lat_max_arrival / 1e6, 3);
+	dgr_pr_line_end(&p);
+	dgr_pr_end(&p);
 	if (fclose(mem) == 0) {
 		fwrite(line, 1, len, stderr);
 	}
@@ -1036,7 +1037,7 @@ static void on_stats(void *ctx, struct dgr_conn *c)
 }
 
 struct incomplete_list {
-	struct pr *p;
+	struct dgr_pr *p;
 	unsigned int n;
 };
 
@@ -1048,12 +1049,12 @@ static void print_incomplete(void *ctx, uint32_t txn_id, uint32_t bytes, uint16_
 	if (l->n++ >= 16) {
 		return;
 	}
-	pr_obj_begin(l->p, NULL);
-	pr_u64(l->p, "txn_id", txn_id);
-	pr_u64(l->p, "bytes_seen", bytes);
-	pr_u64(l->p, "msgs_seen", seen);
-	pr_u64(l->p, "num_msgs", num);
-	pr_obj_end(l->p);
+	dgr_pr_obj_begin(l->p, NULL, NULL);
+	dgr_pr_u64(l->p, "txn_id", NULL, txn_id);
+	dgr_pr_u64(l->p, "bytes_seen", NULL, bytes);
+	dgr_pr_u64(l->p, "msgs_seen", NULL, seen);
+	dgr_pr_u64(l->p, "num_msgs", NULL, num);
+	dgr_pr_obj_end(l->p);
 }
 
 struct summary {
@@ -1066,32 +1067,32 @@ struct summary {
 };
 
 /* The members of one latency distribution, in the summary's order. */
-static void print_dist(struct pr *p, const struct dgr_latency_dist *d)
+static void print_dist(struct dgr_pr *p, const struct dgr_latency_dist *d)
 {
-	pr_u64(p, "count", d->count);
-	pr_ns(p, "min", d->min);
-	pr_ns(p, "p50", d->p50);
-	pr_ns(p, "p90", d->p90);
-	pr_ns(p, "p99", d->p99);
-	pr_ns(p, "p999", d->p999);
-	pr_ns(p, "max", d->max);
-	pr_ns_mean(p, "mean", d->mean);
+	dgr_pr_u64(p, "count", NULL, d->count);
+	dgr_pr_ns(p, "min", NULL, d->min);
+	dgr_pr_ns(p, "p50", NULL, d->p50);
+	dgr_pr_ns(p, "p90", NULL, d->p90);
+	dgr_pr_ns(p, "p99", NULL, d->p99);
+	dgr_pr_ns(p, "p999", NULL, d->p999);
+	dgr_pr_ns(p, "max", NULL, d->max);
+	dgr_pr_ns_mean(p, "mean", NULL, d->mean);
 }
 
-static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
+static void print_latency(struct dgr_pr *p, const struct dgr_latency_summary *l)
 {
-	pr_obj_begin(p, "latency_ns");
+	dgr_pr_obj_begin(p, "latency_ns", NULL);
 	print_dist(p, &l->from_complete);
-	pr_u64(p, "stored", l->from_complete.stored);
-	pr_ns_mean(p, "mean_wait_consumer", l->mean_wait_consumer);
-	pr_ns_mean(p, "mean_consumer_work", l->mean_consumer_work);
-	pr_ns_mean(p, "mean_wait_send", l->mean_wait_send);
-	pr_ns_mean(p, "mean_wait_receive", l->mean_wait_receive);
-	pr_obj_end(p);
+	dgr_pr_u64(p, "stored", NULL, l->from_complete.stored);
+	dgr_pr_ns_mean(p, "mean_wait_consumer", NULL, l->mean_wait_consumer);
+	dgr_pr_ns_mean(p, "mean_consumer_work", NULL, l->mean_consumer_work);
+	dgr_pr_ns_mean(p, "mean_wait_send", NULL, l->mean_wait_send);
+	dgr_pr_ns_mean(p, "mean_wait_receive", NULL, l->mean_wait_receive);
+	dgr_pr_obj_end(p);
 	/* the same doorbells from the kernel's arrival of the completing frame */
-	pr_obj_begin(p, "latency_from_arrival_ns");
+	dgr_pr_obj_begin(p, "latency_from_arrival_ns", NULL);
 	print_dist(p, &l->from_arrival);
-	pr_obj_end(p);
+	dgr_pr_obj_end(p);
 }
 
 /*
@@ -1100,7 +1101,7 @@ static void print_latency(struct pr *p, const struct dgr_latency_summary *l)
  * taken over the stream's span (first to last completion), which needs two
  * transactions.
  */
-static void print_tolerable(struct pr *p, const struct dgr_conn_opts *co, struct dgr_conn *c,
+static void print_tolerable(struct dgr_pr *p, const struct dgr_conn_opts *co, struct dgr_conn *c,
 			    uint64_t bytes, uint64_t transactions,
 			    const struct dgr_latency_summary *l)
 {
@@ -1114,22 +1115,23 @@ static void print_tolerable(struct pr *p, const struct dgr_conn_opts *co, struct
 		       ((double)(last - first) / 1e9);
 		tolerable = (double)(co->buffers + co->peer_buffers) * co->buffer_size / rate * 1e9;
 	}
-	pr_obj_begin(p, "tolerable_latency");
-	pr_u64(p, "host_buffers", co->buffers);
-	pr_u64(p, "fpga_buffers", co->peer_buffers);
-	pr_u64(p, "buffer_size", co->buffer_size);
-	pr_dbl(p, "stream_rate_mbyte_s", rate / 1e6, 1);
-	pr_ns(p, "latency_ns", (uint64_t)tolerable);
+	dgr_pr_obj_begin(p, "tolerable_latency", NULL);
+	dgr_pr_u64(p, "host_buffers", NULL, co->buffers);
+	dgr_pr_u64(p, "fpga_buffers", NULL, co->peer_buffers);
+	dgr_pr_u64(p, "buffer_size", NULL, co->buffer_size);
+	dgr_pr_dbl(p, "stream_rate_mbyte_s", NULL, rate / 1e6, 1);
+	dgr_pr_ns(p, "latency_ns", NULL, (uint64_t)tolerable);
 	if (tolerable > 0) {
 		/* from the kernel's arrival: what the FPGA waits for, as far as the host can see */
-		pr_ns_signed(p, "margin_p999_ns",
-			     (int64_t)tolerable - (int64_t)l->from_arrival.p999);
-		pr_ns_signed(p, "margin_max_ns", (int64_t)tolerable - (int64_t)l->from_arrival.max);
+		dgr_pr_ns_signed(p, "margin_p999_ns", NULL,
+				 (int64_t)tolerable - (int64_t)l->from_arrival.p999);
+		dgr_pr_ns_signed(p, "margin_max_ns", NULL,
+				 (int64_t)tolerable - (int64_t)l->from_arrival.max);
 	}
-	pr_obj_end(p);
+	dgr_pr_obj_end(p);
 }
 
-static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
+static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn *c,
 			  const struct summary *sm)
 {
 	struct host_cfg *cfg = r->cfg;
@@ -1144,73 +1146,76 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 	dgr_conn_get_stats(c, &s);
 	dgr_conn_latency(c, &l);
 	bytes = rx ? s.data_bytes_rx : s.data_bytes_tx;
-	pr_str(p, "mode", cfg->mode);
-	pr_str(p, "status", sm->status);
+	dgr_pr_str(p, "mode", NULL, cfg->mode);
+	dgr_pr_str(p, "status", NULL, sm->status);
 	if (sm->error) {
-		pr_str(p, "error", sm->error);
+		dgr_pr_str(p, "error", NULL, sm->error);
 	}
 	if (dgr_conn_warning(c)) {
-		pr_str(p, "warning", dgr_conn_warning(c));
+		dgr_pr_str(p, "warning", NULL, dgr_conn_warning(c));
 	}
-	pr_dbl(p, "duration_s", sm->seconds, 3);
-	pr_u64(p, "transactions", rx ? s.txns_completed : s.txns_sent);
-	pr_u64(p, "doorbells_sent", s.doorbells_sent);
-	pr_u64(p, "doorbells_sent_by_consumer", s.doorbells_inline);
-	pr_u64(p, "doorbells_received", s.doorbells_received);
-	pr_u64(p, "bytes", bytes);
-	pr_dbl(p, "rate_mbyte_s", sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0, 1);
-	pr_dbl(p, "rate_msample_s",
-	       sm->seconds > 0 ? (double)bytes / DGR_SAMPLE_BYTES / sm->seconds / 1e6 : 0.0, 2);
-	pr_u64(p, "samples_received", s.samples_received);
-	pr_u64(p, "samples_lost", s.samples_lost);
-	pr_dbl(p, "drop_rate", sm->drop_rate, 6);
-	pr_u64(p, "malformed_frames", s.malformed_frames);
-	pr_u64(p, "incomplete_transactions", sm->incomplete + s.incomplete_timed_out);
+	dgr_pr_dbl(p, "duration_s", NULL, sm->seconds, 3);
+	dgr_pr_u64(p, "transactions", NULL, rx ? s.txns_completed : s.txns_sent);
+	dgr_pr_u64(p, "doorbells_sent", NULL, s.doorbells_sent);
+	dgr_pr_u64(p, "doorbells_sent_by_consumer", NULL, s.doorbells_inline);
+	dgr_pr_u64(p, "doorbells_received", NULL, s.doorbells_received);
+	dgr_pr_u64(p, "bytes", NULL, bytes);
+	dgr_pr_dbl(p, "rate_mbyte_s", NULL,
+		   sm->seconds > 0 ? (double)bytes / sm->seconds / 1e6 : 0.0, 1);
+	dgr_pr_dbl(p, "rate_msample_s", NULL,
+		   sm->seconds > 0 ? (double)bytes / DGR_SAMPLE_BYTES / sm->seconds / 1e6 : 0.0, 2);
+	dgr_pr_u64(p, "samples_received", NULL, s.samples_received);
+	dgr_pr_u64(p, "samples_lost", NULL, s.samples_lost);
+	dgr_pr_dbl(p, "drop_rate", NULL, sm->drop_rate, 6);
+	dgr_pr_u64(p, "malformed_frames", NULL, s.malformed_frames);
+	dgr_pr_u64(p, "incomplete_transactions", NULL, sm->incomplete + s.incomplete_timed_out);
 	if (!rx) {
-		pr_u64(p, "buffers_unanswered", sm->unanswered);
+		dgr_pr_u64(p, "buffers_unanswered", NULL, sm->unanswered);
 	}
-	pr_u64(p, "frames_dropped_injected", dgr_conn_injected_drops(c));
+	dgr_pr_u64(p, "frames_dropped_injected", NULL, dgr_conn_injected_drops(c));
 	if (rx && cfg->stall) {
-		pr_obj_begin(p, "consumer_stall");
-		pr_u64(p, "at_buffer", cfg->stall_at);
-		pr_ns(p, "requested_ns", cfg->stall_ns);
-		pr_ns(p, "stalled_ns", r->stalled_ns);
-		pr_obj_end(p);
+		dgr_pr_obj_begin(p, "consumer_stall", NULL);
+		dgr_pr_u64(p, "at_buffer", NULL, cfg->stall_at);
+		dgr_pr_ns(p, "requested_ns", NULL, cfg->stall_ns);
+		dgr_pr_ns(p, "stalled_ns", NULL, r->stalled_ns);
+		dgr_pr_obj_end(p);
 	}
 	print_latency(p, &l);
 	if (rx) {
 		print_tolerable(p, &cfg->co, c, bytes, s.txns_completed, &l);
-		pr_obj_begin(p, "ramp");
-		pr_u64(p, "first_value", ramp->first);
-		pr_u64(p, "gaps", ramp->gaps);
-		pr_u64(p, "backwards", ramp->backwards);
-		pr_arr_begin(p, "first_gaps");
+		dgr_pr_obj_begin(p, "ramp", NULL);
+		dgr_pr_u64(p, "first_value", NULL, ramp->first);
+		dgr_pr_u64(p, "gaps", NULL, ramp->gaps);
+		dgr_pr_u64(p, "backwards", NULL, ramp->backwards);
+		dgr_pr_arr_begin(p, "first_gaps", NULL);
 		for (uint64_t i = 0; i < ramp->gaps && i < DGR_RAMP_GAPS_KEPT; i++) {
-			pr_obj_begin(p, NULL);
-			pr_u64(p, "at_sample", ramp->gap[i].at_sample);
-			pr_u64(p, "expected", ramp->gap[i].expected);
-			pr_u64(p, "got", ramp->gap[i].got);
-			pr_u64(p, "lost", (uint32_t)(ramp->gap[i].got - ramp->gap[i].expected));
-			pr_obj_end(p);
+			dgr_pr_obj_begin(p, NULL, NULL);
+			dgr_pr_u64(p, "at_sample", NULL, ramp->gap[i].at_sample);
+			dgr_pr_u64(p, "expected", NULL, ramp->gap[i].expected);
+			dgr_pr_u64(p, "got", NULL, ramp->gap[i].got);
+			dgr_pr_u64(p, "lost", NULL,
+				   (uint32_t)(ramp->gap[i].got - ramp->gap[i].expected));
+			dgr_pr_obj_end(p);
 		}
-		pr_arr_end(p);
-		pr_obj_end(p);
+		dgr_pr_arr_end(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_arr_begin(p, "incomplete");
+	dgr_pr_arr_begin(p, "incomplete", NULL);
 	dgr_conn_foreach_incomplete(c, print_incomplete, &il);
-	pr_arr_end(p);
-	pr_obj_begin(p, "transport");
-	pr_str(p, "kind",
-	       dgr_transport_kind_of(dgr_conn_transport(c)) == DGR_TRANSPORT_UDP ? "udp" : "ether");
-	pr_u64(p, "mtu", dgr_transport_mtu(dgr_conn_transport(c)));
-	pr_u64(p, "frame_cap", dgr_transport_frame_cap(dgr_conn_transport(c)));
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_begin(p, "transport", NULL);
+	dgr_pr_str(p, "kind", NULL,
+		   dgr_transport_kind_of(dgr_conn_transport(c)) == DGR_TRANSPORT_UDP ? "udp"
+										     : "ether");
+	dgr_pr_u64(p, "mtu", NULL, dgr_transport_mtu(dgr_conn_transport(c)));
+	dgr_pr_u64(p, "frame_cap", NULL, dgr_transport_frame_cap(dgr_conn_transport(c)));
 	dgr_transport_bufsizes(dgr_conn_transport(c), &rb, &sb);
-	pr_i64(p, "rcvbuf", rb);
-	pr_i64(p, "sndbuf", sb);
-	pr_str(p, "receive",
-	       dgr_transport_has_rx_ring(dgr_conn_transport(c)) ? "ring" : "recvmmsg");
-	pr_obj_end(p);
-	pr_obj_begin(p, "threads");
+	dgr_pr_i64(p, "rcvbuf", NULL, rb);
+	dgr_pr_i64(p, "sndbuf", NULL, sb);
+	dgr_pr_str(p, "receive", NULL,
+		   dgr_transport_has_rx_ring(dgr_conn_transport(c)) ? "ring" : "recvmmsg");
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_begin(p, "threads", NULL);
 	for (int t = 0; t < DGR_T_COUNT; t++) {
 		struct dgr_sched_info si;
 		struct dgr_thread_stats ts;
@@ -1222,28 +1227,28 @@ static void print_summary(struct pr *p, struct host_run *r, struct dgr_conn *c,
 		dgr_conn_get_sched(c, t, &si);
 		dgr_conn_get_thread_stats(c, t, &ts);
 		snprintf(cpus, sizeof(cpus), "0x%" PRIx64, si.cpuset);
-		pr_obj_begin(p, dgr_conn_thread_name(c, t));
-		pr_i64(p, "tid", si.tid);
-		pr_str(p, "policy", policy_name(si.policy));
-		pr_i64(p, "priority", si.priority);
-		pr_i64(p, "nice", si.nice);
-		pr_str(p, "cpus", cpus);
-		pr_u64(p, "items", ts.items);
-		pr_u64(p, "loops", ts.loops);
-		pr_u64(p, "idle_waits", ts.idle_waits);
-		pr_ns(p, "cpu_user_ns", ts.cpu_user_ns);
-		pr_ns(p, "cpu_sys_ns", ts.cpu_sys_ns);
-		pr_ns_mean(p, "cpu_ns_per_item",
-			   ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items
-				    : 0.0);
-		pr_obj_end(p);
+		dgr_pr_obj_begin(p, dgr_conn_thread_name(c, t), NULL);
+		dgr_pr_i64(p, "tid", NULL, si.tid);
+		dgr_pr_str(p, "policy", NULL, policy_name(si.policy));
+		dgr_pr_i64(p, "priority", NULL, si.priority);
+		dgr_pr_i64(p, "nice", NULL, si.nice);
+		dgr_pr_str(p, "cpus", NULL, cpus);
+		dgr_pr_u64(p, "items", NULL, ts.items);
+		dgr_pr_u64(p, "loops", NULL, ts.loops);
+		dgr_pr_u64(p, "idle_waits", NULL, ts.idle_waits);
+		dgr_pr_ns(p, "cpu_user_ns", NULL, ts.cpu_user_ns);
+		dgr_pr_ns(p, "cpu_sys_ns", NULL, ts.cpu_sys_ns);
+		dgr_pr_ns_mean(
+		    p, "cpu_ns_per_item", NULL,
+		    ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items : 0.0);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_end(p);
-	pr_obj_begin(p, "counters");
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_begin(p, "counters", NULL);
 	for (int i = 0; i < DGR_CONN_STATS_NFIELDS; i++) {
-		pr_u64(p, dgr_conn_stats_names[i], ((const uint64_t *)&s)[i]);
+		dgr_pr_u64(p, dgr_conn_stats_names[i], NULL, ((const uint64_t *)&s)[i]);
 	}
-	pr_obj_end(p);
+	dgr_pr_obj_end(p);
 }
 
 /* Opens the connection's sink or source file (PATH, or PATH.N with several peers). */
@@ -1528,7 +1533,8 @@ static const char *total_status(const struct host_conn *h, unsigned int n)
  * connection's summary where they add up; latency over all doorbells), then
  * one summary per connection under "connections".
  */
-static void print_totals(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+static void print_totals(struct dgr_pr *p, struct host_cfg *cfg, struct host_conn *h,
+			 unsigned int n)
 {
 	struct dgr_conn *conns[HOST_MAX_PEERS];
 	struct dgr_conn_stats s, sum;
@@ -1570,57 +1576,58 @@ static void print_totals(struct pr *p, struct host_cfg *cfg, struct host_conn *h
 		total = (double)sum.txns_sent;
 	}
 	(void)dgr_conn_latency_merged(conns, n, &l);
-	pr_str(p, "mode", cfg->mode);
-	pr_str(p, "status", total_status(h, n));
+	dgr_pr_str(p, "mode", NULL, cfg->mode);
+	dgr_pr_str(p, "status", NULL, total_status(h, n));
 	for (unsigned int i = 0; i < n; i++) {
 		if (h[i].sm.error) {
-			pr_str(p, "error", h[i].sm.error); /* the first connection's that failed */
+			dgr_pr_str(p, "error", NULL,
+				   h[i].sm.error); /* the first connection's that failed */
 			break;
 		}
 	}
-	pr_dbl(p, "duration_s", seconds, 3);
-	pr_u64(p, "transactions", rx ? sum.txns_completed : sum.txns_sent);
-	pr_u64(p, "doorbells_sent", sum.doorbells_sent);
-	pr_u64(p, "doorbells_sent_by_consumer", sum.doorbells_inline);
-	pr_u64(p, "doorbells_received", sum.doorbells_received);
-	pr_u64(p, "bytes", rx ? sum.data_bytes_rx : sum.data_bytes_tx);
-	pr_dbl(p, "rate_mbyte_s", rate / 1e6, 1);
-	pr_dbl(p, "rate_msample_s", rate / DGR_SAMPLE_BYTES / 1e6, 2);
-	pr_u64(p, "samples_received", sum.samples_received);
-	pr_u64(p, "samples_lost", sum.samples_lost);
-	pr_dbl(p, "drop_rate", total > 0 ? lost / total : 0.0, 6);
-	pr_u64(p, "malformed_frames", sum.malformed_frames);
-	pr_u64(p, "incomplete_transactions", incomplete);
+	dgr_pr_dbl(p, "duration_s", NULL, seconds, 3);
+	dgr_pr_u64(p, "transactions", NULL, rx ? sum.txns_completed : sum.txns_sent);
+	dgr_pr_u64(p, "doorbells_sent", NULL, sum.doorbells_sent);
+	dgr_pr_u64(p, "doorbells_sent_by_consumer", NULL, sum.doorbells_inline);
+	dgr_pr_u64(p, "doorbells_received", NULL, sum.doorbells_received);
+	dgr_pr_u64(p, "bytes", NULL, rx ? sum.data_bytes_rx : sum.data_bytes_tx);
+	dgr_pr_dbl(p, "rate_mbyte_s", NULL, rate / 1e6, 1);
+	dgr_pr_dbl(p, "rate_msample_s", NULL, rate / DGR_SAMPLE_BYTES / 1e6, 2);
+	dgr_pr_u64(p, "samples_received", NULL, sum.samples_received);
+	dgr_pr_u64(p, "samples_lost", NULL, sum.samples_lost);
+	dgr_pr_dbl(p, "drop_rate", NULL, total > 0 ? lost / total : 0.0, 6);
+	dgr_pr_u64(p, "malformed_frames", NULL, sum.malformed_frames);
+	dgr_pr_u64(p, "incomplete_transactions", NULL, incomplete);
 	if (!rx) {
-		pr_u64(p, "buffers_unanswered", unanswered);
+		dgr_pr_u64(p, "buffers_unanswered", NULL, unanswered);
 	}
-	pr_u64(p, "frames_dropped_injected", injected);
+	dgr_pr_u64(p, "frames_dropped_injected", NULL, injected);
 	print_latency(p, &l);
 	if (rx) {
-		pr_obj_begin(p, "ramp");
-		pr_u64(p, "gaps", gaps);
-		pr_u64(p, "backwards", backwards);
-		pr_obj_end(p);
+		dgr_pr_obj_begin(p, "ramp", NULL);
+		dgr_pr_u64(p, "gaps", NULL, gaps);
+		dgr_pr_u64(p, "backwards", NULL, backwards);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_begin(p, "counters");
+	dgr_pr_obj_begin(p, "counters", NULL);
 	for (int i = 0; i < DGR_CONN_STATS_NFIELDS; i++) {
-		pr_u64(p, dgr_conn_stats_names[i], sumv[i]);
+		dgr_pr_u64(p, dgr_conn_stats_names[i], NULL, sumv[i]);
 	}
-	pr_obj_end(p);
-	pr_arr_begin(p, "connections");
+	dgr_pr_obj_end(p);
+	dgr_pr_arr_begin(p, "connections", NULL);
 	for (unsigned int i = 0; i < n; i++) {
-		pr_obj_begin(p, NULL);
-		pr_u64(p, "index", i);
-		pr_str(p, "peer", cfg->peers[i]);
-		pr_u64(p, "peer_id", h[i].co.peer_id);
+		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_u64(p, "index", NULL, i);
+		dgr_pr_str(p, "peer", NULL, cfg->peers[i]);
+		dgr_pr_u64(p, "peer_id", NULL, h[i].co.peer_id);
 		print_summary(p, &h[i].r, h[i].c, &h[i].sm);
-		pr_obj_end(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_arr_end(p);
+	dgr_pr_arr_end(p);
 }
 
 /* The summary: one connection's, or the totals and one per connection. */
-static void print_run(struct pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
+static void print_run(struct dgr_pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
 {
 	if (n == 1) {
 		print_summary(p, &h[0].r, h[0].c, &h[0].sm);
@@ -1715,24 +1722,24 @@ static int run_stream(struct host_cfg *cfg)
 		}
 	}
 	if (!cfg->quiet) {
-		struct pr p;
+		struct dgr_pr p;
 
-		pr_begin(&p, stdout, cfg->json);
+		dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (cfg->json ? DGR_PR_JSON : 0));
 		print_run(&p, cfg, h, n);
-		pr_end(&p);
+		dgr_pr_end(&p);
 	}
 	if (cfg->summary_json) {
 		FILE *f = fopen(cfg->summary_json, "w");
-		struct pr p;
+		struct dgr_pr p;
 
 		if (!f) {
 			fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n", cfg->summary_json,
 				strerror(errno));
 			status = DGR_EXIT_FAILED;
 		} else {
-			pr_begin(&p, f, true);
+			dgr_pr_begin(&p, f, DGR_PR_JSON);
 			print_run(&p, cfg, h, n);
-			pr_end(&p);
+			dgr_pr_end(&p);
 			if (fclose(f) != 0) {
 				fprintf(stderr, "dgrdma-host: --summary-json %s: %s\n",
 					cfg->summary_json, strerror(errno));
