@@ -436,7 +436,7 @@ int main(int argc, char **argv)
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
 	/* the emulator's `doorbell` property (docs/fpga.md): worker 0, offset 0x18 */
-	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
+	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = DGR_DCP_DOORBELL_ADDR;
 	if (parse_args(argc, argv, &o)) {
 		/* the message above names the argument; the whole usage would push it away */
 		return DGR_EXIT_USAGE;

@@ -32,16 +32,6 @@ enum fpga_mode {
 	FPGA_MODE_PERFTEST = 2,
 };
 
-/* Workers, in DCP worker-index order (docs/fpga.md section 4). */
-enum fpga_worker {
-	FPGA_W_CONFIG = 0,   /* dgrdma_config_dev */
-	FPGA_W_ADC = 1,	     /* data_src_qadc_csts */
-	FPGA_W_DAC = 2,	     /* data_sink_qdac_csts */
-	FPGA_W_PERFTEST = 3, /* perftest.hdl */
-	FPGA_W_EMULATOR = 4, /* the emulator itself: config, clock and pacing */
-	FPGA_W_COUNT
-};
-
 /* Control states of a worker (OpenCPI's life cycle). */
 enum fpga_wstate {
 	FPGA_WS_EXISTS = 0,
@@ -143,7 +133,7 @@ struct fpga_emu {
 	struct fpga_perftest pt;
 	struct fpga_acktrack ack;
 	struct fpga_txnrecord txns;
-	enum fpga_wstate wstate[FPGA_W_COUNT];
+	enum fpga_wstate wstate[DGR_WORKER_COUNT];
 
 	/* the wire */
 	struct dgr_transport *tr;
@@ -236,9 +226,7 @@ int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t 
 /* Performs control operation reg on worker w; returns an OCCP result word. */
 uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
 
-#define FPGA_OCCP_SUCCESS 0xC0DE4201u
-#define FPGA_OCCP_ERROR	  0xC0DE4202u
-#define FPGA_NOP_ID	  0x46504741u /* "FPGA": the id answered to discovery */
+#define FPGA_NOP_ID 0x46504741u /* "FPGA": the id answered to discovery */
 
 /* ---- props.c ---- */
 enum fpga_ptype { FPGA_PT_U32, FPGA_PT_U64, FPGA_PT_BOOL };
@@ -258,7 +246,7 @@ struct fpga_prop {
 
 extern const struct fpga_prop fpga_props[];
 extern const unsigned int fpga_nprops;
-extern const char *const fpga_worker_names[FPGA_W_COUNT];
+extern const char *const fpga_worker_names[DGR_WORKER_COUNT];
 
 /* Property at worker/offset (offset of a u64's high word finds it too). */
 const struct fpga_prop *fpga_prop_find(unsigned int worker, uint32_t offset);

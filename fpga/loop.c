@@ -22,7 +22,7 @@ static void release_doorbell(void *ctx, unsigned int buffer)
 	fpga_tx_queue_doorbell(ctx, buffer);
 }
 
-static bool operating(const struct fpga_emu *e, enum fpga_worker w)
+static bool operating(const struct fpga_emu *e, enum dgr_worker w)
 {
 	return e->wstate[w] == FPGA_WS_OPERATING;
 }
@@ -34,7 +34,7 @@ static void step_adc(struct fpga_emu *e)
 	if (e->adc.eof_pending) {
 		fpga_adc_flush_eof(&e->adc, &e->prod);
 	}
-	if (!operating(e, FPGA_W_ADC) || e->adc.stopped) {
+	if (!operating(e, DGR_WORKER_ADC) || e->adc.stopped) {
 		return;
 	}
 	if (!e->adc.ready_seen && e->have_peer && e->peer_ns > e->adc_start_ns) {
@@ -80,7 +80,7 @@ static void step_adc(struct fpga_emu *e)
  */
 void fpga_adc_packet_instant(struct fpga_emu *e)
 {
-	if (e->cfg.mode != FPGA_MODE_ADC || !operating(e, FPGA_W_ADC) || e->adc.stopped ||
+	if (e->cfg.mode != FPGA_MODE_ADC || !operating(e, DGR_WORKER_ADC) || e->adc.stopped ||
 	    !e->adc.dropping || !e->have_peer) {
 		return;
 	}
@@ -97,7 +97,7 @@ static void step_dac(struct fpga_emu *e)
 {
 	uint64_t due;
 
-	if (!operating(e, FPGA_W_DAC)) {
+	if (!operating(e, DGR_WORKER_DAC)) {
 		return;
 	}
 	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
@@ -117,7 +117,7 @@ static void step_dac(struct fpga_emu *e)
 
 static void step_perftest(struct fpga_emu *e)
 {
-	if (!operating(e, FPGA_W_PERFTEST)) {
+	if (!operating(e, DGR_WORKER_PERFTEST)) {
 		return;
 	}
 	if (e->have_peer) {
@@ -131,18 +131,18 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 {
 	uint64_t d = UINT64_MAX;
 
-	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
+	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, DGR_WORKER_ADC) && !e->adc.stopped &&
 	    e->adc.dropping && e->have_peer && fpga_producer_free_local(&e->prod) > 0) {
 		/* a buffer is free again: the drop period ends at the next sample */
 		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + 1);
-	} else if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
-		   !e->adc.dropping && e->have_peer) {
+	} else if (e->cfg.mode == FPGA_MODE_ADC && operating(e, DGR_WORKER_ADC) &&
+		   !e->adc.stopped && !e->adc.dropping && e->have_peer) {
 		uint64_t left =
 		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + left);
 	}
-	if (e->cfg.mode == FPGA_MODE_DAC && operating(e, FPGA_W_DAC) && e->dac.started &&
+	if (e->cfg.mode == FPGA_MODE_DAC && operating(e, DGR_WORKER_DAC) && e->dac.started &&
 	    !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
 		const struct fpga_slot *s = &e->cons.slot[e->cons.cons_idx];
 		uint64_t left = s->opcode == DGR_OPCODE_SAMPLES
@@ -151,7 +151,7 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos + left);
 	}
-	if (e->cfg.mode == FPGA_MODE_PERFTEST && operating(e, FPGA_W_PERFTEST) &&
+	if (e->cfg.mode == FPGA_MODE_PERFTEST && operating(e, DGR_WORKER_PERFTEST) &&
 	    fpga_perftest_tx_pending(&e->pt) && fpga_producer_free_local(&e->prod) > 0) {
 		d = e->pt.next_tx_ns;
 	}
@@ -168,7 +168,7 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
  */
 bool fpga_packets_can_wait(const struct fpga_emu *e, uint64_t d)
 {
-	return e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
+	return e->cfg.mode == FPGA_MODE_ADC && operating(e, DGR_WORKER_ADC) && !e->adc.stopped &&
 	       !e->adc.dropping && e->have_peer && !e->stopping && e->prod.complete == 0 &&
 	       e->prod.host_free > 0 && e->dbq_len == 0 && d > e->now_ns &&
 	       d - e->now_ns <= 1000000ull;
@@ -208,23 +208,23 @@ void fpga_start_workers(struct fpga_emu *e)
 {
 	bool ok;
 
-	for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
+	for (unsigned int w = 0; w < DGR_WORKER_COUNT; w++) {
 		fpga_control_op(e, w, DCP_CTL_INITIALIZE, &ok);
 	}
-	fpga_control_op(e, FPGA_W_CONFIG, DCP_CTL_START, &ok);
-	fpga_control_op(e, FPGA_W_EMULATOR, DCP_CTL_START, &ok);
+	fpga_control_op(e, DGR_WORKER_CONFIG, DCP_CTL_START, &ok);
+	fpga_control_op(e, DGR_WORKER_EMULATOR, DCP_CTL_START, &ok);
 	if (e->cfg.idle) {
 		return;
 	}
 	switch (e->cfg.mode) {
 	case FPGA_MODE_ADC:
-		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_START, &ok);
+		fpga_control_op(e, DGR_WORKER_ADC, DCP_CTL_START, &ok);
 		break;
 	case FPGA_MODE_DAC:
-		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_START, &ok);
+		fpga_control_op(e, DGR_WORKER_DAC, DCP_CTL_START, &ok);
 		break;
 	case FPGA_MODE_PERFTEST:
-		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_START, &ok);
+		fpga_control_op(e, DGR_WORKER_PERFTEST, DCP_CTL_START, &ok);
 		break;
 	}
 }
@@ -235,16 +235,16 @@ static void begin_stop(struct fpga_emu *e)
 
 	e->stopping = true;
 	e->stop_ns = e->now_ns;
-	if (operating(e, FPGA_W_ADC)) {
+	if (operating(e, DGR_WORKER_ADC)) {
 		step_adc(e); /* the samples due up to the stop instant */
-		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_STOP, &ok);
+		fpga_control_op(e, DGR_WORKER_ADC, DCP_CTL_STOP, &ok);
 	}
-	if (operating(e, FPGA_W_DAC)) {
+	if (operating(e, DGR_WORKER_DAC)) {
 		step_dac(e);
-		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_STOP, &ok);
+		fpga_control_op(e, DGR_WORKER_DAC, DCP_CTL_STOP, &ok);
 	}
-	if (operating(e, FPGA_W_PERFTEST)) {
-		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_STOP, &ok);
+	if (operating(e, DGR_WORKER_PERFTEST)) {
+		fpga_control_op(e, DGR_WORKER_PERFTEST, DCP_CTL_STOP, &ok);
 	}
 }
 

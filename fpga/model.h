@@ -21,13 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/wire.h>
 
-/* Port memories: the RX path (FPGA -> host) at 0, the TX path at 0x40000000, on both ends. */
-#define FPGA_RX_PATH_BASE    0x00000000u
-#define FPGA_TX_PATH_BASE    0x40000000u
-#define FPGA_FLAGS_PER_PORT  256u
-#define FPGA_FLAG_AREA_BYTES (4u * FPGA_FLAGS_PER_PORT)
+/* Port memories: DGR_PORT_BASE_RX and _TX, DGR_PORT_FLAGS flags each (dgrdma/contract.h). */
+#define FPGA_FLAG_AREA_BYTES (4u * DGR_PORT_FLAGS)
 
 #define FPGA_DEFAULT_BUFFER_SIZE  16384u
 #define FPGA_DEFAULT_HOST_BUFFERS 64u

@@ -55,9 +55,9 @@ static bool tx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
 	if (e->cfg.mode == FPGA_MODE_ADC) {
 		return false; /* the ADC has no input port */
 	}
-	r.data_addr -= FPGA_TX_PATH_BASE;
+	r.data_addr -= DGR_PORT_BASE_TX;
 	if (r.flag_addr != DGR_NO_FLAG) {
-		r.flag_addr -= FPGA_TX_PATH_BASE;
+		r.flag_addr -= DGR_PORT_BASE_TX;
 	}
 	if (dgr_msg_validate(&r, fpga_consumer_mem_size(&e->cons), true, NULL) < 0 ||
 	    (r.data_len > 0 && r.data_addr + r.data_len > data_end)) {
@@ -82,10 +82,10 @@ static void write_flag(struct fpga_emu *e, const struct fpga_txn_entry *t)
 		e->cnt.flags_unusable++;
 		return;
 	}
-	if (t->flag_addr >= FPGA_TX_PATH_BASE) {
+	if (t->flag_addr >= DGR_PORT_BASE_TX) {
 		e->cnt.transactions_rx++;
-		if (fpga_consumer_complete(&e->cons, t->data_addr - FPGA_TX_PATH_BASE,
-					   t->flag_addr - FPGA_TX_PATH_BASE, t->flag_value) < 0) {
+		if (fpga_consumer_complete(&e->cons, t->data_addr - DGR_PORT_BASE_TX,
+					   t->flag_addr - DGR_PORT_BASE_TX, t->flag_value) < 0) {
 			e->cnt.messages_rejected++;
 		}
 		return;
@@ -100,8 +100,8 @@ static void rx_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
 	bool ok;
 
 	e->cnt.messages_rx++;
-	if (m->data_addr >= FPGA_TX_PATH_BASE ||
-	    (m->flag_addr != DGR_NO_FLAG && m->flag_addr >= FPGA_TX_PATH_BASE)) {
+	if (m->data_addr >= DGR_PORT_BASE_TX ||
+	    (m->flag_addr != DGR_NO_FLAG && m->flag_addr >= DGR_PORT_BASE_TX)) {
 		ok = tx_path_msg_ok(e, m);
 	} else {
 		ok = rx_path_msg_ok(e, m);

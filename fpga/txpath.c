@@ -210,9 +210,9 @@ void fpga_tx_doorbells(struct fpga_emu *e)
 		unsigned int j = e->dbq[e->dbq_head].buffer;
 		struct dgr_txn t = {
 			.txn_id = e->next_txn++,
-			.data_addr = FPGA_TX_PATH_BASE,
+			.data_addr = DGR_PORT_BASE_TX,
 			.flag_addr =
-			    fpga_flag_addr(FPGA_TX_PATH_BASE, e->cfg.host_buffers, e->cons.size, j),
+			    fpga_flag_addr(DGR_PORT_BASE_TX, e->cfg.host_buffers, e->cons.size, j),
 			.flag_value = DGR_DOORBELL_VALUE,
 			.data = NULL,
 			.len = 0,

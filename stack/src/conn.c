@@ -90,8 +90,8 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 				      "--rx-holdoff-us: %u is out of range 0..1000",
 				      o->rx_holdoff_us);
 	}
-	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
-	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
+	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > DGR_PORT_SPAN ||
+	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > DGR_PORT_SPAN) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--buffers x --buffer-size exceeds the 1 GiB port memory");
 	}
@@ -105,7 +105,7 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 				      "--port-base: not with both directions (the paths are told "
 				      "apart by their bases 0 and 0x40000000)");
 	}
-	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > 0xC0000000u)) {
+	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > DGR_PORT_BASE_MAX)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
 				      o->port_base);

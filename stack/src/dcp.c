@@ -5,7 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/dcp.h>
+
+/* The contract's doorbell address is dcp_property_addr(DGR_WORKER_CONFIG, DGR_PROP_DOORBELL). */
+_Static_assert(DGR_DCP_DOORBELL_ADDR ==
+		   (((DGR_WORKER_CONFIG + 1u) << DCP_PROPERTY_WORKER_SHIFT) | DGR_PROP_DOORBELL),
+	       "DGR_DCP_DOORBELL_ADDR is not worker 0's doorbell property");
+_Static_assert(DGR_PORT_BASE_MAX == 0x100000000ull - DGR_PORT_SPAN,
+	       "a port memory at DGR_PORT_BASE_MAX must end below 4 GiB");
 
 static uint16_t get_be16(const uint8_t *p)
 {

@@ -802,7 +802,8 @@ static int parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			}
 			break;
 		case OPT_PORT_BASE:
-			if (parse_u("--port-base", optarg, 0, 0xC0000000u, false, &v, err) < 0) {
+			if (parse_u("--port-base", optarg, 0, DGR_PORT_BASE_MAX, false, &v, err) <
+			    0) {
 				return -1;
 			}
 			co->set_port_base = true;
@@ -1788,15 +1789,10 @@ out:
  * out (software load); without it the buffers go out and are taken as they
  * are. docs/stack.md, "dgrdma-host perf".
  */
-#define PERF_SIZES	    5
-#define PERF_POLL_NS	    100000ull /* how often the end of the tx stream is looked for */
-#define PERF_DCP_TIMEOUT    200u      /* ms per attempt */
-#define PERF_DCP_RETRIES    5u
-#define PT_TX_RUN	    0x00u /* perftest properties (docs/fpga.md section 4) */
-#define PT_TX_BEATS	    0x04u
-#define PT_TX_MESSAGES	    0x08u
-#define PT_TX_MESSAGES_SENT 0x28u
-#define OCCP_SUCCESS	    0xC0DE4201u /* result word of a control operation (docs/fpga.md) */
+#define PERF_SIZES	 5
+#define PERF_POLL_NS	 100000ull /* how often the end of the tx stream is looked for */
+#define PERF_DCP_TIMEOUT 200u	   /* ms per attempt */
+#define PERF_DCP_RETRIES 5u
 
 struct perf_run {
 	struct host_cfg *cfg;
@@ -1942,7 +1938,7 @@ static int64_t perf_rx_arm(struct perf_run *p, struct dgr_conn *c, char *err)
 	if (dgr_conn_dcp(c, &q, &r, PERF_DCP_TIMEOUT, PERF_DCP_RETRIES, err) < 0) {
 		return -1;
 	}
-	if (r.low != DCP_RESP_OK || r.data != OCCP_SUCCESS) {
+	if (r.low != DCP_RESP_OK || r.data != DGR_OCCP_SUCCESS) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "the FPGA refused the reset of its DG-RDMA worker 0 ('%s', 0x%08x): "
 			 "without it the FPGA's first message of this connection may not go "
@@ -1952,8 +1948,8 @@ static int64_t perf_rx_arm(struct perf_run *p, struct dgr_conn *c, char *err)
 	}
 
 	/* the low word's read latches the high word (docs/fpga.md section 4) */
-	if (perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT, 0, &lo, err) < 0 ||
-	    perf_dcp(c, cfg, DCP_KIND_READ, PT_TX_MESSAGES_SENT + 4, 0, &hi, err) < 0) {
+	if (perf_dcp(c, cfg, DCP_KIND_READ, DGR_PERFTEST_TX_MESSAGES_SENT, 0, &lo, err) < 0 ||
+	    perf_dcp(c, cfg, DCP_KIND_READ, DGR_PERFTEST_TX_MESSAGES_SENT + 4, 0, &hi, err) < 0) {
 		return -1;
 	}
 	sent = (uint64_t)hi << 32 | lo;
@@ -1964,8 +1960,9 @@ static int64_t perf_rx_arm(struct perf_run *p, struct dgr_conn *c, char *err)
 			 p->nsizes, p->count, sent);
 		return -1;
 	}
-	if (perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES, (uint32_t)sent, NULL, err) < 0 ||
-	    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_RUN, 1, NULL, err) < 0) {
+	if (perf_dcp(c, cfg, DCP_KIND_WRITE, DGR_PERFTEST_TX_MESSAGES, (uint32_t)sent, NULL, err) <
+		0 ||
+	    perf_dcp(c, cfg, DCP_KIND_WRITE, DGR_PERFTEST_TX_RUN, 1, NULL, err) < 0) {
 		return -1;
 	}
 	return (int64_t)sent;
@@ -1983,8 +1980,8 @@ static int perf_phases(struct perf_run *p, struct dgr_conn *c, uint64_t rx_base,
 	for (unsigned int k = 0; k < p->nsizes; k++) {
 		bool tx_done = !p->tx, rx_done = !p->rx;
 
-		if (p->rx &&
-		    perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_BEATS, p->sizes[k] / 4, NULL, err) < 0) {
+		if (p->rx && perf_dcp(c, cfg, DCP_KIND_WRITE, DGR_PERFTEST_TX_BEATS,
+				      p->sizes[k] / 4, NULL, err) < 0) {
 			return 1;
 		}
 		p->start_ns[k] = now_ns();
@@ -1992,7 +1989,7 @@ static int perf_phases(struct perf_run *p, struct dgr_conn *c, uint64_t rx_base,
 		p->released = k + 1;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
-		if (p->rx && perf_dcp(c, cfg, DCP_KIND_WRITE, PT_TX_MESSAGES,
+		if (p->rx && perf_dcp(c, cfg, DCP_KIND_WRITE, DGR_PERFTEST_TX_MESSAGES,
 				      (uint32_t)(rx_base + (k + 1) * p->count), NULL, err) < 0) {
 			return 1;
 		}
@@ -2197,7 +2194,7 @@ int main(int argc, char **argv)
 	cfg.max_drop_rate = -1;
 	cfg.idle_timeout_ns = 5000000000ull;
 	cfg.perf_direction = DGR_DIR_TX;
-	cfg.perf_worker = 3; /* the emulator's perftest (docs/fpga.md section 4) */
+	cfg.perf_worker = DGR_WORKER_PERFTEST; /* docs/fpga.md section 4 */
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? DGR_EXIT_USAGE : DGR_EXIT_OK;
