@@ -37,7 +37,9 @@ $(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRDMA_A)
 
 # dgrdma-host: the tuning guide's test application; dgrdma-ctl: the DCP client.
 PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
-$(BUILD)/bin/dgrdma-host: $(call objs,stack/tools/dgrdma-host.c) \
+# dgrdma-host: one file a job in stack/tools/host/ (host.h lists them).
+HOST_TOOL_SRCS := $(wildcard stack/tools/host/*.c)
+$(BUILD)/bin/dgrdma-host: $(call objs,$(HOST_TOOL_SRCS)) \
 		$(LIBDGRDMA_A) $(LIBDGRTP_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STACK_PROG_LIBS)

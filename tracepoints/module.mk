@@ -74,7 +74,7 @@ install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 # dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace
 TP_NOTRACE_OBJS := $(patsubst %.c,$(BUILD)/notrace/%.o,$(wildcard stack/src/*.c) \
-	stack/tools/dgrdma-host.c)
+	$(wildcard stack/tools/host/*.c))
 $(BUILD)/notrace/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_stack) -DDGR_NO_TRACE -MMD -MP -c -o $@ $<
