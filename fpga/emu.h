@@ -4,12 +4,14 @@
  * send and receive paths, the DCP server and the property space.
  *
  *   main.c       command line, start-up print, exit summary
- *   loop.c       the event loop: clock, pacing, workers, stop and drain
+ *   loop.c       the event loop: clock, workers' steps, send path, stop and drain
+ *   worker.c     the workers' life cycle (control operations), their steps to the
+ *                clock, the endpoint's restart for a new host
  *   pacing.c     real and virtual clocks, pacing error statistics
  *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
  *                piggy-backing, fault injection, sendmmsg batches
- *   rxpath.c     frames in: ACK tracker, validation, transaction record, doorbells
- *   dcp_server.c DCP requests: discovery, admin space, control ops, properties
+ *   rxpath.c     frames in: ACK tracker, validation, transaction record
+ *   dcp_server.c DCP requests: discovery, admin space, properties (control ops: worker.c)
  *   props.c      the property map (docs/fpga.md section 4) and its dump (dgrdma/print.h)
  */
 #ifndef DGRDMA_FPGA_EMU_H
@@ -208,23 +210,47 @@ void fpga_tx_doorbells(struct fpga_emu *e);
 void fpga_tx_service(struct fpga_emu *e, bool force_flush);
 /* Earliest time something in the TX path is due (UINT64_MAX: nothing). */
 uint64_t fpga_tx_next_deadline(const struct fpga_emu *e);
+/* A doorbell for host buffer i from either transport: a credit for the output port. */
+void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
+		      uint16_t frame_seq, bool via_dcp);
 
 /* ---- rxpath.c ---- */
 /* Receives and handles what is waiting (never blocks). Returns packets handled. */
 int fpga_rx_poll(struct fpga_emu *e);
 /* Handles one received packet (also used by tests with crafted input). */
 void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt);
-/* A new host connection: the DG-RDMA state starts afresh (peer_restarts + 1). */
+
+/* ---- worker.c ---- */
+/* True when worker w is operating (started, not stopped or released). */
+bool fpga_worker_operating(const struct fpga_emu *e, enum dgr_worker w);
+/*
+ * Performs control operation reg on worker w; returns an OCCP result word
+ * (DGR_OCCP_SUCCESS, DGR_OCCP_ERROR, the state for DCP_CTL_STATUS); *ok is false
+ * for a register that is no operation.
+ */
+uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
+/* Initializes every worker and starts those of the mode (unless --idle). */
+void fpga_start_workers(struct fpga_emu *e);
+/* Advances a clocked worker (ADC, DAC, perftest) to the clock; nothing for the others. */
+void fpga_worker_step(struct fpga_emu *e, enum dgr_worker w);
+/* Steps every operating clocked worker to the stop instant and stops it. */
+void fpga_workers_stop(struct fpga_emu *e);
+/*
+ * Called after a received packet freed host buffers: while the ADC drops, the freed
+ * buffers meet the ADC's next sample before the next packet is handled (each packet is an
+ * instant of its own, as frames are on the wire). Does nothing otherwise.
+ */
+void fpga_adc_packet_instant(struct fpga_emu *e);
+/*
+ * A new host connection (frame_seq 1 outside the ACK window with restart_on_seq1,
+ * or a DCP reset of dgrdma_config): the DG-RDMA state starts afresh (ACK tracker,
+ * transaction record, input buffers, host buffers; peer_restarts + 1).
+ */
 void fpga_dgrdma_restart(struct fpga_emu *e);
-/* A doorbell for host buffer i from either transport. */
-void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
-		      uint16_t frame_seq, bool via_dcp);
 
 /* ---- dcp_server.c ---- */
 /* Answers one DCP request into out (cap bytes). Returns the length, 0 for no answer. */
 int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out, size_t cap);
-/* Performs control operation reg on worker w; returns an OCCP result word. */
-uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
 
 #define FPGA_NOP_ID 0x46504741u /* "FPGA": the id answered to discovery */
 

@@ -108,6 +108,12 @@ void fpga_producer_sent(struct fpga_producer *p);
  */
 int fpga_producer_doorbell(struct fpga_producer *p, unsigned int index);
 
+/*
+ * A new host: every host buffer is free and the next transaction goes into host
+ * buffer 0 (the local buffers and the counters stay).
+ */
+void fpga_producer_restart(struct fpga_producer *p);
+
 /* Host buffers in flight (sent, not yet released by a doorbell). */
 static inline unsigned int fpga_producer_in_flight(const struct fpga_producer *p)
 {
@@ -239,6 +245,8 @@ struct fpga_dac {
 };
 
 void fpga_dac_init(struct fpga_dac *d, bool check_ramp);
+/* A new host: the DAC waits for its first data again (an EOF seen is forgotten). */
+void fpga_dac_restart(struct fpga_dac *d);
 
 /*
  * Advances the DAC clock by n sample slots, consuming from the consumer.

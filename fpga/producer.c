@@ -128,6 +128,14 @@ void fpga_producer_sent(struct fpga_producer *p)
 }
 
 /* See model.h. */
+void fpga_producer_restart(struct fpga_producer *p)
+{
+	p->host_free = p->nhost;
+	p->expect_doorbell = 0;
+	p->txns_committed = 0;
+}
+
+/* See model.h. */
 int fpga_producer_doorbell(struct fpga_producer *p, unsigned int index)
 {
 	int rc = 0;
