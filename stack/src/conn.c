@@ -721,20 +721,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Nearest rank: the smallest value with at least p of the samples at or below it. */
-static uint64_t rank(const uint64_t *v, uint64_t n, double p)
-{
-	uint64_t r = (uint64_t)(p * (double)n);
-
-	if ((double)r < p * (double)n) {
-		r++;
-	}
-	if (r < 1) {
-		r = 1;
-	}
-	return v[r - 1];
-}
-
 static struct dgr_lat_series *series_of(struct dgr_conn *c, bool from_arrival)
 {
 	return from_arrival ? &c->lat_arrival : &c->lat;
@@ -792,10 +778,10 @@ static int dist_of(struct dgr_conn *const *c, unsigned int n, bool from_arrival,
 		}
 	}
 	qsort(all, d->stored, sizeof(*all), cmp_u64);
-	d->p50 = rank(all, d->stored, 0.50);
-	d->p90 = rank(all, d->stored, 0.90);
-	d->p99 = rank(all, d->stored, 0.99);
-	d->p999 = rank(all, d->stored, 0.999);
+	d->p50 = dgr_percentile_nearest_rank(all, d->stored, 500);
+	d->p90 = dgr_percentile_nearest_rank(all, d->stored, 900);
+	d->p99 = dgr_percentile_nearest_rank(all, d->stored, 990);
+	d->p999 = dgr_percentile_nearest_rank(all, d->stored, 999);
 	if (n > 1) {
 		free(all);
 	}
