@@ -138,11 +138,26 @@ static bool raised(const struct dgr_sched *s)
 	return s->policy == SCHED_FIFO || s->policy == SCHED_RR || (s->set_nice && s->nice < 0);
 }
 
+/* The role of thread t (the thread_start tracepoint's field, the name the tools print). */
+static uint8_t role_of(const struct dgr_conn *c, int t)
+{
+	switch (t) {
+	case DGR_T_RX:
+		return DGR_ROLE_RX;
+	case DGR_T_TX:
+		return DGR_ROLE_TX;
+	case DGR_T_WORKER:
+		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
+	case DGR_T_WORKER2:
+		return DGR_ROLE_PRODUCER;
+	default:
+		return DGR_ROLE_CONTROL;
+	}
+}
+
 static void check_control_cpus(struct dgr_conn *c)
 {
 	const struct dgr_sched *ctl = &c->o.sched[DGR_T_CONTROL];
-	static const char *const names[DGR_T_COUNT] = { "rx", "tx", "worker", "control",
-							"producer" };
 
 	for (int t = DGR_T_RX; t < DGR_T_COUNT; t++) {
 		const struct dgr_sched *d = &c->o.sched[t];
@@ -157,7 +172,7 @@ static void check_control_cpus(struct dgr_conn *c)
 				 "which has a raised priority: control work (DCP, stats) can be "
 				 "delayed (the OVS-DPDK lesson); give --cpu-control a CPU the data "
 				 "threads do not use",
-				 names[t]);
+				 dgr_conn_thread_name(c, t));
 			c->warning = c->warnbuf;
 			return;
 		}
@@ -338,18 +353,13 @@ void dgr_thread_cpu(struct dgr_thread_stats *ts)
 	}
 }
 
-static const char *const thread_names_rx[DGR_T_COUNT] = { "rx", "tx", "consumer", "control",
-							  "producer" };
-static const char *const thread_names_tx[DGR_T_COUNT] = { "rx", "tx", "producer", "control",
-							  "producer" };
-
 /* Returns the name of thread t ("rx", "tx", "consumer"/"producer", "control"). */
 const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
 {
 	if (t < 0 || t >= DGR_T_COUNT) {
 		return "unknown";
 	}
-	return c->o.direction == DGR_DIR_TX ? thread_names_tx[t] : thread_names_rx[t];
+	return dgr_thread_role_name((enum dgr_thread_role)role_of(c, t));
 }
 
 /* Returns true when the connection runs thread t. */
@@ -359,22 +369,6 @@ bool dgr_conn_thread_used(const struct dgr_conn *c, int t)
 		return false;
 	}
 	return t != DGR_T_WORKER2 || c->o.direction == DGR_DIR_BOTH;
-}
-
-static uint8_t role_of(const struct dgr_conn *c, int t)
-{
-	switch (t) {
-	case DGR_T_RX:
-		return DGR_ROLE_RX;
-	case DGR_T_TX:
-		return DGR_ROLE_TX;
-	case DGR_T_WORKER:
-		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
-	case DGR_T_WORKER2:
-		return DGR_ROLE_PRODUCER;
-	default:
-		return DGR_ROLE_CONTROL;
-	}
 }
 
 /* Applies the thread's scheduling; returns false (after reporting) when refused. */
