@@ -11,6 +11,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <dgrdma/stats.h> /* DGR_ROLE_PRODUCER: the emulator thread's role */
+
 #include "dgrdma-fpga-tp.h"
 #include "emu.h"
 #include "loop.h"
@@ -82,8 +84,8 @@ static void thread_start_tp(const struct fpga_emu *e)
 			}
 		}
 	}
-	DGR_FPGA_TP(thread_start, (uint8_t)4, (uint16_t)e->cfg.local_src_id, (int32_t)gettid(),
-		    (int32_t)policy, (int32_t)sp.sched_priority,
+	DGR_FPGA_TP(thread_start, (uint8_t)DGR_ROLE_PRODUCER, (uint16_t)e->cfg.local_src_id,
+		    (int32_t)gettid(), (int32_t)policy, (int32_t)sp.sched_priority,
 		    (int32_t)getpriority(PRIO_PROCESS, 0), mask);
 }
 

@@ -165,6 +165,12 @@ void fpga_adc_produce(struct fpga_adc *a, struct fpga_producer *p, uint64_t n, b
  * fpga_adc_flush_eof() until it returns true.
  */
 void fpga_adc_stop(struct fpga_adc *a, struct fpga_producer *p);
+
+/*
+ * A start (again): the ramp continues where it stopped, its clock now puts
+ * sample 0 at start_ns, at rate samples/s.
+ */
+void fpga_adc_start(struct fpga_adc *a, uint64_t start_ns, double rate);
 bool fpga_adc_flush_eof(struct fpga_adc *a, struct fpga_producer *p);
 
 /* Samples dropped in the open drop period (0 when not dropping). */

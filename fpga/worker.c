@@ -158,11 +158,9 @@ static void worker_start(struct fpga_emu *e, unsigned int w)
 	switch (w) {
 	case DGR_WORKER_ADC:
 		/* the ramp continues where it stopped: the clock restarts at the next sample */
-		e->adc.stopped = false;
 		e->adc_start_ns =
 		    e->now_ns - (uint64_t)((double)e->adc.next_sample * 1e9 / e->cfg.rate);
-		e->adc.start_ns = e->adc_start_ns;
-		e->adc.rate = e->cfg.rate;
+		fpga_adc_start(&e->adc, e->adc_start_ns, e->cfg.rate);
 		break;
 	case DGR_WORKER_DAC:
 		e->dac_start_ns = e->now_ns;
