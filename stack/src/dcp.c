@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dgrdma/contract.h>
 #include <dgrdma/dcp.h>
@@ -282,4 +283,28 @@ const char *dcp_control_op_name(uint32_t reg)
 	default:
 		return NULL;
 	}
+}
+
+/* See dcp.h. */
+int dgr_dcp_attempts(unsigned int retries, unsigned int timeout_ms, int (*send)(void *ctx),
+		     int (*wait)(void *ctx, uint64_t deadline_ns), void *ctx)
+{
+	for (unsigned int attempt = 0; attempt <= retries; attempt++) {
+		struct timespec ts;
+		uint64_t deadline;
+		int rc = send(ctx);
+
+		if (rc < 0) {
+			return rc;
+		}
+		/* each attempt has its own deadline, from when it was sent */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		deadline = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
+			   (uint64_t)timeout_ms * 1000000ull;
+		rc = wait(ctx, deadline);
+		if (rc != 0) {
+			return rc < 0 ? rc : 0;
+		}
+	}
+	return -DGR_E_TIMEOUT;
 }

@@ -19,10 +19,10 @@
 
 #include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
+#include <dgrdma/print.h>
 #include <dgrdma/transport.h>
 
 #include "dgrdma-version.h"
-#include <dgrdma/print.h>
 
 #define MAX_PROPS 512
 
@@ -213,70 +213,93 @@ static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *e
 	return bad_arg(c);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
+/* One request of transact() in flight: what its send and wait need. */
+struct ctl_call {
+	struct ctl *c;
+	const struct dgr_addr *dst;
+	uint8_t buf[32];
+	size_t len;
+	uint8_t tag;
+	struct dcp_packet *resp;
+	char *err;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
+/* Sends the request once. Returns 0 or a negative code with err. */
+static int ctl_call_send(void *ctx)
+{
+	struct ctl_call *q = ctx;
+	struct dgr_tx_pkt pkt = {
+		.data = q->buf, .len = q->len, .proto = DGR_PROTO_DCP, .dst = q->dst
+	};
+	int rc = dgr_transport_send(q->c->t, &pkt, 1, q->err);
+
+	if (rc < 0) {
+		return rc;
+	}
+	q->c->sent++;
+	return 0;
+}
+
+/* Waits for the response with the request's tag: 1, 0 at the deadline, or a negative code. */
+static int ctl_call_wait(void *ctx, uint64_t deadline)
+{
+	struct ctl_call *q = ctx;
+
+	for (;;) {
+		struct dgr_rx_pkt in[16];
+		struct timespec ts;
+		uint64_t t;
+		int n;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (t >= deadline) {
+			q->c->timeouts++;
+			return 0;
+		}
+		n = dgr_transport_recv(q->c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
+				       q->err);
+		if (n < 0) {
+			return n;
+		}
+		for (int i = 0; i < n; i++) {
+			if (in[i].proto != DGR_PROTO_DCP ||
+			    dcp_decode(in[i].data, in[i].len, q->resp, NULL) < 0 ||
+			    !dcp_is_response(q->resp->kind) || q->resp->tag != q->tag) {
+				continue; /* not ours: a late answer to an earlier try */
+			}
+			return 1;
+		}
+	}
 }
 
 /*
- * Sends req to dst and waits for the response with its tag, retrying.
- * Returns 0 with *resp, or -DGR_E_TIMEOUT / -DGR_E_SYS with err.
+ * Sends req to dst and waits for the response with its tag, retrying
+ * (dgr_dcp_attempts). Returns 0 with *resp, or -DGR_E_TIMEOUT / -DGR_E_SYS with err.
  */
 static int transact(struct ctl *c, struct dcp_packet *req, const struct dgr_addr *dst,
 		    struct dcp_packet *resp, char *err)
 {
-	uint8_t buf[32];
+	struct ctl_call q = { .c = c, .dst = dst, .resp = resp, .err = err };
 	int len;
+	int rc;
 
 	req->tag = c->tag++;
-	len = dcp_encode(buf, sizeof(buf), req);
+	q.tag = req->tag;
+	len = dcp_encode(q.buf, sizeof(q.buf), req);
 	if (len < 0) {
 		snprintf(err, DGR_ERRBUF_SIZE, "cannot encode the request");
 		return len;
 	}
-	for (unsigned int attempt = 0; attempt <= c->retries; attempt++) {
-		struct dgr_tx_pkt pkt = {
-			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
-		};
-		uint64_t deadline = now_ms() + c->timeout_ms;
-		int rc;
-
-		rc = dgr_transport_send(c->t, &pkt, 1, err);
-		if (rc < 0) {
-			return rc;
-		}
-		c->sent++;
-		for (;;) {
-			struct dgr_rx_pkt in[16];
-			uint64_t t = now_ms();
-			int n;
-
-			if (t >= deadline) {
-				break;
-			}
-			n = dgr_transport_recv(c->t, in, 16, (int)(deadline - t), err);
-			if (n < 0) {
-				return n;
-			}
-			for (int i = 0; i < n; i++) {
-				if (in[i].proto != DGR_PROTO_DCP ||
-				    dcp_decode(in[i].data, in[i].len, resp, NULL) < 0 ||
-				    !dcp_is_response(resp->kind) || resp->tag != req->tag) {
-					continue; /* not ours: a late answer to an earlier try */
-				}
-				return 0;
-			}
-		}
-		c->timeouts++;
+	q.len = (size_t)len;
+	rc = dgr_dcp_attempts(c->retries, c->timeout_ms, ctl_call_send, ctl_call_wait, &q);
+	if (rc == -DGR_E_TIMEOUT) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no DCP response after %u attempts of %u ms (is the endpoint running and "
+			 "reachable on this transport? raise --timeout/--retries for a slow link)",
+			 c->retries + 1, c->timeout_ms);
 	}
-	snprintf(err, DGR_ERRBUF_SIZE,
-		 "no DCP response after %u attempts of %u ms (is the endpoint running and "
-		 "reachable on this transport? raise --timeout/--retries for a slow link)",
-		 c->retries + 1, c->timeout_ms);
-	return -DGR_E_TIMEOUT;
+	return rc;
 }
 
 static int check_code(const struct dcp_packet *r, const char *what, char *err)
@@ -319,27 +342,98 @@ static int read_word(struct ctl *c, uint32_t addr, uint32_t *v, char *err)
 
 #define MAX_ENDPOINTS 256
 
+/* discover's NOP in flight: the request (sent by ctl_call_send) and the endpoints seen. */
+struct discover_call {
+	struct ctl_call call; /* first: ctl_call_send takes it */
+	struct dgr_pr *p;
+	struct dgr_addr *seen;
+	unsigned int found;
+};
+
+/* Lists one answer to the NOP, unless its sender answered before. */
+static void discover_answer(struct discover_call *d, const struct dgr_rx_pkt *in,
+			    const struct dcp_packet *resp)
+{
+	struct ctl *c = d->call.c;
+	char a[64], mac[32];
+	struct dgr_addr m;
+
+	for (unsigned int k = 0; k < d->found; k++) {
+		if (dgr_addr_equal(c->to.kind, &d->seen[k], &in->src)) {
+			return;
+		}
+	}
+	if (d->found == MAX_ENDPOINTS) {
+		return;
+	}
+	d->seen[d->found++] = in->src;
+	memset(&m, 0, sizeof(m));
+	memcpy(m.mac, resp->mac, 6);
+	dgr_pr_line_begin(d->p, NULL);
+	dgr_pr_str(d->p, "address", NULL, dgr_addr_str(c->to.kind, &in->src, a, sizeof(a)));
+	dgr_pr_u64(d->p, "id", NULL, resp->nop_id);
+	dgr_pr_str(d->p, "mac", NULL, dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
+	dgr_pr_line_end(d->p);
+}
+
+/*
+ * Collects the answers until the deadline: every endpoint may answer. Returns 1 when
+ * one did (no more attempts), 0 when none did, or a negative code with err.
+ */
+static int discover_wait(void *ctx, uint64_t deadline)
+{
+	struct discover_call *d = ctx;
+	struct ctl *c = d->call.c;
+
+	for (;;) {
+		struct dgr_rx_pkt in[16];
+		struct dcp_packet resp;
+		struct timespec ts;
+		uint64_t t;
+		int n;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (t >= deadline) {
+			break;
+		}
+		n = dgr_transport_recv(c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
+				       d->call.err);
+		if (n < 0) {
+			return n;
+		}
+		for (int i = 0; i < n; i++) {
+			if (in[i].proto != DGR_PROTO_DCP ||
+			    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
+			    resp.kind != DCP_KIND_NOP_RESP || resp.tag != d->call.tag) {
+				continue; /* our own broadcast, or not an answer to it */
+			}
+			discover_answer(d, &in[i], &resp);
+		}
+	}
+	if (d->found == 0) {
+		c->timeouts++;
+	}
+	return d->found > 0;
+}
+
 /*
  * discover: sends a NOP to --peer (unicast or a broadcast address), or
  * without --peer to every endpoint of the link (the broadcast MAC on raw
  * Ethernet, 255.255.255.255:18078 over UDP), and lists every endpoint that
  * answers within --timeout, once each, one line per endpoint. The NOP is sent
- * again (--retries) only while nobody answered.
+ * again (--retries, dgr_dcp_attempts) only while nobody answered.
  */
 static int cmd_discover(struct ctl *c, struct dgr_pr *p, char *err)
 {
-	struct dcp_packet req, resp;
+	struct discover_call d = { .call = { .c = c, .err = err }, .p = p };
+	struct dcp_packet req;
 	struct dgr_addr bcast;
-	struct dgr_addr *seen;
-	const struct dgr_addr *dst = NULL;
-	uint8_t buf[32];
 	int len;
-	unsigned int found = 0;
-	uint64_t deadline;
-	int rc = 0;
+	int rc;
 
-	seen = calloc(MAX_ENDPOINTS, sizeof(*seen));
-	if (!seen) {
+	d.seen = calloc(MAX_ENDPOINTS, sizeof(*d.seen));
+	if (!d.seen) {
 		snprintf(err, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
@@ -352,80 +446,35 @@ static int cmd_discover(struct ctl *c, struct dgr_pr *p, char *err)
 			bcast.in.sin_addr.s_addr = htonl(INADDR_BROADCAST);
 			bcast.in.sin_port = htons(DGR_UDP_PORT);
 		}
-		dst = &bcast;
+		d.call.dst = &bcast;
 	}
 	memset(&req, 0, sizeof(req));
 	req.kind = DCP_KIND_NOP;
 	req.uncached = true;
 	req.tag = c->tag++;
-	len = dcp_encode(buf, sizeof(buf), &req);
-	dgr_pr_arr_begin(p, "endpoints", NULL);
-	for (unsigned int attempt = 0; attempt <= c->retries && found == 0; attempt++) {
-		struct dgr_tx_pkt pkt = {
-			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
-		};
-
-		if (dgr_transport_send(c->t, &pkt, 1, err) < 0) {
-			rc = -1;
-			goto out;
-		}
-		c->sent++;
-		deadline = now_ms() + c->timeout_ms;
-		while (now_ms() < deadline) {
-			struct dgr_rx_pkt in[16];
-			int n = dgr_transport_recv(c->t, in, 16, (int)(deadline - now_ms()), err);
-
-			if (n < 0) {
-				rc = -1;
-				goto out;
-			}
-			for (int i = 0; i < n; i++) {
-				char a[64], mac[32];
-				struct dgr_addr m;
-				bool again = false;
-
-				if (in[i].proto != DGR_PROTO_DCP ||
-				    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
-				    resp.kind != DCP_KIND_NOP_RESP || resp.tag != req.tag) {
-					continue; /* our own broadcast, or not an answer to it */
-				}
-				for (unsigned int k = 0; k < found && !again; k++) {
-					again = dgr_addr_equal(c->to.kind, &seen[k], &in[i].src);
-				}
-				if (again || found == MAX_ENDPOINTS) {
-					continue;
-				}
-				seen[found++] = in[i].src;
-				memset(&m, 0, sizeof(m));
-				memcpy(m.mac, resp.mac, 6);
-				dgr_pr_line_begin(p, NULL);
-				dgr_pr_str(p, "address", NULL,
-					   dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
-				dgr_pr_u64(p, "id", NULL, resp.nop_id);
-				dgr_pr_str(p, "mac", NULL,
-					   dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
-				dgr_pr_line_end(p);
-			}
-		}
-		if (found == 0) {
-			c->timeouts++;
-		}
+	d.call.tag = req.tag;
+	len = dcp_encode(d.call.buf, sizeof(d.call.buf), &req);
+	if (len < 0) {
+		snprintf(err, DGR_ERRBUF_SIZE, "cannot encode the request");
+		free(d.seen);
+		return -1;
 	}
-	if (!found) {
+	d.call.len = (size_t)len;
+	dgr_pr_arr_begin(p, "endpoints", NULL);
+	rc = dgr_dcp_attempts(c->retries, c->timeout_ms, ctl_call_send, discover_wait, &d);
+	if (rc == -DGR_E_TIMEOUT) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no endpoint answered the NOP after %u attempts of %u ms%s",
 			 c->retries + 1, c->timeout_ms,
-			 dst && c->to.kind == DGR_TRANSPORT_UDP
+			 d.call.dst && c->to.kind == DGR_TRANSPORT_UDP
 			     ? " (255.255.255.255 leaves by the interface of the --bind address, "
 			       "else of the default route; or give --peer the subnet's broadcast "
 			       "address)"
 			     : "");
-		rc = -1;
 	}
-out:
 	dgr_pr_arr_end(p);
-	free(seen);
-	return rc;
+	free(d.seen);
+	return rc < 0 ? -1 : 0;
 }
 
 static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err)
