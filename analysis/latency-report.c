@@ -27,7 +27,7 @@
 #include "host_events.h"
 #include "join.h"
 #include "pcap_input.h"
-#include "print.h"
+#include <dgrdma/print.h>
 #include "report.h"
 #include "run_info.h"
 #include "vicious.h"
@@ -526,7 +526,7 @@ int main(int argc, char **argv)
 	struct wire_analysis wa;
 	struct host_analysis ha;
 	struct report rep;
-	struct pr pr;
+	struct dgr_pr pr;
 	struct series w2s, s2w;
 	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
 	char path[PATH_MAX], fpga_path[PATH_MAX];
@@ -548,7 +548,7 @@ int main(int argc, char **argv)
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
 	/* the emulator's `doorbell` property (docs/fpga.md): worker 0, offset 0x18 */
-	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
+	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = DGR_DCP_DOORBELL_ADDR;
 	if (parse_args(argc, argv, &o)) {
 		/* the message above names the argument; the whole usage would push it away */
 		return DGR_EXIT_USAGE;
@@ -808,23 +808,25 @@ int main(int argc, char **argv)
 		}
 	}
 
-	pr_init(&pr, stdout, o.json);
+	/* latency-report's dialect: indented JSON, yes/no, numbers in fixed point */
+	dgr_pr_begin(&pr, stdout,
+		     DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT |
+			 (o.json ? DGR_PR_JSON : 0));
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}
 	if (partial[0]) {
-		pr_obj_open(&pr, "partial_input", "PARTIAL INPUT");
-		pr_u64(&pr, "frames_read", "frames read", wa.frames);
-		pr_str(&pr, "error", NULL, partial);
-		pr_obj_close(&pr);
+		dgr_pr_obj_begin(&pr, "partial_input", "PARTIAL INPUT");
+		dgr_pr_u64(&pr, "frames_read", "frames read", wa.frames);
+		dgr_pr_str(&pr, "error", NULL, partial);
+		dgr_pr_obj_end(&pr);
 	}
 	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}
-	pr_finish(&pr);
-	if (fflush(stdout)) {
+	if (dgr_pr_end(&pr) < 0) {
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}

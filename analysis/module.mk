@@ -21,7 +21,7 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev
 ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
-	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
+	analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \

@@ -12,7 +12,7 @@
 
 #include "classify.h"
 #include "host_events.h"
-#include "print.h"
+#include <dgrdma/print.h>
 #include "run_info.h"
 #include "stats.h"
 #include "vicious.h"
@@ -84,6 +84,6 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		   uint64_t data_transactions);
 
 /* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
-int report_print(struct pr *p, const struct report *r);
+int report_print(struct dgr_pr *p, const struct report *r);
 
 #endif

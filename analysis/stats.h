@@ -42,9 +42,6 @@ void series_free(struct series *s);
 /* Appends a sample. Returns 0, or -1 when memory runs out (the sample is lost). */
 int series_add(struct series *s, uint64_t t, uint64_t value);
 
-/* Nearest-rank percentile of sorted[0..n), per_mille in 1..1000; n > 0. */
-uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
-
 /*
  * Computes the summary of a series. span_ns is the run's duration (for the
  * time-above fraction); tolerable_ns 0 leaves those fields at 0.
