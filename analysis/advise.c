@@ -20,7 +20,7 @@ static enum dgr_tune_regime to_tune_regime(enum regime r)
 	}
 }
 
-int advise_print(struct pr *p, enum regime r, const struct advise_opts *o, char *errbuf)
+int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o, char *errbuf)
 {
 	struct dgr_tune_opts to = { .root = o->root, .iface = o->iface, .output_path = NULL };
 	struct dgr_tune_report rep;
@@ -34,10 +34,11 @@ int advise_print(struct pr *p, enum regime r, const struct advise_opts *o, char 
 		dgr_tune_report_free(&rep);
 		return rc;
 	}
-	pr_obj_open(p, "advice", "Host settings to change for this regime (dgrdma-tune check)");
-	pr_str(p, "root", NULL, o->root);
-	pr_str(p, "regime", NULL, dgr_tune_regime_name(tr));
-	pr_arr_open(p, "items", NULL);
+	dgr_pr_obj_begin(p, "advice",
+			 "Host settings to change for this regime (dgrdma-tune check)");
+	dgr_pr_str(p, "root", NULL, o->root);
+	dgr_pr_str(p, "regime", NULL, dgr_tune_regime_name(tr));
+	dgr_pr_arr_begin(p, "items", NULL);
 	for (i = 0; i < rep.n; i++) {
 		const struct dgr_tune_item *it = &rep.items[i];
 
@@ -45,27 +46,27 @@ int advise_print(struct pr *p, enum regime r, const struct advise_opts *o, char 
 			continue;
 		}
 		n++;
-		if (p->json) {
-			pr_obj_open(p, NULL, NULL);
-			pr_str(p, "id", NULL, it->id);
-			pr_str(p, "subject", NULL, it->subject);
-			pr_str(p, "current", NULL, it->current);
-			pr_str(p, "recommended", NULL, it->recommended);
-			pr_str(p, "why", NULL, it->why);
-			pr_str(p, "fix", NULL, it->fix);
-			pr_obj_close(p);
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_obj_begin(p, NULL, NULL);
+			dgr_pr_str(p, "id", NULL, it->id);
+			dgr_pr_str(p, "subject", NULL, it->subject);
+			dgr_pr_str(p, "current", NULL, it->current);
+			dgr_pr_str(p, "recommended", NULL, it->recommended);
+			dgr_pr_str(p, "why", NULL, it->why);
+			dgr_pr_str(p, "fix", NULL, it->fix);
+			dgr_pr_obj_end(p);
 		} else {
-			pr_text(p, "- %s%s%s: %s, recommended %s", it->id,
-				it->subject[0] ? " " : "", it->subject, it->current,
-				it->recommended);
+			dgr_pr_text_line(p, "- %s%s%s: %s, recommended %s", it->id,
+					 it->subject[0] ? " " : "", it->subject, it->current,
+					 it->recommended);
 			if (it->fix[0]) {
-				pr_text(p, "    fix: %s", it->fix);
+				dgr_pr_text_line(p, "    fix: %s", it->fix);
 			}
 		}
 	}
-	pr_arr_close(p);
-	pr_u64(p, "count", "settings to change", (uint64_t)n);
-	pr_obj_close(p);
+	dgr_pr_arr_end(p);
+	dgr_pr_u64(p, "count", "settings to change", (uint64_t)n);
+	dgr_pr_obj_end(p);
 	dgr_tune_report_free(&rep);
 	return n;
 }

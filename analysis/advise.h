@@ -8,7 +8,7 @@
 #define DGR_ANALYSIS_ADVISE_H
 
 #include "classify.h"
-#include "print.h"
+#include <dgrdma/print.h>
 
 struct advise_opts {
 	const char *root;  /* "/" or a fake root (tests) */
@@ -20,6 +20,6 @@ struct advise_opts {
  * recommendation and matter for regime r. Returns the number of them, or a
  * negative DGR_E_* code with errbuf filled.
  */
-int advise_print(struct pr *p, enum regime r, const struct advise_opts *o, char *errbuf);
+int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o, char *errbuf);
 
 #endif

@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <dgrdma/cli.h>
+
 #include "classify.h"
-#include "print.h"
 
 const char *regime_label(enum regime r)
 {

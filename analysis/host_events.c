@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <dgrdma/proto.h>
+#include <dgrdma/stats.h>
 
 #include "host_events.h"
 
@@ -54,9 +55,8 @@ void ha_free(struct host_analysis *h)
 
 const char *ha_role_name(uint8_t role)
 {
-	static const char *const names[] = { "rx", "tx", "consumer", "control", "producer" };
-
-	return role < 5 ? names[role] : "other";
+	return role <= DGR_ROLE_PRODUCER ? dgr_thread_role_name((enum dgr_thread_role)role)
+					 : "other";
 }
 
 const char *ha_policy_name(int32_t policy)

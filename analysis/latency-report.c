@@ -31,7 +31,7 @@
 #include "join.h"
 #include "live.h"
 #include "pcap_input.h"
-#include "print.h"
+#include <dgrdma/print.h>
 #include "report.h"
 #include "run_info.h"
 #include "vicious.h"
@@ -52,7 +52,9 @@ struct options {
 	uint64_t interval_ns;
 	bool progress;
 	struct wa_opts wa;
+	bool path_given; /* --path: run.json's data path is not used */
 	struct run_info run;
+	const char *fpga_counters; /* --fpga-counters FILE */
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
 	uint32_t pids[HA_MAX_PIDS];
@@ -98,6 +100,15 @@ static void usage(FILE *fp)
 	    "                         it again offline\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
+	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
+	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
+	    "                         emulator's --summary-json, or the hardware's registers\n"
+	    "                         (a run folder's fpga-counters.json is read by itself)\n"
+	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
+	    "                         comma-separated, 1..65535 (a run folder adds its command's)\n"
+	    "  --path rx|tx           the data path of a connection no --host or DCP request\n"
+	    "                         decides: rx, the data sender is the FPGA (default), or tx,\n"
+	    "                         the host (a run folder: its command's path)\n"
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
 	    "                         being the buffer index (default 0x100018, the emulator's\n"
 	    "                         `doorbell` property of worker 0)\n"
@@ -137,6 +148,89 @@ static void usage(FILE *fp)
 	    "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
 	    "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
 	    "up).\n");
+}
+
+/* Adds port to the analysis's UDP ports unless it is there; -1 when the table is full. */
+static int add_udp_port(struct wa_opts *wa, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < wa->n_udp_ports; i++) {
+		if (wa->udp_ports[i] == port) {
+			return 0;
+		}
+	}
+	if (wa->n_udp_ports == WA_MAX_UDP_PORTS) {
+		return -1;
+	}
+	wa->udp_ports[wa->n_udp_ports++] = port;
+	return 0;
+}
+
+/* --udp-port LIST: comma-separated ports 1..65535, added to 18078; a bad one is named. */
+static int parse_udp_ports(const char *list, struct wa_opts *wa)
+{
+	char errbuf[DGR_ERRBUF_SIZE], word[16];
+	const char *p = list;
+	uint64_t port;
+
+	if (!wa->n_udp_ports) {
+		wa->udp_ports[wa->n_udp_ports++] = DGR_UDP_PORT;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(word)) {
+			fprintf(stderr,
+				"latency-report: --udp-port: '%s' is not a comma-separated list of "
+				"ports 1..65535\n",
+				list);
+			return -1;
+		}
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (dgr_parse_u64("--udp-port", word, 1, 65535, false, &port, errbuf) < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			return -1;
+		}
+		if (add_udp_port(wa, (uint16_t)port) < 0) {
+			fprintf(stderr, "latency-report: --udp-port: at most %d ports\n",
+				WA_MAX_UDP_PORTS);
+			return -1;
+		}
+		if (p[n] == '\0') {
+			return 0;
+		}
+		p += n + 1;
+	}
+}
+
+/*
+ * The roles run.json's recorded command gives, where the options gave none:
+ * the data path, the UDP ports it used, the host's own address.
+ */
+static void take_run_roles(struct options *o)
+{
+	const struct run_info *ri = &o->run;
+	unsigned int i;
+	int n;
+
+	if (!o->path_given && ri->path != RUN_PATH_UNKNOWN) {
+		o->wa.undecided_path = ri->path == RUN_PATH_TX ? WA_TX : WA_RX;
+	}
+	if (ri->n_udp_ports && !o->wa.n_udp_ports) {
+		o->wa.udp_ports[o->wa.n_udp_ports++] = DGR_UDP_PORT;
+	}
+	for (i = 0; i < ri->n_udp_ports; i++) {
+		(void)add_udp_port(&o->wa, ri->udp_ports[i]); /* 34 at most: always fits */
+	}
+	if (ri->host_addr[0] && o->wa.n_hosts == 0) {
+		n = pcap_input_parse_addr(ri->host_addr, &o->wa.hosts[0]);
+		if (n > 0) {
+			o->wa.host_len[0] = (unsigned int)n;
+			o->wa.n_hosts = 1;
+		}
+	}
 }
 
 /* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
@@ -298,6 +392,23 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
+		} else if (!strcmp(a, "--fpga-counters")) {
+			o->fpga_counters = val;
+		} else if (!strcmp(a, "--udp-port")) {
+			if (parse_udp_ports(val, &o->wa)) {
+				return -1;
+			}
+		} else if (!strcmp(a, "--path")) {
+			if (strcmp(val, "rx") != 0 && strcmp(val, "tx") != 0) {
+				fprintf(
+				    stderr,
+				    "latency-report: --path: '%s' is not rx (data FPGA->host) or "
+				    "tx (data host->FPGA)\n",
+				    val);
+				return -1;
+			}
+			o->wa.undecided_path = val[0] == 't' ? WA_TX : WA_RX;
+			o->path_given = true;
 		} else if (!strcmp(a, "--dcp-doorbells")) {
 			if (!strcmp(val, "off")) {
 				o->wa.dcp_doorbells = false;
@@ -689,89 +800,89 @@ static int regime_rank(enum regime r)
 	}
 }
 
-static void json_quantiles(struct pr *p, const char *key, const struct quantiles *q)
+static void json_quantiles(struct dgr_pr *p, const char *key, const struct quantiles *q)
 {
-	pr_obj_open(p, key, NULL);
-	pr_u64(p, "count", NULL, q->count);
+	dgr_pr_obj_begin(p, key, NULL);
+	dgr_pr_u64(p, "count", NULL, q->count);
 	if (q->count) {
-		pr_u64(p, "p50", NULL, q->p50);
-		pr_u64(p, "p99", NULL, q->p99);
-		pr_u64(p, "p999", NULL, q->p999);
-		pr_u64(p, "max", NULL, q->max);
+		dgr_pr_u64(p, "p50", NULL, q->p50);
+		dgr_pr_u64(p, "p99", NULL, q->p99);
+		dgr_pr_u64(p, "p999", NULL, q->p999);
+		dgr_pr_u64(p, "max", NULL, q->max);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
-static void json_drops(struct pr *p, const char *key, bool known, const struct live_drops *now,
+static void json_drops(struct dgr_pr *p, const char *key, bool known, const struct live_drops *now,
 		       const struct live_drops *run)
 {
 	const struct live_drops *d[2] = { now, run };
 	const char *keys[2] = { "interval", "run" };
 	unsigned int i;
 
-	pr_obj_open(p, key, NULL);
-	pr_bool(p, "known", NULL, known);
+	dgr_pr_obj_begin(p, key, NULL);
+	dgr_pr_bool(p, "known", NULL, known);
 	for (i = 0; known && i < 2; i++) {
-		pr_obj_open(p, keys[i], NULL);
-		pr_u64(p, "delivered", NULL, d[i]->delivered);
-		pr_u64(p, "lost", NULL, d[i]->lost);
-		pr_f64(p, "rate", NULL, d[i]->rate, 8);
-		pr_obj_close(p);
+		dgr_pr_obj_begin(p, keys[i], NULL);
+		dgr_pr_u64(p, "delivered", NULL, d[i]->delivered);
+		dgr_pr_u64(p, "lost", NULL, d[i]->lost);
+		dgr_pr_dbl(p, "rate", NULL, d[i]->rate, 8);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
 /* The latency and drops of an interval (one host's, or several together). */
-static void json_interval(struct pr *p, const struct live_interval *iv)
+static void json_interval(struct dgr_pr *p, const struct live_interval *iv)
 {
-	pr_u64(p, "events", NULL, iv->events);
-	pr_u64(p, "events_run", NULL, iv->events_run);
-	pr_obj_open(p, "host_rx", NULL);
+	dgr_pr_u64(p, "events", NULL, iv->events);
+	dgr_pr_u64(p, "events_run", NULL, iv->events_run);
+	dgr_pr_obj_begin(p, "host_rx", NULL);
 	json_quantiles(p, "interval", &iv->lat);
 	json_quantiles(p, "run", &iv->lat_run);
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 	if (iv->has_arrival) {
-		pr_obj_open(p, "host_rx_from_arrival", NULL);
+		dgr_pr_obj_begin(p, "host_rx_from_arrival", NULL);
 		json_quantiles(p, "interval", &iv->arrival);
 		json_quantiles(p, "run", &iv->arrival_run);
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
 	if (iv->has_wire) {
-		pr_obj_open(p, "wire_rx", NULL);
+		dgr_pr_obj_begin(p, "wire_rx", NULL);
 		json_quantiles(p, "interval", &iv->wire);
 		json_quantiles(p, "run", &iv->wire_run);
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_open(p, "drops", NULL);
+	dgr_pr_obj_begin(p, "drops", NULL);
 	json_drops(p, "host", iv->host_counters, &iv->host, &iv->host_run);
 	json_drops(p, "fpga", iv->fpga_counters, &iv->fpga, &iv->fpga_run);
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
 /* A host's verdict so far; url: which host (several hosts), else NULL. */
-static void json_regime(struct pr *p, const struct report *rep, const char *url)
+static void json_regime(struct dgr_pr *p, const struct report *rep, const char *url)
 {
-	pr_obj_open(p, "regime", NULL);
+	dgr_pr_obj_begin(p, "regime", NULL);
 	if (url) {
-		pr_str(p, "url", NULL, url);
+		dgr_pr_str(p, "url", NULL, url);
 	}
-	pr_str(p, "label", NULL, regime_label(rep->verdict.regime));
-	pr_str(p, "series", NULL, rep->verdict_series);
-	pr_str(p, "reason", NULL, rep->verdict.reason);
-	pr_str(p, "summary", NULL, rep->summary);
-	pr_obj_close(p);
+	dgr_pr_str(p, "label", NULL, regime_label(rep->verdict.regime));
+	dgr_pr_str(p, "series", NULL, rep->verdict_series);
+	dgr_pr_str(p, "reason", NULL, rep->verdict.reason);
+	dgr_pr_str(p, "summary", NULL, rep->summary);
+	dgr_pr_obj_end(p);
 }
 
-static void json_headroom(struct pr *p, const struct headroom *h)
+static void json_headroom(struct dgr_pr *p, const struct headroom *h)
 {
-	pr_obj_open(p, "headroom", NULL);
-	pr_bool(p, "known", NULL, h->known);
+	dgr_pr_obj_begin(p, "headroom", NULL);
+	dgr_pr_bool(p, "known", NULL, h->known);
 	if (h->known) {
-		pr_f64(p, "rate_factor", NULL, h->rate_factor, 3);
-		pr_f64(p, "lossless_rate_bytes", NULL, h->lossless_rate_bytes, 0);
-		pr_u64(p, "buffers_needed", NULL, h->buffers_needed);
+		dgr_pr_dbl(p, "rate_factor", NULL, h->rate_factor, 3);
+		dgr_pr_dbl(p, "lossless_rate_bytes", NULL, h->lossless_rate_bytes, 0);
+		dgr_pr_u64(p, "buffers_needed", NULL, h->buffers_needed);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
 /*
@@ -781,37 +892,37 @@ static void json_headroom(struct pr *p, const struct headroom *h)
 static void live_json(struct live_view *v, double t)
 {
 	const struct live_host *one = &v->hosts[0];
-	struct pr p;
+	struct dgr_pr p;
 	unsigned int i;
 
-	pr_init_line(&p, stdout);
-	pr_str(&p, "kind", NULL, "interval");
-	pr_u64(&p, "interval", NULL, one->iv.index);
-	pr_f64(&p, "elapsed_s", NULL, t, 3);
-	pr_u64(&p, "lag_ns", NULL, view_lag_ns(v));
+	dgr_pr_begin(&p, stdout, DGR_PR_JSON | DGR_PR_YES_NO | DGR_PR_FIXED_POINT);
+	dgr_pr_str(&p, "kind", NULL, "interval");
+	dgr_pr_u64(&p, "interval", NULL, one->iv.index);
+	dgr_pr_dbl(&p, "elapsed_s", NULL, t, 3);
+	dgr_pr_u64(&p, "lag_ns", NULL, view_lag_ns(v));
 	if (v->n == 1) {
 		json_interval(&p, &one->iv);
 		json_regime(&p, &one->rep, NULL);
 		json_headroom(&p, &one->rep.headroom);
-		pr_finish(&p);
+		dgr_pr_end(&p);
 		return;
 	}
 	json_interval(&p, &v->together);
 	json_regime(&p, &v->worst->rep, v->worst->url);
-	pr_arr_open(&p, "hosts", NULL);
+	dgr_pr_arr_begin(&p, "hosts", NULL);
 	for (i = 0; i < v->n; i++) {
 		const struct live_host *h = &v->hosts[i];
 
-		pr_obj_open(&p, NULL, NULL);
-		pr_str(&p, "url", NULL, h->url);
-		pr_u64(&p, "lag_ns", NULL, lag_ns(&h->ha));
+		dgr_pr_obj_begin(&p, NULL, NULL);
+		dgr_pr_str(&p, "url", NULL, h->url);
+		dgr_pr_u64(&p, "lag_ns", NULL, lag_ns(&h->ha));
 		json_interval(&p, &h->iv);
 		json_regime(&p, &h->rep, NULL);
 		json_headroom(&p, &h->rep.headroom);
-		pr_obj_close(&p);
+		dgr_pr_obj_end(&p);
 	}
-	pr_arr_close(&p);
-	pr_finish(&p);
+	dgr_pr_arr_end(&p);
+	dgr_pr_end(&p);
 }
 
 /* Appends "1953 doorbells, p50 12.345 us, p99 ..., p99.9 ..., max ..." to line. */
@@ -997,7 +1108,7 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 {
 	const bool facts_from_options =
 	    o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size || o->run.rate_bytes;
-	struct pr pr;
+	struct dgr_pr pr;
 
 	if (h->wa_on) {
 		wa_finish(&h->wa);
@@ -1009,16 +1120,16 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 	}
 	if (o->json) {
 		/* JSON Lines: the final reports are the last lines */
-		pr_init_line(&pr, stdout);
-		pr_str(&pr, "kind", NULL, "final");
+		dgr_pr_begin(&pr, stdout, DGR_PR_JSON | DGR_PR_YES_NO | DGR_PR_FIXED_POINT);
+		dgr_pr_str(&pr, "kind", NULL, "final");
 		if (many) {
-			pr_str(&pr, "url", NULL, h->url);
+			dgr_pr_str(&pr, "url", NULL, h->url);
 		}
 	} else {
 		if (many) {
 			printf("Session %s\n", h->url);
 		}
-		pr_init(&pr, stdout, false);
+		dgr_pr_begin(&pr, stdout, DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT);
 	}
 	if (report_print(&pr, &h->rep)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
@@ -1027,7 +1138,7 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 	if (o->advise && advise_print(&pr, h->rep.verdict.regime, &o->adv, errbuf) < 0) {
 		return -1;
 	}
-	pr_finish(&pr);
+	dgr_pr_end(&pr);
 	return report_exit_status(&h->rep, o->fail_on);
 }
 
@@ -1211,10 +1322,11 @@ int main(int argc, char **argv)
 	struct wire_analysis wa;
 	struct host_analysis ha;
 	struct report rep;
-	struct pr pr;
+	struct dgr_pr pr;
 	struct series w2s, s2w;
 	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
-	char path[PATH_MAX];
+	char path[PATH_MAX], fpga_path[PATH_MAX];
+	struct fpga_counters fpga;
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	char *owned[MAX_INPUTS];
 	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
@@ -1233,7 +1345,7 @@ int main(int argc, char **argv)
 	o.wa.reasm_timeout_ns = 1000000000ull;
 	o.wa.dcp_doorbells = true;
 	/* the emulator's `doorbell` property (docs/fpga.md): worker 0, offset 0x18 */
-	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = dcp_property_addr(0, 0x18);
+	o.wa.dcp_bell_lo = o.wa.dcp_bell_hi = DGR_DCP_DOORBELL_ADDR;
 	if (parse_args(argc, argv, &o)) {
 		/* the message above names the argument; the whole usage would push it away */
 		return DGR_EXIT_USAGE;
@@ -1272,6 +1384,11 @@ int main(int argc, char **argv)
 						       before.fpga_buffers != o.run.fpga_buffers ||
 						       before.buffer_size != o.run.buffer_size ||
 						       before.rate_bytes != o.run.rate_bytes;
+				take_run_roles(&o);
+			}
+			snprintf(fpga_path, sizeof(fpga_path), "%s/fpga-counters.json", in);
+			if (!o.fpga_counters && access(fpga_path, F_OK) == 0) {
+				o.fpga_counters = fpga_path;
 			}
 			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
 			if (!is_file(path)) {
@@ -1320,6 +1437,11 @@ int main(int argc, char **argv)
 	}
 	if (n_caps > 1) {
 		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
+		goto out_inputs;
+	}
+	if (o.fpga_counters && fpga_counters_read(o.fpga_counters, &fpga, errbuf) < 0) {
+		fprintf(stderr, "latency-report: --fpga-counters: %s\n", errbuf);
+		ret = DGR_EXIT_USAGE;
 		goto out_inputs;
 	}
 
@@ -1387,6 +1509,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}
+	if (o.fpga_counters) {
+		rep.fpga = &fpga;
+		rep.fpga_source = o.fpga_counters;
+	} else if (rep.run.fpga_known) {
+		/* an emulator recorded by dgrdma-capture: its counters are in run.json */
+		rep.fpga = &rep.run.fpga;
+		rep.fpga_source = "run.json";
+	}
 	if (partial[0]) {
 		/* first, so that a long reason cannot push it out */
 		char reason[sizeof(rep.verdict.reason)];
@@ -1398,23 +1528,25 @@ int main(int argc, char **argv)
 			 wa.frames, reason);
 	}
 
-	pr_init(&pr, stdout, o.json);
+	/* latency-report's dialect: indented JSON, yes/no, numbers in fixed point */
+	dgr_pr_begin(&pr, stdout,
+		     DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT |
+			 (o.json ? DGR_PR_JSON : 0));
 	if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}
 	if (partial[0]) {
-		pr_obj_open(&pr, "partial_input", "PARTIAL INPUT");
-		pr_u64(&pr, "frames_read", "frames read", wa.frames);
-		pr_str(&pr, "error", NULL, partial);
-		pr_obj_close(&pr);
+		dgr_pr_obj_begin(&pr, "partial_input", "PARTIAL INPUT");
+		dgr_pr_u64(&pr, "frames_read", "frames read", wa.frames);
+		dgr_pr_str(&pr, "error", NULL, partial);
+		dgr_pr_obj_end(&pr);
 	}
 	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}
-	pr_finish(&pr);
-	if (fflush(stdout)) {
+	if (dgr_pr_end(&pr) < 0) {
 		fprintf(stderr, "latency-report: standard output: %s\n", strerror(errno));
 		goto out;
 	}

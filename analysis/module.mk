@@ -19,9 +19,9 @@ ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
 ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
-	analysis/engine/seq_track.c
+	analysis/engine/reasm_feed.c analysis/engine/seq_track.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
-	analysis/print.c analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
+	analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c analysis/live.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
@@ -37,7 +37,7 @@ analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
-	test/analysis/verdicts.sh test/analysis/live.sh test/analysis/live_hosts.sh
+	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <dgrdma/cli.h>
+#include <dgrdma/transport.h>
 
 #include "pcap_input.h"
 
@@ -55,45 +56,25 @@ bool pcap_input_is_capture(const char *path)
 
 int pcap_input_parse_addr(const char *s, struct wa_addr *a)
 {
-	unsigned int m[6];
-	char tail;
-	struct in_addr in;
-	char ip[64];
-	const char *colon;
+	struct sockaddr_in sa;
+	uint16_t port;
 
+	/* the stack's rules (--peer): one parser for a MAC, one for an IPv4 address[:port] */
 	memset(a, 0, sizeof(*a));
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
-		   &tail) == 6) {
-		int i;
-
-		for (i = 0; i < 6; i++) {
-			a->b[i] = (uint8_t)m[i];
-		}
+	if (dgr_parse_mac(s, a->b) == 0) {
 		return 6;
 	}
-	colon = strchr(s, ':');
-	if (strlen(s) >= sizeof(ip)) {
+	if (dgr_parse_inet(s, 0, &sa) < 0) {
 		return -1;
 	}
-	strcpy(ip, s);
-	if (colon) {
-		char *end;
-		unsigned long port;
-
-		ip[colon - s] = '\0';
-		errno = 0;
-		port = strtoul(colon + 1, &end, 10);
-		if (errno || *end || port > 65535) {
-			return -1;
-		}
-		a->b[4] = (uint8_t)(port >> 8);
-		a->b[5] = (uint8_t)port;
+	memcpy(a->b, &sa.sin_addr.s_addr, 4);
+	if (!strchr(s, ':')) {
+		return 4;
 	}
-	if (inet_pton(AF_INET, ip, &in) != 1) {
-		return -1;
-	}
-	memcpy(a->b, &in.s_addr, 4);
-	return colon ? 6 : 4;
+	port = ntohs(sa.sin_port);
+	a->b[4] = (uint8_t)(port >> 8);
+	a->b[5] = (uint8_t)port;
+	return 6;
 }
 
 static uint16_t be16(const uint8_t *p)
@@ -135,7 +116,7 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	sport = be16(u);
 	dport = be16(u + 2);
 	ulen = be16(u + 4);
-	if (sport != DGR_UDP_PORT && dport != DGR_UDP_PORT) {
+	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
 		wa_feed_other(w, ts);
 		return;
 	}

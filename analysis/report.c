@@ -10,8 +10,8 @@
 
 static const struct report *cur_report; /* for reusing the verdict's summary */
 
-static int print_latency(struct pr *p, const char *key, const char *title, const struct series *s,
-			 uint64_t span_ns, uint64_t tolerable_ns)
+static int print_latency(struct dgr_pr *p, const char *key, const char *title,
+			 const struct series *s, uint64_t span_ns, uint64_t tolerable_ns)
 {
 	const struct report *r = cur_report;
 	struct summary sum;
@@ -23,23 +23,23 @@ static int print_latency(struct pr *p, const char *key, const char *title, const
 	} else if (series_summarise(s, span_ns, tolerable_ns, &sum)) {
 		return -1;
 	}
-	pr_obj_open(p, key, title);
-	pr_u64(p, "count", NULL, sum.count);
+	dgr_pr_obj_begin(p, key, title);
+	dgr_pr_u64(p, "count", NULL, sum.count);
 	if (sum.count) {
-		pr_ns(p, "min", NULL, sum.min);
-		pr_ns(p, "p50", NULL, sum.p50);
-		pr_ns(p, "p90", NULL, sum.p90);
-		pr_ns(p, "p99", NULL, sum.p99);
-		pr_ns(p, "p999", "p99.9", sum.p999);
-		pr_ns(p, "max", NULL, sum.max);
-		pr_ns_mean(p, "mean", NULL, sum.mean);
+		dgr_pr_ns(p, "min", NULL, sum.min);
+		dgr_pr_ns(p, "p50", NULL, sum.p50);
+		dgr_pr_ns(p, "p90", NULL, sum.p90);
+		dgr_pr_ns(p, "p99", NULL, sum.p99);
+		dgr_pr_ns(p, "p999", "p99.9", sum.p999);
+		dgr_pr_ns(p, "max", NULL, sum.max);
+		dgr_pr_ns_mean(p, "mean", NULL, sum.mean);
 	}
 	if (tolerable_ns && sum.count) {
-		pr_ns(p, "tolerable", "tolerable latency", tolerable_ns);
-		pr_u64(p, "above_tolerable", "doorbells above it", sum.above_tolerable);
-		pr_f64(p, "time_above_tolerable_fraction", "fraction of time above it",
-		       sum.time_above_fraction, 6);
-		pr_ns_signed(p, "margin_ns", "margin (tolerable - p99.9)", sum.margin_ns);
+		dgr_pr_ns(p, "tolerable", "tolerable latency", tolerable_ns);
+		dgr_pr_u64(p, "above_tolerable", "doorbells above it", sum.above_tolerable);
+		dgr_pr_dbl(p, "time_above_tolerable_fraction", "fraction of time above it",
+			   sum.time_above_fraction, 6);
+		dgr_pr_ns_signed(p, "margin_ns", "margin (tolerable - p99.9)", sum.margin_ns);
 	}
 	if (sum.count) {
 		for (k = 0; k < HIST_BINS; k++) {
@@ -47,19 +47,19 @@ static int print_latency(struct pr *p, const char *key, const char *title, const
 				last = k;
 			}
 		}
-		pr_arr_open(p, "histogram", "histogram (log2 bins):");
+		dgr_pr_arr_begin(p, "histogram", "histogram (log2 bins):");
 		for (k = 0; k <= last; k++) {
 			uint64_t lo = k ? 1ull << k : 0, hi = 1ull << (k + 1);
 
 			if (!sum.hist[k] && lo < sum.min) {
 				continue;
 			}
-			if (p->json) {
-				pr_obj_open(p, NULL, NULL);
-				pr_u64(p, "lo_ns", NULL, lo);
-				pr_u64(p, "hi_ns", NULL, hi);
-				pr_u64(p, "count", NULL, sum.hist[k]);
-				pr_obj_close(p);
+			if (dgr_pr_is_json(p)) {
+				dgr_pr_obj_begin(p, NULL, NULL);
+				dgr_pr_u64(p, "lo_ns", NULL, lo);
+				dgr_pr_u64(p, "hi_ns", NULL, hi);
+				dgr_pr_u64(p, "count", NULL, sum.hist[k]);
+				dgr_pr_obj_end(p);
 			} else {
 				char a[32], b[32], bar[41];
 				unsigned int w = (unsigned int)(40 * sum.hist[k] / sum.count);
@@ -68,34 +68,35 @@ static int print_latency(struct pr *p, const char *key, const char *title, const
 				dgr_format_duration(b, sizeof(b), (double)hi);
 				memset(bar, '#', w);
 				bar[w] = '\0';
-				pr_text(p, "[%10s, %10s) %8" PRIu64 " %s", a, b, sum.hist[k], bar);
+				dgr_pr_text_line(p, "[%10s, %10s) %8" PRIu64 " %s", a, b,
+						 sum.hist[k], bar);
 			}
 		}
-		pr_arr_close(p);
+		dgr_pr_arr_end(p);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 	return 0;
 }
 
-static void print_dir_counts(struct pr *p, const struct wa_dir_stats *st)
+static void print_dir_counts(struct dgr_pr *p, const struct wa_dir_stats *st)
 {
-	pr_u64(p, "transactions", "data transactions", st->transactions);
-	pr_u64(p, "doorbells", NULL, st->doorbells);
-	pr_u64(p, "matched", NULL, st->matched);
-	pr_u64(p, "unmatched_transactions", "unmatched transactions (doorbell not captured)",
-	       st->unmatched);
-	pr_u64(p, "orphan_doorbells", "orphan doorbells", st->orphans);
-	pr_u64(p, "discontinuities", "discontinuities (opcode 4)", st->discontinuities);
-	pr_u64(p, "incomplete_transactions", "incomplete transactions", st->incomplete);
-	pr_u64(p, "pending_at_end", "waiting at the end", st->pending_at_end);
-	pr_u64(p, "buffers", "buffers (distinct flag addresses)", st->buffers);
-	pr_u64(p, "data_bytes", "data bytes", st->data_bytes);
-	pr_u64(p, "max_transaction_bytes", "largest transaction, bytes", st->max_txn_bytes);
-	pr_u64(p, "writes_without_flag", "writes without flag", st->writes_without_flag);
-	pr_u64(p, "order_violations", "cross-check: matches out of buffer order",
-	       st->order_violations);
-	pr_u64(p, "ordinal_mismatches", "cross-check: k-th doorbell != k-th transaction",
-	       st->ordinal_mismatch);
+	dgr_pr_u64(p, "transactions", "data transactions", st->transactions);
+	dgr_pr_u64(p, "doorbells", NULL, st->doorbells);
+	dgr_pr_u64(p, "matched", NULL, st->matched);
+	dgr_pr_u64(p, "unmatched_transactions", "unmatched transactions (doorbell not captured)",
+		   st->unmatched);
+	dgr_pr_u64(p, "orphan_doorbells", "orphan doorbells", st->orphans);
+	dgr_pr_u64(p, "discontinuities", "discontinuities (opcode 4)", st->discontinuities);
+	dgr_pr_u64(p, "incomplete_transactions", "incomplete transactions", st->incomplete);
+	dgr_pr_u64(p, "pending_at_end", "waiting at the end", st->pending_at_end);
+	dgr_pr_u64(p, "buffers", "buffers (distinct flag addresses)", st->buffers);
+	dgr_pr_u64(p, "data_bytes", "data bytes", st->data_bytes);
+	dgr_pr_u64(p, "max_transaction_bytes", "largest transaction, bytes", st->max_txn_bytes);
+	dgr_pr_u64(p, "writes_without_flag", "writes without flag", st->writes_without_flag);
+	dgr_pr_u64(p, "order_violations", "cross-check: matches out of buffer order",
+		   st->order_violations);
+	dgr_pr_u64(p, "ordinal_mismatches", "cross-check: k-th doorbell != k-th transaction",
+		   st->ordinal_mismatch);
 }
 
 static void fmt_addr(char *buf, size_t size, const struct wa_endpoint *e, bool udp_like)
@@ -111,69 +112,79 @@ static void fmt_addr(char *buf, size_t size, const struct wa_endpoint *e, bool u
 	}
 }
 
-static int print_wire(struct pr *p, const struct report *r)
+static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
 	uint64_t span = w->last_ts > w->first_ts ? w->last_ts - w->first_ts : 0;
 	unsigned int i, k;
 	int d;
 
-	pr_obj_open(p, "capture", "Capture");
-	pr_u64(p, "frames", NULL, w->frames);
-	pr_u64(p, "dgrdma_frames", "DG-RDMA frames", w->dgrdma_frames);
-	pr_u64(p, "ack_only_frames", "ACK-only frames", w->ack_only_frames);
-	pr_u64(p, "dcp_frames", "DCP frames", w->dcp.frames);
-	pr_u64(p, "other_frames", "other frames", w->other_frames);
-	pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
-	pr_u64(p, "snap_cut_frames", "frames whose later messages were cut", w->snap_cut_frames);
-	pr_u64(p, "messages", NULL, w->msgs);
-	pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
-	pr_u64(p, "sequence_gaps", "frame_seq gaps", w->seq.gaps);
-	pr_u64(p, "frames_missing", "frames missing in gaps", w->seq.missing);
-	pr_u64(p, "duplicate_frames", "duplicate frame_seqs", w->seq.duplicates);
-	pr_u64(p, "late_frames", "late frames", w->seq.late);
-	pr_u64(p, "reassembly_overflow", "fragments dropped (reassembly full)", w->reasm_overflow);
-	pr_u64(p, "connections", NULL, w->n_conns);
-	pr_ns(p, "span_ns", "span", span);
-	pr_obj_close(p);
+	dgr_pr_obj_begin(p, "capture", "Capture");
+	dgr_pr_u64(p, "frames", NULL, w->frames);
+	dgr_pr_u64(p, "dgrdma_frames", "DG-RDMA frames", w->dgrdma_frames);
+	dgr_pr_u64(p, "ack_only_frames", "ACK-only frames", w->ack_only_frames);
+	dgr_pr_u64(p, "dcp_frames", "DCP frames", w->dcp.frames);
+	dgr_pr_u64(p, "other_frames", "other frames", w->other_frames);
+	dgr_pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
+	dgr_pr_u64(p, "snap_cut_frames", "frames whose later messages were cut",
+		   w->snap_cut_frames);
+	dgr_pr_u64(p, "messages", NULL, w->msgs);
+	dgr_pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
+	dgr_pr_u64(p, "sequence_gaps", "frame_seq gaps", w->seq.gaps);
+	dgr_pr_u64(p, "frames_missing", "frames missing in gaps", w->seq.missing);
+	dgr_pr_u64(p, "duplicate_frames", "duplicate frame_seqs", w->seq.duplicates);
+	dgr_pr_u64(p, "late_frames", "late frames", w->seq.late);
+	dgr_pr_u64(p, "reassembly_overflow", "fragments dropped (reassembly full)",
+		   w->reasm_overflow);
+	dgr_pr_u64(p, "connections", NULL, w->n_conns);
+	dgr_pr_ns(p, "span_ns", "span", span);
+	dgr_pr_obj_end(p);
 
-	pr_obj_open(p, "wire", "On the wire (doorbell latency at the capture point)");
+	dgr_pr_obj_begin(p, "wire", "On the wire (doorbell latency at the capture point)");
 	for (d = 0; d < 2; d++) {
 		const struct wa_dir_stats *st = &w->dir[d];
 
 		if (!st->transactions && !st->doorbells) {
 			continue;
 		}
-		pr_obj_open(p, wa_dir_name((enum wa_dir)d),
-			    d == WA_RX ? "RX path (data FPGA->host, doorbells host->FPGA)"
-				       : "TX path (data host->FPGA, doorbells FPGA->host)");
+		dgr_pr_obj_begin(p, wa_dir_name((enum wa_dir)d),
+				 d == WA_RX ? "RX path (data FPGA->host, doorbells host->FPGA)"
+					    : "TX path (data host->FPGA, doorbells FPGA->host)");
 		print_dir_counts(p, st);
 		if (print_latency(p, "latency_ns", "doorbell latency:", &w->lat[d], span,
 				  r->tolerable_ns[d])) {
 			return -1;
 		}
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 
-	pr_arr_open(p, "connections", "Connections");
+	dgr_pr_arr_begin(p, "connections", "Connections");
 	for (i = 0; i < w->n_conns; i++) {
 		const struct wa_conn *c = &w->conns[i];
 		char a[64], b[64], t[32];
-		bool ipish = c->side[0].addr.b[4] == 0x46 && c->side[0].addr.b[5] == 0x9e;
-
-		ipish = ipish || (c->side[1].addr.b[4] == 0x46 && c->side[1].addr.b[5] == 0x9e);
+		/* an IPv4:port pair when either side's port is one of the analysis's UDP ports */
+		bool ipish = wa_udp_port_ours(
+				 w, (uint16_t)(c->side[0].addr.b[4] << 8 | c->side[0].addr.b[5])) ||
+			     wa_udp_port_ours(
+				 w, (uint16_t)(c->side[1].addr.b[4] << 8 | c->side[1].addr.b[5]));
 		fmt_addr(a, sizeof(a), &c->side[0], ipish);
 		fmt_addr(b, sizeof(b), &c->side[1], ipish);
 		snprintf(t, sizeof(t), "connection %u", i);
-		pr_obj_open(p, NULL, t);
-		pr_u64(p, "index", NULL, i);
-		pr_str(p, "a", NULL, a);
-		pr_str(p, "b", NULL, b);
-		pr_str(p, "host", NULL,
-		       c->host_side < 0	   ? "unknown"
-		       : c->host_side == 0 ? "a"
-					   : "b");
+		dgr_pr_obj_begin(p, NULL, t);
+		dgr_pr_u64(p, "index", NULL, i);
+		dgr_pr_str(p, "a", NULL, a);
+		dgr_pr_str(p, "b", NULL, b);
+		dgr_pr_str(p, "host", NULL,
+			   c->host_side < 0    ? "unknown"
+			   : c->host_side == 0 ? "a"
+					       : "b");
+		if (c->host_side >= 0) {
+			dgr_pr_str(p, "host_by", "host decided by",
+				   c->host_rule == WA_HOST_BY_ADDRESS ? "address"
+				   : c->host_rule == WA_HOST_BY_DCP   ? "dcp"
+								      : "path");
+		}
 		for (k = 0; k < 2; k++) {
 			const struct wa_side_state *s = &c->s[k];
 			enum wa_dir dir;
@@ -182,56 +193,58 @@ static int print_wire(struct pr *p, const struct report *r)
 				continue;
 			}
 			dir = c->host_side == (int)k ? WA_TX : WA_RX;
-			pr_obj_open(p, wa_dir_name(dir), dir == WA_RX ? "rx" : "tx");
+			dgr_pr_obj_begin(p, wa_dir_name(dir), dir == WA_RX ? "rx" : "tx");
 			print_dir_counts(p, &s->st);
-			pr_obj_close(p);
+			dgr_pr_obj_end(p);
 		}
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_arr_close(p);
+	dgr_pr_arr_end(p);
 
-	pr_obj_open(p, "dcp", "DCP (control plane)");
-	pr_u64(p, "frames", NULL, w->dcp.frames);
-	pr_u64(p, "nop", "NOP (discovery) requests", w->dcp.nop);
-	pr_u64(p, "write", "write requests", w->dcp.write);
-	pr_u64(p, "read", "read requests", w->dcp.read);
-	pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
-	pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
-	pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
-	pr_obj_open(p, "responses_by_code", "responses by code");
+	dgr_pr_obj_begin(p, "dcp", "DCP (control plane)");
+	dgr_pr_u64(p, "frames", NULL, w->dcp.frames);
+	dgr_pr_u64(p, "nop", "NOP (discovery) requests", w->dcp.nop);
+	dgr_pr_u64(p, "write", "write requests", w->dcp.write);
+	dgr_pr_u64(p, "read", "read requests", w->dcp.read);
+	dgr_pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
+	dgr_pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
+	dgr_pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
+	dgr_pr_obj_begin(p, "responses_by_code", "responses by code");
 	for (k = 0; k < 16; k++) {
 		if (w->dcp.resp_by_code[k]) {
 			char name[32];
 
 			snprintf(name, sizeof(name), "%s", dcp_resp_code_name((uint8_t)k));
-			pr_u64(p, name, NULL, w->dcp.resp_by_code[k]);
+			dgr_pr_u64(p, name, NULL, w->dcp.resp_by_code[k]);
 		}
 	}
-	pr_obj_close(p);
-	pr_u64(p, "doorbells", "doorbell writes", w->dcp.doorbells);
-	pr_u64(p, "doorbells_without_connection", "doorbell writes without a data connection",
-	       w->dcp.doorbells_without_conn);
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
+	dgr_pr_u64(p, "doorbells", "doorbell writes", w->dcp.doorbells);
+	dgr_pr_u64(p, "doorbells_without_connection", "doorbell writes without a data connection",
+		   w->dcp.doorbells_without_conn);
+	dgr_pr_obj_end(p);
 	return 0;
 }
 
-static int print_host(struct pr *p, const struct report *r)
+static int print_host(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
 	uint64_t span = h->last_ts > h->first_ts ? h->last_ts - h->first_ts : 0;
 	unsigned int i;
 
-	pr_obj_open(p, "host", "In the host (from the trace)");
-	pr_u64(p, "events", NULL, h->c.events);
-	pr_obj_open(p, "rx", "RX path: transaction complete -> doorbell handed to the socket");
-	pr_u64(p, "transactions", "transactions completed", h->c.txn_complete);
-	pr_u64(p, "doorbells", "doorbells sent", h->c.doorbell_sent);
-	pr_u64(p, "matched", NULL, h->c.matched);
-	pr_u64(p, "unmatched_transactions", "completed again without a doorbell", h->c.unmatched);
-	pr_u64(p, "orphan_doorbells", "doorbells without a completion", h->c.orphans);
-	pr_u64(p, "discontinuities", "discontinuities (opcode 4)", h->c.discontinuities);
-	pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
-	pr_u64(p, "parts_missing", "doorbells without acquire/release events", h->c.parts_missing);
+	dgr_pr_obj_begin(p, "host", "In the host (from the trace)");
+	dgr_pr_u64(p, "events", NULL, h->c.events);
+	dgr_pr_obj_begin(p, "rx", "RX path: transaction complete -> doorbell handed to the socket");
+	dgr_pr_u64(p, "transactions", "transactions completed", h->c.txn_complete);
+	dgr_pr_u64(p, "doorbells", "doorbells sent", h->c.doorbell_sent);
+	dgr_pr_u64(p, "matched", NULL, h->c.matched);
+	dgr_pr_u64(p, "unmatched_transactions", "completed again without a doorbell",
+		   h->c.unmatched);
+	dgr_pr_u64(p, "orphan_doorbells", "doorbells without a completion", h->c.orphans);
+	dgr_pr_u64(p, "discontinuities", "discontinuities (opcode 4)", h->c.discontinuities);
+	dgr_pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
+	dgr_pr_u64(p, "parts_missing", "doorbells without acquire/release events",
+		   h->c.parts_missing);
 	if (print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,
 			  r->host_tolerable_ns) ||
 	    print_latency(p, "wait_ns", "complete -> consumer acquires:", &h->wait, span, 0) ||
@@ -243,80 +256,85 @@ static int print_host(struct pr *p, const struct report *r)
 			  &h->lat_arrival, span, r->host_tolerable_ns)) {
 		return -1;
 	}
-	pr_obj_close(p);
-	pr_obj_open(p, "tx", "TX path: transaction sent -> doorbell (credit) back");
-	pr_u64(p, "transactions", "transactions sent", h->c.txn_sent);
-	pr_u64(p, "doorbells", "doorbells received", h->c.doorbell_rx);
-	pr_u64(p, "matched", NULL, h->c.tx_matched);
-	pr_u64(p, "orphan_doorbells", "doorbells without a transaction", h->c.tx_orphans);
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_begin(p, "tx", "TX path: transaction sent -> doorbell (credit) back");
+	dgr_pr_u64(p, "transactions", "transactions sent", h->c.txn_sent);
+	dgr_pr_u64(p, "doorbells", "doorbells received", h->c.doorbell_rx);
+	dgr_pr_u64(p, "matched", NULL, h->c.tx_matched);
+	dgr_pr_u64(p, "orphan_doorbells", "doorbells without a transaction", h->c.tx_orphans);
 	if (print_latency(p, "latency_ns", "credit latency:", &h->tx_credit, span, 0)) {
 		return -1;
 	}
-	pr_obj_close(p);
-	pr_obj_open(p, "events_seen", "other events");
-	pr_u64(p, "frames_rx", NULL, h->c.frames_rx);
-	pr_u64(p, "frames_tx", NULL, h->c.frames_tx);
-	pr_u64(p, "retransmits", NULL, h->c.retransmits);
-	pr_u64(p, "malformed", NULL, h->c.malformed);
-	pr_u64(p, "socket_drops", NULL, h->c.socket_drops);
-	pr_u64(p, "counter_snapshots", "counter snapshots", h->c.counter_snapshots);
-	pr_u64(p, "fpga_transactions_sent", "emulator: transactions sent", h->c.fpga_txn_sent);
-	pr_u64(p, "fpga_doorbells_received", "emulator: doorbells received", h->c.fpga_doorbell_rx);
-	pr_u64(p, "fpga_discontinuities", "emulator: discontinuities", h->c.fpga_discontinuities);
-	pr_u64(p, "fpga_drop_periods", "emulator: drop periods", h->c.fpga_drop_periods);
-	pr_u64(p, "fpga_underruns", "emulator: underruns", h->c.fpga_underruns);
-	pr_u64(p, "table_overflow", "transactions not tracked (table full)", h->c.table_overflow);
-	pr_u64(p, "unknown_events", "events of no known kind", h->c.unknown_events);
-	pr_u64(p, "other_pids", "events of other processes (--pid)", h->c.other_pids);
-	pr_obj_close(p);
-	pr_arr_open(p, "counters", "drops from counter snapshots (last values)");
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_begin(p, "events_seen", "other events");
+	dgr_pr_u64(p, "frames_rx", NULL, h->c.frames_rx);
+	dgr_pr_u64(p, "frames_tx", NULL, h->c.frames_tx);
+	dgr_pr_u64(p, "retransmits", NULL, h->c.retransmits);
+	dgr_pr_u64(p, "malformed", NULL, h->c.malformed);
+	dgr_pr_u64(p, "socket_drops", NULL, h->c.socket_drops);
+	dgr_pr_u64(p, "counter_snapshots", "counter snapshots", h->c.counter_snapshots);
+	dgr_pr_u64(p, "fpga_transactions_sent", "emulator: transactions sent", h->c.fpga_txn_sent);
+	dgr_pr_u64(p, "fpga_doorbells_received", "emulator: doorbells received",
+		   h->c.fpga_doorbell_rx);
+	dgr_pr_u64(p, "fpga_discontinuities", "emulator: discontinuities",
+		   h->c.fpga_discontinuities);
+	dgr_pr_u64(p, "fpga_drop_periods", "emulator: drop periods", h->c.fpga_drop_periods);
+	dgr_pr_u64(p, "fpga_underruns", "emulator: underruns", h->c.fpga_underruns);
+	dgr_pr_u64(p, "table_overflow", "transactions not tracked (table full)",
+		   h->c.table_overflow);
+	dgr_pr_u64(p, "unknown_events", "events of no known kind", h->c.unknown_events);
+	dgr_pr_u64(p, "other_pids", "events of other processes (--pid)", h->c.other_pids);
+	dgr_pr_obj_end(p);
+	dgr_pr_arr_begin(p, "counters", "drops from counter snapshots (last values)");
 	for (i = 0; i < h->n_srcs; i++) {
 		const struct ha_counter_src *s = &h->srcs[i];
 		double pct = s->delivered + s->lost
 				 ? 100.0 * (double)s->lost / (double)(s->delivered + s->lost)
 				 : 0.0;
 
-		pr_obj_open(p, NULL, NULL);
-		pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
-		pr_u64(p, "conn", NULL, s->conn);
-		pr_u64(p, "vpid", NULL, s->vpid);
-		pr_u64(p, "delivered_samples", "delivered samples", s->delivered);
-		pr_u64(p, "lost_samples", "lost samples", s->lost);
-		pr_f64(p, "drop_percent", "drop %", pct, 4);
-		pr_obj_close(p);
+		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
+		dgr_pr_u64(p, "conn", NULL, s->conn);
+		dgr_pr_u64(p, "vpid", NULL, s->vpid);
+		dgr_pr_u64(p, "delivered_samples", "delivered samples", s->delivered);
+		dgr_pr_u64(p, "lost_samples", "lost samples", s->lost);
+		dgr_pr_dbl(p, "drop_percent", "drop %", pct, 4);
+		dgr_pr_obj_end(p);
 	}
-	pr_arr_close(p);
-	pr_arr_open(p, "threads", "threads (scheduling settings seen)");
+	dgr_pr_arr_end(p);
+	dgr_pr_arr_begin(p, "threads", "threads (scheduling settings seen)");
 	for (i = 0; i < h->n_threads; i++) {
 		const struct ha_thread *t = &h->threads[i];
 
-		if (p->json) {
-			pr_obj_open(p, NULL, NULL);
-			pr_str(p, "provider", NULL, t->fpga ? "dgrdma_fpga" : "dgrdma");
-			pr_str(p, "role", NULL, ha_role_name(t->role));
-			pr_u64(p, "conn", NULL, t->conn);
-			pr_i64(p, "tid", NULL, t->tid);
-			pr_str(p, "policy", NULL, ha_policy_name(t->policy));
-			pr_i64(p, "priority", NULL, t->priority);
-			pr_i64(p, "nice", NULL, t->nice);
-			pr_u64(p, "cpuset", NULL, t->cpuset);
-			pr_obj_close(p);
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_obj_begin(p, NULL, NULL);
+			dgr_pr_str(p, "provider", NULL, t->fpga ? "dgrdma_fpga" : "dgrdma");
+			dgr_pr_str(p, "role", NULL, ha_role_name(t->role));
+			dgr_pr_u64(p, "conn", NULL, t->conn);
+			dgr_pr_i64(p, "tid", NULL, t->tid);
+			dgr_pr_str(p, "policy", NULL, ha_policy_name(t->policy));
+			dgr_pr_i64(p, "priority", NULL, t->priority);
+			dgr_pr_i64(p, "nice", NULL, t->nice);
+			dgr_pr_u64(p, "cpuset", NULL, t->cpuset);
+			dgr_pr_obj_end(p);
 		} else {
-			pr_text(p, "%s %-8s conn %u tid %d %s prio %d nice %d cpus 0x%" PRIx64,
-				t->fpga ? "fpga" : "host", ha_role_name(t->role), t->conn, t->tid,
-				ha_policy_name(t->policy), t->priority, t->nice, t->cpuset);
+			dgr_pr_text_line(
+			    p, "%s %-8s conn %u tid %d %s prio %d nice %d cpus 0x%" PRIx64,
+			    t->fpga ? "fpga" : "host", ha_role_name(t->role), t->conn, t->tid,
+			    ha_policy_name(t->policy), t->priority, t->nice, t->cpuset);
 		}
 	}
-	pr_arr_close(p);
+	dgr_pr_arr_end(p);
 	if (r->wire_to_stack) {
-		pr_obj_open(p, "joined", "Wire and trace on one axis (RX doorbells)");
-		pr_u64(p, "doorbells", "doorbells joined", r->joined);
-		pr_u64(p, "negative_wire_to_stack", "wire -> stack parts below 0 (recorded as 0)",
-		       r->negative_w2s);
-		pr_u64(p, "negative_stack_to_wire",
-		       "stack -> wire parts below 0 (capture point before the tracepoint; recorded "
-		       "as 0)",
-		       r->negative_s2w);
+		dgr_pr_obj_begin(p, "joined", "Wire and trace on one axis (RX doorbells)");
+		dgr_pr_u64(p, "doorbells", "doorbells joined", r->joined);
+		dgr_pr_u64(p, "negative_wire_to_stack",
+			   "wire -> stack parts below 0 (recorded as 0)", r->negative_w2s);
+		dgr_pr_u64(
+		    p, "negative_stack_to_wire",
+		    "stack -> wire parts below 0 (capture point before the tracepoint; recorded "
+		    "as 0)",
+		    r->negative_s2w);
 		if (print_latency(p, "wire_to_stack_ns",
 				  "wire -> stack (kernel receive path, last frame to complete):",
 				  r->wire_to_stack, 0, 0) ||
@@ -326,20 +344,20 @@ static int print_host(struct pr *p, const struct report *r)
 			r->stack_to_wire, 0, 0)) {
 			return -1;
 		}
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 	return 0;
 }
 /* A run fact: 0 is unknown, which the text says (the JSON keeps 0, see run_info.h). */
-static void print_fact(struct pr *p, const char *key, const char *label, uint64_t v,
+static void print_fact(struct dgr_pr *p, const char *key, const char *label, uint64_t v,
 		       const char *unknown)
 {
-	if (v == 0 && !p->json) {
-		pr_str(p, key, label, unknown);
+	if (v == 0 && !dgr_pr_is_json(p)) {
+		dgr_pr_str(p, key, label, unknown);
 		return;
 	}
-	pr_u64(p, key, label, v);
+	dgr_pr_u64(p, key, label, v);
 }
 
 static int judge(struct report *r, const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
@@ -431,53 +449,57 @@ static const char *const vicious_cure[] = {
 };
 
 /* regime.vicious_cycle: the first drop, the discontinuities after it, the pool they took. */
-static void print_vicious(struct pr *p, const struct vicious *v)
+static void print_vicious(struct dgr_pr *p, const struct vicious *v)
 {
 	const uint64_t origin = v->first_ts;
 
-	pr_obj_open(p, "vicious_cycle", "Vicious cycle (discontinuities after the first drop)");
-	pr_bool(p, "found", NULL, v->found);
-	pr_u64(p, "discontinuities", NULL, v->discontinuities);
+	dgr_pr_obj_begin(p, "vicious_cycle",
+			 "Vicious cycle (discontinuities after the first drop)");
+	dgr_pr_bool(p, "found", NULL, v->found);
+	dgr_pr_u64(p, "discontinuities", NULL, v->discontinuities);
 	if (v->first_drop_ts) {
-		pr_ns(p, "first_drop_ns", "first drop, into the stream", v->first_drop_ts - origin);
-		pr_u64(p, "transactions_after", "transactions from it on", v->txns_after);
-		pr_f64(p, "share", "share of them that were discontinuities", v->share, 4);
-		pr_u64(p, "longest_run", "most discontinuities in a row", v->longest_run);
-		pr_f64(p, "rate_before_bytes", "sample rate before, bytes/s", v->rate_before, 0);
-		pr_f64(p, "rate_after_bytes", "sample rate after, bytes/s", v->rate_after, 0);
+		dgr_pr_ns(p, "first_drop_ns", "first drop, into the stream",
+			  v->first_drop_ts - origin);
+		dgr_pr_u64(p, "transactions_after", "transactions from it on", v->txns_after);
+		dgr_pr_dbl(p, "share", "share of them that were discontinuities", v->share, 4);
+		dgr_pr_u64(p, "longest_run", "most discontinuities in a row", v->longest_run);
+		dgr_pr_dbl(p, "rate_before_bytes", "sample rate before, bytes/s", v->rate_before,
+			   0);
+		dgr_pr_dbl(p, "rate_after_bytes", "sample rate after, bytes/s", v->rate_after, 0);
 		if (v->tolerable_ns) {
-			pr_ns(p, "tolerable_ns", "tolerable latency", v->tolerable_ns);
-			pr_ns(p, "tolerable_after_ns", "left for samples after (x (1 - share))",
-			      v->tolerable_after_ns);
+			dgr_pr_ns(p, "tolerable_ns", "tolerable latency", v->tolerable_ns);
+			dgr_pr_ns(p, "tolerable_after_ns", "left for samples after (x (1 - share))",
+				  v->tolerable_after_ns);
 		}
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
 /* regime.headroom (see headroom.h). */
-static void print_headroom(struct pr *p, const struct headroom *h)
+static void print_headroom(struct dgr_pr *p, const struct headroom *h)
 {
-	pr_obj_open(p, "headroom", "Headroom");
-	pr_bool(p, "known", NULL, h->known);
-	pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
+	dgr_pr_obj_begin(p, "headroom", "Headroom");
+	dgr_pr_bool(p, "known", NULL, h->known);
+	dgr_pr_ns(p, "worst_stall_ns", "worst stall (max latency)", h->worst_ns);
 	if (h->known) {
-		pr_bool(p, "estimated", "pool and rate estimated from the capture", h->estimated);
-		pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
-		pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
-		pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
-		pr_f64(p, "lossless_rate_bytes", "lossless up to, bytes/s", h->lossless_rate_bytes,
-		       0);
-		pr_f64(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
-		pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
-		       h->buffers_needed);
-		pr_f64(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
-		       h->worst_of_tolerable, 4);
+		dgr_pr_bool(p, "estimated", "pool and rate estimated from the capture",
+			    h->estimated);
+		dgr_pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
+		dgr_pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
+		dgr_pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
+		dgr_pr_dbl(p, "lossless_rate_bytes", "lossless up to, bytes/s",
+			   h->lossless_rate_bytes, 0);
+		dgr_pr_dbl(p, "rate_factor", "that is, x this rate", h->rate_factor, 3);
+		dgr_pr_u64(p, "buffers_needed", "buffers the worst stall needs at this rate",
+			   h->buffers_needed);
+		dgr_pr_dbl(p, "worst_of_tolerable", "worst stall, fraction of the tolerable",
+			   h->worst_of_tolerable, 4);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
 /* regime.shape, regime.headroom or regime.tx: what the verdict adds. */
-static void print_verdict_details(struct pr *p, const struct report *r)
+static void print_verdict_details(struct dgr_pr *p, const struct report *r)
 {
 	const struct headroom *h = &r->headroom;
 	const struct lat_shape *sh = &r->shape;
@@ -485,40 +507,40 @@ static void print_verdict_details(struct pr *p, const struct report *r)
 	if (r->verdict_tx && r->verdict_s) {
 		const struct occupancy *o = &r->occ;
 
-		pr_obj_open(p, "tx", "FPGA buffer occupancy (TX path, from the doorbells)");
-		pr_u64(p, "fpga_buffers", "FPGA buffers", o->buffers);
-		pr_f64(p, "mean_outstanding", "mean buffers outstanding", o->mean, 2);
-		pr_u64(p, "max_outstanding", "most outstanding at once", o->max);
-		pr_ns(p, "window_ns", "while the host sent", o->window_ns);
-		pr_ns(p, "low_ns", "at most half full for", o->low_ns);
-		pr_ns(p, "empty_ns", "empty for", o->empty_ns);
-		pr_u64(p, "empty_episodes", "times it ran empty", o->empty_episodes);
-		pr_ns(p, "longest_empty_ns", "longest empty", o->longest_empty_ns);
+		dgr_pr_obj_begin(p, "tx", "FPGA buffer occupancy (TX path, from the doorbells)");
+		dgr_pr_u64(p, "fpga_buffers", "FPGA buffers", o->buffers);
+		dgr_pr_dbl(p, "mean_outstanding", "mean buffers outstanding", o->mean, 2);
+		dgr_pr_u64(p, "max_outstanding", "most outstanding at once", o->max);
+		dgr_pr_ns(p, "window_ns", "while the host sent", o->window_ns);
+		dgr_pr_ns(p, "low_ns", "at most half full for", o->low_ns);
+		dgr_pr_ns(p, "empty_ns", "empty for", o->empty_ns);
+		dgr_pr_u64(p, "empty_episodes", "times it ran empty", o->empty_episodes);
+		dgr_pr_ns(p, "longest_empty_ns", "longest empty", o->longest_empty_ns);
 		if (r->underruns_known) {
-			pr_u64(p, "underrun_periods", "underrun periods (emulator trace)",
-			       r->underruns);
+			dgr_pr_u64(p, "underrun_periods", "underrun periods (emulator trace)",
+				   r->underruns);
 		}
-		pr_u64(p, "refills", "doorbells answered by a send", o->refills);
-		pr_ns(p, "worst_refill_ns", "longest doorbell -> send into its buffer",
-		      o->worst_refill_ns);
-		pr_obj_close(p);
+		dgr_pr_u64(p, "refills", "doorbells answered by a send", o->refills);
+		dgr_pr_ns(p, "worst_refill_ns", "longest doorbell -> send into its buffer",
+			  o->worst_refill_ns);
+		dgr_pr_obj_end(p);
 		print_headroom(p, h);
 		return;
 	}
 	if (sh->kind == SHAPE_NONE) {
 		return;
 	}
-	pr_obj_open(p, "shape", "Shape");
-	pr_str(p, "kind", NULL, shape_label(sh->kind));
-	pr_ns(p, "spike_threshold_ns", "a stall is a doorbell above", sh->spike_threshold_ns);
-	pr_u64(p, "stalls", "stalls (runs of such doorbells)", sh->spikes);
-	pr_u64(p, "stall_doorbells", "doorbells in them", sh->spike_doorbells);
-	pr_ns(p, "largest_stall_ns", "largest", sh->largest_ns);
+	dgr_pr_obj_begin(p, "shape", "Shape");
+	dgr_pr_str(p, "kind", NULL, shape_label(sh->kind));
+	dgr_pr_ns(p, "spike_threshold_ns", "a stall is a doorbell above", sh->spike_threshold_ns);
+	dgr_pr_u64(p, "stalls", "stalls (runs of such doorbells)", sh->spikes);
+	dgr_pr_u64(p, "stall_doorbells", "doorbells in them", sh->spike_doorbells);
+	dgr_pr_ns(p, "largest_stall_ns", "largest", sh->largest_ns);
 	if (r->verdict_tol) {
-		pr_f64(p, "largest_stall_of_tolerable", "largest, fraction of the tolerable",
-		       (double)sh->largest_ns / (double)r->verdict_tol, 4);
+		dgr_pr_dbl(p, "largest_stall_of_tolerable", "largest, fraction of the tolerable",
+			   (double)sh->largest_ns / (double)r->verdict_tol, 4);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 	print_headroom(p, h);
 }
 
@@ -582,6 +604,14 @@ const char *report_run_status(const struct report *r, char *reason, size_t size)
 			 "(dgrdma-host: the drop rate exceeded --max-drop-rate)");
 		return "ok";
 	}
+	if (r->run.exit_status != 0 && r->run.host_summary_known && r->run.host_status[0]) {
+		snprintf(reason, size,
+			 "the recorded command exited %" PRId64
+			 ": dgrdma-host's summary says '%s'; losses after the stall are not in "
+			 "the counters above",
+			 r->run.exit_status, r->run.host_status);
+		return "failed";
+	}
 	if (r->run.exit_status != 0) {
 		snprintf(
 		    reason, size,
@@ -600,6 +630,9 @@ const char *report_run_status(const struct report *r, char *reason, size_t size)
 struct losses {
 	uint64_t discontinuities, incomplete, host_lost, fpga_lost, socket_drops;
 	uint64_t underrun_periods, queue_empty;
+	/* the FPGA's counters: drops in closed periods, underrun slots before the teardown */
+	uint64_t counter_drops, counter_underruns;
+	uint64_t summary_lost; /* the host's own summary (run.json's losses.host) */
 };
 
 static void count_losses(const struct report *r, struct losses *l)
@@ -625,12 +658,20 @@ static void count_losses(const struct report *r, struct losses *l)
 	if (r->verdict_tx && r->verdict_s) {
 		l->queue_empty = r->occ.empty_episodes;
 	}
+	if (r->run.host_summary_known) {
+		l->summary_lost = r->run.host_samples_lost;
+	}
+	if (r->fpga) {
+		l->counter_drops = r->fpga->dropped_samples;
+		l->counter_underruns = r->fpga->num_underruns - r->fpga->trailing_underruns;
+	}
 }
 
 static bool any_loss(const struct losses *l)
 {
 	return l->discontinuities || l->incomplete || l->host_lost || l->fpga_lost ||
-	       l->socket_drops || l->underrun_periods || l->queue_empty;
+	       l->socket_drops || l->underrun_periods || l->queue_empty || l->counter_drops ||
+	       l->counter_underruns || l->summary_lost;
 }
 
 int report_exit_status(const struct report *r, unsigned int fail_on)
@@ -653,12 +694,12 @@ int report_exit_status(const struct report *r, unsigned int fail_on)
 }
 
 /* One string of an array: a JSON string, or a "- " line of text. */
-static void arr_item(struct pr *p, const char *text)
+static void arr_item(struct dgr_pr *p, const char *text)
 {
-	if (p->json) {
-		pr_str(p, NULL, NULL, text);
+	if (dgr_pr_is_json(p)) {
+		dgr_pr_str(p, NULL, NULL, text);
 	} else {
-		pr_text(p, "- %s", text);
+		dgr_pr_text_line(p, "- %s", text);
 	}
 }
 
@@ -666,7 +707,7 @@ static void arr_item(struct pr *p, const char *text)
  * Where the sources of losses disagree, why (docs/analysis.md, "Run status,
  * losses and exit status"); and whether the account is complete.
  */
-static void print_disagreements(struct pr *p, const struct report *r, const struct losses *l,
+static void print_disagreements(struct dgr_pr *p, const struct report *r, const struct losses *l,
 				bool failed)
 {
 	bool host_counters = false, fpga_counters = false;
@@ -677,14 +718,53 @@ static void print_disagreements(struct pr *p, const struct report *r, const stru
 		host_counters = host_counters || !r->host->srcs[i].fpga;
 		fpga_counters = fpga_counters || r->host->srcs[i].fpga;
 	}
-	pr_bool(p, "complete", "the account is complete", !failed);
-	pr_arr_open(p, "disagreements", "where the sources disagree, and why:");
-	if (failed) {
+	dgr_pr_bool(p, "complete", "the account is complete", !failed);
+	dgr_pr_arr_begin(p, "disagreements", "where the sources disagree, and why:");
+	if (failed && r->fpga && (r->fpga->dropped_open || r->fpga->dropped_samples)) {
+		snprintf(
+		    buf, sizeof(buf),
+		    "the run failed: the FPGA's ADC dropped %" PRIu64
+		    " samples in the period still open at its stop (dropped_open: the stall's "
+		    "loss, and whatever it produced after the host stopped), beyond the %" PRIu64
+		    " of closed periods",
+		    r->fpga->dropped_open, r->fpga->dropped_samples);
+		arr_item(p, buf);
+	} else if (failed && r->fpga && l->counter_underruns) {
+		snprintf(buf, sizeof(buf),
+			 "the run failed: the FPGA's DAC ran short %" PRIu64
+			 " sample slots before its teardown",
+			 l->counter_underruns);
+		arr_item(p, buf);
+	} else if (failed && r->fpga) {
+		arr_item(p, "the run failed, and the FPGA's counters show no drop and no underrun: "
+			    "they were read before the stall cost anything, or the stall ended the "
+			    "stream before the FPGA lost a sample");
+	} else if (failed) {
 		snprintf(
 		    buf, sizeof(buf),
 		    "the run failed: whatever was lost after it stalled (an ADC dropping while "
 		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
-		    "read the emulator's dropped_open or the hardware's num_dropped_samps");
+		    "give the FPGA's counters (--fpga-counters: the emulator's dropped_open or the "
+		    "hardware's num_dropped_samps)");
+		arr_item(p, buf);
+	}
+	if (r->fpga && r->fpga->has_adc && r->wire &&
+	    r->fpga->num_dropped_samps != l->discontinuities) {
+		snprintf(buf, sizeof(buf),
+			 "the FPGA counted %" PRIu64 " drop periods (num_dropped_samps), the wire "
+			 "shows %" PRIu64 " discontinuities: a discontinuity goes out only when a "
+			 "buffer frees after the period (report_data_loss), and the capture may "
+			 "have started late or missed frames",
+			 r->fpga->num_dropped_samps, l->discontinuities);
+		arr_item(p, buf);
+	}
+	if (r->fpga && r->fpga->has_adc && host_counters && l->counter_drops > l->host_lost) {
+		snprintf(buf, sizeof(buf),
+			 "the FPGA dropped %" PRIu64 " samples in closed periods, the host's ramp "
+			 "check saw %" PRIu64
+			 " lost: periods closed after the last sample the host "
+			 "received cannot show in its ramp",
+			 l->counter_drops, l->host_lost);
 		arr_item(p, buf);
 	}
 	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
@@ -708,110 +788,142 @@ static void print_disagreements(struct pr *p, const struct report *r, const stru
 		    p, "a vicious cycle and no loss in the host's ramp check: after the first drop "
 		       "hardly a sample arrived to show the gap");
 	}
-	pr_arr_close(p);
+	dgr_pr_arr_end(p);
 }
 
 /* The run's status and every loss the inputs show, in one place. */
-static void print_status_and_losses(struct pr *p, const struct report *r)
+static void print_status_and_losses(struct dgr_pr *p, const struct report *r)
 {
 	struct losses l;
 	char reason[512];
 	const char *st = report_run_status(r, reason, sizeof(reason));
 
-	pr_obj_open(p, "status", "Run status");
-	pr_str(p, "run", "run", st);
-	pr_str(p, "reason", NULL, reason);
+	dgr_pr_obj_begin(p, "status", "Run status");
+	dgr_pr_str(p, "run", "run", st);
+	dgr_pr_str(p, "reason", NULL, reason);
 	if (r->run.exit_known) {
-		pr_i64(p, "exit_status", "recorded command's exit status", r->run.exit_status);
+		dgr_pr_i64(p, "exit_status", "recorded command's exit status", r->run.exit_status);
 	}
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 	count_losses(r, &l);
-	pr_obj_open(p, "losses", "Losses (every source the inputs have)");
-	pr_bool(p, "any", "any loss", any_loss(&l));
+	dgr_pr_obj_begin(p, "losses", "Losses (every source the inputs have)");
+	dgr_pr_bool(p, "any", "any loss", any_loss(&l));
 	if (r->wire) {
-		pr_u64(p, "wire_discontinuities",
-		       "discontinuities on the wire (RX: the ADC dropped)", l.discontinuities);
-		pr_u64(p, "wire_incomplete_transactions",
-		       "incomplete transactions on the wire (a frame lost)", l.incomplete);
+		dgr_pr_u64(p, "wire_discontinuities",
+			   "discontinuities on the wire (RX: the ADC dropped)", l.discontinuities);
+		dgr_pr_u64(p, "wire_incomplete_transactions",
+			   "incomplete transactions on the wire (a frame lost)", l.incomplete);
 	}
 	if (r->host) {
-		pr_u64(p, "host_lost_samples", "samples the host's ramp check lost", l.host_lost);
-		pr_u64(p, "fpga_dropped_samples",
-		       "samples the emulator dropped (closed drop periods only)", l.fpga_lost);
-		pr_u64(p, "socket_drops", "frames the kernel dropped", l.socket_drops);
-		pr_u64(p, "underrun_periods", "DAC underrun periods (emulator)",
-		       l.underrun_periods);
+		dgr_pr_u64(p, "host_lost_samples", "samples the host's ramp check lost",
+			   l.host_lost);
+		dgr_pr_u64(p, "fpga_dropped_samples",
+			   "samples the emulator dropped (closed drop periods only)", l.fpga_lost);
+		dgr_pr_u64(p, "socket_drops", "frames the kernel dropped", l.socket_drops);
+		dgr_pr_u64(p, "underrun_periods", "DAC underrun periods (emulator)",
+			   l.underrun_periods);
 	}
 	if (r->verdict_tx && r->verdict_s) {
-		pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
-		       l.queue_empty);
+		dgr_pr_u64(p, "fpga_queue_empty", "times the FPGA's TX queue ran empty (wire)",
+			   l.queue_empty);
+	}
+	if (r->run.host_summary_known) {
+		dgr_pr_u64(p, "host_summary_samples_lost",
+			   "samples the host's ramp check lost (its summary, run.json)",
+			   l.summary_lost);
+		dgr_pr_str(p, "host_summary_status", "the host's status (its summary, run.json)",
+			   r->run.host_status[0] ? r->run.host_status : "unknown");
+	}
+	if (r->fpga) {
+		dgr_pr_obj_begin(p, "fpga_counters", "the FPGA's own counters");
+		dgr_pr_str(p, "source", "from", r->fpga_source);
+		if (r->fpga->has_adc) {
+			dgr_pr_u64(p, "num_dropped_samps", "ADC drop periods (num_dropped_samps)",
+				   r->fpga->num_dropped_samps);
+			dgr_pr_u64(p, "dropped_samples", "ADC samples dropped in closed periods",
+				   r->fpga->dropped_samples);
+			dgr_pr_u64(p, "dropped_open",
+				   "ADC samples dropped in the period open at stop",
+				   r->fpga->dropped_open);
+		}
+		if (r->fpga->has_dac) {
+			dgr_pr_u64(p, "num_underruns", "DAC underrun slots (num_underruns)",
+				   r->fpga->num_underruns);
+			dgr_pr_u64(p, "underrun_periods", "DAC underrun periods",
+				   r->fpga->underrun_periods);
+			dgr_pr_u64(p, "trailing_underruns",
+				   "DAC underrun slots after the last data",
+				   r->fpga->trailing_underruns);
+		}
+		dgr_pr_obj_end(p);
 	}
 	print_disagreements(p, r, &l, !strcmp(st, "failed"));
-	pr_obj_close(p);
+	dgr_pr_obj_end(p);
 }
 
-int report_print(struct pr *p, const struct report *r)
+int report_print(struct dgr_pr *p, const struct report *r)
 {
 	const char *const *mit;
 	unsigned int i;
 	uint64_t malformed = r->wire ? r->wire->malformed_frames : 0;
 
 	cur_report = r;
-	if (!p->json) {
-		pr_text(p, "latency-report: percentiles are nearest-rank (rank = ceil(p * n))");
+	if (!dgr_pr_is_json(p)) {
+		dgr_pr_text_line(
+		    p, "latency-report: percentiles are nearest-rank (rank = ceil(p * n))");
 	}
-	pr_str(p, "percentiles", "percentiles", "nearest-rank");
-	pr_arr_open(p, "inputs", NULL);
-	if (p->json) {
+	dgr_pr_str(p, "percentiles", "percentiles", "nearest-rank");
+	dgr_pr_arr_begin(p, "inputs", NULL);
+	if (dgr_pr_is_json(p)) {
 		for (i = 0; i < r->n_inputs; i++) {
-			pr_str(p, NULL, NULL, r->inputs[i]);
+			dgr_pr_str(p, NULL, NULL, r->inputs[i]);
 		}
 	}
-	pr_arr_close(p);
-	pr_obj_open(p, "run", "Run facts");
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_begin(p, "run", "Run facts");
 	print_fact(p, "host_buffers", "host buffers", r->run.host_buffers, "unknown");
 	print_fact(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers, "unknown (taken as 0)");
 	print_fact(p, "buffer_size", "buffer size, bytes", r->run.buffer_size, "unknown");
 	print_fact(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes, "unknown");
-	pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
-	pr_obj_close(p);
+	dgr_pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
+	dgr_pr_obj_end(p);
 	if (r->wire && print_wire(p, r)) {
 		return -1;
 	}
 	if (r->host && print_host(p, r)) {
 		return -1;
 	}
-	pr_u64(p, "malformed_frames", "Malformed frames (counted, skipped)", malformed);
+	dgr_pr_u64(p, "malformed_frames", "Malformed frames (counted, skipped)", malformed);
 	if (r->wire) {
-		pr_obj_open(p, "malformed", NULL);
+		dgr_pr_obj_begin(p, "malformed", NULL);
 		for (i = 1; i < DGR_E__COUNT; i++) {
 			if (r->wire->malformed_by_reason[i]) {
-				pr_u64(p, dgr_error_id((int)i), dgr_strerror((int)i),
-				       r->wire->malformed_by_reason[i]);
+				dgr_pr_u64(p, dgr_error_id((int)i), dgr_strerror((int)i),
+					   r->wire->malformed_by_reason[i]);
 			}
 		}
-		pr_obj_close(p);
+		dgr_pr_obj_end(p);
 	}
 	print_status_and_losses(p, r);
-	pr_obj_open(p, "regime", "Regime");
-	pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
-	pr_str(p, "summary", NULL, r->summary);
-	pr_str(p, "reason", NULL, r->verdict.reason);
-	pr_str(p, "series", "judged on", r->verdict_series);
-	pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
-	pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
-	pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
-	pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
+	dgr_pr_obj_begin(p, "regime", "Regime");
+	dgr_pr_str(p, "label", "verdict", regime_label(r->verdict.regime));
+	dgr_pr_str(p, "summary", NULL, r->summary);
+	dgr_pr_str(p, "reason", NULL, r->verdict.reason);
+	dgr_pr_str(p, "series", "judged on", r->verdict_series);
+	dgr_pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
+	dgr_pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
+	dgr_pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
+	dgr_pr_u64(p, "longest_episode", "longest episode, doorbells", r->verdict.longest_episode);
 	print_verdict_details(p, r);
 	if (r->vicious) {
 		print_vicious(p, r->vicious);
 	}
-	pr_arr_open(p, "mitigations", "mitigations the tuning guide recommends:");
+	dgr_pr_arr_begin(p, "mitigations", "mitigations the tuning guide recommends:");
 	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit; mit++) {
-		if (p->json) {
-			pr_str(p, NULL, NULL, *mit);
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_str(p, NULL, NULL, *mit);
 		} else {
-			pr_text(p, "- %s", *mit);
+			dgr_pr_text_line(p, "- %s", *mit);
 		}
 	}
 	/* "none needed" does not stand beside a vicious cycle */
@@ -820,13 +932,13 @@ int report_print(struct pr *p, const struct report *r)
 		mit = regime_mitigations(REGIME_UNKNOWN, 0);
 	}
 	for (; *mit; mit++) {
-		if (p->json) {
-			pr_str(p, NULL, NULL, *mit);
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_str(p, NULL, NULL, *mit);
 		} else {
-			pr_text(p, "- %s", *mit);
+			dgr_pr_text_line(p, "- %s", *mit);
 		}
 	}
-	pr_arr_close(p);
-	pr_obj_close(p);
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_end(p);
 	return 0;
 }

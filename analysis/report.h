@@ -12,7 +12,7 @@
 
 #include "classify.h"
 #include "host_events.h"
-#include "print.h"
+#include <dgrdma/print.h>
 #include "run_info.h"
 #include "stats.h"
 #include "vicious.h"
@@ -24,8 +24,10 @@ struct report {
 	const struct wire_analysis *wire; /* NULL: no capture */
 	const struct host_analysis *host; /* NULL: no trace */
 	struct run_info run;
-	const char *tolerable_source; /* "options", "run.json", "estimated", "none" */
-	uint64_t tolerable_ns[2];     /* per wire direction (RX, TX) */
+	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
+	const char *fpga_source;	  /* the file they came from */
+	const char *tolerable_source;	  /* "options", "run.json", "estimated", "none" */
+	uint64_t tolerable_ns[2];	  /* per wire direction (RX, TX) */
 	uint64_t host_tolerable_ns;
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
@@ -82,6 +84,6 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		   uint64_t data_transactions);
 
 /* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
-int report_print(struct pr *p, const struct report *r);
+int report_print(struct dgr_pr *p, const struct report *r);
 
 #endif

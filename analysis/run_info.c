@@ -331,6 +331,128 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 	return 0;
 }
 
+/*
+ * The index of the dgrdma-host, dgrdma-ctl or dgrdma-fpga program in the
+ * command (it may be wrapped: ip netns exec, taskset), or -1; *fpga tells
+ * the emulator from the host-side tools.
+ */
+static int find_program(const json_t *cmd, bool *fpga)
+{
+	size_t i, n = json_array_size(cmd);
+
+	for (i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *base = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+
+		if (!strcmp(base, "dgrdma-host") || !strcmp(base, "dgrdma-ctl") ||
+		    !strcmp(base, "dgrdma-fpga")) {
+			*fpga = base[7] == 'f';
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Adds the port of a --bind or --peer value (ADDR[:PORT], default 18078) to
+ * ri's UDP ports; with host, also records ADDR:PORT as the host's address
+ * when ADDR is a specific address.
+ */
+static int take_udp_addr(struct run_info *ri, const char *opt, const char *val, bool host,
+			 char *errbuf)
+{
+	const char *colon = strchr(val, ':');
+	uint64_t port = DGR_UDP_PORT;
+	char msg[DGR_ERRBUF_SIZE];
+	unsigned int i;
+
+	if (colon && dgr_parse_u64(opt, colon + 1, 1, 65535, false, &port, msg) < 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
+	}
+	for (i = 0; i < ri->n_udp_ports && ri->udp_ports[i] != port; i++) {
+	}
+	if (i == ri->n_udp_ports && ri->n_udp_ports < RUN_INFO_MAX_PORTS) {
+		ri->udp_ports[ri->n_udp_ports++] = (uint16_t)port;
+	}
+	if (host && !ri->host_addr[0] && strncmp(val, "0.0.0.0", 7) != 0 &&
+	    (colon ? (size_t)(colon - val) : strlen(val)) + 7 < sizeof(ri->host_addr)) {
+		snprintf(ri->host_addr, sizeof(ri->host_addr), "%.*s:%u",
+			 colon ? (int)(colon - val) : (int)strlen(val), val, (unsigned int)port);
+	}
+	return 0;
+}
+
+/*
+ * The roles of a recorded dgrdma-host or dgrdma-fpga command: its data path
+ * and, with --udp, the ports and the host's address. Other commands give none.
+ */
+static int read_roles(const json_t *cmd, int prog, bool fpga, struct run_info *ri, char *errbuf)
+{
+	size_t i, n = json_array_size(cmd);
+	bool udp = false, mode_seen = false;
+	int rc;
+
+	if (!fpga && (size_t)prog + 1 < n) {
+		const char *sub = json_string_value(json_array_get(cmd, (size_t)prog + 1));
+
+		ri->path = !strcmp(sub, "rx")	? RUN_PATH_RX
+			   : !strcmp(sub, "tx") ? RUN_PATH_TX
+						: RUN_PATH_UNKNOWN;
+	}
+	for (i = (size_t)prog + 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *m;
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		udp = udp || !strcmp(a, "--udp");
+		if (!fpga || (strcmp(a, "--mode") != 0 && strncmp(a, "--mode=", 7) != 0)) {
+			continue;
+		}
+		m = a[6] == '=' ? a + 7
+		    : i + 1 < n ? json_string_value(json_array_get(cmd, i + 1))
+				: "";
+		mode_seen = true;
+		ri->path = !strcmp(m, "adc")   ? RUN_PATH_RX
+			   : !strcmp(m, "dac") ? RUN_PATH_TX
+					       : RUN_PATH_UNKNOWN;
+	}
+	if (fpga && !mode_seen) {
+		ri->path = RUN_PATH_RX; /* dgrdma-fpga's default mode: the ADC */
+	}
+	if (!udp) {
+		return 0;
+	}
+	for (i = (size_t)prog + 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+		const char *val;
+		bool bind;
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		bind = !strcmp(a, "--bind") || !strncmp(a, "--bind=", 7);
+		if (!bind && strcmp(a, "--peer") != 0 && strncmp(a, "--peer=", 7) != 0) {
+			continue;
+		}
+		if (a[6] == '=') {
+			val = a + 7;
+		} else if (i + 1 < n) {
+			val = json_string_value(json_array_get(cmd, ++i));
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "command: %s is its last element (no value)", a);
+		}
+		/* the host's own address: dgrdma-host's --bind, dgrdma-fpga's --peer */
+		rc = take_udp_addr(ri, bind ? "--bind" : "--peer", val, bind != fpga, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* The facts of the recorded command into *ri (fields still 0 only). */
 static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 {
@@ -348,8 +470,9 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	char msg[DGR_ERRBUF_SIZE];
 	const char *val;
 	size_t i, n = json_array_size(cmd);
+	bool fpga = false;
 	double rate;
-	int rc;
+	int rc, prog;
 
 	if (n == 0) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
@@ -364,19 +487,32 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 					      describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
 	}
+	prog = find_program(cmd, &fpga);
+	if (prog >= 0) {
+		rc = read_roles(cmd, prog, fpga, ri, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
+	}
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t *field = (uint64_t *)((char *)ri + sizes[i].field);
+		const char *opt = sizes[i].opt;
 		uint64_t v;
 
-		rc = command_value(cmd, sizes[i].opt, &val, errbuf);
+		/* dgrdma-fpga's own buffers are --buffers, the host's --host-buffers */
+		if (fpga && !strcmp(opt, "--buffers")) {
+			opt = "--host-buffers";
+		} else if (fpga && !strcmp(opt, "--fpga-buffers")) {
+			opt = "--buffers";
+		}
+		rc = command_value(cmd, opt, &val, errbuf);
 		if (rc < 0) {
 			return rc;
 		}
 		if (rc == 0) {
 			continue;
 		}
-		if (dgr_parse_u64(sizes[i].opt, val, sizes[i].min, sizes[i].max, true, &v, msg) <
-		    0) {
+		if (dgr_parse_u64(opt, val, sizes[i].min, sizes[i].max, true, &v, msg) < 0) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
 		}
 		if (*field == 0) {
@@ -394,6 +530,60 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 		if (ri->rate_bytes == 0) {
 			ri->rate_bytes = (uint64_t)(rate * DGR_SAMPLE_BYTES);
 		}
+	}
+	return 0;
+}
+
+static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
+			      char *errbuf);
+
+/* run.json's "losses" (dgrdma-capture, from the command's --summary-json) into *ri. */
+static int read_losses(const json_t *losses, struct run_info *ri, char *errbuf)
+{
+	static const struct key_rule rules[] = {
+		{ "summary", T_STRING, false },
+		{ "host", T_OBJECT, false },
+		{ "fpga", T_OBJECT, false },
+	};
+	static const struct key_rule host_rules[] = {
+		{ "status", T_STRING, false },
+		{ "samples_lost", T_INTEGER | T_REAL, false },
+		{ "drop_rate", T_INTEGER | T_REAL, false },
+		{ "incomplete_transactions", T_INTEGER | T_REAL, false },
+		{ "buffers_unanswered", T_INTEGER | T_REAL, false },
+		{ "discontinuities", T_INTEGER | T_REAL, false },
+		{ "socket_drops", T_INTEGER | T_REAL, false },
+		{ "frames_missing", T_INTEGER | T_REAL, false },
+		{ "retransmit_giveups", T_INTEGER | T_REAL, false },
+	};
+	const json_t *host, *fpga, *v;
+	uint64_t u;
+
+	if (check_keys(losses, "losses", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	host = json_object_get(losses, "host");
+	if (host) {
+		if (check_keys(host, "losses.host", host_rules,
+			       sizeof(host_rules) / sizeof(host_rules[0]), errbuf) < 0) {
+			return -DGR_E_INVAL;
+		}
+		v = json_object_get(host, "samples_lost");
+		if (v && get_whole(v, "losses.host.samples_lost", 0, 1ull << 53, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		ri->host_samples_lost = v ? u : 0;
+		v = json_object_get(host, "status");
+		snprintf(ri->host_status, sizeof(ri->host_status), "%s",
+			 v ? json_string_value(v) : "");
+		ri->host_summary_known = true;
+	}
+	fpga = json_object_get(losses, "fpga");
+	if (fpga) {
+		if (read_fpga_counters(fpga, "losses.fpga", &ri->fpga, errbuf) < 0) {
+			return -DGR_E_INVAL;
+		}
+		ri->fpga_known = true;
 	}
 	return 0;
 }
@@ -416,6 +606,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "stream", T_OBJECT, false },
 		{ "host", T_OBJECT, false },
 		{ "warnings", T_ARRAY, false },
+		{ "losses", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
 	json_error_t jerr;
@@ -476,6 +667,10 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if ((v = json_object_get(root, "clocks")) && check_clocks(v, errbuf)) {
 		goto end;
 	}
+	if ((v = json_object_get(root, "losses")) && !json_is_null(v) &&
+	    read_losses(v, &out, errbuf)) {
+		goto end;
+	}
 	/* the stream's facts first, then the recorded command's */
 	if ((v = json_object_get(root, "stream")) && read_stream(v, &out, errbuf)) {
 		goto end;
@@ -490,15 +685,18 @@ end:
 	return ret;
 }
 
-int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+/*
+ * Reads a whole regular file of at most RUN_INFO_MAX_FILE bytes into *text
+ * (malloc'd, the caller frees) and *len. Returns 0, -DGR_E_SYS or
+ * -DGR_E_NOMEM with errbuf naming path.
+ */
+static int load_file(const char *path, char **text, size_t *len, char *errbuf)
 {
-	char msg[DGR_ERRBUF_SIZE];
 	struct stat st;
 	FILE *fp = NULL;
-	char *text = NULL;
-	size_t got;
 	int ret = -DGR_E_SYS;
 
+	*text = NULL;
 	fp = fopen(path, "r");
 	if (!fp) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: %s", path, strerror(errno));
@@ -517,25 +715,140 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 			 path, RUN_INFO_MAX_FILE >> 20);
 		goto end;
 	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: out of memory", path);
 		ret = -DGR_E_NOMEM;
 		goto end;
 	}
-	got = fread(text, 1, (size_t)st.st_size + 1, fp);
-	if (ferror(fp) || got > (size_t)st.st_size) {
+	*len = fread(*text, 1, (size_t)st.st_size + 1, fp);
+	if (ferror(fp) || *len > (size_t)st.st_size) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.180s: read error or file growing", path);
+		free(*text);
+		*text = NULL;
 		goto end;
 	}
-	ret = run_info_parse(text, got, ri, msg);
-	if (ret < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
-	}
+	ret = 0;
 end:
-	free(text);
 	if (fp) {
 		fclose(fp);
 	}
+	return ret;
+}
+
+int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = load_file(path, &text, &len, errbuf);
+	if (ret < 0) {
+		return ret;
+	}
+	ret = run_info_parse(text, len, ri, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * The FPGA's counters of obj (other keys ignored) into *fc; where prefixes
+ * the key in messages ("" or "losses.fpga"). Returns 0 or -DGR_E_INVAL.
+ */
+static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
+			      char *errbuf)
+{
+	static const struct {
+		const char *key;
+		size_t field;
+		bool dac;
+	} keys[] = {
+		{ "num_dropped_samps", offsetof(struct fpga_counters, num_dropped_samps), false },
+		{ "dropped_samples", offsetof(struct fpga_counters, dropped_samples), false },
+		{ "dropped_open", offsetof(struct fpga_counters, dropped_open), false },
+		{ "num_underruns", offsetof(struct fpga_counters, num_underruns), true },
+		{ "underrun_periods", offsetof(struct fpga_counters, underrun_periods), true },
+		{ "trailing_underruns", offsetof(struct fpga_counters, trailing_underruns), true },
+	};
+	struct fpga_counters out;
+	char name[96];
+	size_t i;
+
+	memset(&out, 0, sizeof(out));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const json_t *v = json_object_get(obj, keys[i].key);
+
+		if (!v) {
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s%s%s", where, *where ? "." : "", keys[i].key);
+		/* 2^53: the largest count a JSON number carries exactly */
+		if (get_whole(v, name, 0, 1ull << 53, (uint64_t *)((char *)&out + keys[i].field),
+			      errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		out.has_dac |= keys[i].dac;
+		out.has_adc |= !keys[i].dac;
+	}
+	if (!out.has_adc && !out.has_dac) {
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "%s%snone of the FPGA's counters (num_dropped_samps, "
+		    "dropped_samples, dropped_open, num_underruns, underrun_periods, "
+		    "trailing_underruns)",
+		    where, *where ? ": " : "");
+	}
+	if (out.trailing_underruns > out.num_underruns) {
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "%s%strailing_underruns: %" PRIu64 " is more than num_underruns %" PRIu64,
+		    where, *where ? "." : "", out.trailing_underruns, out.num_underruns);
+	}
+	*fc = out;
+	return 0;
+}
+
+int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf)
+{
+	json_error_t jerr;
+	json_t *root;
+	char d[64];
+	int ret = -DGR_E_INVAL;
+
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
+				      jerr.line, jerr.column, jerr.text);
+	}
+	if (!json_is_object(root)) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
+			       describe(root, d, sizeof(d)));
+	} else {
+		ret = read_fpga_counters(root, "", fc, errbuf);
+	}
+	json_decref(root);
+	return ret;
+}
+
+int fpga_counters_read(const char *path, struct fpga_counters *fc, char *errbuf)
+{
+	char msg[DGR_ERRBUF_SIZE];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = load_file(path, &text, &len, errbuf);
+	if (ret < 0) {
+		return ret;
+	}
+	ret = fpga_counters_parse(text, len, fc, msg);
+	if (ret < 0) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+	}
+	free(text);
 	return ret;
 }

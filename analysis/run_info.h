@@ -15,6 +15,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
+ * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
+ * and the emulator's dropped_open, the period still open at stop) and the
+ * DAC's underruns (num_underruns slots, underrun_periods, trailing_underruns
+ * since the last data: teardown). From dgrdma-fpga --summary-json, or a file
+ * of the same keys made from the hardware's registers (dgrdma-ctl read).
+ */
+struct fpga_counters {
+	bool has_adc, has_dac; /* which counters the file has */
+	uint64_t num_dropped_samps, dropped_samples, dropped_open;
+	uint64_t num_underruns, underrun_periods, trailing_underruns;
+};
+
+/* The data path of a run: RX is FPGA -> host (the ADC), TX host -> FPGA (the DAC). */
+enum run_path {
+	RUN_PATH_UNKNOWN = 0,
+	RUN_PATH_RX,
+	RUN_PATH_TX,
+};
+
+#define RUN_INFO_MAX_PORTS  34 /* a --bind and 16 --peers, twice over */
+#define RUN_INFO_ADDR_LEN   32
+#define RUN_INFO_STATUS_LEN 24
+
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
 	uint64_t rate_bytes;				  /* bytes per second; 0: unknown */
@@ -22,6 +47,25 @@ struct run_info {
 	bool exit_known;
 	int64_t exit_status;
 	bool interrupted;
+	/*
+	 * The roles the recorded command gives (a dgrdma-host, dgrdma-ctl or
+	 * dgrdma-fpga command): the data path, the UDP ports it used, and the host's own
+	 * UDP address when the command names it ("" unknown).
+	 */
+	enum run_path path;
+	uint16_t udp_ports[RUN_INFO_MAX_PORTS];
+	unsigned int n_udp_ports;
+	char host_addr[RUN_INFO_ADDR_LEN];
+	/*
+	 * The losses the recorded command counted itself (run.json's "losses",
+	 * from its --summary-json): dgrdma-host's status and ramp-check loss, or
+	 * dgrdma-fpga's counters.
+	 */
+	bool host_summary_known;
+	char host_status[RUN_INFO_STATUS_LEN];
+	uint64_t host_samples_lost;
+	bool fpga_known;
+	struct fpga_counters fpga;
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"
@@ -34,8 +78,12 @@ struct run_info {
  * Reads the facts of a run.json: "stream" {"sample_rate" (samples/s, 4 bytes
  * each), "fpga_buffers", "host_buffers", "buffer_size", "rate_bytes"}, else the
  * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
- * "command" (read as dgrdma-host reads them: "32K", "200M"), and how the command ended
- * ("exit_status", "interrupted"). Values already set
+ * "command" (read as dgrdma-host reads them: "32K", "200M"; a dgrdma-fpga command's
+ * --buffers are the FPGA's), how the command ended ("exit_status",
+ * "interrupted"), and its roles: the data path (dgrdma-host rx/tx,
+ * dgrdma-fpga --mode adc/dac), the UDP ports of its --bind and --peer, and
+ * the host's address (dgrdma-host's and dgrdma-ctl's --bind, dgrdma-fpga's
+ * --peer) when it names an IPv4 address other than 0.0.0.0. Values already set
  * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
  * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or
  * -DGR_E_INVAL when it is no valid dgrdma-run/1 document; errbuf
@@ -57,5 +105,17 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
  * sums with capture times and signed margins cannot overflow.
  */
 #define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
+
+/*
+ * Reads the counters of an object holding any of the keys above (other keys
+ * are ignored: the emulator's summary has many). Returns 0, or -DGR_E_INVAL
+ * with errbuf naming the key (a value that is no whole number 0..2^53, no
+ * counter at all, more trailing underruns than underruns); *fc is changed only
+ * on success.
+ */
+int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf);
+
+/* The same from a file; -DGR_E_SYS when it cannot be read. errbuf starts with path. */
+int fpga_counters_read(const char *path, struct fpga_counters *fc, char *errbuf);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/stats.h>
+
 #include "stats.h"
 
 void series_init(struct series *s)
@@ -73,19 +75,6 @@ static void radix_sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 	}
 }
 
-uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille)
-{
-	size_t rank = (size_t)(((uint64_t)per_mille * n + 999) / 1000);
-
-	if (rank < 1) {
-		rank = 1;
-	}
-	if (rank > n) {
-		rank = n;
-	}
-	return sorted[rank - 1];
-}
-
 int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q)
 {
 	size_t n = to > from && to <= s->n ? to - from : 0, i;
@@ -104,9 +93,9 @@ int series_quantiles(const struct series *s, size_t from, size_t to, struct quan
 	}
 	radix_sort_u64(v, v + n, n);
 	q->count = n;
-	q->p50 = percentile_nearest_rank(v, n, 500);
-	q->p99 = percentile_nearest_rank(v, n, 990);
-	q->p999 = percentile_nearest_rank(v, n, 999);
+	q->p50 = dgr_percentile_nearest_rank(v, n, 500);
+	q->p99 = dgr_percentile_nearest_rank(v, n, 990);
+	q->p999 = dgr_percentile_nearest_rank(v, n, 999);
 	q->max = v[n - 1];
 	free(v);
 	return 0;
@@ -181,10 +170,10 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 	out->count = s->n;
 	out->min = v[0];
 	out->max = v[s->n - 1];
-	out->p50 = percentile_nearest_rank(v, s->n, 500);
-	out->p90 = percentile_nearest_rank(v, s->n, 900);
-	out->p99 = percentile_nearest_rank(v, s->n, 990);
-	out->p999 = percentile_nearest_rank(v, s->n, 999);
+	out->p50 = dgr_percentile_nearest_rank(v, s->n, 500);
+	out->p90 = dgr_percentile_nearest_rank(v, s->n, 900);
+	out->p99 = dgr_percentile_nearest_rank(v, s->n, 990);
+	out->p999 = dgr_percentile_nearest_rank(v, s->n, 999);
 	out->mean = sum / (double)s->n;
 	if (tolerable_ns) {
 		uint64_t above = time_above(s, tolerable_ns);

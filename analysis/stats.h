@@ -42,9 +42,6 @@ void series_free(struct series *s);
 /* Appends a sample. Returns 0, or -1 when memory runs out (the sample is lost). */
 int series_add(struct series *s, uint64_t t, uint64_t value);
 
-/* Nearest-rank percentile of sorted[0..n), per_mille in 1..1000; n > 0. */
-uint64_t percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
-
 /* The nearest-rank statistics of part of a series (a live interval, or the run so far). */
 struct quantiles {
 	uint64_t count, p50, p99, p999, max;

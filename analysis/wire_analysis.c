@@ -21,7 +21,10 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	memset(w, 0, sizeof(*w));
 	w->o = *o;
 	if (!w->o.reasm_max) {
-		w->o.reasm_max = 4096;
+		w->o.reasm_max = ENG_REASM_MAX;
+	}
+	if (!w->o.n_udp_ports) {
+		w->o.udp_ports[w->o.n_udp_ports++] = DGR_UDP_PORT;
 	}
 	w->conns = calloc(WA_MAX_CONNS, sizeof(*w->conns));
 	if (!w->conns) {
@@ -35,6 +38,18 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	return 0;
 }
 
+bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->o.n_udp_ports; i++) {
+		if (w->o.udp_ports[i] == port) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void wa_free(struct wire_analysis *w)
 {
 	unsigned int i, k;
@@ -42,7 +57,7 @@ void wa_free(struct wire_analysis *w)
 	if (w->conns) {
 		for (i = 0; i < w->n_conns; i++) {
 			for (k = 0; k < 2; k++) {
-				dgr_reasm_free(w->conns[i].s[k].reasm);
+				eng_reasm_free(&w->conns[i].s[k].reasm);
 				free(w->conns[i].s[k].matcher);
 				eng_seq_free(w->conns[i].seq[k]);
 			}
@@ -147,6 +162,7 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 		for (i = 0; i < w->o.n_hosts; i++) {
 			if (!memcmp(w->o.hosts[i].b, c->side[k].addr.b, w->o.host_len[i])) {
 				c->host_side = k;
+				c->host_rule = WA_HOST_BY_ADDRESS;
 				return;
 			}
 		}
@@ -154,16 +170,27 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 	for (k = 0; k < 2; k++) {
 		if (addr_in(w->dcp_hosts, w->n_dcp_hosts, &c->side[k].addr)) {
 			c->host_side = k;
+			c->host_rule = WA_HOST_BY_DCP;
 			return;
 		}
 	}
-	/* the side sending data is the FPGA: RX path */
-	c->host_side = 1 - data_side;
+	/* the data path: on RX the side sending data is the FPGA, on TX the host */
+	c->host_side = w->o.undecided_path == WA_TX ? data_side : 1 - data_side;
+	c->host_rule = WA_HOST_BY_PATH;
 }
 
 static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
 {
 	return c->host_side == data_side ? WA_TX : WA_RX;
+}
+
+/* A transaction the feed gave up (capture loss): an incomplete one. */
+static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
+{
+	struct wa_side_state *s = ctx;
+
+	(void)txn;
+	s->st.incomplete++;
 }
 
 static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c, int data_side)
@@ -177,11 +204,9 @@ static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn 
 		}
 		dm_init(s->matcher);
 	}
-	if (!s->reasm) {
-		s->reasm = dgr_reasm_new(w->o.reasm_max, NULL);
-		if (!s->reasm) {
-			return NULL;
-		}
+	if (!s->reasm.reasm && eng_reasm_init(&s->reasm, w->o.reasm_max, w->o.reasm_timeout_ns,
+					      expired_cb, s, NULL) < 0) {
+		return NULL;
 	}
 	return s;
 }
@@ -249,14 +274,6 @@ static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, data_side), &r, ts);
 }
 
-static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
-{
-	struct wa_side_state *s = ctx;
-
-	(void)txn;
-	s->st.incomplete++;
-}
-
 static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned int ci, int side,
 			  const struct dgr_msg *m, uint64_t ts, uint64_t ref)
 {
@@ -272,23 +289,10 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->reasm_overflow++;
 		return;
 	}
-	if (ts >= s->next_expire_ts) {
-		/* forget transactions that can no longer complete (capture loss) */
-		if (ts > w->o.reasm_timeout_ns) {
-			dgr_reasm_expire(s->reasm, ts - w->o.reasm_timeout_ns, expired_cb, s);
-		}
-		s->next_expire_ts = ts + w->o.reasm_timeout_ns / 2 + 1;
-	}
-	rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
+	rc = eng_reasm_add(&s->reasm, m, ts, ref, &done);
 	if (rc == -DGR_E_NOSPACE) {
-		dgr_reasm_expire(
-		    s->reasm, ts > w->o.reasm_timeout_ns / 8 ? ts - w->o.reasm_timeout_ns / 8 : 0,
-		    expired_cb, s);
-		rc = dgr_reasm_add(s->reasm, m, ts, ref, &done);
-		if (rc == -DGR_E_NOSPACE) {
-			w->reasm_overflow++;
-			return;
-		}
+		w->reasm_overflow++;
+		return;
 	}
 	if (rc < 0) {
 		count_malformed(w, rc);
@@ -595,7 +599,7 @@ void wa_finish(struct wire_analysis *w)
 			if (!s->matcher) {
 				continue;
 			}
-			s->st.incomplete += dgr_reasm_outstanding(s->reasm);
+			s->st.incomplete += dgr_reasm_outstanding(s->reasm.reasm);
 			mc = &s->matcher->c;
 			s->st.transactions = mc->transactions;
 			s->st.doorbells = mc->doorbells;

@@ -9,9 +9,10 @@
  * network address (MAC, or IPv4 address and UDP port) with the DG-RDMA id.
  * Direction: per connection, the side that is the host is decided once, at
  * the first data transaction or doorbell: a --host address, else a side seen
- * sending DCP requests (the host is the DCP master), else the side that sends
- * data transactions is taken to be the FPGA (RX path). RX: data FPGA->host,
- * doorbells host->FPGA; TX: the reverse.
+ * sending DCP requests (the host is the DCP master), else the data path
+ * decides (wa_opts.undecided_path: --path, or the path of run.json's recorded
+ * command; by default the side that sends data is the FPGA, the RX path).
+ * RX: data FPGA->host, doorbells host->FPGA; TX: the reverse.
  */
 #ifndef DGR_ANALYSIS_WIRE_ANALYSIS_H
 #define DGR_ANALYSIS_WIRE_ANALYSIS_H
@@ -25,12 +26,14 @@
 
 #include "doorbell_match.h"
 #include "engine/msg_rules.h"
+#include "engine/reasm_feed.h"
 #include "engine/seq_track.h"
 #include "stats.h"
 
-#define WA_MAX_CONNS 256
-#define WA_MAX_HOSTS 16
-#define WA_ADDR_LEN  6 /* a MAC, or an IPv4 address and a port */
+#define WA_MAX_CONNS	 256
+#define WA_MAX_HOSTS	 16
+#define WA_MAX_UDP_PORTS 64
+#define WA_ADDR_LEN	 6 /* a MAC, or an IPv4 address and a port */
 
 enum wa_dir { WA_RX = 0, WA_TX = 1 };
 
@@ -75,15 +78,22 @@ struct wa_txn_event {
 };
 
 struct wa_side_state {
-	struct dgr_reasm *reasm;    /* data this side sends */
+	struct eng_reasm reasm;	    /* data this side sends (reasm.reasm NULL until data) */
 	struct dm_matcher *matcher; /* data this side sends, doorbells the other side sends */
 	struct wa_dir_stats st;
-	uint64_t next_expire_ts;
+};
+
+/* How a connection's host side was decided (the rules in the header comment, in order). */
+enum wa_host_rule {
+	WA_HOST_BY_ADDRESS, /* a --host address (or run.json's host address) */
+	WA_HOST_BY_DCP,	    /* the side seen sending DCP requests */
+	WA_HOST_BY_PATH,    /* neither: the data path (--path, run.json's command, else RX) */
 };
 
 struct wa_conn {
 	struct wa_endpoint side[2]; /* side[0] < side[1] */
 	int host_side;		    /* -1 until decided */
+	enum wa_host_rule host_rule;
 	struct wa_side_state s[2];
 	struct eng_seq *seq[2]; /* frame_seq of the frames side k sends; NULL until one */
 	uint64_t frames[2];
@@ -102,6 +112,11 @@ struct wa_opts {
 	struct wa_addr hosts[WA_MAX_HOSTS];  /* --host */
 	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */
 	unsigned int n_hosts;
+	/* the data path of a connection no address or DCP decides: WA_RX (the FPGA sends data) */
+	enum wa_dir undecided_path;
+	/* UDP ports that carry DG-RDMA and DCP (either end); none given: DGR_UDP_PORT */
+	uint16_t udp_ports[WA_MAX_UDP_PORTS];
+	unsigned int n_udp_ports;
 	void (*on_bell)(void *ctx, const struct wa_bell_event *ev);
 	void (*on_txn)(void *ctx, const struct wa_txn_event *ev);
 	void *ctx;
@@ -141,6 +156,9 @@ struct wa_l2 {
 
 /* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */
 int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf);
+
+/* Whether UDP port carries DG-RDMA or DCP for this analysis (wa_opts.udp_ports). */
+bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port);
 void wa_free(struct wire_analysis *w);
 
 /*

@@ -21,6 +21,7 @@
 #include <dgrdma/wire.h>
 
 #include "../analysis/doorbell_match.h"
+#include "../analysis/engine/reasm_feed.h"
 #include "../analysis/engine/seq_track.h"
 #include "dgrdma-doorbell-analysis.h"
 
@@ -29,12 +30,7 @@ int dgr_an_proto = -1;
 #define DGR_AN_KEY_DGRDMA 0
 #define DGR_AN_KEY_DCP	  1
 
-/*
- * Incomplete transactions one sender may have at once. A capture with more
- * (a long run losing many frames) gives up the older half: they show as never
- * completed and their later fragments are not analysed.
- */
-#define DGR_AN_REASM_MAX 4096
+guint dgr_an_reasm_timeout_ms = 1000;
 
 /*
  * Frames sent by one endpoint of a connection. The sequence tracker, the
@@ -47,7 +43,7 @@ struct dgr_an_dir {
 	struct eng_seq *seq;	 /* frame_seq of its frames; NULL until one */
 	wmem_map_t *txns;	 /* txn_id -> struct dgr_an_txn it sent */
 	struct dm_matcher *dm;	 /* its data transactions, the peer's doorbells */
-	struct dgr_reasm *reasm; /* its fragments -> transactions; NULL until data */
+	struct eng_reasm *reasm; /* its fragments -> transactions; NULL until data */
 };
 
 struct dgr_an_conv;
@@ -340,36 +336,18 @@ static const struct dgr_an_msg *dgr_an_frame_add_msg(struct dgr_an_frame *fr,
 	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, fr->nmsgs - 2);
 }
 
-/* Frees a reassembler when the capture file is closed (it is calloc'd, not wmem). */
+/* Frees a reassembler when the capture file is closed (it is malloc'd, not wmem). */
 static gboolean dgr_an_reasm_free_cb(wmem_allocator_t *allocator, wmem_cb_event_t event,
 				     void *user_data)
 {
 	(void)allocator;
 	(void)event;
-	dgr_reasm_free((struct dgr_reasm *)user_data);
+	eng_reasm_free((struct eng_reasm *)user_data);
+	free(user_data);
 	return FALSE; /* once: the next file gets new reassemblers */
 }
 
-/* Oldest-first walk that finds where the older half of the incomplete transactions ends. */
-struct dgr_an_evict {
-	guint n;
-	guint64 oldest; /* first_ts (frame) of the oldest */
-	guint64 before; /* first_ts of the first transaction kept */
-};
-
-static void dgr_an_evict_find(const struct dgr_txn_info *t, void *ctx)
-{
-	struct dgr_an_evict *ev = (struct dgr_an_evict *)ctx;
-
-	if (ev->n == 0) {
-		ev->oldest = t->first_ts;
-	}
-	if (ev->n == DGR_AN_REASM_MAX / 2) {
-		ev->before = t->first_ts;
-	}
-	ev->n++;
-}
-
+/* A transaction the feed gave up (its first fragment too old, or no room): never completed. */
 static void dgr_an_give_up(const struct dgr_txn_info *t, void *ctx)
 {
 	struct dgr_an_dir *d = (struct dgr_an_dir *)ctx;
@@ -382,36 +360,30 @@ static void dgr_an_give_up(const struct dgr_txn_info *t, void *ctx)
 }
 
 /*
- * Feeds one fragment to the sender's reassembler (created on first use),
- * making room by giving up the older half when it is full. Returns what
- * dgr_reasm_add() returns, or -DGR_E_SYS when no reassembler could be made.
+ * Feeds one fragment to the sender's reassembler (created on first use) by
+ * the engine's rule, latency-report's (analysis/engine/reasm_feed.h): by
+ * capture time (the reasm_timeout preference) and, when full, the older half
+ * given up. Returns what eng_reasm_add() returns, or -DGR_E_SYS when no
+ * reassembler could be made.
  */
-static int dgr_an_reasm_add(struct dgr_an_dir *d, const struct dgr_msg *m, guint32 frame,
+static int dgr_an_reasm_add(struct dgr_an_dir *d, const struct dgr_msg *m, packet_info *pinfo,
 			    struct dgr_txn_info *done)
 {
-	char errbuf[DGR_ERRBUF_SIZE];
-	struct dgr_an_evict ev;
-	int rc;
-
 	if (!d->reasm) {
-		d->reasm = dgr_reasm_new(DGR_AN_REASM_MAX, errbuf);
+		d->reasm = (struct eng_reasm *)malloc(sizeof(*d->reasm));
 		if (!d->reasm) {
+			return -DGR_E_SYS;
+		}
+		if (eng_reasm_init(d->reasm, ENG_REASM_MAX,
+				   (guint64)dgr_an_reasm_timeout_ms * G_GUINT64_CONSTANT(1000000),
+				   dgr_an_give_up, d, NULL) < 0) {
+			free(d->reasm);
+			d->reasm = NULL;
 			return -DGR_E_SYS;
 		}
 		wmem_register_callback(wmem_file_scope(), dgr_an_reasm_free_cb, d->reasm);
 	}
-	/* Frame numbers as timestamps: giving up goes by order of arrival. */
-	rc = dgr_reasm_add(d->reasm, m, frame, frame, done);
-	if (rc != -DGR_E_NOSPACE) {
-		return rc;
-	}
-	memset(&ev, 0, sizeof(ev));
-	dgr_reasm_foreach_incomplete(d->reasm, dgr_an_evict_find, &ev);
-	if (ev.before <= ev.oldest) {
-		ev.before = ev.oldest + 1;
-	}
-	dgr_reasm_expire(d->reasm, ev.before, dgr_an_give_up, d);
-	return dgr_reasm_add(d->reasm, m, frame, frame, done);
+	return eng_reasm_add(d->reasm, m, dgr_an_ns(&pinfo->abs_ts), pinfo->num, done);
 }
 
 /*
@@ -466,7 +438,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 	if (txn->given_up) {
 		return;
 	}
-	rc = dgr_an_reasm_add(d, &msg, pinfo->num, &done);
+	rc = dgr_an_reasm_add(d, &msg, pinfo, &done);
 	if (rc == -DGR_E_NUM_MSGS) {
 		/* A receiver drops such a fragment; so does the analysis. */
 		res->inconsistent = TRUE;

@@ -31,7 +31,7 @@ struct dgr_an_txn {
 	guint16 num_msgs;  /* num_msgs_in_txn of the first fragment accepted */
 	guint16 msgs_seen; /* distinct fragments accepted by the reassembler */
 	guint32 bytes;	   /* data bytes of the distinct fragments */
-	gboolean given_up; /* evicted while incomplete (see DGR_AN_REASM_MAX) */
+	gboolean given_up; /* given up while incomplete (analysis/engine/reasm_feed.h) */
 	guint32 first_frame;
 	guint32 complete_frame; /* 0 while incomplete */
 	nstime_t complete_ts;
@@ -161,5 +161,8 @@ void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int 
 
 /* The protocol id under which analysis state is stored (set by packet-dgrdma.c). */
 extern int dgr_an_proto;
+
+/* Incomplete transactions are given up after this much capture time (0: never). */
+extern guint dgr_an_reasm_timeout_ms;
 
 #endif

@@ -15,6 +15,8 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
+#include <dgrdma/stats.h>
+
 #include "../analysis/stats.h"
 #include "dgrdma-doorbell-analysis.h"
 #include "dgrdma-dissectors.h"
@@ -148,8 +150,8 @@ static void latency_draw(void *tapdata)
 			printf(" ");
 			print_us(v[0]);
 			for (k = 0; k < G_N_ELEMENTS(permille); k++) {
-				/* nearest rank, latency-report's function (analysis/stats.c) */
-				print_us(percentile_nearest_rank(v, n, permille[k]));
+				/* nearest rank, latency-report's function (dgrdma/stats.h) */
+				print_us(dgr_percentile_nearest_rank(v, n, permille[k]));
 			}
 			print_us(v[n - 1]);
 			printf(" %12.3f\n", (double)sum / (double)n / 1000.0);

@@ -35,9 +35,9 @@ LIBRARIES += $(DISSECTOR_PLUGIN)
 # The project's own code is linked in: the codec (wire.c, dcp.c) for validation and DCP
 # classification, the reassembler (reassembly.c) for the transaction analysis.
 # The analysis engine (analysis/engine/, the matcher, the percentiles) is latency-report's.
-DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
+DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c stack/src/stats.c \
 	analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
-	analysis/engine/seq_track.c
+	analysis/engine/seq_track.c analysis/engine/reasm_feed.c
 $(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--no-undefined -o $@ $^ $(WIRESHARK_LIBS)

@@ -17,7 +17,7 @@
 #include <epan/tap.h>
 
 #include <dgrdma/dcp.h>
-#include <dgrdma/host.h> /* DGR_DCP_DOORBELL_ADDR */
+#include <dgrdma/contract.h> /* DGR_DCP_DOORBELL_ADDR */
 #include <dgrdma/proto.h>
 
 #include "dgrdma-doorbell-analysis.h"

@@ -134,6 +134,32 @@ static int *const flag_word_fields[] = {
 	&hf_flag_valid, &hf_flag_length, &hf_flag_eof, &hf_flag_truncated, &hf_flag_opcode, NULL,
 };
 
+/*
+ * Whether the tree is shown (a detail pane, -V, PDML): labels are only
+ * decorated then. A tree built for filters and -T fields alone is not, and
+ * formatting text for it was a quarter of the plugin's cost (docs/performance).
+ */
+static gboolean dgrdma_tree_shown(proto_tree *tree)
+{
+	return tree && PTREE_DATA(tree)->visible;
+}
+
+/* Whether the flag word's sub-fields are wanted: shown, or one of them in a filter or -e. */
+static gboolean dgrdma_flag_fields_wanted(proto_tree *tree)
+{
+	int *const *f;
+
+	if (dgrdma_tree_shown(tree)) {
+		return TRUE;
+	}
+	for (f = flag_word_fields; tree && *f; f++) {
+		if (proto_field_is_referenced(tree, **f)) {
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 /* Expert info for a dgr_msg_validate() failure, with its precise text. */
 static void dgrdma_validate(packet_info *pinfo, proto_item *item, const struct dgr_msg *m)
 {
@@ -337,12 +363,14 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 
 	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
 	mtree = proto_item_add_subtree(mi, ett_message);
-	proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
+	if (dgrdma_tree_shown(tree)) {
+		proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
+	}
 	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4,
 			    ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
 			    ENC_LITTLE_ENDIAN);
-	if (m.flag_value == DGR_NO_FLAG) {
+	if (m.flag_value == DGR_NO_FLAG || !dgrdma_flag_fields_wanted(mtree)) {
 		proto_tree_add_item(mtree, hf_flagvalue, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, 4,
 				    ENC_LITTLE_ENDIAN);
 	} else {
@@ -367,11 +395,15 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
-		proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
+		if (dgrdma_tree_shown(tree)) {
+			proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
+		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m.txn_id);
 	} else {
-		proto_item_append_text(mi, " fragment %u/%u, %u bytes", m.msg_seq,
-				       dgr_msg_txn_parts(&m), m.data_len);
+		if (dgrdma_tree_shown(tree)) {
+			proto_item_append_text(mi, " fragment %u/%u, %u bytes", m.msg_seq,
+					       dgr_msg_txn_parts(&m), m.data_len);
+		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m.txn_id, m.msg_seq,
 				dgr_msg_txn_parts(&m));
 	}
@@ -494,7 +526,9 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 				       "(messages follow)",
 				       flags);
 	}
-	proto_item_append_text(top, ", %u -> %u, Seq %u", sender, receiver, frame_seq);
+	if (dgrdma_tree_shown(tree)) {
+		proto_item_append_text(top, ", %u -> %u, Seq %u", sender, receiver, frame_seq);
+	}
 	col_add_fstr(pinfo->cinfo, COL_INFO, "%u -> %u Seq=%u", sender, receiver, frame_seq);
 	if (ack_count) {
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Ack=%u+%u", ack_start, ack_count);
@@ -949,6 +983,12 @@ void proto_register_dgrdma(void)
 	    module, "analyze", "Analyze sequences, transactions and doorbells",
 	    "Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
 	    &pref_analyze);
+	prefs_register_uint_preference(
+	    module, "reasm_timeout", "Give up incomplete transactions after (ms)",
+	    "An incomplete transaction whose first fragment is older than this (capture time) "
+	    "is given up as never completed, as latency-report --reasm-timeout does "
+	    "(default 1000; 0: never).",
+	    10, &dgr_an_reasm_timeout_ms);
 
 	dgrdma_tap = register_tap("dgrdma");
 	dgrdma_eth_handle = register_dissector("dgrdma.eth", dissect_dgrdma_eth, proto_dgrdma);

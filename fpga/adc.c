@@ -141,6 +141,14 @@ bool fpga_adc_flush_eof(struct fpga_adc *a, struct fpga_producer *p)
 }
 
 /* See model.h. */
+void fpga_adc_start(struct fpga_adc *a, uint64_t start_ns, double rate)
+{
+	a->stopped = false;
+	a->start_ns = start_ns;
+	a->rate = rate;
+}
+
+/* See model.h. */
 void fpga_adc_stop(struct fpga_adc *a, struct fpga_producer *p)
 {
 	if (a->stopped) {

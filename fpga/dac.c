@@ -19,6 +19,13 @@ void fpga_dac_init(struct fpga_dac *d, bool check_ramp)
 	d->check_ramp = check_ramp;
 }
 
+/* See model.h. */
+void fpga_dac_restart(struct fpga_dac *d)
+{
+	d->started = false;
+	d->eof_seen = false;
+}
+
 /* Checks that samples continue the ramp of the previous ones. */
 static void check_samples(struct fpga_dac *d, const uint8_t *p, uint64_t n)
 {

@@ -37,7 +37,7 @@ static int admin_read(struct fpga_emu *e, uint32_t addr, uint32_t *v)
 		*v = (uint32_t)(e->t0_ns / 1000000000ull);
 		return 0;
 	case ADMIN_WORKER_MASK:
-		*v = (1u << FPGA_W_COUNT) - 1;
+		*v = (1u << DGR_WORKER_COUNT) - 1;
 		return 0;
 	case ADMIN_SCRATCH20:
 		*v = e->scratch[0];
@@ -64,95 +64,6 @@ static int admin_write(struct fpga_emu *e, uint32_t addr, uint32_t v)
 	}
 }
 
-static void worker_start(struct fpga_emu *e, unsigned int w)
-{
-	switch (w) {
-	case FPGA_W_ADC:
-		/* the ramp continues where it stopped: the clock restarts at the next sample */
-		e->adc.stopped = false;
-		e->adc_start_ns =
-		    e->now_ns - (uint64_t)((double)e->adc.next_sample * 1e9 / e->cfg.rate);
-		e->adc.start_ns = e->adc_start_ns;
-		e->adc.rate = e->cfg.rate;
-		break;
-	case FPGA_W_DAC:
-		e->dac_start_ns = e->now_ns;
-		e->dac_pos = 0;
-		break;
-	default:
-		break;
-	}
-}
-
-static void worker_stop(struct fpga_emu *e, unsigned int w)
-{
-	if (w == FPGA_W_ADC) {
-		fpga_adc_stop(&e->adc, &e->prod);
-	}
-}
-
-/* See emu.h. */
-uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok)
-{
-	enum fpga_wstate *s = &e->wstate[w];
-
-	*ok = true;
-	switch (reg) {
-	case DCP_CTL_INITIALIZE:
-		if (*s == FPGA_WS_EXISTS) {
-			*s = FPGA_WS_INITIALIZED;
-			return FPGA_OCCP_SUCCESS;
-		}
-		break;
-	case DCP_CTL_START:
-		if (*s == FPGA_WS_INITIALIZED || *s == FPGA_WS_SUSPENDED) {
-			*s = FPGA_WS_OPERATING;
-			worker_start(e, w);
-			return FPGA_OCCP_SUCCESS;
-		}
-		break;
-	case DCP_CTL_STOP:
-		if (*s == FPGA_WS_OPERATING) {
-			*s = FPGA_WS_SUSPENDED;
-			worker_stop(e, w);
-			return FPGA_OCCP_SUCCESS;
-		}
-		break;
-	case DCP_CTL_RELEASE:
-		if (*s == FPGA_WS_OPERATING) {
-			worker_stop(e, w);
-		}
-		*s = FPGA_WS_RELEASED;
-		if (w == FPGA_W_EMULATOR) {
-			e->exit_requested = 1;
-		}
-		return FPGA_OCCP_SUCCESS;
-	case DCP_CTL_TEST:
-	case DCP_CTL_BEFORE_QUERY:
-	case DCP_CTL_AFTER_CONFIG:
-		if (*s != FPGA_WS_RELEASED) {
-			return FPGA_OCCP_SUCCESS;
-		}
-		break;
-	case DCP_CTL_STATUS:
-		return (uint32_t)*s;
-	case DCP_CTL_RESET:
-		/*
-		 * Worker 0's reset restarts the DG-RDMA endpoint for a new host (its
-		 * state stays: the endpoint keeps running); no other worker has one.
-		 */
-		if (w == FPGA_W_CONFIG) {
-			fpga_dgrdma_restart(e);
-			return FPGA_OCCP_SUCCESS;
-		}
-		break;
-	default:
-		*ok = false;
-		return 0;
-	}
-	return FPGA_OCCP_ERROR;
-}
-
 /* Reads one word anywhere. Returns 0 or a negative code (the answer is error). */
 static int read_word(struct fpga_emu *e, uint32_t addr, uint32_t *v)
 {
@@ -164,14 +75,14 @@ static int read_word(struct fpga_emu *e, uint32_t addr, uint32_t *v)
 	case DCP_SPACE_ADMIN:
 		return admin_read(e, a.offset, v);
 	case DCP_SPACE_CONTROL:
-		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
+		if (a.worker < 0 || a.worker >= DGR_WORKER_COUNT) {
 			return -DGR_E_ADDR_RANGE;
 		}
 		/* as OCCP: the answer is OK and the word says success or error */
 		*v = fpga_control_op(e, (unsigned int)a.worker, a.offset, &ok);
 		return ok ? 0 : -DGR_E_ADDR_RANGE;
 	case DCP_SPACE_PROPERTY:
-		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
+		if (a.worker < 0 || a.worker >= DGR_WORKER_COUNT) {
 			return -DGR_E_ADDR_RANGE;
 		}
 		return fpga_prop_read_word(e, (unsigned int)a.worker, a.offset, v);
@@ -208,16 +119,16 @@ static int write_word(struct fpga_emu *e, uint32_t addr, uint32_t v, uint8_t be)
 		return admin_write(e, a.offset, (old & ~mask) | (v & mask));
 	case DCP_SPACE_CONTROL:
 		/* a write performs the operation too (the answer carries no result word) */
-		if (a.worker < 0 || a.worker >= FPGA_W_COUNT || a.offset == DCP_CTL_STATUS) {
+		if (a.worker < 0 || a.worker >= DGR_WORKER_COUNT || a.offset == DCP_CTL_STATUS) {
 			return -DGR_E_ADDR_RANGE;
 		}
 		return fpga_control_op(e, (unsigned int)a.worker, a.offset, &ok) ==
-				   FPGA_OCCP_SUCCESS &&
+				   DGR_OCCP_SUCCESS &&
 			       ok
 			   ? 0
 			   : -DGR_E_STATE;
 	case DCP_SPACE_PROPERTY:
-		if (a.worker < 0 || a.worker >= FPGA_W_COUNT) {
+		if (a.worker < 0 || a.worker >= DGR_WORKER_COUNT) {
 			return -DGR_E_ADDR_RANGE;
 		}
 		if (mask != 0xFFFFFFFFu) {

@@ -4,13 +4,15 @@
  * send and receive paths, the DCP server and the property space.
  *
  *   main.c       command line, start-up print, exit summary
- *   loop.c       the event loop: clock, pacing, workers, stop and drain
+ *   loop.c       the event loop: clock, workers' steps, send path, stop and drain
+ *   worker.c     the workers' life cycle (control operations), their steps to the
+ *                clock, the endpoint's restart for a new host
  *   pacing.c     real and virtual clocks, pacing error statistics
  *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
  *                piggy-backing, fault injection, sendmmsg batches
- *   rxpath.c     frames in: ACK tracker, validation, transaction record, doorbells
- *   dcp_server.c DCP requests: discovery, admin space, control ops, properties
- *   props.c      the property map (docs/fpga.md section 4) and the print layer
+ *   rxpath.c     frames in: ACK tracker, validation, transaction record
+ *   dcp_server.c DCP requests: discovery, admin space, properties (control ops: worker.c)
+ *   props.c      the property map (docs/fpga.md section 4) and its dump (dgrdma/print.h)
  */
 #ifndef DGRDMA_FPGA_EMU_H
 #define DGRDMA_FPGA_EMU_H
@@ -30,16 +32,6 @@ enum fpga_mode {
 	FPGA_MODE_ADC = 0,
 	FPGA_MODE_DAC = 1,
 	FPGA_MODE_PERFTEST = 2,
-};
-
-/* Workers, in DCP worker-index order (docs/fpga.md section 4). */
-enum fpga_worker {
-	FPGA_W_CONFIG = 0,   /* dgrdma_config_dev */
-	FPGA_W_ADC = 1,	     /* data_src_qadc_csts */
-	FPGA_W_DAC = 2,	     /* data_sink_qdac_csts */
-	FPGA_W_PERFTEST = 3, /* perftest.hdl */
-	FPGA_W_EMULATOR = 4, /* the emulator itself: config, clock and pacing */
-	FPGA_W_COUNT
 };
 
 /* Control states of a worker (OpenCPI's life cycle). */
@@ -143,7 +135,7 @@ struct fpga_emu {
 	struct fpga_perftest pt;
 	struct fpga_acktrack ack;
 	struct fpga_txnrecord txns;
-	enum fpga_wstate wstate[FPGA_W_COUNT];
+	enum fpga_wstate wstate[DGR_WORKER_COUNT];
 
 	/* the wire */
 	struct dgr_transport *tr;
@@ -218,27 +210,49 @@ void fpga_tx_doorbells(struct fpga_emu *e);
 void fpga_tx_service(struct fpga_emu *e, bool force_flush);
 /* Earliest time something in the TX path is due (UINT64_MAX: nothing). */
 uint64_t fpga_tx_next_deadline(const struct fpga_emu *e);
+/* A doorbell for host buffer i from either transport: a credit for the output port. */
+void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
+		      uint16_t frame_seq, bool via_dcp);
 
 /* ---- rxpath.c ---- */
 /* Receives and handles what is waiting (never blocks). Returns packets handled. */
 int fpga_rx_poll(struct fpga_emu *e);
 /* Handles one received packet (also used by tests with crafted input). */
 void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt);
-/* A new host connection: the DG-RDMA state starts afresh (peer_restarts + 1). */
+
+/* ---- worker.c ---- */
+/* True when worker w is operating (started, not stopped or released). */
+bool fpga_worker_operating(const struct fpga_emu *e, enum dgr_worker w);
+/*
+ * Performs control operation reg on worker w; returns an OCCP result word
+ * (DGR_OCCP_SUCCESS, DGR_OCCP_ERROR, the state for DCP_CTL_STATUS); *ok is false
+ * for a register that is no operation.
+ */
+uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
+/* Initializes every worker and starts those of the mode (unless --idle). */
+void fpga_start_workers(struct fpga_emu *e);
+/* Advances a clocked worker (ADC, DAC, perftest) to the clock; nothing for the others. */
+void fpga_worker_step(struct fpga_emu *e, enum dgr_worker w);
+/* Steps every operating clocked worker to the stop instant and stops it. */
+void fpga_workers_stop(struct fpga_emu *e);
+/*
+ * Called after a received packet freed host buffers: while the ADC drops, the freed
+ * buffers meet the ADC's next sample before the next packet is handled (each packet is an
+ * instant of its own, as frames are on the wire). Does nothing otherwise.
+ */
+void fpga_adc_packet_instant(struct fpga_emu *e);
+/*
+ * A new host connection (frame_seq 1 outside the ACK window with restart_on_seq1,
+ * or a DCP reset of dgrdma_config): the DG-RDMA state starts afresh (ACK tracker,
+ * transaction record, input buffers, host buffers; peer_restarts + 1).
+ */
 void fpga_dgrdma_restart(struct fpga_emu *e);
-/* A doorbell for host buffer i from either transport. */
-void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
-		      uint16_t frame_seq, bool via_dcp);
 
 /* ---- dcp_server.c ---- */
 /* Answers one DCP request into out (cap bytes). Returns the length, 0 for no answer. */
 int fpga_dcp_handle(struct fpga_emu *e, const uint8_t *req, size_t len, uint8_t *out, size_t cap);
-/* Performs control operation reg on worker w; returns an OCCP result word. */
-uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool *ok);
 
-#define FPGA_OCCP_SUCCESS 0xC0DE4201u
-#define FPGA_OCCP_ERROR	  0xC0DE4202u
-#define FPGA_NOP_ID	  0x46504741u /* "FPGA": the id answered to discovery */
+#define FPGA_NOP_ID 0x46504741u /* "FPGA": the id answered to discovery */
 
 /* ---- props.c ---- */
 enum fpga_ptype { FPGA_PT_U32, FPGA_PT_U64, FPGA_PT_BOOL };
@@ -258,7 +272,7 @@ struct fpga_prop {
 
 extern const struct fpga_prop fpga_props[];
 extern const unsigned int fpga_nprops;
-extern const char *const fpga_worker_names[FPGA_W_COUNT];
+extern const char *const fpga_worker_names[DGR_WORKER_COUNT];
 
 /* Property at worker/offset (offset of a u64's high word finds it too). */
 const struct fpga_prop *fpga_prop_find(unsigned int worker, uint32_t offset);
@@ -268,7 +282,7 @@ uint64_t fpga_prop_get(const struct fpga_emu *e, const struct fpga_prop *p);
 int fpga_prop_read_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t *v);
 int fpga_prop_write_word(struct fpga_emu *e, unsigned int worker, uint32_t offset, uint32_t v);
 
-/* The print layer: every property as text lines or one JSON object. */
+/* Every property as text lines or one JSON object, through the print layer. */
 void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json);
 /* The property map as a markdown table (docs/fpga.md section 4). */
 void fpga_print_prop_table(FILE *out);

@@ -11,139 +11,33 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <dgrdma/stats.h> /* DGR_ROLE_PRODUCER: the emulator thread's role */
+
 #include "dgrdma-fpga-tp.h"
 #include "emu.h"
 #include "loop.h"
 
 volatile sig_atomic_t fpga_stop_signal;
 
-static void release_doorbell(void *ctx, unsigned int buffer)
-{
-	fpga_tx_queue_doorbell(ctx, buffer);
-}
-
-static bool operating(const struct fpga_emu *e, enum fpga_worker w)
-{
-	return e->wstate[w] == FPGA_WS_OPERATING;
-}
-
-static void step_adc(struct fpga_emu *e)
-{
-	uint64_t from = e->adc.next_sample, due;
-
-	if (e->adc.eof_pending) {
-		fpga_adc_flush_eof(&e->adc, &e->prod);
-	}
-	if (!operating(e, FPGA_W_ADC) || e->adc.stopped) {
-		return;
-	}
-	if (!e->adc.ready_seen && e->have_peer && e->peer_ns > e->adc_start_ns) {
-		/* the samples due before the peer was learned had no port to go to */
-		due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->peer_ns);
-		if (due > e->adc.next_sample) {
-			fpga_adc_produce(&e->adc, &e->prod, due - e->adc.next_sample, false);
-		}
-	}
-	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
-	/*
-	 * One buffer at a time, each sent as soon as it is complete: the hardware
-	 * sends while it fills, so a late wake-up must not look like back pressure.
-	 */
-	while (due > e->adc.next_sample) {
-		uint64_t chunk =
-		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
-		uint64_t n = due - e->adc.next_sample;
-
-		if (!e->have_peer || (e->adc.dropping && fpga_producer_free_local(&e->prod) == 0)) {
-			chunk = n; /* nothing can be kept: drop it all at once */
-		}
-		from = e->adc.next_sample;
-		fpga_adc_produce(&e->adc, &e->prod, n < chunk ? n : chunk, e->have_peer);
-		fpga_tx_producer(e);
-		/* lateness of this chunk's last sample: of the buffer it completed */
-		fpga_pacing_step(&e->pace, e->cfg.rate, e->adc_start_ns, from, e->adc.next_sample,
-				 e->now_ns);
-	}
-}
-
-/*
- * See loop.h. The FPGA sees each frame at its own instant, and frames arrive more than a
- * sample apart (500 ns at 2 MS/s; a frame and its processing take longer): its ADC meets
- * every frame's freed buffers at a sample of its own. The emulator reads what waited in
- * batches; without this, the doorbells of two frames read together (when it woke up late)
- * would free two buffers at the same sample and break the vicious cycle where the FPGA
- * would not. So: the samples due up to now are dropped (no buffer was free before the
- * packet), the freed buffers go out, and the drop period ends at once, at the next sample,
- * which is taken now (at most one sample period early): with report_data_loss the
- * discontinuity takes the buffer, and that sample, finding none, opens a new period.
- * Doorbells in one frame still free their buffers at the same instant.
- */
-void fpga_adc_packet_instant(struct fpga_emu *e)
-{
-	if (e->cfg.mode != FPGA_MODE_ADC || !operating(e, FPGA_W_ADC) || e->adc.stopped ||
-	    !e->adc.dropping || !e->have_peer) {
-		return;
-	}
-	fpga_clock_now(e);
-	step_adc(e);
-	fpga_tx_producer(e);
-	if (e->adc.dropping && fpga_producer_free_local(&e->prod) > 0) {
-		fpga_adc_produce(&e->adc, &e->prod, 1, true);
-		fpga_tx_producer(e);
-	}
-}
-
-static void step_dac(struct fpga_emu *e)
-{
-	uint64_t due;
-
-	if (!operating(e, FPGA_W_DAC)) {
-		return;
-	}
-	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
-	if (!e->dac.started) {
-		/* the DAC clock starts now, with the first data: earlier slots are not its own */
-		e->dac_pos = due;
-		fpga_dac_consume(&e->dac, &e->cons, 0, release_doorbell, e);
-		return;
-	}
-	if (due > e->dac_pos) {
-		fpga_dac_consume(&e->dac, &e->cons, due - e->dac_pos, release_doorbell, e);
-		fpga_pacing_step(&e->pace, e->cfg.rate, e->dac_start_ns, e->dac_pos, due,
-				 e->now_ns);
-		e->dac_pos = due;
-	}
-}
-
-static void step_perftest(struct fpga_emu *e)
-{
-	if (!operating(e, FPGA_W_PERFTEST)) {
-		return;
-	}
-	if (e->have_peer) {
-		fpga_perftest_tx(&e->pt, &e->prod, e->now_ns);
-	}
-	fpga_perftest_rx(&e->pt, &e->cons, release_doorbell, e);
-}
-
 /* When the next sample-driven event is due (the buffer being filled or drained). */
 static uint64_t worker_deadline(const struct fpga_emu *e)
 {
 	uint64_t d = UINT64_MAX;
 
-	if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
-	    e->adc.dropping && e->have_peer && fpga_producer_free_local(&e->prod) > 0) {
+	if (e->cfg.mode == FPGA_MODE_ADC && fpga_worker_operating(e, DGR_WORKER_ADC) &&
+	    !e->adc.stopped && e->adc.dropping && e->have_peer &&
+	    fpga_producer_free_local(&e->prod) > 0) {
 		/* a buffer is free again: the drop period ends at the next sample */
 		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + 1);
-	} else if (e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
-		   !e->adc.dropping && e->have_peer) {
+	} else if (e->cfg.mode == FPGA_MODE_ADC && fpga_worker_operating(e, DGR_WORKER_ADC) &&
+		   !e->adc.stopped && !e->adc.dropping && e->have_peer) {
 		uint64_t left =
 		    (e->prod.size - (e->prod.filling ? e->prod.fill_bytes : 0)) / DGR_SAMPLE_BYTES;
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample + left);
 	}
-	if (e->cfg.mode == FPGA_MODE_DAC && operating(e, FPGA_W_DAC) && e->dac.started &&
-	    !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
+	if (e->cfg.mode == FPGA_MODE_DAC && fpga_worker_operating(e, DGR_WORKER_DAC) &&
+	    e->dac.started && !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
 		const struct fpga_slot *s = &e->cons.slot[e->cons.cons_idx];
 		uint64_t left = s->opcode == DGR_OPCODE_SAMPLES
 				    ? (s->bytes - e->cons.cons_off) / DGR_SAMPLE_BYTES
@@ -151,7 +45,7 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 
 		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos + left);
 	}
-	if (e->cfg.mode == FPGA_MODE_PERFTEST && operating(e, FPGA_W_PERFTEST) &&
+	if (e->cfg.mode == FPGA_MODE_PERFTEST && fpga_worker_operating(e, DGR_WORKER_PERFTEST) &&
 	    fpga_perftest_tx_pending(&e->pt) && fpga_producer_free_local(&e->prod) > 0) {
 		d = e->pt.next_tx_ns;
 	}
@@ -168,9 +62,9 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
  */
 bool fpga_packets_can_wait(const struct fpga_emu *e, uint64_t d)
 {
-	return e->cfg.mode == FPGA_MODE_ADC && operating(e, FPGA_W_ADC) && !e->adc.stopped &&
-	       !e->adc.dropping && e->have_peer && !e->stopping && e->prod.complete == 0 &&
-	       e->prod.host_free > 0 && e->dbq_len == 0 && d > e->now_ns &&
+	return e->cfg.mode == FPGA_MODE_ADC && fpga_worker_operating(e, DGR_WORKER_ADC) &&
+	       !e->adc.stopped && !e->adc.dropping && e->have_peer && !e->stopping &&
+	       e->prod.complete == 0 && e->prod.host_free > 0 && e->dbq_len == 0 && d > e->now_ns &&
 	       d - e->now_ns <= 1000000ull;
 }
 
@@ -190,8 +84,8 @@ static void thread_start_tp(const struct fpga_emu *e)
 			}
 		}
 	}
-	DGR_FPGA_TP(thread_start, (uint8_t)4, (uint16_t)e->cfg.local_src_id, (int32_t)gettid(),
-		    (int32_t)policy, (int32_t)sp.sched_priority,
+	DGR_FPGA_TP(thread_start, (uint8_t)DGR_ROLE_PRODUCER, (uint16_t)e->cfg.local_src_id,
+		    (int32_t)gettid(), (int32_t)policy, (int32_t)sp.sched_priority,
 		    (int32_t)getpriority(PRIO_PROCESS, 0), mask);
 }
 
@@ -203,49 +97,11 @@ static void counters_tp(const struct fpga_emu *e)
 		    e->cnt.frames_rx, e->cnt.frames_tx);
 }
 
-/* See loop.h. */
-void fpga_start_workers(struct fpga_emu *e)
-{
-	bool ok;
-
-	for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
-		fpga_control_op(e, w, DCP_CTL_INITIALIZE, &ok);
-	}
-	fpga_control_op(e, FPGA_W_CONFIG, DCP_CTL_START, &ok);
-	fpga_control_op(e, FPGA_W_EMULATOR, DCP_CTL_START, &ok);
-	if (e->cfg.idle) {
-		return;
-	}
-	switch (e->cfg.mode) {
-	case FPGA_MODE_ADC:
-		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_START, &ok);
-		break;
-	case FPGA_MODE_DAC:
-		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_START, &ok);
-		break;
-	case FPGA_MODE_PERFTEST:
-		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_START, &ok);
-		break;
-	}
-}
-
 static void begin_stop(struct fpga_emu *e)
 {
-	bool ok;
-
 	e->stopping = true;
 	e->stop_ns = e->now_ns;
-	if (operating(e, FPGA_W_ADC)) {
-		step_adc(e); /* the samples due up to the stop instant */
-		fpga_control_op(e, FPGA_W_ADC, DCP_CTL_STOP, &ok);
-	}
-	if (operating(e, FPGA_W_DAC)) {
-		step_dac(e);
-		fpga_control_op(e, FPGA_W_DAC, DCP_CTL_STOP, &ok);
-	}
-	if (operating(e, FPGA_W_PERFTEST)) {
-		fpga_control_op(e, FPGA_W_PERFTEST, DCP_CTL_STOP, &ok);
-	}
+	fpga_workers_stop(e);
 }
 
 /*
@@ -290,9 +146,9 @@ int fpga_run(struct fpga_emu *e)
 		    (e->now_ns >= end_ns || fpga_stop_signal || e->exit_requested)) {
 			begin_stop(e);
 		}
-		step_adc(e);
-		step_dac(e);
-		step_perftest(e);
+		fpga_worker_step(e, DGR_WORKER_ADC);
+		fpga_worker_step(e, DGR_WORKER_DAC);
+		fpga_worker_step(e, DGR_WORKER_PERFTEST);
 		fpga_tx_doorbells(e);
 		fpga_tx_producer(e);
 		fpga_tx_service(e, e->stopping);

@@ -11,21 +11,11 @@
 extern volatile sig_atomic_t fpga_stop_signal;
 
 /*
- * Called after a received packet freed host buffers: while the ADC drops, the freed
- * buffers meet the ADC's next sample before the next packet is handled (each packet is an
- * instant of its own, as frames are on the wire). Does nothing otherwise.
- */
-void fpga_adc_packet_instant(struct fpga_emu *e);
-
-/*
  * True when the loop may sleep until deadline_ns without waking for arriving
  * packets: they would change nothing before then (streaming ADC, a credit for
  * the next buffer, nothing waiting for one, deadline at most 1 ms away).
  */
 bool fpga_packets_can_wait(const struct fpga_emu *e, uint64_t deadline_ns);
-
-/* Initializes every worker and starts those of the mode (unless --idle). */
-void fpga_start_workers(struct fpga_emu *e);
 
 /*
  * Runs until --duration, a signal or a DCP release of the emulator worker,

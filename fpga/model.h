@@ -21,13 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/wire.h>
 
-/* Port memories: the RX path (FPGA -> host) at 0, the TX path at 0x40000000, on both ends. */
-#define FPGA_RX_PATH_BASE    0x00000000u
-#define FPGA_TX_PATH_BASE    0x40000000u
-#define FPGA_FLAGS_PER_PORT  256u
-#define FPGA_FLAG_AREA_BYTES (4u * FPGA_FLAGS_PER_PORT)
+/* Port memories: DGR_PORT_BASE_RX and _TX, DGR_PORT_FLAGS flags each (dgrdma/contract.h). */
+#define FPGA_FLAG_AREA_BYTES (4u * DGR_PORT_FLAGS)
 
 #define FPGA_DEFAULT_BUFFER_SIZE  16384u
 #define FPGA_DEFAULT_HOST_BUFFERS 64u
@@ -110,6 +108,12 @@ void fpga_producer_sent(struct fpga_producer *p);
  */
 int fpga_producer_doorbell(struct fpga_producer *p, unsigned int index);
 
+/*
+ * A new host: every host buffer is free and the next transaction goes into host
+ * buffer 0 (the local buffers and the counters stay).
+ */
+void fpga_producer_restart(struct fpga_producer *p);
+
 /* Host buffers in flight (sent, not yet released by a doorbell). */
 static inline unsigned int fpga_producer_in_flight(const struct fpga_producer *p)
 {
@@ -161,6 +165,12 @@ void fpga_adc_produce(struct fpga_adc *a, struct fpga_producer *p, uint64_t n, b
  * fpga_adc_flush_eof() until it returns true.
  */
 void fpga_adc_stop(struct fpga_adc *a, struct fpga_producer *p);
+
+/*
+ * A start (again): the ramp continues where it stopped, its clock now puts
+ * sample 0 at start_ns, at rate samples/s.
+ */
+void fpga_adc_start(struct fpga_adc *a, uint64_t start_ns, double rate);
 bool fpga_adc_flush_eof(struct fpga_adc *a, struct fpga_producer *p);
 
 /* Samples dropped in the open drop period (0 when not dropping). */
@@ -241,6 +251,8 @@ struct fpga_dac {
 };
 
 void fpga_dac_init(struct fpga_dac *d, bool check_ramp);
+/* A new host: the DAC waits for its first data again (an EOF seen is forgotten). */
+void fpga_dac_restart(struct fpga_dac *d);
 
 /*
  * Advances the DAC clock by n sample slots, consuming from the consumer.

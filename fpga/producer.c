@@ -108,8 +108,8 @@ bool fpga_producer_peek(const struct fpga_producer *p, uint32_t txn_id, struct d
 	s = &p->slot[p->send_idx];
 	hb = (unsigned int)(p->txns_committed % p->nhost);
 	t->txn_id = txn_id;
-	t->data_addr = FPGA_RX_PATH_BASE + hb * p->size;
-	t->flag_addr = fpga_flag_addr(FPGA_RX_PATH_BASE, p->nhost, p->size, hb);
+	t->data_addr = DGR_PORT_BASE_RX + hb * p->size;
+	t->flag_addr = fpga_flag_addr(DGR_PORT_BASE_RX, p->nhost, p->size, hb);
 	t->flag_value = dgr_flag_encode(s->bytes, s->eof, false, s->opcode);
 	t->data = s->bytes ? p->mem + (size_t)p->send_idx * p->size : NULL;
 	t->len = s->bytes;
@@ -125,6 +125,14 @@ void fpga_producer_sent(struct fpga_producer *p)
 	p->complete--;
 	p->host_free--;
 	p->txns_committed++;
+}
+
+/* See model.h. */
+void fpga_producer_restart(struct fpga_producer *p)
+{
+	p->host_free = p->nhost;
+	p->expect_doorbell = 0;
+	p->txns_committed = 0;
 }
 
 /* See model.h. */

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The DCP property space of the emulated workers (docs/fpga.md section 4 is
- * generated from this table) and the one print layer of the summary: text
- * and JSON come from the same loop.
+ * generated from this table) and the summary, text and JSON from the same
+ * loop through the print layer (dgrdma/print.h).
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
+#include <dgrdma/print.h>
+
 #include "emu.h"
 
-const char *const fpga_worker_names[FPGA_W_COUNT] = {
-	[FPGA_W_CONFIG] = "dgrdma_config",    [FPGA_W_ADC] = "data_src_qadc_csts",
-	[FPGA_W_DAC] = "data_sink_qdac_csts", [FPGA_W_PERFTEST] = "perftest",
-	[FPGA_W_EMULATOR] = "emulator",
+const char *const fpga_worker_names[DGR_WORKER_COUNT] = {
+	[DGR_WORKER_CONFIG] = "dgrdma_config",	  [DGR_WORKER_ADC] = "data_src_qadc_csts",
+	[DGR_WORKER_DAC] = "data_sink_qdac_csts", [DGR_WORKER_PERFTEST] = "perftest",
+	[DGR_WORKER_EMULATOR] = "emulator",
 };
 
 static int write_plain(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v);
@@ -42,178 +45,207 @@ static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_
 
 const struct fpga_prop fpga_props[] = {
 	/* worker 0: dgrdma_config_dev */
-	RW32(0, 0x00, "coalesce_wait_d", cfg.coalesce_us, write_plain,
+	RW32(DGR_WORKER_CONFIG, 0x00, "coalesce_wait_d", cfg.coalesce_us, write_plain,
 	     "microseconds a partly filled frame is held"),
-	RO32(0, 0x04, "mtu", mtu, "frame size limit of the transport"),
-	RW32(0, 0x08, "local_src_id", cfg.local_src_id, write_id,
+	RO32(DGR_WORKER_CONFIG, 0x04, "mtu", mtu, "frame size limit of the transport"),
+	RW32(DGR_WORKER_CONFIG, 0x08, "local_src_id", cfg.local_src_id, write_id,
 	     "endpoint id sent at frame offset 2 (src_id)"),
-	RW32(0, 0x0C, "remote_dst_id", cfg.remote_dst_id, write_id,
+	RW32(DGR_WORKER_CONFIG, 0x0C, "remote_dst_id", cfg.remote_dst_id, write_id,
 	     "endpoint id sent at frame offset 0 (dst_id)"),
-	RW32(0, 0x10, "max_acks_outstanding", cfg.max_acks, write_max_acks,
+	RW32(DGR_WORKER_CONFIG, 0x10, "max_acks_outstanding", cfg.max_acks, write_max_acks,
 	     "pending frames that make an ACK urgent (0..255, 0: only ack_wait)"),
-	RW32(0, 0x14, "ack_wait", cfg.ack_wait_us, write_plain,
+	RW32(DGR_WORKER_CONFIG, 0x14, "ack_wait", cfg.ack_wait_us, write_plain,
 	     "microseconds before pending frames are acknowledged (0: never by time)"),
-	{ 0, 0x18, "doorbell", FPGA_PT_U32, FPGA_WO, F(doorbell_prop), write_doorbell,
-	  "DCP doorbell: write host buffer index i to free it" },
-	RO64(0, 0x20, "ack_tracker_total_acks_sent", ack.ack_tracker_total_acks_sent,
-	     "frame_seqs acknowledged"),
-	RO64(0, 0x28, "tx_acks_sent", ack.tx_acks_sent, "frames sent (each carries the ACK run)"),
-	RO64(0, 0x30, "pkts_enqueued", ack.pkts_enqueued,
+	{ DGR_WORKER_CONFIG, DGR_PROP_DOORBELL, "doorbell", FPGA_PT_U32, FPGA_WO, F(doorbell_prop),
+	  write_doorbell, "DCP doorbell: write host buffer index i to free it" },
+	RO64(DGR_WORKER_CONFIG, 0x20, "ack_tracker_total_acks_sent",
+	     ack.ack_tracker_total_acks_sent, "frame_seqs acknowledged"),
+	RO64(DGR_WORKER_CONFIG, 0x28, "tx_acks_sent", ack.tx_acks_sent,
+	     "frames sent (each carries the ACK run)"),
+	RO64(DGR_WORKER_CONFIG, 0x30, "pkts_enqueued", ack.pkts_enqueued,
 	     "frames processed whole and recorded for acknowledgement"),
-	RO64(0, 0x38, "reject_out_of_range", ack.reject_out_of_range,
+	RO64(DGR_WORKER_CONFIG, 0x38, "reject_out_of_range", ack.reject_out_of_range,
 	     "frames outside the ACK window, dropped whole"),
-	RO64(0, 0x40, "reject_already_set", ack.reject_already_set,
+	RO64(DGR_WORKER_CONFIG, 0x40, "reject_already_set", ack.reject_already_set,
 	     "frames seen before, dropped whole"),
-	RO64(0, 0x48, "accepted_by_peek", ack.accepted_by_peek, "frames the ACK window accepted"),
-	RO64(0, 0x50, "high_watermark", ack.high_watermark,
+	RO64(DGR_WORKER_CONFIG, 0x48, "accepted_by_peek", ack.accepted_by_peek,
+	     "frames the ACK window accepted"),
+	RO64(DGR_WORKER_CONFIG, 0x50, "high_watermark", ack.high_watermark,
 	     "largest frame_seq - base_seqno enqueued"),
-	RO32(0, 0x58, "bitfield", ack.dbg_bitfield,
+	RO32(DGR_WORKER_CONFIG, 0x58, "bitfield", ack.dbg_bitfield,
 	     "window at the first rejected ACK-only frame (base_seqno in bit 31)"),
-	RO32(0, 0x5C, "ack_tracker_bitfield_width", cfg.ack_width,
+	RO32(DGR_WORKER_CONFIG, 0x5C, "ack_tracker_bitfield_width", cfg.ack_width,
 	     "frames the ACK window spans (--ack-window)"),
-	RO32(0, 0x60, "base_seqno", ack.dbg_base_seqno,
+	RO32(DGR_WORKER_CONFIG, 0x60, "base_seqno", ack.dbg_base_seqno,
 	     "base_seqno at the first rejected ACK-only frame (16 bits)"),
-	RO32(0, 0x64, "rej_seqno", ack.rej_seqno, "frame_seq of the first rejected ACK-only frame"),
-	RO32(0, 0x68, "rej_ack", ack.rej_ack, "1 once an ACK-only frame was rejected"),
-	RO32(0, 0x6C, "ack_tracker_max_ack_count", cfg.max_ack_count,
+	RO32(DGR_WORKER_CONFIG, 0x64, "rej_seqno", ack.rej_seqno,
+	     "frame_seq of the first rejected ACK-only frame"),
+	RO32(DGR_WORKER_CONFIG, 0x68, "rej_ack", ack.rej_ack,
+	     "1 once an ACK-only frame was rejected"),
+	RO32(DGR_WORKER_CONFIG, 0x6C, "ack_tracker_max_ack_count", cfg.max_ack_count,
 	     "longest ACK run (--max-ack-count)"),
-	RO64(0, 0x70, "frame_parser_reject", cnt.frame_parser_reject,
+	RO64(DGR_WORKER_CONFIG, 0x70, "frame_parser_reject", cnt.frame_parser_reject,
 	     "frames abandoned by the parser (header or messages), never acknowledged"),
-	RO64(0, 0x78, "frames_rx", cnt.frames_rx, "DG-RDMA frames received"),
-	RO64(0, 0x80, "frames_tx", cnt.frames_tx, "DG-RDMA frames sent"),
-	RO64(0, 0x88, "bytes_rx", cnt.bytes_rx, "DG-RDMA frame bytes received"),
-	RO64(0, 0x90, "bytes_tx", cnt.bytes_tx, "DG-RDMA frame bytes sent"),
-	RO64(0, 0x98, "transactions_sent", cnt.transactions_sent,
+	RO64(DGR_WORKER_CONFIG, 0x78, "frames_rx", cnt.frames_rx, "DG-RDMA frames received"),
+	RO64(DGR_WORKER_CONFIG, 0x80, "frames_tx", cnt.frames_tx, "DG-RDMA frames sent"),
+	RO64(DGR_WORKER_CONFIG, 0x88, "bytes_rx", cnt.bytes_rx, "DG-RDMA frame bytes received"),
+	RO64(DGR_WORKER_CONFIG, 0x90, "bytes_tx", cnt.bytes_tx, "DG-RDMA frame bytes sent"),
+	RO64(DGR_WORKER_CONFIG, 0x98, "transactions_sent", cnt.transactions_sent,
 	     "transactions sent (data, discontinuities, EOF, doorbells excluded)"),
-	RO64(0, 0xA0, "transactions_rx", cnt.transactions_rx, "host transactions completed"),
-	RO64(0, 0xA8, "doorbells_received", prod.doorbells, "doorbells accepted (DG-RDMA and DCP)"),
-	RO64(0, 0xB0, "doorbells_received_dcp", cnt.doorbells_received_dcp,
+	RO64(DGR_WORKER_CONFIG, 0xA0, "transactions_rx", cnt.transactions_rx,
+	     "host transactions completed"),
+	RO64(DGR_WORKER_CONFIG, 0xA8, "doorbells_received", prod.doorbells,
+	     "doorbells accepted (DG-RDMA and DCP)"),
+	RO64(DGR_WORKER_CONFIG, 0xB0, "doorbells_received_dcp", cnt.doorbells_received_dcp,
 	     "doorbells accepted as DCP property writes"),
-	RO64(0, 0xB8, "doorbells_out_of_order", prod.doorbells_out_of_order,
+	RO64(DGR_WORKER_CONFIG, 0xB8, "doorbells_out_of_order", prod.doorbells_out_of_order,
 	     "doorbells naming another buffer than expected (still free one)"),
-	RO64(0, 0xC0, "doorbells_unexpected", prod.doorbells_unexpected,
+	RO64(DGR_WORKER_CONFIG, 0xC0, "doorbells_unexpected", prod.doorbells_unexpected,
 	     "doorbells with no buffer in flight, ignored"),
-	RO64(0, 0xC8, "doorbells_rejected", cnt.doorbells_rejected,
+	RO64(DGR_WORKER_CONFIG, 0xC8, "doorbells_rejected", cnt.doorbells_rejected,
 	     "flag-only writes outside the doorbell flags, ignored"),
-	RO64(0, 0xD0, "doorbells_sent", cnt.doorbells_sent, "doorbells sent to the host"),
-	RO64(0, 0xD8, "frames_wrong_id", cnt.frames_wrong_id,
+	RO64(DGR_WORKER_CONFIG, 0xD0, "doorbells_sent", cnt.doorbells_sent,
+	     "doorbells sent to the host"),
+	RO64(DGR_WORKER_CONFIG, 0xD8, "frames_wrong_id", cnt.frames_wrong_id,
 	     "frames whose dst_id is not local_src_id (processed: the HDL reads no id)"),
-	RO64(0, 0xE0, "ack_only_rx", cnt.ack_only_rx,
+	RO64(DGR_WORKER_CONFIG, 0xE0, "ack_only_rx", cnt.ack_only_rx,
 	     "ACK-only frames accepted (acknowledged with the next run)"),
-	RO64(0, 0xE8, "messages_rx", cnt.messages_rx, "messages received"),
-	RO64(0, 0xF0, "messages_rejected", cnt.messages_rejected,
+	RO64(DGR_WORKER_CONFIG, 0xE8, "messages_rx", cnt.messages_rx, "messages received"),
+	RO64(DGR_WORKER_CONFIG, 0xF0, "messages_rejected", cnt.messages_rejected,
 	     "messages failing validation or with no worker: no effect"),
-	RO64(0, 0xF8, "txn_id_out_of_range", txns.txn_id_out_of_range,
+	RO64(DGR_WORKER_CONFIG, 0xF8, "txn_id_out_of_range", txns.txn_id_out_of_range,
 	     "messages whose txn_id is not within 64 of the next flag, dropped"),
-	RO64(0, 0x100, "frames_dropped_injected", cnt.frames_dropped_injected,
+	RO64(DGR_WORKER_CONFIG, 0x100, "frames_dropped_injected", cnt.frames_dropped_injected,
 	     "data frames not sent (--drop-frames)"),
-	RO64(0, 0x108, "frames_corrupted_injected", cnt.frames_corrupted_injected,
+	RO64(DGR_WORKER_CONFIG, 0x108, "frames_corrupted_injected", cnt.frames_corrupted_injected,
 	     "frames sent malformed (--corrupt)"),
-	RO64(0, 0x110, "txn_errors", txns.txn_errors,
+	RO64(DGR_WORKER_CONFIG, 0x110, "txn_errors", txns.txn_errors,
 	     "messages disagreeing with their transaction's record"),
-	RO64(0, 0x118, "dcp_requests", cnt.dcp_requests, "DCP requests answered"),
-	RO64(0, 0x120, "dcp_errors", cnt.dcp_errors, "DCP requests answered with error"),
-	RO64(0, 0x128, "dcp_malformed", cnt.dcp_malformed, "DCP packets that did not decode"),
-	RO64(0, 0x130, "packets_invalid", cnt.packets_invalid, "UDP datagrams with an unknown pad"),
-	RO64(0, 0x138, "send_errors", cnt.send_errors, "frames the transport refused"),
-	RO64(0, 0x140, "peer_restarts", cnt.peer_restarts,
+	RO64(DGR_WORKER_CONFIG, 0x118, "dcp_requests", cnt.dcp_requests, "DCP requests answered"),
+	RO64(DGR_WORKER_CONFIG, 0x120, "dcp_errors", cnt.dcp_errors,
+	     "DCP requests answered with error"),
+	RO64(DGR_WORKER_CONFIG, 0x128, "dcp_malformed", cnt.dcp_malformed,
+	     "DCP packets that did not decode"),
+	RO64(DGR_WORKER_CONFIG, 0x130, "packets_invalid", cnt.packets_invalid,
+	     "UDP datagrams with an unknown pad"),
+	RO64(DGR_WORKER_CONFIG, 0x138, "send_errors", cnt.send_errors,
+	     "frames the transport refused"),
+	RO64(DGR_WORKER_CONFIG, 0x140, "peer_restarts", cnt.peer_restarts,
 	     "new host connections (frame_seq 1 outside the window, or DCP reset)"),
-	RO64(0, 0x148, "frames_rx_dropped_injected", cnt.frames_rx_dropped_injected,
+	RO64(DGR_WORKER_CONFIG, 0x148, "frames_rx_dropped_injected", cnt.frames_rx_dropped_injected,
 	     "received frames lost on purpose (--drop-received)"),
-	RO32(0, 0x150, "next_flag_txn_id", txns.next_flag_txn_id,
+	RO32(DGR_WORKER_CONFIG, 0x150, "next_flag_txn_id", txns.next_flag_txn_id,
 	     "transaction whose flag is written next (flags go in txn_id order)"),
-	RO32(0, 0x154, "txns_waiting", txns.nused,
+	RO32(DGR_WORKER_CONFIG, 0x154, "txns_waiting", txns.nused,
 	     "transactions recorded behind the next flag to write"),
-	RO64(0, 0x158, "txns_waiting_max", txns.waiting_max,
+	RO64(DGR_WORKER_CONFIG, 0x158, "txns_waiting_max", txns.waiting_max,
 	     "most transactions recorded at once (64: the record is full)"),
-	RO64(0, 0x160, "flags_none", cnt.flags_none,
+	RO64(DGR_WORKER_CONFIG, 0x160, "flags_none", cnt.flags_none,
 	     "transactions without a flag (0xFFFFFFFF) released in order"),
-	RO64(0, 0x168, "flags_unusable", cnt.flags_unusable,
+	RO64(DGR_WORKER_CONFIG, 0x168, "flags_unusable", cnt.flags_unusable,
 	     "flags of transactions with a refused message, not written"),
-	RWB(0, 0x170, "restart_on_seq1", cfg.restart_on_seq1,
+	RWB(DGR_WORKER_CONFIG, 0x170, "restart_on_seq1", cfg.restart_on_seq1,
 	    "frame_seq 1 outside the window starts a new host connection (emulator only)"),
 
 	/* worker 1: data_src_qadc_csts */
-	RWB(1, 0x00, "report_data_loss", adc.report_data_loss,
+	RWB(DGR_WORKER_ADC, 0x00, "report_data_loss", adc.report_data_loss,
 	    "send a discontinuity (a whole buffer) after each drop period"),
-	RO32(1, 0x04, "num_dropped_samps", adc.num_dropped_samps,
+	RO32(DGR_WORKER_ADC, 0x04, "num_dropped_samps", adc.num_dropped_samps,
 	     "drop periods, saturating 32-bit counter"),
-	RO64(1, 0x08, "dropped_samples", adc.dropped_samples,
+	RO64(DGR_WORKER_ADC, 0x08, "dropped_samples", adc.dropped_samples,
 	     "samples dropped in closed periods after the first ready"),
-	RO64(1, 0x10, "first_drop_ns", adc.first_drop_ns, "clock of the first dropped sample"),
-	RO64(1, 0x18, "last_drop_ns", adc.last_drop_ns, "clock of the last dropped sample"),
-	RO64(1, 0x20, "first_drop_sample", adc.first_drop_sample, "k of the first dropped sample"),
-	RO64(1, 0x28, "last_drop_sample", adc.last_drop_sample, "k of the last dropped sample"),
-	RO64(1, 0x30, "samples_produced", adc.next_sample,
+	RO64(DGR_WORKER_ADC, 0x10, "first_drop_ns", adc.first_drop_ns,
+	     "clock of the first dropped sample"),
+	RO64(DGR_WORKER_ADC, 0x18, "last_drop_ns", adc.last_drop_ns,
+	     "clock of the last dropped sample"),
+	RO64(DGR_WORKER_ADC, 0x20, "first_drop_sample", adc.first_drop_sample,
+	     "k of the first dropped sample"),
+	RO64(DGR_WORKER_ADC, 0x28, "last_drop_sample", adc.last_drop_sample,
+	     "k of the last dropped sample"),
+	RO64(DGR_WORKER_ADC, 0x30, "samples_produced", adc.next_sample,
 	     "samples the ADC produced, dropped ones included"),
-	RO64(1, 0x38, "samples_sent", cnt.samples_sent, "samples sent to the host"),
-	RO64(1, 0x40, "discontinuities_sent", cnt.discontinuities_sent,
+	RO64(DGR_WORKER_ADC, 0x38, "samples_sent", cnt.samples_sent, "samples sent to the host"),
+	RO64(DGR_WORKER_ADC, 0x40, "discontinuities_sent", cnt.discontinuities_sent,
 	     "discontinuity messages sent"),
-	RO64(1, 0x48, "drop_periods", adc.drop_periods, "drop periods (not saturating)"),
-	RO64(1, 0x50, "dropped_before_ready", adc.dropped_before_ready,
+	RO64(DGR_WORKER_ADC, 0x48, "drop_periods", adc.drop_periods,
+	     "drop periods (not saturating)"),
+	RO64(DGR_WORKER_ADC, 0x50, "dropped_before_ready", adc.dropped_before_ready,
 	     "samples dropped before the port was first ready"),
-	RO64(1, 0x58, "samples_committed", adc.samples_committed,
+	RO64(DGR_WORKER_ADC, 0x58, "samples_committed", adc.samples_committed,
 	     "samples put in complete buffers"),
-	RO64(1, 0x60, "eof_sent", cnt.eof_sent, "transactions sent with EOF"),
-	RO64(1, 0x68, "dropped_open", adc.dropped_open,
+	RO64(DGR_WORKER_ADC, 0x60, "eof_sent", cnt.eof_sent, "transactions sent with EOF"),
+	RO64(DGR_WORKER_ADC, 0x68, "dropped_open", adc.dropped_open,
 	     "samples of the drop period open at stop (no hardware counter sees them)"),
-	RO64(1, 0x70, "samples_unsent", cnt.samples_unsent,
+	RO64(DGR_WORKER_ADC, 0x70, "samples_unsent", cnt.samples_unsent,
 	     "samples in the emulator's buffers not sent (yet): no host buffer free"),
 
 	/* worker 2: data_sink_qdac_csts */
-	RO64(2, 0x00, "num_underruns", dac.num_underruns,
+	RO64(DGR_WORKER_DAC, 0x00, "num_underruns", dac.num_underruns,
 	     "sample slots with no data (teardown included)"),
-	RO64(2, 0x08, "samp_count_before_first_underrun", dac.samp_count_before_first_underrun,
-	     "samples consumed before the first underrun"),
-	RO64(2, 0x10, "samples_consumed", dac.samples_consumed, "samples the DAC consumed"),
-	RO64(2, 0x18, "buffers_consumed", dac.buffers_consumed, "buffers the DAC consumed"),
-	RO64(2, 0x20, "underrun_periods", dac.underrun_periods, "runs of underrun slots"),
-	RO64(2, 0x28, "trailing_underruns", dac.trailing_underruns,
+	RO64(DGR_WORKER_DAC, 0x08, "samp_count_before_first_underrun",
+	     dac.samp_count_before_first_underrun, "samples consumed before the first underrun"),
+	RO64(DGR_WORKER_DAC, 0x10, "samples_consumed", dac.samples_consumed,
+	     "samples the DAC consumed"),
+	RO64(DGR_WORKER_DAC, 0x18, "buffers_consumed", dac.buffers_consumed,
+	     "buffers the DAC consumed"),
+	RO64(DGR_WORKER_DAC, 0x20, "underrun_periods", dac.underrun_periods,
+	     "runs of underrun slots"),
+	RO64(DGR_WORKER_DAC, 0x28, "trailing_underruns", dac.trailing_underruns,
 	     "underrun slots since the last data (teardown over-report)"),
-	RO64(2, 0x30, "ramp_errors", dac.ramp_errors, "samples that broke the ramp"),
-	RO64(2, 0x38, "buffers_filled", cons.buffers_filled, "input buffers the host filled"),
-	RO64(2, 0x40, "buffers_filled_twice", cons.filled_twice,
+	RO64(DGR_WORKER_DAC, 0x30, "ramp_errors", dac.ramp_errors, "samples that broke the ramp"),
+	RO64(DGR_WORKER_DAC, 0x38, "buffers_filled", cons.buffers_filled,
+	     "input buffers the host filled"),
+	RO64(DGR_WORKER_DAC, 0x40, "buffers_filled_twice", cons.filled_twice,
 	     "input buffers written before release"),
-	{ 2, 0x48, "eof_seen", FPGA_PT_BOOL, FPGA_RO, F(dac.eof_seen), NULL,
+	{ DGR_WORKER_DAC, 0x48, "eof_seen", FPGA_PT_BOOL, FPGA_RO, F(dac.eof_seen), NULL,
 	  "an EOF buffer stopped the DAC" },
-	RO32(2, 0x4C, "input_buffer_size", cons.size,
+	RO32(DGR_WORKER_DAC, 0x4C, "input_buffer_size", cons.size,
 	     "buffer size of the input port's layout (learned from the host)"),
-	RO64(2, 0x50, "input_layout_changes", cons.size_changes,
+	RO64(DGR_WORKER_DAC, 0x50, "input_layout_changes", cons.size_changes,
 	     "input layouts learned from a host's first transaction"),
 
 	/* worker 3: perftest.hdl */
-	RWB(3, 0x00, "tx_run", pt.tx_run, "generate tx messages"),
-	RW32(3, 0x04, "tx_beats", pt.tx_beats, write_tx_beats, "4-byte words per tx message"),
-	RW32(3, 0x08, "tx_messages", pt.tx_messages, write_plain, "tx messages to send"),
-	RW32(3, 0x0C, "tx_message_gap", pt.tx_message_gap, write_plain,
-	     "125 MHz clock cycles between tx messages"),
-	RO64(3, 0x10, "rx_messages", pt.rx_messages, "messages received"),
-	RO64(3, 0x18, "rx_bytes", pt.rx_bytes, "bytes received"),
-	RO32(3, 0x20, "rx_last_message_bytes", pt.rx_last_message_bytes,
-	     "bytes of the last message received"),
-	RO64(3, 0x28, "tx_messages_sent", pt.tx_messages_sent, "tx messages generated"),
-	RO64(3, 0x30, "tx_bytes_sent", pt.tx_bytes_sent, "tx bytes generated"),
+	RWB(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_RUN, "tx_run", pt.tx_run, "generate tx messages"),
+	RW32(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_BEATS, "tx_beats", pt.tx_beats, write_tx_beats,
+	     "4-byte words per tx message"),
+	RW32(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_MESSAGES, "tx_messages", pt.tx_messages,
+	     write_plain, "tx messages to send"),
+	RW32(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_MESSAGE_GAP, "tx_message_gap", pt.tx_message_gap,
+	     write_plain, "125 MHz clock cycles between tx messages"),
+	RO64(DGR_WORKER_PERFTEST, DGR_PERFTEST_RX_MESSAGES, "rx_messages", pt.rx_messages,
+	     "messages received"),
+	RO64(DGR_WORKER_PERFTEST, DGR_PERFTEST_RX_BYTES, "rx_bytes", pt.rx_bytes, "bytes received"),
+	RO32(DGR_WORKER_PERFTEST, DGR_PERFTEST_RX_LAST_MESSAGE_BYTES, "rx_last_message_bytes",
+	     pt.rx_last_message_bytes, "bytes of the last message received"),
+	RO64(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_MESSAGES_SENT, "tx_messages_sent",
+	     pt.tx_messages_sent, "tx messages generated"),
+	RO64(DGR_WORKER_PERFTEST, DGR_PERFTEST_TX_BYTES_SENT, "tx_bytes_sent", pt.tx_bytes_sent,
+	     "tx bytes generated"),
 
 	/* worker 4: the emulator */
-	{ 4, 0x00, "rate_sps", FPGA_PT_U64, FPGA_RW, F(cfg.rate_sps), write_rate,
+	{ DGR_WORKER_EMULATOR, 0x00, "rate_sps", FPGA_PT_U64, FPGA_RW, F(cfg.rate_sps), write_rate,
 	  "ADC/DAC rate in samples/s (writable while not operating)" },
-	RO32(4, 0x08, "buffer_size", cfg.buffer_size, "bytes per buffer"),
-	RO32(4, 0x0C, "buffers", cfg.nbuffers, "emulator buffers per port (E)"),
-	RO32(4, 0x10, "host_buffers", cfg.host_buffers, "host buffers per port (H)"),
-	RO32(4, 0x14, "mode", cfg.mode, "0 adc, 1 dac, 2 perftest"),
-	RO64(4, 0x18, "elapsed_ns", pace.elapsed_ns, "ADC/DAC clock at the last step"),
-	RO64(4, 0x20, "expected_samples", pace.expected_samples, "rate * elapsed_ns"),
-	RO64(4, 0x28, "pacing_late_max_ns", pace.late_max_ns,
+	RO32(DGR_WORKER_EMULATOR, 0x08, "buffer_size", cfg.buffer_size, "bytes per buffer"),
+	RO32(DGR_WORKER_EMULATOR, 0x0C, "buffers", cfg.nbuffers, "emulator buffers per port (E)"),
+	RO32(DGR_WORKER_EMULATOR, 0x10, "host_buffers", cfg.host_buffers,
+	     "host buffers per port (H)"),
+	RO32(DGR_WORKER_EMULATOR, 0x14, "mode", cfg.mode, "0 adc, 1 dac, 2 perftest"),
+	RO64(DGR_WORKER_EMULATOR, 0x18, "elapsed_ns", pace.elapsed_ns,
+	     "ADC/DAC clock at the last step"),
+	RO64(DGR_WORKER_EMULATOR, 0x20, "expected_samples", pace.expected_samples,
+	     "rate * elapsed_ns"),
+	RO64(DGR_WORKER_EMULATOR, 0x28, "pacing_late_max_ns", pace.late_max_ns,
 	     "largest lateness of a production step vs the clock"),
-	RO64(4, 0x30, "pacing_late_mean_ns", pace.late_mean_ns,
+	RO64(DGR_WORKER_EMULATOR, 0x30, "pacing_late_mean_ns", pace.late_mean_ns,
 	     "mean lateness of a production step vs the clock"),
-	RO64(4, 0x38, "pacing_steps", pace.steps, "production steps"),
-	RO64(4, 0x40, "pacing_error_samples", pace.error_samples,
+	RO64(DGR_WORKER_EMULATOR, 0x38, "pacing_steps", pace.steps, "production steps"),
+	RO64(DGR_WORKER_EMULATOR, 0x40, "pacing_error_samples", pace.error_samples,
 	     "produced - expected (two's complement)"),
-	RO32(4, 0x48, "fpga_memory", cfg.fpga_memory, "buffer memory per port, bytes"),
-	{ 4, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain,
+	RO32(DGR_WORKER_EMULATOR, 0x48, "fpga_memory", cfg.fpga_memory,
+	     "buffer memory per port, bytes"),
+	{ DGR_WORKER_EMULATOR, 0x50, "scratch0", FPGA_PT_U32, FPGA_RW, F(scratch[0]), write_plain,
 	  "free for tests (the same word as admin scratch 0x20)" },
-	RO64(4, 0x58, "timer_slack_ns", cfg.timer_slack_ns,
+	RO64(DGR_WORKER_EMULATOR, 0x58, "timer_slack_ns", cfg.timer_slack_ns,
 	     "how late the loop's sleeps may end (--timer-slack-us)"),
 };
 
@@ -349,7 +381,7 @@ static int write_tx_beats(struct fpga_emu *e, const struct fpga_prop *p, uint32_
 static int write_doorbell(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
 {
 	prop_set(e, p, v);
-	if (v >= FPGA_FLAGS_PER_PORT) {
+	if (v >= DGR_PORT_FLAGS) {
 		return -DGR_E_INVAL;
 	}
 	fpga_rx_doorbell(e, v, DGR_NO_FLAG, 0, true);
@@ -361,8 +393,8 @@ static int write_rate(struct fpga_emu *e, const struct fpga_prop *p, uint32_t v)
 {
 	(void)p;
 	(void)v;
-	if (e->wstate[FPGA_W_ADC] == FPGA_WS_OPERATING ||
-	    e->wstate[FPGA_W_DAC] == FPGA_WS_OPERATING) {
+	if (e->wstate[DGR_WORKER_ADC] == FPGA_WS_OPERATING ||
+	    e->wstate[DGR_WORKER_DAC] == FPGA_WS_OPERATING) {
 		return -DGR_E_STATE;
 	}
 	return 0;
@@ -438,57 +470,48 @@ const char *fpga_mode_name(enum fpga_mode m)
 	return "?";
 }
 
+/* One value: a JSON member, or a line "  name  value" of the text. */
+static void print_value(struct dgr_pr *pr, const char *name, const struct fpga_prop *p, uint64_t v)
+{
+	if (p && p->field == offsetof(struct fpga_emu, pace.error_samples)) {
+		dgr_pr_i64(pr, name, NULL, (int64_t)v);
+		dgr_pr_text(pr, "  %-34s %" PRId64 "\n", name, (int64_t)v);
+	} else if (p && p->type == FPGA_PT_BOOL) {
+		dgr_pr_bool(pr, name, NULL, v != 0);
+		dgr_pr_text(pr, "  %-34s %s\n", name, v ? "true" : "false");
+	} else {
+		dgr_pr_u64(pr, name, NULL, v);
+		dgr_pr_text(pr, "  %-34s %" PRIu64 "\n", name, v);
+	}
+}
+
 /* See emu.h. */
 void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 {
-	unsigned int last_worker = FPGA_W_COUNT;
+	unsigned int last_worker = DGR_WORKER_COUNT;
+	struct dgr_pr pr;
 
-	if (json) {
-		fprintf(out, "{\n  \"mode_name\": \"%s\"", fpga_mode_name(e->cfg.mode));
-	}
+	/* the text groups the properties by worker, under "[N] name" headings */
+	dgr_pr_begin(&pr, out, DGR_PR_JSON_PRETTY | DGR_PR_TEXT_FREE | (json ? DGR_PR_JSON : 0));
+	dgr_pr_str(&pr, "mode_name", NULL, fpga_mode_name(e->cfg.mode));
 	for (unsigned int i = 0; i < fpga_nprops; i++) {
 		const struct fpga_prop *p = &fpga_props[i];
-		uint64_t v;
 
 		if (p->access == FPGA_WO) {
 			continue;
 		}
-		v = fpga_prop_get(e, p);
-		if (json) {
-			if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
-				fprintf(out, ",\n  \"%s\": %lld", p->name, (long long)(int64_t)v);
-			} else if (p->type == FPGA_PT_BOOL) {
-				fprintf(out, ",\n  \"%s\": %s", p->name, v ? "true" : "false");
-			} else {
-				fprintf(out, ",\n  \"%s\": %llu", p->name, (unsigned long long)v);
-			}
-			continue;
-		}
 		if (p->worker != last_worker) {
-			fprintf(out, "%s[%u] %s\n", last_worker == FPGA_W_COUNT ? "" : "\n",
-				p->worker, fpga_worker_names[p->worker]);
+			dgr_pr_text(&pr, "%s[%u] %s\n", last_worker == DGR_WORKER_COUNT ? "" : "\n",
+				    p->worker, fpga_worker_names[p->worker]);
 			last_worker = p->worker;
 		}
-		if (p->field == offsetof(struct fpga_emu, pace.error_samples)) {
-			fprintf(out, "  %-34s %lld\n", p->name, (long long)(int64_t)v);
-		} else if (p->type == FPGA_PT_BOOL) {
-			fprintf(out, "  %-34s %s\n", p->name, v ? "true" : "false");
-		} else {
-			fprintf(out, "  %-34s %llu\n", p->name, (unsigned long long)v);
-		}
+		print_value(&pr, p->name, p, fpga_prop_get(e, p));
 	}
-	if (json) {
-		fprintf(out,
-			",\n  \"run_ns\": %llu,\n  \"cpu_user_ns\": %llu,\n  \"cpu_sys_ns\": %llu",
-			(unsigned long long)e->run_ns, (unsigned long long)e->cpu_user_ns,
-			(unsigned long long)e->cpu_sys_ns);
-		fprintf(out, "\n}\n");
-	} else {
-		fprintf(out, "\n[process]\n  %-34s %llu\n  %-34s %llu\n  %-34s %llu\n", "run_ns",
-			(unsigned long long)e->run_ns, "cpu_user_ns",
-			(unsigned long long)e->cpu_user_ns, "cpu_sys_ns",
-			(unsigned long long)e->cpu_sys_ns);
-	}
+	dgr_pr_text(&pr, "\n[process]\n");
+	print_value(&pr, "run_ns", NULL, e->run_ns);
+	print_value(&pr, "cpu_user_ns", NULL, e->cpu_user_ns);
+	print_value(&pr, "cpu_sys_ns", NULL, e->cpu_sys_ns);
+	dgr_pr_end(&pr);
 }
 
 static const char *type_name(enum fpga_ptype t)

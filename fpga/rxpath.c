@@ -12,25 +12,6 @@
 
 #include "dgrdma-fpga-tp.h"
 #include "emu.h"
-#include "loop.h"
-
-/* See emu.h. */
-void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
-		      uint16_t frame_seq, bool via_dcp)
-{
-	if (e->cfg.mode == FPGA_MODE_DAC) {
-		e->cnt.doorbells_rejected++; /* the DAC has no output port */
-		return;
-	}
-	if (fpga_producer_doorbell(&e->prod, buffer) < 0) {
-		return;
-	}
-	if (via_dcp) {
-		e->cnt.doorbells_received_dcp++;
-	}
-	DGR_FPGA_TP(doorbell_rx, (uint16_t)e->cfg.local_src_id, (uint16_t)buffer, flag_addr,
-		    frame_seq);
-}
 
 /* A message into the RX-path memory: only a doorbell is usable there. */
 static bool rx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
@@ -55,9 +36,9 @@ static bool tx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
 	if (e->cfg.mode == FPGA_MODE_ADC) {
 		return false; /* the ADC has no input port */
 	}
-	r.data_addr -= FPGA_TX_PATH_BASE;
+	r.data_addr -= DGR_PORT_BASE_TX;
 	if (r.flag_addr != DGR_NO_FLAG) {
-		r.flag_addr -= FPGA_TX_PATH_BASE;
+		r.flag_addr -= DGR_PORT_BASE_TX;
 	}
 	if (dgr_msg_validate(&r, fpga_consumer_mem_size(&e->cons), true, NULL) < 0 ||
 	    (r.data_len > 0 && r.data_addr + r.data_len > data_end)) {
@@ -82,10 +63,10 @@ static void write_flag(struct fpga_emu *e, const struct fpga_txn_entry *t)
 		e->cnt.flags_unusable++;
 		return;
 	}
-	if (t->flag_addr >= FPGA_TX_PATH_BASE) {
+	if (t->flag_addr >= DGR_PORT_BASE_TX) {
 		e->cnt.transactions_rx++;
-		if (fpga_consumer_complete(&e->cons, t->data_addr - FPGA_TX_PATH_BASE,
-					   t->flag_addr - FPGA_TX_PATH_BASE, t->flag_value) < 0) {
+		if (fpga_consumer_complete(&e->cons, t->data_addr - DGR_PORT_BASE_TX,
+					   t->flag_addr - DGR_PORT_BASE_TX, t->flag_value) < 0) {
 			e->cnt.messages_rejected++;
 		}
 		return;
@@ -100,8 +81,8 @@ static void rx_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
 	bool ok;
 
 	e->cnt.messages_rx++;
-	if (m->data_addr >= FPGA_TX_PATH_BASE ||
-	    (m->flag_addr != DGR_NO_FLAG && m->flag_addr >= FPGA_TX_PATH_BASE)) {
+	if (m->data_addr >= DGR_PORT_BASE_TX ||
+	    (m->flag_addr != DGR_NO_FLAG && m->flag_addr >= DGR_PORT_BASE_TX)) {
 		ok = tx_path_msg_ok(e, m);
 	} else {
 		ok = rx_path_msg_ok(e, m);
@@ -116,26 +97,6 @@ static void rx_msg(struct fpga_emu *e, const struct dgr_msg *m, uint16_t seq)
 	while (fpga_txnrecord_next_flag(&e->txns, &t)) {
 		write_flag(e, &t);
 	}
-}
-
-/*
- * A new host connection: frame_seq 1 outside the ACK window (as a new
- * dgrdma-host connection sends) with restart_on_seq1 set, or a DCP reset of
- * the dgrdma_config worker (a host that receives first, before any frame of
- * its own). Its state starts afresh: ACK tracker, transaction record, input
- * buffers, host buffers all empty and the next transaction into host buffer 0.
- */
-void fpga_dgrdma_restart(struct fpga_emu *e)
-{
-	e->cnt.peer_restarts++;
-	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
-	fpga_txnrecord_init(&e->txns);
-	fpga_consumer_reset(&e->cons);
-	e->dac.started = false;
-	e->dac.eof_seen = false;
-	e->prod.host_free = e->prod.nhost;
-	e->prod.expect_doorbell = 0;
-	e->prod.txns_committed = 0;
 }
 
 /*

@@ -210,9 +210,9 @@ void fpga_tx_doorbells(struct fpga_emu *e)
 		unsigned int j = e->dbq[e->dbq_head].buffer;
 		struct dgr_txn t = {
 			.txn_id = e->next_txn++,
-			.data_addr = FPGA_TX_PATH_BASE,
+			.data_addr = DGR_PORT_BASE_TX,
 			.flag_addr =
-			    fpga_flag_addr(FPGA_TX_PATH_BASE, e->cfg.host_buffers, e->cons.size, j),
+			    fpga_flag_addr(DGR_PORT_BASE_TX, e->cfg.host_buffers, e->cons.size, j),
 			.flag_value = DGR_DOORBELL_VALUE,
 			.data = NULL,
 			.len = 0,
@@ -265,4 +265,22 @@ uint64_t fpga_tx_next_deadline(const struct fpga_emu *e)
 		}
 	}
 	return d;
+}
+
+/* See emu.h. */
+void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_addr,
+		      uint16_t frame_seq, bool via_dcp)
+{
+	if (e->cfg.mode == FPGA_MODE_DAC) {
+		e->cnt.doorbells_rejected++; /* the DAC has no output port */
+		return;
+	}
+	if (fpga_producer_doorbell(&e->prod, buffer) < 0) {
+		return;
+	}
+	if (via_dcp) {
+		e->cnt.doorbells_received_dcp++;
+	}
+	DGR_FPGA_TP(doorbell_rx, (uint16_t)e->cfg.local_src_id, (uint16_t)buffer, flag_addr,
+		    frame_seq);
 }

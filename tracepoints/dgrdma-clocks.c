@@ -10,11 +10,13 @@
  */
 
 #include <inttypes.h>
-#include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <dgrdma/print.h>
 
 #include "dgrdma-version.h"
 
@@ -56,37 +58,31 @@ static void read_pair(struct clock_pair *best)
 }
 
 /*
- * JSON with seconds and nanoseconds apart: every value stays below 2^53, so any JSON reader
- * (jq and its doubles included) keeps the nanoseconds exact. Written with jansson, the
- * library latency-report reads run.json with. Returns 0, or -1 when out of memory.
+ * The pair as text, or as JSON with seconds and nanoseconds apart: every value stays below
+ * 2^53, so any JSON reader (jq and its doubles included) keeps the nanoseconds exact.
  */
-static int print_json(const struct clock_pair *pair)
+static void print_pair(const struct clock_pair *pair, bool json)
 {
 	time_t secs = (time_t)(pair->realtime_ns / NS_PER_S);
 	char iso[32] = "", stamp[48];
+	struct dgr_pr p;
 	struct tm tm;
-	json_t *o;
-	int rc;
 
 	if (gmtime_r(&secs, &tm)) {
 		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
 	}
 	snprintf(stamp, sizeof(stamp), "%s.%09" PRIu64 "Z", iso, pair->realtime_ns % NS_PER_S);
-	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s}", "monotonic_sec",
-		      (json_int_t)(pair->monotonic_ns / NS_PER_S), "monotonic_nsec",
-		      (json_int_t)(pair->monotonic_ns % NS_PER_S), "realtime_sec",
-		      (json_int_t)(pair->realtime_ns / NS_PER_S), "realtime_nsec",
-		      (json_int_t)(pair->realtime_ns % NS_PER_S), "uncertainty_ns",
-		      (json_int_t)pair->uncertainty_ns, "realtime_iso8601", stamp);
-	if (!o) {
-		return -1;
-	}
-	rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (rc == 0) {
-		putchar('\n');
-	}
-	return rc;
+	dgr_pr_begin(&p, stdout, DGR_PR_TEXT_FREE | (json ? DGR_PR_JSON : 0));
+	dgr_pr_u64(&p, "monotonic_sec", NULL, pair->monotonic_ns / NS_PER_S);
+	dgr_pr_u64(&p, "monotonic_nsec", NULL, pair->monotonic_ns % NS_PER_S);
+	dgr_pr_u64(&p, "realtime_sec", NULL, pair->realtime_ns / NS_PER_S);
+	dgr_pr_u64(&p, "realtime_nsec", NULL, pair->realtime_ns % NS_PER_S);
+	dgr_pr_u64(&p, "uncertainty_ns", NULL, pair->uncertainty_ns);
+	dgr_pr_str(&p, "realtime_iso8601", NULL, stamp);
+	dgr_pr_text(
+	    &p, "monotonic_ns %" PRIu64 "\nrealtime_ns %" PRIu64 "\nuncertainty_ns %" PRIu64 "\n",
+	    pair->monotonic_ns, pair->realtime_ns, pair->uncertainty_ns);
+	dgr_pr_end(&p);
 }
 
 static void usage(FILE *out)
@@ -103,7 +99,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	struct clock_pair pair;
-	int json = 0;
+	bool json = false;
 
 	if (argc > 2) {
 		usage(stderr);
@@ -111,7 +107,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2) {
 		if (!strcmp(argv[1], "--json")) {
-			json = 1;
+			json = true;
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage(stdout);
 			return 0;
@@ -125,15 +121,6 @@ int main(int argc, char **argv)
 		}
 	}
 	read_pair(&pair);
-	if (json) {
-		if (print_json(&pair) < 0) {
-			fprintf(stderr, "dgrdma-clocks: out of memory\n");
-			return 3;
-		}
-	} else {
-		printf("monotonic_ns %" PRIu64 "\nrealtime_ns %" PRIu64 "\nuncertainty_ns %" PRIu64
-		       "\n",
-		       pair.monotonic_ns, pair.realtime_ns, pair.uncertainty_ns);
-	}
+	print_pair(&pair, json);
 	return 0;
 }

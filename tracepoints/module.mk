@@ -32,11 +32,10 @@ CHECK_DEPS += $(TP_FIRE) $(TP_FIRE_NOTRACE)
 
 # dgrdma-clocks: the back-to-back clock pair dgrdma-capture records in run.json.
 PROGRAMS += $(BUILD)/bin/dgrdma-clocks
-# Its JSON is written with jansson, as latency-report reads run.json.
-CFLAGS_tracepoints += $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
-$(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c)
+# Text and JSON through libdgrdma's print layer; stack/module.mk is read after this file.
+$(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
@@ -75,7 +74,7 @@ install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 # dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace
 TP_NOTRACE_OBJS := $(patsubst %.c,$(BUILD)/notrace/%.o,$(wildcard stack/src/*.c) \
-	stack/tools/dgrdma-host.c stack/tools/print.c)
+	$(wildcard stack/tools/host/*.c))
 $(BUILD)/notrace/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_stack) -DDGR_NO_TRACE -MMD -MP -c -o $@ $<

@@ -90,8 +90,8 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 				      "--rx-holdoff-us: %u is out of range 0..1000",
 				      o->rx_holdoff_us);
 	}
-	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull ||
-	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > 0x40000000ull) {
+	if ((uint64_t)o->buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > DGR_PORT_SPAN ||
+	    (uint64_t)o->peer_buffers * o->buffer_size + 4 * DGR_PORT_FLAGS > DGR_PORT_SPAN) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--buffers x --buffer-size exceeds the 1 GiB port memory");
 	}
@@ -105,7 +105,7 @@ static int check_opts(const struct dgr_conn_opts *o, char *errbuf)
 				      "--port-base: not with both directions (the paths are told "
 				      "apart by their bases 0 and 0x40000000)");
 	}
-	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > 0xC0000000u)) {
+	if (o->set_port_base && (o->port_base % 4 != 0 || o->port_base > DGR_PORT_BASE_MAX)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--port-base: 0x%x is not a multiple of 4 in 0..0xC0000000",
 				      o->port_base);
@@ -138,11 +138,26 @@ static bool raised(const struct dgr_sched *s)
 	return s->policy == SCHED_FIFO || s->policy == SCHED_RR || (s->set_nice && s->nice < 0);
 }
 
+/* The role of thread t (the thread_start tracepoint's field, the name the tools print). */
+static uint8_t role_of(const struct dgr_conn *c, int t)
+{
+	switch (t) {
+	case DGR_T_RX:
+		return DGR_ROLE_RX;
+	case DGR_T_TX:
+		return DGR_ROLE_TX;
+	case DGR_T_WORKER:
+		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
+	case DGR_T_WORKER2:
+		return DGR_ROLE_PRODUCER;
+	default:
+		return DGR_ROLE_CONTROL;
+	}
+}
+
 static void check_control_cpus(struct dgr_conn *c)
 {
 	const struct dgr_sched *ctl = &c->o.sched[DGR_T_CONTROL];
-	static const char *const names[DGR_T_COUNT] = { "rx", "tx", "worker", "control",
-							"producer" };
 
 	for (int t = DGR_T_RX; t < DGR_T_COUNT; t++) {
 		const struct dgr_sched *d = &c->o.sched[t];
@@ -157,7 +172,7 @@ static void check_control_cpus(struct dgr_conn *c)
 				 "which has a raised priority: control work (DCP, stats) can be "
 				 "delayed (the OVS-DPDK lesson); give --cpu-control a CPU the data "
 				 "threads do not use",
-				 names[t]);
+				 dgr_conn_thread_name(c, t));
 			c->warning = c->warnbuf;
 			return;
 		}
@@ -338,18 +353,13 @@ void dgr_thread_cpu(struct dgr_thread_stats *ts)
 	}
 }
 
-static const char *const thread_names_rx[DGR_T_COUNT] = { "rx", "tx", "consumer", "control",
-							  "producer" };
-static const char *const thread_names_tx[DGR_T_COUNT] = { "rx", "tx", "producer", "control",
-							  "producer" };
-
 /* Returns the name of thread t ("rx", "tx", "consumer"/"producer", "control"). */
 const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
 {
 	if (t < 0 || t >= DGR_T_COUNT) {
 		return "unknown";
 	}
-	return c->o.direction == DGR_DIR_TX ? thread_names_tx[t] : thread_names_rx[t];
+	return dgr_thread_role_name((enum dgr_thread_role)role_of(c, t));
 }
 
 /* Returns true when the connection runs thread t. */
@@ -359,22 +369,6 @@ bool dgr_conn_thread_used(const struct dgr_conn *c, int t)
 		return false;
 	}
 	return t != DGR_T_WORKER2 || c->o.direction == DGR_DIR_BOTH;
-}
-
-static uint8_t role_of(const struct dgr_conn *c, int t)
-{
-	switch (t) {
-	case DGR_T_RX:
-		return DGR_ROLE_RX;
-	case DGR_T_TX:
-		return DGR_ROLE_TX;
-	case DGR_T_WORKER:
-		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
-	case DGR_T_WORKER2:
-		return DGR_ROLE_PRODUCER;
-	default:
-		return DGR_ROLE_CONTROL;
-	}
 }
 
 /* Applies the thread's scheduling; returns false (after reporting) when refused. */
@@ -553,68 +547,93 @@ void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len)
 	dgr_event_notify(&c->ev_dcp);
 }
 
+/* One DCP request of dgr_conn_dcp() in flight: what its send and wait need. */
+struct dcp_call {
+	struct dgr_conn *c;
+	struct dgr_dcp_out out;
+	struct dcp_packet *resp;
+};
+
+/* Hands the request to the tx thread. Returns 0, or -DGR_E_STATE when the connection stops. */
+static int dcp_call_send(void *ctx)
+{
+	struct dcp_call *q = ctx;
+	struct dgr_conn *c = q->c;
+
+	/* one request is out at a time and the ring holds 4: a full ring is transient */
+	while (!dgr_spsc_push(&c->dcp_out, &q->out)) {
+		dgr_event_notify(&c->ev_tx);
+		if (dgr_conn_stopping(c)) {
+			return -DGR_E_STATE;
+		}
+		sched_yield();
+	}
+	dgr_event_notify(&c->ev_tx);
+	return 0;
+}
+
+/* Waits for the rx thread's answer: 1 with *resp, 0 at the deadline, -DGR_E_STATE when stopping. */
+static int dcp_call_wait(void *ctx, uint64_t deadline)
+{
+	struct dcp_call *q = ctx;
+	struct dgr_conn *c = q->c;
+
+	for (;;) {
+		uint32_t seen = dgr_event_prepare(&c->ev_dcp);
+		uint64_t now;
+
+		if (__atomic_load_n(&c->dcp_have, __ATOMIC_ACQUIRE)) {
+			dgr_event_cancel(&c->ev_dcp);
+			*q->resp = c->dcp_resp;
+			return 1;
+		}
+		if (dgr_conn_stopping(c)) {
+			dgr_event_cancel(&c->ev_dcp);
+			return -DGR_E_STATE;
+		}
+		now = dgr_now_ns();
+		if (now >= deadline) {
+			dgr_event_cancel(&c->ev_dcp);
+			return 0;
+		}
+		dgr_event_wait(&c->ev_dcp, seen, deadline - now);
+	}
+}
+
 /* Returns 0 with *resp, -DGR_E_TIMEOUT or -DGR_E_STATE (see host.h). */
 int dgr_conn_dcp(struct dgr_conn *c, const struct dcp_packet *req, struct dcp_packet *resp,
 		 unsigned int timeout_ms, unsigned int retries, char *errbuf)
 {
-	struct dgr_dcp_out out;
+	struct dcp_call q = { .c = c, .resp = resp };
 	struct dcp_packet r = *req;
 	int len;
+	int rc;
 
 	if (!c->th_started[DGR_T_TX] || dgr_conn_stopping(c)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection is not running");
 		return -DGR_E_STATE;
 	}
 	r.tag = (uint8_t)(DGR_DCP_TAG_CALLER | (c->dcp_next_tag++ & (DGR_DCP_TAG_CALLER - 1)));
-	len = dcp_encode(out.buf, sizeof(out.buf), &r);
+	len = dcp_encode(q.out.buf, sizeof(q.out.buf), &r);
 	if (len < 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: cannot encode it");
 		return len;
 	}
-	out.len = (uint8_t)len;
+	q.out.len = (uint8_t)len;
 	__atomic_store_n(&c->dcp_have, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->dcp_want, DGR_DCP_WANT | r.tag, __ATOMIC_RELEASE);
-	for (unsigned int attempt = 0; attempt <= retries; attempt++) {
-		uint64_t deadline = dgr_now_ns() + (uint64_t)timeout_ms * 1000000ull;
-
-		/* one request is out at a time and the ring holds 4: a full ring is transient */
-		while (!dgr_spsc_push(&c->dcp_out, &out)) {
-			dgr_event_notify(&c->ev_tx);
-			if (dgr_conn_stopping(c)) {
-				goto stopped;
-			}
-			sched_yield();
-		}
-		dgr_event_notify(&c->ev_tx);
-		for (;;) {
-			uint32_t seen = dgr_event_prepare(&c->ev_dcp);
-			uint64_t now;
-
-			if (__atomic_load_n(&c->dcp_have, __ATOMIC_ACQUIRE)) {
-				dgr_event_cancel(&c->ev_dcp);
-				*resp = c->dcp_resp;
-				return 0;
-			}
-			if (dgr_conn_stopping(c)) {
-				dgr_event_cancel(&c->ev_dcp);
-				goto stopped;
-			}
-			now = dgr_now_ns();
-			if (now >= deadline) {
-				dgr_event_cancel(&c->ev_dcp);
-				break;
-			}
-			dgr_event_wait(&c->ev_dcp, seen, deadline - now);
-		}
+	rc = dgr_dcp_attempts(retries, timeout_ms, dcp_call_send, dcp_call_wait, &q);
+	if (rc == 0) {
+		return 0;
 	}
 	__atomic_store_n(&c->dcp_want, 0, __ATOMIC_RELEASE);
-	snprintf(errbuf, DGR_ERRBUF_SIZE,
-		 "no answer to the DCP %s of 0x%06x after %u attempts of %u ms (is the peer's "
-		 "DCP server running?)",
-		 dcp_kind_name(r.kind), r.addr, retries + 1, timeout_ms);
-	return -DGR_E_TIMEOUT;
-stopped:
-	__atomic_store_n(&c->dcp_want, 0, __ATOMIC_RELEASE);
+	if (rc == -DGR_E_TIMEOUT) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE,
+			 "no answer to the DCP %s of 0x%06x after %u attempts of %u ms (is the "
+			 "peer's DCP server running?)",
+			 dcp_kind_name(r.kind), r.addr, retries + 1, timeout_ms);
+		return rc;
+	}
 	snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection stopped");
 	return -DGR_E_STATE;
 }
@@ -721,20 +740,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Nearest rank: the smallest value with at least p of the samples at or below it. */
-static uint64_t rank(const uint64_t *v, uint64_t n, double p)
-{
-	uint64_t r = (uint64_t)(p * (double)n);
-
-	if ((double)r < p * (double)n) {
-		r++;
-	}
-	if (r < 1) {
-		r = 1;
-	}
-	return v[r - 1];
-}
-
 static struct dgr_lat_series *series_of(struct dgr_conn *c, bool from_arrival)
 {
 	return from_arrival ? &c->lat_arrival : &c->lat;
@@ -792,10 +797,10 @@ static int dist_of(struct dgr_conn *const *c, unsigned int n, bool from_arrival,
 		}
 	}
 	qsort(all, d->stored, sizeof(*all), cmp_u64);
-	d->p50 = rank(all, d->stored, 0.50);
-	d->p90 = rank(all, d->stored, 0.90);
-	d->p99 = rank(all, d->stored, 0.99);
-	d->p999 = rank(all, d->stored, 0.999);
+	d->p50 = dgr_percentile_nearest_rank(all, d->stored, 500);
+	d->p90 = dgr_percentile_nearest_rank(all, d->stored, 900);
+	d->p99 = dgr_percentile_nearest_rank(all, d->stored, 990);
+	d->p999 = dgr_percentile_nearest_rank(all, d->stored, 999);
 	if (n > 1) {
 		free(all);
 	}

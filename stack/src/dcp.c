@@ -4,8 +4,17 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/dcp.h>
+
+/* The contract's doorbell address is dcp_property_addr(DGR_WORKER_CONFIG, DGR_PROP_DOORBELL). */
+_Static_assert(DGR_DCP_DOORBELL_ADDR ==
+		   (((DGR_WORKER_CONFIG + 1u) << DCP_PROPERTY_WORKER_SHIFT) | DGR_PROP_DOORBELL),
+	       "DGR_DCP_DOORBELL_ADDR is not worker 0's doorbell property");
+_Static_assert(DGR_PORT_BASE_MAX == 0x100000000ull - DGR_PORT_SPAN,
+	       "a port memory at DGR_PORT_BASE_MAX must end below 4 GiB");
 
 static uint16_t get_be16(const uint8_t *p)
 {
@@ -274,4 +283,28 @@ const char *dcp_control_op_name(uint32_t reg)
 	default:
 		return NULL;
 	}
+}
+
+/* See dcp.h. */
+int dgr_dcp_attempts(unsigned int retries, unsigned int timeout_ms, int (*send)(void *ctx),
+		     int (*wait)(void *ctx, uint64_t deadline_ns), void *ctx)
+{
+	for (unsigned int attempt = 0; attempt <= retries; attempt++) {
+		struct timespec ts;
+		uint64_t deadline;
+		int rc = send(ctx);
+
+		if (rc < 0) {
+			return rc;
+		}
+		/* each attempt has its own deadline, from when it was sent */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		deadline = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
+			   (uint64_t)timeout_ms * 1000000ull;
+		rc = wait(ctx, deadline);
+		if (rc != 0) {
+			return rc < 0 ? rc : 0;
+		}
+	}
+	return -DGR_E_TIMEOUT;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Names of the connection counters and thread roles (see dgrdma/stats.h). */
+/* Names of the connection counters and thread roles, the nearest-rank percentile (dgrdma/stats.h).
+ */
 #include <dgrdma/stats.h>
 
 const char *const dgr_conn_stats_names[DGR_CONN_STATS_NFIELDS] = {
@@ -24,4 +25,18 @@ const char *dgr_thread_role_name(enum dgr_thread_role role)
 		return "producer";
 	}
 	return "unknown";
+}
+
+/* See stats.h. */
+uint64_t dgr_percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille)
+{
+	size_t rank = (size_t)(((uint64_t)per_mille * n + 999) / 1000);
+
+	if (rank < 1) {
+		rank = 1;
+	}
+	if (rank > n) {
+		rank = n;
+	}
+	return sorted[rank - 1];
 }

@@ -186,6 +186,14 @@ static int add_pkt(struct tx_state *s, const uint8_t *data, size_t len, enum dgr
 	return 0;
 }
 
+/* The frames_unacked gauge follows the send window (a counter moved by the difference). */
+static void update_unacked(struct tx_state *s)
+{
+	struct dgr_conn *c = s->c;
+
+	DGR_ADD(c->st.frames_unacked, dgr_sendwin_unacked(&s->win) - c->st.frames_unacked);
+}
+
 /*
  * The buffer and the frame_seq of the next frame: NULL when every slot waits
  * for an ACK, or when the next frame_seq lies outside the peer's ACK window
@@ -211,7 +219,7 @@ static uint8_t *next_frame(struct tx_state *s, uint16_t *seq)
 		s->window_blocked = false;
 		__atomic_store_n(&c->tx_window_blocked, false, __ATOMIC_RELAXED);
 	}
-	DGR_ADD(c->st.frames_unacked, dgr_sendwin_unacked(&s->win) - c->st.frames_unacked);
+	update_unacked(s);
 	return buf;
 }
 
@@ -264,7 +272,7 @@ static void take_peer_acks(struct tx_state *s)
 	if (c->o.retransmit_ms) {
 		dgr_rtq_ack(&s->rtq, (uint16_t)(end - n), n);
 	}
-	DGR_ADD(c->st.frames_unacked, dgr_sendwin_unacked(&s->win) - c->st.frames_unacked);
+	update_unacked(s);
 }
 
 static void set_acks(struct tx_state *s, uint8_t *hdr_buf, struct dgr_frame_builder *fb)

@@ -19,10 +19,10 @@
 
 #include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
+#include <dgrdma/print.h>
 #include <dgrdma/transport.h>
 
 #include "dgrdma-version.h"
-#include "print.h"
 
 #define MAX_PROPS 512
 
@@ -213,70 +213,93 @@ static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *e
 	return bad_arg(c);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
+/* One request of transact() in flight: what its send and wait need. */
+struct ctl_call {
+	struct ctl *c;
+	const struct dgr_addr *dst;
+	uint8_t buf[32];
+	size_t len;
+	uint8_t tag;
+	struct dcp_packet *resp;
+	char *err;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
+/* Sends the request once. Returns 0 or a negative code with err. */
+static int ctl_call_send(void *ctx)
+{
+	struct ctl_call *q = ctx;
+	struct dgr_tx_pkt pkt = {
+		.data = q->buf, .len = q->len, .proto = DGR_PROTO_DCP, .dst = q->dst
+	};
+	int rc = dgr_transport_send(q->c->t, &pkt, 1, q->err);
+
+	if (rc < 0) {
+		return rc;
+	}
+	q->c->sent++;
+	return 0;
+}
+
+/* Waits for the response with the request's tag: 1, 0 at the deadline, or a negative code. */
+static int ctl_call_wait(void *ctx, uint64_t deadline)
+{
+	struct ctl_call *q = ctx;
+
+	for (;;) {
+		struct dgr_rx_pkt in[16];
+		struct timespec ts;
+		uint64_t t;
+		int n;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (t >= deadline) {
+			q->c->timeouts++;
+			return 0;
+		}
+		n = dgr_transport_recv(q->c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
+				       q->err);
+		if (n < 0) {
+			return n;
+		}
+		for (int i = 0; i < n; i++) {
+			if (in[i].proto != DGR_PROTO_DCP ||
+			    dcp_decode(in[i].data, in[i].len, q->resp, NULL) < 0 ||
+			    !dcp_is_response(q->resp->kind) || q->resp->tag != q->tag) {
+				continue; /* not ours: a late answer to an earlier try */
+			}
+			return 1;
+		}
+	}
 }
 
 /*
- * Sends req to dst and waits for the response with its tag, retrying.
- * Returns 0 with *resp, or -DGR_E_TIMEOUT / -DGR_E_SYS with err.
+ * Sends req to dst and waits for the response with its tag, retrying
+ * (dgr_dcp_attempts). Returns 0 with *resp, or -DGR_E_TIMEOUT / -DGR_E_SYS with err.
  */
 static int transact(struct ctl *c, struct dcp_packet *req, const struct dgr_addr *dst,
 		    struct dcp_packet *resp, char *err)
 {
-	uint8_t buf[32];
+	struct ctl_call q = { .c = c, .dst = dst, .resp = resp, .err = err };
 	int len;
+	int rc;
 
 	req->tag = c->tag++;
-	len = dcp_encode(buf, sizeof(buf), req);
+	q.tag = req->tag;
+	len = dcp_encode(q.buf, sizeof(q.buf), req);
 	if (len < 0) {
 		snprintf(err, DGR_ERRBUF_SIZE, "cannot encode the request");
 		return len;
 	}
-	for (unsigned int attempt = 0; attempt <= c->retries; attempt++) {
-		struct dgr_tx_pkt pkt = {
-			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
-		};
-		uint64_t deadline = now_ms() + c->timeout_ms;
-		int rc;
-
-		rc = dgr_transport_send(c->t, &pkt, 1, err);
-		if (rc < 0) {
-			return rc;
-		}
-		c->sent++;
-		for (;;) {
-			struct dgr_rx_pkt in[16];
-			uint64_t t = now_ms();
-			int n;
-
-			if (t >= deadline) {
-				break;
-			}
-			n = dgr_transport_recv(c->t, in, 16, (int)(deadline - t), err);
-			if (n < 0) {
-				return n;
-			}
-			for (int i = 0; i < n; i++) {
-				if (in[i].proto != DGR_PROTO_DCP ||
-				    dcp_decode(in[i].data, in[i].len, resp, NULL) < 0 ||
-				    !dcp_is_response(resp->kind) || resp->tag != req->tag) {
-					continue; /* not ours: a late answer to an earlier try */
-				}
-				return 0;
-			}
-		}
-		c->timeouts++;
+	q.len = (size_t)len;
+	rc = dgr_dcp_attempts(c->retries, c->timeout_ms, ctl_call_send, ctl_call_wait, &q);
+	if (rc == -DGR_E_TIMEOUT) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no DCP response after %u attempts of %u ms (is the endpoint running and "
+			 "reachable on this transport? raise --timeout/--retries for a slow link)",
+			 c->retries + 1, c->timeout_ms);
 	}
-	snprintf(err, DGR_ERRBUF_SIZE,
-		 "no DCP response after %u attempts of %u ms (is the endpoint running and "
-		 "reachable on this transport? raise --timeout/--retries for a slow link)",
-		 c->retries + 1, c->timeout_ms);
-	return -DGR_E_TIMEOUT;
+	return rc;
 }
 
 static int check_code(const struct dcp_packet *r, const char *what, char *err)
@@ -319,27 +342,98 @@ static int read_word(struct ctl *c, uint32_t addr, uint32_t *v, char *err)
 
 #define MAX_ENDPOINTS 256
 
+/* discover's NOP in flight: the request (sent by ctl_call_send) and the endpoints seen. */
+struct discover_call {
+	struct ctl_call call; /* first: ctl_call_send takes it */
+	struct dgr_pr *p;
+	struct dgr_addr *seen;
+	unsigned int found;
+};
+
+/* Lists one answer to the NOP, unless its sender answered before. */
+static void discover_answer(struct discover_call *d, const struct dgr_rx_pkt *in,
+			    const struct dcp_packet *resp)
+{
+	struct ctl *c = d->call.c;
+	char a[64], mac[32];
+	struct dgr_addr m;
+
+	for (unsigned int k = 0; k < d->found; k++) {
+		if (dgr_addr_equal(c->to.kind, &d->seen[k], &in->src)) {
+			return;
+		}
+	}
+	if (d->found == MAX_ENDPOINTS) {
+		return;
+	}
+	d->seen[d->found++] = in->src;
+	memset(&m, 0, sizeof(m));
+	memcpy(m.mac, resp->mac, 6);
+	dgr_pr_line_begin(d->p, NULL);
+	dgr_pr_str(d->p, "address", NULL, dgr_addr_str(c->to.kind, &in->src, a, sizeof(a)));
+	dgr_pr_u64(d->p, "id", NULL, resp->nop_id);
+	dgr_pr_str(d->p, "mac", NULL, dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
+	dgr_pr_line_end(d->p);
+}
+
+/*
+ * Collects the answers until the deadline: every endpoint may answer. Returns 1 when
+ * one did (no more attempts), 0 when none did, or a negative code with err.
+ */
+static int discover_wait(void *ctx, uint64_t deadline)
+{
+	struct discover_call *d = ctx;
+	struct ctl *c = d->call.c;
+
+	for (;;) {
+		struct dgr_rx_pkt in[16];
+		struct dcp_packet resp;
+		struct timespec ts;
+		uint64_t t;
+		int n;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (t >= deadline) {
+			break;
+		}
+		n = dgr_transport_recv(c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
+				       d->call.err);
+		if (n < 0) {
+			return n;
+		}
+		for (int i = 0; i < n; i++) {
+			if (in[i].proto != DGR_PROTO_DCP ||
+			    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
+			    resp.kind != DCP_KIND_NOP_RESP || resp.tag != d->call.tag) {
+				continue; /* our own broadcast, or not an answer to it */
+			}
+			discover_answer(d, &in[i], &resp);
+		}
+	}
+	if (d->found == 0) {
+		c->timeouts++;
+	}
+	return d->found > 0;
+}
+
 /*
  * discover: sends a NOP to --peer (unicast or a broadcast address), or
  * without --peer to every endpoint of the link (the broadcast MAC on raw
  * Ethernet, 255.255.255.255:18078 over UDP), and lists every endpoint that
  * answers within --timeout, once each, one line per endpoint. The NOP is sent
- * again (--retries) only while nobody answered.
+ * again (--retries, dgr_dcp_attempts) only while nobody answered.
  */
-static int cmd_discover(struct ctl *c, struct pr *p, char *err)
+static int cmd_discover(struct ctl *c, struct dgr_pr *p, char *err)
 {
-	struct dcp_packet req, resp;
+	struct discover_call d = { .call = { .c = c, .err = err }, .p = p };
+	struct dcp_packet req;
 	struct dgr_addr bcast;
-	struct dgr_addr *seen;
-	const struct dgr_addr *dst = NULL;
-	uint8_t buf[32];
 	int len;
-	unsigned int found = 0;
-	uint64_t deadline;
-	int rc = 0;
+	int rc;
 
-	seen = calloc(MAX_ENDPOINTS, sizeof(*seen));
-	if (!seen) {
+	d.seen = calloc(MAX_ENDPOINTS, sizeof(*d.seen));
+	if (!d.seen) {
 		snprintf(err, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
@@ -352,83 +446,38 @@ static int cmd_discover(struct ctl *c, struct pr *p, char *err)
 			bcast.in.sin_addr.s_addr = htonl(INADDR_BROADCAST);
 			bcast.in.sin_port = htons(DGR_UDP_PORT);
 		}
-		dst = &bcast;
+		d.call.dst = &bcast;
 	}
 	memset(&req, 0, sizeof(req));
 	req.kind = DCP_KIND_NOP;
 	req.uncached = true;
 	req.tag = c->tag++;
-	len = dcp_encode(buf, sizeof(buf), &req);
-	pr_arr_begin(p, "endpoints");
-	for (unsigned int attempt = 0; attempt <= c->retries && found == 0; attempt++) {
-		struct dgr_tx_pkt pkt = {
-			.data = buf, .len = (size_t)len, .proto = DGR_PROTO_DCP, .dst = dst
-		};
-
-		if (dgr_transport_send(c->t, &pkt, 1, err) < 0) {
-			rc = -1;
-			goto out;
-		}
-		c->sent++;
-		deadline = now_ms() + c->timeout_ms;
-		while (now_ms() < deadline) {
-			struct dgr_rx_pkt in[16];
-			int n = dgr_transport_recv(c->t, in, 16, (int)(deadline - now_ms()), err);
-
-			if (n < 0) {
-				rc = -1;
-				goto out;
-			}
-			for (int i = 0; i < n; i++) {
-				char a[64], mac[32];
-				struct dgr_addr m;
-				bool again = false;
-
-				if (in[i].proto != DGR_PROTO_DCP ||
-				    dcp_decode(in[i].data, in[i].len, &resp, NULL) < 0 ||
-				    resp.kind != DCP_KIND_NOP_RESP || resp.tag != req.tag) {
-					continue; /* our own broadcast, or not an answer to it */
-				}
-				for (unsigned int k = 0; k < found && !again; k++) {
-					again = dgr_addr_equal(c->to.kind, &seen[k], &in[i].src);
-				}
-				if (again || found == MAX_ENDPOINTS) {
-					continue;
-				}
-				seen[found++] = in[i].src;
-				memset(&m, 0, sizeof(m));
-				memcpy(m.mac, resp.mac, 6);
-				pr_line_begin(p, NULL);
-				pr_str(p, "address",
-				       dgr_addr_str(c->to.kind, &in[i].src, a, sizeof(a)));
-				pr_u64(p, "id", resp.nop_id);
-				pr_str(p, "mac",
-				       dgr_addr_str(DGR_TRANSPORT_ETHER, &m, mac, sizeof(mac)));
-				pr_line_end(p);
-			}
-		}
-		if (found == 0) {
-			c->timeouts++;
-		}
+	d.call.tag = req.tag;
+	len = dcp_encode(d.call.buf, sizeof(d.call.buf), &req);
+	if (len < 0) {
+		snprintf(err, DGR_ERRBUF_SIZE, "cannot encode the request");
+		free(d.seen);
+		return -1;
 	}
-	if (!found) {
+	d.call.len = (size_t)len;
+	dgr_pr_arr_begin(p, "endpoints", NULL);
+	rc = dgr_dcp_attempts(c->retries, c->timeout_ms, ctl_call_send, discover_wait, &d);
+	if (rc == -DGR_E_TIMEOUT) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no endpoint answered the NOP after %u attempts of %u ms%s",
 			 c->retries + 1, c->timeout_ms,
-			 dst && c->to.kind == DGR_TRANSPORT_UDP
+			 d.call.dst && c->to.kind == DGR_TRANSPORT_UDP
 			     ? " (255.255.255.255 leaves by the interface of the --bind address, "
 			       "else of the default route; or give --peer the subnet's broadcast "
 			       "address)"
 			     : "");
-		rc = -1;
 	}
-out:
-	pr_arr_end(p);
-	free(seen);
-	return rc;
+	dgr_pr_arr_end(p);
+	free(d.seen);
+	return rc < 0 ? -1 : 0;
 }
 
-static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
+static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err)
 {
 	const struct prop *prop;
 	uint32_t addr, lo, hi = 0;
@@ -444,15 +493,15 @@ static int cmd_read(struct ctl *c, struct pr *p, const char *what, char *err)
 		return -1;
 	}
 	snprintf(a, sizeof(a), "0x%06x", addr);
-	pr_str(p, "address", a);
+	dgr_pr_str(p, "address", NULL, a);
 	if (prop) {
-		pr_str(p, "name", prop->name);
+		dgr_pr_str(p, "name", NULL, prop->name);
 	}
-	pr_u64(p, "value", ((uint64_t)hi << 32) | lo);
+	dgr_pr_u64(p, "value", NULL, ((uint64_t)hi << 32) | lo);
 	return 0;
 }
 
-static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *val, char *err)
+static int cmd_write(struct ctl *c, struct dgr_pr *p, const char *what, const char *val, char *err)
 {
 	const struct prop *prop;
 	struct dcp_packet req, resp;
@@ -480,11 +529,11 @@ static int cmd_write(struct ctl *c, struct pr *p, const char *what, const char *
 		return -1;
 	}
 	snprintf(a, sizeof(a), "0x%06x", addr);
-	pr_str(p, "address", a);
+	dgr_pr_str(p, "address", NULL, a);
 	if (prop) {
-		pr_str(p, "name", prop->name);
+		dgr_pr_str(p, "name", NULL, prop->name);
 	}
-	pr_u64(p, "written", v);
+	dgr_pr_u64(p, "written", NULL, v);
 	return 0;
 }
 
@@ -503,7 +552,8 @@ static const struct {
 	{ "reset", DCP_CTL_RESET },
 };
 
-static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const char *op, char *err)
+static int cmd_control(struct ctl *c, struct dgr_pr *p, const char *worker, const char *op,
+		       char *err)
 {
 	unsigned int w;
 	uint32_t result;
@@ -521,9 +571,9 @@ static int cmd_control(struct ctl *c, struct pr *p, const char *worker, const ch
 			return -1;
 		}
 		snprintf(r, sizeof(r), "0x%08x", result);
-		pr_u64(p, "worker", w);
-		pr_str(p, "operation", op);
-		pr_str(p, "result", r);
+		dgr_pr_u64(p, "worker", NULL, w);
+		dgr_pr_str(p, "operation", NULL, op);
+		dgr_pr_str(p, "result", NULL, r);
 		return 0;
 	}
 	snprintf(err, DGR_ERRBUF_SIZE,
@@ -587,7 +637,7 @@ int main(int argc, char **argv)
 	const char *props = NULL;
 	const char *cmd;
 	const char *args[4];
-	struct pr p;
+	struct dgr_pr p;
 	uint64_t v;
 	int opt, rc, status = 0;
 	int nargs = 0;
@@ -683,20 +733,20 @@ int main(int argc, char **argv)
 		goto usage_error;
 	}
 	if (strcmp(cmd, "props") == 0) {
-		pr_begin(&p, stdout, c->json);
-		pr_arr_begin(&p, "properties");
+		dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (c->json ? DGR_PR_JSON : 0));
+		dgr_pr_arr_begin(&p, "properties", NULL);
 		for (unsigned int i = 0; i < c->nprops; i++) {
 			char a[16];
 
 			snprintf(a, sizeof(a), "0x%06x", c->props[i].addr);
-			pr_obj_begin(&p, NULL);
-			pr_str(&p, "name", c->props[i].name);
-			pr_u64(&p, "worker", c->props[i].worker);
-			pr_str(&p, "address", a);
-			pr_obj_end(&p);
+			dgr_pr_obj_begin(&p, NULL, NULL);
+			dgr_pr_str(&p, "name", NULL, c->props[i].name);
+			dgr_pr_u64(&p, "worker", NULL, c->props[i].worker);
+			dgr_pr_str(&p, "address", NULL, a);
+			dgr_pr_obj_end(&p);
 		}
-		pr_arr_end(&p);
-		pr_end(&p);
+		dgr_pr_arr_end(&p);
+		dgr_pr_end(&p);
 		free(c);
 		return DGR_EXIT_OK;
 	}
@@ -727,7 +777,7 @@ int main(int argc, char **argv)
 		free(c);
 		return DGR_EXIT_FAILED;
 	}
-	pr_begin(&p, stdout, c->json);
+	dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (c->json ? DGR_PR_JSON : 0));
 	if (strcmp(cmd, "discover") == 0) {
 		rc = cmd_discover(c, &p, err);
 	} else if (strcmp(cmd, "read") == 0) {
@@ -739,9 +789,9 @@ int main(int argc, char **argv)
 	} else {
 		rc = cmd_control(c, &p, args[1], cmd, err);
 	}
-	pr_u64(&p, "requests_sent", c->sent);
-	pr_u64(&p, "timeouts", c->timeouts);
-	pr_end(&p);
+	dgr_pr_u64(&p, "requests_sent", NULL, c->sent);
+	dgr_pr_u64(&p, "timeouts", NULL, c->timeouts);
+	dgr_pr_end(&p);
 	if (rc < 0) {
 		fprintf(stderr, "dgrdma-ctl: %s\n", err);
 		status = c->bad_arg ? DGR_EXIT_USAGE : DGR_EXIT_FAILED;

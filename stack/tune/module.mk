@@ -5,18 +5,20 @@ TUNE_LIB_SRCS := $(filter-out stack/tune/dgrdma-tune.c,$(wildcard stack/tune/*.c
 LIBDGRTUNE_A := $(BUILD)/lib/libdgrtune.a
 LIBRARIES += $(LIBDGRTUNE_A)
 TUNE_LIBS := -lz
+# libdgrtune prints through libdgrdma's print layer; stack/module.mk is read after this file.
+TUNE_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
 
 $(LIBDGRTUNE_A): $(call objs,$(TUNE_LIB_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
 PROGRAMS += $(BUILD)/bin/dgrdma-tune
-$(BUILD)/bin/dgrdma-tune: $(call objs,stack/tune/dgrdma-tune.c) $(LIBDGRTUNE_A)
+$(BUILD)/bin/dgrdma-tune: $(call objs,stack/tune/dgrdma-tune.c) $(LIBDGRTUNE_A) $(TUNE_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TUNE_LIBS)
 
 TUNE_UNIT := $(BUILD)/test/tune/test_tune_parse
-$(TUNE_UNIT): $(call objs,test/tune/test_tune_parse.c) $(LIBDGRTUNE_A)
+$(TUNE_UNIT): $(call objs,test/tune/test_tune_parse.c) $(LIBDGRTUNE_A) $(TUNE_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TUNE_LIBS)
 
@@ -41,7 +43,7 @@ install-tune: $(BUILD)/bin/dgrdma-tune
 # libFuzzer harness over every file the checks parse (make fuzz, FUZZ_SECONDS each).
 FUZZ_TUNE := $(BUILD)/fuzz/fuzz_tune
 FUZZ_TARGETS += fuzz-tune
-$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS)
+$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS) stack/src/print.c stack/src/cli.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
 		-o $@ $^ -lz

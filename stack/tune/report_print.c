@@ -3,51 +3,67 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "print.h"
+#include <dgrdma/print.h>
+
 #include "tune_priv.h"
 
-static void print_regimes(struct pr *p, unsigned int mask)
+static void print_regimes(struct dgr_pr *p, unsigned int mask)
 {
 	static const enum dgr_tune_regime all[] = { DGR_REGIME_HEALTHY, DGR_REGIME_JITTER,
 						    DGR_REGIME_THROUGHPUT };
 	size_t i;
 	bool first = true;
 
-	pr_open_arr(p, "regimes");
-	pr_text(p, "    %-12s ", "matters in");
+	dgr_pr_arr_begin(p, "regimes", NULL);
+	dgr_pr_text(p, "    %-12s ", "matters in");
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (mask & (1u << all[i])) {
-			pr_string(p, PR_JSON, NULL, "", dgr_tune_regime_name(all[i]));
-			pr_text(p, "%s%s", first ? "" : ", ", dgr_tune_regime_name(all[i]));
+			dgr_pr_str(p, NULL, NULL, dgr_tune_regime_name(all[i]));
+			dgr_pr_text(p, "%s%s", first ? "" : ", ", dgr_tune_regime_name(all[i]));
 			first = false;
 		}
 	}
-	pr_text(p, "\n");
-	pr_close_arr(p);
+	dgr_pr_text(p, "\n");
+	dgr_pr_arr_end(p);
 }
 
-static void print_item(struct pr *p, const struct dgr_tune_item *it, enum dgr_tune_regime regime)
+/* One field of an item: in JSON always (null when empty), in text a line when it has a value. */
+static void print_field(struct dgr_pr *p, const char *key, const char *value)
 {
-	pr_open_obj(p, NULL);
-	pr_text(p, "[%-7s] %s", dgr_tune_status_name(it->status), it->id);
-	pr_string(p, PR_JSON, "id", "", it->id);
-	pr_string(p, PR_ANY, "subject", " (%s)", it->subject);
-	pr_text(p, "\n");
-	pr_string(p, PR_JSON, "status", "", dgr_tune_status_name(it->status));
-	pr_string(p, PR_ANY, "current", "    current      %s\n", it->current);
-	pr_string(p, PR_ANY, "recommended", "    recommended  %s\n", it->recommended);
-	pr_string(p, PR_ANY, "why", "    why          %s\n", it->why);
-	pr_string(p, PR_ANY, "fix", "    fix          %s\n", it->fix);
-	pr_bool(p, PR_JSON, "runtime", "", it->fix_runtime);
+	dgr_pr_str(p, key, NULL, value);
+	if (value[0]) {
+		dgr_pr_text(p, "    %-12s %s\n", key, value);
+	}
+}
+
+static void print_item(struct dgr_pr *p, const struct dgr_tune_item *it,
+		       enum dgr_tune_regime regime)
+{
+	dgr_pr_obj_begin(p, NULL, NULL);
+	dgr_pr_text(p, "[%-7s] %s", dgr_tune_status_name(it->status), it->id);
+	dgr_pr_str(p, "id", NULL, it->id);
+	dgr_pr_str(p, "subject", NULL, it->subject);
+	if (it->subject[0]) {
+		dgr_pr_text(p, " (%s)", it->subject);
+	}
+	dgr_pr_text(p, "\n");
+	dgr_pr_str(p, "status", NULL, dgr_tune_status_name(it->status));
+	print_field(p, "current", it->current);
+	print_field(p, "recommended", it->recommended);
+	print_field(p, "why", it->why);
+	print_field(p, "fix", it->fix);
+	dgr_pr_bool(p, "runtime", NULL, it->fix_runtime);
 	if (it->fix[0] && !it->fix_runtime) {
-		pr_text(p, "    %-12s %s\n", "applies", "after a reboot or by hand");
+		dgr_pr_text(p, "    %-12s %s\n", "applies", "after a reboot or by hand");
 	}
 	print_regimes(p, it->regimes);
 	if (regime != DGR_REGIME_ANY) {
-		pr_bool(p, PR_ANY, "relevant", "    relevant     %s\n",
-			dgr_tune_item_relevant(it, regime));
+		bool relevant = dgr_tune_item_relevant(it, regime);
+
+		dgr_pr_bool(p, "relevant", NULL, relevant);
+		dgr_pr_text(p, "    %-12s %s\n", "relevant", relevant ? "yes" : "no");
 	}
-	pr_close_obj(p);
+	dgr_pr_obj_end(p);
 }
 
 /* Returns the number of printed items with status FIX that matter for the regime. */
@@ -56,16 +72,18 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 {
 	unsigned int count[4] = { 0 };
 	unsigned int hidden = 0, todo_head = 0;
-	struct pr p;
+	struct dgr_pr p;
 	size_t i;
 	int fixes = 0;
 
-	pr_init(&p, out, (flags & DGR_TUNE_PRINT_JSON) != 0);
-	pr_open_obj(&p, NULL);
-	pr_string(&p, PR_ANY, "root", "dgrdma-tune check: root %s", root && root[0] ? root : "/");
-	pr_string(&p, PR_ANY, "regime", ", regime %s", dgr_tune_regime_name(regime));
-	pr_text(&p, "\n");
-	pr_open_arr(&p, "items");
+	dgr_pr_begin(&p, out,
+		     DGR_PR_TEXT_FREE | DGR_PR_EMPTY_NULL |
+			 ((flags & DGR_TUNE_PRINT_JSON) ? DGR_PR_JSON : 0));
+	dgr_pr_str(&p, "root", NULL, root && root[0] ? root : "/");
+	dgr_pr_str(&p, "regime", NULL, dgr_tune_regime_name(regime));
+	dgr_pr_text(&p, "dgrdma-tune check: root %s, regime %s\n", root && root[0] ? root : "/",
+		    dgr_tune_regime_name(regime));
+	dgr_pr_arr_begin(&p, "items", NULL);
 	for (i = 0; i < report->n; i++) {
 		const struct dgr_tune_item *it = &report->items[i];
 		bool relevant = dgr_tune_item_relevant(it, regime);
@@ -80,7 +98,7 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 			fixes++;
 		}
 	}
-	pr_close_arr(&p);
+	dgr_pr_arr_end(&p);
 	/* Text only: what to do, readable in five seconds (JSON readers filter on "status"). */
 	for (i = 0; i < report->n && fixes > 0; i++) {
 		const struct dgr_tune_item *it = &report->items[i];
@@ -89,21 +107,23 @@ int dgr_tune_print(FILE *out, const struct dgr_tune_report *report, const char *
 			continue;
 		}
 		if (todo_head++ == 0) {
-			pr_text(&p, "to fix:\n");
+			dgr_pr_text(&p, "to fix:\n");
 		}
-		pr_text(&p, "  %-26s %-10s %s\n", it->id, it->subject, it->fix);
+		dgr_pr_text(&p, "  %-26s %-10s %s\n", it->id, it->subject, it->fix);
 	}
-	pr_open_obj(&p, "summary");
-	pr_uint(&p, PR_ANY, "ok", "summary: %" PRIu64 " ok", count[DGR_TUNE_OK]);
-	pr_uint(&p, PR_ANY, "fix", ", %" PRIu64 " to fix", count[DGR_TUNE_FIX]);
-	pr_uint(&p, PR_ANY, "unknown", ", %" PRIu64 " unknown", count[DGR_TUNE_UNKNOWN]);
-	pr_uint(&p, PR_ANY, "info", ", %" PRIu64 " info", count[DGR_TUNE_INFO]);
-	pr_uint(&p, PR_ANY, "relevant_fix", "; %" PRIu64 " to fix that matter here",
-		(uint64_t)fixes);
-	pr_uint(&p, PR_ANY, "hidden", "; %" PRIu64 " hidden as not relevant", hidden);
-	pr_text(&p, "\n");
-	pr_close_obj(&p);
-	pr_close_obj(&p);
-	pr_end(&p);
+	dgr_pr_obj_begin(&p, "summary", NULL);
+	dgr_pr_u64(&p, "ok", NULL, count[DGR_TUNE_OK]);
+	dgr_pr_u64(&p, "fix", NULL, count[DGR_TUNE_FIX]);
+	dgr_pr_u64(&p, "unknown", NULL, count[DGR_TUNE_UNKNOWN]);
+	dgr_pr_u64(&p, "info", NULL, count[DGR_TUNE_INFO]);
+	dgr_pr_u64(&p, "relevant_fix", NULL, (uint64_t)fixes);
+	dgr_pr_u64(&p, "hidden", NULL, hidden);
+	dgr_pr_obj_end(&p);
+	dgr_pr_text(&p,
+		    "summary: %u ok, %u to fix, %u unknown, %u info; %d to fix that matter here; "
+		    "%u hidden as not relevant\n",
+		    count[DGR_TUNE_OK], count[DGR_TUNE_FIX], count[DGR_TUNE_UNKNOWN],
+		    count[DGR_TUNE_INFO], fixes, hidden);
+	dgr_pr_end(&p);
 	return fixes;
 }

@@ -209,6 +209,10 @@ bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--rate"]}' "command: 
 bad_run_json "{$head, \"command_pid\": 0}" "command_pid: 0 is out of range 1..4194304" "with pid 0"
 bad_run_json "{$head, \"clocks\": {\"start\": {\"monotonic_sec\": 1, \"monotonic_nsec\": 1000000000, \"realtime_sec\": 1, \"realtime_nsec\": 0, \"uncertainty_ns\": 1}}}" \
 	"clocks.start.monotonic_nsec: 1000000000 is out of range 0..999999999" "with a clock's nanoseconds past a second"
+bad_run_json "{$head, \"losses\": {\"host\": {\"samples_lost\": -1}}}" "losses.host.samples_lost: -1 is out of range 0..9007199254740992" "with a negative loss"
+bad_run_json "{$head, \"losses\": {\"fpga\": {\"num_underruns\": 1, \"trailing_underruns\": 2}}}" "losses.fpga.trailing_underruns: 2 is more than num_underruns 1" "with more trailing underruns than underruns"
+bad_run_json "{$head, \"losses\": {\"fpga\": {}}}" "losses.fpga: none of the FPGA's counters" "with an FPGA summary of no counter"
+bad_run_json "{$head, \"losses\": {\"guess\": 1}}" "losses.guess: unknown key (not in losses)" "with an unknown loss"
 rm -f "$tmp/run/run.json"
 mkdir "$tmp/run/run.json"
 "$LR" --no-progress "$tmp/run" >/dev/null 2>"$tmp/rj.err"
@@ -220,4 +224,22 @@ printf '{%s, "stream": {"sample_rate": 2e6, "fpga_buffers": 2}, "command": ["dgr
 # (8 + 2) * 8192 B / (2e6 * 4 B/s) = 10.24 ms
 check_eq "$? $(jq -r '[.run.tolerable_source, .wire.rx.latency_ns.tolerable] | join(" ")' "$tmp/rj.out")" \
 	"0 run.json 10240000" "a valid run.json: its facts give the tolerable latency"
+# --fpga-counters: a file that is not the FPGA's counters is named, exit 2
+bad_counters() { # JSON WANT NAME
+	printf '%s' "$1" >"$tmp/fc.json"
+	"$LR" --no-progress --fpga-counters "$tmp/fc.json" "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
+	check_eq "$? $(grep -cF -- "$2" "$tmp/err")" "2 1" "--fpga-counters $3: named, exit 2"
+}
+bad_counters '[1]' "fc.json: the top level is an array, expected an object" "with an array"
+bad_counters '{"mode": 1}' "fc.json: none of the FPGA's counters" "with no counter"
+bad_counters '{"dropped_open": -1}' "fc.json: dropped_open: -1 is out of range 0..9007199254740992" "with a negative count"
+bad_counters '{"num_underruns": "3"}' 'num_underruns: a string, expected a whole number 0..9007199254740992' "with a string"
+bad_counters '{"num_underruns": 3, "trailing_underruns": 4}' "trailing_underruns: 4 is more than num_underruns 3" "with more trailing underruns than underruns"
+bad_counters '{"dropped_open": 1,' "fc.json: invalid JSON" "cut short"
+"$LR" --no-progress --fpga-counters "$tmp/none.json" "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c 'none.json: No such file' "$tmp/err")" "2 1" "--fpga-counters with a missing file: named, exit 2"
+printf '{"num_dropped_samps": 2, "dropped_samples": 300, "dropped_open": 0, "num_underruns": 0}' >"$tmp/fc.json"
+"$LR" --json --no-progress --fail-on loss --fpga-counters "$tmp/fc.json" "$tmp/eth.pcap" >"$tmp/fc.out" 2>/dev/null
+check_eq "$? $(jq -r '[.losses.any, .losses.fpga_counters.dropped_samples, (.losses.fpga_counters.trailing_underruns == null)] | join(" ")' "$tmp/fc.out")" \
+	"1 true 300 false" "hardware-style counters: 300 dropped samples are a loss (--fail-on loss exits 1); DAC keys shown with the ADC's"
 done_testing

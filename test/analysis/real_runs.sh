@@ -374,6 +374,21 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 			"3 failed 3 false" "stalled run: status failed (the host exited 3), losses incomplete, exit 3"
 		check "stalled run: the summary says RUN FAILED first" \
 			grep -q '^RUN FAILED (the recorded command exited 3); ' <<<"$(jq -r .regime.summary "$tmp/stall.json")"
+		# dgrdma-capture took the host's own summary (its --summary-json) into run.json
+		check_eq "$(jq -r '.losses.host | [.status, .samples_lost] | join(" ")' "$tmp/stall/run.json") $(jq -r '.losses | [.host_summary_status, .host_summary_samples_lost] | join(" ")' "$tmp/stall.json")" \
+			"stalled $(jq -r .samples_lost "$tmp/stall.host.json") stalled $(jq -r .samples_lost "$tmp/stall.host.json")" \
+			"stalled run: run.json carries the host's summary (status stalled, its loss), and the report shows it"
+		check "stalled run: the run status names the host's own status" \
+			grep -q "dgrdma-host's summary says 'stalled'" <<<"$(jq -r .status.reason "$tmp/stall.json")"
+		# the emulator's own counters in the run folder: the loss the host never saw
+		cp "$tmp/stall.fpga.json" "$tmp/stall/fpga-counters.json"
+		"$LR" --json --no-progress "$tmp/stall" >"$tmp/stall-fc.json" 2>/dev/null
+		check_eq "$? $(jq -r '.losses.fpga_counters | [.source, .dropped_open] | join(" ")' "$tmp/stall-fc.json")" \
+			"3 $tmp/stall/fpga-counters.json $(jq -r .dropped_open "$tmp/stall.fpga.json")" \
+			"stalled run with the emulator's summary as fpga-counters.json: its dropped_open in the losses"
+		check "stalled run: the disagreements name the samples dropped at the stall ($(jq -r .dropped_open "$tmp/stall.fpga.json"))" \
+			grep -q "^the run failed: the FPGA's ADC dropped $(jq -r .dropped_open "$tmp/stall.fpga.json") samples in the period still open" \
+			<<<"$(jq -r '.losses.disagreements[]' "$tmp/stall-fc.json")"
 		if command -v gnuplot >/dev/null; then
 			"$DGR_BUILD/bin/dgrdma-plot" -o "$tmp/stall-plots" --kind latency --format svg "$tmp/stall" \
 				>/dev/null 2>"$tmp/stall-plot.err"

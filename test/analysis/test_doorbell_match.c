@@ -2,6 +2,7 @@
 /* Unit tests of the doorbell matcher (analysis/doorbell_match.c): the rule of docs/analysis.md. */
 #include "../../analysis/doorbell_match.h"
 #include "../../analysis/engine/msg_rules.h"
+#include "../../analysis/engine/reasm_feed.h"
 #include "../../analysis/engine/seq_track.h"
 #include "../unit/tap.h"
 
@@ -251,6 +252,69 @@ static void test_msg_rules(void)
 		 "a known memory size still applies");
 }
 
+/* The reassembly feed rule shared with the plugin (engine/reasm_feed.h). */
+static unsigned int given_up_count;
+static uint32_t given_up_ids[8];
+
+static void count_given_up(const struct dgr_txn_info *t, void *ctx)
+{
+	(void)ctx;
+	if (given_up_count < 8) {
+		given_up_ids[given_up_count] = t->txn_id;
+	}
+	given_up_count++;
+}
+
+/* The first of two fragments of transaction txn, 64 bytes into buffer txn. */
+static int first_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
+{
+	struct dgr_txn_info done;
+	struct dgr_msg msg;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.txn_id = txn;
+	msg.flag_addr = DATA(txn);
+	msg.flag_value = 1;
+	msg.num_msgs_in_txn = 2;
+	msg.msg_seq = 1;
+	msg.data_addr = 128 * txn;
+	msg.data_len = 64;
+	return eng_reasm_add(e, &msg, ts, txn, &done);
+}
+
+static void test_reasm_feed(void)
+{
+	struct eng_reasm e;
+
+	/* by age: checked every half timeout, a transaction older than the timeout is given up */
+	given_up_count = 0;
+	TAP_EQ_I(eng_reasm_init(&e, 16, 1000, count_given_up, NULL, NULL), 0, "feed: set up");
+	TAP_EQ_I(first_half(&e, 1, 0), DGR_REASM_PARTIAL, "feed: txn 1 starts at 0 ns");
+	TAP_EQ_I(first_half(&e, 2, 400), DGR_REASM_PARTIAL, "feed: txn 2 at 400 ns");
+	TAP_EQ_U(given_up_count, 0, "feed: nothing given up before the next check (501 ns)");
+	TAP_EQ_I(first_half(&e, 3, 1200), DGR_REASM_PARTIAL, "feed: txn 3 at 1200 ns");
+	TAP_EQ_U(given_up_count, 1,
+		 "feed: at 1200 ns txn 1 (first fragment older than 200 ns) given up");
+	TAP_EQ_U(given_up_ids[0], 1, "feed: the one given up is txn 1");
+	TAP_EQ_U(dgr_reasm_outstanding(e.reasm), 2, "feed: txns 2 and 3 still wait");
+	eng_reasm_free(&e);
+
+	/* by room: full, the older half (by first fragment) is given up and the new one taken */
+	given_up_count = 0;
+	TAP_EQ_I(eng_reasm_init(&e, 4, 0, count_given_up, NULL, NULL), 0, "feed: 4 slots, no age");
+	first_half(&e, 10, 40);
+	first_half(&e, 11, 10);
+	first_half(&e, 12, 30);
+	first_half(&e, 13, 20);
+	TAP_EQ_I(first_half(&e, 14, 50), DGR_REASM_PARTIAL, "feed: a fifth one is taken");
+	TAP_EQ_U(given_up_count, 2, "feed: the older half given up");
+	tap_ok((given_up_ids[0] == 11 && given_up_ids[1] == 13) ||
+		   (given_up_ids[0] == 13 && given_up_ids[1] == 11),
+	       "feed: the two oldest by first fragment (11 at 10 ns, 13 at 20 ns), not by txn_id");
+	TAP_EQ_U(dgr_reasm_outstanding(e.reasm), 3, "feed: 12, 10 and 14 wait");
+	eng_reasm_free(&e);
+}
+
 int main(void)
 {
 	test_in_order();
@@ -262,5 +326,6 @@ int main(void)
 	test_seq_track();
 	test_msg_rules();
 	test_udp_pad_rule();
+	test_reasm_feed();
 	return tap_done();
 }

@@ -83,6 +83,19 @@ refused 2 "dgrdma-host: --coalesce-wait: 'x' is not a number (accepted: 0..10000
 	"dgrdma-host --coalesce-wait: the old name" -- "${H[@]}" --coalesce-wait x
 refused 2 "dgrdma-host: --sample-rate: 'fast' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 or 200M)" \
 	"dgrdma-host tx --sample-rate" -- "$B/dgrdma-host" tx --udp --peer 127.0.0.1:9 --sample-rate fast
+# the FPGA-fidelity options (issue 17): each bad value named with its range
+refused 2 "dgrdma-fpga: --ack-window: '0' is out of range 1..64" \
+	"dgrdma-fpga --ack-window 0" -- "$B/dgrdma-fpga" --udp --ack-window 0
+refused 2 "dgrdma-fpga: --ack-window: '65' is out of range 1..64" \
+	"dgrdma-fpga --ack-window 65" -- "$B/dgrdma-fpga" --udp --ack-window 65
+refused 2 "dgrdma-fpga: --max-ack-count: '0' is out of range 1..255" \
+	"dgrdma-fpga --max-ack-count 0" -- "$B/dgrdma-fpga" --udp --max-ack-count 0
+refused 2 "dgrdma-fpga: --max-ack-count: 12 exceeds the window (--ack-window 8): the HDL requires max_ack_count <= bitfield_width" \
+	"dgrdma-fpga --max-ack-count above the window" -- "$B/dgrdma-fpga" --udp --ack-window 8 --max-ack-count 12
+refused 2 "dgrdma-fpga: --drop-received: '2' is out of range 0..1" \
+	"dgrdma-fpga --drop-received 2" -- "$B/dgrdma-fpga" --udp --drop-received 2
+refused 2 "dgrdma-fpga: --restart-on-seq1: 'maybe' is not true or false" \
+	"dgrdma-fpga --restart-on-seq1 maybe" -- "$B/dgrdma-fpga" --udp --restart-on-seq1 maybe
 refused 2 "dgrdma-fpga: --sample-rate: '0' is out of range 1..1e10 samples/s (e.g. 200e6 or 200M)" \
 	"dgrdma-fpga --sample-rate" -- \
 	"$B/dgrdma-fpga" --udp --sample-rate 0

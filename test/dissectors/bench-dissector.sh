@@ -1,22 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make bench-dissector: tshark time on a generated capture (DGR_BENCH_MB,
-# default 300 MB: disk and time are limited here) with the plugin's protocols
-# disabled (the baseline: Ethernet only), decoding without analysis, with the
-# analysis, with the analysis feeding the dgrdma,latency tap, and a Lua
-# dissector of the same decode scope (test/dissectors/dgrdma-decode.lua). Best of
-# DGR_BENCH_RUNS (default 3) runs each; ratios against the baseline measured
-# in the same run. Results: $DGR_BUILD/bench/dissector.txt.
+# make bench-dissector: tshark time on generated RX-path captures of DGR_BENCH_MB
+# (default 500) megabytes, one per MTU (DGR_BENCH_MTUS, default "1500 9000":
+# 1024-byte and 8192-byte fragments), with the plugin's protocols disabled (the
+# baseline: Ethernet only), decoding without analysis, with the analysis, with
+# the analysis feeding the dgrdma,latency tap, extracting header fields
+# (-T fields) and a Lua dissector of the same decode scope
+# (test/dissectors/dgrdma-decode.lua). Best of DGR_BENCH_RUNS (default 3) runs
+# each; ratios against the baseline measured in the same run. Results:
+# $DGR_BUILD/bench/dissector.txt.
 set -u
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
-MB=${DGR_BENCH_MB:-300}
-RUNS=${DGR_BENCH_RUNS:-5}
+MB=${DGR_BENCH_MB:-500}
+RUNS=${DGR_BENCH_RUNS:-3}
+MTUS=${DGR_BENCH_MTUS:-1500 9000}
 OUT="$DGR_BUILD/bench/dissector.txt"
 mkdir -p "$DGR_BUILD/bench"
 dissector_setup || exit 1
-"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/bench.pcap" "$MB" || exit 1
-publish "$DT/bench.pcap"
 
 # ts_lua ARGS...: tshark without the plugin, with the Lua comparison dissector.
 cp "$DGR_SRC/test/dissectors/dgrdma-decode.lua" "$DT/" && publish "$DT/dgrdma-decode.lua"
@@ -26,13 +27,13 @@ ts_lua() {
 		tshark -X lua_script:dgrdma-decode.lua "$@")
 }
 
-# best ARGS...: runs tshark RUNS times with ARGS, prints the best CPU time
-# (user + system, seconds): less sensitive than wall time to the other jobs
-# sharing this machine's two cores.
+# best ARGS...: runs tshark RUNS times with ARGS on $cap, prints the best CPU
+# time (user + system, seconds): less sensitive than wall time to the other
+# jobs sharing this machine's two cores.
 best() {
 	local best="" t
 	for _ in $(seq 1 "$RUNS"); do
-		t=$( { TIMEFORMAT='%U %S'; time ${TSF:-ts} -n -r bench.pcap "$@" >/dev/null 2>&1; } 2>&1 |
+		t=$( { TIMEFORMAT='%U %S'; time ${TSF:-ts} -n -r "$cap" "$@" >/dev/null 2>&1; } 2>&1 |
 			awk '{printf "%.3f", $1 + $2}')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN {exit !(a < b)}'; then
 			best=$t
@@ -49,8 +50,21 @@ net() {
 	awk -v a="$1" -v b="$2" -v s="$startup" -v sa="${3:-$startup}" \
 		'BEGIN {printf "%.2f", (a - sa) / (b - s)}'
 }
+# header fields a user extracts, the plugin's and the Lua dissector's names
+fields() { # PREFIX
+	local f
+	for f in src_id dst_id frameseq ackstart ackcount transactionid flagaddr flagvalue; do
+		printf -- '-e %s.%s ' "$1" "$f"
+	done
+}
 
 off=(--disable-protocol dgrdma --disable-protocol dcp)
+bench_mtu() { # MTU
+local mtu=$1 frag=1024
+[ "$mtu" = 9000 ] && frag=8192
+cap="bench-$mtu.pcap"
+"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/$cap" "$MB" "$frag" >/dev/null || exit 1
+publish "$DT/$cap"
 startup=$(best -c 1)
 base=$(best "${off[@]}")
 decode=$(best -o dgrdma.analyze:FALSE)
@@ -62,15 +76,22 @@ tap=$(best -q -z dgrdma,latency)
 base_tree=$(best "${off[@]}" -Y 'eth.type == 0xf042')
 decode_tree=$(best -o dgrdma.analyze:FALSE -Y 'dgrdma.transactionid')
 analysis_tree=$(best -Y 'dgrdma.analysis.doorbell_latency')
-size=$(stat -c %s "$DT/bench.pcap")
-frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/bench.pcap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
+# shellcheck disable=SC2046
+{
+	base_f=$(best "${off[@]}" -T fields $(fields dgrdma))
+	decode_f=$(best -o dgrdma.analyze:FALSE -T fields $(fields dgrdma))
+	analysis_f=$(best -T fields $(fields dgrdma))
+	lua_f=$(TSF=ts_lua best -T fields $(fields dgrdmalua))
+}
+size=$(stat -c %s "$DT/$cap")
+frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/$cap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
 
 # Instruction counts under callgrind (repeatable on a shared machine) on a
 # smaller capture (DGR_BENCH_CG_MB, default 20 MB; 0 skips).
 CG_MB=${DGR_BENCH_CG_MB:-20}
 cg_report=""
 if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
-	"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/cg.pcap" "$CG_MB" >/dev/null || exit 1
+	"$DGR_BUILD/test/dissectors/gen-dissector-fixtures" --bench "$DT/cg.pcap" "$CG_MB" "$frag" >/dev/null || exit 1
 	publish "$DT/cg.pcap"
 	cg_frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/cg.pcap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
 	# irefs ARGS...: instructions executed by tshark -n -r cg.pcap ARGS.
@@ -106,9 +127,8 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
 fi
 
 {
-	echo "dissector benchmark: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, tshark $(tshark -v | head -1 | awk '{print $3}')"
-	echo "capture: $size bytes, $frames frames (gen-dissector-fixtures --bench FILE $MB)"
-	echo "best of $RUNS runs, CPU seconds (user+sys); ratio to the baseline; net: start-up ($startup s, -c 1) removed"
+	echo "MTU $mtu: capture of $size bytes, $frames frames (gen-dissector-fixtures --bench FILE $MB $frag)"
+	echo "start-up (-c 1): $startup s"
 	echo "summary lines (tshark -n -r F > /dev/null):"
 	echo "  baseline (dgrdma, dcp disabled)       $base"
 	echo "  plugin, decode only                   $decode  ratio $(ratio "$decode" "$base")  net $(net "$decode" "$base")"
@@ -121,5 +141,20 @@ fi
 	echo "  baseline -Y eth.type==0xf042          $base_tree"
 	echo "  decode only -Y dgrdma.transactionid   $decode_tree  ratio $(ratio "$decode_tree" "$base_tree")  net $(net "$decode_tree" "$base_tree")"
 	echo "  analysis -Y dgrdma.analysis.doorbell_latency  $analysis_tree  ratio $(ratio "$analysis_tree" "$base_tree")  net $(net "$analysis_tree" "$base_tree")"
+	echo "extracting 8 header fields (-T fields -e ...):"
+	echo "  baseline (disabled, same -e)          $base_f"
+	echo "  plugin, decode only                   $decode_f  ratio $(ratio "$decode_f" "$base_f")  net $(net "$decode_f" "$base_f")"
+	echo "  plugin, decode + analysis (default)   $analysis_f  ratio $(ratio "$analysis_f" "$base_f")  net $(net "$analysis_f" "$base_f")"
+	echo "  Lua dissector, same fields            $lua_f  ratio $(ratio "$lua_f" "$base_f")  net $(net "$lua_f" "$base_f" "$startup_lua")"
+	echo "  Lua / plugin decode + analysis        $(ratio "$lua_f" "$analysis_f")  net $(awk -v l="$lua_f" -v a="$analysis_f" -v sl="$startup_lua" -v s="$startup" 'BEGIN {printf "%.2f", (l - sl) / (a - s)}')"
 	[ -n "$cg_report" ] && echo "$cg_report"
+}
+}
+
+{
+	echo "dissector benchmark: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, tshark $(tshark -v | head -1 | awk '{print $3}'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "best of $RUNS runs, CPU seconds (user+sys); ratio to the baseline; net: start-up (-c 1) removed"
+	for m in $MTUS; do
+		bench_mtu "$m"
+	done
 } | tee "$OUT"

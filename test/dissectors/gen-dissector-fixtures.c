@@ -8,7 +8,8 @@
  *
  *   gen-dissector-fixtures DIR     basic, malformed, dcp, dcp-doorbell(-index), udp,
  *                                  udp-other, padded, wrap
- *   gen-dissector-fixtures --bench FILE MB   a ~MB megabyte RX-path capture
+ *   gen-dissector-fixtures --bench FILE MB [FRAG]   a ~MB megabyte RX-path capture
+ *                                            of FRAG-byte fragments (1024, MTU 1500)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -672,12 +673,12 @@ static int gen_wrap(const char *dir)
 }
 
 /*
- * Benchmark capture: RX path with MTU-1500-sized frames: 16 consumer buffers
- * of 8192 bytes, each transaction sent as 8 fragments of 1024 bytes (one
- * frame each), one doorbell per transaction 20 us after it completes, ACKs
- * piggy-backed on the doorbells. Deterministic.
+ * Benchmark capture: RX path, 16 consumer buffers of 8192 bytes, each
+ * transaction sent as 8192 / frag fragments of frag bytes (one frame each:
+ * 1024 fits an MTU of 1500, 8192 one of 9000), one doorbell per transaction
+ * 20 us after it completes, ACKs piggy-backed on the doorbells. Deterministic.
  */
-static int gen_bench(const char *path, unsigned long mb)
+static int gen_bench(const char *path, unsigned long mb, unsigned int frag)
 {
 	struct pcap_out o;
 	struct frame f;
@@ -685,6 +686,7 @@ static int gen_bench(const char *path, unsigned long mb)
 	uint32_t txn = 1;
 	uint16_t seq_fpga = 1;
 	uint16_t seq_host = 1;
+	uint16_t nfrag = (uint16_t)(8192u / frag);
 
 	if (pcap_open(&o, path, 1) != 0) {
 		return -1;
@@ -693,40 +695,53 @@ static int gen_bench(const char *path, unsigned long mb)
 		unsigned int b = (txn - 1) % 16;
 		uint16_t k;
 
-		for (k = 1; k <= 8; k++) {
+		for (k = 1; k <= nfrag; k++) {
 			frame_start(&f, FPGA_ID, HOST_ID, seq_fpga++, 0, 0);
 			frame_msg(&f, txn, DATA_FLAG_BASE + 4 * b,
-				  dgr_flag_encode(8192, false, false, 0), 8, k,
-				  b * 8192u + (k - 1u) * 1024u, 1024);
+				  dgr_flag_encode(8192, false, false, 0), nfrag, k,
+				  b * 8192u + (k - 1u) * frag, (uint16_t)frag);
 			emit(&o, &f, 1, 1000);
 			bytes += DGR_ETH_HDR_LEN + f.fb.len + 16;
 		}
-		frame_start(&f, HOST_ID, FPGA_ID, seq_host++, (uint16_t)(seq_fpga - 8), 8);
+		frame_start(&f, HOST_ID, FPGA_ID, seq_host++, (uint16_t)(seq_fpga - nfrag),
+			    (uint8_t)nfrag);
 		doorbell(&f, txn, b);
 		emit(&o, &f, 0, 20000);
 		bytes += DGR_ETH_HDR_LEN + f.fb.len + 16;
 		txn++;
 	}
-	printf("%u transactions, %u frames\n", txn - 1, (txn - 1) * 9);
+	printf("%u transactions, %u frames\n", txn - 1, (txn - 1) * (nfrag + 1u));
 	return pcap_close(&o);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && strcmp(argv[1], "--bench") == 0) {
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--bench") == 0) {
 		char *end;
 		unsigned long mb = strtoul(argv[3], &end, 10);
+		unsigned long frag = 1024;
 
 		if (*end || mb < 1 || mb > 100000) {
 			fprintf(stderr, "gen-dissector-fixtures: --bench MB: 1..100000, got '%s'\n",
 				argv[3]);
 			return 2;
 		}
-		return gen_bench(argv[2], mb) == 0 ? 0 : 1;
+		if (argc == 5) {
+			frag = strtoul(argv[4], &end, 10);
+			if (*end ||
+			    (frag != 1024 && frag != 2048 && frag != 4096 && frag != 8192)) {
+				fprintf(stderr,
+					"gen-dissector-fixtures: --bench FRAG: 1024, 2048, 4096 or "
+					"8192 bytes, got '%s'\n",
+					argv[4]);
+				return 2;
+			}
+		}
+		return gen_bench(argv[2], mb, (unsigned int)frag) == 0 ? 0 : 1;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: gen-dissector-fixtures DIR\n"
-				"       gen-dissector-fixtures --bench FILE MB\n");
+				"       gen-dissector-fixtures --bench FILE MB [FRAG]\n");
 		return 2;
 	}
 	if (gen_basic(argv[1]) || gen_malformed(argv[1]) || gen_dcp(argv[1]) ||

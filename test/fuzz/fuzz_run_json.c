@@ -6,7 +6,8 @@
  * refused, not cast), it checks the contract of run_info_parse(): a refusal
  * fills errbuf and leaves the facts untouched; an acceptance gives facts
  * within the limits of run_info.h, and parsing the same text again gives the
- * same facts.
+ * same facts. The same text also goes through fpga_counters_parse() (the
+ * --fpga-counters reader, same file).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,7 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[DGR_ERRBUF_SIZE];
 	struct run_info ri, again, before;
+	struct fpga_counters fc, fc_before;
 	int rc;
+
+	/* the FPGA's counters from the same text: a refusal leaves them untouched */
+	memset(&fc, 0xA5, sizeof(fc));
+	fc_before = fc;
+	rc = fpga_counters_parse((const char *)data, size, &fc, err);
+	if ((rc < 0 && memcmp(&fc, &fc_before, sizeof(fc)) != 0) ||
+	    (rc == 0 &&
+	     (fc.trailing_underruns > fc.num_underruns || (!fc.has_adc && !fc.has_dac)))) {
+		abort();
+	}
 
 	memset(&ri, 0, sizeof(ri));
 	/* a fact given on the command line is kept */

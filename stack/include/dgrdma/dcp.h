@@ -94,6 +94,17 @@ uint32_t dcp_property_addr(unsigned int worker, uint32_t offset);
 /* Name of a control register ("start", "stop", ...), or NULL if none. */
 const char *dcp_control_op_name(uint32_t reg);
 
+/*
+ * The one retry rule of a DCP request (dgrdma-ctl, dgr_conn_dcp): up to
+ * 1 + retries attempts; each sends the request (send: returns 0 or a negative
+ * code) and waits for its answer until timeout_ms after it (wait: returns 1
+ * when the answer came, 0 at deadline_ns on CLOCK_MONOTONIC, or a negative
+ * code). Returns 0 when answered, -DGR_E_TIMEOUT when no attempt was, or the
+ * first negative code of send or wait.
+ */
+int dgr_dcp_attempts(unsigned int retries, unsigned int timeout_ms, int (*send)(void *ctx),
+		     int (*wait)(void *ctx, uint64_t deadline_ns), void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,7 @@
  * Memory layout and data format follow docs/fpga.md: a port memory of N
  * buffers of S bytes at offset base + i * S, then 256 flags at
  * base + N * S + 4 * i. The RX path (data FPGA -> host) uses base 0, the TX
- * path (host -> FPGA) base 0x40000000 (DGR_PORT_BASE_*), on both ends.
+ * path (host -> FPGA) base 0x40000000 (DGR_PORT_BASE_*, dgrdma/contract.h), on both ends.
  *
  * Errors: negative DGR_E_* codes with a DGR_ERRBUF_SIZE errbuf; the library
  * never exits. docs/stack.md describes the threads and the hand-offs.
@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/dcp.h>
 #include <dgrdma/ramp.h>
 #include <dgrdma/stats.h>
@@ -29,12 +30,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define DGR_PORT_BASE_RX 0x00000000u
-#define DGR_PORT_BASE_TX 0x40000000u
-#define DGR_PORT_FLAGS	 256u
-/* DCP address of the emulator's doorbell property (worker 0, offset 0x18; docs/fpga.md) */
-#define DGR_DCP_DOORBELL_ADDR 0x100018u
 
 #define DGR_MAX_BUFFERS		  255u
 #define DGR_MAX_BUFFER_SIZE	  (2u * 1024 * 1024)

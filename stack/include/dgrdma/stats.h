@@ -17,6 +17,7 @@
 #ifndef DGRDMA_STATS_H
 #define DGRDMA_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -100,6 +101,14 @@ enum {
 
 /* Field names in declaration order; DGR_CONN_STATS_NFIELDS entries. */
 extern const char *const dgr_conn_stats_names[DGR_CONN_STATS_NFIELDS];
+
+/*
+ * The one nearest-rank percentile of the project: the value of rank ceil(p * n)
+ * (1-based, computed in integers) of sorted[0..n), p = per_mille / 1000 in
+ * 1..1000; n > 0. The stack's summary, latency-report and the dissector's tap
+ * use it. Returns that value.
+ */
+uint64_t dgr_percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
 
 /* Roles of the stack's threads (the thread_start tracepoint's role field). */
 enum dgr_thread_role {

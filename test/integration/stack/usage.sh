@@ -20,8 +20,8 @@ missing_options() { # USAGE_FILE SOURCE... -> the options no line of the usage n
 
 TRANSPORT_H="$DGR_SRC/stack/include/dgrdma/transport.h"
 "$HOST" rx --help >"$STK_TMP/host.usage" 2>&1
-check_eq "$(missing_options "$STK_TMP/host.usage" "$DGR_SRC/stack/tools/dgrdma-host.c" "$TRANSPORT_H")" \
-	"" "dgrdma-host: usage lists every long option ($(long_options "$DGR_SRC/stack/tools/dgrdma-host.c" | wc -l) + the transport's)"
+check_eq "$(missing_options "$STK_TMP/host.usage" "$DGR_SRC/stack/tools/host/options.c" "$TRANSPORT_H")" \
+	"" "dgrdma-host: usage lists every long option ($(long_options "$DGR_SRC/stack/tools/host/options.c" | wc -l) + the transport's)"
 "$CTL" --help >"$STK_TMP/ctl.usage" 2>&1
 check_eq "$(missing_options "$STK_TMP/ctl.usage" "$DGR_SRC/stack/tools/dgrdma-ctl.c" "$TRANSPORT_H")" \
 	"" "dgrdma-ctl: usage lists every long option"

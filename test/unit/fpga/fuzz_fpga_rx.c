@@ -43,7 +43,7 @@ static void setup(struct fpga_emu *e, enum fpga_mode mode)
 	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
 	fpga_txnrecord_init(&e->txns);
 	fpga_tx_init(e, NULL);
-	for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
+	for (unsigned int w = 0; w < DGR_WORKER_COUNT; w++) {
 		e->wstate[w] = FPGA_WS_OPERATING;
 	}
 }

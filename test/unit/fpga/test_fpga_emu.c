@@ -240,46 +240,46 @@ static void test_dcp(void)
 	TAP_EQ_U(dcp_read(e, paddr("doorbell"), &code), 0, "dcp: a write-only property reads 0");
 
 	/* control operations: the answer is OK, the word says success or error */
-	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code);
-	TAP_EQ_U(v, FPGA_OCCP_ERROR, "control: start before initialize fails");
-	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_INITIALIZE), &code);
-	TAP_EQ_U(v, FPGA_OCCP_SUCCESS, "control: initialize");
+	v = dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_START), &code);
+	TAP_EQ_U(v, DGR_OCCP_ERROR, "control: start before initialize fails");
+	v = dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_INITIALIZE), &code);
+	TAP_EQ_U(v, DGR_OCCP_SUCCESS, "control: initialize");
 	TAP_EQ_U(dcp_write(e, paddr("rate_sps"), 2000000, 0xF), DCP_RESP_OK,
 		 "control: rate_sps writable before start");
 	TAP_EQ_U((uint64_t)e->cfg.rate, 2000000, "control: the rate follows");
 	e->now_ns = 5000;
-	v = dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code);
-	TAP_EQ_U(v, FPGA_OCCP_SUCCESS, "control: start");
+	v = dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_START), &code);
+	TAP_EQ_U(v, DGR_OCCP_SUCCESS, "control: start");
 	TAP_EQ_U(e->adc_start_ns, 5000, "control: the ADC clock starts at start");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_STATUS), &code),
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_STATUS), &code),
 		 FPGA_WS_OPERATING, "control: status operating");
 	TAP_EQ_U(dcp_write(e, paddr("rate_sps"), 3000000, 0xF), DCP_RESP_ERROR,
 		 "control: rate_sps refused while operating");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_START), &code), FPGA_OCCP_ERROR,
-		 "control: a second start fails");
-	TAP_EQ_U(dcp_write(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_STOP), 0, 0xF), DCP_RESP_OK,
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_START), &code),
+		 DGR_OCCP_ERROR, "control: a second start fails");
+	TAP_EQ_U(dcp_write(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_STOP), 0, 0xF), DCP_RESP_OK,
 		 "control: stop by a write");
 	tap_ok(e->adc.stopped, "control: the ADC stopped");
-	dcp_read(e, dcp_control_addr(FPGA_W_ADC, 0x30), &code);
+	dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, 0x30), &code);
 	TAP_EQ_U(code, DCP_RESP_ERROR, "control: unknown control register answers error");
 	/* reset of worker 0: a new host connection (the output port starts at host buffer 0) */
 	e->prod.txns_committed = 5;
 	e->prod.host_free = 1;
 	e->prod.expect_doorbell = 3;
 	restarts = e->cnt.peer_restarts;
-	state = dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_STATUS), &code);
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_RESET), &code),
-		 FPGA_OCCP_SUCCESS, "control: reset of the dgrdma_config worker");
+	state = dcp_read(e, dcp_control_addr(DGR_WORKER_CONFIG, DCP_CTL_STATUS), &code);
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_CONFIG, DCP_CTL_RESET), &code),
+		 DGR_OCCP_SUCCESS, "control: reset of the dgrdma_config worker");
 	tap_ok(e->prod.txns_committed == 0 && e->prod.host_free == e->prod.nhost &&
 		   e->prod.expect_doorbell == 0,
 	       "control: reset: every host buffer free, the next transaction into buffer 0");
 	TAP_EQ_U(e->cnt.peer_restarts, restarts + 1, "control: reset counts a new host connection");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_CONFIG, DCP_CTL_STATUS), &code), state,
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_CONFIG, DCP_CTL_STATUS), &code), state,
 		 "control: the reset leaves the worker's state as it was");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_ADC, DCP_CTL_RESET), &code), FPGA_OCCP_ERROR,
-		 "control: no other worker has a reset");
-	TAP_EQ_U(dcp_read(e, dcp_control_addr(FPGA_W_EMULATOR, DCP_CTL_RELEASE), &code),
-		 FPGA_OCCP_SUCCESS, "control: release of the emulator worker");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_ADC, DCP_CTL_RESET), &code),
+		 DGR_OCCP_ERROR, "control: no other worker has a reset");
+	TAP_EQ_U(dcp_read(e, dcp_control_addr(DGR_WORKER_EMULATOR, DCP_CTL_RELEASE), &code),
+		 DGR_OCCP_SUCCESS, "control: release of the emulator worker");
 	TAP_EQ_U(e->exit_requested, 1, "control: asks the process to exit");
 
 	/* a DCP doorbell frees a host buffer */
@@ -468,7 +468,7 @@ static void test_rxpath(void)
 	dgr_put_le16(buf + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_DATA_LEN, 500);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.frame_parser_reject, 2, "rx: a message past the end: frame_parser_reject");
-	n = host_frame(buf, 4, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * S, 1, data, 64);
+	n = host_frame(buf, 4, DGR_PORT_BASE_TX, DGR_PORT_BASE_TX + E * S, 1, data, 64);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.messages_rejected, 2, "rx: data for the ADC (no input port) is refused");
 	/*
@@ -490,21 +490,21 @@ static void test_rxpath(void)
 	for (uint32_t i = 0; i < 1024; i++) {
 		dgr_put_le32(data + 4 * i, i);
 	}
-	n = host_frame(buf, 1, FPGA_TX_PATH_BASE + S, FPGA_TX_PATH_BASE + E * S + 4,
+	n = host_frame(buf, 1, DGR_PORT_BASE_TX + S, DGR_PORT_BASE_TX + E * S + 4,
 		       dgr_flag_encode(4096, false, false, 0), data, 4096);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.transactions_rx, 1, "dac rx: a transaction into buffer 1 completes");
 	tap_ok(e->cons.full[1] && e->cons.slot[1].bytes == 4096, "dac rx: buffer 1 full, 4096 B");
 	TAP_EQ_U(dgr_get_le32(e->cons.mem + S + 4 * 1000), 1000, "dac rx: its data is in place");
-	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + E * 65536 - 32, FPGA_TX_PATH_BASE + E * S, 1,
-		       data, 64);
+	n = host_frame(buf, 2, DGR_PORT_BASE_TX + E * 65536 - 32, DGR_PORT_BASE_TX + E * S, 1, data,
+		       64);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.messages_rejected, 1, "dac rx: data beyond the input memory refused");
 	n = host_frame(buf, 3, 0, E * S, DGR_DOORBELL_VALUE, NULL, 0);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.doorbells_rejected, 1, "dac rx: the DAC takes no RX-path doorbell");
-	n = host_frame(buf, 4, FPGA_TX_PATH_BASE + 2 * S, FPGA_TX_PATH_BASE + E * S + 4 * 9, 1,
-		       data, 64);
+	n = host_frame(buf, 4, DGR_PORT_BASE_TX + 2 * S, DGR_PORT_BASE_TX + E * S + 4 * 9, 1, data,
+		       64);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cons.bad_flag_index, 1, "dac rx: a flag for buffer 9 of 4 is refused");
 
@@ -512,19 +512,19 @@ static void test_rxpath(void)
 	e->now_ns += 200000;
 	fpga_tx_service(e, false);
 	TAP_EQ_U(e->ack.base_seqno, 5, "restart: frames 1..4 acknowledged");
-	n = host_frame(buf, 1, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * 2048,
+	n = host_frame(buf, 1, DGR_PORT_BASE_TX, DGR_PORT_BASE_TX + E * 2048,
 		       dgr_flag_encode(2048, false, false, 0), data, 2048);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cnt.peer_restarts, 1, "restart: frame_seq 1 again is a new connection");
 	TAP_EQ_U(e->cons.size, 2048, "restart: the 2 KiB layout is learned from buffer 0's flag");
 	tap_ok(e->cons.full[0] && !e->cons.full[1],
 	       "restart: buffer 0 full, the old buffer 1 gone");
-	n = host_frame(buf, 2, FPGA_TX_PATH_BASE + 2048, FPGA_TX_PATH_BASE + E * 2048 + 4,
+	n = host_frame(buf, 2, DGR_PORT_BASE_TX + 2048, DGR_PORT_BASE_TX + E * 2048 + 4,
 		       dgr_flag_encode(2048, false, false, 0), data, 2048);
 	rx(e, buf, n);
 	tap_ok(e->cons.full[1], "restart: buffer 1 of the new layout fills");
 	TAP_EQ_U(e->cons.size_changes, 1, "restart: one layout change");
-	n = host_frame(buf, 3, FPGA_TX_PATH_BASE, FPGA_TX_PATH_BASE + E * 4096,
+	n = host_frame(buf, 3, DGR_PORT_BASE_TX, DGR_PORT_BASE_TX + E * 4096,
 		       dgr_flag_encode(4096, false, false, 0), data, 4096);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cons.size, 2048, "restart: no relearning while buffers are full");
@@ -564,7 +564,7 @@ static void test_coalesce(void)
 	fpga_tx_service(e, false);
 	TAP_EQ_U(e->cnt.doorbells_sent, 3, "doorbell-delay: sent 50 us later");
 	TAP_EQ_U(dgr_get_le32(tapped[1] + DGR_FRAME_HDR_LEN + DGR_MSG_OFF_FLAG_ADDR),
-		 FPGA_TX_PATH_BASE + H * S + 8, "doorbell: to the host's flag for buffer 2");
+		 DGR_PORT_BASE_TX + H * S + 8, "doorbell: to the host's flag for buffer 2");
 }
 
 static void test_print(void)
@@ -606,7 +606,7 @@ static void test_hostile(void)
 
 		ntapped = 0;
 		e->tx_tap = tap_frame;
-		for (unsigned int w = 0; w < FPGA_W_COUNT; w++) {
+		for (unsigned int w = 0; w < DGR_WORKER_COUNT; w++) {
 			e->wstate[w] = FPGA_WS_OPERATING;
 		}
 		for (int i = 0; i < 10000; i++) {
@@ -619,8 +619,8 @@ static void test_hostile(void)
 			x ^= x << 17;
 			n = host_frame(
 			    base, (uint16_t)(i + 1),
-			    (x & 1) ? FPGA_TX_PATH_BASE + (uint32_t)(x >> 8) % 4 * S : 0,
-			    (x & 1) ? FPGA_TX_PATH_BASE + E * S + 4 * (uint32_t)((x >> 4) % 4)
+			    (x & 1) ? DGR_PORT_BASE_TX + (uint32_t)(x >> 8) % 4 * S : 0,
+			    (x & 1) ? DGR_PORT_BASE_TX + E * S + 4 * (uint32_t)((x >> 4) % 4)
 				    : E * S + 4 * (uint32_t)((x >> 4) % 8),
 			    (x & 1) ? dgr_flag_encode(4096, false, false, 0) : DGR_DOORBELL_VALUE,
 			    (x & 1) ? data : NULL, (x & 1) ? (uint32_t)(x >> 16) % 4096 : 0);
@@ -688,7 +688,7 @@ static struct fpga_emu *full_and_dropping(bool rdl)
 	e->cfg.virtual_clock = true;
 	e->cfg.report_data_loss = rdl;
 	e->adc.report_data_loss = rdl;
-	e->wstate[FPGA_W_ADC] = FPGA_WS_OPERATING;
+	e->wstate[DGR_WORKER_ADC] = FPGA_WS_OPERATING;
 	e->adc_start_ns = 0;
 	for (uint64_t k = 0; k < n; k += 64) {
 		fpga_adc_produce(&e->adc, &e->prod, n - k < 64 ? n - k : 64, true);
@@ -787,7 +787,7 @@ static void test_packets_can_wait(void)
 	struct fpga_emu *e = setup(FPGA_MODE_ADC);
 	uint64_t now = 1000000000ull;
 
-	e->wstate[FPGA_W_ADC] = FPGA_WS_OPERATING;
+	e->wstate[DGR_WORKER_ADC] = FPGA_WS_OPERATING;
 	e->now_ns = now;
 	tap_ok(fpga_packets_can_wait(e, now + 500000),
 	       "wait: streaming with credits, buffer due in 0.5 ms: packets can wait");
@@ -806,7 +806,7 @@ static void test_packets_can_wait(void)
 	e->stopping = true;
 	tap_ok(!fpga_packets_can_wait(e, now + 500000), "wait: not while stopping");
 	e->stopping = false;
-	e->wstate[FPGA_W_ADC] = FPGA_WS_SUSPENDED;
+	e->wstate[DGR_WORKER_ADC] = FPGA_WS_SUSPENDED;
 	tap_ok(!fpga_packets_can_wait(e, now + 500000), "wait: not when the ADC is not operating");
 
 	e = full_and_dropping(true);
@@ -814,7 +814,7 @@ static void test_packets_can_wait(void)
 	       "wait: not while dropping (each packet is an instant of its own)");
 
 	e = setup(FPGA_MODE_DAC);
-	e->wstate[FPGA_W_DAC] = FPGA_WS_OPERATING;
+	e->wstate[DGR_WORKER_DAC] = FPGA_WS_OPERATING;
 	e->now_ns = now;
 	tap_ok(!fpga_packets_can_wait(e, now + 500000),
 	       "wait: never in DAC mode (packets are data)");

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * How latency-report and the Wireshark plugin feed a sender's fragments to
+ * the project's reassembler (dgrdma/reassembly.h), one rule for both:
+ *
+ * - capture time: an incomplete transaction whose first fragment is older
+ *   than the timeout is given up (its fragments were lost to the capture);
+ *   checked every half timeout, so a transaction is given up between one and
+ *   one and a half timeouts after its first fragment;
+ * - room: when the reassembler is full, the older half of the incomplete
+ *   transactions (by first fragment) is given up at once, so a capture that
+ *   lost many frames keeps finding the transactions that follow.
+ *
+ * Given-up transactions are reported to the caller's callback, which counts
+ * them as incomplete (latency-report) or marks them (the plugin).
+ */
+#ifndef DGR_ENGINE_REASM_FEED_H
+#define DGR_ENGINE_REASM_FEED_H
+
+#include <stdint.h>
+
+#include <dgrdma/reassembly.h>
+
+#define ENG_REASM_MAX		  4096		/* incomplete transactions per sender */
+#define ENG_REASM_DEFAULT_TIMEOUT 1000000000ull /* ns: latency-report --reasm-timeout 1000 */
+
+struct eng_reasm {
+	struct dgr_reasm *reasm;
+	uint64_t timeout_ns; /* 0: never given up by age */
+	uint64_t next_expire_ts;
+	dgr_reasm_cb given_up; /* called for each transaction given up */
+	void *ctx;
+};
+
+/*
+ * Sets up *e with a reassembler of max incomplete transactions. Returns 0, or
+ * -DGR_E_NOMEM with errbuf (DGR_ERRBUF_SIZE, may be NULL) filled.
+ */
+int eng_reasm_init(struct eng_reasm *e, unsigned int max, uint64_t timeout_ns,
+		   dgr_reasm_cb given_up, void *ctx, char *errbuf);
+
+/* Frees the reassembler; *e may be zeroed or set up. */
+void eng_reasm_free(struct eng_reasm *e);
+
+/*
+ * Feeds one fragment captured at ts (ns) with the caller's ref, after the age
+ * and room rules above. Returns what dgr_reasm_add() returns (with *done
+ * filled on DGR_REASM_COMPLETE); -DGR_E_NOSPACE only when giving up the older
+ * half made no room.
+ */
+int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
+		  struct dgr_txn_info *done);
+
+#endif
