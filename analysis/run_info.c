@@ -736,7 +736,11 @@ end:
 	return ret;
 }
 
-int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+/* A parser of a whole file's text into *out (run_info_parse, fpga_counters_parse). */
+typedef int (*text_parser)(const char *text, size_t len, void *out, char *errbuf);
+
+/* Reads path whole and parses it; errbuf starts with path. Returns the parser's result. */
+static int read_and_parse(const char *path, text_parser parse, void *out, char *errbuf)
 {
 	char msg[DGR_ERRBUF_SIZE];
 	char *text;
@@ -747,12 +751,22 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 	if (ret < 0) {
 		return ret;
 	}
-	ret = run_info_parse(text, len, ri, msg);
+	ret = parse(text, len, out, msg);
 	if (ret < 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
 	}
 	free(text);
 	return ret;
+}
+
+static int parse_run_info(const char *text, size_t len, void *out, char *errbuf)
+{
+	return run_info_parse(text, len, out, errbuf);
+}
+
+int run_info_read(const char *path, struct run_info *ri, char *errbuf)
+{
+	return read_and_parse(path, parse_run_info, ri, errbuf);
 }
 
 /*
@@ -834,21 +848,12 @@ int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, 
 	return ret;
 }
 
+static int parse_fpga_counters(const char *text, size_t len, void *out, char *errbuf)
+{
+	return fpga_counters_parse(text, len, out, errbuf);
+}
+
 int fpga_counters_read(const char *path, struct fpga_counters *fc, char *errbuf)
 {
-	char msg[DGR_ERRBUF_SIZE];
-	char *text;
-	size_t len;
-	int ret;
-
-	ret = load_file(path, &text, &len, errbuf);
-	if (ret < 0) {
-		return ret;
-	}
-	ret = fpga_counters_parse(text, len, fc, msg);
-	if (ret < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
-	}
-	free(text);
-	return ret;
+	return read_and_parse(path, parse_fpga_counters, fc, errbuf);
 }
