@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <dgrdma/stats.h>
+
 #include "headroom.h"
 
 uint64_t sat_mul_u64(uint64_t a, uint64_t b)
@@ -93,16 +95,6 @@ uint64_t headroom_estimate_tolerable(const struct wa_dir_stats *st)
 
 uint64_t headroom_tolerable_ns(const struct run_info *ri)
 {
-	double ns;
-
-	if (!ri->host_buffers || !ri->buffer_size || !ri->rate_bytes) {
-		return 0;
-	}
-	ns = (double)(ri->host_buffers + ri->fpga_buffers) * (double)ri->buffer_size * 1e9 /
-	     (double)ri->rate_bytes;
-	/* past the cap (casting it would be undefined), or below 1 ns (0 would read as unknown) */
-	if (!(ns < (double)RUN_INFO_MAX_TOLERABLE_NS)) {
-		return RUN_INFO_MAX_TOLERABLE_NS;
-	}
-	return ns < 1.0 ? 1 : (uint64_t)ns;
+	return dgr_tolerable_latency_ns(ri->host_buffers, ri->fpga_buffers, ri->buffer_size,
+					(double)ri->rate_bytes);
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dgrdma/stats.h>
+
 /*
  * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
  * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
@@ -104,7 +106,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
  * facts (65535 + 65535 buffers of 1 GiB at 4 bytes/s) is taken as this, so
  * sums with capture times and signed margins cannot overflow.
  */
-#define RUN_INFO_MAX_TOLERABLE_NS 1000000000000000000ull
+#define RUN_INFO_MAX_TOLERABLE_NS DGR_TOLERABLE_MAX_NS
 
 /*
  * Reads the counters of an object holding any of the keys above (other keys

@@ -40,3 +40,20 @@ uint64_t dgr_percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned 
 	}
 	return sorted[rank - 1];
 }
+
+/* See stats.h. */
+uint64_t dgr_tolerable_latency_ns(uint64_t host_buffers, uint64_t fpga_buffers,
+				  uint64_t buffer_size, double rate_bytes_s)
+{
+	double ns;
+
+	if (!host_buffers || !buffer_size || !(rate_bytes_s > 0) || rate_bytes_s > 1e300) {
+		return 0;
+	}
+	ns = (double)(host_buffers + fpga_buffers) * (double)buffer_size * 1e9 / rate_bytes_s;
+	/* past the cap (casting it would be undefined), or below 1 ns (0 would read as unknown) */
+	if (!(ns < (double)DGR_TOLERABLE_MAX_NS)) {
+		return DGR_TOLERABLE_MAX_NS;
+	}
+	return ns < 1.0 ? 1 : (uint64_t)ns;
+}

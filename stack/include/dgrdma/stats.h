@@ -110,6 +110,23 @@ extern const char *const dgr_conn_stats_names[DGR_CONN_STATS_NFIELDS];
  */
 uint64_t dgr_percentile_nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_mille);
 
+/*
+ * The largest tolerable latency, 10^18 ns (31.7 years): a larger product is
+ * taken as this, so sums with capture times and signed margins cannot overflow.
+ */
+#define DGR_TOLERABLE_MAX_NS 1000000000000000000ull
+
+/*
+ * The one tolerable-latency formula of the project, (N_c + N_p) x S / R
+ * (docs/protocol.md): host_buffers + fpga_buffers buffers of buffer_size
+ * bytes at rate_bytes_s bytes per second (a double: the host measures it).
+ * dgrdma-host's summary and latency-report use it. Returns the latency in ns,
+ * in [1, DGR_TOLERABLE_MAX_NS], or 0 when host_buffers, buffer_size or the
+ * rate is 0 (or the rate is not a finite positive number).
+ */
+uint64_t dgr_tolerable_latency_ns(uint64_t host_buffers, uint64_t fpga_buffers,
+				  uint64_t buffer_size, double rate_bytes_s);
+
 /* Roles of the stack's threads (the thread_start tracepoint's role field). */
 enum dgr_thread_role {
 	DGR_ROLE_RX = 0,

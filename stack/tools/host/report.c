@@ -138,7 +138,8 @@ static void print_tolerable(struct dgr_pr *p, const struct dgr_conn_opts *co, st
 		/* the bytes of the transactions after the first, over the time they took */
 		rate = (double)bytes * (double)(transactions - 1) / (double)transactions /
 		       ((double)(last - first) / 1e9);
-		tolerable = (double)(co->buffers + co->peer_buffers) * co->buffer_size / rate * 1e9;
+		tolerable = (double)dgr_tolerable_latency_ns(co->buffers, co->peer_buffers,
+							     co->buffer_size, rate);
 	}
 	dgr_pr_obj_begin(p, "tolerable_latency", NULL);
 	dgr_pr_u64(p, "host_buffers", NULL, co->buffers);

@@ -14,6 +14,7 @@
 #include <dgrdma/cli.h>
 #include <dgrdma/host.h>
 #include <dgrdma/ramp.h>
+#include <dgrdma/stats.h>
 #include <dgrdma/transport.h>
 
 #include "../tap.h"
@@ -520,9 +521,30 @@ static void test_ready_file(void)
 	rmdir(dir);
 }
 
+/* The project's shared small rules (dgrdma/stats.h): the percentile and the tolerable latency. */
+static void test_shared_rules(void)
+{
+	const uint64_t v[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+
+	TAP_EQ_U(dgr_percentile_nearest_rank(v, 10, 500), 50, "p50 of 10: rank 5");
+	TAP_EQ_U(dgr_percentile_nearest_rank(v, 10, 990), 100, "p99 of 10: rank ceil(9.9) = 10");
+	TAP_EQ_U(dgr_percentile_nearest_rank(v, 10, 1), 10, "p0.1 of 10: rank 1, never 0");
+	TAP_EQ_U(dgr_percentile_nearest_rank(v, 1, 999), 10, "one sample: itself");
+	/* 8 + 2 buffers of 8 KiB at 400 MB/s: 204.8 us */
+	TAP_EQ_U(dgr_tolerable_latency_ns(8, 2, 8192, 400e6), 204800, "(8 + 2) x 8192 / 400 MB/s");
+	TAP_EQ_U(dgr_tolerable_latency_ns(0, 2, 8192, 400e6), 0, "no host buffers: unknown");
+	TAP_EQ_U(dgr_tolerable_latency_ns(8, 2, 8192, 0), 0, "no rate: unknown");
+	TAP_EQ_U(dgr_tolerable_latency_ns(8, 2, 8192, -1), 0, "a negative rate: unknown");
+	TAP_EQ_U(dgr_tolerable_latency_ns(65535, 64, 1u << 30, 4), DGR_TOLERABLE_MAX_NS,
+		 "the largest pool at 4 bytes/s: saturates at 10^18 ns");
+	TAP_EQ_U(dgr_tolerable_latency_ns(1, 0, 1, 4e10), 1,
+		 "1 byte at 4e10 bytes/s: 1 ns, never 0");
+}
+
 int main(void)
 {
 	test_ramp();
+	test_shared_rules();
 	test_ramp_against_reference();
 	test_ramp_fill_against_reference();
 	test_ring();
