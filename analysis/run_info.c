@@ -300,15 +300,17 @@ static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
 }
 
 /*
- * The value of option opt in the recorded command ("--opt", "VALUE" or
- * "--opt=VALUE", as getopt_long takes them): 1 and *val when found, 0 when
- * absent, -DGR_E_INVAL when the option is its last element.
+ * The next value of option opt in the recorded command from element *pos on
+ * ("--opt", "VALUE" or "--opt=VALUE", as getopt_long takes them; none after
+ * "--"): 1, *val and *pos past it when found, 0 when absent, -DGR_E_INVAL when
+ * the option is its last element.
  */
-static int command_value(const json_t *cmd, const char *opt, const char **val, char *errbuf)
+static int command_next(const json_t *cmd, const char *opt, size_t *pos, const char **val,
+			char *errbuf)
 {
 	size_t i, n = json_array_size(cmd), ol = strlen(opt);
 
-	for (i = 0; i < n; i++) {
+	for (i = *pos; i < n; i++) {
 		const char *a = json_string_value(json_array_get(cmd, i));
 
 		if (!strcmp(a, "--")) {
@@ -316,6 +318,7 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 		}
 		if (!strncmp(a, opt, ol) && a[ol] == '=') {
 			*val = a + ol + 1;
+			*pos = i + 1;
 			return 1;
 		}
 		if (!strcmp(a, opt)) {
@@ -325,10 +328,37 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 						      opt);
 			}
 			*val = json_string_value(json_array_get(cmd, i + 1));
+			*pos = i + 2;
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/* The first value of option opt in the whole recorded command (command_next). */
+static int command_value(const json_t *cmd, const char *opt, const char **val, char *errbuf)
+{
+	size_t pos = 0;
+
+	return command_next(cmd, opt, &pos, val, errbuf);
+}
+
+/* Whether flag opt stands in the recorded command from element from on (before "--"). */
+static bool command_flag(const json_t *cmd, size_t from, const char *opt)
+{
+	size_t i, n = json_array_size(cmd);
+
+	for (i = from; i < n; i++) {
+		const char *a = json_string_value(json_array_get(cmd, i));
+
+		if (!strcmp(a, "--")) {
+			break;
+		}
+		if (!strcmp(a, opt)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -388,8 +418,10 @@ static int take_udp_addr(struct run_info *ri, const char *opt, const char *val, 
  */
 static int read_roles(const json_t *cmd, int prog, bool fpga, struct run_info *ri, char *errbuf)
 {
-	size_t i, n = json_array_size(cmd);
-	bool udp = false, mode_seen = false;
+	static const char *const addr_opts[] = { "--bind", "--peer" };
+	size_t n = json_array_size(cmd), pos;
+	const char *val;
+	unsigned int k;
 	int rc;
 
 	if (!fpga && (size_t)prog + 1 < n) {
@@ -399,53 +431,35 @@ static int read_roles(const json_t *cmd, int prog, bool fpga, struct run_info *r
 			   : !strcmp(sub, "tx") ? RUN_PATH_TX
 						: RUN_PATH_UNKNOWN;
 	}
-	for (i = (size_t)prog + 1; i < n; i++) {
-		const char *a = json_string_value(json_array_get(cmd, i));
-		const char *m;
-
-		if (!strcmp(a, "--")) {
-			break;
-		}
-		udp = udp || !strcmp(a, "--udp");
-		if (!fpga || (strcmp(a, "--mode") != 0 && strncmp(a, "--mode=", 7) != 0)) {
-			continue;
-		}
-		m = a[6] == '=' ? a + 7
-		    : i + 1 < n ? json_string_value(json_array_get(cmd, i + 1))
-				: "";
-		mode_seen = true;
-		ri->path = !strcmp(m, "adc")   ? RUN_PATH_RX
-			   : !strcmp(m, "dac") ? RUN_PATH_TX
-					       : RUN_PATH_UNKNOWN;
-	}
-	if (fpga && !mode_seen) {
+	if (fpga) {
 		ri->path = RUN_PATH_RX; /* dgrdma-fpga's default mode: the ADC */
+		pos = (size_t)prog + 1;
+		/* the last --mode counts, as getopt_long takes it; one without a value is unknown
+		 */
+		while ((rc = command_next(cmd, "--mode", &pos, &val, NULL)) != 0) {
+			ri->path = rc < 0		 ? RUN_PATH_UNKNOWN
+				   : !strcmp(val, "adc") ? RUN_PATH_RX
+				   : !strcmp(val, "dac") ? RUN_PATH_TX
+							 : RUN_PATH_UNKNOWN;
+			if (rc < 0) {
+				break;
+			}
+		}
 	}
-	if (!udp) {
+	if (!command_flag(cmd, (size_t)prog + 1, "--udp")) {
 		return 0;
 	}
-	for (i = (size_t)prog + 1; i < n; i++) {
-		const char *a = json_string_value(json_array_get(cmd, i));
-		const char *val;
-		bool bind;
+	for (k = 0; k < 2; k++) {
+		bool bind = k == 0;
 
-		if (!strcmp(a, "--")) {
-			break;
+		pos = (size_t)prog + 1;
+		while ((rc = command_next(cmd, addr_opts[k], &pos, &val, errbuf)) > 0) {
+			/* the host's own address: dgrdma-host's --bind, dgrdma-fpga's --peer */
+			rc = take_udp_addr(ri, addr_opts[k], val, bind != fpga, errbuf);
+			if (rc < 0) {
+				return rc;
+			}
 		}
-		bind = !strcmp(a, "--bind") || !strncmp(a, "--bind=", 7);
-		if (!bind && strcmp(a, "--peer") != 0 && strncmp(a, "--peer=", 7) != 0) {
-			continue;
-		}
-		if (a[6] == '=') {
-			val = a + 7;
-		} else if (i + 1 < n) {
-			val = json_string_value(json_array_get(cmd, ++i));
-		} else {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "command: %s is its last element (no value)", a);
-		}
-		/* the host's own address: dgrdma-host's --bind, dgrdma-fpga's --peer */
-		rc = take_udp_addr(ri, bind ? "--bind" : "--peer", val, bind != fpga, errbuf);
 		if (rc < 0) {
 			return rc;
 		}
