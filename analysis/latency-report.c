@@ -150,23 +150,6 @@ static void usage(FILE *fp)
 	    "up).\n");
 }
 
-/* Adds port to the analysis's UDP ports unless it is there; -1 when the table is full. */
-static int add_udp_port(struct wa_opts *wa, uint16_t port)
-{
-	unsigned int i;
-
-	for (i = 0; i < wa->n_udp_ports; i++) {
-		if (wa->udp_ports[i] == port) {
-			return 0;
-		}
-	}
-	if (wa->n_udp_ports == WA_MAX_UDP_PORTS) {
-		return -1;
-	}
-	wa->udp_ports[wa->n_udp_ports++] = port;
-	return 0;
-}
-
 /* --udp-port LIST: comma-separated ports 1..65535, added to 18078; a bad one is named. */
 static int parse_udp_ports(const char *list, struct wa_opts *wa)
 {
@@ -174,9 +157,6 @@ static int parse_udp_ports(const char *list, struct wa_opts *wa)
 	const char *p = list;
 	uint64_t port;
 
-	if (!wa->n_udp_ports) {
-		wa->udp_ports[wa->n_udp_ports++] = DGR_UDP_PORT;
-	}
 	for (;;) {
 		size_t n = strcspn(p, ",");
 
@@ -193,7 +173,7 @@ static int parse_udp_ports(const char *list, struct wa_opts *wa)
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			return -1;
 		}
-		if (add_udp_port(wa, (uint16_t)port) < 0) {
+		if (wa_opts_add_udp_port(wa, (uint16_t)port) < 0) {
 			fprintf(stderr, "latency-report: --udp-port: at most %d ports\n",
 				WA_MAX_UDP_PORTS);
 			return -1;
@@ -218,11 +198,9 @@ static void take_run_roles(struct options *o)
 	if (!o->path_given && ri->path != RUN_PATH_UNKNOWN) {
 		o->wa.undecided_path = ri->path == RUN_PATH_TX ? WA_TX : WA_RX;
 	}
-	if (ri->n_udp_ports && !o->wa.n_udp_ports) {
-		o->wa.udp_ports[o->wa.n_udp_ports++] = DGR_UDP_PORT;
-	}
 	for (i = 0; i < ri->n_udp_ports; i++) {
-		(void)add_udp_port(&o->wa, ri->udp_ports[i]); /* 34 at most: always fits */
+		/* a full table (64 ports of --udp-port) keeps the options' ports */
+		(void)wa_opts_add_udp_port(&o->wa, ri->udp_ports[i]);
 	}
 	if (ri->host_addr[0] && o->wa.n_hosts == 0) {
 		n = pcap_input_parse_addr(ri->host_addr, &o->wa.hosts[0]);

@@ -23,9 +23,6 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	if (!w->o.reasm_max) {
 		w->o.reasm_max = ENG_REASM_MAX;
 	}
-	if (!w->o.n_udp_ports) {
-		w->o.udp_ports[w->o.n_udp_ports++] = DGR_UDP_PORT;
-	}
 	w->conns = calloc(WA_MAX_CONNS, sizeof(*w->conns));
 	if (!w->conns) {
 		if (errbuf) {
@@ -38,16 +35,36 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	return 0;
 }
 
-bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port)
+bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->o.n_udp_ports; i++) {
-		if (w->o.udp_ports[i] == port) {
+	if (port == DGR_UDP_PORT) {
+		return true;
+	}
+	for (i = 0; i < o->n_udp_ports; i++) {
+		if (o->udp_ports[i] == port) {
 			return true;
 		}
 	}
 	return false;
+}
+
+int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port)
+{
+	if (wa_opts_udp_port_ours(o, port)) {
+		return 0;
+	}
+	if (o->n_udp_ports == WA_MAX_UDP_PORTS - 1) {
+		return -1;
+	}
+	o->udp_ports[o->n_udp_ports++] = port;
+	return 0;
+}
+
+bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port)
+{
+	return wa_opts_udp_port_ours(&w->o, port);
 }
 
 void wa_free(struct wire_analysis *w)

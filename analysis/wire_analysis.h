@@ -114,8 +114,11 @@ struct wa_opts {
 	unsigned int n_hosts;
 	/* the data path of a connection no address or DCP decides: WA_RX (the FPGA sends data) */
 	enum wa_dir undecided_path;
-	/* UDP ports that carry DG-RDMA and DCP (either end); none given: DGR_UDP_PORT */
-	uint16_t udp_ports[WA_MAX_UDP_PORTS];
+	/*
+	 * UDP ports that carry DG-RDMA and DCP (either end) besides DGR_UDP_PORT,
+	 * which always does: WA_MAX_UDP_PORTS ports in all (wa_opts_add_udp_port).
+	 */
+	uint16_t udp_ports[WA_MAX_UDP_PORTS - 1];
 	unsigned int n_udp_ports;
 	void (*on_bell)(void *ctx, const struct wa_bell_event *ev);
 	void (*on_txn)(void *ctx, const struct wa_txn_event *ev);
@@ -157,7 +160,16 @@ struct wa_l2 {
 /* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */
 int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf);
 
-/* Whether UDP port carries DG-RDMA or DCP for this analysis (wa_opts.udp_ports). */
+/* Whether UDP port carries DG-RDMA or DCP for these options: DGR_UDP_PORT or one added. */
+bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port);
+
+/*
+ * Adds port to the UDP ports of o (nothing when it is already ours). Returns 0,
+ * or -1 when o already has WA_MAX_UDP_PORTS ports.
+ */
+int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port);
+
+/* Whether UDP port carries DG-RDMA or DCP for this analysis (wa_opts_udp_port_ours). */
 bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port);
 void wa_free(struct wire_analysis *w);
 
