@@ -548,6 +548,31 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	return 0;
 }
 
+/*
+ * The JSON object in text (len bytes): a new reference, or NULL with errbuf
+ * naming the syntax error's line and column or what the top level is instead.
+ */
+static json_t *load_object(const char *text, size_t len, char *errbuf)
+{
+	json_error_t jerr;
+	json_t *root;
+	char d[64];
+
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
+			       jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
+			       describe(root, d, sizeof(d)));
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
 			      char *errbuf);
 
@@ -623,7 +648,6 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "losses", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
-	json_error_t jerr;
 	json_t *root, *v;
 	const char *format;
 	char d[64];
@@ -636,15 +660,9 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if (i == len) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "empty (no JSON in it)");
 	}
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	root = load_object(text, len, errbuf);
 	if (!root) {
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
-				      jerr.line, jerr.column, jerr.text);
-	}
-	if (!json_is_object(root)) {
-		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
-			       describe(root, d, sizeof(d)));
-		goto end;
+		return -DGR_E_INVAL;
 	}
 	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), errbuf) < 0) {
 		goto end;
@@ -842,22 +860,13 @@ static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_
 
 int fpga_counters_parse(const char *text, size_t len, struct fpga_counters *fc, char *errbuf)
 {
-	json_error_t jerr;
-	json_t *root;
-	char d[64];
-	int ret = -DGR_E_INVAL;
+	json_t *root = load_object(text, len, errbuf);
+	int ret;
 
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!root) {
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "invalid JSON at line %d, column %d: %s",
-				      jerr.line, jerr.column, jerr.text);
+		return -DGR_E_INVAL;
 	}
-	if (!json_is_object(root)) {
-		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
-			       describe(root, d, sizeof(d)));
-	} else {
-		ret = read_fpga_counters(root, "", fc, errbuf);
-	}
+	ret = read_fpga_counters(root, "", fc, errbuf);
 	json_decref(root);
 	return ret;
 }
