@@ -83,6 +83,15 @@ refused 2 "dgrdma-host: --coalesce-wait: 'x' is not a number (accepted: 0..10000
 	"dgrdma-host --coalesce-wait: the old name" -- "${H[@]}" --coalesce-wait x
 refused 2 "dgrdma-host: --sample-rate: 'fast' is not a number (accepted: 0..1e11 samples/s; e.g. 200e6 or 200M)" \
 	"dgrdma-host tx --sample-rate" -- "$B/dgrdma-host" tx --udp --peer 127.0.0.1:9 --sample-rate fast
+# latency-report's ports and roles (issue 18): each bad value named with what is accepted
+refused 2 "latency-report: --udp-port: '0' is out of range 1..65535" \
+	"latency-report --udp-port 0" -- "$B/latency-report" --udp-port 0 x.pcap
+refused 2 "latency-report: --udp-port: '5,,6' is not a comma-separated list of ports 1..65535" \
+	"latency-report --udp-port with an empty element" -- "$B/latency-report" --udp-port 5,,6 x.pcap
+refused 2 "latency-report: --udp-port: at most 64 ports" \
+	"latency-report --udp-port with 64 ports besides 18078" -- "$B/latency-report" --udp-port "$(seq -s, 1 64)" x.pcap
+refused 2 "latency-report: --path: 'up' is not rx (data FPGA->host) or tx (data host->FPGA)" \
+	"latency-report --path up" -- "$B/latency-report" --path up x.pcap
 # the FPGA-fidelity options (issue 17): each bad value named with its range
 refused 2 "dgrdma-fpga: --ack-window: '0' is out of range 1..64" \
 	"dgrdma-fpga --ack-window 0" -- "$B/dgrdma-fpga" --udp --ack-window 0
