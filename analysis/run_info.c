@@ -785,7 +785,12 @@ static int read_and_parse(const char *path, text_parser parse, void *out, char *
 	}
 	ret = parse(text, len, out, msg);
 	if (ret < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.60s: %.190s", path, msg);
+		/* a long path keeps its end, the file's name: room for the message is 190 */
+		size_t pl = strlen(path);
+		const char *tail = pl > 60 ? path + pl - 57 : path;
+
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s%s: %.190s", tail == path ? "" : "...", tail,
+			 msg);
 	}
 	free(text);
 	return ret;

@@ -213,6 +213,13 @@ bad_run_json "{$head, \"losses\": {\"host\": {\"samples_lost\": -1}}}" "losses.h
 bad_run_json "{$head, \"losses\": {\"fpga\": {\"num_underruns\": 1, \"trailing_underruns\": 2}}}" "losses.fpga.trailing_underruns: 2 is more than num_underruns 1" "with more trailing underruns than underruns"
 bad_run_json "{$head, \"losses\": {\"fpga\": {}}}" "losses.fpga: none of the FPGA's counters" "with an FPGA summary of no counter"
 bad_run_json "{$head, \"losses\": {\"guess\": 1}}" "losses.guess: unknown key (not in losses)" "with an unknown loss"
+# a run folder deep in a long path: the message keeps the file's name (the path's end)
+long="$tmp/$(printf 'a-long-folder-name-%.0s' 1 2 3 4 5)/run"
+mkdir -p "$long"
+printf 'not json' >"$long/run.json"
+"$LR" --json --no-progress "$long" >/dev/null 2>"$tmp/rj.err"
+check_eq "$? $(grep -cF "/run/run.json: invalid JSON at line 1, column 3: invalid token near 'not'" "$tmp/rj.err")" "2 1" \
+	"run.json in a folder with a long path: the message ends with the file's name and names the error"
 rm -f "$tmp/run/run.json"
 mkdir "$tmp/run/run.json"
 "$LR" --no-progress "$tmp/run" >/dev/null 2>"$tmp/rj.err"
