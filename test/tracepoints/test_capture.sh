@@ -136,7 +136,7 @@ check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_sour
 
 # 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
 # consumer daemon cannot drain them in time.
-"$CAPTURE" -o "$WORK/lossy" --no-pcap --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
+"$CAPTURE" -o "$WORK/lossy" --no-pcap --all-events --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
 	--burst 2000000 2>"$WORK/lossy.err"
 lost=$(jqr .trace.discarded_events "$WORK/lossy")
 if [ "$lost" -gt 0 ]; then
@@ -156,6 +156,20 @@ check_eq "$(events_of_pid "$WORK/events/trace" "$pid" | sort -u | tr '\n' ' ')" 
 	"dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:frame_rx dgrdma_fpga:frame_tx dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
 	"--events dgrdma_fpga:* records only the emulator's events"
 check_eq "$(jqr .trace.events "$WORK/events")" "dgrdma_fpga:*" "run.json records the event list"
+# the default: every event once (tp-fire), less the six fired per frame
+"$CAPTURE" -o "$WORK/default" --no-pcap -- "$FIRE" 2>/dev/null
+pid=$(jqr .command_pid "$WORK/default")
+check_eq "$(events_of_pid "$WORK/default/trace" "$pid" | sort -u | tr '\n' ' ')" \
+	"dgrdma:buffer_acquire dgrdma:buffer_release dgrdma:counters dgrdma:doorbell_queued dgrdma:doorbell_rx dgrdma:doorbell_sent dgrdma:malformed dgrdma:retransmit dgrdma:socket_drop dgrdma:thread_start dgrdma:txn_complete dgrdma:txn_sent dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
+	"the default records every event but frame_rx, frame_tx, ack_rx and ack_tx"
+check_eq "$(jqr '[.trace.events, (.trace.excluded_events | join(","))] | @json' "$WORK/default")" \
+	'["dgrdma*","dgrdma:frame_rx,dgrdma:frame_tx,dgrdma:ack_rx,dgrdma:ack_tx,dgrdma_fpga:frame_rx,dgrdma_fpga:frame_tx"]' \
+	"run.json records the default's pattern and the per-frame events it leaves out"
+check_eq "$(jqr '.trace.excluded_events | length' "$WORK/events")" 0 "--events excludes nothing"
+"$CAPTURE" -o "$WORK/all" --no-pcap --all-events -- "$FIRE" 2>/dev/null
+pid=$(jqr .command_pid "$WORK/all")
+check_eq "$(events_of_pid "$WORK/all/trace" "$pid" | sort -u | wc -l)" 25 \
+	"--all-events records all 25 events of both providers"
 out=$("$CAPTURE" --events 'dgrdma; rm' -- true 2>&1)
 case $out in *"--events: 'dgrdma; rm' must be"*) ok "--events refuses other characters" ;;
 *) not_ok "--events refuses other characters"; diag "$out" ;; esac
@@ -176,7 +190,7 @@ fi
 # ---- a complete run -----------------------------------------------------------------------
 
 RUN=$WORK/run
-"$CAPTURE" -o "$RUN" -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" --peer "127.0.0.1:$PORT_B" \
+"$CAPTURE" -o "$RUN" --all-events -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" --peer "127.0.0.1:$PORT_B" \
 	--packets 200 2>"$WORK/run.err"
 check_eq "$?" 0 "capture of a complete run exits 0"
 check "run.json is valid JSON" json_valid "$RUN/run.json"

@@ -45,7 +45,7 @@ fi
 
 RUN=$WORK/run
 # A background job of a script ignores SIGINT; restore it so that cleanup can stop the run.
-env --default-signal=INT "$CAPTURE" -o "$RUN" -- "$DHOST" rx --udp \
+env --default-signal=INT "$CAPTURE" -o "$RUN" --all-events -- "$DHOST" rx --udp \
 	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
 	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
