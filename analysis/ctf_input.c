@@ -186,6 +186,34 @@ struct sink_ctx {
 	uint32_t n_classes, cap_classes, last;
 };
 
+/*
+ * A payload field that holds a reading of the trace's own clock (txn_complete's
+ * arrival_ns: CLOCK_MONOTONIC, as LTTng's) is put on the events' time axis, ns
+ * from the clock's origin, with the offset LTTng recorded at the session's
+ * start; a field it cannot convert becomes 0 (unknown).
+ */
+static void clock_fields_to_origin(struct host_event *ev, const bt_message *msg)
+{
+	const bt_clock_class *cc =
+	    bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+	unsigned int i;
+
+	for (i = 0; i < ev->nfields; i++) {
+		int64_t ns;
+
+		if (strcmp(ev->f[i].name, HE_ARRIVAL_FIELD) || ev->f[i].value == 0) {
+			continue;
+		}
+		if (!cc ||
+		    bt_clock_class_cycles_to_ns_from_origin(cc, ev->f[i].value, &ns) !=
+			BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK ||
+		    ns <= 0) {
+			ns = 0;
+		}
+		ev->f[i].value = (uint64_t)ns;
+	}
+}
+
 /* The id of the event's class with this field list, sent once. Returns -1 when out of memory. */
 static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char *name)
 {
@@ -285,6 +313,7 @@ static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	/* payload fields, then the context fields (vpid, vtid) that LTTng adds */
 	add_fields(&ctx->ev, bt_event_borrow_payload_field_const(ev));
 	add_fields(&ctx->ev, bt_event_borrow_common_context_field_const(ev));
+	clock_fields_to_origin(&ctx->ev, msg);
 	id = class_id(ctx, ec, name ? name : "");
 	if (id < 0) {
 		return -1;
@@ -632,6 +661,7 @@ struct parent_class {
 	char name[NAME_MAX_LEN + 1];
 	unsigned int nfields;
 	char fields[HE_MAX_FIELDS][NAME_MAX_LEN + 1];
+	int arrival; /* the index of HE_ARRIVAL_FIELD, -1 none: it takes --trace-offset-ns too */
 };
 
 struct reader {
@@ -697,12 +727,16 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 				return (long)off;
 			}
 			used += u;
+			k->arrival = -1;
 			for (i = 0; i < k->nfields; i++) {
 				u = take_name(p + used, avail - used, k->fields[i]);
 				if (!u) {
 					return (long)off;
 				}
 				used += u;
+				if (!strcmp(k->fields[i], HE_ARRIVAL_FIELD)) {
+					k->arrival = (int)i;
+				}
 			}
 			r->n_classes++;
 			break;
@@ -733,6 +767,12 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 			for (i = 0; i < n; i++) {
 				r->ev.f[i].name = k->fields[i];
 				memcpy(&r->ev.f[i].value, p + 15 + 8 * i, 8);
+			}
+			if (k->arrival >= 0 && r->ev.f[k->arrival].value) {
+				int64_t a =
+				    (int64_t)r->ev.f[k->arrival].value + r->h->time_offset_ns;
+
+				r->ev.f[k->arrival].value = a > 0 ? (uint64_t)a : 0;
 			}
 			ha_event(r->h, &r->ev);
 			used = 15u + 8u * n;

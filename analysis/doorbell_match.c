@@ -57,6 +57,7 @@ static void give_up(struct dm_matcher *m, struct dm_pending *p, struct dm_result
 	res->kind = DM_UNMATCHED;
 	res->txn_ts = p->ts;
 	res->txn_ref = p->ref;
+	res->txn_id = p->txn_id;
 	p->waiting = false;
 }
 
@@ -134,6 +135,7 @@ int dm_feed_doorbell(struct dm_matcher *m, uint32_t flag_addr, uint64_t ts, stru
 	res->kind = DM_MATCHED;
 	res->txn_ts = p->ts;
 	res->txn_ref = p->ref;
+	res->txn_id = p->txn_id;
 	res->latency = ts >= p->ts ? ts - p->ts : 0;
 	if (p->ordinal < m->last_matched_ordinal) {
 		m->c.order_violations++;

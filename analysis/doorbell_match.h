@@ -48,6 +48,7 @@ struct dm_result {
 	uint32_t buffer;  /* rank of the address (buffer index) at that moment */
 	uint64_t txn_ts;  /* matched/unmatched: completion time of the transaction */
 	uint64_t txn_ref; /* matched/unmatched: caller reference of the transaction */
+	uint32_t txn_id;  /* matched/unmatched: the transaction's id */
 	uint64_t latency; /* matched: doorbell ts - txn_ts */
 };
 

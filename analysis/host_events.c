@@ -35,6 +35,8 @@ int ha_init(struct host_analysis *h)
 	series_init(&h->recv);
 	series_init(&h->lat_arrival);
 	series_init(&h->lat_handed);
+	series_init(&h->arrival);
+	series_init(&h->lat_txn);
 	series_init(&h->tx_credit);
 	return 0;
 }
@@ -50,6 +52,8 @@ void ha_free(struct host_analysis *h)
 	series_free(&h->recv);
 	series_free(&h->lat_arrival);
 	series_free(&h->lat_handed);
+	series_free(&h->arrival);
+	series_free(&h->lat_txn);
 	series_free(&h->tx_credit);
 }
 
@@ -300,6 +304,9 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		p->t_complete = ev->ts;
 		p->t_acquire = p->t_release = 0;
 		p->has_wait_receive = he_get(ev, "wait_receive_ns", &p->wait_receive);
+		if (!he_get(ev, HE_ARRIVAL_FIELD, &p->arrival)) {
+			p->arrival = 0;
+		}
 	} else if (!strcmp(n, "buffer_acquire")) {
 		h->c.acquires++;
 		p = find(h, &rk);
@@ -328,6 +335,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		d.ts = p->t_complete;
 		d.latency = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
 		series_add(&h->lat, p->t_complete, d.latency);
+		series_add(&h->lat_txn, p->t_complete, txn);
 		/* the hand-over to the kernel: the send call's start, not before the completion */
 		if (!he_get(ev, "send_call_ns", &v)) {
 			v = 0;
@@ -350,6 +358,9 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 			d.wait_receive = p->wait_receive;
 			series_add(&h->recv, p->t_complete, d.wait_receive);
 			series_add(&h->lat_arrival, p->t_complete, d.latency + d.wait_receive);
+		}
+		if (p->arrival) {
+			series_add(&h->arrival, p->t_complete, p->arrival);
 		}
 		if (h->on_doorbell) {
 			h->on_doorbell(h->ctx, &d);

@@ -38,6 +38,9 @@ struct host_event {
 	struct he_field f[HE_MAX_FIELDS];
 };
 
+/* The field of a reading of the trace's clock, put on the events' time axis by the reader. */
+#define HE_ARRIVAL_FIELD "arrival_ns"
+
 /* Returns true and sets *v when the event has the field. */
 bool he_get(const struct host_event *ev, const char *name, uint64_t *v);
 
@@ -64,6 +67,7 @@ struct ha_pending {
 	uint64_t t_complete, t_acquire, t_release;
 	uint64_t wait_receive; /* txn_complete's wait_receive_ns */
 	bool has_wait_receive; /* the event had that field (older traces do not) */
+	uint64_t arrival;      /* txn_complete's arrival_ns on the time axis; 0 unknown */
 };
 
 /* One matched in-host doorbell (RX path), as on_doorbell gets it. */
@@ -110,6 +114,13 @@ struct host_analysis {
 	 * lat, in the same order
 	 */
 	struct series lat_handed;
+	/*
+	 * the completing frame's kernel arrival (txn_complete's arrival_ns) as the
+	 * value, absolute; one per sample of lat, in the same order, when every
+	 * doorbell had it (older traces do not)
+	 */
+	struct series arrival;
+	struct series lat_txn;	 /* the transaction's id, one per sample of lat */
 	struct series tx_credit; /* t = txn_sent time */
 	struct ha_counts c;
 	struct ha_thread threads[HA_MAX_THREADS];

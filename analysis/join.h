@@ -8,12 +8,24 @@
  *                   minus its send_call_ns, the start of the send call)
  * Pairing (docs/analysis.md): both series sorted by doorbell time; each wire
  * doorbell takes the unused trace doorbell nearest in time after the previous
- * pair, if both its doorbell and its completion lie within the window of the
- * wire's. Doorbells leave in order, so pairs never cross.
+ * pair (of the same transaction id when both sides give ids), if both its
+ * doorbell and its completion lie within the window of the wire's. Doorbells
+ * leave in order, so pairs never cross.
  * A part can be negative when the capture point sees a frame before the
  * trace's time of it (traces without send_call_ns take doorbell_sent, which
  * fires when the send call returned, after a capture on this host saw the
  * frame): such parts are recorded as 0 and counted.
+ * The clocks' agreement: when the trace gives each completion its kernel
+ * arrival (txn_complete's arrival_ns, put on the trace's time axis by the
+ * reader), the offset between the completing frame's time in the capture and
+ * that arrival in the trace,
+ *   offset = arrival (trace) - completing frame (capture),
+ * both readings of the kernel's one receive timestamp of the frame when the
+ * capture is taken on the receiving interface, so what is left is the error
+ * of putting the trace's monotonic clock on the capture's real-time axis (the
+ * offset LTTng recorded at the session's start, against the stack's own
+ * real-minus-monotonic reading) and any clock adjustment during the run.
+ * |offset| is recorded.
  */
 #ifndef DGR_ANALYSIS_JOIN_H
 #define DGR_ANALYSIS_JOIN_H
@@ -27,16 +39,38 @@
 struct join_result {
 	uint64_t joined;
 	uint64_t negative_w2s, negative_s2w; /* parts below 0, recorded as 0 */
+	uint64_t arrival_offsets;	     /* pairs whose trace has the kernel arrival */
+	uint64_t trace_arrival_first;	     /* of them: the trace's arrival before the capture's */
+};
+
+/* The series a join appends to: its two parts and the clocks' offsets. */
+struct join_series {
+	struct series w2s, s2w, arrival_offset;
+};
+
+void join_series_init(struct join_series *js);
+void join_series_free(struct join_series *js);
+
+/*
+ * One side's doorbells: lat, samples (t = transaction complete, value =
+ * latency); the others NULL, or one sample per sample of lat, in the same
+ * order, with as value:
+ *   handed   (trace) complete -> the doorbell handed to the kernel;
+ *   arrival  (trace) the completing frame's kernel arrival, absolute;
+ *   txn      the transaction's id: when both sides give it, a pair must have
+ *            the same id (identity, not only time, so a burst of doorbells
+ *            close in time cannot pair the wrong transactions).
+ */
+struct join_side {
+	const struct series *lat, *handed, *arrival, *txn;
 };
 
 /*
- * wire and host: samples (t = transaction complete, value = latency);
- * host_handed: NULL, or one sample per sample of host, in the same order
- * (value = complete -> hand-over to the kernel). Appends the two parts
- * (t = wire transaction time) to w2s and s2w.
+ * Appends the two parts (t = wire transaction time) to out->w2s and out->s2w,
+ * and with host->arrival the |offset| of the clocks to out->arrival_offset;
+ * res counts. A side series whose length differs from its lat is ignored.
  */
-void join_wire_host(const struct series *wire, const struct series *host,
-		    const struct series *host_handed, uint64_t window_ns, struct series *w2s,
-		    struct series *s2w, struct join_result *res);
+void join_wire_host(const struct join_side *wire, const struct join_side *host, uint64_t window_ns,
+		    struct join_series *out, struct join_result *res);
 
 #endif

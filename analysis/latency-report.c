@@ -657,13 +657,12 @@ static int decide(struct report *rep, const struct wire_analysis *wa,
 /*
  * Completes the report of what was read (wa, ha: NULL when absent): the
  * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
- * wire and the trace on one axis (into w2s and s2w) and the verdict.
+ * wire and the trace on one axis (into js) and the verdict.
  * Returns 0, or -1 when memory runs out.
  */
 static int build_report(struct report *rep, const struct options *o, bool facts_from_options,
 			bool facts_from_run_json, struct wire_analysis *wa,
-			struct host_analysis *ha, struct vicious *vc, struct series *w2s,
-			struct series *s2w)
+			struct host_analysis *ha, struct vicious *vc, struct join_series *js)
 {
 	set_tolerable(rep, o, facts_from_options, facts_from_run_json, wa);
 	if (wa) {
@@ -675,14 +674,22 @@ static int build_report(struct report *rep, const struct options *o, bool facts_
 	rep->host = ha;
 	if (wa && ha) {
 		struct join_result jr;
+		const struct join_side wire = { .lat = &wa->lat[WA_RX],
+						.txn = &wa->lat_txn[WA_RX] };
+		const struct join_side host = { .lat = &ha->lat,
+						.handed = &ha->lat_handed,
+						.arrival = &ha->arrival,
+						.txn = &ha->lat_txn };
 
-		join_wire_host(&wa->lat[WA_RX], &ha->lat, &ha->lat_handed, o->join_window_ns, w2s,
-			       s2w, &jr);
+		join_wire_host(&wire, &host, o->join_window_ns, js, &jr);
 		rep->joined = jr.joined;
 		rep->negative_w2s = jr.negative_w2s;
 		rep->negative_s2w = jr.negative_s2w;
-		rep->wire_to_stack = w2s;
-		rep->stack_to_wire = s2w;
+		rep->arrival_offsets = jr.arrival_offsets;
+		rep->trace_arrival_first = jr.trace_arrival_first;
+		rep->wire_to_stack = &js->w2s;
+		rep->stack_to_wire = &js->s2w;
+		rep->arrival_offset = &js->arrival_offset;
 	}
 	return decide(rep, wa, ha);
 }
@@ -713,7 +720,7 @@ struct live_host {
 	bool wa_on;
 	size_t wire_mark;
 	struct vicious vc;
-	struct series w2s, s2w;
+	struct join_series js;
 };
 
 struct live_view {
@@ -1092,7 +1099,7 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		wa_finish(&h->wa);
 	}
 	if (build_report(&h->rep, o, facts_from_options, false, h->wa_on ? &h->wa : NULL, &h->ha,
-			 &h->vc, &h->w2s, &h->s2w)) {
+			 &h->vc, &h->js)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
@@ -1207,8 +1214,7 @@ static int run_live(const struct options *o)
 		h->rep.inputs = &h->url;
 		h->rep.n_inputs = 1;
 		live_init(&h->acc);
-		series_init(&h->w2s);
-		series_init(&h->s2w);
+		join_series_init(&h->js);
 		hs[i] = &h->ha;
 	}
 	if (o->live_if && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
@@ -1283,8 +1289,7 @@ out:
 		if (h->ha_on) {
 			ha_free(&h->ha);
 		}
-		series_free(&h->w2s);
-		series_free(&h->s2w);
+		join_series_free(&h->js);
 	}
 	if (v) {
 		free(v->hosts);
@@ -1301,7 +1306,7 @@ int main(int argc, char **argv)
 	struct host_analysis ha;
 	struct report rep;
 	struct dgr_pr pr;
-	struct series w2s, s2w;
+	struct join_series js;
 	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
 	char path[PATH_MAX], fpga_path[PATH_MAX];
 	struct fpga_counters fpga;
@@ -1335,8 +1340,7 @@ int main(int argc, char **argv)
 	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
-	series_init(&w2s);
-	series_init(&s2w);
+	join_series_init(&js);
 	app.trace_offset_ns = o.trace_offset_ns;
 	o.wa.on_bell = app_bell;
 	o.wa.on_txn = app_txn;
@@ -1483,7 +1487,7 @@ int main(int argc, char **argv)
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
 	if (build_report(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL,
-			 ha_on ? &ha : NULL, &app.vc, &w2s, &s2w)) {
+			 ha_on ? &ha : NULL, &app.vc, &js)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}
@@ -1540,8 +1544,7 @@ out:
 	if (ha_on) {
 		ha_free(&ha);
 	}
-	series_free(&w2s);
-	series_free(&s2w);
+	join_series_free(&js);
 out_inputs:
 	for (i = 0; i < n_owned; i++) {
 		free(owned[i]);

@@ -344,6 +344,20 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 			r->stack_to_wire, 0, 0)) {
 			return -1;
 		}
+		if (r->arrival_offsets) {
+			dgr_pr_u64(p, "arrival_offsets",
+				   "doorbells with the kernel arrival in the trace",
+				   r->arrival_offsets);
+			dgr_pr_u64(p, "trace_arrival_before_capture",
+				   "of them, the trace's arrival before the capture's time",
+				   r->trace_arrival_first);
+			if (print_latency(p, "capture_vs_trace_arrival_ns",
+					  "clocks: |capture time - kernel arrival in the trace| of "
+					  "the completing frame:",
+					  r->arrival_offset, 0, 0)) {
+				return -1;
+			}
+		}
 		dgr_pr_obj_end(p);
 	}
 	dgr_pr_obj_end(p);

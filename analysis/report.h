@@ -32,6 +32,9 @@ struct report {
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
 	uint64_t joined, negative_w2s, negative_s2w;
+	/* the capture's and the trace's times of a frame's arrival (join.h) */
+	const struct series *arrival_offset;
+	uint64_t arrival_offsets, trace_arrival_first;
 	/* the verdict, and the summary it was computed from (reused when printing) */
 	struct classification verdict;
 	const struct series *verdict_s;

@@ -32,6 +32,8 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	}
 	series_init(&w->lat[WA_RX]);
 	series_init(&w->lat[WA_TX]);
+	series_init(&w->lat_txn[WA_RX]);
+	series_init(&w->lat_txn[WA_TX]);
 	return 0;
 }
 
@@ -83,6 +85,8 @@ void wa_free(struct wire_analysis *w)
 	}
 	series_free(&w->lat[WA_RX]);
 	series_free(&w->lat[WA_TX]);
+	series_free(&w->lat_txn[WA_RX]);
+	series_free(&w->lat_txn[WA_TX]);
 	w->conns = NULL;
 }
 
@@ -260,6 +264,7 @@ static void on_bell_result(struct wire_analysis *w, unsigned int ci, enum wa_dir
 	}
 	if (r->kind == DM_MATCHED) {
 		series_add(&w->lat[d], r->txn_ts, r->latency);
+		series_add(&w->lat_txn[d], r->txn_ts, r->txn_id);
 	}
 	if (!w->o.on_bell) {
 		return;

@@ -149,6 +149,7 @@ struct wire_analysis {
 	/* results, per direction, aggregated over connections */
 	struct wa_dir_stats dir[2];
 	struct series lat[2];
+	struct series lat_txn[2]; /* the matched transaction's id, one per sample of lat */
 	bool finished;
 };
 

@@ -96,11 +96,16 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, frame_tx,
 		lttng_ust_field_integer(uint8_t, ack_count, ack_count)
 		lttng_ust_field_integer(uint8_t, retransmit, retransmit)))
 
-/* RX path: every message of a transaction has arrived; its buffer is full. */
+/*
+ * RX path: every message of a transaction has arrived; its buffer is full.
+ * arrival_ns: the kernel's receive time of the completing frame on
+ * CLOCK_MONOTONIC, LTTng's clock (the trace reader puts it on the events' time
+ * axis), to join with the same frame in a packet capture.
+ */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, txn_complete,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint32_t, txn_id, uint16_t, buffer, uint32_t, bytes,
 			  uint8_t, opcode, uint32_t, flag_addr, uint16_t, frame_seq, uint64_t,
-			  wait_receive_ns),
+			  wait_receive_ns, uint64_t, arrival_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		lttng_ust_field_integer(uint32_t, txn_id, txn_id)
@@ -109,7 +114,8 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, txn_complete,
 		lttng_ust_field_integer(uint8_t, opcode, opcode)
 		lttng_ust_field_integer_hex(uint32_t, flag_addr, flag_addr)
 		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
-		lttng_ust_field_integer(uint64_t, wait_receive_ns, wait_receive_ns)))
+		lttng_ust_field_integer(uint64_t, wait_receive_ns, wait_receive_ns)
+		lttng_ust_field_integer(uint64_t, arrival_ns, arrival_ns)))
 
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(dgrdma, buffer_class,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id),

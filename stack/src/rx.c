@@ -136,7 +136,7 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 		}
 		dgr_flag_decode(d->flag_value, &fw);
 		DGR_TP(txn_complete, c->o.conn_index, d->txn_id, (uint16_t)idx, d->bytes, fw.opcode,
-		       d->flag_addr, seq, now - arrival);
+		       d->flag_addr, seq, now - arrival, arrival);
 		x->notify_worker = true;
 		return;
 	}

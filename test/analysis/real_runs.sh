@@ -304,6 +304,12 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	else
 		not_ok "run folder: stack -> wire for every joined doorbell, those below 0 counted ($neg of $joined)"
 	fi
+	# The clocks: the completing frame's time in the capture and its kernel arrival in the trace
+	# (txn_complete's arrival_ns) are two readings of one kernel timestamp (on lo: the send's and
+	# the receive's, tens of ns apart). Every joined doorbell has an offset; a trace put on the
+	# wrong axis would be off by the run's own length or more, hence the loose 100 us bound.
+	check_eq "$(jq -r '.host.joined | [.arrival_offsets == .doorbells, .capture_vs_trace_arrival_ns.count == .doorbells, .capture_vs_trace_arrival_ns.max < 100000] | join(" ")' "$tmp/runf.json")" \
+		"true true true" "run folder: capture time and trace arrival of each joined doorbell's frame agree (max $(jq -r '.host.joined.capture_vs_trace_arrival_ns.max' "$tmp/runf.json") ns)"
 
 	# A TX run recorded as a trace only (dgrdma-capture --no-pcap): judged on the FPGA occupancy
 	# of the stack's txn_sent -> doorbell_rx credits (regime.series host.tx), as a capture is.

@@ -176,13 +176,18 @@ static void test_table_churn(void)
 
 static void test_join(void)
 {
-	struct series wire, host, w2s, s2w;
+	struct series wire, host, handed, recv, wtxn, htxn;
+	struct join_series js;
 	struct join_result jr;
+	struct join_side ws = { .lat = &wire }, hs = { .lat = &host };
 
 	series_init(&wire);
 	series_init(&host);
-	series_init(&w2s);
-	series_init(&s2w);
+	series_init(&handed);
+	series_init(&recv);
+	series_init(&wtxn);
+	series_init(&htxn);
+	join_series_init(&js);
 	/* wire: frame completing the txn at 1000, doorbell frame at 9000 */
 	series_add(&wire, 1000, 8000);
 	series_add(&wire, 20000, 8000);
@@ -193,44 +198,98 @@ static void test_join(void)
 	series_add(&host, 40100, 4600);
 	/* sent 200 ns after the wire saw it (a capture point inside sendmsg) */
 	series_add(&host, 60100, 1100);
-	join_wire_host(&wire, &host, NULL, 5000, &w2s, &s2w, &jr);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
 	TAP_EQ_U(jr.joined, 3, "three doorbells joined, the one missing from the trace skipped");
-	tap_ok(w2s.n == 3 && w2s.s[0].value == 400 && w2s.s[1].value == 100 &&
-		   w2s.s[2].value == 100,
+	tap_ok(js.w2s.n == 3 && js.w2s.s[0].value == 400 && js.w2s.s[1].value == 100 &&
+		   js.w2s.s[2].value == 100,
 	       "wire -> stack 400, 100 and 100 ns");
-	tap_ok(s2w.n == 3 && s2w.s[0].value == 300 && s2w.s[1].value == 300 && s2w.s[2].value == 0,
+	tap_ok(js.s2w.n == 3 && js.s2w.s[0].value == 300 && js.s2w.s[1].value == 300 &&
+		   js.s2w.s[2].value == 0,
 	       "stack -> wire 300, 300, and 0 for the negative part");
 	TAP_EQ_U(jr.negative_s2w, 1, "one negative stack -> wire part counted");
-	series_free(&w2s);
-	series_free(&s2w);
-	series_init(&w2s);
-	series_init(&s2w);
-	join_wire_host(&wire, &host, NULL, 100, &w2s, &s2w, &jr);
+	TAP_EQ_U(js.arrival_offset.n, 0, "no arrivals given: no clock offsets");
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 100, &js, &jr);
 	TAP_EQ_U(jr.joined, 0, "a 100 ns window pairs nothing");
-	series_free(&w2s);
-	series_free(&s2w);
-	series_init(&w2s);
-	series_init(&s2w);
-	{
-		/* the send calls began 1000, 900 and 300 ns before doorbell_sent fired */
-		struct series handed;
 
-		series_init(&handed);
-		series_add(&handed, 1400, 6300);
-		series_add(&handed, 40100, 3700);
-		series_add(&handed, 60100, 800);
-		join_wire_host(&wire, &host, &handed, 5000, &w2s, &s2w, &jr);
-		tap_ok(jr.joined == 3 && s2w.n == 3 && s2w.s[0].value == 1300 &&
-			   s2w.s[1].value == 1200 && s2w.s[2].value == 100 && jr.negative_s2w == 0,
-		       "stack -> wire from the hand-over: 1300, 1200 and 100 ns, none negative");
-		tap_ok(w2s.n == 3 && w2s.s[0].value == 400,
-		       "wire -> stack unchanged by the hand-over times");
-		series_free(&handed);
-	}
+	/* the send calls began 1000, 900 and 300 ns before doorbell_sent fired */
+	series_add(&handed, 1400, 6300);
+	series_add(&handed, 40100, 3700);
+	series_add(&handed, 60100, 800);
+	hs.handed = &handed;
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 3 && js.s2w.n == 3 && js.s2w.s[0].value == 1300 &&
+		   js.s2w.s[1].value == 1200 && js.s2w.s[2].value == 100 && jr.negative_s2w == 0,
+	       "stack -> wire from the hand-over: 1300, 1200 and 100 ns, none negative");
+	tap_ok(js.w2s.n == 3 && js.w2s.s[0].value == 400,
+	       "wire -> stack unchanged by the hand-over times");
+	hs.handed = NULL;
+
+	/* the kernel's arrival of the completing frame: 1001, 39997 and 60000 */
+	series_add(&recv, 1400, 1001);
+	series_add(&recv, 40100, 39997);
+	series_add(&recv, 60100, 60000);
+	hs.arrival = &recv;
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.arrival_offsets == 3 && js.arrival_offset.n == 3 &&
+		   js.arrival_offset.s[0].value == 1 && js.arrival_offset.s[1].value == 3 &&
+		   js.arrival_offset.s[2].value == 0,
+	       "clock offsets |capture - trace arrival|: 1, 3 and 0 ns");
+	TAP_EQ_U(jr.trace_arrival_first, 1, "one trace arrival before the capture's time");
+	recv.n = 2;
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 3 && jr.arrival_offsets == 0 && js.arrival_offset.n == 0,
+	       "arrivals not given for every doorbell: no offsets (%" PRIu64 ")",
+	       jr.arrival_offsets);
+	hs.arrival = NULL;
+
+	/*
+	 * Transaction ids. A burst: the trace's doorbells for wire transactions 20 and 21
+	 * leave 100 ns apart, and the trace missed 20's; by time alone wire 20 would take
+	 * the trace's 21 (the nearest), and 21 would be left without a pair.
+	 */
 	series_free(&wire);
 	series_free(&host);
-	series_free(&w2s);
-	series_free(&s2w);
+	series_init(&wire);
+	series_init(&host);
+	series_add(&wire, 1000, 5000); /* txn 20: doorbell 6000 */
+	series_add(&wire, 2000, 4100); /* txn 21: doorbell 6100 */
+	series_add(&host, 2300, 3850); /* txn 21: doorbell 6150 */
+	series_add(&wtxn, 1000, 20);
+	series_add(&wtxn, 2000, 21);
+	series_add(&htxn, 2300, 21);
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 1 && js.w2s.n == 1 && js.w2s.s[0].t == 1000,
+	       "by time alone: wire txn 20 takes the trace's 21 (the wrong one)");
+	ws.txn = &wtxn;
+	hs.txn = &htxn;
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 1 && js.w2s.n == 1 && js.w2s.s[0].t == 2000 && js.w2s.s[0].value == 300,
+	       "with ids: wire txn 21 pairs with the trace's 21 (wire -> stack 300 ns)");
+	htxn.s[0].value = 22;
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	TAP_EQ_U(jr.joined, 0, "with ids: no transaction in common, no pair");
+
+	join_series_free(&js);
+	series_free(&wire);
+	series_free(&host);
+	series_free(&handed);
+	series_free(&recv);
+	series_free(&wtxn);
+	series_free(&htxn);
 }
 
 static void test_vpid(void)
@@ -261,7 +320,7 @@ static void test_rx_from_arrival(void)
 	h.on_doorbell = on_bell;
 	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "bytes",
 	   U(8192), "opcode", U(0), "flag_addr", U(0x100000), "frame_seq", U(3), "wait_receive_ns",
-	   U(700), NULL);
+	   U(700), "arrival_ns", U(310), NULL);
 	ev("dgrdma:txn_complete", 1200, "conn", U(0), "txn_id", U(2), "buffer", U(1), "bytes",
 	   U(8192), "opcode", U(0), "flag_addr", U(0x100004), "frame_seq", U(4), "wait_receive_ns",
 	   U(0), NULL);
@@ -277,6 +336,8 @@ static void test_rx_from_arrival(void)
 	       sum.max);
 	series_summarise(&h.recv, 0, 0, &sum);
 	tap_ok(sum.count == 2 && sum.min == 0 && sum.max == 700, "receive waits 0 and 700 ns");
+	tap_ok(h.arrival.n == 1 && h.arrival.s[0].t == 1000 && h.arrival.s[0].value == 310,
+	       "the kernel arrival (arrival_ns 310) kept for the one doorbell that had it");
 	ha_free(&h);
 }
 

@@ -34,7 +34,7 @@ EXPECTED=$(cat <<EOT
 dgrdma:thread_start	role = 2, conn = 7, tid = 12345, policy = 1, priority = 50, nice = -5, cpuset = 0x8000000000000003
 dgrdma:frame_rx	conn = 7, frame_seq = 65535, bytes = 4294967295, msgs = 300, ack_start = 65534, ack_count = 255
 dgrdma:frame_tx	conn = 7, frame_seq = 1, bytes = 8000, msgs = 2, ack_start = 3, ack_count = 4, retransmit = 1
-dgrdma:txn_complete	conn = 7, txn_id = 4000000000, buffer = 9, bytes = 65536, opcode = 1, flag_addr = 0xDEADBEEF, frame_seq = 10, wait_receive_ns = 12345678901
+dgrdma:txn_complete	conn = 7, txn_id = 4000000000, buffer = 9, bytes = 65536, opcode = 1, flag_addr = 0xDEADBEEF, frame_seq = 10, wait_receive_ns = 12345678901, arrival_ns = 23456789012
 dgrdma:buffer_acquire	conn = 7, buffer = 11, txn_id = 12
 dgrdma:buffer_release	conn = 7, buffer = 13, txn_id = 14
 dgrdma:doorbell_queued	conn = 7, buffer = 15, txn_id = 16, flag_addr = 0x11

@@ -43,7 +43,7 @@ static void fire_host_events(void)
 	DGR_TP(frame_rx, 7, 65535, UINT32_C(4294967295), 300, 65534, 255);
 	DGR_TP(frame_tx, 7, 1, 8000, 2, 3, 4, 1);
 	DGR_TP(txn_complete, 7, UINT32_C(4000000000), 9, 65536, 1, UINT32_C(0xdeadbeef), 10,
-	       UINT64_C(12345678901));
+	       UINT64_C(12345678901), UINT64_C(23456789012));
 	DGR_TP(buffer_acquire, 7, 11, 12);
 	DGR_TP(buffer_release, 7, 13, 14);
 	DGR_TP(doorbell_queued, 7, 15, 16, 17);
