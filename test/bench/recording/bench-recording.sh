@@ -3,20 +3,28 @@
 # bench-recording (issue 22, item 4): what recording costs the stream it records. Side by
 # side in one run, dgrdma-fpga streaming into dgrdma-host rx --sink null over a veth pair at
 # MTU 9000 (two network namespaces): the highest sample rate sustained for BENCH_SECONDS
-# (default 10) with a drop rate of at most 0.02% and a clean end (bisection, BENCH_STEPS steps
-# between 0 and BENCH_MAX_MSPS, default 6 and 800), with
-#   none   no recording;
-#   trace  dgrdma-capture --no-pcap (its default events: every dgrdma* event of both providers);
-#   pcap   dgrdma-capture with the packet capture too (dumpcap on the host's veth);
-#   live   dgrdma-capture --live --no-pcap, followed by latency-report --live --json.
+# (default 10) with a drop rate of at most 0.02% and a clean end, with
+#   none     no recording;
+#   default  dgrdma-capture --no-pcap (its default events: every event but the per-frame ones);
+#   every    dgrdma-capture --no-pcap --all-events (the per-frame events too);
+#   pcap     dgrdma-capture with the packet capture too (dumpcap on the host's veth);
+#   live     dgrdma-capture --live --no-pcap, followed by latency-report --live --json.
+# BENCH_REPEAT (default 3) rounds, the cases interleaved in each, so that the machine's load
+# falls on every case alike. In each round "none" is found by bisection between 0 and
+# BENCH_MAX_MSPS (default 800) in BENCH_STEPS + 2 steps, then each recording case between 0 and
+# 1.25 times that round's "none" in BENCH_STEPS (default 7) steps (resolution 1.25/2^7 = 1% of
+# it); a case's ratio is to its own round's "none".
+# Then one run with the packet capture at half the last "none" rate, kept as a run folder, for
+# the clocks: latency-report's offset between a frame's time in the capture and its kernel
+# arrival in the trace (joined.capture_vs_trace_arrival_ns; the issue's target: 1 us at p99).
 # Each recording case runs in the host's namespace with a private LTTng run folder and session
-# daemon. Results: $DGR_BUILD/bench/recording/{results.csv,results.txt}: the rate, its ratio to
-# "none" (the issue asks at least 0.97 for the default recording), the p99 in-host latency.
+# daemon. Results: $DGR_BUILD/bench/recording/{results.csv,results.txt,summary.txt,offset.json}.
 # Not a test (timing on a shared machine).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 SECS=${BENCH_SECONDS:-10}
-STEPS=${BENCH_STEPS:-6}
+STEPS=${BENCH_STEPS:-7}
+REPEAT=${BENCH_REPEAT:-3}
 MAX=$((${BENCH_MAX_MSPS:-800} * 1000000))
 OUT=$DGR_BUILD/bench/recording
 HOST=$DGR_BUILD/bin/dgrdma-host
@@ -51,7 +59,8 @@ mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpf
 	lttng-sessiond --daemonize >/dev/null 2>&1 || exit 3
 rm -rf "$out"
 case $mode in
-trace) "$capture" --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 ;;
+default) "$capture" --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 ;;
+every) "$capture" --no-pcap --all-events -o "$out" -- "$@" >"$out.log" 2>&1 ;;
 pcap) "$capture" -o "$out" -- "$@" >"$out.log" 2>&1 ;;
 live)
 	"$capture" --live --live-wait 30 --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 &
@@ -96,16 +105,13 @@ run_rate() {
 	jq_py "$OUT/run.json" 'd["drop_rate"] if d["status"] == "ended" else 1'
 }
 
-echo "case,rate_msps,ratio_to_none,drop_rate,latency_p99_us,latency_from_arrival_p99_us" >"$OUT/results.csv"
-none_rate=0
-for mode in none trace pcap live; do
-	lo=0
-	hi=$MAX
-	best=0
-	for _ in $(seq "$STEPS"); do
+# bisect MODE LO HI STEPS: the highest clean rate found; keeps that run's summary in best.MODE.json
+bisect() {
+	local mode=$1 lo=$2 hi=$3 steps=$4 best=0 mid drop
+	for _ in $(seq "$steps"); do
 		mid=$(((lo + hi) / 2))
 		drop=$(run_rate "$mode" "$mid")
-		echo "  $mode: $((mid / 1000000)) MS/s -> drop rate $drop" >&2
+		echo "  round $round, $mode: $(python3 -c "print('%.1f' % ($mid / 1e6))") MS/s -> drop rate $drop" >&2
 		if python3 -c "import sys; sys.exit(0 if $drop <= 0.0002 else 1)"; then
 			lo=$mid
 			best=$mid
@@ -114,20 +120,65 @@ for mode in none trace pcap live; do
 			hi=$mid
 		fi
 	done
-	[ "$mode" = none ] && none_rate=$best
-	if [ "$best" = 0 ]; then
-		echo "$mode,0,0,,," >>"$OUT/results.csv"
-		continue
-	fi
-	python3 - "$mode" "$best" "$none_rate" "$OUT/best.$mode.json" >>"$OUT/results.csv" <<'PY'
+	echo "$best"
+}
+
+echo "round,case,rate_msps,ratio_to_none,drop_rate,latency_p99_us,latency_from_arrival_p99_us" >"$OUT/results.csv"
+none_rate=0
+for round in $(seq "$REPEAT"); do
+	for mode in none default every pcap live; do
+		if [ "$mode" = none ]; then
+			best=$(bisect none 0 "$MAX" $((STEPS + 2)))
+			none_rate=$best
+		else
+			best=$(bisect "$mode" 0 $((none_rate * 5 / 4)) "$STEPS")
+		fi
+		if [ "$best" = 0 ]; then
+			echo "$round,$mode,0,0,,," >>"$OUT/results.csv"
+			continue
+		fi
+		python3 - "$round" "$mode" "$best" "$none_rate" "$OUT/best.$mode.json" >>"$OUT/results.csv" <<'PY'
 import json, sys
-mode, best, none, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+rnd, mode, best, none, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 d = json.load(open(path))
 def p99(key):
     v = d.get(key) or {}
     return "%.1f" % (v["p99"] / 1e3) if "p99" in v else ""
-print("%s,%.1f,%s,%s,%s,%s" % (mode, best / 1e6, "%.3f" % (best / none) if none else "",
-                               d.get("drop_rate", ""), p99("latency_ns"), p99("latency_from_arrival_ns")))
+print("%s,%s,%.1f,%s,%s,%s,%s" % (rnd, mode, best / 1e6, "%.3f" % (best / none) if none else "",
+                                  d.get("drop_rate", ""), p99("latency_ns"),
+                                  p99("latency_from_arrival_ns")))
 PY
+	done
 done
 column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"
+
+# the median ratio of each case and its spread over the rounds
+python3 - "$OUT/results.csv" <<'PY' | tee "$OUT/summary.txt"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("case     rounds  rate_msps_median  ratio_median  ratio_min  ratio_max")
+for mode in ["none", "default", "every", "pcap", "live"]:
+    r = [x for x in rows if x["case"] == mode and x["ratio_to_none"]]
+    if not r:
+        continue
+    ratios = [float(x["ratio_to_none"]) for x in r]
+    rates = [float(x["rate_msps"]) for x in r]
+    print("%-8s %6d  %16.1f  %12.3f  %9.3f  %9.3f" % (mode, len(r), statistics.median(rates),
+          statistics.median(ratios), min(ratios), max(ratios)))
+PY
+
+# the clocks: one run with trace and packet capture, kept, analysed by latency-report
+if [ "$none_rate" -gt 0 ]; then
+	run_rate pcap $((none_rate / 2)) >/dev/null
+	"$LR" --json "$OUT/rec" >"$OUT/offset.full.json" 2>"$OUT/offset.err"
+	python3 - "$OUT/offset.full.json" "$((none_rate / 2))" <<'PY' | tee "$OUT/offset.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d.get("host", {}).get("joined") or {}
+o = j.get("capture_vs_trace_arrival_ns") or {}
+print(json.dumps({"rate_sps": int(sys.argv[2]), "doorbells_joined": j.get("doorbells"),
+                  "arrival_offsets": j.get("arrival_offsets"),
+                  "trace_before_capture": j.get("trace_arrival_before_capture"),
+                  "abs_offset_ns": {k: o.get(k) for k in ("count", "p50", "p99", "p999", "max")}}))
+PY
+fi
