@@ -74,7 +74,7 @@ live)
 esac
 st=$?
 wait
-kill -TERM "$(cat /run/lttng/lttng-sessiond.pid)"
+kill -TERM "$(cat /run/lttng/lttng-sessiond.pid)" 2>/dev/null
 exit "$st"
 REC
 
