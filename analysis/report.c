@@ -130,6 +130,8 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 		   w->snap_cut_frames);
 	dgr_pr_u64(p, "messages", NULL, w->msgs);
 	dgr_pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
+	dgr_pr_u64(p, "messages_after_given_up",
+		   "messages of transactions already given up (ignored)", w->msgs_after_given_up);
 	dgr_pr_u64(p, "sequence_gaps", "frame_seq gaps", w->seq.gaps);
 	dgr_pr_u64(p, "frames_missing", "frames missing in gaps", w->seq.missing);
 	dgr_pr_u64(p, "duplicate_frames", "duplicate frame_seqs", w->seq.duplicates);

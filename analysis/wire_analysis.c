@@ -320,8 +320,14 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		count_malformed(w, rc);
 		return;
 	}
-	if (rc == DGR_REASM_DUPLICATE) {
+	if (rc == DGR_REASM_DUPLICATE || rc == ENG_REASM_AFTER_COMPLETE) {
+		/* seen before, or after its transaction completed: a repeated fragment */
 		w->duplicate_msgs++;
+		return;
+	}
+	if (rc == ENG_REASM_AFTER_GIVEN_UP) {
+		/* as the plugin does: it neither restarts the transaction nor counts it again */
+		w->msgs_after_given_up++;
 		return;
 	}
 	if (rc != DGR_REASM_COMPLETE) {

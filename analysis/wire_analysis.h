@@ -142,6 +142,7 @@ struct wire_analysis {
 	/* frames */
 	uint64_t frames, dgrdma_frames, ack_only_frames, other_frames, truncated_frames;
 	uint64_t msgs, snap_cut_frames, duplicate_msgs, reasm_overflow;
+	uint64_t msgs_after_given_up; /* fragments of a transaction the feed gave up: ignored */
 	uint64_t malformed_frames, malformed_by_reason[DGR_E__COUNT];
 	struct eng_seq_counts seq; /* sequence analysis, over every sender (wa_finish) */
 	uint64_t first_ts, last_ts;

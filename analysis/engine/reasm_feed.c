@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The reassembly feed rule of latency-report and the plugin (reasm_feed.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,12 +8,20 @@
 
 #include "reasm_feed.h"
 
+#define WORDS (ENG_FINISHED_WINDOW / 64)
+
 int eng_reasm_init(struct eng_reasm *e, unsigned int max, uint64_t timeout_ns,
 		   dgr_reasm_cb given_up, void *ctx, char *errbuf)
 {
 	memset(e, 0, sizeof(*e));
 	e->reasm = dgr_reasm_new(max, errbuf);
-	if (!e->reasm) {
+	e->finished.complete = calloc(WORDS, sizeof(uint64_t));
+	e->finished.given_up = calloc(WORDS, sizeof(uint64_t));
+	if (!e->reasm || !e->finished.complete || !e->finished.given_up) {
+		if (e->reasm && errbuf) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
+		}
+		eng_reasm_free(e);
 		return -DGR_E_NOMEM;
 	}
 	e->timeout_ns = timeout_ns;
@@ -25,6 +34,90 @@ void eng_reasm_free(struct eng_reasm *e)
 {
 	dgr_reasm_free(e->reasm);
 	e->reasm = NULL;
+	free(e->finished.complete);
+	free(e->finished.given_up);
+	e->finished.complete = e->finished.given_up = NULL;
+}
+
+static void bit_set(uint64_t *b, uint32_t id, int on)
+{
+	uint32_t i = id % ENG_FINISHED_WINDOW;
+
+	if (on) {
+		b[i / 64] |= 1ull << (i % 64);
+	} else {
+		b[i / 64] &= ~(1ull << (i % 64));
+	}
+}
+
+static int bit_get(const uint64_t *b, uint32_t id)
+{
+	uint32_t i = id % ENG_FINISHED_WINDOW;
+
+	return (int)(b[i / 64] >> (i % 64) & 1);
+}
+
+/* Clears the bits of ids from, from + 1, ... (n of them; at most the whole window). */
+static void clear_range(uint64_t *b, uint32_t from, uint32_t n)
+{
+	uint32_t i = from % ENG_FINISHED_WINDOW;
+
+	if (n >= ENG_FINISHED_WINDOW) {
+		memset(b, 0, WORDS * sizeof(uint64_t));
+		return;
+	}
+	while (n && i % 64) { /* up to a word's start */
+		b[i / 64] &= ~(1ull << (i % 64));
+		i = (i + 1) % ENG_FINISHED_WINDOW;
+		n--;
+	}
+	while (n >= 64) { /* whole words */
+		b[i / 64] = 0;
+		i = (i + 64) % ENG_FINISHED_WINDOW;
+		n -= 64;
+	}
+	while (n) {
+		b[i / 64] &= ~(1ull << (i % 64));
+		i++;
+		n--;
+	}
+}
+
+/* True when id lies in the window (max - WINDOW, max]. */
+static int in_window(const struct eng_finished *f, uint32_t id)
+{
+	return f->any && f->max - id < ENG_FINISHED_WINDOW;
+}
+
+/* Records id as finished (complete, or given up), moving the window up to it if it is newer. */
+static void finish(struct eng_finished *f, uint32_t id, int complete)
+{
+	if (!f->any) {
+		f->any = 1;
+		f->max = id;
+	} else if ((int32_t)(id - f->max) > 0) {
+		uint32_t gap = id - f->max;
+
+		/* the ids between leave the window's other end: not finished */
+		clear_range(f->complete, f->max + 1, gap);
+		clear_range(f->given_up, f->max + 1, gap);
+		f->max = id;
+	} else if (!in_window(f, id)) {
+		return; /* older than the window: not remembered */
+	}
+	bit_set(complete ? f->complete : f->given_up, id, 1);
+	bit_set(complete ? f->given_up : f->complete, id, 0);
+}
+
+/* The caller's callback, after remembering the transaction as given up. */
+static void on_given_up(const struct dgr_txn_info *t, void *ctx)
+{
+	struct eng_reasm *e = ctx;
+
+	finish(&e->finished, t->txn_id, 0);
+	if (e->given_up) {
+		e->given_up(t, e->ctx);
+	}
 }
 
 /* The first fragments' times of the incomplete transactions. */
@@ -72,24 +165,36 @@ static void give_up_older_half(struct eng_reasm *e)
 		before = f.ts[0] + 1;
 	}
 	free(f.ts);
-	dgr_reasm_expire(e->reasm, before, e->given_up, e->ctx);
+	dgr_reasm_expire(e->reasm, before, on_given_up, e);
 }
 
 int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
 		  struct dgr_txn_info *done)
 {
+	const struct eng_finished *f = &e->finished;
 	int rc;
 
 	if (e->timeout_ns && ts >= e->next_expire_ts) {
 		if (ts > e->timeout_ns) {
-			dgr_reasm_expire(e->reasm, ts - e->timeout_ns, e->given_up, e->ctx);
+			dgr_reasm_expire(e->reasm, ts - e->timeout_ns, on_given_up, e);
 		}
 		e->next_expire_ts = ts + e->timeout_ns / 2 + 1;
 	}
-	rc = dgr_reasm_add(e->reasm, m, ts, ref, done);
-	if (rc != -DGR_E_NOSPACE) {
-		return rc;
+	if (in_window(f, m->txn_id)) {
+		if (bit_get(f->complete, m->txn_id)) {
+			return ENG_REASM_AFTER_COMPLETE;
+		}
+		if (bit_get(f->given_up, m->txn_id)) {
+			return ENG_REASM_AFTER_GIVEN_UP;
+		}
 	}
-	give_up_older_half(e);
-	return dgr_reasm_add(e->reasm, m, ts, ref, done);
+	rc = dgr_reasm_add(e->reasm, m, ts, ref, done);
+	if (rc == -DGR_E_NOSPACE) {
+		give_up_older_half(e);
+		rc = dgr_reasm_add(e->reasm, m, ts, ref, done);
+	}
+	if (rc == DGR_REASM_COMPLETE) {
+		finish(&e->finished, done->txn_id, 1);
+	}
+	return rc;
 }

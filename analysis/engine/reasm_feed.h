@@ -13,6 +13,13 @@
  *
  * Given-up transactions are reported to the caller's callback, which counts
  * them as incomplete (latency-report) or marks them (the plugin).
+ *
+ * Finished transactions are remembered, so a fragment arriving after its
+ * transaction completed or was given up does not start a new incomplete one
+ * (which would be given up later and counted a second time): the ids of the
+ * last ENG_FINISHED_WINDOW transaction ids below the highest finished one
+ * (transaction ids count up per sender). The plugin keeps every transaction
+ * of a capture for the GUI and asks its own map first; the answer is the same.
  */
 #ifndef DGR_ENGINE_REASM_FEED_H
 #define DGR_ENGINE_REASM_FEED_H
@@ -24,8 +31,24 @@
 #define ENG_REASM_MAX		  4096		/* incomplete transactions per sender */
 #define ENG_REASM_DEFAULT_TIMEOUT 1000000000ull /* ns: latency-report --reasm-timeout 1000 */
 
+#define ENG_FINISHED_WINDOW 65536u /* transaction ids remembered as finished, a power of 2 */
+
+/* What eng_reasm_add() returns besides dgr_reasm_add()'s codes. */
+enum {
+	ENG_REASM_AFTER_COMPLETE = 16, /* a fragment of a transaction already complete */
+	ENG_REASM_AFTER_GIVEN_UP = 17, /* a fragment of a transaction given up */
+};
+
+/* Finished transaction ids: two bits per id of the window ending at max. */
+struct eng_finished {
+	uint64_t *complete, *given_up; /* ENG_FINISHED_WINDOW bits each, indexed by id */
+	uint32_t max;		       /* the highest id finished */
+	int any;		       /* 0: none finished yet */
+};
+
 struct eng_reasm {
 	struct dgr_reasm *reasm;
+	struct eng_finished finished;
 	uint64_t timeout_ns; /* 0: never given up by age */
 	uint64_t next_expire_ts;
 	dgr_reasm_cb given_up; /* called for each transaction given up */
@@ -44,9 +67,11 @@ void eng_reasm_free(struct eng_reasm *e);
 
 /*
  * Feeds one fragment captured at ts (ns) with the caller's ref, after the age
- * and room rules above. Returns what dgr_reasm_add() returns (with *done
- * filled on DGR_REASM_COMPLETE); -DGR_E_NOSPACE only when giving up the older
- * half made no room.
+ * and room rules above. Returns ENG_REASM_AFTER_COMPLETE or
+ * ENG_REASM_AFTER_GIVEN_UP for a fragment of a finished transaction (not
+ * fed), else what dgr_reasm_add() returns (with *done filled on
+ * DGR_REASM_COMPLETE); -DGR_E_NOSPACE only when giving up the older half made
+ * no room.
  */
 int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
 		  struct dgr_txn_info *done);

@@ -282,6 +282,65 @@ static int first_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
 	return eng_reasm_add(e, &msg, ts, txn, &done);
 }
 
+/* The second of the two fragments of transaction txn (first_half's other half). */
+static int second_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
+{
+	struct dgr_txn_info done;
+	struct dgr_msg msg;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.txn_id = txn;
+	msg.flag_addr = DATA(txn);
+	msg.flag_value = 1;
+	msg.num_msgs_in_txn = 2;
+	msg.msg_seq = 2;
+	msg.data_addr = 128 * txn + 64;
+	msg.data_len = 64;
+	return eng_reasm_add(e, &msg, ts, txn, &done);
+}
+
+/* Finished transactions are remembered: a late fragment neither restarts nor recounts one. */
+static void test_reasm_finished(void)
+{
+	struct eng_reasm e;
+
+	given_up_count = 0;
+	TAP_EQ_I(eng_reasm_init(&e, 16, 1000, count_given_up, NULL, NULL), 0, "finished: set up");
+	first_half(&e, 5, 0);
+	TAP_EQ_I(second_half(&e, 5, 10), DGR_REASM_COMPLETE, "finished: txn 5 completes");
+	TAP_EQ_I(first_half(&e, 5, 20), ENG_REASM_AFTER_COMPLETE,
+		 "finished: a fragment of txn 5 after it completed is not fed again");
+	TAP_EQ_U(dgr_reasm_outstanding(e.reasm), 0, "finished: nothing waits");
+	first_half(&e, 6, 30);
+	first_half(&e, 7, 2000); /* at 2000 ns txn 6 (30 ns) is older than the timeout */
+	TAP_EQ_U(given_up_count, 1, "finished: txn 6 given up by age");
+	TAP_EQ_I(second_half(&e, 6, 2100), ENG_REASM_AFTER_GIVEN_UP,
+		 "finished: txn 6's late second half is refused, not a new transaction");
+	first_half(&e, 8, 5000);
+	TAP_EQ_U(given_up_count, 2, "finished: later only txn 7 is given up, not txn 6 again");
+	TAP_EQ_U(given_up_ids[1], 7, "finished: the second given up is txn 7");
+	eng_reasm_free(&e);
+
+	/* the window: ids more than ENG_FINISHED_WINDOW below the newest are forgotten */
+	TAP_EQ_I(eng_reasm_init(&e, 16, 0, count_given_up, NULL, NULL), 0, "window: set up");
+	first_half(&e, 10, 0);
+	second_half(&e, 10, 1);
+	first_half(&e, 10 + ENG_FINISHED_WINDOW - 1, 2);
+	second_half(&e, 10 + ENG_FINISHED_WINDOW - 1, 3);
+	TAP_EQ_I(first_half(&e, 10, 4), ENG_REASM_AFTER_COMPLETE,
+		 "window: txn 10 still remembered while the newest is 65535 ids above it");
+	first_half(&e, 10 + ENG_FINISHED_WINDOW, 5);
+	second_half(&e, 10 + ENG_FINISHED_WINDOW, 6);
+	TAP_EQ_I(first_half(&e, 10, 7), DGR_REASM_PARTIAL,
+		 "window: 65536 ids above it, txn 10 is forgotten and starts anew");
+	TAP_EQ_I(first_half(&e, 11 + ENG_FINISHED_WINDOW, 8), DGR_REASM_PARTIAL,
+		 "window: an id just above the newest finished is new");
+	first_half(&e, 20, 9);
+	TAP_EQ_I(second_half(&e, 20, 10), DGR_REASM_COMPLETE,
+		 "window: an id below the window completes as usual");
+	eng_reasm_free(&e);
+}
+
 static void test_reasm_feed(void)
 {
 	struct eng_reasm e;
@@ -327,5 +386,6 @@ int main(void)
 	test_msg_rules();
 	test_udp_pad_rule();
 	test_reasm_feed();
+	test_reasm_finished();
 	return tap_done();
 }
