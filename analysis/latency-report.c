@@ -985,6 +985,31 @@ static void text_interval(struct live_view *v, const struct live_interval *iv, d
 	view_line(v, line);
 }
 
+/*
+ * The terminal's histograms: the interval's doorbells and the run's by
+ * latency, on the run's bins (so that they line up), from the kernel's
+ * arrival when the trace carries it, as the lines above.
+ */
+static void text_histograms(struct live_view *v, const struct live_interval *iv)
+{
+	const uint64_t *now = iv->has_arrival ? iv->arrival_hist : iv->hist;
+	const uint64_t *run = iv->has_arrival ? iv->arrival_hist_run : iv->hist_run;
+	char bars[LIVE_HISTOGRAM_SIZE], line[LIVE_HISTOGRAM_SIZE + 64];
+	unsigned int lo = 0, hi = 0;
+
+	if (!live_histogram_range(run, &lo, &hi)) {
+		view_line(v, "  doorbells by latency: none yet");
+		view_line(v, "");
+		return;
+	}
+	live_histogram(bars, sizeof(bars), now, lo, hi);
+	snprintf(line, sizeof(line), "  interval's doorbells by latency: %s", bars);
+	view_line(v, line);
+	live_histogram(bars, sizeof(bars), run, lo, hi);
+	snprintf(line, sizeof(line), "  run's doorbells by latency:      %s (log2 bins)", bars);
+	view_line(v, line);
+}
+
 /* The interval's lines; on a terminal they replace the previous ones. */
 static void live_text(struct live_view *v, double t)
 {
@@ -1033,6 +1058,7 @@ static void live_text(struct live_view *v, double t)
 		snprintf(line, sizeof(line), "  p99 of the last %u intervals: %s (top %s)",
 			 v->n_recent, spark, top);
 		view_line(v, line);
+		text_histograms(v, iv);
 	}
 }
 

@@ -207,8 +207,19 @@ if start_run tty; then
 	wait "$LR_PID"
 	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
 	LR_PID=""
-	check_eq "$(grep -c $'\e\\[5A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
-		"1 1 1" "on a terminal: five lines redrawn in place (cursor up 5), the p99 sparkline, then the report"
+	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
+		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report"
+	# the histograms: the last view's two lines, on the same bins (the same edges, as many bins)
+	hist_now=$(grep -a "interval's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
+	hist_run=$(grep -a "run's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
+	# LO|HI|bins, a block (3 bytes) counted as one bin as a space is
+	edges() { LC_ALL=C sed -E 's/\xe2\x96[\x81-\x88]/x/g; s/.*latency: +([0-9.]+ [num]?s) \xe2\x96\x95(.*)\xe2\x96\x8f ([0-9.]+ [num]?s).*/\1|\3|\2/' | awk -F'|' '{ print $1 "|" $2 "|" length($3) }'; }
+	if [[ "$hist_run" =~ run\'s\ doorbells\ by\ latency:\ +[0-9.]+\ [num]?s\ ▕[▁▂▃▄▅▆▇█\ ]*█[▁▂▃▄▅▆▇█\ ]*▏\ [0-9.]+\ [num]?s\ \(log2\ bins\)$ ]] &&
+		[ "$(echo "$hist_now" | edges)" = "$(echo "$hist_run" | sed 's/ (log2 bins)$//' | edges)" ]; then
+		ok "on a terminal: the interval's and the run's latency histograms, on the same bins"
+	else
+		not_ok "on a terminal: the interval's and the run's latency histograms, on the same bins ('$hist_now' '$hist_run')"
+	fi
 else
 	not_ok "third dgrdma-capture --live wrote live.url"
 fi
