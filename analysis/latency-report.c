@@ -48,6 +48,7 @@ struct options {
 	const char *live_if;	   /* --live-if: the wire too, captured on this interface */
 	const char *live_filter;   /* --live-filter */
 	const char *live_pcap;	   /* --live-pcap: the frames captured, saved */
+	const char *live_follow;   /* --live-follow: the wire too, from a capture being written */
 	const char *csv_dir;
 	uint64_t interval_ns;
 	bool progress;
@@ -98,6 +99,9 @@ static void usage(FILE *fp)
 	    "                         ether proto 0xf040 or ether proto 0xf042)\n"
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
 	    "                         it again offline\n"
+	    "  --live-follow FILE     --live with one URL: the wire too, from the capture FILE\n"
+	    "                         (pcap or pcapng) read as it is written, e.g. the run\n"
+	    "                         folder's capture.pcapng that dgrdma-capture --live records\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
@@ -347,6 +351,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->live_filter = val;
 		} else if (!strcmp(a, "--live-pcap")) {
 			o->live_pcap = val;
+		} else if (!strcmp(a, "--live-follow")) {
+			o->live_follow = val;
 		} else if (!strcmp(a, "--live-interval")) {
 			if (parse_num(a, val, 0.1, 3600, &v)) {
 				return -1;
@@ -473,9 +479,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
-	if (!o->live && (o->live_if || o->live_filter || o->live_pcap)) {
-		fprintf(stderr, "latency-report: --live-if, --live-filter and --live-pcap go with "
-				"--live\n");
+	if (!o->live && (o->live_if || o->live_filter || o->live_pcap || o->live_follow)) {
+		fprintf(stderr, "latency-report: --live-if, --live-filter, --live-pcap and "
+				"--live-follow go with --live\n");
+		return -1;
+	}
+	if (o->live_if && o->live_follow) {
+		fprintf(stderr,
+			"latency-report: --live-if and --live-follow are two sources of the "
+			"same wire: give one\n");
 		return -1;
 	}
 	if ((o->live_filter || o->live_pcap) && !o->live_if) {
@@ -498,11 +510,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 		}
-		if (o->live_if && o->n_inputs != 1) {
+		if ((o->live_if || o->live_follow) && o->n_inputs != 1) {
 			fprintf(stderr,
-				"latency-report: --live-if captures for one session: give "
+				"latency-report: %s captures for one session: give "
 				"one URL with it (got %u)\n",
-				o->n_inputs);
+				o->live_if ? "--live-if" : "--live-follow", o->n_inputs);
 			return -1;
 		}
 		if (o->csv_dir) {
@@ -707,8 +719,9 @@ struct live_host {
 	struct live_acc acc;
 	struct report rep; /* the run's facts; the verdict so far is judged into it */
 	struct live_interval iv;
-	/* --live-if: the wire, captured live (the first session only) */
+	/* --live-if: the wire, captured live (the first session only); or --live-follow */
 	struct pcap_live *cap;
+	struct pcap_follow *follow;
 	struct wire_analysis wa;
 	bool wa_on;
 	size_t wire_mark;
@@ -1156,16 +1169,20 @@ static void live_txn(void *ctx, const struct wa_txn_event *ev)
 	}
 }
 
-/* ctf_input_live's other descriptor: the frames captured since the last call. */
+/* ctf_input_live's other descriptor: the frames captured (or written) since the last call. */
 static int live_capture(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
-	int n = pcap_input_live_read(v->hosts[0].cap, errbuf);
+	int n = v->hosts[0].follow ? pcap_input_follow_read(v->hosts[0].follow, errbuf)
+				   : pcap_input_live_read(v->hosts[0].cap, errbuf);
 
 	return n < 0 ? n : 0;
 }
 
-/* --live-if: the first session's wire analysis and its capture. Returns 0 or a DGR_E_* code. */
+/*
+ * --live-if or --live-follow: the first session's wire analysis and its
+ * capture. Returns 0 or a DGR_E_* code.
+ */
 static int live_wire_open(const struct options *o, struct live_host *h, char *errbuf)
 {
 	struct wa_opts wo = o->wa;
@@ -1180,6 +1197,9 @@ static int live_wire_open(const struct options *o, struct live_host *h, char *er
 	}
 	h->wa_on = true;
 	h->rep.wire = &h->wa;
+	if (o->live_follow) {
+		return pcap_input_follow_open(o->live_follow, &h->wa, &h->follow, errbuf);
+	}
 	return pcap_input_live_open(o->live_if,
 				    o->live_filter ? o->live_filter
 						   : "udp port 18078 or ether proto 0xf040 or "
@@ -1237,7 +1257,7 @@ static int run_live(const struct options *o)
 		series_init(&h->s2w);
 		hs[i] = &h->ha;
 	}
-	if (o->live_if && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
+	if ((o->live_if || o->live_follow) && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);
 		goto out;
 	}
@@ -1248,6 +1268,9 @@ static int run_live(const struct options *o)
 	lo.stop = &live_stop;
 	if (v->hosts[0].cap) {
 		lo.extra_fd = pcap_input_live_fd(v->hosts[0].cap);
+		lo.on_extra = live_capture;
+	} else if (v->hosts[0].follow) {
+		lo.extra_fd = pcap_input_follow_fd(v->hosts[0].follow);
 		lo.on_extra = live_capture;
 	}
 	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
@@ -1262,6 +1285,15 @@ static int run_live(const struct options *o)
 	if (rc == 0 && v->hosts[0].cap) {
 		/* the frames that came before the session's end */
 		rc = live_capture(v, errbuf);
+	}
+	if (rc == 0 && v->hosts[0].follow) {
+		/*
+		 * To the file's end: dgrdma-capture stops dumpcap before it
+		 * destroys the session, so a session that ended has a whole
+		 * capture; an interrupted view takes the records written so far.
+		 */
+		rc = pcap_input_follow_finish(v->hosts[0].follow, !lo.stopped, errbuf);
+		rc = rc < 0 ? rc : 0;
 	}
 	if (rc == 0) {
 		/* the last, partial interval: its run so far is the final report's */
@@ -1303,6 +1335,7 @@ out:
 		struct live_host *h = &v->hosts[i];
 
 		pcap_input_live_close(h->cap, errbuf);
+		pcap_input_follow_close(h->follow);
 		if (h->wa_on) {
 			wa_free(&h->wa);
 		}

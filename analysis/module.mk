@@ -51,6 +51,16 @@ analysis: $(ANALYSIS_UNIT)
 CHECK_DEPS += $(ANALYSIS_UNIT)
 CHECK_SUITES += $(ANALYSIS_UNIT)
 
+# Following a capture file as it is written: libpcap, and dgrdma-gen's captures.
+ANALYSIS_FOLLOW_TEST := $(BUILD)/test/analysis/test_pcap_follow
+$(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
+		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_FOLLOW_TEST)
+CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
+CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
+
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
 PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)

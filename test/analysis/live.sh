@@ -49,14 +49,15 @@ if ! tp_lttng_setup; then
 fi
 
 # start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
-# 16 KiB), waiting up to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared
-# within 30 s).
+# 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied;
+# sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+PCAP_OPTS=(--no-pcap)
 start_run() {
 	local name=$1 n
 	shift
 	rm -f "$WORK/$name.ready"
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" "$@" \
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" -o "$WORK/$name" "$@" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
 		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
@@ -257,6 +258,41 @@ if [ "$(id -u)" = 0 ]; then
 	else
 		not_ok "dgrdma-capture --live (wire run) wrote live.url"
 	fi
+	# ---- --live-follow: the run folder's capture.pcapng, read as dumpcap writes it ----------------
+	PCAP_OPTS=()
+	if start_run follow; then
+		timeout 120 "$LR" --live --json --live-interval 0.5 \
+			--live-follow "$WORK/follow/capture.pcapng" --host-buffers 16 --buffer-size 16384 \
+			--sample-rate 2e6 --fpga-buffers 4 "$URL" >"$WORK/follow.jsonl" 2>"$WORK/follow.err" &
+		LR_PID=$!
+		stream follow 3
+		wait "$CAP_PID"
+		check_eq "$?" 0 "--live-follow: dgrdma-capture --live with its packet capture ended well"
+		CAP_PID=""
+		wait "$LR_PID"
+		check_eq "$?" 0 "--live-follow: followed to the end ($(head -c 200 "$WORK/follow.err"))"
+		LR_PID=""
+		F=$WORK/follow.jsonl
+		diag "--live-follow: wire doorbells per interval: $(jq -s -r '[.[] | select(.kind == "interval") | .wire_rx.interval.count] | map(tostring) | join(" ")' "$F")"
+		check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
+			| ($iv | all(has("wire_rx")))
+			  and ([range(0; $iv | length) as $i
+			        | ([$iv[:$i + 1][].wire_rx.interval.count] | add) == $iv[$i].wire_rx.run.count] | all)
+			  and ($iv[-1].wire_rx.run.count == .[-1].wire.rx.latency_ns.count)
+			  and (.[-1].wire.rx.matched > 0) and (.[-1].host.joined.doorbells > 0)' "$F")" \
+			true "--live-follow: wire latency in every interval, adding up to the final report's, joined with the trace"
+		check_eq "$(jq -s '[.[] | select(.kind == "interval")] | .[:-1] | map(.wire_rx.interval.count) | add > 0' "$F")" \
+			true "--live-follow: doorbells read from the file while it was written (before the last interval)"
+		"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+			--fpga-buffers 4 "$WORK/follow/trace" "$WORK/follow/capture.pcapng" \
+			>"$WORK/follow.offline.json" 2>"$WORK/follow.offline.err"
+		check_eq "$(tail -n 1 "$F" | jq -S -c '[.wire, .host, (.regime | del(.mitigations))]')" \
+			"$(jq -S -c '[.wire, .host, (.regime | del(.mitigations))]' "$WORK/follow.offline.json")" \
+			"--live-follow: the final report (wire, host, joined, verdict) equals the offline one on the trace and the finished capture.pcapng"
+	else
+		not_ok "dgrdma-capture --live (with its capture) wrote live.url: $(tail -2 "$WORK/follow.capture.out")"
+	fi
+	PCAP_OPTS=(--no-pcap)
 	FPGA_ADDR=127.0.0.1:$PORT_F
 	bad "--live-if on no such interface" "--live-if no-such-if0" "$LR" --live --live-if no-such-if0 net://127.0.0.1:1/host/h/s
 	bad "--live-filter that does not compile" "--live-filter 'udp port x'" "$LR" --live --live-if lo --live-filter "udp port x" net://127.0.0.1:1/host/h/s
@@ -265,6 +301,11 @@ else
 fi
 bad "--live-if with two URLs" "captures for one session" "$LR" --live --live-if lo net://a/host/h/s net://a/host/h/t
 bad "--live-pcap without --live-if" "need --live-if" "$LR" --live --live-pcap x net://a/host/h/s
+bad "--live-follow with two URLs" "--live-follow captures for one session" "$LR" --live --live-follow x net://a/host/h/s net://a/host/h/t
+bad "--live-follow and --live-if" "--live-if and --live-follow are two sources" "$LR" --live --live-if lo --live-follow x net://a/host/h/s
+bad "--live-follow without --live" "go with --live" "$LR" --live-follow x y.pcap
+bad "--live-follow of a file that is not a capture" "--live-follow $DGR_SRC/README.md: not a pcap or pcapng capture" \
+	"$LR" --live --live-follow "$DGR_SRC/README.md" net://127.0.0.1:1/host/h/s
 
 # ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
 port_free() {
