@@ -50,13 +50,15 @@ bad "--live without a URL" "--live: no URL given" "$PLOT" --live
 bad "--live with nine URLs" "--live follows 1..8 sessions (got 9 URLs)" "$PLOT" --live \
 	net://a/host/h/s1 net://a/host/h/s2 net://a/host/h/s3 net://a/host/h/s4 net://a/host/h/s5 \
 	net://a/host/h/s6 net://a/host/h/s7 net://a/host/h/s8 net://a/host/h/s9
-bad "--live-if with two URLs" "--live-if captures for one session" "$PLOT" --live --live-if lo net://a/host/h/s net://a/host/h/t
-bad "--live-interval without --live" "--live-interval and --live-if go with --live" "$PLOT" --live-interval 1 x
+bad "--live-if with two URLs" "--live-if and --live-follow are for one session" "$PLOT" --live --live-if lo net://a/host/h/s net://a/host/h/t
+bad "--live-follow and --live-if" "two sources of the same wire" "$PLOT" --live --live-if lo --live-follow x net://a/host/h/s
+bad "--live-interval without --live" "--live-interval, --live-if and --live-follow go with --live" "$PLOT" --live-interval 1 x
+bad "--live-follow without --live" "--live-interval, --live-if and --live-follow go with --live" "$PLOT" --live-follow x y
 bad "--kind with --live" "--kind goes without --live" "$PLOT" --live --kind latency net://a/host/h/s
 bad "--interval with --live" "--interval goes without --live" "$PLOT" --live --interval 5 net://a/host/h/s
 bad "two INPUTs without --live" "one INPUT only (got 'a' and 'b')" "$PLOT" a b
-check "usage names --live, --live-interval and --live-if" \
-	sh -c "'$PLOT' --help | grep -q -- '--live-interval S' && '$PLOT' --help | grep -q -- '--live-if IFACE' && '$PLOT' --help | grep -q -- '--live   '"
+check "usage names --live, --live-interval, --live-if and --live-follow" \
+	sh -c "'$PLOT' --help | grep -q -- '--live-interval S' && '$PLOT' --help | grep -q -- '--live-if IFACE' && '$PLOT' --help | grep -q -- '--live-follow FILE' && '$PLOT' --help | grep -q -- '--live   '"
 
 if ! command -v gnuplot >/dev/null || ! command -v jq >/dev/null; then
 	skip "gnuplot or jq not installed (make deps)"
@@ -85,13 +87,16 @@ if ! tp_lttng_setup; then
 fi
 
 # start_run NAME: dgrdma-capture --live around dgrdma-host rx (16 buffers of 16 KiB), waiting up
-# to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+# to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied; sets CAP_PID and
+# URL (empty when no live.url appeared within 30 s).
+PCAP_OPTS=(--no-pcap)
+FPGA_ADDR=127.0.0.1:$PORT_F
 start_run() {
 	local name=$1 n
 	rm -f "$WORK/$name.ready"
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" \
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" -o "$WORK/$name" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
-		--peer "127.0.0.1:$PORT_F" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
+		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
 	CAP_PID=$!
 	URL=""
@@ -109,7 +114,7 @@ stream() {
 		[ -e "$WORK/$name.ready" ] && break
 		sleep 0.1
 	done
-	"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
+	"$DFPGA" --udp --bind "$FPGA_ADDR" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
 		--duration "$secs" --host-buffers 16 --buffer-size 16384 --quiet \
 		>"$WORK/$name.fpga.out" 2>&1
 }
@@ -179,13 +184,21 @@ else
 fi
 
 # ---- SVG, every interval in the final plot; Ctrl-C ends it with the final plot -------------------
+# as root, with the run folder's capture.pcapng followed (--live-follow): the wire's series too,
+# the emulator on UDP port 18078 (which latency-report knows without a run.json)
+follow=()
+if [ "$(id -u)" = 0 ] && command -v dumpcap >/dev/null; then
+	PCAP_OPTS=()
+	FPGA_ADDR="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2)):18078"
+	follow=(--live-follow "$WORK/svg/capture.pcapng")
+fi
 if start_run svg; then
 	# latency-report as dgrdma-plot runs it, its JSON Lines kept (exec: the same process)
 	printf '#!/bin/bash\nexec "%s" "$@" > >(tee "%s")\n' "$LR" "$WORK/svg.jsonl" >"$WORK/tee-lr"
 	chmod +x "$WORK/tee-lr"
 	# a background job of a script ignores SIGINT: restore it, as a terminal's Ctrl-C would find it
 	env --default-signal=INT timeout 120 "$PLOT" --live --format=svg --live-interval 0.5 \
-		--latency-report "$WORK/tee-lr" -o "$WORK/svg-plots" "$URL" \
+		--latency-report "$WORK/tee-lr" -o "$WORK/svg-plots" "${follow[@]}" "$URL" \
 		>"$WORK/svg.out" 2>"$WORK/svg.err" &
 	PLOT_PID=$!
 	stream svg 6 &
@@ -210,9 +223,17 @@ if start_run svg; then
 		not_ok "the final latency-live.svg is well-formed SVG"
 	fi
 	# one point per interval with doorbells in each series of the final plot (the intervals
-	# latency-report printed, the last one after SIGINT included)
+	# latency-report printed, the last one after SIGINT included), in the plot's order: p50, p99,
+	# max of the in-host latency (from arrival when the interval had it), then of the wire's
 	want=$(jq -r 'select(.kind == "interval") | (.host_rx_from_arrival // .host_rx) as $h
 		| select($h.interval.count > 0) | .elapsed_s' "$WORK/svg.jsonl" | wc -l)
+	expected=$(jq -s -r '[.[] | select(.kind == "interval")] as $iv
+		| [(["in-host", "in-host-from-arrival"][] as $src
+		    | [$iv[] | select((if .host_rx_from_arrival then "in-host-from-arrival" else "in-host" end) == $src
+		                      and (.host_rx_from_arrival // .host_rx).interval.count > 0)] | length
+		    | select(. > 0) | (., ., .)),
+		   ([$iv[] | select((.wire_rx.interval.count // 0) > 0)] | length | select(. > 0) | (., ., .))]
+		| map(tostring) | join(" ")' "$WORK/svg.jsonl")
 	points=$(python3 -c 'import sys, xml.etree.ElementTree as E
 ns = "{http://www.w3.org/2000/svg}"
 seen = {}
@@ -227,8 +248,14 @@ print(" ".join(str(seen[k]) for k in sorted(seen)))' "$F")
 	else
 		not_ok "at least 4 intervals with doorbells before SIGINT ($want)"
 	fi
-	check_eq "$points" "$want $want $want" \
-		"three series in the final SVG (the in-host p50, p99, max), one point per interval with doorbells"
+	check_eq "$points" "$expected" \
+		"the final SVG's series (p50, p99, max), one point per interval with doorbells"
+	if [ ${#follow[@]} -gt 0 ]; then
+		check_eq "$(echo "$points" | wc -w) $(grep -c 'wire-p99' "$F" | awk '{ print ($1 > 0) }')" "6 1" \
+			"--live-follow: the wire's p50, p99 and max beside the in-host ones"
+	else
+		check_eq "$(echo "$points" | wc -w)" 3 "three series: the in-host p50, p99 and max"
+	fi
 	check_eq "$(grep -c 'in-host[a-z-]*-p99' "$F" | awk '{ print ($1 > 0) }')" 1 "the p99 series is named"
 else
 	not_ok "second dgrdma-capture --live wrote live.url: $(tail -2 "$WORK/svg.capture.out")"
