@@ -48,7 +48,9 @@ struct options {
 	const char *live_if;	   /* --live-if: the wire too, captured on this interface */
 	const char *live_filter;   /* --live-filter */
 	const char *live_pcap;	   /* --live-pcap: the frames captured, saved */
-	const char *live_follow;   /* --live-follow: the wire too, from a capture being written */
+	/* --live-follow: the wire too, from captures being written (one per URL, in order) */
+	const char *live_follow[LIVE_MAX_HOSTS];
+	unsigned int n_live_follow;
 	const char *csv_dir;
 	uint64_t interval_ns;
 	bool progress;
@@ -99,9 +101,10 @@ static void usage(FILE *fp)
 	    "                         ether proto 0xf040 or ether proto 0xf042)\n"
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
 	    "                         it again offline\n"
-	    "  --live-follow FILE     --live with one URL: the wire too, from the capture FILE\n"
-	    "                         (pcap or pcapng) read as it is written, e.g. the run\n"
-	    "                         folder's capture.pcapng that dgrdma-capture --live records\n"
+	    "  --live-follow FILE     --live: the wire too, from the capture FILE (pcap or\n"
+	    "                         pcapng) read as it is written, e.g. the run folder's\n"
+	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
+	    "                         several URLs, once per URL in the same order\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
@@ -352,7 +355,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--live-pcap")) {
 			o->live_pcap = val;
 		} else if (!strcmp(a, "--live-follow")) {
-			o->live_follow = val;
+			if (o->n_live_follow == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-follow: at most %d (one per URL)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_follow[o->n_live_follow++] = val;
 		} else if (!strcmp(a, "--live-interval")) {
 			if (parse_num(a, val, 0.1, 3600, &v)) {
 				return -1;
@@ -479,12 +488,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
-	if (!o->live && (o->live_if || o->live_filter || o->live_pcap || o->live_follow)) {
+	if (!o->live && (o->live_if || o->live_filter || o->live_pcap || o->n_live_follow)) {
 		fprintf(stderr, "latency-report: --live-if, --live-filter, --live-pcap and "
 				"--live-follow go with --live\n");
 		return -1;
 	}
-	if (o->live_if && o->live_follow) {
+	if (o->live_if && o->n_live_follow) {
 		fprintf(stderr,
 			"latency-report: --live-if and --live-follow are two sources of the "
 			"same wire: give one\n");
@@ -510,11 +519,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 		}
-		if ((o->live_if || o->live_follow) && o->n_inputs != 1) {
+		if (o->live_if && o->n_inputs != 1) {
 			fprintf(stderr,
-				"latency-report: %s captures for one session: give "
+				"latency-report: --live-if captures for one session: give "
 				"one URL with it (got %u)\n",
-				o->live_if ? "--live-if" : "--live-follow", o->n_inputs);
+				o->n_inputs);
+			return -1;
+		}
+		if (o->n_live_follow && o->n_live_follow != o->n_inputs) {
+			fprintf(stderr,
+				"latency-report: --live-follow: give one capture per URL, in the "
+				"same order (got %u for %u URLs)\n",
+				o->n_live_follow, o->n_inputs);
 			return -1;
 		}
 		if (o->csv_dir) {
@@ -1080,8 +1096,10 @@ static int live_tick(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
 	const struct host_analysis *hs[LIVE_MAX_HOSTS];
-	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS];
+	const struct series *wire[LIVE_MAX_HOSTS];
+	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS], wire_from[LIVE_MAX_HOSTS];
 	struct live_interval per[LIVE_MAX_HOSTS];
+	bool wires = v->n > 0;
 	double t = elapsed_s(&v->start);
 	unsigned int i;
 
@@ -1091,6 +1109,9 @@ static int live_tick(void *ctx, char *errbuf)
 		hs[i] = &h->ha;
 		lat_from[i] = h->acc.lat_mark;
 		arrival_from[i] = h->acc.arrival_mark;
+		wire[i] = &h->wa.lat[WA_RX];
+		wire_from[i] = h->wire_mark;
+		wires = wires && h->wa_on;
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
 		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
 		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
@@ -1102,7 +1123,8 @@ static int live_tick(void *ctx, char *errbuf)
 			v->worst = h;
 		}
 	}
-	if (v->n > 1 && live_together(hs, lat_from, arrival_from, per, v->n, &v->together)) {
+	if (v->n > 1 && live_together(hs, lat_from, arrival_from, wires ? wire : NULL, wire_from,
+				      per, v->n, &v->together)) {
 		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	if (v->o->json) {
@@ -1169,21 +1191,34 @@ static void live_txn(void *ctx, const struct wa_txn_event *ev)
 	}
 }
 
-/* ctf_input_live's other descriptor: the frames captured (or written) since the last call. */
+/*
+ * ctf_input_live's other descriptor: the frames captured since the last call,
+ * or (--live-follow, on the first session's timer) written to every session's
+ * capture.
+ */
 static int live_capture(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
-	int n = v->hosts[0].follow ? pcap_input_follow_read(v->hosts[0].follow, errbuf)
-				   : pcap_input_live_read(v->hosts[0].cap, errbuf);
+	unsigned int i;
+	int n = 0;
 
+	if (v->hosts[0].cap) {
+		n = pcap_input_live_read(v->hosts[0].cap, errbuf);
+	}
+	for (i = 0; i < v->n && n >= 0; i++) {
+		if (v->hosts[i].follow) {
+			n = pcap_input_follow_read(v->hosts[i].follow, errbuf);
+		}
+	}
 	return n < 0 ? n : 0;
 }
 
 /*
- * --live-if or --live-follow: the first session's wire analysis and its
- * capture. Returns 0 or a DGR_E_* code.
+ * The wire of session i: --live-if (the first session's) or its
+ * --live-follow capture. Returns 0 or a DGR_E_* code.
  */
-static int live_wire_open(const struct options *o, struct live_host *h, char *errbuf)
+static int live_wire_open(const struct options *o, struct live_host *h, unsigned int i,
+			  char *errbuf)
 {
 	struct wa_opts wo = o->wa;
 	int rc;
@@ -1197,8 +1232,8 @@ static int live_wire_open(const struct options *o, struct live_host *h, char *er
 	}
 	h->wa_on = true;
 	h->rep.wire = &h->wa;
-	if (o->live_follow) {
-		return pcap_input_follow_open(o->live_follow, &h->wa, &h->follow, errbuf);
+	if (o->n_live_follow) {
+		return pcap_input_follow_open(o->live_follow[i], &h->wa, &h->follow, errbuf);
 	}
 	return pcap_input_live_open(o->live_if,
 				    o->live_filter ? o->live_filter
@@ -1257,9 +1292,12 @@ static int run_live(const struct options *o)
 		series_init(&h->s2w);
 		hs[i] = &h->ha;
 	}
-	if ((o->live_if || o->live_follow) && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		goto out;
+	for (i = 0; (o->live_if || o->n_live_follow) && i < v->n; i++) {
+		rc = live_wire_open(o, &v->hosts[i], i, errbuf);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &v->start);
 	lo.tick_ns = o->live_interval_ns;
@@ -1286,14 +1324,16 @@ static int run_live(const struct options *o)
 		/* the frames that came before the session's end */
 		rc = live_capture(v, errbuf);
 	}
-	if (rc == 0 && v->hosts[0].follow) {
+	for (i = 0; rc == 0 && i < v->n; i++) {
 		/*
 		 * To the file's end: dgrdma-capture stops dumpcap before it
 		 * destroys the session, so a session that ended has a whole
 		 * capture; an interrupted view takes the records written so far.
 		 */
-		rc = pcap_input_follow_finish(v->hosts[0].follow, !lo.stopped, errbuf);
-		rc = rc < 0 ? rc : 0;
+		if (v->hosts[i].follow) {
+			rc = pcap_input_follow_finish(v->hosts[i].follow, !lo.stopped, errbuf);
+			rc = rc < 0 ? rc : 0;
+		}
 	}
 	if (rc == 0) {
 		/* the last, partial interval: its run so far is the final report's */

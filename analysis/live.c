@@ -142,7 +142,8 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 }
 
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  const size_t *arrival_from, const struct series *const *wire,
+		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
 		  struct live_interval *out)
 {
 	const struct series *s[LIVE_MAX_HOSTS] = { NULL };
@@ -173,6 +174,10 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 		s[i] = &h[i]->lat;
 	}
 	if (union_quantiles(s, lat_from, n, &out->lat, &out->lat_run)) {
+		return -1;
+	}
+	out->has_wire = wire != NULL;
+	if (wire && union_quantiles(wire, wire_from, n, &out->wire, &out->wire_run)) {
 		return -1;
 	}
 	out->has_arrival = arrival;

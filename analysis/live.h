@@ -75,11 +75,14 @@ int live_close_wire(size_t *mark, const struct series *s, struct live_interval *
  * host i's interval began in h[i]->lat and h[i]->lat_arrival (its marks
  * before live_close). Counts, events, drops and histograms are summed; the
  * quantiles are those of the union of the hosts' doorbells, from the kernel's
- * arrival when every host's trace carries it. Returns 0, or -1 when memory
- * runs out.
+ * arrival when every host's trace carries it. wire (NULL: no wire) holds each
+ * host's wire RX series and wire_from[i] where its interval began (the mark
+ * before live_close_wire): the wire's quantiles are then those of the union
+ * too. Returns 0, or -1 when memory runs out.
  */
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  const size_t *arrival_from, const struct series *const *wire,
+		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
 		  struct live_interval *out);
 
 /*

@@ -150,9 +150,13 @@ static void test_together(void)
 	const struct host_analysis *hs[2] = { &a, &b };
 	struct live_acc acc[2];
 	struct live_interval per[2], all;
-	size_t lat_from[2], arrival_from[2];
+	size_t lat_from[2], arrival_from[2], wire_from[2], wire_mark[2] = { 0, 0 };
+	struct series wa, wb;
+	const struct series *wires[2] = { &wa, &wb };
 	unsigned int i;
 
+	series_init(&wa);
+	series_init(&wb);
 	if (ha_init(&a) || ha_init(&b)) {
 		tap_ok(0, "ha_init");
 		return;
@@ -168,12 +172,25 @@ static void test_together(void)
 	set_counters(&a, false, 900, 100);
 	a.c.events = 30;
 	b.c.events = 6;
+	/* on the wire (--live-follow, one capture each): a 10, 20, 30 us, b 1 ms */
+	series_add(&wa, 1, 10000);
+	series_add(&wa, 2, 20000);
+	series_add(&wa, 3, 30000);
+	series_add(&wb, 1, 1000000);
 	for (i = 0; i < 2; i++) {
 		lat_from[i] = acc[i].lat_mark;
 		arrival_from[i] = acc[i].arrival_mark;
+		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
+		live_close_wire(&wire_mark[i], wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	live_together(hs, lat_from, arrival_from, NULL, wire_from, per, 2, &all);
+	tap_ok(!all.has_wire, "together without a wire: none");
+	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	tap_ok(all.has_wire && all.wire.count == 4 && all.wire.p50 == 20000 &&
+		   all.wire.max == 1000000 && all.wire_run.count == 4,
+	       "together on the wire: the union of both captures' doorbells (4, p50 20 us at "
+	       "rank 2, max 1 ms)");
 	tap_ok(all.lat.count == 12 && all.lat_run.count == 12 && all.lat.max == 200000 &&
 		   all.lat.p50 == 6000 && all.lat.p99 == 200000,
 	       "together: the union of both hosts' doorbells (12, p50 6 us at rank 6, max 200 us)");
@@ -185,14 +202,21 @@ static void test_together(void)
 		   !memcmp(all.hist, all.hist_run, sizeof(all.hist)),
 	       "together: the hosts' histograms summed (5..8 us of a, 100 and 200 us of b)");
 
-	/* interval 2: only host b, one 1 ms doorbell */
+	/* interval 2: only host b, one 1 ms doorbell; on the wire b 5 us */
 	series_add(&b.lat, 3, 1000000);
+	series_add(&wb, 2, 5000);
 	for (i = 0; i < 2; i++) {
 		lat_from[i] = acc[i].lat_mark;
 		arrival_from[i] = acc[i].arrival_mark;
+		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
+		live_close_wire(&wire_mark[i], wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	tap_ok(all.wire.count == 1 && all.wire.p50 == 5000 && all.wire_run.count == 5 &&
+		   all.wire_run.p50 == 20000 && all.wire_run.max == 1000000,
+	       "together on the wire, interval 2: b's one doorbell; the run so far all 5 (p50 "
+	       "20 us)");
 	tap_ok(all.lat.count == 1 && all.lat.p50 == 1000000 && all.lat_run.count == 13 &&
 		   all.lat_run.max == 1000000,
 	       "together, interval 2: its one doorbell; the run so far all 13");
@@ -201,6 +225,8 @@ static void test_together(void)
 	       "together, interval 2: the histogram of its one doorbell; the run's of all 13");
 	ha_free(&a);
 	ha_free(&b);
+	series_free(&wa);
+	series_free(&wb);
 }
 
 static void test_sparkline(void)
