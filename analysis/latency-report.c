@@ -45,9 +45,11 @@ struct options {
 	bool json;
 	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
 	uint64_t live_interval_ns; /* --live-interval */
-	const char *live_if;	   /* --live-if: the wire too, captured on this interface */
-	const char *live_filter;   /* --live-filter */
-	const char *live_pcap;	   /* --live-pcap: the frames captured, saved */
+	/* --live-if: the wire too, captured on these interfaces (one per URL, in order) */
+	const char *live_if[LIVE_MAX_HOSTS];
+	const char *live_filter[LIVE_MAX_HOSTS]; /* --live-filter: one for all, or one each */
+	const char *live_pcap[LIVE_MAX_HOSTS];	 /* --live-pcap: the frames captured, saved */
+	unsigned int n_live_if, n_live_filter, n_live_pcap;
 	/* --live-follow: the wire too, from captures being written (one per URL, in order) */
 	const char *live_follow[LIVE_MAX_HOSTS];
 	unsigned int n_live_follow;
@@ -94,13 +96,14 @@ static void usage(FILE *fp)
 	    "                         final report when the session ends or on Ctrl-C; several\n"
 	    "                         URLs (up to 8): per session and together\n"
 	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
-	    "  --live-if IFACE        --live with one URL: also capture on IFACE (libpcap) and\n"
-	    "                         report the doorbell latency on the wire, joined with the\n"
-	    "                         trace as for a run folder\n"
+	    "  --live-if IFACE        --live: also capture on IFACE (libpcap) and report the\n"
+	    "                         doorbell latency on the wire, joined with the trace as for\n"
+	    "                         a run folder; with several URLs, once per URL in order\n"
 	    "  --live-filter EXPR     the capture filter of --live-if (default: udp port 18078 or\n"
-	    "                         ether proto 0xf040 or ether proto 0xf042)\n"
+	    "                         ether proto 0xf040 or ether proto 0xf042); one for all, or\n"
+	    "                         one per --live-if in order\n"
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
-	    "                         it again offline\n"
+	    "                         it again offline; one per --live-if in order\n"
 	    "  --live-follow FILE     --live: the wire too, from the capture FILE (pcap or\n"
 	    "                         pcapng) read as it is written, e.g. the run folder's\n"
 	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
@@ -349,11 +352,31 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->interval_ns = (uint64_t)(v * 1e6);
 		} else if (!strcmp(a, "--live-if")) {
-			o->live_if = val;
+			if (o->n_live_if == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-if: at most %d (one per URL)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_if[o->n_live_if++] = val;
 		} else if (!strcmp(a, "--live-filter")) {
-			o->live_filter = val;
+			if (o->n_live_filter == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-filter: at most %d (one per "
+					"--live-if)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_filter[o->n_live_filter++] = val;
 		} else if (!strcmp(a, "--live-pcap")) {
-			o->live_pcap = val;
+			if (o->n_live_pcap == LIVE_MAX_HOSTS) {
+				fprintf(
+				    stderr,
+				    "latency-report: --live-pcap: at most %d (one per --live-if)\n",
+				    LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_pcap[o->n_live_pcap++] = val;
 		} else if (!strcmp(a, "--live-follow")) {
 			if (o->n_live_follow == LIVE_MAX_HOSTS) {
 				fprintf(stderr,
@@ -488,19 +511,33 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
-	if (!o->live && (o->live_if || o->live_filter || o->live_pcap || o->n_live_follow)) {
+	if (!o->live && (o->n_live_if || o->n_live_filter || o->n_live_pcap || o->n_live_follow)) {
 		fprintf(stderr, "latency-report: --live-if, --live-filter, --live-pcap and "
 				"--live-follow go with --live\n");
 		return -1;
 	}
-	if (o->live_if && o->n_live_follow) {
+	if (o->n_live_if && o->n_live_follow) {
 		fprintf(stderr,
 			"latency-report: --live-if and --live-follow are two sources of the "
 			"same wire: give one\n");
 		return -1;
 	}
-	if ((o->live_filter || o->live_pcap) && !o->live_if) {
+	if ((o->n_live_filter || o->n_live_pcap) && !o->n_live_if) {
 		fprintf(stderr, "latency-report: --live-filter and --live-pcap need --live-if\n");
+		return -1;
+	}
+	if (o->n_live_filter > 1 && o->n_live_filter != o->n_live_if) {
+		fprintf(stderr,
+			"latency-report: --live-filter: give one for every --live-if, or one per "
+			"--live-if in the same order (got %u for %u)\n",
+			o->n_live_filter, o->n_live_if);
+		return -1;
+	}
+	if (o->n_live_pcap && o->n_live_pcap != o->n_live_if) {
+		fprintf(stderr,
+			"latency-report: --live-pcap: give one file per --live-if, in the same "
+			"order (got %u for %u)\n",
+			o->n_live_pcap, o->n_live_if);
 		return -1;
 	}
 	if (o->live) {
@@ -519,11 +556,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 		}
-		if (o->live_if && o->n_inputs != 1) {
+		if (o->n_live_if && o->n_live_if != o->n_inputs) {
 			fprintf(stderr,
-				"latency-report: --live-if captures for one session: give "
-				"one URL with it (got %u)\n",
-				o->n_inputs);
+				"latency-report: --live-if: give one interface per URL, in the "
+				"same order (got %u for %u URLs)\n",
+				o->n_live_if, o->n_inputs);
 			return -1;
 		}
 		if (o->n_live_follow && o->n_live_follow != o->n_inputs) {
@@ -1192,9 +1229,9 @@ static void live_txn(void *ctx, const struct wa_txn_event *ev)
 }
 
 /*
- * ctf_input_live's other descriptor: the frames captured since the last call,
- * or (--live-follow, on the first session's timer) written to every session's
- * capture.
+ * ctf_input_live's other descriptors: the frames every session's capture
+ * (--live-if) has since the last call, or (--live-follow, on the first
+ * session's timer) every session's capture file has been written.
  */
 static int live_capture(void *ctx, char *errbuf)
 {
@@ -1202,11 +1239,10 @@ static int live_capture(void *ctx, char *errbuf)
 	unsigned int i;
 	int n = 0;
 
-	if (v->hosts[0].cap) {
-		n = pcap_input_live_read(v->hosts[0].cap, errbuf);
-	}
 	for (i = 0; i < v->n && n >= 0; i++) {
-		if (v->hosts[i].follow) {
+		if (v->hosts[i].cap) {
+			n = pcap_input_live_read(v->hosts[i].cap, errbuf);
+		} else if (v->hosts[i].follow) {
 			n = pcap_input_follow_read(v->hosts[i].follow, errbuf);
 		}
 	}
@@ -1214,8 +1250,8 @@ static int live_capture(void *ctx, char *errbuf)
 }
 
 /*
- * The wire of session i: --live-if (the first session's) or its
- * --live-follow capture. Returns 0 or a DGR_E_* code.
+ * The wire of session i: its --live-if capture (with its --live-filter and
+ * --live-pcap) or its --live-follow one. Returns 0 or a DGR_E_* code.
  */
 static int live_wire_open(const struct options *o, struct live_host *h, unsigned int i,
 			  char *errbuf)
@@ -1235,11 +1271,12 @@ static int live_wire_open(const struct options *o, struct live_host *h, unsigned
 	if (o->n_live_follow) {
 		return pcap_input_follow_open(o->live_follow[i], &h->wa, &h->follow, errbuf);
 	}
-	return pcap_input_live_open(o->live_if,
-				    o->live_filter ? o->live_filter
-						   : "udp port 18078 or ether proto 0xf040 or "
-						     "ether proto 0xf042",
-				    o->live_pcap, &h->wa, &h->cap, errbuf);
+	return pcap_input_live_open(o->live_if[i],
+				    o->n_live_filter ? o->live_filter[o->n_live_filter > 1 ? i : 0]
+						     : "udp port 18078 or ether proto 0xf040 or "
+						       "ether proto 0xf042",
+				    o->n_live_pcap ? o->live_pcap[i] : NULL, &h->wa, &h->cap,
+				    errbuf);
 }
 
 /*
@@ -1292,7 +1329,7 @@ static int run_live(const struct options *o)
 		series_init(&h->s2w);
 		hs[i] = &h->ha;
 	}
-	for (i = 0; (o->live_if || o->n_live_follow) && i < v->n; i++) {
+	for (i = 0; (o->n_live_if || o->n_live_follow) && i < v->n; i++) {
 		rc = live_wire_open(o, &v->hosts[i], i, errbuf);
 		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
@@ -1304,13 +1341,15 @@ static int run_live(const struct options *o)
 	lo.on_tick = live_tick;
 	lo.ctx = v;
 	lo.stop = &live_stop;
-	if (v->hosts[0].cap) {
-		lo.extra_fd = pcap_input_live_fd(v->hosts[0].cap);
-		lo.on_extra = live_capture;
-	} else if (v->hosts[0].follow) {
-		lo.extra_fd = pcap_input_follow_fd(v->hosts[0].follow);
-		lo.on_extra = live_capture;
+	for (i = 0; i < v->n; i++) {
+		if (v->hosts[i].cap) {
+			lo.extra_fds[lo.n_extra++] = pcap_input_live_fd(v->hosts[i].cap);
+		}
 	}
+	if (v->hosts[0].follow) {
+		lo.extra_fds[lo.n_extra++] = pcap_input_follow_fd(v->hosts[0].follow);
+	}
+	lo.on_extra = lo.n_extra ? live_capture : NULL;
 	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
@@ -1321,7 +1360,7 @@ static int run_live(const struct options *o)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc == 0 && v->hosts[0].cap) {
-		/* the frames that came before the session's end */
+		/* the frames that came before the sessions' end */
 		rc = live_capture(v, errbuf);
 	}
 	for (i = 0; rc == 0 && i < v->n; i++) {
@@ -1349,13 +1388,15 @@ static int run_live(const struct options *o)
 					  : "The session ended: the report");
 	}
 	ret = DGR_EXIT_OK;
-	rc = pcap_input_live_close(v->hosts[0].cap, errbuf);
-	v->hosts[0].cap = NULL;
-	if (rc < 0) {
-		/* an output that cannot be written */
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		ret = DGR_EXIT_FAILED;
-		goto out;
+	for (i = 0; i < v->n; i++) {
+		rc = pcap_input_live_close(v->hosts[i].cap, errbuf);
+		v->hosts[i].cap = NULL;
+		if (rc < 0) {
+			/* an output that cannot be written */
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = DGR_EXIT_FAILED;
+			goto out;
+		}
 	}
 	for (i = 0; i < v->n; i++) {
 		rc = live_final(o, &v->hosts[i], v->n > 1, errbuf);

@@ -50,7 +50,7 @@ bad "--live without a URL" "--live: no URL given" "$PLOT" --live
 bad "--live with nine URLs" "--live follows 1..8 sessions (got 9 URLs)" "$PLOT" --live \
 	net://a/host/h/s1 net://a/host/h/s2 net://a/host/h/s3 net://a/host/h/s4 net://a/host/h/s5 \
 	net://a/host/h/s6 net://a/host/h/s7 net://a/host/h/s8 net://a/host/h/s9
-bad "--live-if with two URLs" "--live-if captures for one session" "$PLOT" --live --live-if lo net://a/host/h/s net://a/host/h/t
+bad "--live-if once for two URLs" "--live-if: give one interface per URL, in the same order (got 1 for 2 URLs)" "$PLOT" --live --live-if lo net://a/host/h/s net://a/host/h/t
 bad "--live-follow once for two URLs" "--live-follow: give one capture per URL, in the same order (got 1 for 2 URLs)" "$PLOT" --live --live-follow x net://a/host/h/s net://a/host/h/t
 bad "--live-follow and --live-if" "two sources of the same wire" "$PLOT" --live --live-if lo --live-follow x net://a/host/h/s
 bad "--live-interval without --live" "--live-interval, --live-if and --live-follow go with --live" "$PLOT" --live-interval 1 x
