@@ -894,9 +894,9 @@ static int child_outcome(const struct child *c, int status, char *errbuf)
 static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 			 struct ctf_live_opts *live, unsigned int *failed, char *errbuf)
 {
-	struct pollfd pfd[CTF_LIVE_MAX_SESSIONS + 1];
+	struct pollfd pfd[2 * CTF_LIVE_MAX_SESSIONS];
 	unsigned int map[CTF_LIVE_MAX_SESSIONS];
-	const bool extra = live && live->on_extra;
+	const unsigned int n_extra = live && live->on_extra ? live->n_extra : 0;
 	double next_tick = live ? now_s() + (double)live->tick_ns / 1e9 : 0;
 	unsigned int i, k, open = n;
 	int ret = 0;
@@ -911,16 +911,16 @@ static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 				map[k++] = i;
 			}
 		}
-		if (extra) {
-			/* last, after the children's: pfd[k] */
-			pfd[k] = (struct pollfd){ .fd = live->extra_fd, .events = POLLIN };
+		for (i = 0; i < n_extra; i++) {
+			/* last, after the children's: pfd[k..k + n_extra) */
+			pfd[k + i] = (struct pollfd){ .fd = live->extra_fds[i], .events = POLLIN };
 		}
 		if (live && !live->stopped) {
 			double to_tick = (next_tick - now_s()) * 1e3;
 
 			wait_ms = to_tick < 0 ? 0 : to_tick < wait_ms ? (int)to_tick + 1 : wait_ms;
 		}
-		pr = poll(pfd, k + (extra ? 1 : 0), wait_ms);
+		pr = poll(pfd, k + n_extra, wait_ms);
 		if (live && !live->stopped && live->stop && *live->stop) {
 			/*
 			 * SIGINT: the run so far is the report. The events the
@@ -941,12 +941,17 @@ static int read_children(struct child *c, unsigned int n, unsigned int stall_s,
 			ret = dgr_errbuf_set(errbuf, DGR_E_SYS, "poll: %s", strerror(errno));
 			goto fail;
 		}
-		if (extra && !live->stopped && pr > 0 && pfd[k].revents) {
+		for (i = 0; n_extra && !live->stopped && pr > 0 && i < n_extra; i++) {
+			if (!pfd[k + i].revents) {
+				continue;
+			}
+			/* one call reads every source */
 			ret = live->on_extra(live->ctx, errbuf);
 			if (ret < 0) {
 				*failed = n; /* about none of the traces */
 				goto fail;
 			}
+			break;
 		}
 		for (i = 0; i < k; i++) {
 			struct child *ch = &c[map[i]];

@@ -51,21 +51,25 @@ struct ctf_live_url {
 /* Splits url into *u. Returns 0, or -DGR_E_INVAL with errbuf naming the accepted form. */
 int ctf_live_url_parse(const char *url, struct ctf_live_url *u, char *errbuf);
 
+/* Live sessions followed at once (latency-report --live URL...). */
+#define CTF_LIVE_MAX_SESSIONS 8
+
 /* How a live read reports while it runs (latency-report --live). */
 struct ctf_live_opts {
 	uint64_t tick_ns; /* on_tick every tick_ns of wall-clock time */
 	/* returns 0, or a negative DGR_E_* code with errbuf filled, which ends the read */
 	int (*on_tick)(void *ctx, char *errbuf);
 	void *ctx;
-	/* when not NULL: another descriptor to watch (a live capture), read by on_extra */
-	int extra_fd;
+	/*
+	 * when not NULL: other descriptors to watch (live captures, a timer),
+	 * extra_fds[0..n_extra); on_extra is called when any is readable
+	 */
+	int extra_fds[CTF_LIVE_MAX_SESSIONS];
+	unsigned int n_extra;
 	int (*on_extra)(void *ctx, char *errbuf);
 	volatile sig_atomic_t *stop; /* set (by a signal handler): end the read, no error */
 	bool stopped;		     /* out: the read ended because of *stop */
 };
-
-/* Live sessions followed at once (latency-report --live URL...). */
-#define CTF_LIVE_MAX_SESSIONS 8
 
 /*
  * Follows the LTTng live sessions at urls[0..n) (through lttng-relayd, with

@@ -45,9 +45,14 @@ struct options {
 	bool json;
 	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
 	uint64_t live_interval_ns; /* --live-interval */
-	const char *live_if;	   /* --live-if: the wire too, captured on this interface */
-	const char *live_filter;   /* --live-filter */
-	const char *live_pcap;	   /* --live-pcap: the frames captured, saved */
+	/* --live-if: the wire too, captured on these interfaces (one per URL, in order) */
+	const char *live_if[LIVE_MAX_HOSTS];
+	const char *live_filter[LIVE_MAX_HOSTS]; /* --live-filter: one for all, or one each */
+	const char *live_pcap[LIVE_MAX_HOSTS];	 /* --live-pcap: the frames captured, saved */
+	unsigned int n_live_if, n_live_filter, n_live_pcap;
+	/* --live-follow: the wire too, from captures being written (one per URL, in order) */
+	const char *live_follow[LIVE_MAX_HOSTS];
+	unsigned int n_live_follow;
 	const char *csv_dir;
 	uint64_t interval_ns;
 	bool progress;
@@ -91,13 +96,18 @@ static void usage(FILE *fp)
 	    "                         final report when the session ends or on Ctrl-C; several\n"
 	    "                         URLs (up to 8): per session and together\n"
 	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
-	    "  --live-if IFACE        --live with one URL: also capture on IFACE (libpcap) and\n"
-	    "                         report the doorbell latency on the wire, joined with the\n"
-	    "                         trace as for a run folder\n"
+	    "  --live-if IFACE        --live: also capture on IFACE (libpcap) and report the\n"
+	    "                         doorbell latency on the wire, joined with the trace as for\n"
+	    "                         a run folder; with several URLs, once per URL in order\n"
 	    "  --live-filter EXPR     the capture filter of --live-if (default: udp port 18078 or\n"
-	    "                         ether proto 0xf040 or ether proto 0xf042)\n"
+	    "                         ether proto 0xf040 or ether proto 0xf042); one for all, or\n"
+	    "                         one per --live-if in order\n"
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
-	    "                         it again offline\n"
+	    "                         it again offline; one per --live-if in order\n"
+	    "  --live-follow FILE     --live: the wire too, from the capture FILE (pcap or\n"
+	    "                         pcapng) read as it is written, e.g. the run folder's\n"
+	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
+	    "                         several URLs, once per URL in the same order\n"
 	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
 	    "16)\n"
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
@@ -342,11 +352,39 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->interval_ns = (uint64_t)(v * 1e6);
 		} else if (!strcmp(a, "--live-if")) {
-			o->live_if = val;
+			if (o->n_live_if == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-if: at most %d (one per URL)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_if[o->n_live_if++] = val;
 		} else if (!strcmp(a, "--live-filter")) {
-			o->live_filter = val;
+			if (o->n_live_filter == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-filter: at most %d (one per "
+					"--live-if)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_filter[o->n_live_filter++] = val;
 		} else if (!strcmp(a, "--live-pcap")) {
-			o->live_pcap = val;
+			if (o->n_live_pcap == LIVE_MAX_HOSTS) {
+				fprintf(
+				    stderr,
+				    "latency-report: --live-pcap: at most %d (one per --live-if)\n",
+				    LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_pcap[o->n_live_pcap++] = val;
+		} else if (!strcmp(a, "--live-follow")) {
+			if (o->n_live_follow == LIVE_MAX_HOSTS) {
+				fprintf(stderr,
+					"latency-report: --live-follow: at most %d (one per URL)\n",
+					LIVE_MAX_HOSTS);
+				return -1;
+			}
+			o->live_follow[o->n_live_follow++] = val;
 		} else if (!strcmp(a, "--live-interval")) {
 			if (parse_num(a, val, 0.1, 3600, &v)) {
 				return -1;
@@ -473,13 +511,33 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "latency-report: no INPUT given\n");
 		return -1;
 	}
-	if (!o->live && (o->live_if || o->live_filter || o->live_pcap)) {
-		fprintf(stderr, "latency-report: --live-if, --live-filter and --live-pcap go with "
-				"--live\n");
+	if (!o->live && (o->n_live_if || o->n_live_filter || o->n_live_pcap || o->n_live_follow)) {
+		fprintf(stderr, "latency-report: --live-if, --live-filter, --live-pcap and "
+				"--live-follow go with --live\n");
 		return -1;
 	}
-	if ((o->live_filter || o->live_pcap) && !o->live_if) {
+	if (o->n_live_if && o->n_live_follow) {
+		fprintf(stderr,
+			"latency-report: --live-if and --live-follow are two sources of the "
+			"same wire: give one\n");
+		return -1;
+	}
+	if ((o->n_live_filter || o->n_live_pcap) && !o->n_live_if) {
 		fprintf(stderr, "latency-report: --live-filter and --live-pcap need --live-if\n");
+		return -1;
+	}
+	if (o->n_live_filter > 1 && o->n_live_filter != o->n_live_if) {
+		fprintf(stderr,
+			"latency-report: --live-filter: give one for every --live-if, or one per "
+			"--live-if in the same order (got %u for %u)\n",
+			o->n_live_filter, o->n_live_if);
+		return -1;
+	}
+	if (o->n_live_pcap && o->n_live_pcap != o->n_live_if) {
+		fprintf(stderr,
+			"latency-report: --live-pcap: give one file per --live-if, in the same "
+			"order (got %u for %u)\n",
+			o->n_live_pcap, o->n_live_if);
 		return -1;
 	}
 	if (o->live) {
@@ -498,11 +556,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 		}
-		if (o->live_if && o->n_inputs != 1) {
+		if (o->n_live_if && o->n_live_if != o->n_inputs) {
 			fprintf(stderr,
-				"latency-report: --live-if captures for one session: give "
-				"one URL with it (got %u)\n",
-				o->n_inputs);
+				"latency-report: --live-if: give one interface per URL, in the "
+				"same order (got %u for %u URLs)\n",
+				o->n_live_if, o->n_inputs);
+			return -1;
+		}
+		if (o->n_live_follow && o->n_live_follow != o->n_inputs) {
+			fprintf(stderr,
+				"latency-report: --live-follow: give one capture per URL, in the "
+				"same order (got %u for %u URLs)\n",
+				o->n_live_follow, o->n_inputs);
 			return -1;
 		}
 		if (o->csv_dir) {
@@ -714,8 +779,9 @@ struct live_host {
 	struct live_acc acc;
 	struct report rep; /* the run's facts; the verdict so far is judged into it */
 	struct live_interval iv;
-	/* --live-if: the wire, captured live (the first session only) */
+	/* --live-if: the wire, captured live (the first session only); or --live-follow */
 	struct pcap_live *cap;
+	struct pcap_follow *follow;
 	struct wire_analysis wa;
 	bool wa_on;
 	size_t wire_mark;
@@ -992,6 +1058,31 @@ static void text_interval(struct live_view *v, const struct live_interval *iv, d
 	view_line(v, line);
 }
 
+/*
+ * The terminal's histograms: the interval's doorbells and the run's by
+ * latency, on the run's bins (so that they line up), from the kernel's
+ * arrival when the trace carries it, as the lines above.
+ */
+static void text_histograms(struct live_view *v, const struct live_interval *iv)
+{
+	const uint64_t *now = iv->has_arrival ? iv->arrival_hist : iv->hist;
+	const uint64_t *run = iv->has_arrival ? iv->arrival_hist_run : iv->hist_run;
+	char bars[LIVE_HISTOGRAM_SIZE], line[LIVE_HISTOGRAM_SIZE + 64];
+	unsigned int lo = 0, hi = 0;
+
+	if (!live_histogram_range(run, &lo, &hi)) {
+		view_line(v, "  doorbells by latency: none yet");
+		view_line(v, "");
+		return;
+	}
+	live_histogram(bars, sizeof(bars), now, lo, hi);
+	snprintf(line, sizeof(line), "  interval's doorbells by latency: %s", bars);
+	view_line(v, line);
+	live_histogram(bars, sizeof(bars), run, lo, hi);
+	snprintf(line, sizeof(line), "  run's doorbells by latency:      %s (log2 bins)", bars);
+	view_line(v, line);
+}
+
 /* The interval's lines; on a terminal they replace the previous ones. */
 static void live_text(struct live_view *v, double t)
 {
@@ -1040,6 +1131,7 @@ static void live_text(struct live_view *v, double t)
 		snprintf(line, sizeof(line), "  p99 of the last %u intervals: %s (top %s)",
 			 v->n_recent, spark, top);
 		view_line(v, line);
+		text_histograms(v, iv);
 	}
 }
 
@@ -1048,8 +1140,10 @@ static int live_tick(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
 	const struct host_analysis *hs[LIVE_MAX_HOSTS];
-	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS];
+	const struct series *wire[LIVE_MAX_HOSTS];
+	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS], wire_from[LIVE_MAX_HOSTS];
 	struct live_interval per[LIVE_MAX_HOSTS];
+	bool wires = v->n > 0;
 	double t = elapsed_s(&v->start);
 	unsigned int i;
 
@@ -1059,6 +1153,9 @@ static int live_tick(void *ctx, char *errbuf)
 		hs[i] = &h->ha;
 		lat_from[i] = h->acc.lat_mark;
 		arrival_from[i] = h->acc.arrival_mark;
+		wire[i] = &h->wa.lat[WA_RX];
+		wire_from[i] = h->wire_mark;
+		wires = wires && h->wa_on;
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
 		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
 		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
@@ -1070,7 +1167,8 @@ static int live_tick(void *ctx, char *errbuf)
 			v->worst = h;
 		}
 	}
-	if (v->n > 1 && live_together(hs, lat_from, arrival_from, per, v->n, &v->together)) {
+	if (v->n > 1 && live_together(hs, lat_from, arrival_from, wires ? wire : NULL, wire_from,
+				      per, v->n, &v->together)) {
 		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	if (v->o->json) {
@@ -1137,17 +1235,33 @@ static void live_txn(void *ctx, const struct wa_txn_event *ev)
 	}
 }
 
-/* ctf_input_live's other descriptor: the frames captured since the last call. */
+/*
+ * ctf_input_live's other descriptors: the frames every session's capture
+ * (--live-if) has since the last call, or (--live-follow, on the first
+ * session's timer) every session's capture file has been written.
+ */
 static int live_capture(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
-	int n = pcap_input_live_read(v->hosts[0].cap, errbuf);
+	unsigned int i;
+	int n = 0;
 
+	for (i = 0; i < v->n && n >= 0; i++) {
+		if (v->hosts[i].cap) {
+			n = pcap_input_live_read(v->hosts[i].cap, errbuf);
+		} else if (v->hosts[i].follow) {
+			n = pcap_input_follow_read(v->hosts[i].follow, errbuf);
+		}
+	}
 	return n < 0 ? n : 0;
 }
 
-/* --live-if: the first session's wire analysis and its capture. Returns 0 or a DGR_E_* code. */
-static int live_wire_open(const struct options *o, struct live_host *h, char *errbuf)
+/*
+ * The wire of session i: its --live-if capture (with its --live-filter and
+ * --live-pcap) or its --live-follow one. Returns 0 or a DGR_E_* code.
+ */
+static int live_wire_open(const struct options *o, struct live_host *h, unsigned int i,
+			  char *errbuf)
 {
 	struct wa_opts wo = o->wa;
 	int rc;
@@ -1161,11 +1275,15 @@ static int live_wire_open(const struct options *o, struct live_host *h, char *er
 	}
 	h->wa_on = true;
 	h->rep.wire = &h->wa;
-	return pcap_input_live_open(o->live_if,
-				    o->live_filter ? o->live_filter
-						   : "udp port 18078 or ether proto 0xf040 or "
-						     "ether proto 0xf042",
-				    o->live_pcap, &h->wa, &h->cap, errbuf);
+	if (o->n_live_follow) {
+		return pcap_input_follow_open(o->live_follow[i], &h->wa, &h->follow, errbuf);
+	}
+	return pcap_input_live_open(o->live_if[i],
+				    o->n_live_filter ? o->live_filter[o->n_live_filter > 1 ? i : 0]
+						     : "udp port 18078 or ether proto 0xf040 or "
+						       "ether proto 0xf042",
+				    o->n_live_pcap ? o->live_pcap[i] : NULL, &h->wa, &h->cap,
+				    errbuf);
 }
 
 /*
@@ -1217,19 +1335,27 @@ static int run_live(const struct options *o)
 		join_series_init(&h->js);
 		hs[i] = &h->ha;
 	}
-	if (o->live_if && (rc = live_wire_open(o, &v->hosts[0], errbuf)) < 0) {
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		goto out;
+	for (i = 0; (o->n_live_if || o->n_live_follow) && i < v->n; i++) {
+		rc = live_wire_open(o, &v->hosts[i], i, errbuf);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &v->start);
 	lo.tick_ns = o->live_interval_ns;
 	lo.on_tick = live_tick;
 	lo.ctx = v;
 	lo.stop = &live_stop;
-	if (v->hosts[0].cap) {
-		lo.extra_fd = pcap_input_live_fd(v->hosts[0].cap);
-		lo.on_extra = live_capture;
+	for (i = 0; i < v->n; i++) {
+		if (v->hosts[i].cap) {
+			lo.extra_fds[lo.n_extra++] = pcap_input_live_fd(v->hosts[i].cap);
+		}
 	}
+	if (v->hosts[0].follow) {
+		lo.extra_fds[lo.n_extra++] = pcap_input_follow_fd(v->hosts[0].follow);
+	}
+	lo.on_extra = lo.n_extra ? live_capture : NULL;
 	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
@@ -1240,8 +1366,19 @@ static int run_live(const struct options *o)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc == 0 && v->hosts[0].cap) {
-		/* the frames that came before the session's end */
+		/* the frames that came before the sessions' end */
 		rc = live_capture(v, errbuf);
+	}
+	for (i = 0; rc == 0 && i < v->n; i++) {
+		/*
+		 * To the file's end: dgrdma-capture stops dumpcap before it
+		 * destroys the session, so a session that ended has a whole
+		 * capture; an interrupted view takes the records written so far.
+		 */
+		if (v->hosts[i].follow) {
+			rc = pcap_input_follow_finish(v->hosts[i].follow, !lo.stopped, errbuf);
+			rc = rc < 0 ? rc : 0;
+		}
 	}
 	if (rc == 0) {
 		/* the last, partial interval: its run so far is the final report's */
@@ -1257,13 +1394,15 @@ static int run_live(const struct options *o)
 					  : "The session ended: the report");
 	}
 	ret = DGR_EXIT_OK;
-	rc = pcap_input_live_close(v->hosts[0].cap, errbuf);
-	v->hosts[0].cap = NULL;
-	if (rc < 0) {
-		/* an output that cannot be written */
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		ret = DGR_EXIT_FAILED;
-		goto out;
+	for (i = 0; i < v->n; i++) {
+		rc = pcap_input_live_close(v->hosts[i].cap, errbuf);
+		v->hosts[i].cap = NULL;
+		if (rc < 0) {
+			/* an output that cannot be written */
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			ret = DGR_EXIT_FAILED;
+			goto out;
+		}
 	}
 	for (i = 0; i < v->n; i++) {
 		rc = live_final(o, &v->hosts[i], v->n > 1, errbuf);
@@ -1283,6 +1422,7 @@ out:
 		struct live_host *h = &v->hosts[i];
 
 		pcap_input_live_close(h->cap, errbuf);
+		pcap_input_follow_close(h->follow);
 		if (h->wa_on) {
 			wa_free(&h->wa);
 		}

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Interval accounting of latency-report --live (see live.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <dgrdma/cli.h>
 
 #include "live.h"
 
@@ -63,6 +66,14 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	drops_rate(&out->fpga_run);
 	drops_since(&out->host_run, &a->host0, &out->host);
 	drops_since(&out->fpga_run, &a->fpga0, &out->fpga);
+	series_histogram(&h->lat, a->lat_mark, h->lat.n, out->hist);
+	series_histogram(&h->lat_arrival, a->arrival_mark, h->lat_arrival.n, out->arrival_hist);
+	for (i = 0; i < HIST_BINS; i++) {
+		a->hist_run[i] += out->hist[i];
+		a->arrival_hist_run[i] += out->arrival_hist[i];
+	}
+	memcpy(out->hist_run, a->hist_run, sizeof(out->hist_run));
+	memcpy(out->arrival_hist_run, a->arrival_hist_run, sizeof(out->arrival_hist_run));
 
 	a->lat_mark = h->lat.n;
 	a->arrival_mark = h->lat_arrival.n;
@@ -82,6 +93,15 @@ int live_close_wire(size_t *mark, const struct series *s, struct live_interval *
 	}
 	*mark = s->n;
 	return 0;
+}
+
+static void hist_add(uint64_t *to, const uint64_t *hist)
+{
+	unsigned int k;
+
+	for (k = 0; k < HIST_BINS; k++) {
+		to[k] += hist[k];
+	}
 }
 
 static void drops_add(struct live_drops *to, const struct live_drops *d)
@@ -122,7 +142,8 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 }
 
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  const size_t *arrival_from, const struct series *const *wire,
+		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
 		  struct live_interval *out)
 {
 	const struct series *s[LIVE_MAX_HOSTS] = { NULL };
@@ -143,12 +164,20 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 		drops_add(&out->host_run, &per[i].host_run);
 		drops_add(&out->fpga, &per[i].fpga);
 		drops_add(&out->fpga_run, &per[i].fpga_run);
+		hist_add(out->hist, per[i].hist);
+		hist_add(out->hist_run, per[i].hist_run);
+		hist_add(out->arrival_hist, per[i].arrival_hist);
+		hist_add(out->arrival_hist_run, per[i].arrival_hist_run);
 		arrival = arrival && per[i].has_arrival;
 	}
 	for (i = 0; i < n; i++) {
 		s[i] = &h[i]->lat;
 	}
 	if (union_quantiles(s, lat_from, n, &out->lat, &out->lat_run)) {
+		return -1;
+	}
+	out->has_wire = wire != NULL;
+	if (wire && union_quantiles(wire, wire_from, n, &out->wire, &out->wire_run)) {
 		return -1;
 	}
 	out->has_arrival = arrival;
@@ -190,5 +219,44 @@ void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n)
 		}
 		memcpy(buf + len, c, strlen(c) + 1);
 		len += strlen(c);
+	}
+}
+
+bool live_histogram_range(const uint64_t *hist, unsigned int *lo, unsigned int *hi)
+{
+	bool any = false;
+	unsigned int k;
+
+	for (k = 0; k < HIST_BINS; k++) {
+		if (!hist[k]) {
+			continue;
+		}
+		if (!any) {
+			*lo = k;
+		}
+		*hi = k;
+		any = true;
+	}
+	return any;
+}
+
+void live_histogram(char *buf, size_t size, const uint64_t *hist, unsigned int lo, unsigned int hi)
+{
+	char bars[HIST_BINS * 3 + 1], from[32], to[32];
+	int len;
+
+	if (size == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	if (lo > hi || hi >= HIST_BINS) {
+		return;
+	}
+	live_sparkline(bars, sizeof(bars), hist + lo, hi - lo + 1);
+	dgr_format_duration(from, sizeof(from), lo ? (double)(1ull << lo) : 0.0);
+	dgr_format_duration(to, sizeof(to), (double)(1ull << (hi + 1)));
+	len = snprintf(buf, size, "%s \u2595%s\u258f %s", from, bars, to);
+	if (len < 0 || (size_t)len >= size) {
+		buf[0] = '\0';
 	}
 }

@@ -30,6 +30,8 @@ struct live_acc {
 	struct live_drops host0, fpga0;
 	uint64_t events0;
 	unsigned int closed;
+	/* the run's log2 histograms so far (stats.h's bins), added to at every close */
+	uint64_t hist_run[HIST_BINS], arrival_hist_run[HIST_BINS];
 };
 
 struct live_interval {
@@ -37,9 +39,11 @@ struct live_interval {
 	uint64_t events, events_run;
 	/* txn_complete -> doorbell_sent */
 	struct quantiles lat, lat_run;
+	uint64_t hist[HIST_BINS], hist_run[HIST_BINS]; /* log2 bins, as struct summary's */
 	/* from the kernel's arrival of the completing frame (traces that carry it) */
 	bool has_arrival;
 	struct quantiles arrival, arrival_run;
+	uint64_t arrival_hist[HIST_BINS], arrival_hist_run[HIST_BINS];
 	/* the host's ramp check and the emulator's dropped samples (counter snapshots) */
 	bool host_counters, fpga_counters;
 	struct live_drops host, host_run, fpga, fpga_run;
@@ -69,12 +73,16 @@ int live_close_wire(size_t *mark, const struct series *s, struct live_interval *
  * Several hosts together (latency-report --live URL URL...): per[0..n) are
  * the hosts' intervals just closed, lat_from[i] and arrival_from[i] where
  * host i's interval began in h[i]->lat and h[i]->lat_arrival (its marks
- * before live_close). Counts, events and drops are summed; the quantiles are
- * those of the union of the hosts' doorbells, from the kernel's arrival when
- * every host's trace carries it. Returns 0, or -1 when memory runs out.
+ * before live_close). Counts, events, drops and histograms are summed; the
+ * quantiles are those of the union of the hosts' doorbells, from the kernel's
+ * arrival when every host's trace carries it. wire (NULL: no wire) holds each
+ * host's wire RX series and wire_from[i] where its interval began (the mark
+ * before live_close_wire): the wire's quantiles are then those of the union
+ * too. Returns 0, or -1 when memory runs out.
  */
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct live_interval *per, unsigned int n,
+		  const size_t *arrival_from, const struct series *const *wire,
+		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
 		  struct live_interval *out);
 
 /*
@@ -83,5 +91,25 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
  * (rounded up, so any doorbell shows), a space for 0 (no doorbell).
  */
 void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n);
+
+/* Room for any line of live_histogram: 3-byte blocks, brackets, two edges. */
+#define LIVE_HISTOGRAM_SIZE (HIST_BINS * 3 + 2 * 3 + 2 * 32 + 4)
+
+/*
+ * The bins a histogram (hist[HIST_BINS], log2 bins) uses: *lo the first
+ * that holds a sample, *hi the last. Returns false for an empty histogram.
+ */
+bool live_histogram_range(const uint64_t *hist, unsigned int *lo, unsigned int *hi);
+
+/*
+ * Writes bins lo..hi of hist (log2 bins) into buf as one line of text: the
+ * lower edge of bin lo, the bins as live_sparkline's blocks between U+2595
+ * and U+258F (a space for an empty bin), the upper edge of bin hi:
+ * "16.384 us ▕ ▃█ ▁▏ 1.049 ms". Several histograms drawn
+ * over the same lo..hi line up bin for bin. NUL-terminated; "" when
+ * lo > hi, hi >= HIST_BINS or the line does not fit (LIVE_HISTOGRAM_SIZE
+ * always does).
+ */
+void live_histogram(char *buf, size_t size, const uint64_t *hist, unsigned int lo, unsigned int hi);
 
 #endif

@@ -37,7 +37,8 @@ analysis: $(LATENCY_REPORT)
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
-	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh
+	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
+	test/analysis/plot_live.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
@@ -49,6 +50,16 @@ $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_
 analysis: $(ANALYSIS_UNIT)
 CHECK_DEPS += $(ANALYSIS_UNIT)
 CHECK_SUITES += $(ANALYSIS_UNIT)
+
+# Following a capture file as it is written: libpcap, and dgrdma-gen's captures.
+ANALYSIS_FOLLOW_TEST := $(BUILD)/test/analysis/test_pcap_follow
+$(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
+		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_FOLLOW_TEST)
+CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
+CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -467,4 +468,226 @@ int pcap_input_live_close(struct pcap_live *l, char *errbuf)
 	pcap_close(l->pc);
 	free(l);
 	return ret;
+}
+
+/* ---- a capture file followed as it is written (latency-report --live --live-follow) ---------- */
+
+#define FOLLOW_POLL_NS 50000000L /* how often the file is looked at */
+
+struct pcap_follow {
+	char *path;
+	pcap_t *pc; /* NULL until the file holds a whole header (pcapng: and its first IDB) */
+	int dlt;
+	int timer;
+	uint64_t ref;
+	bool cut;		    /* the last read stopped at a record not whole (yet) */
+	char why[PCAP_ERRBUF_SIZE]; /* why the file cannot be opened yet, or the record cut */
+	struct wire_analysis *w;
+};
+
+static int follow_try_open(struct pcap_follow *f, char *errbuf);
+
+int pcap_input_follow_open(const char *path, struct wire_analysis *w, struct pcap_follow **out,
+			   char *errbuf)
+{
+	struct itimerspec its = { .it_interval = { 0, FOLLOW_POLL_NS },
+				  .it_value = { 0, FOLLOW_POLL_NS } };
+	struct pcap_follow *f = calloc(1, sizeof(*f));
+	int rc;
+
+	*out = NULL;
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	f->w = w;
+	snprintf(f->why, sizeof(f->why), "the file was not created");
+	f->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (f->timer < 0 || timerfd_settime(f->timer, 0, &its, NULL) < 0) {
+		int err = errno;
+
+		pcap_input_follow_close(f);
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-follow: timer: %s", strerror(err));
+	}
+	/* a file there already that is not a capture is named at once */
+	rc = follow_try_open(f, errbuf);
+	if (rc < 0) {
+		pcap_input_follow_close(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
+int pcap_input_follow_fd(const struct pcap_follow *f)
+{
+	return f->timer;
+}
+
+static bool capture_magic(const uint8_t *m)
+{
+	static const uint8_t magics[5][4] = {
+		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 }, /* pcap, us */
+		{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 }, /* pcap, ns */
+		{ 0x0a, 0x0d, 0x0d, 0x0a },				/* pcapng SHB */
+	};
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		if (!memcmp(m, magics[i], 4)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Opens the capture once its header is whole. Returns 1 when open, 0 when
+ * not yet (f->why says why), or a negative DGR_E_* code with errbuf filled.
+ */
+static int follow_try_open(struct pcap_follow *f, char *errbuf)
+{
+	char perr[PCAP_ERRBUF_SIZE];
+	uint8_t magic[4];
+	FILE *fp;
+
+	if (f->pc) {
+		return 1;
+	}
+	fp = fopen(f->path, "rb");
+	if (!fp) {
+		if (errno == ENOENT) {
+			return 0;
+		}
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-follow %.100s: %s", f->path,
+				      strerror(errno));
+	}
+	if (fread(magic, 1, sizeof(magic), fp) < sizeof(magic)) {
+		snprintf(f->why, sizeof(f->why), "not even a capture's magic number was written");
+		fclose(fp);
+		return 0;
+	}
+	if (!capture_magic(magic)) {
+		fclose(fp);
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-follow %.100s: not a pcap or pcapng capture",
+				      f->path);
+	}
+	rewind(fp);
+	/* a header still being written fails here: tried again at the next look */
+	f->pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!f->pc) {
+		snprintf(f->why, sizeof(f->why), "%s", perr);
+		fclose(fp);
+		return 0;
+	}
+	f->dlt = pcap_datalink(f->pc);
+	if (!link_supported(f->dlt)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-follow %.100s: link type %d carries no DG-RDMA",
+				      f->path, f->dlt);
+	}
+	return 1;
+}
+
+/* Feeds the whole records there are; at the first that is not, goes back to its start. */
+static int follow_records(struct pcap_follow *f, char *errbuf)
+{
+	FILE *fp = pcap_file(f->pc);
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int rc, n = 0;
+
+	for (;;) {
+		off_t at = ftello(fp);
+
+		if (at < 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-follow %.100s: %s",
+					      f->path, strerror(errno));
+		}
+		rc = pcap_next_ex(f->pc, &h, &data);
+		if (rc == 1) {
+			feed_packet(f->w, f->dlt, h, data, ++f->ref);
+			n++;
+			continue;
+		}
+		/*
+		 * EOF (PCAP_ERROR_BREAK), or a record cut where the writer has
+		 * got to (PCAP_ERROR, "truncated"): read it again from its
+		 * start later. libpcap keeps no state of a record it could not
+		 * read whole; the FILE's end-of-file flag is cleared.
+		 */
+		f->cut = rc == PCAP_ERROR;
+		if (f->cut) {
+			snprintf(f->why, sizeof(f->why), "%s", pcap_geterr(f->pc));
+		}
+		clearerr(fp);
+		if (fseeko(fp, at, SEEK_SET) < 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-follow %.100s: %s",
+					      f->path, strerror(errno));
+		}
+		return n;
+	}
+}
+
+int pcap_input_follow_read(struct pcap_follow *f, char *errbuf)
+{
+	uint64_t expired;
+	int rc;
+
+	/* the timer's count is of no use: only that it woke the poll */
+	if (read(f->timer, &expired, sizeof(expired)) < 0 && errno != EAGAIN) {
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "--live-follow: timer: %s",
+				      strerror(errno));
+	}
+	rc = follow_try_open(f, errbuf);
+	return rc <= 0 ? rc : follow_records(f, errbuf);
+}
+
+int pcap_input_follow_finish(struct pcap_follow *f, bool writer_done, char *errbuf)
+{
+	struct timespec pause = { 0, FOLLOW_POLL_NS };
+	int rc, n = 0, tries = writer_done ? 20 : 0;
+
+	for (;;) {
+		rc = follow_try_open(f, errbuf);
+		if (rc > 0) {
+			rc = follow_records(f, errbuf);
+		}
+		if (rc < 0) {
+			return rc;
+		}
+		n += rc;
+		if ((f->pc && !f->cut) || tries-- <= 0) {
+			break;
+		}
+		/* the writer's last write may still be on its way */
+		nanosleep(&pause, NULL);
+	}
+	if (!f->pc && writer_done) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-follow %.100s: no capture: %.150s", f->path, f->why);
+	}
+	if (f->cut && writer_done) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-follow %.100s: only the first %" PRIu64
+				      " frames could be read, the rest is cut or damaged: %.120s",
+				      f->path, f->ref, f->why);
+	}
+	return n;
+}
+
+void pcap_input_follow_close(struct pcap_follow *f)
+{
+	if (!f) {
+		return;
+	}
+	if (f->pc) {
+		pcap_close(f->pc);
+	}
+	if (f->timer >= 0) {
+		close(f->timer);
+	}
+	free(f->path);
+	free(f);
 }

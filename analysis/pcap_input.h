@@ -54,4 +54,38 @@ int pcap_input_live_read(struct pcap_live *l, char *errbuf);
 /* Closes the capture (and the saved file). Returns 0, or -DGR_E_SYS when saving failed. */
 int pcap_input_live_close(struct pcap_live *l, char *errbuf);
 
+/*
+ * A capture file followed while another program writes it (latency-report
+ * --live --live-follow): every complete record is fed as soon as it is read;
+ * a record not yet written to its end (libpcap: EOF, or a truncated record)
+ * is read again from its start once more of the file is there.
+ */
+struct pcap_follow;
+
+/*
+ * Follows path (which need not exist yet) into w. Returns 0, or a negative
+ * DGR_E_* code with errbuf filled (memory, the timer; -DGR_E_INVAL for a file
+ * there already that is not a capture or of a link type without DG-RDMA).
+ */
+int pcap_input_follow_open(const char *path, struct wire_analysis *w, struct pcap_follow **out,
+			   char *errbuf);
+/* A descriptor to poll: readable every 50 ms (a timer), when the file may have grown. */
+int pcap_input_follow_fd(const struct pcap_follow *f);
+/*
+ * Feeds the records written since the last call. Returns their count, or a
+ * negative DGR_E_* code with errbuf filled: -DGR_E_INVAL for a file that is
+ * not a pcap or pcapng capture or whose link type carries no DG-RDMA.
+ */
+int pcap_input_follow_read(struct pcap_follow *f, char *errbuf);
+/*
+ * The last read. writer_done: the writer has finished, so the file must end
+ * on a whole record (it is read again for up to a second while it does not);
+ * otherwise (an interrupted view) a record cut at the end is left out.
+ * Returns the count of records fed, or a negative DGR_E_* code with errbuf
+ * filled: -DGR_E_INVAL when no capture could be opened, or it ends on a cut
+ * or damaged record (naming libpcap's reason and the frames read).
+ */
+int pcap_input_follow_finish(struct pcap_follow *f, bool writer_done, char *errbuf);
+void pcap_input_follow_close(struct pcap_follow *f);
+
 #endif

@@ -108,6 +108,18 @@ static unsigned int hist_bin(uint64_t v)
 	return k < HIST_BINS ? k : HIST_BINS - 1;
 }
 
+void series_histogram(const struct series *s, size_t from, size_t to, uint64_t *hist)
+{
+	size_t i;
+
+	if (to > s->n) {
+		return;
+	}
+	for (i = from; i < to; i++) {
+		hist[hist_bin(s->s[i].value)]++;
+	}
+}
+
 /* Union length of the intervals [t + tol, t + value] where value > tol. */
 static uint64_t time_above(const struct series *s, uint64_t tol)
 {

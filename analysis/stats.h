@@ -55,6 +55,12 @@ struct quantiles {
 int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q);
 
 /*
+ * Adds the samples s->s[from..to) to hist[HIST_BINS], the log2 bins of
+ * struct summary (nothing when the range is empty or past the end).
+ */
+void series_histogram(const struct series *s, size_t from, size_t to, uint64_t *hist);
+
+/*
  * Computes the summary of a series. span_ns is the run's duration (for the
  * time-above fraction); tolerable_ns 0 leaves those fields at 0.
  * Returns 0, or -1 when memory for sorting runs out.

@@ -21,10 +21,12 @@ PORT_H=$((PORT_F + 1))
 # the emulator's address; the --live-if run gives it one of its own in 127/8 (its filter names it)
 FPGA_ADDR=127.0.0.1:$PORT_F
 CAP_PID=""
+CAP2_PID=""
 LR_PID=""
 RELAYD_PID=""
 cleanup() {
 	[ -n "$LR_PID" ] && kill -KILL "$LR_PID" 2>/dev/null
+	[ -n "$CAP2_PID" ] && kill -TERM "$CAP2_PID" 2>/dev/null && wait "$CAP2_PID"
 	[ -n "$RELAYD_PID" ] && kill -TERM "$RELAYD_PID" 2>/dev/null
 	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
 	tp_lttng_teardown
@@ -49,14 +51,15 @@ if ! tp_lttng_setup; then
 fi
 
 # start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
-# 16 KiB), waiting up to 60 s for a viewer; sets CAP_PID and URL (empty when no live.url appeared
-# within 30 s).
+# 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied;
+# sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+PCAP_OPTS=(--no-pcap)
 start_run() {
 	local name=$1 n
 	shift
 	rm -f "$WORK/$name.ready"
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 --no-pcap -o "$WORK/$name" "$@" \
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" -o "$WORK/$name" "$@" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
 		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
@@ -207,8 +210,19 @@ if start_run tty; then
 	wait "$LR_PID"
 	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
 	LR_PID=""
-	check_eq "$(grep -c $'\e\\[5A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
-		"1 1 1" "on a terminal: five lines redrawn in place (cursor up 5), the p99 sparkline, then the report"
+	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
+		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report"
+	# the histograms: the last view's two lines, on the same bins (the same edges, as many bins)
+	hist_now=$(grep -a "interval's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
+	hist_run=$(grep -a "run's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
+	# LO|HI|bins, a block (3 bytes) counted as one bin as a space is
+	edges() { LC_ALL=C sed -E 's/\xe2\x96[\x81-\x88]/x/g; s/.*latency: +([0-9.]+ [num]?s) \xe2\x96\x95(.*)\xe2\x96\x8f ([0-9.]+ [num]?s).*/\1|\3|\2/' | awk -F'|' '{ print $1 "|" $2 "|" length($3) }'; }
+	if [[ "$hist_run" =~ run\'s\ doorbells\ by\ latency:\ +[0-9.]+\ [num]?s\ ▕[▁▂▃▄▅▆▇█\ ]*█[▁▂▃▄▅▆▇█\ ]*▏\ [0-9.]+\ [num]?s\ \(log2\ bins\)$ ]] &&
+		[ "$(echo "$hist_now" | edges)" = "$(echo "$hist_run" | sed 's/ (log2 bins)$//' | edges)" ]; then
+		ok "on a terminal: the interval's and the run's latency histograms, on the same bins"
+	else
+		not_ok "on a terminal: the interval's and the run's latency histograms, on the same bins ('$hist_now' '$hist_run')"
+	fi
 else
 	not_ok "third dgrdma-capture --live wrote live.url"
 fi
@@ -246,14 +260,114 @@ if [ "$(id -u)" = 0 ]; then
 	else
 		not_ok "dgrdma-capture --live (wire run) wrote live.url"
 	fi
+	# ---- --live-follow: the run folder's capture.pcapng, read as dumpcap writes it ----------------
+	PCAP_OPTS=()
+	if start_run follow; then
+		timeout 120 "$LR" --live --json --live-interval 0.5 \
+			--live-follow "$WORK/follow/capture.pcapng" --host-buffers 16 --buffer-size 16384 \
+			--sample-rate 2e6 --fpga-buffers 4 "$URL" >"$WORK/follow.jsonl" 2>"$WORK/follow.err" &
+		LR_PID=$!
+		stream follow 3
+		wait "$CAP_PID"
+		check_eq "$?" 0 "--live-follow: dgrdma-capture --live with its packet capture ended well"
+		CAP_PID=""
+		wait "$LR_PID"
+		check_eq "$?" 0 "--live-follow: followed to the end ($(head -c 200 "$WORK/follow.err"))"
+		LR_PID=""
+		F=$WORK/follow.jsonl
+		diag "--live-follow: wire doorbells per interval: $(jq -s -r '[.[] | select(.kind == "interval") | .wire_rx.interval.count] | map(tostring) | join(" ")' "$F")"
+		check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
+			| ($iv | all(has("wire_rx")))
+			  and ([range(0; $iv | length) as $i
+			        | ([$iv[:$i + 1][].wire_rx.interval.count] | add) == $iv[$i].wire_rx.run.count] | all)
+			  and ($iv[-1].wire_rx.run.count == .[-1].wire.rx.latency_ns.count)
+			  and (.[-1].wire.rx.matched > 0) and (.[-1].host.joined.doorbells > 0)' "$F")" \
+			true "--live-follow: wire latency in every interval, adding up to the final report's, joined with the trace"
+		check_eq "$(jq -s '[.[] | select(.kind == "interval")] | .[:-1] | map(.wire_rx.interval.count) | add > 0' "$F")" \
+			true "--live-follow: doorbells read from the file while it was written (before the last interval)"
+		"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+			--fpga-buffers 4 "$WORK/follow/trace" "$WORK/follow/capture.pcapng" \
+			>"$WORK/follow.offline.json" 2>"$WORK/follow.offline.err"
+		check_eq "$(tail -n 1 "$F" | jq -S -c '[.wire, .host, (.regime | del(.mitigations))]')" \
+			"$(jq -S -c '[.wire, .host, (.regime | del(.mitigations))]' "$WORK/follow.offline.json")" \
+			"--live-follow: the final report (wire, host, joined, verdict) equals the offline one on the trace and the finished capture.pcapng"
+	else
+		not_ok "dgrdma-capture --live (with its capture) wrote live.url: $(tail -2 "$WORK/follow.capture.out")"
+	fi
+	PCAP_OPTS=(--no-pcap)
+
+	# ---- --live-if with two sessions at once: a capture each (both on lo, told apart by filter) --
+	FIP2="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 3))"
+	PORT_H1=$PORT_H
+	if start_run two-a; then
+		CAP2_PID=$CAP_PID
+		URL_A=$URL
+		PORT_H=$((PORT_H1 + 4000))
+		FPGA_ADDR=$FIP2:18078
+		if start_run two-b; then
+			URL_B=$URL
+			timeout 120 "$LR" --live --json --live-interval 0.5 \
+				--live-if lo --live-filter "udp and host $FIP and port 18078" --live-pcap "$WORK/two-a.pcap" \
+				--live-if lo --live-filter "udp and host $FIP2 and port 18078" --live-pcap "$WORK/two-b.pcap" \
+				--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 \
+				"$URL_A" "$URL_B" >"$WORK/two.jsonl" 2>"$WORK/two.err" &
+			LR_PID=$!
+			stream two-b 3 &
+			spid=$!
+			PORT_H=$PORT_H1
+			FPGA_ADDR=$FIP:18078
+			stream two-a 3
+			wait "$spid"
+			wait "$CAP2_PID"
+			st=$?
+			wait "$CAP_PID"
+			check_eq "$st $?" "0 0" "--live-if, two sessions: both recordings ended well"
+			CAP_PID=""
+			CAP2_PID=""
+			wait "$LR_PID"
+			check_eq "$?" 0 "--live-if, two sessions: followed to the end ($(head -c 200 "$WORK/two.err"))"
+			LR_PID=""
+			T=$WORK/two.jsonl
+			diag "--live-if, two sessions: wire doorbells per interval (together [a, b]): $(jq -s -r '[.[] | select(.kind == "interval") | "\(.wire_rx.interval.count)\([.hosts[].wire_rx.interval.count])"] | join(" ")' "$T")"
+			check_eq "$(jq -s '[.[] | select(.kind == "interval")]
+				| (map(has("wire_rx") and (.hosts | all(has("wire_rx")))
+				       and .wire_rx.interval.count == ([.hosts[].wire_rx.interval.count] | add)
+				       and .wire_rx.run.count == ([.hosts[].wire_rx.run.count] | add)) | all)
+				  and (.[-1].hosts | all(.wire_rx.run.count > 0))' "$T")" \
+				true "--live-if, two sessions: each its own wire in every interval, adding up to the together one"
+			for h in a b; do
+				[ "$h" = a ] && u=$URL_A || u=$URL_B
+				"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+					--fpga-buffers 4 "$WORK/two-$h/trace" "$WORK/two-$h.pcap" \
+					>"$WORK/two-$h.offline.json" 2>"$WORK/two-$h.offline.err"
+				check_eq "$(jq -s -S -c --arg u "$u" '.[] | select(.kind == "final" and .url == $u) | [.wire, .host, (.regime | del(.mitigations))]' "$T")" \
+					"$(jq -S -c '[.wire, .host, (.regime | del(.mitigations))]' "$WORK/two-$h.offline.json")" \
+					"--live-if, two sessions: $h's final report (wire, host, joined, verdict) equals the offline one on its trace and its saved capture"
+			done
+		else
+			not_ok "second dgrdma-capture --live of two at once wrote live.url"
+		fi
+	else
+		not_ok "first dgrdma-capture --live of two at once wrote live.url"
+	fi
+	PORT_H=$PORT_H1
 	FPGA_ADDR=127.0.0.1:$PORT_F
 	bad "--live-if on no such interface" "--live-if no-such-if0" "$LR" --live --live-if no-such-if0 net://127.0.0.1:1/host/h/s
 	bad "--live-filter that does not compile" "--live-filter 'udp port x'" "$LR" --live --live-if lo --live-filter "udp port x" net://127.0.0.1:1/host/h/s
 else
 	skip "--live-if: capturing needs root"
 fi
-bad "--live-if with two URLs" "captures for one session" "$LR" --live --live-if lo net://a/host/h/s net://a/host/h/t
+bad "--live-if once for two URLs" "--live-if: give one interface per URL, in the same order (got 1 for 2 URLs)" "$LR" --live --live-if lo net://a/host/h/s net://a/host/h/t
+bad "--live-filter twice for three --live-if" "--live-filter: give one for every --live-if, or one per --live-if in the same order (got 2 for 3)" \
+	"$LR" --live --live-if lo --live-if lo --live-if lo --live-filter udp --live-filter udp net://a/host/h/s net://a/host/h/t net://a/host/h/u
+bad "--live-pcap once for two --live-if" "--live-pcap: give one file per --live-if, in the same order (got 1 for 2)" \
+	"$LR" --live --live-if lo --live-if lo --live-pcap x net://a/host/h/s net://a/host/h/t
 bad "--live-pcap without --live-if" "need --live-if" "$LR" --live --live-pcap x net://a/host/h/s
+bad "--live-follow once for two URLs" "--live-follow: give one capture per URL, in the same order (got 1 for 2 URLs)" "$LR" --live --live-follow x net://a/host/h/s net://a/host/h/t
+bad "--live-follow and --live-if" "--live-if and --live-follow are two sources" "$LR" --live --live-if lo --live-follow x net://a/host/h/s
+bad "--live-follow without --live" "go with --live" "$LR" --live-follow x y.pcap
+bad "--live-follow of a file that is not a capture" "--live-follow $DGR_SRC/README.md: not a pcap or pcapng capture" \
+	"$LR" --live --live-follow "$DGR_SRC/README.md" net://127.0.0.1:1/host/h/s
 
 # ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
 port_free() {

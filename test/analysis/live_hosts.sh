@@ -3,9 +3,11 @@
 # latency-report --live following two hosts at once: two network namespaces, each with its own
 # hostname, session daemon and dgrdma-host rx fed by dgrdma-fpga on its loopback, recorded with
 # dgrdma-capture --relayd into one lttng-relayd of the root namespace (reached over a bridge).
-# One latency-report follows both sessions: each interval per host and together (the hosts'
-# counts add up), and one final report per host equal to the offline report on that host's
-# trace as the relayd wrote it.
+# One latency-report follows both sessions, and each host's packet capture (dumpcap on its
+# loopback, into its run folder) as it is written (--live-follow, one per URL): each interval
+# per host and together (the hosts' counts add up, in the trace and on the wire), and one final
+# report per host equal to the offline report on that host's trace as the relayd wrote it and
+# its finished capture.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 
@@ -93,7 +95,7 @@ mkdir -p /run/lttng /dev/shm
 mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
 	lttng-sessiond --daemonize >/dev/null 2>&1 || exit 3
 "$bin/dgrdma-capture" --relayd "net://$relay:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)) \
-	--live-wait 60 --no-pcap --session "live-$name" -o "$work/$name" -- \
+	--live-wait 60 --session "live-$name" -o "$work/$name" -- \
 	"$bin/dgrdma-host" rx --udp --bind 127.0.0.1:28079 --peer 127.0.0.1:28078 --buffers 16 \
 	--buffer-size 16384 --idle-timeout 5 --ready-file "$work/$name.ready" --quiet \
 	>"$work/$name.capture.out" 2>&1 &
@@ -126,8 +128,10 @@ check_eq "${URLS[*]}" "net://$NET.1:$((rb + 2))/host/dgr-live-a/live-a net://$NE
 	"two hosts, two sessions on one relayd"
 
 J=$WORK/hosts.jsonl
+# the emulators send from UDP port 28078: --udp-port, as a bare capture needs it
 timeout 120 "$LR" --live --json --live-interval 0.5 --host-buffers 16 --buffer-size 16384 \
-	--sample-rate 2e6 --fpga-buffers 4 "${URLS[@]}" >"$J" 2>"$WORK/lr.err" &
+	--sample-rate 2e6 --fpga-buffers 4 --udp-port 28078 --live-follow "$WORK/a/capture.pcapng" \
+	--live-follow "$WORK/b/capture.pcapng" "${URLS[@]}" >"$J" 2>"$WORK/lr.err" &
 LR_PID=$!
 for i in 0 1; do
 	wait "${HOST_PIDS[$i]}"
@@ -147,6 +151,13 @@ check_eq "$(jq -s '[.[] | select(.kind == "interval")]
 	  and (. as $iv | [range(1; length) | $iv[.].host_rx.run.count >= $iv[. - 1].host_rx.run.count] | all)
 	  and (.[-1].hosts | all(.host_rx.run.count > 0))' "$J")" \
 	true "together: the hosts' counts add up and grow, and both hosts had doorbells"
+check_eq "$(jq -s '[.[] | select(.kind == "interval")]
+	| (map(has("wire_rx") and (.hosts | all(has("wire_rx")))
+	       and .wire_rx.interval.count == ([.hosts[].wire_rx.interval.count] | add)
+	       and .wire_rx.run.count == ([.hosts[].wire_rx.run.count] | add)) | all)
+	  and (.[-1].hosts | all(.wire_rx.run.count > 0))
+	  and (.[:-1] | map(.wire_rx.interval.count) | add > 0)' "$J")" \
+	true "--live-follow, one capture per host: the wire in every interval, the hosts' counts adding up to the together ones, read while written"
 check_eq "$(jq -s -c '[.[] | select(.kind == "interval")][-1].regime.label as $w
 	| [.[] | select(.kind == "interval")][-1] | [.hosts[].regime.label] | index($w) != null' "$J")" \
 	true "together: the worst verdict is one of the hosts'"
@@ -154,11 +165,13 @@ check_eq "$(jq -s -c '[.[-2:][] | [.kind, .url]]' "$J")" \
 	"[[\"final\",\"${URLS[0]}\"],[\"final\",\"${URLS[1]}\"]]" "then one final report per host, named"
 for i in 0 1; do
 	h=$(echo "${URLS[$i]}" | sed 's#.*/host/\([^/]*\)/.*#\1#')
+	name=${h#dgr-live-}
 	"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
-		--fpga-buffers 4 "$WORK/relayd-out/$h" >"$WORK/$h.offline.json" 2>"$WORK/$h.offline.err"
-	check_eq "$(jq -s -S -c --arg u "${URLS[$i]}" '.[] | select(.kind == "final" and .url == $u) | [.host, (.regime | del(.mitigations))]' "$J")" \
-		"$(jq -S -c '[.host, (.regime | del(.mitigations))]' "$WORK/$h.offline.json")" \
-		"$h: the final report equals the offline one on its trace in the relayd"
+		--fpga-buffers 4 --udp-port 28078 "$WORK/relayd-out/$h" "$WORK/$name/capture.pcapng" \
+		>"$WORK/$h.offline.json" 2>"$WORK/$h.offline.err"
+	check_eq "$(jq -s -S -c --arg u "${URLS[$i]}" '.[] | select(.kind == "final" and .url == $u) | [.wire, .host, (.regime | del(.mitigations))]' "$J")" \
+		"$(jq -S -c '[.wire, .host, (.regime | del(.mitigations))]' "$WORK/$h.offline.json")" \
+		"$h: the final report (wire, host, joined, verdict) equals the offline one on its trace in the relayd and its capture"
 done
 diag "lag from the newest event to its interval line: $(jq -s -r '[.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"' "$J")"
 

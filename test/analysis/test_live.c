@@ -55,7 +55,8 @@ static void test_intervals(void)
 	struct host_analysis h;
 	struct live_acc a;
 	struct live_interval iv;
-	unsigned int i;
+	char line[LIVE_HISTOGRAM_SIZE];
+	unsigned int i, lo = 0, hi = 0;
 
 	if (ha_init(&h)) {
 		tap_ok(0, "ha_init");
@@ -79,6 +80,11 @@ static void test_intervals(void)
 	tap_ok(iv.index == 2 && iv.lat.count == 100 && iv.lat.p50 == 50000 && iv.lat.p99 == 99000 &&
 		   iv.lat.p999 == 100000 && iv.lat.max == 100000,
 	       "interval 2: its 100 doorbells, nearest ranks (p50 50 us, p99 99 us, max 100 us)");
+	tap_ok(iv.hist[9] == 1 && iv.hist[10] == 1 && iv.hist[11] == 2 && iv.hist[12] == 4 &&
+		   iv.hist[13] == 8 && iv.hist[14] == 16 && iv.hist[15] == 33 &&
+		   iv.hist[16] == 35 && !memcmp(iv.hist, iv.hist_run, sizeof(iv.hist)),
+	       "interval 2: its 100 doorbells in log2 bins (1 us in [512, 1024) ns ... 35 in "
+	       "[65.536, 131.072) us), the run's the same");
 	tap_ok(iv.events == 300 && iv.events_run == 300, "interval 2: 300 events");
 	tap_ok(iv.host_counters && iv.host.delivered == 1000 && iv.host.lost == 0 &&
 		   iv.host.rate == 0.0,
@@ -98,6 +104,20 @@ static void test_intervals(void)
 	       "interval 3: only its 10 doorbells (p50 2 us, p99 = max = the 5 ms stall)");
 	tap_ok(iv.lat_run.count == 110 && iv.lat_run.max == 5000000 && iv.lat_run.p50 == 46000,
 	       "interval 3: the run so far, 110 doorbells (p50 46 us: rank 55 of the sorted run)");
+	tap_ok(
+	    iv.hist[10] == 9 && iv.hist[22] == 1 && iv.hist[16] == 0 && iv.hist_run[10] == 10 &&
+		iv.hist_run[16] == 35 && iv.hist_run[22] == 1,
+	    "interval 3: its histogram holds its 10 doorbells (9 in bin 10, the stall in bin 22), "
+	    "the run's all 110");
+	tap_ok(live_histogram_range(iv.hist_run, &lo, &hi) && lo == 9 && hi == 22,
+	       "interval 3: the run's histogram spans bins 9..22");
+	live_histogram(line, sizeof(line), iv.hist_run, lo, hi);
+	tap_ok(!strcmp(line, "512 ns \u2595\u2581\u2583\u2581\u2581\u2582\u2584\u2588\u2588     "
+			     "\u2581\u258f 8.389 ms"),
+	       "interval 3: the run's histogram line: '%s'", line);
+	live_histogram(line, sizeof(line), iv.hist, lo, hi);
+	tap_ok(!strcmp(line, "512 ns \u2595 \u2588           \u2581\u258f 8.389 ms"),
+	       "interval 3: its own histogram on the run's bins, lined up: '%s'", line);
 	tap_ok(iv.events == 40 && iv.events_run == 340, "interval 3: 40 events, 340 in the run");
 	tap_ok(iv.host.delivered == 1000 && iv.host.lost == 10 && iv.host.rate == 10.0 / 1010.0 &&
 		   iv.host_run.delivered == 2000 && iv.host_run.lost == 10 &&
@@ -117,6 +137,10 @@ static void test_intervals(void)
 	tap_ok(iv.has_arrival && iv.arrival.count == 1 && iv.arrival.p50 == 7000 &&
 		   iv.arrival_run.count == 1,
 	       "interval 4: latency from arrival, once the trace carries it");
+	tap_ok(iv.arrival_hist[12] == 1 && iv.arrival_hist_run[12] == 1 && iv.hist_run[10] == 10 &&
+		   !live_histogram_range(iv.hist, &lo, &hi),
+	       "interval 4: from arrival in its own histogram; no doorbell, an empty interval "
+	       "histogram; the run's kept");
 	ha_free(&h);
 }
 
@@ -126,9 +150,13 @@ static void test_together(void)
 	const struct host_analysis *hs[2] = { &a, &b };
 	struct live_acc acc[2];
 	struct live_interval per[2], all;
-	size_t lat_from[2], arrival_from[2];
+	size_t lat_from[2], arrival_from[2], wire_from[2], wire_mark[2] = { 0, 0 };
+	struct series wa, wb;
+	const struct series *wires[2] = { &wa, &wb };
 	unsigned int i;
 
+	series_init(&wa);
+	series_init(&wb);
 	if (ha_init(&a) || ha_init(&b)) {
 		tap_ok(0, "ha_init");
 		return;
@@ -144,12 +172,25 @@ static void test_together(void)
 	set_counters(&a, false, 900, 100);
 	a.c.events = 30;
 	b.c.events = 6;
+	/* on the wire (--live-follow, one capture each): a 10, 20, 30 us, b 1 ms */
+	series_add(&wa, 1, 10000);
+	series_add(&wa, 2, 20000);
+	series_add(&wa, 3, 30000);
+	series_add(&wb, 1, 1000000);
 	for (i = 0; i < 2; i++) {
 		lat_from[i] = acc[i].lat_mark;
 		arrival_from[i] = acc[i].arrival_mark;
+		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
+		live_close_wire(&wire_mark[i], wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	live_together(hs, lat_from, arrival_from, NULL, wire_from, per, 2, &all);
+	tap_ok(!all.has_wire, "together without a wire: none");
+	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	tap_ok(all.has_wire && all.wire.count == 4 && all.wire.p50 == 20000 &&
+		   all.wire.max == 1000000 && all.wire_run.count == 4,
+	       "together on the wire: the union of both captures' doorbells (4, p50 20 us at "
+	       "rank 2, max 1 ms)");
 	tap_ok(all.lat.count == 12 && all.lat_run.count == 12 && all.lat.max == 200000 &&
 		   all.lat.p50 == 6000 && all.lat.p99 == 200000,
 	       "together: the union of both hosts' doorbells (12, p50 6 us at rank 6, max 200 us)");
@@ -157,20 +198,35 @@ static void test_together(void)
 		   all.host.rate == 0.1 && !all.fpga_counters,
 	       "together: events and drops summed (100 of 1000 samples)");
 	tap_ok(!all.has_arrival, "together: from arrival only when every host's trace has it");
+	tap_ok(all.hist[12] == 4 && all.hist[16] == 1 && all.hist[17] == 1 &&
+		   !memcmp(all.hist, all.hist_run, sizeof(all.hist)),
+	       "together: the hosts' histograms summed (5..8 us of a, 100 and 200 us of b)");
 
-	/* interval 2: only host b, one 1 ms doorbell */
+	/* interval 2: only host b, one 1 ms doorbell; on the wire b 5 us */
 	series_add(&b.lat, 3, 1000000);
+	series_add(&wb, 2, 5000);
 	for (i = 0; i < 2; i++) {
 		lat_from[i] = acc[i].lat_mark;
 		arrival_from[i] = acc[i].arrival_mark;
+		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
+		live_close_wire(&wire_mark[i], wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, per, 2, &all);
+	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	tap_ok(all.wire.count == 1 && all.wire.p50 == 5000 && all.wire_run.count == 5 &&
+		   all.wire_run.p50 == 20000 && all.wire_run.max == 1000000,
+	       "together on the wire, interval 2: b's one doorbell; the run so far all 5 (p50 "
+	       "20 us)");
 	tap_ok(all.lat.count == 1 && all.lat.p50 == 1000000 && all.lat_run.count == 13 &&
 		   all.lat_run.max == 1000000,
 	       "together, interval 2: its one doorbell; the run so far all 13");
+	tap_ok(all.hist[19] == 1 && all.hist[16] == 0 && all.hist_run[19] == 1 &&
+		   all.hist_run[16] == 1 && all.hist_run[12] == 4,
+	       "together, interval 2: the histogram of its one doorbell; the run's of all 13");
 	ha_free(&a);
 	ha_free(&b);
+	series_free(&wa);
+	series_free(&wb);
 }
 
 static void test_sparkline(void)
@@ -190,11 +246,52 @@ static void test_sparkline(void)
 	       buf);
 }
 
+static void test_histogram(void)
+{
+	uint64_t h[HIST_BINS] = { 0 }, one[HIST_BINS] = { 0 };
+	char buf[LIVE_HISTOGRAM_SIZE];
+	unsigned int lo = 99, hi = 99;
+
+	tap_ok(!live_histogram_range(h, &lo, &hi) && lo == 99 && hi == 99,
+	       "histogram: an empty one has no range");
+	h[12] = 1;
+	h[13] = 8;
+	h[15] = 3;
+	one[13] = 2;
+	tap_ok(live_histogram_range(h, &lo, &hi) && lo == 12 && hi == 15,
+	       "histogram: the range runs from the first bin with a doorbell to the last");
+	live_histogram(buf, sizeof(buf), h, lo, hi);
+	tap_ok(!strcmp(buf, "4.096 us \u2595\u2581\u2588 \u2583\u258f 65.536 us"),
+	       "histogram: edges 2^12 and 2^16 ns, eighths of the largest bin rounded up, a "
+	       "space for an empty bin: '%s'",
+	       buf);
+	live_histogram(buf, sizeof(buf), one, lo, hi);
+	tap_ok(!strcmp(buf, "4.096 us \u2595 \u2588  \u258f 65.536 us"),
+	       "histogram: another drawn on the same bins lines up: '%s'", buf);
+	memset(h, 0, sizeof(h));
+	h[0] = 5;
+	h[HIST_BINS - 1] = 5;
+	live_histogram(buf, sizeof(buf), h, 0, HIST_BINS - 1);
+	tap_ok(strlen(buf) > 0 &&
+		   !strncmp(buf, "0 ns \u2595\u2588 ", strlen("0 ns \u2595\u2588 ")) &&
+		   strstr(buf, "\u2588\u258f 1099.512 s") &&
+		   strlen(buf) == strlen("0 ns  1099.512 s") + 3 * 2 + 2 * 3 + 38,
+	       "histogram: all 40 bins, from 0 ns to 2^40 ns, fit LIVE_HISTOGRAM_SIZE: '%s'", buf);
+	live_histogram(buf, 20, h, 0, HIST_BINS - 1);
+	tap_ok(!strcmp(buf, ""),
+	       "histogram: a buffer too small gives an empty line, not a cut one");
+	live_histogram(buf, sizeof(buf), h, 5, 4);
+	tap_ok(!strcmp(buf, ""), "histogram: a reversed range gives an empty line");
+	live_histogram(buf, sizeof(buf), h, 0, HIST_BINS);
+	tap_ok(!strcmp(buf, ""), "histogram: a bin past the last gives an empty line");
+}
+
 int main(void)
 {
 	test_quantiles_match_summary();
 	test_intervals();
 	test_together();
 	test_sparkline();
+	test_histogram();
 	return tap_done();
 }
