@@ -18,7 +18,8 @@
 # the clocks: latency-report's offset between a frame's time in the capture and its kernel
 # arrival in the trace (joined.capture_vs_trace_arrival_ns; the target: 1 us at p99).
 # Each recording case runs in the host's namespace with a private LTTng run folder and session
-# daemon. Results: $DGR_BUILD/bench/recording/{results.csv,results.txt,summary.txt,offset.json}.
+# daemon. Then the events each buffer costs (events.csv; see below).
+# Results: $DGR_BUILD/bench/recording/{results,events}.{csv,txt}, summary.txt, offset.json.
 # Not a test (timing on a shared machine).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
@@ -39,7 +40,7 @@ if [ "$(id -u)" != 0 ] || [ ! -x "$FPGA" ] || ! command -v lttng-relayd >/dev/nu
 fi
 NSA=recbA$$ NSB=recbB$$ A=recba$$ B=recbb$$
 ip netns add $NSA && ip netns add $NSB || exit 1
-trap 'kill $(jobs -p) 2>/dev/null; ip netns del $NSA; ip netns del $NSB' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; ip netns del $NSA; ip netns del $NSB ' EXIT
 ip link add $A netns $NSA type veth peer name $B netns $NSB
 ip netns exec $NSA ip link set $A mtu 9000 up
 ip netns exec $NSB ip link set $B mtu 9000 up
@@ -166,6 +167,24 @@ for mode in ["none", "default", "every", "pcap", "live"]:
     print("%-8s %6d  %16.1f  %12.3f  %9.3f  %9.3f" % (mode, len(r), statistics.median(rates),
           statistics.median(ratios), min(ratios), max(ratios)))
 PY
+
+# Events per buffer: one run of the default and one with every event at BENCH_EVENTS_MSPS
+# (default 25), the host's events in the trace (babeltrace2, its vpid) over the buffers it
+# completed: what each recorded buffer costs in tracepoint calls. (The host side's CPU per buffer
+# was tried as a load-proof measure and dropped: on this shared machine it moved by 2x between
+# runs of the same case, with the batching of the host's threads, far more than the events cost.)
+ev_rate=$((${BENCH_EVENTS_MSPS:-25} * 1000000))
+echo "case,buffers,events,events_per_buffer" >"$OUT/events.csv"
+for mode in default every; do
+	run_rate "$mode" "$ev_rate" >/dev/null
+	[ -s "$OUT/run.json" ] && [ -s "$OUT/rec/run.json" ] || continue
+	pid=$(jq_py "$OUT/rec/run.json" 'd["command_pid"]')
+	bufs=$(jq_py "$OUT/run.json" 'd["counters"]["txns_completed"]')
+	events=$(babeltrace2 "$OUT/rec/trace" 2>/dev/null | grep -c "vpid = $pid,")
+	python3 -c "import sys; print('%s,%s,%s,%.2f' % (sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[3]) / max(int(sys.argv[2]), 1)))" \
+		"$mode" "$bufs" "$events" >>"$OUT/events.csv"
+done
+column -s, -t "$OUT/events.csv" | tee "$OUT/events.txt"
 
 # the clocks: one run with trace and packet capture, kept, analysed by latency-report
 if [ "$none_rate" -gt 0 ]; then
