@@ -374,8 +374,13 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 		proto_tree_add_item(mtree, hf_flagvalue, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, 4,
 				    ENC_LITTLE_ENDIAN);
 	} else {
-		proto_tree_add_bitmask(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, hf_flagvalue,
-				       ett_flag, flag_word_fields, ENC_LITTLE_ENDIAN);
+		/*
+		 * The sub-fields carry the flag word's meaning: appending it to
+		 * the value's label as well doubled the cost of the split.
+		 */
+		proto_tree_add_bitmask_with_flags(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE,
+						  hf_flagvalue, ett_flag, flag_word_fields,
+						  ENC_LITTLE_ENDIAN, BMT_NO_APPEND);
 	}
 	proto_tree_add_item(mtree, hf_msgsintxn, tvb, offset + DGR_MSG_OFF_NUM_MSGS, 2,
 			    ENC_LITTLE_ENDIAN);
