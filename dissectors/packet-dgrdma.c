@@ -144,6 +144,54 @@ static gboolean dgrdma_tree_shown(proto_tree *tree)
 	return tree && PTREE_DATA(tree)->visible;
 }
 
+/*
+ * An item's label, formatted here and set once with proto_item_set_text():
+ * -T fields shows the tree, so every label is built though none is printed,
+ * and proto_item_append_text() (the label filled, then printf per part)
+ * cost as much as a message's ten header fields (docs/performance/dissector.md).
+ */
+struct dgrdma_label {
+	char text[ITEM_LABEL_LENGTH];
+	gsize len;
+};
+
+static void dgrdma_label_str(struct dgrdma_label *l, const char *s)
+{
+	while (*s && l->len + 1 < sizeof(l->text)) {
+		l->text[l->len++] = *s++;
+	}
+	l->text[l->len] = '\0';
+}
+
+static void dgrdma_label_uint(struct dgrdma_label *l, guint32 v)
+{
+	char digits[11];
+	int i = (int)sizeof(digits) - 1;
+
+	digits[i] = '\0';
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	dgrdma_label_str(l, &digits[i]);
+}
+
+/* v as 0x%08x */
+static void dgrdma_label_hex32(struct dgrdma_label *l, guint32 v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[11];
+	int i;
+
+	digits[0] = '0';
+	digits[1] = 'x';
+	for (i = 0; i < 8; i++) {
+		digits[2 + i] = hex[(v >> (28 - 4 * i)) & 0xF];
+	}
+	digits[10] = '\0';
+	dgrdma_label_str(l, digits);
+}
+
 /* Whether the flag word's sub-fields are wanted: shown, or one of them in a filter or -e. */
 static gboolean dgrdma_flag_fields_wanted(proto_tree *tree)
 {
@@ -363,9 +411,6 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 
 	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
 	mtree = proto_item_add_subtree(mi, ett_message);
-	if (dgrdma_tree_shown(tree)) {
-		proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
-	}
 	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4,
 			    ENC_LITTLE_ENDIAN);
 	proto_tree_add_item(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
@@ -400,17 +445,33 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
-		if (dgrdma_tree_shown(tree)) {
-			proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
-		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m.txn_id);
 	} else {
-		if (dgrdma_tree_shown(tree)) {
-			proto_item_append_text(mi, " fragment %u/%u, %u bytes", m.msg_seq,
-					       dgr_msg_txn_parts(&m), m.data_len);
-		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m.txn_id, m.msg_seq,
 				dgr_msg_txn_parts(&m));
+	}
+	if (dgrdma_tree_shown(tree)) {
+		/* "Message 1: txn 5 fragment 1/8, 1024 bytes" or "... (doorbell, flag 0x...)" */
+		struct dgrdma_label l = { .len = 0 };
+
+		dgrdma_label_str(&l, "Message ");
+		dgrdma_label_uint(&l, index + 1);
+		dgrdma_label_str(&l, ": txn ");
+		dgrdma_label_uint(&l, m.txn_id);
+		if (is_doorbell) {
+			dgrdma_label_str(&l, " (doorbell, flag ");
+			dgrdma_label_hex32(&l, m.flag_addr);
+			dgrdma_label_str(&l, ")");
+		} else {
+			dgrdma_label_str(&l, " fragment ");
+			dgrdma_label_uint(&l, m.msg_seq);
+			dgrdma_label_str(&l, "/");
+			dgrdma_label_uint(&l, dgr_msg_txn_parts(&m));
+			dgrdma_label_str(&l, ", ");
+			dgrdma_label_uint(&l, m.data_len);
+			dgrdma_label_str(&l, " bytes");
+		}
+		proto_item_set_text(mi, "%s", l.text);
 	}
 	offset += DGR_MSG_HDR_LEN;
 	if ((guint)offset + m.data_len > frame_len) {
@@ -532,7 +593,18 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 				       flags);
 	}
 	if (dgrdma_tree_shown(tree)) {
-		proto_item_append_text(top, ", %u -> %u, Seq %u", sender, receiver, frame_seq);
+		/* "OpenCPI DG-RDMA, 256 -> 1, Seq 5" */
+		struct dgrdma_label l = { .len = 0 };
+
+		dgrdma_label_str(&l,
+				 proto_get_protocol_long_name(find_protocol_by_id(proto_dgrdma)));
+		dgrdma_label_str(&l, ", ");
+		dgrdma_label_uint(&l, sender);
+		dgrdma_label_str(&l, " -> ");
+		dgrdma_label_uint(&l, receiver);
+		dgrdma_label_str(&l, ", Seq ");
+		dgrdma_label_uint(&l, frame_seq);
+		proto_item_set_text(top, "%s", l.text);
 	}
 	col_add_fstr(pinfo->cinfo, COL_INFO, "%u -> %u Seq=%u", sender, receiver, frame_seq);
 	if (ack_count) {
