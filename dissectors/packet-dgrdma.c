@@ -135,9 +135,10 @@ static int *const flag_word_fields[] = {
 };
 
 /*
- * Whether the tree is shown (a detail pane, -V, PDML): labels are only
- * decorated then. A tree built for filters and -T fields alone is not, and
- * formatting text for it was a quarter of the plugin's cost (docs/performance).
+ * Whether the tree is shown (a detail pane, -V, PDML, and -T fields too:
+ * tshark shows the tree for it): labels are only decorated then. A tree built
+ * for filters alone is not, and formatting text for it was a quarter of the
+ * plugin's cost (docs/performance/dissector.md).
  */
 static gboolean dgrdma_tree_shown(proto_tree *tree)
 {
