@@ -107,6 +107,77 @@ static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guin
 				  id);
 }
 
+/*
+ * The endpoints of the conversation the last DG-RDMA frame belonged to: a
+ * capture is mostly one conversation, and find_or_create_conversation()
+ * cost more than the rest of the frame's analysis. File scope: cleared when
+ * the file is closed.
+ */
+static struct {
+	address a, b;
+	guint32 port_a, port_b;
+	port_type ptype;
+	conversation_t *conversation;
+	struct dgr_an_conv *conv;
+} dgr_an_last;
+
+static gboolean dgr_an_last_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
+				  void *user_data)
+{
+	(void)allocator;
+	(void)event;
+	(void)user_data;
+	memset(&dgr_an_last, 0, sizeof(dgr_an_last));
+	return FALSE; /* once: registered again with the next file's first conversation */
+}
+
+/* The cached conversation record when this frame's endpoints are the last one's, or NULL. */
+static struct dgr_an_conv *dgr_an_last_find(const packet_info *pinfo)
+{
+	gboolean same;
+
+	if (!dgr_an_last.conv || pinfo->ptype != dgr_an_last.ptype) {
+		return NULL;
+	}
+	same = (pinfo->srcport == dgr_an_last.port_a && pinfo->destport == dgr_an_last.port_b &&
+		addresses_equal(&pinfo->src, &dgr_an_last.a) &&
+		addresses_equal(&pinfo->dst, &dgr_an_last.b)) ||
+	       (pinfo->srcport == dgr_an_last.port_b && pinfo->destport == dgr_an_last.port_a &&
+		addresses_equal(&pinfo->src, &dgr_an_last.b) &&
+		addresses_equal(&pinfo->dst, &dgr_an_last.a));
+	if (!same) {
+		return NULL;
+	}
+	/* as find_conversation_pinfo() does */
+	if (pinfo->num > dgr_an_last.conversation->last_frame) {
+		dgr_an_last.conversation->last_frame = pinfo->num;
+	}
+	return dgr_an_last.conv;
+}
+
+static void dgr_an_last_set(const packet_info *pinfo, conversation_t *conversation,
+			    struct dgr_an_conv *c)
+{
+	if (!dgr_an_last.conv) {
+		wmem_register_callback(wmem_file_scope(), dgr_an_last_clear, NULL);
+	}
+	copy_address_wmem(wmem_file_scope(), &dgr_an_last.a, &pinfo->src);
+	copy_address_wmem(wmem_file_scope(), &dgr_an_last.b, &pinfo->dst);
+	dgr_an_last.port_a = pinfo->srcport;
+	dgr_an_last.port_b = pinfo->destport;
+	dgr_an_last.ptype = pinfo->ptype;
+	dgr_an_last.conversation = conversation;
+	dgr_an_last.conv = c;
+}
+
+/* The direction (0/1) of the current frame in conversation c. */
+static guint dgr_an_conv_dir(const packet_info *pinfo, const struct dgr_an_conv *c)
+{
+	return (addresses_equal(&pinfo->src, &c->first_src) && pinfo->srcport == c->first_srcport)
+		   ? 0
+		   : 1;
+}
+
 /* The conversation record and the direction (0/1) of the current frame. */
 static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, guint *dir)
 {
@@ -114,6 +185,11 @@ static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, 
 	struct dgr_an_conv *c;
 
 	if (create) {
+		c = dgr_an_last_find(pinfo);
+		if (c) {
+			*dir = dgr_an_conv_dir(pinfo, c);
+			return c;
+		}
 		conv = find_or_create_conversation(pinfo);
 	} else {
 		conv = find_conversation_pinfo(pinfo, 0);
@@ -132,9 +208,10 @@ static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, 
 		c->conns = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 		conversation_add_proto_data(conv, dgr_an_proto, c);
 	}
-	*dir = (addresses_equal(&pinfo->src, &c->first_src) && pinfo->srcport == c->first_srcport)
-		   ? 0
-		   : 1;
+	if (create) {
+		dgr_an_last_set(pinfo, conv, c);
+	}
+	*dir = dgr_an_conv_dir(pinfo, c);
 	return c;
 }
 

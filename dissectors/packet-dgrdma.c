@@ -135,13 +135,62 @@ static int *const flag_word_fields[] = {
 };
 
 /*
- * Whether the tree is shown (a detail pane, -V, PDML): labels are only
- * decorated then. A tree built for filters and -T fields alone is not, and
- * formatting text for it was a quarter of the plugin's cost (docs/performance).
+ * Whether the tree is shown (a detail pane, -V, PDML, and -T fields too:
+ * tshark shows the tree for it): labels are only decorated then. A tree built
+ * for filters alone is not, and formatting text for it was a quarter of the
+ * plugin's cost (docs/performance/dissector.md).
  */
 static gboolean dgrdma_tree_shown(proto_tree *tree)
 {
 	return tree && PTREE_DATA(tree)->visible;
+}
+
+/*
+ * An item's label, formatted here and set once with proto_item_set_text():
+ * -T fields shows the tree, so every label is built though none is printed,
+ * and proto_item_append_text() (the label filled, then printf per part)
+ * cost as much as a message's ten header fields (docs/performance/dissector.md).
+ */
+struct dgrdma_label {
+	char text[ITEM_LABEL_LENGTH];
+	gsize len;
+};
+
+static void dgrdma_label_str(struct dgrdma_label *l, const char *s)
+{
+	while (*s && l->len + 1 < sizeof(l->text)) {
+		l->text[l->len++] = *s++;
+	}
+	l->text[l->len] = '\0';
+}
+
+static void dgrdma_label_uint(struct dgrdma_label *l, guint32 v)
+{
+	char digits[11];
+	int i = (int)sizeof(digits) - 1;
+
+	digits[i] = '\0';
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	dgrdma_label_str(l, &digits[i]);
+}
+
+/* v as 0x%08x */
+static void dgrdma_label_hex32(struct dgrdma_label *l, guint32 v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[11];
+	int i;
+
+	digits[0] = '0';
+	digits[1] = 'x';
+	for (i = 0; i < 8; i++) {
+		digits[2 + i] = hex[(v >> (28 - 4 * i)) & 0xF];
+	}
+	digits[10] = '\0';
+	dgrdma_label_str(l, digits);
 }
 
 /* Whether the flag word's sub-fields are wanted: shown, or one of them in a filter or -e. */
@@ -158,6 +207,29 @@ static gboolean dgrdma_flag_fields_wanted(proto_tree *tree)
 		}
 	}
 	return FALSE;
+}
+
+/*
+ * The flag word, and with split its sub-fields (proto_tree_add_uint() and
+ * _boolean() apply each field's bitmask), as proto_tree_add_bitmask() with
+ * BMT_NO_APPEND adds them at a third of its cost: the sub-fields carry the
+ * word's meaning, so the value's label is not decorated.
+ */
+static void dgrdma_add_flag_word(proto_tree *tree, tvbuff_t *tvb, int offset, guint32 value,
+				 gboolean split)
+{
+	proto_item *ti = proto_tree_add_uint(tree, hf_flagvalue, tvb, offset, 4, value);
+	proto_tree *ftree;
+
+	if (!split) {
+		return;
+	}
+	ftree = proto_item_add_subtree(ti, ett_flag);
+	proto_tree_add_boolean(ftree, hf_flag_valid, tvb, offset, 4, value);
+	proto_tree_add_uint(ftree, hf_flag_length, tvb, offset, 4, value);
+	proto_tree_add_boolean(ftree, hf_flag_eof, tvb, offset, 4, value);
+	proto_tree_add_boolean(ftree, hf_flag_truncated, tvb, offset, 4, value);
+	proto_tree_add_uint(ftree, hf_flag_opcode, tvb, offset, 4, value);
 }
 
 /* Expert info for a dgr_msg_validate() failure, with its precise text. */
@@ -361,51 +433,61 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	m.has_nextmsg = tvb_get_guint8(tvb, offset + DGR_MSG_OFF_NEXTMSG);
 	m.offset = (size_t)offset;
 
+	/*
+	 * The fields are added from the values read above (the header is in
+	 * the tvb): proto_tree_add_uint() costs two thirds of proto_tree_add_item(),
+	 * which reads and decodes the bytes again.
+	 */
 	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
 	mtree = proto_item_add_subtree(mi, ett_message);
-	if (dgrdma_tree_shown(tree)) {
-		proto_item_append_text(mi, " %u: txn %u", index + 1, m.txn_id);
-	}
-	proto_tree_add_item(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4,
-			    ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
-			    ENC_LITTLE_ENDIAN);
-	if (m.flag_value == DGR_NO_FLAG || !dgrdma_flag_fields_wanted(mtree)) {
-		proto_tree_add_item(mtree, hf_flagvalue, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, 4,
-				    ENC_LITTLE_ENDIAN);
-	} else {
-		proto_tree_add_bitmask(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, hf_flagvalue,
-				       ett_flag, flag_word_fields, ENC_LITTLE_ENDIAN);
-	}
-	proto_tree_add_item(mtree, hf_msgsintxn, tvb, offset + DGR_MSG_OFF_NUM_MSGS, 2,
-			    ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(mtree, hf_msgseq, tvb, offset + DGR_MSG_OFF_MSG_SEQ, 2,
-			    ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(mtree, hf_dataaddr, tvb, offset + DGR_MSG_OFF_DATA_ADDR, 4,
-			    ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(mtree, hf_datalen, tvb, offset + DGR_MSG_OFF_DATA_LEN, 2,
-			    ENC_LITTLE_ENDIAN);
-	ti = proto_tree_add_item(mtree, hf_type, tvb, offset + DGR_MSG_OFF_TYPE, 1, ENC_NA);
+	proto_tree_add_uint(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4, m.txn_id);
+	proto_tree_add_uint(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
+			    m.flag_addr);
+	dgrdma_add_flag_word(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, m.flag_value,
+			     m.flag_value != DGR_NO_FLAG && dgrdma_flag_fields_wanted(mtree));
+	proto_tree_add_uint(mtree, hf_msgsintxn, tvb, offset + DGR_MSG_OFF_NUM_MSGS, 2,
+			    m.num_msgs_in_txn);
+	proto_tree_add_uint(mtree, hf_msgseq, tvb, offset + DGR_MSG_OFF_MSG_SEQ, 2, m.msg_seq);
+	proto_tree_add_uint(mtree, hf_dataaddr, tvb, offset + DGR_MSG_OFF_DATA_ADDR, 4,
+			    m.data_addr);
+	proto_tree_add_uint(mtree, hf_datalen, tvb, offset + DGR_MSG_OFF_DATA_LEN, 2, m.data_len);
+	ti = proto_tree_add_uint(mtree, hf_type, tvb, offset + DGR_MSG_OFF_TYPE, 1, m.msg_type);
 	if (m.msg_type != 0) {
 		expert_add_info_format(pinfo, ti, &ei_msg_type, "Unknown message type %u",
 				       m.msg_type);
 	}
-	proto_tree_add_item(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, ENC_NA);
+	proto_tree_add_uint(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, m.has_nextmsg);
 	is_doorbell = eng_is_doorbell(&m);
 	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
-		if (dgrdma_tree_shown(tree)) {
-			proto_item_append_text(mi, " (doorbell, flag 0x%08x)", m.flag_addr);
-		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m.txn_id);
 	} else {
-		if (dgrdma_tree_shown(tree)) {
-			proto_item_append_text(mi, " fragment %u/%u, %u bytes", m.msg_seq,
-					       dgr_msg_txn_parts(&m), m.data_len);
-		}
 		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m.txn_id, m.msg_seq,
 				dgr_msg_txn_parts(&m));
+	}
+	if (dgrdma_tree_shown(tree)) {
+		/* "Message 1: txn 5 fragment 1/8, 1024 bytes" or "... (doorbell, flag 0x...)" */
+		struct dgrdma_label l = { .len = 0 };
+
+		dgrdma_label_str(&l, "Message ");
+		dgrdma_label_uint(&l, index + 1);
+		dgrdma_label_str(&l, ": txn ");
+		dgrdma_label_uint(&l, m.txn_id);
+		if (is_doorbell) {
+			dgrdma_label_str(&l, " (doorbell, flag ");
+			dgrdma_label_hex32(&l, m.flag_addr);
+			dgrdma_label_str(&l, ")");
+		} else {
+			dgrdma_label_str(&l, " fragment ");
+			dgrdma_label_uint(&l, m.msg_seq);
+			dgrdma_label_str(&l, "/");
+			dgrdma_label_uint(&l, dgr_msg_txn_parts(&m));
+			dgrdma_label_str(&l, ", ");
+			dgrdma_label_uint(&l, m.data_len);
+			dgrdma_label_str(&l, " bytes");
+		}
+		proto_item_set_text(mi, "%s", l.text);
 	}
 	offset += DGR_MSG_HDR_LEN;
 	if ((guint)offset + m.data_len > frame_len) {
@@ -509,17 +591,17 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	ack_count = tvb_get_guint8(tvb, DGR_FRAME_OFF_ACK_COUNT);
 	flags = tvb_get_guint8(tvb, DGR_FRAME_OFF_FLAGS);
 
-	proto_tree_add_item(tree, hf_src_id, tvb,
+	/* from the values read: cheaper than proto_tree_add_item(), see dgrdma_dissect_message() */
+	proto_tree_add_uint(tree, hf_src_id, tvb,
 			    pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
-			    ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(tree, hf_dst_id, tvb,
+			    sender);
+	proto_tree_add_uint(tree, hf_dst_id, tvb,
 			    pref_lua_field_order ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID, 2,
-			    ENC_LITTLE_ENDIAN);
-	seq_item =
-	    proto_tree_add_item(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2, ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(tree, hf_ackstart, tvb, DGR_FRAME_OFF_ACK_START, 2, ENC_LITTLE_ENDIAN);
-	proto_tree_add_item(tree, hf_ackcount, tvb, DGR_FRAME_OFF_ACK_COUNT, 1, ENC_NA);
-	ti = proto_tree_add_item(tree, hf_flags, tvb, DGR_FRAME_OFF_FLAGS, 1, ENC_NA);
+			    receiver);
+	seq_item = proto_tree_add_uint(tree, hf_frameseq, tvb, DGR_FRAME_OFF_SEQ, 2, frame_seq);
+	proto_tree_add_uint(tree, hf_ackstart, tvb, DGR_FRAME_OFF_ACK_START, 2, ack_start);
+	proto_tree_add_uint(tree, hf_ackcount, tvb, DGR_FRAME_OFF_ACK_COUNT, 1, ack_count);
+	ti = proto_tree_add_uint(tree, hf_flags, tvb, DGR_FRAME_OFF_FLAGS, 1, flags);
 	if (flags != DGR_FRAME_FLAG_ACK_ONLY && flags != DGR_FRAME_FLAG_MSGS) {
 		expert_add_info_format(pinfo, ti, &ei_frame_flags,
 				       "Frame flags 0x%02x: expected 0 (ACK only) or 1 "
@@ -527,7 +609,18 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 				       flags);
 	}
 	if (dgrdma_tree_shown(tree)) {
-		proto_item_append_text(top, ", %u -> %u, Seq %u", sender, receiver, frame_seq);
+		/* "OpenCPI DG-RDMA, 256 -> 1, Seq 5" */
+		struct dgrdma_label l = { .len = 0 };
+
+		dgrdma_label_str(&l,
+				 proto_get_protocol_long_name(find_protocol_by_id(proto_dgrdma)));
+		dgrdma_label_str(&l, ", ");
+		dgrdma_label_uint(&l, sender);
+		dgrdma_label_str(&l, " -> ");
+		dgrdma_label_uint(&l, receiver);
+		dgrdma_label_str(&l, ", Seq ");
+		dgrdma_label_uint(&l, frame_seq);
+		proto_item_set_text(top, "%s", l.text);
 	}
 	col_add_fstr(pinfo->cinfo, COL_INFO, "%u -> %u Seq=%u", sender, receiver, frame_seq);
 	if (ack_count) {

@@ -111,11 +111,31 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
 	i_lua_adj=$((i_lua - i_lua_start + i_start))
 	i_base_q=$(irefs "${off[@]}" -q -z io,stat,0)
 	i_tap=$(irefs -q -z dgrdma,latency)
+	# shellcheck disable=SC2046
+	{
+		# -T fields: tshark shows the tree, so every item is built and walked;
+		# start-up measured with the same options.
+		i_start_f=$(irefs -c 1 -T fields $(fields dgrdma))
+		i_base_f=$(irefs "${off[@]}" -T fields $(fields dgrdma))
+		i_decode_f=$(irefs -o dgrdma.analyze:FALSE -T fields $(fields dgrdma))
+		i_analysis_f=$(irefs -T fields $(fields dgrdma))
+		i_lua_f=$(PLUGINS=noplugins irefs -X lua_script:dgrdma-decode.lua -T fields \
+			$(fields dgrdmalua))
+		i_lua_f_start=$(PLUGINS=noplugins irefs -X lua_script:dgrdma-decode.lua -c 1 -T fields \
+			$(fields dgrdmalua))
+	}
+	i_lua_f_adj=$((i_lua_f - i_lua_f_start + i_start_f))
 	perframe() {
 		awk -v a="$1" -v s="$i_start" -v n="$cg_frames" 'BEGIN {printf "%.0f", (a - s) / n}'
 	}
 	cgratio() {
 		awk -v a="$1" -v b="$2" -v s="$i_start" 'BEGIN {printf "%.2f", (a - s) / (b - s)}'
+	}
+	perframe_f() {
+		awk -v a="$1" -v s="$i_start_f" -v n="$cg_frames" 'BEGIN {printf "%.0f", (a - s) / n}'
+	}
+	cgratio_f() {
+		awk -v a="$1" -v b="$2" -v s="$i_start_f" 'BEGIN {printf "%.2f", (a - s) / (b - s)}'
 	}
 	cg_report="instructions (callgrind, $CG_MB MB capture, $cg_frames frames; start-up $i_start removed):
   baseline (dgrdma, dcp disabled)       $(perframe "$i_base") per frame
@@ -123,7 +143,13 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
   plugin, decode + analysis             $(perframe "$i_analysis") per frame  ratio $(cgratio "$i_analysis" "$i_base")
   Lua dissector, same decode scope      $(perframe "$i_lua_adj") per frame  ratio $(cgratio "$i_lua_adj" "$i_base")
   baseline -q -z io,stat,0 (disabled)   $(perframe "$i_base_q") per frame
-  plugin, analysis + -q -z dgrdma,latency  $(perframe "$i_tap") per frame  ratio $(cgratio "$i_tap" "$i_base_q")"
+  plugin, analysis + -q -z dgrdma,latency  $(perframe "$i_tap") per frame  ratio $(cgratio "$i_tap" "$i_base_q")
+extracting 8 header fields (-T fields -e ...; start-up $i_start_f removed):
+  baseline (disabled, same -e)          $(perframe_f "$i_base_f") per frame
+  plugin, decode only                   $(perframe_f "$i_decode_f") per frame  ratio $(cgratio_f "$i_decode_f" "$i_base_f")
+  plugin, decode + analysis (default)   $(perframe_f "$i_analysis_f") per frame  ratio $(cgratio_f "$i_analysis_f" "$i_base_f")
+  Lua dissector, same fields            $(perframe_f "$i_lua_f_adj") per frame  ratio $(cgratio_f "$i_lua_f_adj" "$i_base_f")
+  Lua / plugin decode + analysis        $(awk -v l="$i_lua_f_adj" -v a="$i_analysis_f" -v s="$i_start_f" 'BEGIN {printf "%.2f", (l - s) / (a - s)}')"
 fi
 
 {
