@@ -521,11 +521,12 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 		res->inconsistent = TRUE;
 		return;
 	}
-	if (rc == DGR_REASM_DUPLICATE) {
+	if (rc == DGR_REASM_DUPLICATE || rc == ENG_REASM_AFTER_COMPLETE) {
 		res->duplicate_fragment = TRUE;
 		return;
 	}
-	if (rc < 0) {
+	if (rc < 0 || rc == ENG_REASM_AFTER_GIVEN_UP) {
+		/* the map above answers first; the feed's own memory says the same */
 		return;
 	}
 	if (rc == DGR_REASM_PARTIAL && m->flag_addr != DGR_NO_FLAG) {
