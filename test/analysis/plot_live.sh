@@ -87,38 +87,8 @@ if ! tp_lttng_setup; then
 	exit 0
 fi
 
-# start_run NAME: dgrdma-capture --live around dgrdma-host rx (16 buffers of 16 KiB), waiting up
-# to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied; sets CAP_PID and
-# URL (empty when no live.url appeared within 30 s).
-PCAP_OPTS=(--no-pcap)
 FPGA_ADDR=127.0.0.1:$PORT_F
-start_run() {
-	local name=$1 n
-	rm -f "$WORK/$name.ready"
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" -o "$WORK/$name" \
-		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
-		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
-		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
-	CAP_PID=$!
-	URL=""
-	for ((n = 0; n < 300; n++)); do
-		[ -s "$WORK/$name/live.url" ] && { URL=$(cat "$WORK/$name/live.url"); return 0; }
-		sleep 0.1
-	done
-	return 1
-}
-
-# stream NAME SECONDS: the emulator, once the host receives, at 2 MS/s into its 16 buffers.
-stream() {
-	local name=$1 secs=$2 n
-	for ((n = 0; n < 600; n++)); do
-		[ -e "$WORK/$name.ready" ] && break
-		sleep 0.1
-	done
-	"$DFPGA" --udp --bind "$FPGA_ADDR" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
-		--duration "$secs" --host-buffers 16 --buffer-size 16384 --quiet \
-		>"$WORK/$name.fpga.out" 2>&1
-}
+. "$DGR_SRC/test/lib/live_run.sh"
 
 # whole_png FILE: a PNG signature, an IHDR of 1200 x 700 and the IEND chunk last
 whole_png() {
