@@ -265,8 +265,8 @@ static void count_given_up(const struct dgr_txn_info *t, void *ctx)
 	given_up_count++;
 }
 
-/* The first of two fragments of transaction txn, 64 bytes into buffer txn. */
-static int first_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
+/* Fragment seq (1 or 2) of transaction txn's two, 64 bytes each, into buffer txn. */
+static int half(struct eng_reasm *e, uint32_t txn, uint16_t seq, uint64_t ts)
 {
 	struct dgr_txn_info done;
 	struct dgr_msg msg;
@@ -276,27 +276,20 @@ static int first_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
 	msg.flag_addr = DATA(txn);
 	msg.flag_value = 1;
 	msg.num_msgs_in_txn = 2;
-	msg.msg_seq = 1;
-	msg.data_addr = 128 * txn;
+	msg.msg_seq = seq;
+	msg.data_addr = 128 * txn + 64u * (seq - 1u);
 	msg.data_len = 64;
 	return eng_reasm_add(e, &msg, ts, txn, &done);
 }
 
-/* The second of the two fragments of transaction txn (first_half's other half). */
+static int first_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
+{
+	return half(e, txn, 1, ts);
+}
+
 static int second_half(struct eng_reasm *e, uint32_t txn, uint64_t ts)
 {
-	struct dgr_txn_info done;
-	struct dgr_msg msg;
-
-	memset(&msg, 0, sizeof(msg));
-	msg.txn_id = txn;
-	msg.flag_addr = DATA(txn);
-	msg.flag_value = 1;
-	msg.num_msgs_in_txn = 2;
-	msg.msg_seq = 2;
-	msg.data_addr = 128 * txn + 64;
-	msg.data_len = 64;
-	return eng_reasm_add(e, &msg, ts, txn, &done);
+	return half(e, txn, 2, ts);
 }
 
 /* Finished transactions are remembered: a late fragment neither restarts nor recounts one. */
