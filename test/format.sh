@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The C sources are formatted as .clang-format says (DEVELOPERS.md: "applied"):
 # `make format` fixes what this reports.
+# make check: compute only
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
 if ! command -v clang-format >/dev/null; then

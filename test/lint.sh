@@ -3,6 +3,7 @@
 # Every shell script of the project passes shellcheck at severity warning: the installed
 # tools (dgrdma-capture, dgrdma-plot), make demo, CI and the test suites. Sourced files
 # (*.inc, test/lib/*.sh) say their shell with a `# shellcheck shell=bash` line.
+# make check: compute only
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
 if ! command -v shellcheck >/dev/null; then

@@ -12,6 +12,10 @@
 # and counts as a failure, so a hang shows up with its log instead of stalling CI.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is
 # non-zero when anything failed.
+# Suites that only compute (no stream, no timing, no network: a script with the line
+# "# make check: compute only") run first, two at a time, since the machine has two
+# cores; their lines are printed in the order given. The others run one at a time after
+# them, so that no timing-sensitive run shares the machine with another suite.
 set -u
 
 only=""
@@ -31,17 +35,22 @@ failed=0
 skipped=0
 failed_names=()
 
-for suite in "$@"; do
-	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
-		continue
-	fi
-	name="${suite#"$DGR_SRC"/}"
-	name="${name#"$DGR_BUILD"/}"
-	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
+# run_suite SUITE LOG: runs it under the timeout; writes "rc start end" to LOG.result
+run_suite() {
+	local start end rc
 	start=$(date +%s.%N)
-	timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$suite" >"$log" 2>&1
+	timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1
 	rc=$?
 	end=$(date +%s.%N)
+	echo "$rc $start $end" >"$2.result"
+}
+
+# report SUITE LOG: its line (and its failures, skips), added to the totals
+report() {
+	local name log=$2 rc start end p s f note
+	name="${1#"$DGR_SRC"/}"
+	name="${name#"$DGR_BUILD"/}"
+	read -r rc start end <"$log.result"
 	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
 	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
 	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
@@ -69,6 +78,43 @@ for suite in "$@"; do
 		echo "    (full log: $log)"
 	fi
 	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
+}
+
+log_of() {
+	local name="${1#"$DGR_SRC"/}"
+	name="${name#"$DGR_BUILD"/}"
+	echo "$logdir/$(echo "$name" | tr '/ ' '__').log"
+}
+
+compute=()
+serial=()
+for suite in "$@"; do
+	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
+		continue
+	fi
+	if [ -f "$suite" ] && grep -qx '# make check: compute only' "$suite" 2>/dev/null; then
+		compute+=("$suite")
+	else
+		serial+=("$suite")
+	fi
+done
+
+running=0
+for suite in "${compute[@]}"; do
+	if [ "$running" -ge 2 ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	run_suite "$suite" "$(log_of "$suite")" &
+	running=$((running + 1))
+done
+wait
+for suite in "${compute[@]}"; do
+	report "$suite" "$(log_of "$suite")"
+done
+for suite in "${serial[@]}"; do
+	run_suite "$suite" "$(log_of "$suite")"
+	report "$suite" "$(log_of "$suite")"
 done
 
 if [ "${#failed_names[@]}" -gt 0 ]; then

@@ -3,6 +3,7 @@
 # latency-report on other link layers (Linux cooked v1/v2, raw IPv4) with exact answers, and
 # on hostile input: damaged frames, files cut at many offsets, files that are no capture, bad
 # options, bad run.json files.
+# make check: compute only
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 LR="$DGR_BUILD/bin/latency-report"

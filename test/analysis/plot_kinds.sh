@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dgrdma-plot renders every plot kind as valid PNG (pngcairo) and SVG, with the expected
 # number of data series (counted in the SVG: one gnuplot_plot_N group per series).
+# make check: compute only
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 PLOT="$DGR_BUILD/bin/dgrdma-plot"

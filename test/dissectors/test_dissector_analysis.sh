@@ -4,6 +4,7 @@
 # transaction state, doorbell matching and latency (to the nanosecond), DCP
 # request/response matching, the dgrdma,latency and dcp,srt taps, and the
 # same answers as dgrdma-gen's ground truth on generated captures.
+# make check: compute only
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

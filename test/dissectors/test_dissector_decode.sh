@@ -3,6 +3,7 @@
 # The dgrdma Wireshark plugin decodes: field values of DG-RDMA (Ethernet, UDP
 # on its port, Decode As, heuristic) and DCP, the field-order preference, and
 # one expert info per malformed fixture (test/dissectors/gen-dissector-fixtures.c).
+# make check: compute only
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

@@ -6,6 +6,7 @@
 # enables a code path) by the system tshark with the ASan+UBSan build of the
 # plugin (LD_PRELOAD of the sanitizer runtimes). Seeds are fixed: the run is
 # repeatable. DGR_FUZZ_COPIES (default 12) copies per fixture and rate.
+# make check: compute only
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

@@ -4,6 +4,7 @@
 # (README.md and docs/, names that start with dgrdma. or dcp.) exists in tshark with the
 # plugin loaded: a field in `tshark -G fields` (expert info included) or a preference in
 # `tshark -G defaultprefs`. File names (dgrdma.so, dcp.c, ...) are not names.
+# make check: compute only
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
 # longer): the decoders, the option values, run.json and the trace pre-checks.
+# make check: compute only
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 corpus=$(mktemp -d)
