@@ -71,24 +71,14 @@ timeout 60 "$PLOT" --live -o "$WORK/none" net://127.0.0.1:1/host/h/s >/dev/null 
 check_eq "$? $(grep -c 'cannot reach the relay daemon' "$WORK/none.err") $(find "$WORK/none" -type f | wc -l)" \
 	"2 1 0" "an unreachable relayd: latency-report's message and exit status 2, no image"
 
-if [ ! -x "$DHOST" ] || [ ! -x "$DFPGA" ]; then
-	skip "dgrdma-host or dgrdma-fpga not built"
-	done_testing
-	exit 0
-fi
-if ! command -v lttng-relayd >/dev/null || ! command -v babeltrace2 >/dev/null; then
-	skip "lttng-relayd or babeltrace2 not installed (make deps)"
-	done_testing
-	exit 0
-fi
-if ! tp_lttng_setup; then
-	skip "$TP_LTTNG_WHY"
+. "$DGR_SRC/test/lib/live_run.sh"
+if ! live_ready; then
+	skip "$LIVE_WHY"
 	done_testing
 	exit 0
 fi
 
 FPGA_ADDR=127.0.0.1:$PORT_F
-. "$DGR_SRC/test/lib/live_run.sh"
 
 # whole_png FILE: a PNG signature, an IHDR of 1200 x 700 and the IEND chunk last
 whole_png() {

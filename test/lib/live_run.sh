@@ -1,9 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# shellcheck disable=SC2034 # sets CAP_PID and URL for the scripts that source it
+# shellcheck disable=SC2034 # sets CAP_PID, URL and LIVE_WHY for the scripts that source it
 # A live run for the live suites (live.sh, plot_live.sh): dgrdma-capture --live around
 # dgrdma-host rx, fed by dgrdma-fpga over UDP on loopback. Needs WORK, CAPTURE, DHOST, DFPGA,
-# PORT_H (the host's port) and FPGA_ADDR (the emulator's ADDR:PORT) set by the suite.
+# PORT_H (the host's port) and FPGA_ADDR (the emulator's ADDR:PORT) set by the suite, and
+# test/tracepoints/lttng-env.sh sourced.
+
+# live_ready: true when a live run can be made here (programs built, lttng-relayd and
+# babeltrace2 installed, the suite's own session daemon up); else LIVE_WHY says why not.
+live_ready() {
+	if [ ! -x "$DHOST" ] || [ ! -x "$DFPGA" ]; then
+		LIVE_WHY="dgrdma-host or dgrdma-fpga not built"
+		return 1
+	fi
+	if ! command -v lttng-relayd >/dev/null || ! command -v babeltrace2 >/dev/null; then
+		LIVE_WHY="lttng-relayd or babeltrace2 not installed (make deps)"
+		return 1
+	fi
+	if ! tp_lttng_setup; then
+		LIVE_WHY=$TP_LTTNG_WHY
+		return 1
+	fi
+}
 
 # start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
 # 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied;
