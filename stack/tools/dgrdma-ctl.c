@@ -240,6 +240,17 @@ static int ctl_call_send(void *ctx)
 	return 0;
 }
 
+/* The ms left until deadline (CLOCK_MONOTONIC ns), rounded up; -1 once it has passed. */
+static int ms_until(uint64_t deadline)
+{
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return t >= deadline ? -1 : (int)((deadline - t + 999999) / 1000000);
+}
+
 /* Waits for the response with the request's tag: 1, 0 at the deadline, or a negative code. */
 static int ctl_call_wait(void *ctx, uint64_t deadline)
 {
@@ -247,18 +258,14 @@ static int ctl_call_wait(void *ctx, uint64_t deadline)
 
 	for (;;) {
 		struct dgr_rx_pkt in[16];
-		struct timespec ts;
-		uint64_t t;
+		int ms = ms_until(deadline);
 		int n;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-		if (t >= deadline) {
+		if (ms < 0) {
 			q->c->timeouts++;
 			return 0;
 		}
-		n = dgr_transport_recv(q->c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
-				       q->err);
+		n = dgr_transport_recv(q->c->t, in, 16, ms, q->err);
 		if (n < 0) {
 			return n;
 		}
@@ -388,17 +395,13 @@ static int discover_wait(void *ctx, uint64_t deadline)
 	for (;;) {
 		struct dgr_rx_pkt in[16];
 		struct dcp_packet resp;
-		struct timespec ts;
-		uint64_t t;
+		int ms = ms_until(deadline);
 		int n;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-		if (t >= deadline) {
+		if (ms < 0) {
 			break;
 		}
-		n = dgr_transport_recv(c->t, in, 16, (int)((deadline - t + 999999) / 1000000),
-				       d->call.err);
+		n = dgr_transport_recv(c->t, in, 16, ms, d->call.err);
 		if (n < 0) {
 			return n;
 		}
