@@ -45,11 +45,20 @@ run_suite() {
 	echo "$rc $start $end" >"$2.result"
 }
 
+# suite_name SUITE: its path under the source or build folder
+suite_name() {
+	local name="${1#"$DGR_SRC"/}"
+	echo "${name#"$DGR_BUILD"/}"
+}
+
+log_of() {
+	echo "$logdir/$(suite_name "$1" | tr '/ ' '__').log"
+}
+
 # report SUITE LOG: its line (and its failures, skips), added to the totals
 report() {
 	local name log=$2 rc start end p s f note
-	name="${1#"$DGR_SRC"/}"
-	name="${name#"$DGR_BUILD"/}"
+	name=$(suite_name "$1")
 	read -r rc start end <"$log.result"
 	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
 	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
@@ -78,12 +87,6 @@ report() {
 		echo "    (full log: $log)"
 	fi
 	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
-}
-
-log_of() {
-	local name="${1#"$DGR_SRC"/}"
-	name="${name#"$DGR_BUILD"/}"
-	echo "$logdir/$(echo "$name" | tr '/ ' '__').log"
 }
 
 compute=()
