@@ -175,6 +175,7 @@ struct child_class {
 	const bt_event_class *ec;
 	unsigned int nfields;
 	const char *names[HE_MAX_FIELDS];
+	int arrival; /* the index of HE_ARRIVAL_FIELD, -1 none */
 };
 
 struct sink_ctx {
@@ -188,30 +189,26 @@ struct sink_ctx {
 
 /*
  * A payload field that holds a reading of the trace's own clock (txn_complete's
- * arrival_ns: CLOCK_MONOTONIC, as LTTng's) is put on the events' time axis, ns
- * from the clock's origin, with the offset LTTng recorded at the session's
- * start; a field it cannot convert becomes 0 (unknown).
+ * arrival_ns, field `at` of the event: CLOCK_MONOTONIC, as LTTng's) is put on the
+ * events' time axis, ns from the clock's origin, with the offset LTTng recorded
+ * at the session's start; a value it cannot convert becomes 0 (unknown).
  */
-static void clock_fields_to_origin(struct host_event *ev, const bt_message *msg)
+static void clock_field_to_origin(struct host_event *ev, int at, const bt_message *msg)
 {
-	const bt_clock_class *cc =
-	    bt_message_event_borrow_stream_class_default_clock_class_const(msg);
-	unsigned int i;
+	const bt_clock_class *cc;
+	int64_t ns;
 
-	for (i = 0; i < ev->nfields; i++) {
-		int64_t ns;
-
-		if (strcmp(ev->f[i].name, HE_ARRIVAL_FIELD) || ev->f[i].value == 0) {
-			continue;
-		}
-		if (!cc ||
-		    bt_clock_class_cycles_to_ns_from_origin(cc, ev->f[i].value, &ns) !=
-			BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK ||
-		    ns <= 0) {
-			ns = 0;
-		}
-		ev->f[i].value = (uint64_t)ns;
+	if (at < 0 || ev->f[at].value == 0) {
+		return;
 	}
+	cc = bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+	if (!cc ||
+	    bt_clock_class_cycles_to_ns_from_origin(cc, ev->f[at].value, &ns) !=
+		BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK ||
+	    ns <= 0) {
+		ns = 0;
+	}
+	ev->f[at].value = (uint64_t)ns;
 }
 
 /* The id of the event's class with this field list, sent once. Returns -1 when out of memory. */
@@ -247,6 +244,7 @@ static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char
 	k = &c->classes[c->n_classes];
 	k->ec = ec;
 	k->nfields = c->ev.nfields;
+	k->arrival = -1;
 	out_u8(&c->out, REC_CLASS);
 	out_put(&c->out, &c->n_classes, 4);
 	out_u8(&c->out, (uint8_t)k->nfields);
@@ -254,6 +252,9 @@ static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char
 	for (j = 0; j < k->nfields; j++) {
 		k->names[j] = c->ev.f[j].name;
 		out_name(&c->out, k->names[j]);
+		if (!strcmp(k->names[j], HE_ARRIVAL_FIELD)) {
+			k->arrival = (int)j;
+		}
 	}
 	c->last = c->n_classes;
 	return c->n_classes++;
@@ -313,11 +314,11 @@ static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	/* payload fields, then the context fields (vpid, vtid) that LTTng adds */
 	add_fields(&ctx->ev, bt_event_borrow_payload_field_const(ev));
 	add_fields(&ctx->ev, bt_event_borrow_common_context_field_const(ev));
-	clock_fields_to_origin(&ctx->ev, msg);
 	id = class_id(ctx, ec, name ? name : "");
 	if (id < 0) {
 		return -1;
 	}
+	clock_field_to_origin(&ctx->ev, ctx->classes[id].arrival, msg);
 	id32 = (uint32_t)id;
 	out_u8(&ctx->out, REC_EVENT);
 	out_put(&ctx->out, &id32, 4);
