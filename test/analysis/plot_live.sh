@@ -71,6 +71,48 @@ timeout 60 "$PLOT" --live -o "$WORK/none" net://127.0.0.1:1/host/h/s >/dev/null 
 check_eq "$? $(grep -c 'cannot reach the relay daemon' "$WORK/none.err") $(find "$WORK/none" -type f | wc -l)" \
 	"2 1 0" "an unreachable relayd: latency-report's message and exit status 2, no image"
 
+# Ctrl-C while an interval is being redrawn: the terminal sends it to the whole process group, so
+# the gnuplot of that redraw may die of it. That redraw is given up, not the view: latency-report
+# (here a stand-in that prints 3 intervals, then its final report at SIGINT) ends
+# with its final report, the final plot holds every interval, and the status is latency-report's.
+mkdir -p "$WORK/fake/bin"
+cat >"$WORK/fake/latency-report" <<'PY'
+#!/usr/bin/python3
+import json, signal
+stop = False
+def on_stop(sig, frame):
+    global stop
+    stop = True
+signal.signal(signal.SIGINT, on_stop)
+for n in (1, 2, 3):
+    print(json.dumps({"kind": "interval", "elapsed_s": n, "host_rx": {"interval":
+        {"count": 4, "p50": 1000 * n, "p99": 2000 * n, "max": 3000 * n}}, "regime": {"summary": "ok"}}), flush=True)
+while not stop:
+    signal.pause()
+print('{"kind": "final"}', flush=True)
+PY
+# the third redraw's gnuplot: Ctrl-C reaches dgrdma-plot (its parent) and kills it (status 130)
+cat >"$WORK/fake/bin/gnuplot" <<SH
+#!/bin/bash
+echo x >>"$WORK/fake/calls"
+if [ "\$(wc -l <"$WORK/fake/calls")" = 3 ]; then
+	kill -INT "\$PPID"
+	exit 130
+fi
+exec "$(command -v gnuplot)" "\$@"
+SH
+chmod +x "$WORK/fake/latency-report" "$WORK/fake/bin/gnuplot"
+PATH="$WORK/fake/bin:$PATH" timeout 60 "$PLOT" --live --format svg --latency-report "$WORK/fake/latency-report" \
+	-o "$WORK/fake/plots" net://127.0.0.1/host/h/s >/dev/null 2>"$WORK/fake.err"
+st=$?
+intervals=$(python3 -c 'import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+g = [g for g in E.parse(sys.argv[1]).getroot().iter(ns + "g") if g.get("id") == "gnuplot_plot_1"]
+print(sum(1 for u in g[0].iter(ns + "use")) if g else 0)' "$WORK/fake/plots/latency-live.svg" 2>/dev/null)
+check_eq "$st $(find "$WORK/fake/plots" -type f -printf '%f\n')" "0 latency-live.svg" \
+	"Ctrl-C during a redraw: latency-report's status 0, the final image alone ($(head -c 200 "$WORK/fake.err"))"
+check_eq "${intervals:-0}" 3 "Ctrl-C during a redraw: the final plot holds the 3 intervals printed"
+
 . "$DGR_SRC/test/lib/live_run.sh"
 if ! live_ready; then
 	skip "$LIVE_WHY"
