@@ -27,6 +27,10 @@
 
 int dgr_an_proto = -1;
 
+/* kept per frame for the whole capture: docs/performance/dissector.md counts its bytes */
+G_STATIC_ASSERT(sizeof(void *) != 8 || sizeof(struct dgr_an_frame) == 88);
+G_STATIC_ASSERT(sizeof(void *) != 8 || sizeof(struct dgr_an_msg) == 24);
+
 #define DGR_AN_KEY_DGRDMA 0
 #define DGR_AN_KEY_DCP	  1
 
@@ -255,7 +259,7 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
 	fr->frame = pinfo->num;
-	fr->dir = dir;
+	fr->dir = (guint8)dir;
 	fr->conn_label = cn->label[dir];
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DGRDMA, fr);
 	*conn = cn;
@@ -328,28 +332,20 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
 			     const char *label, const nstime_t *latency)
 {
-	/*
-	 * Inline or allocated one by one, never moved: the tap holds pointers
-	 * while more events are added to the frame.
-	 */
-	struct dgr_an_event *ev;
+	struct dgr_an_event *ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
+	struct dgr_an_event **end = &fr->events;
 
-	if (fr->nevents < G_N_ELEMENTS(fr->ev_inline)) {
-		ev = &fr->ev_inline[fr->nevents];
-	} else {
-		ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
-		if (!fr->more_events) {
-			fr->more_events =
-			    wmem_array_new(wmem_file_scope(), sizeof(struct dgr_an_event *));
-		}
-		wmem_array_append_one(fr->more_events, ev);
-	}
-	fr->nevents++;
 	ev->kind = kind;
 	ev->conn_label = label;
 	if (latency) {
 		ev->latency = *latency;
 	}
+	/* appended: a frame has a few events at most */
+	while (*end) {
+		end = &(*end)->next;
+	}
+	*end = ev;
+	fr->nevents++;
 }
 
 /*
@@ -610,7 +606,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	res.is_doorbell = TRUE;
 	c = dgr_an_conv_get(pinfo, FALSE, &dir);
 	conn = c ? c->last_data_to[dir] : NULL;
-	fr->dir = dir;
+	fr->dir = (guint8)dir;
 	if (conn) {
 		fr->conn_label = conn->label[!dir];
 		dgr_an_doorbell(conn, dir, fr, pinfo, identity, &res);
@@ -641,27 +637,20 @@ const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i
 
 void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap, guint *next)
 {
-	guint n;
+	const struct dgr_an_event *ev;
+	guint i = 0;
 
 	if (!fr) {
 		return;
 	}
-	n = fr->nevents;
 	if (have_tap_listener(tap)) {
-		for (; *next < n; (*next)++) {
-			const guint k = G_N_ELEMENTS(fr->ev_inline);
-
-			if (*next < k) {
-				tap_queue_packet(tap, pinfo, &fr->ev_inline[*next]);
-			} else {
-				struct dgr_an_event **ev = (struct dgr_an_event **)wmem_array_index(
-				    fr->more_events, *next - k);
-
-				tap_queue_packet(tap, pinfo, *ev);
+		for (ev = fr->events; ev; ev = ev->next, i++) {
+			if (i >= *next) {
+				tap_queue_packet(tap, pinfo, ev);
 			}
 		}
 	}
-	*next = n;
+	*next = fr->nevents;
 }
 
 /* DCP frames keep their doorbell record under the DCP key. */

@@ -41,15 +41,18 @@ struct dgr_an_txn {
 	guint32 overtaken_in; /* unmatched: frame completing the newer txn */
 };
 
-/* What the analysis concluded about one message of a frame. */
+/*
+ * What the analysis concluded about one message of a frame. One is kept per
+ * message for the whole capture: one-bit flags keep it at 24 bytes.
+ */
 struct dgr_an_msg {
-	struct dgr_an_txn *txn;	     /* data or flag-only message with a flag: its txn */
-	gboolean completes;	     /* this fragment completed txn */
-	gboolean duplicate_fragment; /* msg_seq of txn already seen */
-	gboolean inconsistent;	     /* num_msgs/flag fields disagree with earlier fragments */
-	gboolean is_doorbell;
-	guint32 doorbell_buffer;    /* rank of the doorbell flag address */
-	struct dgr_an_txn *answers; /* doorbell: the transaction it answers; NULL: orphan */
+	struct dgr_an_txn *txn;		 /* data or flag-only message with a flag: its txn */
+	struct dgr_an_txn *answers;	 /* doorbell: the transaction it answers; NULL: orphan */
+	guint32 doorbell_buffer;	 /* rank of the doorbell flag address */
+	unsigned completes : 1;		 /* this fragment completed txn */
+	unsigned duplicate_fragment : 1; /* msg_seq of txn already seen */
+	unsigned inconsistent : 1;	 /* num_msgs/flag fields disagree with earlier fragments */
+	unsigned is_doorbell : 1;
 };
 
 enum dgr_an_seq_status {
@@ -69,31 +72,36 @@ enum dgr_an_event_kind {
 	DGR_AN_EV_ORPHAN,
 };
 
+/* Allocated one by one and never moved: the tap holds pointers to them. */
 struct dgr_an_event {
 	enum dgr_an_event_kind kind;
-	const char *conn_label; /* the data direction, "A -> B" (file scope) */
-	nstime_t latency;	/* DGR_AN_EV_DOORBELL */
+	const char *conn_label;	   /* the data direction, "A -> B" (file scope) */
+	nstime_t latency;	   /* DGR_AN_EV_DOORBELL */
+	struct dgr_an_event *next; /* the frame's next event */
 };
 
-/* Per frame, stored with p_add_proto_data. */
+/*
+ * Per frame, stored with p_add_proto_data and kept for the whole capture
+ * (random access in the GUI): 88 bytes on 64-bit. Most frames of a stream carry one
+ * fragment and no event, so events are a list (NULL for most) and only the
+ * first message's result is inline.
+ */
 struct dgr_an_frame {
-	guint32 frame; /* this frame's number */
-	guint dir;     /* 0/1: which endpoint of the conversation sent it */
-	enum dgr_an_seq_status seq_status;
+	guint32 frame;	   /* this frame's number */
+	guint8 dir;	   /* 0/1: which endpoint of the conversation sent it */
+	guint8 seq_status; /* enum dgr_an_seq_status */
+	guint16 nevents;   /* events in the list (a few per message at most) */
 	guint32 dup_of;	   /* DUPLICATE: first frame with this frame_seq */
 	guint32 gap;	   /* GAP: number of frame_seqs missing before this one */
 	guint32 acked_in;  /* first frame of the peer that acknowledged this frame */
 	guint32 ack_first; /* frames (of the peer) covered by this frame's ACK */
 	guint32 ack_last;
 	guint32 ack_found; /* how many of ack_count were seen in the capture */
+	guint32 nmsgs;	   /* results per message, in order */
 	const char *conn_label;
-	/* Results per message, in order; inline storage for the common cases. */
-	guint nmsgs;
 	struct dgr_an_msg msg0;
-	wmem_array_t *more_msgs; /* struct dgr_an_msg, messages 2.. (NULL until needed) */
-	guint nevents;
-	struct dgr_an_event ev_inline[2];
-	wmem_array_t *more_events; /* struct dgr_an_event *, events 3.. (NULL until needed) */
+	wmem_array_t *more_msgs;     /* struct dgr_an_msg, messages 2.. (NULL until needed) */
+	struct dgr_an_event *events; /* NULL: none */
 };
 
 struct dgr_an_conn;
