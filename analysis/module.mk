@@ -23,7 +23,7 @@ ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engi
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
-	analysis/vicious.c analysis/live.c
+	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
 	analysis/run_info.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report

@@ -853,23 +853,12 @@ static void print_status_and_losses(struct dgr_pr *p, const struct report *r)
 	if (r->fpga) {
 		dgr_pr_obj_begin(p, "fpga_counters", "the FPGA's own counters");
 		dgr_pr_str(p, "source", "from", r->fpga_source);
-		if (r->fpga->has_adc) {
-			dgr_pr_u64(p, "num_dropped_samps", "ADC drop periods (num_dropped_samps)",
-				   r->fpga->num_dropped_samps);
-			dgr_pr_u64(p, "dropped_samples", "ADC samples dropped in closed periods",
-				   r->fpga->dropped_samples);
-			dgr_pr_u64(p, "dropped_open",
-				   "ADC samples dropped in the period open at stop",
-				   r->fpga->dropped_open);
-		}
-		if (r->fpga->has_dac) {
-			dgr_pr_u64(p, "num_underruns", "DAC underrun slots (num_underruns)",
-				   r->fpga->num_underruns);
-			dgr_pr_u64(p, "underrun_periods", "DAC underrun periods",
-				   r->fpga->underrun_periods);
-			dgr_pr_u64(p, "trailing_underruns",
-				   "DAC underrun slots after the last data",
-				   r->fpga->trailing_underruns);
+		for (size_t i = 0; i < fpga_counter_count; i++) {
+			const struct fpga_counter_def *d = &fpga_counter_defs[i];
+
+			if (d->dac ? r->fpga->has_dac : r->fpga->has_adc) {
+				dgr_pr_u64(p, d->key, d->label, fpga_counter_value(r->fpga, d));
+			}
 		}
 		dgr_pr_obj_end(p);
 	}

@@ -813,45 +813,34 @@ int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_counters *fc,
 			      char *errbuf)
 {
-	static const struct {
-		const char *key;
-		size_t field;
-		bool dac;
-	} keys[] = {
-		{ "num_dropped_samps", offsetof(struct fpga_counters, num_dropped_samps), false },
-		{ "dropped_samples", offsetof(struct fpga_counters, dropped_samples), false },
-		{ "dropped_open", offsetof(struct fpga_counters, dropped_open), false },
-		{ "num_underruns", offsetof(struct fpga_counters, num_underruns), true },
-		{ "underrun_periods", offsetof(struct fpga_counters, underrun_periods), true },
-		{ "trailing_underruns", offsetof(struct fpga_counters, trailing_underruns), true },
-	};
 	struct fpga_counters out;
-	char name[96];
+	char name[96], names[160] = "";
 	size_t i;
 
 	memset(&out, 0, sizeof(out));
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const json_t *v = json_object_get(obj, keys[i].key);
+	for (i = 0; i < fpga_counter_count; i++) {
+		const struct fpga_counter_def *d = &fpga_counter_defs[i];
+		const json_t *v = json_object_get(obj, d->key);
 
 		if (!v) {
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s%s%s", where, *where ? "." : "", keys[i].key);
+		snprintf(name, sizeof(name), "%s%s%s", where, *where ? "." : "", d->key);
 		/* 2^53: the largest count a JSON number carries exactly */
-		if (get_whole(v, name, 0, 1ull << 53, (uint64_t *)((char *)&out + keys[i].field),
+		if (get_whole(v, name, 0, 1ull << 53, (uint64_t *)((char *)&out + d->field),
 			      errbuf)) {
 			return -DGR_E_INVAL;
 		}
-		out.has_dac |= keys[i].dac;
-		out.has_adc |= !keys[i].dac;
+		out.has_dac |= d->dac;
+		out.has_adc |= !d->dac;
 	}
 	if (!out.has_adc && !out.has_dac) {
-		return dgr_errbuf_set(
-		    errbuf, DGR_E_INVAL,
-		    "%s%snone of the FPGA's counters (num_dropped_samps, "
-		    "dropped_samples, dropped_open, num_underruns, underrun_periods, "
-		    "trailing_underruns)",
-		    where, *where ? ": " : "");
+		for (i = 0; i < fpga_counter_count; i++) {
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", fpga_counter_defs[i].key);
+		}
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s%snone of the FPGA's counters (%s)",
+				      where, *where ? ": " : "", names);
 	}
 	if (out.trailing_underruns > out.num_underruns) {
 		return dgr_errbuf_set(

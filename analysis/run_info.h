@@ -17,19 +17,7 @@
 
 #include <dgrdma/stats.h>
 
-/*
- * The FPGA's own loss counters, by their VHDL names (docs/fpga.md): the ADC's
- * drop detector (num_dropped_samps periods, dropped_samples in closed periods,
- * and the emulator's dropped_open, the period still open at stop) and the
- * DAC's underruns (num_underruns slots, underrun_periods, trailing_underruns
- * since the last data: teardown). From dgrdma-fpga --summary-json, or a file
- * of the same keys made from the hardware's registers (dgrdma-ctl read).
- */
-struct fpga_counters {
-	bool has_adc, has_dac; /* which counters the file has */
-	uint64_t num_dropped_samps, dropped_samples, dropped_open;
-	uint64_t num_underruns, underrun_periods, trailing_underruns;
-};
+#include "fpga_counters.h"
 
 /* The data path of a run: RX is FPGA -> host (the ADC), TX host -> FPGA (the DAC). */
 enum run_path {
