@@ -47,10 +47,12 @@ scenario() {
 	fi
 	[ "$got" = "$want" ] || bad=$(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')
 	check_eq "${bad:-none}" "none" "$name: counts and latency statistics equal the expected answers"
-	# sequence analysis: every frame numbered (ACK-only included); only capture loss is a gap
-	got=$(jq -r '.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames)"' "$out")
-	want=$(jq -r '.sequence | "\(.gaps) \(.frames_missing) \(.duplicates) \(.late)"' "$exp")
-	check_eq "$got" "$want" "$name: frame_seq gaps, frames missing, duplicates, late frames as expected"
+	# sequence analysis: every frame numbered (ACK-only included); only capture loss is a gap,
+	# a frame captured after later ones of its sender is late; fragments of a transaction
+	# already given up are ignored and counted
+	got=$(jq -r '.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up)"' "$out")
+	want=$(jq -r '"\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up)"' "$exp")
+	check_eq "$got" "$want" "$name: frame_seq gaps, frames missing, duplicates, late frames, messages after given up as expected"
 	# every per-doorbell latency, in capture order
 	got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/$name.csv/doorbells.csv" | tr '\n' ' ')
 	want=$(jq -r ".wire.$dir.latencies_ns[]" "$exp" | tr '\n' ' ')
@@ -115,6 +117,37 @@ scenario loss-doorbell-then-fragment "" --txns 24 --buffers 4 --bytes 20000 --dr
 check_eq "$(jq -r '.wire.rx | "\(.unmatched_transactions) \(.latency_ns.max <= 12000)"' \
 	"$tmp/loss-doorbell-then-fragment.out.json")" "1 true" \
 	"lost doorbell then lost fragment on one buffer: 1 unmatched, no false latency"
+# Frames captured late (--late-frames I:J: frame I right after frame J, at J's time), from the
+# same frame list: the last fragment of 10 after the first of 11 (10 completes later; a gap,
+# then the late frame); the middle fragment of 10 after 10's doorbell (the doorbell finds 10
+# incomplete: an orphan; 10 completes after it and is given up as unmatched at 14's first
+# fragment, the next into its buffer); the doorbell of 9 after 10's middle fragment (another
+# sender: nothing is late, the latency grows).
+bell10=$(awk '$2 == "doorbell" && $5 == "10:1/0" {print $1}' "$tmp/list.txt")
+frag103=$(frame_of 10:3/3)
+scenario late-fragment "" --txns 24 --buffers 4 --bytes 20000 --late-frames "$frag103:$(frame_of 11:1/3)"
+scenario late-fragment-after-doorbell "" --txns 24 --buffers 4 --bytes 20000 --late-frames "$frag10:$bell10"
+scenario late-doorbell "" --txns 24 --buffers 4 --bytes 20000 --late-frames "$bell9:$frag10"
+check_eq "$(jq -r '.wire.rx | "\(.orphan_doorbells) \(.unmatched_transactions)"' \
+	"$tmp/late-fragment-after-doorbell.out.json")" "1 1" \
+	"a fragment after its transaction's doorbell: the doorbell an orphan, the transaction unmatched"
+# A fragment more than 1.5 s after its transaction's first (1 ms between transactions): the
+# transaction was given up (reassembly timeout 1 s), the fragment is ignored and counted, not
+# the start of a new incomplete transaction.
+"$GEN" -o "$tmp/list3.pcapng" -e "$tmp/list3.json" --txns 2000 --buffers 4 --bytes 20000 \
+	--period-ns 1000000 --list-frames "$tmp/list3.txt" >/dev/null
+late=$(awk '$5 == "20:2/3" {print $1}' "$tmp/list3.txt"):$(awk '$5 == "1700:1/3" {print $1}' "$tmp/list3.txt")
+scenario late-after-given-up "" --txns 2000 --buffers 4 --bytes 20000 --period-ns 1000000 --late-frames "$late"
+check_eq "$(jq -r '"\(.capture.messages_after_given_up) \(.wire.rx.incomplete_transactions)"' \
+	"$tmp/late-after-given-up.out.json")" "1 1" \
+	"a fragment 1.7 s late: ignored (messages_after_given_up 1), its transaction incomplete once"
+# between 1 and 1.5 s the give-up is the analysers' timing: the generator refuses to guess
+late=$(awk '$5 == "20:2/3" {print $1}' "$tmp/list3.txt"):$(awk '$5 == "1250:1/3" {print $1}' "$tmp/list3.txt")
+"$GEN" -o "$tmp/amb.pcapng" -e "$tmp/amb.json" --txns 2000 --buffers 4 --bytes 20000 \
+	--period-ns 1000000 --late-frames "$late" >/dev/null 2>"$tmp/amb.err"
+check_eq "$? $(grep -c 'between 1 and 1.5 s the analysers may or may not have given it up' "$tmp/amb.err") $([ -e "$tmp/amb.pcapng" ] && echo kept || echo removed)" \
+	"2 1 removed" "dgrdma-gen --late-frames 1.2 s late: exit 2, the reason, no capture left"
+
 # A lost frame that carried the end of one transaction and the start of the next (two
 # transactions of 3000 bytes share frames).
 "$GEN" -o "$tmp/list2.pcapng" -e "$tmp/list2.json" --txns 24 --buffers 4 --bytes 3000 --mtu 1500 \

@@ -68,6 +68,7 @@ struct opts {
 	uint64_t seed;
 	bool no_expect_list;
 	const char *drop_frames; /* --drop-frames: comma-separated frame indices */
+	const char *late_frames; /* --late-frames: I:J,... frame I captured right after frame J */
 	unsigned int seq_start;	 /* --seq-start: every sender's first frame_seq (default 1) */
 	const char *list_frames; /* --list-frames: file to describe every frame in */
 	const char *out;
@@ -107,6 +108,7 @@ struct gframe {
 	uint32_t dcp_addr; /* DCP doorbell: address written */
 	uint32_t dcp_data; /* DCP doorbell: data written */
 	uint32_t gtxn;	   /* DCP doorbell: record index */
+	uint32_t index;	   /* 1-based, in the order --list-frames prints (before --late-frames) */
 };
 
 /* Ground truth of one data transaction or doorbell. */
@@ -118,7 +120,18 @@ struct rec {
 	uint16_t seen;	/* parts seen in the capture (visible headers of kept frames) */
 	uint8_t discontinuity;
 	uint8_t done;
+	uint8_t given_up;  /* incomplete when the analysers' reassembly timeout passed */
+	uint64_t first_ts; /* capture time of its first visible message */
 };
+
+/*
+ * The analysers give an incomplete transaction up 1 s (their reassembly timeout)
+ * after its first fragment, checked every half timeout: by 1.5 s it is surely
+ * gone, before 1 s surely not (docs/analysis.md). --late-frames must not bring a
+ * fragment in between.
+ */
+#define REASM_TIMEOUT_NS     1000000000ull
+#define REASM_SURELY_GONE_NS 1500000000ull
 
 static struct gframe *frames;
 static size_t nframes, cap_frames;
@@ -961,6 +974,90 @@ static bool in_drop_list(const char *list, size_t idx)
 	return false;
 }
 
+/* One --late-frames pair: frame `late` (1-based index) captured right after frame `after`. */
+struct late_pair {
+	size_t late, after;
+};
+
+/*
+ * --late-frames I:J,...: frame I is captured right after frame J, at J's time,
+ * its bytes (frame_seq included) unchanged: what reordering on the way, or a
+ * capture point that saw it late, leaves. Returns 0, or -1 after a message.
+ */
+static int apply_late_frames(const char *list)
+{
+	struct late_pair *pairs = NULL;
+	size_t npairs = 0, k, m, n = 0;
+	struct gframe *out;
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long i = strtoul(p, &end, 10), j;
+
+		if (end == p || *end != ':') {
+			goto bad_syntax;
+		}
+		p = end + 1;
+		j = strtoul(p, &end, 10);
+		if (end == p || (*end && *end != ',')) {
+			goto bad_syntax;
+		}
+		p = *end ? end + 1 : end;
+		if (i < 1 || j <= i || j > nframes) {
+			fprintf(stderr,
+				"dgrdma-gen: --late-frames: '%lu:%lu' needs 1 <= I < J <= %zu (the "
+				"frames written)\n",
+				i, j, nframes);
+			free(pairs);
+			return -1;
+		}
+		for (k = 0; k < npairs; k++) {
+			if (pairs[k].late == i || pairs[k].late == j || pairs[k].after == i) {
+				fprintf(
+				    stderr,
+				    "dgrdma-gen: --late-frames: frame %lu is in two pairs (a frame "
+				    "moves once, after a frame that stays)\n",
+				    pairs[k].late == j ? j : i);
+				free(pairs);
+				return -1;
+			}
+		}
+		pairs = xrealloc(pairs, (npairs + 1) * sizeof(*pairs));
+		pairs[npairs].late = i;
+		pairs[npairs].after = j;
+		npairs++;
+	}
+	out = xrealloc(NULL, nframes * sizeof(*out));
+	for (k = 0; k < nframes; k++) {
+		bool moved = false;
+
+		for (m = 0; m < npairs; m++) {
+			moved = moved || pairs[m].late == k + 1;
+		}
+		if (moved) {
+			continue;
+		}
+		out[n++] = frames[k];
+		for (m = 0; m < npairs; m++) {
+			if (pairs[m].after == k + 1) {
+				out[n] = frames[pairs[m].late - 1];
+				out[n].ts = frames[k].ts;
+				n++;
+			}
+		}
+	}
+	free(frames);
+	frames = out;
+	free(pairs);
+	return 0;
+
+bad_syntax:
+	fprintf(stderr, "dgrdma-gen: --late-frames: '%s' is not a list of I:J pairs\n", list);
+	free(pairs);
+	return -1;
+}
+
 /* --list-frames: "index kind from seq [txn_id:msg_seq/num_msgs ...]" per frame. */
 static int list_frames(const char *path)
 {
@@ -992,14 +1089,14 @@ static int list_frames(const char *path)
 
 /* ---- expected answers: the matching rule applied to ground truth ---- */
 
-/* Sequence analysis over every sender: gaps the capture loss leaves. */
+/* Sequence analysis over every sender: gaps the capture loss leaves, frames captured late. */
 struct seq_expect {
-	uint64_t gaps, missing;
+	uint64_t gaps, missing, late;
 };
 
 struct dir_expect {
 	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
-	uint64_t incomplete, pending_at_end;
+	uint64_t incomplete, pending_at_end, after_given_up;
 	uint64_t *lat;
 	size_t nlat, cap_lat;
 };
@@ -1035,11 +1132,12 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 		dropped);
 	fprintf(fp, "  \"malformed_frames\": %" PRIu64 ",\n  \"dcp_frames\": %" PRIu64 ",\n",
 		malformed, dcp_frames);
+	fprintf(fp, "  \"messages_after_given_up\": %" PRIu64 ",\n", d->after_given_up);
 	fprintf(fp, "  \"buffers\": %u,\n  \"connections\": %u,\n", o->buffers, o->conns);
 	fprintf(fp,
 		"  \"sequence\": {\"gaps\": %" PRIu64 ", \"frames_missing\": %" PRIu64
-		", \"duplicates\": 0, \"late\": 0},\n",
-		sq->gaps, sq->missing);
+		", \"duplicates\": 0, \"late\": %" PRIu64 "},\n",
+		sq->gaps, sq->missing, sq->late);
 	fprintf(fp, "  \"wire\": {\n    \"%s\": {\n", o->tx ? "tx" : "rx");
 	fprintf(fp,
 		"      \"transactions\": %" PRIu64 ",\n      \"doorbells\": %" PRIu64
@@ -1109,6 +1207,10 @@ static void usage(FILE *fp)
 	    "  --drop-every N             leave every N-th frame out of the capture (capture "
 	    "loss)\n"
 	    "  --drop-frames I,J,...      leave these frames out (1-based, capture order)\n"
+	    "  --late-frames I:J,...      frame I is captured right after frame J (I < J), with "
+	    "J's\n"
+	    "                             time: reordering, or a fragment after its transaction\n"
+	    "                             was given up (indices as --list-frames prints them)\n"
 	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
 	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
 	    "txn:msg_seq/num_msgs...\n"
@@ -1257,6 +1359,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->drop_frames = v;
 			continue;
 		}
+		if (!strcmp(a, "--late-frames")) {
+			NEEDV();
+			if (!*v || strspn(v, "0123456789,:") != strlen(v)) {
+				fprintf(stderr,
+					"dgrdma-gen: --late-frames: '%s' is not a comma-separated "
+					"list of I:J frame index pairs\n",
+					v);
+				return -1;
+			}
+			o->late_frames = v;
+			continue;
+		}
 		if (!strcmp(a, "--list-frames")) {
 			NEEDV();
 			o->list_frames = v;
@@ -1339,8 +1453,8 @@ int main(int argc, char **argv)
 	FILE *cap = NULL, *exp = NULL;
 	struct dir_expect d;
 	struct seq_expect sq = { 0 };
-	uint32_t *seq_dropped; /* per sender: frames lost since its last captured one */
-	uint8_t *seq_seen;     /* per sender: a frame of it was captured */
+	uint16_t *seq_high; /* per sender: the highest frame_seq captured (serial order) */
+	uint8_t *seq_seen;  /* per sender: a frame of it was captured */
 	uint64_t written = 0, dropped = 0, malformed = 0, dcp_frames = 0;
 	uint32_t *pending; /* per (conn, buffer): 1 + record of the waiting transaction, 0 none */
 	uint64_t *pending_ts;
@@ -1366,8 +1480,14 @@ int main(int argc, char **argv)
 	}
 	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
 	number_frames(&o);
+	for (i = 0; i < nframes; i++) {
+		frames[i].index = (uint32_t)(i + 1);
+	}
 	if (o.list_frames && list_frames(o.list_frames) < 0) {
 		return 1;
+	}
+	if (o.late_frames && apply_late_frames(o.late_frames) < 0) {
+		return 2;
 	}
 
 	cap = fopen(o.out, "wb");
@@ -1378,9 +1498,9 @@ int main(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	pending = calloc((size_t)o.conns * o.buffers, sizeof(*pending));
 	pending_ts = calloc((size_t)o.conns * o.buffers, sizeof(*pending_ts));
-	seq_dropped = calloc((size_t)o.conns * 2, sizeof(*seq_dropped));
+	seq_high = calloc((size_t)o.conns * 2, sizeof(*seq_high));
 	seq_seen = calloc((size_t)o.conns * 2, sizeof(*seq_seen));
-	if (!pending || !pending_ts || !seq_dropped || !seq_seen) {
+	if (!pending || !pending_ts || !seq_high || !seq_seen) {
 		fprintf(stderr, "dgrdma-gen: out of memory\n");
 		return 1;
 	}
@@ -1394,24 +1514,34 @@ int main(int argc, char **argv)
 		uint32_t k;
 
 		/* capture loss: never in the first round, so every address has been seen */
-		if ((o.drop_every && f->ts > first_round_end + 100000 && i % o.drop_every == 0) ||
-		    (o.drop_frames && in_drop_list(o.drop_frames, i + 1))) {
+		if ((o.drop_every && f->ts > first_round_end + 100000 &&
+		     (f->index - 1) % o.drop_every == 0) ||
+		    (o.drop_frames && in_drop_list(o.drop_frames, f->index))) {
 			dropped++;
-			if (has_frame_seq(f) && seq_seen[f->conn * 2 + f->from_host]) {
-				seq_dropped[f->conn * 2 + f->from_host]++;
-			}
 			continue;
 		}
 		if (has_frame_seq(f)) {
 			size_t snd = (size_t)f->conn * 2 + f->from_host;
+			uint16_t ahead = (uint16_t)(f->seq - seq_high[snd]);
 
-			/* the sender's next captured frame shows the gap */
-			if (seq_dropped[snd]) {
-				sq.gaps++;
-				sq.missing += seq_dropped[snd];
-				seq_dropped[snd] = 0;
+			/*
+			 * Serial order (RFC 1982): ahead by 1 is the next frame, by more a gap
+			 * of the frames capture loss took; behind, a frame captured late
+			 * (--late-frames). Losses before a sender's first captured frame
+			 * are invisible.
+			 */
+			if (!seq_seen[snd]) {
+				seq_seen[snd] = 1;
+				seq_high[snd] = f->seq;
+			} else if (ahead == 0 || ahead >= 0x8000) {
+				sq.late++;
+			} else {
+				if (ahead > 1) {
+					sq.gaps++;
+					sq.missing += ahead - 1u;
+				}
+				seq_high[snd] = f->seq;
 			}
-			seq_seen[snd] = 1;
 		}
 		if (o.snaplen && caplen > o.snaplen) {
 			caplen = o.snaplen;
@@ -1474,6 +1604,34 @@ int main(int argc, char **argv)
 				}
 				continue;
 			}
+			/*
+			 * A fragment of a transaction given up is ignored; one that
+			 * comes when the give-up time is uncertain is refused.
+			 */
+			if (r->given_up) {
+				d.after_given_up++;
+				continue;
+			}
+			if (r->seen && !r->done && ts - r->first_ts >= REASM_TIMEOUT_NS) {
+				if (ts - r->first_ts < REASM_SURELY_GONE_NS) {
+					fprintf(stderr,
+						"dgrdma-gen: --late-frames: frame %u reaches "
+						"transaction %u %.3f s after its first fragment: "
+						"between 1 and 1.5 s the analysers may or may not "
+						"have given it up; move it nearer or farther\n",
+						f->index, m->txn_id,
+						(double)(ts - r->first_ts) / 1e9);
+					fclose(cap);
+					remove(o.out);
+					return 2;
+				}
+				r->given_up = 1;
+				d.after_given_up++;
+				continue;
+			}
+			if (!r->seen) {
+				r->first_ts = ts;
+			}
 			r->seen++;
 			/*
 			 * Any message of a newer transaction into the buffer gives the
@@ -1521,7 +1679,7 @@ int main(int argc, char **argv)
 	}
 	free(pending);
 	free(pending_ts);
-	free(seq_dropped);
+	free(seq_high);
 	free(seq_seen);
 	free(d.lat);
 	free(frames);
