@@ -274,6 +274,26 @@ static void on_thread(struct host_analysis *h, const struct host_event *ev, bool
 	}
 }
 
+/* Notes the process of a transaction (0: the trace has no vpid context). */
+static void note_host_pid(struct host_analysis *h, uint64_t vpid)
+{
+	unsigned int i;
+
+	if (vpid == 0) {
+		return;
+	}
+	for (i = 0; i < h->n_host_pids; i++) {
+		if (h->host_pids[i] == vpid) {
+			return;
+		}
+	}
+	if (h->n_host_pids == HA_MAX_PIDS) {
+		h->host_pids_more = true;
+		return;
+	}
+	h->host_pids[h->n_host_pids++] = (uint32_t)vpid;
+}
+
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
 	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, v;
@@ -287,6 +307,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	rk = make_key(vpid, conn, buffer, txn, false);
 	tk = make_key(vpid, conn, buffer, 0, true);
 	if (!strcmp(n, "txn_complete")) {
+		note_host_pid(h, vpid);
 		h->c.txn_complete++;
 		if (he_get(ev, "opcode", &v) && v == DGR_OPCODE_DISCONTINUITY) {
 			h->c.discontinuities++;
@@ -367,6 +388,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		}
 		erase(h, p);
 	} else if (!strcmp(n, "txn_sent")) {
+		note_host_pid(h, vpid);
 		h->c.txn_sent++;
 		p = insert(h, &tk);
 		if (!p) {

@@ -132,6 +132,15 @@ struct host_analysis {
 	/* when n_only_pids > 0: only events whose vpid context is one of these count */
 	uint32_t only_pids[HA_MAX_PIDS];
 	unsigned int n_only_pids;
+	/*
+	 * The processes whose transactions count (vpid of txn_complete and
+	 * txn_sent): more than one means hosts mixed in one analysis, since
+	 * per-user buffers record every process of the user. Up to HA_MAX_PIDS;
+	 * host_pids_more says there were more.
+	 */
+	uint32_t host_pids[HA_MAX_PIDS];
+	unsigned int n_host_pids;
+	bool host_pids_more;
 	uint64_t *origin; /* when not NULL and 0: set to the first event's time */
 	/* per matched in-host doorbell: ts = complete; parts may be 0 if missing */
 	void (*on_doorbell)(void *ctx, const struct ha_doorbell *d);

@@ -228,6 +228,37 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	return 0;
 }
 
+/*
+ * The processes whose transactions were counted, and a note when they are
+ * several: per-user buffers record every process of the user, so a second
+ * dgrdma-host of the same user mixes into this run's numbers.
+ */
+static void print_host_processes(struct dgr_pr *p, const struct report *r)
+{
+	const struct host_analysis *h = r->host;
+	char pids[HA_MAX_PIDS * 12 + 8] = "",
+				     cmd[96] = "a run folder's run.json names its command_pid";
+	unsigned int i;
+
+	dgr_pr_u64(p, "processes", "processes whose transactions count", h->n_host_pids);
+	if (h->n_host_pids < 2 || h->n_only_pids > 0) {
+		return; /* one process, or the ones the user chose with --pid */
+	}
+	for (i = 0; i < h->n_host_pids; i++) {
+		snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%u", i ? ", " : "",
+			 (unsigned int)h->host_pids[i]);
+		if (r->run.command_pid && h->host_pids[i] == r->run.command_pid) {
+			snprintf(cmd, sizeof(cmd), "this run's command: --pid %u",
+				 (unsigned int)r->run.command_pid);
+		}
+	}
+	dgr_pr_text_line(p,
+			 "note: these numbers mix the transactions of %u%s processes (vpid %s%s): "
+			 "the trace records every process of the user; --pid PID keeps one (%s)",
+			 h->n_host_pids, h->host_pids_more ? "+" : "", pids,
+			 h->host_pids_more ? ", ..." : "", cmd);
+}
+
 static int print_host(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
@@ -236,6 +267,7 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 
 	dgr_pr_obj_begin(p, "host", "In the host (from the trace)");
 	dgr_pr_u64(p, "events", NULL, h->c.events);
+	print_host_processes(p, r);
 	dgr_pr_obj_begin(p, "rx", "RX path: transaction complete -> doorbell handed to the socket");
 	dgr_pr_u64(p, "transactions", "transactions completed", h->c.txn_complete);
 	dgr_pr_u64(p, "doorbells", "doorbells sent", h->c.doorbell_sent);

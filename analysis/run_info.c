@@ -675,8 +675,11 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		goto end;
 	}
 	v = json_object_get(root, "command_pid");
-	if (v && !json_is_null(v) && get_whole(v, "command_pid", 1, 4194304, &u, errbuf)) {
-		goto end;
+	if (v && !json_is_null(v)) {
+		if (get_whole(v, "command_pid", 1, 4194304, &u, errbuf)) {
+			goto end;
+		}
+		out.command_pid = (uint32_t)u;
 	}
 	v = json_object_get(root, "exit_status");
 	if (v && get_whole(v, "exit_status", 0, 255, &u, errbuf)) {

@@ -56,6 +56,7 @@ struct run_info {
 	uint64_t host_samples_lost;
 	bool fpga_known;
 	struct fpga_counters fpga;
+	uint32_t command_pid; /* the recorded command's pid (its events' vpid); 0 unknown */
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"

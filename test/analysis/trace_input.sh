@@ -13,6 +13,7 @@ sess="dgr-analysis-$$"
 sessiond_pid=""
 cleanup() {
 	lttng destroy "$sess" >/dev/null 2>&1
+	lttng destroy "$sess-two" >/dev/null 2>&1
 	if [ -n "$sessiond_pid" ]; then
 		kill "$sessiond_pid" 2>/dev/null
 		wait "$sessiond_pid" 2>/dev/null
@@ -104,6 +105,50 @@ for i in $(seq 17); do pids+=(--pid "$i"); done
 "$LR" "${pids[@]}" "$tmp/run/trace" >/dev/null 2>"$tmp/err"
 check_eq "$?" 2 "17 --pid are refused"
 check "with the limit named" grep -q -- "--pid: at most 16" "$tmp/err"
+
+# Two processes of the user in one trace (as per-user buffers record a second dgrdma-host): the
+# report counts the processes whose transactions it mixed and says so, naming --pid; with --pid,
+# one process and no note.
+check_eq "$(jq -r .host.processes "$out")" 1 "one process's transactions counted (tp-fire's)"
+mkfifo "$tmp/go1" "$tmp/go2"
+(read -r _ <"$tmp/go1" && exec "$FIRE" >/dev/null 2>&1) &
+pid1=$!
+(read -r _ <"$tmp/go2" && exec "$FIRE" >/dev/null 2>&1) &
+pid2=$!
+if { lttng create "$sess-two" --output="$tmp/two/trace" &&
+	lttng enable-event -u -s "$sess-two" 'dgrdma:*' &&
+	lttng add-context -u -s "$sess-two" -t vpid &&
+	lttng track -u -s "$sess-two" --vpid="$pid1" &&
+	lttng track -u -s "$sess-two" --vpid="$pid2" &&
+	lttng start "$sess-two"; } >"$tmp/lttng-two.log" 2>&1; then
+	echo go >"$tmp/go1"
+	echo go >"$tmp/go2"
+	wait "$pid1" "$pid2"
+	lttng destroy "$sess-two" >/dev/null 2>&1
+	"$LR" --json "$tmp/two/trace" >"$tmp/two.json" 2>"$tmp/err"
+	"$LR" "$tmp/two/trace" >"$tmp/two.txt" 2>>"$tmp/err"
+	check_eq "$(jq -r '[.host.processes, .host.rx.transactions] | join(" ")' "$tmp/two.json")" "2 2" \
+		"two processes: both counted, and said (processes 2)"
+	check_eq "$(grep -c "note: these numbers mix the transactions of 2 processes (vpid \($pid1, $pid2\|$pid2, $pid1\)): the trace records every process of the user; --pid PID keeps one" "$tmp/two.txt")" 1 \
+		"the text report's note names both vpids and --pid"
+	"$LR" --pid "$pid2" "$tmp/two/trace" >"$tmp/two-pid.txt" 2>>"$tmp/err"
+	"$LR" --json --pid "$pid2" "$tmp/two/trace" >"$tmp/two-pid.json" 2>>"$tmp/err"
+	check_eq "$(jq -r '[.host.processes, .host.rx.transactions] | join(" ")' "$tmp/two-pid.json") $(grep -c 'note: these numbers mix' "$tmp/two-pid.txt")" \
+		"1 1 0" "--pid of one: its transactions only, no note"
+	# in a run folder whose run.json names the command's pid, the note gives the option to use
+	mkdir -p "$tmp/two-run"
+	cp -r "$tmp/two/trace" "$tmp/two-run/trace"
+	sed "s/\"command_pid\":4242/\"command_pid\":$pid2/" "$DGR_SRC/test/fuzz/seeds/run-json/capture.json" \
+		>"$tmp/two-run/run.json"
+	"$LR" "$tmp/two-run" >"$tmp/two-run.txt" 2>>"$tmp/err"
+	check_eq "$(grep -c -- "--pid PID keeps one (this run's command: --pid $pid2)" "$tmp/two-run.txt")" 1 \
+		"a run folder: the note names run.json's command_pid as the --pid to give"
+else
+	echo go >"$tmp/go1"
+	echo go >"$tmp/go2"
+	wait "$pid1" "$pid2"
+	not_ok "a session recording two processes: $(tail -1 "$tmp/lttng-two.log")"
+fi
 
 # Damaged traces: refused with one line on stderr, exit 2, no report; never a hang (babeltrace2
 # 2.0.4 loops forever on a metadata file cut inside a packet). `timeout 300` only catches a hang.
