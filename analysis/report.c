@@ -236,8 +236,8 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 static void print_host_processes(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
-	char pids[HA_MAX_PIDS * 12 + 8] = "",
-				     cmd[96] = "a run folder's run.json names its command_pid";
+	char pids[HA_MAX_PIDS * 12 + 8] = "";
+	char cmd[96] = "a run folder's run.json names its command_pid";
 	unsigned int i;
 
 	dgr_pr_u64(p, "processes", "processes whose transactions count", h->n_host_pids);
