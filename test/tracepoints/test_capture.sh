@@ -174,6 +174,55 @@ out=$("$CAPTURE" --events 'dgrdma; rm' -- true 2>&1)
 case $out in *"--events: 'dgrdma; rm' must be"*) ok "--events refuses other characters" ;;
 *) not_ok "--events refuses other characters"; diag "$out" ;; esac
 
+# ---- --only-command, --trace-pid ----------------------------------------------------------
+# Another tp-fire of the same user traces during the run (as a second dgrdma-host would): by
+# default it is in the trace; with --only-command only the command's process is, from its
+# first event; --trace-pid adds the other one.
+vpids() { # TRACE: the distinct vpids of its events, sorted
+	babeltrace2 "$1" 2>/dev/null | grep -o 'vpid = [0-9]*' | awk '{print $3}' | sort -un | tr '\n' ' '
+}
+# other_run NAME CAPTURE-OPTIONS...: the command lets another tp-fire go (the session is up by
+# then), and fires itself 0.5 s later
+other_run() {
+	local name=$1 go=$WORK/$1.go
+	shift
+	mkfifo "$go"
+	(read -r _ <"$go" && exec "$FIRE" >/dev/null 2>&1) &
+	OTHER_PID=$!
+	"$CAPTURE" -o "$WORK/$name" --no-pcap "$@" ${TRACE_OTHER:+--trace-pid "$OTHER_PID"} -- \
+		sh -c "echo go >'$go'; sleep 0.5; exec '$FIRE'" >/dev/null 2>"$WORK/$name.err"
+	CAP_RC=$?
+	wait "$OTHER_PID"
+}
+other_run user-all
+pid=$(jqr .command_pid "$WORK/user-all")
+check_eq "$CAP_RC $(vpids "$WORK/user-all/trace")" "0 $(printf '%s\n' "$pid" "$OTHER_PID" | sort -n | tr '\n' ' ')" \
+	"default: the other process of the user is recorded too"
+other_run only --only-command
+pid=$(jqr .command_pid "$WORK/only")
+check_eq "$CAP_RC $(vpids "$WORK/only/trace")" "0 $pid " "--only-command: the command's process alone"
+check_eq "$(events_of_pid "$WORK/only/trace" "$pid" | grep -c thread_start)" 2 \
+	"--only-command: from the command's first events (both thread_start)"
+check_eq "$(jqr '[.trace.processes, (.trace.trace_pids | length)] | @json' "$WORK/only")" '["command",0]' \
+	"run.json: trace.processes command, no other pid"
+TRACE_OTHER=1 other_run only-plus --only-command
+pid=$(jqr .command_pid "$WORK/only-plus")
+check_eq "$CAP_RC $(vpids "$WORK/only-plus/trace")" "0 $(printf '%s\n' "$pid" "$OTHER_PID" | sort -n | tr '\n' ' ')" \
+	"--trace-pid: the command and the process named"
+check_eq "$(jqr '.trace.trace_pids | @json' "$WORK/only-plus")" "[$OTHER_PID]" "run.json: trace.trace_pids"
+check_eq "$(jqr .trace.processes "$WORK/user-all")" user "run.json: trace.processes user by default"
+bad_opts() { # WANTED-MESSAGE OPTIONS...: exit 2 and the message
+	local want=$1 out st
+	shift
+	out=$("$CAPTURE" "$@" -- true 2>&1)
+	st=$?
+	case "$st $out" in "2 "*"$want"*) ok "$*: exit 2, '$want'" ;;
+	*) not_ok "$*: exit 2, '$want' (got $st: $out)" ;; esac
+}
+bad_opts "--trace-pid goes with --only-command" --trace-pid 5
+bad_opts "--trace-pid: '0' is out of range 1..4194304" --only-command --trace-pid 0
+bad_opts "--only-command needs the trace" --only-command --no-trace
+
 # ---- a command killed before it traced anything -----------------------------------------
 
 "$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null
