@@ -255,14 +255,16 @@ if [ "$(id -u)" = 0 ]; then
 	PCAP_OPTS=(--no-pcap)
 
 	# ---- --live-if with two sessions at once: a capture each (both on lo, told apart by filter) --
+	# Both hosts run as this user: --only-command keeps each session's trace to its own host
+	# (by default per-user buffers would record both hosts in both traces).
 	FIP2="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 3))"
 	PORT_H1=$PORT_H
-	if start_run two-a; then
+	if start_run two-a --only-command; then
 		CAP2_PID=$CAP_PID
 		URL_A=$URL
 		PORT_H=$((PORT_H1 + 4000))
 		FPGA_ADDR=$FIP2:18078
-		if start_run two-b; then
+		if start_run two-b --only-command; then
 			URL_B=$URL
 			timeout 120 "$LR" --live --json --live-interval 0.5 \
 				--live-if lo --live-filter "udp and host $FIP and port 18078" --live-pcap "$WORK/two-a.pcap" \
@@ -295,25 +297,21 @@ if [ "$(id -u)" = 0 ]; then
 				true "--live-if, two sessions: each its own wire in every interval, adding up to the together one"
 			for h in a b; do
 				[ "$h" = a ] && u=$URL_A || u=$URL_B
-				# the relayd can still be closing the trace's last packet: wait for it (10 s)
-				for ((n = 0; n < 20; n++)); do
-					"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
-						--fpga-buffers 4 "$WORK/two-$h/trace" "$WORK/two-$h.pcap" \
-						>"$WORK/two-$h.offline.json" 2>"$WORK/two-$h.offline.err" && break
-					grep -q "damaged trace" "$WORK/two-$h.offline.err" || break
-					sleep 0.5
-				done
-				[ -s "$WORK/two-$h.offline.json" ] ||
+				# Compared with the offline report on the saved capture alone: the relayd has
+				# been seen to leave a session's last packet out of the trace's index (the
+				# stream file 4 KiB longer than its index says; the offline reader then refuses
+				# the trace as damaged, and the live view misses that packet's events: 31 of
+				# 1438 doorbells), with two sessions at once only; see docs/analysis.md, live
+				# limits. The wire and the verdict judged on it do not depend on the trace.
+				"$LR" --json --no-progress --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
+					--fpga-buffers 4 "$WORK/two-$h.pcap" >"$WORK/two-$h.offline.json" \
+					2>"$WORK/two-$h.offline.err" ||
 					diag "offline latency-report on $h: $(head -c 300 "$WORK/two-$h.offline.err")"
-				# Each session records every process of the user (per-uid buffers), so its trace
-				# also holds the other host's events, and the other host's last doorbells and
-				# counter snapshot can reach the trace after this session's viewer has ended (seen
-				# in make check: 27 doorbells, one snapshot). The in-host part depends on that
-				# race; the wire (this session's own capture) and the verdict judged on it do
-				# not, so those are compared. One session alone is compared whole above.
 				check_eq "$(jq -s -S -c --arg u "$u" '.[] | select(.kind == "final" and .url == $u) | [.wire, .regime.label, .regime.series, .regime.reason]' "$T")" \
 					"$(jq -S -c '[.wire, .regime.label, .regime.series, .regime.reason]' "$WORK/two-$h.offline.json")" \
-					"--live-if, two sessions: $h's final report (wire, verdict) equals the offline one on its trace and its saved capture"
+					"--live-if, two sessions: $h's final report (wire, verdict) equals the offline one on its saved capture"
+				check_eq "$(jq -s -r --arg u "$u" '.[] | select(.kind == "final" and .url == $u) | .host.processes' "$T") $(jq -r '.trace.processes' "$WORK/two-$h/run.json")" \
+					"1 command" "--live-if, two sessions: $h's live view holds its own host only (--only-command)"
 			done
 		else
 			not_ok "second dgrdma-capture --live of two at once wrote live.url"
