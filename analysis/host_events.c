@@ -274,18 +274,22 @@ static void on_thread(struct host_analysis *h, const struct host_event *ev, bool
 	}
 }
 
+/* True when vpid is one of pids[0..n). */
+static bool pid_listed(const uint32_t *pids, unsigned int n, uint64_t vpid)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (pids[i] == vpid) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Notes the process of a transaction (0: the trace has no vpid context). */
 static void note_host_pid(struct host_analysis *h, uint64_t vpid)
 {
-	unsigned int i;
-
-	if (vpid == 0) {
+	if (vpid == 0 || pid_listed(h->host_pids, h->n_host_pids, vpid)) {
 		return;
-	}
-	for (i = 0; i < h->n_host_pids; i++) {
-		if (h->host_pids[i] == vpid) {
-			return;
-		}
 	}
 	if (h->n_host_pids == HA_MAX_PIDS) {
 		h->host_pids_more = true;
@@ -458,15 +462,7 @@ static bool wanted_pid(const struct host_analysis *h, const struct host_event *e
 	if (h->n_only_pids == 0) {
 		return true;
 	}
-	if (!he_get(ev, "vpid", &vpid)) {
-		return false;
-	}
-	for (unsigned int i = 0; i < h->n_only_pids; i++) {
-		if (h->only_pids[i] == vpid) {
-			return true;
-		}
-	}
-	return false;
+	return he_get(ev, "vpid", &vpid) && pid_listed(h->only_pids, h->n_only_pids, vpid);
 }
 
 void ha_event(struct host_analysis *h, const struct host_event *ev)

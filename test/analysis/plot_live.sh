@@ -71,6 +71,18 @@ timeout 60 "$PLOT" --live -o "$WORK/none" net://127.0.0.1:1/host/h/s >/dev/null 
 check_eq "$? $(grep -c 'cannot reach the relay daemon' "$WORK/none.err") $(find "$WORK/none" -type f | wc -l)" \
 	"2 1 0" "an unreachable relayd: latency-report's message and exit status 2, no image"
 
+# svg_points FILE: the points of each series of a gnuplot SVG (its gnuplot_plot_N groups), in order
+svg_points() {
+	python3 -c 'import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+seen = {}
+for g in E.parse(sys.argv[1]).getroot().iter(ns + "g"):
+    i = g.get("id") or ""
+    if i.startswith("gnuplot_plot_") and i not in seen:
+        seen[i] = sum(1 for u in g.iter(ns + "use"))
+print(" ".join(str(seen[k]) for k in sorted(seen)))' "$1"
+}
+
 # Ctrl-C while an interval is being redrawn: the terminal sends it to the whole process group, so
 # the gnuplot of that redraw may die of it. That redraw is given up, not the view: latency-report
 # (here a stand-in that prints 3 intervals, then its final report at SIGINT) ends
@@ -105,13 +117,10 @@ chmod +x "$WORK/fake/latency-report" "$WORK/fake/bin/gnuplot"
 PATH="$WORK/fake/bin:$PATH" timeout 60 "$PLOT" --live --format svg --latency-report "$WORK/fake/latency-report" \
 	-o "$WORK/fake/plots" net://127.0.0.1/host/h/s >/dev/null 2>"$WORK/fake.err"
 st=$?
-intervals=$(python3 -c 'import sys, xml.etree.ElementTree as E
-ns = "{http://www.w3.org/2000/svg}"
-g = [g for g in E.parse(sys.argv[1]).getroot().iter(ns + "g") if g.get("id") == "gnuplot_plot_1"]
-print(sum(1 for u in g[0].iter(ns + "use")) if g else 0)' "$WORK/fake/plots/latency-live.svg" 2>/dev/null)
+points=$(svg_points "$WORK/fake/plots/latency-live.svg" 2>/dev/null)
 check_eq "$st $(find "$WORK/fake/plots" -type f -printf '%f\n')" "0 latency-live.svg" \
 	"Ctrl-C during a redraw: latency-report's status 0, the final image alone ($(head -c 200 "$WORK/fake.err"))"
-check_eq "${intervals:-0}" 3 "Ctrl-C during a redraw: the final plot holds the 3 intervals printed"
+check_eq "$points" "3 3 3" "Ctrl-C during a redraw: the final plot's series (p50, p99, max) hold the 3 intervals printed"
 
 . "$DGR_SRC/test/lib/live_run.sh"
 if ! live_ready; then
@@ -237,14 +246,7 @@ if start_run svg; then
 		    | select(. > 0) | (., ., .)),
 		   ([$iv[] | select((.wire_rx.interval.count // 0) > 0)] | length | select(. > 0) | (., ., .))]
 		| map(tostring) | join(" ")' "$WORK/svg.jsonl")
-	points=$(python3 -c 'import sys, xml.etree.ElementTree as E
-ns = "{http://www.w3.org/2000/svg}"
-seen = {}
-for g in E.parse(sys.argv[1]).getroot().iter(ns + "g"):
-    i = g.get("id") or ""
-    if i.startswith("gnuplot_plot_") and i not in seen:
-        seen[i] = sum(1 for u in g.iter(ns + "use"))
-print(" ".join(str(seen[k]) for k in sorted(seen)))' "$F")
+	points=$(svg_points "$F")
 	diag "$want intervals with doorbells; points per series: $points"
 	if [ "$want" -ge 4 ]; then
 		ok "at least 4 intervals with doorbells before SIGINT ($want)"

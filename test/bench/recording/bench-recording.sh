@@ -162,11 +162,12 @@ done
 column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"
 
 # the median ratio of each case and its spread over the rounds
-python3 - "$OUT/results.csv" <<'PY' | tee "$OUT/summary.txt"
+# shellcheck disable=SC2086 # the cases are words
+python3 - "$OUT/results.csv" $CASES <<'PY' | tee "$OUT/summary.txt"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("case     rounds  rate_msps_median  ratio_median  ratio_min  ratio_max")
-for mode in ["none", "default", "every", "pcap", "live", "niced"]:
+for mode in sys.argv[2:]:
     r = [x for x in rows if x["case"] == mode and x["ratio_to_none"]]
     if not r:
         continue
