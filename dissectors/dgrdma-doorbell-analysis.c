@@ -345,7 +345,6 @@ static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kin
 		end = &(*end)->next;
 	}
 	*end = ev;
-	fr->nevents++;
 }
 
 /*
@@ -635,22 +634,20 @@ const struct dgr_an_msg *dgr_an_frame_msg(const struct dgr_an_frame *fr, guint i
 	return (const struct dgr_an_msg *)wmem_array_index(fr->more_msgs, i - 1);
 }
 
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap, guint *next)
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
+			 const struct dgr_an_event **last)
 {
 	const struct dgr_an_event *ev;
-	guint i = 0;
 
 	if (!fr) {
 		return;
 	}
-	if (have_tap_listener(tap)) {
-		for (ev = fr->events; ev; ev = ev->next, i++) {
-			if (i >= *next) {
-				tap_queue_packet(tap, pinfo, ev);
-			}
+	for (ev = *last ? (*last)->next : fr->events; ev; ev = ev->next) {
+		if (have_tap_listener(tap)) {
+			tap_queue_packet(tap, pinfo, ev);
 		}
+		*last = ev;
 	}
-	*next = fr->nevents;
 }
 
 /* DCP frames keep their doorbell record under the DCP key. */

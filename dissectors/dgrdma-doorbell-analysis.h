@@ -90,7 +90,6 @@ struct dgr_an_frame {
 	guint32 frame;	   /* this frame's number */
 	guint8 dir;	   /* 0/1: which endpoint of the conversation sent it */
 	guint8 seq_status; /* enum dgr_an_seq_status */
-	guint16 nevents;   /* events in the list (a few per message at most) */
 	guint32 dup_of;	   /* DUPLICATE: first frame with this frame_seq */
 	guint32 gap;	   /* GAP: number of frame_seqs missing before this one */
 	guint32 acked_in;  /* first frame of the peer that acknowledged this frame */
@@ -161,11 +160,13 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell_result(packet_info *pinfo);
 const struct dgr_an_frame *dgr_an_dcp_frame(packet_info *pinfo);
 
 /*
- * Queues the frame's stored events from index *next on to the dgrdma tap and
- * sets *next past them. Called after each message, so that an exception later
- * in the frame (a capture cut by a snap length) loses no event.
+ * Queues the frame's stored events after *last (the last one queued; NULL:
+ * none yet) to the dgrdma tap and sets *last to the frame's last event.
+ * Called after each message, so that an exception later in the frame (a
+ * capture cut by a snap length) loses no event.
  */
-void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap, guint *next);
+void dgr_an_queue_events(const struct dgr_an_frame *fr, packet_info *pinfo, int tap,
+			 const struct dgr_an_event **last);
 
 /* The protocol id under which analysis state is stored (set by packet-dgrdma.c). */
 extern int dgr_an_proto;

@@ -426,9 +426,10 @@ static int dissect_dcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void
 			if (an) {
 				dgrdma_add_analysis_tree(dtree, tvb, pinfo, top, an);
 			}
-			guint next = 0;
+			const struct dgr_an_event *queued = NULL;
 
-			dgr_an_queue_events(dgr_an_dcp_frame(pinfo), pinfo, dgrdma_tap_id(), &next);
+			dgr_an_queue_events(dgr_an_dcp_frame(pinfo), pinfo, dgrdma_tap_id(),
+					    &queued);
 		}
 	}
 	if ((guint)p.length < tvb_reported_length(tvb)) {

@@ -402,7 +402,8 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
  */
 static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, int offset,
 				  guint index, struct dgr_an_conn *conn, struct dgr_an_frame *fr,
-				  guint *queued, gboolean *more, gboolean *analysable)
+				  const struct dgr_an_event **queued, gboolean *more,
+				  gboolean *analysable)
 {
 	guint frame_len = tvb_reported_length(tvb);
 	struct dgr_msg m;
@@ -571,7 +572,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	gboolean more;
 	gboolean analysable = TRUE;
 	guint index = 0;
-	guint queued = 0;
+	const struct dgr_an_event *queued = NULL;
 	int offset;
 
 	if (frame_len < DGR_FRAME_HDR_LEN) {
