@@ -147,6 +147,12 @@ late=$(awk '$5 == "20:2/3" {print $1}' "$tmp/list3.txt"):$(awk '$5 == "1250:1/3"
 	--period-ns 1000000 --late-frames "$late" >/dev/null 2>"$tmp/amb.err"
 check_eq "$? $(grep -c 'between 1 and 1.5 s the analysers may or may not have given it up' "$tmp/amb.err") $([ -e "$tmp/amb.pcapng" ] && echo kept || echo removed)" \
 	"2 1 removed" "dgrdma-gen --late-frames 1.2 s late: exit 2, the reason, no capture left"
+# bad --late-frames lists: exit 2, the pair named
+for bad in "5|is not a list of I:J pairs" "5:3|'5:3' needs 1 <= I < J <=" "5:99999|'5:99999' needs 1 <= I < J <=" \
+	"5:9,5:10|frame 5 is in two pairs" "5:9,9:12|frame 9 is in two pairs" "a:b|is not a comma-separated list of I:J"; do
+	"$GEN" -o "$tmp/bad.pcapng" -e "$tmp/bad.json" --late-frames "${bad%%|*}" >/dev/null 2>"$tmp/bad.err"
+	check_eq "$? $(grep -cF -- "${bad#*|}" "$tmp/bad.err")" "2 1" "dgrdma-gen --late-frames ${bad%%|*}: exit 2, '${bad#*|}'"
+done
 
 # A lost frame that carried the end of one transaction and the start of the next (two
 # transactions of 3000 bytes share frames).
