@@ -450,6 +450,12 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		goto out;
 	}
 	c->frames[side]++;
+	/* a receiver drops a frame with one bad message whole: nothing of it is analysed */
+	rc = eng_frame_check(&f, scratch ? fcap : flen, 0);
+	if (rc < 0) {
+		count_malformed(w, rc);
+		goto out;
+	}
 	for (;;) {
 		size_t at = f.next_off;
 
@@ -463,13 +469,7 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 			break;
 		}
 		if (rc < 0) {
-			count_malformed(w, rc);
-			break;
-		}
-		rc = eng_msg_check(&m, 0, NULL);
-		if (rc < 0) {
-			count_malformed(w, rc);
-			break;
+			break; /* not reached: eng_frame_check() refused the frame */
 		}
 		w->msgs++;
 		if (eng_is_doorbell(&m)) {

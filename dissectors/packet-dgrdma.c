@@ -397,8 +397,9 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
 /*
  * Decodes one message at offset (already aligned); returns the offset after
  * it, or -1 when the rest of the frame cannot be decoded. *analysable turns
- * FALSE at the first message a receiver drops (the engine's rule, as in
- * latency-report): it and the rest of the frame are decoded, not analysed.
+ * FALSE for a frame a receiver drops (the engine's rule, as in latency-report,
+ * dgrdma_frame_acceptable()) and at the first message it would drop: the
+ * frame is decoded, not analysed.
  */
 static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, int offset,
 				  guint index, struct dgr_an_conn *conn, struct dgr_an_frame *fr,
@@ -554,6 +555,36 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	return offset + m.data_len;
 }
 
+/*
+ * The engine's frame rule, as in latency-report (eng_frame_check()): a receiver
+ * drops a frame with one bad message whole, so none of its messages is
+ * analysed. A frame cut by the snap length is checked up to its captured end,
+ * on a zero-extended copy, as latency-report does.
+ */
+static gboolean dgrdma_frame_acceptable(tvbuff_t *tvb)
+{
+	static guint8 snap_copy[65536];
+	guint len = tvb_reported_length(tvb);
+	guint cap = tvb_captured_length(tvb);
+	const guint8 *bytes;
+	struct dgr_frame f;
+
+	if (cap < len) {
+		if (len > sizeof(snap_copy)) {
+			len = sizeof(snap_copy);
+		}
+		tvb_memcpy(tvb, snap_copy, 0, cap);
+		memset(snap_copy + cap, 0, len - cap);
+		bytes = snap_copy;
+	} else {
+		bytes = tvb_get_ptr(tvb, 0, (gint)len);
+	}
+	if (dgr_frame_parse(&f, bytes, len, NULL) < 0) {
+		return FALSE;
+	}
+	return eng_frame_check(&f, cap, pref_mem_size) == 0;
+}
+
 /* Dissects one DG-RDMA frame filling tvb. Returns the bytes it used. */
 static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				proto_item *top)
@@ -650,6 +681,9 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 		}
 		if (conn) {
 			dgr_an_frame_ack(conn, fr, pinfo, ack_start, ack_count);
+		}
+		if (conn && flags == DGR_FRAME_FLAG_MSGS && !dgrdma_frame_acceptable(tvb)) {
+			analysable = FALSE;
 		}
 	}
 

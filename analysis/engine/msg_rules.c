@@ -17,3 +17,25 @@ int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf)
 {
 	return dgr_msg_validate(m, mem_size ? mem_size : ENG_ADDR_SPACE, false, errbuf);
 }
+
+int eng_frame_check(const struct dgr_frame *f, size_t captured, uint64_t mem_size)
+{
+	struct dgr_frame cursor = *f;
+	struct dgr_msg m;
+
+	for (;;) {
+		size_t at = cursor.next_off;
+		int rc = dgr_frame_next_msg(&cursor, &m, NULL);
+
+		if (rc == 0 || (captured < f->len && at + DGR_MSG_HDR_LEN > captured)) {
+			return 0; /* the end, or a header the capture cut */
+		}
+		if (rc < 0) {
+			return rc;
+		}
+		rc = eng_msg_check(&m, mem_size, NULL);
+		if (rc < 0) {
+			return rc;
+		}
+	}
+}

@@ -8,6 +8,7 @@
 #define DGR_ENGINE_MSG_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dgrdma/wire.h>
@@ -32,5 +33,18 @@ bool eng_is_doorbell(const struct dgr_msg *m);
  * of dgr_msg_validate(), with errbuf (DGR_ERRBUF_SIZE bytes, or NULL) filled.
  */
 int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf);
+
+/*
+ * The receiver's check of a whole frame, as the stack's receive path does it:
+ * a frame with one bad message is dropped whole, none of its messages taken.
+ * f is a parsed frame (dgr_frame_parse()) whose cursor is at its first
+ * message; it is not moved. Every message must decode (dgr_frame_next_msg())
+ * and pass eng_msg_check() with mem_size. When captured is less than the
+ * frame's length (a capture cut by its snap length: f's buffer then holds the
+ * captured bytes followed by zeros), the messages whose header lies past
+ * `captured` cannot be checked and are not. Returns 0, or the negative DGR_E_* code of the
+ * first bad message.
+ */
+int eng_frame_check(const struct dgr_frame *f, size_t captured, uint64_t mem_size);
 
 #endif

@@ -50,9 +50,9 @@ scenario() {
 	# sequence analysis: every frame numbered (ACK-only included); only capture loss is a gap,
 	# a frame captured after later ones of its sender is late; fragments of a transaction
 	# already given up are ignored and counted
-	got=$(jq -r '.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up)"' "$out")
-	want=$(jq -r '"\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up)"' "$exp")
-	check_eq "$got" "$want" "$name: frame_seq gaps, frames missing, duplicates, late frames, messages after given up as expected"
+	got=$(jq -r '.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up) \(.duplicate_messages)"' "$out")
+	want=$(jq -r '"\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up) \(.duplicate_messages)"' "$exp")
+	check_eq "$got" "$want" "$name: frame_seq gaps, frames missing, duplicate frames, late frames, messages after given up, duplicate messages as expected"
 	# every per-doorbell latency, in capture order
 	got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/$name.csv/doorbells.csv" | tr '\n' ' ')
 	want=$(jq -r ".wire.$dir.latencies_ns[]" "$exp" | tr '\n' ' ')
@@ -152,6 +152,28 @@ for bad in "5|is not a list of I:J pairs" "5:3|'5:3' needs 1 <= I < J <=" "5:999
 	"5:9,5:10|frame 5 is in two pairs" "5:9,9:12|frame 9 is in two pairs" "a:b|is not a comma-separated list of I:J"; do
 	"$GEN" -o "$tmp/bad.pcapng" -e "$tmp/bad.json" --late-frames "${bad%%|*}" >/dev/null 2>"$tmp/bad.err"
 	check_eq "$? $(grep -cF -- "${bad#*|}" "$tmp/bad.err")" "2 1" "dgrdma-gen --late-frames ${bad%%|*}: exit 2, '${bad#*|}'"
+done
+
+# Frames sent twice (--resend-frames I: the sender sends data frame I again right after itself,
+# with the next frame_seq, as after a lost ACK): each resent message is a duplicate, of a
+# transaction still incomplete (the middle fragment of 10) or already complete (its last);
+# nothing else changes, and no frame_seq is missing. With the first copy lost in the capture
+# the second is the one seen: no duplicate, and one frame missing. Coalesced: a frame with the
+# end of one transaction and the start of the next, both messages repeated.
+scenario resend-middle "" --txns 24 --buffers 4 --bytes 20000 --resend-frames "$frag10"
+scenario resend-last "" --txns 24 --buffers 4 --bytes 20000 --resend-frames "$frag103"
+check_eq "$(jq -r '"\(.capture.duplicate_messages) \(.capture.sequence_gaps) \(.wire.rx.matched)"' "$tmp/resend-last.out.json")" \
+	"1 0 24" "a completing fragment sent twice: one duplicate message, no gap, every transaction matched"
+scenario resend-first-lost "" --txns 24 --buffers 4 --bytes 20000 --drop-frames "$frag10" --resend-frames "$frag10"
+check_eq "$(jq -r '"\(.capture.duplicate_messages) \(.capture.frames_missing) \(.wire.rx.matched)"' "$tmp/resend-first-lost.out.json")" \
+	"0 1 24" "a resent frame whose first copy the capture lost: no duplicate, one frame missing, nothing unmatched"
+scenario resend-coalesced "" --txns 30 --buffers 4 --bytes 3000 --mtu 1500 --coalesce-txns 2 --resend-frames 5,12,19
+# bad --resend-frames lists: exit 2, the frame named
+for bad in "$bell10|frame $bell10 is not a data frame" "0|frame 0 is not a data frame" "99999|frame 99999 is not a data frame" \
+	"$frag10,$frag10|frame $frag10 named twice" "5;6|is not a comma-separated list of frame indices"; do
+	"$GEN" -o "$tmp/bad.pcapng" -e "$tmp/bad.json" --txns 24 --buffers 4 --bytes 20000 \
+		--resend-frames "${bad%%|*}" >/dev/null 2>"$tmp/bad.err"
+	check_eq "$? $(grep -cF -- "${bad#*|}" "$tmp/bad.err")" "2 1" "dgrdma-gen --resend-frames ${bad%%|*}: exit 2, '${bad#*|}'"
 done
 
 # A lost frame that carried the end of one transaction and the start of the next (two

@@ -190,6 +190,11 @@ else
 		expect="$expect $(json_num "$DT/gen$n.json" late)"
 		check_eq "$got" "$expect" \
 			"dgrdma-gen $args: frame_seq gaps, frames missing, duplicates, late equal the ground truth"
+		# messages that arrive twice (--resend-frames), none from a frame a receiver drops whole
+		got=$(ts -2 -r "gen$n.pcapng" "${DCP_OPTS[@]}" -T fields -e dgrdma.analysis.duplicate_fragment \
+			-Y dgrdma.analysis.duplicate_fragment | tr ',' '\n' | grep -c .)
+		check_eq "$got" "$(json_num "$DT/gen$n.json" duplicate_messages)" \
+			"dgrdma-gen $args: duplicate fragments equal the ground truth"
 	done <<'ARGS'
 --txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
 --transport udp --txns 200 --profile jitter
@@ -203,6 +208,9 @@ else
 --txns 24 --buffers 4 --bytes 20000 --late-frames 42:43
 --txns 24 --buffers 4 --bytes 20000 --late-frames 41:44
 --txns 2000 --buffers 4 --bytes 20000 --period-ns 1000000 --late-frames 82:7011
+--txns 24 --buffers 4 --bytes 20000 --resend-frames 4,5,9
+--txns 30 --buffers 4 --bytes 3000 --mtu 1500 --coalesce-txns 2 --resend-frames 5,12,19 --drop-frames 12
+--txns 80 --buffers 8 --malformed-every 5
 ARGS
 	# More incomplete transactions at once than a sender's reassembler holds (4096; the
 	# older half is then given up): each still shows as never completed, and the

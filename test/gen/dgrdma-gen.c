@@ -69,6 +69,7 @@ struct opts {
 	bool no_expect_list;
 	const char *drop_frames; /* --drop-frames: comma-separated frame indices */
 	const char *late_frames; /* --late-frames: I:J,... frame I captured right after frame J */
+	const char *resend_frames; /* --resend-frames: I,... frame I sent again, a new frame_seq */
 	unsigned int seq_start;	 /* --seq-start: every sender's first frame_seq (default 1) */
 	const char *list_frames; /* --list-frames: file to describe every frame in */
 	const char *out;
@@ -109,6 +110,7 @@ struct gframe {
 	uint32_t dcp_data; /* DCP doorbell: data written */
 	uint32_t gtxn;	   /* DCP doorbell: record index */
 	uint32_t index;	   /* 1-based, in the order --list-frames prints (before --late-frames) */
+	uint8_t resent;	   /* a copy of frame `index` sent again (--resend-frames) */
 };
 
 /* Ground truth of one data transaction or doorbell. */
@@ -1058,6 +1060,101 @@ bad_syntax:
 	return -1;
 }
 
+/*
+ * --resend-frames I,...: data frame I is sent a second time by its sender right after
+ * itself, at its time, as a new frame: the next frame_seq, every later frame of that sender
+ * one further (and the peer's ACKs of them). A sender that resends after a lost ACK does
+ * this; its messages reach the receiver twice. Returns 0, or -1 after a message.
+ */
+static int apply_resend_frames(const char *list, size_t nindexed)
+{
+	size_t *orig = NULL, norig = 0, k, m, n = 0;
+	struct gframe *out;
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long i = strtoul(p, &end, 10);
+		const struct gframe *f = NULL;
+
+		if (end == p || (*end && *end != ',')) {
+			fprintf(stderr, "dgrdma-gen: --resend-frames: '%s' is not a list of frame "
+					"indices\n",
+				list);
+			free(orig);
+			return -1;
+		}
+		p = *end ? end + 1 : end;
+		for (k = 0; k < nframes && i >= 1 && i <= nindexed; k++) {
+			if (frames[k].index == i) {
+				f = &frames[k];
+			}
+		}
+		if (!f || f->kind != FK_DATA) {
+			fprintf(stderr,
+				"dgrdma-gen: --resend-frames: frame %lu is not a data frame (1..%zu, "
+				"'data' in --list-frames)\n",
+				i, nindexed);
+			free(orig);
+			return -1;
+		}
+		for (k = 0; k < norig; k++) {
+			if (orig[k] == i) {
+				fprintf(stderr, "dgrdma-gen: --resend-frames: frame %lu named twice\n",
+					i);
+				free(orig);
+				return -1;
+			}
+		}
+		orig = xrealloc(orig, (norig + 1) * sizeof(*orig));
+		orig[norig++] = i;
+	}
+	out = xrealloc(NULL, (nframes + norig) * sizeof(*out));
+	for (k = 0; k < nframes; k++) {
+		out[n++] = frames[k];
+		for (m = 0; m < norig; m++) {
+			if (frames[k].index == orig[m]) {
+				out[n] = frames[k];
+				out[n].resent = 1;
+				n++;
+			}
+		}
+	}
+	/* renumber: a frame moves one on per resent frame its sender sent before it */
+	for (k = 0; k < n; k++) {
+		struct gframe *f = &out[k];
+		unsigned int shift = 0, ack_shift = 0;
+
+		if (!has_frame_seq(f)) {
+			continue;
+		}
+		for (m = 0; m < n; m++) {
+			const struct gframe *r = &out[m];
+
+			if (!r->resent) {
+				continue;
+			}
+			if (r->conn == f->conn && r->from_host == f->from_host &&
+			    (r->abs_seq < f->abs_seq || (r->abs_seq == f->abs_seq && f->resent))) {
+				shift++;
+			}
+			if (r->conn == f->conn && r->from_host != f->from_host &&
+			    r->abs_seq < f->ack_abs) {
+				ack_shift++;
+			}
+		}
+		f->seq = (uint16_t)(f->seq + shift);
+		if (f->ack_count) {
+			f->ack_start = (uint16_t)(f->ack_start + ack_shift);
+		}
+	}
+	free(frames);
+	frames = out;
+	nframes = n;
+	free(orig);
+	return 0;
+}
+
 /* --list-frames: "index kind from seq [txn_id:msg_seq/num_msgs ...]" per frame. */
 static int list_frames(const char *path)
 {
@@ -1096,7 +1193,7 @@ struct seq_expect {
 
 struct dir_expect {
 	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
-	uint64_t incomplete, pending_at_end, after_given_up;
+	uint64_t incomplete, pending_at_end, after_given_up, duplicates;
 	uint64_t *lat;
 	size_t nlat, cap_lat;
 };
@@ -1133,6 +1230,7 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 	fprintf(fp, "  \"malformed_frames\": %" PRIu64 ",\n  \"dcp_frames\": %" PRIu64 ",\n",
 		malformed, dcp_frames);
 	fprintf(fp, "  \"messages_after_given_up\": %" PRIu64 ",\n", d->after_given_up);
+	fprintf(fp, "  \"duplicate_messages\": %" PRIu64 ",\n", d->duplicates);
 	fprintf(fp, "  \"buffers\": %u,\n  \"connections\": %u,\n", o->buffers, o->conns);
 	fprintf(fp,
 		"  \"sequence\": {\"gaps\": %" PRIu64 ", \"frames_missing\": %" PRIu64
@@ -1211,6 +1309,9 @@ static void usage(FILE *fp)
 	    "J's\n"
 	    "                             time: reordering, or a fragment after its transaction\n"
 	    "                             was given up (indices as --list-frames prints them)\n"
+	    "  --resend-frames I,J,...    data frame I is sent again right after itself, with the\n"
+	    "                             next frame_seq: its messages arrive twice (indices as\n"
+	    "                             --list-frames prints them; a copy is never dropped)\n"
 	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
 	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
 	    "txn:msg_seq/num_msgs...\n"
@@ -1371,6 +1472,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->late_frames = v;
 			continue;
 		}
+		if (!strcmp(a, "--resend-frames")) {
+			NEEDV();
+			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
+				fprintf(stderr,
+					"dgrdma-gen: --resend-frames: '%s' is not a comma-separated "
+					"list of frame indices\n",
+					v);
+				return -1;
+			}
+			o->resend_frames = v;
+			continue;
+		}
 		if (!strcmp(a, "--list-frames")) {
 			NEEDV();
 			o->list_frames = v;
@@ -1455,6 +1568,8 @@ int main(int argc, char **argv)
 	struct seq_expect sq = { 0 };
 	uint16_t *seq_high; /* per sender: the highest frame_seq captured (serial order) */
 	uint8_t *seq_seen;  /* per sender: a frame of it was captured */
+	uint8_t *kept;	    /* per frame index: the frame (not a resent copy) was captured */
+	size_t nindexed;    /* frames before --resend-frames added copies */
 	uint64_t written = 0, dropped = 0, malformed = 0, dcp_frames = 0;
 	uint32_t *pending; /* per (conn, buffer): 1 + record of the waiting transaction, 0 none */
 	uint64_t *pending_ts;
@@ -1486,8 +1601,17 @@ int main(int argc, char **argv)
 	if (o.list_frames && list_frames(o.list_frames) < 0) {
 		return 1;
 	}
+	nindexed = nframes;
 	if (o.late_frames && apply_late_frames(o.late_frames) < 0) {
 		return 2;
+	}
+	if (o.resend_frames && apply_resend_frames(o.resend_frames, nindexed) < 0) {
+		return 2;
+	}
+	kept = calloc(nindexed + 1, sizeof(*kept));
+	if (!kept) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		return 1;
 	}
 
 	cap = fopen(o.out, "wb");
@@ -1514,11 +1638,15 @@ int main(int argc, char **argv)
 		uint32_t k;
 
 		/* capture loss: never in the first round, so every address has been seen */
-		if ((o.drop_every && f->ts > first_round_end + 100000 &&
-		     (f->index - 1) % o.drop_every == 0) ||
-		    (o.drop_frames && in_drop_list(o.drop_frames, f->index))) {
+		if (!f->resent &&
+		    ((o.drop_every && f->ts > first_round_end + 100000 &&
+		      (f->index - 1) % o.drop_every == 0) ||
+		     (o.drop_frames && in_drop_list(o.drop_frames, f->index)))) {
 			dropped++;
 			continue;
+		}
+		if (!f->resent) {
+			kept[f->index] = 1;
 		}
 		if (has_frame_seq(f)) {
 			size_t snd = (size_t)f->conn * 2 + f->from_host;
@@ -1587,6 +1715,18 @@ int main(int argc, char **argv)
 			/* a message is visible when its whole header was captured */
 			if (dgr_off + m->off + MSG_HDR > caplen) {
 				break;
+			}
+			/*
+			 * A resent message whose first copy was captured is a duplicate: of
+			 * a transaction complete or not, it changes nothing.
+			 */
+			if (f->resent && kept[f->index]) {
+				if (r->given_up) {
+					d.after_given_up++;
+				} else {
+					d.duplicates++;
+				}
+				continue;
 			}
 			if (r->is_doorbell) {
 				d.doorbells++;
@@ -1677,6 +1817,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
 		return 1;
 	}
+	free(kept);
 	free(pending);
 	free(pending_ts);
 	free(seq_high);
