@@ -22,6 +22,12 @@
 # Each recording case runs in the host's namespace with a private LTTng run folder and session
 # daemon. Then the events each buffer costs (events.csv; see below).
 # Results: $DGR_BUILD/bench/recording/{results,events}.{csv,txt}, summary.txt, offset.json.
+# BENCH_PIN=1: the host as the tuning guides set it up, its data threads on the last CPU
+# (dgrdma-host --cpu), the emulator and the recorder (dgrdma-capture, its daemons, the host's
+# other threads) on the others (taskset). BENCH_PIN=2: the same, but the recorder on the host's
+# CPU, so that the emulator has its CPUs to itself. Results in
+# $DGR_BUILD/bench/recording-pinned{,2}/ (no events or clocks runs: they do not depend on the
+# pinning).
 # Not a test (timing on a shared machine).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
@@ -32,6 +38,26 @@ CASES="none $(echo "$CASES" | tr ' ' '\n' | grep -vx none | tr '\n' ' ')"
 REPEAT=${BENCH_REPEAT:-3}
 MAX=$((${BENCH_MAX_MSPS:-800} * 1000000))
 OUT=$DGR_BUILD/bench/recording
+PIN=${BENCH_PIN:-0}
+HOST_CPU=()
+OTHER_CPUS=()
+RECORDER_CPUS=()
+case $PIN in
+0) ;;
+1 | 2)
+	if [ "$(nproc)" -lt 2 ]; then
+		echo "bench-recording: BENCH_PIN=$PIN needs 2 CPUs or more" >&2
+		exit 1
+	fi
+	OUT=$DGR_BUILD/bench/recording-pinned$([ "$PIN" = 2 ] && echo 2)
+	HOST_CPU=(--cpu "$(($(nproc) - 1))")
+	OTHER_CPUS=(taskset -c "0-$(($(nproc) - 2))")
+	RECORDER_CPUS=("${OTHER_CPUS[@]}")
+	[ "$PIN" = 2 ] && RECORDER_CPUS=(taskset -c "$(($(nproc) - 1))") ;;
+*)
+	echo "bench-recording: BENCH_PIN must be 0, 1 or 2 (got '$PIN')" >&2
+	exit 2 ;;
+esac
 HOST=$DGR_BUILD/bin/dgrdma-host
 FPGA=$DGR_BUILD/bin/dgrdma-fpga
 CAPTURE=$DGR_BUILD/bin/dgrdma-capture
@@ -93,12 +119,12 @@ jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eva
 run_rate() {
 	local host=("$HOST" rx --if "$A" --peer "$MB" --rcvbuf 32M --buffers 255 --buffer-size 32K
 		--fpga-buffers 64 --sink null --idle-timeout 5 --quiet --summary-json "$OUT/run.json"
-		--ready-file "$OUT/ready") n
+		--ready-file "$OUT/ready" "${HOST_CPU[@]}") n
 	rm -f "$OUT/ready" "$OUT/run.json"
 	if [ "$1" = none ]; then
-		ip netns exec $NSA "${host[@]}" &
+		ip netns exec $NSA "${RECORDER_CPUS[@]}" "${host[@]}" &
 	else
-		ip netns exec $NSA unshare --mount --propagation private \
+		ip netns exec $NSA "${RECORDER_CPUS[@]}" unshare --mount --propagation private \
 			bash "$OUT/rec.sh" "$OUT/rec" "$1" "$CAPTURE" "$LR" -- "${host[@]}" &
 	fi
 	local r=$!
@@ -106,7 +132,7 @@ run_rate() {
 		[ -e "$OUT/ready" ] && break
 		sleep 0.1
 	done
-	ip netns exec $NSB "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 \
+	ip netns exec $NSB "${OTHER_CPUS[@]}" "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 \
 		--buffer-size 32768 --fpga-memory 2097152 --buffers 64 --rate "$2" --duration "$SECS" \
 		--quiet --summary-json "$OUT/fpga.json"
 	wait $r
@@ -160,6 +186,8 @@ PY
 	done
 done
 column -s, -t "$OUT/results.csv" | tee "$OUT/results.txt"
+[ "$PIN" != 0 ] && echo "pinned: host data threads ${HOST_CPU[*]}, emulator ${OTHER_CPUS[*]}, recorder and the host's other threads ${RECORDER_CPUS[*]}" |
+	tee -a "$OUT/results.txt"
 
 # the median ratio of each case and its spread over the rounds
 # shellcheck disable=SC2086 # the cases are words
@@ -176,6 +204,8 @@ for mode in sys.argv[2:]:
     print("%-8s %6d  %16.1f  %12.3f  %9.3f  %9.3f" % (mode, len(r), statistics.median(rates),
           statistics.median(ratios), min(ratios), max(ratios)))
 PY
+
+[ "$PIN" != 0 ] && exit 0
 
 # Events per buffer: one run of the default and one with every event at BENCH_EVENTS_MSPS
 # (default 25), the host's events in the trace (babeltrace2, its vpid) over the buffers it
