@@ -249,9 +249,9 @@ static bool link_supported(int dlt)
 	       dlt == DLT_RAW || dlt == DLT_IPV4 || dlt == DLT_NULL || dlt == DLT_LOOP;
 }
 
-/* One captured frame (the ref-th) of link type dlt to the wire analysis. */
-static void feed_packet(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
-			const u_char *data, uint64_t ref)
+/* See pcap_input.h. */
+void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
+		     const u_char *data, uint64_t ref)
 {
 	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
 	size_t cap = h->caplen, len = h->len;
@@ -315,7 +315,7 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	last = start;
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		feed_packet(w, dlt, h, data, ++ref);
+		pcap_input_feed(w, dlt, h, data, ++ref);
 		if (progress && (ref & 0xFFFF) == 0) {
 			show_progress(pcap_file(pc), st.st_size, &start, &last);
 			shown = true;
@@ -443,7 +443,7 @@ int pcap_input_live_read(struct pcap_live *l, char *errbuf)
 		if (l->dump) {
 			pcap_dump((u_char *)l->dump, h, data);
 		}
-		feed_packet(l->w, l->dlt, h, data, ++l->ref);
+		pcap_input_feed(l->w, l->dlt, h, data, ++l->ref);
 		n++;
 	}
 	if (rc < 0) {
@@ -607,7 +607,7 @@ static int follow_records(struct pcap_follow *f, char *errbuf)
 		}
 		rc = pcap_next_ex(f->pc, &h, &data);
 		if (rc == 1) {
-			feed_packet(f->w, f->dlt, h, data, ++f->ref);
+			pcap_input_feed(f->w, f->dlt, h, data, ++f->ref);
 			n++;
 			continue;
 		}

@@ -11,8 +11,19 @@
 #define DGR_ANALYSIS_PCAP_INPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include <pcap/pcap.h>
 
 #include "wire_analysis.h"
+
+/*
+ * Feeds one captured frame, the ref-th (not 0), of link type dlt (one that
+ * pcap_input_read() accepts) to the wire analysis: h->caplen bytes at data of
+ * h->len on the wire. Anything a hostile capture holds is counted, never fatal.
+ */
+void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
+		     const u_char *data, uint64_t ref);
 
 /* True when the file starts with a pcap or pcapng magic number. */
 bool pcap_input_is_capture(const char *path);

@@ -419,6 +419,9 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		if (flen > sizeof(snap_scratch)) {
 			flen = sizeof(snap_scratch);
 		}
+		if (fcap > flen) {
+			fcap = flen; /* a frame longer than any DG-RDMA frame: its start only */
+		}
 		memcpy(snap_scratch, frame, fcap);
 		frame = snap_scratch;
 		scratch = true;

@@ -573,6 +573,9 @@ static gboolean dgrdma_frame_acceptable(tvbuff_t *tvb)
 		if (len > sizeof(snap_copy)) {
 			len = sizeof(snap_copy);
 		}
+		if (cap > len) {
+			cap = len;
+		}
 		tvb_memcpy(tvb, snap_copy, 0, cap);
 		memset(snap_copy + cap, 0, len - cap);
 		bytes = snap_copy;

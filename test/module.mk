@@ -4,7 +4,7 @@
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
-	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check
+	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
@@ -88,3 +88,22 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 	@mkdir -p $(BUILD)/fuzz/corpus-ctf-check
 	$(FUZZ_CTF_CHECK) -max_total_time=$(FUZZ_SECONDS) -max_len=24576 \
 		$(BUILD)/fuzz/corpus-ctf-check test/fuzz/seeds/ctf-check
+
+# libFuzzer harness for latency-report's capture path: link layers, IPv4/UDP, DG-RDMA and DCP,
+# and the analysis engine behind them. The analysis and the codec are built here with the
+# sanitizers; the rest of libdgrdma it links (addresses, clocks) comes from the archive.
+FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
+FUZZ_TARGETS += fuzz-capture
+$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/pcap_input.c analysis/wire_analysis.c \
+		analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
+		analysis/engine/reasm_feed.c analysis/engine/seq_track.c stack/src/wire.c \
+		stack/src/dcp.c stack/src/reassembly.c stack/src/cli.c stack/src/stats.c \
+		$(BUILD)/lib/libdgrdma.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
+		-D_GNU_SOURCE -o $@ $^ $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null) -lm -lpthread
+.PHONY: fuzz-capture
+fuzz-capture: $(FUZZ_CAPTURE)
+	@mkdir -p $(BUILD)/fuzz/corpus-capture
+	$(FUZZ_CAPTURE) -max_total_time=$(FUZZ_SECONDS) -max_len=70100 \
+		$(BUILD)/fuzz/corpus-capture test/fuzz/seeds/capture

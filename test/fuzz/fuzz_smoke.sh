@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
-# longer): the decoders, the option values, run.json and the trace pre-checks.
+# longer): the decoders, the option values, run.json, the trace pre-checks and latency-report's
+# capture path (seeds/capture/long-frame-cut: a 70000-byte frame cut short, which overran the
+# snap-length scratch buffer before it was bounded).
 # make check: compute only
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -23,4 +25,5 @@ smoke text "$DGR_BUILD/fuzz/fuzz_text" "$DGR_SRC/test/fuzz/seeds/text" 4096
 smoke dcp "$DGR_BUILD/fuzz/fuzz_dcp" "$DGR_SRC/test/fuzz/seeds/dcp" 64
 smoke run.json "$DGR_BUILD/fuzz/fuzz_run_json" "$DGR_SRC/test/fuzz/seeds/run-json" 8192
 smoke trace-checks "$DGR_BUILD/fuzz/fuzz_ctf_check" "$DGR_SRC/test/fuzz/seeds/ctf-check" 24576
+smoke capture "$DGR_BUILD/fuzz/fuzz_capture" "$DGR_SRC/test/fuzz/seeds/capture" 70100
 done_testing

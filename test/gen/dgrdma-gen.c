@@ -67,11 +67,11 @@ struct opts {
 	uint64_t latency_ns;
 	uint64_t seed;
 	bool no_expect_list;
-	const char *drop_frames; /* --drop-frames: comma-separated frame indices */
-	const char *late_frames; /* --late-frames: I:J,... frame I captured right after frame J */
+	const char *drop_frames;   /* --drop-frames: comma-separated frame indices */
+	const char *late_frames;   /* --late-frames: I:J,... frame I captured right after frame J */
 	const char *resend_frames; /* --resend-frames: I,... frame I sent again, a new frame_seq */
-	unsigned int seq_start;	 /* --seq-start: every sender's first frame_seq (default 1) */
-	const char *list_frames; /* --list-frames: file to describe every frame in */
+	unsigned int seq_start;	   /* --seq-start: every sender's first frame_seq (default 1) */
+	const char *list_frames;   /* --list-frames: file to describe every frame in */
 	const char *out;
 	const char *expect;
 };
@@ -1078,8 +1078,9 @@ static int apply_resend_frames(const char *list, size_t nindexed)
 		const struct gframe *f = NULL;
 
 		if (end == p || (*end && *end != ',')) {
-			fprintf(stderr, "dgrdma-gen: --resend-frames: '%s' is not a list of frame "
-					"indices\n",
+			fprintf(stderr,
+				"dgrdma-gen: --resend-frames: '%s' is not a list of frame "
+				"indices\n",
 				list);
 			free(orig);
 			return -1;
@@ -1091,17 +1092,18 @@ static int apply_resend_frames(const char *list, size_t nindexed)
 			}
 		}
 		if (!f || f->kind != FK_DATA) {
-			fprintf(stderr,
-				"dgrdma-gen: --resend-frames: frame %lu is not a data frame (1..%zu, "
-				"'data' in --list-frames)\n",
-				i, nindexed);
+			fprintf(
+			    stderr,
+			    "dgrdma-gen: --resend-frames: frame %lu is not a data frame (1..%zu, "
+			    "'data' in --list-frames)\n",
+			    i, nindexed);
 			free(orig);
 			return -1;
 		}
 		for (k = 0; k < norig; k++) {
 			if (orig[k] == i) {
-				fprintf(stderr, "dgrdma-gen: --resend-frames: frame %lu named twice\n",
-					i);
+				fprintf(stderr,
+					"dgrdma-gen: --resend-frames: frame %lu named twice\n", i);
 				free(orig);
 				return -1;
 			}
@@ -1475,10 +1477,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "--resend-frames")) {
 			NEEDV();
 			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
-				fprintf(stderr,
-					"dgrdma-gen: --resend-frames: '%s' is not a comma-separated "
-					"list of frame indices\n",
-					v);
+				fprintf(
+				    stderr,
+				    "dgrdma-gen: --resend-frames: '%s' is not a comma-separated "
+				    "list of frame indices\n",
+				    v);
 				return -1;
 			}
 			o->resend_frames = v;
@@ -1638,10 +1641,9 @@ int main(int argc, char **argv)
 		uint32_t k;
 
 		/* capture loss: never in the first round, so every address has been seen */
-		if (!f->resent &&
-		    ((o.drop_every && f->ts > first_round_end + 100000 &&
-		      (f->index - 1) % o.drop_every == 0) ||
-		     (o.drop_frames && in_drop_list(o.drop_frames, f->index)))) {
+		if (!f->resent && ((o.drop_every && f->ts > first_round_end + 100000 &&
+				    (f->index - 1) % o.drop_every == 0) ||
+				   (o.drop_frames && in_drop_list(o.drop_frames, f->index)))) {
 			dropped++;
 			continue;
 		}
