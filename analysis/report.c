@@ -112,6 +112,38 @@ static void fmt_addr(char *buf, size_t size, const struct wa_endpoint *e, bool u
 	}
 }
 
+/*
+ * UDP datagrams on ports the analysis was not given that decode as DG-RDMA or
+ * DCP (counted as other frames): the ports to give with --udp-port.
+ */
+static void print_port_hints(struct dgr_pr *p, const struct wire_analysis *w)
+{
+	char list[WA_MAX_PORT_HINTS * 6 + 1] = "";
+	unsigned int i;
+
+	dgr_pr_u64(p, "other_port_datagrams",
+		   "UDP datagrams on other ports that decode as DG-RDMA or DCP",
+		   w->other_port_datagrams);
+	dgr_pr_arr_begin(p, "other_ports", NULL);
+	for (i = 0; i < w->n_port_hints; i++) {
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_line_begin(p, NULL);
+			dgr_pr_u64(p, "port", NULL, w->port_hints[i].port);
+			dgr_pr_u64(p, "datagrams", NULL, w->port_hints[i].datagrams);
+			dgr_pr_line_end(p);
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u", i ? "," : "",
+			 (unsigned int)w->port_hints[i].port);
+	}
+	dgr_pr_arr_end(p);
+	if (w->n_port_hints) {
+		dgr_pr_text_line(p,
+				 "note: analyse them with --udp-port %s (the stack and the "
+				 "emulator take any port: --bind)",
+				 list);
+	}
+}
+
 static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
@@ -125,6 +157,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "ack_only_frames", "ACK-only frames", w->ack_only_frames);
 	dgr_pr_u64(p, "dcp_frames", "DCP frames", w->dcp.frames);
 	dgr_pr_u64(p, "other_frames", "other frames", w->other_frames);
+	print_port_hints(p, w);
 	dgr_pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
 	dgr_pr_u64(p, "snap_cut_frames", "frames whose later messages were cut",
 		   w->snap_cut_frames);

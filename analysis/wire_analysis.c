@@ -254,6 +254,51 @@ void wa_feed_other(struct wire_analysis *w, uint64_t ts)
 	w->other_frames++;
 }
 
+static void note_hint_port(struct wire_analysis *w, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->n_port_hints; i++) {
+		if (w->port_hints[i].port == port) {
+			w->port_hints[i].datagrams++;
+			return;
+		}
+	}
+	if (w->n_port_hints < WA_MAX_PORT_HINTS) {
+		w->port_hints[w->n_port_hints].port = port;
+		w->port_hints[w->n_port_hints].datagrams = 1;
+		w->n_port_hints++;
+	}
+}
+
+void wa_note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport)
+{
+	w->other_port_datagrams++;
+	note_hint_port(w, sport);
+	if (dport != sport) {
+		note_hint_port(w, dport);
+	}
+}
+
+bool wa_udp_looks_ours(const uint8_t *buf, size_t len)
+{
+	const uint8_t *body;
+	size_t body_len;
+	struct dgr_frame f;
+	struct dcp_packet d;
+
+	switch (dgr_udp_demux(buf, len, &body, &body_len)) {
+	case DGR_UDP_DGRDMA:
+		return dgr_frame_parse(&f, body, body_len, NULL) == 0 &&
+		       f.hdr.flags == DGR_FRAME_FLAG_MSGS && f.next_off != 0 &&
+		       eng_frame_check(&f, body_len, 0) == 0;
+	case DGR_UDP_DCP:
+		return dcp_decode(body, body_len, &d, NULL) == 0;
+	default:
+		return false;
+	}
+}
+
 static void on_bell_result(struct wire_analysis *w, unsigned int ci, enum wa_dir d,
 			   const struct dm_result *r, uint64_t ts)
 {

@@ -131,6 +131,18 @@ struct wa_dcp_stats {
 	uint64_t doorbells, doorbells_without_conn;
 };
 
+/*
+ * A UDP port the analysis was not given that carried datagrams which decode
+ * as DG-RDMA (a frame with messages the engine accepts) or DCP: the stack and
+ * the emulator take any port (--bind), so a bare capture of them needs
+ * --udp-port, and the report says which.
+ */
+#define WA_MAX_PORT_HINTS 8
+struct wa_port_hint {
+	uint16_t port;
+	uint64_t datagrams;
+};
+
 struct wire_analysis {
 	struct wa_opts o;
 	struct wa_conn *conns;
@@ -144,6 +156,10 @@ struct wire_analysis {
 	uint64_t msgs, snap_cut_frames, duplicate_msgs, reasm_overflow;
 	uint64_t msgs_after_given_up; /* fragments of a transaction the feed gave up: ignored */
 	uint64_t malformed_frames, malformed_by_reason[DGR_E__COUNT];
+	/* UDP datagrams on ports not given that decode as ours (counted in other_frames too) */
+	uint64_t other_port_datagrams;
+	struct wa_port_hint port_hints[WA_MAX_PORT_HINTS];
+	unsigned int n_port_hints;
 	struct eng_seq_counts seq; /* sequence analysis, over every sender (wa_finish) */
 	uint64_t first_ts, last_ts;
 	struct wa_dcp_stats dcp;
@@ -190,6 +206,22 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 
 /* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
 void wa_feed_other(struct wire_analysis *w, uint64_t ts);
+
+/*
+ * Notes a UDP datagram between ports sport and dport, neither of them the
+ * analysis's, whose payload (after the pad) decodes as DG-RDMA or DCP
+ * (wa_udp_looks_ours()): both ports become candidates for --udp-port, the
+ * first WA_MAX_PORT_HINTS of them counted. The caller still feeds it as other.
+ */
+void wa_note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport);
+
+/*
+ * True when a UDP payload of len bytes, all captured at buf, is what the
+ * stack would take on its port: pad 0 and a DG-RDMA frame with messages that
+ * eng_frame_check() accepts, or pad 0xF040 and a DCP packet that decodes.
+ * ACK-only frames do not count (twelve bytes with two zeros say too little).
+ */
+bool wa_udp_looks_ours(const uint8_t *buf, size_t len);
 
 /* Counts a malformed frame found by the link layer decoder (reason: DGR_E_*). */
 void wa_count_malformed(struct wire_analysis *w, int reason, uint64_t ts);

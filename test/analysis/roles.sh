@@ -69,6 +69,14 @@ check_eq "$(jq -r '[.capture.dgrdma_frames, .capture.other_frames, .capture.fram
 "$LR" --json --no-progress --udp-port "$fport" "$cap" >"$tmp/port.json"
 check_eq "$(jq -r '[.wire.rx.transactions, (.wire.tx == null), .connections[0].host_by, .capture.other_frames] | join(" ")' "$tmp/port.json")" \
 	"64 true path 0" "bare capture, --udp-port only: the data sender taken as the FPGA (RX, the default path)"
+# ... but the report names the ports whose datagrams decode as ours: every frame with messages
+# or DCP packet the --udp-port run took, on both ports
+check_eq "$(jq -r '[.capture.other_port_datagrams, ([.capture.other_ports[].port] | sort | map(tostring) | join(","))] | join(" ")' "$tmp/bare.json")" \
+	"$(jq -r '.capture.dgrdma_frames - .capture.ack_only_frames + .capture.dcp_frames' "$tmp/port.json") $(printf '%s\n' "$hport" "$fport" | sort -n | paste -sd,)" \
+	"bare capture: the datagrams that decode as DG-RDMA or DCP counted, on both ports"
+"$LR" --no-progress "$cap" >"$tmp/bare.txt" 2>&1
+check "bare capture: the text report says which --udp-port to give" \
+	grep -qE "note: analyse them with --udp-port ($hport,$fport|$fport,$hport) " "$tmp/bare.txt"
 "$LR" --json --no-progress --udp-port="9,$fport" --path tx "$cap" >"$tmp/tx.json"
 check_eq "$(jq -r '[.wire.tx.transactions, .wire.tx.matched, (.wire.rx == null), .connections[0].host_by, .connections[0].a] | join(" ")' "$tmp/tx.json")" \
 	"64 64 true path 127.0.0.1:$hport/id 0" "bare capture, --udp-port and --path tx: 64 TX transactions, the host is the data sender"
