@@ -321,7 +321,7 @@ int ctf_check_stream_start(const uint8_t *buf, size_t len, uint64_t file_size,
 
 /* See ctf_check.h. */
 long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint64_t *offsets,
-		     size_t max_offsets, char *errbuf)
+		     size_t max_offsets, uint64_t *indexed_end, char *errbuf)
 {
 	uint32_t major, entry;
 	uint64_t expect = 0;
@@ -373,7 +373,9 @@ long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint6
 		}
 		expect = at + size / 8;
 	}
-	if (expect != stream_size) {
+	if (indexed_end) {
+		*indexed_end = expect;
+	} else if (expect != stream_size) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "its %zu packet(s) end at byte %" PRIu64
 				      ", the stream file has %" PRIu64 " bytes",
@@ -420,11 +422,11 @@ static int read_file(const char *path, size_t max, uint8_t **buf, size_t *len, c
 
 /* One stream file: its start, and its index when there is one. */
 static int check_stream(const char *dir, const char *name, const struct ctf_meta_facts *mf,
-			char *errbuf)
+			uint64_t *unindexed_bytes, char *errbuf)
 {
 	char path[4096], idx[4096], msg[DGR_ERRBUF_SIZE];
 	uint8_t head[4], *ib = NULL;
-	uint64_t offs[4096];
+	uint64_t offs[4096], indexed_end = 0;
 	struct stat st;
 	size_t il = 0;
 	long packets, i;
@@ -460,7 +462,7 @@ static int check_stream(const char *dir, const char *name, const struct ctf_meta
 		goto end;
 	}
 	packets = ctf_check_index(ib, il, (uint64_t)st.st_size, offs,
-				  sizeof(offs) / sizeof(offs[0]), msg);
+				  sizeof(offs) / sizeof(offs[0]), &indexed_end, msg);
 	if (packets < 0) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.150s", idx, msg);
 		rc = -DGR_E_INVAL;
@@ -477,6 +479,23 @@ static int check_stream(const char *dir, const char *name, const struct ctf_meta
 			goto end;
 		}
 	}
+	if (indexed_end < (uint64_t)st.st_size) {
+		/* packets sent without their index entries: a packet must start there */
+		if (pread(fd, head, sizeof(head), (off_t)indexed_end) != (ssize_t)sizeof(head) ||
+		    ctf_check_stream_start(head, sizeof(head), sizeof(head), mf, msg) < 0) {
+			snprintf(msg, sizeof(msg),
+				 "its %ld packet(s) end at byte %" PRIu64
+				 ", the stream file has %" PRIu64
+				 " bytes and no packet starts there",
+				 packets, indexed_end, (uint64_t)st.st_size);
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.150s", idx, msg);
+			rc = -DGR_E_INVAL;
+			goto end;
+		}
+		if (unindexed_bytes) {
+			*unindexed_bytes += (uint64_t)st.st_size - indexed_end;
+		}
+	}
 end:
 	free(ib);
 	close(fd);
@@ -484,7 +503,7 @@ end:
 }
 
 /* See ctf_check.h. */
-int ctf_check_dir(const char *dir, char *errbuf)
+int ctf_check_dir(const char *dir, uint64_t *unindexed_bytes, char *errbuf)
 {
 	char path[4096], msg[DGR_ERRBUF_SIZE];
 	struct ctf_meta_facts mf;
@@ -520,7 +539,7 @@ int ctf_check_dir(const char *dir, char *errbuf)
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			continue; /* index/ */
 		}
-		rc = check_stream(dir, de->d_name, &mf, errbuf);
+		rc = check_stream(dir, de->d_name, &mf, unindexed_bytes, errbuf);
 	}
 	closedir(d);
 	return rc;

@@ -52,20 +52,26 @@ int ctf_check_stream_start(const uint8_t *buf, size_t len, uint64_t file_size,
 /*
  * Checks an LTTng index (index/NAME.idx: big-endian header and entries of
  * offset, packet_size and content_size in bits, ...) against its stream of
- * stream_size bytes: whole entries, packets back to back from 0 to the end of
- * the stream, content within each packet. On success returns the number of
- * packets and, when offsets is not NULL, stores up to max_offsets packet
- * offsets there. Returns -DGR_E_INVAL on a bad index.
+ * stream_size bytes: whole entries, packets back to back from 0 inside the
+ * stream, content within each packet. The packets must reach the end of the
+ * stream unless indexed_end is not NULL: it then receives where they end, and
+ * a stream longer than its index is the caller's to judge (a session whose
+ * daemon died sends its last packets without their index entries). On
+ * success returns the number of packets and, when offsets is not NULL, stores
+ * up to max_offsets packet offsets there. Returns -DGR_E_INVAL on a bad index.
  */
 long ctf_check_index(const uint8_t *buf, size_t len, uint64_t stream_size, uint64_t *offsets,
-		     size_t max_offsets, char *errbuf);
+		     size_t max_offsets, uint64_t *indexed_end, char *errbuf);
 
 /*
  * Checks every trace file of dir (the folder holding `metadata`): the
  * metadata, each stream file's start, and the index of each stream with the
- * magic at each packet it names. Returns 0, -DGR_E_INVAL (errbuf names the
- * file), -DGR_E_SYS (a file cannot be read) or -DGR_E_NOMEM.
+ * magic at each packet it names. A stream longer than its index is accepted
+ * when a packet starts where the index ends (libbabeltrace2 then indexes that
+ * stream from its packets); *unindexed_bytes (not NULL) is increased by the
+ * bytes past such indexes. Returns 0, -DGR_E_INVAL (errbuf names the file),
+ * -DGR_E_SYS (a file cannot be read) or -DGR_E_NOMEM.
  */
-int ctf_check_dir(const char *dir, char *errbuf);
+int ctf_check_dir(const char *dir, uint64_t *unindexed_bytes, char *errbuf);
 
 #endif

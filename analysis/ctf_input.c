@@ -1005,7 +1005,7 @@ static int read_traces(const char *const *paths, struct host_analysis *const *hs
 		return -DGR_E_INVAL;
 	}
 	for (i = 0; i < t.n; i++) {
-		ret = ctf_check_dir(t.dir[i], msg);
+		ret = ctf_check_dir(t.dir[i], &hs[0]->trace_unindexed_bytes, msg);
 		if (ret < 0) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "damaged trace: %.235s", msg);
 			goto end;

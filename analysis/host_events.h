@@ -128,6 +128,11 @@ struct host_analysis {
 	struct ha_counter_src srcs[HA_MAX_COUNTER_SRCS];
 	unsigned int n_srcs;
 	uint64_t first_ts, last_ts;
+	/*
+	 * bytes of stream files past their index (ctf_check_dir): packets a session
+	 * sent without their index entries, read by libbabeltrace2 all the same
+	 */
+	uint64_t trace_unindexed_bytes;
 	int64_t time_offset_ns; /* added to event times by the reader (--trace-offset-ns) */
 	/* when n_only_pids > 0: only events whose vpid context is one of these count */
 	uint32_t only_pids[HA_MAX_PIDS];

@@ -210,6 +210,29 @@ damaged "a stream file without the packet magic" "$rel/$stream: no CTF packet ma
 fresh
 head -c 30 "$meta_dir/index/$stream.idx" >"$tmp/dmg/$rel/index/$stream.idx"
 damaged "a cut index file" "index/$stream.idx: cut short"
+# A stream longer than its index: a session whose daemon ended first sends its last packets
+# without their index entries. Read from the stream file all the same (libbabeltrace2 indexes
+# it from its packets), the bytes said: the same analysis as the intact trace.
+be() { od -An -tu1 -j"$2" -N"$3" "$1" | awk '{v = 0; for (i = 1; i <= NF; i++) v = v * 256 + $i; print v}'; }
+isize=$(stat -c %s "$meta_dir/index/$stream.idx")
+entry=$(be "$meta_dir/index/$stream.idx" 12 4)
+last_at=$(be "$meta_dir/index/$stream.idx" $((isize - entry)) 8)
+"$LR" --json --no-progress "$tmp/run/trace" >"$tmp/intact.json" 2>/dev/null
+fresh
+head -c $((isize - entry)) "$meta_dir/index/$stream.idx" >"$tmp/dmg/$rel/index/$stream.idx"
+"$LR" --json --no-progress "$tmp/dmg" >"$tmp/dmg.out" 2>"$tmp/dmg.err"
+check_eq "$? $(jq -r '.host.trace_unindexed_bytes' "$tmp/dmg.out")" "0 $((ssize - last_at))" \
+	"an index without its last entry: read, exit 0, the $((ssize - last_at)) bytes past it said"
+check_eq "$(jq -S -c '.host | del(.trace_unindexed_bytes)' "$tmp/dmg.out")" \
+	"$(jq -S -c '.host' "$tmp/intact.json")" \
+	"an index without its last entry: the same in-host analysis as the intact trace ($(jq -r '.host.events' "$tmp/intact.json") events)"
+"$LR" --no-progress "$tmp/dmg" 2>&1 | grep -q "note: the session sent its last packets without their index entries" &&
+	ok "an index without its last entry: the text report says so" ||
+	not_ok "an index without its last entry: the text report says so"
+fresh
+head -c 4096 /dev/zero >>"$tmp/dmg/$rel/$stream"
+damaged "a stream file with 4096 bytes of zeros past its index" \
+	"its $(((isize - 16) / entry)) packet(s) end at byte $ssize, the stream file has $((ssize + 4096)) bytes and no packet starts there"
 # without an index babeltrace2 finds the damage itself: its root cause, one line
 fresh
 rm -r "$tmp/dmg/$rel/index"

@@ -4,9 +4,10 @@
  * see a trace's files before libbabeltrace2 does: the metadata (packetized or
  * text), the TSDL text alone, a stream file's start and an LTTng index against
  * its stream size. The first byte chooses; for the index the next 8 bytes are
- * the stream size. Besides memory safety it checks the contract: a refusal
- * fills errbuf, an accepted index names back-to-back packets ending at the
- * stream size.
+ * the stream size (bit 2 of the first byte: a stream longer than its index
+ * allowed). Besides memory safety it checks the contract: a refusal fills
+ * errbuf, an accepted index names back-to-back packets ending at the stream
+ * size, or inside it when a longer stream is allowed.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[DGR_ERRBUF_SIZE];
 	struct ctf_meta_facts mf;
-	uint64_t offs[64], stream_size = 0;
+	uint64_t offs[64], stream_size = 0, end = 0;
 	unsigned int streams;
 	long n;
 	int rc;
@@ -64,10 +65,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		memcpy(&stream_size, data + 1, 8);
 		stream_size >>= data[0] >> 2; /* small sizes too */
-		n = ctf_check_index(data + 9, size - 9, stream_size, offs, 64, err);
+		n = ctf_check_index(data + 9, size - 9, stream_size, offs, 64,
+				    (data[0] & 4) ? &end : NULL, err);
 		require_message(n < 0 ? (int)n : 0, err);
 		if (n > 0 && offs[0] != 0) {
 			abort();
+		}
+		if (n >= 0 && (data[0] & 4) && end > stream_size) {
+			abort(); /* the packets end inside the stream */
 		}
 		for (long i = 1; i < n && i < 64; i++) {
 			if (offs[i] <= offs[i - 1] || offs[i] >= stream_size) {
