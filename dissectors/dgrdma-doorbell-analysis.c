@@ -55,7 +55,8 @@ struct dgr_an_conv;
 struct dgr_an_conn {
 	struct dgr_an_conv *conv;
 	struct dgr_an_dir dir[2];
-	const char *label[2]; /* data sent by endpoint d: "d -> peer" */
+	const char *label[2];	 /* data sent by endpoint d: "d -> peer" */
+	guint16 first_sender_id; /* cooked captures: endpoint 0 is the first sender's id */
 };
 
 /* Per conversation (pair of link addresses/ports). */
@@ -174,6 +175,42 @@ static void dgr_an_last_set(const packet_info *pinfo, conversation_t *conversati
 	dgr_an_last.conv = c;
 }
 
+/*
+ * A cooked capture (Linux "any", DLT_LINUX_SLL/SLL2) names only a frame's
+ * sender, so raw-Ethernet DG-RDMA has no address pair to key a conversation
+ * on: data and doorbells would fall into two. As latency-report (both link
+ * addresses unknown), every such frame belongs to one conversation and an
+ * endpoint is its id alone. File scope: cleared when the file is closed.
+ */
+static struct dgr_an_conv *dgr_an_cooked;
+
+static gboolean dgr_an_cooked_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
+				    void *user_data)
+{
+	(void)allocator;
+	(void)event;
+	(void)user_data;
+	dgr_an_cooked = NULL;
+	return FALSE;
+}
+
+/* True when the frame names its sender only (a cooked capture of raw Ethernet). */
+static gboolean dgr_an_is_cooked(const packet_info *pinfo)
+{
+	return pinfo->dst.type == AT_NONE;
+}
+
+static struct dgr_an_conv *dgr_an_cooked_conv(gboolean create)
+{
+	if (!dgr_an_cooked && create) {
+		dgr_an_cooked = wmem_new0(wmem_file_scope(), struct dgr_an_conv);
+		dgr_an_cooked->conns =
+		    wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+		wmem_register_callback(wmem_file_scope(), dgr_an_cooked_clear, NULL);
+	}
+	return dgr_an_cooked;
+}
+
 /* The direction (0/1) of the current frame in conversation c. */
 static guint dgr_an_conv_dir(const packet_info *pinfo, const struct dgr_an_conv *c)
 {
@@ -238,23 +275,40 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	if (fr || PINFO_FD_VISITED(pinfo)) {
 		return fr;
 	}
-	c = dgr_an_conv_get(pinfo, TRUE, &dir);
-	key = dir == 0 ? ((guint32)sender_id << 16 | receiver_id)
-		       : ((guint32)receiver_id << 16 | sender_id);
-	cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
+	if (dgr_an_is_cooked(pinfo)) {
+		/* endpoints by id alone; endpoint 0 is the first sender seen */
+		c = dgr_an_cooked_conv(TRUE);
+		key = sender_id < receiver_id ? ((guint32)sender_id << 16 | receiver_id)
+					      : ((guint32)receiver_id << 16 | sender_id);
+		cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
+		dir = cn && cn->first_sender_id != sender_id ? 1 : 0;
+	} else {
+		c = dgr_an_conv_get(pinfo, TRUE, &dir);
+		key = dir == 0 ? ((guint32)sender_id << 16 | receiver_id)
+			       : ((guint32)receiver_id << 16 | sender_id);
+		cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
+	}
 	if (!cn) {
 		cn = wmem_new0(wmem_file_scope(), struct dgr_an_conn);
 		cn->conv = c;
+		cn->first_sender_id = sender_id;
 		dgr_an_dir_init(&cn->dir[0]);
 		dgr_an_dir_init(&cn->dir[1]);
-		cn->label[dir] = wmem_strdup_printf(
-		    wmem_file_scope(), "%s -> %s",
-		    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
-		    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
-		cn->label[!dir] = wmem_strdup_printf(
-		    wmem_file_scope(), "%s -> %s",
-		    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
-		    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
+		if (dgr_an_is_cooked(pinfo)) {
+			cn->label[0] = wmem_strdup_printf(wmem_file_scope(), "id %u -> id %u",
+							  sender_id, receiver_id);
+			cn->label[1] = wmem_strdup_printf(wmem_file_scope(), "id %u -> id %u",
+							  receiver_id, sender_id);
+		} else {
+			cn->label[dir] = wmem_strdup_printf(
+			    wmem_file_scope(), "%s -> %s",
+			    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
+			    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
+			cn->label[!dir] = wmem_strdup_printf(
+			    wmem_file_scope(), "%s -> %s",
+			    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
+			    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
+		}
 		wmem_map_insert(c->conns, GUINT_TO_POINTER(key), cn);
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
@@ -632,7 +686,17 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP, fr);
 	memset(&res, 0, sizeof(res));
 	res.is_doorbell = TRUE;
-	c = dgr_an_conv_get(pinfo, FALSE, &dir);
+	if (dgr_an_is_cooked(pinfo)) {
+		/*
+		 * No addresses, and DCP carries no endpoint ids: the data sent to
+		 * endpoint 1 (the first sender's peer), as latency-report takes
+		 * the data its first connection's first sender sent.
+		 */
+		c = dgr_an_cooked_conv(FALSE);
+		dir = 1;
+	} else {
+		c = dgr_an_conv_get(pinfo, FALSE, &dir);
+	}
 	conn = c ? c->last_data_to[dir] : NULL;
 	fr->dir = (guint8)dir;
 	if (conn) {
