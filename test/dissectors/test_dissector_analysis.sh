@@ -286,6 +286,13 @@ open(sys.argv[2], "wb").write(out)' "$DT/cooked$n.eth.pcap" "$DT/cooked$n.pcap"
 		check_eq "$sums" "$(for k in transactions doorbells matched unmatched_transactions orphan_doorbells; do
 			json_num "$DT/cooked$n.json" $k; done | paste -sd' ')" \
 			"cooked capture, dgrdma-gen $args: tap counts equal the ground truth"
+		lr_opts=()
+		[ ${#DCP_OPTS[@]} -gt 0 ] && lr_opts=(--dcp-doorbells 0x41000:0x41fff)
+		check_eq "$("$DGR_BUILD/bin/latency-report" --json --no-progress "${lr_opts[@]}" \
+			"$DT/cooked$n.pcap" 2>/dev/null | jq -r '[.wire[]] | [(map(.transactions) | add),
+				(map(.doorbells) | add), (map(.matched) | add),
+				(map(.unmatched_transactions) | add), (map(.orphan_doorbells) | add)] | join(" ")')" \
+			"$sums" "cooked capture, dgrdma-gen $args: latency-report counts the same"
 	done <<'ARGS'
 --txns 50 --buffers 8 --bytes 20000
 --conns 3 --txns 40
