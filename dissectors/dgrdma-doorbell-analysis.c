@@ -113,10 +113,12 @@ static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guin
 }
 
 /*
+ * Caches of the analysis, all file scope (they point into file-scope memory)
+ * and cleared together when the file is closed (dgr_an_caches_kept()).
+ *
  * The endpoints of the conversation the last DG-RDMA frame belonged to: a
  * capture is mostly one conversation, and find_or_create_conversation()
- * cost more than the rest of the frame's analysis. File scope: cleared when
- * the file is closed.
+ * cost more than the rest of the frame's analysis.
  */
 static struct {
 	address a, b;
@@ -126,14 +128,48 @@ static struct {
 	struct dgr_an_conv *conv;
 } dgr_an_last;
 
-static gboolean dgr_an_last_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
-				  void *user_data)
+/*
+ * The frame given the last event, and that event: a frame's events are added
+ * while it is dissected, so appending after the cached last one keeps a frame
+ * of hundreds of doorbells linear without a tail pointer in every frame's
+ * record.
+ */
+static struct {
+	const struct dgr_an_frame *fr;
+	struct dgr_an_event *last;
+} dgr_an_last_event;
+
+/*
+ * A cooked capture (Linux "any", DLT_LINUX_SLL/SLL2) names only a frame's
+ * sender, so raw-Ethernet DG-RDMA has no address pair to key a conversation
+ * on: data and doorbells would fall into two. As latency-report (both link
+ * addresses unknown), every such frame belongs to one conversation and an
+ * endpoint is its id alone.
+ */
+static struct dgr_an_conv *dgr_an_cooked;
+
+static gboolean dgr_an_caches_registered;
+
+static gboolean dgr_an_caches_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
+				    void *user_data)
 {
 	(void)allocator;
 	(void)event;
 	(void)user_data;
 	memset(&dgr_an_last, 0, sizeof(dgr_an_last));
-	return FALSE; /* once: registered again with the next file's first conversation */
+	memset(&dgr_an_last_event, 0, sizeof(dgr_an_last_event));
+	dgr_an_cooked = NULL;
+	dgr_an_caches_registered = FALSE;
+	return FALSE; /* once: registered again when the next file fills a cache */
+}
+
+/* Called when a cache is filled: clears them all when the file is closed. */
+static void dgr_an_caches_kept(void)
+{
+	if (!dgr_an_caches_registered) {
+		wmem_register_callback(wmem_file_scope(), dgr_an_caches_clear, NULL);
+		dgr_an_caches_registered = TRUE;
+	}
 }
 
 /* The cached conversation record when this frame's endpoints are the last one's, or NULL. */
@@ -163,9 +199,7 @@ static struct dgr_an_conv *dgr_an_last_find(const packet_info *pinfo)
 static void dgr_an_last_set(const packet_info *pinfo, conversation_t *conversation,
 			    struct dgr_an_conv *c)
 {
-	if (!dgr_an_last.conv) {
-		wmem_register_callback(wmem_file_scope(), dgr_an_last_clear, NULL);
-	}
+	dgr_an_caches_kept();
 	copy_address_wmem(wmem_file_scope(), &dgr_an_last.a, &pinfo->src);
 	copy_address_wmem(wmem_file_scope(), &dgr_an_last.b, &pinfo->dst);
 	dgr_an_last.port_a = pinfo->srcport;
@@ -173,25 +207,6 @@ static void dgr_an_last_set(const packet_info *pinfo, conversation_t *conversati
 	dgr_an_last.ptype = pinfo->ptype;
 	dgr_an_last.conversation = conversation;
 	dgr_an_last.conv = c;
-}
-
-/*
- * A cooked capture (Linux "any", DLT_LINUX_SLL/SLL2) names only a frame's
- * sender, so raw-Ethernet DG-RDMA has no address pair to key a conversation
- * on: data and doorbells would fall into two. As latency-report (both link
- * addresses unknown), every such frame belongs to one conversation and an
- * endpoint is its id alone. File scope: cleared when the file is closed.
- */
-static struct dgr_an_conv *dgr_an_cooked;
-
-static gboolean dgr_an_cooked_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
-				    void *user_data)
-{
-	(void)allocator;
-	(void)event;
-	(void)user_data;
-	dgr_an_cooked = NULL;
-	return FALSE;
 }
 
 /* True when the frame names its sender only (a cooked capture of raw Ethernet). */
@@ -206,7 +221,7 @@ static struct dgr_an_conv *dgr_an_cooked_conv(gboolean create)
 		dgr_an_cooked = wmem_new0(wmem_file_scope(), struct dgr_an_conv);
 		dgr_an_cooked->conns =
 		    wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-		wmem_register_callback(wmem_file_scope(), dgr_an_cooked_clear, NULL);
+		dgr_an_caches_kept();
 	}
 	return dgr_an_cooked;
 }
@@ -383,27 +398,6 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 	}
 }
 
-/*
- * The frame given the last event, and that event: a frame's events are added
- * while it is dissected, so appending after the cached last one keeps a frame
- * of hundreds of doorbells linear without a tail pointer in every frame's
- * record. File scope: cleared when the file is closed.
- */
-static struct {
-	const struct dgr_an_frame *fr;
-	struct dgr_an_event *last;
-} dgr_an_last_event;
-
-static gboolean dgr_an_last_event_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
-					void *user_data)
-{
-	(void)allocator;
-	(void)event;
-	(void)user_data;
-	memset(&dgr_an_last_event, 0, sizeof(dgr_an_last_event));
-	return FALSE; /* once: registered again with the next file's first event */
-}
-
 static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
 			     const char *label, const nstime_t *latency)
 {
@@ -418,9 +412,7 @@ static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kin
 	if (dgr_an_last_event.fr == fr) {
 		end = &dgr_an_last_event.last->next;
 	} else {
-		if (!dgr_an_last_event.fr) {
-			wmem_register_callback(wmem_file_scope(), dgr_an_last_event_clear, NULL);
-		}
+		dgr_an_caches_kept();
 		while (*end) {
 			end = &(*end)->next;
 		}
