@@ -154,6 +154,14 @@ for bad in "5|is not a list of I:J pairs" "5:3|'5:3' needs 1 <= I < J <=" "5:999
 	check_eq "$? $(grep -cF -- "${bad#*|}" "$tmp/bad.err")" "2 1" "dgrdma-gen --late-frames ${bad%%|*}: exit 2, '${bad#*|}'"
 done
 
+# Cooked captures (tshark -i any: Linux cooked v1 names the sender only): raw Ethernet with the
+# link addresses unknown, endpoints by id; UDP by its IP addresses; DCP doorbells; TX (no address
+# tells the host there: --path tx, as for any bare capture)
+scenario cooked "" --link sll --txns 60 --buffers 8 --bytes 20000 --conns 2
+scenario cooked-udp "" --link sll --transport udp --txns 40 --profile jitter
+scenario cooked-dcp "" --link sll --doorbell dcp --txns 60 --coalesce-doorbells 2
+scenario cooked-tx "--path tx" --link sll --dir tx --txns 40 --conns 2 --drop-every 11
+
 # Frames sent twice (--resend-frames I: the sender sends data frame I again right after itself,
 # with the next frame_seq, as after a lost ACK): each resent message is a duplicate, of a
 # transaction still incomplete (the middle fragment of 10) or already complete (its last);

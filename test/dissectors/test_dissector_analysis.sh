@@ -252,36 +252,23 @@ fi
 
 # --- cooked captures (tshark -i any: Linux cooked v1 names a frame's sender only). Raw-Ethernet
 # DG-RDMA then has no address pair: before, data and doorbells fell into two conversations and
-# nothing matched; now, as in latency-report, endpoints are their ids. Each generated capture is
-# rewritten with an SLL header for its Ethernet one; every doorbell latency and the tap's counts
-# must equal the generator's answers.
+# nothing matched; now, as in latency-report, endpoints are their ids. Captures generated with
+# --link sll: every doorbell latency and the tap's counts must equal the generator's answers.
 if [ -x "$GEN" ]; then
 	n=0
 	while read -r args; do
 		n=$((n + 1))
-		"$GEN" --format pcap-ns -o "$DT/cooked$n.eth.pcap" -e "$DT/cooked$n.json" $args >/dev/null || {
-			not_ok "dgrdma-gen $args"
+		"$GEN" --link sll -o "$DT/cooked$n.pcapng" -e "$DT/cooked$n.json" $args >/dev/null || {
+			not_ok "dgrdma-gen --link sll $args"
 			continue
 		}
-		python3 -c '
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-out = bytearray(d[:20] + struct.pack("<I", 113))  # LINKTYPE_LINUX_SLL
-off = 24
-while off + 16 <= len(d):
-    s, f, cap, ln = struct.unpack("<IIII", d[off:off + 16])
-    p = d[off + 16:off + 16 + cap]
-    off += 16 + cap
-    sll = struct.pack(">HHH", 0, 1, 6) + p[6:12] + b"\0\0" + p[12:14]
-    out += struct.pack("<IIII", s, f, cap + 2, ln + 2) + sll + p[14:]
-open(sys.argv[2], "wb").write(out)' "$DT/cooked$n.eth.pcap" "$DT/cooked$n.pcap"
-		publish "$DT/cooked$n.pcap"
+		publish "$DT/cooked$n.pcapng"
 		dcp_opts $args
-		got=$(ts -2 -r "cooked$n.pcap" "${DCP_OPTS[@]}" -T fields \
+		got=$(ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
 			-e dgrdma.analysis.doorbell_latency -Y dgrdma.analysis.doorbell_latency | to_ns)
 		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$(json_list "$DT/cooked$n.json")")" \
 			"cooked capture, dgrdma-gen $args: every doorbell latency equals the ground truth"
-		sums=$(ts -r "cooked$n.pcap" "${DCP_OPTS[@]}" -q -z dgrdma,latency | grep '^  transactions' |
+		sums=$(ts -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -q -z dgrdma,latency | grep '^  transactions' |
 			awk '{t += $2; d += $4; m += $6; u += $8; o += $10} END {print t, d, m, u, o}')
 		check_eq "$sums" "$(for k in transactions doorbells matched unmatched_transactions orphan_doorbells; do
 			json_num "$DT/cooked$n.json" $k; done | paste -sd' ')" \
@@ -289,7 +276,7 @@ open(sys.argv[2], "wb").write(out)' "$DT/cooked$n.eth.pcap" "$DT/cooked$n.pcap"
 		lr_opts=()
 		[ ${#DCP_OPTS[@]} -gt 0 ] && lr_opts=(--dcp-doorbells 0x41000:0x41fff)
 		check_eq "$("$DGR_BUILD/bin/latency-report" --json --no-progress "${lr_opts[@]}" \
-			"$DT/cooked$n.pcap" 2>/dev/null | jq -r '[.wire[]] | [(map(.transactions) | add),
+			"$DT/cooked$n.pcapng" 2>/dev/null | jq -r '[.wire[]] | [(map(.transactions) | add),
 				(map(.doorbells) | add), (map(.matched) | add),
 				(map(.unmatched_transactions) | add), (map(.orphan_doorbells) | add)] | join(" ")')" \
 			"$sums" "cooked capture, dgrdma-gen $args: latency-report counts the same"

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define ETH_HDR	  14
+#define SLL_HDR	  16 /* Linux cooked v1: what tshark -i any writes */
 #define VLAN_HDR  4
 #define IP_HDR	  20
 #define UDP_HDR	  8
@@ -59,6 +60,7 @@ struct opts {
 	unsigned int coalesce_doorbells;
 	bool dcp_doorbells;
 	bool dcp_per_address;
+	bool cooked; /* --link sll: a Linux cooked header (the sender's address only) */
 	unsigned int discontinuity_every;
 	unsigned int malformed_every;
 	unsigned int drop_every;
@@ -634,8 +636,18 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 
 	host_mac(hm);
 	fpga_mac(fm, f->conn);
-	memcpy(p, f->from_host ? fm : hm, 6);
-	memcpy(p + 6, f->from_host ? hm : fm, 6);
+	if (o->cooked) {
+		/* packet type (to us / outgoing, as seen on the host), ARPHRD_ETHER, the sender */
+		put16be(p, f->from_host ? 4 : 0);
+		put16be(p + 2, 1);
+		put16be(p + 4, 6);
+		memcpy(p + 6, f->from_host ? hm : fm, 6);
+		put16be(p + 12, 0);
+		off = 14;
+	} else {
+		memcpy(p, f->from_host ? fm : hm, 6);
+		memcpy(p + 6, f->from_host ? hm : fm, 6);
+	}
 	if (o->vlan) {
 		put16be(p + off, 0x8100);
 		put16be(p + off + 2, (uint16_t)o->vlan);
@@ -828,7 +840,7 @@ static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
 		/* Interface Description Block, Ethernet, if_tsresol = 9 (ns) */
 		put32le(h, 1);
 		put32le(h + 4, 32);
-		put16le(h + 8, 1);
+		put16le(h + 8, o->cooked ? 113 : 1); /* LINKTYPE_LINUX_SLL or _ETHERNET */
 		put16le(h + 10, 0);
 		put32le(h + 12, snap);
 		put16le(h + 16, 9); /* if_tsresol */
@@ -847,7 +859,7 @@ static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
 	put32le(h + 8, 0);
 	put32le(h + 12, 0);
 	put32le(h + 16, snap);
-	put32le(h + 20, 1); /* LINKTYPE_ETHERNET */
+	put32le(h + 20, o->cooked ? 113 : 1); /* LINKTYPE_LINUX_SLL or _ETHERNET */
 	fw(fp, h, 24);
 }
 
@@ -1287,6 +1299,9 @@ static void usage(FILE *fp)
 	    "  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
 	    "                             pcap has us timestamps, pcap-ns ns)\n"
 	    "  --transport ether|udp      raw Ethernet (0xF042) or UDP port 18078 (default ether)\n"
+	    "  --link ether|sll           link header: Ethernet, or Linux cooked v1 as tshark -i "
+	    "any\n"
+	    "                             writes it (the sender's address only; default ether)\n"
 	    "  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
 	    "  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
 	    "  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
@@ -1393,6 +1408,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				    stderr,
 				    "dgrdma-gen: --format: '%s' is not pcap, pcap-ns or pcapng\n",
 				    v);
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--link")) {
+			NEEDV();
+			if (!strcmp(v, "ether") || !strcmp(v, "sll")) {
+				o->cooked = !strcmp(v, "sll");
+			} else {
+				fprintf(stderr, "dgrdma-gen: --link: '%s' is not ether or sll\n",
+					v);
 				return -1;
 			}
 			continue;
@@ -1538,6 +1564,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr,
 			"dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
 			o->bytes, o->mtu);
+		return -1;
+	}
+	if (o->cooked && o->vlan) {
+		fprintf(stderr, "dgrdma-gen: --link sll takes no --vlan (a cooked capture shows "
+				"no tag)\n");
 		return -1;
 	}
 	if (o->dcp_doorbells && o->tx) {
@@ -1686,7 +1717,7 @@ int main(int argc, char **argv)
 		    f->kind == FK_DCP_NOP_RESP) {
 			dcp_frames++;
 		}
-		dgr_off = ETH_HDR + (o.vlan ? VLAN_HDR : 0) +
+		dgr_off = (o.cooked ? SLL_HDR : ETH_HDR) + (o.vlan ? VLAN_HDR : 0) +
 			  (o.transport == TR_UDP ? IP_HDR + UDP_HDR + UDP_PAD : 0);
 		if (f->kind == FK_DCP_DOORBELL) {
 			struct rec *r = &recs[f->gtxn];
