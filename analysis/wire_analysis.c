@@ -6,7 +6,7 @@
 
 #include "wire_analysis.h"
 
-/* Zero-filled room for frames cut by the snap length (see feed_messages()). */
+/* Zero-filled room for frames cut by the snap length (eng_snap_extend()). */
 static uint8_t snap_scratch[65536 + 64];
 
 static const struct wa_addr zero_addr;
@@ -461,14 +461,7 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		 * codec, and trust only message headers that were captured.
 		 */
 		w->truncated_frames++;
-		if (flen > sizeof(snap_scratch)) {
-			flen = sizeof(snap_scratch);
-		}
-		if (fcap > flen) {
-			fcap = flen; /* a frame longer than any DG-RDMA frame: its start only */
-		}
-		memcpy(snap_scratch, frame, fcap);
-		frame = snap_scratch;
+		frame = eng_snap_extend(snap_scratch, sizeof(snap_scratch), frame, &fcap, &flen);
 		scratch = true;
 	}
 	w->dgrdma_frames++;
@@ -499,7 +492,7 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	}
 	c->frames[side]++;
 	/* a receiver drops a frame with one bad message whole: nothing of it is analysed */
-	rc = eng_frame_check(&f, scratch ? fcap : flen, 0);
+	rc = eng_frame_check(&f, fcap, 0);
 	if (rc < 0) {
 		count_malformed(w, rc);
 		goto out;
@@ -508,16 +501,13 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		size_t at = f.next_off;
 
 		rc = dgr_frame_next_msg(&f, &m, NULL);
-		if (rc == 0) {
-			break;
-		}
-		if (scratch && at + DGR_MSG_HDR_LEN > fcap) {
+		if (rc != 0 && scratch && at + DGR_MSG_HDR_LEN > fcap) {
 			/* this header and the rest lie beyond the captured bytes */
 			w->snap_cut_frames++;
 			break;
 		}
-		if (rc < 0) {
-			break; /* not reached: eng_frame_check() refused the frame */
+		if (rc <= 0) {
+			break; /* the end (eng_frame_check() refused any bad message) */
 		}
 		w->msgs++;
 		if (eng_is_doorbell(&m)) {

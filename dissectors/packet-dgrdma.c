@@ -563,29 +563,22 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
  */
 static gboolean dgrdma_frame_acceptable(tvbuff_t *tvb)
 {
-	static guint8 snap_copy[65536];
-	guint len = tvb_reported_length(tvb);
-	guint cap = tvb_captured_length(tvb);
-	const guint8 *bytes;
+	static guint8 snap_copy[65536]; /* zero between calls (eng_snap_extend()) */
+	size_t len = tvb_reported_length(tvb);
+	size_t cap = tvb_captured_length(tvb);
+	const guint8 *bytes = tvb_get_ptr(tvb, 0, (gint)cap);
 	struct dgr_frame f;
+	gboolean ok;
 
 	if (cap < len) {
-		if (len > sizeof(snap_copy)) {
-			len = sizeof(snap_copy);
-		}
-		if (cap > len) {
-			cap = len;
-		}
-		tvb_memcpy(tvb, snap_copy, 0, cap);
-		memset(snap_copy + cap, 0, len - cap);
-		bytes = snap_copy;
-	} else {
-		bytes = tvb_get_ptr(tvb, 0, (gint)len);
+		bytes = eng_snap_extend(snap_copy, sizeof(snap_copy), bytes, &cap, &len);
 	}
-	if (dgr_frame_parse(&f, bytes, len, NULL) < 0) {
-		return FALSE;
+	ok = dgr_frame_parse(&f, bytes, len, NULL) == 0 &&
+	     eng_frame_check(&f, cap, pref_mem_size) == 0;
+	if (bytes == snap_copy) {
+		memset(snap_copy, 0, cap);
 	}
-	return eng_frame_check(&f, cap, pref_mem_size) == 0;
+	return ok;
 }
 
 /* Dissects one DG-RDMA frame filling tvb. Returns the bytes it used. */

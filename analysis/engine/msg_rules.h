@@ -47,4 +47,15 @@ int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf);
  */
 int eng_frame_check(const struct dgr_frame *f, size_t captured, uint64_t mem_size);
 
+/*
+ * A frame cut by the snap length, made decodable: its *cap captured bytes at
+ * buf copied to scratch (size bytes, all zero on entry), so that the codec
+ * reads zeros where the capture has nothing. *len is bounded by size and *cap
+ * by *len (a frame longer than any DG-RDMA frame keeps its start). Returns
+ * scratch; the caller zeroes its first *cap bytes again when done, which
+ * costs less than zeroing the rest for every frame.
+ */
+const uint8_t *eng_snap_extend(uint8_t *scratch, size_t size, const uint8_t *buf, size_t *cap,
+			       size_t *len);
+
 #endif
