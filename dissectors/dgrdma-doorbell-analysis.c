@@ -101,9 +101,13 @@ static guint64 dgr_an_ns(const nstime_t *t)
 	return (guint64)t->secs * G_GUINT64_CONSTANT(1000000000) + (guint64)t->nsecs;
 }
 
+/* "ADDRESS[:PORT] id N", or "id N" when addr is NULL (a cooked capture's). */
 static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guint32 port,
 				   guint16 id)
 {
+	if (!addr) {
+		return wmem_strdup_printf(wmem_file_scope(), "id %u", id);
+	}
 	if (pinfo->ptype == PT_UDP || pinfo->ptype == PT_TCP) {
 		return wmem_strdup_printf(wmem_file_scope(), "%s:%u id %u",
 					  address_to_str(pinfo->pool, addr), port, id);
@@ -281,6 +285,8 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	struct dgr_an_frame *fr;
 	struct dgr_an_conv *c;
 	struct dgr_an_conn *cn;
+	gboolean cooked = dgr_an_is_cooked(pinfo);
+	const char *s, *r;
 	guint dir = 0;
 	guint32 key;
 
@@ -290,7 +296,7 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	if (fr || PINFO_FD_VISITED(pinfo)) {
 		return fr;
 	}
-	if (dgr_an_is_cooked(pinfo)) {
+	if (cooked) {
 		/* endpoints by id alone; endpoint 0 is the first sender seen */
 		c = dgr_an_cooked_conv(TRUE);
 		key = sender_id < receiver_id ? ((guint32)sender_id << 16 | receiver_id)
@@ -309,21 +315,12 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 		cn->first_sender_id = sender_id;
 		dgr_an_dir_init(&cn->dir[0]);
 		dgr_an_dir_init(&cn->dir[1]);
-		if (dgr_an_is_cooked(pinfo)) {
-			cn->label[0] = wmem_strdup_printf(wmem_file_scope(), "id %u -> id %u",
-							  sender_id, receiver_id);
-			cn->label[1] = wmem_strdup_printf(wmem_file_scope(), "id %u -> id %u",
-							  receiver_id, sender_id);
-		} else {
-			cn->label[dir] = wmem_strdup_printf(
-			    wmem_file_scope(), "%s -> %s",
-			    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id),
-			    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id));
-			cn->label[!dir] = wmem_strdup_printf(
-			    wmem_file_scope(), "%s -> %s",
-			    dgr_an_endpoint(pinfo, &pinfo->dst, pinfo->destport, receiver_id),
-			    dgr_an_endpoint(pinfo, &pinfo->src, pinfo->srcport, sender_id));
-		}
+		/* a cooked capture's endpoints are their ids alone */
+		s = dgr_an_endpoint(pinfo, cooked ? NULL : &pinfo->src, pinfo->srcport, sender_id);
+		r = dgr_an_endpoint(pinfo, cooked ? NULL : &pinfo->dst, pinfo->destport,
+				    receiver_id);
+		cn->label[dir] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", s, r);
+		cn->label[!dir] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", r, s);
 		wmem_map_insert(c->conns, GUINT_TO_POINTER(key), cn);
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
