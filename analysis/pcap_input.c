@@ -119,7 +119,7 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	ulen = be16(u + 4);
 	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
 		/* the stack takes any port: say which ones carry what looks like ours */
-		if (ulen >= 8 && ulen <= tot - ihl && cap >= ulen - 8 + ihl + 8 &&
+		if (ulen >= 8 && ulen <= tot - ihl && cap >= ihl + ulen &&
 		    wa_udp_looks_ours(u + 8, (size_t)ulen - 8)) {
 			wa_note_other_port(w, sport, dport);
 		}

@@ -301,8 +301,7 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 	dgr_pr_obj_begin(p, "host", "In the host (from the trace)");
 	dgr_pr_u64(p, "events", NULL, h->c.events);
 	if (h->trace_unindexed_bytes) {
-		/* only then: a live view never has it, and its host object equals the offline one
-		 */
+		/* only then, so that a live view's host object equals the offline one */
 		dgr_pr_u64(p, "trace_unindexed_bytes", "bytes of the trace past its index",
 			   h->trace_unindexed_bytes);
 		dgr_pr_text_line(p, "note: the session sent its last packets without their index "

@@ -1356,6 +1356,21 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
 	return 0;
 }
 
+/*
+ * A frame list option's value (--drop-frames, --late-frames, --resend-frames):
+ * not empty and of the characters allowed; its own parser checks the rest.
+ * Returns v, or NULL after a message naming the option and what it takes.
+ */
+static const char *frame_list_arg(const char *opt, const char *v, const char *allowed,
+				  const char *what)
+{
+	if (!*v || strspn(v, allowed) != strlen(v)) {
+		fprintf(stderr, "dgrdma-gen: %s: '%s' is not a comma-separated %s\n", opt, v, what);
+		return NULL;
+	}
+	return v;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	int i;
@@ -1372,6 +1387,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}                                                                                  \
 		i++;                                                                               \
 	} while (0)
+#define FRAME_LIST(name, allowed, what, field)                                                     \
+	if (!strcmp(a, name)) {                                                                    \
+		NEEDV();                                                                           \
+		o->field = frame_list_arg(a, v, allowed, what);                                    \
+		if (!o->field) {                                                                   \
+			return -1;                                                                 \
+		}                                                                                  \
+		continue;                                                                          \
+	}
 #define NUM(name, lo, hi, field)                                                                   \
 	if (!strcmp(a, name)) {                                                                    \
 		NEEDV();                                                                           \
@@ -1476,43 +1500,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->dcp_per_address = true;
 			continue;
 		}
-		if (!strcmp(a, "--drop-frames")) {
-			NEEDV();
-			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
-				fprintf(stderr,
-					"dgrdma-gen: --drop-frames: '%s' is not a comma-separated "
-					"list of frame indices\n",
-					v);
-				return -1;
-			}
-			o->drop_frames = v;
-			continue;
-		}
-		if (!strcmp(a, "--late-frames")) {
-			NEEDV();
-			if (!*v || strspn(v, "0123456789,:") != strlen(v)) {
-				fprintf(stderr,
-					"dgrdma-gen: --late-frames: '%s' is not a comma-separated "
-					"list of I:J frame index pairs\n",
-					v);
-				return -1;
-			}
-			o->late_frames = v;
-			continue;
-		}
-		if (!strcmp(a, "--resend-frames")) {
-			NEEDV();
-			if (!*v || strspn(v, "0123456789,") != strlen(v)) {
-				fprintf(
-				    stderr,
-				    "dgrdma-gen: --resend-frames: '%s' is not a comma-separated "
-				    "list of frame indices\n",
-				    v);
-				return -1;
-			}
-			o->resend_frames = v;
-			continue;
-		}
+		FRAME_LIST("--drop-frames", "0123456789,", "list of frame indices", drop_frames)
+		FRAME_LIST("--late-frames", "0123456789,:", "list of I:J frame index pairs",
+			   late_frames)
+		FRAME_LIST("--resend-frames", "0123456789,", "list of frame indices", resend_frames)
 		if (!strcmp(a, "--list-frames")) {
 			NEEDV();
 			o->list_frames = v;
@@ -1538,6 +1529,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NUM("--period-ns", 1, 1000000000, period_ns)
 		NUM("--latency-ns", 1000, 1000000000, latency_ns)
 		NUM("--seed", 0, UINT64_MAX, seed)
+#undef FRAME_LIST
 #undef NUM
 #undef NEEDV
 		fprintf(stderr, "dgrdma-gen: unknown option '%s' (see --help)\n", a);
