@@ -108,8 +108,8 @@ static void usage(FILE *fp)
 	    "                         pcapng) read as it is written, e.g. the run folder's\n"
 	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
 	    "                         several URLs, once per URL in the same order\n"
-	    "  --host ADDR            this MAC, IPv4 or IPv4:port is the host (repeatable, up to "
-	    "16)\n"
+	    "  --host ADDR            this MAC, IPv4[:port], IPv6 or [IPv6]:port is the host\n"
+	    "                         (repeatable, up to 16)\n"
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
 	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
 	    "                         emulator's --summary-json, or the hardware's registers\n"
@@ -403,7 +403,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				fprintf(stderr,
 					"latency-report: --host: '%s' is not a MAC "
 					"(aa:bb:cc:dd:ee:ff), "
-					"an IPv4 address or IPv4:port\n",
+					"an IPv4 address, IPv4:port, an IPv6 address or "
+					"[IPv6]:port\n",
 					val);
 				return -1;
 			}

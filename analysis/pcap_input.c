@@ -19,16 +19,25 @@
 #include "pcap_input.h"
 
 #define ETHERTYPE_IPV4	   0x0800
+#define ETHERTYPE_IPV6	   0x86DD
 #define ETHERTYPE_VLAN	   0x8100
 #define ETHERTYPE_QINQ	   0x88A8
 #define ETHERTYPE_QINQ_OLD 0x9100
 #define IPPROTO_UDP_NUM	   17
+#define IP6_HDR_LEN	   40
+/* IPv6 extension headers skipped on the way to UDP */
+#define IP6_NH_HOP_BY_HOP 0
+#define IP6_NH_ROUTING	  43
+#define IP6_NH_DST_OPTS	  60
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
 #endif
 #ifndef DLT_IPV4
 #define DLT_IPV4 228
+#endif
+#ifndef DLT_IPV6
+#define DLT_IPV6 229
 #endif
 
 bool pcap_input_is_capture(const char *path)
@@ -55,27 +64,60 @@ bool pcap_input_is_capture(const char *path)
 	return yes;
 }
 
-int pcap_input_parse_addr(const char *s, struct wa_addr *a)
+/*
+ * An IPv6 address, bare or as [address]:port (the stack has no IPv6, but a
+ * capture of other software may). Returns 16, 18 with a port, or -1.
+ */
+static int parse_ipv6(const char *s, struct eng_addr *a)
+{
+	char text[INET6_ADDRSTRLEN];
+	uint8_t ip[16];
+	const char *end;
+	char *port_end;
+	unsigned long port = 0;
+	size_t n;
+
+	if (s[0] != '[') {
+		if (inet_pton(AF_INET6, s, ip) != 1) {
+			return -1;
+		}
+		eng_addr_ipv6(a, ip, 0);
+		return 16;
+	}
+	end = strchr(s, ']');
+	n = end ? (size_t)(end - s - 1) : 0;
+	if (!end || n == 0 || n >= sizeof(text) || end[1] != ':' || !end[2]) {
+		return -1;
+	}
+	memcpy(text, s + 1, n);
+	text[n] = '\0';
+	errno = 0;
+	port = strtoul(end + 2, &port_end, 10);
+	if (inet_pton(AF_INET6, text, ip) != 1 || errno || *port_end || port == 0 || port > 65535) {
+		return -1;
+	}
+	eng_addr_ipv6(a, ip, (uint16_t)port);
+	return 18;
+}
+
+int pcap_input_parse_addr(const char *s, struct eng_addr *a)
 {
 	struct sockaddr_in sa;
-	uint16_t port;
+	uint8_t mac[6];
 
 	/* the stack's rules (--peer): one parser for a MAC, one for an IPv4 address[:port] */
-	memset(a, 0, sizeof(*a));
-	if (dgr_parse_mac(s, a->b) == 0) {
+	if (dgr_parse_mac(s, mac) == 0) {
+		eng_addr_mac(a, mac);
 		return 6;
+	}
+	if (strchr(s, ':') && strchr(s, ':') != strrchr(s, ':')) {
+		return parse_ipv6(s, a);
 	}
 	if (dgr_parse_inet(s, 0, &sa) < 0) {
 		return -1;
 	}
-	memcpy(a->b, &sa.sin_addr.s_addr, 4);
-	if (!strchr(s, ':')) {
-		return 4;
-	}
-	port = ntohs(sa.sin_port);
-	a->b[4] = (uint8_t)(port >> 8);
-	a->b[5] = (uint8_t)port;
-	return 6;
+	eng_addr_ipv4(a, (const uint8_t *)&sa.sin_addr.s_addr, ntohs(sa.sin_port));
+	return strchr(s, ':') ? 6 : 4;
 }
 
 static uint16_t be16(const uint8_t *p)
@@ -84,19 +126,69 @@ static uint16_t be16(const uint8_t *p)
 }
 
 /*
- * Takes an IPv4 packet apart; feeds DG-RDMA over UDP. A host given by IP
- * alone (port 0) matches any port: the address keeps the port only when the
- * analysis was told hosts with ports. Returns nothing; counts everything.
+ * A UDP datagram at u (cap bytes captured) inside an IP packet whose payload
+ * (UDP header and data) is avail bytes long by the IP header (at most
+ * ip_len_left on the wire); src and dst are the IP addresses with their
+ * ports filled in here. Feeds DG-RDMA and DCP on the analysis's ports, notes
+ * other ports whose payload looks like ours, counts everything.
  */
+static void handle_udp(struct wire_analysis *w, struct wa_l2 *l2, const uint8_t *u, size_t cap,
+		       size_t avail, size_t wire_left, uint64_t ts, uint64_t ref)
+{
+	const uint8_t *body;
+	size_t body_cap, len;
+	uint16_t sport, dport, ulen;
+	int kind;
+
+	sport = be16(u);
+	dport = be16(u + 2);
+	ulen = be16(u + 4);
+	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
+		/* the stack takes any port: say which ones carry what looks like ours */
+		if (ulen >= 8 && ulen <= avail && cap >= ulen &&
+		    wa_udp_looks_ours(u + 8, (size_t)ulen - 8)) {
+			wa_note_other_port(w, sport, dport);
+		}
+		wa_feed_other(w, ts);
+		return;
+	}
+	if (avail > wire_left) {
+		avail = wire_left;
+	}
+	if (ulen < 8 || ulen > avail) {
+		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+		return;
+	}
+	eng_addr_set_port(&l2->src, sport);
+	eng_addr_set_port(&l2->dst, dport);
+	cap -= 8;
+	len = (size_t)ulen - 8;
+	if (cap > len) {
+		cap = len;
+	}
+	/* the codec's pad rule: pad 0 carries DG-RDMA, 0xF040 DCP, any other neither */
+	kind = dgr_udp_demux(u + 8, cap, &body, &body_cap);
+	if (kind < 0) {
+		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+		return;
+	}
+	if (kind == DGR_UDP_UNKNOWN) {
+		wa_feed_other(w, ts); /* the stack drops it too */
+		return;
+	}
+	if (kind == DGR_UDP_DCP) {
+		wa_feed_dcp(w, l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts);
+	} else {
+		wa_feed_dgrdma(w, l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts, ref);
+	}
+}
+
+/* Takes an IPv4 packet apart; feeds DG-RDMA and DCP over UDP (handle_udp()). */
 static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
 			uint64_t ts, uint64_t ref)
 {
 	size_t ihl, tot;
 	struct wa_l2 l2;
-	const uint8_t *u, *body;
-	size_t body_cap;
-	uint16_t sport, dport, ulen;
-	int kind;
 
 	if (cap < 20 || (p[0] >> 4) != 4 || p[9] != IPPROTO_UDP_NUM) {
 		wa_feed_other(w, ts);
@@ -113,52 +205,54 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 		wa_feed_other(w, ts);
 		return;
 	}
-	u = p + ihl;
-	sport = be16(u);
-	dport = be16(u + 2);
-	ulen = be16(u + 4);
-	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
-		/* the stack takes any port: say which ones carry what looks like ours */
-		if (ulen >= 8 && ulen <= tot - ihl && cap >= ihl + ulen &&
-		    wa_udp_looks_ours(u + 8, (size_t)ulen - 8)) {
-			wa_note_other_port(w, sport, dport);
-		}
+	eng_addr_ipv4(&l2.src, p + 12, 0);
+	eng_addr_ipv4(&l2.dst, p + 16, 0);
+	handle_udp(w, &l2, p + ihl, cap - ihl, tot - ihl, len - ihl, ts, ref);
+}
+
+/*
+ * Takes an IPv6 packet apart: hop-by-hop, routing and destination options
+ * headers are skipped; a fragment header makes it other (as IPv4 fragments
+ * but the first: the stack sends no IP fragments). Feeds UDP to handle_udp().
+ */
+static void handle_ipv6(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
+			uint64_t ts, uint64_t ref)
+{
+	size_t off = IP6_HDR_LEN, payload;
+	struct wa_l2 l2;
+	uint8_t next;
+
+	if (cap < IP6_HDR_LEN || (p[0] >> 4) != 6) {
 		wa_feed_other(w, ts);
 		return;
 	}
-	if (tot > len) {
-		tot = len;
+	payload = be16(p + 4);
+	next = p[6];
+	while (next == IP6_NH_HOP_BY_HOP || next == IP6_NH_ROUTING || next == IP6_NH_DST_OPTS) {
+		if (cap < off + 8) {
+			wa_feed_other(w, ts);
+			return;
+		}
+		next = p[off];
+		off += ((size_t)p[off + 1] + 1) * 8;
 	}
-	if (ulen < 8 || ulen > tot - ihl) {
-		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
+	if (next != IPPROTO_UDP_NUM || cap < off + 8 || IP6_HDR_LEN + payload < off + 8) {
+		wa_feed_other(w, ts);
 		return;
 	}
-	memset(&l2, 0, sizeof(l2));
-	memcpy(l2.src.b, p + 12, 4);
-	l2.src.b[4] = (uint8_t)(sport >> 8);
-	l2.src.b[5] = (uint8_t)sport;
-	memcpy(l2.dst.b, p + 16, 4);
-	l2.dst.b[4] = (uint8_t)(dport >> 8);
-	l2.dst.b[5] = (uint8_t)dport;
-	cap -= ihl + 8;
-	len = (size_t)ulen - 8;
-	if (cap > len) {
-		cap = len;
-	}
-	/* the codec's pad rule: pad 0 carries DG-RDMA, 0xF040 DCP, any other neither */
-	kind = dgr_udp_demux(u + 8, cap, &body, &body_cap);
-	if (kind < 0) {
-		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
-		return;
-	}
-	if (kind == DGR_UDP_UNKNOWN) {
-		wa_feed_other(w, ts); /* the stack drops it too */
-		return;
-	}
-	if (kind == DGR_UDP_DCP) {
-		wa_feed_dcp(w, &l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts);
+	eng_addr_ipv6(&l2.src, p + 8, 0);
+	eng_addr_ipv6(&l2.dst, p + 24, 0);
+	handle_udp(w, &l2, p + off, cap - off, IP6_HDR_LEN + payload - off, len - off, ts, ref);
+}
+
+/* An IP packet of either version (DLT_RAW, DLT_NULL): the version nibble decides. */
+static void handle_ip(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
+		      uint64_t ts, uint64_t ref)
+{
+	if (cap >= 1 && (p[0] >> 4) == 6) {
+		handle_ipv6(w, p, cap, len, ts, ref);
 	} else {
-		wa_feed_dgrdma(w, &l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts, ref);
+		handle_ipv4(w, p, cap, len, ts, ref);
 	}
 }
 
@@ -175,6 +269,9 @@ static void handle_ethertype(struct wire_analysis *w, struct wa_l2 *l2, uint16_t
 		break;
 	case ETHERTYPE_IPV4:
 		handle_ipv4(w, p, cap, len, ts, ref);
+		break;
+	case ETHERTYPE_IPV6:
+		handle_ipv6(w, p, cap, len, ts, ref);
 		break;
 	default:
 		wa_feed_other(w, ts);
@@ -193,9 +290,8 @@ static void handle_ether(struct wire_analysis *w, const uint8_t *p, size_t cap, 
 		wa_feed_other(w, ts);
 		return;
 	}
-	memset(&l2, 0, sizeof(l2));
-	memcpy(l2.dst.b, p, 6);
-	memcpy(l2.src.b, p + 6, 6);
+	eng_addr_mac(&l2.dst, p);
+	eng_addr_mac(&l2.src, p + 6);
 	type = be16(p + off);
 	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
 		off += 4;
@@ -251,7 +347,8 @@ static void show_progress(FILE *fp, off_t size, struct timespec *start, struct t
 static bool link_supported(int dlt)
 {
 	return dlt == DLT_EN10MB || dlt == DLT_LINUX_SLL || dlt == DLT_LINUX_SLL2 ||
-	       dlt == DLT_RAW || dlt == DLT_IPV4 || dlt == DLT_NULL || dlt == DLT_LOOP;
+	       dlt == DLT_RAW || dlt == DLT_IPV4 || dlt == DLT_IPV6 || dlt == DLT_NULL ||
+	       dlt == DLT_LOOP;
 }
 
 /* See pcap_input.h. */
@@ -279,11 +376,17 @@ void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr 
 		if (cap < 4) {
 			wa_feed_other(w, ts);
 		} else {
-			handle_ipv4(w, data + 4, cap - 4, len - 4, ts, ref);
+			handle_ip(w, data + 4, cap - 4, len - 4, ts, ref);
 		}
 		break;
-	default:
+	case DLT_IPV4:
 		handle_ipv4(w, data, cap, len, ts, ref);
+		break;
+	case DLT_IPV6:
+		handle_ipv6(w, data, cap, len, ts, ref);
+		break;
+	default: /* DLT_RAW: either version */
+		handle_ip(w, data, cap, len, ts, ref);
 		break;
 	}
 }
@@ -309,7 +412,7 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	if (!link_supported(dlt)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
 			 "%s: link type %s (%d) carries no DG-RDMA; supported: EN10MB, LINUX_SLL, "
-			 "LINUX_SLL2, RAW, IPV4, NULL, LOOP",
+			 "LINUX_SLL2, RAW, IPV4, IPV6, NULL, LOOP",
 			 path,
 			 pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "?",
 			 dlt);

@@ -42,10 +42,11 @@ bool pcap_input_is_capture(const char *path);
 int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf);
 
 /*
- * Parses a MAC (aa:bb:cc:dd:ee:ff) or IPv4 address[:port]. Returns the number
- * of significant bytes (6 for a MAC or IP:port, 4 for a bare IP), or -1.
+ * Parses a MAC (aa:bb:cc:dd:ee:ff), an IPv4 address[:port] or an IPv6
+ * address, bare or [address]:port. Returns the number of significant bytes (6
+ * for a MAC or IPv4:port, 4 for a bare IPv4 address, 16 or 18 for IPv6), or -1.
  */
-int pcap_input_parse_addr(const char *s, struct wa_addr *a);
+int pcap_input_parse_addr(const char *s, struct eng_addr *a);
 
 /* A live capture on an interface (latency-report --live --live-if). */
 struct pcap_live;

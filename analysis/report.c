@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* latency-report's report, text and JSON from one print layer (see report.h). */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,16 +100,31 @@ static void print_dir_counts(struct dgr_pr *p, const struct wa_dir_stats *st)
 		   st->ordinal_mismatch);
 }
 
-static void fmt_addr(char *buf, size_t size, const struct wa_endpoint *e, bool udp_like)
+/* "MAC/id N", "IP:PORT/id N", "[IPv6]:PORT/id N", or "id N" when the address is unknown (a cooked
+ * capture's). */
+static void fmt_addr(char *buf, size_t size, const struct eng_endpoint *e)
 {
 	const uint8_t *b = e->addr.b;
 
-	if (udp_like) {
-		snprintf(buf, size, "%u.%u.%u.%u:%u/id %u", b[0], b[1], b[2], b[3],
-			 (unsigned int)(b[4] << 8 | b[5]), e->id);
-	} else {
+	switch (e->addr.kind) {
+	case ENG_ADDR_MAC:
 		snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x/id %u", b[0], b[1], b[2], b[3],
 			 b[4], b[5], e->id);
+		break;
+	case ENG_ADDR_IPV4:
+		snprintf(buf, size, "%u.%u.%u.%u:%u/id %u", b[0], b[1], b[2], b[3],
+			 eng_addr_port(&e->addr), e->id);
+		break;
+	case ENG_ADDR_IPV6: {
+		char ip[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, b, ip, sizeof(ip));
+		snprintf(buf, size, "[%s]:%u/id %u", ip, eng_addr_port(&e->addr), e->id);
+		break;
+	}
+	default:
+		snprintf(buf, size, "id %u", e->id);
+		break;
 	}
 }
 
@@ -171,7 +187,13 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "late_frames", "late frames", w->seq.late);
 	dgr_pr_u64(p, "reassembly_overflow", "fragments dropped (reassembly full)",
 		   w->reasm_overflow);
-	dgr_pr_u64(p, "connections", NULL, w->n_conns);
+	dgr_pr_u64(p, "connections", NULL, w->table.n);
+	if (w->table.overflow) {
+		/* not analysed: the engine tracks ENG_MAX_CONNS connections */
+		dgr_pr_u64(p, "frames_beyond_connection_limit",
+			   "frames of connections beyond the limit (not analysed)",
+			   w->table.overflow);
+	}
 	dgr_pr_ns(p, "span_ns", "span", span);
 	dgr_pr_obj_end(p);
 
@@ -195,16 +217,12 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_obj_end(p);
 
 	dgr_pr_arr_begin(p, "connections", "Connections");
-	for (i = 0; i < w->n_conns; i++) {
+	for (i = 0; i < w->table.n; i++) {
 		const struct wa_conn *c = &w->conns[i];
 		char a[64], b[64], t[32];
-		/* an IPv4:port pair when either side's port is one of the analysis's UDP ports */
-		bool ipish = wa_udp_port_ours(
-				 w, (uint16_t)(c->side[0].addr.b[4] << 8 | c->side[0].addr.b[5])) ||
-			     wa_udp_port_ours(
-				 w, (uint16_t)(c->side[1].addr.b[4] << 8 | c->side[1].addr.b[5]));
-		fmt_addr(a, sizeof(a), &c->side[0], ipish);
-		fmt_addr(b, sizeof(b), &c->side[1], ipish);
+
+		fmt_addr(a, sizeof(a), &w->table.conn[i].side[0]);
+		fmt_addr(b, sizeof(b), &w->table.conn[i].side[1]);
 		snprintf(t, sizeof(t), "connection %u", i);
 		dgr_pr_obj_begin(p, NULL, t);
 		dgr_pr_u64(p, "index", NULL, i);

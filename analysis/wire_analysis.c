@@ -9,8 +9,6 @@
 /* Zero-filled room for frames cut by the snap length (eng_snap_extend()). */
 static uint8_t snap_scratch[65536 + 64];
 
-static const struct wa_addr zero_addr;
-
 const char *wa_dir_name(enum wa_dir d)
 {
 	return d == WA_TX ? "tx" : "rx";
@@ -18,17 +16,24 @@ const char *wa_dir_name(enum wa_dir d)
 
 int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 {
+	unsigned int i;
+
 	memset(w, 0, sizeof(*w));
 	w->o = *o;
 	if (!w->o.reasm_max) {
 		w->o.reasm_max = ENG_REASM_MAX;
 	}
-	w->conns = calloc(WA_MAX_CONNS, sizeof(*w->conns));
-	if (!w->conns) {
+	w->conns = calloc(ENG_MAX_CONNS, sizeof(*w->conns));
+	if (!w->conns || eng_conns_init(&w->table) < 0) {
+		free(w->conns);
+		w->conns = NULL;
 		if (errbuf) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory for the connection table");
 		}
 		return -DGR_E_NOMEM;
+	}
+	for (i = 0; i < ENG_MAX_CONNS; i++) {
+		w->conns[i].host_side = -1; /* decided at its first data */
 	}
 	series_init(&w->lat[WA_RX]);
 	series_init(&w->lat[WA_TX]);
@@ -74,7 +79,7 @@ void wa_free(struct wire_analysis *w)
 	unsigned int i, k;
 
 	if (w->conns) {
-		for (i = 0; i < w->n_conns; i++) {
+		for (i = 0; i < w->table.n; i++) {
 			for (k = 0; k < 2; k++) {
 				eng_reasm_free(&w->conns[i].s[k].reasm);
 				free(w->conns[i].s[k].matcher);
@@ -83,6 +88,7 @@ void wa_free(struct wire_analysis *w)
 		}
 		free(w->conns);
 	}
+	eng_conns_free(&w->table);
 	series_free(&w->lat[WA_RX]);
 	series_free(&w->lat[WA_TX]);
 	series_free(&w->lat_txn[WA_RX]);
@@ -101,22 +107,12 @@ static void note_time(struct wire_analysis *w, uint64_t ts)
 	w->frames++;
 }
 
-static int ep_cmp(const struct wa_endpoint *a, const struct wa_endpoint *b)
-{
-	int c = memcmp(a->addr.b, b->addr.b, WA_ADDR_LEN);
-
-	if (c) {
-		return c;
-	}
-	return (int)a->id - (int)b->id;
-}
-
-static bool addr_in(const struct wa_addr *set, unsigned int n, const struct wa_addr *a)
+static bool addr_in(const struct eng_addr *set, unsigned int n, const struct eng_addr *a)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (!memcmp(set[i].b, a->b, WA_ADDR_LEN)) {
+		if (!memcmp(&set[i], a, sizeof(*a))) {
 			return true;
 		}
 	}
@@ -124,54 +120,26 @@ static bool addr_in(const struct wa_addr *set, unsigned int n, const struct wa_a
 }
 
 /*
- * Finds or creates the connection between src and dst; sets *from to the
- * side index of src. Returns NULL when the table is full.
+ * The connection of a frame from src to dst (the engine's table); sets *from
+ * to the side index of src. Returns NULL when the table is full.
  */
-static struct wa_conn *conn_get(struct wire_analysis *w, const struct wa_endpoint *src,
-				const struct wa_endpoint *dst, int *from, unsigned int *index)
+static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoint *src,
+				const struct eng_endpoint *dst, bool carries_msgs, int *from,
+				unsigned int *index)
 {
-	struct wa_endpoint a = *src, b = *dst;
-	int swap = ep_cmp(&a, &b) > 0;
-	unsigned int i;
-	struct wa_conn *c;
-
-	if (swap) {
-		a = *dst;
-		b = *src;
-	}
-	*from = swap;
-	if (w->n_conns) {
-		c = &w->conns[w->last_conn];
-		if (!ep_cmp(&c->side[0], &a) && !ep_cmp(&c->side[1], &b)) {
-			*index = w->last_conn;
-			return c;
-		}
-	}
-	for (i = 0; i < w->n_conns; i++) {
-		c = &w->conns[i];
-		if (!ep_cmp(&c->side[0], &a) && !ep_cmp(&c->side[1], &b)) {
-			w->last_conn = i;
-			*index = i;
-			return c;
-		}
-	}
-	if (w->n_conns == WA_MAX_CONNS) {
-		w->conns_overflow++;
+	int i = eng_conn_find(&w->table, src, dst, carries_msgs, from);
+	if (i < 0) {
 		return NULL;
 	}
-	c = &w->conns[w->n_conns];
-	memset(c, 0, sizeof(*c));
-	c->side[0] = a;
-	c->side[1] = b;
-	c->host_side = -1;
-	*index = w->n_conns;
-	w->last_conn = w->n_conns++;
-	return c;
+	*index = (unsigned int)i;
+	return &w->conns[i];
 }
 
-/* Decides which side is the host, once; data_side is the side sending data. */
-static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_side)
+/* Decides which side of connection ci is the host, once; data_side is the side sending data. */
+static void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
 {
+	struct wa_conn *c = &w->conns[ci];
+	const struct eng_conn *ec = &w->table.conn[ci];
 	int k;
 
 	if (c->host_side >= 0) {
@@ -181,7 +149,8 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 		unsigned int i;
 
 		for (i = 0; i < w->o.n_hosts; i++) {
-			if (!memcmp(w->o.hosts[i].b, c->side[k].addr.b, w->o.host_len[i])) {
+			if (w->o.hosts[i].kind == ec->side[k].addr.kind &&
+			    !memcmp(w->o.hosts[i].b, ec->side[k].addr.b, w->o.host_len[i])) {
 				c->host_side = k;
 				c->host_rule = WA_HOST_BY_ADDRESS;
 				return;
@@ -189,7 +158,7 @@ static void decide_host(struct wire_analysis *w, struct wa_conn *c, int data_sid
 		}
 	}
 	for (k = 0; k < 2; k++) {
-		if (addr_in(w->dcp_hosts, w->n_dcp_hosts, &c->side[k].addr)) {
+		if (addr_in(w->dcp_hosts, w->n_dcp_hosts, &ec->side[k].addr)) {
 			c->host_side = k;
 			c->host_rule = WA_HOST_BY_DCP;
 			return;
@@ -331,7 +300,7 @@ static void feed_doorbell(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	struct wa_side_state *s;
 	struct dm_result r;
 
-	decide_host(w, c, data_side);
+	decide_host(w, ci, data_side);
 	s = side_state(w, c, data_side);
 	if (!s) {
 		w->reasm_overflow++;
@@ -350,7 +319,7 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	struct dm_result r;
 	int rc;
 
-	decide_host(w, c, side);
+	decide_host(w, ci, side);
 	s = side_state(w, c, side);
 	if (!s) {
 		w->reasm_overflow++;
@@ -440,7 +409,7 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	size_t flen = len, fcap = cap;
 	struct dgr_frame f;
 	struct dgr_msg m;
-	struct wa_endpoint src, dst;
+	struct eng_endpoint src, dst;
 	struct wa_conn *c;
 	unsigned int ci = 0;
 	int side, rc;
@@ -474,7 +443,7 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	src.id = f.hdr.src_id;
 	dst.addr = l2->dst;
 	dst.id = f.hdr.dst_id;
-	c = conn_get(w, &src, &dst, &side, &ci);
+	c = conn_get(w, &src, &dst, f.hdr.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
 	if (c && feed_seq(c, side, f.hdr.frame_seq, ref)) {
 		goto out;
 	}
@@ -490,7 +459,6 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	if (!c) {
 		goto out;
 	}
-	c->frames[side]++;
 	/* a receiver drops a frame with one bad message whole: nothing of it is analysed */
 	rc = eng_frame_check(&f, fcap, 0);
 	if (rc < 0) {
@@ -520,30 +488,6 @@ out:
 	if (scratch) {
 		memset(snap_scratch, 0, fcap);
 	}
-}
-
-/* Finds the connection whose data goes from MAC data_src to MAC data_dst. */
-static struct wa_conn *conn_by_macs(struct wire_analysis *w, const struct wa_addr *data_src,
-				    const struct wa_addr *data_dst, int *data_side,
-				    unsigned int *index)
-{
-	unsigned int i;
-	int k;
-
-	for (i = 0; i < w->n_conns; i++) {
-		struct wa_conn *c = &w->conns[i];
-
-		for (k = 0; k < 2; k++) {
-			if (!memcmp(c->side[k].addr.b, data_src->b, WA_ADDR_LEN) &&
-			    !memcmp(c->side[1 - k].addr.b, data_dst->b, WA_ADDR_LEN) &&
-			    c->s[k].st.transactions + c->frames[k] > 0) {
-				*data_side = k;
-				*index = i;
-				return c;
-			}
-		}
-	}
-	return NULL;
 }
 
 void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
@@ -588,25 +532,23 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 		return;
 	}
 	/* the host is the DCP master: its requests name it (unless the address is unknown) */
-	if (memcmp(l2->src.b, zero_addr.b, WA_ADDR_LEN) &&
-	    !addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) && w->n_dcp_hosts < WA_MAX_HOSTS) {
+	if (l2->src.kind != ENG_ADDR_UNKNOWN && !addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) &&
+	    w->n_dcp_hosts < WA_MAX_HOSTS) {
 		w->dcp_hosts[w->n_dcp_hosts++] = l2->src;
 	}
 	if (p.kind == DCP_KIND_WRITE && w->o.dcp_doorbells && p.addr >= w->o.dcp_bell_lo &&
 	    p.addr <= w->o.dcp_bell_hi) {
 		/* one doorbell property: the data names the buffer; a range: the address does */
 		uint32_t identity = w->o.dcp_bell_lo == w->o.dcp_bell_hi ? p.data : p.addr;
-		struct wa_conn *c;
-		unsigned int ci;
-		int data_side;
+		int ci, data_side;
 
 		w->dcp.doorbells++;
-		c = conn_by_macs(w, &l2->dst, &l2->src, &data_side, &ci);
-		if (!c) {
+		ci = eng_conn_for_dcp(&w->table, &l2->src, &l2->dst, &data_side);
+		if (ci < 0) {
 			w->dcp.doorbells_without_conn++;
 			return;
 		}
-		feed_doorbell(w, c, ci, 1 - data_side, identity, ts);
+		feed_doorbell(w, &w->conns[ci], (unsigned int)ci, 1 - data_side, identity, ts);
 	}
 }
 
@@ -648,7 +590,7 @@ void wa_finish(struct wire_analysis *w)
 		return;
 	}
 	w->finished = true;
-	for (i = 0; i < w->n_conns; i++) {
+	for (i = 0; i < w->table.n; i++) {
 		struct wa_conn *c = &w->conns[i];
 
 		for (k = 0; k < 2; k++) {

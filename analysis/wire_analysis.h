@@ -5,8 +5,8 @@
  * (doorbell_match.c), counters, and the per-doorbell latency series. Fed one
  * frame at a time by pcap_input.c; knows nothing of file formats.
  *
- * Connection: an unordered pair of endpoints, an endpoint being the link or
- * network address (MAC, or IPv4 address and UDP port) with the DG-RDMA id.
+ * Connections: the engine's table (engine/conn_table.h), which the plugin
+ * keys its records with too.
  * Direction: per connection, the side that is the host is decided once, at
  * the first data transaction or doorbell: a --host address, else a side seen
  * sending DCP requests (the host is the DCP master), else the data path
@@ -25,27 +25,16 @@
 #include <dgrdma/wire.h>
 
 #include "doorbell_match.h"
+#include "engine/conn_table.h"
 #include "engine/msg_rules.h"
 #include "engine/reasm_feed.h"
 #include "engine/seq_track.h"
 #include "stats.h"
 
-#define WA_MAX_CONNS	 256
 #define WA_MAX_HOSTS	 16
 #define WA_MAX_UDP_PORTS 64
-#define WA_ADDR_LEN	 6 /* a MAC, or an IPv4 address and a port */
 
 enum wa_dir { WA_RX = 0, WA_TX = 1 };
-
-/* A link/network address: MAC (6 bytes) or IPv4 + port (6 bytes); all zero: unknown. */
-struct wa_addr {
-	uint8_t b[WA_ADDR_LEN];
-};
-
-struct wa_endpoint {
-	struct wa_addr addr;
-	uint16_t id; /* DG-RDMA endpoint id (offset 0 of frames it sends) */
-};
 
 /* Counters of one direction (aggregated over connections, or of one connection). */
 struct wa_dir_stats {
@@ -90,13 +79,12 @@ enum wa_host_rule {
 	WA_HOST_BY_PATH,    /* neither: the data path (--path, run.json's command, else RX) */
 };
 
+/* The analysis of a connection of the engine's table (same index, same sides). */
 struct wa_conn {
-	struct wa_endpoint side[2]; /* side[0] < side[1] */
-	int host_side;		    /* -1 until decided */
+	int host_side; /* -1 until decided */
 	enum wa_host_rule host_rule;
 	struct wa_side_state s[2];
 	struct eng_seq *seq[2]; /* frame_seq of the frames side k sends; NULL until one */
-	uint64_t frames[2];
 };
 
 struct wa_opts {
@@ -109,7 +97,7 @@ struct wa_opts {
 	 */
 	bool dcp_doorbells;
 	uint32_t dcp_bell_lo, dcp_bell_hi;
-	struct wa_addr hosts[WA_MAX_HOSTS];  /* --host */
+	struct eng_addr hosts[WA_MAX_HOSTS]; /* --host */
 	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */
 	unsigned int n_hosts;
 	/* the data path of a connection no address or DCP decides: WA_RX (the FPGA sends data) */
@@ -145,11 +133,9 @@ struct wa_port_hint {
 
 struct wire_analysis {
 	struct wa_opts o;
-	struct wa_conn *conns;
-	unsigned int n_conns;
-	unsigned int last_conn;
-	uint64_t conns_overflow;
-	struct wa_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
+	struct eng_conns table;			 /* the connections (table.n of them) */
+	struct wa_conn *conns;			 /* the analysis of each, ENG_MAX_CONNS entries */
+	struct eng_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
 	unsigned int n_dcp_hosts;
 	/* frames */
 	uint64_t frames, dgrdma_frames, ack_only_frames, other_frames, truncated_frames;
@@ -172,7 +158,7 @@ struct wire_analysis {
 
 /* What a link layer decoder found: the addresses of the frame. */
 struct wa_l2 {
-	struct wa_addr src, dst;
+	struct eng_addr src, dst;
 };
 
 /* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */

@@ -3,8 +3,9 @@
  * DG-RDMA analysis state: frame sequence tracking, transaction state and
  * doorbell matching. See dgrdma-doorbell-analysis.h and docs/dissector.md.
  *
- * State lives in the conversation (file scope) and is only written on the
- * first pass; per-frame conclusions are stored with p_add_proto_data.
+ * Connections are the engine's (analysis/engine/conn_table.h, latency-report's
+ * table); their state is file scope and only written on the first pass;
+ * per-frame conclusions are stored with p_add_proto_data.
  * Fragments are grouped into transactions by the project's reassembler
  * (dgrdma/reassembly.h), one per connection and sender, freed when the
  * capture file is closed.
@@ -12,7 +13,6 @@
 #include <stdlib.h>
 
 #include <epan/to_str.h>
-#include <epan/conversation.h>
 #include <epan/proto_data.h>
 #include <epan/tap.h>
 
@@ -21,6 +21,7 @@
 #include <dgrdma/wire.h>
 
 #include "../analysis/doorbell_match.h"
+#include "../analysis/engine/conn_table.h"
 #include "../analysis/engine/reasm_feed.h"
 #include "../analysis/engine/seq_track.h"
 #include "dgrdma-doorbell-analysis.h"
@@ -50,21 +51,10 @@ struct dgr_an_dir {
 	struct eng_reasm *reasm; /* its fragments -> transactions; NULL until data */
 };
 
-struct dgr_an_conv;
-
+/* A connection of the engine's table (analysis/engine/conn_table.h): its two sides. */
 struct dgr_an_conn {
-	struct dgr_an_conv *conv;
-	struct dgr_an_dir dir[2];
-	const char *label[2];	 /* data sent by endpoint d: "d -> peer" */
-	guint16 first_sender_id; /* cooked captures: endpoint 0 is the first sender's id */
-};
-
-/* Per conversation (pair of link addresses/ports). */
-struct dgr_an_conv {
-	address first_src;
-	guint32 first_srcport;
-	wmem_map_t *conns;		     /* id pair (direction-0 order) -> conn */
-	struct dgr_an_conn *last_data_to[2]; /* latest conn with data sent to endpoint d */
+	struct dgr_an_dir dir[2]; /* by the table's side index */
+	const char *label[2];	  /* data sent by side d: "d -> peer" */
 };
 
 static void dgr_an_dir_init(struct dgr_an_dir *d)
@@ -101,7 +91,7 @@ static guint64 dgr_an_ns(const nstime_t *t)
 	return (guint64)t->secs * G_GUINT64_CONSTANT(1000000000) + (guint64)t->nsecs;
 }
 
-/* "ADDRESS[:PORT] id N", or "id N" when addr is NULL (a cooked capture's). */
+/* "ADDRESS[:PORT] id N" ([IPv6]:PORT), or "id N" when addr is NULL (a cooked capture's). */
 static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guint32 port,
 				   guint16 id)
 {
@@ -109,7 +99,8 @@ static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guin
 		return wmem_strdup_printf(wmem_file_scope(), "id %u", id);
 	}
 	if (pinfo->ptype == PT_UDP || pinfo->ptype == PT_TCP) {
-		return wmem_strdup_printf(wmem_file_scope(), "%s:%u id %u",
+		return wmem_strdup_printf(wmem_file_scope(),
+					  addr->type == AT_IPv6 ? "[%s]:%u id %u" : "%s:%u id %u",
 					  address_to_str(pinfo->pool, addr), port, id);
 	}
 	return wmem_strdup_printf(wmem_file_scope(), "%s id %u", address_to_str(pinfo->pool, addr),
@@ -117,162 +108,80 @@ static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guin
 }
 
 /*
- * Caches of the analysis, all file scope (they point into file-scope memory)
- * and cleared together when the file is closed (dgr_an_caches_kept()).
- *
- * The endpoints of the conversation the last DG-RDMA frame belonged to: a
- * capture is mostly one conversation, and find_or_create_conversation()
- * cost more than the rest of the frame's analysis.
+ * The analysis of the open capture file, malloc'd at its first DG-RDMA frame
+ * and freed with the file's scope: the engine's connection table, this
+ * file's record of each connection (file scope), and the frame given the last
+ * event with that event (a frame's events are added while it is dissected, so
+ * appending after the cached last one keeps a frame of hundreds of doorbells
+ * linear without a tail pointer in every frame's record).
  */
-static struct {
-	address a, b;
-	guint32 port_a, port_b;
-	port_type ptype;
-	conversation_t *conversation;
-	struct dgr_an_conv *conv;
-} dgr_an_last;
+struct dgr_an_state {
+	struct eng_conns table;
+	struct dgr_an_conn *conn[ENG_MAX_CONNS];
+	const struct dgr_an_frame *last_event_fr;
+	struct dgr_an_event *last_event;
+};
 
-/*
- * The frame given the last event, and that event: a frame's events are added
- * while it is dissected, so appending after the cached last one keeps a frame
- * of hundreds of doorbells linear without a tail pointer in every frame's
- * record.
- */
-static struct {
-	const struct dgr_an_frame *fr;
-	struct dgr_an_event *last;
-} dgr_an_last_event;
+static struct dgr_an_state *dgr_an_state;
 
-/*
- * A cooked capture (Linux "any", DLT_LINUX_SLL/SLL2) names only a frame's
- * sender, so raw-Ethernet DG-RDMA has no address pair to key a conversation
- * on: data and doorbells would fall into two. As latency-report (both link
- * addresses unknown), every such frame belongs to one conversation and an
- * endpoint is its id alone.
- */
-static struct dgr_an_conv *dgr_an_cooked;
-
-static gboolean dgr_an_caches_registered;
-
-static gboolean dgr_an_caches_clear(wmem_allocator_t *allocator, wmem_cb_event_t event,
-				    void *user_data)
+static gboolean dgr_an_state_free(wmem_allocator_t *allocator, wmem_cb_event_t event,
+				  void *user_data)
 {
 	(void)allocator;
 	(void)event;
 	(void)user_data;
-	memset(&dgr_an_last, 0, sizeof(dgr_an_last));
-	memset(&dgr_an_last_event, 0, sizeof(dgr_an_last_event));
-	dgr_an_cooked = NULL;
-	dgr_an_caches_registered = FALSE;
-	return FALSE; /* once: registered again when the next file fills a cache */
+	eng_conns_free(&dgr_an_state->table);
+	g_free(dgr_an_state);
+	dgr_an_state = NULL;
+	return FALSE; /* once: made again at the next file's first frame */
 }
 
-/* Called when a cache is filled: clears them all when the file is closed. */
-static void dgr_an_caches_kept(void)
+/* The open file's analysis state, made on first use; NULL when out of memory. */
+static struct dgr_an_state *dgr_an_state_get(void)
 {
-	if (!dgr_an_caches_registered) {
-		wmem_register_callback(wmem_file_scope(), dgr_an_caches_clear, NULL);
-		dgr_an_caches_registered = TRUE;
+	if (!dgr_an_state) {
+		dgr_an_state = g_new0(struct dgr_an_state, 1);
+		if (eng_conns_init(&dgr_an_state->table) < 0) {
+			g_free(dgr_an_state);
+			dgr_an_state = NULL;
+			return NULL;
+		}
+		wmem_register_callback(wmem_file_scope(), dgr_an_state_free, NULL);
 	}
+	return dgr_an_state;
 }
 
-/* The cached conversation record when this frame's endpoints are the last one's, or NULL. */
-static struct dgr_an_conv *dgr_an_last_find(const packet_info *pinfo)
-{
-	gboolean same;
-
-	if (!dgr_an_last.conv || pinfo->ptype != dgr_an_last.ptype) {
-		return NULL;
-	}
-	same = (pinfo->srcport == dgr_an_last.port_a && pinfo->destport == dgr_an_last.port_b &&
-		addresses_equal(&pinfo->src, &dgr_an_last.a) &&
-		addresses_equal(&pinfo->dst, &dgr_an_last.b)) ||
-	       (pinfo->srcport == dgr_an_last.port_b && pinfo->destport == dgr_an_last.port_a &&
-		addresses_equal(&pinfo->src, &dgr_an_last.b) &&
-		addresses_equal(&pinfo->dst, &dgr_an_last.a));
-	if (!same) {
-		return NULL;
-	}
-	/* as find_conversation_pinfo() does */
-	if (pinfo->num > dgr_an_last.conversation->last_frame) {
-		dgr_an_last.conversation->last_frame = pinfo->num;
-	}
-	return dgr_an_last.conv;
-}
-
-static void dgr_an_last_set(const packet_info *pinfo, conversation_t *conversation,
-			    struct dgr_an_conv *c)
-{
-	dgr_an_caches_kept();
-	copy_address_wmem(wmem_file_scope(), &dgr_an_last.a, &pinfo->src);
-	copy_address_wmem(wmem_file_scope(), &dgr_an_last.b, &pinfo->dst);
-	dgr_an_last.port_a = pinfo->srcport;
-	dgr_an_last.port_b = pinfo->destport;
-	dgr_an_last.ptype = pinfo->ptype;
-	dgr_an_last.conversation = conversation;
-	dgr_an_last.conv = c;
-}
-
-/* True when the frame names its sender only (a cooked capture of raw Ethernet). */
+/*
+ * A cooked capture (Linux "any", DLT_LINUX_SLL/SLL2) names only a frame's
+ * sender, so raw-Ethernet DG-RDMA has no address pair: as in latency-report,
+ * both addresses are unknown and an endpoint is its id alone.
+ */
 static gboolean dgr_an_is_cooked(const packet_info *pinfo)
 {
 	return pinfo->dst.type == AT_NONE;
 }
 
-static struct dgr_an_conv *dgr_an_cooked_conv(gboolean create)
+/* The engine's address of one end of the frame: MAC, or IP address and UDP port. */
+static void dgr_an_addr(const packet_info *pinfo, const address *a, guint32 port,
+			struct eng_addr *out)
 {
-	if (!dgr_an_cooked && create) {
-		dgr_an_cooked = wmem_new0(wmem_file_scope(), struct dgr_an_conv);
-		dgr_an_cooked->conns =
-		    wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-		dgr_an_caches_kept();
+	memset(out, 0, sizeof(*out));
+	if (dgr_an_is_cooked(pinfo)) {
+		return;
 	}
-	return dgr_an_cooked;
-}
-
-/* The direction (0/1) of the current frame in conversation c. */
-static guint dgr_an_conv_dir(const packet_info *pinfo, const struct dgr_an_conv *c)
-{
-	return (addresses_equal(&pinfo->src, &c->first_src) && pinfo->srcport == c->first_srcport)
-		   ? 0
-		   : 1;
-}
-
-/* The conversation record and the direction (0/1) of the current frame. */
-static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, guint *dir)
-{
-	conversation_t *conv;
-	struct dgr_an_conv *c;
-
-	if (create) {
-		c = dgr_an_last_find(pinfo);
-		if (c) {
-			*dir = dgr_an_conv_dir(pinfo, c);
-			return c;
-		}
-		conv = find_or_create_conversation(pinfo);
-	} else {
-		conv = find_conversation_pinfo(pinfo, 0);
-		if (!conv) {
-			return NULL;
-		}
+	switch (a->type) {
+	case AT_ETHER:
+		eng_addr_mac(out, (const guint8 *)a->data);
+		break;
+	case AT_IPv4:
+		eng_addr_ipv4(out, (const guint8 *)a->data, (guint16)port);
+		break;
+	case AT_IPv6:
+		eng_addr_ipv6(out, (const guint8 *)a->data, (guint16)port);
+		break;
+	default:
+		break;
 	}
-	c = (struct dgr_an_conv *)conversation_get_proto_data(conv, dgr_an_proto);
-	if (!c) {
-		if (!create) {
-			return NULL;
-		}
-		c = wmem_new0(wmem_file_scope(), struct dgr_an_conv);
-		copy_address_wmem(wmem_file_scope(), &c->first_src, &pinfo->src);
-		c->first_srcport = pinfo->srcport;
-		c->conns = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-		conversation_add_proto_data(conv, dgr_an_proto, c);
-	}
-	if (create) {
-		dgr_an_last_set(pinfo, conv, c);
-	}
-	*dir = dgr_an_conv_dir(pinfo, c);
-	return c;
 }
 
 /*
@@ -280,15 +189,15 @@ static struct dgr_an_conv *dgr_an_conv_get(packet_info *pinfo, gboolean create, 
  * first pass. *conn is set on the first pass only (NULL later).
  */
 struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, guint16 receiver_id,
-				      struct dgr_an_conn **conn)
+				      gboolean carries_msgs, struct dgr_an_conn **conn)
 {
+	struct dgr_an_state *st;
 	struct dgr_an_frame *fr;
-	struct dgr_an_conv *c;
 	struct dgr_an_conn *cn;
+	struct eng_endpoint src, dst;
 	gboolean cooked = dgr_an_is_cooked(pinfo);
 	const char *s, *r;
-	guint dir = 0;
-	guint32 key;
+	int ci, side;
 
 	*conn = NULL;
 	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
@@ -296,37 +205,34 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 	if (fr || PINFO_FD_VISITED(pinfo)) {
 		return fr;
 	}
-	if (cooked) {
-		/* endpoints by id alone; endpoint 0 is the first sender seen */
-		c = dgr_an_cooked_conv(TRUE);
-		key = sender_id < receiver_id ? ((guint32)sender_id << 16 | receiver_id)
-					      : ((guint32)receiver_id << 16 | sender_id);
-		cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
-		dir = cn && cn->first_sender_id != sender_id ? 1 : 0;
-	} else {
-		c = dgr_an_conv_get(pinfo, TRUE, &dir);
-		key = dir == 0 ? ((guint32)sender_id << 16 | receiver_id)
-			       : ((guint32)receiver_id << 16 | sender_id);
-		cn = (struct dgr_an_conn *)wmem_map_lookup(c->conns, GUINT_TO_POINTER(key));
+	st = dgr_an_state_get();
+	if (!st) {
+		return NULL;
 	}
+	dgr_an_addr(pinfo, &pinfo->src, pinfo->srcport, &src.addr);
+	src.id = sender_id;
+	dgr_an_addr(pinfo, &pinfo->dst, pinfo->destport, &dst.addr);
+	dst.id = receiver_id;
+	ci = eng_conn_find(&st->table, &src, &dst, carries_msgs ? true : false, &side);
+	if (ci < 0) {
+		return NULL; /* beyond the table's ENG_MAX_CONNS, as latency-report: not analysed */
+	}
+	cn = st->conn[ci];
 	if (!cn) {
 		cn = wmem_new0(wmem_file_scope(), struct dgr_an_conn);
-		cn->conv = c;
-		cn->first_sender_id = sender_id;
 		dgr_an_dir_init(&cn->dir[0]);
 		dgr_an_dir_init(&cn->dir[1]);
-		/* a cooked capture's endpoints are their ids alone */
 		s = dgr_an_endpoint(pinfo, cooked ? NULL : &pinfo->src, pinfo->srcport, sender_id);
 		r = dgr_an_endpoint(pinfo, cooked ? NULL : &pinfo->dst, pinfo->destport,
 				    receiver_id);
-		cn->label[dir] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", s, r);
-		cn->label[!dir] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", r, s);
-		wmem_map_insert(c->conns, GUINT_TO_POINTER(key), cn);
+		cn->label[side] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", s, r);
+		cn->label[!side] = wmem_strdup_printf(wmem_file_scope(), "%s -> %s", r, s);
+		st->conn[ci] = cn;
 	}
 	fr = wmem_new0(wmem_file_scope(), struct dgr_an_frame);
 	fr->frame = pinfo->num;
-	fr->dir = (guint8)dir;
-	fr->conn_label = cn->label[dir];
+	fr->dir = (guint8)side;
+	fr->conn_label = cn->label[side];
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DGRDMA, fr);
 	*conn = cn;
 	return fr;
@@ -406,17 +312,20 @@ static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kin
 	if (latency) {
 		ev->latency = *latency;
 	}
-	if (dgr_an_last_event.fr == fr) {
-		end = &dgr_an_last_event.last->next;
+	struct dgr_an_state *st = dgr_an_state_get();
+
+	if (st && st->last_event_fr == fr) {
+		end = &st->last_event->next;
 	} else {
-		dgr_an_caches_kept();
 		while (*end) {
 			end = &(*end)->next;
 		}
 	}
 	*end = ev;
-	dgr_an_last_event.fr = fr;
-	dgr_an_last_event.last = ev;
+	if (st) {
+		st->last_event_fr = fr;
+		st->last_event = ev;
+	}
 }
 
 /*
@@ -534,8 +443,8 @@ static int dgr_an_reasm_add(struct dgr_an_dir *d, const struct dgr_msg *m, packe
  * Transaction state of one data fragment sent by fr->dir: the reassembler
  * decides (accepted, duplicate, inconsistent, completing); this records it.
  */
-static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct dgr_an_frame *fr,
-			packet_info *pinfo, const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
+static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+			const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
 	struct dgr_an_txn *txn;
@@ -621,7 +530,6 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_conv *c, struct 
 	res->completes = TRUE;
 	txn->complete_frame = pinfo->num;
 	txn->complete_ts = pinfo->abs_ts;
-	c->last_data_to[!fr->dir] = conn;
 	if (txn->flag_addr == DGR_NO_FLAG) {
 		return; /* a write without flag expects no doorbell */
 	}
@@ -652,18 +560,19 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 	if (m->is_doorbell) {
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
 	} else {
-		dgr_an_data(conn, conn->conv, fr, pinfo, m, &res);
+		dgr_an_data(conn, fr, pinfo, m, &res);
 	}
 	return dgr_an_frame_add_msg(fr, &res);
 }
 
 const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity)
 {
+	struct dgr_an_state *st = dgr_an_state_get();
 	struct dgr_an_frame *fr;
-	struct dgr_an_conv *c;
-	struct dgr_an_conn *conn;
+	struct dgr_an_conn *conn = NULL;
 	struct dgr_an_msg res;
-	guint dir = 0;
+	struct eng_addr src, dst;
+	int ci = -1, data_side = 0;
 
 	fr = (struct dgr_an_frame *)p_get_proto_data(wmem_file_scope(), pinfo, dgr_an_proto,
 						     DGR_AN_KEY_DCP);
@@ -675,22 +584,19 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 	p_add_proto_data(wmem_file_scope(), pinfo, dgr_an_proto, DGR_AN_KEY_DCP, fr);
 	memset(&res, 0, sizeof(res));
 	res.is_doorbell = TRUE;
-	if (dgr_an_is_cooked(pinfo)) {
-		/*
-		 * No addresses, and DCP carries no endpoint ids: the data sent to
-		 * endpoint 1 (the first sender's peer), as latency-report takes
-		 * the data its first connection's first sender sent.
-		 */
-		c = dgr_an_cooked_conv(FALSE);
-		dir = 1;
-	} else {
-		c = dgr_an_conv_get(pinfo, FALSE, &dir);
+	/* DCP carries no endpoint ids: the engine's rule names the connection (conn_table.h) */
+	dgr_an_addr(pinfo, &pinfo->src, pinfo->srcport, &src);
+	dgr_an_addr(pinfo, &pinfo->dst, pinfo->destport, &dst);
+	if (st) {
+		ci = eng_conn_for_dcp(&st->table, &src, &dst, &data_side);
 	}
-	conn = c ? c->last_data_to[dir] : NULL;
-	fr->dir = (guint8)dir;
+	if (ci >= 0) {
+		conn = st->conn[ci];
+	}
+	fr->dir = (guint8)(1 - data_side);
 	if (conn) {
-		fr->conn_label = conn->label[!dir];
-		dgr_an_doorbell(conn, dir, fr, pinfo, identity, &res);
+		fr->conn_label = conn->label[data_side];
+		dgr_an_doorbell(conn, fr->dir, fr, pinfo, identity, &res);
 	} else {
 		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, "(no DG-RDMA connection)", NULL);
 	}

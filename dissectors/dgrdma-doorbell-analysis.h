@@ -88,7 +88,7 @@ struct dgr_an_event {
  */
 struct dgr_an_frame {
 	guint32 frame;	   /* this frame's number */
-	guint8 dir;	   /* 0/1: which endpoint of the conversation sent it */
+	guint8 dir;	   /* 0/1: which side of its connection sent it (conn_table.h) */
 	guint8 seq_status; /* enum dgr_an_seq_status */
 	guint32 dup_of;	   /* DUPLICATE: first frame with this frame_seq */
 	guint32 gap;	   /* GAP: number of frame_seqs missing before this one */
@@ -109,10 +109,13 @@ struct dgr_an_conn;
  * Returns the analysis record of this DG-RDMA frame, creating it (and its
  * connection) on the first pass, when *conn is also set (NULL on later
  * passes: nothing may be changed then). ids are the frame header's sender
- * and receiver ids. Returns NULL only for a frame a first pass never reached.
+ * and receiver ids; carries_msgs: its flags say messages follow. Returns NULL
+ * for a frame a first pass never reached or could not analyse (no memory, or
+ * a connection beyond the engine's ENG_MAX_CONNS, which latency-report does
+ * not analyse either).
  */
 struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, guint16 receiver_id,
-				      struct dgr_an_conn **conn);
+				      gboolean carries_msgs, struct dgr_an_conn **conn);
 
 /* First pass only: frame sequence and ACK analysis of a frame that carries messages. */
 void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,

@@ -36,8 +36,7 @@ LIBRARIES += $(DISSECTOR_PLUGIN)
 # classification, the reassembler (reassembly.c) for the transaction analysis.
 # The analysis engine (analysis/engine/, the matcher, the percentiles) is latency-report's.
 DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c stack/src/stats.c \
-	analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
-	analysis/engine/seq_track.c analysis/engine/reasm_feed.c
+	$(ANALYSIS_ENGINE_SRCS)
 $(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--no-undefined -o $@ $^ $(WIRESHARK_LIBS)

@@ -659,7 +659,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	}
 
 	if (pref_analyze) {
-		fr = dgr_an_frame_get(pinfo, sender, receiver, &conn);
+		fr = dgr_an_frame_get(pinfo, sender, receiver, flags == DGR_FRAME_FLAG_MSGS, &conn);
 		if (conn) {
 			/*
 			 * Every frame takes a frame_seq, ACK-only frames and frames a

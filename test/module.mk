@@ -95,9 +95,8 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
 FUZZ_TARGETS += fuzz-capture
 $(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/pcap_input.c analysis/wire_analysis.c \
-		analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
-		analysis/engine/reasm_feed.c analysis/engine/seq_track.c stack/src/wire.c \
-		stack/src/dcp.c stack/src/reassembly.c stack/src/cli.c stack/src/stats.c \
+		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
+		stack/src/cli.c stack/src/stats.c \
 		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \

@@ -162,6 +162,14 @@ scenario cooked-udp "" --link sll --transport udp --txns 40 --profile jitter
 scenario cooked-dcp "" --link sll --doorbell dcp --txns 60 --coalesce-doorbells 2
 scenario cooked-tx "--path tx" --link sll --dir tx --txns 40 --conns 2 --drop-every 11
 
+# UDP over IPv6 (the stack speaks IPv4 only, other software may not): endpoints by IPv6 address
+# and port, as the plugin keys them; fragments, DCP doorbells, two connections with capture loss
+# in a cooked capture, and a TX run whose host is given as [IPv6]:port
+scenario udp6 "" --transport udp6 --txns 40 --buffers 8 --bytes 12000 --mtu 1500
+scenario udp6-dcp "" --transport udp6 --doorbell dcp --txns 48 --buffers 8 --coalesce-doorbells 2
+scenario udp6-cooked-loss "" --link sll --transport udp6 --conns 2 --txns 60 --drop-every 9
+scenario udp6-tx-host "--host [fd00::1]:40000" --transport udp6 --dir tx --txns 40 --vlan 5
+
 # Frames sent twice (--resend-frames I: the sender sends data frame I again right after itself,
 # with the next frame_seq, as after a lost ACK): each resent message is a duplicate, of a
 # transaction still incomplete (the middle fragment of 10) or already complete (its last);

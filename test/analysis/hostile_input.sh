@@ -146,6 +146,11 @@ check_eq "$bad" 0 "8 pcap files of random bytes after a valid header: exit 2 and
 check_eq "$? $(grep -c 'empty.pcap: not a pcap/pcapng capture or a trace folder' "$tmp/err")" "2 1" "an empty file is named and refused, exit 2"
 "$LR" "$tmp/missing.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c 'missing.pcap: No such file' "$tmp/err")" "2 1" "a missing file is named, exit 2"
+# 300 ACK-only frames, each from another DG-RDMA id: 300 connections, the table keeps 256
+# (analysis/engine/conn_table.h), the other 44 frames are counted and not analysed
+python3 "$DGR_SRC/test/lib/many_conns.py" 300 "$tmp/conns.pcap"
+check_eq "$("$LR" --json --no-progress "$tmp/conns.pcap" | jq -r '.capture | "\(.connections) \(.frames_beyond_connection_limit)"')" \
+	"256 44" "300 connections: 256 analysed, the frames of the other 44 counted"
 python3 "$RELINK" linktype 105 "$tmp/eth.pcap" "$tmp/wifi.pcap"
 "$LR" "$tmp/wifi.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c 'link type IEEE802_11 (105) carries no DG-RDMA' "$tmp/err")" "2 1" "an unsupported link type is named, exit 2"
@@ -164,6 +169,11 @@ check_eq "$? $(grep -c -- "--buffer-size: '3M' is out of range 1..2097152" "$tmp
 check_eq "$? $(grep -c -- "/dev/null: not a regular file" "$tmp/err")" "2 1" "a device as input is named as not a regular file, exit 2"
 "$LR" --host 1.2.3 "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c -- "--host: '1.2.3' is not a MAC" "$tmp/err")" "2 1" "a bad --host is named"
+for h in '[fd00::1]:0' '[fd00::1]:65536' '[fd00::1]' 'fd00::zz' '[fd00::1]:x'; do
+	"$LR" --host "$h" "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
+	check_eq "$? $(grep -c -F -- "--host: '$h' is not a MAC (aa:bb:cc:dd:ee:ff), an IPv4 address, IPv4:port, an IPv6 address or [IPv6]:port" "$tmp/err")" \
+		"2 1" "a bad IPv6 --host '$h' is named with the accepted forms"
+done
 "$LR" --bogus "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c "unknown option '--bogus'" "$tmp/err")" "2 1" "an unknown option is named"
 "$LR" --csv /proc/nonexistent/x "$tmp/eth.pcap" >/dev/null 2>"$tmp/err"

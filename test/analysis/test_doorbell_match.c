@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the doorbell matcher (analysis/doorbell_match.c): the rule of docs/analysis.md. */
 #include "../../analysis/doorbell_match.h"
+#include "../../analysis/engine/conn_table.h"
 #include "../../analysis/engine/msg_rules.h"
 #include "../../analysis/engine/reasm_feed.h"
 #include "../../analysis/engine/seq_track.h"
@@ -367,6 +368,85 @@ static void test_reasm_feed(void)
 	eng_reasm_free(&e);
 }
 
+/* The connection table (engine/conn_table.h): one rule for latency-report and the plugin. */
+static void test_conn_table(void)
+{
+	static const uint8_t fpga[6] = { 2, 0, 0, 0, 1, 0x10 }, host[6] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t ip_a[4] = { 10, 0, 0, 1 }, ip6_a[16] = { 0xfd, [15] = 1 };
+	struct eng_conns t;
+	struct eng_endpoint f, h, f2, u4, u6, cooked_a, cooked_b;
+	struct eng_addr none;
+	int from, i, side, ok = 1;
+
+	if (eng_conns_init(&t) < 0) {
+		tap_ok(0, "conn table: set up");
+		return;
+	}
+	memset(&f, 0, sizeof(f));
+	eng_addr_mac(&f.addr, fpga);
+	f.id = 256;
+	memset(&h, 0, sizeof(h));
+	eng_addr_mac(&h.addr, host);
+	h.id = 1;
+	f2 = f;
+	f2.id = 257;
+	TAP_EQ_I(eng_conn_find(&t, &f, &h, true, &from), 0, "conn table: first frame, index 0");
+	/* side 0 is the smaller endpoint: the host's MAC (…00:01) sorts before the FPGA's */
+	TAP_EQ_I(from, 1, "conn table: the FPGA (larger endpoint) is side 1");
+	TAP_EQ_I(eng_conn_find(&t, &h, &f, false, &from), 0,
+		 "conn table: the reverse direction, same connection");
+	TAP_EQ_I(from, 0, "conn table: the host is side 0");
+	TAP_EQ_I(eng_conn_find(&t, &f2, &h, true, &from), 1,
+		 "conn table: another id, another connection");
+	TAP_EQ_U(t.conn[0].msg_frames[1] * 10 + t.conn[0].msg_frames[0], 10,
+		 "conn table: frames with messages counted per side (ACK-only not)");
+
+	/* DCP: the request goes from the host to the FPGA; the data came the other way */
+	TAP_EQ_I(eng_conn_for_dcp(&t, &h.addr, &f.addr, &side), 0,
+		 "conn table: a DCP doorbell belongs to the first connection with data");
+	TAP_EQ_I(side, 1, "conn table: ... whose data side is the DCP request's destination");
+	TAP_EQ_I(eng_conn_for_dcp(&t, &f.addr, &h.addr, &side), -1,
+		 "conn table: no connection whose data went from the request's source");
+
+	/* addresses of different kinds never compare equal, ports count */
+	memset(&u4, 0, sizeof(u4));
+	eng_addr_ipv4(&u4.addr, ip_a, 18078);
+	memset(&u6, 0, sizeof(u6));
+	eng_addr_ipv6(&u6.addr, ip6_a, 18078);
+	TAP_EQ_U(eng_addr_port(&u4.addr) + eng_addr_port(&u6.addr), 2 * 18078,
+		 "conn table: IPv4 and IPv6 ports read back");
+	eng_addr_set_port(&u6.addr, 40000);
+	TAP_EQ_U(eng_addr_port(&u6.addr), 40000, "conn table: an IPv6 port set");
+	TAP_EQ_I(eng_conn_find(&t, &u4, &u6, true, &from), 2,
+		 "conn table: IPv4 to IPv6 endpoints, a third connection");
+
+	/* cooked: both addresses unknown, endpoints by id */
+	memset(&none, 0, sizeof(none));
+	memset(&cooked_a, 0, sizeof(cooked_a));
+	cooked_a.id = 256;
+	memset(&cooked_b, 0, sizeof(cooked_b));
+	cooked_b.id = 1;
+	TAP_EQ_I(eng_conn_find(&t, &cooked_a, &cooked_b, true, &from), 3,
+		 "conn table: a cooked capture's endpoints differ by id");
+	TAP_EQ_I(eng_conn_for_dcp(&t, &none, &none, &side), 3,
+		 "conn table: cooked DCP doorbell: the first connection with unknown addresses");
+
+	/* the limit: ENG_MAX_CONNS connections, frames of more counted and not analysed */
+	for (i = (int)t.n; i < ENG_MAX_CONNS; i++) {
+		cooked_a.id = (uint16_t)(1000 + i);
+		ok &= eng_conn_find(&t, &cooked_a, &cooked_b, false, &from) == i;
+	}
+	tap_ok(ok, "conn table: indexes in order of appearance up to the limit");
+	cooked_a.id = 60000;
+	TAP_EQ_I(eng_conn_find(&t, &cooked_a, &cooked_b, false, &from), -1,
+		 "conn table: one connection more is refused");
+	TAP_EQ_U(t.overflow, 1, "conn table: its frame counted");
+	cooked_a.id = 256;
+	TAP_EQ_I(eng_conn_find(&t, &cooked_a, &cooked_b, false, &from), 3,
+		 "conn table: known connections still found when full");
+	eng_conns_free(&t);
+}
+
 int main(void)
 {
 	test_in_order();
@@ -380,5 +460,6 @@ int main(void)
 	test_udp_pad_rule();
 	test_reasm_feed();
 	test_reasm_finished();
+	test_conn_table();
 	return tap_done();
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness for latency-report's capture path: link layers (Ethernet
- * with VLAN tags, Linux cooked v1/v2, raw IPv4, BSD loopback), IPv4/UDP with
- * the pad rule, DG-RDMA and DCP, and the analysis engine behind them, fed
+ * with VLAN tags, Linux cooked v1/v2, raw IP, BSD loopback), UDP over IPv4
+ * and IPv6 with the pad rule, DG-RDMA and DCP, and the analysis engine behind them, fed
  * frame by frame as pcap_input_read() does and then finished as at the end of
  * a capture.
  *
@@ -24,8 +24,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#ifndef DLT_IPV6
+#define DLT_IPV6 229
+#endif
+
 static const int link_types[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2, DLT_RAW,
-				  DLT_IPV4,   DLT_NULL,	     DLT_LOOP };
+				  DLT_IPV4,   DLT_NULL,	     DLT_LOOP,	     DLT_IPV6 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

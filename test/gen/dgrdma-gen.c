@@ -24,6 +24,7 @@
 #define SLL_HDR	  16 /* Linux cooked v1: what tshark -i any writes */
 #define VLAN_HDR  4
 #define IP_HDR	  20
+#define IP6_HDR	  40
 #define UDP_HDR	  8
 #define UDP_PAD	  2
 #define FRAME_HDR 10
@@ -32,7 +33,7 @@
 #define NO_FLAG	  0xFFFFFFFFu
 
 enum fmt { FMT_PCAP_US, FMT_PCAP_NS, FMT_PCAPNG };
-enum transport { TR_ETHER, TR_UDP };
+enum transport { TR_ETHER, TR_UDP, TR_UDP6 };
 enum profile { PROF_HEALTHY, PROF_JITTER, PROF_THROUGHPUT };
 enum fkind {
 	FK_DATA,
@@ -77,6 +78,19 @@ struct opts {
 	const char *out;
 	const char *expect;
 };
+
+/* Bytes between the link header and the DG-RDMA frame: IP, UDP and the pad, or none. */
+static size_t net_hdr_len(const struct opts *o)
+{
+	switch (o->transport) {
+	case TR_UDP:
+		return IP_HDR + UDP_HDR + UDP_PAD;
+	case TR_UDP6:
+		return IP6_HDR + UDP_HDR + UDP_PAD;
+	default:
+		return 0;
+	}
+}
 
 /* One message as laid out in a frame. */
 struct gmsg {
@@ -400,8 +414,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	cs.producer.from_host = o->tx;
 	cs.consumer.from_host = !o->tx;
 	{
-		unsigned int cap =
-		    o->transport == TR_UDP ? o->mtu - IP_HDR - UDP_HDR - UDP_PAD : o->mtu;
+		unsigned int cap = o->mtu - (unsigned int)net_hdr_len(o);
 		cs.producer.cap = cs.consumer.cap = (uint16_t)cap;
 	}
 	cs.db_time = calloc(o->txns, sizeof(uint64_t));
@@ -655,7 +668,6 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 	}
 	if (o->transport == TR_UDP) {
 		uint8_t *ip;
-		uint16_t hport = 40000, fport = 18078;
 
 		put16be(p + off, 0x0800);
 		off += 2;
@@ -674,10 +686,31 @@ static size_t write_l2(uint8_t *p, const struct opts *o, const struct gframe *f,
 		}
 		put16be(ip + 10, ip_checksum(ip, IP_HDR));
 		off += IP_HDR;
+	} else if (o->transport == TR_UDP6) {
+		/* fd00::1 the host, fd00::1:N the FPGA of connection N - 2 */
+		uint8_t haddr[16] = { 0xfd, 0, [15] = 1 }, faddr[16] = { 0xfd, 0, [13] = 1 };
+		uint8_t *ip;
+
+		faddr[15] = (uint8_t)(2 + f->conn);
+		put16be(p + off, 0x86DD);
+		off += 2;
+		ip = p + off;
+		memset(ip, 0, IP6_HDR);
+		ip[0] = 0x60;
+		put16be(ip + 4, (uint16_t)(UDP_HDR + UDP_PAD + payload_len));
+		ip[6] = 17; /* next header: UDP */
+		ip[7] = 64;
+		memcpy(ip + 8, f->from_host ? haddr : faddr, 16);
+		memcpy(ip + 24, f->from_host ? faddr : haddr, 16);
+		off += IP6_HDR;
+	}
+	if (o->transport != TR_ETHER) {
+		uint16_t hport = 40000, fport = 18078;
+
 		put16be(p + off, f->from_host ? hport : fport);
 		put16be(p + off + 2, f->from_host ? fport : hport);
 		put16be(p + off + 4, (uint16_t)(UDP_HDR + UDP_PAD + payload_len));
-		put16be(p + off + 6, 0); /* no checksum */
+		put16be(p + off + 6, 0); /* none over IPv4; over IPv6 set by udp6_checksum() */
 		off += UDP_HDR;
 		/* the pad: 0 before a DG-RDMA frame, 0xF040 (big-endian) before a DCP packet */
 		put16be(p + off, ethertype == 0xF040 ? 0xF040 : 0);
@@ -699,6 +732,32 @@ static void write_frame_hdr(uint8_t *p, const struct gframe *f, uint8_t flags)
 	put16le(p + 6, f->ack_start);
 	p[8] = f->ack_count;
 	p[9] = flags;
+}
+
+/*
+ * Over IPv6 the UDP checksum is mandatory (RFC 8200): computed once the
+ * payload is written, over the pseudo-header and the datagram.
+ */
+static void udp6_checksum(uint8_t *p, const struct opts *o)
+{
+	uint8_t *ip = p + (o->cooked ? SLL_HDR : ETH_HDR) + (o->vlan ? VLAN_HDR : 0);
+	uint8_t *u = ip + IP6_HDR;
+	uint16_t ulen = (uint16_t)(u[4] << 8 | u[5]);
+	uint32_t sum = 17u + ulen;
+	uint16_t c;
+	size_t i;
+
+	for (i = 8; i < IP6_HDR; i += 2) {
+		sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+	}
+	for (i = 0; i < ulen; i += 2) {
+		sum += (uint32_t)(u[i] << 8 | (i + 1 < ulen ? u[i + 1] : 0));
+	}
+	while (sum >> 16) {
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	}
+	c = (uint16_t)~sum;
+	put16be(u + 6, c ? c : 0xFFFF);
 }
 
 /* Lays out a frame; returns its length on the wire (without FCS). */
@@ -799,6 +858,9 @@ static size_t build_frame(uint8_t *p, const struct opts *o, const struct gframe 
 		}
 		break;
 	}
+	}
+	if (o->transport == TR_UDP6) {
+		udp6_checksum(p, o);
 	}
 	if (len < 60) {
 		memset(p + len, 0, 60 - len);
@@ -1298,7 +1360,8 @@ static void usage(FILE *fp)
 	    "  -e, --expect FILE          expected answers (JSON) to write\n"
 	    "  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
 	    "                             pcap has us timestamps, pcap-ns ns)\n"
-	    "  --transport ether|udp      raw Ethernet (0xF042) or UDP port 18078 (default ether)\n"
+	    "  --transport ether|udp|udp6 raw Ethernet (0xF042), or UDP port 18078 over IPv4 or\n"
+	    "                             IPv6 (default ether)\n"
 	    "  --link ether|sll           link header: Ethernet, or Linux cooked v1 as tshark -i "
 	    "any\n"
 	    "                             writes it (the sender's address only; default ether)\n"
@@ -1453,9 +1516,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->transport = TR_ETHER;
 			} else if (!strcmp(v, "udp")) {
 				o->transport = TR_UDP;
+			} else if (!strcmp(v, "udp6")) {
+				o->transport = TR_UDP6;
 			} else {
 				fprintf(stderr,
-					"dgrdma-gen: --transport: '%s' is not ether or udp\n", v);
+					"dgrdma-gen: --transport: '%s' is not ether, udp or udp6\n",
+					v);
 				return -1;
 			}
 			continue;
@@ -1552,7 +1618,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->buffers + 1);
 		return -1;
 	}
-	if ((o->bytes + 3) / ((o->transport == TR_UDP ? o->mtu - 30 : o->mtu) - 34) + 2 > 4096) {
+	if ((o->bytes + 3) / (o->mtu - net_hdr_len(o) - 34) + 2 > 4096) {
 		fprintf(stderr,
 			"dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
 			o->bytes, o->mtu);
@@ -1709,8 +1775,8 @@ int main(int argc, char **argv)
 		    f->kind == FK_DCP_NOP_RESP) {
 			dcp_frames++;
 		}
-		dgr_off = (o.cooked ? SLL_HDR : ETH_HDR) + (o.vlan ? VLAN_HDR : 0) +
-			  (o.transport == TR_UDP ? IP_HDR + UDP_HDR + UDP_PAD : 0);
+		dgr_off =
+		    (o.cooked ? SLL_HDR : ETH_HDR) + (o.vlan ? VLAN_HDR : 0) + net_hdr_len(&o);
 		if (f->kind == FK_DCP_DOORBELL) {
 			struct rec *r = &recs[f->gtxn];
 			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
