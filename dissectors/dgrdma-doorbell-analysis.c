@@ -473,19 +473,17 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	msg.data_len = m->data_len;
 	if (txn->complete_frame) {
 		/*
-		 * The reassembler forgets a transaction once complete. Every
-		 * fragment of it was seen, so one that fits is a duplicate.
+		 * Every fragment of it was seen: as the engine (latency-report's
+		 * duplicate_messages), a fragment after completion is a repeat;
+		 * one that does not fit the transaction is marked so as well.
 		 */
 		memset(&done, 0, sizeof(done));
 		done.txn_id = txn->txn_id;
 		done.flag_addr = txn->flag_addr;
 		done.flag_value = txn->flag_value;
 		done.num_msgs = txn->num_msgs;
-		if (dgr_reasm_fragment_check(&done, &msg) == 0) {
-			res->duplicate_fragment = TRUE;
-		} else {
-			res->inconsistent = TRUE;
-		}
+		res->duplicate_fragment = TRUE;
+		res->inconsistent = dgr_reasm_fragment_check(&done, &msg) != 0;
 		return;
 	}
 	if (txn->given_up) {

@@ -309,6 +309,20 @@ if [ -x "$GEN" ]; then
 		"cooked capture, 2 connections, DCP doorbells: latency-report gives them to the same connection"
 fi
 
+# --- a fragment sent again after its transaction completed (frame 5: txn 1's last of 3, again as frame 19 at
+# the end with the FPGA's next frame_seq, 13), as it was or disagreeing with its transaction
+# (num_msgs_in_txn 4): both are repeats, counted as latency-report's duplicate_messages; the second
+# is also marked inconsistent. Before, the plugin called the second inconsistent only.
+"$GEN" --txns 4 --buffers 4 --bytes 20000 --format pcap -o "$DT/rep.pcap" -e "$DT/rep.json" >/dev/null
+for v in "same" "4"; do
+	python3 "$DGR_SRC/test/lib/repeat_fragment.py" "$DT/rep.pcap" "$DT/rep-$v.pcap" 5 13 \
+		$([ "$v" = same ] || echo "$v")
+	publish "$DT/rep-$v.pcap"
+	check_eq "$(ts -r "rep-$v.pcap" -Y dgrdma.analysis.duplicate_fragment -T fields -e frame.number) $(ts -r "rep-$v.pcap" -Y dgrdma.expert.txn_inconsistent -T fields -e frame.number | grep -c .) $("$DGR_BUILD/bin/latency-report" --json --no-progress "$DT/rep-$v.pcap" | jq .capture.duplicate_messages)" \
+		"19 $([ "$v" = same ] && echo 0 || echo 1) 1" \
+		"a repeat after completion (num_msgs_in_txn $v): frame 19 a duplicate in both tools, inconsistent only when it disagrees"
+done
+
 # --- the engine's connection limit (256): frames of more connections are decoded, not analysed
 python3 "$DGR_SRC/test/lib/many_conns.py" 300 "$DT/conns.pcap"
 publish "$DT/conns.pcap"
