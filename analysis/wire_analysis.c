@@ -314,10 +314,8 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 			  const struct dgr_msg *m, uint64_t ts, uint64_t ref)
 {
 	struct wa_side_state *s;
-	struct dgr_txn_info done;
+	struct eng_data_result res;
 	struct dgr_flag_word fw;
-	struct dm_result r;
-	int rc;
 
 	decide_host(w, ci, side);
 	s = side_state(w, c, side);
@@ -325,46 +323,41 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->reasm_overflow++;
 		return;
 	}
-	rc = eng_reasm_add(&s->reasm, m, ts, ref, &done);
-	if (rc == -DGR_E_NOSPACE) {
+	eng_feed_data(&s->reasm, s->matcher, m, ts, ref, &res);
+	switch (res.kind) {
+	case ENG_DATA_NO_ROOM:
 		w->reasm_overflow++;
 		return;
-	}
-	if (rc < 0) {
-		count_malformed(w, rc);
+	case ENG_DATA_REFUSED:
+		count_malformed(w, res.err);
 		return;
-	}
-	if (rc == DGR_REASM_DUPLICATE || rc == ENG_REASM_AFTER_COMPLETE) {
+	case ENG_DATA_DUPLICATE:
 		/* seen before, or after its transaction completed: a repeated fragment */
 		w->duplicate_msgs++;
 		return;
-	}
-	if (rc == ENG_REASM_AFTER_GIVEN_UP) {
+	case ENG_DATA_AFTER_GIVEN_UP:
 		/* as the plugin does: it neither restarts the transaction nor counts it again */
 		w->msgs_after_given_up++;
 		return;
-	}
-	if (rc != DGR_REASM_COMPLETE) {
-		if (m->flag_addr != DGR_NO_FLAG) {
-			/* a newer transaction into a buffer gives up the one waiting there */
-			dm_feed_msg(s->matcher, m->flag_addr, m->txn_id, &r);
-			on_bell_result(w, ci, dir_of(c, side), &r, ts);
-		}
+	case ENG_DATA_PARTIAL:
+		on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
 		return;
+	case ENG_DATA_COMPLETE:
+		break;
 	}
-	s->st.data_bytes += done.bytes;
-	if (done.bytes > s->st.max_txn_bytes) {
-		s->st.max_txn_bytes = done.bytes;
+	s->st.data_bytes += res.done.bytes;
+	if (res.done.bytes > s->st.max_txn_bytes) {
+		s->st.max_txn_bytes = res.done.bytes;
 	}
 	if (s->st.first_ts == 0 || ts < s->st.first_ts) {
 		s->st.first_ts = ts;
 	}
 	s->st.last_ts = ts;
-	if (done.flag_addr == DGR_NO_FLAG) {
+	if (res.done.flag_addr == DGR_NO_FLAG) {
 		s->st.writes_without_flag++;
 		return;
 	}
-	dgr_flag_decode(done.flag_value, &fw);
+	dgr_flag_decode(res.done.flag_value, &fw);
 	if (fw.valid && fw.opcode == DGR_OPCODE_DISCONTINUITY) {
 		s->st.discontinuities++;
 	}
@@ -373,14 +366,13 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 			.dir = dir_of(c, side),
 			.conn = ci,
 			.ts = ts,
-			.bytes = done.bytes,
+			.bytes = res.done.bytes,
 			.opcode = fw.opcode,
 		};
 
 		w->o.on_txn(w->o.ctx, &ev);
 	}
-	dm_feed_txn(s->matcher, done.flag_addr, done.txn_id, ts, ref, &r);
-	on_bell_result(w, ci, dir_of(c, side), &r, ts);
+	on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
 }
 
 /*

@@ -26,6 +26,7 @@
 
 #include "doorbell_match.h"
 #include "engine/conn_table.h"
+#include "engine/data_feed.h"
 #include "engine/msg_rules.h"
 #include "engine/reasm_feed.h"
 #include "engine/seq_track.h"

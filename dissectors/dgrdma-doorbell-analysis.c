@@ -22,6 +22,7 @@
 
 #include "../analysis/doorbell_match.h"
 #include "../analysis/engine/conn_table.h"
+#include "../analysis/engine/data_feed.h"
 #include "../analysis/engine/reasm_feed.h"
 #include "../analysis/engine/seq_track.h"
 #include "dgrdma-doorbell-analysis.h"
@@ -407,50 +408,51 @@ static void dgr_an_give_up(const struct dgr_txn_info *t, void *ctx)
 	struct dgr_an_txn *txn =
 	    (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(t->txn_id));
 
-	if (txn) {
+	if (txn && !txn->complete_frame) {
+		/* (a completed id the engine no longer remembers was fed as new: it stays complete)
+		 */
 		txn->given_up = TRUE;
 	}
 }
 
 /*
- * Feeds one fragment to the sender's reassembler (created on first use) by
- * the engine's rule, latency-report's (analysis/engine/reasm_feed.h): by
- * capture time (the reasm_timeout preference) and, when full, the older half
- * given up. Returns what eng_reasm_add() returns, or -DGR_E_SYS when no
- * reassembler could be made.
+ * The sender's reassembler, made on first use with the engine's rule
+ * (analysis/engine/reasm_feed.h, latency-report's): given up by capture time
+ * (the reasm_timeout preference) and, when full, the older half. NULL when
+ * memory runs out.
  */
-static int dgr_an_reasm_add(struct dgr_an_dir *d, const struct dgr_msg *m, packet_info *pinfo,
-			    struct dgr_txn_info *done)
+static struct eng_reasm *dgr_an_reasm(struct dgr_an_dir *d)
 {
 	if (!d->reasm) {
 		d->reasm = (struct eng_reasm *)malloc(sizeof(*d->reasm));
 		if (!d->reasm) {
-			return -DGR_E_SYS;
+			return NULL;
 		}
 		if (eng_reasm_init(d->reasm, ENG_REASM_MAX,
 				   (guint64)dgr_an_reasm_timeout_ms * G_GUINT64_CONSTANT(1000000),
 				   dgr_an_give_up, d, NULL) < 0) {
 			free(d->reasm);
 			d->reasm = NULL;
-			return -DGR_E_SYS;
+			return NULL;
 		}
 		wmem_register_callback(wmem_file_scope(), dgr_an_reasm_free_cb, d->reasm);
 	}
-	return eng_reasm_add(d->reasm, m, dgr_an_ns(&pinfo->abs_ts), pinfo->num, done);
+	return d->reasm;
 }
 
 /*
- * Transaction state of one data fragment sent by fr->dir: the reassembler
- * decides (accepted, duplicate, inconsistent, completing); this records it.
+ * Transaction state of one data fragment sent by fr->dir: the engine decides
+ * (eng_feed_data(), latency-report's sequence); this records it.
  */
 static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
 			const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
+	struct eng_data_result r;
+	struct eng_reasm *reasm;
+	struct dm_matcher *dm;
 	struct dgr_an_txn *txn;
-	struct dgr_txn_info done;
 	struct dgr_msg msg;
-	int rc;
 
 	txn = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
 	if (!txn) {
@@ -471,60 +473,57 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	msg.msg_seq = m->msg_seq;
 	msg.data_addr = m->data_addr;
 	msg.data_len = m->data_len;
-	if (txn->complete_frame) {
-		/*
-		 * Every fragment of it was seen: as the engine (latency-report's
-		 * duplicate_messages), a fragment after completion is a repeat;
-		 * one that does not fit the transaction is marked so as well.
-		 */
-		memset(&done, 0, sizeof(done));
-		done.txn_id = txn->txn_id;
-		done.flag_addr = txn->flag_addr;
-		done.flag_value = txn->flag_value;
-		done.num_msgs = txn->num_msgs;
+	reasm = dgr_an_reasm(d);
+	dm = dgr_an_matcher(d);
+	if (!reasm || !dm) {
+		return; /* out of memory: not analysed */
+	}
+	eng_feed_data(reasm, dm, &msg, dgr_an_ns(&pinfo->abs_ts), (guint64)(uintptr_t)txn, &r);
+	switch (r.kind) {
+	case ENG_DATA_DUPLICATE:
 		res->duplicate_fragment = TRUE;
-		res->inconsistent = dgr_reasm_fragment_check(&done, &msg) != 0;
-		return;
-	}
-	if (txn->given_up) {
-		return;
-	}
-	rc = dgr_an_reasm_add(d, &msg, pinfo, &done);
-	if (rc == -DGR_E_NUM_MSGS) {
-		/* A receiver drops such a fragment; so does the analysis. */
-		res->inconsistent = TRUE;
-		return;
-	}
-	if (rc == DGR_REASM_DUPLICATE || rc == ENG_REASM_AFTER_COMPLETE) {
-		res->duplicate_fragment = TRUE;
-		return;
-	}
-	if (rc < 0 || rc == ENG_REASM_AFTER_GIVEN_UP) {
-		/* the map above answers first; the feed's own memory says the same */
-		return;
-	}
-	if (rc == DGR_REASM_PARTIAL && m->flag_addr != DGR_NO_FLAG) {
-		/* a newer transaction into a buffer gives up the one waiting there */
-		struct dm_matcher *dm = dgr_an_matcher(d);
-		struct dm_result r;
+		if (txn->complete_frame) {
+			/*
+			 * After its transaction completed (the engine remembers the
+			 * id only): one that does not fit it is marked so as well.
+			 */
+			struct dgr_txn_info done;
 
-		if (dm && dm_feed_msg(dm, m->flag_addr, m->txn_id, &r) >= 0) {
-			dgr_an_unmatched(conn, fr, pinfo, &r);
+			memset(&done, 0, sizeof(done));
+			done.txn_id = txn->txn_id;
+			done.flag_addr = txn->flag_addr;
+			done.flag_value = txn->flag_value;
+			done.num_msgs = txn->num_msgs;
+			res->inconsistent = dgr_reasm_fragment_check(&done, &msg) != 0;
 		}
-	}
-	if (txn->msgs_seen == 0) {
-		/* The first fragment accepted defines the transaction, as in the reassembler. */
-		txn->flag_addr = m->flag_addr;
-		txn->flag_value = m->flag_value;
-		txn->num_msgs = m->num_msgs;
-	}
-	if (rc != DGR_REASM_COMPLETE) {
+		return;
+	case ENG_DATA_REFUSED:
+		/* a receiver drops such a fragment; so does the analysis */
+		res->inconsistent = r.err == -DGR_E_NUM_MSGS;
+		return;
+	case ENG_DATA_AFTER_GIVEN_UP:
+	case ENG_DATA_NO_ROOM:
+		return;
+	case ENG_DATA_PARTIAL:
+		dgr_an_unmatched(conn, fr, pinfo, &r.bell);
+		if (txn->msgs_seen == 0) {
+			/* the first fragment accepted defines the transaction, as in the
+			 * reassembler */
+			txn->flag_addr = m->flag_addr;
+			txn->flag_value = m->flag_value;
+			txn->num_msgs = m->num_msgs;
+		}
 		txn->msgs_seen++;
 		txn->bytes += m->data_len;
 		return;
+	case ENG_DATA_COMPLETE:
+		break;
 	}
-	txn->msgs_seen = done.msgs_seen;
-	txn->bytes = done.bytes;
+	txn->flag_addr = r.done.flag_addr;
+	txn->flag_value = r.done.flag_value;
+	txn->num_msgs = r.done.num_msgs;
+	txn->msgs_seen = r.done.msgs_seen;
+	txn->bytes = r.done.bytes;
 	res->completes = TRUE;
 	txn->complete_frame = pinfo->num;
 	txn->complete_ts = pinfo->abs_ts;
@@ -532,21 +531,10 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 		return; /* a write without flag expects no doorbell */
 	}
 	dgr_an_event_add(fr, DGR_AN_EV_TXN_COMPLETE, conn->label[fr->dir], NULL);
-	{
-		struct dm_matcher *dm = dgr_an_matcher(d);
-		struct dm_result r;
-		int b;
-
-		if (!dm) {
-			return;
-		}
-		b = dm_feed_txn(dm, txn->flag_addr, txn->txn_id, dgr_an_ns(&pinfo->abs_ts),
-				(guint64)(uintptr_t)txn, &r);
-		if (b >= 0) {
-			txn->buffer = (guint32)b;
-		}
-		dgr_an_unmatched(conn, fr, pinfo, &r);
+	if (r.buffer >= 0) {
+		txn->buffer = (guint32)r.buffer;
 	}
+	dgr_an_unmatched(conn, fr, pinfo, &r.bell);
 }
 
 const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,

@@ -18,8 +18,9 @@
  * transaction completed or was given up does not start a new incomplete one
  * (which would be given up later and counted a second time): the ids of the
  * last ENG_FINISHED_WINDOW transaction ids below the highest finished one
- * (transaction ids count up per sender). The plugin keeps every transaction
- * of a capture for the GUI and asks its own map first; the answer is the same.
+ * (transaction ids count up per sender). Both tools ask this first
+ * (data_feed.h); the plugin keeps every transaction of a capture for the GUI
+ * besides, to say whether a repeat fits the transaction it repeats.
  */
 #ifndef DGR_ENGINE_REASM_FEED_H
 #define DGR_ENGINE_REASM_FEED_H
