@@ -584,7 +584,8 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 		fr->conn_label = conn->label[data_side];
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, identity, &res);
 	} else {
-		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, "(no DG-RDMA connection)", NULL);
+		res.no_connection = TRUE;
+		dgr_an_event_add(fr, DGR_AN_EV_DCP_NO_CONN, NULL, NULL);
 	}
 	return dgr_an_frame_add_msg(fr, &res);
 }

@@ -53,6 +53,8 @@ struct dgr_an_msg {
 	unsigned duplicate_fragment : 1; /* msg_seq of txn already seen */
 	unsigned inconsistent : 1;	 /* num_msgs/flag fields disagree with earlier fragments */
 	unsigned is_doorbell : 1;
+	unsigned
+	    no_connection : 1; /* DCP doorbell: no connection's data could be what it answers */
 };
 
 enum dgr_an_seq_status {
@@ -70,6 +72,9 @@ enum dgr_an_event_kind {
 	DGR_AN_EV_DOORBELL,
 	DGR_AN_EV_UNMATCHED,
 	DGR_AN_EV_ORPHAN,
+	/* a DCP doorbell no connection's data could be what it answers (latency-report's
+	 * dcp.doorbells_without_connection): no connection, so no orphan of one */
+	DGR_AN_EV_DCP_NO_CONN,
 };
 
 /* Allocated one by one and never moved: the tap holds pointers to them. */

@@ -39,6 +39,10 @@ static tap_packet_status doorbell_tree_packet(stats_tree *st, packet_info *pinfo
 	(void)edt;
 	(void)flags;
 	root = tick_stat_node(st, st_root, 0, TRUE);
+	if (ev->kind == DGR_AN_EV_DCP_NO_CONN) {
+		tick_stat_node(st, "DCP doorbells without a DG-RDMA connection", root, FALSE);
+		return TAP_PACKET_REDRAW;
+	}
 	conn_node = tick_stat_node(st, label, root, TRUE);
 	switch (ev->kind) {
 	case DGR_AN_EV_TXN_COMPLETE:
@@ -60,6 +64,8 @@ static tap_packet_status doorbell_tree_packet(stats_tree *st, packet_info *pinfo
 	case DGR_AN_EV_ORPHAN:
 		tick_stat_node(st, "Doorbells orphan", conn_node, FALSE);
 		break;
+	case DGR_AN_EV_DCP_NO_CONN:
+		break; /* counted above, outside any connection */
 	}
 	return TAP_PACKET_REDRAW;
 }

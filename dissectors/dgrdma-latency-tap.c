@@ -4,9 +4,10 @@
  * complete transactions (with a flag write), doorbells (matched + orphans),
  * matched doorbells, unmatched transactions, orphan doorbells, transactions
  * still waiting at the end (pending), and the latency of matched doorbells
- * min/p50/p90/p99/p99.9/max/mean. Percentiles are nearest-rank (the ceil(p * n)-th smallest
- * value), as latency-report computes them. Fed by the events the analysis
- * stored on the first pass (dgrdma-doorbell-analysis.c).
+ * min/p50/p90/p99/p99.9/max/mean; DCP doorbells without a DG-RDMA connection
+ * on their own line, as latency-report counts them. Percentiles are nearest-rank (the ceil(p *
+ * n)-th smallest value), as latency-report computes them. Fed by the events the analysis stored on
+ * the first pass (dgrdma-doorbell-analysis.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct latency_row {
 
 struct latency_tap {
 	char *filter;
+	guint64 dcp_no_conn;  /* DCP doorbells without a DG-RDMA connection */
 	GHashTable *by_label; /* label -> row */
 	GPtrArray *rows;      /* in order of first appearance */
 };
@@ -53,6 +55,7 @@ static void latency_reset(void *tapdata)
 
 	g_hash_table_remove_all(t->by_label);
 	g_ptr_array_set_size(t->rows, 0);
+	t->dcp_no_conn = 0;
 }
 
 static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt,
@@ -66,6 +69,11 @@ static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_
 	(void)pinfo;
 	(void)edt;
 	(void)flags;
+	if (ev->kind == DGR_AN_EV_DCP_NO_CONN) {
+		/* as latency-report: not an orphan of any connection, counted on its own */
+		t->dcp_no_conn++;
+		return TAP_PACKET_REDRAW;
+	}
 	row = (struct latency_row *)g_hash_table_lookup(t->by_label, label);
 	if (!row) {
 		row = g_new0(struct latency_row, 1);
@@ -91,6 +99,8 @@ static tap_packet_status latency_packet(void *tapdata, packet_info *pinfo, epan_
 	case DGR_AN_EV_ORPHAN:
 		row->orphans++;
 		break;
+	case DGR_AN_EV_DCP_NO_CONN:
+		break; /* counted above */
 	}
 	return TAP_PACKET_REDRAW;
 }
@@ -156,6 +166,10 @@ static void latency_draw(void *tapdata)
 			print_us(v[n - 1]);
 			printf(" %12.3f\n", (double)sum / (double)n / 1000.0);
 		}
+	}
+	if (t->dcp_no_conn) {
+		printf("\nDCP doorbells without a DG-RDMA connection: %" G_GUINT64_FORMAT "\n",
+		       t->dcp_no_conn);
 	}
 	printf("===================================================================="
 	       "================================================\n");

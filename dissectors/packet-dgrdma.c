@@ -71,6 +71,7 @@ static int hf_an_doorbell_for = -1;
 static int hf_an_doorbell_txn = -1;
 static int hf_an_doorbell_latency = -1;
 static int hf_an_orphan = -1;
+static int hf_an_no_connection = -1;
 
 static gint ett_dgrdma = -1;
 static gint ett_message = -1;
@@ -97,6 +98,7 @@ static expert_field ei_txn_unmatched = EI_INIT;
 static expert_field ei_txn_inconsistent = EI_INIT;
 static expert_field ei_dup_fragment = EI_INIT;
 static expert_field ei_doorbell_orphan = EI_INIT;
+static expert_field ei_doorbell_no_connection = EI_INIT;
 
 static dissector_handle_t dgrdma_eth_handle;
 static dissector_handle_t dgrdma_udp_handle;
@@ -327,6 +329,13 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
 		ti = proto_tree_add_uint(atree, hf_an_doorbell_buffer, tvb, 0, 0,
 					 an->doorbell_buffer);
 		proto_item_set_generated(ti);
+		if (an->no_connection) {
+			/* as latency-report: not an orphan of a connection, a doorbell of none */
+			ti = proto_tree_add_boolean(atree, hf_an_no_connection, tvb, 0, 0, TRUE);
+			proto_item_set_generated(ti);
+			expert_add_info(pinfo, msg_item, &ei_doorbell_no_connection);
+			return;
+		}
 		if (!an->answers) {
 			ti = proto_tree_add_boolean(atree, hf_an_orphan, tvb, 0, 0, TRUE);
 			proto_item_set_generated(ti);
@@ -1009,6 +1018,12 @@ void proto_register_dgrdma(void)
 		{ &hf_an_orphan,
 		  { "Orphan doorbell", "dgrdma.analysis.orphan", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
 		    "No complete, unanswered transaction was waiting for this doorbell", HFILL } },
+		{ &hf_an_no_connection,
+		  { "DCP doorbell without a DG-RDMA connection", "dgrdma.analysis.no_connection",
+		    FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		    "No connection has sent data from this DCP write's destination to its source "
+		    "(latency-report: dcp.doorbells_without_connection)",
+		    HFILL } },
 	};
 	static gint *ett[] = {
 		&ett_dgrdma, &ett_message, &ett_flag, &ett_analysis, &ett_frame_analysis,
@@ -1076,6 +1091,10 @@ void proto_register_dgrdma(void)
 		{ &ei_doorbell_orphan,
 		  { "dgrdma.expert.doorbell_orphan", PI_SEQUENCE, PI_WARN,
 		    "Doorbell with no visible transaction waiting for it", EXPFILL } },
+		{ &ei_doorbell_no_connection,
+		  { "dgrdma.expert.doorbell_no_connection", PI_SEQUENCE, PI_WARN,
+		    "DCP doorbell with no DG-RDMA connection whose data it could answer",
+		    EXPFILL } },
 	};
 	module_t *module;
 	expert_module_t *expert;

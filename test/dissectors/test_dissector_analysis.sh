@@ -315,8 +315,10 @@ fi
 # is also marked inconsistent. Before, the plugin called the second inconsistent only.
 "$GEN" --txns 4 --buffers 4 --bytes 20000 --format pcap -o "$DT/rep.pcap" -e "$DT/rep.json" >/dev/null
 for v in "same" "4"; do
+	num_msgs=()
+	[ "$v" = same ] || num_msgs=("$v")
 	python3 "$DGR_SRC/test/lib/repeat_fragment.py" "$DT/rep.pcap" "$DT/rep-$v.pcap" 5 13 \
-		$([ "$v" = same ] || echo "$v")
+		"${num_msgs[@]}"
 	publish "$DT/rep-$v.pcap"
 	check_eq "$(ts -r "rep-$v.pcap" -Y dgrdma.analysis.duplicate_fragment -T fields -e frame.number) $(ts -r "rep-$v.pcap" -Y dgrdma.expert.txn_inconsistent -T fields -e frame.number | grep -c .) $("$DGR_BUILD/bin/latency-report" --json --no-progress "$DT/rep-$v.pcap" | jq .capture.duplicate_messages)" \
 		"19 $([ "$v" = same ] && echo 0 || echo 1) 1" \
@@ -384,6 +386,9 @@ k = ["transactions", "doorbells", "matched", "unmatched_transactions", "orphan_d
      "pending_at_end"]
 print(" ".join(str(sum(w[d][x] for d in w)) for x in k))' <<<"$lr")" \
 		"$name: tap and latency-report count the same transactions, doorbells, matched, unmatched, orphans, pending"
+	check_eq "$(sed -n 's/^DCP doorbells without a DG-RDMA connection: //p' <<<"$tap" | grep . || echo 0)" \
+		"$(jq -r '.dcp.doorbells_without_connection' <<<"$lr")" \
+		"$name: tap and latency-report count the same DCP doorbells without a connection"
 	rows=$(grep -c '^  transactions' <<<"$tap")
 	if [ "$rows" = 1 ] && grep -q ' min ' <<<"$tap"; then
 		check_eq "$(grep -A1 ' min ' <<<"$tap" | tail -1 |
@@ -445,6 +450,18 @@ else
 --transport udp --doorbell dcp --txns 100 --coalesce-doorbells 2
 --transport udp6 --doorbell dcp --txns 100 --conns 2 --mtu 1500 --bytes 6000
 ARGS
+fi
+
+# --- DCP doorbells with no DG-RDMA data in the capture (only the DCP frames of a run kept): no
+# connection's data could be what they answer. latency-report counts them apart
+# (dcp.doorbells_without_connection), not as orphans of a connection; so do the tap and the field.
+"$GEN" --doorbell dcp --txns 10 -o "$DT/dcp10.pcapng" -e "$DT/dcp10.json" >/dev/null
+publish "$DT/dcp10.pcapng"
+ts -r dcp10.pcapng -Y dcp -w home/dcp-only.pcapng
+check_eq "$(ts -r home/dcp-only.pcapng -q -z dgrdma,latency | grep -c '^Connection') $(ts -r home/dcp-only.pcapng -q -z dgrdma,latency | sed -n 's/^DCP doorbells without a DG-RDMA connection: //p') $(ts -r home/dcp-only.pcapng -Y dgrdma.analysis.no_connection -T fields -e frame.number | grep -c .) $(ts -r home/dcp-only.pcapng -Y dgrdma.analysis.orphan -T fields -e frame.number | grep -c .)" \
+	"0 10 10 0" "DCP doorbells without DG-RDMA data: no connection row, 10 counted apart, 10 marked, no orphan"
+if [ -x "$LR" ] && [ -x "$GEN" ]; then
+	agree "DCP doorbells without DG-RDMA data" home/dcp-only.pcapng
 fi
 
 done_testing
