@@ -22,7 +22,7 @@ ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engi
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
-	analysis/wire_analysis.c analysis/host_events.c analysis/join.c \
+	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
@@ -43,6 +43,7 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh 
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
+	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(ANALYSIS_LIBDGRDMA)

@@ -29,6 +29,7 @@
 #define IP6_NH_HOP_BY_HOP 0
 #define IP6_NH_ROUTING	  43
 #define IP6_NH_DST_OPTS	  60
+#define IP6_NH_FRAGMENT	  44
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
@@ -183,12 +184,48 @@ static void handle_udp(struct wire_analysis *w, struct wa_l2 *l2, const uint8_t 
 	}
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * An IP fragment of a UDP datagram (len bytes at data, all captured): kept
+ * until its datagram is whole, which is then fed to handle_udp() as the
+ * frame of the fragment that completed it. A fragment cut by the snap length
+ * cannot be put back: an other frame.
+ */
+static void handle_fragment(struct wire_analysis *w, struct wa_l2 *l2,
+			    const struct ip_defrag_key *k, size_t off, const uint8_t *data,
+			    size_t len, bool captured, bool more, uint64_t ts, uint64_t ref)
+{
+	const uint8_t *whole;
+	size_t whole_len;
+	int rc;
+
+	if (!captured || (!w->ip_defrag.slot && ip_defrag_init(&w->ip_defrag) < 0)) {
+		wa_feed_other(w, ts);
+		return;
+	}
+	rc = ip_defrag_add(&w->ip_defrag, k, off, data, len, more, ts, &whole, &whole_len);
+	if (rc < 0) {
+		wa_feed_other(w, ts);
+	} else if (rc == 0) {
+		wa_note_ip_fragment(w, ts);
+	} else if (whole_len < 8) {
+		wa_feed_other(w, ts); /* no room for a UDP header */
+	} else {
+		handle_udp(w, l2, whole, whole_len, whole_len, whole_len, ts, ref);
+	}
+}
+
 /* Takes an IPv4 packet apart; feeds DG-RDMA and DCP over UDP (handle_udp()). */
 static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
 			uint64_t ts, uint64_t ref)
 {
 	size_t ihl, tot;
 	struct wa_l2 l2;
+	uint16_t frag;
 
 	if (cap < 20 || (p[0] >> 4) != 4 || p[9] != IPPROTO_UDP_NUM) {
 		wa_feed_other(w, ts);
@@ -196,31 +233,46 @@ static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	}
 	ihl = (size_t)(p[0] & 0x0F) * 4;
 	tot = be16(p + 2);
-	if (ihl < 20 || cap < ihl + 8 || tot < ihl + 8) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	if ((be16(p + 6) & 0x1FFF) != 0) {
-		/* a non-first IP fragment carries no UDP header */
+	frag = be16(p + 6);
+	if (ihl < 20 || cap < ihl || tot < ihl) {
 		wa_feed_other(w, ts);
 		return;
 	}
 	eng_addr_ipv4(&l2.src, p + 12, 0);
 	eng_addr_ipv4(&l2.dst, p + 16, 0);
+	if (frag & 0x3FFF) {
+		/* more fragments, or an offset: put the datagram back together first */
+		struct ip_defrag_key k = { .version = 4,
+					   .proto = IPPROTO_UDP_NUM,
+					   .id = be16(p + 4) };
+
+		memcpy(k.src, p + 12, 4);
+		memcpy(k.dst, p + 16, 4);
+		handle_fragment(w, &l2, &k, (size_t)(frag & 0x1FFF) * 8, p + ihl, tot - ihl,
+				cap >= tot, (frag & 0x2000) != 0, ts, ref);
+		return;
+	}
+	if (cap < ihl + 8 || tot < ihl + 8) {
+		wa_feed_other(w, ts);
+		return;
+	}
 	handle_udp(w, &l2, p + ihl, cap - ihl, tot - ihl, len - ihl, ts, ref);
 }
 
 /*
  * Takes an IPv6 packet apart: hop-by-hop, routing and destination options
- * headers are skipped; a fragment header makes it other (as IPv4 fragments
- * but the first: the stack sends no IP fragments). Feeds UDP to handle_udp().
+ * headers are skipped, fragments put back together (handle_fragment()).
+ * Feeds UDP to handle_udp().
  */
 static void handle_ipv6(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
 			uint64_t ts, uint64_t ref)
 {
-	size_t off = IP6_HDR_LEN, payload;
+	size_t off = IP6_HDR_LEN, payload, frag_off = 0;
 	struct wa_l2 l2;
 	uint8_t next;
+	uint16_t frag_field = 0;
+	uint32_t frag_id = 0;
+	bool fragment = false;
 
 	if (cap < IP6_HDR_LEN || (p[0] >> 4) != 6) {
 		wa_feed_other(w, ts);
@@ -228,20 +280,43 @@ static void handle_ipv6(struct wire_analysis *w, const uint8_t *p, size_t cap, s
 	}
 	payload = be16(p + 4);
 	next = p[6];
-	while (next == IP6_NH_HOP_BY_HOP || next == IP6_NH_ROUTING || next == IP6_NH_DST_OPTS) {
+	while (next == IP6_NH_HOP_BY_HOP || next == IP6_NH_ROUTING || next == IP6_NH_DST_OPTS ||
+	       next == IP6_NH_FRAGMENT) {
 		if (cap < off + 8) {
 			wa_feed_other(w, ts);
 			return;
 		}
+		if (next == IP6_NH_FRAGMENT) {
+			fragment = true;
+			frag_field = be16(p + off + 2);
+			frag_id = be32(p + off + 4);
+			next = p[off];
+			off += 8;
+			break; /* what follows is the fragmentable part */
+		}
 		next = p[off];
 		off += ((size_t)p[off + 1] + 1) * 8;
 	}
-	if (next != IPPROTO_UDP_NUM || cap < off + 8 || IP6_HDR_LEN + payload < off + 8) {
+	if (next != IPPROTO_UDP_NUM || IP6_HDR_LEN + payload < off) {
 		wa_feed_other(w, ts);
 		return;
 	}
 	eng_addr_ipv6(&l2.src, p + 8, 0);
 	eng_addr_ipv6(&l2.dst, p + 24, 0);
+	frag_off = frag_field & 0xFFF8;
+	if (fragment && (frag_off || (frag_field & 1))) {
+		struct ip_defrag_key k = { .version = 6, .proto = IPPROTO_UDP_NUM, .id = frag_id };
+
+		memcpy(k.src, p + 8, 16);
+		memcpy(k.dst, p + 24, 16);
+		handle_fragment(w, &l2, &k, frag_off, p + off, IP6_HDR_LEN + payload - off,
+				cap >= IP6_HDR_LEN + payload, (frag_field & 1) != 0, ts, ref);
+		return;
+	}
+	if (cap < off + 8 || IP6_HDR_LEN + payload < off + 8) {
+		wa_feed_other(w, ts);
+		return;
+	}
 	handle_udp(w, &l2, p + off, cap - off, IP6_HDR_LEN + payload - off, len - off, ts, ref);
 }
 

@@ -174,6 +174,16 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "dcp_frames", "DCP frames", w->dcp.frames);
 	dgr_pr_u64(p, "other_frames", "other frames", w->other_frames);
 	print_port_hints(p, w);
+	if (w->ip_defrag.c.fragments) {
+		/* UDP sent in IP fragments: put together as its receiver's kernel does */
+		dgr_pr_u64(p, "ip_fragments", "IP fragments (frames)", w->ip_defrag.c.fragments);
+		dgr_pr_u64(p, "ip_datagrams_reassembled", "datagrams put together from them",
+			   w->ip_defrag.c.datagrams);
+		dgr_pr_u64(p, "ip_fragments_given_up", "fragments of datagrams never completed",
+			   w->ip_defrag.c.given_up);
+		dgr_pr_u64(p, "ip_fragments_refused",
+			   "fragments refused (past 65535 bytes or the end)", w->ip_defrag.c.bad);
+	}
 	dgr_pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
 	dgr_pr_u64(p, "snap_cut_frames", "frames whose later messages were cut",
 		   w->snap_cut_frames);

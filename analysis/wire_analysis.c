@@ -89,6 +89,7 @@ void wa_free(struct wire_analysis *w)
 		free(w->conns);
 	}
 	eng_conns_free(&w->table);
+	ip_defrag_free(&w->ip_defrag);
 	series_free(&w->lat[WA_RX]);
 	series_free(&w->lat[WA_TX]);
 	series_free(&w->lat_txn[WA_RX]);
@@ -221,6 +222,11 @@ void wa_feed_other(struct wire_analysis *w, uint64_t ts)
 {
 	note_time(w, ts);
 	w->other_frames++;
+}
+
+void wa_note_ip_fragment(struct wire_analysis *w, uint64_t ts)
+{
+	note_time(w, ts);
 }
 
 static void note_hint_port(struct wire_analysis *w, uint16_t port)
@@ -582,6 +588,7 @@ void wa_finish(struct wire_analysis *w)
 		return;
 	}
 	w->finished = true;
+	ip_defrag_finish(&w->ip_defrag);
 	for (i = 0; i < w->table.n; i++) {
 		struct wa_conn *c = &w->conns[i];
 

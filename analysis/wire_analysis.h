@@ -25,6 +25,7 @@
 #include <dgrdma/wire.h>
 
 #include "doorbell_match.h"
+#include "ip_defrag.h"
 #include "engine/conn_table.h"
 #include "engine/data_feed.h"
 #include "engine/msg_rules.h"
@@ -147,6 +148,8 @@ struct wire_analysis {
 	uint64_t other_port_datagrams;
 	struct wa_port_hint port_hints[WA_MAX_PORT_HINTS];
 	unsigned int n_port_hints;
+	/* IP fragments (pcap_input.c puts them together); .slot NULL until the first */
+	struct ip_defrag ip_defrag;
 	struct eng_seq_counts seq; /* sequence analysis, over every sender (wa_finish) */
 	uint64_t first_ts, last_ts;
 	struct wa_dcp_stats dcp;
@@ -193,6 +196,12 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 
 /* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
 void wa_feed_other(struct wire_analysis *w, uint64_t ts);
+
+/*
+ * Counts a frame whose IP fragment was kept for reassembly (and its time):
+ * the fragment that completes a datagram is fed as the datagram instead.
+ */
+void wa_note_ip_fragment(struct wire_analysis *w, uint64_t ts);
 
 /*
  * Notes a UDP datagram between ports sport and dport, neither of them the

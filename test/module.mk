@@ -95,6 +95,7 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
 FUZZ_TARGETS += fuzz-capture
 $(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/pcap_input.c analysis/wire_analysis.c \
+		analysis/ip_defrag.c \
 		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
 		stack/src/cli.c stack/src/stats.c \
 		$(BUILD)/lib/libdgrdma.a

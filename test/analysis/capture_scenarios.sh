@@ -170,6 +170,15 @@ scenario udp6-dcp "" --transport udp6 --doorbell dcp --txns 48 --buffers 8 --coa
 scenario udp6-cooked-loss "" --link sll --transport udp6 --conns 2 --txns 60 --drop-every 9
 scenario udp6-tx-host "--host [fd00::1]:40000" --transport udp6 --dir tx --txns 40 --vlan 5
 
+# UDP datagrams longer than the path's MTU, sent as IP fragments (--ip-mtu): put back together
+# as the receiver's kernel does, in IPv4 and IPv6, with whole datagrams lost to the capture
+scenario ip-fragments "" --transport udp --ip-mtu 1500 --txns 40 --bytes 8192 --drop-every 7
+scenario ip6-fragments "" --transport udp6 --ip-mtu 1280 --txns 30 --doorbell dcp --coalesce-doorbells 2
+# 40 datagrams of 8 KiB (8192 + 24 + 10 + 8 + 2 bytes of UDP) in 6 fragments of at most 1480
+check_eq "$(jq -r '.capture | "\(.ip_fragments) \(.ip_datagrams_reassembled) \(.ip_fragments_given_up) \(.ip_fragments_refused)"' "$tmp/ip-fragments.out.json")" \
+	"$(jq -r '(.wire.rx.transactions * 6) as $f | "\($f) \(.wire.rx.transactions) 0 0"' "$tmp/ip-fragments.json")" \
+	"ip-fragments: 6 fragments per data datagram counted, each datagram put together once"
+
 # Frames sent twice (--resend-frames I: the sender sends data frame I again right after itself,
 # with the next frame_seq, as after a lost ACK): each resent message is a duplicate, of a
 # transaction still incomplete (the middle fragment of 10) or already complete (its last);

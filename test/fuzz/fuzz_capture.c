@@ -2,9 +2,9 @@
 /*
  * libFuzzer harness for latency-report's capture path: link layers (Ethernet
  * with VLAN tags, Linux cooked v1/v2, raw IP, BSD loopback), UDP over IPv4
- * and IPv6 with the pad rule, DG-RDMA and DCP, and the analysis engine behind them, fed
- * frame by frame as pcap_input_read() does and then finished as at the end of
- * a capture.
+ * and IPv6 with the pad rule and IP fragments put back together, DG-RDMA and
+ * DCP, and the analysis engine behind them, fed frame by frame as
+ * pcap_input_read() does and then finished as at the end of a capture.
  *
  * Input: one byte selecting the link type, then records of
  *	caplen (3 bytes, little-endian) | bytes the wire had beyond it (3) |

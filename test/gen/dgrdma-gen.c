@@ -51,6 +51,7 @@ struct opts {
 	enum transport transport;
 	unsigned int vlan;
 	unsigned int snaplen;
+	unsigned int ip_mtu; /* --ip-mtu: UDP datagrams longer are sent as IP fragments; 0: none */
 	bool tx;
 	unsigned int conns;
 	unsigned int txns;
@@ -1367,6 +1368,8 @@ static void usage(FILE *fp)
 	    "                             writes it (the sender's address only; default ether)\n"
 	    "  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
 	    "  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
+	    "  --ip-mtu N                 send UDP datagrams longer than N bytes of IP as IP\n"
+	    "                             fragments, 576..9000 (udp, udp6; default none)\n"
 	    "  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
 	    "  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
 	    "  --txns N                   data transactions per connection, 1..10000000 (default "
@@ -1582,6 +1585,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NUM("--vlan", 1, 4094, vlan)
 		NUM("--seq-start", 0, 65535, seq_start)
 		NUM("--snaplen", 64, 65535, snaplen)
+		NUM("--ip-mtu", 576, 9000, ip_mtu)
 		NUM("--conns", 1, MAX_CONNS, conns)
 		NUM("--txns", 1, 10000000, txns)
 		NUM("--buffers", 1, 255, buffers)
@@ -1624,6 +1628,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->bytes, o->mtu);
 		return -1;
 	}
+	if (o->ip_mtu && (o->transport == TR_ETHER || o->snaplen)) {
+		fprintf(stderr,
+			"dgrdma-gen: --ip-mtu takes --transport udp or udp6 and no --snaplen "
+			"(fragments cut short cannot be put together)\n");
+		return -1;
+	}
 	if (o->cooked && o->vlan) {
 		fprintf(stderr, "dgrdma-gen: --link sll takes no --vlan (a cooked capture shows "
 				"no tag)\n");
@@ -1635,6 +1645,56 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Writes the IP packet of frame p (len bytes, link header first) as fragments
+ * of at most o->ip_mtu bytes of IP, all at ts, IP id id (IPv4: 16 bits; IPv6:
+ * a fragment header after the fixed header). The UDP checksum was computed
+ * over the whole datagram. Returns the number of records written.
+ */
+static unsigned int write_fragments(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
+				    size_t len, uint32_t id)
+{
+	size_t l2 = (o->cooked ? SLL_HDR : ETH_HDR) + (o->vlan ? VLAN_HDR : 0);
+	bool v6 = o->transport == TR_UDP6;
+	size_t ip_hdr = v6 ? IP6_HDR : IP_HDR, frag_hdr = v6 ? 8 : 0;
+	size_t payload = len - l2 - ip_hdr, step = (o->ip_mtu - ip_hdr - frag_hdr) / 8 * 8, at;
+	uint8_t out[9100 + 64];
+	unsigned int n = 0;
+
+	for (at = 0; at < payload; at += step) {
+		size_t part = payload - at < step ? payload - at : step;
+		bool more = at + part < payload;
+		uint8_t *ip = out + l2;
+		size_t flen = l2 + ip_hdr + frag_hdr + part;
+
+		memcpy(out, p, l2 + ip_hdr);
+		if (v6) {
+			uint8_t *fh = ip + IP6_HDR;
+
+			put16be(ip + 4, (uint16_t)(frag_hdr + part));
+			ip[6] = 44; /* next header: fragment */
+			fh[0] = 17; /* then UDP */
+			fh[1] = 0;
+			put16be(fh + 2, (uint16_t)(at | (more ? 1 : 0)));
+			put32be(fh + 4, id);
+		} else {
+			put16be(ip + 2, (uint16_t)(IP_HDR + part));
+			put16be(ip + 4, (uint16_t)id);
+			put16be(ip + 6, (uint16_t)((more ? 0x2000 : 0) | at / 8));
+			put16be(ip + 10, 0);
+			put16be(ip + 10, ip_checksum(ip, IP_HDR));
+		}
+		memcpy(out + l2 + ip_hdr + frag_hdr, p + l2 + ip_hdr + at, part);
+		if (flen < 60) {
+			memset(out + flen, 0, 60 - flen);
+			flen = 60;
+		}
+		write_record(fp, o, ts, out, (uint32_t)flen, (uint32_t)flen);
+		n++;
+	}
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -1765,8 +1825,13 @@ int main(int argc, char **argv)
 		if (o.snaplen && caplen > o.snaplen) {
 			caplen = o.snaplen;
 		}
-		write_record(cap, &o, ts, pkt, caplen, (uint32_t)len);
-		written++;
+		if (o.ip_mtu &&
+		    len - (o.cooked ? SLL_HDR : ETH_HDR) - (o.vlan ? VLAN_HDR : 0) > o.ip_mtu) {
+			written += write_fragments(cap, &o, ts, pkt, len, (uint32_t)(i + 1));
+		} else {
+			write_record(cap, &o, ts, pkt, caplen, (uint32_t)len);
+			written++;
+		}
 		if (f->kind == FK_MALFORMED) {
 			malformed++;
 			continue;
