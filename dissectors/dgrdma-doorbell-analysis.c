@@ -451,20 +451,25 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	struct eng_data_result r;
 	struct eng_reasm *reasm;
 	struct dm_matcher *dm;
-	struct dgr_an_txn *txn;
+	struct dgr_an_txn *txn, *old;
 	struct dgr_msg msg;
+	gboolean finished;
 
-	txn = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
-	if (!txn) {
+	old = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
+	finished = old && (old->complete_frame || old->given_up);
+	txn = old;
+	if (!old || finished) {
+		/* a new transaction, unless the engine calls the fragment a repeat (below) */
 		txn = wmem_new0(wmem_file_scope(), struct dgr_an_txn);
 		txn->txn_id = m->txn_id;
 		txn->flag_addr = m->flag_addr;
 		txn->flag_value = m->flag_value;
 		txn->num_msgs = m->num_msgs;
 		txn->first_frame = pinfo->num;
+	}
+	if (!old) {
 		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
 	}
-	res->txn = txn;
 	memset(&msg, 0, sizeof(msg));
 	msg.txn_id = m->txn_id;
 	msg.flag_addr = m->flag_addr;
@@ -473,12 +478,22 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	msg.msg_seq = m->msg_seq;
 	msg.data_addr = m->data_addr;
 	msg.data_len = m->data_len;
+	res->txn = old ? old : txn;
 	reasm = dgr_an_reasm(d);
 	dm = dgr_an_matcher(d);
 	if (!reasm || !dm) {
 		return; /* out of memory: not analysed */
 	}
 	eng_feed_data(reasm, dm, &msg, dgr_an_ns(&pinfo->abs_ts), (guint64)(uintptr_t)txn, &r);
+	if (finished) {
+		if (r.kind == ENG_DATA_PARTIAL || r.kind == ENG_DATA_COMPLETE) {
+			/* the engine no longer remembers the id: a new transaction reusing it */
+			wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
+		} else {
+			txn = old;
+		}
+	}
+	res->txn = txn;
 	switch (r.kind) {
 	case ENG_DATA_DUPLICATE:
 		res->duplicate_fragment = TRUE;

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Test helper: repeat_fragment.py IN OUT FRAME SEQ [NUM_MSGS] copies record FRAME (1-based) of
 a little-endian pcap of raw-Ethernet DG-RDMA (dgrdma-gen --format pcap) to the end of the
-capture, 50 us after the last record, with frame_seq SEQ and, when given, the first message's
-num_msgs_in_txn set to NUM_MSGS: the same fragment sent again after its transaction completed,
-or one that disagrees with it."""
+capture, 50 us after the last record, with frame_seq SEQ ("next": the one after the last frame
+of the same sender) and, when given, the first message's num_msgs_in_txn set to NUM_MSGS: the
+same fragment sent again after its transaction completed, or one that disagrees with it."""
 import struct
 import sys
 
@@ -14,7 +14,7 @@ NUM_MSGS_AT = ETH + 10 + 12  # first message header after the 10-byte frame head
 
 
 def main():
-    src, dst, index, seq = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    src, dst, index, seq = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     data = open(src, "rb").read()
     assert struct.unpack_from("<I", data)[0] == 0xA1B2C3D4, "little-endian us pcap expected"
     recs, off = [], 24
@@ -23,7 +23,11 @@ def main():
         recs.append((sec, usec, data[off + 16:off + 16 + cap], length))
         off += 16 + cap
     frame = bytearray(recs[index - 1][2])
-    struct.pack_into("<H", frame, SEQ_AT, seq)
+    if seq == "next":
+        # the last frame of the same sender (source MAC, ethertype) gives the next number
+        last = [r[2] for r in recs if r[2][6:14] == frame[6:14]][-1]
+        seq = (struct.unpack_from("<H", last, SEQ_AT)[0] + 1) & 0xFFFF
+    struct.pack_into("<H", frame, SEQ_AT, int(seq))
     if len(sys.argv) > 5:
         struct.pack_into("<H", frame, NUM_MSGS_AT, int(sys.argv[5]))
     sec, usec = recs[-1][0], recs[-1][1] + 50
