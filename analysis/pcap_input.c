@@ -129,9 +129,9 @@ static uint16_t be16(const uint8_t *p)
 /*
  * A UDP datagram at u (cap bytes captured) inside an IP packet whose payload
  * (UDP header and data) is avail bytes long by the IP header (at most
- * ip_len_left on the wire); src and dst are the IP addresses with their
- * ports filled in here. Feeds DG-RDMA and DCP on the analysis's ports, notes
- * other ports whose payload looks like ours, counts everything.
+ * wire_left on the wire); l2 holds the IP addresses, whose ports are filled
+ * in here. Feeds DG-RDMA and DCP on the analysis's ports, notes other ports
+ * whose payload looks like ours, counts everything.
  */
 static void handle_udp(struct wire_analysis *w, struct wa_l2 *l2, const uint8_t *u, size_t cap,
 		       size_t avail, size_t wire_left, uint64_t ts, uint64_t ref)

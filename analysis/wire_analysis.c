@@ -129,6 +129,7 @@ static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoi
 				unsigned int *index)
 {
 	int i = eng_conn_find(&w->table, src, dst, carries_msgs, from);
+
 	if (i < 0) {
 		return NULL;
 	}

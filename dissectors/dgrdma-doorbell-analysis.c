@@ -409,7 +409,7 @@ static void dgr_an_give_up(const struct dgr_txn_info *t, void *ctx)
 	    (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(t->txn_id));
 
 	if (txn && !txn->complete_frame) {
-		/* (a completed id the engine no longer remembers was fed as new: it stays complete)
+		/* a finished record stays so (a reused id gets a record of its own: dgr_an_data())
 		 */
 		txn->given_up = TRUE;
 	}

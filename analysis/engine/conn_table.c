@@ -5,34 +5,40 @@
 
 #include "conn_table.h"
 
-void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
+/* Where an address keeps its port: after the IP address; 0 for the kinds without one. */
+static size_t port_at(const struct eng_addr *a)
+{
+	return a->kind == ENG_ADDR_IPV4 ? 4 : a->kind == ENG_ADDR_IPV6 ? 16 : 0;
+}
+
+/* An address of this kind with these n bytes, the rest (port included) zero. */
+static void addr_set(struct eng_addr *a, enum eng_addr_kind kind, const uint8_t *bytes, size_t n)
 {
 	memset(a, 0, sizeof(*a));
-	a->kind = ENG_ADDR_MAC;
-	memcpy(a->b, mac, 6);
+	a->kind = (uint8_t)kind;
+	memcpy(a->b, bytes, n);
+}
+
+void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
+{
+	addr_set(a, ENG_ADDR_MAC, mac, 6);
 }
 
 void eng_addr_ipv4(struct eng_addr *a, const uint8_t ip[4], uint16_t port)
 {
-	memset(a, 0, sizeof(*a));
-	a->kind = ENG_ADDR_IPV4;
-	memcpy(a->b, ip, 4);
-	a->b[4] = (uint8_t)(port >> 8);
-	a->b[5] = (uint8_t)port;
+	addr_set(a, ENG_ADDR_IPV4, ip, 4);
+	eng_addr_set_port(a, port);
 }
 
 void eng_addr_ipv6(struct eng_addr *a, const uint8_t ip[16], uint16_t port)
 {
-	memset(a, 0, sizeof(*a));
-	a->kind = ENG_ADDR_IPV6;
-	memcpy(a->b, ip, 16);
-	a->b[16] = (uint8_t)(port >> 8);
-	a->b[17] = (uint8_t)port;
+	addr_set(a, ENG_ADDR_IPV6, ip, 16);
+	eng_addr_set_port(a, port);
 }
 
 void eng_addr_set_port(struct eng_addr *a, uint16_t port)
 {
-	size_t at = a->kind == ENG_ADDR_IPV4 ? 4 : a->kind == ENG_ADDR_IPV6 ? 16 : 0;
+	size_t at = port_at(a);
 
 	if (at) {
 		a->b[at] = (uint8_t)(port >> 8);
@@ -42,14 +48,9 @@ void eng_addr_set_port(struct eng_addr *a, uint16_t port)
 
 uint16_t eng_addr_port(const struct eng_addr *a)
 {
-	switch (a->kind) {
-	case ENG_ADDR_IPV4:
-		return (uint16_t)(a->b[4] << 8 | a->b[5]);
-	case ENG_ADDR_IPV6:
-		return (uint16_t)(a->b[16] << 8 | a->b[17]);
-	default:
-		return 0;
-	}
+	size_t at = port_at(a);
+
+	return at ? (uint16_t)(a->b[at] << 8 | a->b[at + 1]) : 0;
 }
 
 int eng_conns_init(struct eng_conns *t)

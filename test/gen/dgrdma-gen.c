@@ -80,6 +80,12 @@ struct opts {
 	const char *expect;
 };
 
+/* Bytes of the link header: Ethernet or Linux cooked, and the VLAN tag. */
+static size_t link_hdr_len(const struct opts *o)
+{
+	return (o->cooked ? SLL_HDR : ETH_HDR) + (o->vlan ? VLAN_HDR : 0);
+}
+
 /* Bytes between the link header and the DG-RDMA frame: IP, UDP and the pad, or none. */
 static size_t net_hdr_len(const struct opts *o)
 {
@@ -741,7 +747,7 @@ static void write_frame_hdr(uint8_t *p, const struct gframe *f, uint8_t flags)
  */
 static void udp6_checksum(uint8_t *p, const struct opts *o)
 {
-	uint8_t *ip = p + (o->cooked ? SLL_HDR : ETH_HDR) + (o->vlan ? VLAN_HDR : 0);
+	uint8_t *ip = p + link_hdr_len(o);
 	uint8_t *u = ip + IP6_HDR;
 	uint16_t ulen = (uint16_t)(u[4] << 8 | u[5]);
 	uint32_t sum = 17u + ulen;
@@ -1656,7 +1662,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 static unsigned int write_fragments(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
 				    size_t len, uint32_t id)
 {
-	size_t l2 = (o->cooked ? SLL_HDR : ETH_HDR) + (o->vlan ? VLAN_HDR : 0);
+	size_t l2 = link_hdr_len(o);
 	bool v6 = o->transport == TR_UDP6;
 	size_t ip_hdr = v6 ? IP6_HDR : IP_HDR, frag_hdr = v6 ? 8 : 0;
 	size_t payload = len - l2 - ip_hdr, step = (o->ip_mtu - ip_hdr - frag_hdr) / 8 * 8, at;
@@ -1825,8 +1831,7 @@ int main(int argc, char **argv)
 		if (o.snaplen && caplen > o.snaplen) {
 			caplen = o.snaplen;
 		}
-		if (o.ip_mtu &&
-		    len - (o.cooked ? SLL_HDR : ETH_HDR) - (o.vlan ? VLAN_HDR : 0) > o.ip_mtu) {
+		if (o.ip_mtu && len - link_hdr_len(&o) > o.ip_mtu) {
 			written += write_fragments(cap, &o, ts, pkt, len, (uint32_t)(i + 1));
 		} else {
 			write_record(cap, &o, ts, pkt, caplen, (uint32_t)len);
@@ -1840,8 +1845,7 @@ int main(int argc, char **argv)
 		    f->kind == FK_DCP_NOP_RESP) {
 			dcp_frames++;
 		}
-		dgr_off =
-		    (o.cooked ? SLL_HDR : ETH_HDR) + (o.vlan ? VLAN_HDR : 0) + net_hdr_len(&o);
+		dgr_off = link_hdr_len(&o) + net_hdr_len(&o);
 		if (f->kind == FK_DCP_DOORBELL) {
 			struct rec *r = &recs[f->gtxn];
 			size_t slot = (size_t)r->conn * o.buffers + r->buffer;
