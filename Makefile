@@ -3,6 +3,7 @@
 #
 #   make              build everything into build/
 #   make check        build, then run every test suite (closing line "N passed, N failed")
+#   make check-under-load  the same with every CPU busy (a busy loop per CPU)
 #   make demo         the main job: a short stream, a report and plots
 #   make bench        benchmarks (not part of check); results under build/bench/
 #   make fuzz         libFuzzer harnesses, FUZZ_SECONDS each (default 60)
@@ -34,7 +35,7 @@ include $(sort $(wildcard */module.mk */*/module.mk))
 
 DEPS_OK := $(BUILD)/.deps-ok
 
-.PHONY: all check check-part deps deps-check install uninstall bench fuzz demo clean format \
+.PHONY: all check check-under-load check-part deps deps-check install uninstall bench fuzz demo clean format \
 	format-check
 
 all: $(DEPS_OK) $(LIBRARIES) $(PROGRAMS)
@@ -59,6 +60,12 @@ deps-check:
 # SUITES=pattern runs only the suites whose path contains the pattern.
 check: all $(DEPS_ALL_OK) $(CHECK_DEPS)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(CHECK_SUITES)
+
+# The same with every CPU kept busy by a busy loop: a suite that fails only here depends on
+# timing luck (docs/development.md).
+check-under-load: all $(DEPS_ALL_OK) $(CHECK_DEPS)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) test/under-load.sh \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(CHECK_SUITES)
 
 # Run only the suites whose path names PART: make check-part PART=fpga. Everything is

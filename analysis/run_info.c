@@ -231,6 +231,7 @@ static int check_clocks(const json_t *clocks, char *errbuf)
 		{ "start", T_OBJECT | T_NULL, false },
 		{ "end", T_OBJECT | T_NULL, false },
 		{ "duration_ns", T_INTEGER | T_NULL, false },
+		{ "startup_ms", T_INTEGER | T_NULL, false },
 	};
 	const json_t *v;
 

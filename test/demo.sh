@@ -16,8 +16,10 @@
 # a second Ctrl-C stops at once. Namespaces and processes it started are removed
 # on every exit. Environment knobs:
 #   DEMO_RATE (samples/s, default 20e6)  DEMO_SECONDS (default 3)
-#   DEMO_OUT (run folder, default build/demo/run-<time>; build/demo/latest points
-#   to the newest)  DGR_LINK_FORCE=netns|userns|udp (skip the detection)
+#   DEMO_DIR (default build/demo): the demo's runs, run-<time> each, DEMO_DIR/latest the newest;
+#   only the newest DEMO_KEEP (default 5) are kept there, older ones are removed
+#   DEMO_OUT (one run folder instead, kept; DEMO_DIR/latest is not changed)
+#   DGR_LINK_FORCE=netns|userns|udp (skip the detection)
 #   DEMO_HOST_OPTS, DEMO_FPGA_OPTS (more options of dgrdma-host rx and dgrdma-fpga,
 #   split at spaces; DEMO_HOST_OPTS='--consumer-stall 100:80' gives a jitter-bound run)
 # When the emulator or the host run fails, the demo still reports on what was recorded, then
@@ -39,7 +41,10 @@ RATE=${DEMO_RATE:-20e6}
 read -r -a host_opts <<<"${DEMO_HOST_OPTS:-}"
 read -r -a fpga_opts <<<"${DEMO_FPGA_OPTS:-}"
 SECONDS_RUN=${DEMO_SECONDS:-3}
-OUT=${DEMO_OUT:-$DGR_BUILD/demo/run-$(date +%Y%m%d-%H%M%S)}
+DEMO_DIR=${DEMO_DIR:-$DGR_BUILD/demo}
+KEEP=${DEMO_KEEP:-5}
+[[ $KEEP =~ ^[1-9][0-9]{0,3}$ ]] || { echo "demo: DEMO_KEEP: '$KEEP' is out of range 1..9999" >&2; exit 2; }
+OUT=${DEMO_OUT:-$DEMO_DIR/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$(dirname "$OUT")"
 fpga_pid=""
 host_pid=""
@@ -111,9 +116,11 @@ esac
 # Capturing on lo needs privileges: record what the link allows, and say so. (In the user
 # namespace the LTTng session daemon runs as the mapped root, on the private /run/lttng that
 # netns.sh mounted.)
-capture_opts=()
+# The emulator's side of the tolerable latency (its buffers, the stream's rate) goes into
+# run.json with the host's command, so that every later report on the folder has the same facts.
+capture_opts=(--sample-rate "$RATE" --fpga-buffers 4)
 case "$mode" in
-udp) [ "$(id -u)" = 0 ] || { capture_opts=(--no-pcap) && echo "demo: recording the LTTng trace only (capturing on lo needs privileges)"; } ;;
+udp) [ "$(id -u)" = 0 ] || { capture_opts+=(--no-pcap) && echo "demo: recording the LTTng trace only (capturing on lo needs privileges)"; } ;;
 *) echo "demo: recording the LTTng trace and the packet capture" ;;
 esac
 
@@ -172,22 +179,25 @@ mv "$OUT.fpga.log" "$OUT/fpga.log"
 # The report on the demo's two processes only: as root, any other root program that traces
 # meanwhile writes into the same per-user buffers.
 report_pids+=(--pid "$(jq -r .command_pid "$OUT/run.json")")
-# run.json records the host's command (its buffers and their size); the emulator's side of the
-# tolerable latency, its buffers and the stream's rate, is given here
-emu_facts=(--fpga-buffers 4 --sample-rate "$RATE")
 # exit status 3: the run failed (run.json), reported all the same; the demo says so below
-"$BIN/latency-report" --no-progress "${emu_facts[@]}" "${report_pids[@]}" "$OUT" >"$OUT/report.txt" ||
+"$BIN/latency-report" --no-progress "${report_pids[@]}" "$OUT" >"$OUT/report.txt" ||
 	[ $? -eq 3 ]
-"$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${emu_facts[@]}" \
-	"${report_pids[@]}" "$OUT" >"$OUT/report.json" || [ $? -eq 3 ]
+"$BIN/latency-report" --no-progress --json --interval 10 --csv "$OUT/csv" "${report_pids[@]}" \
+	"$OUT" >"$OUT/report.json" || [ $? -eq 3 ]
 cp "$OUT/report.json" "$OUT/csv/report.json" # dgrdma-plot reads the tolerable latency there
 "$BIN/dgrdma-plot" --output "$OUT/plots" --title "$(basename "$OUT")" "$OUT/csv" >"$OUT/plot.log" 2>&1 ||
 	[ $? -eq 3 ]
 
-ln -sfn "$(basename "$OUT")" "$(dirname "$OUT")/latest"
+if [ -z "${DEMO_OUT:-}" ]; then
+	ln -sfn "$(basename "$OUT")" "$DEMO_DIR/latest"
+	# the newest DEMO_KEEP runs stay (each holds a whole capture: 250 MB at the default rate)
+	find "$DEMO_DIR" -mindepth 1 -maxdepth 1 -type d -name 'run-*' -printf '%f\n' | sort -r |
+		tail -n +$((KEEP + 1)) | while read -r old; do rm -rf "${DEMO_DIR:?}/$old"; done
+fi
 cat "$OUT/report.txt"
 echo
 echo "demo: run folder   $OUT"
+echo "demo: recorded     $(jq -r '((.clocks.duration_ns // 0) / 1e9 * 100 | round) / 100' "$OUT/run.json") s (the host's run, from run.json)"
 echo "demo: report       $OUT/report.txt (JSON: $OUT/report.json)"
 echo "demo: plots        $(ls "$OUT"/plots/*.png 2>/dev/null | tr '\n' ' ')"
 if [ "${#failed[@]}" -gt 0 ]; then

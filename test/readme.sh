@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every ```sh block of README.md, in order, so the tour cannot rot.
 # `make demo` runs as test/demo.sh (a shorter stream), also with knobs before it and a pipe
-# after it; paths under build/ point at $DGR_BUILD.
+# after it. The blocks run in a folder of this suite's own: build/bin/ points at the programs
+# in $DGR_BUILD, every other build/ path (build/demo, build/my-run: a user's own runs) at the
+# suite's folder, so that make check never touches what a user ran.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
 
-work=$(mktemp -d)
+work=$(mktemp -d "$DGR_BUILD/readme.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 awk -v dir="$work" '
 	/^```sh$/ { n++; inblock = 1; file = sprintf("%s/block%02d.sh", dir, n); next }
@@ -16,11 +18,14 @@ awk -v dir="$work" '
 ' README.md
 
 for block in "$work"/block*.sh; do
-	# build/ first: the replacement of `make demo` holds $DGR_BUILD, which contains "build/".
+	# build/bin/ first, then the other build/ paths, through placeholders so that neither
+	# replacement sees the other's output; `make demo` last (its replacement holds $DGR_BUILD).
 	# A `make demo` with a pipe keeps its output for the pipe: `VAR=... make demo | grep ...`.
-	sed -i -e "s#\\bbuild/#$DGR_BUILD/#g" \
-		-e "s#^make demo\$#DEMO_SECONDS=2 DGR_BUILD=$DGR_BUILD DGR_SRC=$DGR_SRC $DGR_SRC/test/demo.sh >/dev/null#" \
-		-e "s#^\\(\\([A-Z_]*='[^']*' \\)*\\)make demo |#\\1DEMO_SECONDS=2 DGR_BUILD=$DGR_BUILD DGR_SRC=$DGR_SRC $DGR_SRC/test/demo.sh |#" \
+	demo="DEMO_SECONDS=2 DEMO_DIR=$work/build/demo DGR_BUILD=$DGR_BUILD DGR_SRC=$DGR_SRC $DGR_SRC/test/demo.sh"
+	sed -i -e "s#\\bbuild/bin/#@BIN@/#g" -e "s#\\bbuild/#@WORK@/build/#g" \
+		-e "s#@BIN@#$DGR_BUILD/bin#g" -e "s#@WORK@#$work#g" \
+		-e "s#^make demo\$#$demo >/dev/null#" \
+		-e "s#^\\(\\([A-Z_]*='[^']*' \\)*\\)make demo |#\\1$demo |#" \
 		"$block"
 	first=$(grep -v '^\s*$' "$block" | head -1)
 	if bash -e -o pipefail "$block" >"$block.out" 2>&1; then

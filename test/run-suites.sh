@@ -12,10 +12,16 @@
 # and counts as a failure, so a hang shows up with its log instead of stalling CI.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is
 # non-zero when anything failed.
-# Suites that only compute (no stream, no timing, no network: a script with the line
-# "# make check: compute only") run first, two at a time, since the machine has two
-# cores; their lines are printed in the order given. The others run one at a time after
-# them, so that no timing-sensitive run shares the machine with another suite.
+#
+# Suites run DGR_JOBS at a time (default 2, the machine's cores). Suites that only compute
+# (a script with the line "# make check: compute only") start first. Every other suite
+# streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
+# mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
+# a network namespace name, a session daemon or a trace, and every process a suite leaves
+# behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
+# suites run one at a time after the others. A suite with the line "# make check: alone"
+# runs by itself at the end. Suites must not depend on timing luck: they run beside others.
+# Each suite's line gives its time; the slowest are listed at the end.
 set -u
 
 only=""
@@ -29,17 +35,48 @@ fi
 export DGR_BUILD DGR_SRC
 logdir="$DGR_BUILD/test-logs"
 mkdir -p "$logdir"
+jobs_max=${DGR_JOBS:-2}
+[[ $jobs_max =~ ^[1-9][0-9]?$ ]] || { echo "DGR_JOBS: '$jobs_max' is out of range 1..99" >&2; exit 2; }
 
 passed=0
 failed=0
 skipped=0
 failed_names=()
+times=()
+started_at=$(date +%s.%N)
 
-# run_suite SUITE LOG: runs it under the timeout; writes "rc start end" to LOG.result
+# True when suites can run in namespaces of their own (root, and unshare allowed).
+can_isolate() {
+	[ "$(id -u)" = 0 ] && command -v ip >/dev/null &&
+		unshare --pid --fork --mount --propagation private --net true 2>/dev/null
+}
+
+# isolated SUITE: runs SUITE in new PID, mount and network namespaces: loopback up, a private
+# /run/lttng and /dev/shm (a session daemon of its own), a private /run/netns (the suite's
+# `ip netns` names are its own), /proc of its own PID namespace. When
+# the suite ends, the kernel ends every process it left in its PID namespace.
+isolated() {
+	mkdir -p /run/lttng /run/netns
+	# shellcheck disable=SC2016 # the inner script's own variables
+	exec unshare --pid --fork --kill-child --mount --propagation private --net -- bash -c '
+		mount -t proc proc /proc &&
+			mount -t tmpfs -o mode=0755 tmpfs /run/lttng &&
+			mount -t tmpfs -o mode=0755 tmpfs /run/netns &&
+			mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
+			ip link set lo up || { echo "isolation failed"; exit 99; }
+		exec "$0"' "$1"
+}
+
+# run_suite SUITE LOG ISOLATE: runs it under the timeout; writes "rc start end" to LOG.result
 run_suite() {
 	local start end rc
 	start=$(date +%s.%N)
-	timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1
+	if [ "$3" = 1 ]; then
+		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" bash -c "$(declare -f isolated); isolated \"\$1\"" \
+			isolated "$1" >"$2" 2>&1
+	else
+		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1
+	fi
 	rc=$?
 	end=$(date +%s.%N)
 	echo "$rc $start $end" >"$2.result"
@@ -57,7 +94,7 @@ log_of() {
 
 # report SUITE LOG: its line (and its failures, skips), added to the totals
 report() {
-	local name log=$2 rc start end p s f note
+	local name log=$2 rc start end p s f note secs
 	name=$(suite_name "$1")
 	read -r rc start end <"$log.result"
 	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
@@ -79,8 +116,9 @@ report() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
-	printf '%-48s %4d passed %3d failed %3d skipped %7.1fs%s\n' \
-		"$name" "$p" "$f" "$s" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$note"
+	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+	times+=("$secs $name")
+	printf '%-48s %4d passed %3d failed %3d skipped %7ss%s\n' "$name" "$p" "$f" "$s" "$secs" "$note"
 	if [ "$f" -gt 0 ]; then
 		failed_names+=("$name")
 		grep -E '^not ok|^#' "$log" | grep -vE '^# *(ok|info)' | head -40 | sed 's/^/    /'
@@ -89,37 +127,67 @@ report() {
 	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
 }
 
+isolate=0
+can_isolate && isolate=1
+
 compute=()
-serial=()
+streaming=()
+alone=()
 for suite in "$@"; do
 	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
 		continue
 	fi
 	if [ -f "$suite" ] && grep -qx '# make check: compute only' "$suite" 2>/dev/null; then
 		compute+=("$suite")
+	elif [ -f "$suite" ] && grep -qx '# make check: alone' "$suite" 2>/dev/null; then
+		alone+=("$suite")
+	elif [ "$isolate" = 1 ]; then
+		streaming+=("$suite")
 	else
-		serial+=("$suite")
+		alone+=("$suite")
 	fi
 done
 
-running=0
+# The pool: up to jobs_max suites at once, each reported as soon as it ends.
+declare -A running=()
+reap() {
+	local pid
+	for pid in "${!running[@]}"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid" 2>/dev/null
+			report "${running[$pid]}" "$(log_of "${running[$pid]}")"
+			unset "running[$pid]"
+		fi
+	done
+}
+pool_run() { # SUITE ISOLATE
+	while [ "${#running[@]}" -ge "$jobs_max" ]; do
+		wait -n 2>/dev/null
+		reap
+	done
+	run_suite "$1" "$(log_of "$1")" "$2" &
+	running[$!]=$1
+}
+
 for suite in "${compute[@]}"; do
-	if [ "$running" -ge 2 ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	run_suite "$suite" "$(log_of "$suite")" &
-	running=$((running + 1))
+	pool_run "$suite" 0
 done
-wait
-for suite in "${compute[@]}"; do
-	report "$suite" "$(log_of "$suite")"
+for suite in "${streaming[@]}"; do
+	pool_run "$suite" 1
 done
-for suite in "${serial[@]}"; do
-	run_suite "$suite" "$(log_of "$suite")"
+while [ "${#running[@]}" -gt 0 ]; do
+	wait -n 2>/dev/null
+	reap
+done
+for suite in "${alone[@]}"; do
+	run_suite "$suite" "$(log_of "$suite")" 0
 	report "$suite" "$(log_of "$suite")"
 done
 
+if [ "${#times[@]}" -gt 0 ]; then
+	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time$([ "$isolate" = 1 ] && echo ", isolated")):"
+	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
+fi
 if [ "${#failed_names[@]}" -gt 0 ]; then
 	echo "failed suites: ${failed_names[*]}"
 fi

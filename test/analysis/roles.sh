@@ -101,23 +101,30 @@ sed -i "s/$FIP:$fport/$FIP:99999/" "$tmp/emu/run.json"
 check_eq "$? $(grep -c "run.json: command: --bind: '99999' is out of range 1..65535" "$tmp/emu.err")" "2 1" \
 	"a recorded --bind port out of range: named, exit 2"
 
-# DCP over UDP on a port of its own: discover and read against the emulator
-"$FPGA" --udp --bind "$FIP:$fport" --peer "127.0.0.1:$hport" --quiet --duration 30 \
+# DCP over UDP on a port of its own: discover and read against the emulator. --idle starts no
+# worker, so the emulator cannot send DG-RDMA frames to the host's port during the capture; the
+# capture stops by itself after the 4 packets the two requests make (-c 4), so nothing depends
+# on when it is stopped.
+"$FPGA" --udp --bind "$FIP:$fport" --peer "127.0.0.1:$hport" --quiet --duration 30 --idle \
 	--counters-ms 0 >"$tmp/fpga2.out" 2>&1 &
 fpid=$!
 wait_bound "$FIP" "$fport"
-dumpcap -q -i lo -f "udp and host $FIP and port $fport" -w "$tmp/dcp.pcapng" >"$tmp/dumpcap.out" 2>&1 &
+dumpcap -q -c 4 -i lo -f "udp and host $FIP and port $fport" -w "$tmp/dcp.pcapng" >"$tmp/dumpcap.out" 2>&1 &
 cap_pid=$!
-for _ in $(seq 50); do
+# dumpcap writes the file's header once its filter is in place
+for _ in $(seq 200); do
 	[ -s "$tmp/dcp.pcapng" ] && break
 	sleep 0.1
 done
-sleep 0.5
 "$CTL" --udp --bind "127.0.0.1:$cport" --peer "$FIP:$fport" discover >"$tmp/ctl1.out" 2>&1
 r1=$?
 "$CTL" --udp --bind "127.0.0.1:$cport" --peer "$FIP:$fport" read 0x100018 >"$tmp/ctl2.out" 2>&1
 r2=$?
-sleep 0.5
+# at most 20 s for dumpcap to see the 4 packets and stop (a bound for a failure, not a pause)
+for _ in $(seq 200); do
+	kill -0 "$cap_pid" 2>/dev/null || break
+	sleep 0.1
+done
 kill "$cap_pid" 2>/dev/null
 wait "$cap_pid" 2>/dev/null
 cap_pid=""

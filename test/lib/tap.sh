@@ -58,3 +58,10 @@ require_built() {
 		fi
 	done
 }
+
+# bail MESSAGE: the suite cannot go on (its set-up failed): one failure, then the end.
+bail() {
+	not_ok "$*"
+	done_testing
+	exit 1
+}

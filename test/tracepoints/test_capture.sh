@@ -104,6 +104,8 @@ check_eq "$?" 7 "exit status of the command is passed on"
 check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
 	'["dgrdma-run/1",7,false,null,null]' "run.json without trace and capture"
 check_eq "$(jqr '.host.kernel' "$WORK/plain")" "$(uname -r)" "run.json host.kernel"
+check_eq "$(jqr '.clocks.startup_ms | (type == "number" and . >= 0 and . == floor)' "$WORK/plain")" true \
+	"run.json clocks.startup_ms: the whole milliseconds before the command started"
 check_eq "$(jqr '.host.sysctls["net.core.rmem_max"]' "$WORK/plain")" \
 	"$(cat /proc/sys/net/core/rmem_max)" "run.json host.sysctls records net.core.rmem_max"
 

@@ -145,6 +145,7 @@ static void print_tolerable(struct dgr_pr *p, const struct dgr_conn_opts *co, st
 	dgr_pr_u64(p, "host_buffers", NULL, co->buffers);
 	dgr_pr_u64(p, "fpga_buffers", NULL, co->peer_buffers);
 	dgr_pr_u64(p, "buffer_size", NULL, co->buffer_size);
+	dgr_pr_ns(p, "stream_span_ns", NULL, last > first ? last - first : 0);
 	dgr_pr_dbl(p, "stream_rate_mbyte_s", NULL, rate / 1e6, 1);
 	dgr_pr_ns(p, "latency_ns", NULL, (uint64_t)tolerable);
 	if (tolerable > 0) {

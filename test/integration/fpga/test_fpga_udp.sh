@@ -234,9 +234,13 @@ bad "--timer-slack-us: '2000' is out of range 0..1000" --timer-slack-us 2000
 slack() { # WANT_NS [options]
 	local want=$1
 	shift
-	"$FPGA" --udp --bind 127.0.0.1:0 --duration 2 --drain-ms 0 --quiet "$@" >/dev/null 2>&1 &
+	local ready="$WORK/slack.ready"
+	rm -f "$ready"
+	# the emulator sets its slack before it writes its ready file
+	"$FPGA" --udp --bind 127.0.0.1:0 --duration 10 --drain-ms 0 --quiet --ready-file "$ready" "$@" \
+		>/dev/null 2>&1 &
 	local p=$!
-	sleep 0.3
+	dgr_wait_ready_file "$ready" "$p"
 	if [ "$(id -u)" = 0 ]; then
 		check_eq "$(cat /proc/$p/timerslack_ns 2>/dev/null)" "$want" "timer slack $* -> $want ns"
 	else

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# A packet capture around a test's run that waits on facts, never on time: it is started once
+# dumpcap captures, and stopped once it holds every frame the two ends say they sent.
+#
+# dumpcap creates its output file and writes the header only once its filter is in place, so a
+# non-empty file means it captures. It writes (and flushes) what it read about twice a second,
+# so the number of packets in the file reaches what was sent shortly after the run; stopping it
+# at a fixed time after the run instead lost the last frames on a loaded machine.
+
+# dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, and
+# waits (at most 20 s, a bound for failure only) until it captures. Sets DGR_PCAP_PID.
+# Returns 0 when capturing, 1 when dumpcap died or never started.
+dgr_pcap_start() {
+	local file="$1" filter="$2" iface="${3:-lo}" i
+
+	dumpcap -q -i "$iface" -f "$filter" -w "$file" >"$file.dumpcap" 2>&1 &
+	DGR_PCAP_PID=$!
+	for ((i = 0; i < 2000; i++)); do
+		[ -s "$file" ] && return 0
+		kill -0 "$DGR_PCAP_PID" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
+# dgr_pcap_packets FILE: prints how many packets FILE holds so far (0 while unreadable).
+dgr_pcap_packets() {
+	local n
+
+	n=$(capinfos -c -M "$1" 2>/dev/null | sed -n 's/^Number of packets: *\([0-9]*\)$/\1/p')
+	echo "${n:-0}"
+}
+
+# dgr_pcap_stop FILE COUNT: waits until FILE holds at least COUNT packets (at most 20 s, a
+# bound for failure only: the test's own counts then show what is missing), then stops the
+# dumpcap of dgr_pcap_start. Returns 0 when COUNT was reached.
+dgr_pcap_stop() {
+	local file="$1" count="$2" i rc=1
+
+	for ((i = 0; i < 200; i++)); do
+		if [ "$(dgr_pcap_packets "$file")" -ge "$count" ]; then
+			rc=0
+			break
+		fi
+		kill -0 "$DGR_PCAP_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$DGR_PCAP_PID" 2>/dev/null
+	wait "$DGR_PCAP_PID" 2>/dev/null
+	DGR_PCAP_PID=""
+	return "$rc"
+}
+
+# dgr_frames_sent SUMMARY...: the DG-RDMA frames the programs whose --summary-json files are
+# given handed to their sockets (counter frames_tx of dgrdma-host and dgrdma-fpga).
+dgr_frames_sent() {
+	local f total=0 n
+
+	for f in "$@"; do
+		n=$(jq -r '[.. | objects | .frames_tx? // empty] | first // 0' "$f" 2>/dev/null)
+		total=$((total + ${n:-0}))
+	done
+	echo "$total"
+}
