@@ -4,6 +4,7 @@
 # tools (dgrdma-capture, dgrdma-plot), make demo, CI and the test suites. Sourced files
 # (*.inc, test/lib/*.sh) say their shell with a `# shellcheck shell=bash` line.
 # make check: compute only
+# make check: slow
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
 if ! command -v shellcheck >/dev/null; then

@@ -5,6 +5,7 @@
 # after it. The blocks run in a folder of this suite's own: build/bin/ points at the programs
 # in $DGR_BUILD, every other build/ path (build/demo, build/my-run: a user's own runs) at the
 # suite's folder, so that make check never touches what a user ran.
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1

@@ -127,25 +127,43 @@ report() {
 	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
 }
 
+# kind SUITE: compute, alone or isolated (see above)
+kind() {
+	if [ -f "$1" ] && grep -qx '# make check: compute only' "$1" 2>/dev/null; then
+		echo compute
+	elif [ -f "$1" ] && grep -qx '# make check: alone' "$1" 2>/dev/null; then
+		echo alone
+	elif [ "$isolate" = 1 ]; then
+		echo isolated
+	else
+		echo alone
+	fi
+}
+
+# The queue: the suites marked "# make check: slow" first (the longest take over a minute:
+# started last, one of them would end the run alone), then the compute suites, then the others.
 isolate=0
 can_isolate && isolate=1
-
 compute=()
-streaming=()
+others=()
 alone=()
 for suite in "$@"; do
 	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
 		continue
 	fi
-	if [ -f "$suite" ] && grep -qx '# make check: compute only' "$suite" 2>/dev/null; then
-		compute+=("$suite")
-	elif [ -f "$suite" ] && grep -qx '# make check: alone' "$suite" 2>/dev/null; then
-		alone+=("$suite")
-	elif [ "$isolate" = 1 ]; then
-		streaming+=("$suite")
-	else
-		alone+=("$suite")
-	fi
+	case $(kind "$suite") in
+	alone) alone+=("$suite") ;;
+	compute) compute+=("$suite") ;;
+	*) others+=("$suite") ;;
+	esac
+done
+later=("${compute[@]}" "${others[@]}")
+queue=()
+for suite in "${later[@]}"; do
+	grep -qx '# make check: slow' "$suite" 2>/dev/null && queue+=("$suite")
+done
+for suite in "${later[@]}"; do
+	grep -qx '# make check: slow' "$suite" 2>/dev/null || queue+=("$suite")
 done
 
 # The pool: up to jobs_max suites at once, each reported as soon as it ends.
@@ -169,11 +187,8 @@ pool_run() { # SUITE ISOLATE
 	running[$!]=$1
 }
 
-for suite in "${compute[@]}"; do
-	pool_run "$suite" 0
-done
-for suite in "${streaming[@]}"; do
-	pool_run "$suite" 1
+for suite in "${queue[@]}"; do
+	pool_run "$suite" "$([ "$(kind "$suite")" = isolated ] && echo 1 || echo 0)"
 done
 while [ "${#running[@]}" -gt 0 ]; do
 	wait -n 2>/dev/null

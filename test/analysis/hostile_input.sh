@@ -4,6 +4,7 @@
 # on hostile input: damaged frames, files cut at many offsets, files that are no capture, bad
 # options, bad run.json files.
 # make check: compute only
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 LR="$DGR_BUILD/bin/latency-report"

@@ -6,6 +6,7 @@
 # up to the run so far, which only grows) and end with the final report, whose numbers equal
 # those of latency-report run afterwards on the run folder. Then Ctrl-C on a text view, and bad
 # input: a bad URL, an unreachable relayd, a session the relayd does not have (exit 2, no hang).
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"

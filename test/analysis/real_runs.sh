@@ -5,6 +5,7 @@
 # two programs report; the verdict must be healthy for an unloaded run, throughput-bound
 # for a consumer slower than the stream (a constant bottleneck: the tuning guide's definition)
 # and jitter-bound for a prompt consumer that stalls once (dgrdma-host --consumer-stall).
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/capture.sh"

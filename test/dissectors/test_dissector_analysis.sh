@@ -5,6 +5,7 @@
 # request/response matching, the dgrdma,latency and dcp,srt taps, and the
 # same answers as dgrdma-gen's ground truth on generated captures.
 # make check: compute only
+# make check: slow
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

@@ -4,6 +4,7 @@
 # on its port, Decode As, heuristic) and DCP, the field-order preference, and
 # one expert info per malformed fixture (test/dissectors/gen-dissector-fixtures.c).
 # make check: compute only
+# make check: slow
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

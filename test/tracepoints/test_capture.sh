@@ -4,6 +4,7 @@
 # (trace/ read by babeltrace2, capture.pcapng read by tshark, run.json valid for jq, with
 # the exact counts), the capture inference, the ring sizing, interruption (command killed,
 # dgrdma-capture interrupted) and the argument errors.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

@@ -4,6 +4,7 @@
 # both directions checked by the ramp, the emulator as peer (ADC drops counted
 # exactly, DAC ramp, DCP doorbells), retransmission with frame loss, incomplete
 # transactions without it, hostile input, dgrdma-ctl, and the error messages.
+# make check: slow
 . "$DGR_SRC/test/integration/stack/lib.sh"
 trap 'jobs -p | xargs -r kill 2>/dev/null; stk_cleanup_tmp' EXIT
 T=$STK_TMP

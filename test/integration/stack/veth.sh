@@ -5,6 +5,7 @@
 # namespace holding both ends): 1 GiB at MTU 9000 and 256 MiB at MTU 1500,
 # complete and in order by the ramp; 1% frame loss from a tc BPF classifier
 # with retransmission on; the emulator; hostile raw frames; a down interface.
+# make check: slow
 . "$DGR_SRC/test/integration/stack/lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
