@@ -160,6 +160,32 @@ static void print_port_hints(struct dgr_pr *p, const struct wire_analysis *w)
 	}
 }
 
+/* The capture's clock: timestamps that go back or cannot be (wa_frame_time). */
+static void print_capture_times(struct dgr_pr *p, const struct wire_analysis *w)
+{
+	char step[32];
+
+	dgr_pr_u64(p, "timestamps_backwards", "frames stamped earlier than the frame before them",
+		   w->ts_backwards);
+	dgr_pr_ns(p, "largest_step_back_ns", "largest step back", w->ts_largest_step_back);
+	dgr_pr_u64(p, "timestamps_impossible", "frames with an impossible timestamp",
+		   w->ts_impossible);
+	if (w->ts_backwards) {
+		dgr_format_duration(step, sizeof(step), (double)w->ts_largest_step_back);
+		dgr_pr_text_line(p,
+				 "note: the capture's timestamps go back %" PRIu64
+				 " times (by up to %s): a latency across a step back is wrong "
+				 "(below 0 it counts as 0); merged captures or a clock set back?",
+				 w->ts_backwards, step);
+	}
+	if (w->ts_impossible) {
+		dgr_pr_text_line(p,
+				 "note: %" PRIu64 " frames have a timestamp that cannot be (a "
+				 "sub-second part of a second or more): their times are wrong",
+				 w->ts_impossible);
+	}
+}
+
 static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
@@ -205,6 +231,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 			   w->table.overflow);
 	}
 	dgr_pr_ns(p, "span_ns", "span", span);
+	print_capture_times(p, w);
 	dgr_pr_obj_end(p);
 
 	dgr_pr_obj_begin(p, "wire", "On the wire (doorbell latency at the capture point)");
@@ -545,6 +572,14 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 			 "; VICIOUS CYCLE: %.0f%% of the transactions after the first drop were "
 			 "discontinuities",
 			 100.0 * r->vicious->share);
+	}
+	if (r->wire && wa_times_suspect(r->wire) && !strncmp(r->verdict_series, "wire", 4)) {
+		/* the verdict rests on the capture's times: say that they are wrong */
+		snprintf(reason, sizeof(reason),
+			 "ON BAD TIMESTAMPS (the capture's: %" PRIu64 " steps back in time, %" PRIu64
+			 " impossible); %.200s",
+			 r->wire->ts_backwards, r->wire->ts_impossible, r->verdict.reason);
+		snprintf(r->verdict.reason, sizeof(r->verdict.reason), "%.255s", reason);
 	}
 	/* a failed run says so first: its doorbells and counters stop where it stalled */
 	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
