@@ -33,6 +33,7 @@
 #include "pcap_input.h"
 #include <dgrdma/print.h>
 #include "report.h"
+#include "run_folder.h"
 #include "run_info.h"
 #include "vicious.h"
 #include "wire_analysis.h"
@@ -738,6 +739,7 @@ static int build_report(struct report *rep, const struct options *o, bool facts_
 	rep->run = o->run;
 	rep->wire = wa;
 	rep->host = ha;
+	report_check_apart(rep);
 	if (wa && ha) {
 		struct join_result jr;
 		const struct join_side wire = { .lat = &wa->lat[WA_RX],
@@ -1452,8 +1454,8 @@ int main(int argc, char **argv)
 	char path[PATH_MAX], fpga_path[PATH_MAX];
 	struct fpga_counters fpga;
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
-	char *owned[MAX_INPUTS];
-	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
+	struct run_folder *folders = NULL;
+	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
@@ -1487,18 +1489,28 @@ int main(int argc, char **argv)
 	o.wa.on_txn = app_txn;
 	o.wa.ctx = &app;
 
-	/* sort the inputs: captures, traces, run folders (both, plus run.json) */
+	/* sort the inputs: captures, traces, run folders (their parts, plus run.json) */
+	folders = calloc(o.n_inputs, sizeof(*folders));
+	if (!folders) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out_inputs;
+	}
 	for (i = 0; i < o.n_inputs; i++) {
 		const char *in = o.inputs[i];
 
-		if (is_dir(in)) {
+		if (is_dir(in) && run_folder_is(in)) {
+			struct run_folder *rf = &folders[n_folders];
+			struct stat st;
+			bool has_run_json;
+
 			snprintf(path, sizeof(path), "%s/run.json", in);
-			if (access(path, F_OK) == 0) {
+			/* any entry: a broken link or a link loop is refused, not taken as none */
+			has_run_json = lstat(path, &st) == 0;
+			if (has_run_json) {
 				struct run_info before = o.run;
 
 				if (run_info_read(path, &o.run, errbuf) < 0) {
 					fprintf(stderr, "latency-report: %s\n", errbuf);
-					ret = DGR_EXIT_USAGE;
 					goto out_inputs;
 				}
 				/* the four facts only: how the command ended is no fact of the
@@ -1510,36 +1522,33 @@ int main(int argc, char **argv)
 				take_run_roles(&o);
 			}
 			snprintf(fpga_path, sizeof(fpga_path), "%s/fpga-counters.json", in);
-			if (!o.fpga_counters && access(fpga_path, F_OK) == 0) {
+			if (!o.fpga_counters && lstat(fpga_path, &st) == 0) {
 				o.fpga_counters = fpga_path;
 			}
-			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
-			if (!is_file(path)) {
-				snprintf(path, sizeof(path), "%s/capture.pcap", in);
-			}
-			if (is_file(path) && pcap_input_is_capture(path)) {
-				if (n_owned == MAX_INPUTS || !(owned[n_owned] = strdup(path))) {
-					fprintf(stderr, "latency-report: out of memory\n");
-					goto out_inputs;
-				}
-				captures[n_caps++] = owned[n_owned++];
-			}
-			if (ctf_input_is_trace(in)) {
-				traces[n_traces++] = in;
-			} else if (!is_file(path)) {
-				fprintf(
-				    stderr,
-				    "latency-report: %s: neither a trace folder nor a run folder "
-				    "(no metadata below it, no capture.pcapng in it)\n",
-				    in);
-				ret = 2;
+			if (run_folder_resolve(in, has_run_json ? &o.run : NULL, rf, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
 				goto out_inputs;
 			}
+			n_folders++;
+			if (rf->capture.read) {
+				captures[n_caps++] = rf->capture.path;
+			}
+			if (rf->trace.read) {
+				traces[n_traces++] = rf->trace.path;
+			}
+		} else if (is_dir(in)) {
+			if (ctf_input_find(in, errbuf) < 0) {
+				fprintf(stderr,
+					"latency-report: %s; nor is it a run folder (no run.json, "
+					"capture.pcapng, capture.pcap or trace in it)\n",
+					errbuf);
+				goto out_inputs;
+			}
+			traces[n_traces++] = in;
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
 		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
-			ret = 2;
 			goto out_inputs;
 		} else if (!is_file(in) && !is_dir(in)) {
 			/* a pipe or device: the reader needs a file it can read twice */
@@ -1548,13 +1557,11 @@ int main(int argc, char **argv)
 			    "latency-report: %s: not a regular file (save the capture to a file "
 			    "first, e.g. tshark -w FILE)\n",
 			    in);
-			ret = 2;
 			goto out_inputs;
 		} else {
 			fprintf(stderr,
 				"latency-report: %s: not a pcap/pcapng capture or a trace folder\n",
 				in);
-			ret = 2;
 			goto out_inputs;
 		}
 	}
@@ -1627,10 +1634,15 @@ int main(int argc, char **argv)
 
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
+	rep.folders = folders;
+	rep.n_folders = n_folders;
 	if (build_report(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL,
 			 ha_on ? &ha : NULL, &app.vc, &js)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
+	}
+	for (i = 0; i < rep.n_apart; i++) {
+		fprintf(stderr, "latency-report: warning: %s\n", rep.apart[i]);
 	}
 	if (o.fpga_counters) {
 		rep.fpga = &fpga;
@@ -1687,8 +1699,6 @@ out:
 	}
 	join_series_free(&js);
 out_inputs:
-	for (i = 0; i < n_owned; i++) {
-		free(owned[i]);
-	}
+	free(folders);
 	return ret;
 }

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dgrdma/cli.h>
 
@@ -576,8 +577,8 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 	if (r->wire && wa_times_suspect(r->wire) && !strncmp(r->verdict_series, "wire", 4)) {
 		/* the verdict rests on the capture's times: say that they are wrong */
 		snprintf(reason, sizeof(reason),
-			 "ON BAD TIMESTAMPS (the capture's: %" PRIu64 " steps back in time, %" PRIu64
-			 " impossible); %.200s",
+			 "ON BAD TIMESTAMPS (the capture's: back in time %" PRIu64
+			 ", impossible %" PRIu64 "); %.200s",
 			 r->wire->ts_backwards, r->wire->ts_impossible, r->verdict.reason);
 		snprintf(r->verdict.reason, sizeof(r->verdict.reason), "%.255s", reason);
 	}
@@ -1002,6 +1003,98 @@ static void print_status_and_losses(struct dgr_pr *p, const struct report *r)
 	dgr_pr_obj_end(p);
 }
 
+/* A time span [lo, hi] of a part, for report_check_apart. */
+struct part_span {
+	const char *name;
+	uint64_t lo, hi;
+};
+
+static void fmt_span(char *buf, size_t size, const struct part_span *s)
+{
+	time_t t = (time_t)(s->lo / 1000000000ull);
+	struct tm tm;
+	char when[32] = "?";
+	char len[32];
+
+	if (gmtime_r(&t, &tm)) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	dgr_format_duration(len, sizeof(len), (double)(s->hi - s->lo));
+	snprintf(buf, size, "%s (from %s, %s)", s->name, when, len);
+}
+
+void report_check_apart(struct report *r)
+{
+	struct part_span sp[3];
+	unsigned int n = 0, i, k;
+
+	r->n_apart = 0;
+	if (r->wire && r->wire->frames) {
+		sp[n++] = (struct part_span){ "the capture", r->wire->first_ts, r->wire->last_ts };
+	}
+	if (r->host && r->host->c.events) {
+		sp[n++] = (struct part_span){ "the trace", r->host->first_ts, r->host->last_ts };
+	}
+	if (r->run.realtime_start_ns && r->run.realtime_end_ns >= r->run.realtime_start_ns) {
+		sp[n++] = (struct part_span){ "run.json's clocks", r->run.realtime_start_ns,
+					      r->run.realtime_end_ns };
+	}
+	for (i = 0; i < n; i++) {
+		for (k = i + 1; k < n && r->n_apart < REPORT_MAX_APART; k++) {
+			char a[100], b[100];
+
+			if (sp[i].hi >= sp[k].lo && sp[k].hi >= sp[i].lo) {
+				continue;
+			}
+			fmt_span(a, sizeof(a), &sp[i]);
+			fmt_span(b, sizeof(b), &sp[k]);
+			snprintf(r->apart[r->n_apart++], sizeof(r->apart[0]),
+				 "%s and %s do not overlap in time: parts of different runs?", a,
+				 b);
+		}
+	}
+}
+
+static void print_folder_part(struct dgr_pr *p, const char *key, const struct run_folder_part *part)
+{
+	dgr_pr_obj_begin(p, key, key);
+	dgr_pr_bool(p, "read", NULL, part->read);
+	if (part->read) {
+		dgr_pr_str(p, "path", NULL, part->path);
+	} else {
+		dgr_pr_str(p, "why", "left out", part->why);
+	}
+	dgr_pr_obj_end(p);
+}
+
+/* The run folders' parts, read or left out and why; the parts that do not belong together. */
+static void print_folders(struct dgr_pr *p, const struct report *r)
+{
+	unsigned int i;
+
+	if (r->n_folders) {
+		dgr_pr_arr_begin(p, "run_folders", NULL);
+		for (i = 0; i < r->n_folders; i++) {
+			const struct run_folder *f = &r->folders[i];
+			char title[PATH_MAX + 16];
+
+			snprintf(title, sizeof(title), "Run folder %s", f->dir);
+			dgr_pr_obj_begin(p, NULL, title);
+			dgr_pr_str(p, "path", NULL, f->dir);
+			dgr_pr_bool(p, "run_json", "run.json", f->has_run_json);
+			print_folder_part(p, "capture", &f->capture);
+			print_folder_part(p, "trace", &f->trace);
+			dgr_pr_obj_end(p);
+		}
+		dgr_pr_arr_end(p);
+	}
+	dgr_pr_arr_begin(p, "parts_apart", r->n_apart ? "Parts that do not belong together" : NULL);
+	for (i = 0; i < r->n_apart; i++) {
+		arr_item(p, r->apart[i]);
+	}
+	dgr_pr_arr_end(p);
+}
+
 int report_print(struct dgr_pr *p, const struct report *r)
 {
 	const char *const *mit;
@@ -1021,6 +1114,7 @@ int report_print(struct dgr_pr *p, const struct report *r)
 		}
 	}
 	dgr_pr_arr_end(p);
+	print_folders(p, r);
 	dgr_pr_obj_begin(p, "run", "Run facts");
 	print_fact(p, "host_buffers", "host buffers", r->run.host_buffers, "unknown");
 	print_fact(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers, "unknown (taken as 0)");

@@ -111,7 +111,7 @@ static void trace_problem(const char *path, char *why, size_t size)
 		/* msg starts with the path, which the caller names */
 		const char *rest = strstr(msg, ": no CTF trace");
 
-		snprintf(why, size, "%s", rest ? rest + 2 : msg);
+		snprintf(why, size, "%.159s", rest ? rest + 2 : msg);
 	}
 }
 
@@ -190,7 +190,8 @@ static int resolve_trace(const char *dir, const struct run_info *ri, struct run_
 		} else {
 			snprintf(p->why, sizeof(p->why),
 				 "none in the folder (no %s folder, no CTF metadata below it%s)",
-				 trace_name, ri ? ", and run.json does not say" : ", and no run.json");
+				 trace_name,
+				 ri ? ", and run.json does not say" : ", and no run.json");
 			return 0;
 		}
 		break;
@@ -200,7 +201,8 @@ static int resolve_trace(const char *dir, const struct run_info *ri, struct run_
 		if (ri && ri->trace.unreadable) {
 			size_t n = strlen(why);
 
-			snprintf(why + n, sizeof(why) - n, "; dgrdma-capture found it unreadable too");
+			snprintf(why + n, sizeof(why) - n,
+				 "; dgrdma-capture found it unreadable too");
 		}
 		return refuse("trace", p, source, why, errbuf);
 	}
