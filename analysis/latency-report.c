@@ -1539,10 +1539,14 @@ int main(int argc, char **argv)
 			}
 		} else if (is_dir(in)) {
 			if (ctf_input_find(in, errbuf) < 0) {
-				fprintf(stderr,
-					"latency-report: %s; nor is it a run folder (no run.json, "
-					"capture.pcapng, capture.pcap or trace in it)\n",
-					errbuf);
+				const char *why = strstr(errbuf, ": no CTF trace");
+
+				fprintf(
+				    stderr,
+				    "latency-report: %s: neither a trace folder nor a run folder "
+				    "(no run.json, capture.pcapng, capture.pcap or trace in it; "
+				    "%s)\n",
+				    in, why ? why + 2 : errbuf);
 				goto out_inputs;
 			}
 			traces[n_traces++] = in;
