@@ -1318,6 +1318,7 @@ static int run_live(const struct options *o)
 	/* the facts are the options' only: run.json is written when the run ends */
 	memset(&facts, 0, sizeof(facts));
 	facts.run = o->run;
+	facts.host_pids_from = o->n_pids ? HOST_PIDS_OPTIONS : HOST_PIDS_ALL;
 	set_tolerable(&facts, o, facts_from_options, false, NULL);
 	for (i = 0; i < v->n; i++) {
 		struct live_host *h = &v->hosts[i];
@@ -1442,6 +1443,69 @@ out:
 	return ret;
 }
 
+/*
+ * The processes whose trace events count, into pids[0..*n) (none: every
+ * process): --pid's, else the run's (run.json's command_pid and trace_pids:
+ * the per-user buffers hold every process of the user that traced meanwhile).
+ */
+static enum host_pids_from host_pids(const struct options *o, uint32_t *pids, unsigned int *n)
+{
+	const struct run_part *t = &o->run.trace;
+	unsigned int i;
+
+	*n = 0;
+	if (o->n_pids) {
+		memcpy(pids, o->pids, o->n_pids * sizeof(pids[0]));
+		*n = o->n_pids;
+		return HOST_PIDS_OPTIONS;
+	}
+	if (!o->run.command_pid) {
+		return HOST_PIDS_ALL;
+	}
+	pids[(*n)++] = o->run.command_pid;
+	for (i = 0; i < t->n_trace_pids && *n < HA_MAX_PIDS; i++) {
+		pids[(*n)++] = t->trace_pids[i];
+	}
+	return HOST_PIDS_RUN_JSON;
+}
+
+/*
+ * A fresh in-host analysis for main of the processes pids[0..n) (n 0: all);
+ * provider: the filter applies to its events only (NULL: to every event).
+ */
+static int host_setup(struct host_analysis *ha, const struct options *o, struct app *app,
+		      const uint32_t *pids, unsigned int n, const char *provider)
+{
+	if (ha_init(ha)) {
+		return -1;
+	}
+	ha->on_doorbell = app_host_bell;
+	ha->on_drops = app_drops;
+	ha->ctx = app;
+	ha->time_offset_ns = o->trace_offset_ns;
+	if (n) {
+		memcpy(ha->only_pids, pids, n * sizeof(pids[0]));
+	}
+	ha->n_only_pids = n;
+	ha->only_pids_provider = provider;
+	return 0;
+}
+
+/* Reads the traces into ha; origin: the CSV origin, set to the first event (no capture). */
+static int read_host(const char *const *traces, unsigned int n, struct host_analysis *ha,
+		     const struct options *o, uint64_t *origin, char *errbuf)
+{
+	unsigned int i;
+
+	ha->origin = origin;
+	for (i = 0; i < n; i++) {
+		if (ctf_input_read(traces[i], ha, &o->ctf, errbuf)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -1456,7 +1520,8 @@ int main(int argc, char **argv)
 	struct fpga_counters fpga;
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
 	struct run_folder *folders = NULL;
-	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, i;
+	uint32_t pids[HA_MAX_PIDS];
+	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, n_pids = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
@@ -1587,17 +1652,18 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (n_traces) {
-		if (ha_init(&ha)) {
+		rep.host_pids_from = host_pids(&o, pids, &n_pids);
+		/*
+		 * run.json's processes: the command's own provider only (the
+		 * emulator of a host's run is another process by nature)
+		 */
+		if (host_setup(&ha, &o, &app, pids, n_pids,
+			       rep.host_pids_from == HOST_PIDS_RUN_JSON ? o.run.command_provider
+									: NULL)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
 		ha_on = true;
-		ha.on_doorbell = app_host_bell;
-		ha.on_drops = app_drops;
-		ha.ctx = &app;
-		ha.time_offset_ns = o.trace_offset_ns;
-		memcpy(ha.only_pids, o.pids, sizeof(o.pids));
-		ha.n_only_pids = o.n_pids;
 	}
 	if (o.csv_dir) {
 		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, wa_on ? &wa.first_ts : &origin,
@@ -1623,14 +1689,27 @@ int main(int argc, char **argv)
 		}
 		wa_finish(&wa);
 	}
-	for (i = 0; i < n_traces; i++) {
-		int rc;
-
-		if (!wa_on && i == 0) {
-			ha.origin = &origin; /* the CSV origin: the first event */
+	if (n_traces && read_host(traces, n_traces, &ha, &o, wa_on ? NULL : &origin, errbuf)) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		ret = 2;
+		goto out;
+	}
+	if (n_traces && rep.host_pids_from == HOST_PIDS_RUN_JSON && ha.c.chosen_pids == 0 &&
+	    ha.c.other_pids) {
+		/*
+		 * Not one event of run.json's processes: a command run through a
+		 * wrapper (timeout, sh -c) traces under its child's pid. Every
+		 * process's events then count, and the report says why.
+		 */
+		ha_free(&ha);
+		ha_on = false;
+		rep.host_pids_from = HOST_PIDS_ALL_COMMAND_SILENT;
+		if (host_setup(&ha, &o, &app, NULL, 0, NULL)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
 		}
-		rc = ctf_input_read(traces[i], &ha, &o.ctf, errbuf);
-		if (rc) {
+		ha_on = true;
+		if (read_host(traces, n_traces, &ha, &o, wa_on ? NULL : &origin, errbuf)) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			ret = 2;
 			goto out;

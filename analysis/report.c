@@ -317,6 +317,47 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	return 0;
 }
 
+/* Whose events count (--pid, run.json's processes, every process), and what was left out. */
+static void print_host_pids_from(struct dgr_pr *p, const struct report *r)
+{
+	static const char *const from[] = { "all", "--pid", "run.json", "all" };
+	const struct host_analysis *h = r->host;
+	char pids[HA_MAX_PIDS * 12 + 8] = "", prov[32] = "trace";
+	unsigned int i;
+
+	dgr_pr_str(p, "processes_from", "processes chosen by", from[r->host_pids_from]);
+	if (h->n_only_pids && h->only_pids_provider) {
+		/* "dgrdma:" -> "dgrdma": the provider whose events the choice applies to */
+		snprintf(prov, sizeof(prov), "%.*s", (int)strcspn(h->only_pids_provider, ":"),
+			 h->only_pids_provider);
+		dgr_pr_str(p, "only_pids_provider", "for the events of", prov);
+	}
+	dgr_pr_arr_begin(p, "only_pids", NULL);
+	for (i = 0; i < h->n_only_pids; i++) {
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_u64(p, NULL, NULL, h->only_pids[i]);
+		}
+		snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%u", i ? ", " : "",
+			 (unsigned int)h->only_pids[i]);
+	}
+	dgr_pr_arr_end(p);
+	if (r->host_pids_from == HOST_PIDS_RUN_JSON) {
+		dgr_pr_text_line(p,
+				 "note: only the %s events of this run's processes count (vpid %s: "
+				 "run.json's command_pid%s); %" PRIu64
+				 " events of other processes left out (--pid PID chooses others)",
+				 prov, pids, h->n_only_pids > 1 ? " and trace_pids" : "",
+				 h->c.other_pids);
+	} else if (r->host_pids_from == HOST_PIDS_ALL_COMMAND_SILENT) {
+		dgr_pr_text_line(
+		    p,
+		    "note: run.json's command_pid %u has no event in the trace (a command "
+		    "run through a wrapper, e.g. timeout, traces under its child's pid): "
+		    "the events of every process count",
+		    (unsigned int)r->run.command_pid);
+	}
+}
+
 /*
  * The processes whose transactions were counted, and a note when they are
  * several: per-user buffers record every process of the user, so a second
@@ -330,6 +371,7 @@ static void print_host_processes(struct dgr_pr *p, const struct report *r)
 	unsigned int i;
 
 	dgr_pr_u64(p, "processes", "processes whose transactions count", h->n_host_pids);
+	print_host_pids_from(p, r);
 	if (h->n_host_pids < 2 || h->n_only_pids > 0) {
 		return; /* one process, or the ones the user chose with --pid */
 	}

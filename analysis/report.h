@@ -21,6 +21,14 @@
 
 #define REPORT_MAX_APART 3
 
+/* Whose trace events count (host_analysis.only_pids), and why. */
+enum host_pids_from {
+	HOST_PIDS_ALL = 0,	      /* every process's: no --pid, no run.json command_pid */
+	HOST_PIDS_OPTIONS,	      /* --pid */
+	HOST_PIDS_RUN_JSON,	      /* run.json's command_pid and trace.trace_pids */
+	HOST_PIDS_ALL_COMMAND_SILENT, /* every process's: the command_pid has no event */
+};
+
 struct report {
 	const char *const *inputs;
 	unsigned int n_inputs;
@@ -32,6 +40,7 @@ struct report {
 	unsigned int n_apart;
 	const struct wire_analysis *wire; /* NULL: no capture */
 	const struct host_analysis *host; /* NULL: no trace */
+	enum host_pids_from host_pids_from;
 	struct run_info run;
 	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
 	const char *fpga_source;	  /* the file they came from */

@@ -288,6 +288,28 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 				      describe(v, d, sizeof(d)));
 	}
 	part->unreadable = trace && json_is_false(v);
+	v = json_object_get(obj, "trace_pids");
+	if (trace && v) {
+		char name[48];
+		size_t i;
+		uint64_t pid;
+
+		if (!json_is_array(v) || json_array_size(v) > RUN_INFO_MAX_TRACE_PIDS) {
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "trace.trace_pids: %s, expected an array of at most %d "
+			    "pids",
+			    json_is_array(v) ? "a longer array" : describe(v, d, sizeof(d)),
+			    RUN_INFO_MAX_TRACE_PIDS);
+		}
+		for (i = 0; i < json_array_size(v); i++) {
+			snprintf(name, sizeof(name), "trace.trace_pids[%zu]", i);
+			if (get_whole(json_array_get(v, i), name, 1, 4194304, &pid, errbuf)) {
+				return -DGR_E_INVAL;
+			}
+			part->trace_pids[part->n_trace_pids++] = (uint32_t)pid;
+		}
+	}
 	v = json_object_get(obj, "path");
 	if (!v) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
@@ -572,6 +594,7 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 		}
 	}
 	prog = find_program(cmd, &fpga);
+	ri->command_provider = prog < 0 ? NULL : fpga ? "dgrdma_fpga:" : "dgrdma:";
 	if (prog >= 0) {
 		rc = read_roles(cmd, prog, fpga, ri, errbuf);
 		if (rc < 0) {

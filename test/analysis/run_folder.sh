@@ -18,6 +18,7 @@ sess="dgr-run-folder-$$"
 sessiond_pid=""
 cleanup() {
 	lttng destroy "$sess" >/dev/null 2>&1
+	lttng destroy "$sess-two" >/dev/null 2>&1
 	if [ -n "$sessiond_pid" ]; then
 		kill "$sessiond_pid" 2>/dev/null
 		wait "$sessiond_pid" 2>/dev/null
@@ -291,4 +292,72 @@ run_json '{"path": "capture.pcapng"}' null >"$c/run.json"
 "$LR" --json --no-progress "$c" >"$tmp/a.out" 2>"$tmp/a.err"
 check_eq "$? $(jq -r '.parts_apart | length' "$tmp/a.out") $(jq -r '.parts_apart[0]' "$tmp/a.out" | grep -c "^the capture .* and run.json's clocks .* do not overlap")" \
 	"0 1 1" "without a trace, against run.json's clocks alone"
+# ---- whose trace events count (issue 32) -------------------------------------------------------
+# Two processes in one trace, as per-user buffers record another dgrdma-host of the user: run.json's
+# command_pid chooses this run's events of its command's provider (the host's, dgrdma), the
+# others are left out and counted; the emulator's provider (dgrdma_fpga) counts from every process.
+mkfifo "$tmp/go1" "$tmp/go2"
+(read -r _ <"$tmp/go1" && exec "$FIRE" >/dev/null 2>&1) &
+pid1=$!
+(read -r _ <"$tmp/go2" && exec "$FIRE" >/dev/null 2>&1) &
+pid2=$!
+if { lttng create "$sess-two" --output="$tmp/m/trace" &&
+	lttng enable-event -u -s "$sess-two" 'dgrdma:*' &&
+	lttng enable-event -u -s "$sess-two" 'dgrdma_fpga:*' &&
+	lttng add-context -u -s "$sess-two" -t vpid &&
+	lttng track -u -s "$sess-two" --vpid="$pid1" &&
+	lttng track -u -s "$sess-two" --vpid="$pid2" &&
+	lttng start "$sess-two"; } >"$tmp/lttng-two.log" 2>&1; then
+	echo go >"$tmp/go1"
+	echo go >"$tmp/go2"
+	wait "$pid1" "$pid2"
+	lttng destroy "$sess-two" >/dev/null 2>&1
+	m="$tmp/m"
+	pids_json() { # COMMAND-PID COMMAND TRACE-PIDS: run.json of a trace-only run
+		printf '{"format": "dgrdma-run/1", "command": ["%s", "rx"], "command_pid": %s, "capture": null, "trace": {"path": "trace", "trace_pids": %s}}\n' \
+			"$2" "$1" "$3" >"$m/run.json"
+	}
+	host_of() { # the host section's choice and counts
+		jq -c '.host | [.processes_from, .only_pids_provider, .only_pids, .events, .events_seen.other_pids, .processes, .rx.transactions]' "$1"
+	}
+	pids_json "$pid2" dgrdma-host '[]'
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",\"dgrdma\",[$pid2],34,16,1,1]" \
+		"run.json's command_pid: its 16 host events and both processes' 18 emulator events; the other's 16 host events left out"
+	"$LR" --no-progress "$m" >"$tmp/m.txt" 2>&1
+	check_eq "$(grep -c "note: only the dgrdma events of this run's processes count (vpid $pid2: run.json's command_pid); 16 events of other processes left out (--pid PID chooses others)" "$tmp/m.txt") $(grep -c 'note: these numbers mix' "$tmp/m.txt")" \
+		"1 0" "the text report says whose events count and how many were left out"
+	"$LR" --json --no-progress --pid "$pid1" "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"--pid\",null,[$pid1],25,25,1,1]" "--pid chooses instead, for every provider"
+	pids_json "$pid2" dgrdma-host "[$pid1]"
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",\"dgrdma\",[$pid2,$pid1],50,0,2,2]" \
+		"run.json's trace_pids (--trace-pid) count too"
+	pids_json "$pid2" dgrdma-fpga '[]'
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",\"dgrdma_fpga\",[$pid2],41,9,2,2]" \
+		"an emulator's run: the choice applies to the emulator's provider"
+	# a command run through a wrapper traces under another pid: no event of command_pid
+	pids_json $$ dgrdma-host '[]'
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"all\",null,[],50,0,2,2]" \
+		"a command_pid without any event (a wrapper's): every process's events count"
+	"$LR" --no-progress "$m" >"$tmp/m.txt" 2>&1
+	check_eq "$(grep -c "note: run.json's command_pid $$ has no event in the trace (a command run through a wrapper" "$tmp/m.txt")" 1 \
+		"and the text report says why"
+else
+	echo go >"$tmp/go1"
+	echo go >"$tmp/go2"
+	wait "$pid1" "$pid2"
+	not_ok "a session recording two processes: $(tail -1 "$tmp/lttng-two.log")"
+fi
+
+# A run in which nothing arrived (a capture of no frame, no trace): said so, never a regime
+fresh
+head -c 24 "$tmp/fwd.pcap" >"$c/capture.pcapng"
+rm -r "$c/trace"
+run_json '{"path": "capture.pcapng"}' null >"$c/run.json"
+"$LR" --json --no-progress "$c" >"$tmp/z.out" 2>"$tmp/z.err"
+check_eq "$? $(jq -r '[.capture.frames, .regime.label] | join(" ")' "$tmp/z.out") $(jq -r .regime.reason "$tmp/z.out" | grep -c '^no data transaction in the capture or the trace: the stream never started')" \
+	"0 0 unknown 1" "nothing arrived: verdict unknown, the reason says the stream never started"
 done_testing
