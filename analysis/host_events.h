@@ -99,7 +99,7 @@ struct ha_counts {
 	uint64_t fpga_drop_periods, fpga_dropped_samples;
 	uint64_t counter_snapshots;
 	uint64_t unknown_events;
-	uint64_t other_pids; /* left out: not of the processes in only_pids */
+	uint64_t other_pids;  /* left out: not of the processes in only_pids */
 	uint64_t chosen_pids; /* kept: of the processes in only_pids (their provider's) */
 };
 

@@ -367,27 +367,25 @@ static void print_host_processes(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
 	char pids[HA_MAX_PIDS * 12 + 8] = "";
-	char cmd[96] = "a run folder's run.json names its command_pid";
 	unsigned int i;
+	/* the host's transactions are of the chosen processes only (--pid, run.json's) */
+	bool chosen = h->n_only_pids > 0 &&
+		      (!h->only_pids_provider || !strcmp(h->only_pids_provider, "dgrdma:"));
 
 	dgr_pr_u64(p, "processes", "processes whose transactions count", h->n_host_pids);
 	print_host_pids_from(p, r);
-	if (h->n_host_pids < 2 || h->n_only_pids > 0) {
-		return; /* one process, or the ones the user chose with --pid */
+	if (h->n_host_pids < 2 || chosen) {
+		return;
 	}
 	for (i = 0; i < h->n_host_pids; i++) {
 		snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%u", i ? ", " : "",
 			 (unsigned int)h->host_pids[i]);
-		if (r->run.command_pid && h->host_pids[i] == r->run.command_pid) {
-			snprintf(cmd, sizeof(cmd), "this run's command: --pid %u",
-				 (unsigned int)r->run.command_pid);
-		}
 	}
 	dgr_pr_text_line(p,
 			 "note: these numbers mix the transactions of %u%s processes (vpid %s%s): "
-			 "the trace records every process of the user; --pid PID keeps one (%s)",
+			 "the trace records every process of the user; --pid PID keeps one",
 			 h->n_host_pids, h->host_pids_more ? "+" : "", pids,
-			 h->host_pids_more ? ", ..." : "", cmd);
+			 h->host_pids_more ? ", ..." : "");
 }
 
 static int print_host(struct dgr_pr *p, const struct report *r)
@@ -1115,13 +1113,11 @@ static void print_folders(struct dgr_pr *p, const struct report *r)
 	unsigned int i;
 
 	if (r->n_folders) {
-		dgr_pr_arr_begin(p, "run_folders", NULL);
+		dgr_pr_arr_begin(p, "run_folders", "Run folders");
 		for (i = 0; i < r->n_folders; i++) {
 			const struct run_folder *f = &r->folders[i];
-			char title[PATH_MAX + 16];
 
-			snprintf(title, sizeof(title), "Run folder %s", f->dir);
-			dgr_pr_obj_begin(p, NULL, title);
+			dgr_pr_obj_begin(p, NULL, f->dir);
 			dgr_pr_str(p, "path", NULL, f->dir);
 			dgr_pr_bool(p, "run_json", "run.json", f->has_run_json);
 			print_folder_part(p, "capture", &f->capture);
