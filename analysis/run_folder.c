@@ -115,12 +115,18 @@ static void trace_problem(const char *path, char *why, size_t size)
 	}
 }
 
-/* "DIR: the capture capture.pcapng (run.json's capture.path) cannot be read: WHY". */
+/*
+ * "the capture PATH (run.json's capture.path) cannot be read: WHY"; a long
+ * path keeps its end, the part's name.
+ */
 static int refuse(const char *part, const struct run_folder_part *p, const char *source,
 		  const char *why, char *errbuf)
 {
-	return dgr_errbuf_set(errbuf, DGR_E_INVAL, "the %s %.100s (%s) cannot be read: %.100s",
-			      part, p->path, source, why);
+	size_t n = strlen(p->path);
+	const char *tail = n > 100 ? p->path + n - 97 : p->path;
+
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL, "the %s %s%s (%s) cannot be read: %.100s", part,
+			      tail == p->path ? "" : "...", tail, source, why);
 }
 
 static int resolve_capture(const char *dir, const struct run_info *ri, struct run_folder_part *p,
