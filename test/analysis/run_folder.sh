@@ -244,6 +244,10 @@ refused "$c" "the capture $c/pcap/run-8.pcapng (run.json's capture.path) cannot 
 	"a capture.path that is not there (capture.pcapng is not taken instead)"
 run_json '{"path": 7}' '{"path": "trace"}' >"$c/run.json"
 refused "$c" "/c/run.json: capture.path: 7, expected a string" "a capture.path that is no string"
+run_json '{"path": "pcap/run-7.pcapng"}' '{"path": "lttng/trace-7", "trace_pids": [0]}' >"$c/run.json"
+refused "$c" "/c/run.json: trace.trace_pids[0]: 0 is out of range 1..4194304" "a trace_pids entry that is no pid"
+run_json '{"path": "pcap/run-7.pcapng"}' '{"path": "lttng/trace-7", "readable": "yes"}' >"$c/run.json"
+refused "$c" "/c/run.json: trace.readable: a string, expected true/false or null" "a trace.readable that is no boolean"
 run_json '{"interface": "lo"}' '{"path": "trace"}' >"$c/run.json"
 refused "$c" "/c/run.json: capture.path: missing (a recorded capture has its path in the folder)" \
 	"a recorded capture without its path"
