@@ -52,6 +52,9 @@ enum {
 struct trace_dirs {
 	char *dir[MAX_TRACE_DIRS];
 	unsigned int n;
+	/* the first folder below the trace that could not be opened, and why ("" none) */
+	char unopened[160];
+	int unopened_errno;
 };
 
 /* Collects the folders below path (depth <= 8) holding a `metadata` file. */
@@ -75,6 +78,10 @@ static void find_metadata(const char *path, int depth, struct trace_dirs *t)
 	}
 	d = opendir(path);
 	if (!d) {
+		if (!t->unopened[0]) {
+			snprintf(t->unopened, sizeof(t->unopened), "%s", path);
+			t->unopened_errno = errno;
+		}
 		return;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -97,6 +104,40 @@ static void free_dirs(struct trace_dirs *t)
 		free(t->dir[i]);
 	}
 	t->n = 0;
+}
+
+/*
+ * "PATH: no CTF trace ... below it", with the folder that could not be opened
+ * (named from path on), into errbuf.
+ */
+static int no_trace(const char *path, const struct trace_dirs *t, char *errbuf)
+{
+	size_t n = strlen(path);
+	const char *below = t->unopened;
+
+	if (!t->unopened[0]) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%.200s: no CTF trace (no 'metadata' file) below it", path);
+	}
+	if (!strncmp(below, path, n) && below[n] == '/') {
+		below += n + 1;
+	}
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			      "%.100s: no CTF trace (no 'metadata' file) below it: %.80s: %s", path,
+			      below, strerror(t->unopened_errno));
+}
+
+int ctf_input_find(const char *path, char *errbuf)
+{
+	struct trace_dirs t = { .n = 0 };
+	int ret = 0;
+
+	find_metadata(path, 0, &t);
+	if (t.n == 0) {
+		ret = no_trace(path, &t, errbuf);
+	}
+	free_dirs(&t);
+	return ret;
 }
 
 bool ctf_input_is_trace(const char *path)
@@ -1000,9 +1041,7 @@ static int read_traces(const char *const *paths, struct host_analysis *const *hs
 		find_metadata(paths[0], 0, &t);
 	}
 	if (!live && t.n == 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%s: no CTF trace (no 'metadata' file) below it",
-			 paths[0]);
-		return -DGR_E_INVAL;
+		return no_trace(paths[0], &t, errbuf);
 	}
 	for (i = 0; i < t.n; i++) {
 		ret = ctf_check_dir(t.dir[i], &hs[0]->trace_unindexed_bytes, msg);

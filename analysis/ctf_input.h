@@ -18,6 +18,13 @@
 /* True when path is a folder with a CTF `metadata` file somewhere below it. */
 bool ctf_input_is_trace(const char *path);
 
+/*
+ * The same with the reason when not: returns 0 when a `metadata` file lies
+ * below path, else -DGR_E_INVAL with errbuf (DGR_ERRBUF_SIZE) saying so and
+ * naming the first folder below path that could not be opened, and why.
+ */
+int ctf_input_find(const char *path, char *errbuf);
+
 /* A trace read that yields nothing for this long is stopped (seconds). */
 #define CTF_STALL_S 10
 

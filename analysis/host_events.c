@@ -454,21 +454,31 @@ static void on_fpga_event(struct host_analysis *h, const struct host_event *ev, 
 	}
 }
 
-/* True when the event is of a process the analysis keeps (every process without a filter). */
-static bool wanted_pid(const struct host_analysis *h, const struct host_event *ev)
+/*
+ * Whether the analysis keeps the event: every event without a filter or
+ * outside the filter's provider; else, counted in c.chosen_pids or
+ * c.other_pids, whether its vpid is one of only_pids.
+ */
+static bool wanted_pid(struct host_analysis *h, const struct host_event *ev)
 {
 	uint64_t vpid;
 
-	if (h->n_only_pids == 0) {
+	if (h->n_only_pids == 0 ||
+	    (h->only_pids_provider &&
+	     strncmp(ev->name, h->only_pids_provider, strlen(h->only_pids_provider)) != 0)) {
 		return true;
 	}
-	return he_get(ev, "vpid", &vpid) && pid_listed(h->only_pids, h->n_only_pids, vpid);
+	if (he_get(ev, "vpid", &vpid) && pid_listed(h->only_pids, h->n_only_pids, vpid)) {
+		h->c.chosen_pids++;
+		return true;
+	}
+	h->c.other_pids++;
+	return false;
 }
 
 void ha_event(struct host_analysis *h, const struct host_event *ev)
 {
 	if (!wanted_pid(h, ev)) {
-		h->c.other_pids++;
 		return;
 	}
 	if (h->c.events == 0 || ev->ts < h->first_ts) {

@@ -99,7 +99,8 @@ struct ha_counts {
 	uint64_t fpga_drop_periods, fpga_dropped_samples;
 	uint64_t counter_snapshots;
 	uint64_t unknown_events;
-	uint64_t other_pids; /* left out: not of the processes in only_pids */
+	uint64_t other_pids;  /* left out: not of the processes in only_pids */
+	uint64_t chosen_pids; /* kept: of the processes in only_pids (their provider's) */
 };
 
 #define HA_MAX_PIDS 16
@@ -137,6 +138,11 @@ struct host_analysis {
 	/* when n_only_pids > 0: only events whose vpid context is one of these count */
 	uint32_t only_pids[HA_MAX_PIDS];
 	unsigned int n_only_pids;
+	/*
+	 * when not NULL: only_pids applies to the events whose name starts with
+	 * this provider prefix ("dgrdma:"); the others count from every process
+	 */
+	const char *only_pids_provider;
 	/*
 	 * The processes whose transactions count (vpid of txn_complete and
 	 * txn_sent): more than one means hosts mixed in one analysis, since

@@ -33,6 +33,7 @@
 #include "pcap_input.h"
 #include <dgrdma/print.h>
 #include "report.h"
+#include "run_folder.h"
 #include "run_info.h"
 #include "vicious.h"
 #include "wire_analysis.h"
@@ -80,7 +81,8 @@ static void usage(FILE *fp)
 	    "usage: latency-report [options] [--] INPUT...\n"
 	    "       latency-report --live [options] URL...\n"
 	    "  INPUT is a capture (pcap/pcapng), an LTTng trace folder, or a dgrdma-capture\n"
-	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis).\n"
+	    "  run folder (trace/, capture.pcapng, run.json: both, joined on one axis; the\n"
+	    "  parts are the ones run.json's capture.path and trace.path name).\n"
 	    "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
 	    "options:\n"
 	    "  --json                 write the report as JSON to standard output\n"
@@ -738,6 +740,7 @@ static int build_report(struct report *rep, const struct options *o, bool facts_
 	rep->run = o->run;
 	rep->wire = wa;
 	rep->host = ha;
+	report_check_apart(rep);
 	if (wa && ha) {
 		struct join_result jr;
 		const struct join_side wire = { .lat = &wa->lat[WA_RX],
@@ -1315,6 +1318,7 @@ static int run_live(const struct options *o)
 	/* the facts are the options' only: run.json is written when the run ends */
 	memset(&facts, 0, sizeof(facts));
 	facts.run = o->run;
+	facts.host_pids_from = o->n_pids ? HOST_PIDS_OPTIONS : HOST_PIDS_ALL;
 	set_tolerable(&facts, o, facts_from_options, false, NULL);
 	for (i = 0; i < v->n; i++) {
 		struct live_host *h = &v->hosts[i];
@@ -1439,6 +1443,69 @@ out:
 	return ret;
 }
 
+/*
+ * The processes whose trace events count, into pids[0..*n) (none: every
+ * process): --pid's, else the run's (run.json's command_pid and trace_pids:
+ * the per-user buffers hold every process of the user that traced meanwhile).
+ */
+static enum host_pids_from host_pids(const struct options *o, uint32_t *pids, unsigned int *n)
+{
+	const struct run_part *t = &o->run.trace;
+	unsigned int i;
+
+	*n = 0;
+	if (o->n_pids) {
+		memcpy(pids, o->pids, o->n_pids * sizeof(pids[0]));
+		*n = o->n_pids;
+		return HOST_PIDS_OPTIONS;
+	}
+	if (!o->run.command_pid) {
+		return HOST_PIDS_ALL;
+	}
+	pids[(*n)++] = o->run.command_pid;
+	for (i = 0; i < t->n_trace_pids && *n < HA_MAX_PIDS; i++) {
+		pids[(*n)++] = t->trace_pids[i];
+	}
+	return HOST_PIDS_RUN_JSON;
+}
+
+/*
+ * A fresh in-host analysis for main of the processes pids[0..n) (n 0: all);
+ * provider: the filter applies to its events only (NULL: to every event).
+ */
+static int host_setup(struct host_analysis *ha, const struct options *o, struct app *app,
+		      const uint32_t *pids, unsigned int n, const char *provider)
+{
+	if (ha_init(ha)) {
+		return -1;
+	}
+	ha->on_doorbell = app_host_bell;
+	ha->on_drops = app_drops;
+	ha->ctx = app;
+	ha->time_offset_ns = o->trace_offset_ns;
+	if (n) {
+		memcpy(ha->only_pids, pids, n * sizeof(pids[0]));
+	}
+	ha->n_only_pids = n;
+	ha->only_pids_provider = provider;
+	return 0;
+}
+
+/* Reads the traces into ha; origin: the CSV origin, set to the first event (no capture). */
+static int read_host(const char *const *traces, unsigned int n, struct host_analysis *ha,
+		     const struct options *o, uint64_t *origin, char *errbuf)
+{
+	unsigned int i;
+
+	ha->origin = origin;
+	for (i = 0; i < n; i++) {
+		if (ctf_input_read(traces[i], ha, &o->ctf, errbuf)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -1452,8 +1519,9 @@ int main(int argc, char **argv)
 	char path[PATH_MAX], fpga_path[PATH_MAX];
 	struct fpga_counters fpga;
 	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
-	char *owned[MAX_INPUTS];
-	unsigned int n_caps = 0, n_traces = 0, n_owned = 0, i;
+	struct run_folder *folders = NULL;
+	uint32_t pids[HA_MAX_PIDS];
+	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, n_pids = 0, i;
 	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
@@ -1487,18 +1555,28 @@ int main(int argc, char **argv)
 	o.wa.on_txn = app_txn;
 	o.wa.ctx = &app;
 
-	/* sort the inputs: captures, traces, run folders (both, plus run.json) */
+	/* sort the inputs: captures, traces, run folders (their parts, plus run.json) */
+	folders = calloc(o.n_inputs, sizeof(*folders));
+	if (!folders) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out_inputs;
+	}
 	for (i = 0; i < o.n_inputs; i++) {
 		const char *in = o.inputs[i];
 
-		if (is_dir(in)) {
+		if (is_dir(in) && run_folder_is(in)) {
+			struct run_folder *rf = &folders[n_folders];
+			struct stat st;
+			bool has_run_json;
+
 			snprintf(path, sizeof(path), "%s/run.json", in);
-			if (access(path, F_OK) == 0) {
+			/* any entry: a broken link or a link loop is refused, not taken as none */
+			has_run_json = lstat(path, &st) == 0;
+			if (has_run_json) {
 				struct run_info before = o.run;
 
 				if (run_info_read(path, &o.run, errbuf) < 0) {
 					fprintf(stderr, "latency-report: %s\n", errbuf);
-					ret = DGR_EXIT_USAGE;
 					goto out_inputs;
 				}
 				/* the four facts only: how the command ended is no fact of the
@@ -1510,36 +1588,37 @@ int main(int argc, char **argv)
 				take_run_roles(&o);
 			}
 			snprintf(fpga_path, sizeof(fpga_path), "%s/fpga-counters.json", in);
-			if (!o.fpga_counters && access(fpga_path, F_OK) == 0) {
+			if (!o.fpga_counters && lstat(fpga_path, &st) == 0) {
 				o.fpga_counters = fpga_path;
 			}
-			snprintf(path, sizeof(path), "%s/capture.pcapng", in);
-			if (!is_file(path)) {
-				snprintf(path, sizeof(path), "%s/capture.pcap", in);
+			if (run_folder_resolve(in, has_run_json ? &o.run : NULL, rf, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				goto out_inputs;
 			}
-			if (is_file(path) && pcap_input_is_capture(path)) {
-				if (n_owned == MAX_INPUTS || !(owned[n_owned] = strdup(path))) {
-					fprintf(stderr, "latency-report: out of memory\n");
-					goto out_inputs;
-				}
-				captures[n_caps++] = owned[n_owned++];
+			n_folders++;
+			if (rf->capture.read) {
+				captures[n_caps++] = rf->capture.path;
 			}
-			if (ctf_input_is_trace(in)) {
-				traces[n_traces++] = in;
-			} else if (!is_file(path)) {
+			if (rf->trace.read) {
+				traces[n_traces++] = rf->trace.path;
+			}
+		} else if (is_dir(in)) {
+			if (ctf_input_find(in, errbuf) < 0) {
+				const char *why = strstr(errbuf, ": no CTF trace");
+
 				fprintf(
 				    stderr,
 				    "latency-report: %s: neither a trace folder nor a run folder "
-				    "(no metadata below it, no capture.pcapng in it)\n",
-				    in);
-				ret = 2;
+				    "(no run.json, capture.pcapng, capture.pcap or trace in it; "
+				    "%s)\n",
+				    in, why ? why + 2 : errbuf);
 				goto out_inputs;
 			}
+			traces[n_traces++] = in;
 		} else if (is_file(in) && pcap_input_is_capture(in)) {
 			captures[n_caps++] = in;
 		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
-			ret = 2;
 			goto out_inputs;
 		} else if (!is_file(in) && !is_dir(in)) {
 			/* a pipe or device: the reader needs a file it can read twice */
@@ -1548,13 +1627,11 @@ int main(int argc, char **argv)
 			    "latency-report: %s: not a regular file (save the capture to a file "
 			    "first, e.g. tshark -w FILE)\n",
 			    in);
-			ret = 2;
 			goto out_inputs;
 		} else {
 			fprintf(stderr,
 				"latency-report: %s: not a pcap/pcapng capture or a trace folder\n",
 				in);
-			ret = 2;
 			goto out_inputs;
 		}
 	}
@@ -1575,17 +1652,18 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (n_traces) {
-		if (ha_init(&ha)) {
+		rep.host_pids_from = host_pids(&o, pids, &n_pids);
+		/*
+		 * run.json's processes: the command's own provider only (the
+		 * emulator of a host's run is another process by nature)
+		 */
+		if (host_setup(&ha, &o, &app, pids, n_pids,
+			       rep.host_pids_from == HOST_PIDS_RUN_JSON ? o.run.command_provider
+									: NULL)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
 		ha_on = true;
-		ha.on_doorbell = app_host_bell;
-		ha.on_drops = app_drops;
-		ha.ctx = &app;
-		ha.time_offset_ns = o.trace_offset_ns;
-		memcpy(ha.only_pids, o.pids, sizeof(o.pids));
-		ha.n_only_pids = o.n_pids;
 	}
 	if (o.csv_dir) {
 		if (csv_open(&app.csv, o.csv_dir, o.interval_ns, wa_on ? &wa.first_ts : &origin,
@@ -1611,14 +1689,27 @@ int main(int argc, char **argv)
 		}
 		wa_finish(&wa);
 	}
-	for (i = 0; i < n_traces; i++) {
-		int rc;
-
-		if (!wa_on && i == 0) {
-			ha.origin = &origin; /* the CSV origin: the first event */
+	if (n_traces && read_host(traces, n_traces, &ha, &o, wa_on ? NULL : &origin, errbuf)) {
+		fprintf(stderr, "latency-report: %s\n", errbuf);
+		ret = 2;
+		goto out;
+	}
+	if (n_traces && rep.host_pids_from == HOST_PIDS_RUN_JSON && ha.c.chosen_pids == 0 &&
+	    ha.c.other_pids) {
+		/*
+		 * Not one event of run.json's processes: a command run through a
+		 * wrapper (timeout, sh -c) traces under its child's pid. Every
+		 * process's events then count, and the report says why.
+		 */
+		ha_free(&ha);
+		ha_on = false;
+		rep.host_pids_from = HOST_PIDS_ALL_COMMAND_SILENT;
+		if (host_setup(&ha, &o, &app, NULL, 0, NULL)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
 		}
-		rc = ctf_input_read(traces[i], &ha, &o.ctf, errbuf);
-		if (rc) {
+		ha_on = true;
+		if (read_host(traces, n_traces, &ha, &o, wa_on ? NULL : &origin, errbuf)) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			ret = 2;
 			goto out;
@@ -1627,10 +1718,15 @@ int main(int argc, char **argv)
 
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
+	rep.folders = folders;
+	rep.n_folders = n_folders;
 	if (build_report(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL,
 			 ha_on ? &ha : NULL, &app.vc, &js)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
+	}
+	for (i = 0; i < rep.n_apart; i++) {
+		fprintf(stderr, "latency-report: warning: %s\n", rep.apart[i]);
 	}
 	if (o.fpga_counters) {
 		rep.fpga = &fpga;
@@ -1687,8 +1783,6 @@ out:
 	}
 	join_series_free(&js);
 out_inputs:
-	for (i = 0; i < n_owned; i++) {
-		free(owned[i]);
-	}
+	free(folders);
 	return ret;
 }

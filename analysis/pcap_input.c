@@ -430,7 +430,8 @@ static bool link_supported(int dlt)
 void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
 		     const u_char *data, uint64_t ref)
 {
-	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+	/* the reader asked libpcap for nanoseconds: tv_usec holds them */
+	uint64_t ts = wa_frame_time(w, (int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec);
 	size_t cap = h->caplen, len = h->len;
 
 	if (len < cap) {

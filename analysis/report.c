@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dgrdma/cli.h>
 
@@ -160,6 +161,32 @@ static void print_port_hints(struct dgr_pr *p, const struct wire_analysis *w)
 	}
 }
 
+/* The capture's clock: timestamps that go back or cannot be (wa_frame_time). */
+static void print_capture_times(struct dgr_pr *p, const struct wire_analysis *w)
+{
+	char step[32];
+
+	dgr_pr_u64(p, "timestamps_backwards", "frames stamped earlier than the frame before them",
+		   w->ts_backwards);
+	dgr_pr_ns(p, "largest_step_back_ns", "largest step back", w->ts_largest_step_back);
+	dgr_pr_u64(p, "timestamps_impossible", "frames with an impossible timestamp",
+		   w->ts_impossible);
+	if (w->ts_backwards) {
+		dgr_format_duration(step, sizeof(step), (double)w->ts_largest_step_back);
+		dgr_pr_text_line(p,
+				 "note: the capture's timestamps go back %" PRIu64
+				 " times (by up to %s): a latency across a step back is wrong "
+				 "(below 0 it counts as 0); merged captures or a clock set back?",
+				 w->ts_backwards, step);
+	}
+	if (w->ts_impossible) {
+		dgr_pr_text_line(p,
+				 "note: %" PRIu64 " frames have a timestamp that cannot be (a "
+				 "sub-second part of a second or more): their times are wrong",
+				 w->ts_impossible);
+	}
+}
+
 static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
@@ -205,6 +232,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 			   w->table.overflow);
 	}
 	dgr_pr_ns(p, "span_ns", "span", span);
+	print_capture_times(p, w);
 	dgr_pr_obj_end(p);
 
 	dgr_pr_obj_begin(p, "wire", "On the wire (doorbell latency at the capture point)");
@@ -289,6 +317,47 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	return 0;
 }
 
+/* Whose events count (--pid, run.json's processes, every process), and what was left out. */
+static void print_host_pids_from(struct dgr_pr *p, const struct report *r)
+{
+	static const char *const from[] = { "all", "--pid", "run.json", "all" };
+	const struct host_analysis *h = r->host;
+	char pids[HA_MAX_PIDS * 12 + 8] = "", prov[32] = "trace";
+	unsigned int i;
+
+	dgr_pr_str(p, "processes_from", "processes chosen by", from[r->host_pids_from]);
+	if (h->n_only_pids && h->only_pids_provider) {
+		/* "dgrdma:" -> "dgrdma": the provider whose events the choice applies to */
+		snprintf(prov, sizeof(prov), "%.*s", (int)strcspn(h->only_pids_provider, ":"),
+			 h->only_pids_provider);
+		dgr_pr_str(p, "only_pids_provider", "for the events of", prov);
+	}
+	dgr_pr_arr_begin(p, "only_pids", NULL);
+	for (i = 0; i < h->n_only_pids; i++) {
+		if (dgr_pr_is_json(p)) {
+			dgr_pr_u64(p, NULL, NULL, h->only_pids[i]);
+		}
+		snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%u", i ? ", " : "",
+			 (unsigned int)h->only_pids[i]);
+	}
+	dgr_pr_arr_end(p);
+	if (r->host_pids_from == HOST_PIDS_RUN_JSON) {
+		dgr_pr_text_line(p,
+				 "note: only the %s events of this run's processes count (vpid %s: "
+				 "run.json's command_pid%s); %" PRIu64
+				 " events of other processes left out (--pid PID chooses others)",
+				 prov, pids, h->n_only_pids > 1 ? " and trace_pids" : "",
+				 h->c.other_pids);
+	} else if (r->host_pids_from == HOST_PIDS_ALL_COMMAND_SILENT) {
+		dgr_pr_text_line(
+		    p,
+		    "note: run.json's command_pid %u has no event in the trace (a command "
+		    "run through a wrapper, e.g. timeout, traces under its child's pid): "
+		    "the events of every process count",
+		    (unsigned int)r->run.command_pid);
+	}
+}
+
 /*
  * The processes whose transactions were counted, and a note when they are
  * several: per-user buffers record every process of the user, so a second
@@ -298,26 +367,25 @@ static void print_host_processes(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
 	char pids[HA_MAX_PIDS * 12 + 8] = "";
-	char cmd[96] = "a run folder's run.json names its command_pid";
 	unsigned int i;
+	/* the host's transactions are of the chosen processes only (--pid, run.json's) */
+	bool chosen = h->n_only_pids > 0 &&
+		      (!h->only_pids_provider || !strcmp(h->only_pids_provider, "dgrdma:"));
 
 	dgr_pr_u64(p, "processes", "processes whose transactions count", h->n_host_pids);
-	if (h->n_host_pids < 2 || h->n_only_pids > 0) {
-		return; /* one process, or the ones the user chose with --pid */
+	print_host_pids_from(p, r);
+	if (h->n_host_pids < 2 || chosen) {
+		return;
 	}
 	for (i = 0; i < h->n_host_pids; i++) {
 		snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%u", i ? ", " : "",
 			 (unsigned int)h->host_pids[i]);
-		if (r->run.command_pid && h->host_pids[i] == r->run.command_pid) {
-			snprintf(cmd, sizeof(cmd), "this run's command: --pid %u",
-				 (unsigned int)r->run.command_pid);
-		}
 	}
 	dgr_pr_text_line(p,
 			 "note: these numbers mix the transactions of %u%s processes (vpid %s%s): "
-			 "the trace records every process of the user; --pid PID keeps one (%s)",
+			 "the trace records every process of the user; --pid PID keeps one",
 			 h->n_host_pids, h->host_pids_more ? "+" : "", pids,
-			 h->host_pids_more ? ", ..." : "", cmd);
+			 h->host_pids_more ? ", ..." : "");
 }
 
 static int print_host(struct dgr_pr *p, const struct report *r)
@@ -545,6 +613,14 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 			 "; VICIOUS CYCLE: %.0f%% of the transactions after the first drop were "
 			 "discontinuities",
 			 100.0 * r->vicious->share);
+	}
+	if (r->wire && wa_times_suspect(r->wire) && !strncmp(r->verdict_series, "wire", 4)) {
+		/* the verdict rests on the capture's times: say that they are wrong */
+		snprintf(reason, sizeof(reason),
+			 "ON BAD TIMESTAMPS (the capture's: back in time %" PRIu64
+			 ", impossible %" PRIu64 "); %.200s",
+			 r->wire->ts_backwards, r->wire->ts_impossible, r->verdict.reason);
+		snprintf(r->verdict.reason, sizeof(r->verdict.reason), "%.255s", reason);
 	}
 	/* a failed run says so first: its doorbells and counters stop where it stalled */
 	if (!strcmp(report_run_status(r, reason, sizeof(reason)), "failed")) {
@@ -967,6 +1043,96 @@ static void print_status_and_losses(struct dgr_pr *p, const struct report *r)
 	dgr_pr_obj_end(p);
 }
 
+/* A time span [lo, hi] of a part, for report_check_apart. */
+struct part_span {
+	const char *name;
+	uint64_t lo, hi;
+};
+
+static void fmt_span(char *buf, size_t size, const struct part_span *s)
+{
+	time_t t = (time_t)(s->lo / 1000000000ull);
+	struct tm tm;
+	char when[32] = "?";
+	char len[32];
+
+	if (gmtime_r(&t, &tm)) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	dgr_format_duration(len, sizeof(len), (double)(s->hi - s->lo));
+	snprintf(buf, size, "%s (from %s, %s)", s->name, when, len);
+}
+
+void report_check_apart(struct report *r)
+{
+	struct part_span sp[3];
+	unsigned int n = 0, i, k;
+
+	r->n_apart = 0;
+	if (r->wire && r->wire->frames) {
+		sp[n++] = (struct part_span){ "the capture", r->wire->first_ts, r->wire->last_ts };
+	}
+	if (r->host && r->host->c.events) {
+		sp[n++] = (struct part_span){ "the trace", r->host->first_ts, r->host->last_ts };
+	}
+	if (r->run.realtime_start_ns && r->run.realtime_end_ns >= r->run.realtime_start_ns) {
+		sp[n++] = (struct part_span){ "run.json's clocks", r->run.realtime_start_ns,
+					      r->run.realtime_end_ns };
+	}
+	for (i = 0; i < n; i++) {
+		for (k = i + 1; k < n && r->n_apart < REPORT_MAX_APART; k++) {
+			char a[100], b[100];
+
+			if (sp[i].hi >= sp[k].lo && sp[k].hi >= sp[i].lo) {
+				continue;
+			}
+			fmt_span(a, sizeof(a), &sp[i]);
+			fmt_span(b, sizeof(b), &sp[k]);
+			snprintf(r->apart[r->n_apart++], sizeof(r->apart[0]),
+				 "%s and %s do not overlap in time: parts of different runs?", a,
+				 b);
+		}
+	}
+}
+
+static void print_folder_part(struct dgr_pr *p, const char *key, const struct run_folder_part *part)
+{
+	dgr_pr_obj_begin(p, key, key);
+	dgr_pr_bool(p, "read", NULL, part->read);
+	if (part->read) {
+		dgr_pr_str(p, "path", NULL, part->path);
+	} else {
+		dgr_pr_str(p, "why", "left out", part->why);
+	}
+	dgr_pr_obj_end(p);
+}
+
+/* The run folders' parts, read or left out and why; the parts that do not belong together. */
+static void print_folders(struct dgr_pr *p, const struct report *r)
+{
+	unsigned int i;
+
+	if (r->n_folders) {
+		dgr_pr_arr_begin(p, "run_folders", "Run folders");
+		for (i = 0; i < r->n_folders; i++) {
+			const struct run_folder *f = &r->folders[i];
+
+			dgr_pr_obj_begin(p, NULL, f->dir);
+			dgr_pr_str(p, "path", NULL, f->dir);
+			dgr_pr_bool(p, "run_json", "run.json", f->has_run_json);
+			print_folder_part(p, "capture", &f->capture);
+			print_folder_part(p, "trace", &f->trace);
+			dgr_pr_obj_end(p);
+		}
+		dgr_pr_arr_end(p);
+	}
+	dgr_pr_arr_begin(p, "parts_apart", r->n_apart ? "Parts that do not belong together" : NULL);
+	for (i = 0; i < r->n_apart; i++) {
+		arr_item(p, r->apart[i]);
+	}
+	dgr_pr_arr_end(p);
+}
+
 int report_print(struct dgr_pr *p, const struct report *r)
 {
 	const char *const *mit;
@@ -986,6 +1152,7 @@ int report_print(struct dgr_pr *p, const struct report *r)
 		}
 	}
 	dgr_pr_arr_end(p);
+	print_folders(p, r);
 	dgr_pr_obj_begin(p, "run", "Run facts");
 	print_fact(p, "host_buffers", "host buffers", r->run.host_buffers, "unknown");
 	print_fact(p, "fpga_buffers", "FPGA buffers", r->run.fpga_buffers, "unknown (taken as 0)");

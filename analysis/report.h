@@ -13,16 +13,34 @@
 #include "classify.h"
 #include "host_events.h"
 #include <dgrdma/print.h>
+#include "run_folder.h"
 #include "run_info.h"
 #include "stats.h"
 #include "vicious.h"
 #include "wire_analysis.h"
 
+#define REPORT_MAX_APART 3
+
+/* Whose trace events count (host_analysis.only_pids), and why. */
+enum host_pids_from {
+	HOST_PIDS_ALL = 0,	      /* every process's: no --pid, no run.json command_pid */
+	HOST_PIDS_OPTIONS,	      /* --pid */
+	HOST_PIDS_RUN_JSON,	      /* run.json's command_pid and trace.trace_pids */
+	HOST_PIDS_ALL_COMMAND_SILENT, /* every process's: the command_pid has no event */
+};
+
 struct report {
 	const char *const *inputs;
 	unsigned int n_inputs;
+	/* the run folders among the inputs: which parts were read, which not and why */
+	const struct run_folder *folders;
+	unsigned int n_folders;
+	/* parts that do not belong together: their times do not overlap (report_check_apart) */
+	char apart[REPORT_MAX_APART][256];
+	unsigned int n_apart;
 	const struct wire_analysis *wire; /* NULL: no capture */
 	const struct host_analysis *host; /* NULL: no trace */
+	enum host_pids_from host_pids_from;
 	struct run_info run;
 	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
 	const char *fpga_source;	  /* the file they came from */
@@ -85,6 +103,14 @@ int report_exit_status(const struct report *r, unsigned int fail_on);
 int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
 		   uint64_t data_transactions);
+
+/*
+ * Names in r->apart the parts whose times do not overlap, from r->wire's
+ * frames, r->host's events and the run's real-time span (r->run, run.json's
+ * clocks): a capture or a trace of another run. Parts without times are
+ * not compared.
+ */
+void report_check_apart(struct report *r);
 
 /* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
 int report_print(struct dgr_pr *p, const struct report *r);

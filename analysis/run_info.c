@@ -225,6 +225,20 @@ static int check_clock_pair(const json_t *pair, const char *where, char *errbuf)
 	return rc;
 }
 
+/* A clock pair's realtime_sec/realtime_nsec in ns since the epoch (checked: check_clock_pair). */
+static uint64_t realtime_ns(const json_t *pair)
+{
+	uint64_t sec, nsec;
+
+	if (!pair || json_is_null(pair)) {
+		return 0;
+	}
+	sec = (uint64_t)json_integer_value(json_object_get(pair, "realtime_sec"));
+	nsec = (uint64_t)json_integer_value(json_object_get(pair, "realtime_nsec"));
+	/* past 2554 a time in ns overflows: unknown */
+	return sec < UINT64_MAX / 1000000000ull - 1 ? sec * 1000000000ull + nsec : 0;
+}
+
 static int check_clocks(const json_t *clocks, char *errbuf)
 {
 	static const struct key_rule rules[] = {
@@ -244,6 +258,84 @@ static int check_clocks(const json_t *clocks, char *errbuf)
 	if ((v = json_object_get(clocks, "end")) && check_clock_pair(v, "clocks.end", errbuf)) {
 		return -DGR_E_INVAL;
 	}
+	return 0;
+}
+
+/*
+ * run.json's "capture" or "trace" (key) into *part: not recorded (null), or
+ * recorded at its "path" (a string; the trace's may be null: sent to a given
+ * relayd), with the trace's "readable". Other keys are dgrdma-capture's facts
+ * of the recording, not read here.
+ */
+static int read_part(const json_t *root, const char *key, struct run_part *part, char *errbuf)
+{
+	const json_t *obj = json_object_get(root, key), *v;
+	bool trace = !strcmp(key, "trace");
+	char d[64];
+	const char *s;
+
+	memset(part, 0, sizeof(*part));
+	if (!obj) {
+		return 0;
+	}
+	if (json_is_null(obj)) {
+		part->state = RUN_PART_NOT_RECORDED;
+		return 0;
+	}
+	v = json_object_get(obj, "readable");
+	if (trace && v && !json_is_boolean(v) && !json_is_null(v)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s.readable: %s, expected true/false or null", key,
+				      describe(v, d, sizeof(d)));
+	}
+	part->unreadable = trace && json_is_false(v);
+	v = json_object_get(obj, "trace_pids");
+	if (trace && v) {
+		char name[48];
+		size_t i;
+		uint64_t pid;
+
+		if (!json_is_array(v) || json_array_size(v) > RUN_INFO_MAX_TRACE_PIDS) {
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "trace.trace_pids: %s, expected an array of at most %d "
+			    "pids",
+			    json_is_array(v) ? "a longer array" : describe(v, d, sizeof(d)),
+			    RUN_INFO_MAX_TRACE_PIDS);
+		}
+		for (i = 0; i < json_array_size(v); i++) {
+			snprintf(name, sizeof(name), "trace.trace_pids[%zu]", i);
+			if (get_whole(json_array_get(v, i), name, 1, 4194304, &pid, errbuf)) {
+				return -DGR_E_INVAL;
+			}
+			part->trace_pids[part->n_trace_pids++] = (uint32_t)pid;
+		}
+	}
+	v = json_object_get(obj, "path");
+	if (!v) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s.path: missing (a recorded %s has its path in the folder)",
+				      key, key);
+	}
+	if (trace && json_is_null(v)) {
+		part->state = RUN_PART_ELSEWHERE;
+		return 0;
+	}
+	if (!json_is_string(v)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s.path: %s, expected a string%s", key,
+				      describe(v, d, sizeof(d)), trace ? " or null" : "");
+	}
+	s = json_string_value(v);
+	if (json_string_length(v) == 0 || json_string_length(v) >= sizeof(part->path) ||
+	    strlen(s) != json_string_length(v)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s.path: a string of %zu bytes%s, expected 1..%zu bytes",
+				      key, json_string_length(v),
+				      strlen(s) != json_string_length(v) ? " with a NUL in it" : "",
+				      sizeof(part->path) - 1);
+	}
+	part->state = RUN_PART_RECORDED;
+	snprintf(part->path, sizeof(part->path), "%s", s);
 	return 0;
 }
 
@@ -503,6 +595,7 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 		}
 	}
 	prog = find_program(cmd, &fpga);
+	ri->command_provider = prog < 0 ? NULL : fpga ? "dgrdma_fpga:" : "dgrdma:";
 	if (prog >= 0) {
 		rc = read_roles(cmd, prog, fpga, ri, errbuf);
 		if (rc < 0) {
@@ -701,6 +794,12 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		}
 	}
 	if ((v = json_object_get(root, "clocks")) && check_clocks(v, errbuf)) {
+		goto end;
+	}
+	out.realtime_start_ns = realtime_ns(v ? json_object_get(v, "start") : NULL);
+	out.realtime_end_ns = realtime_ns(v ? json_object_get(v, "end") : NULL);
+	if (read_part(root, "capture", &out.capture, errbuf) ||
+	    read_part(root, "trace", &out.trace, errbuf)) {
 		goto end;
 	}
 	if ((v = json_object_get(root, "losses")) && !json_is_null(v) &&

@@ -27,8 +27,28 @@ enum run_path {
 };
 
 #define RUN_INFO_MAX_PORTS  34 /* a --bind and 16 --peers, twice over */
+#define RUN_INFO_PATH_LEN   256
 #define RUN_INFO_ADDR_LEN   32
 #define RUN_INFO_STATUS_LEN 24
+
+/* What run.json says of a part of the run folder ("capture", "trace"). */
+enum run_part_state {
+	RUN_PART_UNSAID = 0,   /* no such key (a run.json written by hand) */
+	RUN_PART_NOT_RECORDED, /* null: dgrdma-capture --no-pcap, --no-trace */
+	RUN_PART_RECORDED,     /* an object: recorded at path */
+	RUN_PART_ELSEWHERE,    /* an object with path null: a trace sent to a given relayd */
+};
+
+#define RUN_INFO_MAX_TRACE_PIDS 15 /* dgrdma-capture's --trace-pid limit */
+
+struct run_part {
+	enum run_part_state state;
+	char path[RUN_INFO_PATH_LEN]; /* RUN_PART_RECORDED: relative to the folder */
+	bool unreadable;	      /* trace.readable false: dgrdma-capture found it unreadable */
+	/* the trace's "trace_pids": processes recorded besides the command (--trace-pid) */
+	uint32_t trace_pids[RUN_INFO_MAX_TRACE_PIDS];
+	unsigned int n_trace_pids;
+};
 
 struct run_info {
 	uint64_t host_buffers, fpga_buffers, buffer_size; /* 0: unknown */
@@ -57,6 +77,19 @@ struct run_info {
 	bool fpga_known;
 	struct fpga_counters fpga;
 	uint32_t command_pid; /* the recorded command's pid (its events' vpid); 0 unknown */
+	/*
+	 * The tracepoint provider of the recorded command's events ("dgrdma:" for
+	 * dgrdma-host and dgrdma-ctl, "dgrdma_fpga:" for dgrdma-fpga), NULL when
+	 * the command names none of them
+	 */
+	const char *command_provider;
+	/*
+	 * The parts of the run folder (run.json's "capture" and "trace"), and
+	 * the run's real-time span (clocks.start/end, ns since the epoch; 0
+	 * unknown): set from each run.json read, never kept from before.
+	 */
+	struct run_part capture, trace;
+	uint64_t realtime_start_ns, realtime_end_ns;
 };
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/1"
@@ -71,9 +104,12 @@ struct run_info {
  * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
  * "command" (read as dgrdma-host reads them: "32K", "200M"; a dgrdma-fpga command's
  * --buffers are the FPGA's), how the command ended ("exit_status",
- * "interrupted"), and its roles: the data path (dgrdma-host rx/tx,
- * dgrdma-fpga --mode adc/dac), the UDP ports of its --bind and --peer, and
- * the host's address (dgrdma-host's and dgrdma-ctl's --bind, dgrdma-fpga's
+ * "interrupted"), the parts it recorded ("capture" and "trace": null, or
+ * their "path", a string of 1..255 bytes or, for the trace only, null; the
+ * trace's "readable" and "trace_pids", at most 15 pids), the run's real-time span
+ * (clocks.start/end), and its roles: the data path (dgrdma-host rx/tx, dgrdma-fpga --mode adc/dac),
+ * the UDP ports of its --bind and --peer, and the host's address (dgrdma-host's and dgrdma-ctl's
+ * --bind, dgrdma-fpga's
  * --peer) when it names an IPv4 address other than 0.0.0.0. Values already set
  * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
  * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or

@@ -152,6 +152,14 @@ struct wire_analysis {
 	struct ip_defrag ip_defrag;
 	struct eng_seq_counts seq; /* sequence analysis, over every sender (wa_finish) */
 	uint64_t first_ts, last_ts;
+	/*
+	 * The capture's clock (wa_frame_time): frames stamped earlier than the
+	 * frame before them, the largest such step back, and frames whose
+	 * timestamp cannot be (a sub-second part of a second or more, a time
+	 * past 2554 that ns do not hold).
+	 */
+	uint64_t ts_backwards, ts_largest_step_back, ts_impossible;
+	uint64_t ts_prev, ts_frames;
 	struct wa_dcp_stats dcp;
 	/* results, per direction, aggregated over connections */
 	struct wa_dir_stats dir[2];
@@ -193,6 +201,18 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 /* Feeds one DCP payload (ethertype 0xF040). */
 void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
 		 size_t len, uint64_t ts);
+
+/*
+ * The time in ns of a captured frame stamped sec and nsec (the capture
+ * reader's timestamp, at nanosecond precision), one call per captured frame
+ * in capture order: counts a timestamp that goes back from the previous
+ * frame's and one that cannot be (nsec outside 0..999999999, sec negative or
+ * too large for ns in 64 bits: such a time is taken as it adds up, saturated).
+ */
+uint64_t wa_frame_time(struct wire_analysis *w, int64_t sec, int64_t nsec);
+
+/* Whether the verdict on the wire rests on timestamps wa_frame_time() found wrong. */
+bool wa_times_suspect(const struct wire_analysis *w);
 
 /* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
 void wa_feed_other(struct wire_analysis *w, uint64_t ts);

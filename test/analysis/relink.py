@@ -4,7 +4,10 @@
 or damages it, so latency-report's other link layers and its robustness can be tested.
   relink.py sll|sll2|raw IN OUT         Linux cooked v1/v2, or raw IPv4 (UDP captures)
   relink.py corrupt SEED IN OUT         flip bytes inside packet data (headers kept)
-  relink.py linktype N IN OUT           same records, another link type number"""
+  relink.py linktype N IN OUT           same records, another link type number
+  relink.py shift SECONDS IN OUT        every timestamp moved by SECONDS (whole, may be negative)
+  relink.py reverse IN OUT              the timestamps in reverse order (each one goes back)
+  relink.py frac I VALUE IN OUT         record I's (1-based) sub-second field set to VALUE"""
 import random
 import struct
 import sys
@@ -29,8 +32,10 @@ def write(path, head, recs, linktype):
 
 def main():
     mode = sys.argv[1]
-    if mode in ("corrupt", "linktype"):
+    if mode in ("corrupt", "linktype", "shift"):
         arg, src, dst = sys.argv[2], sys.argv[3], sys.argv[4]
+    elif mode == "frac":
+        arg, value, src, dst = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
     else:
         src, dst = sys.argv[2], sys.argv[3]
     data = open(src, "rb").read()
@@ -38,7 +43,8 @@ def main():
     out = []
     linktype = struct.unpack_from("<I", head, 20)[0]
     rng = random.Random(int(arg) if mode == "corrupt" else 0)
-    for sec, frac, pkt, length in records(data):
+    stamps = [(sec, frac) for sec, frac, _, _ in records(data)]
+    for k, (sec, frac, pkt, length) in enumerate(records(data)):
         if mode in ("sll", "sll2"):
             etype = pkt[12:14]
             pkttype = 0 if pkt[0:6] == bytes.fromhex("020000000001") else 4
@@ -61,6 +67,12 @@ def main():
             pkt = bytes(pkt)
         elif mode == "linktype":
             linktype = int(arg)
+        elif mode == "shift":
+            sec += int(arg)
+        elif mode == "reverse":
+            sec, frac = stamps[len(stamps) - 1 - k]
+        elif mode == "frac" and k + 1 == arg:
+            frac = value
         out.append((sec, frac, pkt, length))
     write(dst, head, out, linktype)
 
