@@ -152,6 +152,24 @@ static void note_padding_loss(struct fpga_emu *e, const struct dgr_frame *f)
 	}
 }
 
+/* A frame whose header ends the stream: ignored, never peeked: its frame_seq a hole. */
+static void note_truncated(struct fpga_emu *e, const uint8_t *buf, size_t n)
+{
+	char line[1024];
+
+	e->cnt.frames_truncated++;
+	if (e->pad.truncated) {
+		return;
+	}
+	e->pad.truncated = true;
+	e->pad.truncated_seq = n >= DGR_FRAME_HDR_LEN ? dgr_get_le16(buf + DGR_FRAME_OFF_SEQ) : 0;
+	if (!e->pad.reported && n >= DGR_FRAME_HDR_LEN &&
+	    fpga_rx_diagnosis(e, line, sizeof(line))) {
+		e->pad.reported = true;
+		fprintf(stderr, "dgrdma-fpga: %s\n", line);
+	}
+}
+
 /*
  * One frame header and what follows it, buf holding the rest of the parser's
  * stream (len bytes, more than a header). padding: read after an accepted
@@ -256,7 +274,7 @@ static void rx_dgrdma(struct fpga_emu *e, const uint8_t *data, size_t len)
 		/* RX_FRAME_HDR ignores a header whose last beat ends the stream (TLAST) */
 		if (n - off <= DGR_FRAME_HDR_LEN) {
 			if (off == 0) {
-				e->cnt.frames_truncated++; /* never peeked: its frame_seq a hole */
+				note_truncated(e, buf, n);
 			}
 			return;
 		}
@@ -287,16 +305,18 @@ bool fpga_rx_diagnosis(const struct fpga_emu *e, char *buf, size_t cap)
 		    e->txns.next_flag_txn_id - 1u, e->txns.next_flag_txn_id, e->txns.nused);
 		return true;
 	}
-	if (e->cnt.frames_truncated > 0 && e->ack.reject_out_of_range > 0) {
-		snprintf(buf, cap,
-			 "%llu frames of the host ended at their 10-byte header (ACK-only frames "
-			 "over UDP): the HDL's frame parser ignores such a frame as truncated, "
-			 "never enqueued, a hole its window never skips: base_seqno stopped at %u "
-			 "and %llu later frames were rejected out of range (docs/fpga.md section "
-			 "11); the host must send no ACK-only frame to an FPGA (dgrdma-host "
-			 "--peer-kind fpga)",
-			 (unsigned long long)e->cnt.frames_truncated, e->ack.base_seqno,
-			 (unsigned long long)e->ack.reject_out_of_range);
+	if (e->pad.truncated) {
+		snprintf(
+		    buf, cap,
+		    "%llu frames of the host ended at their 10-byte header (ACK-only frames "
+		    "over UDP), the first frame %u: the HDL's frame parser ignores such a frame "
+		    "as truncated, never enqueued, a hole its window never skips: no ACK gets "
+		    "past it (base_seqno %u), the host can send only 31 frames beyond it and "
+		    "every later frame is rejected out of range (%llu so far) (docs/fpga.md "
+		    "section 11); the host must send no ACK-only frame to an FPGA (dgrdma-host "
+		    "--peer-kind fpga)",
+		    (unsigned long long)e->cnt.frames_truncated, e->pad.truncated_seq,
+		    e->ack.base_seqno, (unsigned long long)e->ack.reject_out_of_range);
 		return true;
 	}
 	return false;
