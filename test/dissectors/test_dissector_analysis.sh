@@ -534,6 +534,18 @@ if [ -x "$LR" ]; then
 	check "udp: the finding: truncated, a frame_seq hole" \
 		jq -e '.ack_only_to_fpga.finding | test("ignores them as truncated, frame_seq holes")' \
 		"$DT/acks-udp.report.json"
+	# the lock-up itself (dgrdma-gen --fpga-lockup: the FPGA takes no credit from the host's
+	# frame 0 on): frame 0, the FPGA's data after it and the doorbells after its last data,
+	# from the frame list (the ground truth), as latency-report reads them off the capture
+	"$GEN" --txns 200 --seq-start 65500 --fpga-lockup -o "$DT/lock.pcapng" -e "$DT/lock.json" \
+		--list-frames "$DT/lock.list" >/dev/null
+	f0=$(awk '$2 == "doorbell" && $3 == "host" && $4 == 0 {print $1}' "$DT/lock.list")
+	want=$(awk -v f0="$f0" '$1 >= f0 && $2 == "doorbell" {db++; dbl++}
+		$1 > f0 && $2 == "data" {data++; dbl = 0}
+		END {print "true " f0 " " data " " db " " dbl}' "$DT/lock.list")
+	check_eq "$("$LR" --no-progress --json "$DT/lock.pcapng" | jq -r '.ack_only_to_fpga.lockup |
+		"\(.shown) \(.frame0) \(.data_transactions_after) \(.doorbells_after) \(.doorbells_without_effect)"')" \
+		"$want" "lock-up at the wrap: shown, frame 0, data after it, doorbells from it on, without effect"
 	"$GEN" --dir tx --txns 50 -o "$DT/acks-tx.pcapng" -e "$DT/acks-tx.json" >/dev/null
 	publish "$DT/acks-tx.pcapng"
 	check_eq "$(ts -r acks-tx.pcapng -o dgrdma.host_sends_data:TRUE -Y dgrdma.expert.ack_only_to_fpga | grep -c .)/$("$LR" --no-progress --json --path tx "$DT/acks-tx.pcapng" | jq .ack_only_to_fpga.padded)" \
