@@ -120,7 +120,6 @@ struct fpga_padding_trap {
 	bool lost;	   /* the host's own frame of that number was rejected since */
 	uint32_t lost_txn; /* the first txn_id it carried (0: none) */
 	uint16_t lost_seq;
-	uint64_t lost_ns;	/* when, on the emulator clock */
 	bool reported;		/* said on stderr once */
 	bool truncated;		/* a frame ended in its header (over UDP) */
 	uint16_t truncated_seq; /* the first one's frame_seq (0 when shorter than a header) */

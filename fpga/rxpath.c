@@ -144,7 +144,6 @@ static void note_padding_loss(struct fpga_emu *e, const struct dgr_frame *f)
 	}
 	e->pad.lost = true;
 	e->pad.lost_seq = f->hdr.frame_seq;
-	e->pad.lost_ns = e->now_ns;
 	e->pad.lost_txn = dgr_frame_next_msg(&copy, &m, NULL) == 1 ? m.txn_id : 0;
 	if (!e->pad.reported && fpga_rx_diagnosis(e, line, sizeof(line))) {
 		e->pad.reported = true;
@@ -187,9 +186,9 @@ static enum rx_next rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len,
 		return RX_DONE;
 	}
 	if (!padding) {
+		/* counted only: the HDL's receive path reads no id */
 		if (f.hdr.dst_id != (uint16_t)e->cfg.local_src_id) {
-			e->cnt.frames_wrong_id++; /* counted only: the HDL's receive path reads no
-						     id */
+			e->cnt.frames_wrong_id++;
 		}
 		if (e->cfg.restart_on_seq1 && f.hdr.frame_seq == 1 &&
 		    (uint16_t)(1 - e->ack.base_seqno) > e->ack.width - 1) {
@@ -198,8 +197,7 @@ static enum rx_next rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len,
 	}
 	verdict = fpga_acktrack_peek(&e->ack, f.hdr.frame_seq);
 	if (verdict != FPGA_ACK_ACCEPT) {
-		/* dropped whole, an ACK-only frame's acknowledgements with it; RX_ERROR_WAIT_TLAST
-		 * counts it */
+		/* dropped whole (ACK-only: its ACKs too), counted by RX_ERROR_WAIT_TLAST */
 		e->cnt.frame_parser_reject++;
 		if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
 			fpga_acktrack_reject_ack_only(&e->ack, f.hdr.frame_seq);
