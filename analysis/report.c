@@ -187,6 +187,74 @@ static void print_capture_times(struct dgr_pr *p, const struct wire_analysis *w)
 	}
 }
 
+/*
+ * ACK-only frames the host sent to the FPGA that its frame parser misreads
+ * (docs/analysis.md, "ACK-only frames to an FPGA"): the finding, and the
+ * lock-up at the 16-bit wrap where the capture shows it.
+ */
+static void print_ack_trap(struct dgr_pr *p, const struct wire_analysis *w)
+{
+	const struct wa_ack_trap *t =
+	    w->ack_trap_lockup_conn >= 0 ? &w->conns[w->ack_trap_lockup_conn].trap : NULL;
+	char finding[1024] = "";
+	size_t n = 0;
+
+	if (!w->ack_trap_padded && !w->ack_trap_truncated && !dgr_pr_is_json(p)) {
+		return;
+	}
+	if (w->ack_trap_padded) {
+		n += (size_t)snprintf(
+		    finding + n, sizeof(finding) - n,
+		    "%" PRIu64 " ACK-only frames of the host to the FPGA (the first: frame %" PRIu64
+		    ") carry a zero padding up to the 46-byte Ethernet minimum, which OpenCPI's "
+		    "frame parser reads as a frame 0: within 32 frames of the 16-bit frame_seq "
+		    "wrap "
+		    "it accepts it, then drops the host's real frame 0 as a duplicate while "
+		    "acknowledging it, so the doorbells in it never reach its transaction record, "
+		    "which writes flags in order: the FPGA's flags stop for good and the ADC "
+		    "drops. ",
+		    w->ack_trap_padded, w->ack_trap_first_ref);
+	}
+	if (w->ack_trap_truncated && n < sizeof(finding)) {
+		n += (size_t)snprintf(
+		    finding + n, sizeof(finding) - n,
+		    "%" PRIu64 " ACK-only frames of the host to the FPGA over UDP are 10 bytes "
+		    "long: OpenCPI's frame parser ignores them as truncated, frame_seq holes its "
+		    "window never skips, and 31 frames later rejects every frame. ",
+		    w->ack_trap_truncated);
+	}
+	if (n && n < sizeof(finding)) {
+		snprintf(finding + n, sizeof(finding) - n,
+			 "Send no ACK-only frame to an FPGA (dgrdma-host --peer-kind fpga, the "
+			 "default; docs/protocol.md).");
+	}
+	dgr_pr_obj_begin(p, "ack_only_to_fpga",
+			 "ACK-only frames to the FPGA, misread by its frame parser");
+	dgr_pr_u64(p, "padded", "padded: the padding read as a frame 0", w->ack_trap_padded);
+	dgr_pr_u64(p, "truncated", "10 bytes over UDP: ignored, a frame_seq hole",
+		   w->ack_trap_truncated);
+	dgr_pr_str(p, "finding", NULL, finding);
+	dgr_pr_obj_begin(p, "lockup", "the lock-up at the wrap");
+	dgr_pr_bool(p, "shown", "shown in the capture", t != NULL);
+	if (t) {
+		dgr_pr_u64(p, "connection", NULL, (uint64_t)w->ack_trap_lockup_conn);
+		dgr_pr_u64(p, "frame0", "the host's frame 0 (frame)", t->frame0_ref);
+		dgr_pr_u64(p, "frame0_doorbells", "its doorbells", t->frame0_doorbells);
+		dgr_pr_bool(p, "frame0_acked", "acknowledged by the FPGA", t->frame0_acked);
+		dgr_pr_u64(p, "acked_in", "in frame", t->frame0_acked ? t->acked_ref : 0);
+		dgr_pr_u64(p, "data_transactions_after",
+			   "data transactions of the FPGA after it (its credits then)",
+			   t->data_after);
+		dgr_pr_u64(p, "doorbells_after", "doorbells of the host from it on",
+			   t->doorbells_after);
+		dgr_pr_u64(p, "doorbells_without_effect",
+			   "doorbells after the FPGA's last data (no effect)",
+			   t->doorbells_after_data);
+	}
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_end(p);
+}
+
 static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
@@ -234,6 +302,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_ns(p, "span_ns", "span", span);
 	print_capture_times(p, w);
 	dgr_pr_obj_end(p);
+	print_ack_trap(p, w);
 
 	dgr_pr_obj_begin(p, "wire", "On the wire (doorbell latency at the capture point)");
 	for (d = 0; d < 2; d++) {

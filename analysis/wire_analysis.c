@@ -35,6 +35,7 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 	for (i = 0; i < ENG_MAX_CONNS; i++) {
 		w->conns[i].host_side = -1; /* decided at its first data */
 	}
+	w->ack_trap_lockup_conn = -1;
 	series_init(&w->lat[WA_RX]);
 	series_init(&w->lat[WA_TX]);
 	series_init(&w->lat_txn[WA_RX]);
@@ -410,6 +411,76 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
 }
 
+/* An ACK-only frame side sent: the host's to the FPGA may be misread (wa_ack_trap). */
+static void trap_ack_only(struct wa_conn *c, int side, const struct wa_l2 *l2, size_t len,
+			  uint64_t ref)
+{
+	bool udp = l2->src.kind == ENG_ADDR_IPV4 || l2->src.kind == ENG_ADDR_IPV6;
+	enum eng_ack_trap t;
+
+	if (c->host_side != side) {
+		return; /* not the host's, or the host is not known yet */
+	}
+	t = eng_ack_only_trap(udp, len);
+	if (t == ENG_ACK_TRAP_NONE) {
+		return;
+	}
+	if (!c->trap.padded && !c->trap.truncated) {
+		c->trap.first_ref = ref;
+	}
+	if (t == ENG_ACK_TRAP_PADDING) {
+		c->trap.padded++;
+	} else {
+		c->trap.truncated++;
+	}
+}
+
+/* The header of a frame with messages, for the lock-up at the wrap (wa_ack_trap). */
+static void trap_frame(struct wa_conn *c, int side, const struct dgr_frame_hdr *h, uint64_t ref)
+{
+	struct wa_ack_trap *t = &c->trap;
+
+	if (c->host_side < 0) {
+		return;
+	}
+	if (side == c->host_side && h->frame_seq == 0 && h->flags == DGR_FRAME_FLAG_MSGS &&
+	    t->padded && !t->frame0) {
+		t->frame0 = true;
+		t->frame0_ref = ref;
+	}
+	if (side != c->host_side && t->frame0 && !t->frame0_acked && h->ack_count &&
+	    (uint16_t)(0u - h->ack_start) < h->ack_count) {
+		t->frame0_acked = true;
+		t->acked_ref = ref;
+	}
+}
+
+/* One message after the host's frame 0, for the lock-up at the wrap (wa_ack_trap). */
+static void trap_msg(struct wa_conn *c, int side, const struct dgr_msg *m, bool doorbell,
+		     uint64_t ref)
+{
+	struct wa_ack_trap *t = &c->trap;
+
+	if (!t->frame0) {
+		return;
+	}
+	if (side == c->host_side) {
+		if (doorbell) {
+			t->frame0_doorbells += ref == t->frame0_ref;
+			t->doorbells_after++;
+			t->doorbells_after_data++;
+		}
+		return;
+	}
+	if (!doorbell && (m->num_msgs_in_txn < 2 || m->msg_seq == m->num_msgs_in_txn)) {
+		t->data_after++;
+		t->doorbells_after_data = 0;
+		if (m->flag_addr != DGR_NO_FLAG && (m->flag_value & DGR_FLAGW_EOF)) {
+			t->eof_after = true;
+		}
+	}
+}
+
 /*
  * Sequence analysis of the frames side sends (counted in wa_finish()).
  * Returns true when the frame repeats a frame_seq seen recently: a receiver's
@@ -479,8 +550,14 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		count_malformed(w, rc);
 		goto out;
 	}
+	if (c) {
+		trap_frame(c, side, &f.hdr, ref);
+	}
 	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
 		w->ack_only_frames++;
+		if (c) {
+			trap_ack_only(c, side, l2, len, ref);
+		}
 		goto out;
 	}
 	if (!c) {
@@ -507,9 +584,11 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		w->msgs++;
 		if (eng_is_doorbell(&m)) {
 			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
+			trap_msg(c, side, &m, true, ref);
 			continue;
 		}
 		feed_data_msg(w, c, ci, side, &m, ts, ref);
+		trap_msg(c, side, &m, false, ref);
 	}
 out:
 	if (scratch) {
@@ -608,6 +687,37 @@ static void add_stats(struct wa_dir_stats *a, const struct wa_dir_stats *b)
 	}
 }
 
+/*
+ * Whether connection ci shows the lock-up at the wrap: after the host's frame 0
+ * with doorbells, the FPGA sent no more data transactions than it had credits
+ * for (the host's buffers: it had no more), the stream did not end (no EOF),
+ * and the host's last doorbells were followed by no data.
+ */
+static void finish_trap(struct wire_analysis *w, unsigned int ci)
+{
+	struct wa_conn *c = &w->conns[ci];
+	struct wa_ack_trap *t = &c->trap;
+	const struct wa_side_state *fpga;
+
+	if (!t->padded && !t->truncated) {
+		return;
+	}
+	if (!w->ack_trap_padded && !w->ack_trap_truncated) {
+		w->ack_trap_first_ref = t->first_ref;
+	}
+	w->ack_trap_padded += t->padded;
+	w->ack_trap_truncated += t->truncated;
+	if (!t->frame0 || c->host_side < 0) {
+		return;
+	}
+	fpga = &c->s[1 - c->host_side];
+	t->lockup = t->frame0_doorbells > 0 && !t->eof_after && t->doorbells_after_data > 0 &&
+		    fpga->matcher && t->data_after <= dm_buffers(fpga->matcher);
+	if (t->lockup && w->ack_trap_lockup_conn < 0) {
+		w->ack_trap_lockup_conn = (int)ci;
+	}
+}
+
 void wa_finish(struct wire_analysis *w)
 {
 	unsigned int i;
@@ -649,5 +759,6 @@ void wa_finish(struct wire_analysis *w)
 			s->st.buffers = dm_buffers(s->matcher);
 			add_stats(&w->dir[dir_of(c, k)], &s->st);
 		}
+		finish_trap(w, i);
 	}
 }

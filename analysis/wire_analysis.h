@@ -81,12 +81,37 @@ enum wa_host_rule {
 	WA_HOST_BY_PATH,    /* neither: the data path (--path, run.json's command, else RX) */
 };
 
+/*
+ * ACK-only frames the host sent to the FPGA that OpenCPI's frame parser
+ * misreads (eng_ack_only_trap(), docs/protocol.md), and the lock-up they cause
+ * at the 16-bit wrap when the capture shows it: the host's frame 0 (with
+ * doorbells) after such a frame, acknowledged by the FPGA, the FPGA's data
+ * stopping within the credits it had, and the host's later doorbells having
+ * no effect.
+ */
+struct wa_ack_trap {
+	uint64_t padded;    /* ENG_ACK_TRAP_PADDING: the padding read as a frame 0 */
+	uint64_t truncated; /* ENG_ACK_TRAP_TRUNCATED (UDP, 10 bytes): a frame_seq hole */
+	uint64_t first_ref; /* the first such frame */
+	bool frame0;	    /* the host's frame 0 with messages came after a padded one */
+	uint64_t frame0_ref;
+	uint32_t frame0_doorbells;
+	bool frame0_acked; /* a frame of the FPGA acknowledged frame_seq 0 after it */
+	uint64_t acked_ref;
+	uint64_t data_after;	       /* data transactions the FPGA finished sending after it */
+	uint64_t doorbells_after;      /* doorbells the host sent from it on */
+	uint64_t doorbells_after_data; /* of them, after the FPGA's last data */
+	bool eof_after;		       /* an EOF transaction after it: the stream ended */
+	bool lockup;		       /* wa_finish(): the capture shows the lock-up */
+};
+
 /* The analysis of a connection of the engine's table (same index, same sides). */
 struct wa_conn {
 	int host_side; /* -1 until decided */
 	enum wa_host_rule host_rule;
 	struct wa_side_state s[2];
 	struct eng_seq *seq[2]; /* frame_seq of the frames side k sends; NULL until one */
+	struct wa_ack_trap trap;
 };
 
 struct wa_opts {
@@ -165,6 +190,9 @@ struct wire_analysis {
 	struct wa_dir_stats dir[2];
 	struct series lat[2];
 	struct series lat_txn[2]; /* the matched transaction's id, one per sample of lat */
+	/* ACK-only frames to an FPGA, over every connection (wa_finish) */
+	uint64_t ack_trap_padded, ack_trap_truncated, ack_trap_first_ref;
+	int ack_trap_lockup_conn; /* the first connection that shows the lock-up, or -1 */
 	bool finished;
 };
 

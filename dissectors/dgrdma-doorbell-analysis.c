@@ -58,6 +58,19 @@ struct dgr_an_conn {
 	const char *label[2];	  /* data sent by side d: "d -> peer" */
 };
 
+/* See dgrdma-doorbell-analysis.h. */
+gboolean dgr_an_receiver_is_fpga(const struct dgr_an_conn *conn, const struct dgr_an_frame *fr,
+				 gboolean host_sends_data)
+{
+	const struct dgr_an_dir *sender = &conn->dir[fr->dir];
+	const struct dgr_an_dir *receiver = &conn->dir[1 - fr->dir];
+
+	if (host_sends_data) {
+		return sender->reasm != NULL && receiver->reasm == NULL;
+	}
+	return receiver->reasm != NULL && sender->reasm == NULL;
+}
+
 static void dgr_an_dir_init(struct dgr_an_dir *d)
 {
 	memset(d, 0, sizeof(*d));

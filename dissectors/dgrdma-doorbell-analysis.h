@@ -95,6 +95,7 @@ struct dgr_an_frame {
 	guint32 frame;	   /* this frame's number */
 	guint8 dir;	   /* 0/1: which side of its connection sent it (conn_table.h) */
 	guint8 seq_status; /* enum dgr_an_seq_status */
+	guint8 ack_trap;   /* ACK-only to an FPGA: enum eng_ack_trap (msg_rules.h), else 0 */
 	guint32 dup_of;	   /* DUPLICATE: first frame with this frame_seq */
 	guint32 gap;	   /* GAP: number of frame_seqs missing before this one */
 	guint32 acked_in;  /* first frame of the peer that acknowledged this frame */
@@ -125,6 +126,16 @@ struct dgr_an_frame *dgr_an_frame_get(packet_info *pinfo, guint16 sender_id, gui
 /* First pass only: frame sequence and ACK analysis of a frame that carries messages. */
 void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
 		      guint16 frame_seq);
+
+/*
+ * First pass only: whether the receiver of this frame is taken for an FPGA.
+ * As latency-report without --host or DCP: on the RX path (host_sends_data
+ * FALSE, the default) the FPGA is the side that has sent data transactions
+ * and its peer not; on the TX path the side whose peer has. FALSE while
+ * neither side has sent data.
+ */
+gboolean dgr_an_receiver_is_fpga(const struct dgr_an_conn *conn, const struct dgr_an_frame *fr,
+				 gboolean host_sends_data);
 
 /* First pass only: the ACK fields of a frame (any frame, ACK-only included). */
 void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,

@@ -99,6 +99,7 @@ static expert_field ei_txn_inconsistent = EI_INIT;
 static expert_field ei_dup_fragment = EI_INIT;
 static expert_field ei_doorbell_orphan = EI_INIT;
 static expert_field ei_doorbell_no_connection = EI_INIT;
+static expert_field ei_ack_only_to_fpga = EI_INIT;
 
 static dissector_handle_t dgrdma_eth_handle;
 static dissector_handle_t dgrdma_udp_handle;
@@ -110,6 +111,7 @@ static gboolean pref_lua_field_order = FALSE;
 static guint pref_mem_size = 0;
 static gboolean pref_strict_lengths = TRUE;
 static gboolean pref_analyze = TRUE;
+static gboolean pref_host_sends_data = FALSE; /* the data path: FALSE rx, TRUE tx */
 
 static const value_string frame_flags_vals[] = {
 	{ DGR_FRAME_FLAG_ACK_ONLY, "ACK only" },
@@ -687,6 +689,29 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 		if (conn) {
 			dgr_an_frame_ack(conn, fr, pinfo, ack_start, ack_count);
 		}
+		if (conn && flags == DGR_FRAME_FLAG_ACK_ONLY &&
+		    dgr_an_receiver_is_fpga(conn, fr, pref_host_sends_data)) {
+			fr->ack_trap = (guint8)eng_ack_only_trap(pinfo->ptype == PT_UDP, frame_len);
+		}
+		if (fr && fr->ack_trap == ENG_ACK_TRAP_PADDING) {
+			expert_add_info_format(
+			    pinfo, ti, &ei_ack_only_to_fpga,
+			    "ACK-only frame of %u bytes to an FPGA: its frame parser reads the "
+			    "padding after the header as a frame 0; near the 16-bit frame_seq wrap "
+			    "it "
+			    "accepts it and drops the sender's real frame 0, and writes no flag "
+			    "after "
+			    "it (docs/protocol.md)",
+			    frame_len);
+		} else if (fr && fr->ack_trap == ENG_ACK_TRAP_TRUNCATED) {
+			expert_add_info_format(pinfo, ti, &ei_ack_only_to_fpga,
+					       "ACK-only frame of %u bytes over UDP to an FPGA: "
+					       "its frame parser ignores "
+					       "it as truncated, a frame_seq hole its window never "
+					       "skips: 31 frames later "
+					       "it rejects every frame (docs/protocol.md)",
+					       frame_len);
+		}
 		if (conn && flags == DGR_FRAME_FLAG_MSGS && !dgrdma_frame_acceptable(tvb)) {
 			analysable = FALSE;
 		}
@@ -1095,6 +1120,9 @@ void proto_register_dgrdma(void)
 		  { "dgrdma.expert.doorbell_no_connection", PI_SEQUENCE, PI_WARN,
 		    "DCP doorbell with no DG-RDMA connection whose data it could answer",
 		    EXPFILL } },
+		{ &ei_ack_only_to_fpga,
+		  { "dgrdma.expert.ack_only_to_fpga", PI_PROTOCOL, PI_WARN,
+		    "ACK-only frame to an FPGA: its frame parser misreads it", EXPFILL } },
 	};
 	module_t *module;
 	expert_module_t *expert;
@@ -1126,6 +1154,12 @@ void proto_register_dgrdma(void)
 	    module, "analyze", "Analyze sequences, transactions and doorbells",
 	    "Track frame_seq, transaction state and doorbell latency (dgrdma.analysis.*).",
 	    &pref_analyze);
+	prefs_register_bool_preference(
+	    module, "host_sends_data", "The host sends the data (TX path)",
+	    "Which side is the FPGA, for the warning on ACK-only frames sent to one: by default "
+	    "the side that sends data transactions (the RX path, as latency-report --path rx); "
+	    "checked, the side that sends doorbells (--path tx).",
+	    &pref_host_sends_data);
 	prefs_register_uint_preference(
 	    module, "reasm_timeout", "Give up incomplete transactions after (ms)",
 	    "An incomplete transaction whose first fragment is older than this (capture time) "

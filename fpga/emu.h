@@ -101,6 +101,28 @@ struct fpga_counters {
 	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
 	uint64_t send_errors;
 	uint64_t peer_restarts; /* the host started a new connection (frame_seq 1 again) */
+	/* the parser reading an ACK-only frame's rest as frames (docs/fpga.md section 11) */
+	uint64_t padding_frames_rx;	  /* frame headers read from the rest of ACK-only frames */
+	uint64_t padding_frames_accepted; /* of them, accepted: a frame_seq the host never sent */
+	uint64_t frames_lost_to_padding;  /* host frames rejected on a frame_seq padding took */
+	uint64_t frames_truncated;	  /* frames whose header ends the stream: ignored, a hole */
+};
+
+/*
+ * The last frame_seq the padding of an ACK-only frame took in the window, and
+ * what it cost: the host frame of that number dropped, with the first
+ * transaction it carried (the diagnosis of fpga_rx_diagnosis()).
+ */
+struct fpga_padding_trap {
+	bool marked;	   /* a padding frame was accepted, its frame_seq is marked */
+	uint16_t seq;	   /* that frame_seq (0 for zero padding) */
+	uint16_t base;	   /* base_seqno when it was accepted */
+	bool lost;	   /* the host's own frame of that number was rejected since */
+	uint32_t lost_txn; /* the first txn_id it carried (0: none) */
+	uint16_t lost_seq;
+	bool reported;		/* said on stderr once */
+	bool truncated;		/* a frame ended in its header (over UDP) */
+	uint16_t truncated_seq; /* the first one's frame_seq (0 when shorter than a header) */
 };
 
 /* Pacing statistics (pacing.c). */
@@ -135,6 +157,7 @@ struct fpga_emu {
 	struct fpga_perftest pt;
 	struct fpga_acktrack ack;
 	struct fpga_txnrecord txns;
+	struct fpga_padding_trap pad;
 	enum fpga_wstate wstate[DGR_WORKER_COUNT];
 
 	/* the wire */
@@ -219,6 +242,13 @@ void fpga_rx_doorbell(struct fpga_emu *e, unsigned int buffer, uint32_t flag_add
 int fpga_rx_poll(struct fpga_emu *e);
 /* Handles one received packet (also used by tests with crafted input). */
 void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt);
+/*
+ * Why the receive path stopped, when the emulator can tell: a host frame lost
+ * to an ACK-only frame's padding (the flags stop at its transaction), or
+ * frames the parser ignored as truncated (holes the window never skips).
+ * Writes one line into buf (cap bytes). Returns true when there is one.
+ */
+bool fpga_rx_diagnosis(const struct fpga_emu *e, char *buf, size_t cap);
 
 /* ---- worker.c ---- */
 /* True when worker w is operating (started, not stopped or released). */

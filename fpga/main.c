@@ -607,6 +607,7 @@ int main(int argc, char **argv)
 	static struct fpga_emu emu;
 	struct fpga_emu *e = &emu;
 	char errbuf[DGR_ERRBUF_SIZE] = "";
+	char diag[1024];
 	struct sigaction sa;
 	struct cli c;
 	int rc, status = DGR_EXIT_FAILED;
@@ -705,6 +706,9 @@ int main(int argc, char **argv)
 	}
 	fpga_run(e);
 	status = DGR_EXIT_OK;
+	if (fpga_rx_diagnosis(e, diag, sizeof(diag))) {
+		fprintf(stderr, "dgrdma-fpga: diagnosis: %s\n", diag);
+	}
 	if (e->cfg.json) {
 		fpga_print_props(e, stdout, true);
 	} else if (!e->cfg.quiet) {

@@ -85,7 +85,7 @@ const struct fpga_prop fpga_props[] = {
 	RO32(DGR_WORKER_CONFIG, 0x6C, "ack_tracker_max_ack_count", cfg.max_ack_count,
 	     "longest ACK run (--max-ack-count)"),
 	RO64(DGR_WORKER_CONFIG, 0x70, "frame_parser_reject", cnt.frame_parser_reject,
-	     "frames abandoned by the parser (header or messages), never acknowledged"),
+	     "frames the parser dropped (window reject, bad header or message), never enqueued"),
 	RO64(DGR_WORKER_CONFIG, 0x78, "frames_rx", cnt.frames_rx, "DG-RDMA frames received"),
 	RO64(DGR_WORKER_CONFIG, 0x80, "frames_tx", cnt.frames_tx, "DG-RDMA frames sent"),
 	RO64(DGR_WORKER_CONFIG, 0x88, "bytes_rx", cnt.bytes_rx, "DG-RDMA frame bytes received"),
@@ -146,6 +146,14 @@ const struct fpga_prop fpga_props[] = {
 	     "flags of transactions with a refused message, not written"),
 	RWB(DGR_WORKER_CONFIG, 0x170, "restart_on_seq1", cfg.restart_on_seq1,
 	    "frame_seq 1 outside the window starts a new host connection (emulator only)"),
+	RO64(DGR_WORKER_CONFIG, 0x178, "padding_frames_rx", cnt.padding_frames_rx,
+	     "frame headers read from the rest (padding) of accepted ACK-only frames, as the HDL"),
+	RO64(DGR_WORKER_CONFIG, 0x180, "padding_frames_accepted", cnt.padding_frames_accepted,
+	     "of them, accepted by the window: a frame_seq the host never sent marked received"),
+	RO64(DGR_WORKER_CONFIG, 0x188, "frames_lost_to_padding", cnt.frames_lost_to_padding,
+	     "host frames rejected on a frame_seq that padding took (their flags never written)"),
+	RO64(DGR_WORKER_CONFIG, 0x190, "frames_truncated", cnt.frames_truncated,
+	     "frames whose header ends the stream (10 bytes over UDP): ignored as the HDL, a hole"),
 
 	/* worker 1: data_src_qadc_csts */
 	RWB(DGR_WORKER_ADC, 0x00, "report_data_loss", adc.report_data_loss,

@@ -8,6 +8,7 @@
  * the TX-path port memory fill input buffers (docs/fpga.md sections 2, 5).
  * A frame processed whole is enqueued in the tracker, to be acknowledged.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "dgrdma-fpga-tp.h"
@@ -108,7 +109,72 @@ static bool hdl_refuses(const struct dgr_msg *m)
 	return m->num_msgs_in_txn != 0 && (m->data_len == 0 || m->data_len > FPGA_MAX_MSG_DATA);
 }
 
-static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
+/*
+ * What reaches the HDL's frame parser of a DG-RDMA frame. Over raw Ethernet the
+ * payload is at least 46 bytes: a shorter frame arrives zero-padded (a NIC
+ * pads it; veth does not, so the emulator does). Over UDP the FPGA's UDP
+ * receiver trims the payload to the UDP length: no padding reaches the parser.
+ */
+#define FPGA_ETH_MIN_PAYLOAD 46
+/*
+ * The parser takes a frame header as 16 bytes of its stream: 6 it skips (the
+ * source MAC, or the source IP address and port over UDP), then the 10-byte
+ * DG-RDMA header.
+ */
+#define FPGA_PARSER_HDR_BYTES 16
+
+enum rx_next {
+	RX_DONE,    /* the rest of the stream is consumed (RX_WAIT_TLAST, RX_ERROR_WAIT_TLAST) */
+	RX_READ_ON, /* an accepted ACK-only frame: the next 16 bytes are read as a header */
+};
+
+/* A host frame rejected on the frame_seq an ACK-only frame's padding took: it is lost. */
+static void note_padding_loss(struct fpga_emu *e, const struct dgr_frame *f)
+{
+	struct dgr_frame copy = *f;
+	struct dgr_msg m;
+	char line[1024];
+
+	if (!e->pad.marked || f->hdr.frame_seq != e->pad.seq) {
+		return;
+	}
+	e->cnt.frames_lost_to_padding++;
+	if (e->pad.lost) {
+		return;
+	}
+	e->pad.lost = true;
+	e->pad.lost_seq = f->hdr.frame_seq;
+	e->pad.lost_txn = dgr_frame_next_msg(&copy, &m, NULL) == 1 ? m.txn_id : 0;
+	if (!e->pad.reported && fpga_rx_diagnosis(e, line, sizeof(line))) {
+		e->pad.reported = true;
+		fprintf(stderr, "dgrdma-fpga: %s\n", line);
+	}
+}
+
+/* A frame whose header ends the stream: ignored, never peeked: its frame_seq a hole. */
+static void note_truncated(struct fpga_emu *e, const uint8_t *buf, size_t n)
+{
+	char line[1024];
+
+	e->cnt.frames_truncated++;
+	if (e->pad.truncated) {
+		return;
+	}
+	e->pad.truncated = true;
+	e->pad.truncated_seq = n >= DGR_FRAME_HDR_LEN ? dgr_get_le16(buf + DGR_FRAME_OFF_SEQ) : 0;
+	if (!e->pad.reported && n >= DGR_FRAME_HDR_LEN &&
+	    fpga_rx_diagnosis(e, line, sizeof(line))) {
+		e->pad.reported = true;
+		fprintf(stderr, "dgrdma-fpga: %s\n", line);
+	}
+}
+
+/*
+ * One frame header and what follows it, buf holding the rest of the parser's
+ * stream (len bytes, more than a header). padding: read after an accepted
+ * ACK-only frame, from its rest. Returns what the parser does next.
+ */
+static enum rx_next rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len, bool padding)
 {
 	struct dgr_frame f;
 	struct dgr_msg m;
@@ -117,37 +183,48 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 
 	if (dgr_frame_parse(&f, buf, len, NULL) < 0) {
 		e->cnt.frame_parser_reject++;
-		return;
+		return RX_DONE;
 	}
-	e->cnt.frames_rx++;
-	e->cnt.bytes_rx += len;
-	if (e->cfg.drop_rx > 0 && fpga_rand_unit(e) < e->cfg.drop_rx) {
-		e->cnt.frames_rx_dropped_injected++; /* lost on the wire before the tracker */
-		return;
-	}
-	if (f.hdr.dst_id != (uint16_t)e->cfg.local_src_id) {
-		e->cnt.frames_wrong_id++; /* counted only: the HDL's receive path reads no id */
-	}
-	if (e->cfg.restart_on_seq1 && f.hdr.frame_seq == 1 &&
-	    (uint16_t)(1 - e->ack.base_seqno) > e->ack.width - 1) {
-		fpga_dgrdma_restart(e);
+	if (!padding) {
+		/* counted only: the HDL's receive path reads no id */
+		if (f.hdr.dst_id != (uint16_t)e->cfg.local_src_id) {
+			e->cnt.frames_wrong_id++;
+		}
+		if (e->cfg.restart_on_seq1 && f.hdr.frame_seq == 1 &&
+		    (uint16_t)(1 - e->ack.base_seqno) > e->ack.width - 1) {
+			fpga_dgrdma_restart(e);
+		}
 	}
 	verdict = fpga_acktrack_peek(&e->ack, f.hdr.frame_seq);
 	if (verdict != FPGA_ACK_ACCEPT) {
-		/* dropped whole, an ACK-only frame's acknowledgements with it */
+		/* dropped whole (ACK-only: its ACKs too), counted by RX_ERROR_WAIT_TLAST */
+		e->cnt.frame_parser_reject++;
 		if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
 			fpga_acktrack_reject_ack_only(&e->ack, f.hdr.frame_seq);
 		}
+		if (!padding) {
+			note_padding_loss(e, &f);
+		}
 		DGR_FPGA_TP(frame_rejected, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq,
 			    (uint8_t)verdict, e->ack.base_seqno);
-		return;
+		return RX_DONE;
+	}
+	if (padding) {
+		/* a frame_seq the host never sent is marked received: its own frame will be lost */
+		e->cnt.padding_frames_accepted++;
+		e->pad.marked = true;
+		e->pad.seq = f.hdr.frame_seq;
+		e->pad.base = e->ack.base_seqno;
 	}
 	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
-		e->cnt.ack_only_rx++;
+		if (!padding) {
+			e->cnt.ack_only_rx++;
+		}
 		fpga_acktrack_enqueue(&e->ack, f.hdr.frame_seq, false, e->now_ns);
 		DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq, (uint32_t)len,
 			    0, f.hdr.ack_start, f.hdr.ack_count);
-		return;
+		/* RX_GEN_ACK -> RX_IDLE -> RX_FRAME_HDR: no RX_WAIT_TLAST, the rest is read on */
+		return RX_READ_ON;
 	}
 	while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
 		if (hdl_refuses(&m)) {
@@ -159,11 +236,88 @@ static void rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len)
 	if (rc < 0) {
 		/* the parser abandons the frame: never enqueued, its frame_seq stays a hole */
 		e->cnt.frame_parser_reject++;
-		return;
+		return RX_DONE;
 	}
 	fpga_acktrack_enqueue(&e->ack, f.hdr.frame_seq, true, e->now_ns);
 	DGR_FPGA_TP(frame_rx, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq, (uint32_t)len,
 		    (uint16_t)f.msg_count, f.hdr.ack_start, f.hdr.ack_count);
+	return RX_DONE;
+}
+
+/*
+ * A received DG-RDMA frame as the HDL's parser sees it: padded to the Ethernet
+ * minimum (raw Ethernet) or exactly as sent (UDP), then header after header
+ * for as long as accepted ACK-only frames let it read on (docs/fpga.md
+ * section 11).
+ */
+static void rx_dgrdma(struct fpga_emu *e, const uint8_t *data, size_t len)
+{
+	uint8_t padded[FPGA_ETH_MIN_PAYLOAD];
+	const uint8_t *buf = data;
+	size_t n = len;
+
+	e->cnt.frames_rx++;
+	e->cnt.bytes_rx += len;
+	if (e->cfg.drop_rx > 0 && fpga_rand_unit(e) < e->cfg.drop_rx) {
+		e->cnt.frames_rx_dropped_injected++; /* lost on the wire before the tracker */
+		return;
+	}
+	if (e->kind != DGR_TRANSPORT_UDP && len < FPGA_ETH_MIN_PAYLOAD) {
+		memset(padded, 0, sizeof(padded));
+		memcpy(padded, data, len);
+		buf = padded;
+		n = sizeof(padded);
+	}
+	for (size_t off = 0;; off += FPGA_PARSER_HDR_BYTES) {
+		/* RX_FRAME_HDR ignores a header whose last beat ends the stream (TLAST) */
+		if (n - off <= DGR_FRAME_HDR_LEN) {
+			if (off == 0) {
+				note_truncated(e, buf, n);
+			}
+			return;
+		}
+		if (off > 0) {
+			e->cnt.padding_frames_rx++;
+		}
+		if (rx_frame(e, buf + off, n - off, off > 0) != RX_READ_ON) {
+			return;
+		}
+	}
+}
+
+/* See emu.h. */
+bool fpga_rx_diagnosis(const struct fpga_emu *e, char *buf, size_t cap)
+{
+	if (e->pad.lost) {
+		snprintf(
+		    buf, cap,
+		    "the host's frame %u was dropped: the padding of an ACK-only frame was "
+		    "read as a frame %u and accepted (base_seqno %u, within the window of the "
+		    "16-bit wrap), so the host's own frame %u was rejected and acknowledged all "
+		    "the same; its transaction %u never reached the transaction record, which "
+		    "writes flags in transaction order: no flag after transaction %u is "
+		    "written (next_flag_txn_id %u, %u waiting) and the ADC drops. The HDL's "
+		    "frame parser does this (docs/fpga.md section 11): the host must send no "
+		    "ACK-only frame to an FPGA (dgrdma-host --peer-kind fpga)",
+		    e->pad.lost_seq, e->pad.seq, e->pad.base, e->pad.lost_seq, e->pad.lost_txn,
+		    e->txns.next_flag_txn_id - 1u, e->txns.next_flag_txn_id, e->txns.nused);
+		return true;
+	}
+	if (e->pad.truncated) {
+		snprintf(
+		    buf, cap,
+		    "%llu frames of the host ended at their 10-byte header (ACK-only frames "
+		    "over UDP), the first frame %u: the HDL's frame parser ignores such a frame "
+		    "as truncated, never enqueued, a hole its window never skips: no ACK gets "
+		    "past it (base_seqno %u), the host can send only 31 frames beyond it and "
+		    "every later frame is rejected out of range (%llu so far) (docs/fpga.md "
+		    "section 11); the host must send no ACK-only frame to an FPGA (dgrdma-host "
+		    "--peer-kind fpga)",
+		    (unsigned long long)e->cnt.frames_truncated, e->pad.truncated_seq,
+		    e->ack.base_seqno, (unsigned long long)e->ack.reject_out_of_range);
+		return true;
+	}
+	return false;
 }
 
 /* See emu.h. */
@@ -180,7 +334,7 @@ void fpga_rx_packet(struct fpga_emu *e, const struct dgr_rx_pkt *pkt)
 	}
 	switch (pkt->proto) {
 	case DGR_PROTO_DGRDMA:
-		rx_frame(e, pkt->data, pkt->len);
+		rx_dgrdma(e, pkt->data, pkt->len);
 		break;
 	case DGR_PROTO_DCP:
 		n = fpga_dcp_handle(e, pkt->data, pkt->len, resp, sizeof(resp));

@@ -7,6 +7,8 @@
  * section 4). The loop, the DCP server and the receive path call in here;
  * this file calls only the workers' models, the clock and the send path.
  */
+#include <string.h>
+
 #include "emu.h"
 
 /* See emu.h. */
@@ -270,6 +272,7 @@ void fpga_start_workers(struct fpga_emu *e)
 void fpga_dgrdma_restart(struct fpga_emu *e)
 {
 	e->cnt.peer_restarts++;
+	memset(&e->pad, 0, sizeof(e->pad));
 	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
 	fpga_txnrecord_init(&e->txns);
 	fpga_consumer_reset(&e->cons);

@@ -54,3 +54,16 @@ const uint8_t *eng_snap_extend(uint8_t *scratch, size_t size, const uint8_t *buf
 	memcpy(scratch, buf, *cap);
 	return scratch;
 }
+
+/* See msg_rules.h. */
+enum eng_ack_trap eng_ack_only_trap(bool udp, size_t len)
+{
+	/* the parser's stream: 6 bytes (source MAC, or IP address and port), then the frame */
+	size_t n = udp || len >= ENG_ETH_MIN_PAYLOAD ? len : ENG_ETH_MIN_PAYLOAD;
+
+	if (n <= DGR_FRAME_HDR_LEN) {
+		return ENG_ACK_TRAP_TRUNCATED; /* its header's last beat carries TLAST */
+	}
+	/* read on: the next header is 16 bytes of the stream, taken when a byte follows it */
+	return n > DGR_FRAME_HDR_LEN + 16 ? ENG_ACK_TRAP_PADDING : ENG_ACK_TRAP_NONE;
+}

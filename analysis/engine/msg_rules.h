@@ -48,6 +48,31 @@ int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf);
 int eng_frame_check(const struct dgr_frame *f, size_t captured, uint64_t mem_size);
 
 /*
+ * What OpenCPI's FPGA frame parser (dgrdma_frame_parser, release-2.4.5) makes
+ * of an ACK-only frame of len bytes (the DG-RDMA frame, padding included when
+ * captured) that it accepts (docs/protocol.md, "No ACK-only frame toward an
+ * FPGA"). It does not end an ACK-only frame at its header: the rest of what it
+ * was given is read as more 16-byte frame headers (6 bytes skipped, then 10)
+ * as long as a byte follows each one. Over raw Ethernet it is given the
+ * payload padded to 46 bytes, so zero padding is read as a frame 0, which near
+ * the 16-bit wrap costs the sender's own frame 0 (ENG_ACK_TRAP_PADDING). Over
+ * UDP it is given the frame exactly: a 10-byte frame ends in its header and is
+ * ignored as truncated, a frame_seq the window never skips
+ * (ENG_ACK_TRAP_TRUNCATED); 11..26 bytes leave too little to read on.
+ */
+enum eng_ack_trap {
+	ENG_ACK_TRAP_NONE = 0,
+	ENG_ACK_TRAP_PADDING,	/* the rest is read as a frame header (frame 0 if zero) */
+	ENG_ACK_TRAP_TRUNCATED, /* the whole frame is ignored: a hole */
+};
+
+/* The ethernet minimum payload, which a NIC pads a shorter frame to. */
+#define ENG_ETH_MIN_PAYLOAD 46
+
+/* What an FPGA makes of an ACK-only frame of len bytes, over UDP (udp) or raw Ethernet. */
+enum eng_ack_trap eng_ack_only_trap(bool udp, size_t len);
+
+/*
  * A frame cut by the snap length, made decodable: its *cap captured bytes at
  * buf copied to scratch (size bytes, all zero on entry), so that the codec
  * reads zeros where the capture has nothing. *len is bounded by size and *cap

@@ -651,7 +651,8 @@ static int tx_service(struct tx_state *s, bool stopping, uint64_t *wait_ns)
 			*wait_ns = coalesce_ns - (now - s->first_ns);
 		}
 	}
-	if (c->o.acks && !(s->open && s->fb.msgs > 0)) {
+	/* never toward an FPGA: its parser reads the padding as frames (dgr_conn_opts) */
+	if (c->o.acks && c->o.peer_kind == DGR_PEER_HOST && !(s->open && s->fb.msgs > 0)) {
 		r = send_ack_only(s);
 		if (r < 0) {
 			return r;

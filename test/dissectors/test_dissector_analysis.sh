@@ -496,4 +496,61 @@ if [ -x "$LR" ]; then
 		"66001 1 0" "txn 1 repeated after 66 000 transactions: a new transaction, pending, no duplicate"
 fi
 
+# --- ACK-only frames to an FPGA (docs/protocol.md): dgrdma-gen's consumer (the host, on the RX
+# path) sends one after every 8 data frames. Over raw Ethernet each is padded to the 46-byte
+# minimum, which the FPGA's parser reads as a frame 0; over UDP a 10-byte one is ignored as
+# truncated. Both tools flag every one of them (the plugin an expert warning, latency-report a
+# finding), and none of the FPGA's; the capture does not show the lock-up (gen's FPGA goes on).
+if [ -x "$LR" ]; then
+	for tr in ether udp; do
+		"$GEN" --transport "$tr" --txns 200 --seq-start 65500 -o "$DT/acks-$tr.pcapng" \
+			-e "$DT/acks-$tr.json" --list-frames "$DT/acks-$tr.list" >/dev/null
+		publish "$DT/acks-$tr.pcapng"
+		want=$(awk '$2 == "ack" && $3 == "host" {print $1}' "$DT/acks-$tr.list" | tr '\n' ' ')
+		fpga_acks=$(awk '$2 == "ack" && $3 != "host"' "$DT/acks-$tr.list" | wc -l)
+		got=$(ts -r "acks-$tr.pcapng" -Y dgrdma.expert.ack_only_to_fpga -T fields \
+			-e frame.number | tr '\n' ' ')
+		check_eq "$got" "$want" "$tr: the plugin warns on each of the host's ACK-only frames (${want%% *}..., none of the FPGA's $fpga_acks)"
+		n=$(echo "$want" | wc -w)
+		if [ "$tr" = ether ]; then
+			msg="ACK-only frame of 46 bytes to an FPGA: its frame parser reads the padding"
+			key=padded
+		else
+			msg="ACK-only frame of 10 bytes over UDP to an FPGA: its frame parser ignores it as truncated"
+			key=truncated
+		fi
+		check_eq "$(ts -r "acks-$tr.pcapng" -Y dgrdma.expert.ack_only_to_fpga -T fields \
+			-e _ws.expert.message | grep -c "^$msg")" "$n" "$tr: its message names what the FPGA does"
+		"$LR" --no-progress --json "$DT/acks-$tr.pcapng" >"$DT/acks-$tr.report.json"
+		check_eq "$(jq -r ".ack_only_to_fpga | \"\(.$key) \(.lockup.shown)\"" "$DT/acks-$tr.report.json")" \
+			"$n false" "$tr: latency-report counts the same $n frames, no lock-up shown"
+		check "$tr: its finding names the consequence and the first frame (${want%% *})" \
+			jq -e --arg f "${want%% *}" '.ack_only_to_fpga.finding |
+				(test("the first: frame " + $f) or test("10 bytes long")) and
+				test("peer-kind fpga")' "$DT/acks-$tr.report.json"
+	done
+	check "ether: the finding: frame 0 lost at the wrap, the flags stop" \
+		jq -e '.ack_only_to_fpga.finding | test("drops the host.s real frame 0") and
+			test("flags stop for good")' "$DT/acks-ether.report.json"
+	check "udp: the finding: truncated, a frame_seq hole" \
+		jq -e '.ack_only_to_fpga.finding | test("ignores them as truncated, frame_seq holes")' \
+		"$DT/acks-udp.report.json"
+	# the lock-up itself (dgrdma-gen --fpga-lockup: the FPGA takes no credit from the host's
+	# frame 0 on): frame 0, the FPGA's data after it and the doorbells after its last data,
+	# from the frame list (the ground truth), as latency-report reads them off the capture
+	"$GEN" --txns 200 --seq-start 65500 --fpga-lockup -o "$DT/lock.pcapng" -e "$DT/lock.json" \
+		--list-frames "$DT/lock.list" >/dev/null
+	f0=$(awk '$2 == "doorbell" && $3 == "host" && $4 == 0 {print $1}' "$DT/lock.list")
+	want=$(awk -v f0="$f0" '$1 >= f0 && $2 == "doorbell" {db++; dbl++}
+		$1 > f0 && $2 == "data" {data++; dbl = 0}
+		END {print "true " f0 " " data " " db " " dbl}' "$DT/lock.list")
+	check_eq "$("$LR" --no-progress --json "$DT/lock.pcapng" | jq -r '.ack_only_to_fpga.lockup |
+		"\(.shown) \(.frame0) \(.data_transactions_after) \(.doorbells_after) \(.doorbells_without_effect)"')" \
+		"$want" "lock-up at the wrap: shown, frame 0, data after it, doorbells from it on, without effect"
+	"$GEN" --dir tx --txns 50 -o "$DT/acks-tx.pcapng" -e "$DT/acks-tx.json" >/dev/null
+	publish "$DT/acks-tx.pcapng"
+	check_eq "$(ts -r acks-tx.pcapng -o dgrdma.host_sends_data:TRUE -Y dgrdma.expert.ack_only_to_fpga | grep -c .)/$("$LR" --no-progress --json --path tx "$DT/acks-tx.pcapng" | jq .ack_only_to_fpga.padded)" \
+		"0/0" "TX path: the FPGA's ACK-only frames to the host are not flagged by either tool"
+fi
+
 done_testing

@@ -76,6 +76,7 @@ struct opts {
 	const char *resend_frames; /* --resend-frames: I,... frame I sent again, a new frame_seq */
 	unsigned int seq_start;	   /* --seq-start: every sender's first frame_seq (default 1) */
 	const char *list_frames;   /* --list-frames: file to describe every frame in */
+	bool fpga_lockup; /* --fpga-lockup: the FPGA takes no credit from the host's frame 0 on */
 	const char *out;
 	const char *expect;
 };
@@ -1040,6 +1041,72 @@ static void number_frames(const struct opts *o)
 	free(total);
 }
 
+/*
+ * --fpga-lockup: the FPGA of connection 0 locked as OpenCPI's frame parser
+ * locks when the padding of the host's ACK-only frames took frame_seq 0
+ * (docs/protocol.md): the host's frame numbered 0 (a doorbell frame) and every
+ * later doorbell give it no credit. It sends only the transactions its credits
+ * then allowed (txn_id < cut + buffers, cut the doorbell of frame 0), the host
+ * answers those it receives, and nothing else follows (the host's ACK-only
+ * frames after the last data neither). The frames never sent are taken out and
+ * every frame is numbered again. Returns 0, or -1 with a message.
+ */
+static int apply_fpga_lockup(const struct opts *o)
+{
+	size_t i, n = 0, f0 = SIZE_MAX;
+	uint32_t cut, max_fpga_abs = 0;
+	uint64_t last_data_ts = 0;
+	uint8_t *gone;
+
+	for (i = 0; i < nframes; i++) {
+		if (frames[i].conn == 0 && frames[i].from_host && has_frame_seq(&frames[i]) &&
+		    frames[i].seq == 0) {
+			f0 = i;
+			break;
+		}
+	}
+	if (f0 == SIZE_MAX || frames[f0].kind != FK_DOORBELL) {
+		fprintf(stderr,
+			"dgrdma-gen: --fpga-lockup: the host's frame 0 is %s: choose "
+			"another --seq-start (see --list-frames)\n",
+			f0 == SIZE_MAX ? "never sent" : "not a doorbell frame");
+		return -1;
+	}
+	gone = calloc(nframes, 1);
+	if (!gone) {
+		fprintf(stderr, "dgrdma-gen: out of memory\n");
+		exit(1);
+	}
+	cut = msgs[frames[f0].first_msg].txn_id;
+	for (i = 0; i < nframes; i++) {
+		const struct gframe *f = &frames[i];
+
+		if (f->conn == 0 && (f->kind == FK_DATA || f->kind == FK_DOORBELL)) {
+			gone[i] = msgs[f->first_msg].txn_id >= cut + o->buffers;
+		}
+		if (!gone[i] && f->conn == 0 && f->kind == FK_DATA) {
+			last_data_ts = f->ts;
+			max_fpga_abs = f->abs_seq > max_fpga_abs ? f->abs_seq : max_fpga_abs;
+		}
+	}
+	for (i = 0; i < nframes; i++) {
+		struct gframe *f = &frames[i];
+
+		if (gone[i] ||
+		    (f->conn == 0 && f->kind == FK_ACK && f->from_host && f->ts > last_data_ts)) {
+			continue;
+		}
+		if (f->conn == 0 && f->from_host && f->ack_count && f->ack_abs > max_fpga_abs) {
+			f->ack_abs = max_fpga_abs; /* what it had received */
+		}
+		frames[n++] = *f;
+	}
+	free(gone);
+	nframes = n;
+	number_frames(o);
+	return 0;
+}
+
 /* True when frame index idx (1-based, capture order) is in the --drop-frames list. */
 static bool in_drop_list(const char *list, size_t idx)
 {
@@ -1402,6 +1469,11 @@ static void usage(FILE *fp)
 	    "                             next frame_seq: its messages arrive twice (indices as\n"
 	    "                             --list-frames prints them; a copy is never dropped)\n"
 	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
+	    "  --fpga-lockup              the FPGA of connection 0 locks at the host's frame 0 (a\n"
+	    "                             doorbell frame: pick --seq-start) as OpenCPI's does "
+	    "after\n"
+	    "                             the padding of an ACK-only frame took frame_seq 0: it\n"
+	    "                             sends what its credits then allow, never more (RX path)\n"
 	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
 	    "txn:msg_seq/num_msgs...\n"
 	    "  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
@@ -1584,6 +1656,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->list_frames = v;
 			continue;
 		}
+		if (!strcmp(a, "--fpga-lockup")) {
+			o->fpga_lockup = true;
+			continue;
+		}
 		if (!strcmp(a, "--no-latency-list")) {
 			o->no_expect_list = true;
 			continue;
@@ -1643,6 +1719,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (o->cooked && o->vlan) {
 		fprintf(stderr, "dgrdma-gen: --link sll takes no --vlan (a cooked capture shows "
 				"no tag)\n");
+		return -1;
+	}
+	if (o->fpga_lockup &&
+	    (o->tx || o->dcp_doorbells || o->coalesce_txns > 1 || o->coalesce_doorbells > 1 ||
+	     o->malformed_every || o->discontinuity_every)) {
+		fprintf(stderr,
+			"dgrdma-gen: --fpga-lockup takes the RX path with DG-RDMA doorbells, "
+			"one transaction or doorbell per frame, no --malformed-every or "
+			"--discontinuity-every\n");
 		return -1;
 	}
 	if (o->dcp_doorbells && o->tx) {
@@ -1753,6 +1838,9 @@ int main(int argc, char **argv)
 	}
 	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
 	number_frames(&o);
+	if (o.fpga_lockup && apply_fpga_lockup(&o) < 0) {
+		return 2;
+	}
 	for (i = 0; i < nframes; i++) {
 		frames[i].index = (uint32_t)(i + 1);
 	}

@@ -77,6 +77,9 @@ enum { DGR_T_RX, DGR_T_TX, DGR_T_WORKER, DGR_T_CONTROL, DGR_T_WORKER2, DGR_T_COU
 
 struct dgr_conn;
 
+/* What is at the other end of a connection (dgr_conn_opts.peer_kind). */
+enum dgr_peer_kind { DGR_PEER_FPGA, DGR_PEER_HOST };
+
 #define DGR_DEFAULT_PEER_WINDOW 32u    /* the zed_ether FPGA's ack_tracker_bitfield_width */
 #define DGR_MAX_PEER_WINDOW	32768u /* half the sequence space */
 
@@ -87,11 +90,20 @@ struct dgr_conn_opts {
 	uint16_t id; /* our id: src_id (offset 2) of our frames, dst_id of the peer's; default 0 */
 	uint16_t
 	    peer_id; /* the FPGA's id: dst_id (offset 0) of our frames, src_id of its; default 1 */
-	unsigned int buffers;		  /* H: host buffers, 1..255 */
-	uint32_t buffer_size;		  /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
-	unsigned int peer_buffers;	  /* E: the FPGA's buffers, 1..64 */
-	unsigned int coalesce_wait_us;	  /* hold a partly filled frame this long (0: never) */
-	bool acks;			  /* acknowledge the peer's frames */
+	unsigned int buffers;	       /* H: host buffers, 1..255 */
+	uint32_t buffer_size;	       /* S: bytes per buffer, 64..2 MiB, multiple of 16 */
+	unsigned int peer_buffers;     /* E: the FPGA's buffers, 1..64 */
+	unsigned int coalesce_wait_us; /* hold a partly filled frame this long (0: never) */
+	bool acks;		       /* acknowledge the peer's frames */
+	/*
+	 * What the peer is. Toward an FPGA (the default) no ACK-only frame is
+	 * ever sent: OpenCPI's frame parser reads an ACK-only frame's padding
+	 * as more frames and, near the 16-bit frame_seq wrap, drops the real
+	 * frame 0 as a duplicate (docs/protocol.md); ACKs then ride only on
+	 * frames with messages. A host peer (DGR_PEER_HOST) also gets ACK-only
+	 * frames, which its retransmission needs when no data flows back.
+	 */
+	enum dgr_peer_kind peer_kind;
 	unsigned int retransmit_ms;	  /* resend unacknowledged frames after this; 0 = off */
 	unsigned int retransmit_attempts; /* resends before giving up, default 5 */
 	/*

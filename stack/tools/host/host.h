@@ -81,6 +81,7 @@ enum {
 	OPT_PORT_BASE,
 	OPT_DROP_RX,
 	OPT_SEED,
+	OPT_PEER_KIND,
 	OPT_VERSION,
 	OPT_END, /* one past the last: the size of struct host_cfg.given */
 };
@@ -188,6 +189,12 @@ void host_sleep_until(uint64_t t);
 
 /* Lists every option with its accepted range on f. */
 void host_usage(FILE *f);
+/*
+ * What dgrdma-host says on stderr when --acks meets an FPGA peer (no ACK-only
+ * frames are sent instead), or NULL when there is nothing to say.
+ */
+const char *host_acks_notice(const struct host_cfg *cfg);
+
 /* Parses argv (argv[0] names the mode) into cfg. Returns 0, or -1 with err filled. */
 int host_parse_args(int argc, char **argv, struct host_cfg *cfg, char *err);
 /*

@@ -82,6 +82,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dgrdma-host: %s\n", err);
 		return DGR_EXIT_USAGE;
 	}
+	if (host_acks_notice(&cfg)) {
+		fprintf(stderr, "dgrdma-host: note: %s\n", host_acks_notice(&cfg));
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -42,7 +42,12 @@ void host_usage(FILE *f)
 	    "                         --peer, one --peer-id for all or one per --peer\n"
 	    "  --coalesce-us USEC     hold a partly filled frame, 0..1000000 (default 0;\n"
 	    "                         old name --coalesce-wait, an alias until 0.2)\n"
-	    "  --acks                 acknowledge the FPGA's frames (off, as in OpenCPI)\n"
+	    "  --peer-kind fpga|host  what --peer is (default fpga): toward an FPGA no\n"
+	    "                         ACK-only frame is sent (OpenCPI's parser reads its\n"
+	    "                         padding as frame 0 and loses the real one at the\n"
+	    "                         16-bit wrap); a dgrdma-host peer also gets them\n"
+	    "  --acks                 acknowledge the peer's frames (off, as in OpenCPI);\n"
+	    "                         toward an FPGA only on frames with messages\n"
 	    "  --retransmit MSEC      resend unacknowledged frames after MSEC, 1..60000 (off;\n"
 	    "                         the FPGA never skips a lost frame: without it one\n"
 	    "                         frame lost towards the FPGA locks its receive path)\n"
@@ -135,6 +140,7 @@ static const struct option long_opts[] = {
 	{ "coalesce-us", required_argument, NULL, OPT_COALESCE },
 	{ "coalesce-wait", required_argument, NULL, OPT_COALESCE }, /* alias until 0.2 */
 	{ "acks", no_argument, NULL, OPT_ACKS },
+	{ "peer-kind", required_argument, NULL, OPT_PEER_KIND },
 	{ "retransmit", required_argument, NULL, OPT_RETRANSMIT },
 	{ "peer-window", required_argument, NULL, OPT_PEER_WINDOW },
 	{ "retransmit-attempts", required_argument, NULL, OPT_RT_ATTEMPTS },
@@ -647,6 +653,17 @@ int host_parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 			co->set_port_base = true;
 			co->port_base = (uint32_t)v;
 			break;
+		case OPT_PEER_KIND:
+			if (strcmp(optarg, "fpga") == 0) {
+				co->peer_kind = DGR_PEER_FPGA;
+			} else if (strcmp(optarg, "host") == 0) {
+				co->peer_kind = DGR_PEER_HOST;
+			} else {
+				snprintf(err, DGR_ERRBUF_SIZE,
+					 "--peer-kind: '%s' is not fpga or host", optarg);
+				return -1;
+			}
+			break;
 		case OPT_DROP_RX: {
 			double d;
 
@@ -685,6 +702,19 @@ int host_parse_args(int argc, char **argv, struct host_cfg *cfg, char *err)
 		return -1;
 	}
 	return check_peers(cfg, err);
+}
+
+/* See host.h. */
+const char *host_acks_notice(const struct host_cfg *cfg)
+{
+	if (!cfg->co.acks || cfg->co.peer_kind != DGR_PEER_FPGA) {
+		return NULL;
+	}
+	return "--acks toward an FPGA (--peer-kind fpga, the default): the ACKs ride only on "
+	       "frames with messages, no ACK-only frame is sent. OpenCPI's frame parser reads "
+	       "an ACK-only frame's padding as a frame 0, which near the 16-bit frame_seq wrap "
+	       "makes it drop our real frame 0 and stop writing flags; and it ignores the ACKs "
+	       "it receives (docs/protocol.md). Give --peer-kind host for a dgrdma-host peer.";
 }
 
 /* See host.h. */

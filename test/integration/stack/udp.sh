@@ -104,7 +104,7 @@ check_eq "$(jget "$T/rx.json" samples_lost)/$(jget "$T/rx.json" transactions)" 0
 # --- retransmission on, 1% of frames dropped at the receiver: every byte arrives
 stk_ports 1
 "$HOST" rx "${UDP[@]}" "${PAIR[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --fpga-buffers 64 \
-	--acks --drop-rx 0.01 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
+	--acks --peer-kind host --drop-rx 0.01 --idle-timeout 10 --quiet --summary-json "$T/rx.json" &
 rx=$!
 dgr_wait_listening $rx dgrdma-host --udp
 "$HOST" tx "${UDP[@]}" "${PAIR[@]}" --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --id 1 --peer-id 0 \

@@ -108,7 +108,7 @@ if command -v clang >/dev/null && command -v tc >/dev/null &&
 		-DDROP_PERMILLE=10 -c "$DGR_SRC/test/integration/stack/bpf/drop.c" -o "$T/drop.o" 2>"$T/clang.err" &&
 	"${RA[@]}" tc qdisc add dev $A clsact &&
 	"${RA[@]}" tc filter add dev $A ingress bpf da obj "$T/drop.o" sec classifier; then
-	stream loss 64M --acks -- --retransmit 10
+	stream loss 64M --acks --peer-kind host -- --retransmit 10
 	check_eq "$STK_TX_RC/$STK_RX_RC" 0/0 "1% loss with retransmission: tx and rx exit 0"
 	check_eq "$(jget "$T/loss.rx.json" bytes)" 67108864 "every byte delivered"
 	check_eq "$(jget "$T/loss.rx.json" samples_lost)" 0 "ramp complete"
