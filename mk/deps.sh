@@ -52,16 +52,16 @@ check_all() {
 }
 
 install() {
+	# Skip the network (and, as a normal user, the advice to become root) when everything is
+	# already there.
+	if check_all >/dev/null 2>&1; then
+		echo "dgrdma-tools: all dependencies present: nothing to install"
+		return 0
+	fi
 	if [ "$(id -u)" != 0 ]; then
 		echo "dgrdma-tools: 'make deps' needs root to install packages. Run as root:" >&2
 		echo "  $(apt_line "$PACKAGES")" >&2
-		check_all >/dev/null 2>&1 && return 0
 		return 1
-	fi
-	# Skip the network when everything is already there.
-	if check_all >/dev/null 2>&1; then
-		echo "dgrdma-tools: all dependencies present"
-		return 0
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	# tshark asks whether non-root users may capture; answer for it.

@@ -31,7 +31,7 @@ refused() {
 
 # ---- --version, one version from one place ----
 for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot dgrdma-clocks; do
+	latency-report dgrdma-plot dgrdma-clocks dgrdma-gen; do
 	check_eq "$("$B/$t" --version 2>&1; echo "rc=$?")" "$t (dgrdma-tools) $version
 rc=0" "$t --version: the build's version (mk/version.sh), exit 0"
 done
