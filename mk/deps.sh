@@ -11,12 +11,12 @@ set -u
 BUILD_PACKAGES="build-essential pkg-config liblttng-ust-dev libbabeltrace2-dev libpcap-dev \
 libwireshark-dev wireshark-dev zlib1g-dev libjansson-dev"
 CHECK_PACKAGES="lttng-tools babeltrace2 tshark gnuplot-nox iproute2 ethtool clang llvm \
-libclang-rt-14-dev libcap2-bin jq xxd python3 procps util-linux clang-format shellcheck"
+libclang-rt-14-dev libcap2-bin jq xxd python3 procps util-linux clang-format shellcheck man-db"
 PACKAGES="$BUILD_PACKAGES $CHECK_PACKAGES"
 BUILD_PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 BUILD_COMMANDS="cc pkg-config"
 CHECK_COMMANDS="clang tshark dumpcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
-setpriv setcap python3 clang-format shellcheck"
+setpriv setcap python3 clang-format shellcheck man"
 
 apt_line() {
 	echo "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $1"
@@ -52,16 +52,16 @@ check_all() {
 }
 
 install() {
+	# Skip the network (and, as a normal user, the advice to become root) when everything is
+	# already there.
+	if check_all >/dev/null 2>&1; then
+		echo "dgrdma-tools: all dependencies present: nothing to install"
+		return 0
+	fi
 	if [ "$(id -u)" != 0 ]; then
 		echo "dgrdma-tools: 'make deps' needs root to install packages. Run as root:" >&2
 		echo "  $(apt_line "$PACKAGES")" >&2
-		check_all >/dev/null 2>&1 && return 0
 		return 1
-	fi
-	# Skip the network when everything is already there.
-	if check_all >/dev/null 2>&1; then
-		echo "dgrdma-tools: all dependencies present"
-		return 0
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	# tshark asks whether non-root users may capture; answer for it.

@@ -110,7 +110,13 @@ dgr_link_up "$mode"
 case "$mode" in
 netns) echo "demo: link: two network namespaces joined by a veth pair, MTU $DGR_LINK_MTU, raw Ethernet" ;;
 userns) echo "demo: link: veth pair in an unprivileged user+network namespace, MTU $DGR_LINK_MTU, raw Ethernet" ;;
-udp) echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)" ;;
+udp)
+	if [ -n "${DGR_LINK_FORCE:-}" ]; then
+		echo "demo: link: UDP on 127.0.0.1 (DGR_LINK_FORCE=udp)"
+	else
+		echo "demo: link: UDP on 127.0.0.1 (no namespaces possible here)"
+	fi
+	;;
 esac
 
 # Capturing on lo needs privileges: record what the link allows, and say so. (In the user

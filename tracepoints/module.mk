@@ -64,12 +64,13 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
 
 INSTALL_TARGETS += install-tracepoints
-INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1
+INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1 \
+	$(MANDIR)/man1/dgrdma-clocks.1
 .PHONY: install-tracepoints
 install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(DESTDIR)$(BINDIR)/
-	install -m 0644 tracepoints/dgrdma-capture.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 $(DESTDIR)$(MANDIR)/man1/
 
 # dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace

@@ -326,9 +326,12 @@ void dgr_pr_ns_mean(struct dgr_pr *p, const char *key, const char *label, double
 {
 	bool fixed = has(p, DGR_PR_FIXED_POINT);
 
-	if (is_json(p) && fixed) {
+	if (is_json(p) && isfinite(ns)) {
+		/* to 0.1 ns whatever its size: nine significant digits (%.9g) rounded a mean of
+		 * a second to 10 ns, and sums of means no longer added up */
 		if (value_begin(p, key, label)) {
 			fprintf(p->f, "%.1f", ns);
+			value_end(p);
 		}
 	} else if (is_json(p)) {
 		dgr_pr_dbl(p, key, label, ns, 0);

@@ -31,7 +31,7 @@ refused() {
 
 # ---- --version, one version from one place ----
 for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot dgrdma-clocks; do
+	latency-report dgrdma-plot dgrdma-clocks dgrdma-gen; do
 	check_eq "$("$B/$t" --version 2>&1; echo "rc=$?")" "$t (dgrdma-tools) $version
 rc=0" "$t --version: the build's version (mk/version.sh), exit 0"
 done
@@ -179,4 +179,27 @@ for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tu
 	"$B/$t" --no-such-option >/dev/null 2>&1 </dev/null
 	check_eq "$?" 2 "$t --no-such-option: exit 2"
 done
+# ---- every option of --help is in the tool's man page ----
+# help_options TOOL: the long options that begin a line of TOOL --help ("--a/--b X" gives both)
+help_options() {
+	"$B/$1" --help 2>&1 | grep -E '^\s+(-[a-zA-Z], )?--[a-z]' | sed -E 's/^\s+(-[a-zA-Z], )?//' |
+		awk '{ print $1 }' | tr '/' '\n' | grep -oE '^--[a-z][a-z0-9-]*' | sort -u
+}
+if command -v man >/dev/null; then
+	for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
+		latency-report dgrdma-plot dgrdma-clocks; do
+		page=$(git -C "$DGR_SRC" ls-files "*/$t.1" | head -1)
+		text=$(MANWIDTH=200 man -l "$DGR_SRC/$page" 2>/dev/null | sed 's/\xe2\x80\x90/-/g')
+		missing=""
+		n=0
+		for o in $(help_options "$t"); do
+			n=$((n + 1))
+			grep -q -- "$o" <<<"$text" || missing="$missing $o"
+		done
+		check_eq "$n:${missing# }" "$n:" "$t: the $n options of --help are in its man page ($page)"
+	done
+else
+	skip "man is not installed: the man pages cannot be read"
+fi
+
 done_testing

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dgrdma-version.h"
+
 #define ETH_HDR	  14
 #define SLL_HDR	  16 /* Linux cooked v1: what tshark -i any writes */
 #define VLAN_HDR  4
@@ -1481,7 +1483,8 @@ static void usage(FILE *fp)
 	    "  --latency-ns N             base doorbell latency (default 10000)\n"
 	    "  --seed N                   random seed (default 1)\n"
 	    "  --no-latency-list          omit the per-doorbell list from the JSON (big runs)\n"
-	    "  -h, --help                 this text\n");
+	    "  -h, --help                 this text\n"
+	    "  --version                  the version of dgrdma-tools\n");
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
@@ -1515,6 +1518,8 @@ static const char *frame_list_arg(const char *opt, const char *v, const char *al
 	return v;
 }
 
+/* The command line into *o: 0, 1 when --help or --version was answered (nothing to do), -1 on
+ * a bad argument (named on stderr). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	int i;
@@ -1551,7 +1556,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
-			exit(0);
+			return 1;
+		}
+		if (!strcmp(a, "--version")) {
+			printf("dgrdma-gen (dgrdma-tools) %s\n", DGR_VERSION);
+			return 1;
 		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
 			NEEDV();
@@ -1818,9 +1827,13 @@ int main(int argc, char **argv)
 	uint64_t *pending_ts;
 	size_t i;
 	unsigned int c;
-	int a;
+	int a, rc;
 
-	if (parse_args(argc, argv, &o)) {
+	rc = parse_args(argc, argv, &o);
+	if (rc > 0) {
+		return 0; /* --help or --version answered */
+	}
+	if (rc < 0) {
 		usage(stderr);
 		return 2;
 	}

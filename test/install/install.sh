@@ -18,13 +18,12 @@ wsver=$(pkg-config --modversion wireshark | cut -d. -f1,2)
 check_eq "$?" 0 "make install DESTDIR=... PREFIX=$PREFIX succeeds"
 # the version this build wrote (make install rebuilds what the tree changed since)
 version=$(sed -n 's/^#define DGR_VERSION "\(.*\)"$/\1/p' "$DGR_BUILD/gen/dgrdma-version.h")
-tools="dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report dgrdma-plot"
+tools="dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report dgrdma-plot dgrdma-clocks"
 missing=""
 for t in $tools; do
 	[ -x "$P/bin/$t" ] || missing="$missing bin/$t"
 	[ -f "$P/share/man/man1/$t.1" ] || missing="$missing man1/$t.1"
 done
-[ -x "$P/bin/dgrdma-clocks" ] || missing="$missing bin/dgrdma-clocks"
 for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdgrdma.pc \
 	include/dgrdma/wire.h include/dgrdma/cli.h share/dgrdma-tools/plot/common.gp \
 	"lib/wireshark/plugins/$wsver/epan/dgrdma.so"; do

@@ -249,6 +249,7 @@ diag "the runs took $((SECONDS - T0)) s"
 LINK_NETNS="two network namespaces joined by a veth pair, MTU 9000, raw Ethernet"
 LINK_USERNS="veth pair in an unprivileged user+network namespace, MTU 9000, raw Ethernet"
 LINK_UDP="UDP on 127.0.0.1 (no namespaces possible here)"
+LINK_UDP_FORCED="UDP on 127.0.0.1 (DGR_LINK_FORCE=udp)"
 REC_BOTH="recording the LTTng trace and the packet capture"
 REC_TRACE="recording the LTTng trace only (capturing on lo needs privileges)"
 
@@ -286,7 +287,7 @@ if [ "$(id -u)" = 0 ]; then
 		"udp: the machine's user.max_user_namespaces is untouched"
 	check_run udp "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
 else
-	check_run "udp (DGR_LINK_FORCE)" "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
+	check_run "udp (DGR_LINK_FORCE)" "$d" "$(cat "$d/rc")" "$LINK_UDP_FORCED" "$REC_TRACE" no
 fi
 
 d="$WORK/failed"

@@ -265,6 +265,17 @@ npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null |
 check_eq "$npkt" 200 "tshark reads the 200 datagrams from capture.pcapng"
 check_eq "$(jqr '[.capture.packets_captured, .capture.packets_received, .capture.packets_dropped] | @json' "$RUN")" \
 	"[200,200,0]" "run.json: packets captured, received, dropped"
+# the user's umask decides the modes (0644 and 0755 with 022), not dumpcap's 0600 or the
+# session daemon's 0770: tshark run as another user (as root runs it for the plugin) reads both
+mask=$(umask)
+check_eq "$(find "$RUN" -type f ! -perm "$(printf '%04o' $((0666 & ~mask)))" | wc -l) $(find "$RUN" -type d ! -perm "$(printf '%04o' $((0777 & ~mask)))" | wc -l)" \
+	"0 0" "every recorded file and folder has the modes of the umask $mask"
+if [ "$(id -u)" = 0 ] && [ "$mask" = 0022 ]; then
+	check_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+		"tshark -r '$RUN/capture.pcapng' 2>/dev/null | wc -l; babeltrace2 '$RUN/trace' 2>/dev/null | wc -l")" \
+		"$(tshark -r "$RUN/capture.pcapng" 2>/dev/null | wc -l)
+$(babeltrace2 "$RUN/trace" 2>/dev/null | wc -l)" "another user reads the capture and the trace whole"
+fi
 pid=$(jqr .command_pid "$RUN")
 events=$(events_of_pid "$RUN/trace" "$pid")
 check_eq "$(echo "$events" | wc -l)" 225 "babeltrace2 reads the command's 25 + 200 events"
