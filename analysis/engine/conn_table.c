@@ -49,8 +49,12 @@ void eng_addr_set_port(struct eng_addr *a, uint16_t port)
 uint16_t eng_addr_port(const struct eng_addr *a)
 {
 	size_t at = port_at(a);
+	uint16_t port = 0;
 
-	return at ? (uint16_t)(a->b[at] << 8 | a->b[at + 1]) : 0;
+	if (at) {
+		port = (uint16_t)(a->b[at] << 8 | a->b[at + 1]);
+	}
+	return port;
 }
 
 int eng_conns_init(struct eng_conns *t)

@@ -8,13 +8,20 @@
 # so the number of packets in the file reaches what was sent shortly after the run; stopping it
 # at a fixed time after the run instead lost the last frames on a loaded machine.
 
-# dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, and
-# waits (at most 20 s, a bound for failure only) until it captures. Sets DGR_PCAP_PID.
+DGR_PCAP_RUN=()
+DGR_PCAP_OPTS=()
+
+# dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, with
+# the capture filter FILTER (none when empty), and waits (at most 20 s, a bound for failure
+# only) until it captures. Sets DGR_PCAP_PID. DGR_PCAP_RUN (an array) is a command prefix, such
+# as ip netns exec NAME; DGR_PCAP_OPTS (an array) more dumpcap options (-s 96).
 # Returns 0 when capturing, 1 when dumpcap died or never started.
 dgr_pcap_start() {
-	local file="$1" filter="$2" iface="${3:-lo}" i
+	local file="$1" filter="$2" iface="${3:-lo}" i args=()
 
-	dumpcap -q -i "$iface" -f "$filter" -w "$file" >"$file.dumpcap" 2>&1 &
+	[ -n "$filter" ] && args=(-f "$filter")
+	"${DGR_PCAP_RUN[@]}" dumpcap -q -i "$iface" "${args[@]}" "${DGR_PCAP_OPTS[@]}" -w "$file" \
+		>"$file.dumpcap" 2>&1 &
 	DGR_PCAP_PID=$!
 	for ((i = 0; i < 2000; i++)); do
 		[ -s "$file" ] && return 0
