@@ -271,6 +271,7 @@ mask=$(umask)
 check_eq "$(find "$RUN" -type f ! -perm "$(printf '%04o' $((0666 & ~mask)))" | wc -l) $(find "$RUN" -type d ! -perm "$(printf '%04o' $((0777 & ~mask)))" | wc -l)" \
 	"0 0" "every recorded file and folder has the modes of the umask $mask"
 if [ "$(id -u)" = 0 ] && [ "$mask" = 0022 ]; then
+	chmod 711 "$WORK" # mktemp's 0700 would stop another user before the run folder
 	check_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
 		"tshark -r '$RUN/capture.pcapng' 2>/dev/null | wc -l; babeltrace2 '$RUN/trace' 2>/dev/null | wc -l")" \
 		"$(tshark -r "$RUN/capture.pcapng" 2>/dev/null | wc -l)
