@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Drop rate over the run: percentage lost per interval. files: "time_s,percent"; labels: words
+# Drop rate over the run: percentage lost per interval. files: "time_s,percent", two rows per
+# interval (its start and its end at its percentage; a blank line between intervals that do
+# not touch), drawn as lines: each interval's value over that interval; labels: words
 # (quoted when they hold spaces); axes_list: x1y1 or x1y2 per file; ylabel_text: what the
 # left axis's percentage is of; y2label_text: the right axis's (empty: no right axis). Both
 # axes have the same scale, from 0 % to the highest value (at least 1 %), with room below 0 %
@@ -26,7 +28,7 @@ load plotdir.'/key_below.gp'
 # (axes takes no expression: the plot command is put together and evaluated)
 cmd = ''
 do for [i=1:words(files)] {
-	cmd = cmd.(i > 1 ? ', ' : 'plot ').sprintf("'%s' using 1:2 axes %s with steps ls %d lw %g title '%s'", \
+	cmd = cmd.(i > 1 ? ', ' : 'plot ').sprintf("'%s' using 1:2 axes %s with lines ls %d lw %g title '%s'", \
 		word(files, i), word(axes_list, i), i, (words(files) - i) * 1.5 + 1.5, word(labels, i))
 }
 eval cmd
