@@ -36,22 +36,24 @@ def png_pixels(path):
     if depth != 8 or ctype not in (2, 6):
         raise SystemExit(f'{path}: not 8-bit RGB or RGBA (depth {depth}, colour type {ctype})')
     bpp = 3 if ctype == 2 else 4
-    raw, stride, rows, prev, pos = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp), 0
+    raw, stride, rows, prev, pos = zlib.decompress(idat), width * bpp, [], bytes(width * bpp), 0
     for _ in range(height):
         kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
         pos += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if kind == 1:
-                line[x] = (line[x] + a) & 255
-            elif kind == 2:
-                line[x] = (line[x] + b) & 255
-            elif kind == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif kind == 4:
-                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+        if kind == 1:
+            for x in range(bpp, stride):
+                line[x] = (line[x] + line[x - bpp]) & 255
+        elif kind == 2:
+            line = bytearray((v + u) & 255 for v, u in zip(line, prev))
+        elif kind == 3:
+            for x in range(stride):
+                line[x] = (line[x] + ((line[x - bpp] if x >= bpp else 0) + prev[x]) // 2) & 255
+        elif kind == 4:
+            for x in range(bpp):
+                line[x] = (line[x] + prev[x]) & 255
+            for x in range(bpp, stride):
+                a, b, c = line[x - bpp], prev[x], prev[x - bpp]
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - c - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         rows.append(line)
         prev = line
