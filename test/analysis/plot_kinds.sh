@@ -126,8 +126,8 @@ for size in 640x400 1920x1080; do
 			"--size $size: $k.png is ${size/x/ x }, nothing cut by its edge"
 	done
 done
-"$PLOT" -o "$tmp/bad" --size 100x700 "$csv" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c "'100x700' is out of range 320..7680 x 200..4320" "$tmp/err")" "2 1" "a --size out of range is named with the range"
+"$PLOT" -o "$tmp/bad" --size 600x700 "$csv" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c "'600x700' is out of range 640..7680 x 400..4320" "$tmp/err")" "2 1" "a --size out of range is named with the range"
 
 # A stall 1000 times the typical latency: a logarithmic axis without --log; --linear refuses it.
 mkdir -p "$tmp/stall"
