@@ -138,10 +138,15 @@ void csv_txn(struct csv_out *c, const struct wa_txn_event *ev)
 	}
 }
 
+/*
+ * time_s is the doorbell's time (completion + latency), as in doorbells.csv: a doorbell is one
+ * point in time in every series, whichever side measured it (docs/analysis.md, "CSV").
+ */
 void csv_host_doorbell(struct csv_out *c, const struct ha_doorbell *d)
 {
 	fprintf(c->host, "%.9f,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-		rel_s(c, d->ts), d->latency, d->conn, d->buffer, d->wait, d->work, d->send);
+		rel_s(c, d->ts + d->latency), d->latency, d->conn, d->buffer, d->wait, d->work,
+		d->send);
 	/* empty: a trace of a stack without the field */
 	if (d->has_wait_receive) {
 		fprintf(c->host, "%" PRIu64, d->wait_receive);

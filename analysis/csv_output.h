@@ -11,7 +11,9 @@
  *                      check, fpga = samples produced/dropped by the emulator,
  *                      socket = frames received/dropped by the kernel)
  * time_s counts from the run's origin (first frame of the capture, else first
- * trace event). Files without rows keep their header line.
+ * trace event). In doorbells.csv and host_doorbells.csv it is the doorbell's time
+ * (the doorbell frame; in the trace the completion + latency): a doorbell is one point in
+ * time in every series. Files without rows keep their header line.
  */
 #ifndef DGR_ANALYSIS_CSV_OUTPUT_H
 #define DGR_ANALYSIS_CSV_OUTPUT_H

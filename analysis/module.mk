@@ -44,7 +44,8 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/trace_input.sh 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
-	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live
+	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
+	$(BUILD)/test/analysis/test_csv_output
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)

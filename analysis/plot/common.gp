@@ -1,18 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared settings of dgrdma-plot's templates. Variables set by dgrdma-plot with -e:
-#   term ('png' or 'svg'), outfile, plot_title
+#   term ('png' or 'svg'), outfile, plot_title; optionally width and height (pixels, default
+#   1200x700), title_file (a file whose lines are the title: no line is cut, whatever the
+#   quotes in it) and run_end_s (the run's end on the time axis, s; 0 or absent: unknown).
+if (!exists('width')) { width = 1200 }
+if (!exists('height')) { height = 700 }
 if (term eq 'png') {
-	set terminal pngcairo size 1200,700 enhanced font 'DejaVu Sans,11'
+	set terminal pngcairo size width,height enhanced font 'DejaVu Sans,11'
 } else {
-	set terminal svg size 1200,700 enhanced font 'DejaVu Sans,11' background rgb 'white'
+	set terminal svg size width,height enhanced font 'DejaVu Sans,11' background rgb 'white'
 }
 set output outfile
+if (exists('title_file') && strlen(title_file) > 0) {
+	plot_title = system("cat '".title_file."'")
+	# room for every line of the title (gnuplot's own margin can be a line short)
+	title_lines = 1
+	do for [i=1:strlen(plot_title)] { if (plot_title[i:i] eq "\n") { title_lines = title_lines + 1 } }
+	set tmargin title_lines + 1.5
+}
 set title plot_title noenhanced
 set grid xtics ytics mxtics mytics lc rgb '#dddddd'
 set key top left box opaque
 set datafile separator ','
-set style line 1 lc rgb '#1f77b4' pt 7 ps 0.4 lw 1.5
-set style line 2 lc rgb '#d62728' pt 7 ps 0.4 lw 1.5
-set style line 3 lc rgb '#2ca02c' pt 7 ps 0.4 lw 1.5
-set style line 4 lc rgb '#9467bd' pt 7 ps 0.4 lw 1.5
+# a label on the data (the tolerable latency's) keeps a white ground
+set style textbox opaque noborder
+set style line 1 lc rgb '#1f77b4' pt 7 ps 0.4 lw 2 dt 1
+set style line 2 lc rgb '#d62728' pt 7 ps 0.4 lw 2 dt 2
+set style line 3 lc rgb '#2ca02c' pt 7 ps 0.4 lw 2 dt 3
+set style line 4 lc rgb '#9467bd' pt 7 ps 0.4 lw 2 dt 4
 set style line 9 lc rgb '#ff7f0e' dt 2 lw 2
+# spans_decades(LO, HI): a logarithmic axis shows the data better (more than two decades)
+spans_decades(lo, hi) = lo > 0 && hi / lo >= 100

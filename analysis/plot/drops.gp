@@ -1,9 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Drop rate over the run: percentage of samples dropped per interval.
-# files: "time_s,percent"; labels: words; ylabel_text: what the percentage is of.
+# Drop rate over the run: percentage lost per interval. files: "time_s,percent", two rows per
+# interval (its start and its end at its percentage; a blank line between intervals that do
+# not touch), drawn as lines: each interval's value over that interval; labels: words
+# (quoted when they hold spaces); axes_list: x1y1 or x1y2 per file; ylabel_text: what the
+# left axis's percentage is of; y2label_text: the right axis's (empty: no right axis). Both
+# axes have the same scale, from 0 % to the highest value (at least 1 %), with room below 0 %
+# and above the top, so that a line at 0 % or 100 % is drawn inside the frame, never on it.
 load plotdir.'/common.gp'
-set xlabel 'time in run (s)'
+load plotdir.'/time_axis.gp'
+set xlabel 'time in the run (s)'
 set ylabel ylabel_text
-set yrange [0:*]
-set style fill solid 0.6 noborder
-plot for [i=1:words(files)] word(files, i) using 1:2 with steps ls i title word(labels, i)
+top = 1
+do for [i=1:words(files)] {
+	stats word(files, i) using 2 nooutput
+	if (STATS_max > top) { top = STATS_max }
+}
+set yrange [-0.04 * top:1.04 * top]
+if (exists('y2label_text') && strlen(y2label_text) > 0) {
+	set y2label y2label_text
+	set link y2
+	set y2tics
+	set ytics nomirror
+}
+load plotdir.'/key_below.gp'
+# overlapping lines (every series at 0 % most of the time) stay visible: each has its own dash
+# pattern and width, the first drawn widest
+# (axes takes no expression: the plot command is put together and evaluated)
+cmd = ''
+do for [i=1:words(files)] {
+	cmd = cmd.(i > 1 ? ', ' : 'plot ').sprintf("'%s' using 1:2 axes %s with lines ls %d lw %g title '%s'", \
+		word(files, i), word(axes_list, i), i, (words(files) - i) * 1.5 + 1.5, word(labels, i))
+}
+eval cmd

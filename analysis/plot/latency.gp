@@ -1,27 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Doorbell latency over the run (the tuning guide's figures 71 and 72).
-# Variables: files (space-separated data files: time_s,latency_ns), labels (same count,
-# words), tolerable_us (0: none), logscale (0/1), summary_text (the verdict in one line,
-# latency-report's regime.summary, may be empty; summary_more: its continuation on a third
-# line), plus those of common.gp.
+# Variables: files (space-separated data files: time_s,latency_ns; time_s is the doorbell's
+# time in every series, so that the wire's and the stack's latency of one doorbell are drawn
+# at the same x), labels (same count, words, quoted when they hold spaces), tolerable_us (0:
+# none), logscale (-1: when the latencies span more than two decades, 0: linear, 1: log), plus
+# those of common.gp and time_axis.gp. The title's lines (the verdict, latency-report's
+# regime.summary) come in title_file.
 load plotdir.'/common.gp'
-set xlabel 'time in run (s)'
-set ylabel 'doorbell latency (µs)'
-if (logscale) { set logscale y }
+load plotdir.'/time_axis.gp'
+set xlabel 'time of the doorbell in the run (s)'
+vmin = 0
+vmax = tolerable_us
+do for [i=1:words(files)] {
+	stats word(files, i) using ($2 > 0 ? $2 / 1000.0 : NaN) nooutput
+	if (vmin == 0 || STATS_min < vmin) { vmin = STATS_min }
+	if (STATS_max > vmax) { vmax = STATS_max }
+}
+if (logscale < 0) { logscale = spans_decades(vmin, vmax) }
+if (logscale) {
+	set logscale y
+	set ylabel 'doorbell latency (µs, log scale)'
+	set yrange [vmin / 1.5:vmax * 2]
+} else {
+	set ylabel 'doorbell latency (µs)'
+	set yrange [0:vmax * 1.1]
+}
 if (tolerable_us > 0) {
-	# keep the tolerable latency in view
-	vmax = tolerable_us
-	do for [i=1:words(files)] {
-		stats word(files, i) using ($2/1000.0) nooutput
-		if (STATS_max > vmax) { vmax = STATS_max }
-	}
-	set yrange [*:vmax * 1.2]
 	set arrow from graph 0, first tolerable_us to graph 1, first tolerable_us nohead ls 9 front
-	set label sprintf('tolerable %.1f µs', tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' front
+	set label sprintf('tolerable %.1f µs', tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' boxed front
 }
-if (exists('summary_text') && strlen(summary_text) > 0) {
-	# more lines of the title, above the graph
-	more = exists('summary_more') && strlen(summary_more) > 0 ? "\n".summary_more : ""
-	set title plot_title."\n".summary_text.more noenhanced
-}
-plot for [i=1:words(files)] word(files, i) using 1:($2/1000.0) with points ls i title word(labels, i)
+load plotdir.'/key_below.gp'
+# Each source its own marker, so that series on top of each other stay visible: the wire as open
+# circles, drawn last, around the stack's dots (in-host: red, from the kernel's arrival: green)
+wire(l) = strstrt(l, 'wire') > 0
+colour(l) = strstrt(l, 'TX') > 0 ? '#9467bd' : wire(l) ? '#1f77b4' : strstrt(l, 'arrival') > 0 ? '#2ca02c' : '#d62728'
+point(l) = wire(l) ? 6 : 7
+size(l) = wire(l) ? 0.8 : 0.4
+# drawing order: the stack's series first, the wire's over them (the legend keeps this order)
+order = ''
+do for [i=1:words(files)] { if (!wire(word(labels, i))) { order = order.' '.i } }
+do for [i=1:words(files)] { if (wire(word(labels, i))) { order = order.' '.i } }
+plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
+	lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
+	title word(labels, j + 0)

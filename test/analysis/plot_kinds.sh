@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dgrdma-plot renders every plot kind as valid PNG (pngcairo) and SVG, with the expected
-# number of data series (counted in the SVG: one gnuplot_plot_N group per series).
+# number of data series (counted in the SVG: one gnuplot_plot_N group per series), each of them
+# drawn (its points, in the SVG); at 640, 1200 and 1920 pixels wide, nothing is cut by the
+# image's edge (test/analysis/plot_check.py: no pixel of the outer frame is drawn on). Drop plots
+# draw 0 % and 100 % inside the graph's frame, name their series by role, one quantity per axis.
 # make check: compute only
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 PLOT="$DGR_BUILD/bin/dgrdma-plot"
+CHECK="$DGR_SRC/test/analysis/plot_check.py"
 GEN="$DGR_BUILD/bin/dgrdma-gen"
 tmp=$(mktemp -d "$DGR_BUILD/analysis-plot.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -16,10 +20,10 @@ if ! command -v gnuplot >/dev/null; then
 	exit
 fi
 
-# valid_png FILE: PNG signature and an IHDR of 1200 x 700
+# valid_png FILE [WIDTH HEIGHT]: PNG signature and an IHDR of WIDTH x HEIGHT (1200 x 700)
 valid_png() {
 	[ "$(head -c 8 "$1" | xxd -p)" = "89504e470d0a1a0a" ] &&
-		[ "$(head -c 24 "$1" | tail -c 8 | xxd -p)" = "000004b0000002bc" ]
+		[ "$(head -c 24 "$1" | tail -c 8 | xxd -p)" = "$(printf '%08x%08x' "${2:-1200}" "${3:-700}")" ]
 }
 # valid_svg FILE: well-formed XML whose root is <svg>
 valid_svg() {
@@ -30,11 +34,17 @@ sys.exit(0 if r.tag.endswith("svg") else 1)' "$1"
 series() {
 	grep -o 'id="gnuplot_plot_[0-9]*"' "$1" | sort -u | wc -l
 }
+# drawn SVG: the series without a point drawn (beyond the legend's sample), "none" when all have
+drawn() {
+	"$CHECK" series "$1" | awk '$1 <= 0 { $1 = ""; printf "%s;", $0; e = 1 } END { if (!e) print "none" }'
+}
 check_kind() { # OUTDIR NAME SERIES
 	local f="$1/$2"
 	if [ -f "$f.png" ] && valid_png "$f.png"; then ok "$2.png is a valid 1200x700 PNG"; else not_ok "$2.png is a valid 1200x700 PNG"; fi
 	if [ -f "$f.svg" ] && valid_svg "$f.svg"; then ok "$2.svg is well-formed SVG"; else not_ok "$2.svg is well-formed SVG"; fi
 	check_eq "$(series "$f.svg" 2>/dev/null)" "$3" "$2 has $3 series"
+	check_eq "$(drawn "$f.svg" 2>&1)" none "$2: every series has points drawn"
+	check_eq "$("$CHECK" png "$f.png" 2>&1)" "1200x700 0" "$2.png: nothing cut by the image's edge"
 }
 
 # A CSV folder as latency-report --csv writes it, with a known number of series.
@@ -58,11 +68,16 @@ awk 'BEGIN {
 		printf "%.6f,tx,10,40960,4.096,0,10,32000\n", i * 0.01
 	}
 }' >"$csv/intervals.csv"
+# host: nothing lost, then every sample of the intervals ending at 0.09 and 0.10 s (100 %), half
+# of the one ending at 0.16 s; the emulator loses nothing (0 % throughout); the kernel drops 10
+# frames in 110 from 0.13 s on (processes 4242 and 4243: no legend names them)
 awk 'BEGIN {
-	print "time_s,source,conn,delivered,lost,drop_pct"
+	print "time_s,source,conn,delivered,lost,drop_pct,vpid"
 	for (i = 0; i <= 20; i++) {
-		printf "%.6f,host,0,%d,%d,0\n", i * 0.01, i * 10000, i * i
-		printf "%.6f,fpga,0,%d,%d,0\n", i * 0.01, i * 10000, i * 3
+		lost = i >= 16 ? 25000 : i >= 10 ? 20000 : i == 9 ? 10000 : 0
+		printf "%.6f,host,0,%d,%d,0,4242\n", i * 0.01, i * 10000 - lost, lost
+		printf "%.6f,fpga,0,%d,0,0,4243\n", i * 0.01, i * 10000
+		printf "%.6f,socket,0,%d,%d,0,4242\n", i * 0.01, i * 100, (i > 12 ? (i - 12) * 10 : 0)
 	}
 }' >"$csv/drops.csv"
 printf 'buffer_size,throughput_MBps\n4096,120\n8192,240\n16384,410\n32768,610\n' >"$tmp/perf-a.csv"
@@ -76,14 +91,56 @@ else
 	diag "$(cat "$tmp/err")"
 fi
 check_eq "$(wc -l <"$tmp/list")" 12 "six kinds x two formats listed"
-check_kind "$tmp/out" latency 4     # rx-wire, tx-wire, in-host, in-host-from-arrival
+check_kind "$tmp/out" latency 4     # RX and TX on the wire, in-host, in-host from arrival
 check_kind "$tmp/out" histogram 4
 check_kind "$tmp/out" ccdf 4
-check_kind "$tmp/out" drops 2       # host-0, fpga-0 from counter snapshots
+check_kind "$tmp/out" drops 3       # host, FPGA ADC, host socket from counter snapshots
 check_kind "$tmp/out" rate 2        # rx, tx
 check_kind "$tmp/out" throughput 2  # two perf CSVs
-check_eq "$(grep -c 'tolerable 40.0' "$tmp/out/latency.svg")" 1 "the tolerable latency is drawn and labelled"
-check_eq "$(grep -c 'doorbell latency (µs)' "$tmp/out/latency.svg")" 1 "latency axis labelled with its unit"
+check_eq "$(grep -o 'tolerable 40.0 µs' "$tmp/out/latency.svg" | sort -u)" "tolerable 40.0 µs" "the tolerable latency is drawn and labelled"
+check_eq "$(grep -c 'doorbell latency (µs, log scale)' "$tmp/out/latency.svg")" 1 "--log: latency axis labelled with its unit and scale"
+# every doorbell drawn once in its series, the wire's over the stack's (drawn last)
+check_eq "$("$CHECK" series "$tmp/out/latency.svg" | tr '\n' ';')" \
+	"100 in-host from completion (trace);100 in-host from kernel arrival (trace);200 RX on the wire (capture);200 TX on the wire (capture);" \
+	"latency: each doorbell a point, series named by where they were measured, the wire's drawn last"
+check_eq "$(grep -c 'time of the doorbell in the run (s)' "$tmp/out/latency.svg")" 1 \
+	"latency: the time axis says which time a doorbell is drawn at"
+# drops: one series per role, no process id; samples (%) on the left axis, frames (%) on the right
+check_eq "$("$CHECK" series "$tmp/out/drops.svg" | awk '{ $1 = ""; printf "%s;", substr($0, 2) }')" \
+	"FPGA ADC;host;host socket;" "drops: series named by role, not by process"
+check_eq "$(grep -c -e '>samples lost (%)<' -e '>frames the kernel dropped (%)<' "$tmp/out/drops.svg")" 2 \
+	"drops: samples on one axis, the kernel's frames on the other"
+gap=$("$CHECK" inside "$tmp/out/drops.svg")
+if awk -v g="$gap" 'BEGIN { exit !(g >= 3) }'; then
+	ok "drops: 0 % and 100 % drawn inside the graph's frame ($gap px from it)"
+else
+	not_ok "drops: 0 % and 100 % drawn inside the graph's frame ($gap px from it)"
+fi
+
+# Other sizes: every kind exactly that size, no title or label cut by the image's edge.
+for size in 640x400 1920x1080; do
+	"$PLOT" -o "$tmp/size-$size" --format png --size "$size" --tolerable-us 40 --perf "$tmp/perf-a.csv" \
+		"$csv" >/dev/null 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+	for k in latency histogram ccdf drops rate throughput; do
+		check_eq "$("$CHECK" png "$tmp/size-$size/$k.png" 2>&1)" "$size 0" \
+			"--size $size: $k.png is ${size/x/ x }, nothing cut by its edge"
+	done
+done
+"$PLOT" -o "$tmp/bad" --size 600x700 "$csv" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c "'600x700' is out of range 640..7680 x 400..4320" "$tmp/err")" "2 1" "a --size out of range is named with the range"
+
+# A stall 1000 times the typical latency: a logarithmic axis without --log; --linear refuses it.
+mkdir -p "$tmp/stall"
+awk 'BEGIN {
+	print "time_s,latency_ns,dir,conn,buffer"
+	for (i = 0; i < 300; i++) printf "%.6f,%d,rx,0,%d\n", i * 0.001, i == 150 ? 15000000 : 20000, i % 8
+}' >"$tmp/stall/doorbells.csv"
+"$PLOT" -o "$tmp/stall/auto" --kind latency,histogram --format svg "$tmp/stall" >/dev/null 2>&1
+"$PLOT" -o "$tmp/stall/linear" --kind latency,histogram --format svg --linear "$tmp/stall" >/dev/null 2>&1
+check_eq "$(grep -c 'doorbell latency (µs, log scale)' "$tmp/stall/auto/latency.svg") $(grep -c 'doorbell latency (µs)<' "$tmp/stall/linear/latency.svg")" \
+	"1 1" "latencies spanning three decades: log scale by default, linear with --linear"
+check_eq "$(grep -c 'doorbells per bin (log scale)' "$tmp/stall/auto/histogram.svg") $(grep -c 'doorbells per bin<' "$tmp/stall/linear/histogram.svg")" \
+	"1 1" "histogram counts spanning decades (299 and 1): log scale by default, linear with --linear"
 
 # From a capture: latency-report runs first; drops fall back to discontinuities.
 "$GEN" -o "$tmp/run.pcapng" -e "$tmp/run.json" --txns 300 --buffers 8 --discontinuity-every 20 >/dev/null
@@ -94,9 +151,9 @@ else
 	diag "$(cat "$tmp/err")"
 fi
 check_eq "$(ls "$tmp/cap"/*.svg | wc -l) $(ls "$tmp/cap"/*.png 2>/dev/null | wc -l)" "5 0" "--format svg: five SVGs, no PNG"
-check_eq "$(series "$tmp/cap/latency.svg")" 1 "capture latency plot: one series (rx-wire)"
-check_eq "$(grep -c 'discontinuity messages per interval' "$tmp/cap/drops.svg")" 1 "drops from discontinuities when no counters"
-check_eq "$(grep -c 'tolerable' "$tmp/cap/latency.svg")" 1 "tolerable latency taken from the report"
+check_eq "$(series "$tmp/cap/latency.svg")" 1 "capture latency plot: one series (RX on the wire)"
+check_eq "$(grep -c 'discontinuity messages (% of transactions)' "$tmp/cap/drops.svg")" 1 "drops from discontinuities when no counters"
+check_eq "$(grep -o '>tolerable [0-9.]* µs<' "$tmp/cap/latency.svg" | sort -u | wc -l)" 1 "tolerable latency taken from the report"
 # the verdict's summary line (regime.summary) on the latency plot, in two lines under the title
 summary=$(jq -r .regime.summary "$tmp/cap/csv/report.json")
 diag "summary: $summary"
