@@ -148,7 +148,8 @@ compute=()
 others=()
 alone=()
 for suite in "$@"; do
-	if [ -n "$only" ] && [[ "$suite" != *"$only"* ]]; then
+	# the pattern names the suite's path in the tree, not the folder the tree is in
+	if [ -n "$only" ] && [[ "$(suite_name "$suite")" != *"$only"* ]]; then
 		continue
 	fi
 	case $(kind "$suite") in

@@ -6,6 +6,7 @@
 # image's edge (test/analysis/plot_check.py: no pixel of the outer frame is drawn on). Drop plots
 # draw 0 % and 100 % inside the graph's frame, name their series by role, one quantity per axis.
 # make check: compute only
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 PLOT="$DGR_BUILD/bin/dgrdma-plot"
