@@ -58,7 +58,11 @@ $(TP_BENCH_NOTRACE): test/tracepoints/tp_bench.c tracepoints/dgrdma-tp.h
 	$(CC) $(ALL_CFLAGS) -Itracepoints -DDGR_NO_TRACE -o $@ $< $(ALL_LDFLAGS)
 tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 
-BENCH_TARGETS += bench-tracepoints
+BENCH_TARGETS += bench-tracepoints bench-capture-startup
+.PHONY: bench-capture-startup
+bench-capture-startup: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-startup.sh
+
 .PHONY: bench-tracepoints
 bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
