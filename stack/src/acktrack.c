@@ -185,6 +185,17 @@ unsigned int dgr_ackq_pending(const struct dgr_ackq *a)
 }
 
 /* See acktrack.h. */
+unsigned int dgr_ackq_waiting(const struct dgr_ackq *a)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < DGR_ACKQ_SIZE / 64; k++) {
+		n += (unsigned int)__builtin_popcountll(a->bits[k]);
+	}
+	return n - dgr_ackq_pending(a);
+}
+
+/* See acktrack.h. */
 bool dgr_ackq_due(const struct dgr_ackq *a)
 {
 	bool has_real;
@@ -380,4 +391,15 @@ uint64_t dgr_rtq_outstanding(const struct dgr_rtq *q)
 		n += !q->slot[i % q->cap].done;
 	}
 	return n;
+}
+
+/* See acktrack.h. */
+const struct dgr_rtq_slot *dgr_rtq_oldest(const struct dgr_rtq *q)
+{
+	for (uint64_t i = q->head; i < q->tail; i++) {
+		if (!q->slot[i % q->cap].done) {
+			return &q->slot[i % q->cap];
+		}
+	}
+	return NULL;
 }

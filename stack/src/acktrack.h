@@ -98,6 +98,9 @@ unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start);
 /* Frames acknowledgeable now (the run from base, at most 255). */
 unsigned int dgr_ackq_pending(const struct dgr_ackq *a);
 
+/* Frames received and not yet acknowledged, past the run from base (behind a hole). */
+unsigned int dgr_ackq_waiting(const struct dgr_ackq *a);
+
 /*
  * Whether an ACK-only frame is due: the run from base holds a frame with
  * messages, or a frame came again and must be acknowledged again.
@@ -188,5 +191,8 @@ unsigned int dgr_rtq_due(struct dgr_rtq *q, uint64_t now_ns, uint64_t timeout_ns
 
 /* Frames committed and not yet acknowledged or given up. */
 uint64_t dgr_rtq_outstanding(const struct dgr_rtq *q);
+
+/* The oldest frame neither acknowledged nor given up, or NULL. */
+const struct dgr_rtq_slot *dgr_rtq_oldest(const struct dgr_rtq *q);
 
 #endif

@@ -906,6 +906,23 @@ bool dgr_conn_wrong_ids(struct dgr_conn *c, uint16_t *dst_id, uint16_t *src_id)
 	return __atomic_load_n(&c->st.malformed_unknown_id, __ATOMIC_RELAXED) > 0;
 }
 
+/* See host.h. */
+void dgr_conn_seq_state(struct dgr_conn *c, struct dgr_seq_state *st)
+{
+	uint32_t highest = __atomic_load_n(&c->rx_highest, __ATOMIC_RELAXED);
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&c->tx_lock);
+	if (c->txs) {
+		dgr_tx_seq_state(c->txs, st);
+	} else {
+		*st = c->seq_last;
+	}
+	pthread_mutex_unlock(&c->tx_lock);
+	st->rx_started = (highest & 0x10000u) != 0;
+	st->rx_highest = (uint16_t)highest;
+}
+
 /* Returns the configuration warning or NULL. */
 const char *dgr_conn_warning(const struct dgr_conn *c)
 {

@@ -124,6 +124,8 @@ struct dgr_conn {
 	 */
 	pthread_mutex_t tx_lock;
 	struct tx_state *txs;
+	struct dgr_seq_state seq_last; /* under tx_lock: as the transmit thread ended */
+	uint32_t rx_highest;	       /* atomic: 0x10000 | the peer's highest frame_seq taken */
 
 	/* progress (single writer each) */
 	uint64_t completed;   /* rx path: transactions completed (rx thread) */
@@ -206,6 +208,9 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
  * thread (or the connection failed), false when it must be notified.
  */
 bool dgr_tx_inline(struct dgr_conn *c);
+
+/* The transmit state's part of st (tx.c; with tx_lock held and c->txs set). */
+void dgr_tx_seq_state(const struct tx_state *s, struct dgr_seq_state *st);
 
 /* Whether the consumer sends doorbells itself (dgr_tx_inline) on this connection. */
 static inline bool dgr_inline_doorbells(const struct dgr_conn *c)

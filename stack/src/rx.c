@@ -284,6 +284,7 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		return;
 	}
 	dgr_dupfilter_record(&x->dup, f.hdr.frame_seq);
+	__atomic_store_n(&c->rx_highest, 0x10000u | x->dup.highest, __ATOMIC_RELAXED);
 	DGR_ADD(c->st.frames_accepted, 1);
 	__atomic_store_n(&c->st.frames_missing, x->dup.missing, __ATOMIC_RELAXED);
 	if (f.hdr.ack_count > 0) {

@@ -160,7 +160,8 @@ struct summary {
 	double seconds;
 	double drop_rate;
 	unsigned int incomplete;
-	uint64_t unanswered; /* tx: buffers sent whose doorbell never came */
+	uint64_t unanswered;	  /* tx: buffers sent whose doorbell never came */
+	struct dgr_seq_state seq; /* the frame numbering when the run ended */
 };
 
 /* One connection of a stream run: one per --peer, each with its own threads. */
@@ -176,6 +177,7 @@ struct host_conn {
 	uint64_t end_ns;
 	int status;
 	bool ids_warned;
+	bool seq_taken; /* sm.seq holds the state at the stall */
 };
 
 /* Set by SIGINT and SIGTERM: every loop of the tool ends soon after. */

@@ -93,6 +93,25 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 	}
 }
 
+/*
+ * Why a TX stream got no credit back for --idle-timeout, with our frames the
+ * peer has not acknowledged when there are some (err: DGR_ERRBUF_SIZE bytes).
+ */
+static void no_credit_reason(const struct dgr_seq_state *q, char *err)
+{
+	int n = snprintf(err, DGR_ERRBUF_SIZE, "no credit returned within --idle-timeout");
+
+	if (q->rtq_outstanding > 0 && n > 0 && n < DGR_ERRBUF_SIZE) {
+		snprintf(err + n, (size_t)(DGR_ERRBUF_SIZE - n),
+			 "; %u of our frames unacknowledged from frame_seq %u (sent again %u "
+			 "times, %.1f ms ago), the peer acknowledged %s%u",
+			 q->rtq_outstanding, q->rtq_oldest_seq, q->rtq_oldest_attempts,
+			 (double)q->rtq_oldest_age_ns / 1e6,
+			 q->peer_acked ? "every frame before " : "nothing: next ",
+			 q->peer_acked ? q->peer_ack_end : q->send_oldest);
+	}
+}
+
 /* Checks one running connection; returns true when it has finished (sm.status set). */
 static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 {
@@ -133,13 +152,15 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 		h->last_progress_ns = t;
 	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
 		h->sm.status = HOST_STALLED;
+		dgr_conn_seq_state(h->c, &h->sm.seq); /* as it stalled */
+		h->seq_taken = true;
 		if (cfg->co.direction != DGR_DIR_RX) {
 			if (h->co.peer_window && s.frames_unacked >= h->co.peer_window) {
 				stall_reason(h, &s, h->err);
-				h->sm.error = h->err;
 			} else {
-				h->sm.error = "no credit returned within --idle-timeout";
+				no_credit_reason(&h->sm.seq, h->err);
 			}
+			h->sm.error = h->err;
 		} else {
 			stall_reason(h, &s, h->err);
 			h->sm.error = h->err;
@@ -161,6 +182,9 @@ static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 	char who[32] = "";
 	int status = 0;
 
+	if (!h->seq_taken) {
+		dgr_conn_seq_state(h->c, &sm->seq);
+	}
 	dgr_conn_stop(h->c);
 	h->running = false;
 	if (cfg->npeers > 1) {
