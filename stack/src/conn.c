@@ -921,6 +921,19 @@ void dgr_conn_seq_state(struct dgr_conn *c, struct dgr_seq_state *st)
 	pthread_mutex_unlock(&c->tx_lock);
 	st->rx_started = (highest & 0x10000u) != 0;
 	st->rx_highest = (uint16_t)highest;
+	highest = __atomic_load_n(&c->conflict_seq, __ATOMIC_RELAXED);
+	st->conflict = (highest & 0x10000u) != 0;
+	st->conflict_seq = (uint16_t)highest;
+	highest = __atomic_load_n(&c->flagless_seq, __ATOMIC_RELAXED);
+	st->flagless = (highest & 0x10000u) != 0;
+	st->flagless_seq = (uint16_t)highest;
+}
+
+/* See host.h. */
+bool dgr_conn_last_foreign(const struct dgr_conn *c, struct dgr_addr *src)
+{
+	*src = c->last_foreign;
+	return __atomic_load_n(&c->st.frames_foreign, __ATOMIC_RELAXED) > 0;
 }
 
 /* Returns the configuration warning or NULL. */

@@ -126,6 +126,9 @@ struct dgr_conn {
 	struct tx_state *txs;
 	struct dgr_seq_state seq_last; /* under tx_lock: as the transmit thread ended */
 	uint32_t rx_highest;	       /* atomic: 0x10000 | the peer's highest frame_seq taken */
+	struct dgr_addr last_foreign;  /* rx thread: the last packet's source not the peer's */
+	uint32_t conflict_seq; /* atomic: 0x10000 | the last frame_seq that came twice, unlike */
+	uint32_t flagless_seq; /* atomic: 0x10000 | the last frame with a write without flag */
 
 	/* progress (single writer each) */
 	uint64_t completed;   /* rx path: transactions completed (rx thread) */
@@ -186,6 +189,7 @@ struct dgr_conn {
 struct dgr_rx_ctx {
 	struct dgr_conn *c;
 	struct dgr_dupfilter dup;
+	uint64_t sig[DGR_SEQ_WINDOW]; /* the headers' signature of each frame_seq taken */
 	bool notify_worker;
 	bool notify_tx;
 };

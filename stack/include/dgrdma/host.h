@@ -347,6 +347,10 @@ struct dgr_seq_state {
 	uint16_t ack_base;	      /* the peer's oldest frame we have not acknowledged */
 	uint32_t ack_pending;	      /* frames from ack_base acknowledgeable now */
 	uint32_t ack_waiting;	      /* frames received past a hole at ack_base, waiting */
+	bool conflict;		      /* a frame_seq came twice with other contents */
+	uint16_t conflict_seq;	      /* the last such frame_seq */
+	bool flagless;		      /* RX path: a write without a flag came */
+	uint16_t flagless_seq;	      /* the frame_seq of the last one */
 };
 
 /*
@@ -354,6 +358,12 @@ struct dgr_seq_state {
  * transmit thread left it (after dgr_conn_stop()); zeros before it started.
  */
 void dgr_conn_seq_state(struct dgr_conn *c, struct dgr_seq_state *st);
+
+/*
+ * The source of the last packet dropped because it did not come from the
+ * peer (frames_foreign; read after dgr_conn_stop()). Returns false when none was.
+ */
+bool dgr_conn_last_foreign(const struct dgr_conn *c, struct dgr_addr *src);
 
 /* Frames the fault injection (rx_drop_ppm) dropped so far. */
 uint64_t dgr_conn_injected_drops(const struct dgr_conn *c);

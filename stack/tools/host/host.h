@@ -162,6 +162,11 @@ struct summary {
 	unsigned int incomplete;
 	uint64_t unanswered;	  /* tx: buffers sent whose doorbell never came */
 	struct dgr_seq_state seq; /* the frame numbering when the run ended */
+	/* rx: no frame of the peer's accepted in the whole run (what was heard instead) */
+	bool heard_nothing;
+	char listened_on[IF_NAMESIZE + 24]; /* "127.0.0.1:18079" or "veth0 aa:bb:cc:dd:ee:ff" */
+	char peer[24];
+	char last_foreign[24]; /* the last packet's source from another address ("": none) */
 };
 
 /* One connection of a stream run: one per --peer, each with its own threads. */
@@ -170,7 +175,7 @@ struct host_conn {
 	struct dgr_conn *c;
 	struct dgr_conn_opts co;
 	struct summary sm;
-	char err[DGR_ERRBUF_SIZE];
+	char err[2 * DGR_ERRBUF_SIZE]; /* room for the addresses of heard_nothing() */
 	bool running;
 	uint64_t last_progress;
 	uint64_t last_progress_ns;

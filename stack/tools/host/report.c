@@ -240,6 +240,33 @@ static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn 
 		dgr_pr_ns(p, "stalled_ns", NULL, r->stalled_ns);
 		dgr_pr_obj_end(p);
 	}
+	if (sm->heard_nothing) {
+		dgr_pr_obj_begin(p, "nothing_received", NULL);
+		dgr_pr_str(p, "listened_on", NULL, sm->listened_on);
+		dgr_pr_str(p, "peer", NULL, sm->peer);
+		dgr_pr_u64(p, "frames_from_peer", NULL, s.frames_rx);
+		dgr_pr_u64(p, "frames_wrong_ids", NULL, s.malformed_unknown_id);
+		dgr_pr_u64(p, "malformed_frames", NULL, s.malformed_frames);
+		dgr_pr_u64(p, "packets_from_others", NULL, s.frames_foreign);
+		if (sm->last_foreign[0]) {
+			dgr_pr_str(p, "last_from_other", NULL, sm->last_foreign);
+		}
+		dgr_pr_obj_end(p);
+	}
+	if (s.frames_conflicting > 0 || s.writes_without_flag > 0) {
+		/* evidence of frames that are not the peer's (docs/stack.md, "Receive checks") */
+		dgr_pr_obj_begin(p, "suspect_frames", NULL);
+		dgr_pr_u64(p, "frames_conflicting", NULL, s.frames_conflicting);
+		if (sm->seq.conflict) {
+			dgr_pr_u64(p, "last_conflicting_seq", NULL, sm->seq.conflict_seq);
+		}
+		dgr_pr_u64(p, "writes_without_flag", NULL, s.writes_without_flag);
+		if (sm->seq.flagless) {
+			dgr_pr_u64(p, "last_flagless_seq", NULL, sm->seq.flagless_seq);
+		}
+		dgr_pr_u64(p, "samples_lost", NULL, s.samples_lost);
+		dgr_pr_obj_end(p);
+	}
 	if (sm->status != HOST_ENDED && sm->status != HOST_DURATION) {
 		print_sequence(p, &sm->seq);
 	}
