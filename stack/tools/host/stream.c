@@ -125,8 +125,8 @@ static void heard_nothing(struct host_conn *h, const struct dgr_conn_stats *s)
 	}
 	if (s->frames_rx > 0 && dgr_conn_wrong_ids(h->c, &dst, &src)) {
 		snprintf(h->err + n, sizeof(h->err) - (size_t)n,
-			 "it sent %" PRIu64 " frames for other endpoint ids: dst_id %u src_id %u, "
-			 "expected %u (--id) and %u (--peer-id)",
+			 "every frame (%" PRIu64 ") was dropped for its endpoint ids: dst_id %u "
+			 "src_id %u, expected %u (--id) and %u (--peer-id)",
 			 s->malformed_unknown_id, dst, src, h->co.id, h->co.peer_id);
 	} else if (s->frames_foreign > 0) {
 		snprintf(h->err + n, sizeof(h->err) - (size_t)n,

@@ -44,14 +44,16 @@ forged() {
 	while [ "$1" != -- ]; do hrun+=("$1"); shift; done
 	shift
 	erun=("$@")
-	"${hrun[@]}" "$HOST" rx "${HOST_T[@]}" --rcvbuf 16M --idle-timeout 5 --quiet \
+	# the stream ends with its EOF: the idle timeout only bounds the forger's start on a
+	# loaded machine (5 s was once too short for python to start)
+	"${hrun[@]}" "$HOST" rx "${HOST_T[@]}" --rcvbuf 16M --idle-timeout 20 --quiet \
 		--summary-json "$h" 2>"$T/$link.host.err" &
 	rx=$!
 	dgr_wait_listening $rx dgrdma-host "${HOST_T[@]}"
 	"${frun[@]}" python3 "$FORGE" "${FORGE_ARGS[@]}" --after 300 --data-addr $DATA_ADDR >"$g" &
 	fg=$!
 	# the forger watches from its start: the emulator starts once its socket is open
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		[ -n "$(find /proc/$fg/fd -lname 'socket:*' 2>/dev/null | head -1)" ] && break
 		sleep 0.05
 	done
