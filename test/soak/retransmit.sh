@@ -16,7 +16,9 @@
 # window, retransmission queue, ACK base, in counters and in the error). Prints one line per
 # case and writes $DGR_BUILD/soak/retransmit/results.txt. Exit 1 when a stream stalled.
 # SOAK_CASES="data both" picks cases; SOAK_HOG="0 1" the hog settings; SOAK_HOST another
-# dgrdma-host (an older build, to count the stalls before a fix); SOAK_OUT another folder.
+# dgrdma-host (an older build, to count the stalls before a fix); SOAK_OUT another folder;
+# SOAK_IDLE the hosts' --idle-timeout (default 10 s: with 3 s a hogged machine once started
+# the sender after the receiver had given up, which is no stall of the stream).
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 . "$DGR_SRC/test/lib/sockets.sh"
@@ -24,6 +26,7 @@ STREAMS=${SOAK_STREAMS:-200}
 BYTES=${SOAK_BYTES:-8M}
 CASES=${SOAK_CASES:-data both ackonly}
 HOGS=${SOAK_HOG:-0 1}
+IDLE=${SOAK_IDLE:-10}
 OUT=${SOAK_OUT:-$DGR_BUILD/soak/retransmit}
 HOST=${SOAK_HOST:-$DGR_BUILD/bin/dgrdma-host}
 if [ "$(id -u)" != 0 ] || ! command -v clang >/dev/null || ! command -v tc >/dev/null; then
@@ -81,12 +84,12 @@ one_stream() { # N -> 0 ok, 1 stall (summaries kept)
 		rxo=(--acks --retransmit 10)
 		txo=(--acks --retransmit 10)
 	fi
-	"${RA[@]}" "$HOST" rx "${EA[@]}" --fpga-buffers 64 --peer-window 0 --idle-timeout 3 \
+	"${RA[@]}" "$HOST" rx "${EA[@]}" --fpga-buffers 64 --peer-window 0 --idle-timeout "$IDLE" \
 		--quiet "${rxo[@]}" --summary-json "$OUT/rx.json" 2>"$OUT/rx.err" &
 	rx=$!
 	dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 	"${RB[@]}" "$HOST" tx "${EB[@]}" --id 1 --peer-id 0 --port-base 0 --fpga-buffers 64 \
-		--peer-window 0 --bytes "$BYTES" --idle-timeout 3 --quiet "${txo[@]}" \
+		--peer-window 0 --bytes "$BYTES" --idle-timeout "$IDLE" --quiet "${txo[@]}" \
 		--summary-json "$OUT/tx.json" 2>"$OUT/tx.err"
 	txrc=$?
 	wait $rx
