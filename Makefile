@@ -28,6 +28,7 @@ INSTALL_TARGETS :=
 INSTALLED_FILES :=
 INSTALLED_DIRS :=
 BENCH_TARGETS :=
+SOAK_TARGETS :=
 FUZZ_TARGETS :=
 CLEAN_EXTRA :=
 
@@ -35,7 +36,8 @@ include $(sort $(wildcard */module.mk */*/module.mk))
 
 DEPS_OK := $(BUILD)/.deps-ok
 
-.PHONY: all check check-under-load check-part deps deps-check install uninstall bench fuzz demo clean format \
+.PHONY: all check check-under-load check-part deps deps-check install uninstall bench soak fuzz demo \
+	clean format \
 	format-check
 
 all: $(DEPS_OK) $(LIBRARIES) $(PROGRAMS)
@@ -77,6 +79,9 @@ check-part: $(DEPS_OK) $(DEPS_ALL_OK)
 		test/run-suites.sh --only '$(PART)' $(CHECK_SUITES)
 
 bench: all $(BENCH_TARGETS)
+
+# Long runs that count rare failures (make soak, not check): docs/reliability.md.
+soak: all $(SOAK_TARGETS)
 
 fuzz: $(FUZZ_TARGETS)
 

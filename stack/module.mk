@@ -119,6 +119,13 @@ bench-stack: stack $(BUILD)/bin/dgrdma-fpga
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) DGR_BUILD_O0=$(abspath build/O0) \
 		test/bench/stack/bench.sh
 
+# Soak (make soak, not check): hundreds of short streams with frames lost and retransmitted
+# over veth, with and without a CPU hog; stalls counted (docs/reliability.md).
+SOAK_TARGETS += soak-stack
+.PHONY: soak-stack
+soak-stack: $(BUILD)/bin/dgrdma-host
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/soak/retransmit.sh
+
 # libFuzzer harness of the receive path (rx.c with the codec and the reassembler).
 FUZZ_CC ?= clang
 FUZZ_STACK_RX := $(BUILD)/fuzz/fuzz_stack_rx

@@ -7,6 +7,8 @@
 
 #include "acktrack.h"
 
+_Static_assert(DGR_ACKQ_SIZE == DGR_SEQ_WINDOW, "one idea of a stream numbered from 1");
+
 /* Empties the filter: the next seq starts the window. */
 void dgr_dupfilter_init(struct dgr_dupfilter *d)
 {
@@ -76,10 +78,28 @@ enum dgr_seq_verdict dgr_dupfilter_check(struct dgr_dupfilter *d, uint16_t seq)
 	return bit_test(d, seq) ? DGR_SEQ_DUP : DGR_SEQ_NEW;
 }
 
+/*
+ * Whether a stream's first frame_seq seen belongs to a stream numbered from 1
+ * (the frames before it lost), rather than to a peer that numbered frames
+ * before we listened (an emulator serving host after host): the sender's
+ * frames 1..seq-1 are then still in its retransmission window.
+ */
+static bool from_one(uint16_t first)
+{
+	return (uint16_t)(first - 1u) < DGR_SEQ_WINDOW;
+}
+
 /* See acktrack.h. */
 void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq)
 {
-	if (!d->started) {
+	if (!d->started && from_one(seq)) {
+		/* frames 1..seq-1 are missing until they come; 0 precedes the stream */
+		d->started = true;
+		d->highest = 0;
+		memset(d->bits, 0, sizeof(d->bits));
+		bit_set(d, 0);
+		jump_to(d, seq);
+	} else if (!d->started) {
 		d->started = true;
 		d->highest = seq;
 		memset(d->bits, 0, sizeof(d->bits));
@@ -109,8 +129,16 @@ void dgr_ackq_push(struct dgr_ackq *a, uint16_t seq, bool real)
 	uint16_t i;
 
 	if (!a->started) {
+		/*
+		 * Frames are numbered from 1, so a first frame not far from 1
+		 * leaves 1..seq-1 to acknowledge first, as the FPGA's base starts
+		 * at 1: starting at seq, the run from it would acknowledge (ACKs
+		 * are cumulative) the lost frames before it, and the sender would
+		 * never send them again (issue 29: frame 1 lost, the stream
+		 * stalled for ever).
+		 */
 		a->started = true;
-		a->base = seq;
+		a->base = from_one(seq) ? 1 : seq;
 	}
 	i = (uint16_t)(seq - a->base);
 	if (i >= 32768u) {
@@ -154,6 +182,17 @@ unsigned int dgr_ackq_pending(const struct dgr_ackq *a)
 	bool has_real;
 
 	return run_from_base(a, &has_real);
+}
+
+/* See acktrack.h. */
+unsigned int dgr_ackq_waiting(const struct dgr_ackq *a)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < DGR_ACKQ_SIZE / 64; k++) {
+		n += (unsigned int)__builtin_popcountll(a->bits[k]);
+	}
+	return n - dgr_ackq_pending(a);
 }
 
 /* See acktrack.h. */
@@ -352,4 +391,15 @@ uint64_t dgr_rtq_outstanding(const struct dgr_rtq *q)
 		n += !q->slot[i % q->cap].done;
 	}
 	return n;
+}
+
+/* See acktrack.h. */
+const struct dgr_rtq_slot *dgr_rtq_oldest(const struct dgr_rtq *q)
+{
+	for (uint64_t i = q->head; i < q->tail; i++) {
+		if (!q->slot[i % q->cap].done) {
+			return &q->slot[i % q->cap];
+		}
+	}
+	return NULL;
 }

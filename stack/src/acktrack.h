@@ -50,7 +50,12 @@ void dgr_dupfilter_init(struct dgr_dupfilter *d);
  */
 enum dgr_seq_verdict dgr_dupfilter_check(struct dgr_dupfilter *d, uint16_t seq);
 
-/* Records seq, which dgr_dupfilter_check() called NEW. */
+/*
+ * Records seq, which dgr_dupfilter_check() called NEW. The first frame seen
+ * starts the window; when it is less than DGR_SEQ_WINDOW past 1 the stream is
+ * taken as numbered from 1 (frame 0 before it) and frames 1..seq-1 count as
+ * missing until they come (a first frame lost is a gap like any other).
+ */
 void dgr_dupfilter_record(struct dgr_dupfilter *d, uint16_t seq);
 
 #define DGR_ACKQ_SIZE 1024u
@@ -73,7 +78,10 @@ struct dgr_ackq {
 void dgr_ackq_init(struct dgr_ackq *a);
 
 /*
- * Records a received frame (the first one sets base); real is false for an
+ * Records a received frame. The first one sets base: 1 when it is less than
+ * DGR_ACKQ_SIZE past 1 (frames are numbered from 1, as the FPGA's base starts
+ * at 1: the frames before it are holes to fill), else its own seq (a peer that
+ * numbered frames before we listened). real is false for an
  * ACK-only frame, acknowledged with the next run but never the reason for an
  * ACK-only frame of our own (no ACK ping-pong). A frame before base (a
  * retransmission of one already acknowledged) asks for the ACK to be sent again.
@@ -89,6 +97,9 @@ unsigned int dgr_ackq_take_run(struct dgr_ackq *a, uint16_t *start);
 
 /* Frames acknowledgeable now (the run from base, at most 255). */
 unsigned int dgr_ackq_pending(const struct dgr_ackq *a);
+
+/* Frames received and not yet acknowledged, past the run from base (behind a hole). */
+unsigned int dgr_ackq_waiting(const struct dgr_ackq *a);
 
 /*
  * Whether an ACK-only frame is due: the run from base holds a frame with
@@ -180,5 +191,8 @@ unsigned int dgr_rtq_due(struct dgr_rtq *q, uint64_t now_ns, uint64_t timeout_ns
 
 /* Frames committed and not yet acknowledged or given up. */
 uint64_t dgr_rtq_outstanding(const struct dgr_rtq *q);
+
+/* The oldest frame neither acknowledged nor given up, or NULL. */
+const struct dgr_rtq_slot *dgr_rtq_oldest(const struct dgr_rtq *q);
 
 #endif

@@ -906,6 +906,36 @@ bool dgr_conn_wrong_ids(struct dgr_conn *c, uint16_t *dst_id, uint16_t *src_id)
 	return __atomic_load_n(&c->st.malformed_unknown_id, __ATOMIC_RELAXED) > 0;
 }
 
+/* See host.h. */
+void dgr_conn_seq_state(struct dgr_conn *c, struct dgr_seq_state *st)
+{
+	uint32_t highest = __atomic_load_n(&c->rx_highest, __ATOMIC_RELAXED);
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&c->tx_lock);
+	if (c->txs) {
+		dgr_tx_seq_state(c->txs, st);
+	} else {
+		*st = c->seq_last;
+	}
+	pthread_mutex_unlock(&c->tx_lock);
+	st->rx_started = (highest & 0x10000u) != 0;
+	st->rx_highest = (uint16_t)highest;
+	highest = __atomic_load_n(&c->conflict_seq, __ATOMIC_RELAXED);
+	st->conflict = (highest & 0x10000u) != 0;
+	st->conflict_seq = (uint16_t)highest;
+	highest = __atomic_load_n(&c->flagless_seq, __ATOMIC_RELAXED);
+	st->flagless = (highest & 0x10000u) != 0;
+	st->flagless_seq = (uint16_t)highest;
+}
+
+/* See host.h. */
+bool dgr_conn_last_foreign(const struct dgr_conn *c, struct dgr_addr *src)
+{
+	*src = c->last_foreign;
+	return __atomic_load_n(&c->st.frames_foreign, __ATOMIC_RELAXED) > 0;
+}
+
 /* Returns the configuration warning or NULL. */
 const char *dgr_conn_warning(const struct dgr_conn *c)
 {

@@ -124,6 +124,11 @@ struct dgr_conn {
 	 */
 	pthread_mutex_t tx_lock;
 	struct tx_state *txs;
+	struct dgr_seq_state seq_last; /* under tx_lock: as the transmit thread ended */
+	uint32_t rx_highest;	       /* atomic: 0x10000 | the peer's highest frame_seq taken */
+	struct dgr_addr last_foreign;  /* rx thread: the last packet's source not the peer's */
+	uint32_t conflict_seq; /* atomic: 0x10000 | the last frame_seq that came twice, unlike */
+	uint32_t flagless_seq; /* atomic: 0x10000 | the last frame with a write without flag */
 
 	/* progress (single writer each) */
 	uint64_t completed;   /* rx path: transactions completed (rx thread) */
@@ -184,6 +189,7 @@ struct dgr_conn {
 struct dgr_rx_ctx {
 	struct dgr_conn *c;
 	struct dgr_dupfilter dup;
+	uint64_t sig[DGR_SEQ_WINDOW]; /* the headers' signature of each frame_seq taken */
 	bool notify_worker;
 	bool notify_tx;
 };
@@ -206,6 +212,9 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
  * thread (or the connection failed), false when it must be notified.
  */
 bool dgr_tx_inline(struct dgr_conn *c);
+
+/* The transmit state's part of st (tx.c; with tx_lock held and c->txs set). */
+void dgr_tx_seq_state(const struct tx_state *s, struct dgr_seq_state *st);
 
 /* Whether the consumer sends doorbells itself (dgr_tx_inline) on this connection. */
 static inline bool dgr_inline_doorbells(const struct dgr_conn *c)

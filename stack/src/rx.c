@@ -229,6 +229,42 @@ static void peer_acked(struct dgr_rx_ctx *x, const struct dgr_frame_hdr *h)
 }
 
 /*
+ * What tells two frames of one frame_seq apart (FNV-1a): the flags, the length
+ * and every message header, not the ACK fields (a sender may stamp newer ACKs
+ * on a frame it sends again) nor the data (the headers suffice and cost little).
+ */
+static uint64_t frame_sig(const struct dgr_frame *frame, size_t len)
+{
+	struct dgr_frame f = *frame;
+	struct dgr_msg m;
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t v[8];
+
+	v[0] = frame->hdr.flags;
+	v[1] = (uint32_t)len;
+	for (unsigned int k = 0; k < 2; k++) {
+		h = (h ^ v[k]) * 0x100000001b3ull;
+	}
+	if (frame->hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+		return h;
+	}
+	while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
+		v[0] = m.txn_id;
+		v[1] = m.flag_addr;
+		v[2] = m.flag_value;
+		v[3] = (uint32_t)m.num_msgs_in_txn << 16 | m.msg_seq;
+		v[4] = m.data_addr;
+		v[5] = m.data_len;
+		v[6] = m.msg_type;
+		v[7] = m.has_nextmsg;
+		for (unsigned int k = 0; k < 8; k++) {
+			h = (h ^ v[k]) * 0x100000001b3ull;
+		}
+	}
+	return h;
+}
+
+/*
  * Processes one received DG-RDMA frame (receive thread context); arrival is
  * when the kernel received it (0: unknown, taken as now). Every frame takes a
  * frame_seq, ACK-only frames included: the duplicate filter covers them all,
@@ -241,7 +277,9 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 	struct dgr_frame f;
 	struct dgr_msg m;
 	enum dgr_seq_verdict verdict;
+	bool conflicting = false;
 	bool ack_only;
+	uint64_t sig;
 	int rc;
 	uint16_t msgs = 0;
 
@@ -275,7 +313,20 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		DGR_ADD(c->st.frames_out_of_window, 1);
 		return;
 	}
-	if (verdict != DGR_SEQ_NEW) {
+	sig = frame_sig(&f, len);
+	if (verdict == DGR_SEQ_DUP && sig != x->sig[f.hdr.frame_seq % DGR_SEQ_WINDOW]) {
+		/*
+		 * A frame_seq taken before, with other contents: not a copy sent
+		 * again. One of the two was not the peer's (forged, or another
+		 * sender's), and no receiver can tell which: the second is taken too,
+		 * so that a forged frame that took the real one's number does not
+		 * cost the real frame's transaction (issue 29: one forged frame
+		 * stalled a stream for good). Counted and named.
+		 */
+		DGR_ADD(c->st.frames_conflicting, 1);
+		__atomic_store_n(&c->conflict_seq, 0x10000u | f.hdr.frame_seq, __ATOMIC_RELAXED);
+		conflicting = true;
+	} else if (verdict != DGR_SEQ_NEW) {
 		DGR_ADD(c->st.duplicate_frames, 1);
 		if (c->o.acks && !ack_only) {
 			/* acknowledge again: our earlier ACK may have been lost */
@@ -283,7 +334,15 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		}
 		return;
 	}
+	if (conflicting) {
+		if (ack_only) {
+			return;
+		}
+		goto messages; /* its number is taken: nothing more to record or acknowledge */
+	}
 	dgr_dupfilter_record(&x->dup, f.hdr.frame_seq);
+	x->sig[f.hdr.frame_seq % DGR_SEQ_WINDOW] = sig;
+	__atomic_store_n(&c->rx_highest, 0x10000u | x->dup.highest, __ATOMIC_RELAXED);
 	DGR_ADD(c->st.frames_accepted, 1);
 	__atomic_store_n(&c->st.frames_missing, x->dup.missing, __ATOMIC_RELAXED);
 	if (f.hdr.ack_count > 0) {
@@ -298,6 +357,7 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 		       f.hdr.ack_start, f.hdr.ack_count);
 		return;
 	}
+messages:
 	while (dgr_frame_next_msg(&f, &m, NULL) == 1) {
 		struct dgr_txn_info done;
 		struct dgr_port *p;
@@ -323,6 +383,12 @@ void dgr_rx_frame(struct dgr_rx_ctx *x, const uint8_t *buf, size_t len, uint64_t
 			continue;
 		}
 		DGR_ADD(c->st.msgs_rx, 1);
+		if (m.data_len && m.flag_addr == DGR_NO_FLAG && p->path == DGR_DIR_RX) {
+			/* an FPGA's RX stream ends every write with its buffer's flag */
+			DGR_ADD(c->st.writes_without_flag, 1);
+			__atomic_store_n(&c->flagless_seq, 0x10000u | f.hdr.frame_seq,
+					 __ATOMIC_RELAXED);
+		}
 		if (m.data_len) {
 			memcpy(p->mem + m.data_addr, m.data, m.data_len);
 			DGR_ADD(c->st.data_bytes_rx, m.data_len);
@@ -410,6 +476,7 @@ void *dgr_rx_thread(void *arg)
 			if (peer && !dgr_addr_equal(kind, &pkts[i].src, peer)) {
 				/* not our peer's: never trusted, whatever ids it carries */
 				DGR_ADD(c->st.frames_foreign, 1);
+				c->last_foreign = pkts[i].src; /* read after the thread ended */
 				continue;
 			}
 			if (c->o.rx_drop_ppm && pkts[i].proto == DGR_PROTO_DGRDMA) {

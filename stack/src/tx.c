@@ -741,6 +741,32 @@ static int tx_loop(struct tx_state *s)
 	}
 }
 
+/* See conn_priv.h. */
+void dgr_tx_seq_state(const struct tx_state *s, struct dgr_seq_state *st)
+{
+	const struct dgr_rtq_slot *oldest = dgr_rtq_oldest(&s->rtq);
+	uint32_t end = __atomic_load_n(&s->c->peer_ack_end, __ATOMIC_ACQUIRE);
+
+	st->send_next = s->win.next;
+	st->send_oldest = s->win.oldest;
+	st->send_unacked = dgr_sendwin_unacked(&s->win);
+	st->peer_window = s->c->o.peer_window;
+	st->window_blocked = s->window_blocked;
+	st->peer_acked = (end & 0x10000u) != 0;
+	st->peer_ack_end = (uint16_t)end;
+	st->rtq_slots = s->rtq.cap;
+	st->rtq_outstanding = (uint32_t)dgr_rtq_outstanding(&s->rtq);
+	if (oldest) {
+		st->rtq_oldest_seq = oldest->seq;
+		st->rtq_oldest_attempts = oldest->attempts;
+		st->rtq_oldest_age_ns = dgr_now_ns() - oldest->sent_ns;
+	}
+	st->ack_started = s->ackq.started;
+	st->ack_base = s->ackq.base;
+	st->ack_pending = dgr_ackq_pending(&s->ackq);
+	st->ack_waiting = dgr_ackq_waiting(&s->ackq);
+}
+
 /* Thread body: returns NULL. */
 void *dgr_tx_thread(void *arg)
 {
@@ -785,6 +811,9 @@ void *dgr_tx_thread(void *arg)
 	pthread_mutex_unlock(&c->tx_lock);
 	(void)tx_loop(s);
 	pthread_mutex_lock(&c->tx_lock);
+	/* the state the stream ended (or stalled) in, for the summary */
+	memset(&c->seq_last, 0, sizeof(c->seq_last));
+	dgr_tx_seq_state(s, &c->seq_last);
 	c->txs = NULL;
 	pthread_mutex_unlock(&c->tx_lock);
 	dgr_thread_cpu(&c->ts[DGR_T_TX]);

@@ -295,7 +295,7 @@ check_eq "$(cat "$d/rc")" 1 "failed emulator: the demo exits 1"
 check "failed emulator: it shows the emulator's message" \
 	grep -qxF "dgrdma-fpga: --drop-frames: '2' is out of range 0..1" "$d/out"
 check "failed emulator: it shows why the host stopped" \
-	grep -qF "dgrdma-host: stalled: no DG-RDMA frame arrived within --idle-timeout" "$d/out"
+	grep -qF "dgrdma-host: stalled: no DG-RDMA frame from --peer" "$d/out"
 check "failed emulator: it says which ends failed, with their logs" grep -qxF \
 	"demo: the run failed: the emulator exited with status 2 (log: $d/run/fpga.log); the host run exited with status 3 (log: $d/run/host.log)" \
 	"$d/out"

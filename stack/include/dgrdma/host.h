@@ -334,6 +334,49 @@ bool dgr_conn_wrong_ids(struct dgr_conn *c, uint16_t *dst_id, uint16_t *src_id);
  */
 const char *dgr_conn_warning(const struct dgr_conn *c);
 
+/*
+ * The frame numbering of a connection at one moment (dgr_conn_seq_state()):
+ * what a stream stalled on ACKs and retransmission is made of. Our frames:
+ * the send window and the retransmission queue; the peer's: what we received
+ * and what we have acknowledged (ACKs never skip a hole, docs/protocol.md).
+ */
+struct dgr_seq_state {
+	uint16_t send_next;	      /* frame_seq of our next frame */
+	uint16_t send_oldest;	      /* our oldest frame the peer has not acknowledged */
+	uint32_t send_unacked;	      /* send_next - send_oldest */
+	uint32_t peer_window;	      /* the peer's ACK window we keep to (0: off) */
+	bool window_blocked;	      /* the transmit thread waits for that window */
+	bool peer_acked;	      /* an ACK came from the peer */
+	uint16_t peer_ack_end;	      /* it acknowledged every frame before this one */
+	uint32_t rtq_slots;	      /* frames the retransmission queue can hold */
+	uint32_t rtq_outstanding;     /* kept, neither acknowledged nor given up */
+	uint16_t rtq_oldest_seq;      /* the oldest of them (rtq_outstanding > 0) */
+	uint32_t rtq_oldest_attempts; /* how often it was sent again */
+	uint64_t rtq_oldest_age_ns;   /* since it was last sent */
+	bool rx_started;	      /* a frame of the peer's was accepted */
+	uint16_t rx_highest;	      /* the highest frame_seq of the peer's accepted */
+	bool ack_started;	      /* we have frames of the peer's to acknowledge */
+	uint16_t ack_base;	      /* the peer's oldest frame we have not acknowledged */
+	uint32_t ack_pending;	      /* frames from ack_base acknowledgeable now */
+	uint32_t ack_waiting;	      /* frames received past a hole at ack_base, waiting */
+	bool conflict;		      /* a frame_seq came twice with other contents */
+	uint16_t conflict_seq;	      /* the last such frame_seq */
+	bool flagless;		      /* RX path: a write without a flag came */
+	uint16_t flagless_seq;	      /* the frame_seq of the last one */
+};
+
+/*
+ * Fills st with the connection's frame numbering now (while it runs) or as the
+ * transmit thread left it (after dgr_conn_stop()); zeros before it started.
+ */
+void dgr_conn_seq_state(struct dgr_conn *c, struct dgr_seq_state *st);
+
+/*
+ * The source of the last packet dropped because it did not come from the
+ * peer (frames_foreign; read after dgr_conn_stop()). Returns false when none was.
+ */
+bool dgr_conn_last_foreign(const struct dgr_conn *c, struct dgr_addr *src);
+
 /* Frames the fault injection (rx_drop_ppm) dropped so far. */
 uint64_t dgr_conn_injected_drops(const struct dgr_conn *c);
 

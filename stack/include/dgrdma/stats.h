@@ -82,7 +82,9 @@ extern "C" {
 	X(malformed_dcp)           /* DCP packets that did not decode */ \
 	X(dcp_unexpected)          /* DCP packets decoded but answering nothing awaited */ \
 	X(frames_unacked)          /* gauge: our frames the peer has not acknowledged */ \
-	X(send_window_waits)       /* times a frame waited for the peer's ACK window */
+	X(send_window_waits)       /* times a frame waited for the peer's ACK window */ \
+	X(frames_conflicting)      /* a frame_seq taken again with other contents: taken too */ \
+	X(writes_without_flag)     /* RX path: data written by a message without a flag */
 /* clang-format on */
 
 struct dgr_conn_stats {

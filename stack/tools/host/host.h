@@ -161,7 +161,13 @@ struct summary {
 	double seconds;
 	double drop_rate;
 	unsigned int incomplete;
-	uint64_t unanswered; /* tx: buffers sent whose doorbell never came */
+	uint64_t unanswered;	  /* tx: buffers sent whose doorbell never came */
+	struct dgr_seq_state seq; /* the frame numbering when the run ended */
+	/* rx: no frame of the peer's accepted in the whole run (what was heard instead) */
+	bool heard_nothing;
+	char listened_on[IF_NAMESIZE + 24]; /* "127.0.0.1:18079" or "veth0 aa:bb:cc:dd:ee:ff" */
+	char peer[24];
+	char last_foreign[24]; /* the last packet's source from another address ("": none) */
 };
 
 /* One connection of a stream run: one per --peer, each with its own threads. */
@@ -170,13 +176,14 @@ struct host_conn {
 	struct dgr_conn *c;
 	struct dgr_conn_opts co;
 	struct summary sm;
-	char err[DGR_ERRBUF_SIZE];
+	char err[2 * DGR_ERRBUF_SIZE]; /* room for the addresses of heard_nothing() */
 	bool running;
 	uint64_t last_progress;
 	uint64_t last_progress_ns;
 	uint64_t end_ns;
 	int status;
 	bool ids_warned;
+	bool seq_taken; /* sm.seq holds the state at the stall */
 };
 
 /* Set by SIGINT and SIGTERM: every loop of the tool ends soon after. */

@@ -159,6 +159,40 @@ static void print_tolerable(struct dgr_pr *p, const struct dgr_conn_opts *co, st
 	dgr_pr_obj_end(p);
 }
 
+/*
+ * The frame numbering as the run ended (dgr_seq_state), printed when it did
+ * not end as asked: a stall on ACKs or retransmission explains itself.
+ * peer_ack_end, rx_highest and ack_base are left out while there is none.
+ */
+static void print_sequence(struct dgr_pr *p, const struct dgr_seq_state *q)
+{
+	dgr_pr_obj_begin(p, "sequence", NULL);
+	dgr_pr_u64(p, "send_next", NULL, q->send_next);
+	dgr_pr_u64(p, "send_oldest_unacked", NULL, q->send_oldest);
+	dgr_pr_u64(p, "send_unacked", NULL, q->send_unacked);
+	dgr_pr_u64(p, "peer_window", NULL, q->peer_window);
+	dgr_pr_bool(p, "window_blocked", NULL, q->window_blocked);
+	if (q->peer_acked) {
+		dgr_pr_u64(p, "peer_ack_end", NULL, q->peer_ack_end);
+	}
+	dgr_pr_u64(p, "retransmit_queue", NULL, q->rtq_outstanding);
+	dgr_pr_u64(p, "retransmit_slots", NULL, q->rtq_slots);
+	if (q->rtq_outstanding > 0) {
+		dgr_pr_u64(p, "retransmit_oldest", NULL, q->rtq_oldest_seq);
+		dgr_pr_u64(p, "retransmit_oldest_attempts", NULL, q->rtq_oldest_attempts);
+		dgr_pr_ns(p, "retransmit_oldest_age_ns", NULL, q->rtq_oldest_age_ns);
+	}
+	if (q->rx_started) {
+		dgr_pr_u64(p, "rx_highest", NULL, q->rx_highest);
+	}
+	if (q->ack_started) {
+		dgr_pr_u64(p, "ack_base", NULL, q->ack_base);
+	}
+	dgr_pr_u64(p, "ack_pending", NULL, q->ack_pending);
+	dgr_pr_u64(p, "ack_waiting", NULL, q->ack_waiting);
+	dgr_pr_obj_end(p);
+}
+
 static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn *c,
 			  const struct summary *sm)
 {
@@ -207,6 +241,36 @@ static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn 
 		dgr_pr_ns(p, "requested_ns", NULL, cfg->stall_ns);
 		dgr_pr_ns(p, "stalled_ns", NULL, r->stalled_ns);
 		dgr_pr_obj_end(p);
+	}
+	if (sm->heard_nothing) {
+		dgr_pr_obj_begin(p, "nothing_received", NULL);
+		dgr_pr_str(p, "listened_on", NULL, sm->listened_on);
+		dgr_pr_str(p, "peer", NULL, sm->peer);
+		dgr_pr_u64(p, "frames_from_peer", NULL, s.frames_rx);
+		dgr_pr_u64(p, "frames_wrong_ids", NULL, s.malformed_unknown_id);
+		dgr_pr_u64(p, "malformed_frames", NULL, s.malformed_frames);
+		dgr_pr_u64(p, "packets_from_others", NULL, s.frames_foreign);
+		if (sm->last_foreign[0]) {
+			dgr_pr_str(p, "last_from_other", NULL, sm->last_foreign);
+		}
+		dgr_pr_obj_end(p);
+	}
+	if (s.frames_conflicting > 0 || s.writes_without_flag > 0) {
+		/* evidence of frames that are not the peer's (docs/stack.md, "Receive checks") */
+		dgr_pr_obj_begin(p, "suspect_frames", NULL);
+		dgr_pr_u64(p, "frames_conflicting", NULL, s.frames_conflicting);
+		if (sm->seq.conflict) {
+			dgr_pr_u64(p, "last_conflicting_seq", NULL, sm->seq.conflict_seq);
+		}
+		dgr_pr_u64(p, "writes_without_flag", NULL, s.writes_without_flag);
+		if (sm->seq.flagless) {
+			dgr_pr_u64(p, "last_flagless_seq", NULL, sm->seq.flagless_seq);
+		}
+		dgr_pr_u64(p, "samples_lost", NULL, s.samples_lost);
+		dgr_pr_obj_end(p);
+	}
+	if (sm->status != HOST_ENDED && sm->status != HOST_DURATION) {
+		print_sequence(p, &sm->seq);
 	}
 	print_latency(p, &l);
 	if (rx) {

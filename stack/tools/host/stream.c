@@ -38,32 +38,13 @@ static void warn_ids(const struct host_cfg *cfg, struct host_conn *h,
 }
 
 /*
- * Why an RX stream made no progress for --idle-timeout, from the counters that
- * show it (err: DGR_ERRBUF_SIZE bytes).
+ * Why a stream that took frames of the peer's made no progress for
+ * --idle-timeout, from the counters that show it (err: DGR_ERRBUF_SIZE bytes);
+ * one that took none is told by heard_nothing().
  */
 static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats *s, char *err)
 {
-	uint16_t dst, src;
-
-	if (s->frames_rx == 0 && s->frames_foreign > 0) {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "no DG-RDMA frame came from --peer within --idle-timeout, and %" PRIu64
-			 " packets from other addresses were dropped: is --peer the FPGA's "
-			 "address (and port)?",
-			 s->frames_foreign);
-	} else if (s->frames_rx == 0) {
-		/* the FPGA waits for doorbells of a first burst that was lost, or never sent */
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "no DG-RDMA frame arrived within --idle-timeout: is the FPGA started "
-			 "and sending here? One started before this host received lost its "
-			 "first burst and waits for doorbells that never come (start it once "
-			 "--ready-file exists)");
-	} else if (s->frames_accepted == 0 && dgr_conn_wrong_ids(h->c, &dst, &src)) {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "every frame (%" PRIu64 ") was dropped for its endpoint ids: dst_id %u "
-			 "src_id %u, expected %u (--id) and %u (--peer-id)",
-			 s->malformed_unknown_id, dst, src, h->co.id, h->co.peer_id);
-	} else if (h->co.peer_window && s->frames_unacked >= h->co.peer_window) {
+	if (h->co.peer_window && s->frames_unacked >= h->co.peer_window) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "the FPGA acknowledged none of our last %" PRIu64
 			 " frames: one was lost and its ACK window (%u) waits for it for "
@@ -84,12 +65,104 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 			 " frames far ahead of the stream were dropped (forged or from another "
 			 "connection)",
 			 s->frames_out_of_window);
+	} else if (s->frames_conflicting > 0 || s->writes_without_flag > 0) {
+		struct dgr_seq_state q;
+
+		dgr_conn_seq_state(h->c, &q);
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no transaction completed within --idle-timeout, no frame is missing, "
+			 "but frames that are not the FPGA's were taken (forged?): %" PRIu64
+			 " frame_seqs came twice with other contents (the last %u), %" PRIu64
+			 " writes without a flag (the last in frame_seq %u)",
+			 s->frames_conflicting, q.conflict_seq, s->writes_without_flag,
+			 q.flagless_seq);
 	} else {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no transaction completed within --idle-timeout and no frame is missing: "
 			 "the FPGA stopped sending (%" PRIu64 " frames received, %" PRIu64
 			 " malformed, %" PRIu64 " from other addresses)",
 			 s->frames_rx, s->malformed_frames, s->frames_foreign);
+	}
+}
+
+/*
+ * An RX connection that accepted no frame of the peer's in the whole run
+ * (after dgr_conn_stop()): fills sm's addresses and says in h->err where it
+ * listened and what it heard instead: packets from other addresses, frames
+ * of the peer's with other endpoint ids or malformed, or nothing at all.
+ */
+static void heard_nothing(struct host_conn *h, const struct dgr_conn_stats *s)
+{
+	struct dgr_transport *t = dgr_conn_transport(h->c);
+	enum dgr_transport_kind kind = dgr_transport_kind_of(t);
+	struct summary *sm = &h->sm;
+	struct dgr_addr a;
+	char local[24];
+	uint16_t dst, src;
+	int n;
+
+	sm->heard_nothing = true;
+	dgr_transport_local_addr(t, &a);
+	dgr_addr_str(kind, &a, local, sizeof(local));
+	if (kind == DGR_TRANSPORT_UDP) {
+		snprintf(sm->listened_on, sizeof(sm->listened_on), "%s", local);
+	} else {
+		snprintf(sm->listened_on, sizeof(sm->listened_on), "%s %s", h->co.transport.ifname,
+			 local);
+	}
+	dgr_addr_str(kind, dgr_transport_peer(t), sm->peer, sizeof(sm->peer));
+	sm->last_foreign[0] = '\0';
+	if (dgr_conn_last_foreign(h->c, &a)) {
+		dgr_addr_str(kind, &a, sm->last_foreign, sizeof(sm->last_foreign));
+	}
+	n = snprintf(
+	    h->err, sizeof(h->err),
+	    "no DG-RDMA frame from --peer %s was accepted in the whole run (%.1f s) on %s: ",
+	    sm->peer, sm->seconds, sm->listened_on);
+	if (n < 0 || (size_t)n >= sizeof(h->err)) {
+		sm->error = h->err;
+		return;
+	}
+	if (s->frames_rx > 0 && dgr_conn_wrong_ids(h->c, &dst, &src)) {
+		snprintf(h->err + n, sizeof(h->err) - (size_t)n,
+			 "every frame (%" PRIu64 ") was dropped for its endpoint ids: dst_id %u "
+			 "src_id %u, expected %u (--id) and %u (--peer-id)",
+			 s->malformed_unknown_id, dst, src, h->co.id, h->co.peer_id);
+	} else if (s->frames_foreign > 0) {
+		snprintf(h->err + n, sizeof(h->err) - (size_t)n,
+			 "heard only %" PRIu64 " packets from other addresses (the last from %s): "
+			 "is --peer the FPGA's address%s?",
+			 s->frames_foreign, sm->last_foreign,
+			 kind == DGR_TRANSPORT_UDP ? " (and port)" : "");
+	} else if (s->malformed_frames > 0) {
+		snprintf(h->err + n, sizeof(h->err) - (size_t)n,
+			 "heard only %" PRIu64 " malformed frames from it", s->malformed_frames);
+	} else {
+		/* the FPGA waits for doorbells of a first burst that was lost, or never sent */
+		snprintf(h->err + n, sizeof(h->err) - (size_t)n,
+			 "heard nothing at all. Is the FPGA started and sending here? One started "
+			 "before this host received lost its first burst and waits for doorbells "
+			 "that never come (start it once --ready-file exists)");
+	}
+	sm->error = h->err;
+}
+
+/*
+ * Why a TX stream got no credit back for --idle-timeout, with our frames the
+ * peer has not acknowledged when there are some (err: DGR_ERRBUF_SIZE bytes).
+ */
+static void no_credit_reason(const struct dgr_seq_state *q, char *err)
+{
+	int n = snprintf(err, DGR_ERRBUF_SIZE, "no credit returned within --idle-timeout");
+
+	if (q->rtq_outstanding > 0 && n > 0 && n < DGR_ERRBUF_SIZE) {
+		snprintf(err + n, (size_t)(DGR_ERRBUF_SIZE - n),
+			 "; %u of our frames unacknowledged from frame_seq %u (sent again %u "
+			 "times, %.1f ms ago), the peer acknowledged %s%u",
+			 q->rtq_outstanding, q->rtq_oldest_seq, q->rtq_oldest_attempts,
+			 (double)q->rtq_oldest_age_ns / 1e6,
+			 q->peer_acked ? "every frame before " : "nothing: next ",
+			 q->peer_acked ? q->peer_ack_end : q->send_oldest);
 	}
 }
 
@@ -133,14 +206,16 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 		h->last_progress_ns = t;
 	} else if (cfg->idle_timeout_ns && t - h->last_progress_ns >= cfg->idle_timeout_ns) {
 		h->sm.status = HOST_STALLED;
+		dgr_conn_seq_state(h->c, &h->sm.seq); /* as it stalled */
+		h->seq_taken = true;
 		if (cfg->co.direction != DGR_DIR_RX) {
 			if (h->co.peer_window && s.frames_unacked >= h->co.peer_window) {
 				stall_reason(h, &s, h->err);
-				h->sm.error = h->err;
 			} else {
-				h->sm.error = "no credit returned within --idle-timeout";
+				no_credit_reason(&h->sm.seq, h->err);
 			}
-		} else {
+			h->sm.error = h->err;
+		} else if (s.frames_accepted > 0) {
 			stall_reason(h, &s, h->err);
 			h->sm.error = h->err;
 		}
@@ -154,6 +229,30 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
  * for --max-drop-rate exceeded, DGR_EXIT_FAILED for a run that did not end as asked),
  * messages on stderr.
  */
+/*
+ * A stream that ended with retransmission on: its last frames (an RX
+ * stream's last doorbells) may still wait for the peer's ACK, and stopping
+ * now would stop resending them: the peer, which never skips a hole, would
+ * wait for them for ever (issue 29's soak: 21 of 200 streams with frames lost
+ * both ways). Waits until they are acknowledged or given up, at most as long
+ * as every attempt takes.
+ */
+static void drain_retransmissions(struct host_conn *h)
+{
+	uint64_t limit =
+	    (uint64_t)h->co.retransmit_ms * 1000000ull * (h->co.retransmit_attempts + 2u);
+	uint64_t start = host_now_ns();
+	struct dgr_seq_state q;
+
+	for (;;) {
+		dgr_conn_seq_state(h->c, &q);
+		if (q.rtq_outstanding == 0 || host_now_ns() - start >= limit || host_interrupted) {
+			return;
+		}
+		host_sleep_until(host_now_ns() + 1000000ull);
+	}
+}
+
 static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 {
 	struct dgr_conn_stats s;
@@ -161,6 +260,12 @@ static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 	char who[32] = "";
 	int status = 0;
 
+	if (sm->status == HOST_ENDED && h->co.retransmit_ms) {
+		drain_retransmissions(h);
+	}
+	if (!h->seq_taken) {
+		dgr_conn_seq_state(h->c, &sm->seq);
+	}
 	dgr_conn_stop(h->c);
 	h->running = false;
 	if (cfg->npeers > 1) {
@@ -169,6 +274,14 @@ static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 	sm->seconds = (double)(h->end_ns - h->r.start_ns) / 1e9;
 	sm->incomplete = dgr_conn_foreach_incomplete(h->c, NULL, NULL);
 	dgr_conn_get_stats(h->c, &s);
+	if (cfg->co.direction == DGR_DIR_RX && s.frames_accepted == 0 &&
+	    sm->status != HOST_FAILED) {
+		/* a run that received nothing failed, whether it stalled or ran its --duration */
+		if (sm->status < HOST_STALLED) {
+			sm->status = HOST_STALLED;
+		}
+		heard_nothing(h, &s);
+	}
 	if (cfg->co.direction == DGR_DIR_RX) {
 		uint64_t total = s.samples_received + s.samples_lost;
 
@@ -191,6 +304,17 @@ static int conn_finish(struct host_cfg *cfg, struct host_conn *h)
 	if (sm->error) {
 		fprintf(stderr, "dgrdma-host: %s%s: %s\n", who, host_status_name(sm->status),
 			sm->error);
+	}
+	if (s.frames_conflicting > 0 || s.writes_without_flag > 0) {
+		/* the evidence of frames not the peer's, and what they cost */
+		fprintf(
+		    stderr,
+		    "dgrdma-host: %swarning: frames not the peer's were taken (forged?): %" PRIu64
+		    " frame_seqs came twice with other contents (the last %u; both taken), %" PRIu64
+		    " writes without a flag (the last in frame_seq %u); samples lost by the "
+		    "ramp: %" PRIu64 "\n",
+		    who, s.frames_conflicting, sm->seq.conflict_seq, s.writes_without_flag,
+		    sm->seq.flagless_seq, s.samples_lost);
 	}
 	if (sm->incomplete + s.incomplete_timed_out > 0) {
 		fprintf(stderr,

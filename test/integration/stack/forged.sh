@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Issue 29: one well-formed frame forged from the emulator's own address (forge.py), carrying
+# a frame_seq the host has not seen yet (200 past the last one the forger saw, so that it
+# arrives before the emulator's real frame of that number) and a 256-byte write without a
+# flag, sent into a running ADC stream. It used to take the real frame's number: the real frame was then dropped as a
+# duplicate, its transaction never completed, and the host stalled blaming the FPGA. Now the
+# real frame, a frame_seq taken again with other contents, is taken too: the stream completes,
+# and the host counts and names the evidence (frames_conflicting, writes_without_flag, the
+# frame_seq). The forged write goes to the top of the port memory (no buffer, no flag in use),
+# so it costs no sample: samples_lost is exactly 0 and every sample sent is received. Over UDP
+# on 127.0.0.1 and raw Ethernet on a veth pair between two namespaces. Needs root.
+. "$DGR_SRC/test/integration/stack/lib.sh"
+T=$STK_TMP
+FORGE="$DGR_SRC/test/integration/stack/forge.py"
+N=9
+# the top 256 bytes of the port memory: 64 buffers of 16 KiB, then 256 flags (64 used)
+DATA_ADDR=$((64 * 16384 + 4 * 256 - 256))
+
+if [ "$(id -u)" != 0 ] || [ ! -x "$FPGA" ]; then
+	for _ in $(seq $((2 * N))); do skip "needs root (forged source addresses) and dgrdma-fpga"; done
+	done_testing
+	exit 0
+fi
+
+NSA=stkgA$$
+NSB=stkgB$$
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	ip netns del $NSA 2>/dev/null
+	ip netns del $NSB 2>/dev/null
+	stk_cleanup_tmp
+}
+trap cleanup EXIT
+
+# forged LINK FORGE_RUN... -- HOST_RUN... -- FPGA_RUN... : one stream, one forged frame.
+# HOST_T/FPGA_T hold the transport flags of each end, FORGE_ARGS the forger's.
+forged() {
+	local link=$1 h="$T/$1.host.json" f="$T/$1.fpga.json" g="$T/$1.forge.json" rx fp fg seq
+	shift
+	local frun=() hrun=() erun=()
+	while [ "$1" != -- ]; do frun+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do hrun+=("$1"); shift; done
+	shift
+	erun=("$@")
+	# the stream ends with its EOF: the idle timeout only bounds the forger's start on a
+	# loaded machine (5 s was once too short for python to start)
+	"${hrun[@]}" "$HOST" rx "${HOST_T[@]}" --rcvbuf 16M --idle-timeout 20 --quiet \
+		--summary-json "$h" 2>"$T/$link.host.err" &
+	rx=$!
+	dgr_wait_listening $rx dgrdma-host "${HOST_T[@]}"
+	"${frun[@]}" python3 "$FORGE" "${FORGE_ARGS[@]}" --after 300 --data-addr $DATA_ADDR >"$g" &
+	fg=$!
+	# the forger watches from its start: the emulator starts once its socket is open
+	for _ in $(seq 300); do
+		[ -n "$(find /proc/$fg/fd -lname 'socket:*' 2>/dev/null | head -1)" ] && break
+		sleep 0.05
+	done
+	"${erun[@]}" "$FPGA" "${FPGA_T[@]}" --mode adc --rate 20e6 --duration 1 --quiet \
+		--summary-json "$f" &
+	fp=$!
+	wait $fg
+	check_eq "$?" 0 "$link: one frame forged into the stream"
+	wait $fp
+	wait $rx
+	check_eq "$?" 0 "$link: dgrdma-host rx exits 0: the forged frame did not stall the stream"
+	seq=$(jq -r .seq "$g")
+	diag "$link: forged frame_seq $seq; host: $(head -2 "$T/$link.host.err")"
+	check_eq "$(jq -r '.status' "$h")/$(jq -r '.counters.eof_received' "$h")" ended/1 \
+		"$link: the stream ended with its EOF"
+	# the emulator's ADC may drop samples on this shared machine: those are the ramp's only gaps
+	check_eq "$(jq -r '.samples_lost' "$h")/$(jq -r '.samples_received' "$h")" \
+		"$(jq -r '.dropped_samples' "$f")/$(jq -r '.samples_sent' "$f")" \
+		"$link: it cost no sample: every sample sent was received, the ramp's gaps are the ADC's drops"
+	check_eq "$(jq -r '.counters | "\(.frames_conflicting)/\(.writes_without_flag)/\(.duplicate_frames)"' "$h")" \
+		1/1/0 "$link: one frame_seq came twice with other contents, one write without a flag, no plain duplicate"
+	check_eq "$(jq -r '.suspect_frames | "\(.last_conflicting_seq)/\(.last_flagless_seq)"' "$h")" \
+		"$seq/$seq" "$link: the summary names the forged frame_seq ($seq)"
+	check "$link: the warning names it too" grep -qF \
+		"dgrdma-host: warning: frames not the peer's were taken (forged?): 1 frame_seqs came twice with other contents (the last $seq; both taken), 1 writes without a flag (the last in frame_seq $seq); samples lost by the ramp: $(jq -r '.samples_lost' "$h")" \
+		"$T/$link.host.err"
+	check_eq "$(jq -r '.counters.frames_accepted' "$h")" "$(jq -r '.frames_tx' "$f")" \
+		"$link: frames taken whole = frames the emulator sent (the forged one took a number of theirs)"
+	check_eq "$(jq -r '.counters.frames_missing' "$h")" 0 "$link: no frame missing"
+}
+
+# --- UDP on 127.0.0.1: the emulator's address forged with a raw IPv4 socket
+stk_ports 5
+HOST_T=(--udp --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1")
+FPGA_T=(--udp --bind "127.0.0.1:$STK_P1" --peer "127.0.0.1:$STK_P2")
+FORGE_ARGS=(--udp "127.0.0.1:$STK_P2" --spoof "127.0.0.1:$STK_P1")
+forged udp -- --
+
+# --- raw Ethernet on a veth pair: the emulator's MAC, from its namespace
+A=stkga$$
+B=stkgb$$
+if ip netns add $NSA && ip netns add $NSB && ip link add $A netns $NSA type veth peer name $B netns $NSB; then
+	RA=(ip netns exec "$NSA")
+	RB=(ip netns exec "$NSB")
+	for ns in "$NSA:$A" "$NSB:$B"; do
+		ip -n "${ns%%:*}" link set "${ns#*:}" mtu 9000 up
+		ip -n "${ns%%:*}" link set lo up
+	done
+	MAC_A=$("${RA[@]}" cat /sys/class/net/$A/address)
+	MAC_B=$("${RB[@]}" cat /sys/class/net/$B/address)
+	HOST_T=(--if "$A" --peer "$MAC_B")
+	FPGA_T=(--if "$B" --peer "$MAC_A")
+	FORGE_ARGS=(--if "$B" --dst-mac "$MAC_A")
+	forged veth "${RB[@]}" -- "${RA[@]}" -- "${RB[@]}"
+else
+	for _ in $(seq $N); do skip "no veth pair between two namespaces here"; done
+fi
+done_testing
