@@ -32,6 +32,7 @@ struct prop {
 	unsigned int worker;
 	uint32_t addr;
 	bool is_u64;
+	bool write_only; /* access WO: the FPGA does not return its value */
 };
 
 struct ctl {
@@ -116,12 +117,12 @@ static int load_props(struct ctl *c, const char *path, char *err)
 	}
 	while (fgets(line, sizeof(line), f) && c->nprops < MAX_PROPS) {
 		struct prop *p = &c->props[c->nprops];
-		char wname[64], off[32], addr[32], name[80], type[16];
+		char wname[64], off[32], addr[32], name[80], type[16], access[8] = "";
 		unsigned int w;
 
 		/* | 0 dgrdma_config | 0x018 | 0x100018 | `doorbell` | u32 | WO | ... | */
-		if (sscanf(line, "| %u %63s | %31s | %31s | %79s | %15s |", &w, wname, off, addr,
-			   name, type) != 6) {
+		if (sscanf(line, "| %u %63s | %31s | %31s | %79s | %15s | %7s |", &w, wname, off,
+			   addr, name, type, access) < 6) {
 			continue;
 		}
 		if (strncmp(addr, "0x", 2) != 0 || name[0] != '`') {
@@ -133,6 +134,7 @@ static int load_props(struct ctl *c, const char *path, char *err)
 		snprintf(p->name, sizeof(p->name), "%.*s", (int)strcspn(name + 1, "`"), name + 1);
 		p->addr = (uint32_t)strtoul(addr, NULL, 16);
 		p->is_u64 = strcmp(type, "u64") == 0;
+		p->write_only = strcmp(access, "WO") == 0;
 		c->nprops++;
 	}
 	fclose(f);
@@ -602,6 +604,13 @@ static int check_args(struct ctl *c, const char *cmd, const char *const *args, c
 		if (resolve_addr(c, args[1], &addr, &prop, err) < 0) {
 			return -1;
 		}
+	}
+	if (strcmp(cmd, "read") == 0 && prop && prop->write_only) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "read %s: %s is write-only (access WO in --props): the FPGA returns no "
+			 "value for it; write it instead",
+			 args[1], prop->name);
+		return bad_arg(c);
 	}
 	if (strcmp(cmd, "write") == 0 &&
 	    dgr_parse_u64("write VALUE", args[2], 0, UINT32_MAX, false, &v, err) < 0) {

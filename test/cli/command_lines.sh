@@ -170,6 +170,10 @@ refused 2 "dgrdma-plot: --output: an empty name (give a folder)" "dgrdma-plot --
 	"$B/dgrdma-plot" --output '' "$T"
 refused 2 "dgrdma-ctl: read: wrong number of arguments (see --help)" "dgrdma-ctl read without ADDR" -- \
 	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 read
+"$B/dgrdma-fpga" --list-properties >"$T/props.md"
+refused 2 "dgrdma-ctl: read doorbell: doorbell is write-only (access WO in --props): the FPGA returns no value for it; write it instead" \
+	"dgrdma-ctl read of a write-only property: named, exit 2, nothing sent" -- \
+	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/props.md" read doorbell
 refused 2 "dgrdma-ctl: 'frob' is not a command: discover, read, write, control, start, stop, props" \
 	"dgrdma-ctl: an unknown command" -- "$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 frob
 
