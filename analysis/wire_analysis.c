@@ -443,10 +443,19 @@ static void trap_frame(struct wa_conn *c, int side, const struct dgr_frame_hdr *
 	if (c->host_side < 0) {
 		return;
 	}
+	/* the newest wrap counts: a frame 0 lost without a doorbell in it costs nothing, and
+	 * the stream goes on to the next wrap, whose frame 0 may then lock it */
 	if (side == c->host_side && h->frame_seq == 0 && h->flags == DGR_FRAME_FLAG_MSGS &&
-	    t->padded && !t->frame0) {
+	    t->padded) {
 		t->frame0 = true;
 		t->frame0_ref = ref;
+		t->frame0_doorbells = 0;
+		t->frame0_acked = false;
+		t->acked_ref = 0;
+		t->data_after = 0;
+		t->doorbells_after = 0;
+		t->doorbells_after_data = 0;
+		t->eof_after = false;
 	}
 	if (side != c->host_side && t->frame0 && !t->frame0_acked && h->ack_count &&
 	    (uint16_t)(0u - h->ack_start) < h->ack_count) {

@@ -93,7 +93,7 @@ struct wa_ack_trap {
 	uint64_t padded;    /* ENG_ACK_TRAP_PADDING: the padding read as a frame 0 */
 	uint64_t truncated; /* ENG_ACK_TRAP_TRUNCATED (UDP, 10 bytes): a frame_seq hole */
 	uint64_t first_ref; /* the first such frame */
-	bool frame0;	    /* the host's frame 0 with messages came after a padded one */
+	bool frame0;	    /* the host's newest frame 0 with messages came after a padded one */
 	uint64_t frame0_ref;
 	uint32_t frame0_doorbells;
 	bool frame0_acked; /* a frame of the FPGA acknowledged frame_seq 0 after it */
