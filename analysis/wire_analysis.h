@@ -96,7 +96,9 @@ struct wa_ack_trap {
 	bool frame0;	    /* the host's newest frame 0 with messages came after a padded one */
 	uint64_t frame0_ref;
 	uint32_t frame0_doorbells;
-	bool frame0_acked; /* a frame of the FPGA acknowledged frame_seq 0 after it */
+	bool frame0_acked; /* a frame of the FPGA acknowledged frame_seq 0 near it (before it,
+			    * when the padding's frame 0 was taken first) */
+	uint64_t ack0_ref; /* the FPGA's first frame acknowledging frame_seq 0 at this wrap */
 	uint64_t acked_ref;
 	uint64_t data_after;	       /* data transactions the FPGA finished sending after it */
 	uint64_t doorbells_after;      /* doorbells the host sent from it on */
