@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench-capture-startup (make bench): how long dgrdma-capture takes from its start to the moment
-# it runs COMMAND (run.json's clocks.startup_ms), against the two jobs it does before: setting up
-# the LTTng session (the same lttng calls, timed here) and opening dumpcap's kernel buffer (a
-# dumpcap with the same buffer, timed until its file has its header). Done one after the other
-# they would take their sum; dgrdma-capture opens dumpcap while it sets the session up, so its
-# start-up is near the longer of the two. ROUNDS (default 5) interleaved rounds, medians.
+# it runs COMMAND (run.json's clocks.startup_ms) when it records both the trace and the capture,
+# against the same tool recording only one of them (--no-pcap: the LTTng session set-up;
+# --no-trace: dumpcap opening its 512 MiB kernel buffer). Done one after the other the two jobs
+# would take their sum; dgrdma-capture opens dumpcap while it sets the session up, so its
+# start-up is near the longer of the two. ROUNDS (default 7) interleaved rounds, medians.
 # As root (dumpcap on lo); results in $DGR_BUILD/bench/capture-startup.txt.
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 CAPTURE="$DGR_BUILD/bin/dgrdma-capture"
 OUT="$DGR_BUILD/bench"
 mkdir -p "$OUT"
@@ -18,47 +18,34 @@ trap 'rm -rf "$W"' EXIT
 [ "$(id -u)" = 0 ] || { echo "bench-capture-startup: needs root (dumpcap on lo)" >&2; exit 2; }
 lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1
 
-ms_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\n", (b - a) * 1000 }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-lttng_setup() { # SESSION: the calls dgrdma-capture makes before COMMAND, then tear-down
-	local s=$1 t
-	t=$EPOCHREALTIME
-	lttng create "$s" --output="$W/$s" >/dev/null &&
-		lttng enable-channel -u -s "$s" dgrdma --buffers-uid --subbuf-size=4194304 --num-subbuf=8 >/dev/null &&
-		lttng add-context -u -s "$s" -c dgrdma -t vpid -t vtid >/dev/null &&
-		lttng untrack -u -s "$s" --vuid --all >/dev/null &&
-		lttng track -u -s "$s" --vuid="$(id -u)" >/dev/null &&
-		lttng enable-event -u -s "$s" -c dgrdma 'dgrdma:thread_start' >/dev/null &&
-		lttng start "$s" >/dev/null
-	ms_since "$t"
-	lttng destroy "$s" >/dev/null 2>&1
+startup() { # NAME OPTIONS...: one recorded run of 'true', its start-up in ms
+	local name=$1
+	shift
+	"$CAPTURE" -o "$W/$name" "$@" -- true >/dev/null 2>&1
+	jq -r .clocks.startup_ms "$W/$name/run.json"
 }
 
-dumpcap_open() { # FILE: until dumpcap (512 MiB, the default) has written its header
-	local t p
-	t=$EPOCHREALTIME
-	dumpcap -q -i lo -f 'udp port 18078' -B 512 -w "$1" 2>/dev/null &
-	p=$!
-	while [ ! -s "$1" ] && kill -0 "$p" 2>/dev/null; do sleep 0.005; done
-	ms_since "$t"
-	kill "$p" 2>/dev/null
-	wait "$p" 2>/dev/null
-}
-
+# The order turns each round: a dumpcap that follows another one's exit gets its 512 MiB from
+# pages just freed and opens several times faster than one that follows no capture.
+kinds=(trace pcap both)
 for ((r = 1; r <= ROUNDS; r++)); do
-	lttng_setup "bench-startup-$$-$r" >>"$W/lttng"
-	dumpcap_open "$W/d$r.pcapng" >>"$W/dumpcap"
-	"$CAPTURE" -o "$W/run$r" --if lo -- true >/dev/null 2>&1
-	jq -r .clocks.startup_ms "$W/run$r/run.json" >>"$W/capture"
+	for ((k = 0; k < 3; k++)); do
+		case ${kinds[(r + k) % 3]} in
+		trace) startup "trace$r" --no-pcap >>"$W/trace" ;;
+		pcap) startup "pcap$r" --no-trace --if lo >>"$W/pcap" ;;
+		both) startup "both$r" --if lo >>"$W/both" ;;
+		esac
+	done
 done
-l=$(median <"$W/lttng")
-d=$(median <"$W/dumpcap")
-c=$(median <"$W/capture")
+l=$(median <"$W/trace")
+d=$(median <"$W/pcap")
+c=$(median <"$W/both")
 {
 	echo "dgrdma-capture start-up, medians of $ROUNDS rounds ($(date -u +%F), $(nproc) CPUs)"
-	echo "  LTTng session set-up alone:        $l ms"
-	echo "  dumpcap's 512 MiB buffer alone:    $d ms"
+	echo "  trace only (--no-pcap):            $l ms"
+	echo "  capture only (--no-trace):         $d ms"
 	echo "  one after the other (their sum):   $((l + d)) ms"
 	echo "  dgrdma-capture, start to COMMAND:  $c ms"
 	echo "  ratio to the sum:                  $(awk -v c="$c" -v s="$((l + d))" 'BEGIN { printf "%.2f", c / s }')"
