@@ -8,15 +8,15 @@
 # DCP over UDP on such a port is DCP, never DG-RDMA (the codec's pad rule).
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/capture.sh"
 LR="$DGR_BUILD/bin/latency-report"
 HOST="$DGR_BUILD/bin/dgrdma-host"
 CTL="$DGR_BUILD/bin/dgrdma-ctl"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
 CAPTURE="$DGR_BUILD/bin/dgrdma-capture"
 tmp=$(mktemp -d "$DGR_BUILD/analysis-roles.XXXXXX")
-cap_pid=""
 cleanup() {
-	[ -n "$cap_pid" ] && kill "$cap_pid" 2>/dev/null && wait "$cap_pid" 2>/dev/null
+	[ -n "$DGR_PCAP_PID" ] && kill "$DGR_PCAP_PID" 2>/dev/null && wait "$DGR_PCAP_PID" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -103,31 +103,19 @@ check_eq "$? $(grep -c "run.json: command: --bind: '99999' is out of range 1..65
 
 # DCP over UDP on a port of its own: discover and read against the emulator. --idle starts no
 # worker, so the emulator cannot send DG-RDMA frames to the host's port during the capture; the
-# capture stops by itself after the 4 packets the two requests make (-c 4), so nothing depends
-# on when it is stopped.
+# capture is stopped once it holds the 4 packets the two requests make, so nothing depends on
+# when it is stopped.
 "$FPGA" --udp --bind "$FIP:$fport" --peer "127.0.0.1:$hport" --quiet --duration 30 --idle \
 	--counters-ms 0 >"$tmp/fpga2.out" 2>&1 &
 fpid=$!
 wait_bound "$FIP" "$fport"
-dumpcap -q -c 4 -i lo -f "udp and host $FIP and port $fport" -w "$tmp/dcp.pcapng" >"$tmp/dumpcap.out" 2>&1 &
-cap_pid=$!
-# dumpcap writes the file's header once its filter is in place
-for _ in $(seq 200); do
-	[ -s "$tmp/dcp.pcapng" ] && break
-	sleep 0.1
-done
+dgr_pcap_start "$tmp/dcp.pcapng" "udp and host $FIP and port $fport" ||
+	bail "dumpcap did not start: $(head -3 "$tmp/dcp.pcapng.dumpcap")"
 "$CTL" --udp --bind "127.0.0.1:$cport" --peer "$FIP:$fport" discover >"$tmp/ctl1.out" 2>&1
 r1=$?
 "$CTL" --udp --bind "127.0.0.1:$cport" --peer "$FIP:$fport" read 0x100018 >"$tmp/ctl2.out" 2>&1
 r2=$?
-# at most 20 s for dumpcap to see the 4 packets and stop (a bound for a failure, not a pause)
-for _ in $(seq 200); do
-	kill -0 "$cap_pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill "$cap_pid" 2>/dev/null
-wait "$cap_pid" 2>/dev/null
-cap_pid=""
+dgr_pcap_stop "$tmp/dcp.pcapng" 4
 kill -INT "$fpid" 2>/dev/null
 wait "$fpid" 2>/dev/null
 check_eq "$r1 $r2" "0 0" "dgrdma-ctl discover and read answered on port $fport"

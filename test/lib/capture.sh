@@ -10,6 +10,7 @@
 
 DGR_PCAP_RUN=()
 DGR_PCAP_OPTS=()
+DGR_PCAP_PID=""
 
 # dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, with
 # the capture filter FILTER (none when empty), and waits (at most 20 s, a bound for failure
