@@ -13,7 +13,13 @@ GEN="$DGR_BUILD/bin/dgrdma-gen"
 FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
 RELINK="$DGR_SRC/test/analysis/relink.py"
 require_built "$DGR_BUILD/bin" latency-report dgrdma-gen
-tmp=$(mktemp -d "$DGR_BUILD/analysis-run-folder.XXXXXX")
+# Under /tmp, open to every user, with latency-report copied in: the unreadable parts are read as
+# nobody, who may not be able to go through the folders above the build (a CI clone in a
+# mktemp folder of mode 0700).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dgrdma-run-folder.XXXXXX")
+chmod 755 "$tmp"
+cp "$LR" "$tmp/latency-report"
+LR="$tmp/latency-report"
 sess="dgr-run-folder-$$"
 sessiond_pid=""
 cleanup() {
