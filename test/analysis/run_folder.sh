@@ -8,6 +8,7 @@
 # The trace is a real one of tp-fire (every event once), the captures are dgrdma-gen's.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/fire_traced.sh"
 LR="$DGR_BUILD/bin/latency-report"
 GEN="$DGR_BUILD/bin/dgrdma-gen"
 FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
@@ -82,23 +83,12 @@ if command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null && comman
 			sleep 0.1
 		done
 	fi
-	# only our tp-fire: it waits on a FIFO until its pid is tracked
-	mkfifo "$tmp/go"
-	(read -r _ <"$tmp/go" && exec "$FIRE" >/dev/null 2>&1) &
-	fire_pid=$!
-	if { lttng create "$sess" --output="$tmp/trace" &&
-		lttng enable-event -u -s "$sess" 'dgrdma:*' &&
-		lttng enable-event -u -s "$sess" 'dgrdma_fpga:*' &&
-		lttng add-context -u -s "$sess" -t vpid &&
-		lttng track -u -s "$sess" --vpid="$fire_pid" &&
-		lttng start "$sess"; } >"$tmp/lttng.log" 2>&1; then
-		echo go >"$tmp/go"
-		wait "$fire_pid"
-		lttng destroy "$sess" >/dev/null 2>&1
+	# only our tp-fire
+	if dgr_fire_traced "$tmp/trace" "$sess" "$tmp/lttng.log" 1 'dgrdma:*' 'dgrdma_fpga:*'; then
 		have_trace=1
-	else
-		echo go >"$tmp/go"
-		wait "$fire_pid"
+	fi
+	fire_pid=${DGR_FIRE_PIDS[0]}
+	if [ "$have_trace" = 0 ]; then
 		diag "no LTTng session here: $(tail -1 "$tmp/lttng.log")"
 	fi
 fi
@@ -306,22 +296,8 @@ check_eq "$? $(jq -r '.parts_apart | length' "$tmp/a.out") $(jq -r '.parts_apart
 # Two processes in one trace, as per-user buffers record another dgrdma-host of the user: run.json's
 # command_pid chooses this run's events of its command's provider (the host's, dgrdma), the
 # others are left out and counted; the emulator's provider (dgrdma_fpga) counts from every process.
-mkfifo "$tmp/go1" "$tmp/go2"
-(read -r _ <"$tmp/go1" && exec "$FIRE" >/dev/null 2>&1) &
-pid1=$!
-(read -r _ <"$tmp/go2" && exec "$FIRE" >/dev/null 2>&1) &
-pid2=$!
-if { lttng create "$sess-two" --output="$tmp/m/trace" &&
-	lttng enable-event -u -s "$sess-two" 'dgrdma:*' &&
-	lttng enable-event -u -s "$sess-two" 'dgrdma_fpga:*' &&
-	lttng add-context -u -s "$sess-two" -t vpid &&
-	lttng track -u -s "$sess-two" --vpid="$pid1" &&
-	lttng track -u -s "$sess-two" --vpid="$pid2" &&
-	lttng start "$sess-two"; } >"$tmp/lttng-two.log" 2>&1; then
-	echo go >"$tmp/go1"
-	echo go >"$tmp/go2"
-	wait "$pid1" "$pid2"
-	lttng destroy "$sess-two" >/dev/null 2>&1
+if dgr_fire_traced "$tmp/m/trace" "$sess-two" "$tmp/lttng-two.log" 2 'dgrdma:*' 'dgrdma_fpga:*'; then
+	pid1=${DGR_FIRE_PIDS[0]} pid2=${DGR_FIRE_PIDS[1]}
 	m="$tmp/m"
 	pids_json() { # COMMAND-PID COMMAND TRACE-PIDS: run.json of a trace-only run
 		printf '{"format": "dgrdma-run/1", "command": ["%s", "rx"], "command_pid": %s, "capture": null, "trace": {"path": "trace", "trace_pids": %s}}\n' \
@@ -356,9 +332,6 @@ if { lttng create "$sess-two" --output="$tmp/m/trace" &&
 	check_eq "$(grep -c "note: run.json's command_pid $$ has no event in the trace (a command run through a wrapper" "$tmp/m.txt")" 1 \
 		"and the text report says why"
 else
-	echo go >"$tmp/go1"
-	echo go >"$tmp/go2"
-	wait "$pid1" "$pid2"
 	not_ok "a session recording two processes: $(tail -1 "$tmp/lttng-two.log")"
 fi
 

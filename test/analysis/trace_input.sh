@@ -5,6 +5,7 @@
 # Then a run folder (trace/ + capture.pcapng + run.json) is read as one run.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/fire_traced.sh"
 LR="$DGR_BUILD/bin/latency-report"
 GEN="$DGR_BUILD/bin/dgrdma-gen"
 FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
@@ -42,26 +43,13 @@ if ! lttng list >/dev/null 2>&1; then
 	done
 fi
 mkdir -p "$tmp/run"
-# Other suites may run traced programs at the same time: record only our tp-fire, which
-# waits on a FIFO until its pid is tracked.
-mkfifo "$tmp/go"
-(read -r _ <"$tmp/go" && exec "$FIRE" >/dev/null 2>&1) &
-fire_pid=$!
-if ! { lttng create "$sess" --output="$tmp/run/trace" &&
-	lttng enable-event -u -s "$sess" 'dgrdma:*' &&
-	lttng enable-event -u -s "$sess" 'dgrdma_fpga:*' &&
-	lttng add-context -u -s "$sess" -t vpid &&
-	lttng track -u -s "$sess" --vpid="$fire_pid" &&
-	lttng start "$sess"; } >"$tmp/lttng.log" 2>&1; then
-	echo go >"$tmp/go"
-	wait "$fire_pid"
+# Other suites may run traced programs at the same time: record only our tp-fire.
+if ! dgr_fire_traced "$tmp/run/trace" "$sess" "$tmp/lttng.log" 1 'dgrdma:*' 'dgrdma_fpga:*'; then
 	skip "cannot create an LTTng session here: $(tail -1 "$tmp/lttng.log")"
 	done_testing
 	exit
 fi
-echo go >"$tmp/go"
-wait "$fire_pid"
-lttng destroy "$sess" >/dev/null 2>&1
+fire_pid=${DGR_FIRE_PIDS[0]}
 
 out="$tmp/trace.json"
 if "$LR" --json --csv "$tmp/csv" "$tmp/run/trace" >"$out" 2>"$tmp/err"; then
@@ -110,21 +98,8 @@ check "with the limit named" grep -q -- "--pid: at most 16" "$tmp/err"
 # report counts the processes whose transactions it mixed and says so, naming --pid; with --pid,
 # one process and no note.
 check_eq "$(jq -r .host.processes "$out")" 1 "one process's transactions counted (tp-fire's)"
-mkfifo "$tmp/go1" "$tmp/go2"
-(read -r _ <"$tmp/go1" && exec "$FIRE" >/dev/null 2>&1) &
-pid1=$!
-(read -r _ <"$tmp/go2" && exec "$FIRE" >/dev/null 2>&1) &
-pid2=$!
-if { lttng create "$sess-two" --output="$tmp/two/trace" &&
-	lttng enable-event -u -s "$sess-two" 'dgrdma:*' &&
-	lttng add-context -u -s "$sess-two" -t vpid &&
-	lttng track -u -s "$sess-two" --vpid="$pid1" &&
-	lttng track -u -s "$sess-two" --vpid="$pid2" &&
-	lttng start "$sess-two"; } >"$tmp/lttng-two.log" 2>&1; then
-	echo go >"$tmp/go1"
-	echo go >"$tmp/go2"
-	wait "$pid1" "$pid2"
-	lttng destroy "$sess-two" >/dev/null 2>&1
+if dgr_fire_traced "$tmp/two/trace" "$sess-two" "$tmp/lttng-two.log" 2 'dgrdma:*'; then
+	pid1=${DGR_FIRE_PIDS[0]} pid2=${DGR_FIRE_PIDS[1]}
 	"$LR" --json "$tmp/two/trace" >"$tmp/two.json" 2>"$tmp/err"
 	"$LR" "$tmp/two/trace" >"$tmp/two.txt" 2>>"$tmp/err"
 	check_eq "$(jq -r '[.host.processes, .host.rx.transactions] | join(" ")' "$tmp/two.json")" "2 2" \
@@ -145,9 +120,6 @@ if { lttng create "$sess-two" --output="$tmp/two/trace" &&
 	check_eq "$(grep -c "note: only the dgrdma events of this run's processes count (vpid $pid2: run.json's command_pid); 16 events of other processes left out" "$tmp/two-run.txt") $(grep -c 'note: these numbers mix' "$tmp/two-run.txt")" \
 		"1 0" "a run folder: run.json's command_pid chooses its process's events, and the report says so"
 else
-	echo go >"$tmp/go1"
-	echo go >"$tmp/go2"
-	wait "$pid1" "$pid2"
 	not_ok "a session recording two processes: $(tail -1 "$tmp/lttng-two.log")"
 fi
 
