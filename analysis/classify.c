@@ -127,6 +127,17 @@ void classify_no_doorbells(uint64_t data_transactions, struct classification *c)
 	}
 }
 
+/* See classify.h. */
+void classify_not_on_ports(uint64_t datagrams, const char *ports, struct classification *c)
+{
+	c->regime = REGIME_UNKNOWN;
+	snprintf(c->reason, sizeof(c->reason),
+		 "the stream was not found on the ports analysed: %" PRIu64
+		 " UDP datagrams on other ports (%s) decode as DG-RDMA or DCP; analyse them "
+		 "with --udp-port %s",
+		 datagrams, ports, ports);
+}
+
 void classify(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
 	      struct classification *c)
 {

@@ -101,6 +101,14 @@ void classify_summary(char *buf, size_t size, const struct classification *c,
  */
 void classify_no_doorbells(uint64_t data_transactions, struct classification *c);
 
+/*
+ * When no data transaction was found on the ports analysed but a bare
+ * capture has datagrams on other UDP ports that decode as DG-RDMA or DCP
+ * (ports: their comma-separated list): the stream was not found on the ports
+ * analysed, which says where it is instead of "never started".
+ */
+void classify_not_on_ports(uint64_t datagrams, const char *ports, struct classification *c);
+
 /* "healthy", "jitter-bound", "throughput-bound" or "unknown". */
 const char *regime_label(enum regime r);
 

@@ -44,6 +44,7 @@
 
 struct options {
 	bool json;
+	bool brief;		   /* --brief: the summary screen only */
 	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
 	uint64_t live_interval_ns; /* --live-interval */
 	/* --live-if: the wire too, captured on these interfaces (one per URL, in order) */
@@ -86,6 +87,8 @@ static void usage(FILE *fp)
 	    "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
 	    "options:\n"
 	    "  --json                 write the report as JSON to standard output\n"
+	    "  --brief                only the summary: verdict, why, headroom, losses, run\n"
+	    "                         status, findings, first actions (--json: its keys only)\n"
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
 	    "                         drops.csv into DIR (for dgrdma-plot)\n"
 	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
@@ -293,9 +296,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			a = name;
 			val = eq + 1;
 			takes = false;
-			if (!strcmp(a, "--json") || !strcmp(a, "--no-progress") ||
-			    !strcmp(a, "--live") || !strcmp(a, "--advise") ||
-			    !strcmp(a, "--help") || !strcmp(a, "--version")) {
+			if (!strcmp(a, "--json") || !strcmp(a, "--brief") ||
+			    !strcmp(a, "--no-progress") || !strcmp(a, "--live") ||
+			    !strcmp(a, "--advise") || !strcmp(a, "--help") ||
+			    !strcmp(a, "--version")) {
 				fprintf(stderr, "latency-report: %s takes no value\n", a);
 				return -1;
 			}
@@ -320,6 +324,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
+			takes = false;
+		} else if (!strcmp(a, "--brief")) {
+			o->brief = true;
 			takes = false;
 		} else if (!strcmp(a, "--live")) {
 			o->live = true;
@@ -1218,7 +1225,9 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		}
 		dgr_pr_begin(&pr, stdout, DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT);
 	}
-	if (report_print(&pr, &h->rep)) {
+	if (o->brief) {
+		report_print_summary(&pr, &h->rep);
+	} else if (report_print(&pr, &h->rep)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
@@ -1751,7 +1760,9 @@ int main(int argc, char **argv)
 	dgr_pr_begin(&pr, stdout,
 		     DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT |
 			 (o.json ? DGR_PR_JSON : 0));
-	if (report_print(&pr, &rep)) {
+	if (o.brief) {
+		report_print_summary(&pr, &rep);
+	} else if (report_print(&pr, &rep)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}

@@ -625,6 +625,17 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 		r->underruns_known = r->underruns_known || h->threads[i].fpga;
 	}
 	r->underruns = h ? h->c.fpga_underruns : 0;
+	if (!s && !data_transactions && r->wire && r->wire->n_port_hints) {
+		char ports[WA_MAX_PORT_HINTS * 6 + 1] = "";
+
+		for (i = 0; i < r->wire->n_port_hints; i++) {
+			snprintf(ports + strlen(ports), sizeof(ports) - strlen(ports), "%s%u",
+				 i ? "," : "", (unsigned int)r->wire->port_hints[i].port);
+		}
+		classify_not_on_ports(r->wire->other_port_datagrams, ports, &r->verdict);
+		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
+		return 0;
+	}
 	if (!s) {
 		classify_no_doorbells(data_transactions, &r->verdict);
 		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
@@ -1202,18 +1213,164 @@ static void print_folders(struct dgr_pr *p, const struct report *r)
 	dgr_pr_arr_end(p);
 }
 
-int report_print(struct dgr_pr *p, const struct report *r)
+/* See report.h. */
+unsigned int report_actions(const struct report *r, const char **out, unsigned int max)
 {
 	const char *const *mit;
-	unsigned int i;
+	unsigned int n = 0;
+
+	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit && n < max; mit++) {
+		out[n++] = *mit;
+	}
+	/* "none needed" does not stand beside a vicious cycle */
+	mit = regime_mitigations(r->verdict.regime, r->verdict_tx);
+	if (r->vicious && r->vicious->found && r->verdict.regime == REGIME_HEALTHY) {
+		mit = regime_mitigations(REGIME_UNKNOWN, 0);
+	}
+	for (; *mit && n < max; mit++) {
+		out[n++] = *mit;
+	}
+	return n;
+}
+
+/* The loss account in one line: "none", or each source that lost something. */
+static void fmt_losses(char *buf, size_t size, const struct losses *l)
+{
+	const struct {
+		uint64_t v;
+		const char *what;
+	} src[] = {
+		{ l->discontinuities, "discontinuities on the wire (the ADC dropped)" },
+		{ l->incomplete, "incomplete transactions on the wire" },
+		{ l->host_lost, "samples lost in the host's ramp check" },
+		{ l->fpga_lost, "samples the emulator dropped" },
+		{ l->counter_drops, "samples the FPGA's counters dropped" },
+		{ l->socket_drops, "frames the kernel dropped" },
+		{ l->underrun_periods, "DAC underrun periods" },
+		{ l->counter_underruns, "DAC underruns in the FPGA's counters" },
+		{ l->queue_empty, "times the FPGA's TX queue ran empty" },
+		{ l->summary_lost, "samples lost in the host's summary" },
+	};
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(src) / sizeof(src[0]) && len < size; i++) {
+		if (src[i].v) {
+			len += (size_t)snprintf(buf + len, size - len, "%s%" PRIu64 " %s",
+						len ? ", " : "", src[i].v, src[i].what);
+		}
+	}
+	if (!len) {
+		snprintf(buf, size, "none");
+	}
+}
+
+/* The findings beside the verdict, in the order a user should read them; returns how many. */
+static unsigned int summary_findings(const struct report *r, char out[][200], unsigned int max)
+{
+	const struct wire_analysis *w = r->wire;
+	unsigned int n = 0;
+
+	if (w && w->ack_trap_lockup_conn >= 0 && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "the FPGA locked up at the frame_seq wrap: ACK-only frames to it "
+			 "(full report: \"ACK-only frames to the FPGA\")");
+	} else if (w && (w->ack_trap_padded || w->ack_trap_truncated) && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "%" PRIu64 " ACK-only frames to the FPGA, which its frame parser "
+			 "misreads (full report: \"ACK-only frames to the FPGA\")",
+			 w->ack_trap_padded + w->ack_trap_truncated);
+	}
+	if (r->vicious && r->vicious->found && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "a vicious cycle: %" PRIu64 " discontinuities after the first drop "
+			 "took buffers from the samples",
+			 r->vicious->discontinuities);
+	}
+	if (w && w->malformed_frames && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "%" PRIu64 " malformed frames (counted, skipped)", w->malformed_frames);
+	}
+	if (w && !w->dir[WA_RX].transactions && !w->dir[WA_TX].transactions && w->n_port_hints &&
+	    n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "%" PRIu64 " UDP datagrams on other ports decode as DG-RDMA or DCP "
+			 "(full report: \"Capture\" names the ports)",
+			 w->other_port_datagrams);
+	}
+	if (r->n_apart && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "parts of the run do not overlap in time (full report: \"Parts that do "
+			 "not belong "
+			 "together\")");
+	}
+	return n;
+}
+
+/* See report.h. */
+void report_print_summary(struct dgr_pr *p, const struct report *r)
+{
+	const struct headroom *h = &r->headroom;
+	const char *actions[REPORT_MAX_ACTIONS];
+	char findings[4][200], line[1024], reason[512];
+	const char *st = report_run_status(r, reason, sizeof(reason));
+	struct losses l;
+	unsigned int i, n;
+
+	count_losses(r, &l);
+	dgr_pr_obj_begin(p, "summary", "Summary");
+	dgr_pr_str(p, "verdict", "verdict", regime_label(r->verdict.regime));
+	dgr_pr_str(p, "summary", "in short", r->summary);
+	dgr_pr_str(p, "reason", "why", r->verdict.reason);
+	if (h->known) {
+		snprintf(line, sizeof(line),
+			 "lossless up to %.3fx this rate (the worst stall needs %" PRIu64
+			 " buffers, has %" PRIu64 ")%s",
+			 h->rate_factor, h->buffers_needed, h->buffers,
+			 h->estimated ? ", pool and rate estimated from the capture" : "");
+	} else {
+		snprintf(line, sizeof(line),
+			 "unknown (needs the buffers, their size, the rate and a stall)");
+	}
+	dgr_pr_str(p, "headroom", "headroom", line);
+	if (h->known && dgr_pr_is_json(p)) {
+		dgr_pr_dbl(p, "headroom_rate_factor", NULL, h->rate_factor, 3);
+	}
+	fmt_losses(line, sizeof(line), &l);
+	dgr_pr_str(p, "losses", "losses", line);
+	if (dgr_pr_is_json(p)) {
+		dgr_pr_bool(p, "any_loss", NULL, any_loss(&l));
+	}
+	snprintf(line, sizeof(line), "%s (%s)", st, reason);
+	dgr_pr_str(p, "run", "run", line);
+	n = summary_findings(r, findings, 4);
+	dgr_pr_arr_begin(p, "findings", n ? "findings" : NULL);
+	for (i = 0; i < n; i++) {
+		arr_item(p, findings[i]);
+	}
+	dgr_pr_arr_end(p);
+	n = report_actions(r, actions, 3);
+	dgr_pr_arr_begin(p, "actions", "first actions");
+	for (i = 0; i < n; i++) {
+		arr_item(p, actions[i]);
+	}
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_end(p);
+}
+
+int report_print(struct dgr_pr *p, const struct report *r)
+{
+	const char *actions[REPORT_MAX_ACTIONS];
+	unsigned int i, n;
 	uint64_t malformed = r->wire ? r->wire->malformed_frames : 0;
 
 	cur_report = r;
 	if (!dgr_pr_is_json(p)) {
-		dgr_pr_text_line(
-		    p, "latency-report: percentiles are nearest-rank (rank = ceil(p * n))");
+		/* the answer first; the JSON has it in its own keys */
+		report_print_summary(p, r);
+		dgr_pr_text_line(p, "Details");
 	}
-	dgr_pr_str(p, "percentiles", "percentiles", "nearest-rank");
+	dgr_pr_str(p, "percentiles", "percentiles (rank = ceil(p x n))", "nearest-rank");
 	dgr_pr_arr_begin(p, "inputs", NULL);
 	if (dgr_pr_is_json(p)) {
 		for (i = 0; i < r->n_inputs; i++) {
@@ -1260,25 +1417,10 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	if (r->vicious) {
 		print_vicious(p, r->vicious);
 	}
+	n = report_actions(r, actions, REPORT_MAX_ACTIONS);
 	dgr_pr_arr_begin(p, "mitigations", "mitigations the tuning guide recommends:");
-	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit; mit++) {
-		if (dgr_pr_is_json(p)) {
-			dgr_pr_str(p, NULL, NULL, *mit);
-		} else {
-			dgr_pr_text_line(p, "- %s", *mit);
-		}
-	}
-	/* "none needed" does not stand beside a vicious cycle */
-	mit = regime_mitigations(r->verdict.regime, r->verdict_tx);
-	if (r->vicious && r->vicious->found && r->verdict.regime == REGIME_HEALTHY) {
-		mit = regime_mitigations(REGIME_UNKNOWN, 0);
-	}
-	for (; *mit; mit++) {
-		if (dgr_pr_is_json(p)) {
-			dgr_pr_str(p, NULL, NULL, *mit);
-		} else {
-			dgr_pr_text_line(p, "- %s", *mit);
-		}
+	for (i = 0; i < n; i++) {
+		arr_item(p, actions[i]);
 	}
 	dgr_pr_arr_end(p);
 	dgr_pr_obj_end(p);

@@ -112,7 +112,27 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
  */
 void report_check_apart(struct report *r);
 
-/* Prints the whole report. Returns 0, or -1 when a summary could not be computed. */
+/* Most mitigations report_actions gives (the vicious cycle's cure and the regime's). */
+#define REPORT_MAX_ACTIONS 16
+
+/*
+ * The report's actions, most important first: the vicious cycle's cure when
+ * there is one, then the verdict's mitigations. Fills out[] with up to max
+ * static strings; returns how many.
+ */
+unsigned int report_actions(const struct report *r, const char **out, unsigned int max);
+
+/*
+ * The summary screen: verdict, its one-line reason, headroom, the loss
+ * account in one line, the run's status, the findings beside the verdict and
+ * the first three actions ("summary" in JSON; --brief prints only this).
+ */
+void report_print_summary(struct dgr_pr *p, const struct report *r);
+
+/*
+ * Prints the whole report: as text the summary screen first, then the
+ * details. Returns 0, or -1 when a summary could not be computed.
+ */
 int report_print(struct dgr_pr *p, const struct report *r);
 
 #endif

@@ -77,6 +77,12 @@ check_eq "$(jq -r '[.capture.other_port_datagrams, ([.capture.other_ports[].port
 "$LR" --no-progress "$cap" >"$tmp/bare.txt" 2>&1
 check "bare capture: the text report says which --udp-port to give" \
 	grep -qE "note: analyse them with --udp-port ($hport,$fport|$fport,$hport) " "$tmp/bare.txt"
+ports_re="($hport,$fport|$fport,$hport)"
+check "bare capture: the verdict says the stream was not found on the ports analysed, not that it never started" \
+	jq -e --arg re "^the stream was not found on the ports analysed: [0-9]+ UDP datagrams on other ports \\($ports_re\\) decode as DG-RDMA or DCP; analyse them with --udp-port $ports_re$" \
+	'.regime.label == "unknown" and (.regime.reason | test($re))' "$tmp/bare.json"
+check "bare capture: the summary screen's findings name the datagrams on other ports" \
+	grep -qE "^    - [0-9]+ UDP datagrams on other ports decode as DG-RDMA or DCP" "$tmp/bare.txt"
 "$LR" --json --no-progress --udp-port="9,$fport" --path tx "$cap" >"$tmp/tx.json"
 check_eq "$(jq -r '[.wire.tx.transactions, .wire.tx.matched, (.wire.rx == null), .connections[0].host_by, .connections[0].a] | join(" ")' "$tmp/tx.json")" \
 	"64 64 true path 127.0.0.1:$hport/id 0" "bare capture, --udp-port and --path tx: 64 TX transactions, the host is the data sender"
