@@ -93,6 +93,11 @@ sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/slow.fpga.json"
 diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
 check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
 check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
+# the host's own summary says the producer dropped, with the emulator's count of drop reports
+check_eq "$(jq -r '.producer_drops | [.dropped, .discontinuities] | join(" ")' "$tmp/slow.host.json")" "yes $disc" \
+	"slow consumer: dgrdma-host's summary says the producer dropped, with the emulator's discontinuities_sent"
+check_eq "$(jq -r '.producer_drops.dropped' "$tmp/healthy.host.json")" "no" \
+	"healthy: dgrdma-host's summary says the producer did not drop"
 verdict slow throughput-bound
 # The guide's vicious cycle: the emulator (report_data_loss true, its default) spends a buffer on a
 # discontinuity after its first drop, the slow consumer never frees buffers fast enough again,

@@ -160,6 +160,50 @@ static void print_tolerable(struct dgr_pr *p, const struct dgr_conn_opts *co, st
 }
 
 /*
+ * rx: whether the stream shows that the producer (the FPGA's ADC) dropped
+ * samples. samples_lost counts only the gaps the ramp check saw in what
+ * arrived; an FPGA that reports its drops sends discontinuity messages, and
+ * one whose stream stopped may have dropped every sample since.
+ */
+static void print_producer_drops(struct dgr_pr *p, const struct dgr_conn_stats *s,
+				 const struct dgr_ramp *ramp, bool ramp_checked,
+				 enum host_status status)
+{
+	const bool stopped = status == HOST_STALLED;
+	const char *dropped = "no";
+	char why[256];
+
+	if (s->discontinuities || (ramp_checked && ramp->gaps)) {
+		dropped = "yes";
+		snprintf(why, sizeof(why),
+			 "the stream shows %" PRIu64 " drop periods reported by the producer "
+			 "(discontinuity messages) and %" PRIu64
+			 " gaps in the sample ramp: it dropped samples while no buffer was free",
+			 s->discontinuities, ramp_checked ? ramp->gaps : 0);
+	} else if (stopped) {
+		dropped = "unknown";
+		snprintf(why, sizeof(why),
+			 "the stream stopped before its end: a producer that kept sampling dropped "
+			 "every sample since, which no message reaches the host to show (the "
+			 "FPGA's own counters say: latency-report on a run recorded with it)");
+	} else if (!ramp_checked) {
+		dropped = "unknown";
+		snprintf(why, sizeof(why),
+			 "no discontinuity message; the ramp was not checked (--no-ramp-check), "
+			 "so a producer that does not report its drops is not seen");
+	} else {
+		snprintf(why, sizeof(why),
+			 "no discontinuity message and no gap in the sample ramp");
+	}
+	dgr_pr_obj_begin(p, "producer_drops", NULL);
+	dgr_pr_str(p, "dropped", NULL, dropped);
+	dgr_pr_u64(p, "discontinuities", NULL, s->discontinuities);
+	dgr_pr_u64(p, "ramp_gaps", NULL, ramp_checked ? ramp->gaps : 0);
+	dgr_pr_str(p, "why", NULL, why);
+	dgr_pr_obj_end(p);
+}
+
+/*
  * The frame numbering as the run ended (dgr_seq_state), printed when it did
  * not end as asked: a stall on ACKs or retransmission explains itself.
  * peer_ack_end, rx_highest and ack_base are left out while there is none.
@@ -235,6 +279,9 @@ static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn 
 		dgr_pr_u64(p, "buffers_unanswered", NULL, sm->unanswered);
 	}
 	dgr_pr_u64(p, "frames_dropped_injected", NULL, dgr_conn_injected_drops(c));
+	if (rx) {
+		print_producer_drops(p, &s, ramp, cfg->co.check_ramp, sm->status);
+	}
 	if (rx && cfg->stall) {
 		dgr_pr_obj_begin(p, "consumer_stall", NULL);
 		dgr_pr_u64(p, "at_buffer", NULL, cfg->stall_at);
