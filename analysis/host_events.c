@@ -298,6 +298,33 @@ static void note_host_pid(struct host_analysis *h, uint64_t vpid)
 	h->host_pids[h->n_host_pids++] = (uint32_t)vpid;
 }
 
+/* dgrdma:stream_config: the first connection's facts (repeated with every snapshot). */
+static void on_host_config(struct host_analysis *h, const struct host_event *ev)
+{
+	struct ha_facts *f = &h->facts;
+
+	if (f->host) {
+		return;
+	}
+	f->host = he_get(ev, "buffers", &f->host_buffers) &&
+		  he_get(ev, "buffer_size", &f->buffer_size) &&
+		  he_get(ev, "peer_buffers", &f->peer_buffers);
+}
+
+/* dgrdma_fpga:stream_config: the first emulator's facts. */
+static void on_fpga_config(struct host_analysis *h, const struct host_event *ev)
+{
+	struct ha_facts *f = &h->facts;
+
+	if (f->fpga) {
+		return;
+	}
+	f->fpga = he_get(ev, "buffers", &f->fpga_buffers) &&
+		  he_get(ev, "rate_sps", &f->fpga_rate_sps) &&
+		  he_get(ev, "buffer_size", &f->fpga_buffer_size) &&
+		  he_get(ev, "host_buffers", &f->fpga_host_buffers);
+}
+
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
 	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, v;
@@ -424,6 +451,8 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		if (he_get(ev, "drops", &v)) {
 			h->c.socket_drops += v;
 		}
+	} else if (!strcmp(n, "stream_config")) {
+		on_host_config(h, ev);
 	} else if (!strcmp(n, "thread_start")) {
 		on_thread(h, ev, false);
 	} else if (!strcmp(n, "counters")) {
@@ -445,6 +474,8 @@ static void on_fpga_event(struct host_analysis *h, const struct host_event *ev, 
 		h->c.fpga_underruns++;
 	} else if (!strcmp(n, "drop_period")) {
 		h->c.fpga_drop_periods++;
+	} else if (!strcmp(n, "stream_config")) {
+		on_fpga_config(h, ev);
 	} else if (!strcmp(n, "thread_start")) {
 		on_thread(h, ev, true);
 	} else if (!strcmp(n, "counters")) {

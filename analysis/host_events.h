@@ -105,6 +105,23 @@ struct ha_counts {
 
 #define HA_MAX_PIDS 16
 
+/*
+ * The stream's facts as the trace records them (dgrdma:stream_config,
+ * dgrdma_fpga:stream_config; docs/tracepoints.md): the first connection's of
+ * the host, the first emulator's. 0: not in the trace.
+ */
+struct ha_facts {
+	bool host;		/* a dgrdma:stream_config was read */
+	uint64_t host_buffers;	/* H */
+	uint64_t buffer_size;	/* S */
+	uint64_t peer_buffers;	/* E as the host was told */
+	bool fpga;		/* a dgrdma_fpga:stream_config was read */
+	uint64_t fpga_buffers;	/* E, the emulator's own */
+	uint64_t fpga_rate_sps; /* its sample rate */
+	uint64_t fpga_buffer_size;
+	uint64_t fpga_host_buffers; /* H as the emulator was told */
+};
+
 struct host_analysis {
 	struct ha_pending *tab; /* RX: (vpid, conn, buffer, txn_id); TX: (vpid, conn, buffer) */
 	struct series lat, wait, work, send; /* t = txn_complete time */
@@ -124,6 +141,7 @@ struct host_analysis {
 	struct series lat_txn;	 /* the transaction's id, one per sample of lat */
 	struct series tx_credit; /* t = txn_sent time */
 	struct ha_counts c;
+	struct ha_facts facts;
 	struct ha_thread threads[HA_MAX_THREADS];
 	unsigned int n_threads;
 	struct ha_counter_src srcs[HA_MAX_COUNTER_SRCS];

@@ -652,20 +652,96 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The tolerable latency: --tolerable-us, else buffers x size / rate, else estimated (wa). */
-static void set_tolerable(struct report *rep, const struct options *o, bool facts_from_options,
-			  bool facts_from_run_json, const struct wire_analysis *wa)
+/* Whether the options give any of the tolerable latency's facts. */
+static bool facts_from_options(const struct options *o)
 {
+	return o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size ||
+	       o->run.rate_bytes;
+}
+
+/*
+ * The facts the trace records (dgrdma:stream_config, dgrdma_fpga:stream_config)
+ * into the ones ri does not know: the options and run.json come first. The
+ * FPGA's buffers and rate are the emulator's own when it was traced, else
+ * the buffers the host was told. Returns whether any fact came from the trace.
+ */
+static bool take_trace_facts(const struct host_analysis *ha, struct run_info *ri,
+			     struct report *rep)
+{
+	const struct ha_facts *f = ha ? &ha->facts : NULL;
+	const struct {
+		const char *what;
+		uint64_t used, traced;
+	} cmp[] = {
+		{ "host buffers", ri->host_buffers, f && f->host ? f->host_buffers : 0 },
+		{ "buffer size", ri->buffer_size, f && f->host ? f->buffer_size : 0 },
+		{ "FPGA buffers", ri->fpga_buffers, f && f->fpga ? f->fpga_buffers : 0 },
+		{ "rate, bytes/s", ri->rate_bytes,
+		  f && f->fpga ? f->fpga_rate_sps * DGR_SAMPLE_BYTES : 0 },
+	};
+	bool took = false;
+	size_t i;
+
+	rep->n_facts_disagree = 0;
+	if (!f || (!f->host && !f->fpga)) {
+		return false;
+	}
+	for (i = 0; i < sizeof(cmp) / sizeof(cmp[0]); i++) {
+		if (cmp[i].used && cmp[i].traced && cmp[i].used != cmp[i].traced) {
+			snprintf(rep->facts_disagree[rep->n_facts_disagree++],
+				 sizeof(rep->facts_disagree[0]),
+				 "%s: %" PRIu64
+				 " given, but the trace's stream_config says %" PRIu64,
+				 cmp[i].what, cmp[i].used, cmp[i].traced);
+		}
+	}
+	if (!ri->host_buffers && (f->host ? f->host_buffers : f->fpga_host_buffers)) {
+		ri->host_buffers = f->host ? f->host_buffers : f->fpga_host_buffers;
+		took = true;
+	}
+	if (!ri->buffer_size && (f->host ? f->buffer_size : f->fpga_buffer_size)) {
+		ri->buffer_size = f->host ? f->buffer_size : f->fpga_buffer_size;
+		took = true;
+	}
+	if (!ri->fpga_buffers && (f->fpga ? f->fpga_buffers : f->peer_buffers)) {
+		ri->fpga_buffers = f->fpga ? f->fpga_buffers : f->peer_buffers;
+		took = true;
+	}
+	if (!ri->rate_bytes && f->fpga && f->fpga_rate_sps) {
+		ri->rate_bytes = f->fpga_rate_sps * DGR_SAMPLE_BYTES;
+		took = true;
+	}
+	return took;
+}
+
+/*
+ * The run's facts (rep->run: the options', then run.json's, then the trace's)
+ * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
+ * estimated (wa). Live and offline call it with what they have read, so that
+ * both judge by the same facts.
+ */
+static void set_tolerable(struct report *rep, const struct options *o, bool from_options,
+			  bool facts_from_run_json, const struct wire_analysis *wa,
+			  const struct host_analysis *ha)
+{
+	static const char *const sources[8] = {
+		"none",	 "options",	      "run.json",	    "options and run.json",
+		"trace", "options and trace", "run.json and trace", "options, run.json and trace",
+	};
+	bool from_trace;
+
+	rep->run = o->run;
+	from_trace = take_trace_facts(ha, &rep->run, rep);
 	rep->tolerable_source = "none";
 	if (o->tolerable_ns) {
 		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] = o->tolerable_ns;
 		rep->tolerable_source = "options";
-	} else if (headroom_tolerable_ns(&o->run)) {
+	} else if (headroom_tolerable_ns(&rep->run)) {
 		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] =
-		    headroom_tolerable_ns(&o->run);
-		rep->tolerable_source = !facts_from_run_json ? "options"
-					: facts_from_options ? "options and run.json"
-							     : "run.json";
+		    headroom_tolerable_ns(&rep->run);
+		rep->tolerable_source =
+		    sources[(from_options || (!facts_from_run_json && !from_trace) ? 1 : 0) |
+			    (facts_from_run_json ? 2 : 0) | (from_trace ? 4 : 0)];
 	} else if (wa) {
 		rep->tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa->dir[WA_RX]);
 		rep->tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa->dir[WA_TX]);
@@ -735,16 +811,15 @@ static int decide(struct report *rep, const struct wire_analysis *wa,
  * wire and the trace on one axis (into js) and the verdict.
  * Returns 0, or -1 when memory runs out.
  */
-static int build_report(struct report *rep, const struct options *o, bool facts_from_options,
+static int build_report(struct report *rep, const struct options *o, bool from_options,
 			bool facts_from_run_json, struct wire_analysis *wa,
 			struct host_analysis *ha, struct vicious *vc, struct join_series *js)
 {
-	set_tolerable(rep, o, facts_from_options, facts_from_run_json, wa);
+	set_tolerable(rep, o, from_options, facts_from_run_json, wa, ha);
 	if (wa) {
 		vicious_finish(vc, rep->tolerable_ns[WA_RX]);
 		rep->vicious = vc;
 	}
-	rep->run = o->run;
 	rep->wire = wa;
 	rep->host = ha;
 	report_check_apart(rep);
@@ -1167,6 +1242,10 @@ static int live_tick(void *ctx, char *errbuf)
 		wire[i] = &h->wa.lat[WA_RX];
 		wire_from[i] = h->wire_mark;
 		wires = wires && h->wa_on;
+		/* the facts the trace has brought so far, by the final report's rules */
+		h->rep.so_far = true;
+		set_tolerable(&h->rep, v->o, facts_from_options(v->o), false,
+			      h->wa_on ? &h->wa : NULL, &h->ha);
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
 		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
 		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
@@ -1200,14 +1279,13 @@ static int live_tick(void *ctx, char *errbuf)
  */
 static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
-	const bool facts_from_options =
-	    o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size || o->run.rate_bytes;
 	struct dgr_pr pr;
 
 	if (h->wa_on) {
 		wa_finish(&h->wa);
 	}
-	if (build_report(&h->rep, o, facts_from_options, false, h->wa_on ? &h->wa : NULL, &h->ha,
+	h->rep.so_far = false;
+	if (build_report(&h->rep, o, facts_from_options(o), false, h->wa_on ? &h->wa : NULL, &h->ha,
 			 &h->vc, &h->js)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
@@ -1306,8 +1384,6 @@ static int live_wire_open(const struct options *o, struct live_host *h, unsigned
  */
 static int run_live(const struct options *o)
 {
-	const bool facts_from_options =
-	    o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size || o->run.rate_bytes;
 	struct host_analysis *hs[LIVE_MAX_HOSTS];
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct ctf_live_opts lo = { 0 };
@@ -1328,7 +1404,7 @@ static int run_live(const struct options *o)
 	memset(&facts, 0, sizeof(facts));
 	facts.run = o->run;
 	facts.host_pids_from = o->n_pids ? HOST_PIDS_OPTIONS : HOST_PIDS_ALL;
-	set_tolerable(&facts, o, facts_from_options, false, NULL);
+	set_tolerable(&facts, o, facts_from_options(o), false, NULL, NULL);
 	for (i = 0; i < v->n; i++) {
 		struct live_host *h = &v->hosts[i];
 
@@ -1531,7 +1607,7 @@ int main(int argc, char **argv)
 	struct run_folder *folders = NULL;
 	uint32_t pids[HA_MAX_PIDS];
 	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, n_pids = 0, i;
-	bool facts_from_options, facts_from_run_json = false, wa_on = false, ha_on = false;
+	bool facts_given, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
 	 */
@@ -1554,8 +1630,7 @@ int main(int argc, char **argv)
 	if (o.live) {
 		return run_live(&o);
 	}
-	facts_from_options =
-	    o.run.host_buffers || o.run.fpga_buffers || o.run.buffer_size || o.run.rate_bytes;
+	facts_given = facts_from_options(&o);
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
 	join_series_init(&js);
@@ -1729,7 +1804,7 @@ int main(int argc, char **argv)
 	rep.n_inputs = o.n_inputs;
 	rep.folders = folders;
 	rep.n_folders = n_folders;
-	if (build_report(&rep, &o, facts_from_options, facts_from_run_json, wa_on ? &wa : NULL,
+	if (build_report(&rep, &o, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
 			 ha_on ? &ha : NULL, &app.vc, &js)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;

@@ -636,6 +636,14 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
 		return 0;
 	}
+	if (!s && !data_transactions && r->so_far) {
+		memset(&r->verdict, 0, sizeof(r->verdict));
+		r->verdict.regime = REGIME_UNKNOWN;
+		snprintf(r->verdict.reason, sizeof(r->verdict.reason),
+			 "no data transaction yet: the stream has not started so far");
+		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
+		return 0;
+	}
 	if (!s) {
 		classify_no_doorbells(data_transactions, &r->verdict);
 		snprintf(r->summary, sizeof(r->summary), "%s", regime_label(r->verdict.regime));
@@ -1385,6 +1393,12 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	print_fact(p, "buffer_size", "buffer size, bytes", r->run.buffer_size, "unknown");
 	print_fact(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes, "unknown");
 	dgr_pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
+	dgr_pr_arr_begin(p, "trace_disagrees",
+			 r->n_facts_disagree ? "the trace's own facts disagree" : NULL);
+	for (i = 0; i < r->n_facts_disagree; i++) {
+		arr_item(p, r->facts_disagree[i]);
+	}
+	dgr_pr_arr_end(p);
 	dgr_pr_obj_end(p);
 	if (r->wire && print_wire(p, r)) {
 		return -1;

@@ -44,8 +44,11 @@ struct report {
 	struct run_info run;
 	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
 	const char *fpga_source;	  /* the file they came from */
-	const char *tolerable_source;	  /* "options", "run.json", "estimated", "none" */
-	uint64_t tolerable_ns[2];	  /* per wire direction (RX, TX) */
+	const char *tolerable_source; /* "options", "run.json", "trace", ..., "estimated", "none" */
+	/* the trace's stream facts that differ from the ones used (options or run.json) */
+	char facts_disagree[4][160];
+	unsigned int n_facts_disagree;
+	uint64_t tolerable_ns[2]; /* per wire direction (RX, TX) */
 	uint64_t host_tolerable_ns;
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
@@ -68,6 +71,7 @@ struct report {
 	uint64_t underruns;	       /* underrun periods it reported */
 	const struct vicious *vicious; /* the vicious cycle finding (NULL: no capture) */
 	char summary[512];	       /* the verdict in one line */
+	bool so_far; /* --live's intervals: the run goes on (no "never started") */
 };
 
 /* --fail-on: verdicts that make latency-report exit DGR_EXIT_FINDING. */

@@ -89,8 +89,16 @@ static void thread_start_tp(const struct fpga_emu *e)
 		    (int32_t)getpriority(PRIO_PROCESS, 0), mask);
 }
 
+static void stream_config_tp(const struct fpga_emu *e)
+{
+	DGR_FPGA_TP(stream_config, (uint16_t)e->cfg.local_src_id, (uint8_t)e->cfg.mode,
+		    e->cfg.rate_sps, e->cfg.nbuffers, e->cfg.buffer_size, e->cfg.host_buffers);
+}
+
+/* The counters, and the stream's facts beside them for a live view that attached late. */
 static void counters_tp(const struct fpga_emu *e)
 {
+	stream_config_tp(e);
 	DGR_FPGA_TP(counters, e->adc.next_sample, e->adc.dropped_samples,
 		    (uint64_t)e->adc.num_dropped_samps, e->cnt.discontinuities_sent,
 		    e->cnt.transactions_sent, e->prod.doorbells, e->dac.num_underruns,
@@ -134,6 +142,7 @@ int fpga_run(struct fpga_emu *e)
 	end_ns = e->cfg.duration_ns ? e->t0_ns + e->cfg.duration_ns : UINT64_MAX;
 	e->next_counters_ns = e->t0_ns + period;
 	thread_start_tp(e);
+	stream_config_tp(e);
 	fpga_start_workers(e);
 	for (;;) {
 		uint64_t d, t;

@@ -136,6 +136,22 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, discontinuity,
 		lttng_ust_field_integer(uint32_t, txn_id, txn_id)
 		lttng_ust_field_integer(uint16_t, buffer, buffer)))
 
+/*
+ * The emulator's stream facts: mode (0 adc, 1 dac, 2 perftest), the sample rate in
+ * samples/s (rounded, its rate_sps property), its buffers per port (E), their size and the
+ * host's buffers (H) it was told. Fired when it starts and with every counters snapshot.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, stream_config,
+	LTTNG_UST_TP_ARGS(uint16_t, conn, uint8_t, mode, uint64_t, rate_sps, uint32_t, buffers,
+			  uint32_t, buffer_size, uint32_t, host_buffers),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint16_t, conn, conn)
+		lttng_ust_field_integer(uint8_t, mode, mode)
+		lttng_ust_field_integer(uint64_t, rate_sps, rate_sps)
+		lttng_ust_field_integer(uint32_t, buffers, buffers)
+		lttng_ust_field_integer(uint32_t, buffer_size, buffer_size)
+		lttng_ust_field_integer(uint32_t, host_buffers, host_buffers)))
+
 /* Periodic snapshot of the emulator's hardware-style counters (its DCP properties). */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma_fpga, counters,
 	LTTNG_UST_TP_ARGS(uint64_t, samples_produced, uint64_t, dropped_samples,

@@ -228,6 +228,23 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, counters,
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		DGR_CONN_STATS_FIELDS(DGRDMA_TP_STATS_FIELD)))
 
+/*
+ * The connection's stream facts as configured: direction (enum dgr_direction: 0 rx, 1 tx,
+ * 2 both), host buffers (H), their size (S) and the FPGA's buffers (E) as the host was told.
+ * Fired when the connection starts and with every counters snapshot, so that a live view
+ * attaching late has them within one period; latency-report takes the tolerable latency's
+ * facts from it when the options and run.json do not give them.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dgrdma, stream_config,
+	LTTNG_UST_TP_ARGS(uint16_t, conn, uint8_t, direction, uint16_t, buffers,
+			  uint32_t, buffer_size, uint16_t, peer_buffers),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint16_t, conn, conn)
+		lttng_ust_field_integer(uint8_t, direction, direction)
+		lttng_ust_field_integer(uint16_t, buffers, buffers)
+		lttng_ust_field_integer(uint32_t, buffer_size, buffer_size)
+		lttng_ust_field_integer(uint16_t, peer_buffers, peer_buffers)))
+
 /* clang-format on */
 
 #endif /* DGRDMA_TP_H */

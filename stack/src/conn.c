@@ -394,6 +394,13 @@ bool dgr_thread_begin(struct dgr_conn *c, int t)
 /* Period of the dgrdma:counters snapshots (drop rate over a run needs a fine grain). */
 #define COUNTERS_PERIOD_NS 100000000ull
 
+/* The stream's facts for the trace's readers (dgrdma:stream_config). */
+static void stream_config_tp(const struct dgr_conn *c)
+{
+	DGR_TP(stream_config, c->o.conn_index, (uint8_t)c->o.direction, (uint16_t)c->o.buffers,
+	       c->o.buffer_size, (uint16_t)c->o.peer_buffers);
+}
+
 static void *control_thread(void *arg)
 {
 	struct dgr_conn *c = arg;
@@ -404,6 +411,7 @@ static void *control_thread(void *arg)
 	if (!dgr_thread_begin(c, DGR_T_CONTROL)) {
 		return NULL;
 	}
+	stream_config_tp(c);
 	while (!dgr_conn_stopping(c)) {
 		uint32_t seen = dgr_event_prepare(&c->ev_done);
 		uint64_t drops = 0;
@@ -421,6 +429,7 @@ static void *control_thread(void *arg)
 			last_counters = now;
 			dgr_conn_get_stats(c, &s);
 			DGR_TP(counters, c->o.conn_index, &s);
+			stream_config_tp(c);
 		}
 		if (c->o.stats_interval_ns && c->o.on_stats &&
 		    now - last_stats >= c->o.stats_interval_ns) {

@@ -65,8 +65,9 @@ fi
 diag "live URL $URL"
 check "the live URL names this machine and the session" \
 	grep -qE "^net://127\.0\.0\.1:[0-9]+/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/json/live.url"
-timeout 120 "$LR" --live --json --live-interval 0.5 --host-buffers 16 --buffer-size 16384 \
-	--sample-rate 2e6 --fpga-buffers 4 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
+# no facts given: the live view takes them from the trace (stream_config), the offline report
+# below from run.json, and both judge by the same rules (docs/analysis.md, "Live")
+timeout 120 "$LR" --live --json --live-interval 0.5 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
 LR_PID=$!
 stream json 3
 wait "$CAP_PID"
@@ -116,6 +117,11 @@ fi
 check_eq "$(tail -n 1 "$J" | jq -S -c '.regime | del(.mitigations)')" \
 	"$(jq -S -c '.regime | del(.mitigations)' "$WORK/json.offline.json")" \
 	"final verdict, reason, shape and headroom equal the offline report's"
+check_eq "$(tail -n 1 "$J" | jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, .tolerable_source, (.trace_disagrees | length)] | join(" ")') $(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, (.trace_disagrees | length)] | join(" ")' "$WORK/json.offline.json")" \
+	"16 4 16384 8000000 trace 0 16 4 16384 8000000 0" \
+	"no facts given: live took the run's facts from the trace, offline from run.json: the same four, none disagreeing"
+check_eq "$(tail -n 1 "$J" | jq -r '.regime.reason | test("the tolerable [0-9.]+ ms")') $(jq -s '[.[] | select(.kind == "interval") | .regime.reason | select(test("never started"))] | length' "$J")" \
+	"true 0" "the final verdict judged against the tolerable latency; no interval says the stream 'never started'"
 check_eq "$(jq -r '.host.rx.latency_ns.count' "$WORK/json.offline.json") $(jq -r '[.live.url, .live.relayd] | join(" ")' "$WORK/json/run.json")" \
 	"$(tail -n 1 "$J" | jq -r '.host.rx.latency_ns.count') $URL started" \
 	"run.json records the live URL and the relayd it started"

@@ -77,6 +77,28 @@ check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv"
 check_eq "$(grep ',socket,' "$tmp/csv/drops.csv" | cut -d, -f2-5)" "socket,7,1000,1033" "drops.csv row of the kernel's socket drops (frames_rx, socket_drops)"
 check_eq "$(jq -r '.regime.label' "$out")" "unknown" "no matched doorbell: regime unknown"
 
+check_eq "$(jq -r '.run.tolerable_source' "$out")" "none" "a trace without stream_config events gives no fact"
+
+# The stream's facts from the trace (dgrdma:stream_config, dgrdma_fpga:stream_config) when the
+# options and run.json give none: the host's buffers and size, the emulator's own buffers (8, over
+# the 64 the host was told) and its rate; an option still comes first.
+DGR_FIRE_ARGS=(--stream-config)
+if dgr_fire_traced "$tmp/facts/trace" "$sess-facts" "$tmp/lttng-facts.log" 1 'dgrdma:*' 'dgrdma_fpga:*'; then
+	"$LR" --json "$tmp/facts/trace" >"$tmp/facts.json" 2>"$tmp/err"
+	check_eq "$(jq -r '.run | [.host_buffers, .buffer_size, .fpga_buffers, .rate_bytes, .tolerable_source] | join(" ")' "$tmp/facts.json")" \
+		"255 2097152 8 40000000000 trace" "the run's facts from the trace's stream_config events"
+	"$LR" --json --fpga-buffers 3 "$tmp/facts/trace" >"$tmp/facts-opt.json" 2>"$tmp/err"
+	check_eq "$(jq -r '.run | [.host_buffers, .fpga_buffers, .tolerable_source] | join(" ")' "$tmp/facts-opt.json")" \
+		"255 3 options and trace" "an option comes before the trace's fact"
+	check_eq "$(jq -c '[.run.trace_disagrees, (input | .run.trace_disagrees)]' "$tmp/facts-opt.json" "$tmp/facts.json")" \
+		'[["FPGA buffers: 3 given, but the trace'"'"'s stream_config says 8"],[]]' \
+		"a given fact the trace contradicts is named; none when the trace's are used"
+	check_eq "$(jq -r '.host.events_seen.unknown_events' "$tmp/facts.json")" 0 "stream_config is a known event"
+else
+	not_ok "a trace of tp-fire --stream-config: $(tail -1 "$tmp/lttng-facts.log")"
+fi
+DGR_FIRE_ARGS=()
+
 # --pid: only the events of the named processes (vpid context) count; the others (and events
 # without the context) are counted as left out
 "$LR" --json --pid "$fire_pid" "$tmp/run/trace" >"$tmp/pid.json" 2>"$tmp/err"

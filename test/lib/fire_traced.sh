@@ -4,7 +4,8 @@
 # Other suites may run traced programs at the same time, and LTTng's per-user buffers would take
 # their events too: each tp-fire waits on a FIFO until its pid is tracked, then fires.
 
-# dgr_fire_traced TRACE SESSION LOG COUNT EVENT...: runs COUNT tp-fire processes recorded in the
+# dgr_fire_traced TRACE SESSION LOG COUNT EVENT...: runs COUNT tp-fire processes (with the
+# arguments of the array DGR_FIRE_ARGS, if set) recorded in the
 # LTTng session SESSION into the folder TRACE (the events EVENT..., context vpid), waits for
 # them and destroys the session. Sets DGR_FIRE_PIDS to their pids. Returns 0 when they were
 # recorded, 1 when the session could not be set up (LOG says why; the processes ran all the
@@ -18,7 +19,8 @@ dgr_fire_traced() {
 		fifos+=("$(mktemp -u "${TMPDIR:-/tmp}/dgrdma-fire-go.XXXXXX")")
 		mkfifo "${fifos[i]}" || return 1
 		# shellcheck disable=SC2016 # the inner script's own variables
-		bash -c 'read -r _ <"$0"; exec "$1" >/dev/null 2>&1' "${fifos[i]}" "$FIRE" &
+		bash -c 'read -r _ <"$0"; exec "${@:1}" >/dev/null 2>&1' "${fifos[i]}" "$FIRE" \
+			"${DGR_FIRE_ARGS[@]}" &
 		DGR_FIRE_PIDS+=($!)
 	done
 	(

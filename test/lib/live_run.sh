@@ -53,6 +53,6 @@ stream() {
 		sleep 0.1
 	done
 	"$DFPGA" --udp --bind "$FPGA_ADDR" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
-		--duration "$secs" --host-buffers 16 --buffer-size 16384 --quiet \
+		--duration "$secs" --fpga-buffers 4 --host-buffers 16 --buffer-size 16384 --quiet \
 		>"$WORK/$name.fpga.out" 2>&1
 }

@@ -56,6 +56,8 @@ dgrdma_fpga:drop_period	start_sample = 10000000000, count = 117
 dgrdma_fpga:underrun	sample = 118
 dgrdma_fpga:discontinuity	txn_id = 119, buffer = 120
 dgrdma_fpga:counters	samples_produced = 201, dropped_samples = 202, num_dropped_samps = 203, discontinuities_sent = 204, transactions_sent = 205, doorbells_received = 206, num_underruns = 207, frames_rx = 208, frames_tx = 209
+dgrdma:stream_config	conn = 7, direction = 1, buffers = 255, buffer_size = 2097152, peer_buffers = 64
+dgrdma_fpga:stream_config	conn = 0, mode = 2, rate_sps = 10000000000, buffers = 8, buffer_size = 65536, host_buffers = 37
 EOT
 )
 
@@ -73,7 +75,7 @@ record() {
 		lttng enable-event -u -s "$SESSION" 'dgrdma*' \
 			--filter '$ctx.procname == "tp-fire*"' >/dev/null &&
 		lttng start "$SESSION" >/dev/null &&
-		"$1" &&
+		"$1" --stream-config &&
 		lttng stop "$SESSION" >/dev/null &&
 		lttng destroy "$SESSION" >/dev/null
 }
@@ -85,7 +87,7 @@ payloads() {
 
 check "tp-fire ran under an lttng session" record "$FIRE" "$WORK/trace"
 GOT=$(payloads "$WORK/trace")
-check_eq "$(echo "$GOT" | wc -l)" "$(echo "$EXPECTED" | wc -l)" "one event recorded per event fired (25)"
+check_eq "$(echo "$GOT" | wc -l)" "$(echo "$EXPECTED" | wc -l)" "one event recorded per event fired (27)"
 while IFS= read -r line; do
 	event=${line%%	*}
 	got_line=$(echo "$GOT" | grep -F -x -- "$line")

@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
 {
 	long packets = 0, port = 18078, interval_ms = 0, burst = 0, b;
 	const char *peer, *ready_file = NULL;
+	bool stream_config = false;
 	FILE *ready;
 	int i;
 
@@ -151,6 +153,9 @@ int main(int argc, char **argv)
 			if (parse_num("--burst", argv[++i], 0, 1000000000, &burst)) {
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--stream-config")) {
+			/* apart: a trace with them gives latency-report the run's facts */
+			stream_config = true;
 		} else if (!strcmp(argv[i], "--ready-file") && i + 1 < argc) {
 			ready_file = argv[++i];
 		} else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
@@ -162,6 +167,10 @@ int main(int argc, char **argv)
 	}
 	fire_host_events();
 	fire_fpga_events();
+	if (stream_config) {
+		DGR_TP(stream_config, 7, 1, 255, UINT32_C(2097152), 64);
+		DGR_FPGA_TP(stream_config, 0, 2, UINT64_C(10000000000), 8, UINT32_C(65536), 37);
+	}
 	for (b = 0; b < burst; b++) {
 		DGR_TP(frame_rx, 9, (uint16_t)b, 64, 1, 0, 0);
 	}
