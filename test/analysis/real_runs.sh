@@ -96,8 +96,6 @@ check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow co
 # the host's own summary says the producer dropped, with the emulator's count of drop reports
 check_eq "$(jq -r '.producer_drops | [.dropped, .discontinuities] | join(" ")' "$tmp/slow.host.json")" "yes $disc" \
 	"slow consumer: dgrdma-host's summary says the producer dropped, with the emulator's discontinuities_sent"
-check_eq "$(jq -r '.producer_drops.dropped' "$tmp/healthy.host.json")" "no" \
-	"healthy: dgrdma-host's summary says the producer did not drop"
 verdict slow throughput-bound
 # The guide's vicious cycle: the emulator (report_data_loss true, its default) spends a buffer on a
 # discontinuity after its first drop, the slow consumer never frees buffers fast enough again,

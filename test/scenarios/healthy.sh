@@ -24,6 +24,8 @@ check_eq "$(jnum "$run/host.json" samples_lost)/$(jnum "$run/host.json" ramp_gap
 	"host ramp check: no sample lost, no gap"
 check_eq "$(jnum "$run/host.json" samples_received)" "$(jnum "$run/fpga.json" samples_sent)" \
 	"host received every sample the emulator sent"
+check_eq "$(jq -r '.producer_drops | [.dropped, .discontinuities, .ramp_gaps] | join(" ")' "$run/host.json")" "no 0 0" \
+	"dgrdma-host's summary: the producer did not drop"
 if scn_have_pcap "$run"; then
 	check_eq "$(jq -r '.wire.rx | [.transactions, .matched, .orphan_doorbells, .ordinal_mismatches] | join(" ")' "$run/report.json")" \
 		"$(jnum "$run/fpga.json" transactions_sent) $(jnum "$run/fpga.json" transactions_sent) 0 0" \
