@@ -21,7 +21,8 @@
 # behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
 # suites run one at a time after the others. A suite with the line "# make check: alone"
 # runs by itself at the end. Suites must not depend on timing luck: they run beside others.
-# Each suite's line gives its time; the slowest are listed at the end.
+# Each suite's line gives its time and its CPU (user+system); the slowest are listed at the end,
+# with the CPU of all.
 set -u
 
 only=""
@@ -39,6 +40,8 @@ jobs_max=${DGR_JOBS:-2}
 [[ $jobs_max =~ ^[1-9][0-9]?$ ]] || { echo "DGR_JOBS: '$jobs_max' is out of range 1..99" >&2; exit 2; }
 
 passed=0
+cpu_user=0
+cpu_sys=0
 failed=0
 skipped=0
 failed_names=()
@@ -67,19 +70,27 @@ isolated() {
 		exec "$0"' "$1"
 }
 
-# run_suite SUITE LOG ISOLATE: runs it under the timeout; writes "rc start end" to LOG.result
+# run_suite SUITE LOG ISOLATE: runs it under the timeout; writes "rc start end user sys" to
+# LOG.result: user and sys are the CPU seconds of the suite's processes (bash's `times` for the
+# subshell that waited on it; a process left to the end of a PID namespace is not counted)
 run_suite() {
-	local start end rc
+	local start end rc out
 	start=$(date +%s.%N)
-	if [ "$3" = 1 ]; then
-		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" bash -c "$(declare -f isolated); isolated \"\$1\"" \
-			isolated "$1" >"$2" 2>&1
-	else
-		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1
-	fi
-	rc=$?
+	out=$(
+		if [ "$3" = 1 ]; then
+			timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" bash -c "$(declare -f isolated); isolated \"\$1\"" \
+				isolated "$1" >"$2" 2>&1
+		else
+			timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1
+		fi
+		echo "$?"
+		times
+	)
+	rc=$(head -1 <<<"$out")
 	end=$(date +%s.%N)
-	echo "$rc $start $end" >"$2.result"
+	# times' last line: the children's user and system time, as 1m2.345s
+	echo "$rc $start $end $(tail -1 <<<"$out" | awk '{ for (i = 1; i <= 2; i++) {
+		split($i, t, "m"); sub(/s$/, "", t[2]); printf "%.2f ", t[1] * 60 + t[2] } }')" >"$2.result"
 }
 
 # suite_name SUITE: its path under the source or build folder
@@ -94,9 +105,9 @@ log_of() {
 
 # report SUITE LOG: its line (and its failures, skips), added to the totals
 report() {
-	local name log=$2 rc start end p s f note secs
+	local name log=$2 rc start end user sys p s f note secs
 	name=$(suite_name "$1")
-	read -r rc start end <"$log.result"
+	read -r rc start end user sys <"$log.result"
 	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
 	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
 	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
@@ -118,7 +129,10 @@ report() {
 	skipped=$((skipped + s))
 	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 	times+=("$secs $name")
-	printf '%-48s %4d passed %3d failed %3d skipped %7ss%s\n' "$name" "$p" "$f" "$s" "$secs" "$note"
+	cpu_user=$(awk -v a="$cpu_user" -v b="${user:-0}" 'BEGIN { print a + b }')
+	cpu_sys=$(awk -v a="$cpu_sys" -v b="${sys:-0}" 'BEGIN { print a + b }')
+	printf '%-48s %4d passed %3d failed %3d skipped %7ss  cpu %s+%ss%s\n' "$name" "$p" "$f" "$s" \
+		"$secs" "${user:-?}" "${sys:-?}" "$note"
 	if [ "$f" -gt 0 ]; then
 		failed_names+=("$name")
 		grep -E '^not ok|^#' "$log" | grep -vE '^# *(ok|info)' | head -40 | sed 's/^/    /'
@@ -203,6 +217,7 @@ done
 if [ "${#times[@]}" -gt 0 ]; then
 	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
+	echo "CPU of the suites: ${cpu_user} s user + ${cpu_sys} s system"
 fi
 if [ "${#failed_names[@]}" -gt 0 ]; then
 	echo "failed suites: ${failed_names[*]}"

@@ -5,6 +5,7 @@
  * partner where dgrdma-host is not wanted or not there yet).
  *
  *   fpga-test-host TRANSPORT rx [options]   consume the ADC stream, check the ramp
+ *                                           (--old-acks: the old host's frames, below)
  *   fpga-test-host TRANSPORT tx [options]   feed the DAC a ramp
  *   fpga-test-host TRANSPORT sink [options] count the ADC stream, doorbell at once (bench)
  *   fpga-test-host TRANSPORT read ADDR      DCP read, prints the value
@@ -41,6 +42,17 @@ struct host {
 	uint64_t timeout_ns, idle_ns;
 	bool dcp_doorbells;
 	bool hello;
+	/*
+	 * --old-acks: the pattern of a host that sends ACK-only frames toward the FPGA
+	 * (dgrdma-host before --peer-kind, issue #30): every doorbell goes in a frame of its
+	 * own with an even frame_seq, and an ACK-only frame (10 bytes) takes each odd one
+	 * between them. Frame 65535 is then ACK-only and frame 0 carries a doorbell at every
+	 * wrap, so the padding trap (docs/fpga.md section 11) always costs a doorbell.
+	 */
+	bool old_acks;
+	uint16_t ack_start; /* the peer's frames not yet acknowledged: ack_start.. */
+	uint8_t ack_count;  /* ..ack_start + ack_count - 1 */
+	uint64_t frames_tx, ack_only_tx;
 	double rate; /* tx: samples/s supplied, 0 = as fast as doorbells allow */
 	uint64_t tx_buffers;
 	bool tx_eof;
@@ -88,9 +100,15 @@ static int send_txn(struct host *h, uint32_t data_addr, uint32_t flag_addr, uint
 		if (rc == 1 || fb.msgs > 0) {
 			p.data = h->frame;
 			p.len = dgr_fb_finish(&fb);
+			if (h->old_acks) {
+				dgr_fb_set_ack(&fb, h->ack_start, h->ack_count);
+				h->ack_start = (uint16_t)(h->ack_start + h->ack_count);
+				h->ack_count = 0;
+			}
 			if (dgr_transport_send(h->tr, &p, 1, errbuf) != 1) {
 				fprintf(stderr, "send: %s\n", errbuf);
 			}
+			h->frames_tx++;
 		}
 		if (rc == 1) {
 			return 0;
@@ -98,6 +116,41 @@ static int send_txn(struct host *h, uint32_t data_addr, uint32_t flag_addr, uint
 		hdr.frame_seq = h->seq++;
 		dgr_fb_init(&fb, h->frame, h->cap, &hdr);
 	}
+}
+
+/*
+ * The old host's ACK-only frame: the 10-byte header alone (flags 0), acknowledging the
+ * peer's frames received since the last frame sent.
+ */
+static void send_ack_only(struct host *h)
+{
+	struct dgr_frame_hdr hdr = { .src_id = 0, .dst_id = 1 };
+	struct dgr_frame_builder fb;
+	struct dgr_tx_pkt p = { .data = h->frame, .proto = DGR_PROTO_DGRDMA };
+	char errbuf[DGR_ERRBUF_SIZE];
+
+	hdr.frame_seq = h->seq++;
+	dgr_fb_init(&fb, h->frame, h->cap, &hdr);
+	p.len = dgr_fb_finish(&fb);
+	dgr_fb_set_ack(&fb, h->ack_start, h->ack_count);
+	h->ack_start = (uint16_t)(h->ack_start + h->ack_count);
+	h->ack_count = 0;
+	if (dgr_transport_send(h->tr, &p, 1, errbuf) != 1) {
+		fprintf(stderr, "send: %s\n", errbuf);
+	}
+	h->frames_tx++;
+	h->ack_only_tx++;
+}
+
+/* Notes a frame of the peer's to acknowledge (in order; a gap restarts the run). */
+static void note_peer_frame(struct host *h, uint16_t seq)
+{
+	if (h->ack_count == 0 || (uint16_t)(h->ack_start + h->ack_count) != seq ||
+	    h->ack_count == UINT8_MAX) {
+		h->ack_start = seq;
+		h->ack_count = 0;
+	}
+	h->ack_count++;
 }
 
 /* Sends a DCP request without waiting (doorbells: the rx loop counts the answers). */
@@ -251,6 +304,9 @@ static void rx_release(struct host *h, struct rx_state *s, uint64_t now)
 		if (h->dcp_doorbells) {
 			dcp_send(h, DCP_KIND_WRITE, dcp_property_addr(0, 0x18), i);
 		} else {
+			if (h->old_acks && (h->seq & 1u)) {
+				send_ack_only(h);
+			}
 			send_txn(h, 0, h->fpga_bufs * h->size + 4 * i, DGR_DOORBELL_VALUE, NULL, 0);
 		}
 		s->doorbells++;
@@ -316,6 +372,9 @@ static int run_rx(struct host *h)
 				continue;
 			}
 			s.frames++;
+			if (h->old_acks) {
+				note_peer_frame(h, f.hdr.frame_seq);
+			}
 			while ((rc = dgr_frame_next_msg(&f, &m, NULL)) == 1) {
 				if (dgr_msg_validate(&m, mem_size, true, NULL) < 0) {
 					s.bad_msgs++;
@@ -344,11 +403,12 @@ static int run_rx(struct host *h)
 	       "\ndoorbells %" PRIu64 "\nframes %" PRIu64 "\nfirst_sample %" PRIu64
 	       "\nlast_sample %" PRIu32 "\nflag_index_errors %" PRIu64 "\nbad_msgs %" PRIu64
 	       "\nbad_frames %" PRIu64 "\nshort_buffers %" PRIu64 "\neof %d\nincomplete %u\n"
-	       "dcp_ok %" PRIu64 "\ndcp_err %" PRIu64 "\n",
+	       "dcp_ok %" PRIu64 "\ndcp_err %" PRIu64 "\nframes_tx %" PRIu64
+	       "\nack_only_tx %" PRIu64 "\n",
 	       s.transactions, s.samples, s.lost, s.gap_periods, s.discontinuities, s.disc_then_gap,
 	       s.doorbells, s.frames, s.first_sample, s.expect - 1, s.flag_index_errors, s.bad_msgs,
 	       s.bad_frames, s.short_buffers, s.eof ? 1 : 0, dgr_reasm_outstanding(s.reasm),
-	       s.dcp_ok, s.dcp_err);
+	       s.dcp_ok, s.dcp_err, h->frames_tx, h->ack_only_tx);
 	dgr_reasm_free(s.reasm);
 	free(s.mem);
 	return 0;
@@ -551,7 +611,8 @@ enum {
 	O_RATE,
 	O_TX_BUFFERS,
 	O_EOF,
-	O_HELLO
+	O_HELLO,
+	O_OLD_ACKS
 };
 
 int main(int argc, char **argv)
@@ -569,6 +630,7 @@ int main(int argc, char **argv)
 		{ "tx-buffers", required_argument, NULL, O_TX_BUFFERS },
 		{ "eof", no_argument, NULL, O_EOF },
 		{ "hello", no_argument, NULL, O_HELLO },
+		{ "old-acks", no_argument, NULL, O_OLD_ACKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dgr_transport_opts to;
@@ -629,6 +691,9 @@ int main(int argc, char **argv)
 			break;
 		case O_HELLO:
 			h.hello = true;
+			break;
+		case O_OLD_ACKS:
+			h.old_acks = true;
 			break;
 		default:
 			return 2;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dgrdma-fpga on raw Ethernet: two network namespaces joined by a veth pair (MTU
 # 9000) as root, or one user namespace holding both ends when not root; skipped
-# when neither is possible. Runs the dgrdma-host checks (host_checks.inc) and the
-# test host's exact drop accounting over the link.
+# when neither is possible. Runs the dgrdma-host checks (host_checks.inc), the
+# test host's exact drop accounting over the link, and the ACK-only padding lock-up
+# of the old host's pattern at the 16-bit wrap (issue #30).
 set -u
 if [ -z "${DGR_IN_USERNS:-}" ]; then
 	. "$DGR_SRC/test/lib/tap.sh"
@@ -16,6 +17,7 @@ if [ "$mode" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
 fi
 . "$DGR_SRC/test/integration/fpga/common.inc"
 . "$DGR_SRC/test/integration/fpga/host_checks.inc"
+. "$DGR_SRC/test/lib/capture.sh"
 if [ "$mode" = udp ]; then
 	skip "no network namespace here (neither root nor unshare --user --net)"
 	done_testing
@@ -67,6 +69,88 @@ check_eq "$(val "$WORK/np.host" first_sample)" "$(val "$WORK/np.json" dropped_be
 	"$LINK no --peer: the MAC is learned, the ramp starts at dropped_before_ready"
 check "$LINK no --peer: samples delivered ($(val "$WORK/np.host" samples))" \
 	[ "$(val "$WORK/np.host" samples)" -gt 0 ]
+
+# The old host's pattern (fpga-test-host --old-acks): each doorbell in a frame of its own with
+# an even frame_seq, an ACK-only frame of 10 bytes on each odd one. On raw Ethernet each
+# ACK-only frame is padded to 46 bytes and the emulator's parser, as the HDL's, reads the
+# padding as a frame 0 (docs/fpga.md section 11): rejected out of range until base_seqno is
+# within 32 of the wrap, then accepted. Frame 65535 is ACK-only, so its padding's frame 0 is
+# accepted, and the host's real frame 0 (a doorbell, always) is dropped as a duplicate: the
+# transaction record waits on that doorbell for good, every later flag is held and the ADC
+# drops. The run therefore locks up at its first wrap, every time; the host ends once nothing
+# has come for 2 s (its --idle), and the emulator is stopped then.
+old_host_trap() {
+	local j="$WORK/old.json" h="$WORK/old.host" r="$WORK/old.report.json" cap="" fp hp
+	if [ "$mode" = netns ] && command -v dumpcap >/dev/null; then
+		# the host's side, whole frames, DG-RDMA and DCP only (no neighbour discovery)
+		DGR_PCAP_RUN=("${HOST_RUN[@]}")
+		DGR_PCAP_OPTS=(-B 64)
+		cap="$WORK/old.pcapng"
+		dgr_pcap_start "$cap" "ether proto 0xf040 or ether proto 0xf042" \
+			"$DGR_HOST_IF" || not_ok "$LINK old host: dumpcap did not start"
+		DGR_PCAP_RUN=()
+		DGR_PCAP_OPTS=()
+	fi
+	"${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --old-acks --buffer-size 1024 --fpga-buffers 8 \
+		--idle 2 --timeout 240 rx >"$h" 2>"$WORK/old.herr" &
+	hp=$!
+	dgr_wait_listening "$hp" fpga-test-host "${HOST_T[@]}"
+	"${FPGA_RUN[@]}" "$FPGA" "${FPGA_T[@]}" --rate 6e6 --buffer-size 1024 --mtu 1100 \
+		--duration 300 --quiet --summary-json "$j" >"$WORK/old.out" 2>&1 &
+	fp=$!
+	FPGA_PIDS+=("$fp")
+	wait "$hp"
+	kill -INT "$fp" 2>/dev/null
+	wait "$fp"
+	check_eq "$?" 0 "$LINK old host: dgrdma-fpga exits 0"
+	diag "$LINK old host: $(jq -c '{ack_only_rx, padding_frames_rx, padding_frames_accepted,
+		frames_lost_to_padding, reject_out_of_range, reject_already_set, rej_ack, rej_seqno,
+		next_flag_txn_id, txns_waiting, txn_id_out_of_range, doorbells_received,
+		dropped_samples, dropped_open, frames_rx, frames_tx}' "$j"); host $(tr '\n' ' ' <"$h")"
+	check "$LINK old host: the host's frames went past the wrap ($(val "$h" frames_tx))" \
+		test "$(val "$h" frames_tx)" -gt 65536
+	check_eq "$(val "$j" ack_only_rx)" "$(val "$h" ack_only_tx)" \
+		"$LINK old host: the emulator took every ACK-only frame the host sent"
+	check_eq "$(val "$j" padding_frames_accepted)/$(val "$j" frames_lost_to_padding)" 1/1 \
+		"$LINK old host: one padding frame 0 accepted at the wrap, and the host's frame 0 lost to it"
+	check_eq "$(val "$j" rej_ack)/$(val "$j" rej_seqno)" 1/0 \
+		"$LINK old host: the debug registers froze at rej_seqno 0"
+	check "$LINK old host: the other ACK-only frames' padding was rejected out of range" \
+		test "$(val "$j" reject_out_of_range)" -gt 0
+	# doorbell k rides on frame 2k: frame 0 of the wrap (65536) carries doorbell 32768
+	check_eq "$(val "$j" next_flag_txn_id)/$(val "$j" doorbells_received)" 32768/32767 \
+		"$LINK old host: the flags stopped at the doorbell of the host's frame 0 (txn 32768)"
+	check_eq "$(jq '.doorbells_received + .frames_lost_to_padding + .txns_waiting + .txn_id_out_of_range' "$j")" \
+		"$(val "$h" doorbells)" \
+		"$LINK old host: the host's doorbells = flags written + the one lost + those held behind it"
+	check "$LINK old host: later doorbells wait in the transaction record ($(val "$j" txns_waiting))" \
+		test "$(val "$j" txns_waiting)" -gt 0
+	check "$LINK old host: the ADC dropped ($(val "$j" dropped_samples) + $(val "$j" dropped_open) still dropping)" \
+		test "$(jq '.dropped_samples + .dropped_open' "$j")" -gt 0
+	check "$LINK old host: the diagnosis names the lost frame 0 and the padding" \
+		grep -q "diagnosis: the host's frame 0 was dropped: the padding of an ACK-only frame" \
+		"$WORK/old.out"
+	if [ -z "$cap" ]; then
+		skip "$LINK old host: the capture needs root network namespaces and dumpcap"
+		return
+	fi
+	dgr_pcap_stop "$cap" "$(($(val "$h" frames_tx) + $(val "$j" frames_tx)))"
+	# latency-report on the host's side of the run: the finding and the lock-up itself
+	"$DGR_BUILD/bin/latency-report" --no-progress --json "$cap" >"$r" 2>"$WORK/old.report.err"
+	diag "$LINK old host capture: $(jq -c '.ack_only_to_fpga | del(.finding)' "$r")"
+	check_eq "$(jq '.ack_only_to_fpga.padded' "$r")" "$(val "$h" ack_only_tx)" \
+		"$LINK old host capture: latency-report flags every short ACK-only frame sent to the FPGA"
+	check_eq "$(jq -r '.ack_only_to_fpga.lockup | "\(.shown) \(.frame0_acked)"' "$r")" "true true" \
+		"$LINK old host capture: it shows the lock-up, the host's frame 0 acknowledged by the FPGA"
+	check "$LINK old host capture: the FPGA's data stopped within the host's 64 buffers after frame 0" \
+		jq -e '.ack_only_to_fpga.lockup.data_transactions_after <= 64' "$r"
+	check "$LINK old host capture: the host's doorbells after the last data had no effect" \
+		jq -e '.ack_only_to_fpga.lockup.doorbells_without_effect > 0' "$r"
+	check_eq "$(jq '.ack_only_to_fpga.lockup.doorbells_after' "$r")" \
+		"$(($(val "$h" doorbells) - $(val "$j" doorbells_received)))" \
+		"$LINK old host capture: doorbells from frame 0 on = the host's sent - the flags written"
+}
+old_host_trap
 
 if [ -x "$DHOST" ] && [ -x "$DCTL" ]; then
 	DH_PERF=0 # dgrdma-host perf runs in the UDP suite; kept out here for time
