@@ -64,6 +64,16 @@ analysis: $(ANALYSIS_FOLLOW_TEST)
 CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
 CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 
+# run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one.
+ANALYSIS_RUN_INFO_TEST := $(BUILD)/test/analysis/test_run_info
+$(ANALYSIS_RUN_INFO_TEST): $(BUILD)/obj/test/analysis/test_run_info.o \
+		$(call objs,analysis/run_info.c analysis/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_RUN_INFO_TEST)
+CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST)
+CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST)
+
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
 PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)

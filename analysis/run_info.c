@@ -436,6 +436,37 @@ static int command_value(const json_t *cmd, const char *opt, const char **val, c
 	return command_next(cmd, opt, &pos, val, errbuf);
 }
 
+/*
+ * The stream's rate in the recorded command: the last --sample-rate or --rate
+ * (its old name), as getopt_long takes them. 1 with *opt and *val, 0 when
+ * absent, -DGR_E_INVAL when one is the command's last element.
+ */
+static int command_rate(const json_t *cmd, const char **opt, const char **val, char *errbuf)
+{
+	static const char *const names[] = { "--sample-rate", "--rate" };
+	size_t best = 0, pos, at;
+	const char *v;
+	unsigned int k;
+	int rc, found = 0;
+
+	for (k = 0; k < 2; k++) {
+		pos = 0;
+		while ((rc = command_next(cmd, names[k], &pos, &v, errbuf)) > 0) {
+			at = pos;
+			if (!found || at > best) {
+				best = at;
+				*opt = names[k];
+				*val = v;
+				found = 1;
+			}
+		}
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	return found;
+}
+
 /* Whether flag opt stands in the recorded command from element from on (before "--"). */
 static bool command_flag(const json_t *cmd, size_t from, const char *opt)
 {
@@ -577,6 +608,7 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	char msg[DGR_ERRBUF_SIZE];
 	const char *val;
 	size_t i, n = json_array_size(cmd);
+	const char *opt_name;
 	bool fpga = false;
 	double rate;
 	int rc, prog;
@@ -627,12 +659,13 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 			*field = v;
 		}
 	}
-	rc = command_value(cmd, "--rate", &val, errbuf);
+	rc = command_rate(cmd, &opt_name, &val, errbuf);
 	if (rc < 0) {
 		return rc;
 	}
 	if (rc == 1) {
-		if (dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &rate, msg) < 0) {
+		/* 0: dgrdma-host tx as fast as credits allow, no rate to take */
+		if (dgr_parse_rate(opt_name, val, 0, RUN_INFO_MAX_RATE, &rate, msg) < 0) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
 		}
 		if (ri->rate_bytes == 0) {
