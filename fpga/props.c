@@ -517,9 +517,9 @@ static void print_settings(struct dgr_pr *pr, const struct fpga_emu *e)
 		dgr_transport_local_addr(e->tr, &a);
 		dgr_pr_str(pr, "local", NULL, dgr_addr_str(e->kind, &a, buf, sizeof(buf)));
 		if (e->have_peer) {
-			dgr_pr_str(pr, "peer", NULL,
-				   dgr_addr_str(e->kind, dgr_transport_peer(e->tr), buf,
-						sizeof(buf)));
+			dgr_pr_str(
+			    pr, "peer", NULL,
+			    dgr_addr_str(e->kind, dgr_transport_peer(e->tr), buf, sizeof(buf)));
 			dgr_pr_bool(pr, "peer_learned", NULL, e->peer_ns != 0);
 		}
 	}
@@ -545,7 +545,9 @@ static void print_settings(struct dgr_pr *pr, const struct fpga_emu *e)
 	dgr_pr_str(pr, "pacing", NULL, c->pacing_busy ? "busy" : "sleep");
 	dgr_pr_ns(pr, "timer_slack_ns", NULL, c->timer_slack_ns);
 	dgr_pr_ns(pr, "tick_ns", NULL, c->tick_ns);
-	dgr_pr_u64(pr, "seed", NULL, c->seed);
+	/* a string: a 64-bit number past 2^63 is no JSON integer most readers take */
+	snprintf(buf, sizeof(buf), "%" PRIu64, c->seed);
+	dgr_pr_str(pr, "seed", NULL, buf);
 	dgr_pr_dbl(pr, "drop_frames", NULL, c->drop_frames, 6);
 	dgr_pr_dbl(pr, "corrupt", NULL, c->corrupt, 6);
 	dgr_pr_dbl(pr, "drop_received", NULL, c->drop_rx, 6);

@@ -553,8 +553,13 @@ static void print_settings(struct dgr_pr *p, const struct host_cfg *cfg, const s
 		dgr_pr_u64(p, "port_base", NULL, co->port_base);
 	}
 	dgr_pr_dbl(p, "drop_frames", NULL, (double)co->rx_drop_ppm / 1e6, 6);
-	/* the seed in force: rx.c's fixed one when --seed is not given */
-	dgr_pr_u64(p, "seed", NULL, co->rx_drop_seed ? co->rx_drop_seed : 0x9E3779B97F4A7C15ull);
+	/*
+	 * the seed in force (rx.c's fixed one when --seed is not given), as a
+	 * string: a 64-bit number past 2^63 is no JSON integer most readers take
+	 */
+	snprintf(buf, sizeof(buf), "%" PRIu64,
+		 co->rx_drop_seed ? co->rx_drop_seed : (uint64_t)0x9E3779B97F4A7C15ull);
+	dgr_pr_str(p, "seed", NULL, buf);
 	dgr_pr_obj_end(p);
 }
 
