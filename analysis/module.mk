@@ -26,7 +26,7 @@ ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
-	analysis/run_info.c analysis/run_folder.c
+	analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
@@ -39,7 +39,7 @@ analysis: $(LATENCY_REPORT)
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
-	test/analysis/plot_live.sh test/analysis/run_folder.sh
+	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
@@ -63,6 +63,16 @@ $(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
 analysis: $(ANALYSIS_FOLLOW_TEST)
 CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
 CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
+
+# run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one.
+ANALYSIS_RUN_INFO_TEST := $(BUILD)/test/analysis/test_run_info
+$(ANALYSIS_RUN_INFO_TEST): $(BUILD)/obj/test/analysis/test_run_info.o \
+		$(call objs,analysis/run_info.c analysis/run_info_v1.c analysis/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_RUN_INFO_TEST)
+CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST)
+CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST)
 
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot

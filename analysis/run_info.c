@@ -21,6 +21,7 @@
 #include <dgrdma/wire.h>
 
 #include "run_info.h"
+#include "run_info_v1.h"
 
 /* A short description of a JSON value for a message: "null", "a string", "-5", "1e+308". */
 static const char *describe(const json_t *v, char *buf, size_t len)
@@ -166,7 +167,7 @@ struct key_rule {
  * required ones. where: the object's path for messages ("" at the top).
  */
 static int check_keys(const json_t *obj, const char *where, const struct key_rule *rules, size_t n,
-		      char *errbuf)
+		      const char *fmt, char *errbuf)
 {
 	const char *key;
 	json_t *v;
@@ -178,9 +179,10 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 		for (i = 0; i < n && strcmp(rules[i].key, key) != 0; i++) {
 		}
 		if (i == n) {
-			return dgr_errbuf_set(
-			    errbuf, DGR_E_INVAL, "%s%s%.60s: unknown key (not in %s)", where,
-			    *where ? "." : "", key, *where ? where : "the dgrdma-run/1 top level");
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "%s%s%.60s: unknown key (not in %s%s%s)", where,
+					      *where ? "." : "", key, *where ? "" : "the ",
+					      *where ? where : fmt, *where ? "" : " top level");
 		}
 		if (!(type_bit(v) & rules[i].types)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s%s%s: %s, expected %s", where,
@@ -191,15 +193,15 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 	for (i = 0; i < n; i++) {
 		if (rules[i].required && !json_object_get(obj, rules[i].key)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "%s%s%s: missing (a dgrdma-run/1 file has it)", where,
-					      *where ? "." : "", rules[i].key);
+					      "%s%s%s: missing (a %s file has it)", where,
+					      *where ? "." : "", rules[i].key, fmt);
 		}
 	}
 	return 0;
 }
 
 /* clocks.start / clocks.end: dgrdma-clocks' pair, or null. */
-static int check_clock_pair(const json_t *pair, const char *where, char *errbuf)
+static int check_clock_pair(const json_t *pair, const char *where, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
 		{ "monotonic_sec", T_INTEGER, true },  { "monotonic_nsec", T_INTEGER, true },
@@ -214,7 +216,7 @@ static int check_clock_pair(const json_t *pair, const char *where, char *errbuf)
 	if (json_is_null(pair)) {
 		return 0;
 	}
-	rc = check_keys(pair, where, rules, sizeof(rules) / sizeof(rules[0]), errbuf);
+	rc = check_keys(pair, where, rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf);
 	for (i = 0; rc == 0 && i < 5; i++) {
 		bool nsec = strstr(rules[i].key, "_nsec") != NULL;
 
@@ -239,7 +241,7 @@ static uint64_t realtime_ns(const json_t *pair)
 	return sec < UINT64_MAX / 1000000000ull - 1 ? sec * 1000000000ull + nsec : 0;
 }
 
-static int check_clocks(const json_t *clocks, char *errbuf)
+static int check_clocks(const json_t *clocks, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
 		{ "start", T_OBJECT | T_NULL, false },
@@ -249,13 +251,16 @@ static int check_clocks(const json_t *clocks, char *errbuf)
 	};
 	const json_t *v;
 
-	if (check_keys(clocks, "clocks", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+	if (check_keys(clocks, "clocks", rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf) <
+	    0) {
 		return -DGR_E_INVAL;
 	}
-	if ((v = json_object_get(clocks, "start")) && check_clock_pair(v, "clocks.start", errbuf)) {
+	if ((v = json_object_get(clocks, "start")) &&
+	    check_clock_pair(v, "clocks.start", fmt, errbuf)) {
 		return -DGR_E_INVAL;
 	}
-	if ((v = json_object_get(clocks, "end")) && check_clock_pair(v, "clocks.end", errbuf)) {
+	if ((v = json_object_get(clocks, "end")) &&
+	    check_clock_pair(v, "clocks.end", fmt, errbuf)) {
 		return -DGR_E_INVAL;
 	}
 	return 0;
@@ -340,7 +345,7 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 }
 
 /* The facts of "stream" into *ri (fields still 0 only). */
-static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
+static int read_stream(const json_t *stream, struct run_info *ri, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
 		{ "sample_rate", ~0u, false },	{ "rate_bytes", ~0u, false },
@@ -351,7 +356,8 @@ static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
 	uint64_t u;
 	double x;
 
-	if (check_keys(stream, "stream", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+	if (check_keys(stream, "stream", rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf) <
+	    0) {
 		return -DGR_E_INVAL;
 	}
 	if ((v = json_object_get(stream, "host_buffers"))) {
@@ -393,104 +399,19 @@ static int read_stream(const json_t *stream, struct run_info *ri, char *errbuf)
 }
 
 /*
- * The next value of option opt in the recorded command from element *pos on
- * ("--opt", "VALUE" or "--opt=VALUE", as getopt_long takes them; none after
- * "--"): 1, *val and *pos past it when found, 0 when absent, -DGR_E_INVAL when
- * the option is its last element.
+ * Adds the port of an address ADDR[:PORT] (default 18078) to ri's UDP ports;
+ * with host, also records ADDR:PORT as the host's address when ADDR is a
+ * specific one (not 0.0.0.0) and none is known yet. where names the value.
  */
-static int command_next(const json_t *cmd, const char *opt, size_t *pos, const char **val,
-			char *errbuf)
-{
-	size_t i, n = json_array_size(cmd), ol = strlen(opt);
-
-	for (i = *pos; i < n; i++) {
-		const char *a = json_string_value(json_array_get(cmd, i));
-
-		if (!strcmp(a, "--")) {
-			break;
-		}
-		if (!strncmp(a, opt, ol) && a[ol] == '=') {
-			*val = a + ol + 1;
-			*pos = i + 1;
-			return 1;
-		}
-		if (!strcmp(a, opt)) {
-			if (i + 1 == n) {
-				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-						      "command: %s is its last element (no value)",
-						      opt);
-			}
-			*val = json_string_value(json_array_get(cmd, i + 1));
-			*pos = i + 2;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* The first value of option opt in the whole recorded command (command_next). */
-static int command_value(const json_t *cmd, const char *opt, const char **val, char *errbuf)
-{
-	size_t pos = 0;
-
-	return command_next(cmd, opt, &pos, val, errbuf);
-}
-
-/* Whether flag opt stands in the recorded command from element from on (before "--"). */
-static bool command_flag(const json_t *cmd, size_t from, const char *opt)
-{
-	size_t i, n = json_array_size(cmd);
-
-	for (i = from; i < n; i++) {
-		const char *a = json_string_value(json_array_get(cmd, i));
-
-		if (!strcmp(a, "--")) {
-			break;
-		}
-		if (!strcmp(a, opt)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * The index of the dgrdma-host, dgrdma-ctl or dgrdma-fpga program in the
- * command (it may be wrapped: ip netns exec, taskset), or -1; *fpga tells
- * the emulator from the host-side tools.
- */
-static int find_program(const json_t *cmd, bool *fpga)
-{
-	size_t i, n = json_array_size(cmd);
-
-	for (i = 0; i < n; i++) {
-		const char *a = json_string_value(json_array_get(cmd, i));
-		const char *base = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
-
-		if (!strcmp(base, "dgrdma-host") || !strcmp(base, "dgrdma-ctl") ||
-		    !strcmp(base, "dgrdma-fpga")) {
-			*fpga = base[7] == 'f';
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
-/*
- * Adds the port of a --bind or --peer value (ADDR[:PORT], default 18078) to
- * ri's UDP ports; with host, also records ADDR:PORT as the host's address
- * when ADDR is a specific address.
- */
-static int take_udp_addr(struct run_info *ri, const char *opt, const char *val, bool host,
+static int take_udp_addr(struct run_info *ri, const char *where, const char *val, bool host,
 			 char *errbuf)
 {
 	const char *colon = strchr(val, ':');
 	uint64_t port = DGR_UDP_PORT;
-	char msg[DGR_ERRBUF_SIZE];
 	unsigned int i;
 
-	if (colon && dgr_parse_u64(opt, colon + 1, 1, 65535, false, &port, msg) < 0) {
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
+	if (colon && dgr_parse_u64(where, colon + 1, 1, 65535, false, &port, errbuf) < 0) {
+		return -DGR_E_INVAL;
 	}
 	for (i = 0; i < ri->n_udp_ports && ri->udp_ports[i] != port; i++) {
 	}
@@ -506,80 +427,136 @@ static int take_udp_addr(struct run_info *ri, const char *opt, const char *val, 
 }
 
 /*
- * The roles of a recorded dgrdma-host or dgrdma-fpga command: its data path
- * and, with --udp, the ports and the host's address. Other commands give none.
+ * The UDP addresses of the settings: the tool's "local" one, its "peer" (the
+ * emulator's) or "peers" (each {"address"}, dgrdma-host's). The host's own
+ * address is dgrdma-host's local one, or the emulator's peer.
  */
-static int read_roles(const json_t *cmd, int prog, bool fpga, struct run_info *ri, char *errbuf)
+static int read_addresses(const json_t *s, bool fpga, struct run_info *ri, char *errbuf)
 {
-	static const char *const addr_opts[] = { "--bind", "--peer" };
-	size_t n = json_array_size(cmd), pos;
-	const char *val;
-	unsigned int k;
-	int rc;
+	const json_t *v, *peers = json_object_get(s, "peers");
+	char where[48], d[64];
+	size_t i;
 
-	if (!fpga && (size_t)prog + 1 < n) {
-		const char *sub = json_string_value(json_array_get(cmd, (size_t)prog + 1));
-
-		ri->path = !strcmp(sub, "rx")	? RUN_PATH_RX
-			   : !strcmp(sub, "tx") ? RUN_PATH_TX
-						: RUN_PATH_UNKNOWN;
+	if ((v = json_object_get(s, "local")) &&
+	    take_udp_addr(ri, "settings.local", json_string_value(v), !fpga, errbuf) < 0) {
+		return -DGR_E_INVAL;
 	}
-	if (fpga) {
-		ri->path = RUN_PATH_RX; /* dgrdma-fpga's default mode: the ADC */
-		pos = (size_t)prog + 1;
-		/* the last --mode counts, as getopt_long takes it; one without a value is unknown
-		 */
-		while ((rc = command_next(cmd, "--mode", &pos, &val, NULL)) != 0) {
-			ri->path = rc < 0		 ? RUN_PATH_UNKNOWN
-				   : !strcmp(val, "adc") ? RUN_PATH_RX
-				   : !strcmp(val, "dac") ? RUN_PATH_TX
-							 : RUN_PATH_UNKNOWN;
-			if (rc < 0) {
-				break;
-			}
+	if ((v = json_object_get(s, "peer")) &&
+	    take_udp_addr(ri, "settings.peer", json_string_value(v), fpga, errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	for (i = 0; peers && i < json_array_size(peers); i++) {
+		v = json_array_get(peers, i);
+		snprintf(where, sizeof(where), "settings.peers[%zu].address", i);
+		v = json_is_object(v) ? json_object_get(v, "address") : NULL;
+		if (!json_is_string(v)) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected a string",
+					      where, v ? describe(v, d, sizeof(d)) : "missing");
 		}
-	}
-	if (!command_flag(cmd, (size_t)prog + 1, "--udp")) {
-		return 0;
-	}
-	for (k = 0; k < 2; k++) {
-		bool bind = k == 0;
-
-		pos = (size_t)prog + 1;
-		while ((rc = command_next(cmd, addr_opts[k], &pos, &val, errbuf)) > 0) {
-			/* the host's own address: dgrdma-host's --bind, dgrdma-fpga's --peer */
-			rc = take_udp_addr(ri, addr_opts[k], val, bind != fpga, errbuf);
-			if (rc < 0) {
-				return rc;
-			}
-		}
-		if (rc < 0) {
-			return rc;
+		if (take_udp_addr(ri, where, json_string_value(v), fpga, errbuf) < 0) {
+			return -DGR_E_INVAL;
 		}
 	}
 	return 0;
 }
 
-/* The facts of the recorded command into *ri (fields still 0 only). */
-static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
+/*
+ * The recorded tool's settings (its --summary-json's "settings", or the
+ * conversion of a format-1 command line) into *ri: the tracepoint provider of
+ * its "tool", its data "path", with "transport" udp its addresses, and the
+ * facts of the tolerable latency (fields still 0 only; a sample_rate of 0,
+ * dgrdma-host tx as fast as credits allow, is no rate). Other keys are the
+ * tool's and not read here.
+ */
+static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 {
 	static const struct {
-		const char *opt;
+		const char *key;
 		uint64_t min, max;
 		size_t field;
 	} sizes[] = {
-		{ "--buffers", 1, RUN_INFO_MAX_BUFFERS, offsetof(struct run_info, host_buffers) },
-		{ "--fpga-buffers", 0, RUN_INFO_MAX_BUFFERS,
+		{ "host_buffers", 1, RUN_INFO_MAX_BUFFERS,
+		  offsetof(struct run_info, host_buffers) },
+		{ "fpga_buffers", 0, RUN_INFO_MAX_BUFFERS,
 		  offsetof(struct run_info, fpga_buffers) },
-		{ "--buffer-size", 1, RUN_INFO_MAX_BUFFER_SIZE,
+		{ "buffer_size", 1, RUN_INFO_MAX_BUFFER_SIZE,
 		  offsetof(struct run_info, buffer_size) },
 	};
-	char msg[DGR_ERRBUF_SIZE];
-	const char *val;
+	static const struct key_rule types[] = {
+		{ "tool", T_STRING, false },	  { "path", T_STRING, false },
+		{ "transport", T_STRING, false }, { "local", T_STRING, false },
+		{ "peer", T_STRING, false },	  { "peers", T_ARRAY, false },
+		{ "host_buffers", ~0u, false },	  { "fpga_buffers", ~0u, false },
+		{ "buffer_size", ~0u, false },	  { "sample_rate", T_INTEGER | T_REAL, false },
+	};
+	const char *tool = "", *path = NULL;
+	char key[48], d[64], t[96];
+	const json_t *v;
+	uint64_t u;
+	double x;
+	size_t i;
+	bool fpga;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		v = json_object_get(s, types[i].key);
+		if (v && !(type_bit(v) & types[i].types)) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "settings.%s: %s, expected %s",
+					      types[i].key, describe(v, d, sizeof(d)),
+					      type_names(types[i].types, t, sizeof(t)));
+		}
+	}
+	if ((v = json_object_get(s, "tool"))) {
+		tool = json_string_value(v);
+	}
+	fpga = !strcmp(tool, "dgrdma-fpga");
+	ri->command_provider = fpga ? "dgrdma_fpga:"
+			       : !strcmp(tool, "dgrdma-host") || !strcmp(tool, "dgrdma-ctl")
+				   ? "dgrdma:"
+				   : NULL;
+	if ((v = json_object_get(s, "path"))) {
+		path = json_string_value(v);
+		if (strcmp(path, "rx") != 0 && strcmp(path, "tx") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "settings.path: '%.40s' is not rx or tx", path);
+		}
+	}
+	ri->path = !path ? RUN_PATH_UNKNOWN : path[0] == 'r' ? RUN_PATH_RX : RUN_PATH_TX;
+	v = json_object_get(s, "transport");
+	if (v && !strcmp(json_string_value(v), "udp") && read_addresses(s, fpga, ri, errbuf) < 0) {
+		return -DGR_E_INVAL;
+	}
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t *field = (uint64_t *)((char *)ri + sizes[i].field);
+
+		if (!(v = json_object_get(s, sizes[i].key))) {
+			continue;
+		}
+		snprintf(key, sizeof(key), "settings.%s", sizes[i].key);
+		if (get_whole(v, key, sizes[i].min, sizes[i].max, &u, errbuf)) {
+			return -DGR_E_INVAL;
+		}
+		*field = *field ? *field : u;
+	}
+	if ((v = json_object_get(s, "sample_rate"))) {
+		x = json_number_value(v);
+		if (!(x >= 0 && x <= RUN_INFO_MAX_RATE)) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "settings.sample_rate: %s is out of range 0..%g",
+					      describe(v, d, sizeof(d)), RUN_INFO_MAX_RATE);
+		}
+		ri->rate_bytes = ri->rate_bytes ? ri->rate_bytes : (uint64_t)(x * DGR_SAMPLE_BYTES);
+	}
+	return 0;
+}
+
+/*
+ * The recorded command line (kept for people to read): an array of at least one
+ * string. Returns 0 or -DGR_E_INVAL naming the element.
+ */
+static int check_command(const json_t *cmd, char *errbuf)
+{
 	size_t i, n = json_array_size(cmd);
-	bool fpga = false;
-	double rate;
-	int rc, prog;
+	char d[64];
 
 	if (n == 0) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
@@ -587,56 +564,9 @@ static int read_command(const json_t *cmd, struct run_info *ri, char *errbuf)
 	}
 	for (i = 0; i < n; i++) {
 		if (!json_is_string(json_array_get(cmd, i))) {
-			char d[64];
-
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 					      "command[%zu]: %s, expected a string", i,
 					      describe(json_array_get(cmd, i), d, sizeof(d)));
-		}
-	}
-	prog = find_program(cmd, &fpga);
-	ri->command_provider = prog < 0 ? NULL : fpga ? "dgrdma_fpga:" : "dgrdma:";
-	if (prog >= 0) {
-		rc = read_roles(cmd, prog, fpga, ri, errbuf);
-		if (rc < 0) {
-			return rc;
-		}
-	}
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		uint64_t *field = (uint64_t *)((char *)ri + sizes[i].field);
-		const char *opt = sizes[i].opt;
-		uint64_t v;
-
-		/* dgrdma-fpga's own buffers are --buffers, the host's --host-buffers */
-		if (fpga && !strcmp(opt, "--buffers")) {
-			opt = "--host-buffers";
-		} else if (fpga && !strcmp(opt, "--fpga-buffers")) {
-			opt = "--buffers";
-		}
-		rc = command_value(cmd, opt, &val, errbuf);
-		if (rc < 0) {
-			return rc;
-		}
-		if (rc == 0) {
-			continue;
-		}
-		if (dgr_parse_u64(opt, val, sizes[i].min, sizes[i].max, true, &v, msg) < 0) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
-		}
-		if (*field == 0) {
-			*field = v;
-		}
-	}
-	rc = command_value(cmd, "--rate", &val, errbuf);
-	if (rc < 0) {
-		return rc;
-	}
-	if (rc == 1) {
-		if (dgr_parse_rate("--rate", val, 1, RUN_INFO_MAX_RATE, &rate, msg) < 0) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "command: %.200s", msg);
-		}
-		if (ri->rate_bytes == 0) {
-			ri->rate_bytes = (uint64_t)(rate * DGR_SAMPLE_BYTES);
 		}
 	}
 	return 0;
@@ -671,7 +601,7 @@ static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_
 			      char *errbuf);
 
 /* run.json's "losses" (dgrdma-capture, from the command's --summary-json) into *ri. */
-static int read_losses(const json_t *losses, struct run_info *ri, char *errbuf)
+static int read_losses(const json_t *losses, struct run_info *ri, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
 		{ "summary", T_STRING, false },
@@ -692,13 +622,14 @@ static int read_losses(const json_t *losses, struct run_info *ri, char *errbuf)
 	const json_t *host, *fpga, *v;
 	uint64_t u;
 
-	if (check_keys(losses, "losses", rules, sizeof(rules) / sizeof(rules[0]), errbuf) < 0) {
+	if (check_keys(losses, "losses", rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf) <
+	    0) {
 		return -DGR_E_INVAL;
 	}
 	host = json_object_get(losses, "host");
 	if (host) {
 		if (check_keys(host, "losses.host", host_rules,
-			       sizeof(host_rules) / sizeof(host_rules[0]), errbuf) < 0) {
+			       sizeof(host_rules) / sizeof(host_rules[0]), fmt, errbuf) < 0) {
 			return -DGR_E_INVAL;
 		}
 		v = json_object_get(host, "samples_lost");
@@ -740,10 +671,12 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "host", T_OBJECT, false },
 		{ "warnings", T_ARRAY, false },
 		{ "losses", T_OBJECT | T_NULL, false },
+		{ "settings", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
-	json_t *root, *v;
-	const char *format;
+	json_t *root, *v, *converted = NULL;
+	const char *format, *fmt;
+	bool v1;
 	char d[64];
 	uint64_t u;
 	size_t i;
@@ -758,14 +691,27 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if (!root) {
 		return -DGR_E_INVAL;
 	}
-	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), errbuf) < 0) {
+	/* the messages name the format the file says it has, else the first */
+	v = json_object_get(root, "format");
+	fmt = json_is_string(v) && !strcmp(json_string_value(v), RUN_INFO_FORMAT)
+		  ? RUN_INFO_FORMAT
+		  : RUN_INFO_FORMAT_1;
+	v1 = strcmp(fmt, RUN_INFO_FORMAT) != 0;
+	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), fmt, errbuf) < 0) {
 		goto end;
 	}
 	format = json_string_value(json_object_get(root, "format"));
-	if (strcmp(format, RUN_INFO_FORMAT) != 0) {
+	if (strcmp(format, RUN_INFO_FORMAT) != 0 && strcmp(format, RUN_INFO_FORMAT_1) != 0) {
 		dgr_errbuf_set(errbuf, DGR_E_INVAL,
-			       "format: '%.60s' is not %s (the format this latency-report reads)",
-			       format, RUN_INFO_FORMAT);
+			       "format: '%.60s' is not %s or %s (the formats this latency-report "
+			       "reads)",
+			       format, RUN_INFO_FORMAT, RUN_INFO_FORMAT_1);
+		goto end;
+	}
+	if (v1 && json_object_get(root, "settings")) {
+		dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			       "settings: unknown key (not in the %s top level; %s has it)",
+			       RUN_INFO_FORMAT_1, RUN_INFO_FORMAT);
 		goto end;
 	}
 	v = json_object_get(root, "command_pid");
@@ -793,7 +739,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 			goto end;
 		}
 	}
-	if ((v = json_object_get(root, "clocks")) && check_clocks(v, errbuf)) {
+	if ((v = json_object_get(root, "clocks")) && check_clocks(v, fmt, errbuf)) {
 		goto end;
 	}
 	out.realtime_start_ns = realtime_ns(v ? json_object_get(v, "start") : NULL);
@@ -803,19 +749,35 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		goto end;
 	}
 	if ((v = json_object_get(root, "losses")) && !json_is_null(v) &&
-	    read_losses(v, &out, errbuf)) {
+	    read_losses(v, &out, fmt, errbuf)) {
 		goto end;
 	}
-	/* the stream's facts first, then the recorded command's */
-	if ((v = json_object_get(root, "stream")) && read_stream(v, &out, errbuf)) {
+	/* the stream's facts first (dgrdma-capture's own options), then the tool's settings */
+	if ((v = json_object_get(root, "stream")) && read_stream(v, &out, fmt, errbuf)) {
 		goto end;
 	}
-	if (read_command(json_object_get(root, "command"), &out, errbuf)) {
+	if (check_command(json_object_get(root, "command"), errbuf) < 0) {
+		goto end;
+	}
+	if (v1) {
+		/* the one conversion step: format 1 recorded no settings, only argv */
+		if (run_info_v1_settings(json_object_get(root, "command"), &converted, errbuf) <
+		    0) {
+			goto end;
+		}
+		v = converted;
+	} else {
+		v = json_object_get(root, "settings");
+	}
+	out.command_provider = NULL;
+	out.path = RUN_PATH_UNKNOWN;
+	if (v && !json_is_null(v) && read_settings(v, &out, errbuf) < 0) {
 		goto end;
 	}
 	*ri = out;
 	ret = 0;
 end:
+	json_decref(converted);
 	json_decref(root);
 	return ret;
 }

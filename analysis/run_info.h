@@ -92,7 +92,8 @@ struct run_info {
 	uint64_t realtime_start_ns, realtime_end_ns;
 };
 
-#define RUN_INFO_FORMAT		 "dgrdma-run/1"
+#define RUN_INFO_FORMAT		 "dgrdma-run/2" /* the format dgrdma-capture writes */
+#define RUN_INFO_FORMAT_1	 "dgrdma-run/1" /* the first, still read (run_info_v1.c) */
 #define RUN_INFO_MAX_BUFFERS	 65535u
 #define RUN_INFO_MAX_BUFFER_SIZE (1024u * 1024 * 1024)
 #define RUN_INFO_MAX_RATE	 1e12 /* samples/s */

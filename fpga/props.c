@@ -493,6 +493,71 @@ static void print_value(struct dgr_pr *pr, const char *name, const struct fpga_p
 	}
 }
 
+/*
+ * The settings the run had in force, defaults included (docs/run-json.md), in
+ * JSON only (the text has the start-up print): the facts dgrdma-capture records
+ * in run.json. The rate is the one at exit (a DCP write of sample_rate_sps
+ * changes it); the peer is the given one or the one learned from the first
+ * packet, absent when neither.
+ */
+static void print_settings(struct dgr_pr *pr, const struct fpga_emu *e)
+{
+	const struct fpga_config *c = &e->cfg;
+	struct dgr_addr a;
+	char buf[64];
+
+	dgr_pr_obj_begin(pr, "settings", NULL);
+	dgr_pr_str(pr, "tool", NULL, "dgrdma-fpga");
+	dgr_pr_str(pr, "mode", NULL, fpga_mode_name(c->mode));
+	if (c->mode != FPGA_MODE_PERFTEST) {
+		dgr_pr_str(pr, "path", NULL, c->mode == FPGA_MODE_ADC ? "rx" : "tx");
+	}
+	dgr_pr_str(pr, "transport", NULL, e->kind == DGR_TRANSPORT_UDP ? "udp" : "ether");
+	if (e->tr) {
+		dgr_transport_local_addr(e->tr, &a);
+		dgr_pr_str(pr, "local", NULL, dgr_addr_str(e->kind, &a, buf, sizeof(buf)));
+		if (e->have_peer) {
+			dgr_pr_str(
+			    pr, "peer", NULL,
+			    dgr_addr_str(e->kind, dgr_transport_peer(e->tr), buf, sizeof(buf)));
+			dgr_pr_bool(pr, "peer_learned", NULL, e->peer_ns != 0);
+		}
+	}
+	dgr_pr_u64(pr, "id", NULL, c->local_src_id);
+	dgr_pr_u64(pr, "peer_id", NULL, c->remote_dst_id);
+	dgr_pr_dbl(pr, "sample_rate", NULL, c->rate, 0);
+	dgr_pr_u64(pr, "fpga_buffers", NULL, c->nbuffers);
+	dgr_pr_u64(pr, "host_buffers", NULL, c->host_buffers);
+	dgr_pr_u64(pr, "buffer_size", NULL, c->buffer_size);
+	dgr_pr_u64(pr, "fpga_memory", NULL, c->fpga_memory);
+	dgr_pr_u64(pr, "mtu", NULL, e->mtu);
+	dgr_pr_u64(pr, "frame_cap", NULL, e->frame_cap);
+	dgr_pr_bool(pr, "report_data_loss", NULL, c->report_data_loss);
+	dgr_pr_u64(pr, "coalesce_us", NULL, c->coalesce_us);
+	dgr_pr_u64(pr, "max_acks", NULL, c->max_acks);
+	dgr_pr_u64(pr, "ack_wait_us", NULL, c->ack_wait_us);
+	dgr_pr_u64(pr, "ack_width", NULL, c->ack_width);
+	dgr_pr_u64(pr, "max_ack_count", NULL, c->max_ack_count);
+	dgr_pr_bool(pr, "restart_on_seq1", NULL, c->restart_on_seq1);
+	dgr_pr_ns(pr, "duration_ns", NULL, c->duration_ns);
+	dgr_pr_bool(pr, "idle", NULL, c->idle);
+	dgr_pr_str(pr, "clock", NULL, c->virtual_clock ? "virtual" : "real");
+	dgr_pr_str(pr, "pacing", NULL, c->pacing_busy ? "busy" : "sleep");
+	dgr_pr_ns(pr, "timer_slack_ns", NULL, c->timer_slack_ns);
+	dgr_pr_ns(pr, "tick_ns", NULL, c->tick_ns);
+	/* a string: a 64-bit number past 2^63 is no JSON integer most readers take */
+	snprintf(buf, sizeof(buf), "%" PRIu64, c->seed);
+	dgr_pr_str(pr, "seed", NULL, buf);
+	dgr_pr_dbl(pr, "drop_frames", NULL, c->drop_frames, 6);
+	dgr_pr_dbl(pr, "corrupt", NULL, c->corrupt, 6);
+	dgr_pr_dbl(pr, "drop_received", NULL, c->drop_rx, 6);
+	dgr_pr_u64(pr, "doorbell_delay_us", NULL, c->doorbell_delay_us);
+	dgr_pr_u64(pr, "drain_ms", NULL, c->drain_ms);
+	dgr_pr_bool(pr, "ramp_check", NULL, c->check_ramp);
+	dgr_pr_u64(pr, "counters_ms", NULL, c->counters_ms);
+	dgr_pr_obj_end(pr);
+}
+
 /* See emu.h. */
 void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 {
@@ -519,6 +584,7 @@ void fpga_print_props(const struct fpga_emu *e, FILE *out, bool json)
 	print_value(&pr, "run_ns", NULL, e->run_ns);
 	print_value(&pr, "cpu_user_ns", NULL, e->cpu_user_ns);
 	print_value(&pr, "cpu_sys_ns", NULL, e->cpu_sys_ns);
+	print_settings(&pr, e);
 	dgr_pr_end(&pr);
 }
 

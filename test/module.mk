@@ -63,7 +63,8 @@ fuzz-dcp: $(FUZZ_DCP)
 # libFuzzer harness for the run folder reader: run.json through jansson and the schema check.
 FUZZ_RUN_JSON := $(BUILD)/fuzz/fuzz_run_json
 FUZZ_TARGETS += fuzz-run-json
-$(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/run_info.c analysis/fpga_counters.c \
+$(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/run_info.c analysis/run_info_v1.c \
+		analysis/fpga_counters.c \
 		analysis/headroom.c stack/src/cli.c \
 		stack/src/stats.c
 	@mkdir -p $(@D)

@@ -213,7 +213,7 @@ bad_run_json "{$head, \"host_buffers\": 8}" "host_buffers: unknown key (not in t
 bad_run_json "{$head, \"stream\": {}, \"stream\": {}}" "invalid JSON at line 1, column 83: duplicate object key near '\"stream\"'" "with a key twice"
 bad_run_json '{"command": ["dgrdma-host"]}' "format: missing (a dgrdma-run/1 file has it)" "without format"
 bad_run_json '{"format": "dgrdma-run/1"}' "command: missing (a dgrdma-run/1 file has it)" "without command"
-bad_run_json '{"format": "dgrdma-run/9", "command": ["x"]}' "format: 'dgrdma-run/9' is not dgrdma-run/1" "of another format"
+bad_run_json '{"format": "dgrdma-run/9", "command": ["x"]}' "format: 'dgrdma-run/9' is not dgrdma-run/2 or dgrdma-run/1" "of another format"
 bad_run_json '{"format": "dgrdma-run/1", "command": ["x", 5]}' "command[1]: 5, expected a string" "with a number in the command"
 bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--buffers", "lots"]}' \
 	"command: --buffers: 'lots' is not a number (accepted: 1..65535; suffixes K, M, G allowed)" "with a bad --buffers in the command"

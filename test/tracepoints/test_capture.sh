@@ -103,7 +103,8 @@ case $out in *"give --if IFACE or --no-pcap"*) ok "no transport flags and no --i
 "$CAPTURE" -o "$WORK/plain" --no-trace --no-pcap -- sh -c 'exit 7' 2>/dev/null
 check_eq "$?" 7 "exit status of the command is passed on"
 check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
-	'["dgrdma-run/1",7,false,null,null]' "run.json without trace and capture"
+	'["dgrdma-run/2",7,false,null,null]' "run.json without trace and capture"
+check_eq "$(jqr '.settings' "$WORK/plain")" null "a command that wrote no --summary-json: run.json's settings are null"
 check_eq "$(jqr '.host.kernel' "$WORK/plain")" "$(uname -r)" "run.json host.kernel"
 check_eq "$(jqr '.clocks.startup_ms | (type == "number" and . >= 0 and . == floor)' "$WORK/plain")" true \
 	"run.json clocks.startup_ms: the whole milliseconds before the command started"

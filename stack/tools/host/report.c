@@ -519,6 +519,97 @@ static void print_totals(struct dgr_pr *p, struct host_cfg *cfg, struct host_con
 	dgr_pr_arr_end(p);
 }
 
+static const char *sink_name(enum sink_kind k)
+{
+	return k == SINK_FILE ? "file" : k == SINK_MEMCPY ? "memcpy" : "null";
+}
+
+/*
+ * The settings the run had in force, defaults included (docs/run-json.md):
+ * the facts dgrdma-capture records in run.json, so that nobody reads them
+ * back from the command line. The addresses are the transports' own (the
+ * bound local address, each connection's resolved peer).
+ */
+static void print_settings(struct dgr_pr *p, const struct host_cfg *cfg, const struct host_conn *h,
+			   unsigned int n)
+{
+	const struct dgr_conn_opts *co = &cfg->co;
+	const struct dgr_transport *tr = dgr_conn_transport(h[0].c);
+	enum dgr_transport_kind kind = dgr_transport_kind_of(tr);
+	bool rx = co->direction == DGR_DIR_RX;
+	struct dgr_addr a;
+	char buf[64];
+
+	dgr_pr_obj_begin(p, "settings", NULL);
+	dgr_pr_str(p, "tool", NULL, "dgrdma-host");
+	dgr_pr_str(p, "mode", NULL, cfg->mode);
+	dgr_pr_str(p, "path", NULL, rx ? "rx" : "tx");
+	dgr_pr_str(p, "transport", NULL, kind == DGR_TRANSPORT_UDP ? "udp" : "ether");
+	if (kind != DGR_TRANSPORT_UDP) {
+		dgr_pr_str(p, "interface", NULL, co->transport.ifname);
+	}
+	dgr_transport_local_addr(tr, &a);
+	dgr_pr_str(p, "local", NULL, dgr_addr_str(kind, &a, buf, sizeof(buf)));
+	dgr_pr_arr_begin(p, "peers", NULL);
+	for (unsigned int i = 0; i < n; i++) {
+		dgr_pr_line_begin(p, NULL);
+		dgr_pr_str(p, "address", NULL,
+			   dgr_addr_str(kind, dgr_transport_peer(dgr_conn_transport(h[i].c)), buf,
+					sizeof(buf)));
+		dgr_pr_u64(p, "peer_id", NULL, h[i].co.peer_id);
+		dgr_pr_line_end(p);
+	}
+	dgr_pr_arr_end(p);
+	dgr_pr_u64(p, "id", NULL, co->id);
+	dgr_pr_str(p, "peer_kind", NULL, co->peer_kind == DGR_PEER_HOST ? "host" : "fpga");
+	dgr_pr_u64(p, "host_buffers", NULL, co->buffers);
+	dgr_pr_u64(p, "fpga_buffers", NULL, co->peer_buffers);
+	dgr_pr_u64(p, "buffer_size", NULL, co->buffer_size);
+	if (!rx) {
+		/* 0: as fast as credits allow (no rate of the stream's own) */
+		dgr_pr_u64(p, "sample_rate", NULL, cfg->rate_sps);
+		dgr_pr_str(p, "source", NULL, cfg->source == SOURCE_FILE ? "file" : "ramp");
+		dgr_pr_u64(p, "bytes", NULL, cfg->total_bytes);
+	} else {
+		dgr_pr_str(p, "sink", NULL, sink_name(cfg->sink));
+		dgr_pr_bool(p, "ramp_check", NULL, co->check_ramp);
+		dgr_pr_ns(p, "consumer_delay_ns", NULL, cfg->consumer_delay_ns);
+	}
+	dgr_pr_ns(p, "duration_ns", NULL, cfg->duration_ns);
+	dgr_pr_ns(p, "idle_timeout_ns", NULL, cfg->idle_timeout_ns);
+	dgr_pr_u64(p, "mtu", NULL, dgr_transport_mtu(tr));
+	dgr_pr_u64(p, "batch", NULL, co->transport.batch);
+	dgr_pr_u64(p, "busy_poll_us", NULL, co->transport.busy_poll_us);
+	dgr_pr_u64(p, "coalesce_us", NULL, co->coalesce_wait_us);
+	dgr_pr_bool(p, "acks", NULL, co->acks);
+	dgr_pr_u64(p, "retransmit_ms", NULL, co->retransmit_ms);
+	dgr_pr_u64(p, "retransmit_attempts", NULL, co->retransmit_attempts);
+	dgr_pr_u64(p, "peer_window", NULL, co->peer_window);
+	dgr_pr_u64(p, "incomplete_ms", NULL, co->incomplete_ms);
+	dgr_pr_str(p, "doorbell", NULL, co->doorbell_mode == DGR_DOORBELL_DCP ? "dcp" : "flag");
+	if (co->doorbell_mode == DGR_DOORBELL_DCP) {
+		dgr_pr_u64(p, "doorbell_dcp_addr", NULL, co->doorbell_dcp_addr);
+	}
+	dgr_pr_bool(p, "strict", NULL, co->strict_lengths);
+	dgr_pr_bool(p, "busy_wait", NULL, co->busy_wait);
+	dgr_pr_bool(p, "inline_doorbells", NULL, co->inline_doorbells);
+	dgr_pr_u64(p, "doorbell_batch", NULL, co->doorbell_batch);
+	dgr_pr_u64(p, "doorbell_hold_us", NULL, co->doorbell_hold_us);
+	dgr_pr_u64(p, "rx_holdoff_us", NULL, co->rx_holdoff_us);
+	if (co->set_port_base) {
+		dgr_pr_u64(p, "port_base", NULL, co->port_base);
+	}
+	dgr_pr_dbl(p, "drop_frames", NULL, (double)co->rx_drop_ppm / 1e6, 6);
+	/*
+	 * the seed in force (rx.c's fixed one when --seed is not given), as a
+	 * string: a 64-bit number past 2^63 is no JSON integer most readers take
+	 */
+	snprintf(buf, sizeof(buf), "%" PRIu64,
+		 co->rx_drop_seed ? co->rx_drop_seed : (uint64_t)0x9E3779B97F4A7C15ull);
+	dgr_pr_str(p, "seed", NULL, buf);
+	dgr_pr_obj_end(p);
+}
+
 /* See host.h. */
 void host_print_run(struct dgr_pr *p, struct host_cfg *cfg, struct host_conn *h, unsigned int n)
 {
@@ -527,4 +618,5 @@ void host_print_run(struct dgr_pr *p, struct host_cfg *cfg, struct host_conn *h,
 	} else {
 		print_totals(p, cfg, h, n);
 	}
+	print_settings(p, cfg, h, n);
 }
