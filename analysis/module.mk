@@ -20,7 +20,7 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
 ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
-	analysis/engine/data_feed.c
+	analysis/engine/data_feed.c analysis/engine/snap_cut.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
