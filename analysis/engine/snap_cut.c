@@ -12,8 +12,7 @@ void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order)
 	}
 }
 
-bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m,
-			struct eng_snap_found *f)
+bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m, struct eng_snap_found *f)
 {
 	bool data = !eng_is_doorbell(m);
 	uint32_t skipped;
@@ -46,8 +45,8 @@ bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m,
 	return f->fragment1 || f->hidden_txns;
 }
 
-void eng_snap_cut_end(struct eng_snap_cut *s, const struct dgr_msg *last, size_t cut_at,
-		      size_t len, uint64_t ts, uint64_t ref)
+void eng_snap_cut_end(struct eng_snap_cut *s, const struct dgr_msg *last, size_t cut_at, size_t len,
+		      uint64_t ts, uint64_t ref)
 {
 	s->pending = last && cut_at;
 	if (!s->pending) {

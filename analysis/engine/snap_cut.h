@@ -56,8 +56,7 @@ void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order);
  * Fills *f with what the cut bytes before it held and forgets the pending
  * cut. Returns true when they held anything (f->fragment1 or hidden_txns).
  */
-bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m,
-			struct eng_snap_found *f);
+bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m, struct eng_snap_found *f);
 
 /*
  * The end of a frame with messages: last is the last message it showed (NULL:
@@ -65,7 +64,7 @@ bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m,
  * bytes (0: none), len its length on the wire, ts and ref its capture time
  * and the caller's reference.
  */
-void eng_snap_cut_end(struct eng_snap_cut *s, const struct dgr_msg *last, size_t cut_at,
-		      size_t len, uint64_t ts, uint64_t ref);
+void eng_snap_cut_end(struct eng_snap_cut *s, const struct dgr_msg *last, size_t cut_at, size_t len,
+		      uint64_t ts, uint64_t ref);
 
 #endif
