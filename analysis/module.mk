@@ -25,7 +25,7 @@ ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
+ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c analysis/ctf_check.c \
 	analysis/run_info.c analysis/run_folder.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
