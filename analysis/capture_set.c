@@ -105,8 +105,8 @@ static pcap_t *open_capture(const char *path, long long *size, char *errbuf)
 	*size = -1;
 	if (!is_stdin(path) && !gzip_file(path)) {
 		*size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
-		pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO,
-							      perr);
+		pc =
+		    pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
 		if (!pc) {
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.140s", path, perr);
 		}
@@ -259,8 +259,7 @@ static int by_first_time(const void *a, const void *b)
 	return 0;
 }
 
-int capture_set_read(struct capture_set *cs, struct wire_analysis *w, bool progress,
-		     char *errbuf)
+int capture_set_read(struct capture_set *cs, struct wire_analysis *w, bool progress, char *errbuf)
 {
 	char err[DGR_ERRBUF_SIZE];
 	uint64_t ref = 0, prev_last = 0;

@@ -51,8 +51,7 @@ int capture_set_add_dir(struct capture_set *cs, const char *dir, char *errbuf);
  * or a negative DGR_E_* code with errbuf filled: a file cannot be opened or
  * read, two files overlap in time, or standard input is one of several.
  */
-int capture_set_read(struct capture_set *cs, struct wire_analysis *w, bool progress,
-		     char *errbuf);
+int capture_set_read(struct capture_set *cs, struct wire_analysis *w, bool progress, char *errbuf);
 
 /* Frees the set (zeroed or filled). */
 void capture_set_free(struct capture_set *cs);

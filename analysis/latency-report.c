@@ -41,7 +41,7 @@
 
 #include "dgrdma-version.h"
 
-#define MAX_INPUTS 64
+#define MAX_INPUTS 4096 /* a ring of capture files given one by one; a folder holds any number */
 
 struct options {
 	bool json;
