@@ -18,6 +18,10 @@
 #include "capture_set.h"
 #include "pcap_input.h"
 
+#define READ_BUFFER (256 * 1024) /* bytes read at once from a file or through zlib */
+
+static char read_buffer[READ_BUFFER]; /* the plain file open (open_capture()) */
+
 static bool is_stdin(const char *path)
 {
 	return !strcmp(path, "-");
@@ -105,9 +109,19 @@ static pcap_t *open_capture(const char *path, long long *size, char *errbuf)
 	*size = -1;
 	if (!is_stdin(path) && !gzip_file(path)) {
 		*size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
-		pc =
-		    pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
+		fp = fopen(path, "rb");
+		if (!fp) {
+			snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %s", path, strerror(errno));
+			return NULL;
+		}
+		/*
+		 * stdio's 4 KiB buffer costs a read() per frame or two: 2-3x slower
+		 * (docs/performance.md). One file is open at a time: one buffer.
+		 */
+		(void)setvbuf(fp, read_buffer, _IOFBF, sizeof(read_buffer));
+		pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, perr);
 		if (!pc) {
+			fclose(fp);
 			snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.140s", path, perr);
 		}
 		return pc;
@@ -127,7 +141,7 @@ static pcap_t *open_capture(const char *path, long long *size, char *errbuf)
 			 strerror(errno ? errno : ENOMEM));
 		return NULL;
 	}
-	(void)gzbuffer(gz, 256 * 1024);
+	(void)gzbuffer(gz, READ_BUFFER);
 	fp = fopencookie(gz, "rb", gz_io);
 	if (!fp) {
 		gzclose(gz);
