@@ -23,6 +23,7 @@
 #include <dgrdma/wire.h>
 
 #include "advise.h"
+#include "capture_set.h"
 #include "classify.h"
 #include "csv_output.h"
 #include "ctf_input.h"
@@ -40,7 +41,7 @@
 
 #include "dgrdma-version.h"
 
-#define MAX_INPUTS 64
+#define MAX_INPUTS 4096 /* a ring of capture files given one by one; a folder holds any number */
 
 struct options {
 	bool json;
@@ -1603,10 +1604,11 @@ int main(int argc, char **argv)
 	char errbuf[DGR_ERRBUF_SIZE], partial[DGR_ERRBUF_SIZE] = "";
 	char path[PATH_MAX], fpga_path[PATH_MAX];
 	struct fpga_counters fpga;
-	const char *captures[MAX_INPUTS], *traces[MAX_INPUTS];
+	const char *traces[MAX_INPUTS];
+	struct capture_set cset = { 0 };
 	struct run_folder *folders = NULL;
 	uint32_t pids[HA_MAX_PIDS];
-	unsigned int n_caps = 0, n_traces = 0, n_folders = 0, n_pids = 0, i;
+	unsigned int n_traces = 0, n_folders = 0, n_pids = 0, i;
 	bool facts_given, facts_from_run_json = false, wa_on = false, ha_on = false;
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
@@ -1680,13 +1682,26 @@ int main(int argc, char **argv)
 				goto out_inputs;
 			}
 			n_folders++;
-			if (rf->capture.read) {
-				captures[n_caps++] = rf->capture.path;
+			if (rf->capture.read &&
+			    capture_set_add(&cset, rf->capture.path, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				goto out_inputs;
 			}
 			if (rf->trace.read) {
 				traces[n_traces++] = rf->trace.path;
 			}
 		} else if (is_dir(in)) {
+			int added;
+
+			if (ctf_input_find(in, errbuf) < 0 &&
+			    (added = capture_set_add_dir(&cset, in, errbuf)) != 0) {
+				/* a folder of capture files (dumpcap's ring): one capture */
+				if (added < 0) {
+					fprintf(stderr, "latency-report: %s\n", errbuf);
+					goto out_inputs;
+				}
+				continue;
+			}
 			if (ctf_input_find(in, errbuf) < 0) {
 				const char *why = strstr(errbuf, ": no CTF trace");
 
@@ -1699,18 +1714,21 @@ int main(int argc, char **argv)
 				goto out_inputs;
 			}
 			traces[n_traces++] = in;
-		} else if (is_file(in) && pcap_input_is_capture(in)) {
-			captures[n_caps++] = in;
+		} else if (!strcmp(in, "-") || (is_file(in) && capture_set_is_capture(in))) {
+			/* standard input, or a capture file, plain or gzip */
+			if (capture_set_add(&cset, in, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				goto out_inputs;
+			}
 		} else if (access(in, F_OK) != 0) {
 			fprintf(stderr, "latency-report: %s: %s\n", in, strerror(errno));
 			goto out_inputs;
 		} else if (!is_file(in) && !is_dir(in)) {
 			/* a pipe or device: the reader needs a file it can read twice */
-			fprintf(
-			    stderr,
-			    "latency-report: %s: not a regular file (save the capture to a file "
-			    "first, e.g. tshark -w FILE)\n",
-			    in);
+			fprintf(stderr,
+				"latency-report: %s: not a regular file (give a stream on standard "
+				"input: latency-report - < PIPE)\n",
+				in);
 			goto out_inputs;
 		} else {
 			fprintf(stderr,
@@ -1719,19 +1737,15 @@ int main(int argc, char **argv)
 			goto out_inputs;
 		}
 	}
-	if (n_caps > 1) {
-		fprintf(stderr, "latency-report: one capture at a time (got %u)\n", n_caps);
-		goto out_inputs;
-	}
 	if (o.fpga_counters && fpga_counters_read(o.fpga_counters, &fpga, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --fpga-counters: %s\n", errbuf);
 		ret = DGR_EXIT_USAGE;
 		goto out_inputs;
 	}
 
-	if (n_caps && wa_init(&wa, &o.wa, errbuf) == 0) {
+	if (cset.n && wa_init(&wa, &o.wa, errbuf) == 0) {
 		wa_on = true;
-	} else if (n_caps) {
+	} else if (cset.n) {
 		fprintf(stderr, "latency-report: %s\n", errbuf);
 		goto out;
 	}
@@ -1759,7 +1773,7 @@ int main(int argc, char **argv)
 		app.csv_on = true;
 	}
 	if (wa_on) {
-		int rc = pcap_input_read(captures[0], &wa, o.progress, errbuf);
+		int rc = capture_set_read(&cset, &wa, o.progress, errbuf);
 
 		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
@@ -1869,6 +1883,7 @@ out:
 	}
 	join_series_free(&js);
 out_inputs:
+	capture_set_free(&cset);
 	free(folders);
 	return ret;
 }

@@ -20,13 +20,13 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
 ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
-	analysis/engine/data_feed.c
+	analysis/engine/data_feed.c analysis/engine/snap_cut.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
 	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/ctf_input.c analysis/ctf_check.c \
-	analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c
+ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c \
+	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
@@ -39,7 +39,8 @@ analysis: $(LATENCY_REPORT)
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
-	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh
+	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
+	test/analysis/capture_sets.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \

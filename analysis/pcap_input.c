@@ -467,23 +467,16 @@ void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr 
 	}
 }
 
-int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf)
+int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wire_analysis *w,
+			 bool progress, uint64_t *ref, char *errbuf)
 {
-	char perr[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	pcap_t *pc;
 	int dlt, rc, ret = 0;
-	uint64_t ref = 0;
-	struct stat st;
+	uint64_t first = *ref;
 	struct timespec start, last;
 	bool shown = false;
 
-	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
-	if (!pc) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.140s", path, perr);
-		return -DGR_E_SYS;
-	}
 	dlt = pcap_datalink(pc);
 	if (!link_supported(dlt)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
@@ -492,16 +485,15 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 			 path,
 			 pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "?",
 			 dlt);
-		ret = -DGR_E_INVAL;
-		goto out;
+		return -DGR_E_INVAL;
 	}
-	progress = progress && isatty(STDERR_FILENO) && stat(path, &st) == 0;
+	progress = progress && isatty(STDERR_FILENO) && size > 0;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	last = start;
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		pcap_input_feed(w, dlt, h, data, ++ref);
-		if (progress && (ref & 0xFFFF) == 0) {
-			show_progress(pcap_file(pc), st.st_size, &start, &last);
+		pcap_input_feed(w, dlt, h, data, ++*ref);
+		if (progress && (*ref & 0xFFFF) == 0) {
+			show_progress(pcap_file(pc), (off_t)size, &start, &last);
 			shown = true;
 		}
 	}
@@ -510,10 +502,9 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 	}
 	if (rc == PCAP_ERROR) {
 		/* a cut or damaged record: what was read before it is kept, and said so */
-		long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
 		char msg[2 * DGR_ERRBUF_SIZE + PATH_MAX];
 
-		if (ref == 0) {
+		if (*ref == first) {
 			snprintf(msg, sizeof(msg),
 				 "%s: no frame could be read from the %lld-byte file: %s", path,
 				 size, pcap_geterr(pc));
@@ -523,12 +514,29 @@ int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, ch
 				 "%s: only the first %" PRIu64
 				 " frames could be read, the rest of the %lld-byte file is cut or "
 				 "damaged: %s",
-				 path, ref, size, pcap_geterr(pc));
+				 path, *ref - first, size, pcap_geterr(pc));
 			ret = PCAP_INPUT_PARTIAL;
 		}
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.*s", DGR_ERRBUF_SIZE - 1, msg);
 	}
-out:
+	return ret;
+}
+
+int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf)
+{
+	char perr[PCAP_ERRBUF_SIZE];
+	struct stat st;
+	uint64_t ref = 0;
+	pcap_t *pc;
+	int ret;
+
+	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!pc) {
+		snprintf(errbuf, DGR_ERRBUF_SIZE, "%.100s: %.140s", path, perr);
+		return -DGR_E_SYS;
+	}
+	ret = pcap_input_read_pcap(pc, path, stat(path, &st) == 0 ? (long long)st.st_size : -1, w,
+				   progress, &ref, errbuf);
 	pcap_close(pc);
 	return ret;
 }

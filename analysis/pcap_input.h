@@ -42,6 +42,16 @@ bool pcap_input_is_capture(const char *path);
 int pcap_input_read(const char *path, struct wire_analysis *w, bool progress, char *errbuf);
 
 /*
+ * pcap_input_read() on a capture already open (pc, opened with nanosecond
+ * timestamps; the caller closes it): path names it in messages, size is its
+ * length in bytes for the progress line and the messages (-1: unknown, no
+ * progress). Frames are numbered from *ref + 1, which is left at the last
+ * one, so the files of one capture number their frames as one. Same returns.
+ */
+int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wire_analysis *w,
+			 bool progress, uint64_t *ref, char *errbuf);
+
+/*
  * Parses a MAC (aa:bb:cc:dd:ee:ff), an IPv4 address[:port] or an IPv6
  * address, bare or [address]:port. Returns the number of significant bytes (6
  * for a MAC or IPv4:port, 4 for a bare IPv4 address, 16 or 18 for IPv6), or -1.

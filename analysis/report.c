@@ -282,6 +282,16 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "truncated_frames", "frames cut by the snap length", w->truncated_frames);
 	dgr_pr_u64(p, "snap_cut_frames", "frames whose later messages were cut",
 		   w->snap_cut_frames);
+	dgr_pr_u64(p, "snap_cut_fragments",
+		   "first fragments found in cut bytes (by their second, next frame)",
+		   w->snap_fragments);
+	dgr_pr_u64(p, "snap_hidden_transactions",
+		   "transactions wholly in cut bytes (not analysed: use a larger snap length)",
+		   w->snap_hidden_txns);
+	dgr_pr_u64(p, "snap_cut_doorbell_frames",
+		   "frames cut after a doorbell (later doorbells not analysed: use a larger snap "
+		   "length)",
+		   w->snap_cut_doorbell_frames);
 	dgr_pr_u64(p, "messages", NULL, w->msgs);
 	dgr_pr_u64(p, "duplicate_messages", "duplicate messages", w->duplicate_msgs);
 	dgr_pr_u64(p, "messages_after_given_up",

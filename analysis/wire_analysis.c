@@ -517,7 +517,26 @@ static bool feed_seq(struct wa_conn *c, int side, uint16_t frame_seq, uint64_t r
 		}
 	}
 	eng_seq_feed(c->seq[side], frame_seq, ref, &r);
+	eng_snap_cut_frame(&c->snap[side], r.status == ENG_SEQ_NEXT);
 	return r.status == ENG_SEQ_DUPLICATE;
+}
+
+/* What the cut bytes of side's last frame held before m, its next frame's first message. */
+static void feed_snap_cut(struct wire_analysis *w, struct wa_conn *c, unsigned int ci, int side,
+			  const struct dgr_msg *m)
+{
+	struct eng_snap_found f;
+
+	if (!eng_snap_cut_first(&c->snap[side], m, &f)) {
+		return;
+	}
+	w->snap_hidden_txns += f.hidden_txns;
+	if (f.fragment1) {
+		/* a message of the frame on the wire, as the whole capture counts it */
+		w->snap_fragments++;
+		w->msgs++;
+		feed_data_msg(w, c, ci, side, &f.msg, f.ts, f.ref);
+	}
 }
 
 void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
@@ -532,6 +551,9 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	unsigned int ci = 0;
 	int side, rc;
 	bool scratch = false;
+	size_t cut_at = 0;
+	struct dgr_msg last;
+	unsigned int n_msgs = 0;
 
 	note_time(w, ts);
 	if (fcap < DGR_FRAME_HDR_LEN) {
@@ -596,11 +618,16 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		if (rc != 0 && scratch && at + DGR_MSG_HDR_LEN > fcap) {
 			/* this header and the rest lie beyond the captured bytes */
 			w->snap_cut_frames++;
+			cut_at = at;
 			break;
 		}
 		if (rc <= 0) {
 			break; /* the end (eng_frame_check() refused any bad message) */
 		}
+		if (!n_msgs++) {
+			feed_snap_cut(w, c, ci, side, &m);
+		}
+		last = m;
 		w->msgs++;
 		if (eng_is_doorbell(&m)) {
 			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
@@ -609,6 +636,10 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 		}
 		feed_data_msg(w, c, ci, side, &m, ts, ref);
 		trap_msg(c, side, &m, false, ref);
+	}
+	eng_snap_cut_end(&c->snap[side], n_msgs ? &last : NULL, cut_at, flen, ts, ref);
+	if (cut_at && n_msgs && eng_is_doorbell(&last)) {
+		w->snap_cut_doorbell_frames++;
 	}
 out:
 	if (scratch) {

@@ -31,6 +31,7 @@
 #include "engine/msg_rules.h"
 #include "engine/reasm_feed.h"
 #include "engine/seq_track.h"
+#include "engine/snap_cut.h"
 #include "stats.h"
 
 #define WA_MAX_HOSTS	 16
@@ -112,7 +113,8 @@ struct wa_conn {
 	int host_side; /* -1 until decided */
 	enum wa_host_rule host_rule;
 	struct wa_side_state s[2];
-	struct eng_seq *seq[2]; /* frame_seq of the frames side k sends; NULL until one */
+	struct eng_seq *seq[2];	     /* frame_seq of the frames side k sends; NULL until one */
+	struct eng_snap_cut snap[2]; /* the last frame side k sent, if the snap length cut it */
 	struct wa_ack_trap trap;
 };
 
@@ -169,6 +171,9 @@ struct wire_analysis {
 	/* frames */
 	uint64_t frames, dgrdma_frames, ack_only_frames, other_frames, truncated_frames;
 	uint64_t msgs, snap_cut_frames, duplicate_msgs, reasm_overflow;
+	uint64_t snap_fragments;	   /* first fragments found in cut bytes (eng_snap_cut) */
+	uint64_t snap_hidden_txns;	   /* whole transactions in cut bytes */
+	uint64_t snap_cut_doorbell_frames; /* cut after a doorbell: later doorbells unseen */
 	uint64_t msgs_after_given_up; /* fragments of a transaction the feed gave up: ignored */
 	uint64_t malformed_frames, malformed_by_reason[DGR_E__COUNT];
 	/* UDP datagrams on ports not given that decode as ours (counted in other_frames too) */

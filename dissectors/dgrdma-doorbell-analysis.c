@@ -25,6 +25,7 @@
 #include "../analysis/engine/data_feed.h"
 #include "../analysis/engine/reasm_feed.h"
 #include "../analysis/engine/seq_track.h"
+#include "../analysis/engine/snap_cut.h"
 #include "dgrdma-doorbell-analysis.h"
 
 int dgr_an_proto = -1;
@@ -46,10 +47,11 @@ guint dgr_an_reasm_timeout_ms = 1000;
  * pointers to this file's per-frame and per-transaction records.
  */
 struct dgr_an_dir {
-	struct eng_seq *seq;	 /* frame_seq of its frames; NULL until one */
-	wmem_map_t *txns;	 /* txn_id -> struct dgr_an_txn it sent */
-	struct dm_matcher *dm;	 /* its data transactions, the peer's doorbells */
-	struct eng_reasm *reasm; /* its fragments -> transactions; NULL until data */
+	struct eng_seq *seq;	  /* frame_seq of its frames; NULL until one */
+	wmem_map_t *txns;	  /* txn_id -> struct dgr_an_txn it sent */
+	struct dm_matcher *dm;	  /* its data transactions, the peer's doorbells */
+	struct eng_reasm *reasm;  /* its fragments -> transactions; NULL until data */
+	struct eng_snap_cut snap; /* its last frame, if the snap length cut it */
 };
 
 /* A connection of the engine's table (analysis/engine/conn_table.h): its two sides. */
@@ -268,6 +270,7 @@ void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 		wmem_register_callback(wmem_file_scope(), dgr_an_free_cb, d->seq);
 	}
 	eng_seq_feed(d->seq, frame_seq, (guint64)(uintptr_t)fr, &r);
+	eng_snap_cut_frame(&d->snap, r.status == ENG_SEQ_NEXT);
 	switch (r.status) {
 	case ENG_SEQ_FIRST:
 		fr->seq_status = DGR_AN_SEQ_FIRST;
@@ -458,7 +461,8 @@ static struct eng_reasm *dgr_an_reasm(struct dgr_an_dir *d)
  * (eng_feed_data(), latency-report's sequence); this records it.
  */
 static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-			const struct dgr_an_msg_in *m, struct dgr_an_msg *res)
+			const struct dgr_an_msg_in *m, guint64 ts, guint32 frame,
+			struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
 	struct eng_data_result r;
@@ -478,7 +482,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 		txn->flag_addr = m->flag_addr;
 		txn->flag_value = m->flag_value;
 		txn->num_msgs = m->num_msgs;
-		txn->first_frame = pinfo->num;
+		txn->first_frame = frame;
 	}
 	if (!old) {
 		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
@@ -497,7 +501,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	if (!reasm || !dm) {
 		return; /* out of memory: not analysed */
 	}
-	eng_feed_data(reasm, dm, &msg, dgr_an_ns(&pinfo->abs_ts), (guint64)(uintptr_t)txn, &r);
+	eng_feed_data(reasm, dm, &msg, ts, (guint64)(uintptr_t)txn, &r);
 	if (finished) {
 		if (r.kind == ENG_DATA_PARTIAL || r.kind == ENG_DATA_COMPLETE) {
 			/* the engine no longer remembers the id: a new transaction reusing it */
@@ -565,18 +569,66 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	dgr_an_unmatched(conn, fr, pinfo, &r.bell);
 }
 
+static void dgr_an_snap_first(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+			      const struct dgr_an_msg_in *m);
+
 const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,
 					packet_info *pinfo, const struct dgr_an_msg_in *m)
 {
 	struct dgr_an_msg res;
 
 	memset(&res, 0, sizeof(res));
+	if (fr->nmsgs == 0) {
+		dgr_an_snap_first(conn, fr, pinfo, m);
+	}
 	if (m->is_doorbell) {
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
 	} else {
-		dgr_an_data(conn, fr, pinfo, m, &res);
+		dgr_an_data(conn, fr, pinfo, m, dgr_an_ns(&pinfo->abs_ts), pinfo->num, &res);
 	}
 	return dgr_an_frame_add_msg(fr, &res);
+}
+
+static void dgr_an_msg_from_in(const struct dgr_an_msg_in *in, struct dgr_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->txn_id = in->txn_id;
+	m->flag_addr = in->flag_addr;
+	m->flag_value = in->flag_value;
+	m->num_msgs_in_txn = in->num_msgs;
+	m->msg_seq = in->msg_seq;
+	m->data_addr = in->data_addr;
+	m->data_len = in->data_len;
+}
+
+/* The first fragment the snap length cut from fr's sender's last frame (snap_cut.h). */
+static void dgr_an_snap_first(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+			      const struct dgr_an_msg_in *m)
+{
+	struct eng_snap_found f;
+	struct dgr_an_msg_in in;
+	struct dgr_an_msg res;
+	struct dgr_msg msg;
+
+	dgr_an_msg_from_in(m, &msg);
+	if (!eng_snap_cut_first(&conn->dir[fr->dir].snap, &msg, &f) || !f.fragment1) {
+		return;
+	}
+	in = *m;
+	in.msg_seq = f.msg.msg_seq;
+	in.data_len = f.msg.data_len;
+	memset(&res, 0, sizeof(res));
+	dgr_an_data(conn, fr, pinfo, &in, f.ts, (guint32)f.ref, &res);
+}
+
+void dgr_an_snap_end(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		     const struct dgr_an_msg_in *last, guint cut_at, guint frame_len)
+{
+	struct dgr_msg msg;
+
+	dgr_an_msg_from_in(last, &msg);
+	eng_snap_cut_end(&conn->dir[fr->dir].snap, &msg, cut_at, frame_len,
+			 dgr_an_ns(&pinfo->abs_ts), pinfo->num);
 }
 
 const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identity)

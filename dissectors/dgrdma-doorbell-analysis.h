@@ -161,6 +161,14 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 					packet_info *pinfo, const struct dgr_an_msg_in *m);
 
 /*
+ * First pass only: the end of fr's messages the analysis saw; last is the last
+ * one, cut_at the offset of the first message header beyond the captured
+ * bytes (0: none), frame_len the frame's length on the wire (snap_cut.h).
+ */
+void dgr_an_snap_end(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
+		     const struct dgr_an_msg_in *last, guint cut_at, guint frame_len);
+
+/*
  * First pass only: a DCP property write recognised as a doorbell; identity
  * plays the part of the flag address (the written buffer index when the
  * doorbell range is one property, else the address). The connection is the most recent one whose

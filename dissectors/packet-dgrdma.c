@@ -406,6 +406,28 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
 }
 
 /*
+ * After a message the analysis fed (first pass): tells the engine where the
+ * sender's frame ended, and whether the snap length cut the message headers
+ * after it (end: the offset after its data).
+ */
+static void dgrdma_snap_end(tvbuff_t *tvb, packet_info *pinfo, struct dgr_an_conn *conn,
+			    struct dgr_an_frame *fr, const struct dgr_an_msg_in *in, guint end,
+			    gboolean more)
+{
+	guint frame_len = tvb_reported_length(tvb);
+	guint next =
+	    DGR_FRAME_HDR_LEN +
+	    ((end - DGR_FRAME_HDR_LEN + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
+
+	if (!more) {
+		dgr_an_snap_end(conn, fr, pinfo, in, 0, frame_len);
+	} else if (tvb_captured_length(tvb) < frame_len &&
+		   next + DGR_MSG_HDR_LEN > tvb_captured_length(tvb)) {
+		dgr_an_snap_end(conn, fr, pinfo, in, next, frame_len);
+	}
+}
+
+/*
  * Decodes one message at offset (already aligned); returns the offset after
  * it, or -1 when the rest of the frame cannot be decoded. *analysable turns
  * FALSE for a frame a receiver drops (the engine's rule, as in latency-report,
@@ -551,6 +573,8 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 			in.data_len = m.data_len;
 			in.is_doorbell = is_doorbell;
 			an = dgr_an_message(conn, fr, pinfo, &in);
+			dgrdma_snap_end(tvb, pinfo, conn, fr, &in, (guint)offset + m.data_len,
+					m.has_nextmsg != 0);
 		} else {
 			an = dgr_an_frame_msg(fr, index);
 		}
