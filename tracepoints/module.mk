@@ -45,7 +45,7 @@ $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 
 CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
-	test/tracepoints/test_capture_stack.sh
+	test/tracepoints/test_capture_stack.sh test/tracepoints/test_capture_kernel.sh
 
 # bench-tracepoints (make bench): cost of a tracepoint compiled out / not enabled / enabled.
 TP_BENCH := $(BUILD)/test/tracepoints/tp-bench
@@ -90,9 +90,13 @@ $(TP_NOTRACE_HOST): $(TP_NOTRACE_OBJS)
 bench-tracepoints: $(TP_NOTRACE_HOST) $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-fpga \
 	$(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 
-# make bench-recording (not in check): what recording costs the stream (issue 22, item 4);
-# results in docs/performance/tracepoints.md.
-BENCH_TARGETS += bench-recording
-.PHONY: bench-recording
+# make bench-recording (not in check): what recording costs the host at fixed stream rates,
+# none / default UST / UST + --kernel / UST + packet capture (issue 33, item 6);
+# make bench-recording-rate: the highest clean rate with each recording (issue 22, item 4).
+# Results in docs/performance/tracepoints.md.
+BENCH_TARGETS += bench-recording bench-recording-rate
+.PHONY: bench-recording bench-recording-rate
 bench-recording: all
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording-cost.sh
+bench-recording-rate: all
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording.sh

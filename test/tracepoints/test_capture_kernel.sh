@@ -1,0 +1,215 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dgrdma-capture --kernel (issue 33, item 1): the kernel's side of a run, recorded with perf on
+# CLOCK_MONOTONIC and converted to CTF in kernel/ on the UST trace's clock.
+# - Where the kernel's events cannot be recorded (nobody, through setpriv; mapped root in a user
+#   namespace), exit 3 naming kernel.perf_event_paranoid and CAP_PERFMON (and tracefs when it
+#   is unreadable), and COMMAND never runs; --kernel-backend lttng without lttng-modules, exit 3
+#   naming them.
+# - A real run of dgrdma-host fed by dgrdma-fpga over UDP on 127.0.0.1: run.json's kernel
+#   object, kernel/ read by babeltrace2 alone and muxed with the UST trace, and the clocks lined
+#   up: every UST event of the host's consumer and receive threads falls inside an interval where
+#   the kernel trace has that thread scheduled in (sched_switch next_pid .. prev_pid on a CPU),
+#   for at least 95% of them.
+
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
+
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+DHOST=$DGR_BUILD/bin/dgrdma-host
+DFPGA=$DGR_BUILD/bin/dgrdma-fpga
+WORK=$(mktemp -d)
+PORT_F=$((32000 + $$ % 2000 * 2))
+PORT_H=$((PORT_F + 1))
+FPGA_PID=""
+CAP_PID=""
+cleanup() {
+	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
+	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+require_built "$DGR_BUILD/bin" dgrdma-capture dgrdma-host dgrdma-fpga
+if [ "$(id -u)" != 0 ] || ! grep -qE '^ *0 +0 +4294967295' /proc/self/uid_map; then
+	skip "recording the kernel's events needs root (this suite runs as uid $(id -u) or in a user namespace)"
+	done_testing
+	exit 0
+fi
+if ! command -v perf >/dev/null || ! command -v babeltrace2 >/dev/null || ! command -v setpriv >/dev/null; then
+	skip "perf (linux-perf), babeltrace2 or setpriv is not installed (make deps)"
+	done_testing
+	exit 0
+fi
+
+# ---- where nothing can be recorded ---------------------------------------------------------
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+chmod 0711 "$WORK"
+mkdir -m 0777 "$WORK/nobody"
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	"$CAPTURE" --kernel --no-trace --no-pcap -o "$WORK/nobody/run" -- touch "$WORK/nobody/ran" \
+	>/dev/null 2>"$WORK/nobody.err"
+status=$?
+sed 's/^/# nobody: /' "$WORK/nobody.err"
+check_eq "$status" 3 "as nobody: --kernel exits 3 (set-up failure)"
+check "as nobody: COMMAND did not run" test ! -e "$WORK/nobody/ran"
+if [ "$paranoid" != -1 ]; then
+	check "as nobody: names kernel.perf_event_paranoid=$paranoid, the sysctl and CAP_PERFMON" \
+		grep -q "kernel.perf_event_paranoid is $paranoid; allow with: sysctl kernel.perf_event_paranoid=-1, or run as root / with CAP_PERFMON" "$WORK/nobody.err"
+else
+	skip "kernel.perf_event_paranoid is -1 here: nobody may record"
+fi
+if setpriv --reuid=65534 --regid=65534 --clear-groups test -r /sys/kernel/tracing/events/sched/sched_switch/id; then
+	skip "tracefs is readable by nobody here"
+else
+	check "as nobody: names the unreadable tracefs and how to mount it" \
+		grep -q "tracefs is not mounted on /sys/kernel/tracing or not readable; mount it (mount -t tracefs nodev /sys/kernel/tracing)" "$WORK/nobody.err"
+fi
+
+if [ "$paranoid" != -1 ] && unshare --user --map-root-user true 2>/dev/null; then
+	unshare --user --map-root-user "$CAPTURE" --kernel --kernel-backend perf --no-trace --no-pcap \
+		-o "$WORK/userns" -- touch "$WORK/userns-ran" >/dev/null 2>"$WORK/userns.err"
+	status=$?
+	sed 's/^/# userns: /' "$WORK/userns.err"
+	check_eq "$status" 3 "mapped root in a user namespace: exit 3"
+	check "user namespace: says its capabilities do not count, names the sysctl" \
+		grep -q "kernel.perf_event_paranoid is $paranoid and this is a user namespace (its capabilities do not count for perf); allow with: sysctl kernel.perf_event_paranoid=-1" "$WORK/userns.err"
+	check "user namespace: COMMAND did not run" test ! -e "$WORK/userns-ran"
+else
+	skip "no user namespace here, or kernel.perf_event_paranoid is -1"
+	skip "no user namespace here, or kernel.perf_event_paranoid is -1"
+	skip "no user namespace here, or kernel.perf_event_paranoid is -1"
+fi
+
+# ---- argument errors -----------------------------------------------------------------------
+"$CAPTURE" --kernel-backend ftrace --no-trace --no-pcap -- true 2>"$WORK/arg.err"
+check_eq "$?" 2 "--kernel-backend ftrace: bad usage"
+check "--kernel-backend ftrace: names the accepted backends" \
+	grep -q "'ftrace' is not one of auto, perf, lttng" "$WORK/arg.err"
+"$CAPTURE" --kernel --kernel-buffer 0 --no-trace --no-pcap -- true 2>"$WORK/arg.err"
+check_eq "$?" 2 "--kernel-buffer 0: bad usage"
+check "--kernel-buffer 0: names the range" grep -q "'0' is out of range 1..1024" "$WORK/arg.err"
+
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
+	done_testing
+	exit 0
+fi
+
+if lttng list --kernel >/dev/null 2>&1; then
+	skip "LTTng's kernel tracer works here"
+else
+	"$CAPTURE" --kernel-backend lttng --no-trace --no-pcap -o "$WORK/lttngk" -- touch "$WORK/lttngk-ran" \
+		2>"$WORK/lttngk.err"
+	status=$?
+	sed 's/^/# lttng backend: /' "$WORK/lttngk.err"
+	check_eq "$status" 3 "--kernel-backend lttng without lttng-modules: exit 3"
+	check "--kernel-backend lttng: names lttng-modules" grep -q "needs lttng-modules loaded" "$WORK/lttngk.err"
+	check "--kernel-backend lttng: COMMAND did not run" test ! -e "$WORK/lttngk-ran"
+fi
+
+# ---- a real run ------------------------------------------------------------------------------
+RUN=$WORK/run
+env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap -- "$DHOST" rx --udp \
+	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
+	--ready-file "$WORK/ready" --summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
+CAP_PID=$!
+for ((n = 0; n < 600; n++)); do
+	[ -e "$WORK/ready" ] && break
+	kill -0 "$CAP_PID" 2>/dev/null || break
+	sleep 0.1
+done
+"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 10e6 \
+	--duration 2 --quiet &
+FPGA_PID=$!
+wait "$FPGA_PID"
+check_eq "$?" 0 "dgrdma-fpga ran its 2 s"
+FPGA_PID=""
+wait "$CAP_PID"
+check_eq "$?" 0 "dgrdma-capture --kernel ran dgrdma-host to its end"
+CAP_PID=""
+sed 's/^/# /' "$WORK/capture.err"
+
+check_eq "$(jq -c '.kernel | [.backend, .path, .clock, .perf_data, .clock_offset_from]' "$RUN/run.json")" \
+	'["perf","kernel","monotonic","kernel.perf.data","trace"]' "run.json kernel: perf, kernel/, monotonic, offset from the trace"
+check_eq "$(jq -c '.kernel.events | map(select(. == "sched:sched_switch" or . == "sched:sched_wakeup"
+	or . == "irq:softirq_entry" or . == "block:block_rq_issue")) | length' "$RUN/run.json")" 4 \
+	"run.json kernel.events holds sched_switch, sched_wakeup, softirq_entry, block_rq_issue"
+check_eq "$(jq -r '.kernel.lost_events | type' "$RUN/run.json")" number "run.json kernel.lost_events is a count"
+check_eq "$(jq '.kernel.clock_offset.sec > 1000000000 and .kernel.clock_offset.nsec < 1000000000' "$RUN/run.json")" \
+	true "run.json kernel.clock_offset is the UST clock's offset (seconds since the epoch at boot)"
+switches=$(babeltrace2 "$RUN/kernel" 2>"$WORK/bt.err" | grep -c ' sched:sched_switch: ')
+check "babeltrace2 reads kernel/: $switches sched_switch events" test "$switches" -gt 0
+ust=$(dirname "$(find "$RUN/trace" -name metadata -print -quit)")
+babeltrace2 --clock-seconds "$ust" "$RUN/kernel" >"$WORK/both.txt" 2>"$WORK/bt.err"
+check_eq "$?" 0 "babeltrace2 muxes the UST trace and kernel/ on one time axis"
+
+# The host's threads: their UST events must fall where the kernel has them on a CPU. sched_switch's
+# prev_pid/next_pid are the kernel's (global) tids; perf_tid and UST's vtid are this PID
+# namespace's: the map between them comes from the switches a thread made itself.
+host_pid=$(jq -r .command_pid "$RUN/run.json")
+python3 - "$WORK/both.txt" "$host_pid" >"$WORK/align.txt" <<'PY'
+import bisect, re, sys
+
+path, host_pid = sys.argv[1], sys.argv[2]
+line_re = re.compile(r'^\[(\d+)\.(\d{9})\] \([^)]*\) (?:\S+ )?([a-z_]+:[a-z_]+): \{ cpu_id = (\d+) \}, (.*)$')
+field = lambda body, name: (re.search(r'\b' + name + r' = (-?\d+)', body) or [None, None])[1]
+running = {}   # cpu -> (global tid, since)
+intervals = {}  # global tid -> [(start, end)]
+ns_to_global = {}
+roles = {}     # vtid -> role
+ust = []       # (t, vtid)
+last_t = 0
+for line in open(path):
+    m = line_re.match(line)
+    if not m:
+        continue
+    t = int(m.group(1)) * 1000000000 + int(m.group(2))
+    last_t = max(last_t, t)
+    name, cpu, body = m.group(3), int(m.group(4)), m.group(5)
+    if name == 'sched:sched_switch':
+        prev, nxt, ptid = int(field(body, 'prev_pid')), int(field(body, 'next_pid')), int(field(body, 'perf_tid'))
+        if ptid:
+            ns_to_global[ptid] = prev
+        if cpu in running:
+            g, since = running[cpu]
+            intervals.setdefault(g, []).append((since, t))
+        running[cpu] = (nxt, t)
+    elif name.startswith('dgrdma:') and field(body, 'vpid') == host_pid:
+        vtid = int(field(body, 'vtid'))
+        if name == 'dgrdma:thread_start':
+            roles[vtid] = int(field(body, 'role'))
+        ust.append((t, vtid))
+for g, since in running.values():
+    intervals.setdefault(g, []).append((since, last_t + 1))
+for role, label in ((2, 'consumer'), (0, 'rx')):
+    tids = [v for v, r in roles.items() if r == role]
+    if not tids:
+        print('%s 0 0 no-thread' % label)
+        continue
+    vtid = tids[0]
+    g = ns_to_global.get(vtid)
+    spans = sorted(intervals.get(g, []))
+    starts = [s for s, _ in spans]
+    inside = total = 0
+    for t, v in ust:
+        if v != vtid:
+            continue
+        total += 1
+        i = bisect.bisect_right(starts, t) - 1
+        if i >= 0 and spans[i][0] <= t <= spans[i][1]:
+            inside += 1
+    print('%s %d %d tid=%d global=%s intervals=%d' % (label, inside, total, vtid, g, len(spans)))
+PY
+sed 's/^/# alignment: /' "$WORK/align.txt"
+for role in consumer rx; do
+	read -r _ inside total _ < <(grep "^$role " "$WORK/align.txt")
+	inside=${inside:-0} total=${total:-0}
+	check "the $role thread's UST events lie where the kernel has it on a CPU: $inside of $total (>= 95%, >= 50 events)" \
+		test "$total" -ge 50 -a $((inside * 100)) -ge $((total * 95))
+done
+
+done_testing
