@@ -70,6 +70,29 @@ static uint32_t member_name(struct kin *in, const bt_field *st, const char *name
 	return id;
 }
 
+/* The comm an exec gives: the file's base name, cut to TASK_COMM_LEN - 1 = 15 bytes. */
+static uint32_t exec_comm(struct kin *in, const bt_field *st)
+{
+	const bt_field *f = st ? bt_field_structure_borrow_member_field_by_name_const(st, "filename")
+			       : NULL;
+	const char *path, *base;
+	char comm[16];
+	uint32_t id;
+
+	if (!f || bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) {
+		return 0;
+	}
+	path = bt_field_string_get_value(f);
+	base = strrchr(path, '/');
+	snprintf(comm, sizeof(comm), "%s", base ? base + 1 : path);
+	id = ks_intern(in->k, comm);
+	if (id == UINT32_MAX) {
+		in->nomem = true;
+		return 0;
+	}
+	return id;
+}
+
 static int32_t i32(int64_t v)
 {
 	return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
@@ -98,6 +121,7 @@ static uint8_t kind_of(const char *name)
 		{ "irq:softirq_exit", KS_SOFTIRQ_EXIT },
 		{ "block:block_rq_issue", KS_BLOCK_ISSUE },
 		{ "block:block_rq_complete", KS_BLOCK_COMPLETE },
+		{ "sched:sched_process_exec", KS_EXEC },
 	};
 	size_t i;
 
@@ -174,6 +198,11 @@ static void handle_event(struct kin *in, const bt_message *msg)
 	case KS_SOFTIRQ_EXIT:
 		member_int(pl, "vec", &v);
 		e.arg = v;
+		break;
+	case KS_EXEC:
+		member_int(pl, "pid", &v);
+		e.pid = i32(v);
+		e.name = exec_comm(in, pl);
 		break;
 	default:
 		member_int(pl, "common_pid", &v);

@@ -382,6 +382,12 @@ static void apply(struct replay *r, int32_t pid, const struct ks_event *e)
 	case KS_SOFTIRQ_EXIT:
 		n->softirq = -1;
 		break;
+	case KS_EXEC:
+		/* the comm changes at exec: sched_switch gave the one before */
+		if (n->pid == e->pid) {
+			n->name = e->name;
+		}
+		break;
 	default:
 		break;
 	}

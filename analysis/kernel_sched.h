@@ -25,6 +25,7 @@ enum ks_kind {
 	KS_BLOCK_ISSUE,	   /* pid (the issuer, common_pid) */
 	KS_BLOCK_COMPLETE, /* pid (common_pid) */
 	KS_WRITEBACK,	   /* pid (common_pid): any writeback:* event */
+	KS_EXEC,	   /* pid exec'd: name is its new comm (sched_process_exec) */
 };
 
 /* One kernel event, pids as the kernel's tracepoint fields give them (global). */

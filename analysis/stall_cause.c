@@ -207,7 +207,12 @@ static void thread_of(const struct host_analysis *h, unsigned int conn, struct s
 	}
 }
 
-static enum sc_cause cause_of(const struct ks_window *w)
+static bool kworker_named(const struct kernel_sched *k, const struct ks_culprit *c)
+{
+	return !strncmp(ks_name(k, c->name), "kworker", 7);
+}
+
+static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_window *w)
 {
 	uint64_t wait = w->ns[KS_ST_RUNNABLE] + w->ns[KS_ST_MIGRATED] + w->ns[KS_ST_INTERRUPTED];
 	uint64_t best = wait;
@@ -245,7 +250,8 @@ static enum sc_cause cause_of(const struct ks_window *w)
 	default:
 		break;
 	}
-	if (top->writeback || top->block) {
+	/* a kworker's block I/O is writeback; a process's own reads and writes are its work */
+	if (top->writeback || (top->block && kworker_named(k, top))) {
 		return SC_CAUSE_WRITEBACK;
 	}
 	if (w->prio >= 0 && top->prio < w->prio) {
@@ -494,7 +500,7 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 		}
 		ks_window(k, ks_global_pid(k, s->tid), s->stage_start, s->stage_end, &s->w);
 		s->attributed = true;
-		s->cause = cause_of(&s->w);
+		s->cause = cause_of(k, &s->w);
 	}
 	rank_causes(sc);
 	ret = 0;

@@ -111,6 +111,22 @@ static void test_migrated_writeback_softirq(void)
 	       name);
 }
 
+static void test_exec_renames(void)
+{
+	struct ks_window w;
+
+	fresh();
+	sw(0, 0, 0, 0, 120, 100, "consumer", 120);
+	sw(10, 0, 100, 0x100, 120, 400, "taskset", 49);
+	ev(12, KS_EXEC, 0, 400, 0, "bash");
+	sw(90, 0, 400, 0x100, 49, 100, "consumer", 120);
+	ev(200, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
+	ks_window(&k, 100, 0, 100, &w);
+	tap_ok(w.n_c == 2 && !strcmp(ks_name(&k, w.c[0].name), "bash") && w.c[0].ns == 78 &&
+		   !strcmp(ks_name(&k, w.c[1].name), "taskset") && w.c[1].ns == 2,
+	       "a task that exec'd is named by its new comm from the exec on (bash 78, taskset 2)");
+}
+
 static void test_pid_map_and_trace_end(void)
 {
 	struct ks_window w;
@@ -197,6 +213,25 @@ static void test_stall_attribution(void)
 	       "the cause in words: %s", sc.causes[0].text);
 	sc_free(&sc);
 
+	/* the same stall behind a compiler reading its files: its own block I/O, not writeback */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 301, "cc1", 120);
+	ev(11000100, KS_BLOCK_ISSUE, 1, 301, 0, NULL);
+	sw(12200000, 1, 301, 1, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_OTHER_TASK,
+		 "a process's own block I/O: another task on the CPU, not writeback");
+	sc_free(&sc);
+
 	/* with T: the threshold is T/2 when lower than 10 x p50 */
 	sc_init(&sc);
 	for (i = 0; i < 20; i++) {
@@ -219,6 +254,7 @@ int main(void)
 	test_preempted_by_higher_priority();
 	test_stopped_and_blocked();
 	test_migrated_writeback_softirq();
+	test_exec_renames();
 	test_pid_map_and_trace_end();
 	test_stall_attribution();
 	ks_free(&k);
