@@ -64,8 +64,8 @@ rx_frames() {
 
 # stream_flowing: waits until the host has received 500 frames more than at the start.
 stream_flowing() {
-	local i
-	for i in $(seq 600); do
+
+	for _ in $(seq 600); do
 		[ "$(rx_frames)" -ge $((FRAMES0 + 500)) ] && return 0
 		sleep 0.05
 	done
