@@ -64,7 +64,6 @@ rx_frames() {
 
 # stream_flowing: waits until the host has received 500 frames more than at the start.
 stream_flowing() {
-
 	for _ in $(seq 600); do
 		[ "$(rx_frames)" -ge $((FRAMES0 + 500)) ] && return 0
 		sleep 0.05
@@ -111,26 +110,31 @@ one() {
 	jq -r '.stall_causes.causes[].text' "$run/stalls.json" | while read -r l; do diag "$name: $l"; done
 }
 
+# On a shared machine other tasks stall the stream too (tens of ms here and there, each named):
+# the disturbance must be the worst stall, its cause named, and --advise's cure of that cause
+# listed at that cause's rank.
 one busy busy
 run="$SCN_OUT/busy"
-check "busy: the largest cause is a higher-priority task" \
-	jq -e '.stall_causes.causes[0].cause == "higher-priority-task"' "$run/stalls.json"
+check "busy: the worst stall's cause is a higher-priority task" \
+	jq -e '.stall_causes.stalls[0].cause == "higher-priority-task"' "$run/stalls.json"
 check "busy: its culprit is the busy loop (bash at a real-time priority) on CPU 0" \
-	jq -e '.stall_causes.causes[0].culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100' "$run/stalls.json"
-check "busy: a stall of that cause spans the busy loop's CPU time (300 ms of it: more than 100 ms)" \
-	jq -e '[.stall_causes.stalls[] | select(.cause == "higher-priority-task")] | length >= 1' "$run/stalls.json"
-check "busy: --advise's first item addresses that cause (a real-time policy)" \
-	jq -e '.advice.by_cause[0] | .addresses == "higher-priority-task" and .id == "rt.priority"' "$run/stalls.json"
+	jq -e '.stall_causes.stalls[0].culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100' "$run/stalls.json"
+check "busy: the run's causes name it" \
+	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and .culprits[0].comm == "bash")' "$run/stalls.json"
+check "busy: --advise's real-time cure addresses that cause, at its rank" \
+	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause" grep -q "was runnable while CPU 0 ran bash" "$run/stalls.txt"
 
 one stopped stop_host
 run="$SCN_OUT/stopped"
-check "stopped: the largest cause is the stopped process" \
-	jq -e '.stall_causes.causes[0].cause == "stopped"' "$run/stalls.json"
+check "stopped: the worst stall's cause is the stopped process" \
+	jq -e '.stall_causes.stalls[0].cause == "stopped"' "$run/stalls.json"
 check "stopped: the report says 'stopped, no kernel cause'" \
-	jq -e '.stall_causes.causes[0].text | test("stopped, no kernel cause")' "$run/stalls.json"
+	jq -e '.stall_causes.causes | any(.cause == "stopped" and (.text | test("stopped, no kernel cause")))' "$run/stalls.json"
 check "stopped: --advise blames nothing in the kernel for it" \
-	jq -e '.advice.by_cause[0] | .addresses == "stopped" and (.action | test("nothing in the kernel to blame"))' "$run/stalls.json"
+	jq -e '.advice.by_cause | any(.addresses == "stopped" and (.action | test("nothing in the kernel to blame")))' "$run/stalls.json"
+check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "stopped")] | length' "$run/stalls.json")" 1 \
+	"stopped: one stall (the SIGSTOP) is called stopped"
 
 one clean ""
 run="$SCN_OUT/clean"
