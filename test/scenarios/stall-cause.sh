@@ -110,15 +110,14 @@ one() {
 	jq -r '.stall_causes.causes[].text' "$run/stalls.json" | while read -r l; do diag "$name: $l"; done
 }
 
-# On a shared machine other tasks stall the stream too (tens of ms here and there, each named):
-# the disturbance must be the worst stall, its cause named, and --advise's cure of that cause
-# listed at that cause's rank.
+# On a shared machine other tasks stall the stream too (tens of ms here and there, each named;
+# once dumpcap, starting on the pinned CPU, held the first doorbell 1.2 s): the disturbance must
+# be among the stalls with its cause and culprit, and --advise's cure of that cause listed at
+# that cause's rank.
 one busy busy
 run="$SCN_OUT/busy"
-check "busy: the worst stall's cause is a higher-priority task" \
-	jq -e '.stall_causes.stalls[0].cause == "higher-priority-task"' "$run/stalls.json"
-check "busy: its culprit is the busy loop (bash at a real-time priority) on CPU 0" \
-	jq -e '.stall_causes.stalls[0].culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100' "$run/stalls.json"
+check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length' "$run/stalls.json")" 1 \
+	"busy: one stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0"
 check "busy: the run's causes name it" \
 	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and .culprits[0].comm == "bash")' "$run/stalls.json"
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
@@ -127,8 +126,6 @@ check "busy: the text names the cause" grep -q "was runnable while CPU 0 ran bas
 
 one stopped stop_host
 run="$SCN_OUT/stopped"
-check "stopped: the worst stall's cause is the stopped process" \
-	jq -e '.stall_causes.stalls[0].cause == "stopped"' "$run/stalls.json"
 check "stopped: the report says 'stopped, no kernel cause'" \
 	jq -e '.stall_causes.causes | any(.cause == "stopped" and (.text | test("stopped, no kernel cause")))' "$run/stalls.json"
 check "stopped: --advise blames nothing in the kernel for it" \
