@@ -73,8 +73,8 @@ static uint32_t member_name(struct kin *in, const bt_field *st, const char *name
 /* The comm an exec gives: the file's base name, cut to TASK_COMM_LEN - 1 = 15 bytes. */
 static uint32_t exec_comm(struct kin *in, const bt_field *st)
 {
-	const bt_field *f = st ? bt_field_structure_borrow_member_field_by_name_const(st, "filename")
-			       : NULL;
+	const bt_field *f =
+	    st ? bt_field_structure_borrow_member_field_by_name_const(st, "filename") : NULL;
 	const char *path, *base;
 	char comm[16];
 	uint32_t id;
@@ -336,8 +336,8 @@ int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *
 		}
 	} while (rs == BT_GRAPH_RUN_STATUS_AGAIN);
 	if (in.nomem) {
-		ret = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "the kernel trace %s: out of memory",
-				     path);
+		ret =
+		    dgr_errbuf_set(errbuf, DGR_E_NOMEM, "the kernel trace %s: out of memory", path);
 		goto end;
 	}
 	if (rs != BT_GRAPH_RUN_STATUS_OK) {

@@ -351,7 +351,8 @@ static void apply(struct replay *r, int32_t pid, const struct ks_event *e)
 		apply_switch(r, pid, e);
 		break;
 	case KS_WAKEUP:
-		if (e->pid == pid && r->st != KS_ST_RUNNING && e->arg >= 0 && e->arg < KS_MAX_CPUS) {
+		if (e->pid == pid && r->st != KS_ST_RUNNING && e->arg >= 0 &&
+		    e->arg < KS_MAX_CPUS) {
 			r->st = r->moved ? KS_ST_MIGRATED : KS_ST_RUNNABLE;
 			r->cpu_of = (int)e->arg;
 		}
@@ -453,9 +454,9 @@ int ks_window(const struct kernel_sched *k, int32_t pid, uint64_t start, uint64_
 const char *ks_state_label(enum ks_state s)
 {
 	static const char *const names[KS_ST_COUNT] = {
-		[KS_ST_UNKNOWN] = "unknown",	 [KS_ST_RUNNING] = "running",
+		[KS_ST_UNKNOWN] = "unknown",	     [KS_ST_RUNNING] = "running",
 		[KS_ST_INTERRUPTED] = "interrupted", [KS_ST_RUNNABLE] = "runnable",
-		[KS_ST_MIGRATED] = "migrated",	 [KS_ST_BLOCKED] = "blocked",
+		[KS_ST_MIGRATED] = "migrated",	     [KS_ST_BLOCKED] = "blocked",
 		[KS_ST_STOPPED] = "stopped",
 	};
 
@@ -465,8 +466,8 @@ const char *ks_state_label(enum ks_state s)
 const char *ks_softirq_name(int64_t vec)
 {
 	/* include/linux/interrupt.h, the order of the softirq_to_name table */
-	static const char *const names[] = { "HI",	"TIMER", "NET_TX", "NET_RX",  "BLOCK",
-					     "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+	static const char *const names[] = { "HI",	 "TIMER",   "NET_TX", "NET_RX",	 "BLOCK",
+					     "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU" };
 
 	return vec >= 0 && vec < (int64_t)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
 }

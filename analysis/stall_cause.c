@@ -112,7 +112,9 @@ void sc_culprit_name(const struct kernel_sched *k, const struct ks_culprit *c, c
 		break;
 	default:
 		snprintf(buf, size, "%s%s", ks_name(k, c->name),
-			 c->writeback ? " (writeback)" : c->block ? " (block I/O)" : "");
+			 c->writeback ? " (writeback)"
+			 : c->block   ? " (block I/O)"
+				      : "");
 		break;
 	}
 }
@@ -324,8 +326,8 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 {
 	char list[256];
 	const char *role = ha_role_name(g->role);
-	double share = sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total
-					  : 0;
+	double share =
+	    sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total : 0;
 	int n = snprintf(g->text, sizeof(g->text),
 			 "%" PRIu64 " of %u stall%s (%.0f%% of stall time): ", g->stalls,
 			 sc->n_stalls, sc->n_stalls == 1 ? "" : "s", share);
@@ -405,8 +407,7 @@ static void rank_causes(struct stall_cause *sc)
 	}
 	qsort(sc->causes, sc->n_causes, sizeof(sc->causes[0]), cause_desc);
 	for (j = 0; j < sc->n_causes; j++) {
-		qsort(sc->causes[j].c, sc->causes[j].n_c, sizeof(sc->causes[j].c[0]),
-		      culprit_desc);
+		qsort(sc->causes[j].c, sc->causes[j].n_c, sizeof(sc->causes[j].c[0]), culprit_desc);
 		cause_text(sc, &sc->causes[j]);
 	}
 }
@@ -557,10 +558,10 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 
 		for (i = 0; s->attributed && i < KS_ST_COUNT; i++) {
 			if (s->w.ns[i] && win) {
-				len += (size_t)snprintf(
-				    states + len, sizeof(states) - len, "%s%s %.0f%%",
-				    len ? ", " : "", ks_state_label((enum ks_state)i),
-				    100.0 * (double)s->w.ns[i] / (double)win);
+				len += (size_t)snprintf(states + len, sizeof(states) - len,
+							"%s%s %.0f%%", len ? ", " : "",
+							ks_state_label((enum ks_state)i),
+							100.0 * (double)s->w.ns[i] / (double)win);
 				if (len >= sizeof(states)) {
 					break;
 				}
@@ -647,10 +648,9 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 		dgr_pr_str(p, "thread", NULL, ha_role_name(g->role));
 		dgr_pr_u64(p, "stalls", NULL, g->stalls);
 		dgr_pr_ns(p, "stall_time_ns", NULL, g->stall_ns);
-		dgr_pr_dbl(p, "stall_time_share", NULL,
-			   sc->stall_ns_total ? (double)g->stall_ns / (double)sc->stall_ns_total
-					      : 0,
-			   3);
+		dgr_pr_dbl(
+		    p, "stall_time_share", NULL,
+		    sc->stall_ns_total ? (double)g->stall_ns / (double)sc->stall_ns_total : 0, 3);
 		dgr_pr_str(p, "text", NULL, g->text);
 		print_culprits(p, sc->k, g->c, g->n_c, g->window_ns);
 		dgr_pr_obj_end(p);

@@ -31,17 +31,17 @@ enum sc_stage {
 };
 
 enum sc_cause {
-	SC_CAUSE_NONE = 0,   /* no kernel trace: not attributed */
-	SC_CAUSE_UNSEEN,     /* the thread has no event in the kernel trace during the stall */
-	SC_CAUSE_STOPPED,    /* SIGSTOP or a tracer: nothing in the kernel to blame */
+	SC_CAUSE_NONE = 0,    /* no kernel trace: not attributed */
+	SC_CAUSE_UNSEEN,      /* the thread has no event in the kernel trace during the stall */
+	SC_CAUSE_STOPPED,     /* SIGSTOP or a tracer: nothing in the kernel to blame */
 	SC_CAUSE_HIGHER_PRIO, /* a task of higher priority held the thread's CPU */
-	SC_CAUSE_WRITEBACK,  /* a task doing writeback or block I/O held it (kworker, a writer) */
-	SC_CAUSE_OTHER_TASK, /* another task of the same or lower priority held it */
-	SC_CAUSE_SOFTIRQ,    /* softirq handlers held it */
-	SC_CAUSE_IRQ,	     /* interrupt handlers held it */
-	SC_CAUSE_WAKEUP,     /* runnable on an idle CPU: the wake-up itself was late */
-	SC_CAUSE_BLOCKED,    /* the thread slept (on a lock, a condition, I/O) */
-	SC_CAUSE_RUNNING,    /* the thread ran: its own work took the time */
+	SC_CAUSE_WRITEBACK,   /* a task doing writeback or block I/O held it (kworker, a writer) */
+	SC_CAUSE_OTHER_TASK,  /* another task of the same or lower priority held it */
+	SC_CAUSE_SOFTIRQ,     /* softirq handlers held it */
+	SC_CAUSE_IRQ,	      /* interrupt handlers held it */
+	SC_CAUSE_WAKEUP,      /* runnable on an idle CPU: the wake-up itself was late */
+	SC_CAUSE_BLOCKED,     /* the thread slept (on a lock, a condition, I/O) */
+	SC_CAUSE_RUNNING,     /* the thread ran: its own work took the time */
 	SC_CAUSE_COUNT,
 };
 
@@ -53,14 +53,14 @@ struct sc_bell {
 };
 
 struct sc_stall {
-	uint64_t start;	   /* the worst doorbell's arrival (or completion) */
-	uint64_t duration; /* its latency (from the arrival when known) */
-	uint64_t doorbells; /* consecutive doorbells above the threshold */
+	uint64_t start;	     /* the worst doorbell's arrival (or completion) */
+	uint64_t duration;   /* its latency (from the arrival when known) */
+	uint64_t doorbells;  /* consecutive doorbells above the threshold */
 	enum sc_stage stage; /* the longest stage of the worst doorbell */
 	uint64_t stage_start, stage_end;
 	uint8_t role; /* the thread of that stage (ha_role_name) */
 	bool thread_known;
-	int32_t tid; /* as the UST trace saw it (gettid in the host's PID namespace) */
+	int32_t tid;	 /* as the UST trace saw it (gettid in the host's PID namespace) */
 	bool attributed; /* the kernel window was computed */
 	struct ks_window w;
 	enum sc_cause cause;
@@ -70,7 +70,7 @@ struct sc_cause_sum {
 	enum sc_cause cause;
 	uint8_t role;
 	uint64_t stalls, stall_ns, window_ns;
-	int64_t blocked_state; /* the first stall's, for SC_CAUSE_BLOCKED */
+	int64_t blocked_state;		      /* the first stall's, for SC_CAUSE_BLOCKED */
 	struct ks_culprit c[KS_MAX_CULPRITS]; /* summed over its stalls, by time */
 	unsigned int n_c;
 	char text[384];
@@ -79,7 +79,7 @@ struct sc_cause_sum {
 struct stall_cause {
 	struct sc_bell *bells;
 	size_t n_bells, cap_bells;
-	bool from_arrival;     /* the series is arrival -> doorbell (every bell had it) */
+	bool from_arrival; /* the series is arrival -> doorbell (every bell had it) */
 	bool all_had_arrival;
 	uint64_t p50_ns, threshold_ns, tolerable_ns;
 	struct sc_stall *stalls; /* worst first */

@@ -14,8 +14,13 @@ static struct kernel_sched k;
 static void sw(uint64_t ts, unsigned int cpu, int32_t prev, int64_t state, int16_t prev_prio,
 	       int32_t next, const char *next_comm, int16_t next_prio)
 {
-	struct ks_event e = { .ts = ts, .kind = KS_SWITCH, .cpu = (uint16_t)cpu, .pid = prev,
-			      .next_pid = next, .arg = state, .prev_prio = prev_prio,
+	struct ks_event e = { .ts = ts,
+			      .kind = KS_SWITCH,
+			      .cpu = (uint16_t)cpu,
+			      .pid = prev,
+			      .next_pid = next,
+			      .arg = state,
+			      .prev_prio = prev_prio,
 			      .next_prio = next_prio };
 
 	e.name = ks_intern(&k, next_comm);
@@ -25,7 +30,9 @@ static void sw(uint64_t ts, unsigned int cpu, int32_t prev, int64_t state, int16
 static void ev(uint64_t ts, uint8_t kind, unsigned int cpu, int32_t pid, int64_t arg,
 	       const char *name)
 {
-	struct ks_event e = { .ts = ts, .kind = kind, .cpu = (uint16_t)cpu, .pid = pid, .arg = arg };
+	struct ks_event e = {
+		.ts = ts, .kind = kind, .cpu = (uint16_t)cpu, .pid = pid, .arg = arg
+	};
 
 	e.name = ks_intern(&k, name ? name : "");
 	ks_add(&k, &e);
