@@ -8,6 +8,7 @@
 #define DGR_ANALYSIS_ADVISE_H
 
 #include "classify.h"
+#include "stall_cause.h"
 #include <dgrdma/print.h>
 
 struct advise_opts {
@@ -16,10 +17,14 @@ struct advise_opts {
 };
 
 /*
- * Prints "advice": the host settings that differ from the guide's
- * recommendation and matter for regime r. Returns the number of them, or a
- * negative DGR_E_* code with errbuf filled.
+ * Prints "advice": first, when sc (may be NULL) found causes of stalls, the
+ * cure of each cause in the order of the causes (by stall time), each saying
+ * which cause it addresses, with the exact command; then the host settings
+ * that differ from the guide's recommendation and matter for regime r and
+ * that no cause named already. Returns the number of items, or a negative
+ * DGR_E_* code with errbuf filled.
  */
-int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o, char *errbuf);
+int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
+		 const struct stall_cause *sc, char *errbuf);
 
 #endif

@@ -42,6 +42,7 @@ enum {
 	REC_ERROR = 'X', /* u16 len + text */
 	REC_DONE = 'D',
 	REC_ALIVE = 'A', /* live: the relayd answered, no event yet (for the stall watchdog) */
+	REC_CLOCK = 'K', /* i64: ns from origin of the clock's cycle 0 (its offset), once */
 };
 
 /* Live: the child sends what it has at least this often (the delay it adds to an interval). */
@@ -226,6 +227,7 @@ struct sink_ctx {
 	struct host_event ev;
 	struct child_class *classes;
 	uint32_t n_classes, cap_classes, last;
+	bool clock_sent; /* REC_CLOCK written */
 };
 
 /*
@@ -250,6 +252,26 @@ static void clock_field_to_origin(struct host_event *ev, int at, const bt_messag
 		ns = 0;
 	}
 	ev->f[at].value = (uint64_t)ns;
+}
+
+/*
+ * Sends where the trace's clock puts its cycle 0 on the time axis: the
+ * offset a kernel trace's CLOCK_MONOTONIC times need to share that axis
+ * (kernel_input.c). Once per reader.
+ */
+static void send_clock_offset(struct sink_ctx *ctx, const bt_message *msg)
+{
+	const bt_clock_class *cc =
+	    bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+	int64_t ns;
+
+	ctx->clock_sent = true;
+	if (!cc || bt_clock_class_cycles_to_ns_from_origin(cc, 0, &ns) !=
+		       BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK) {
+		return;
+	}
+	out_u8(&ctx->out, REC_CLOCK);
+	out_put(&ctx->out, &ns, 8);
 }
 
 /* The id of the event's class with this field list, sent once. Returns -1 when out of memory. */
@@ -360,6 +382,9 @@ static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 		return -1;
 	}
 	clock_field_to_origin(&ctx->ev, ctx->classes[id].arrival, msg);
+	if (has_time && !ctx->clock_sent) {
+		send_clock_offset(ctx, msg);
+	}
 	id32 = (uint32_t)id;
 	out_u8(&ctx->out, REC_EVENT);
 	out_put(&ctx->out, &id32, 4);
@@ -845,6 +870,18 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 		case REC_ALIVE:
 			used = 1;
 			break;
+		case REC_CLOCK: {
+			int64_t ns;
+
+			if (avail < 9) {
+				return (long)off;
+			}
+			memcpy(&ns, p + 1, 8);
+			r->h->clock_origin_ns = ns;
+			r->h->clock_origin_known = true;
+			used = 9;
+			break;
+		}
 		default:
 			goto bad;
 		}

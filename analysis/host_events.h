@@ -153,6 +153,13 @@ struct host_analysis {
 	 */
 	uint64_t trace_unindexed_bytes;
 	int64_t time_offset_ns; /* added to event times by the reader (--trace-offset-ns) */
+	/*
+	 * where the trace's clock puts its reading 0 (ns from origin, before
+	 * time_offset_ns): a CLOCK_MONOTONIC time t of another trace (the
+	 * kernel's) is at t + clock_origin_ns + time_offset_ns on this axis
+	 */
+	int64_t clock_origin_ns;
+	bool clock_origin_known;
 	/* when n_only_pids > 0: only events whose vpid context is one of these count */
 	uint32_t only_pids[HA_MAX_PIDS];
 	unsigned int n_only_pids;

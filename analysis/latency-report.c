@@ -30,12 +30,15 @@
 #include "headroom.h"
 #include "host_events.h"
 #include "join.h"
+#include "kernel_input.h"
+#include "kernel_sched.h"
 #include "live.h"
 #include "pcap_input.h"
 #include <dgrdma/print.h>
 #include "report.h"
 #include "run_folder.h"
 #include "run_info.h"
+#include "stall_cause.h"
 #include "vicious.h"
 #include "wire_analysis.h"
 
@@ -63,6 +66,7 @@ struct options {
 	bool path_given; /* --path: run.json's data path is not used */
 	struct run_info run;
 	const char *fpga_counters; /* --fpga-counters FILE */
+	const char *kernel_trace;  /* --kernel-trace DIR */
 	uint64_t tolerable_ns;
 	int64_t trace_offset_ns;
 	uint32_t pids[HA_MAX_PIDS];
@@ -120,6 +124,10 @@ static void usage(FILE *fp)
 	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
 	    "                         emulator's --summary-json, or the hardware's registers\n"
 	    "                         (a run folder's fpga-counters.json is read by itself)\n"
+	    "  --kernel-trace DIR     the kernel's scheduling trace of the run (perf data convert\n"
+	    "                         --to-ctf of perf record -a -k CLOCK_MONOTONIC; a run\n"
+	    "                         folder's run.json kernel.path is read by itself): every\n"
+	    "                         stall is given its cause\n"
 	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
 	    "                         comma-separated, 1..65535 (a run folder adds its command's)\n"
 	    "  --path rx|tx           the data path of a connection no --host or DCP request\n"
@@ -421,6 +429,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
 		} else if (!strcmp(a, "--fpga-counters")) {
 			o->fpga_counters = val;
+		} else if (!strcmp(a, "--kernel-trace")) {
+			o->kernel_trace = val;
 		} else if (!strcmp(a, "--udp-port")) {
 			if (parse_udp_ports(val, &o->wa)) {
 				return -1;
@@ -597,6 +607,8 @@ struct app {
 	bool csv_on;
 	struct vicious vc; /* the vicious cycle finding, from the RX data transactions */
 	int64_t trace_offset_ns;
+	struct stall_cause *sc; /* the in-host doorbells, for the stalls' causes (NULL: none) */
+	bool sc_nomem;
 };
 
 static void app_bell(void *ctx, const struct wa_bell_event *ev)
@@ -626,6 +638,9 @@ static void app_host_bell(void *ctx, const struct ha_doorbell *d)
 
 	if (a->csv_on) {
 		csv_host_doorbell(&a->csv, d);
+	}
+	if (a->sc && sc_add_bell(a->sc, d) < 0) {
+		a->sc_nomem = true;
 	}
 }
 
@@ -1310,7 +1325,7 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}
-	if (o->advise && advise_print(&pr, h->rep.verdict.regime, &o->adv, errbuf) < 0) {
+	if (o->advise && advise_print(&pr, h->rep.verdict.regime, &o->adv, NULL, errbuf) < 0) {
 		return -1;
 	}
 	dgr_pr_end(&pr);
@@ -1607,6 +1622,11 @@ int main(int argc, char **argv)
 	const char *traces[MAX_INPUTS];
 	struct capture_set cset = { 0 };
 	struct run_folder *folders = NULL;
+	struct stall_cause sc;
+	struct kernel_sched ks;
+	char kernel_path[PATH_MAX] = "";
+	const char *kpath = NULL;
+	bool ks_on = false;
 	uint32_t pids[HA_MAX_PIDS];
 	unsigned int n_traces = 0, n_folders = 0, n_pids = 0, i;
 	bool facts_given, facts_from_run_json = false, wa_on = false, ha_on = false;
@@ -1636,6 +1656,8 @@ int main(int argc, char **argv)
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
 	join_series_init(&js);
+	sc_init(&sc);
+	app.sc = &sc;
 	app.trace_offset_ns = o.trace_offset_ns;
 	o.wa.on_bell = app_bell;
 	o.wa.on_txn = app_txn;
@@ -1682,6 +1704,13 @@ int main(int argc, char **argv)
 				goto out_inputs;
 			}
 			n_folders++;
+			/* dgrdma-capture --kernel's trace, relative to the folder */
+			if (has_run_json && o.run.kernel.state == RUN_PART_RECORDED &&
+			    !kernel_path[0]) {
+				snprintf(kernel_path, sizeof(kernel_path), "%s%s%s",
+					 o.run.kernel.path[0] == '/' ? "" : in,
+					 o.run.kernel.path[0] == '/' ? "" : "/", o.run.kernel.path);
+			}
 			if (rf->capture.read &&
 			    capture_set_add(&cset, rf->capture.path, errbuf) < 0) {
 				fprintf(stderr, "latency-report: %s\n", errbuf);
@@ -1801,6 +1830,8 @@ int main(int argc, char **argv)
 		 */
 		ha_free(&ha);
 		ha_on = false;
+		sc_free(&sc);
+		sc_init(&sc);
 		rep.host_pids_from = HOST_PIDS_ALL_COMMAND_SILENT;
 		if (host_setup(&ha, &o, &app, NULL, 0, NULL)) {
 			fprintf(stderr, "latency-report: out of memory\n");
@@ -1814,6 +1845,32 @@ int main(int argc, char **argv)
 		}
 	}
 
+	kpath = o.kernel_trace ? o.kernel_trace : kernel_path[0] ? kernel_path : NULL;
+	if (kpath && !ha_on) {
+		fprintf(stderr,
+			"latency-report: the kernel trace %s needs the run's LTTng trace too (the "
+			"stalls and their stages come from the stack's events)\n",
+			kpath);
+		goto out;
+	}
+	if (kpath) {
+		int64_t off = ha.time_offset_ns + (ha.clock_origin_known ? ha.clock_origin_ns : 0);
+
+		if (ks_init(&ks)) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
+		}
+		ks_on = true;
+		if (kernel_input_read(kpath, off, &ks, errbuf) < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
+	}
+	if (app.sc_nomem) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		goto out;
+	}
+
 	rep.inputs = o.inputs;
 	rep.n_inputs = o.n_inputs;
 	rep.folders = folders;
@@ -1825,6 +1882,13 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < rep.n_apart; i++) {
 		fprintf(stderr, "latency-report: warning: %s\n", rep.apart[i]);
+	}
+	if (ha_on) {
+		sc.kernel_path = kpath;
+		if (sc_analyse(&sc, rep.host_tolerable_ns, &ha, ks_on ? &ks : NULL) < 0) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
+		}
 	}
 	if (o.fpga_counters) {
 		rep.fpga = &fpga;
@@ -1861,7 +1925,11 @@ int main(int argc, char **argv)
 		dgr_pr_str(&pr, "error", NULL, partial);
 		dgr_pr_obj_end(&pr);
 	}
-	if (o.advise && advise_print(&pr, rep.verdict.regime, &o.adv, errbuf) < 0) {
+	if (ha_on && sc.n_bells) {
+		sc_print(&pr, &sc);
+	}
+	if (o.advise &&
+	    advise_print(&pr, rep.verdict.regime, &o.adv, ha_on ? &sc : NULL, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}
@@ -1881,6 +1949,10 @@ out:
 	if (ha_on) {
 		ha_free(&ha);
 	}
+	if (ks_on) {
+		ks_free(&ks);
+	}
+	sc_free(&sc);
 	join_series_free(&js);
 out_inputs:
 	capture_set_free(&cset);

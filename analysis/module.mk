@@ -24,9 +24,11 @@ ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engi
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
 	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
-	analysis/vicious.c analysis/live.c analysis/fpga_counters.c
+	analysis/vicious.c analysis/live.c analysis/fpga_counters.c \
+	analysis/kernel_sched.c analysis/stall_cause.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c \
-	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c
+	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c \
+	analysis/kernel_input.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
@@ -46,7 +48,7 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
-	$(BUILD)/test/analysis/test_csv_output
+	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)

@@ -666,6 +666,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "clocks", T_OBJECT, false },
 		{ "trace", T_OBJECT | T_NULL, false },
 		{ "capture", T_OBJECT | T_NULL, false },
+		{ "kernel", T_OBJECT | T_NULL, false },
 		{ "live", T_OBJECT | T_NULL, false },
 		{ "stream", T_OBJECT, false },
 		{ "host", T_OBJECT, false },
@@ -745,7 +746,8 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	out.realtime_start_ns = realtime_ns(v ? json_object_get(v, "start") : NULL);
 	out.realtime_end_ns = realtime_ns(v ? json_object_get(v, "end") : NULL);
 	if (read_part(root, "capture", &out.capture, errbuf) ||
-	    read_part(root, "trace", &out.trace, errbuf)) {
+	    read_part(root, "trace", &out.trace, errbuf) ||
+	    read_part(root, "kernel", &out.kernel, errbuf)) {
 		goto end;
 	}
 	if ((v = json_object_get(root, "losses")) && !json_is_null(v) &&

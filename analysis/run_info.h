@@ -89,6 +89,7 @@ struct run_info {
 	 * unknown): set from each run.json read, never kept from before.
 	 */
 	struct run_part capture, trace;
+	struct run_part kernel; /* "kernel": dgrdma-capture --kernel's trace (perf's CTF) */
 	uint64_t realtime_start_ns, realtime_end_ns;
 };
 

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel trace input (see kernel_input.h): src.ctf.fs -> flt.utils.muxer ->
+ * a simple sink, in this process. Unlike the UST reader (ctf_input.c) it
+ * needs the events' strings (comms, IRQ names), and the trace is written by
+ * perf after the run, never followed live.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include <dgrdma/cli.h>
+#include <dgrdma/wire.h>
+
+#include "kernel_input.h"
+
+struct kin {
+	struct kernel_sched *k;
+	int64_t offset_ns;
+	uint64_t switches;
+	bool nomem;
+};
+
+/* An integer member of a structure field; false when absent or not an integer. */
+static bool member_int(const bt_field *st, const char *name, int64_t *v)
+{
+	const bt_field *f;
+	bt_field_class_type t;
+
+	if (!st) {
+		return false;
+	}
+	f = bt_field_structure_borrow_member_field_by_name_const(st, name);
+	if (!f) {
+		return false;
+	}
+	t = bt_field_get_class_type(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
+		*v = bt_field_integer_signed_get_value(f);
+		return true;
+	}
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)) {
+		*v = (int64_t)bt_field_integer_unsigned_get_value(f);
+		return true;
+	}
+	return false;
+}
+
+/* A string member's id in the name table (0, "", when absent). */
+static uint32_t member_name(struct kin *in, const bt_field *st, const char *name)
+{
+	const bt_field *f;
+	uint32_t id;
+
+	if (!st) {
+		return 0;
+	}
+	f = bt_field_structure_borrow_member_field_by_name_const(st, name);
+	if (!f || bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) {
+		return 0;
+	}
+	id = ks_intern(in->k, bt_field_string_get_value(f));
+	if (id == UINT32_MAX) {
+		in->nomem = true;
+		return 0;
+	}
+	return id;
+}
+
+/* The comm an exec gives: the file's base name, cut to TASK_COMM_LEN - 1 = 15 bytes. */
+static uint32_t exec_comm(struct kin *in, const bt_field *st)
+{
+	const bt_field *f =
+	    st ? bt_field_structure_borrow_member_field_by_name_const(st, "filename") : NULL;
+	const char *path, *base;
+	char comm[16];
+	uint32_t id;
+
+	if (!f || bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) {
+		return 0;
+	}
+	path = bt_field_string_get_value(f);
+	base = strrchr(path, '/');
+	snprintf(comm, sizeof(comm), "%s", base ? base + 1 : path);
+	id = ks_intern(in->k, comm);
+	if (id == UINT32_MAX) {
+		in->nomem = true;
+		return 0;
+	}
+	return id;
+}
+
+static int32_t i32(int64_t v)
+{
+	return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
+static int16_t i16(int64_t v)
+{
+	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
+}
+
+/* The kind of a perf event name ("sched:sched_switch"); 0 for one the analysis does not use. */
+static uint8_t kind_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint8_t kind;
+	} table[] = {
+		{ "sched:sched_switch", KS_SWITCH },
+		{ "sched:sched_wakeup", KS_WAKEUP },
+		{ "sched:sched_wakeup_new", KS_WAKEUP },
+		{ "sched:sched_waking", KS_WAKEUP },
+		{ "sched:sched_migrate_task", KS_MIGRATE },
+		{ "irq:irq_handler_entry", KS_IRQ_ENTRY },
+		{ "irq:irq_handler_exit", KS_IRQ_EXIT },
+		{ "irq:softirq_entry", KS_SOFTIRQ_ENTRY },
+		{ "irq:softirq_exit", KS_SOFTIRQ_EXIT },
+		{ "block:block_rq_issue", KS_BLOCK_ISSUE },
+		{ "block:block_rq_complete", KS_BLOCK_COMPLETE },
+		{ "sched:sched_process_exec", KS_EXEC },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (!strcmp(name, table[i].name)) {
+			return table[i].kind;
+		}
+	}
+	return strncmp(name, "writeback:", 10) ? 0 : KS_WRITEBACK;
+}
+
+static void handle_event(struct kin *in, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	const char *name = bt_event_class_get_name(bt_event_borrow_class_const(ev));
+	const bt_field *pl = bt_event_borrow_payload_field_const(ev);
+	const bt_packet *pk = bt_event_borrow_packet_const(ev);
+	struct ks_event e;
+	int64_t ns, v = 0, tid, common;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = name ? kind_of(name) : 0;
+	if (!e.kind || !bt_message_event_borrow_stream_class_default_clock_class_const(msg) ||
+	    bt_clock_snapshot_get_ns_from_origin(
+		bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) !=
+		BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		return;
+	}
+	ns += in->offset_ns;
+	e.ts = ns > 0 ? (uint64_t)ns : 0;
+	if (!pk || !member_int(bt_packet_borrow_context_field_const(pk), "cpu_id", &v) || v < 0 ||
+	    v >= KS_MAX_CPUS) {
+		return;
+	}
+	e.cpu = (uint16_t)v;
+	/* perf_tid: the current task as the recorder's PID namespace sees it */
+	if (member_int(pl, "perf_tid", &tid) && member_int(pl, "common_pid", &common) && tid > 0 &&
+	    tid != common && ks_map_pid(in->k, i32(common), i32(tid)) < 0) {
+		in->nomem = true;
+	}
+	switch (e.kind) {
+	case KS_SWITCH:
+		in->switches++;
+		member_int(pl, "prev_pid", &v);
+		e.pid = i32(v);
+		member_int(pl, "next_pid", &v);
+		e.next_pid = i32(v);
+		v = 0;
+		member_int(pl, "prev_state", &v);
+		e.arg = v;
+		member_int(pl, "prev_prio", &v);
+		e.prev_prio = i16(v);
+		member_int(pl, "next_prio", &v);
+		e.next_prio = i16(v);
+		e.name = member_name(in, pl, "next_comm");
+		e.prev_name = member_name(in, pl, "prev_comm");
+		break;
+	case KS_WAKEUP:
+	case KS_MIGRATE:
+		member_int(pl, "pid", &v);
+		e.pid = i32(v);
+		v = -1;
+		member_int(pl, e.kind == KS_WAKEUP ? "target_cpu" : "dest_cpu", &v);
+		e.arg = v;
+		e.name = member_name(in, pl, "comm");
+		break;
+	case KS_IRQ_ENTRY:
+	case KS_IRQ_EXIT:
+		member_int(pl, "irq", &v);
+		e.arg = v;
+		e.name = e.kind == KS_IRQ_ENTRY ? member_name(in, pl, "name") : 0;
+		break;
+	case KS_SOFTIRQ_ENTRY:
+	case KS_SOFTIRQ_EXIT:
+		member_int(pl, "vec", &v);
+		e.arg = v;
+		break;
+	case KS_EXEC:
+		member_int(pl, "pid", &v);
+		e.pid = i32(v);
+		e.name = exec_comm(in, pl);
+		break;
+	default:
+		member_int(pl, "common_pid", &v);
+		e.pid = i32(v);
+		break;
+	}
+	if (ks_add(in->k, &e) < 0) {
+		in->nomem = true;
+	}
+}
+
+static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
+								  void *data)
+{
+	struct kin *in = data;
+	bt_message_array_const msgs;
+	uint64_t count, i;
+
+	switch (bt_message_iterator_next(it, &msgs, &count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	for (i = 0; i < count; i++) {
+		if (!in->nomem && bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_EVENT) {
+			handle_event(in, msgs[i]);
+		}
+		bt_message_put_ref(msgs[i]);
+	}
+	return in->nomem ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR
+			 : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* The first cause of the current libbabeltrace2 error after what, in errbuf. */
+static int bt_fail(char *errbuf, const char *path, const char *what)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	const char *m = "";
+
+	if (err && bt_error_get_cause_count(err) > 0) {
+		m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, 0));
+	}
+	dgr_errbuf_set(errbuf, DGR_E_INVAL, "the kernel trace %s: %s%s%.160s", path, what,
+		       m[0] ? ": " : "", m);
+	if (err) {
+		bt_error_release(err);
+	}
+	return -DGR_E_INVAL;
+}
+
+int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *k, char *errbuf)
+{
+	const bt_plugin *ctf = NULL, *utils = NULL;
+	bt_graph *g = NULL;
+	bt_value *params = NULL, *inputs = NULL;
+	const bt_component_source *src = NULL;
+	const bt_component_filter *mux = NULL;
+	const bt_component_sink *sink = NULL;
+	struct kin in = { .k = k, .offset_ns = offset_ns };
+	char meta[4096];
+	struct stat st;
+	bt_graph_run_status rs;
+	uint64_t i, nports;
+	int ret;
+
+	snprintf(meta, sizeof(meta), "%s/metadata", path);
+	if (stat(meta, &st) != 0 || !S_ISREG(st.st_mode)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "the kernel trace %s: no CTF metadata file in it (perf data "
+				      "convert --to-ctf DIR writes one)",
+				      path);
+	}
+	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
+		BT_PLUGIN_FIND_STATUS_OK ||
+	    bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &utils) !=
+		BT_PLUGIN_FIND_STATUS_OK) {
+		ret = bt_fail(errbuf, path,
+			      "libbabeltrace2's 'ctf' and 'utils' plugins are needed (Debian "
+			      "package babeltrace2)");
+		goto end;
+	}
+	g = bt_graph_create(0);
+	params = bt_value_map_create();
+	if (!g || !params ||
+	    bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) !=
+		BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+	    bt_value_array_append_string_element(inputs, path) !=
+		BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+		goto end;
+	}
+	if (bt_graph_add_source_component(
+		g, bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs"), "src", params,
+		BT_LOGGING_LEVEL_NONE, &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	    bt_graph_add_filter_component(
+		g, bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
+		NULL, BT_LOGGING_LEVEL_NONE, &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	    bt_graph_add_simple_sink_component(g, "sink", NULL, consume, NULL, &in, &sink) !=
+		BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		ret = bt_fail(errbuf, path, "babeltrace2 cannot open it");
+		goto end;
+	}
+	nports = bt_component_source_get_output_port_count(src);
+	for (i = 0; i < nports; i++) {
+		if (bt_graph_connect_ports(
+			g, bt_component_source_borrow_output_port_by_index_const(src, i),
+			bt_component_filter_borrow_input_port_by_index_const(mux, i),
+			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+			ret = bt_fail(errbuf, path, "babeltrace2 cannot connect its streams");
+			goto end;
+		}
+	}
+	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+				   bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		ret = bt_fail(errbuf, path, "babeltrace2 cannot connect the muxer");
+		goto end;
+	}
+	do {
+		rs = bt_graph_run(g);
+		if (rs == BT_GRAPH_RUN_STATUS_AGAIN) {
+			usleep(1000);
+		}
+	} while (rs == BT_GRAPH_RUN_STATUS_AGAIN);
+	if (in.nomem) {
+		ret =
+		    dgr_errbuf_set(errbuf, DGR_E_NOMEM, "the kernel trace %s: out of memory", path);
+		goto end;
+	}
+	if (rs != BT_GRAPH_RUN_STATUS_OK) {
+		ret = bt_fail(errbuf, path, "babeltrace2 cannot read it");
+		goto end;
+	}
+	if (!in.switches) {
+		ret = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				     "the kernel trace %s has no sched:sched_switch event (record "
+				     "it with perf record -a -k CLOCK_MONOTONIC -e "
+				     "sched:sched_switch,...)",
+				     path);
+		goto end;
+	}
+	ret = 0;
+end:
+	bt_value_put_ref(params);
+	bt_graph_put_ref(g);
+	bt_plugin_put_ref(ctf);
+	bt_plugin_put_ref(utils);
+	return ret;
+}

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Why each stall happened (see stall_cause.h; the rule in docs/analysis.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "stall_cause.h"
+
+#define SC_TEXT_STALLS	 10 /* stalls the text lists (JSON: all kept) */
+#define SC_TEXT_CULPRITS 4  /* culprits named per stall or cause in the text */
+
+int sc_init(struct stall_cause *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	return 0;
+}
+
+void sc_free(struct stall_cause *sc)
+{
+	free(sc->bells);
+	free(sc->stalls);
+	memset(sc, 0, sizeof(*sc));
+}
+
+int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
+{
+	struct sc_bell *b;
+
+	if (sc->n_bells == sc->cap_bells) {
+		size_t cap = sc->cap_bells ? sc->cap_bells * 2 : 1024;
+		struct sc_bell *nb = realloc(sc->bells, cap * sizeof(*nb));
+
+		if (!nb) {
+			return -1;
+		}
+		sc->bells = nb;
+		sc->cap_bells = cap;
+	}
+	b = &sc->bells[sc->n_bells++];
+	memset(b, 0, sizeof(*b));
+	b->complete = d->ts;
+	b->sent = d->ts + d->latency;
+	b->arrival = d->ts;
+	if (d->has_wait_receive && d->wait_receive <= d->ts) {
+		b->arrival = d->ts - d->wait_receive;
+	}
+	/* parts missing: host_events gives 0 for all three */
+	if (d->wait + d->work + d->send == d->latency && (d->wait || d->work || d->send)) {
+		b->acquire = d->ts + d->wait;
+		b->release = b->acquire + d->work;
+	}
+	b->conn = d->conn;
+	if (sc->n_bells == 1) {
+		sc->all_had_arrival = true;
+	}
+	sc->all_had_arrival &= d->has_wait_receive;
+	return 0;
+}
+
+const char *sc_stage_label(enum sc_stage s)
+{
+	static const char *const n[SC_STAGE_COUNT] = { "kernel", "stack", "consumer", "doorbell" };
+
+	return (unsigned int)s < SC_STAGE_COUNT ? n[s] : "?";
+}
+
+const char *sc_stage_text(enum sc_stage s)
+{
+	static const char *const n[SC_STAGE_COUNT] = {
+		"in the kernel before the stack read it",
+		"in the stack before the consumer took it",
+		"in the consumer",
+		"before the doorbell left",
+	};
+
+	return (unsigned int)s < SC_STAGE_COUNT ? n[s] : "?";
+}
+
+const char *sc_cause_label(enum sc_cause c)
+{
+	static const char *const n[SC_CAUSE_COUNT] = {
+		[SC_CAUSE_NONE] = "not-attributed",
+		[SC_CAUSE_UNSEEN] = "thread-not-in-kernel-trace",
+		[SC_CAUSE_STOPPED] = "stopped",
+		[SC_CAUSE_HIGHER_PRIO] = "higher-priority-task",
+		[SC_CAUSE_WRITEBACK] = "writeback",
+		[SC_CAUSE_OTHER_TASK] = "other-task",
+		[SC_CAUSE_SOFTIRQ] = "softirq",
+		[SC_CAUSE_IRQ] = "irq",
+		[SC_CAUSE_WAKEUP] = "late-wakeup",
+		[SC_CAUSE_BLOCKED] = "blocked",
+		[SC_CAUSE_RUNNING] = "own-work",
+	};
+
+	return (unsigned int)c < SC_CAUSE_COUNT ? n[c] : "?";
+}
+
+void sc_culprit_name(const struct kernel_sched *k, const struct ks_culprit *c, char *buf,
+		     size_t size)
+{
+	switch (c->kind) {
+	case KS_CULPRIT_IRQ:
+		snprintf(buf, size, "IRQ %d %s", c->pid, ks_name(k, c->name));
+		break;
+	case KS_CULPRIT_SOFTIRQ:
+		snprintf(buf, size, "%s softirq", ks_softirq_name(c->pid));
+		break;
+	case KS_CULPRIT_IDLE:
+		snprintf(buf, size, "nothing (idle)");
+		break;
+	default:
+		snprintf(buf, size, "%s%s", ks_name(k, c->name),
+			 c->writeback ? " (writeback)"
+			 : c->block   ? " (block I/O)"
+				      : "");
+		break;
+	}
+}
+
+static uint64_t bell_total(const struct stall_cause *sc, const struct sc_bell *b)
+{
+	return b->sent - (sc->from_arrival ? b->arrival : b->complete);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int by_complete(const void *a, const void *b)
+{
+	const struct sc_bell *x = a, *y = b;
+
+	return x->complete < y->complete ? -1 : x->complete > y->complete;
+}
+
+static int by_duration_desc(const void *a, const void *b)
+{
+	const struct sc_stall *x = a, *y = b;
+
+	if (x->duration != y->duration) {
+		return x->duration < y->duration ? 1 : -1;
+	}
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The longest stage of the worst doorbell, and its interval. */
+static void stage_of(const struct sc_bell *b, struct sc_stall *s)
+{
+	uint64_t len[SC_STAGE_COUNT] = { 0 }, from[SC_STAGE_COUNT], to[SC_STAGE_COUNT];
+	unsigned int i, best = SC_STAGE_KERNEL;
+
+	from[SC_STAGE_KERNEL] = b->arrival;
+	to[SC_STAGE_KERNEL] = b->complete;
+	if (b->acquire) {
+		from[SC_STAGE_QUEUED] = b->complete;
+		to[SC_STAGE_QUEUED] = b->acquire;
+		from[SC_STAGE_CONSUMER] = b->acquire;
+		to[SC_STAGE_CONSUMER] = b->release;
+		from[SC_STAGE_DOORBELL] = b->release;
+		to[SC_STAGE_DOORBELL] = b->sent;
+	} else {
+		/* without the consumer's events the stack's part is one stage */
+		from[SC_STAGE_QUEUED] = b->complete;
+		to[SC_STAGE_QUEUED] = b->sent;
+		from[SC_STAGE_CONSUMER] = to[SC_STAGE_CONSUMER] = 0;
+		from[SC_STAGE_DOORBELL] = to[SC_STAGE_DOORBELL] = 0;
+	}
+	for (i = 0; i < SC_STAGE_COUNT; i++) {
+		len[i] = to[i] > from[i] ? to[i] - from[i] : 0;
+		if (len[i] > len[best]) {
+			best = i;
+		}
+	}
+	s->stage = (enum sc_stage)best;
+	s->stage_start = from[best];
+	s->stage_end = to[best];
+}
+
+/* The stack's thread that serves a stage: rx, consumer (worker) or tx. */
+static void thread_of(const struct host_analysis *h, unsigned int conn, struct sc_stall *s)
+{
+	static const uint8_t role_of[SC_STAGE_COUNT] = { 0, 2, 2, 1 };
+	const struct ha_thread *any = NULL;
+	unsigned int i;
+
+	s->role = role_of[s->stage];
+	for (i = 0; h && i < h->n_threads; i++) {
+		const struct ha_thread *t = &h->threads[i];
+
+		if (t->fpga || t->role != s->role) {
+			continue;
+		}
+		if (t->conn == conn) {
+			any = t;
+			break;
+		}
+		if (!any) {
+			any = t;
+		}
+	}
+	if (any) {
+		s->thread_known = true;
+		s->tid = any->tid;
+	}
+}
+
+static bool kworker_named(const struct kernel_sched *k, const struct ks_culprit *c)
+{
+	return !strncmp(ks_name(k, c->name), "kworker", 7);
+}
+
+static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_window *w)
+{
+	uint64_t wait = w->ns[KS_ST_RUNNABLE] + w->ns[KS_ST_MIGRATED] + w->ns[KS_ST_INTERRUPTED];
+	uint64_t best = wait;
+	enum sc_cause c = SC_CAUSE_OTHER_TASK;
+	const struct ks_culprit *top = w->n_c ? &w->c[0] : NULL;
+
+	if (w->ns[KS_ST_STOPPED] > best) {
+		best = w->ns[KS_ST_STOPPED];
+		c = SC_CAUSE_STOPPED;
+	}
+	if (w->ns[KS_ST_BLOCKED] > best) {
+		best = w->ns[KS_ST_BLOCKED];
+		c = SC_CAUSE_BLOCKED;
+	}
+	if (w->ns[KS_ST_RUNNING] > best) {
+		best = w->ns[KS_ST_RUNNING];
+		c = SC_CAUSE_RUNNING;
+	}
+	if (w->ns[KS_ST_UNKNOWN] > best || best == 0) {
+		return SC_CAUSE_UNSEEN;
+	}
+	if (c != SC_CAUSE_OTHER_TASK) {
+		return c;
+	}
+	if (!top) {
+		return SC_CAUSE_UNSEEN;
+	}
+	switch (top->kind) {
+	case KS_CULPRIT_IDLE:
+		return SC_CAUSE_WAKEUP;
+	case KS_CULPRIT_IRQ:
+		return SC_CAUSE_IRQ;
+	case KS_CULPRIT_SOFTIRQ:
+		return SC_CAUSE_SOFTIRQ;
+	default:
+		break;
+	}
+	/* a kworker's block I/O is writeback; a process's own reads and writes are its work */
+	if (top->writeback || (top->block && kworker_named(k, top))) {
+		return SC_CAUSE_WRITEBACK;
+	}
+	if (w->prio >= 0 && top->prio < w->prio) {
+		return SC_CAUSE_HIGHER_PRIO;
+	}
+	return SC_CAUSE_OTHER_TASK;
+}
+
+/* Adds a stall's culprits to its cause's sum. */
+static void sum_culprits(struct sc_cause_sum *g, const struct ks_window *w)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < w->n_c; i++) {
+		const struct ks_culprit *c = &w->c[i];
+
+		for (j = 0; j < g->n_c; j++) {
+			if (g->c[j].kind == c->kind && g->c[j].pid == c->pid &&
+			    g->c[j].cpu == c->cpu && g->c[j].name == c->name) {
+				g->c[j].ns += c->ns;
+				break;
+			}
+		}
+		if (j == g->n_c && g->n_c < KS_MAX_CULPRITS) {
+			g->c[g->n_c++] = *c;
+		}
+	}
+}
+
+static int culprit_desc(const void *a, const void *b)
+{
+	const struct ks_culprit *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int cause_desc(const void *a, const void *b)
+{
+	const struct sc_cause_sum *x = a, *y = b;
+
+	return x->stall_ns < y->stall_ns ? 1 : x->stall_ns > y->stall_ns ? -1 : 0;
+}
+
+/* "CPU 1 ran kworker/u4:2 (writeback) 62%, dd 21%, NET_RX softirq 8%" into buf. */
+static void culprit_list(const struct kernel_sched *k, const struct ks_culprit *c, unsigned int n,
+			 uint64_t window_ns, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int i;
+	int last_cpu = -1;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < SC_TEXT_CULPRITS && len < size; i++) {
+		char name[160];
+		double share = window_ns ? 100.0 * (double)c[i].ns / (double)window_ns : 0;
+
+		sc_culprit_name(k, &c[i], name, sizeof(name));
+		if (last_cpu == (int)c[i].cpu) {
+			len += (size_t)snprintf(buf + len, size - len, ", %s %.0f%%", name, share);
+		} else {
+			len += (size_t)snprintf(buf + len, size - len, "%sCPU %u ran %s %.0f%%",
+						i ? ", " : "", (unsigned int)c[i].cpu, name, share);
+		}
+		last_cpu = (int)c[i].cpu;
+	}
+}
+
+/* The sentence of one cause. */
+static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
+{
+	char list[256];
+	const char *role = ha_role_name(g->role);
+	double share =
+	    sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total : 0;
+	int n = snprintf(g->text, sizeof(g->text),
+			 "%" PRIu64 " of %u stall%s (%.0f%% of stall time): ", g->stalls,
+			 sc->n_stalls, sc->n_stalls == 1 ? "" : "s", share);
+	size_t len = n > 0 ? (size_t)n : 0;
+
+	if (len >= sizeof(g->text)) {
+		return;
+	}
+	culprit_list(sc->k, g->c, g->n_c, g->window_ns, list, sizeof(list));
+	switch (g->cause) {
+	case SC_CAUSE_NONE:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "not attributed (no kernel trace: latency-report --kernel-trace DIR)");
+		break;
+	case SC_CAUSE_UNSEEN:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s thread has no event in the kernel trace during the stall", role);
+		break;
+	case SC_CAUSE_STOPPED:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s thread was stopped (SIGSTOP or a debugger): stopped, no kernel "
+			 "cause",
+			 role);
+		break;
+	case SC_CAUSE_BLOCKED:
+		snprintf(g->text + len, sizeof(g->text) - len, "the %s thread was blocked, %s",
+			 role, ks_blocked_label(g->blocked_state));
+		break;
+	case SC_CAUSE_RUNNING:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s thread was running: its own work took the time", role);
+		break;
+	case SC_CAUSE_WAKEUP:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s thread was runnable while its CPU was idle (a late wake-up): %s",
+			 role, list);
+		break;
+	default:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s thread was runnable while %s", role, list);
+		break;
+	}
+}
+
+/* Groups the kept stalls by (cause, role), ranked by stall time. */
+static void rank_causes(struct stall_cause *sc)
+{
+	unsigned int i, j;
+
+	sc->n_causes = 0;
+	for (i = 0; i < sc->n_stalls; i++) {
+		const struct sc_stall *s = &sc->stalls[i];
+		struct sc_cause_sum *g = NULL;
+
+		for (j = 0; j < sc->n_causes; j++) {
+			if (sc->causes[j].cause == s->cause && sc->causes[j].role == s->role) {
+				g = &sc->causes[j];
+				break;
+			}
+		}
+		if (!g) {
+			if (sc->n_causes == SC_MAX_CAUSES) {
+				continue;
+			}
+			g = &sc->causes[sc->n_causes++];
+			memset(g, 0, sizeof(*g));
+			g->cause = s->cause;
+			g->role = s->role;
+			g->blocked_state = s->w.blocked_state;
+		}
+		g->stalls++;
+		g->stall_ns += s->duration;
+		g->window_ns += s->stage_end - s->stage_start;
+		if (s->attributed) {
+			sum_culprits(g, &s->w);
+		}
+	}
+	qsort(sc->causes, sc->n_causes, sizeof(sc->causes[0]), cause_desc);
+	for (j = 0; j < sc->n_causes; j++) {
+		qsort(sc->causes[j].c, sc->causes[j].n_c, sizeof(sc->causes[j].c[0]), culprit_desc);
+		cause_text(sc, &sc->causes[j]);
+	}
+}
+
+int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_analysis *h,
+	       const struct kernel_sched *k)
+{
+	uint64_t *v = NULL;
+	struct sc_stall *all = NULL;
+	size_t i, n_all = 0, cap_all = 0;
+	int ret = -1;
+
+	sc->k = k;
+	sc->tolerable_ns = tolerable_ns;
+	sc->from_arrival = sc->all_had_arrival;
+	if (!sc->n_bells) {
+		return 0;
+	}
+	qsort(sc->bells, sc->n_bells, sizeof(sc->bells[0]), by_complete);
+	v = malloc(sc->n_bells * sizeof(*v));
+	if (!v) {
+		goto out;
+	}
+	for (i = 0; i < sc->n_bells; i++) {
+		v[i] = bell_total(sc, &sc->bells[i]);
+	}
+	qsort(v, sc->n_bells, sizeof(*v), cmp_u64);
+	sc->p50_ns = v[(sc->n_bells + 1) / 2 - 1]; /* nearest rank: ceil(0.5 n) */
+	sc->threshold_ns = sat_mul_u64(sc->p50_ns, CLASSIFY_SELF_RATIO);
+	if (tolerable_ns && tolerable_ns / 2 < sc->threshold_ns) {
+		sc->threshold_ns = tolerable_ns / 2;
+	}
+	for (i = 0; i < sc->n_bells;) {
+		size_t j = i, worst = i;
+
+		if (bell_total(sc, &sc->bells[i]) <= sc->threshold_ns) {
+			i++;
+			continue;
+		}
+		while (j < sc->n_bells && bell_total(sc, &sc->bells[j]) > sc->threshold_ns) {
+			if (bell_total(sc, &sc->bells[j]) > bell_total(sc, &sc->bells[worst])) {
+				worst = j;
+			}
+			j++;
+		}
+		if (n_all == cap_all) {
+			size_t cap = cap_all ? cap_all * 2 : 64;
+			struct sc_stall *na = realloc(all, cap * sizeof(*na));
+
+			if (!na) {
+				goto out;
+			}
+			all = na;
+			cap_all = cap;
+		}
+		memset(&all[n_all], 0, sizeof(all[0]));
+		all[n_all].start =
+		    sc->from_arrival ? sc->bells[worst].arrival : sc->bells[worst].complete;
+		all[n_all].duration = bell_total(sc, &sc->bells[worst]);
+		all[n_all].doorbells = j - i;
+		stage_of(&sc->bells[worst], &all[n_all]);
+		thread_of(h, sc->bells[worst].conn, &all[n_all]);
+		sc->stall_ns_total += all[n_all].duration;
+		n_all++;
+		i = j;
+	}
+	sc->stalls_total = n_all;
+	if (n_all) {
+		qsort(all, n_all, sizeof(all[0]), by_duration_desc);
+	}
+	sc->n_stalls = n_all < SC_MAX_STALLS ? (unsigned int)n_all : SC_MAX_STALLS;
+	if (n_all > sc->n_stalls) {
+		/* the stall time the causes share is that of the stalls kept */
+		sc->stall_ns_total = 0;
+		for (i = 0; i < sc->n_stalls; i++) {
+			sc->stall_ns_total += all[i].duration;
+		}
+	}
+	sc->stalls = all;
+	all = NULL;
+	for (i = 0; i < sc->n_stalls; i++) {
+		struct sc_stall *s = &sc->stalls[i];
+
+		if (!k) {
+			s->cause = SC_CAUSE_NONE;
+			continue;
+		}
+		if (!s->thread_known) {
+			s->cause = SC_CAUSE_UNSEEN;
+			continue;
+		}
+		ks_window(k, ks_global_pid(k, s->tid), s->stage_start, s->stage_end, &s->w);
+		s->attributed = true;
+		s->cause = cause_of(k, &s->w);
+	}
+	rank_causes(sc);
+	ret = 0;
+out:
+	free(v);
+	free(all);
+	return ret;
+}
+
+static void print_culprits(struct dgr_pr *p, const struct kernel_sched *k,
+			   const struct ks_culprit *c, unsigned int n, uint64_t window_ns)
+{
+	static const char *const kinds[] = { "?", "task", "irq", "softirq", "idle" };
+	unsigned int i;
+
+	dgr_pr_arr_begin(p, "culprits", NULL);
+	for (i = 0; i < n && dgr_pr_is_json(p); i++) {
+		char name[160];
+
+		sc_culprit_name(k, &c[i], name, sizeof(name));
+		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_str(p, "kind", NULL, c[i].kind < 5 ? kinds[c[i].kind] : "?");
+		dgr_pr_str(p, "name", NULL, name);
+		if (c[i].kind == KS_CULPRIT_TASK) {
+			dgr_pr_str(p, "comm", NULL, ks_name(k, c[i].name));
+			dgr_pr_i64(p, "pid", NULL, c[i].tid);
+			dgr_pr_i64(p, "kernel_pid", NULL, c[i].pid);
+			dgr_pr_i64(p, "prio", NULL, c[i].prio);
+			dgr_pr_bool(p, "writeback", NULL, c[i].writeback);
+			dgr_pr_bool(p, "block_io", NULL, c[i].block);
+		} else if (c[i].kind != KS_CULPRIT_IDLE) {
+			dgr_pr_i64(p, c[i].kind == KS_CULPRIT_IRQ ? "irq" : "vector", NULL,
+				   c[i].pid);
+		}
+		dgr_pr_u64(p, "cpu", NULL, c[i].cpu);
+		dgr_pr_ns(p, "ns", NULL, c[i].ns);
+		dgr_pr_dbl(p, "share", NULL, window_ns ? (double)c[i].ns / (double)window_ns : 0,
+			   3);
+		dgr_pr_obj_end(p);
+	}
+	dgr_pr_arr_end(p);
+}
+
+/* One stall: JSON object, or two text lines. */
+static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const struct sc_stall *s,
+			uint64_t origin)
+{
+	uint64_t win = s->stage_end - s->stage_start;
+	unsigned int i;
+
+	if (!dgr_pr_is_json(p)) {
+		char list[256] = "", states[256] = "";
+		size_t len = 0;
+
+		for (i = 0; s->attributed && i < KS_ST_COUNT; i++) {
+			if (s->w.ns[i] && win) {
+				len += (size_t)snprintf(states + len, sizeof(states) - len,
+							"%s%s %.0f%%", len ? ", " : "",
+							ks_state_label((enum ks_state)i),
+							100.0 * (double)s->w.ns[i] / (double)win);
+				if (len >= sizeof(states)) {
+					break;
+				}
+			}
+		}
+		if (s->attributed) {
+			culprit_list(sc->k, s->w.c, s->w.n_c, win, list, sizeof(list));
+		}
+		dgr_pr_text_line(p, "- at %.3f s: %.3f ms, %" PRIu64 " doorbell%s, waited %s",
+				 (double)(s->start - origin) / 1e9, (double)s->duration / 1e6,
+				 s->doorbells, s->doorbells == 1 ? "" : "s",
+				 sc_stage_text(s->stage));
+		if (s->attributed) {
+			dgr_pr_text_line(p, "    %s thread (tid %d): %s%s%s; cause: %s",
+					 ha_role_name(s->role), s->tid, states, list[0] ? "; " : "",
+					 list, sc_cause_label(s->cause));
+		} else {
+			dgr_pr_text_line(p, "    %s thread: cause: %s", ha_role_name(s->role),
+					 sc_cause_label(s->cause));
+		}
+		return;
+	}
+	dgr_pr_obj_begin(p, NULL, NULL);
+	dgr_pr_u64(p, "start_ns", NULL, s->start);
+	dgr_pr_ns(p, "offset_ns", NULL, s->start - origin);
+	dgr_pr_ns(p, "duration_ns", NULL, s->duration);
+	dgr_pr_u64(p, "doorbells", NULL, s->doorbells);
+	dgr_pr_str(p, "stage", NULL, sc_stage_label(s->stage));
+	dgr_pr_ns(p, "stage_ns", NULL, win);
+	dgr_pr_str(p, "thread", NULL, ha_role_name(s->role));
+	if (s->thread_known) {
+		dgr_pr_i64(p, "tid", NULL, s->tid);
+	}
+	dgr_pr_str(p, "cause", NULL, sc_cause_label(s->cause));
+	if (s->attributed) {
+		dgr_pr_obj_begin(p, "shares", NULL);
+		for (i = 0; i < KS_ST_COUNT; i++) {
+			dgr_pr_dbl(p, ks_state_label((enum ks_state)i), NULL,
+				   win ? (double)s->w.ns[i] / (double)win : 0, 3);
+		}
+		dgr_pr_obj_end(p);
+		if (s->w.ns[KS_ST_BLOCKED]) {
+			dgr_pr_str(p, "blocked_on", NULL, ks_blocked_label(s->w.blocked_state));
+		}
+		dgr_pr_u64(p, "migrations", NULL, s->w.migrations);
+		dgr_pr_i64(p, "cpu", NULL, s->w.cpu);
+		dgr_pr_i64(p, "prio", NULL, s->w.prio);
+		print_culprits(p, sc->k, s->w.c, s->w.n_c, win);
+	}
+	dgr_pr_obj_end(p);
+}
+
+void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
+{
+	uint64_t origin = sc->n_bells ? sc->bells[0].arrival : 0;
+	unsigned int i;
+
+	for (i = 0; i < sc->n_bells; i++) {
+		if (sc->bells[i].arrival < origin) {
+			origin = sc->bells[i].arrival;
+		}
+	}
+	dgr_pr_obj_begin(p, "stall_causes", "Why the stalls happened");
+	dgr_pr_str(p, "series", "doorbell latency from",
+		   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
+	dgr_pr_ns(p, "p50_ns", "p50", sc->p50_ns);
+	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
+	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);
+	dgr_pr_ns(p, "stall_time_ns", "stall time", sc->stall_ns_total);
+	dgr_pr_str(p, "kernel_trace", "kernel trace", sc->k ? sc->kernel_path : "none");
+	if (sc->k) {
+		dgr_pr_u64(p, "kernel_events", "kernel events", sc->k->n);
+	}
+	dgr_pr_arr_begin(p, "causes", "causes, by stall time:");
+	for (i = 0; i < sc->n_causes; i++) {
+		const struct sc_cause_sum *g = &sc->causes[i];
+
+		if (!dgr_pr_is_json(p)) {
+			dgr_pr_text_line(p, "- %s", g->text);
+			continue;
+		}
+		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_str(p, "cause", NULL, sc_cause_label(g->cause));
+		dgr_pr_str(p, "thread", NULL, ha_role_name(g->role));
+		dgr_pr_u64(p, "stalls", NULL, g->stalls);
+		dgr_pr_ns(p, "stall_time_ns", NULL, g->stall_ns);
+		dgr_pr_dbl(
+		    p, "stall_time_share", NULL,
+		    sc->stall_ns_total ? (double)g->stall_ns / (double)sc->stall_ns_total : 0, 3);
+		dgr_pr_str(p, "text", NULL, g->text);
+		print_culprits(p, sc->k, g->c, g->n_c, g->window_ns);
+		dgr_pr_obj_end(p);
+	}
+	if (!sc->n_causes && !dgr_pr_is_json(p)) {
+		dgr_pr_text_line(p, "- none: no doorbell stalled");
+	}
+	dgr_pr_arr_end(p);
+	dgr_pr_arr_begin(p, "stalls", "stalls, worst first:");
+	for (i = 0; i < sc->n_stalls; i++) {
+		if (!dgr_pr_is_json(p) && i == SC_TEXT_STALLS) {
+			dgr_pr_text_line(p, "- ... %u more (--json lists them)",
+					 sc->n_stalls - SC_TEXT_STALLS);
+			break;
+		}
+		print_stall(p, sc, &sc->stalls[i], origin);
+	}
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_end(p);
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the kernel's view (analysis/kernel_sched.c) and the stalls'
+ * causes (analysis/stall_cause.c) on small synthetic event sequences.
+ */
+#include <string.h>
+
+#include "../../analysis/kernel_sched.h"
+#include "../../analysis/stall_cause.h"
+#include "../unit/tap.h"
+
+static struct kernel_sched k;
+
+static void sw(uint64_t ts, unsigned int cpu, int32_t prev, int64_t state, int16_t prev_prio,
+	       int32_t next, const char *next_comm, int16_t next_prio)
+{
+	struct ks_event e = { .ts = ts,
+			      .kind = KS_SWITCH,
+			      .cpu = (uint16_t)cpu,
+			      .pid = prev,
+			      .next_pid = next,
+			      .arg = state,
+			      .prev_prio = prev_prio,
+			      .next_prio = next_prio };
+
+	e.name = ks_intern(&k, next_comm);
+	ks_add(&k, &e);
+}
+
+static void ev(uint64_t ts, uint8_t kind, unsigned int cpu, int32_t pid, int64_t arg,
+	       const char *name)
+{
+	struct ks_event e = {
+		.ts = ts, .kind = kind, .cpu = (uint16_t)cpu, .pid = pid, .arg = arg
+	};
+
+	e.name = ks_intern(&k, name ? name : "");
+	ks_add(&k, &e);
+}
+
+static void fresh(void)
+{
+	ks_free(&k);
+	ks_init(&k);
+}
+
+static void test_preempted_by_higher_priority(void)
+{
+	struct ks_window w;
+
+	fresh();
+	sw(0, 1, 0, 0, 120, 100, "consumer", 120);
+	sw(10, 1, 100, 0x100, 120, 200, "busy", 49); /* preempted (R+) */
+	ev(70, KS_IRQ_ENTRY, 1, 0, 36, "eth0");
+	ev(75, KS_IRQ_EXIT, 1, 0, 36, NULL);
+	sw(90, 1, 200, 1, 49, 100, "consumer", 120);
+	ev(200, KS_SOFTIRQ_ENTRY, 0, 0, 1, NULL); /* the trace goes on past the window */
+	ks_window(&k, 100, 0, 100, &w);
+	TAP_EQ_U(w.ns[KS_ST_RUNNING], 20, "running: 0..10 and 90..100");
+	TAP_EQ_U(w.ns[KS_ST_RUNNABLE], 80, "runnable: 10..90");
+	TAP_EQ_U(w.n_c, 2, "two culprits held its CPU");
+	tap_ok(w.c[0].kind == KS_CULPRIT_TASK && !strcmp(ks_name(&k, w.c[0].name), "busy") &&
+		   w.c[0].ns == 75 && w.c[0].prio == 49 && w.c[0].cpu == 1,
+	       "the largest: busy, 75 ns on CPU 1, priority 49");
+	tap_ok(w.c[1].kind == KS_CULPRIT_IRQ && w.c[1].pid == 36 && w.c[1].ns == 5 &&
+		   !strcmp(ks_name(&k, w.c[1].name), "eth0"),
+	       "then IRQ 36 eth0, 5 ns");
+	TAP_EQ_I(w.prio, 120, "the thread's own priority");
+	TAP_EQ_I(w.cpu, 1, "its CPU");
+}
+
+static void test_stopped_and_blocked(void)
+{
+	struct ks_window w;
+
+	fresh();
+	sw(0, 0, 0, 0, 120, 100, "consumer", 120);
+	sw(10, 0, 100, KS_STATE_STOPPED, 120, 0, "swapper/0", 120);
+	ev(60, KS_WAKEUP, 0, 100, 0, "consumer"); /* SIGCONT */
+	sw(65, 0, 0, 0, 120, 100, "consumer", 120);
+	sw(80, 0, 100, KS_STATE_DISK, 120, 0, "swapper/0", 120);
+	ev(300, KS_SOFTIRQ_ENTRY, 1, 0, 3, NULL);
+	ks_window(&k, 100, 0, 100, &w);
+	TAP_EQ_U(w.ns[KS_ST_STOPPED], 50, "stopped 10..60");
+	TAP_EQ_U(w.ns[KS_ST_RUNNABLE], 5, "runnable 60..65 after SIGCONT");
+	TAP_EQ_U(w.ns[KS_ST_RUNNING], 25, "running 0..10 and 65..80");
+	TAP_EQ_U(w.ns[KS_ST_BLOCKED], 20, "blocked 80..100");
+	TAP_EQ_I(w.blocked_state, KS_STATE_DISK, "blocked uninterruptible (D)");
+	tap_ok(w.n_c == 1 && w.c[0].kind == KS_CULPRIT_IDLE && w.c[0].ns == 5,
+	       "while runnable its CPU was idle (a late wake-up)");
+}
+
+static void test_migrated_writeback_softirq(void)
+{
+	struct ks_window w;
+	char name[64];
+
+	fresh();
+	sw(0, 0, 0, 0, 120, 300, "kworker/u4:2", 120);
+	ev(1, KS_WRITEBACK, 0, 300, 0, NULL);
+	sw(2, 1, 0, 0, 120, 100, "consumer", 120);
+	sw(10, 1, 100, 0x100, 120, 0, "swapper/1", 120);
+	ev(20, KS_MIGRATE, 1, 100, 0, "consumer");
+	ev(40, KS_SOFTIRQ_ENTRY, 0, 0, 3, NULL);
+	ev(50, KS_SOFTIRQ_EXIT, 0, 0, 3, NULL);
+	sw(90, 0, 300, 1, 120, 100, "consumer", 120);
+	ev(500, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
+	ks_window(&k, 100, 0, 100, &w);
+	TAP_EQ_U(w.ns[KS_ST_RUNNABLE], 10, "runnable on CPU 1 10..20");
+	TAP_EQ_U(w.ns[KS_ST_MIGRATED], 70, "runnable on CPU 0 after the move, 20..90");
+	TAP_EQ_U(w.migrations, 1, "one migration");
+	TAP_EQ_U(w.ns[KS_ST_UNKNOWN], 2, "unknown before its first event");
+	tap_ok(w.n_c == 3 && w.c[0].ns == 60 && w.c[0].writeback, "kworker 60 ns, did writeback");
+	sc_culprit_name(&k, &w.c[0], name, sizeof(name));
+	tap_ok(!strcmp(name, "kworker/u4:2 (writeback)"), "named '%s'", name);
+	sc_culprit_name(&k, &w.c[2], name, sizeof(name));
+	tap_ok(w.c[2].ns == 10 && !strcmp(name, "NET_RX softirq"), "NET_RX softirq 10 ns: '%s'",
+	       name);
+}
+
+static void test_exec_renames(void)
+{
+	struct ks_window w;
+
+	fresh();
+	sw(0, 0, 0, 0, 120, 100, "consumer", 120);
+	sw(10, 0, 100, 0x100, 120, 400, "taskset", 49);
+	ev(12, KS_EXEC, 0, 400, 0, "bash");
+	sw(90, 0, 400, 0x100, 49, 100, "consumer", 120);
+	ev(200, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
+	ks_window(&k, 100, 0, 100, &w);
+	tap_ok(w.n_c == 2 && !strcmp(ks_name(&k, w.c[0].name), "bash") && w.c[0].ns == 78 &&
+		   !strcmp(ks_name(&k, w.c[1].name), "taskset") && w.c[1].ns == 2,
+	       "a task that exec'd is named by its new comm from the exec on (bash 78, taskset 2)");
+}
+
+static void test_pid_map_and_trace_end(void)
+{
+	struct ks_window w;
+
+	fresh();
+	ks_map_pid(&k, 5000, 12);
+	TAP_EQ_I(ks_global_pid(&k, 12), 5000, "a namespace's tid 12 is the kernel's 5000");
+	TAP_EQ_I(ks_global_pid(&k, 13), 13, "an unmapped pid is itself");
+	sw(0, 0, 0, 0, 120, 5000, "consumer", 120);
+	sw(40, 0, 5000, 0x100, 120, 0, "swapper/0", 120);
+	ks_window(&k, 5000, 0, 100, &w);
+	TAP_EQ_U(w.ns[KS_ST_RUNNING] + w.ns[KS_ST_UNKNOWN], 100,
+		 "past the trace's last event nothing is known");
+	TAP_EQ_U(w.ns[KS_ST_UNKNOWN], 60, "unknown 40..100");
+	ev(30, KS_WAKEUP, 0, 1, 0, "late");
+	TAP_EQ_U(k.unordered, 1, "an event older than the last is dropped and counted");
+}
+
+static struct ha_doorbell bell(uint64_t ts, uint64_t wait, uint64_t work, uint64_t send)
+{
+	struct ha_doorbell d;
+
+	memset(&d, 0, sizeof(d));
+	d.ts = ts;
+	d.wait = wait;
+	d.work = work;
+	d.send = send;
+	d.latency = wait + work + send;
+	d.has_wait_receive = true;
+	d.wait_receive = 1000;
+	return d;
+}
+
+static void test_stall_attribution(void)
+{
+	static struct host_analysis h;
+	struct stall_cause sc;
+	struct ha_doorbell d;
+	uint64_t t;
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	h.threads[0] = (struct ha_thread){ .role = 0, .tid = 11 };
+	h.threads[1] = (struct ha_thread){ .role = 2, .tid = 12 };
+	h.n_threads = 2;
+	/* 20 doorbells of 10 us (1 us in the kernel, 3 + 5 + 1 in the stack) every ms */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		d = bell(1000000 + i * 1000000ull, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	sc_analyse(&sc, 0, &h, NULL);
+	TAP_EQ_U(sc.p50_ns, 10000, "p50 from the kernel's arrival: 10 us");
+	TAP_EQ_U(sc.threshold_ns, 100000, "threshold 10 x p50 without T");
+	TAP_EQ_U(sc.stalls_total, 0, "a clean run has no stall");
+	TAP_EQ_U(sc.n_causes, 0, "and invents no cause");
+	sc_free(&sc);
+
+	/* one doorbell waits 2 ms for the consumer (tid 12, kernel pid 5012) */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 300, "kworker/u4:2", 120);
+	ev(11000100, KS_WRITEBACK, 1, 300, 0, NULL);
+	sw(12200000, 1, 300, 1, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls_total, 1, "one stall");
+	TAP_EQ_U(sc.stalls[0].duration, 2007000, "its duration: arrival -> doorbell");
+	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_QUEUED, "waited in the stack for the consumer");
+	TAP_EQ_I(sc.stalls[0].tid, 12, "the consumer thread");
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_WRITEBACK, "cause: writeback");
+	TAP_EQ_U(sc.stalls[0].w.ns[KS_ST_RUNNABLE], 1200000, "runnable 1.2 of the 2 ms window");
+	TAP_EQ_U(sc.n_causes, 1, "one cause");
+	tap_ok(strstr(sc.causes[0].text, "1 of 1 stall (100% of stall time): the consumer thread "
+					 "was runnable while CPU 1 ran kworker/u4:2 (writeback) "
+					 "60%") != NULL,
+	       "the cause in words: %s", sc.causes[0].text);
+	sc_free(&sc);
+
+	/* the same stall behind a compiler reading its files: its own block I/O, not writeback */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 301, "cc1", 120);
+	ev(11000100, KS_BLOCK_ISSUE, 1, 301, 0, NULL);
+	sw(12200000, 1, 301, 1, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_OTHER_TASK,
+		 "a process's own block I/O: another task on the CPU, not writeback");
+	sc_free(&sc);
+
+	/* with T: the threshold is T/2 when lower than 10 x p50 */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 5 || i == 6 ? bell(t, 3000, 60000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	sc_analyse(&sc, 100000, &h, NULL);
+	TAP_EQ_U(sc.threshold_ns, 50000, "threshold T/2 = 50 us");
+	TAP_EQ_U(sc.stalls_total, 1, "two consecutive late doorbells are one stall");
+	TAP_EQ_U(sc.stalls[0].doorbells, 2, "of 2 doorbells");
+	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_CONSUMER, "in the consumer's own work");
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_NONE, "without a kernel trace: not attributed");
+	sc_free(&sc);
+}
+
+int main(void)
+{
+	ks_init(&k);
+	test_preempted_by_higher_priority();
+	test_stopped_and_blocked();
+	test_migrated_writeback_softirq();
+	test_exec_renames();
+	test_pid_map_and_trace_end();
+	test_stall_attribution();
+	ks_free(&k);
+	return tap_done();
+}
