@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# libdgrdma-preload.so: the LD_PRELOAD tracer for unmodified DG-RDMA hosts (OpenCPI's
+# runtime). It carries its own copy of the codec, the reassembler and the "dgrdma" provider's
+# probes, and exports only the libc calls it wraps (preload.map).
+
+PRELOAD_SO := $(BUILD)/lib/libdgrdma-preload.so
+PRELOAD_SRCS := tracepoints/preload/preload.c tracepoints/preload/flow.c
+PRELOAD_OBJS := $(call pic_objs,$(PRELOAD_SRCS) stack/src/wire.c stack/src/reassembly.c) \
+	$(TP_HOST_PIC_OBJS)
+
+$(PRELOAD_SO): $(PRELOAD_OBJS) tracepoints/preload/preload.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--version-script=tracepoints/preload/preload.map $(ALL_LDFLAGS) \
+		-o $@ $(PRELOAD_OBJS) $(TP_LIBS) -lpthread
+
+LIBRARIES += $(PRELOAD_SO)
+tracepoints: $(PRELOAD_SO)
+
+INSTALL_TARGETS += install-preload
+INSTALLED_FILES += $(LIBDIR)/libdgrdma-preload.so
+.PHONY: install-preload
+install-preload: $(PRELOAD_SO)
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 0755 $(PRELOAD_SO) $(DESTDIR)$(LIBDIR)/
