@@ -14,12 +14,12 @@
 #include "dgrdma-tp.h"
 #include "flow.h"
 
-#define PL_REASM_MAX   4096 /* incomplete transactions held per flow */
-#define PL_FIFO_SIZE   1024 /* completed transactions awaiting their doorbell (power of 2) */
-#define PL_FLAG_SLOTS  1024 /* flag addresses named per map (power of 2) */
-#define PL_NO_BUFFER   0xFFFFu
-#define PL_EXPIRE_NS   1000000000ull /* an incomplete transaction older than this is dropped */
-#define PL_UNANSWERED  0xFFFFFFFFu   /* txn_id of a doorbell with nothing to answer */
+#define PL_REASM_MAX  4096 /* incomplete transactions held per flow */
+#define PL_FIFO_SIZE  1024 /* completed transactions awaiting their doorbell (power of 2) */
+#define PL_FLAG_SLOTS 1024 /* flag addresses named per map (power of 2) */
+#define PL_NO_BUFFER  0xFFFFu
+#define PL_EXPIRE_NS  1000000000ull /* an incomplete transaction older than this is dropped */
+#define PL_UNANSWERED 0xFFFFFFFFu   /* txn_id of a doorbell with nothing to answer */
 
 /* Flag addresses numbered in the order first seen: the buffer index of a host or FPGA buffer. */
 struct pl_flag_map {
@@ -111,7 +111,7 @@ static void owe_doorbell(struct pl_flow *f, uint32_t txn_id, uint16_t buffer)
 		f->fifo_count--;
 	}
 	f->fifo[(f->fifo_head + f->fifo_count) & (PL_FIFO_SIZE - 1)] =
-		(struct pl_answer){ .txn_id = txn_id, .buffer = buffer };
+	    (struct pl_answer){ .txn_id = txn_id, .buffer = buffer };
 	f->fifo_count++;
 }
 
@@ -232,7 +232,8 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ca
 	while (dgr_frame_next_msg(&count, &m, NULL) > 0) {
 		msgs++;
 	}
-	DGR_TP(frame_tx, f->conn, fr.hdr.frame_seq, (uint32_t)len, msgs, fr.hdr.ack_start, fr.hdr.ack_count, resend);
+	DGR_TP(frame_tx, f->conn, fr.hdr.frame_seq, (uint32_t)len, msgs, fr.hdr.ack_start,
+	       fr.hdr.ack_count, resend);
 	if (fr.hdr.ack_count) {
 		DGR_TP(ack_tx, f->conn, fr.hdr.ack_start, fr.hdr.ack_count);
 	}

@@ -22,3 +22,12 @@ INSTALLED_FILES += $(LIBDIR)/libdgrdma-preload.so
 install-preload: $(PRELOAD_SO)
 	install -d $(DESTDIR)$(LIBDIR)
 	install -m 0755 $(PRELOAD_SO) $(DESTDIR)$(LIBDIR)/
+
+# test_preload.sh's application: every socket call's result printed, run with and without.
+PRELOAD_CALLS := $(BUILD)/test/tracepoints/preload-calls
+$(PRELOAD_CALLS): $(call objs,test/tracepoints/preload_calls.c) $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+tracepoints: $(PRELOAD_CALLS)
+CHECK_DEPS += $(PRELOAD_CALLS) $(PRELOAD_SO)
+CHECK_SUITES += test/tracepoints/test_preload.sh

@@ -42,15 +42,15 @@
 
 #include "flow.h"
 
-#define PL_EXPORT	 __attribute__((visibility("default")))
-#define PL_MAX_FD	 65536
-#define PL_MAX_PORTS	 16
-#define PL_CTL_MAX	 1024 /* largest application control buffer the shadow holds */
-#define PL_TS_SPACE	 CMSG_SPACE(sizeof(struct timespec))
-#define PL_MMSG_MAX	 64		 /* messages of one recvmmsg the shadow holds */
-#define PL_MMSG_CTL	 256		 /* control room per message in that shadow */
-#define PL_GATHER_MAX	 (65536 + 64)	 /* largest frame decoded from scattered pieces */
-#define PL_CLOCK_RESYNC	 1024		 /* receive calls between readings of the clock offset */
+#define PL_EXPORT	__attribute__((visibility("default")))
+#define PL_MAX_FD	65536
+#define PL_MAX_PORTS	16
+#define PL_CTL_MAX	1024 /* largest application control buffer the shadow holds */
+#define PL_TS_SPACE	CMSG_SPACE(sizeof(struct timespec))
+#define PL_MMSG_MAX	64	     /* messages of one recvmmsg the shadow holds */
+#define PL_MMSG_CTL	256	     /* control room per message in that shadow */
+#define PL_GATHER_MAX	(65536 + 64) /* largest frame decoded from scattered pieces */
+#define PL_CLOCK_RESYNC 1024	     /* receive calls between readings of the clock offset */
 
 enum pl_kind {
 	PL_UDP_MAYBE,  /* a UDP socket whose ports are not known yet */
@@ -173,7 +173,7 @@ static void clock_resync(void)
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	__atomic_store_n(&pl_real_minus_mono,
 			 ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
-				 ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec),
+			     ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec),
 			 __ATOMIC_RELAXED);
 }
 
@@ -488,6 +488,27 @@ static size_t hide_timestamp(const char *ctl, size_t used, void *app, size_t roo
 	return keep;
 }
 
+/* The kernel's receive time in the application's own SCM_TIMESTAMPNS message, 0 if none. */
+static uint64_t app_timestamp(const struct msghdr *msg)
+{
+	struct cmsghdr *c;
+
+	if (!msg->msg_control || msg->msg_controllen < sizeof(struct cmsghdr)) {
+		return 0;
+	}
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			return (uint64_t)((int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec -
+					  __atomic_load_n(&pl_real_minus_mono, __ATOMIC_RELAXED));
+		}
+	}
+	return 0;
+}
+
 static void count_recv_call(void)
 {
 	if (++pl_recv_calls % PL_CLOCK_RESYNC == 0) {
@@ -538,6 +559,9 @@ static ssize_t traced_recvmsg(int fd, struct pl_sock *s, struct msghdr *msg, int
 		ret = recvmsg_shadowed(fd, s, msg, flags, &arrival);
 	} else {
 		ret = real_recvmsg(fd, msg, flags);
+		if (ret >= 0 && s->app_ts) {
+			arrival = app_timestamp(msg);
+		}
 	}
 	err = errno;
 	if (ret >= 0 && !(flags & MSG_PEEK)) {
@@ -620,13 +644,13 @@ PL_EXPORT int close(int fd)
 
 static bool timestamp_option(int level, int name)
 {
-	return level == SOL_SOCKET && (name == SO_TIMESTAMP || name == SO_TIMESTAMPNS ||
-				       name == SO_TIMESTAMPING
+	return level == SOL_SOCKET &&
+	       (name == SO_TIMESTAMP || name == SO_TIMESTAMPNS || name == SO_TIMESTAMPING
 #ifdef SO_TIMESTAMP_NEW
-				       || name == SO_TIMESTAMP_NEW || name == SO_TIMESTAMPNS_NEW ||
-				       name == SO_TIMESTAMPING_NEW
+		|| name == SO_TIMESTAMP_NEW || name == SO_TIMESTAMPNS_NEW ||
+		name == SO_TIMESTAMPING_NEW
 #endif
-				      );
+	       );
 }
 
 PL_EXPORT int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
@@ -738,7 +762,8 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 	}
 	shadow = sc != NULL;
 	for (unsigned int i = 0; shadow && i < vlen; i++) {
-		shadow = !vec[i].msg_hdr.msg_control || vec[i].msg_hdr.msg_controllen <= PL_MMSG_CTL;
+		shadow =
+		    !vec[i].msg_hdr.msg_control || vec[i].msg_hdr.msg_controllen <= PL_MMSG_CTL;
 	}
 	if (s->ts_own && !shadow) {
 		drop_timestamps(fd, s); /* cannot hide it here: give it up for this socket */
@@ -752,7 +777,8 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 				struct msghdr *h = &vec[i].msg_hdr;
 
 				on_received(s, h->msg_iov, h->msg_iovlen, vec[i].msg_len,
-					    ll_ethertype(s, h->msg_name, h->msg_namelen), 0, now);
+					    ll_ethertype(s, h->msg_name, h->msg_namelen),
+					    s->app_ts ? app_timestamp(h) : 0, now);
 			}
 		}
 		errno = err;
@@ -778,9 +804,9 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 			vec[i].msg_len = sc->mmsg[i].msg_len;
 			h->msg_namelen = sh->msg_namelen;
 			h->msg_flags = sh->msg_flags;
-			h->msg_controllen = hide_timestamp(sc->ctl.buf[i], sh->msg_controllen,
-							   h->msg_control, room, &arrival,
-							   &h->msg_flags);
+			h->msg_controllen =
+			    hide_timestamp(sc->ctl.buf[i], sh->msg_controllen, h->msg_control, room,
+					   &arrival, &h->msg_flags);
 			if (!(flags & MSG_PEEK)) {
 				on_received(s, h->msg_iov, h->msg_iovlen, vec[i].msg_len,
 					    ll_ethertype(s, h->msg_name, h->msg_namelen), arrival,
