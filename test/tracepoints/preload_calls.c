@@ -68,9 +68,12 @@ static size_t fpga_frame(uint8_t *buf, size_t cap, size_t hdr)
 	struct dgr_frame_hdr fh = { .dst_id = 1, .src_id = 2, .frame_seq = fpga_seq++ };
 	struct dgr_frame_builder fb;
 	uint8_t data[64];
-	struct dgr_msg m = { .txn_id = txn_id, .flag_addr = 0x10000 + 4 * (txn_id % 4),
+	struct dgr_msg m = { .txn_id = txn_id,
+			     .flag_addr = 0x10000 + 4 * (txn_id % 4),
 			     .flag_value = dgr_flag_encode(64, false, false, 0),
-			     .num_msgs_in_txn = 1, .msg_seq = 1, .data_addr = 0x1000 * (txn_id % 4),
+			     .num_msgs_in_txn = 1,
+			     .msg_seq = 1,
+			     .data_addr = 0x1000 * (txn_id % 4),
 			     .data_len = 64 };
 
 	txn_id++;
@@ -85,10 +88,12 @@ static size_t fpga_frame(uint8_t *buf, size_t cap, size_t hdr)
 /* The host's doorbell frame for the buffer of flag index idx, acknowledging ack. */
 static size_t doorbell_frame(uint8_t *buf, size_t cap, size_t hdr, uint16_t ack, uint32_t idx)
 {
-	struct dgr_frame_hdr fh = { .dst_id = 2, .src_id = 1, .frame_seq = host_seq++,
-				    .ack_start = ack, .ack_count = 1 };
+	struct dgr_frame_hdr fh = {
+		.dst_id = 2, .src_id = 1, .frame_seq = host_seq++, .ack_start = ack, .ack_count = 1
+	};
 	struct dgr_frame_builder fb;
-	struct dgr_msg m = { .txn_id = 5000 + idx, .flag_addr = 0x20000 + 4 * idx,
+	struct dgr_msg m = { .txn_id = 5000 + idx,
+			     .flag_addr = 0x20000 + 4 * idx,
 			     .flag_value = DGR_DOORBELL_VALUE };
 
 	memset(buf, 0, hdr);
@@ -122,8 +127,9 @@ static void host_doorbell(struct link *l, const char *how, uint32_t idx)
 	uint8_t buf[256];
 	size_t n = doorbell_frame(buf, sizeof(buf), l->hdr, (uint16_t)(fpga_seq - 1), idx);
 	struct iovec iov[2] = { { buf, 20 }, { buf + 20, n - 20 } };
-	struct msghdr m = { .msg_name = &l->to_fpga, .msg_namelen = l->to_len, .msg_iov = iov,
-			    .msg_iovlen = 2 };
+	struct msghdr m = {
+		.msg_name = &l->to_fpga, .msg_namelen = l->to_len, .msg_iov = iov, .msg_iovlen = 2
+	};
 	struct mmsghdr mm = { .msg_hdr = m };
 	long r;
 
@@ -150,8 +156,11 @@ static void host_recvmsg(struct link *l, size_t ctl, int flags)
 	uint8_t buf[256];
 	struct sockaddr_storage from;
 	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr m = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov,
-			    .msg_iovlen = 1, .msg_control = ctl ? c.b : NULL,
+	struct msghdr m = { .msg_name = &from,
+			    .msg_namelen = sizeof(from),
+			    .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl ? c.b : NULL,
 			    .msg_controllen = ctl };
 	ssize_t r;
 
@@ -163,7 +172,8 @@ static void host_recvmsg(struct link *l, size_t ctl, int flags)
 	if (r >= 0) {
 		print_cmsgs(&m);
 		hex("data", buf, (size_t)r);
-		hex("after", c.b + m.msg_controllen, 8); /* bytes past the control data: untouched */
+		hex("after", c.b + m.msg_controllen,
+		    8); /* bytes past the control data: untouched */
 	}
 	printf("\n");
 }

@@ -47,6 +47,36 @@ struct pl_flow {
 	uint16_t last_tx_seq;
 };
 
+/* True when addr has been named in m. */
+static bool flag_known(const struct pl_flag_map *m, uint32_t addr)
+{
+	unsigned int slot = (addr >> 2) & (PL_FLAG_SLOTS - 1);
+
+	for (unsigned int i = 0; i < PL_FLAG_SLOTS; i++) {
+		unsigned int s = (slot + i) & (PL_FLAG_SLOTS - 1);
+
+		if (!m->used[s]) {
+			return false;
+		}
+		if (m->addr[s] == addr) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether a flag-only message is a doorbell. A zero-length data transaction (a
+ * discontinuity, an empty EOF buffer) looks the same on the wire; a host tells them apart by
+ * the address, which the tracer does not know. So: a doorbell carries the plain doorbell
+ * value (docs/protocol.md), and goes to none of the flags the data of that direction went to.
+ */
+static bool is_doorbell(const struct dgr_msg *m, const struct pl_flag_map *data_flags)
+{
+	return dgr_msg_is_flag_only(m) && m->flag_value == DGR_DOORBELL_VALUE &&
+	       !flag_known(data_flags, m->flag_addr);
+}
+
 /* Returns the buffer index of flag address addr, naming it when new; PL_NO_BUFFER when full. */
 static uint16_t flag_index(struct pl_flag_map *m, uint32_t addr)
 {
@@ -123,7 +153,7 @@ static void rx_message(struct pl_flow *f, const struct dgr_frame *fr, const stru
 	uint16_t buffer;
 	int rc;
 
-	if (dgr_msg_is_flag_only(m)) {
+	if (is_doorbell(m, &f->rx_data)) {
 		/* a doorbell from the FPGA: the credit of one of its buffers (TX path) */
 		buffer = flag_index(&f->rx_credit, m->flag_addr);
 		DGR_TP(doorbell_rx, f->conn, buffer, m->flag_addr, fr->hdr.frame_seq);
@@ -184,21 +214,21 @@ out:
 	pthread_mutex_unlock(&f->lock);
 }
 
-static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m,
-		       uint32_t call_ns)
+static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m)
 {
 	struct pl_answer a = { .txn_id = PL_UNANSWERED, .buffer = PL_NO_BUFFER };
 	struct dgr_flag_word fw;
 
-	if (dgr_msg_is_flag_only(m)) {
+	if (is_doorbell(m, &f->tx_data)) {
 		/* a doorbell: it answers the oldest transaction completed and not yet answered */
 		if (f->fifo_count) {
 			a = f->fifo[f->fifo_head];
 			f->fifo_head = (f->fifo_head + 1) & (PL_FIFO_SIZE - 1);
 			f->fifo_count--;
 		}
+		/* fired before the send call: the event's time is the hand-over (send_call_ns 0) */
 		DGR_TP(doorbell_sent, f->conn, a.buffer, a.txn_id, m->flag_addr, fr->hdr.frame_seq,
-		       call_ns);
+		       0);
 		return;
 	}
 	if (m->flag_addr == DGR_NO_FLAG || m->msg_seq != dgr_msg_txn_parts(m)) {
@@ -209,9 +239,8 @@ static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const stru
 	       fr->hdr.frame_seq);
 }
 
-void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t call_ns)
+void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len)
 {
-	uint32_t call = call_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)call_ns;
 	struct dgr_frame fr, count;
 	struct dgr_msg m;
 	uint16_t msgs = 0;
@@ -241,7 +270,7 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ca
 		goto out; /* its doorbells were counted when it was first sent */
 	}
 	while ((rc = dgr_frame_next_msg(&fr, &m, NULL)) > 0) {
-		tx_message(f, &fr, &m, call);
+		tx_message(f, &fr, &m);
 	}
 out:
 	pthread_mutex_unlock(&f->lock);

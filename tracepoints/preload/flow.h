@@ -41,9 +41,12 @@ void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ar
 		uint64_t now_ns);
 
 /*
- * One DG-RDMA frame the host handed to the kernel in a send call that took
- * call_ns; the events fire now, after the call returned.
+ * One DG-RDMA frame the host is about to hand to the kernel. The events fire
+ * now, before the send call: their time is the hand-over itself, so it lies
+ * before the frame's time on the wire whatever the scheduler does (a time read
+ * after the call would not: the thread may be preempted between the call's
+ * return and the event). doorbell_sent's send_call_ns is therefore 0.
  */
-void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t call_ns);
+void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len);
 
 #endif

@@ -31,3 +31,13 @@ $(PRELOAD_CALLS): $(call objs,test/tracepoints/preload_calls.c) $(LIBDGRDMA_A)
 tracepoints: $(PRELOAD_CALLS)
 CHECK_DEPS += $(PRELOAD_CALLS) $(PRELOAD_SO)
 CHECK_SUITES += test/tracepoints/test_preload.sh
+
+# Issue 35 item 2: a host written the way OpenCPI's runtime is, traced with the library
+# against the emulator (test/integration/preload/). Plain libc only: no project code.
+OCPI_STYLE_HOST := $(BUILD)/test/preload/ocpi-style-host
+$(OCPI_STYLE_HOST): test/integration/preload/ocpi_style_host.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+tracepoints: $(OCPI_STYLE_HOST)
+CHECK_DEPS += $(OCPI_STYLE_HOST)
+CHECK_SUITES += test/integration/preload/test_preload_fpga.sh

@@ -408,12 +408,27 @@ static uint16_t ll_ethertype(const struct pl_sock *s, const void *name, socklen_
 	return s->ethertype;
 }
 
-static void on_received(struct pl_sock *s, const struct iovec *iov, size_t n, size_t len,
-			uint16_t ethertype, uint64_t arrival_ns, uint64_t now_ns)
+/* True when a packet socket's address says the frame is one this host sent (not received). */
+static bool outgoing(const void *name, socklen_t namelen)
 {
+	const struct sockaddr_ll *ll = name;
+
+	return ll && namelen >= (socklen_t)sizeof(*ll) && ll->sll_family == AF_PACKET &&
+	       ll->sll_pkttype == PACKET_OUTGOING;
+}
+
+static void on_received(struct pl_sock *s, const struct msghdr *h, size_t len, uint64_t arrival_ns,
+			uint64_t now_ns)
+{
+	const struct iovec *iov = h->msg_iov;
+	size_t n = h->msg_iovlen;
+	uint16_t ethertype = ll_ethertype(s, h->msg_name, h->msg_namelen);
 	const uint8_t *p, *frame;
 	size_t plen, flen;
 
+	if (outgoing(h->msg_name, h->msg_namelen)) {
+		return; /* another program's frame, seen on its way out */
+	}
 	p = flatten(iov, n, len, &plen);
 	frame = p ? frame_of(s, p, plen, ethertype, &flen) : NULL;
 	if (frame) {
@@ -421,16 +436,24 @@ static void on_received(struct pl_sock *s, const struct iovec *iov, size_t n, si
 	}
 }
 
-static void on_sent(struct pl_sock *s, const struct iovec *iov, size_t n, size_t len,
-		    uint16_t ethertype, uint64_t call_ns)
+/* What a send call is about to hand over (called before it: see pl_flow_tx()). */
+static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, uint16_t ethertype)
 {
 	const uint8_t *p, *frame;
 	size_t plen, flen;
 
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		len += iov[i].iov_len;
+	}
 	p = flatten(iov, n, len, &plen);
 	frame = p ? frame_of(s, p, plen, ethertype, &flen) : NULL;
 	if (frame) {
-		pl_flow_tx(s->flow, frame, flen, call_ns);
+		int err = errno; /* as the application left it, for the call to come */
+
+		pl_flow_tx(s->flow, frame, flen);
+		errno = err;
 	}
 }
 
@@ -567,8 +590,7 @@ static ssize_t traced_recvmsg(int fd, struct pl_sock *s, struct msghdr *msg, int
 	if (ret >= 0 && !(flags & MSG_PEEK)) {
 		now = mono_ns();
 		count_recv_call();
-		on_received(s, msg->msg_iov, msg->msg_iovlen, (size_t)ret,
-			    ll_ethertype(s, msg->msg_name, msg->msg_namelen), arrival, now);
+		on_received(s, msg, (size_t)ret, arrival, now);
 	}
 	errno = err;
 	return ret;
@@ -773,12 +795,12 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 		err = errno;
 		if (ret > 0 && !(flags & MSG_PEEK)) {
 			now = mono_ns();
+			count_recv_call();
 			for (int i = 0; i < ret; i++) {
 				struct msghdr *h = &vec[i].msg_hdr;
 
-				on_received(s, h->msg_iov, h->msg_iovlen, vec[i].msg_len,
-					    ll_ethertype(s, h->msg_name, h->msg_namelen),
-					    s->app_ts ? app_timestamp(h) : 0, now);
+				on_received(s, h, vec[i].msg_len, s->app_ts ? app_timestamp(h) : 0,
+					    now);
 			}
 		}
 		errno = err;
@@ -808,9 +830,7 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 			    hide_timestamp(sc->ctl.buf[i], sh->msg_controllen, h->msg_control, room,
 					   &arrival, &h->msg_flags);
 			if (!(flags & MSG_PEEK)) {
-				on_received(s, h->msg_iov, h->msg_iovlen, vec[i].msg_len,
-					    ll_ethertype(s, h->msg_name, h->msg_namelen), arrival,
-					    now);
+				on_received(s, h, vec[i].msg_len, arrival, now);
 			}
 		}
 	}
@@ -821,24 +841,14 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 PL_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	struct pl_sock *s;
-	uint64_t t0;
-	ssize_t ret;
-	int err;
 
 	RESOLVE(sendmsg);
 	s = msg ? maybe_recognise(fd, msg->msg_name, msg->msg_namelen) : NULL;
-	if (!s) {
-		return real_sendmsg(fd, msg, flags);
+	if (s) {
+		on_send(s, msg->msg_iov, msg->msg_iovlen,
+			ll_ethertype(s, msg->msg_name, msg->msg_namelen));
 	}
-	t0 = mono_ns();
-	ret = real_sendmsg(fd, msg, flags);
-	err = errno;
-	if (ret >= 0) {
-		on_sent(s, msg->msg_iov, msg->msg_iovlen, (size_t)ret,
-			ll_ethertype(s, msg->msg_name, msg->msg_namelen), mono_ns() - t0);
-	}
-	errno = err;
-	return ret;
+	return real_sendmsg(fd, msg, flags);
 }
 
 PL_EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
@@ -846,23 +856,13 @@ PL_EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct pl_sock *s;
-	uint64_t t0;
-	ssize_t ret;
-	int err;
 
 	RESOLVE(sendto);
 	s = maybe_recognise(fd, addr, addrlen);
-	if (!s) {
-		return real_sendto(fd, buf, len, flags, addr, addrlen);
+	if (s) {
+		on_send(s, &iov, 1, ll_ethertype(s, addr, addrlen));
 	}
-	t0 = mono_ns();
-	ret = real_sendto(fd, buf, len, flags, addr, addrlen);
-	err = errno;
-	if (ret >= 0) {
-		on_sent(s, &iov, 1, (size_t)ret, ll_ethertype(s, addr, addrlen), mono_ns() - t0);
-	}
-	errno = err;
-	return ret;
+	return real_sendto(fd, buf, len, flags, addr, addrlen);
 }
 
 PL_EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
@@ -878,49 +878,26 @@ PL_EXPORT ssize_t write(int fd, const void *buf, size_t len)
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct pl_sock *s;
-	uint64_t t0;
-	ssize_t ret;
-	int err;
 
 	RESOLVE(write);
 	s = traced(fd);
-	if (!s) {
-		return real_write(fd, buf, len);
+	if (s) {
+		on_send(s, &iov, 1, s->ethertype);
 	}
-	t0 = mono_ns();
-	ret = real_write(fd, buf, len);
-	err = errno;
-	if (ret >= 0) {
-		on_sent(s, &iov, 1, (size_t)ret, s->ethertype, mono_ns() - t0);
-	}
-	errno = err;
-	return ret;
+	return real_write(fd, buf, len);
 }
 
 PL_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
 {
 	struct pl_sock *s;
-	uint64_t t0, call;
-	int ret, err;
 
 	RESOLVE(sendmmsg);
 	s = vec && vlen ? maybe_recognise(fd, vec[0].msg_hdr.msg_name, vec[0].msg_hdr.msg_namelen)
 			: NULL;
-	if (!s) {
-		return real_sendmmsg(fd, vec, vlen, flags);
-	}
-	t0 = mono_ns();
-	ret = real_sendmmsg(fd, vec, vlen, flags);
-	err = errno;
-	if (ret > 0) {
-		call = mono_ns() - t0;
-		for (int i = 0; i < ret; i++) {
-			struct msghdr *h = &vec[i].msg_hdr;
+	for (unsigned int i = 0; s && i < vlen; i++) {
+		struct msghdr *h = &vec[i].msg_hdr;
 
-			on_sent(s, h->msg_iov, h->msg_iovlen, vec[i].msg_len,
-				ll_ethertype(s, h->msg_name, h->msg_namelen), call);
-		}
+		on_send(s, h->msg_iov, h->msg_iovlen, ll_ethertype(s, h->msg_name, h->msg_namelen));
 	}
-	errno = err;
-	return ret;
+	return real_sendmmsg(fd, vec, vlen, flags);
 }
