@@ -41,3 +41,15 @@ $(OCPI_STYLE_HOST): test/integration/preload/ocpi_style_host.c
 tracepoints: $(OCPI_STYLE_HOST)
 CHECK_DEPS += $(OCPI_STYLE_HOST)
 CHECK_SUITES += test/integration/preload/test_preload_fpga.sh
+
+# make bench-preload: the library's cost per wrapped call, as a ratio to the same calls
+# without it in the same run (test/tracepoints/bench-preload.sh).
+PRELOAD_BENCH := $(BUILD)/test/tracepoints/preload-bench
+$(PRELOAD_BENCH): $(call objs,test/tracepoints/preload_bench.c) $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+tracepoints: $(PRELOAD_BENCH)
+BENCH_TARGETS += bench-preload
+.PHONY: bench-preload
+bench-preload: $(PRELOAD_BENCH) $(PRELOAD_SO)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-preload.sh

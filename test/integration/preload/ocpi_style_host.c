@@ -98,8 +98,10 @@ static int send_doorbell(struct host *h, uint32_t idx)
 	uint8_t pkt[64];
 	uint8_t *f = pkt + ETH_HLEN_, *m = f + FRAME_HDR;
 	struct iovec iov = { .iov_base = pkt, .iov_len = sizeof(pkt) }; /* padded to 64 */
-	struct msghdr msg = { .msg_name = &h->peer, .msg_namelen = sizeof(h->peer),
-			      .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr msg = { .msg_name = &h->peer,
+			      .msg_namelen = sizeof(h->peer),
+			      .msg_iov = &iov,
+			      .msg_iovlen = 1 };
 
 	memset(pkt, 0, sizeof(pkt));
 	memcpy(pkt, h->peer_mac, 6);
@@ -243,8 +245,10 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 		struct sockaddr_ll from;
-		struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from),
-				      .msg_iov = &iov, .msg_iovlen = 1 };
+		struct msghdr msg = { .msg_name = &from,
+				      .msg_namelen = sizeof(from),
+				      .msg_iov = &iov,
+				      .msg_iovlen = 1 };
 		ssize_t n = recvmsg(h->fd, &msg, 0);
 
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
