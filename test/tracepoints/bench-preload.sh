@@ -30,23 +30,23 @@ cleanup() {
 trap cleanup EXIT
 tp_lttng_setup || { echo "bench-preload: $TP_LTTNG_WHY" >&2; exit 1; }
 
-field() {
-	sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"
+field() { # field KEY LINE: the value of KEY=VALUE among LINE's words
+	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
 }
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+median() { # median COLUMN <FILE
+	awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-run() { # run KIND: one round, prints ns per call
+run() { # run KIND: one round, prints ns per call and CPU ns per call
 	local out
 	case "$1" in
 	plain) out=$("$BENCH" "$PORT_H" "$PORT_F" "$ITER" 1) ;;
 	idle | recorded) out=$(DGR_PRELOAD_UDP_PORTS=$PORT_H LD_PRELOAD=$LIB "$BENCH" "$PORT_H" "$PORT_F" "$ITER" 1) ;;
 	untraced) out=$(DGR_PRELOAD_UDP_PORTS='' LD_PRELOAD=$LIB "$BENCH" "$PORT_H" "$PORT_F" "$ITER" 1) ;;
 	esac || exit 1
-	field ns_per_call "$out"
+	echo "$(field ns_per_call "$out") $(field cpu_ns_per_call "$out")"
 }
 for ((r = 0; r < ROUNDS; r++)); do
 	run plain >>"$WORK/plain"
@@ -64,16 +64,22 @@ for ((r = 0; r < ROUNDS; r++)); do
 	echo "$discarded" >>"$WORK/discarded"
 done
 events=$(babeltrace2 "$WORK/trace-0" 2>/dev/null | wc -l)
-p=$(median <"$WORK/plain") i=$(median <"$WORK/idle") u=$(median <"$WORK/untraced")
-e=$(median <"$WORK/recorded")
+p=$(median 1 <"$WORK/plain") i=$(median 1 <"$WORK/idle") u=$(median 1 <"$WORK/untraced")
+e=$(median 1 <"$WORK/recorded")
+cp=$(median 2 <"$WORK/plain") ci=$(median 2 <"$WORK/idle") cu=$(median 2 <"$WORK/untraced")
+ce=$(median 2 <"$WORK/recorded")
 mkdir -p "$(dirname "$OUT")"
 {
 	echo "bench-preload: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "median of $ROUNDS alternating rounds of $ITER iterations (4 wrapped calls each)"
-	printf '%-44s %10s %8s\n' "" "ns/call" "ratio"
-	printf '%-44s %10.1f %8.2f\n' "without the library" "$p" 1
-	printf '%-44s %10.1f %8.2f\n' "library, socket not traced (other port)" "$u" "$(ratio "$u" "$p")"
-	printf '%-44s %10.1f %8.2f\n' "library, traced socket, no session" "$i" "$(ratio "$i" "$p")"
-	printf '%-44s %10.1f %8.2f\n' "library, traced socket, every event recorded" "$e" "$(ratio "$e" "$p")"
+	echo "command: make bench-preload (PRELOAD_BENCH_ROUNDS=$ROUNDS PRELOAD_BENCH_ITERATIONS=$ITER)"
+	printf '%-44s %9s %6s %12s %6s\n' "" "ns/call" "ratio" "CPU ns/call" "ratio"
+	printf '%-44s %9.1f %6.2f %12.1f %6.2f\n' "without the library" "$p" 1 "$cp" 1
+	printf '%-44s %9.1f %6.2f %12.1f %6.2f\n' "library, socket not traced (other port)" \
+		"$u" "$(ratio "$u" "$p")" "$cu" "$(ratio "$cu" "$cp")"
+	printf '%-44s %9.1f %6.2f %12.1f %6.2f\n' "library, traced socket, no session" \
+		"$i" "$(ratio "$i" "$p")" "$ci" "$(ratio "$ci" "$cp")"
+	printf '%-44s %9.1f %6.2f %12.1f %6.2f\n' "library, traced socket, every event recorded" \
+		"$e" "$(ratio "$e" "$p")" "$ce" "$(ratio "$ce" "$cp")"
 	echo "events recorded in round 1: $events (discarded in all rounds: $(awk '{ s += $1 } END { print s + 0 }' "$WORK/discarded"))"
 } | tee "$OUT"

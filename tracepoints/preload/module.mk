@@ -53,3 +53,11 @@ BENCH_TARGETS += bench-preload
 .PHONY: bench-preload
 bench-preload: $(PRELOAD_BENCH) $(PRELOAD_SO)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-preload.sh
+
+# make bench-preload-host: dgrdma-host without tracepoints under the library vs the traced
+# build on the same workload (issue 35 item 2; test/tracepoints/bench-preload-host.sh).
+BENCH_TARGETS += bench-preload-host
+.PHONY: bench-preload-host
+bench-preload-host: $(PRELOAD_SO) $(TP_NOTRACE_HOST) $(BUILD)/bin/dgrdma-host \
+	$(BUILD)/bin/dgrdma-fpga $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/latency-report
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-preload-host.sh
