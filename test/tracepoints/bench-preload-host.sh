@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench-preload-host (issue 35 item 2, second half): dgrdma-host built without tracepoints
+# (-DDGR_NO_TRACE) traced by libdgrdma-preload.so, against the normally built dgrdma-host
+# traced by its own tracepoints, on the same workload: dgrdma-fpga adc at PRELOAD_HOST_RATE
+# samples/s (default 10e6) for PRELOAD_HOST_SECONDS (default 3) -> dgrdma-host rx over UDP on
+# 127.0.0.1, each recorded by dgrdma-capture --no-pcap (every dgrdma event), ROUNDS rounds
+# alternating (default 3). Per run: latency-report's in-host doorbell latency (count, p50,
+# p99) and, for the same run, the host's own figure from its summary (latency_ns). The
+# acceptance (issue 35): the two builds' p99 within 1 us. A measurement, not a make check test.
+# Result: $DGR_BUILD/bench/preload-host.txt (copy it into docs/performance.md).
+
+set -u
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || exit 1
+
+RATE=${PRELOAD_HOST_RATE:-10e6}
+SECONDS_RUN=${PRELOAD_HOST_SECONDS:-3}
+ROUNDS=${PRELOAD_HOST_ROUNDS:-3}
+PORT_F=$((36000 + $$ % 1000 * 2))
+PORT_H=$((PORT_F + 1))
+BIN=$DGR_BUILD/bin
+HOST_OFF=$DGR_BUILD/bench/tracepoints/dgrdma-host-notrace
+WORK=$(mktemp -d)
+OUT=$DGR_BUILD/bench/preload-host.txt
+cleanup() {
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+tp_lttng_setup || { echo "bench-preload-host: $TP_LTTNG_WHY" >&2; exit 1; }
+
+# one NAME HOST [--preload]: a recorded run into WORK/NAME, its report in WORK/NAME.json
+one() {
+	local name=$1 host=$2 cap
+	shift 2
+	DGR_PRELOAD_UDP_PORTS=$PORT_H "$BIN/dgrdma-capture" --no-pcap --events 'dgrdma:*' \
+		--only-command -o "$WORK/$name" "$@" -- "$host" rx --udp \
+		--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
+		--summary-json "$WORK/$name.host.json" --quiet 2>"$WORK/$name.err" &
+	cap=$!
+	for ((n = 0; n < 300; n++)); do
+		ss -Huln "sport = :$PORT_H" | grep -q . && break
+		sleep 0.1
+	done
+	"$BIN/dgrdma-fpga" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" \
+		--mode adc --rate "$RATE" --duration "$SECONDS_RUN" --quiet \
+		--summary-json "$WORK/$name.fpga.json" || return 1
+	wait "$cap"
+	"$BIN/latency-report" --no-progress --json --pid "$(jq -r .command_pid "$WORK/$name/run.json")" \
+		"$WORK/$name" >"$WORK/$name.json" 2>>"$WORK/$name.err"
+}
+
+row() { # row NAME LABEL
+	jq -r --arg v "$2" --slurpfile h "$WORK/$1.host.json" --slurpfile f "$WORK/$1.fpga.json" '
+		[$v, .host.rx.latency_ns.count, .host.rx.latency_ns.p50, .host.rx.latency_ns.p99,
+		 $h[0].latency_ns.p50, $h[0].latency_ns.p99, ($f[0].dropped_samples // 0)] | @tsv' \
+		"$WORK/$1.json"
+}
+
+{
+	printf 'round\tbuild\tdoorbells\ttrace_p50_ns\ttrace_p99_ns\thost_own_p50_ns\thost_own_p99_ns\tfpga_dropped\n'
+	for ((r = 1; r <= ROUNDS; r++)); do
+		one "traced-$r" "$BIN/dgrdma-host" || exit 1
+		one "preload-$r" "$HOST_OFF" --preload || exit 1
+		printf '%s\t' "$r"
+		row "traced-$r" "traced-build"
+		printf '%s\t' "$r"
+		row "preload-$r" "notrace+preload"
+	done
+} >"$WORK/table.tsv"
+{
+	echo "bench-preload-host: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "dgrdma-fpga adc at $RATE samples/s for $SECONDS_RUN s -> dgrdma-host rx, UDP 127.0.0.1, $ROUNDS rounds"
+	echo "trace_*: latency-report's in-host doorbell latency from the trace; host_own_*: the host's summary"
+	column -t -s $'\t' "$WORK/table.tsv"
+	awk -F'\t' 'NR > 1 { p99[$2] = p99[$2] " " $5 } END {
+		for (b in p99) print "p99 by round, " b ":" p99[b] }' "$WORK/table.tsv" | sort
+} | tee "$OUT"
