@@ -70,6 +70,7 @@ static int hf_an_doorbell_buffer = -1;
 static int hf_an_doorbell_for = -1;
 static int hf_an_doorbell_txn = -1;
 static int hf_an_doorbell_latency = -1;
+static int hf_an_doorbell_late = -1;
 static int hf_an_orphan = -1;
 static int hf_an_no_connection = -1;
 
@@ -98,6 +99,7 @@ static expert_field ei_txn_unmatched = EI_INIT;
 static expert_field ei_txn_inconsistent = EI_INIT;
 static expert_field ei_dup_fragment = EI_INIT;
 static expert_field ei_doorbell_orphan = EI_INIT;
+static expert_field ei_doorbell_late = EI_INIT;
 static expert_field ei_doorbell_no_connection = EI_INIT;
 static expert_field ei_ack_only_to_fpga = EI_INIT;
 
@@ -112,6 +114,8 @@ static guint pref_mem_size = 0;
 static gboolean pref_strict_lengths = TRUE;
 static gboolean pref_analyze = TRUE;
 static gboolean pref_host_sends_data = FALSE; /* the data path: FALSE rx, TRUE tx */
+/* a doorbell later than this is late (dgrdma.analysis.doorbell_late); 0: no judgement */
+static guint pref_tolerable_latency_us = 0;
 
 static const value_string frame_flags_vals[] = {
 	{ DGR_FRAME_FLAG_ACK_ONLY, "ACK only" },
@@ -315,6 +319,34 @@ static void dgrdma_add_frame_analysis(proto_tree *tree, tvbuff_t *tvb, packet_in
 	}
 }
 
+/*
+ * A doorbell later than the tolerable latency preference (the time the
+ * buffers cover at the stream's rate: latency-report's tolerable latency)
+ * is late: a generated flag and an expert warning on its latency.
+ */
+static void dgrdma_judge_latency(proto_tree *atree, tvbuff_t *tvb, packet_info *pinfo,
+				 proto_item *latency_item, const nstime_t *latency)
+{
+	guint64 latency_ns;
+	guint64 tolerable_ns = (guint64)pref_tolerable_latency_us * G_GUINT64_CONSTANT(1000);
+	proto_item *ti;
+
+	if (!tolerable_ns) {
+		return;
+	}
+	latency_ns =
+	    (guint64)latency->secs * G_GUINT64_CONSTANT(1000000000) + (guint64)latency->nsecs;
+	if (latency_ns <= tolerable_ns) {
+		return;
+	}
+	ti = proto_tree_add_boolean(atree, hf_an_doorbell_late, tvb, 0, 0, TRUE);
+	proto_item_set_generated(ti);
+	/* one summary per preference value: the expert dialog groups all late doorbells */
+	expert_add_info_format(pinfo, latency_item, &ei_doorbell_late,
+			       "Late doorbell: above the tolerable latency of %u us",
+			       pref_tolerable_latency_us);
+}
+
 /* Generated fields of one message's analysis. */
 static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 				    proto_item *msg_item, const struct dgr_an_msg *an)
@@ -352,6 +384,7 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
 		ti = proto_tree_add_time(atree, hf_an_doorbell_latency, tvb, 0, 0,
 					 &an->answers->doorbell_latency);
 		proto_item_set_generated(ti);
+		dgrdma_judge_latency(atree, tvb, pinfo, ti, &an->answers->doorbell_latency);
 		return;
 	}
 	if (!txn) {
@@ -1064,6 +1097,10 @@ void proto_register_dgrdma(void)
 		  { "Doorbell latency", "dgrdma.analysis.doorbell_latency", FT_RELATIVE_TIME,
 		    BASE_NONE, NULL, 0x0,
 		    "Time from the frame completing the transaction to this doorbell", HFILL } },
+		{ &hf_an_doorbell_late,
+		  { "Late doorbell (above the tolerable latency)", "dgrdma.analysis.doorbell_late",
+		    FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+		    "The doorbell latency is above the tolerable latency preference", HFILL } },
 		{ &hf_an_orphan,
 		  { "Orphan doorbell", "dgrdma.analysis.orphan", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
 		    "No complete, unanswered transaction was waiting for this doorbell", HFILL } },
@@ -1140,6 +1177,9 @@ void proto_register_dgrdma(void)
 		{ &ei_doorbell_orphan,
 		  { "dgrdma.expert.doorbell_orphan", PI_SEQUENCE, PI_WARN,
 		    "Doorbell with no visible transaction waiting for it", EXPFILL } },
+		{ &ei_doorbell_late,
+		  { "dgrdma.expert.doorbell_late", PI_SEQUENCE, PI_WARN,
+		    "Late doorbell: latency above the tolerable latency", EXPFILL } },
 		{ &ei_doorbell_no_connection,
 		  { "dgrdma.expert.doorbell_no_connection", PI_SEQUENCE, PI_WARN,
 		    "DCP doorbell with no DG-RDMA connection whose data it could answer",
@@ -1190,6 +1230,12 @@ void proto_register_dgrdma(void)
 	    "is given up as never completed, as latency-report --reasm-timeout does "
 	    "(default 1000; 0: never).",
 	    10, &dgr_an_reasm_timeout_ms);
+	prefs_register_uint_preference(
+	    module, "tolerable_latency", "Tolerable doorbell latency (us)",
+	    "A doorbell later than this is late (dgrdma.analysis.doorbell_late, an expert "
+	    "warning): the time the host and FPGA buffers cover at the stream's rate, "
+	    "latency-report's tolerable latency. 0: no judgement (default).",
+	    10, &pref_tolerable_latency_us);
 
 	dgrdma_tap = register_tap("dgrdma");
 	dgrdma_eth_handle = register_dissector("dgrdma.eth", dissect_dgrdma_eth, proto_dgrdma);
