@@ -578,7 +578,10 @@ static ssize_t traced_recvmsg(int fd, struct pl_sock *s, struct msghdr *msg, int
 	if (flags & MSG_ERRQUEUE) {
 		return real_recvmsg(fd, msg, flags);
 	}
-	if (s->ts_own && (!msg->msg_control || msg->msg_controllen <= PL_CTL_MAX)) {
+	if (s->ts_own && msg->msg_control && msg->msg_controllen > PL_CTL_MAX) {
+		drop_timestamps(fd, s); /* more room than the shadow holds: give the option up */
+	}
+	if (s->ts_own) {
 		ret = recvmsg_shadowed(fd, s, msg, flags, &arrival);
 	} else {
 		ret = real_recvmsg(fd, msg, flags);
