@@ -117,6 +117,9 @@ check_eq "$(r .host.events_seen.frames_rx)" "$from_fpga" \
 check_eq "$(r .host.events_seen.frames_tx)" "$from_host" \
 	"one frame_tx per frame of the host in the capture ($from_host)"
 check_eq "$from_host" "$doorbells" "the capture holds one frame per doorbell"
+acks_only=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == 0xf042 && frame[23] == 0" \
+	2>/dev/null | wc -l)
+check_eq "$acks_only" 0 "the host sent no ACK-only frame (flags byte 0)"
 check_eq "$(r .wire.rx.matched)/$(r .wire.rx.latency_ns.count)" "$doorbells/$doorbells" \
 	"the wire analysis matches every doorbell too"
 done_testing
