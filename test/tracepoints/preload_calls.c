@@ -150,7 +150,7 @@ static void host_doorbell(struct link *l, const char *how, uint32_t idx)
 static void host_recvmsg(struct link *l, size_t ctl, int flags)
 {
 	union {
-		char b[512];
+		char b[4096];
 		struct cmsghdr align;
 	} c;
 	uint8_t buf[256];
@@ -294,6 +294,12 @@ static void exercise(struct link *l, const char *pktinfo_name, int pktinfo_level
 	fpga_send(l);
 	host_recvmmsg(l, 2, 0);
 	host_recvmmsg(l, 2, 0); /* nothing left: EAGAIN */
+	getopt_ts(l);
+	/* more control room than the tracer shadows: it gives its timestamps up from here on */
+	fpga_send(l);
+	host_recvmsg(l, 4000, 0);
+	fpga_send(l);
+	host_recvmsg(l, 0, 0);
 	getopt_ts(l);
 	/* the application's own timestamps */
 	r = setsockopt(l->host, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));

@@ -578,7 +578,10 @@ static ssize_t traced_recvmsg(int fd, struct pl_sock *s, struct msghdr *msg, int
 	if (flags & MSG_ERRQUEUE) {
 		return real_recvmsg(fd, msg, flags);
 	}
-	if (s->ts_own && (!msg->msg_control || msg->msg_controllen <= PL_CTL_MAX)) {
+	if (s->ts_own && msg->msg_control && msg->msg_controllen > PL_CTL_MAX) {
+		drop_timestamps(fd, s); /* more room than the shadow holds: give the option up */
+	}
+	if (s->ts_own) {
 		ret = recvmsg_shadowed(fd, s, msg, flags, &arrival);
 	} else {
 		ret = real_recvmsg(fd, msg, flags);
@@ -894,7 +897,8 @@ PL_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 	RESOLVE(sendmmsg);
 	s = vec && vlen ? maybe_recognise(fd, vec[0].msg_hdr.msg_name, vec[0].msg_hdr.msg_namelen)
 			: NULL;
-	for (unsigned int i = 0; s && i < vlen; i++) {
+	/* the kernel takes at most UIO_MAXIOV (1024) messages a call */
+	for (unsigned int i = 0; s && i < vlen && i < 1024; i++) {
 		struct msghdr *h = &vec[i].msg_hdr;
 
 		on_send(s, h->msg_iov, h->msg_iovlen, ll_ethertype(s, h->msg_name, h->msg_namelen));
