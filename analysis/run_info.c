@@ -652,6 +652,30 @@ static int read_losses(const json_t *losses, struct run_info *ri, const char *fm
 	return 0;
 }
 
+/*
+ * The tracepoint provider of the recorded program, from its name alone
+ * (command[0]'s last component): dgrdma-host and dgrdma-ctl fire "dgrdma:",
+ * dgrdma-fpga "dgrdma_fpga:"; any other program NULL. The arguments are not
+ * read: a run without settings has no facts from them.
+ */
+static const char *provider_of_program(const json_t *command)
+{
+	const char *prog = json_string_value(json_array_get(command, 0)), *base;
+
+	if (!prog) {
+		return NULL;
+	}
+	base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	if (!strcmp(base, "dgrdma-fpga")) {
+		return "dgrdma_fpga:";
+	}
+	if (!strcmp(base, "dgrdma-host") || !strcmp(base, "dgrdma-ctl")) {
+		return "dgrdma:";
+	}
+	return NULL;
+}
+
 int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf)
 {
 	static const struct key_rule top[] = {
@@ -775,6 +799,10 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	out.path = RUN_PATH_UNKNOWN;
 	if (v && !json_is_null(v) && read_settings(v, &out, errbuf) < 0) {
 		goto end;
+	}
+	if (!out.command_provider && (!v || json_is_null(v))) {
+		/* no settings (no --summary-json): the program recorded still says whose events */
+		out.command_provider = provider_of_program(json_object_get(root, "command"));
 	}
 	*ri = out;
 	ret = 0;
