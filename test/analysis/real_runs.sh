@@ -232,7 +232,7 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	fpid=$!
 	"$CAPTURE" -o "$tmp/runf" -f "udp and host $FIP and port $hport" -- \
 		"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
-		--buffers 16 --buffer-size 16384 >"$tmp/runf.out" 2>&1
+		--buffers 16 --buffer-size 16384 --summary-json "$tmp/runf.host.json" >"$tmp/runf.out" 2>&1
 	wait "$fpid"
 	if [ ! -f "$tmp/runf/run.json" ] || [ ! -f "$tmp/runf/capture.pcapng" ] || [ ! -d "$tmp/runf/trace" ]; then
 		# root on loopback promises both records: a run folder without them is a failure
@@ -262,7 +262,7 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	check_eq "$(jq -r '.regime.series' "$tmp/runf.trace.json")" host.rx.latency_from_arrival \
 		"run folder's trace alone: the regime is judged on the latency from arrival"
 	check_eq "$(jq -r '[.run.host_buffers, .run.buffer_size] | join(" ")' "$tmp/runf.json")" "16 16384" \
-		"run folder: buffer facts read from run.json's recorded command"
+		"run folder: buffer facts read from run.json's settings (the host's own, from its --summary-json)"
 	joined=$(jq -r '.host.joined.doorbells' "$tmp/runf.json")
 	diag "joined $joined of $sent; wire->stack p50 $(jq -r '.host.joined.wire_to_stack_ns.p50' "$tmp/runf.json") ns;" \
 		"the trace's own wait for the receive thread p50 $(jq -r '.host.rx.wait_receive_ns.p50' "$tmp/runf.json") ns"
@@ -302,7 +302,8 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		sleep 0.05
 	done
 	"$CAPTURE" --no-pcap -o "$tmp/txt" -- "$HOST" tx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
-		--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes 1M --idle-timeout 10 >"$tmp/txt.out" 2>&1
+		--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes 1M --idle-timeout 10 \
+		--summary-json "$tmp/txt.host.json" >"$tmp/txt.out" 2>&1
 	wait "$fpid"
 	played=$(jq -r '.. | objects | .samples_consumed? // empty' "$tmp/txt.fpga.json" 2>/dev/null | head -1)
 	if [ ! -d "$tmp/txt/trace" ] || [ "$played" != $((1024 * 1024 / 4)) ]; then
