@@ -323,6 +323,18 @@ if dgr_fire_traced "$tmp/m/trace" "$sess-two" "$tmp/lttng-two.log" 2 'dgrdma:*' 
 	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
 	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",\"dgrdma_fpga\",[$pid2],41,9,2,2]" \
 		"an emulator's run: the choice applies to the emulator's provider"
+	# format 2: the provider is the recorded tool's own (run.json's settings.tool), whatever the
+	# command line; a run without settings names none, and command_pid chooses for every provider
+	printf '{"format": "dgrdma-run/2", "command": ["sh", "-c", "dgrdma-host rx"], "command_pid": %s, "capture": null, "trace": {"path": "trace", "trace_pids": []}, "settings": {"tool": "dgrdma-fpga", "path": "rx"}}\n' \
+		"$pid2" >"$m/run.json"
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",\"dgrdma_fpga\",[$pid2],41,9,2,2]" \
+		"format 2: settings.tool dgrdma-fpga chooses the emulator's provider, not the command line"
+	printf '{"format": "dgrdma-run/2", "command": ["dgrdma-host", "rx"], "command_pid": %s, "capture": null, "trace": {"path": "trace", "trace_pids": []}, "settings": null}\n' \
+		"$pid2" >"$m/run.json"
+	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
+	check_eq "$? $(host_of "$tmp/m.out")" "0 [\"run.json\",null,[$pid2],25,25,1,1]" \
+		"format 2 without settings: command_pid's events of every provider, the command line not read"
 	# a command run through a wrapper traces under another pid: no event of command_pid
 	pids_json $$ dgrdma-host '[]'
 	"$LR" --json --no-progress "$m" >"$tmp/m.out" 2>"$tmp/m.err"
