@@ -2,7 +2,7 @@
 /*
  * run.json facts (see run_info.h). jansson parses (strict RFC 8259: no NaN or
  * Infinity, no duplicate keys with JSON_REJECT_DUPLICATES, nesting bounded at
- * 2048 levels, integers that overflow refused); the schema of dgrdma-run/1 is
+ * 2048 levels, integers that overflow refused); the schema of dgrdma-run/2 (and 1) is
  * checked here, one key at a time, and the first bad key is named.
  */
 #include <errno.h>

@@ -4,9 +4,10 @@
  * command line): buffer counts, buffer size and stream rate, from which the
  * tolerable latency (N_c + N_p) * S / R follows (docs/protocol.md).
  *
- * run.json is parsed with jansson and checked against the dgrdma-run/1 schema
- * (docs/tracepoints.md, the checks in docs/analysis.md): a file that breaks it
- * is refused with the key and the value named, never read in part.
+ * run.json is parsed with jansson and checked against the dgrdma-run/2 schema
+ * (docs/run-json.md, docs/tracepoints.md, the checks in docs/reliability.md),
+ * or the dgrdma-run/1 one: a file that breaks it is refused with the key and
+ * the value named, never read in part.
  */
 #ifndef DGR_ANALYSIS_RUN_INFO_H
 #define DGR_ANALYSIS_RUN_INFO_H
@@ -103,21 +104,22 @@ struct run_info {
 /*
  * Reads the facts of a run.json: "stream" {"sample_rate" (samples/s, 4 bytes
  * each), "fpga_buffers", "host_buffers", "buffer_size", "rate_bytes"}, else the
- * options --buffers, --fpga-buffers, --buffer-size and --rate of the recorded
- * "command" (read as dgrdma-host reads them: "32K", "200M"; a dgrdma-fpga command's
- * --buffers are the FPGA's), how the command ended ("exit_status",
+ * same of its "settings", the recorded tool's own (docs/run-json.md; a
+ * "sample_rate" of 0 is no rate), how the command ended ("exit_status",
  * "interrupted"), the parts it recorded ("capture" and "trace": null, or
  * their "path", a string of 1..255 bytes or, for the trace only, null; the
- * trace's "readable" and "trace_pids", at most 15 pids), the run's real-time span
- * (clocks.start/end), and its roles: the data path (dgrdma-host rx/tx, dgrdma-fpga --mode adc/dac),
- * the UDP ports of its --bind and --peer, and the host's address (dgrdma-host's and dgrdma-ctl's
- * --bind, dgrdma-fpga's
- * --peer) when it names an IPv4 address other than 0.0.0.0. Values already set
- * in *ri are kept (the command line wins). Returns 0, -DGR_E_SYS when the file
- * cannot be read (a folder, no permission, larger than RUN_INFO_MAX_FILE), or
- * -DGR_E_INVAL when it is no valid dgrdma-run/1 document; errbuf
- * (DGR_ERRBUF_SIZE) then starts with path and names the key and value. *ri is
- * changed only on success.
+ * trace's "readable" and "trace_pids", at most 15 pids), the run's real-time
+ * span (clocks.start/end), and from the settings its roles: the provider of
+ * its "tool", the data "path" (rx, tx), with "transport" udp the UDP ports of
+ * its "local", "peer" and "peers" addresses, and the host's address
+ * (dgrdma-host's "local", dgrdma-fpga's "peer") when it is an IPv4 address
+ * other than 0.0.0.0. A dgrdma-run/1 file has no settings: they are read
+ * from its recorded "command" by its one conversion step (run_info_v1.h).
+ * Values already set in *ri are kept (the command line wins). Returns 0,
+ * -DGR_E_SYS when the file cannot be read (a folder, no permission, larger
+ * than RUN_INFO_MAX_FILE), or -DGR_E_INVAL when it is no valid dgrdma-run/2
+ * or dgrdma-run/1 document; errbuf (DGR_ERRBUF_SIZE) then starts with path
+ * and names the key and value. *ri is changed only on success.
  */
 int run_info_read(const char *path, struct run_info *ri, char *errbuf);
 

@@ -159,7 +159,10 @@ static const char *command_path(const json_t *cmd, int prog, bool fpga)
 	pos = (size_t)prog + 1;
 	/* the last --mode counts, as getopt_long takes it; one without a value is unknown */
 	while ((rc = command_next(cmd, "--mode", &pos, &val, NULL)) != 0) {
-		path = rc < 0 ? NULL : !strcmp(val, "adc") ? "rx" : !strcmp(val, "dac") ? "tx" : NULL;
+		path = rc < 0		     ? NULL
+		       : !strcmp(val, "adc") ? "rx"
+		       : !strcmp(val, "dac") ? "tx"
+					     : NULL;
 		if (rc < 0) {
 			break;
 		}
@@ -202,7 +205,8 @@ static int command_addresses(const json_t *cmd, int prog, json_t *s, char *errbu
 
 				rc = put(p ? p : s, "address", p ? json_string(val) : NULL, errbuf);
 				if (rc == 0 && json_array_append_new(peers, p) < 0) {
-					rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "command: out of memory");
+					rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM,
+							    "command: out of memory");
 				}
 			}
 			if (rc < 0) {
