@@ -6,6 +6,8 @@
 #   namespace), exit 3 naming kernel.perf_event_paranoid and CAP_PERFMON (and tracefs when it
 #   is unreadable), and COMMAND never runs; --kernel-backend lttng without lttng-modules, exit 3
 #   naming them.
+# - In `ip netns exec` (a /sys without tracefs) with --no-trace: recorded, offset from dgrdma-clocks.
+# - dgrdma-capture killed by SIGKILL: its perf ends too.
 # - A real run of dgrdma-host fed by dgrdma-fpga over UDP on 127.0.0.1: run.json's kernel
 #   object, kernel/ read by babeltrace2 alone and muxed with the UST trace, and the clocks lined
 #   up: every UST event of the host's consumer and receive threads falls inside an interval where
@@ -110,6 +112,45 @@ else
 	check "--kernel-backend lttng: names lttng-modules" grep -q "needs lttng-modules loaded" "$WORK/lttngk.err"
 	check "--kernel-backend lttng: COMMAND did not run" test ! -e "$WORK/lttngk-ran"
 fi
+
+# ---- inside `ip netns exec` (a fresh /sys without tracefs), without the UST trace ----------------
+NS=kcap$$
+if ip netns add "$NS" 2>/dev/null; then
+	ip netns exec "$NS" "$CAPTURE" --kernel --no-trace --no-pcap -o "$WORK/netns" -- sleep 0.3 \
+		>/dev/null 2>"$WORK/netns.err"
+	status=$?
+	ip netns del "$NS"
+	sed 's/^/# netns: /' "$WORK/netns.err"
+	check_eq "$status" 0 "in ip netns exec: --kernel --no-trace records (tracefs mounted there)"
+	check_eq "$(jq -c '.kernel | [.backend, .clock_offset_from, .samples > 0]' "$WORK/netns/run.json")" \
+		'["perf","clocks",true]' "in ip netns exec: perf, offset from dgrdma-clocks, events recorded"
+	check_eq "$(jq -r '.trace' "$WORK/netns/run.json")" null "in ip netns exec: no UST trace"
+else
+	skip "ip netns add failed"
+	skip "ip netns add failed"
+	skip "ip netns add failed"
+fi
+
+# ---- dgrdma-capture killed by SIGKILL: perf (system-wide) does not outlive it ------------------
+# (COMMAND, in a session of its own, ends by itself: a sleep of 30 s)
+"$CAPTURE" --kernel --no-trace --no-pcap -o "$WORK/killed" -- sleep 30 >/dev/null 2>&1 &
+cap=$!
+perf_pid=""
+for ((n = 0; n < 1200; n++)); do
+	grep -q "^perf acknowledged" "$WORK/killed/kernel.log" 2>/dev/null && break
+	kill -0 "$cap" 2>/dev/null || break
+	sleep 0.1
+done
+perf_pid=$(sed -n 's/^perf pid \([0-9]*\)$/\1/p' "$WORK/killed/kernel.log" 2>/dev/null)
+check "SIGKILL: perf was recording (pid ${perf_pid:-none})" test -n "$perf_pid"
+kill -KILL "$cap"
+wait "$cap" 2>/dev/null
+# perf stops with its workload, which ends with dgrdma-capture (polled every second by tail)
+for ((n = 0; n < 600; n++)); do
+	[ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null || break
+	sleep 0.1
+done
+check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/proc/${perf_pid:-0}"
 
 # ---- a real run ------------------------------------------------------------------------------
 RUN=$WORK/run
