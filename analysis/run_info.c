@@ -740,6 +740,8 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "host", T_OBJECT, false },
 		{ "warnings", T_ARRAY, false },
 		{ "losses", T_OBJECT | T_NULL, false },
+		/* dgrdma-capture --kernel (docs/tracepoints.md); read by the stall attribution */
+		{ "kernel", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
 	json_t *root, *v;

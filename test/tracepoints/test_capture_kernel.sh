@@ -182,6 +182,9 @@ check_eq "$(jq -c '.kernel.events | map(select(. == "sched:sched_switch" or . ==
 check_eq "$(jq -r '.kernel.lost_events | type' "$RUN/run.json")" number "run.json kernel.lost_events is a count"
 check_eq "$(jq '.kernel.clock_offset.sec > 1000000000 and .kernel.clock_offset.nsec < 1000000000' "$RUN/run.json")" \
 	true "run.json kernel.clock_offset is the UST clock's offset (seconds since the epoch at boot)"
+"$DGR_BUILD/bin/latency-report" "$RUN" >/dev/null 2>"$WORK/lr.err"
+check_eq "$?" 0 "latency-report reads the run folder (run.json with its kernel object)"
+sed 's/^/# latency-report: /' "$WORK/lr.err" | head -n5
 switches=$(babeltrace2 "$RUN/kernel" 2>"$WORK/bt.err" | grep -c ' sched:sched_switch: ')
 check "babeltrace2 reads kernel/: $switches sched_switch events" test "$switches" -gt 0
 ust=$(dirname "$(find "$RUN/trace" -name metadata -print -quit)")
