@@ -13,6 +13,7 @@
 #   up: every UST event of the host's consumer and receive threads falls inside an interval where
 #   the kernel trace has that thread scheduled in (sched_switch next_pid .. prev_pid on a CPU),
 #   for at least 95% of them.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
