@@ -6,11 +6,14 @@
 #   namespace), exit 3 naming kernel.perf_event_paranoid and CAP_PERFMON (and tracefs when it
 #   is unreadable), and COMMAND never runs; --kernel-backend lttng without lttng-modules, exit 3
 #   naming them.
+# - In `ip netns exec` (a /sys without tracefs) with --no-trace: recorded, offset from dgrdma-clocks.
+# - dgrdma-capture killed by SIGKILL: its perf ends too.
 # - A real run of dgrdma-host fed by dgrdma-fpga over UDP on 127.0.0.1: run.json's kernel
 #   object, kernel/ read by babeltrace2 alone and muxed with the UST trace, and the clocks lined
 #   up: every UST event of the host's consumer and receive threads falls inside an interval where
 #   the kernel trace has that thread scheduled in (sched_switch next_pid .. prev_pid on a CPU),
 #   for at least 95% of them.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -111,6 +114,45 @@ else
 	check "--kernel-backend lttng: COMMAND did not run" test ! -e "$WORK/lttngk-ran"
 fi
 
+# ---- inside `ip netns exec` (a fresh /sys without tracefs), without the UST trace ----------------
+NS=kcap$$
+if ip netns add "$NS" 2>/dev/null; then
+	ip netns exec "$NS" "$CAPTURE" --kernel --no-trace --no-pcap -o "$WORK/netns" -- sleep 0.3 \
+		>/dev/null 2>"$WORK/netns.err"
+	status=$?
+	ip netns del "$NS"
+	sed 's/^/# netns: /' "$WORK/netns.err"
+	check_eq "$status" 0 "in ip netns exec: --kernel --no-trace records (tracefs mounted there)"
+	check_eq "$(jq -c '.kernel | [.backend, .clock_offset_from, .samples > 0]' "$WORK/netns/run.json")" \
+		'["perf","clocks",true]' "in ip netns exec: perf, offset from dgrdma-clocks, events recorded"
+	check_eq "$(jq -r '.trace' "$WORK/netns/run.json")" null "in ip netns exec: no UST trace"
+else
+	skip "ip netns add failed"
+	skip "ip netns add failed"
+	skip "ip netns add failed"
+fi
+
+# ---- dgrdma-capture killed by SIGKILL: perf (system-wide) does not outlive it ------------------
+# (COMMAND, in a session of its own, ends by itself: a sleep of 30 s)
+"$CAPTURE" --kernel --no-trace --no-pcap -o "$WORK/killed" -- sleep 30 >/dev/null 2>&1 &
+cap=$!
+perf_pid=""
+for ((n = 0; n < 1200; n++)); do
+	grep -q "^perf acknowledged" "$WORK/killed/kernel.log" 2>/dev/null && break
+	kill -0 "$cap" 2>/dev/null || break
+	sleep 0.1
+done
+perf_pid=$(sed -n 's/^perf pid \([0-9]*\)$/\1/p' "$WORK/killed/kernel.log" 2>/dev/null)
+check "SIGKILL: perf was recording (pid ${perf_pid:-none})" test -n "$perf_pid"
+kill -KILL "$cap"
+wait "$cap" 2>/dev/null
+# perf stops with its workload, which ends with dgrdma-capture (polled every second by tail)
+for ((n = 0; n < 600; n++)); do
+	[ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null || break
+	sleep 0.1
+done
+check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/proc/${perf_pid:-0}"
+
 # ---- a real run ------------------------------------------------------------------------------
 RUN=$WORK/run
 env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap -- "$DHOST" rx --udp \
@@ -141,6 +183,9 @@ check_eq "$(jq -c '.kernel.events | map(select(. == "sched:sched_switch" or . ==
 check_eq "$(jq -r '.kernel.lost_events | type' "$RUN/run.json")" number "run.json kernel.lost_events is a count"
 check_eq "$(jq '.kernel.clock_offset.sec > 1000000000 and .kernel.clock_offset.nsec < 1000000000' "$RUN/run.json")" \
 	true "run.json kernel.clock_offset is the UST clock's offset (seconds since the epoch at boot)"
+"$DGR_BUILD/bin/latency-report" "$RUN" >/dev/null 2>"$WORK/lr.err"
+check_eq "$?" 0 "latency-report reads the run folder (run.json with its kernel object)"
+sed 's/^/# latency-report: /' "$WORK/lr.err" | head -n5
 switches=$(babeltrace2 "$RUN/kernel" 2>"$WORK/bt.err" | grep -c ' sched:sched_switch: ')
 check "babeltrace2 reads kernel/: $switches sched_switch events" test "$switches" -gt 0
 ust=$(dirname "$(find "$RUN/trace" -name metadata -print -quit)")
