@@ -184,8 +184,10 @@ check_eq "$(jq -r '[.wire.tx.latency_ns.p50 > .wire.tx.latency_ns.tolerable / 2,
 # as it arrives; the queue holds at most one and is empty half the time.
 run_tx tx-slow "--rate 125000"
 check "tx slow producer: the DAC underran ($(under tx-slow))" test "$(under tx-slow)" -gt 0
-check_eq "$(jq -r '.regime.tx | [.mean_outstanding < 1, .empty_episodes > 10] | join(" ")' "$tmp/tx-slow.json")" \
-	"true true" "tx slow producer: less than one buffer outstanding on average, the queue empty again and again"
+# (the mean is about 0.5 on a quiet machine; a loaded one delays the producer's buffers and sends
+# them in bursts, 1.03 seen at a load of 15: the margin is the sustained producer's 15 of 16)
+check_eq "$(jq -r '.regime.tx | [.mean_outstanding < 4, .empty_episodes > 10] | join(" ")' "$tmp/tx-slow.json")" \
+	"true true" "tx slow producer: under a quarter of the 16 buffers outstanding on average, the queue empty again and again ($(jq -r .regime.tx.mean_outstanding "$tmp/tx-slow.json"))"
 # each time the queue runs empty on the wire the DAC has nothing to play (it frees a buffer once
 # played): an underrun period each (measured: 123 and 123, 125 and 125). The emulator can add
 # periods of its own when the machine's load delays it, so only this way round, with one for the
