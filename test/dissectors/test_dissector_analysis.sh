@@ -18,13 +18,53 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 publish "$DT"/*.pcap
 
-# column FILE FIELD [tshark options]: "number|value" of the frames that have it.
+# Each tshark start with the plugin costs about a second of CPU, so the fields of a capture
+# are read in one two-pass run: prefetch FILE FIELD... writes them, one frame a line
+# (frame.number first, tab-separated), to $DT/FILE.fields, and column then reads them there.
+prefetch() {
+	local file=$1 f args=()
+	shift
+	for f in "$@"; do
+		args+=(-e "$f")
+	done
+	ts -2 -r "$file" -T fields -e frame.number "${args[@]}" >"$DT/$file.fields" || return 1
+	printf '%s\n' "$@" >"$DT/$file.fieldnames"
+}
+
+# column FILE FIELD [tshark options]: "number|value" of the frames that have it, from the
+# prefetched fields when there are no options, else from a tshark run of its own.
 column() {
-	local file=$1 field=$2
+	local file=$1 field=$2 col
 	shift 2
+	if [ $# -eq 0 ] && [ -f "$DT/$file.fieldnames" ] &&
+		col=$(grep -nxF "$field" "$DT/$file.fieldnames" | cut -d: -f1) && [ -n "$col" ]; then
+		awk -F'\t' -v c=$((col + 1)) '$c != "" {printf "%s|%s ", $1, $c}' "$DT/$file.fields"
+		return
+	fi
 	ts -2 -r "$file" -T fields -E separator='|' -e frame.number -e "$field" -Y "$field" "$@" |
 		tr '\n' ' '
 }
+
+# column_at FILE FIELD FRAME...: column of the prefetched FIELD in those frames only.
+column_at() {
+	local file=$1 field=$2 col
+	shift 2
+	col=$(grep -nxF "$field" "$DT/$file.fieldnames" | cut -d: -f1)
+	awk -F'\t' -v c=$((col + 1)) -v frames=" $* " \
+		'$c != "" && index(frames, " " $1 " ") {printf "%s|%s ", $1, $c}' "$DT/$file.fields"
+}
+
+prefetch basic.pcap _ws.expert.message dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_for \
+	dgrdma.analysis.doorbell_txn dgrdma.analysis.doorbell_in dgrdma.analysis.buffer \
+	dgrdma.analysis.unmatched dgrdma.analysis.overtaken_in dgrdma.analysis.orphan \
+	dgrdma.analysis.seq_gap dgrdma.analysis.duplicate_of dgrdma.analysis.seq_late \
+	dgrdma.analysis.txn_first dgrdma.analysis.acked_in dgrdma.analysis.acks_found \
+	dgrdma.analysis.acks_first dgrdma.analysis.txn_complete_in dgrdma.analysis.txn_missing \
+	dgrdma.doorbell
+prefetch wrap.pcap dgrdma.analysis.seq_gap dgrdma.analysis.seq_late dgrdma.analysis.duplicate_of
+prefetch dcp.pcap dcp.response_in dcp.response_to dcp.time _ws.expert.message
+prefetch dcp-doorbell.pcap dcp.doorbell
+prefetch dcp-doorbell-index.pcap dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_in
 
 # --- basic.pcap (frame list in gen-dissector-fixtures.c)
 check_eq "$(column basic.pcap dgrdma.analysis.doorbell_latency)" \
@@ -56,10 +96,10 @@ check_eq "$(column basic.pcap dgrdma.analysis.txn_complete_in)" \
 	"1|1 2|3 3|3,3 6|6 8|8 9|9 15|15 " "txn_complete_in on every fragment (not in the duplicate frame 7)"
 check_eq "$(column basic.pcap dgrdma.analysis.txn_missing)" "13|2 " \
 	"incomplete transaction: 2 fragments missing"
-check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 13')" \
+check_eq "$(column_at basic.pcap _ws.expert.message 13)" \
 	"13|Transaction 7 never completed (1 of 3 fragments seen) " \
 	"expert info: transaction never completed"
-check_eq "$(column basic.pcap _ws.expert.message -Y 'frame.number == 12')" \
+check_eq "$(column_at basic.pcap _ws.expert.message 12)" \
 	"12|Doorbell with no visible transaction waiting for it " \
 	"expert info: doorbell with no visible transaction"
 one_pass=$(ts -r basic.pcap -T fields -e frame.number -e dgrdma.analysis.doorbell_latency \
@@ -75,14 +115,15 @@ check_eq "$(column wrap.pcap dgrdma.analysis.seq_gap) $(column wrap.pcap dgrdma.
 check_eq "$(column wrap.pcap dgrdma.analysis.duplicate_of)" "7|5 " \
 	"duplicate after the wrap points at the right frame"
 
-# --- the dgrdma,latency tap
-tap=$(ts -r basic.pcap -q -z dgrdma,latency)
+# --- the dgrdma,latency tap (with the stats tree below: one tshark run for both)
+tap=$(ts -r basic.pcap -q -z dgrdma,latency -z dgrdma_doorbells,tree)
 check_eq "$(grep -A3 '^Connection' <<<"$tap")" \
 "Connection: 02:00:00:00:00:02 id 2 -> 02:00:00:00:00:01 id 1
   transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0
            min          p50          p90          p99        p99.9          max         mean
         29.000       67.000      230.000      230.000      230.000      230.000      116.000" \
 	"dgrdma,latency: counts and min/p50/p90/p99/p99.9/max/mean"
+basic_tap=$tap
 tap=$(ts -2 -r basic.pcap -q -z dgrdma,latency)
 check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"  transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0" \
@@ -93,8 +134,8 @@ check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"dgrdma,latency with a display filter"
 check_eq "$(grep '^Filter' <<<"$tap")" "Filter: frame.number <= 5" "tap prints its filter"
 
-# --- the same events as a stats tree (GUI: Statistics > DG-RDMA Doorbells)
-tree=$(ts -r basic.pcap -q -z dgrdma_doorbells,tree)
+# --- the same events as a stats tree (GUI: Statistics > DG-RDMA Doorbells), from the run above
+tree=$basic_tap
 check_eq "$(grep -E '^  (Transactions|Doorbells)' <<<"$tree" | awk '{sub(/  +[0-9.]+ +[0-9.]+% .*/, ""); print}' | tr -s ' ')" \
 " Transactions (complete, with a flag) 7
  Doorbells matched, latency (ns) 6 116000.00 29000 230000
@@ -109,7 +150,7 @@ check_eq "$(column dcp.pcap dcp.response_in)" "1|2 3|4 5|6 9|10 " "dcp.response_
 check_eq "$(column dcp.pcap dcp.response_to)" "2|1 4|3 6|5 10|9 " "dcp.response_to"
 check_eq "$(column dcp.pcap dcp.time)" \
 	"2|0.000020000 4|0.000050000 6|0.000030000 10|0.000070000 " "dcp.time response times"
-check_eq "$(column dcp.pcap _ws.expert.message -Y 'frame.number == 7 || frame.number == 8')" \
+check_eq "$(column_at dcp.pcap _ws.expert.message 7 8)" \
 	"7|No response to this request (tag 4) 8|Response with tag 9 matches no outstanding request " \
 	"unanswered request and response with unknown tag"
 srt=$(ts -r dcp.pcap -q -z dcp,srt)
@@ -166,15 +207,19 @@ else
 		publish "$DT/gen$n.pcapng"
 		want=$(json_list "$DT/gen$n.json")
 		dcp_opts $args
-		# one two-pass run for the per-frame fields: latencies, sequence, duplicate fragments
-		fields=$(ts -2 -r "gen$n.pcapng" "${DCP_OPTS[@]}" -T fields \
+		# one two-pass run for the per-frame fields (latencies, sequence, duplicate fragments)
+		# and the tap, whose table follows the fields after a line of "="
+		ts -2 -r "gen$n.pcapng" "${DCP_OPTS[@]}" -T fields \
 			-e dgrdma.analysis.doorbell_latency -e dgrdma.analysis.seq_gap \
 			-e dgrdma.analysis.duplicate_of -e dgrdma.analysis.seq_late \
-			-e dgrdma.analysis.duplicate_fragment)
+			-e dgrdma.analysis.duplicate_fragment -z dgrdma,latency >"$DT/gen$n.out"
+		fields=$(sed '/^====/,$d' "$DT/gen$n.out")
+		sed -n '/^====/,$p' "$DT/gen$n.out" >"$DT/gen$n.pcapng.tap"
+		echo "$args" >"$DT/gen$n.args"
 		got=$(cut -f1 <<<"$fields" | grep . | to_ns)
 		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
 			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
-		tap=$(ts -r "gen$n.pcapng" "${DCP_OPTS[@]}" -q -z dgrdma,latency)
+		tap=$(cat "$DT/gen$n.pcapng.tap")
 		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
 			o += $10; p += $12} END {print t, d, m, u, o, p}')
 		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"
@@ -265,11 +310,13 @@ if [ -x "$GEN" ]; then
 		}
 		publish "$DT/cooked$n.pcapng"
 		dcp_opts $args
-		got=$(ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
-			-e dgrdma.analysis.doorbell_latency -Y dgrdma.analysis.doorbell_latency | to_ns)
+		# the latencies and the tap in one two-pass run: the tap's table follows a line of "="
+		ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
+			-e dgrdma.analysis.doorbell_latency -z dgrdma,latency >"$DT/cooked$n.out"
+		got=$(sed '/^====/,$d' "$DT/cooked$n.out" | grep . | to_ns)
 		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$(json_list "$DT/cooked$n.json")")" \
 			"cooked capture, dgrdma-gen $args: every doorbell latency equals the ground truth"
-		sums=$(ts -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -q -z dgrdma,latency | grep '^  transactions' |
+		sums=$(sed -n '/^====/,$p' "$DT/cooked$n.out" | grep '^  transactions' |
 			awk '{t += $2; d += $4; m += $6; u += $8; o += $10} END {print t, d, m, u, o}')
 		check_eq "$sums" "$(for k in transactions doorbells matched unmatched_transactions orphan_doorbells; do
 			json_num "$DT/cooked$n.json" $k; done | paste -sd' ')" \
@@ -374,7 +421,12 @@ agree() {
 	done
 	[ $# -gt 0 ] && shift
 	lro=("$@")
-	tap=$(ts -r "$file" "${tso[@]}" -q -z dgrdma,latency)
+	# the tap of the cross-check above when it ran on this file (the same options), else its own
+	if [ -f "$DT/$file.tap" ]; then
+		tap=$(cat "$DT/$file.tap")
+	else
+		tap=$(ts -r "$file" "${tso[@]}" -q -z dgrdma,latency)
+	fi
 	if ! lr=$("$LR" --no-progress --json "${lro[@]}" "$DT/$file" 2>/dev/null); then
 		not_ok "$name: latency-report --json runs"
 		return
@@ -406,6 +458,7 @@ print("".join("%d " % l[k] for k in ["min", "p50", "p90", "p99", "p999", "max"])
 if [ ! -x "$LR" ] || [ ! -x "$GEN" ]; then
 	skip "latency-report or dgrdma-gen not built (make analysis): no agreement check"
 else
+	echo "$basic_tap" >"$DT/basic.pcap.tap"
 	for f in basic.pcap wrap.pcap malformed.pcap udp.pcap padded.pcap dcp-doorbell-index.pcap; do
 		agree "$f" "$f"
 	done
@@ -416,23 +469,31 @@ else
 	n=0
 	while read -r args; do
 		n=$((n + 1))
-		"$GEN" -o "$DT/ag$n.pcapng" -e "$DT/ag$n.json" $args >/dev/null || {
-			not_ok "dgrdma-gen $args"
-			continue
-		}
-		publish "$DT/ag$n.pcapng"
+		# a capture the cross-check generated with the same arguments, its tap kept (dgrdma-gen
+		# writes the same capture for the same arguments), else a new one
+		file=$(grep -lxF -- "$args" "$DT"/gen*.args 2>/dev/null | head -1)
+		if [ -n "$file" ]; then
+			file=$(basename "${file%.args}.pcapng")
+		else
+			file="ag$n.pcapng"
+			"$GEN" -o "$DT/ag$n.pcapng" -e "$DT/ag$n.json" $args >/dev/null || {
+				not_ok "dgrdma-gen $args"
+				continue
+			}
+			publish "$DT/ag$n.pcapng"
+		fi
 		case " $args " in
 		*" --dcp-doorbell-per-address "*)
-			agree "dgrdma-gen $args" "ag$n.pcapng" -o dcp.doorbell_addresses:0x41000-0x41fff -- \
+			agree "dgrdma-gen $args" "$file" -o dcp.doorbell_addresses:0x41000-0x41fff -- \
 				--dcp-doorbells 0x41000:0x41fff
 			;;
-		*) agree "dgrdma-gen $args" "ag$n.pcapng" ;;
+		*) agree "dgrdma-gen $args" "$file" ;;
 		esac
 		case " $args " in
 		*" --transport udp --doorbell dcp "*)
 			# the pad rule: pad 0xF040 carries DCP over UDP, decoded by the dcp dissector
-			check_eq "$(ts -r "ag$n.pcapng" -Y dcp -T fields -e frame.number | grep -c .) $(ts -r "ag$n.pcapng" -Y _ws.malformed -T fields -e frame.number | grep -c .)" \
-				"$(json_num "$DT/ag$n.json" dcp_frames) 0" \
+			check_eq "$(ts -r "$file" -Y dcp -T fields -e frame.number | grep -c .) $(ts -r "$file" -Y _ws.malformed -T fields -e frame.number | grep -c .)" \
+				"$(json_num "$DT/${file%.pcapng}.json" dcp_frames) 0" \
 				"dgrdma-gen $args: every DCP frame over UDP decoded as DCP, none malformed"
 			;;
 		esac
