@@ -14,8 +14,8 @@ DGR_PCAP_PID=""
 
 # dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, with
 # the capture filter FILTER (none when empty), and waits (at most 20 s, a bound for failure
-# only) until it captures. Sets DGR_PCAP_PID. DGR_PCAP_RUN (an array) is a command prefix, such
-# as ip netns exec NAME; DGR_PCAP_OPTS (an array) more dumpcap options (-s 96).
+# only; a look every 50 ms) until it captures. Sets DGR_PCAP_PID. DGR_PCAP_RUN (an array) is a
+# command prefix, such as ip netns exec NAME; DGR_PCAP_OPTS (an array) more dumpcap options.
 # Returns 0 when capturing, 1 when dumpcap died or never started.
 dgr_pcap_start() {
 	local file="$1" filter="$2" iface="${3:-lo}" i args=()
@@ -24,10 +24,10 @@ dgr_pcap_start() {
 	"${DGR_PCAP_RUN[@]}" dumpcap -q -i "$iface" "${args[@]}" "${DGR_PCAP_OPTS[@]}" -w "$file" \
 		>"$file.dumpcap" 2>&1 &
 	DGR_PCAP_PID=$!
-	for ((i = 0; i < 2000; i++)); do
+	for ((i = 0; i < 400; i++)); do
 		[ -s "$file" ] && return 0
 		kill -0 "$DGR_PCAP_PID" 2>/dev/null || return 1
-		sleep 0.01
+		sleep 0.05
 	done
 	return 1
 }
@@ -42,14 +42,19 @@ dgr_pcap_packets() {
 
 # dgr_pcap_stop FILE COUNT: waits until FILE holds at least COUNT packets (at most 20 s, a
 # bound for failure only: the test's own counts then show what is missing), then stops the
-# dumpcap of dgr_pcap_start. Returns 0 when COUNT was reached.
+# dumpcap of dgr_pcap_start. The packets are counted (capinfos reads the whole file) only when
+# the file has grown since the last count. Returns 0 when COUNT was reached.
 dgr_pcap_stop() {
-	local file="$1" count="$2" i rc=1
+	local file="$1" count="$2" i rc=1 size last=-1
 
 	for ((i = 0; i < 200; i++)); do
-		if [ "$(dgr_pcap_packets "$file")" -ge "$count" ]; then
-			rc=0
-			break
+		size=$(stat -c %s "$file" 2>/dev/null)
+		if [ "${size:-0}" != "$last" ]; then
+			last=${size:-0}
+			if [ "$(dgr_pcap_packets "$file")" -ge "$count" ]; then
+				rc=0
+				break
+			fi
 		fi
 		kill -0 "$DGR_PCAP_PID" 2>/dev/null || break
 		sleep 0.1
