@@ -141,6 +141,9 @@ run_tx() {
 		kill -CONT "$hpid"
 	fi
 	wait "$hpid"
+	# the host exits once its last buffer (EOF: the DAC stops) is answered; --duration 20 only
+	# bounds a failure, so the emulator is stopped then, not 20 s into its run
+	kill -INT "$fpid" 2>/dev/null
 	wait "$fpid"
 	dgr_pcap_stop "$tmp/$name.pcapng" "$(dgr_frames_sent "$tmp/$name.host.json" "$tmp/$name.fpga.json")"
 	# on UDP without DCP the host must be named: else the side sending data is taken as the FPGA
@@ -295,6 +298,7 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	"$CAPTURE" --no-pcap -o "$tmp/txt" -- "$HOST" tx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
 		--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes 1M --idle-timeout 10 \
 		--summary-json "$tmp/txt.host.json" >"$tmp/txt.out" 2>&1
+	kill -INT "$fpid" 2>/dev/null
 	wait "$fpid"
 	played=$(jq -r '.. | objects | .samples_consumed? // empty' "$tmp/txt.fpga.json" 2>/dev/null | head -1)
 	if [ ! -d "$tmp/txt/trace" ] || [ "$played" != $((1024 * 1024 / 4)) ]; then

@@ -50,8 +50,9 @@ struct host {
 	 * wrap, so the padding trap (docs/fpga.md section 11) always costs a doorbell.
 	 */
 	bool old_acks;
-	uint16_t ack_start; /* the peer's frames not yet acknowledged: ack_start.. */
-	uint8_t ack_count;  /* ..ack_start + ack_count - 1 */
+	bool idle_from_first; /* --idle counts from the first frame, --timeout until then */
+	uint16_t ack_start;   /* the peer's frames not yet acknowledged: ack_start.. */
+	uint8_t ack_count;    /* ..ack_start + ack_count - 1 */
 	uint64_t frames_tx, ack_only_tx;
 	double rate; /* tx: samples/s supplied, 0 = as fast as doorbells allow */
 	uint64_t tx_buffers;
@@ -337,7 +338,9 @@ static int run_rx(struct host *h)
 		uint64_t now = now_ns();
 		int n;
 
-		if (now - start > h->timeout_ns || (now - last > h->idle_ns && s.queued == 0)) {
+		/* --idle-from-first: a sender started late (a loaded machine) is waited for */
+		if (now - start > h->timeout_ns || (now - last > h->idle_ns && s.queued == 0 &&
+						    (s.frames > 0 || !h->idle_from_first))) {
 			break;
 		}
 		rx_release(h, &s, now);
@@ -612,7 +615,8 @@ enum {
 	O_TX_BUFFERS,
 	O_EOF,
 	O_HELLO,
-	O_OLD_ACKS
+	O_OLD_ACKS,
+	O_IDLE_FROM_FIRST
 };
 
 int main(int argc, char **argv)
@@ -631,6 +635,7 @@ int main(int argc, char **argv)
 		{ "eof", no_argument, NULL, O_EOF },
 		{ "hello", no_argument, NULL, O_HELLO },
 		{ "old-acks", no_argument, NULL, O_OLD_ACKS },
+		{ "idle-from-first", no_argument, NULL, O_IDLE_FROM_FIRST },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dgr_transport_opts to;
@@ -694,6 +699,9 @@ int main(int argc, char **argv)
 			break;
 		case O_OLD_ACKS:
 			h.old_acks = true;
+			break;
+		case O_IDLE_FROM_FIRST:
+			h.idle_from_first = true;
 			break;
 		default:
 			return 2;

@@ -78,7 +78,8 @@ check "$LINK no --peer: samples delivered ($(val "$WORK/np.host" samples))" \
 # accepted, and the host's real frame 0 (a doorbell, always) is dropped as a duplicate: the
 # transaction record waits on that doorbell for good, every later flag is held and the ADC
 # drops. The run therefore locks up at its first wrap, every time; the host ends once nothing
-# has come for 2 s (its --idle), and the emulator is stopped then.
+# has come for 3 s after its first frame (--idle-from-first: an emulator that a loaded machine
+# starts late is waited for), and the emulator is stopped then.
 old_host_trap() {
 	local j="$WORK/old.json" h="$WORK/old.host" r="$WORK/old.report.json" cap="" fp hp
 	if [ "$mode" = netns ] && command -v dumpcap >/dev/null; then
@@ -92,7 +93,7 @@ old_host_trap() {
 		DGR_PCAP_OPTS=()
 	fi
 	"${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --old-acks --buffer-size 1024 --fpga-buffers 8 \
-		--idle 2 --timeout 240 rx >"$h" 2>"$WORK/old.herr" &
+		--idle 3 --idle-from-first --timeout 240 rx >"$h" 2>"$WORK/old.herr" &
 	hp=$!
 	dgr_wait_listening "$hp" fpga-test-host "${HOST_T[@]}"
 	"${FPGA_RUN[@]}" "$FPGA" "${FPGA_T[@]}" --rate 6e6 --buffer-size 1024 --mtu 1100 \
