@@ -50,6 +50,7 @@ struct sc_bell {
 	uint64_t arrival; /* the completing frame's kernel arrival; = complete when unknown */
 	uint64_t complete, acquire, release, sent; /* acquire, release 0: parts missing */
 	unsigned int conn;
+	int32_t tid[SC_STAGE_COUNT]; /* the thread of each stage from the events (0 unknown) */
 };
 
 struct sc_stall {

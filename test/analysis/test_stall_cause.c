@@ -253,6 +253,20 @@ static void test_stall_attribution(void)
 	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_CONSUMER, "in the consumer's own work");
 	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_NONE, "without a kernel trace: not attributed");
 	sc_free(&sc);
+
+	/* a late doorbell the consumer sent itself (inline): its vtid names the consumer */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 3 ? bell(t, 3000, 5000, 900000) : bell(t, 3000, 5000, 1000);
+		d.tid_sent = 12;
+		sc_add_bell(&sc, &d);
+	}
+	sc_analyse(&sc, 0, &h, NULL);
+	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_DOORBELL, "waited before the doorbell left");
+	tap_ok(sc.stalls[0].tid == 12 && sc.stalls[0].role == 2,
+	       "the thread that sent it (tid 12, the consumer), not the tx thread");
+	sc_free(&sc);
 }
 
 int main(void)

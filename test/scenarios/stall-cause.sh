@@ -116,8 +116,8 @@ one() {
 # that cause's rank.
 one busy busy
 run="$SCN_OUT/busy"
-check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length' "$run/stalls.json")" 1 \
-	"busy: one stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0"
+check "busy: a stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0" \
+	jq -e '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= 1' "$run/stalls.json"
 check "busy: the run's causes name it" \
 	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and .culprits[0].comm == "bash")' "$run/stalls.json"
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
