@@ -130,8 +130,8 @@ check "stopped: the report says 'stopped, no kernel cause'" \
 	jq -e '.stall_causes.causes | any(.cause == "stopped" and (.text | test("stopped, no kernel cause")))' "$run/stalls.json"
 check "stopped: --advise blames nothing in the kernel for it" \
 	jq -e '.advice.by_cause | any(.addresses == "stopped" and (.action | test("nothing in the kernel to blame")))' "$run/stalls.json"
-check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "stopped")] | length' "$run/stalls.json")" 1 \
-	"stopped: one stall (the SIGSTOP) is called stopped"
+check "stopped: a stall (the SIGSTOP) is called stopped, the rx, consumer or tx thread stopped most of its window" \
+	jq -e '[.stall_causes.stalls[] | select(.cause == "stopped" and .shares.stopped > 0.5)] | length >= 1' "$run/stalls.json"
 
 one clean ""
 run="$SCN_OUT/clean"
