@@ -488,6 +488,7 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 		all[n_all].start =
 		    sc->from_arrival ? sc->bells[worst].arrival : sc->bells[worst].complete;
 		all[n_all].duration = bell_total(sc, &sc->bells[worst]);
+		all[n_all].sent = sc->bells[worst].sent;
 		all[n_all].doorbells = j - i;
 		stage_of(&sc->bells[worst], &all[n_all]);
 		thread_of(h, &sc->bells[worst], &all[n_all]);
@@ -608,6 +609,15 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	dgr_pr_obj_begin(p, NULL, NULL);
 	dgr_pr_u64(p, "start_ns", NULL, s->start);
 	dgr_pr_ns(p, "offset_ns", NULL, s->start - origin);
+	if (sc->csv_origin_known) {
+		/* the doorbell's time_s in the CSV (host_doorbells.csv): where dgrdma-plot marks it
+		 */
+		dgr_pr_dbl(p, "doorbell_time_s", NULL,
+			   s->sent >= sc->csv_origin_ns
+			       ? (double)(s->sent - sc->csv_origin_ns) / 1e9
+			       : -(double)(sc->csv_origin_ns - s->sent) / 1e9,
+			   9);
+	}
 	dgr_pr_ns(p, "duration_ns", NULL, s->duration);
 	dgr_pr_u64(p, "doorbells", NULL, s->doorbells);
 	dgr_pr_str(p, "stage", NULL, sc_stage_label(s->stage));
