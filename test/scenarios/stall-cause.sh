@@ -123,6 +123,12 @@ check "busy: the run's causes name it" \
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause" grep -q "was runnable while CPU 0 ran bash" "$run/stalls.txt"
+mkdir -p "$run/csv"
+"$BIN/latency-report" --no-progress --json --kernel-trace "$run/kernel" --csv "$run/csv" "$run" \
+	>"$run/csv/report.json" 2>"$run/csv.err"
+"$BIN/dgrdma-plot" --kind latency --format svg -o "$run/plots" "$run/csv" >/dev/null 2>"$run/plot.err"
+check "busy: the latency plot marks the stall with its cause and culprit" \
+	grep -q "higher-priority-task: bash" "$run/plots/latency.svg"
 
 one stopped stop_host
 run="$SCN_OUT/stopped"
