@@ -130,6 +130,18 @@ mkdir -p "$run/csv"
 check "busy: the latency plot marks the stall with its cause and culprit" \
 	grep -q "higher-priority-task: bash" "$run/plots/latency.svg"
 
+# Kernel traces that cannot be read: exit 2 and one line naming the trace, never a report.
+bad="$SCN_OUT/bad-kernel"
+mkdir -p "$bad/empty" "$bad/cut"
+head -c 300 "$run/kernel/metadata" >"$bad/cut/metadata"
+cp "$run/kernel/"perf_stream_0 "$bad/cut/"
+for k in "$bad/missing" "$bad/empty" "$bad/cut" "$(dirname "$(find "$run/trace" -name metadata | head -1)")"; do
+	"$BIN/latency-report" --no-progress --kernel-trace "$k" "$run" >"$bad/out" 2>"$bad/err"
+	rc=$?
+	check_eq "$rc/$(wc -c <"$bad/out")/$(wc -l <"$bad/err")/$(grep -c "the kernel trace $k" "$bad/err")" 2/0/1/1 \
+		"kernel trace ${k#"$SCN_OUT"/}: refused, exit 2, one line naming it ($(cat "$bad/err"))"
+done
+
 one stopped stop_host
 run="$SCN_OUT/stopped"
 check "stopped: the report says 'stopped, no kernel cause'" \
