@@ -327,7 +327,7 @@ static void on_fpga_config(struct host_analysis *h, const struct host_event *ev)
 
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
-	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, v;
+	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, vtid = 0, v;
 	struct ha_key rk, tk;
 	struct ha_pending *p;
 
@@ -335,6 +335,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	he_get(ev, "buffer", &buffer);
 	he_get(ev, "txn_id", &txn);
 	he_get(ev, "vpid", &vpid);
+	he_get(ev, "vtid", &vtid);
 	rk = make_key(vpid, conn, buffer, txn, false);
 	tk = make_key(vpid, conn, buffer, 0, true);
 	if (!strcmp(n, "txn_complete")) {
@@ -355,6 +356,8 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		p->key = rk;
 		p->t_complete = ev->ts;
 		p->t_acquire = p->t_release = 0;
+		p->tid_complete = (int32_t)vtid;
+		p->tid_acquire = 0;
 		p->has_wait_receive = he_get(ev, "wait_receive_ns", &p->wait_receive);
 		if (!he_get(ev, HE_ARRIVAL_FIELD, &p->arrival)) {
 			p->arrival = 0;
@@ -364,6 +367,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		p = find(h, &rk);
 		if (p) {
 			p->t_acquire = ev->ts;
+			p->tid_acquire = (int32_t)vtid;
 		}
 	} else if (!strcmp(n, "buffer_release")) {
 		h->c.releases++;
@@ -385,6 +389,9 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		}
 		h->c.matched++;
 		d.ts = p->t_complete;
+		d.tid_complete = p->tid_complete;
+		d.tid_acquire = p->tid_acquire;
+		d.tid_sent = (int32_t)vtid;
 		d.latency = ev->ts >= p->t_complete ? ev->ts - p->t_complete : 0;
 		series_add(&h->lat, p->t_complete, d.latency);
 		series_add(&h->lat_txn, p->t_complete, txn);

@@ -68,6 +68,7 @@ struct ha_pending {
 	uint64_t wait_receive; /* txn_complete's wait_receive_ns */
 	bool has_wait_receive; /* the event had that field (older traces do not) */
 	uint64_t arrival;      /* txn_complete's arrival_ns on the time axis; 0 unknown */
+	int32_t tid_complete, tid_acquire; /* the events' vtid context; 0 unknown */
 };
 
 /* One matched in-host doorbell (RX path), as on_doorbell gets it. */
@@ -78,6 +79,9 @@ struct ha_doorbell {
 	uint64_t wait, work, send; /* parts; 0 when the acquire/release events are missing */
 	bool has_wait_receive;
 	uint64_t wait_receive; /* kernel arrival of the completing frame -> txn_complete */
+	/* the threads (vtid context; 0 unknown) that read the frame, took the buffer, sent the bell
+	 */
+	int32_t tid_complete, tid_acquire, tid_sent;
 };
 
 /* Last counter snapshot of one source (host connection or emulator). */

@@ -5,6 +5,7 @@
  * needs the events' strings (comms, IRQ names), and the trace is written by
  * perf after the run, never followed live.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -275,6 +276,17 @@ int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *
 	uint64_t i, nports;
 	int ret;
 
+	if (stat(path, &st) != 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "the kernel trace %s: %s", path,
+				      strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "the kernel trace %s: not a folder (give the folder perf data "
+		    "convert --to-ctf wrote)",
+		    path);
+	}
 	snprintf(meta, sizeof(meta), "%s/metadata", path);
 	if (stat(meta, &st) != 0 || !S_ISREG(st.st_mode)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,

@@ -317,6 +317,15 @@ static void account(struct replay *r, uint64_t from, uint64_t to)
 static void apply_switch(struct replay *r, int32_t pid, const struct ks_event *e)
 {
 	struct cpu_now *n = &r->cpu[e->cpu];
+	unsigned int i;
+
+	/* a task's priority as it leaves the CPU: chrt after its switch-in changed it */
+	for (i = 0; i < r->w->n_c; i++) {
+		if (r->w->c[i].kind == KS_CULPRIT_TASK && r->w->c[i].pid == e->pid &&
+		    r->w->c[i].cpu == e->cpu) {
+			r->w->c[i].prio = e->prev_prio;
+		}
+	}
 
 	if (e->pid == pid) {
 		r->w->prio = e->prev_prio;

@@ -1885,6 +1885,8 @@ int main(int argc, char **argv)
 	}
 	if (ha_on) {
 		sc.kernel_path = kpath;
+		sc.csv_origin_known = true;
+		sc.csv_origin_ns = wa_on ? wa.first_ts : origin;
 		if (sc_analyse(&sc, rep.host_tolerable_ns, &ha, ks_on ? &ks : NULL) < 0) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;

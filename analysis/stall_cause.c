@@ -52,6 +52,11 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 		b->release = b->acquire + d->work;
 	}
 	b->conn = d->conn;
+	/* the thread that fired each stage's ending event: who was late there */
+	b->tid[SC_STAGE_KERNEL] = d->tid_complete;
+	b->tid[SC_STAGE_QUEUED] = d->tid_acquire;
+	b->tid[SC_STAGE_CONSUMER] = d->tid_acquire;
+	b->tid[SC_STAGE_DOORBELL] = d->tid_sent;
 	if (sc->n_bells == 1) {
 		sc->all_had_arrival = true;
 	}
@@ -181,14 +186,30 @@ static void stage_of(const struct sc_bell *b, struct sc_stall *s)
 	s->stage_end = to[best];
 }
 
-/* The stack's thread that serves a stage: rx, consumer (worker) or tx. */
-static void thread_of(const struct host_analysis *h, unsigned int conn, struct sc_stall *s)
+/*
+ * The thread of the stall's stage: the one whose event ended it (its vtid
+ * context), else the stack's thread of that role (thread_start): rx,
+ * consumer (worker) or tx.
+ */
+static void thread_of(const struct host_analysis *h, const struct sc_bell *b, struct sc_stall *s)
 {
 	static const uint8_t role_of[SC_STAGE_COUNT] = { 0, 2, 2, 1 };
 	const struct ha_thread *any = NULL;
-	unsigned int i;
+	unsigned int conn = b->conn, i;
 
 	s->role = role_of[s->stage];
+	if (b->tid[s->stage] > 0) {
+		s->thread_known = true;
+		s->tid = b->tid[s->stage];
+		/* its role, when thread_start named it */
+		for (i = 0; h && i < h->n_threads; i++) {
+			if (!h->threads[i].fpga && h->threads[i].tid == s->tid) {
+				s->role = h->threads[i].role;
+				break;
+			}
+		}
+		return;
+	}
 	for (i = 0; h && i < h->n_threads; i++) {
 		const struct ha_thread *t = &h->threads[i];
 
@@ -467,9 +488,10 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 		all[n_all].start =
 		    sc->from_arrival ? sc->bells[worst].arrival : sc->bells[worst].complete;
 		all[n_all].duration = bell_total(sc, &sc->bells[worst]);
+		all[n_all].sent = sc->bells[worst].sent;
 		all[n_all].doorbells = j - i;
 		stage_of(&sc->bells[worst], &all[n_all]);
-		thread_of(h, sc->bells[worst].conn, &all[n_all]);
+		thread_of(h, &sc->bells[worst], &all[n_all]);
 		sc->stall_ns_total += all[n_all].duration;
 		n_all++;
 		i = j;
@@ -587,6 +609,15 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	dgr_pr_obj_begin(p, NULL, NULL);
 	dgr_pr_u64(p, "start_ns", NULL, s->start);
 	dgr_pr_ns(p, "offset_ns", NULL, s->start - origin);
+	if (sc->csv_origin_known) {
+		/* the doorbell's time_s in the CSV (host_doorbells.csv): where dgrdma-plot marks it
+		 */
+		dgr_pr_dbl(p, "doorbell_time_s", NULL,
+			   s->sent >= sc->csv_origin_ns
+			       ? (double)(s->sent - sc->csv_origin_ns) / 1e9
+			       : -(double)(sc->csv_origin_ns - s->sent) / 1e9,
+			   9);
+	}
 	dgr_pr_ns(p, "duration_ns", NULL, s->duration);
 	dgr_pr_u64(p, "doorbells", NULL, s->doorbells);
 	dgr_pr_str(p, "stage", NULL, sc_stage_label(s->stage));

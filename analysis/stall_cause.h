@@ -50,10 +50,12 @@ struct sc_bell {
 	uint64_t arrival; /* the completing frame's kernel arrival; = complete when unknown */
 	uint64_t complete, acquire, release, sent; /* acquire, release 0: parts missing */
 	unsigned int conn;
+	int32_t tid[SC_STAGE_COUNT]; /* the thread of each stage from the events (0 unknown) */
 };
 
 struct sc_stall {
 	uint64_t start;	     /* the worst doorbell's arrival (or completion) */
+	uint64_t sent;	     /* when its doorbell left (the CSV's and the plot's time of it) */
 	uint64_t duration;   /* its latency (from the arrival when known) */
 	uint64_t doorbells;  /* consecutive doorbells above the threshold */
 	enum sc_stage stage; /* the longest stage of the worst doorbell */
@@ -88,6 +90,8 @@ struct stall_cause {
 	uint64_t stall_ns_total;
 	const struct kernel_sched *k; /* NULL: no kernel trace */
 	const char *kernel_path;
+	bool csv_origin_known; /* csv_origin_ns is the origin of latency-report's CSV times */
+	uint64_t csv_origin_ns;
 	struct sc_cause_sum causes[SC_MAX_CAUSES];
 	unsigned int n_causes;
 };

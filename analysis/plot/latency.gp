@@ -5,7 +5,7 @@
 # at the same x), labels (same count, words, quoted when they hold spaces), tolerable_us (0:
 # none), logscale (-1: when the latencies span more than two decades, 0: linear, 1: log), plus
 # those of common.gp and time_axis.gp. The title's lines (the verdict, latency-report's
-# regime.summary) come in title_file.
+# regime.summary) come in title_file; stalls_file (below) marks the stalls with their causes.
 load plotdir.'/common.gp'
 load plotdir.'/time_axis.gp'
 set xlabel 'time of the doorbell in the run (s)'
@@ -40,6 +40,18 @@ size(l) = wire(l) ? 0.8 : 0.4
 order = ''
 do for [i=1:words(files)] { if (!wire(word(labels, i))) { order = order.' '.i } }
 do for [i=1:words(files)] { if (wire(word(labels, i))) { order = order.' '.i } }
-plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
-	lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
-	title word(labels, j + 0)
+# stalls_file (optional; '' none): time_s,duration_ns,label of latency-report's worst stalls
+# (stall_causes.stalls[].doorbell_time_s, duration from the kernel's arrival, the cause): each
+# marked with a square and its cause
+if (!exists("stalls_file")) { stalls_file = '' }
+if (strlen(stalls_file) > 0) {
+	plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
+		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
+		title word(labels, j + 0), \
+		stalls_file using 1:($2 / 1000.0):3 with labels left offset 1,0 font ',8' tc rgb '#000000' \
+		point pt 4 ps 1.6 lc rgb '#000000' title 'stall (its cause)'
+} else {
+	plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
+		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
+		title word(labels, j + 0)
+}

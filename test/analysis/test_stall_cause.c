@@ -50,7 +50,8 @@ static void test_preempted_by_higher_priority(void)
 
 	fresh();
 	sw(0, 1, 0, 0, 120, 100, "consumer", 120);
-	sw(10, 1, 100, 0x100, 120, 200, "busy", 49); /* preempted (R+) */
+	/* preempted (R+) by a task that chrt then raised to SCHED_FIFO 50 (priority 49) */
+	sw(10, 1, 100, 0x100, 120, 200, "busy", 120);
 	ev(70, KS_IRQ_ENTRY, 1, 0, 36, "eth0");
 	ev(75, KS_IRQ_EXIT, 1, 0, 36, NULL);
 	sw(90, 1, 200, 1, 49, 100, "consumer", 120);
@@ -61,7 +62,7 @@ static void test_preempted_by_higher_priority(void)
 	TAP_EQ_U(w.n_c, 2, "two culprits held its CPU");
 	tap_ok(w.c[0].kind == KS_CULPRIT_TASK && !strcmp(ks_name(&k, w.c[0].name), "busy") &&
 		   w.c[0].ns == 75 && w.c[0].prio == 49 && w.c[0].cpu == 1,
-	       "the largest: busy, 75 ns on CPU 1, priority 49");
+	       "the largest: busy, 75 ns on CPU 1, priority 49 (as it left the CPU)");
 	tap_ok(w.c[1].kind == KS_CULPRIT_IRQ && w.c[1].pid == 36 && w.c[1].ns == 5 &&
 		   !strcmp(ks_name(&k, w.c[1].name), "eth0"),
 	       "then IRQ 36 eth0, 5 ns");
@@ -252,6 +253,20 @@ static void test_stall_attribution(void)
 	TAP_EQ_U(sc.stalls[0].doorbells, 2, "of 2 doorbells");
 	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_CONSUMER, "in the consumer's own work");
 	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_NONE, "without a kernel trace: not attributed");
+	sc_free(&sc);
+
+	/* a late doorbell the consumer sent itself (inline): its vtid names the consumer */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 3 ? bell(t, 3000, 5000, 900000) : bell(t, 3000, 5000, 1000);
+		d.tid_sent = 12;
+		sc_add_bell(&sc, &d);
+	}
+	sc_analyse(&sc, 0, &h, NULL);
+	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_DOORBELL, "waited before the doorbell left");
+	tap_ok(sc.stalls[0].tid == 12 && sc.stalls[0].role == 2,
+	       "the thread that sent it (tid 12, the consumer), not the tx thread");
 	sc_free(&sc);
 }
 
