@@ -15,7 +15,7 @@ libclang-rt-14-dev libcap2-bin jq xxd python3 procps util-linux clang-format she
 PACKAGES="$BUILD_PACKAGES $CHECK_PACKAGES"
 BUILD_PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 BUILD_COMMANDS="cc pkg-config"
-CHECK_COMMANDS="clang tshark dumpcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
+CHECK_COMMANDS="clang tshark dumpcap editcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
 setpriv setcap python3 clang-format shellcheck man"
 
 apt_line() {
