@@ -16,7 +16,7 @@ linux-perf"
 PACKAGES="$BUILD_PACKAGES $CHECK_PACKAGES"
 BUILD_PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 BUILD_COMMANDS="cc pkg-config"
-CHECK_COMMANDS="clang tshark dumpcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
+CHECK_COMMANDS="clang tshark dumpcap editcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
 setpriv setcap python3 clang-format shellcheck man perf"
 
 apt_line() {
