@@ -151,9 +151,14 @@ if ! command -v wireshark >/dev/null || ! command -v Xvfb >/dev/null ||
 	exit
 fi
 XVFB_PID="" WS_PID=""
+# (waited for: the end of an isolated suite's PID namespace kills what is left before it
+# removes its socket in /tmp/.X11-unix)
 cleanup() {
 	[ -z "$WS_PID" ] || kill "$WS_PID" 2>/dev/null
-	[ -z "$XVFB_PID" ] || kill "$XVFB_PID" 2>/dev/null
+	if [ -n "$XVFB_PID" ]; then
+		kill "$XVFB_PID" 2>/dev/null
+		wait "$XVFB_PID" 2>/dev/null
+	fi
 	rm -rf "$DT"
 }
 trap cleanup EXIT
