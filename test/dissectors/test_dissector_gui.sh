@@ -173,14 +173,18 @@ exec {dfd}>"$DT/display"
 Xvfb ":$dnum" -displayfd "$dfd" -screen 0 1400x900x24 -nolisten tcp >"$DT/xvfb.log" 2>&1 &
 XVFB_PID=$!
 exec {dfd}>&-
-for ((i = 0; i < 200; i++)); do
+for ((i = 0; i < 600; i++)); do
 	[ -s "$DT/display" ] && break
 	kill -0 "$XVFB_PID" 2>/dev/null || break
 	sleep 0.1
 done
 if [ ! -s "$DT/display" ]; then
 	cat "$DT/xvfb.log"
-	skip "the X server (Xvfb) did not start: no display for Wireshark"
+	if kill -0 "$XVFB_PID" 2>/dev/null; then
+		not_ok "Xvfb runs but was not ready within 60 s"
+	else
+		skip "the X server (Xvfb) cannot start here: no display for Wireshark"
+	fi
 	done_testing
 	exit
 fi
