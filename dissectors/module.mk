@@ -65,7 +65,8 @@ $(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS)
 CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 CHECK_SUITES += test/dissectors/test_dissector_decode.sh \
 	test/dissectors/test_dissector_analysis.sh test/dissectors/test_snap_headers.sh \
-	test/dissectors/test_dissector_fuzz.sh test/dissectors/test_doc_fields.sh
+	test/dissectors/test_dissector_fuzz.sh test/dissectors/test_doc_fields.sh \
+	test/dissectors/test_dissector_gui.sh
 
 .PHONY: dissectors
 dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
@@ -78,20 +79,50 @@ INSTALLED_DIRS += $(if $(filter $(WIRESHARK_GLOBAL_PLUGINDIR),$(WIRESHARK_PLUGIN
 	$(WIRESHARK_PLUGINDIR)/epan $(WIRESHARK_PLUGINDIR) \
 	$(if $(filter $(LIBDIR)/wireshark/%,$(WIRESHARK_PLUGINDIR)),\
 		$(LIBDIR)/wireshark/plugins $(LIBDIR)/wireshark))
+
+# The Wireshark configuration profile "DG-RDMA" (docs/dissector.md "The DG-RDMA profile"):
+# into Wireshark's global profiles folder when PREFIX is Wireshark's prefix (every user
+# finds it under Edit > Configuration Profiles), else into $(DATADIR)/profiles (copy it to
+# ~/.config/wireshark/profiles, or make install-user). WIRESHARK_PROFILESDIR overrides.
+PROFILE_FILES := preferences recent colorfilters io_graphs
+PROFILE_SRCS := $(addprefix dissectors/profile/DG-RDMA/,$(PROFILE_FILES))
+ifeq ($(abspath $(PREFIX)),$(WIRESHARK_PREFIX))
+WIRESHARK_GLOBAL_PROFILESDIR := $(WIRESHARK_PREFIX)/share/wireshark/profiles
+WIRESHARK_PROFILESDIR ?= $(WIRESHARK_GLOBAL_PROFILESDIR)
+else
+WIRESHARK_PROFILESDIR ?= $(DATADIR)/profiles
+endif
+WIRESHARK_USER_PROFILESDIR = $(HOME)/.config/wireshark/profiles
+INSTALLED_FILES += $(addprefix $(WIRESHARK_PROFILESDIR)/DG-RDMA/,$(PROFILE_FILES))
+# Wireshark's global profiles folder belongs to its package: only DG-RDMA is ours.
+# $(DATADIR) again after its profiles folder: uninstall removes folders in this list's order,
+# and analysis/module.mk's $(DATADIR) came before it.
+INSTALLED_DIRS += $(WIRESHARK_PROFILESDIR)/DG-RDMA \
+	$(if $(filter $(WIRESHARK_GLOBAL_PROFILESDIR),$(WIRESHARK_PROFILESDIR)),,$(WIRESHARK_PROFILESDIR)) \
+	$(if $(filter $(DATADIR)/%,$(WIRESHARK_PROFILESDIR)),$(DATADIR))
+
 .PHONY: install-dissectors install-user uninstall-user
 install-dissectors: $(DISSECTOR_PLUGIN)
 	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan
 	install -m 0755 $(DISSECTOR_PLUGIN) $(DESTDIR)$(WIRESHARK_PLUGINDIR)/epan/
+	install -d $(DESTDIR)$(WIRESHARK_PROFILESDIR)/DG-RDMA
+	install -m 0644 $(PROFILE_SRCS) $(DESTDIR)$(WIRESHARK_PROFILESDIR)/DG-RDMA/
 
-# The personal plugin folder: Wireshark and tshark of this user load it, no root needed.
+# The personal plugin folder: Wireshark and tshark of this user load it, no root needed;
+# and the profile in the personal profiles folder (Wireshark's status bar: Profile).
 install-user: $(DISSECTOR_PLUGIN)
 	install -d $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan
 	install -m 0755 $(DISSECTOR_PLUGIN) $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/
 	@echo "installed $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/dgrdma.so"
+	install -d $(DESTDIR)$(WIRESHARK_USER_PROFILESDIR)/DG-RDMA
+	install -m 0644 $(PROFILE_SRCS) $(DESTDIR)$(WIRESHARK_USER_PROFILESDIR)/DG-RDMA/
+	@echo "installed the profile $(DESTDIR)$(WIRESHARK_USER_PROFILESDIR)/DG-RDMA"
 
 uninstall-user:
 	rm -f $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan/dgrdma.so
 	-rmdir $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR)/epan $(DESTDIR)$(WIRESHARK_USER_PLUGINDIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(WIRESHARK_USER_PROFILESDIR)/DG-RDMA/,$(PROFILE_FILES))
+	-rmdir $(DESTDIR)$(WIRESHARK_USER_PROFILESDIR)/DG-RDMA 2>/dev/null
 
 # Benchmark: tshark with and without the plugin on a large generated capture.
 BENCH_TARGETS += bench-dissector

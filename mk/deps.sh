@@ -4,7 +4,9 @@
 #   mk/deps.sh check      what a plain `make` needs (compiler, pkg-config, the -dev packages);
 #                         on failure prints the apt-get line, exits 1
 #   mk/deps.sh check-all  also what `make check` and `make demo` run (tshark, lttng, gnuplot,
-#                         clang for the fuzzers, clang-format and shellcheck for the lint suites)
+#                         clang for the fuzzers, clang-format and shellcheck for the lint suites,
+#                         Wireshark's window under Xvfb with xdotool and ImageMagick's import
+#                         for test_dissector_gui.sh)
 #   mk/deps.sh install    installs everything with apt-get as root, otherwise prints the line
 set -u
 
@@ -12,12 +14,12 @@ BUILD_PACKAGES="build-essential pkg-config liblttng-ust-dev libbabeltrace2-dev l
 libwireshark-dev wireshark-dev zlib1g-dev libjansson-dev"
 CHECK_PACKAGES="lttng-tools babeltrace2 tshark gnuplot-nox iproute2 ethtool clang llvm \
 libclang-rt-14-dev libcap2-bin jq xxd python3 procps util-linux clang-format shellcheck man-db \
-linux-perf"
+linux-perf wireshark-qt xvfb xdotool x11-utils imagemagick-6.q16 fonts-dejavu-core"
 PACKAGES="$BUILD_PACKAGES $CHECK_PACKAGES"
 BUILD_PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 BUILD_COMMANDS="cc pkg-config"
 CHECK_COMMANDS="clang tshark dumpcap editcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
-setpriv setcap python3 clang-format shellcheck man perf"
+setpriv setcap python3 clang-format shellcheck man perf wireshark Xvfb xdotool xwininfo import"
 
 apt_line() {
 	echo "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $1"

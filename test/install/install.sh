@@ -26,10 +26,12 @@ for t in $tools; do
 done
 for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdgrdma.pc \
 	include/dgrdma/wire.h include/dgrdma/cli.h share/dgrdma-tools/plot/common.gp \
-	"lib/wireshark/plugins/$wsver/epan/dgrdma.so"; do
+	"lib/wireshark/plugins/$wsver/epan/dgrdma.so" share/dgrdma-tools/profiles/DG-RDMA/preferences \
+	share/dgrdma-tools/profiles/DG-RDMA/recent share/dgrdma-tools/profiles/DG-RDMA/colorfilters \
+	share/dgrdma-tools/profiles/DG-RDMA/io_graphs; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
-check_eq "${missing# }" "" "every tool, man page, library, header, template and the plugin under PREFIX"
+check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin and the DG-RDMA profile under PREFIX"
 check_eq "$(find "$D/root" -path "$D/root$PREFIX" -prune -o -type f -print)" "" \
 	"nothing is written outside DESTDIR/PREFIX (the plugin included)"
 
@@ -73,11 +75,12 @@ check_eq "$(ls -d "$P/include/dgrdma" "$P/share/dgrdma-tools" "$P/lib/wireshark"
 # the personal plugin folder: HOME's ~/.local/lib/wireshark/plugins/X.Y/epan
 mkdir -p "$D/home"
 HOME="$D/home" "${MAKE[@]}" install-user >"$D/user.log" 2>&1
-check_eq "$?/$(find "$D/home" -type f | sed "s|$D/home/||")" \
-	"0/.local/lib/wireshark/plugins/$wsver/epan/dgrdma.so" \
-	"make install-user puts the plugin in the personal folder, nothing else"
+check_eq "$?/$(find "$D/home" -type f | sed "s|$D/home/||" | sort | paste -sd' ')" \
+	"0/.config/wireshark/profiles/DG-RDMA/colorfilters .config/wireshark/profiles/DG-RDMA/io_graphs \
+.config/wireshark/profiles/DG-RDMA/preferences .config/wireshark/profiles/DG-RDMA/recent .local/lib/wireshark/plugins/$wsver/epan/dgrdma.so" \
+	"make install-user puts the plugin and the DG-RDMA profile in the personal folders, nothing else"
 HOME="$D/home" "${MAKE[@]}" uninstall-user >>"$D/user.log" 2>&1
-check_eq "$?/$(find "$D/home" -type f | wc -l)" "0/0" "make uninstall-user removes it"
+check_eq "$?/$(find "$D/home" -type f | wc -l)" "0/0" "make uninstall-user removes them"
 
 [ "$TAP_FAILED" = 0 ] || diag "$(tail -20 "$D/install.log" "$D/uninstall.log" "$D/user.log" "$D/cc.log" 2>/dev/null)"
 done_testing
