@@ -57,14 +57,28 @@ check_eq "$(val "$h" bad_frames)/$(val "$h" flag_index_errors)" "0/0" \
 check_eq "$(val "$j" mtu)" 9000 "$LINK: the emulator read the interface MTU (9000)"
 
 # no --peer on raw Ethernet: the emulator learns the host's MAC from its first packet
-"${FPGA_RUN[@]}" "$FPGA" "${FPGA_T[0]}" "${FPGA_T[1]}" --rate 1e6 --duration 1 --quiet \
+# (--duration only bounds a failure: a 1 s run that a loaded machine started its host late for
+# had ended before the MAC was learned, 0 samples; the emulator is stopped once it has sent more
+# than 10 frames on its interface, the stream, and the host ends 3 s after its last frame)
+np_tx() { "${FPGA_RUN[@]}" cat "/sys/class/net/${FPGA_T[1]}/statistics/tx_packets"; }
+np_base=$(np_tx)
+"${FPGA_RUN[@]}" "$FPGA" "${FPGA_T[0]}" "${FPGA_T[1]}" --rate 1e6 --duration 60 --quiet \
 	--drain-ms 3000 --host-buffers 255 --summary-json "$WORK/np.json" >"$WORK/np.out" 2>&1 &
 fp=$!
 FPGA_PIDS+=("$fp")
 dgr_wait_listening "$fp" dgrdma-fpga "${FPGA_T[@]}"
-"${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --hello --idle 3 --buffers 255 rx >"$WORK/np.host" 2>&1
+"${HOST_RUN[@]}" "$THOST" "${HOST_T[@]}" --hello --idle 3 --idle-from-first --buffers 255 rx \
+	>"$WORK/np.host" 2>&1 &
+hp=$!
+for ((i = 0; i < 600; i++)); do
+	[ "$(np_tx)" -gt $((np_base + 10)) ] && break
+	kill -0 "$fp" 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT "$fp" 2>/dev/null
 wait "$fp"
 check_eq "$?" 0 "$LINK no --peer: dgrdma-fpga exits 0"
+wait "$hp"
 check_eq "$(val "$WORK/np.host" first_sample)" "$(val "$WORK/np.json" dropped_before_ready)" \
 	"$LINK no --peer: the MAC is learned, the ramp starts at dropped_before_ready"
 check "$LINK no --peer: samples delivered ($(val "$WORK/np.host" samples))" \
