@@ -1893,6 +1893,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
+		rep.stalls = sc.n_bells ? &sc : NULL;
 	}
 	if (o.fpga_counters) {
 		rep.fpga = &fpga;
@@ -1929,7 +1930,7 @@ int main(int argc, char **argv)
 		dgr_pr_str(&pr, "error", NULL, partial);
 		dgr_pr_obj_end(&pr);
 	}
-	if (ha_on && sc.n_bells) {
+	if (ha_on && sc.n_bells && !o.brief) {
 		sc_print(&pr, &sc);
 	}
 	if (o.advise &&

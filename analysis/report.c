@@ -9,6 +9,7 @@
 #include <dgrdma/cli.h>
 
 #include "report.h"
+#include "stall_cause.h"
 
 static const struct report *cur_report; /* for reusing the verdict's summary */
 
@@ -1367,6 +1368,18 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 		arr_item(p, findings[i]);
 	}
 	dgr_pr_arr_end(p);
+	if (r->stalls) {
+		/* the run's causes, ranked by stall time (section "Why the stalls happened") */
+		n = r->stalls->n_causes < 3 ? r->stalls->n_causes : 3;
+		dgr_pr_arr_begin(p, "causes", "top causes of the stalls");
+		for (i = 0; i < n; i++) {
+			arr_item(p, r->stalls->causes[i].text);
+		}
+		if (!n) {
+			arr_item(p, "none: no doorbell stalled");
+		}
+		dgr_pr_arr_end(p);
+	}
 	n = report_actions(r, actions, 3);
 	dgr_pr_arr_begin(p, "actions", "first actions");
 	for (i = 0; i < n; i++) {

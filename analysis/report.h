@@ -29,6 +29,8 @@ enum host_pids_from {
 	HOST_PIDS_ALL_COMMAND_SILENT, /* every process's: the command_pid has no event */
 };
 
+struct stall_cause;
+
 struct report {
 	const char *const *inputs;
 	unsigned int n_inputs;
@@ -72,6 +74,8 @@ struct report {
 	const struct vicious *vicious; /* the vicious cycle finding (NULL: no capture) */
 	char summary[512];	       /* the verdict in one line */
 	bool so_far; /* --live's intervals: the run goes on (no "never started") */
+	/* the stalls' causes, ranked (NULL: no trace, or no in-host doorbell) */
+	const struct stall_cause *stalls;
 };
 
 /* --fail-on: verdicts that make latency-report exit DGR_EXIT_FINDING. */

@@ -123,6 +123,9 @@ check "busy: the run's causes name it" \
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause" grep -q "was runnable while CPU 0 ran bash" "$run/stalls.txt"
+"$BIN/latency-report" --no-progress --brief --json --kernel-trace "$run/kernel" "$run" >"$run/brief.json" 2>&1
+check_eq "$(jq -c '.summary.causes' "$run/brief.json")" "$(jq -c '[.stall_causes.causes[:3][].text]' "$run/stalls.json")" \
+	"busy: the summary screen's top causes are the run's first three, as the stall section gives them"
 mkdir -p "$run/csv"
 "$BIN/latency-report" --no-progress --json --kernel-trace "$run/kernel" --csv "$run/csv" "$run" \
 	>"$run/csv/report.json" 2>"$run/csv.err"
