@@ -274,9 +274,9 @@ int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
 	struct dgr_tune_opts to = { .root = o->root, .iface = o->iface, .output_path = NULL };
 	struct dgr_tune_report rep;
 	enum dgr_tune_regime tr = to_tune_regime(r);
-	bool shown_shield = false, shown_dirty = false;
+	bool shown_shield = false, shown_dirty = false, healthy;
 	size_t i;
-	int n = 0, rc;
+	int n = 0, not_needed = 0, rc;
 
 	memset(&rep, 0, sizeof(rep));
 	rc = dgr_tune_check(&to, &rep, errbuf);
@@ -294,11 +294,20 @@ int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
 				 &shown_dirty);
 	}
 	dgr_pr_arr_end(p);
-	dgr_pr_arr_begin(p, "items", "for the regime:");
+	/*
+	 * A healthy run needs no setting changed: listing the guide's settings as
+	 * "to change" would contradict the verdict. They are counted, not listed.
+	 */
+	healthy = r == REGIME_HEALTHY && n == 0;
+	dgr_pr_arr_begin(p, "items", healthy ? NULL : "for the regime:");
 	for (i = 0; i < rep.n; i++) {
 		const struct dgr_tune_item *it = &rep.items[i];
 
 		if (it->status != DGR_TUNE_FIX || !dgr_tune_item_relevant(it, tr)) {
+			continue;
+		}
+		if (healthy) {
+			not_needed++;
 			continue;
 		}
 		/* said once, under the cause it addresses */
@@ -328,6 +337,15 @@ int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
 	}
 	dgr_pr_arr_end(p);
 	dgr_pr_u64(p, "count", "settings to change", (uint64_t)n);
+	if (healthy) {
+		dgr_pr_u64(p, "not_needed", "settings that differ from the guide's, not needed here",
+			   (uint64_t)not_needed);
+		dgr_pr_text_line(p,
+				 "  the verdict is healthy and nothing stalled: no host setting needs "
+				 "to change for this run (dgrdma-tune check lists the %d that differ "
+				 "from the tuning guide's, for more headroom)",
+				 not_needed);
+	}
 	dgr_pr_obj_end(p);
 	dgr_tune_report_free(&rep);
 	return n;

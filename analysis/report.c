@@ -1232,18 +1232,29 @@ static void print_folders(struct dgr_pr *p, const struct report *r)
 	dgr_pr_arr_end(p);
 }
 
+/* The cure of the ACK-only finding (section "ACK-only frames to an FPGA"). */
+static const char ack_only_cure[] =
+    "send no ACK-only frame to the FPGA: its frame parser misreads them (dgrdma-host "
+    "--peer-kind fpga, the default; another host: carry ACKs only on frames with messages)";
+
 /* See report.h. */
 unsigned int report_actions(const struct report *r, const char **out, unsigned int max)
 {
+	const bool ack_trap = r->wire && (r->wire->ack_trap_padded || r->wire->ack_trap_truncated);
+	const bool vicious = r->vicious && r->vicious->found;
 	const char *const *mit;
 	unsigned int n = 0;
 
-	for (mit = vicious_cure; r->vicious && r->vicious->found && *mit && n < max; mit++) {
+	/* the findings' cures first: a lock-up at the wrap outweighs any latency */
+	if (ack_trap && n < max) {
+		out[n++] = ack_only_cure;
+	}
+	for (mit = vicious_cure; vicious && *mit && n < max; mit++) {
 		out[n++] = *mit;
 	}
-	/* "none needed" does not stand beside a vicious cycle */
+	/* "none needed" does not stand beside a finding that needs an action */
 	mit = regime_mitigations(r->verdict.regime, r->verdict_tx);
-	if (r->vicious && r->vicious->found && r->verdict.regime == REGIME_HEALTHY) {
+	if ((vicious || ack_trap) && r->verdict.regime == REGIME_HEALTHY) {
 		mit = regime_mitigations(REGIME_UNKNOWN, 0);
 	}
 	for (; *mit && n < max; mit++) {

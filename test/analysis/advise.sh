@@ -12,7 +12,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 if [ ! -d "$FIX/untuned" ] || [ ! -d "$FIX/well-tuned" ]; then
 	skip "tune fixtures missing"
-	done_testing
+	# A healthy run needs no setting changed: --advise lists none (the verdict says "none needed"),
+# and counts the guide's settings that differ, for headroom
+"$GEN" -o "$tmp/ok.pcapng" -e "$tmp/ok.json" --txns 1000 --buffers 16 --profile healthy >/dev/null
+"$LR" --json --advise-root "$FIX/untuned" "$tmp/ok.pcapng" >"$tmp/e.json" 2>"$tmp/err"
+check_eq "$(jq -r '[.regime.label, .advice.count, (.advice.items | length), .advice.not_needed > 0] | join(" ")' "$tmp/e.json")" \
+	"healthy 0 0 true" "healthy capture on an untuned host: nothing to change listed, the differing settings counted"
+"$LR" --advise-root "$FIX/untuned" "$tmp/ok.pcapng" >"$tmp/e.txt" 2>&1
+check_eq "$(grep -c 'fix: sysctl' "$tmp/e.txt") $(grep -c 'the verdict is healthy and nothing stalled: no host setting needs to change' "$tmp/e.txt")" \
+	"0 1" "and the text says why, with no fix command"
+done_testing
 	exit
 fi
 "$GEN" -o "$tmp/jitter.pcapng" -e "$tmp/j.json" --txns 1000 --buffers 16 --profile jitter >/dev/null
@@ -32,4 +41,13 @@ check_eq "$(jq -r '.regime.label' "$tmp/c.json") $(jq -r '[.advice.items[].id] |
 	"throughput-bound true" "throughput-bound: jitter-only settings (writeback) are not listed"
 "$LR" --advise-root "$FIX/untuned" "$tmp/jitter.pcapng" >"$tmp/d.txt" 2>&1
 check_eq "$(grep -c 'fix: sysctl -w vm.dirty_background_bytes=' "$tmp/d.txt")" 1 "the text report gives the fix command"
+# A healthy run needs no setting changed: --advise lists none (the verdict says "none needed"),
+# and counts the guide's settings that differ, for headroom
+"$GEN" -o "$tmp/ok.pcapng" -e "$tmp/ok.json" --txns 1000 --buffers 16 --profile healthy >/dev/null
+"$LR" --json --advise-root "$FIX/untuned" "$tmp/ok.pcapng" >"$tmp/e.json" 2>"$tmp/err"
+check_eq "$(jq -r '[.regime.label, .advice.count, (.advice.items | length), .advice.not_needed > 0] | join(" ")' "$tmp/e.json")" \
+	"healthy 0 0 true" "healthy capture on an untuned host: nothing to change listed, the differing settings counted"
+"$LR" --advise-root "$FIX/untuned" "$tmp/ok.pcapng" >"$tmp/e.txt" 2>&1
+check_eq "$(grep -c 'fix: sysctl' "$tmp/e.txt") $(grep -c 'the verdict is healthy and nothing stalled: no host setting needs to change' "$tmp/e.txt")" \
+	"0 1" "and the text says why, with no fix command"
 done_testing

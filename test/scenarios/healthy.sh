@@ -42,5 +42,8 @@ label=$(jq -r '.regime.label' "$run/report.json")
 diag "verdict: $(jq -r '.regime.reason' "$run/report.json")"
 diag "judged on $(jq -r '.regime.series' "$run/report.json")"
 check_eq "$label" healthy "latency-report verdict: healthy"
+check_eq "$(jq -r '[.regime.mitigations[0], (.ack_only_to_fpga.padded // 0)] | join("|")' "$run/report.json")" \
+	"none needed: doorbell latency stays well inside the tolerable latency|0" \
+	"healthy, no ACK-only frame to the FPGA (the stack sends none): no action needed"
 check "latency plot written" test -s "$run/plots/latency.png"
 done_testing
