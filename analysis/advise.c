@@ -338,13 +338,15 @@ int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
 	dgr_pr_arr_end(p);
 	dgr_pr_u64(p, "count", "settings to change", (uint64_t)n);
 	if (healthy) {
-		dgr_pr_u64(p, "not_needed", "settings that differ from the guide's, not needed here",
+		dgr_pr_u64(p, "not_needed",
+			   "settings that differ from the guide's, not needed here",
 			   (uint64_t)not_needed);
-		dgr_pr_text_line(p,
-				 "  the verdict is healthy and nothing stalled: no host setting needs "
-				 "to change for this run (dgrdma-tune check lists the %d that differ "
-				 "from the tuning guide's, for more headroom)",
-				 not_needed);
+		dgr_pr_text_line(
+		    p,
+		    "  the verdict is healthy and nothing stalled: no host setting needs "
+		    "to change for this run (dgrdma-tune check lists the %d that differ "
+		    "from the tuning guide's, for more headroom)",
+		    not_needed);
 	}
 	dgr_pr_obj_end(p);
 	dgr_tune_report_free(&rep);

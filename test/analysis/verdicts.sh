@@ -78,8 +78,9 @@ check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .longest_r
 	"false 10 1" "one discontinuity in 20: 10 drops, no vicious cycle"
 check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .transactions_after, .tolerable_after_ns < .tolerable_ns] | join(" ")' "$tmp/d2.out")" \
 	"true 100 199 true" "every other transaction a discontinuity: the vicious cycle, the tolerable latency left for samples shrunk"
-check_eq "$(jq -r '[(.regime.mitigations[0] | test("^set report_data_loss=false")), ([.regime.mitigations[] | select(test("none needed"))] | length)] | join(" ")' "$tmp/d2.out")" \
-	"true 0" "the cure comes first, and no 'none needed' beside it"
+# (dgrdma-gen's host sends ACK-only frames to the FPGA: that finding's cure goes before it)
+check_eq "$(jq -r '[(.regime.mitigations[0] | test("^send no ACK-only frame to the FPGA")), (.regime.mitigations[1] | test("^set report_data_loss=false")), ([.regime.mitigations[] | select(test("none needed"))] | length)] | join(" ")' "$tmp/d2.out")" \
+	"true true 0" "the cure comes first after the ACK-only finding's, and no 'none needed' beside it"
 
 # Exit statuses: 0 report, 1 a --fail-on finding, 2 bad usage or unreadable input, 3 a failed run.
 "$LR" --no-progress "$tmp/jit.pcapng" >/dev/null
