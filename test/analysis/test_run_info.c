@@ -136,7 +136,13 @@ static void test_format2_settings(void)
 	TAP_EQ_U(ri.host_buffers + ri.rate_bytes, 0,
 		 "format 2 without settings: no facts from the command line");
 	TAP_EQ_I(ri.path, RUN_PATH_UNKNOWN, "format 2 without settings: the path is unknown");
-	TAP_EQ_I(ri.command_provider == NULL, 1, "format 2 without settings: no provider");
+	TAP_EQ_S(ri.command_provider ? ri.command_provider : "(none)", "dgrdma:",
+		 "format 2 without settings: the provider of the program's name (dgrdma-host)");
+	rc = parse("{\"format\": \"dgrdma-run/2\", \"command\": [\"sh\", \"-c\", "
+		   "\"dgrdma-fpga --buffers 8\"], \"settings\": null}",
+		   &ri, err);
+	TAP_EQ_I(rc == 0 && ri.command_provider == NULL, 1,
+		 "format 2 without settings, another program: no provider, its arguments not read");
 
 	rc = parse("{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], \"settings\": "
 		   "{\"path\": \"up\"}}",
