@@ -24,6 +24,8 @@ if (words(files) == 0) {
 	set yrange [1:10]
 	plot NaN notitle
 } else {
+	# the legend below the plot, never over the intervals' points (as the static plots)
+	load plotdir.'/key_below.gp'
 	colour(l) = strstrt(l, 'wire') == 1 ? '#1f77b4' : '#d62728'
 	dash(l) = strstrt(l, '-p50') ? 2 : 1
 	width(l) = strstrt(l, '-p99') ? 2 : 1
