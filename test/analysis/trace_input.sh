@@ -240,26 +240,34 @@ dd if=/dev/urandom of="$tmp/dmg/$rel/$stream" bs=1 seek=40 count=16 conv=notrunc
 timeout 300 "$LR" --no-progress "$tmp/dmg" >/dev/null 2>"$tmp/dmg.err"
 rc=$?
 check_eq "$rc $(grep -c . "$tmp/dmg.err")" "2 1" "random bytes in a stream's packet context: exit 2, one line"
-# The watchdog: a reader that stops making progress (here: stopped with SIGSTOP) is killed
-# after --trace-stall seconds. The reader child must be caught alive: tried up to 5 times.
+# The watchdog: a reader that stops making progress is killed after --trace-stall seconds. The
+# reader child is made to stop for certain, not caught alive by luck: a shim preloaded into
+# latency-report stops the process that runs a babeltrace2 graph (the reader child only) with
+# SIGSTOP before it reads anything.
+cat >"$tmp/stall.c" <<'EOF_C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+
+int bt_graph_run(void *graph);
+
+int bt_graph_run(void *graph)
+{
+	int (*real)(void *) = (int (*)(void *))dlsym(RTLD_NEXT, "bt_graph_run");
+
+	raise(SIGSTOP);
+	return real(graph);
+}
+EOF_C
 stalled=""
-for _ in 1 2 3 4 5; do
-	"$LR" --no-progress --trace-stall 1 "$tmp/run/trace" >/dev/null 2>"$tmp/stall.err" &
-	lr=$!
-	child=""
-	for _ in $(seq 400); do
-		child=$(pgrep -P "$lr") && break
-		sleep 0.005
-	done
-	[ -n "$child" ] && kill -STOP "$child" 2>/dev/null
-	wait "$lr"
-	rc=$?
-	if [ -n "$child" ] && [ "$rc" = 2 ]; then
-		stalled=$(cat "$tmp/stall.err")
-		break
-	fi
-done
-check_eq "$stalled" "latency-report: $tmp/run/trace: babeltrace2 made no progress for 1 s and was stopped (a damaged trace can make it loop)" \
+if cc -shared -fPIC -o "$tmp/stall.so" "$tmp/stall.c" -ldl 2>"$tmp/stall.cc.err"; then
+	LD_PRELOAD="$tmp/stall.so" timeout 60 "$LR" --no-progress --trace-stall 1 "$tmp/run/trace" \
+		>/dev/null 2>"$tmp/stall.err"
+	stalled="$? $(cat "$tmp/stall.err")"
+else
+	diag "the shim did not build: $(head -c 300 "$tmp/stall.cc.err")"
+fi
+check_eq "$stalled" "2 latency-report: $tmp/run/trace: babeltrace2 made no progress for 1 s and was stopped (a damaged trace can make it loop)" \
 	"a trace read that stalls is stopped after --trace-stall, exit 2"
 "$LR" --trace-stall 0 "$tmp/run/trace" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c -- "--trace-stall: '0' is out of range 1..3600" "$tmp/err")" "2 1" "--trace-stall 0 is refused with the range"
