@@ -686,48 +686,38 @@ static bool facts_from_options(const struct options *o)
 static bool take_trace_facts(const struct host_analysis *ha, struct run_info *ri,
 			     struct report *rep)
 {
-	const struct ha_facts *f = ha ? &ha->facts : NULL;
+	static const struct ha_facts none;
+	const struct ha_facts *f = ha ? &ha->facts : &none;
+	const uint64_t rate = f->fpga ? f->fpga_rate_sps * DGR_SAMPLE_BYTES : 0;
+	/* fact: in ri (0 unknown); own: the process's own record of it; fill: the trace's best */
 	const struct {
 		const char *what;
-		uint64_t used, traced;
-	} cmp[] = {
-		{ "host buffers", ri->host_buffers, f && f->host ? f->host_buffers : 0 },
-		{ "buffer size", ri->buffer_size, f && f->host ? f->buffer_size : 0 },
-		{ "FPGA buffers", ri->fpga_buffers, f && f->fpga ? f->fpga_buffers : 0 },
-		{ "rate, bytes/s", ri->rate_bytes,
-		  f && f->fpga ? f->fpga_rate_sps * DGR_SAMPLE_BYTES : 0 },
+		uint64_t *fact;
+		uint64_t own, fill;
+	} facts[] = {
+		{ "host buffers", &ri->host_buffers, f->host ? f->host_buffers : 0,
+		  f->host ? f->host_buffers : f->fpga_host_buffers },
+		{ "buffer size", &ri->buffer_size, f->host ? f->buffer_size : 0,
+		  f->host ? f->buffer_size : f->fpga_buffer_size },
+		{ "FPGA buffers", &ri->fpga_buffers, f->fpga ? f->fpga_buffers : 0,
+		  f->fpga ? f->fpga_buffers : f->peer_buffers },
+		{ "rate, bytes/s", &ri->rate_bytes, rate, rate },
 	};
 	bool took = false;
 	size_t i;
 
 	rep->n_facts_disagree = 0;
-	if (!f || (!f->host && !f->fpga)) {
-		return false;
-	}
-	for (i = 0; i < sizeof(cmp) / sizeof(cmp[0]); i++) {
-		if (cmp[i].used && cmp[i].traced && cmp[i].used != cmp[i].traced) {
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		if (*facts[i].fact && facts[i].own && *facts[i].fact != facts[i].own) {
 			snprintf(rep->facts_disagree[rep->n_facts_disagree++],
 				 sizeof(rep->facts_disagree[0]),
 				 "%s: %" PRIu64
 				 " given, but the trace's stream_config says %" PRIu64,
-				 cmp[i].what, cmp[i].used, cmp[i].traced);
+				 facts[i].what, *facts[i].fact, facts[i].own);
+		} else if (!*facts[i].fact && facts[i].fill) {
+			*facts[i].fact = facts[i].fill;
+			took = true;
 		}
-	}
-	if (!ri->host_buffers && (f->host ? f->host_buffers : f->fpga_host_buffers)) {
-		ri->host_buffers = f->host ? f->host_buffers : f->fpga_host_buffers;
-		took = true;
-	}
-	if (!ri->buffer_size && (f->host ? f->buffer_size : f->fpga_buffer_size)) {
-		ri->buffer_size = f->host ? f->buffer_size : f->fpga_buffer_size;
-		took = true;
-	}
-	if (!ri->fpga_buffers && (f->fpga ? f->fpga_buffers : f->peer_buffers)) {
-		ri->fpga_buffers = f->fpga ? f->fpga_buffers : f->peer_buffers;
-		took = true;
-	}
-	if (!ri->rate_bytes && f->fpga && f->fpga_rate_sps) {
-		ri->rate_bytes = f->fpga_rate_sps * DGR_SAMPLE_BYTES;
-		took = true;
 	}
 	return took;
 }
