@@ -118,11 +118,13 @@ one busy busy
 run="$SCN_OUT/busy"
 check "busy: a stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0" \
 	jq -e '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= 1' "$run/stalls.json"
+# (named among the cause's culprits: another real-time task of the machine may have held CPU 0
+# longer over the run, as a tokio-rt-worker did once in a fresh-clone run)
 check "busy: the run's causes name it" \
-	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and .culprits[0].comm == "bash")' "$run/stalls.json"
+	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and any(.culprits[]; .comm == "bash"))' "$run/stalls.json"
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
-check "busy: the text names the cause" grep -q "was runnable while CPU 0 ran bash" "$run/stalls.txt"
+check "busy: the text names the cause" grep -qE "was runnable while CPU 0 ran (.*, )?bash [0-9]+%" "$run/stalls.txt"
 "$BIN/latency-report" --no-progress --brief --json --kernel-trace "$run/kernel" "$run" >"$run/brief.json" 2>&1
 check_eq "$(jq -c '.summary.causes' "$run/brief.json")" "$(jq -c '[.stall_causes.causes[:3][].text]' "$run/stalls.json")" \
 	"busy: the summary screen's top causes are the run's first three, as the stall section gives them"
