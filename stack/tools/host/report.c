@@ -58,6 +58,7 @@ void host_on_stats(void *ctx, struct dgr_conn *c)
 	dgr_pr_u64(&p, "socket_drops", NULL, s.socket_drops);
 	dgr_pr_u64(&p, "retransmits", NULL, s.retransmits);
 	dgr_pr_u64(&p, "frames_tx", NULL, s.frames_tx);
+	dgr_pr_u64(&p, "frames_rx", NULL, s.frames_rx);
 	/* the interval's largest doorbell latency, from completion and from arrival */
 	dgr_pr_dbl(&p, "doorbell_max_ms", NULL, (double)lat_max / 1e6, 3);
 	dgr_pr_dbl(&p, "doorbell_max_from_arrival_ms", NULL, (double)lat_max_arrival / 1e6, 3);

@@ -29,12 +29,30 @@ diag "produced $produced samples in $elapsed ns; expected $(val "$j" expected_sa
 check "the ADC clock ran the whole 5 s (elapsed_ns $elapsed)" \
 	awk -v e="$elapsed" 'BEGIN { exit !(e >= 5e9) }'
 # At 10 MS/s a sample is due every 100 ns: the count the clock calls for is elapsed_ns / 100,
-# computed here, not by the emulator's own pacing function.
-check_eq "$produced" "$((elapsed / 100))" \
-	"samples_produced = elapsed_ns / 100 (10 MS/s), to the sample"
+# computed here, not by the emulator's own pacing function. One exception, the FPGA's: a drop
+# period ends at the instant a doorbell frees a buffer, which takes the next sample then, up
+# to one period early (fpga_adc_packet_instant), and the frames read in one batch each end
+# theirs at a sample of its own. So a run that dropped (a stall of this shared machine longer
+# than the 255 buffers: a CI run at load 9 did) may be ahead, by at most one sample per drop
+# period, never behind (6 ahead after 6 periods in one batch with the host stopped for 0.5 s).
+ahead=$((produced - elapsed / 100))
+periods=$(val "$j" num_dropped_samps)
+if [ "$periods" = 0 ]; then
+	check_eq "$ahead" 0 "samples_produced = elapsed_ns / 100 (10 MS/s), to the sample"
+else
+	check_eq "$((ahead >= 0 && ahead <= periods))" 1 \
+		"samples_produced = elapsed_ns / 100 (10 MS/s), or ahead by at most the $periods drop periods ($ahead)"
+fi
 check "the pacing error is measured (steps counted)" [ "$(val "$j" pacing_steps)" -gt 0 ]
-check_eq "$(val "$WORK/pace.host" lost)" "$(val "$j" dropped_samples)" \
-	"the host's ramp agrees with the drop counters"
+# Every sample produced was received, dropped or is still unsent (nothing is lost on loopback
+# at this rate). The host's ramp sees a drop only before its last sample: drops after it (with
+# report_data_loss a vicious cycle may leave no later sample) are the produced samples past it
+# that are not unsent.
+next=$(($(val "$WORK/pace.host" last_sample) + 1))
+check_eq "$(val "$WORK/pace.host" lost)" \
+	"$(($(val "$j" dropped_samples) + $(val "$j" dropped_open) + $(val "$j" dropped_before_ready) -
+		(produced - next - $(val "$j" samples_unsent))))" \
+	"the host's ramp agrees with the drop counters (drops after its last sample taken off)"
 
 # virtual clock, no host: RATE TICK_US DURATION -> the elapsed time and samples the test
 # computes (ticks are whole: the first multiple of the tick at or past the duration).

@@ -12,6 +12,7 @@ Needs root (raw sockets).
 """
 import argparse
 import json
+import os
 import socket
 import struct
 
@@ -45,6 +46,14 @@ def udp_seq(pkt, src, dst):
     return struct.unpack("<H", payload[2 + 4:2 + 6])[0]
 
 
+def ready(a):
+    """Tells the test that frames sent from now on are seen: the file holds this pid."""
+    if a.ready_file:
+        with open(a.ready_file + ".tmp", "w") as f:
+            f.write("%d\n" % os.getpid())
+        os.rename(a.ready_file + ".tmp", a.ready_file)
+
+
 def main():
     try:
         forge()
@@ -65,6 +74,7 @@ def forge():
                    help="frame_seq = the last seen + AHEAD (1..1000: inside the host's window)")
     p.add_argument("--data-addr", type=lambda v: int(v, 0), required=True)
     p.add_argument("--txn-id", type=lambda v: int(v, 0), default=0x7FFF0000)
+    p.add_argument("--ready-file", help="created once the sniffing socket is bound")
     p.add_argument("--timeout", type=float, default=20.0,
                    help="give up (exit 1) when no frame comes for this long")
     a = p.parse_args()
@@ -78,6 +88,7 @@ def forge():
         sniff = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
         sniff.settimeout(a.timeout)
         sniff.bind(("lo", 0))
+        ready(a)
         while seen < a.after:
             pkt, addr = sniff.recvfrom(70000)
             if addr[2] == PACKET_OUTGOING:
@@ -98,6 +109,7 @@ def forge():
         s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
         s.settimeout(a.timeout)
         s.bind((a.ifname, 0))
+        ready(a)
         own = s.getsockname()[4]
         while seen < a.after:
             pkt, addr = s.recvfrom(70000)

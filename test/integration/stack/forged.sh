@@ -51,13 +51,13 @@ forged() {
 		--summary-json "$h" 2>"$T/$link.host.err" &
 	rx=$!
 	dgr_wait_listening $rx dgrdma-host "${HOST_T[@]}"
-	"${frun[@]}" python3 "$FORGE" "${FORGE_ARGS[@]}" --after 300 --data-addr $DATA_ADDR >"$g" &
+	"${frun[@]}" python3 "$FORGE" "${FORGE_ARGS[@]}" --after 300 --data-addr $DATA_ADDR \
+		--ready-file "$T/$link.forge.ready" >"$g" &
 	fg=$!
-	# the forger watches from its start: the emulator starts once its socket is open
-	for _ in $(seq 300); do
-		[ -n "$(find /proc/$fg/fd -lname 'socket:*' 2>/dev/null | head -1)" ] && break
-		sleep 0.05
-	done
+	# the emulator starts once the forger's socket is bound (it says so): a look for any socket
+	# of the process saw ip netns exec's own netlink socket, and on a loaded machine the whole
+	# 1 s stream went by before python had started
+	dgr_wait_ready_file "$T/$link.forge.ready" $fg
 	"${erun[@]}" "$FPGA" "${FPGA_T[@]}" --mode adc --rate 20e6 --duration 1 --quiet \
 		--summary-json "$f" &
 	fp=$!
