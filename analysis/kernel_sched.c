@@ -110,6 +110,7 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 			f->writeback = true;
 		} else {
 			f->block = true;
+			f->block_write |= (e->arg & KS_BLOCK_WRITE) != 0;
 		}
 	}
 	if (grow((void **)&k->ev, &k->cap, k->n, sizeof(*k->ev))) {
@@ -253,6 +254,7 @@ static bool holder(const struct replay *r, int c, struct ks_culprit *out)
 		if (f) {
 			out->writeback = f->writeback;
 			out->block = f->block;
+			out->block_write = f->block_write;
 		}
 	}
 	return true;

@@ -22,7 +22,7 @@ enum ks_kind {
 	KS_IRQ_EXIT,	   /* arg: irq number */
 	KS_SOFTIRQ_ENTRY,  /* arg: vector */
 	KS_SOFTIRQ_EXIT,   /* arg: vector */
-	KS_BLOCK_ISSUE,	   /* pid (the issuer, common_pid) */
+	KS_BLOCK_ISSUE,	   /* pid (the issuer, common_pid), arg: KS_BLOCK_WRITE for a write */
 	KS_BLOCK_COMPLETE, /* pid (common_pid) */
 	KS_WRITEBACK,	   /* pid (common_pid): any writeback:* event */
 	KS_EXEC,	   /* pid exec'd: name is its new comm (sched_process_exec) */
@@ -41,6 +41,9 @@ struct ks_event {
 	uint32_t prev_name;	      /* prev_comm */
 };
 
+/* arg of KS_BLOCK_ISSUE: the request writes (block_rq_issue's rwbs holds 'W') */
+#define KS_BLOCK_WRITE 0x1
+
 /* prev_state of sched_switch (kernels 4.14 and later: 1 << index of "SDTtXZPI"; R+ preempted) */
 #define KS_STATE_SLEEPING 0x1
 #define KS_STATE_DISK	  0x2
@@ -55,7 +58,7 @@ struct ks_pidmap {
 
 struct ks_pidflags {
 	int32_t pid;
-	bool writeback, block;
+	bool writeback, block, block_write;
 };
 
 struct kernel_sched {
@@ -97,13 +100,14 @@ enum ks_culprit_kind {
 /* Who had the thread's CPU while it waited (runnable, migrated or interrupted). */
 struct ks_culprit {
 	uint8_t kind;
-	int32_t pid;	/* task: global pid; irq: number; softirq: vector */
-	int32_t tid;	/* task: the pid readers of the trace see (perf_tid), else pid */
-	uint32_t name;	/* ks_intern id (task's comm, IRQ handler) */
-	int16_t prio;	/* task: kernel priority */
-	uint16_t cpu;	/* where it ran */
-	bool writeback; /* task: did writeback in the trace */
-	bool block;	/* task: issued block I/O in the trace */
+	int32_t pid;	  /* task: global pid; irq: number; softirq: vector */
+	int32_t tid;	  /* task: the pid readers of the trace see (perf_tid), else pid */
+	uint32_t name;	  /* ks_intern id (task's comm, IRQ handler) */
+	int16_t prio;	  /* task: kernel priority */
+	uint16_t cpu;	  /* where it ran */
+	bool writeback;	  /* task: did writeback in the trace */
+	bool block;	  /* task: issued block I/O in the trace */
+	bool block_write; /* task: issued block writes in the trace (a disk writer) */
 	uint64_t ns;
 };
 

@@ -117,9 +117,10 @@ void sc_culprit_name(const struct kernel_sched *k, const struct ks_culprit *c, c
 		break;
 	default:
 		snprintf(buf, size, "%s%s", ks_name(k, c->name),
-			 c->writeback ? " (writeback)"
-			 : c->block   ? " (block I/O)"
-				      : "");
+			 c->writeback	  ? " (writeback)"
+			 : c->block_write ? " (block writes)"
+			 : c->block	  ? " (block I/O)"
+					  : "");
 		break;
 	}
 }
@@ -273,8 +274,11 @@ static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_wind
 	default:
 		break;
 	}
-	/* a kworker's block I/O is writeback; a process's own reads and writes are its work */
-	if (top->writeback || (top->block && kworker_named(k, top))) {
+	/*
+	 * a disk writer: writeback events, block writes issued (dd's fsync, a flusher), or a
+	 * kworker's block I/O; a process that only reads the disk is another task at work
+	 */
+	if (top->writeback || top->block_write || (top->block && kworker_named(k, top))) {
 		return SC_CAUSE_WRITEBACK;
 	}
 	if (w->prio >= 0 && top->prio < w->prio) {
@@ -554,6 +558,7 @@ static void print_culprits(struct dgr_pr *p, const struct kernel_sched *k,
 			dgr_pr_i64(p, "prio", NULL, c[i].prio);
 			dgr_pr_bool(p, "writeback", NULL, c[i].writeback);
 			dgr_pr_bool(p, "block_io", NULL, c[i].block);
+			dgr_pr_bool(p, "block_writes", NULL, c[i].block_write);
 		} else if (c[i].kind != KS_CULPRIT_IDLE) {
 			dgr_pr_i64(p, c[i].kind == KS_CULPRIT_IRQ ? "irq" : "vector", NULL,
 				   c[i].pid);

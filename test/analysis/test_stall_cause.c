@@ -173,6 +173,7 @@ static void test_stall_attribution(void)
 	static struct host_analysis h;
 	struct stall_cause sc;
 	struct ha_doorbell d;
+	char name[160];
 	uint64_t t;
 	unsigned int i;
 
@@ -238,6 +239,29 @@ static void test_stall_attribution(void)
 	sc_analyse(&sc, 0, &h, &k);
 	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_OTHER_TASK,
 		 "a process's own block I/O: another task on the CPU, not writeback");
+	sc_free(&sc);
+
+	/* the same stall behind a disk writer (dd's fsync issues block writes): writeback */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 302, "dd", 120);
+	ev(11000100, KS_BLOCK_ISSUE, 1, 302, 0, NULL);
+	ev(11000200, KS_BLOCK_ISSUE, 1, 302, KS_BLOCK_WRITE, NULL);
+	sw(12200000, 1, 302, 1, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_WRITEBACK,
+		 "a process that issued block writes: a disk writer, writeback");
+	sc_culprit_name(&k, &sc.stalls[0].w.c[0], name, sizeof(name));
+	tap_ok(sc.stalls[0].w.c[0].block_write && !strcmp(name, "dd (block writes)"), "named '%s'",
+	       name);
 	sc_free(&sc);
 
 	/* with T: the threshold is T/2 when lower than 10 x p50 */

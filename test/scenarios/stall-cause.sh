@@ -6,9 +6,18 @@
 #   busy     a SCHED_FIFO busy loop (bash) for 300 ms on CPU 0, where the stack's threads are
 #            pinned (--cpu 0; the emulator runs on CPU 1): "higher-priority-task", bash on CPU 0;
 #   stopped  dgrdma-host SIGSTOPped for 300 ms mid-stream: "stopped, no kernel cause";
+#   writer   a disk writer (dd, 256 MiB with fsync to a file on the block device under
+#            $DGR_BUILD, not tmpfs) pinned to CPU 0, the kernel's flusher workqueue held to CPU 0
+#            and vm.dirty_background_bytes lowered to 1 MiB for the run (both restored):
+#            "writeback", the flusher kworker or dd, and --advise's shield, vm.dirty and move;
+#   flood    small UDP datagrams (udp-flood, on CPU 1) into a second veth pair in two namespaces
+#            of the suite's own, the receiving end's rps_cpus steering its NET_RX softirq to
+#            CPU 0: "softirq", NET_RX on CPU 0, and --advise's IRQ affinity and RPS;
 #   clean    no disturbance: no stall is called stopped or blamed on a real-time task, and every
 #            task named as a culprit really ran on that CPU in the kernel trace.
 # Asserts causes and counts, never times. Needs root (perf -a, chrt), perf and 2 CPUs.
+# STALL_CAUSE_RUNS="writer flood" runs only those (default: all; the bad-kernel-trace checks
+# come with busy).
 # make check: slow
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init stall-cause "$@"
@@ -25,6 +34,10 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 
 RATE=2e6
+RUNS=" ${STALL_CAUSE_RUNS:-busy stopped writer flood clean} "
+want() {
+	[[ "$RUNS" == *" $1 "* ]]
+}
 EVENTS=sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_migrate_task
 EVENTS+=,sched:sched_process_exec
 EVENTS+=,irq:irq_handler_entry,irq:irq_handler_exit,irq:softirq_entry,irq:softirq_exit
@@ -114,6 +127,7 @@ one() {
 # once dumpcap, starting on the pinned CPU, held the first doorbell 1.2 s): the disturbance must
 # be among the stalls with its cause and culprit, and --advise's cure of that cause listed at
 # that cause's rank.
+busy_checks() {
 one busy busy
 run="$SCN_OUT/busy"
 check "busy: a stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0" \
@@ -147,6 +161,10 @@ for k in "$bad/missing" "$bad/empty" "$bad/cut" "$(dirname "$(find "$run/trace" 
 		"kernel trace ${k#"$SCN_OUT"/}: refused, exit 2, one line naming it ($(cat "$bad/err"))"
 done
 
+}
+want busy && busy_checks
+
+stopped_checks() {
 one stopped stop_host
 run="$SCN_OUT/stopped"
 check "stopped: the report says 'stopped, no kernel cause'" \
@@ -156,6 +174,104 @@ check "stopped: --advise blames nothing in the kernel for it" \
 check "stopped: a stall (the SIGSTOP) is called stopped, the rx, consumer or tx thread stopped most of its window" \
 	jq -e '[.stall_causes.stalls[] | select(.cause == "stopped" and .shares.stopped > 0.5)] | length >= 1' "$run/stalls.json"
 
+}
+want stopped && stopped_checks
+
+WRITER_SETTINGS=()
+# writer_restore: the machine's writeback settings as they were before writer_setup.
+writer_restore() {
+	local kv
+	for kv in "${WRITER_SETTINGS[@]}"; do
+		echo "${kv#*=}" >"${kv%%=*}" 2>/dev/null
+	done
+	WRITER_SETTINGS=()
+}
+# writer_set FILE VALUE: remembers FILE's value (once), then writes VALUE into it.
+writer_set() {
+	WRITER_SETTINGS+=("$1=$(cat "$1")")
+	echo "$2" >"$1"
+}
+writer() {
+	stream_flowing || return
+	# the flusher (the bdi "writeback" workqueue's kworkers) on CPU 0 only, writing back as
+	# soon as 1 MiB is dirty: the guide's writeback bursts, on the stack's CPU
+	# (the ratio is written back last: setting one of bytes/ratio zeroes the other)
+	writer_set /proc/sys/vm/dirty_background_ratio "$(cat /proc/sys/vm/dirty_background_ratio)"
+	writer_set /proc/sys/vm/dirty_background_bytes 1048576
+	writer_set /sys/devices/virtual/workqueue/writeback/cpumask 1
+	taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
+		2>"$SCN_OUT/writer.dd.log"
+	writer_restore
+}
+
+writer_checks() {
+	local fs
+	fs=$(findmnt -n -o FSTYPE --target "$SCN_OUT")
+	if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ] || [ ! -w /sys/devices/virtual/workqueue/writeback/cpumask ]; then
+		skip "writer: $SCN_OUT is on $fs (no block device) or the flusher's cpumask cannot be set"
+		return
+	fi
+	# the settings come back however the suite ends
+	trap 'rc=$?; writer_restore; (exit $rc); scn_cleanup' EXIT
+	one writer writer
+	run="$SCN_OUT/writer"
+	rm -f "$SCN_OUT/writer.dat"
+	diag "writer: $(tail -1 "$SCN_OUT/writer.dd.log"), on $fs ($(findmnt -n -o SOURCE --target "$SCN_OUT"))"
+	check "writer: a stall caused by writeback on CPU 0 (the flusher kworker or dd, with writeback or block writes)" \
+		jq -e '[.stall_causes.stalls[] | select(.cause == "writeback" and (.culprits[0] | .cpu == 0 and (.comm | test("^(kworker|dd$)")) and (.writeback or .block_writes)))] | length >= 1' "$run/stalls.json"
+	check "writer: the run's causes name writeback with its culprit" \
+		jq -e '.stall_causes.causes | any(.cause == "writeback" and any(.culprits[]; .comm == "dd" or (.comm | startswith("kworker"))) and (.text | test("\\((writeback|block writes)\\)")))' "$run/stalls.json"
+	check "writer: --advise gives vm.dirty and moving the writer at writeback's rank, and the CPU shield" \
+		jq -e '(.stall_causes.causes | map(.cause) | index("writeback") + 1) as $r | [.advice.by_cause[] | select(.addresses == "writeback" and .cause_rank == $r) | .id] as $ids | ($ids | index("vm.dirty_background_bytes") != null and index("move.disk_writer") != null) and any(.advice.by_cause[]; .id == "cpuset.shield")' "$run/stalls.json"
+	check "writer: the text names writeback" grep -qE "CPU 0 ran [^;]*(kworker[^;]* \(writeback\)|dd \(block writes\))" "$run/stalls.txt"
+}
+want writer && writer_checks
+
+FLOOD_NS=()
+flood_setup() {
+	local a="${DGR_LINK_TAG}-fla" b="${DGR_LINK_TAG}-flb"
+	ip netns add "$a" && FLOOD_NS+=("$a") && ip netns add "$b" && FLOOD_NS+=("$b") &&
+		ip link add "${DGR_LINK_TAG}a" type veth peer name "${DGR_LINK_TAG}b" &&
+		ip link set "${DGR_LINK_TAG}a" netns "$a" && ip link set "${DGR_LINK_TAG}b" netns "$b" &&
+		ip -n "$a" addr add 192.0.2.1/30 dev "${DGR_LINK_TAG}a" &&
+		ip -n "$b" addr add 192.0.2.2/30 dev "${DGR_LINK_TAG}b" &&
+		ip -n "$a" link set "${DGR_LINK_TAG}a" up && ip -n "$b" link set "${DGR_LINK_TAG}b" up &&
+		ip netns exec "$b" sh -c "echo 1 >/sys/class/net/${DGR_LINK_TAG}b/queues/rx-0/rps_cpus"
+}
+flood_down() {
+	local n
+	for n in "${FLOOD_NS[@]}"; do
+		ip netns del "$n" 2>/dev/null
+	done
+	FLOOD_NS=()
+}
+flood() {
+	stream_flowing || return
+	ip netns exec "${FLOOD_NS[0]}" taskset -c 1 "$SCN_UDP_FLOOD" --to 192.0.2.2:9 --seconds 1 \
+		>"$SCN_OUT/flood.sent" 2>&1
+}
+
+flood_checks() {
+	SCN_UDP_FLOOD="$DGR_BUILD/test/scenarios/udp-flood"
+	trap 'rc=$?; flood_down; (exit $rc); scn_cleanup' EXIT
+	if ! flood_setup; then
+		not_ok "flood: a second veth pair in two namespaces of the suite's own, rps_cpus 1"
+		return
+	fi
+	one flood flood
+	run="$SCN_OUT/flood"
+	diag "flood: udp-flood $(cat "$SCN_OUT/flood.sent"), received $(ip -n "${FLOOD_NS[1]}" -j -s link show "${DGR_LINK_TAG}b" | jq '.[0].stats64.rx.packets')"
+	flood_down
+	check "flood: a stall caused by the NET_RX softirq on CPU 0" \
+		jq -e '[.stall_causes.stalls[] | select(.cause == "softirq" and (.culprits[0] | .kind == "softirq" and .name == "NET_RX softirq" and .cpu == 0))] | length >= 1' "$run/stalls.json"
+	check "flood: the run's causes name the NET_RX softirq" \
+		jq -e '.stall_causes.causes | any(.cause == "softirq" and (.text | test("CPU 0 ran NET_RX softirq")))' "$run/stalls.json"
+	check "flood: --advise's IRQ affinity and RPS address softirq, at its rank" \
+		jq -e '(.stall_causes.causes | map(.cause) | index("softirq") + 1) as $r | [.advice.by_cause[] | select(.addresses == "softirq" and .cause_rank == $r) | .id] | index("irq.affinity") != null and index("net.rps") != null' "$run/stalls.json"
+}
+want flood && flood_checks
+
+clean_checks() {
 one clean ""
 run="$SCN_OUT/clean"
 check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "stopped")] | length' "$run/stalls.json")" 0 \
@@ -175,4 +291,6 @@ while IFS=$'\t' read -r comm cpu; do
 	fi
 done < <(jq -r '[.stall_causes.stalls[].culprits[]? | select(.kind == "task") | [.comm, .cpu]] | unique | .[] | @tsv' "$run/stalls.json")
 check_eq "$invented" 0 "clean: every culprit named ran on that CPU in the kernel trace (none invented)"
+}
+want clean && clean_checks
 done_testing
