@@ -160,6 +160,24 @@ int32_t ks_local_pid(const struct kernel_sched *k, int32_t global);
 int ks_window(const struct kernel_sched *k, int32_t pid, uint64_t start, uint64_t end,
 	      struct ks_window *w);
 
+/* Who held one CPU from .from to .to (a run of the Resources view's lane). */
+struct ks_run {
+	uint64_t from, to;
+	struct ks_culprit who; /* kind, pid, name, prio, flags of the holder (ns unused) */
+};
+
+#define KS_MAX_RUNS 2000 /* runs kept per window (ks_cpu_runs) */
+
+/*
+ * Fills runs (room for KS_MAX_RUNS) with who held each CPU during
+ * [start, end): tasks, IRQ and softirq handlers, idle, in time order per CPU,
+ * clipped to the window; a CPU's time before its first event in the trace is
+ * left out (unknown). Returns the number of runs; *truncated is set when
+ * the window had more than KS_MAX_RUNS.
+ */
+size_t ks_cpu_runs(const struct kernel_sched *k, uint64_t start, uint64_t end, struct ks_run *runs,
+		   bool *truncated);
+
 /* "running", "runnable", ... */
 const char *ks_state_label(enum ks_state s);
 /* "NET_RX", "TIMER", ... (Linux's softirq vectors), "?" past them. */

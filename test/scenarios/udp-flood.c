@@ -76,9 +76,12 @@ static int parse_to(const char *s, struct sockaddr_in *sa, char *errbuf)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "to", required_argument, NULL, 't' },	  { "seconds", required_argument, NULL, 's' },
-		{ "count", required_argument, NULL, 'c' }, { "size", required_argument, NULL, 'z' },
-		{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
+		{ "to", required_argument, NULL, 't' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	char errbuf[DGR_ERRBUF_SIZE] = "";
 	char payload[1472];
