@@ -123,6 +123,15 @@ one() {
 	jq -r '.stall_causes.causes[].text' "$run/stalls.json" | while read -r l; do diag "$name: $l"; done
 }
 
+# lanes NAME: the run's report with its CSVs, and dgrdma-plot's lanes of its worst stalls
+lanes() {
+	local run="$SCN_OUT/$1"
+	mkdir -p "$run/csv"
+	"$BIN/latency-report" --no-progress --json --kernel-trace "$run/kernel" --csv "$run/csv" "$run" \
+		>"$run/csv/report.json" 2>"$run/csv.err"
+	"$BIN/dgrdma-plot" --kind lanes --stalls 5 --format svg -o "$run/plots" "$run/csv" >/dev/null 2>"$run/plot.err"
+}
+
 # On a shared machine other tasks stall the stream too (tens of ms here and there, each named;
 # once dumpcap, starting on the pinned CPU, held the first doorbell 1.2 s): the disturbance must
 # be among the stalls with its cause and culprit, and --advise's cure of that cause listed at
@@ -177,28 +186,34 @@ check "stopped: a stall (the SIGSTOP) is called stopped, the rx, consumer or tx 
 }
 want stopped && stopped_checks
 
-WRITER_SETTINGS=()
-# writer_restore: the machine's writeback settings as they were before writer_setup.
+WRITER_SAVED=""
+FLOOD_NS=()
+# the machine's writeback settings come back, and the flood's namespaces go, however the suite ends
+trap 'rc=$?; writer_restore; flood_down; (exit $rc); scn_cleanup' EXIT
+VM=/proc/sys/vm
+WB_MASK=/sys/devices/virtual/workqueue/writeback/cpumask
+# writer_restore: the machine's writeback settings as writer saved them. Of the background
+# threshold's two settings one is 0 (writing one zeroes the other; bytes refuses 0): the other
+# is written back.
 writer_restore() {
-	local kv
-	for kv in "${WRITER_SETTINGS[@]}"; do
-		echo "${kv#*=}" >"${kv%%=*}" 2>/dev/null
-	done
-	WRITER_SETTINGS=()
-}
-# writer_set FILE VALUE: remembers FILE's value (once), then writes VALUE into it.
-writer_set() {
-	WRITER_SETTINGS+=("$1=$(cat "$1")")
-	echo "$2" >"$1"
+	local bytes ratio mask
+	[ -n "$WRITER_SAVED" ] || return 0
+	read -r bytes ratio mask <<<"$WRITER_SAVED"
+	echo "$mask" >"$WB_MASK"
+	if [ "$bytes" != 0 ]; then
+		echo "$bytes" >"$VM/dirty_background_bytes"
+	else
+		echo "$ratio" >"$VM/dirty_background_ratio"
+	fi
+	WRITER_SAVED=""
 }
 writer() {
 	stream_flowing || return
 	# the flusher (the bdi "writeback" workqueue's kworkers) on CPU 0 only, writing back as
 	# soon as 1 MiB is dirty: the guide's writeback bursts, on the stack's CPU
-	# (the ratio is written back last: setting one of bytes/ratio zeroes the other)
-	writer_set /proc/sys/vm/dirty_background_ratio "$(cat /proc/sys/vm/dirty_background_ratio)"
-	writer_set /proc/sys/vm/dirty_background_bytes 1048576
-	writer_set /sys/devices/virtual/workqueue/writeback/cpumask 1
+	WRITER_SAVED="$(cat "$VM/dirty_background_bytes") $(cat "$VM/dirty_background_ratio") $(cat "$WB_MASK")"
+	echo 1048576 >"$VM/dirty_background_bytes"
+	echo 1 >"$WB_MASK"
 	taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
 		2>"$SCN_OUT/writer.dd.log"
 	writer_restore
@@ -207,12 +222,10 @@ writer() {
 writer_checks() {
 	local fs
 	fs=$(findmnt -n -o FSTYPE --target "$SCN_OUT")
-	if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ] || [ ! -w /sys/devices/virtual/workqueue/writeback/cpumask ]; then
+	if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ] || [ ! -w "$WB_MASK" ]; then
 		skip "writer: $SCN_OUT is on $fs (no block device) or the flusher's cpumask cannot be set"
 		return
 	fi
-	# the settings come back however the suite ends
-	trap 'rc=$?; writer_restore; (exit $rc); scn_cleanup' EXIT
 	one writer writer
 	run="$SCN_OUT/writer"
 	rm -f "$SCN_OUT/writer.dat"
@@ -224,10 +237,15 @@ writer_checks() {
 	check "writer: --advise gives vm.dirty and moving the writer at writeback's rank, and the CPU shield" \
 		jq -e '(.stall_causes.causes | map(.cause) | index("writeback") + 1) as $r | [.advice.by_cause[] | select(.addresses == "writeback" and .cause_rank == $r) | .id] as $ids | ($ids | index("vm.dirty_background_bytes") != null and index("move.disk_writer") != null) and any(.advice.by_cause[]; .id == "cpuset.shield")' "$run/stalls.json"
 	check "writer: the text names writeback" grep -qE "CPU 0 ran [^;]*(kworker[^;]* \(writeback\)|dd \(block writes\))" "$run/stalls.txt"
+	check_eq "$(grep -E '^ +- at [0-9.]+ s: [0-9.]+ ms' "$run/stalls.txt" | sed -E 's/.*: ([0-9.]+) ms.*/\1/' |
+		awk 'NR > 1 && $1 > last { bad++ } { last = $1 } END { print (NR > 1 ? (bad ? "unsorted" : "worst first") : "fewer than 2") }')" \
+		"worst first" "writer: the text lists the stalls worst first (issue 33, item 4)"
+	lanes writer
+	check "writer: the lanes plot names dd or the flusher in CPU 0's lane of a worst stall" \
+		grep -qE ">(dd \(block writes\)|kworker[^<]* \(writeback\)) [0-9]+%<" "$run/plots/stall-lanes.svg"
 }
 want writer && writer_checks
 
-FLOOD_NS=()
 flood_setup() {
 	local a="${DGR_LINK_TAG}-fla" b="${DGR_LINK_TAG}-flb"
 	ip netns add "$a" && FLOOD_NS+=("$a") && ip netns add "$b" && FLOOD_NS+=("$b") &&
@@ -253,7 +271,6 @@ flood() {
 
 flood_checks() {
 	SCN_UDP_FLOOD="$DGR_BUILD/test/scenarios/udp-flood"
-	trap 'rc=$?; flood_down; (exit $rc); scn_cleanup' EXIT
 	if ! flood_setup; then
 		not_ok "flood: a second veth pair in two namespaces of the suite's own, rps_cpus 1"
 		return
@@ -268,6 +285,9 @@ flood_checks() {
 		jq -e '.stall_causes.causes | any(.cause == "softirq" and (.text | test("CPU 0 ran NET_RX softirq")))' "$run/stalls.json"
 	check "flood: --advise's IRQ affinity and RPS address softirq, at its rank" \
 		jq -e '(.stall_causes.causes | map(.cause) | index("softirq") + 1) as $r | [.advice.by_cause[] | select(.addresses == "softirq" and .cause_rank == $r) | .id] | index("irq.affinity") != null and index("net.rps") != null' "$run/stalls.json"
+	lanes flood
+	check "flood: the lanes plot names the NET_RX softirq in a worst stall's lane" \
+		grep -qE ">NET_RX softirq [0-9]+%<" "$run/plots/stall-lanes.svg"
 }
 want flood && flood_checks
 
