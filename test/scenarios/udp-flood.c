@@ -11,7 +11,6 @@
  * Prints "sent N" on standard output. Exits 0, 2 on bad usage, 3 when the
  * socket cannot be made or a send fails for another reason than a full queue.
  */
-#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
