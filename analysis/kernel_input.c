@@ -99,6 +99,18 @@ static int32_t i32(int64_t v)
 	return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
 }
 
+/* True when a block request's rwbs ("W", "WS", "WM", "R", "RA", "FF", ...) says it writes. */
+static bool rwbs_writes(const bt_field *pl)
+{
+	const bt_field *f =
+	    pl ? bt_field_structure_borrow_member_field_by_name_const(pl, "rwbs") : NULL;
+
+	if (!f || bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) {
+		return false;
+	}
+	return strchr(bt_field_string_get_value(f), 'W') != NULL;
+}
+
 static int16_t i16(int64_t v)
 {
 	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
@@ -199,6 +211,11 @@ static void handle_event(struct kin *in, const bt_message *msg)
 	case KS_SOFTIRQ_EXIT:
 		member_int(pl, "vec", &v);
 		e.arg = v;
+		break;
+	case KS_BLOCK_ISSUE:
+		member_int(pl, "common_pid", &v);
+		e.pid = i32(v);
+		e.arg = rwbs_writes(pl) ? KS_BLOCK_WRITE : 0;
 		break;
 	case KS_EXEC:
 		member_int(pl, "pid", &v);

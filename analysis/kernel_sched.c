@@ -110,6 +110,7 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 			f->writeback = true;
 		} else {
 			f->block = true;
+			f->block_write |= (e->arg & KS_BLOCK_WRITE) != 0;
 		}
 	}
 	if (grow((void **)&k->ev, &k->cap, k->n, sizeof(*k->ev))) {
@@ -253,6 +254,7 @@ static bool holder(const struct replay *r, int c, struct ks_culprit *out)
 		if (f) {
 			out->writeback = f->writeback;
 			out->block = f->block;
+			out->block_write = f->block_write;
 		}
 	}
 	return true;
@@ -458,6 +460,99 @@ int ks_window(const struct kernel_sched *k, int32_t pid, uint64_t start, uint64_
 	qsort(w->c, w->n_c, sizeof(w->c[0]), by_time_desc);
 	free(r);
 	return 0;
+}
+
+static bool same_holder(const struct ks_culprit *a, const struct ks_culprit *b)
+{
+	return a->kind == b->kind && a->pid == b->pid && a->name == b->name;
+}
+
+/* The run of CPU c since since, closed at to (clipped to [start, end)), into runs. */
+static void close_run(const struct ks_culprit *who, uint64_t since, uint64_t to, uint64_t start,
+		      uint64_t end, struct ks_run *runs, size_t *n, bool *truncated)
+{
+	uint64_t from = since > start ? since : start;
+
+	if (to > end) {
+		to = end;
+	}
+	if (!who->kind || to <= from) {
+		return;
+	}
+	if (*n == KS_MAX_RUNS) {
+		*truncated = true;
+		return;
+	}
+	runs[*n].from = from;
+	runs[*n].to = to;
+	runs[*n].who = *who;
+	(*n)++;
+}
+
+static int by_cpu_then_time(const void *a, const void *b)
+{
+	const struct ks_run *x = a, *y = b;
+
+	if (x->who.cpu != y->who.cpu) {
+		return x->who.cpu < y->who.cpu ? -1 : 1;
+	}
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+size_t ks_cpu_runs(const struct kernel_sched *k, uint64_t start, uint64_t end, struct ks_run *runs,
+		   bool *truncated)
+{
+	struct replay *r;
+	struct ks_window w;
+	struct ks_culprit *now = NULL;
+	uint64_t *since = NULL;
+	size_t i, n = 0;
+	unsigned int c;
+
+	*truncated = false;
+	r = calloc(1, sizeof(*r));
+	now = calloc(KS_MAX_CPUS, sizeof(*now));
+	since = calloc(KS_MAX_CPUS, sizeof(*since));
+	if (!r || !now || !since) {
+		goto out;
+	}
+	memset(&w, 0, sizeof(w));
+	r->k = k;
+	r->w = &w; /* the replay's thread: none (pid -1 matches no event) */
+	r->cpu_of = -1;
+	for (i = 0; i < KS_MAX_CPUS; i++) {
+		r->cpu[i].pid = -1;
+		r->cpu[i].softirq = -1;
+	}
+	for (i = 0; i < k->n && k->ev[i].ts < end; i++) {
+		const struct ks_event *e = &k->ev[i];
+		struct ks_culprit h;
+
+		apply(r, -1, e);
+		w.n_c = 0;
+		if (!holder(r, e->cpu, &h)) {
+			continue;
+		}
+		if (!same_holder(&h, &now[e->cpu])) {
+			close_run(&now[e->cpu], since[e->cpu], e->ts, start, end, runs, &n,
+				  truncated);
+			now[e->cpu] = h;
+			since[e->cpu] = e->ts;
+		} else if (h.kind == KS_CULPRIT_TASK) {
+			now[e->cpu].prio = h.prio;
+		}
+	}
+	/* up to the window's end, or the trace's last event when it ends before */
+	for (c = 0; c < KS_MAX_CPUS; c++) {
+		close_run(&now[c], since[c], k->n && k->last_ts < end ? k->last_ts : end, start,
+			  end, runs, &n, truncated);
+	}
+	qsort(runs, n, sizeof(runs[0]), by_cpu_then_time);
+out:
+	free(r);
+	free(now);
+	free(since);
+	return n;
 }
 
 const char *ks_state_label(enum ks_state s)

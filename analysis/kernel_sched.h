@@ -22,7 +22,7 @@ enum ks_kind {
 	KS_IRQ_EXIT,	   /* arg: irq number */
 	KS_SOFTIRQ_ENTRY,  /* arg: vector */
 	KS_SOFTIRQ_EXIT,   /* arg: vector */
-	KS_BLOCK_ISSUE,	   /* pid (the issuer, common_pid) */
+	KS_BLOCK_ISSUE,	   /* pid (the issuer, common_pid), arg: KS_BLOCK_WRITE for a write */
 	KS_BLOCK_COMPLETE, /* pid (common_pid) */
 	KS_WRITEBACK,	   /* pid (common_pid): any writeback:* event */
 	KS_EXEC,	   /* pid exec'd: name is its new comm (sched_process_exec) */
@@ -41,6 +41,9 @@ struct ks_event {
 	uint32_t prev_name;	      /* prev_comm */
 };
 
+/* arg of KS_BLOCK_ISSUE: the request writes (block_rq_issue's rwbs holds 'W') */
+#define KS_BLOCK_WRITE 0x1
+
 /* prev_state of sched_switch (kernels 4.14 and later: 1 << index of "SDTtXZPI"; R+ preempted) */
 #define KS_STATE_SLEEPING 0x1
 #define KS_STATE_DISK	  0x2
@@ -55,7 +58,7 @@ struct ks_pidmap {
 
 struct ks_pidflags {
 	int32_t pid;
-	bool writeback, block;
+	bool writeback, block, block_write;
 };
 
 struct kernel_sched {
@@ -97,13 +100,14 @@ enum ks_culprit_kind {
 /* Who had the thread's CPU while it waited (runnable, migrated or interrupted). */
 struct ks_culprit {
 	uint8_t kind;
-	int32_t pid;	/* task: global pid; irq: number; softirq: vector */
-	int32_t tid;	/* task: the pid readers of the trace see (perf_tid), else pid */
-	uint32_t name;	/* ks_intern id (task's comm, IRQ handler) */
-	int16_t prio;	/* task: kernel priority */
-	uint16_t cpu;	/* where it ran */
-	bool writeback; /* task: did writeback in the trace */
-	bool block;	/* task: issued block I/O in the trace */
+	int32_t pid;	  /* task: global pid; irq: number; softirq: vector */
+	int32_t tid;	  /* task: the pid readers of the trace see (perf_tid), else pid */
+	uint32_t name;	  /* ks_intern id (task's comm, IRQ handler) */
+	int16_t prio;	  /* task: kernel priority */
+	uint16_t cpu;	  /* where it ran */
+	bool writeback;	  /* task: did writeback in the trace */
+	bool block;	  /* task: issued block I/O in the trace */
+	bool block_write; /* task: issued block writes in the trace (a disk writer) */
 	uint64_t ns;
 };
 
@@ -155,6 +159,24 @@ int32_t ks_local_pid(const struct kernel_sched *k, int32_t global);
  */
 int ks_window(const struct kernel_sched *k, int32_t pid, uint64_t start, uint64_t end,
 	      struct ks_window *w);
+
+/* Who held one CPU from .from to .to (a run of the Resources view's lane). */
+struct ks_run {
+	uint64_t from, to;
+	struct ks_culprit who; /* kind, pid, name, prio, flags of the holder (ns unused) */
+};
+
+#define KS_MAX_RUNS 2000 /* runs kept per window (ks_cpu_runs) */
+
+/*
+ * Fills runs (room for KS_MAX_RUNS) with who held each CPU during
+ * [start, end): tasks, IRQ and softirq handlers, idle, in time order per CPU,
+ * clipped to the window; a CPU's time before its first event in the trace is
+ * left out (unknown). Returns the number of runs; *truncated is set when
+ * the window had more than KS_MAX_RUNS.
+ */
+size_t ks_cpu_runs(const struct kernel_sched *k, uint64_t start, uint64_t end, struct ks_run *runs,
+		   bool *truncated);
 
 /* "running", "runnable", ... */
 const char *ks_state_label(enum ks_state s);

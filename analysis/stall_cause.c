@@ -19,6 +19,11 @@ int sc_init(struct stall_cause *sc)
 
 void sc_free(struct stall_cause *sc)
 {
+	unsigned int i;
+
+	for (i = 0; sc->stalls && i < sc->n_stalls; i++) {
+		free(sc->stalls[i].runs);
+	}
 	free(sc->bells);
 	free(sc->stalls);
 	memset(sc, 0, sizeof(*sc));
@@ -117,9 +122,10 @@ void sc_culprit_name(const struct kernel_sched *k, const struct ks_culprit *c, c
 		break;
 	default:
 		snprintf(buf, size, "%s%s", ks_name(k, c->name),
-			 c->writeback ? " (writeback)"
-			 : c->block   ? " (block I/O)"
-				      : "");
+			 c->writeback	  ? " (writeback)"
+			 : c->block_write ? " (block writes)"
+			 : c->block	  ? " (block I/O)"
+					  : "");
 		break;
 	}
 }
@@ -273,8 +279,11 @@ static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_wind
 	default:
 		break;
 	}
-	/* a kworker's block I/O is writeback; a process's own reads and writes are its work */
-	if (top->writeback || (top->block && kworker_named(k, top))) {
+	/*
+	 * a disk writer: writeback events, block writes issued (dd's fsync, a flusher), or a
+	 * kworker's block I/O; a process that only reads the disk is another task at work
+	 */
+	if (top->writeback || top->block_write || (top->block && kworker_named(k, top))) {
 		return SC_CAUSE_WRITEBACK;
 	}
 	if (w->prio >= 0 && top->prio < w->prio) {
@@ -524,6 +533,14 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 		ks_window(k, ks_global_pid(k, s->tid), s->stage_start, s->stage_end, &s->w);
 		s->attributed = true;
 		s->cause = cause_of(k, &s->w);
+		if (i < SC_LANES_STALLS) {
+			s->runs = malloc(KS_MAX_RUNS * sizeof(*s->runs));
+			if (!s->runs) {
+				goto out;
+			}
+			s->n_runs = ks_cpu_runs(k, s->stage_start, s->stage_end, s->runs,
+						&s->runs_truncated);
+		}
 	}
 	rank_causes(sc);
 	ret = 0;
@@ -554,6 +571,7 @@ static void print_culprits(struct dgr_pr *p, const struct kernel_sched *k,
 			dgr_pr_i64(p, "prio", NULL, c[i].prio);
 			dgr_pr_bool(p, "writeback", NULL, c[i].writeback);
 			dgr_pr_bool(p, "block_io", NULL, c[i].block);
+			dgr_pr_bool(p, "block_writes", NULL, c[i].block_write);
 		} else if (c[i].kind != KS_CULPRIT_IDLE) {
 			dgr_pr_i64(p, c[i].kind == KS_CULPRIT_IRQ ? "irq" : "vector", NULL,
 				   c[i].pid);
@@ -562,6 +580,40 @@ static void print_culprits(struct dgr_pr *p, const struct kernel_sched *k,
 		dgr_pr_ns(p, "ns", NULL, c[i].ns);
 		dgr_pr_dbl(p, "share", NULL, window_ns ? (double)c[i].ns / (double)window_ns : 0,
 			   3);
+		dgr_pr_obj_end(p);
+	}
+	dgr_pr_arr_end(p);
+}
+
+/*
+ * Who held each CPU during the stall's window, as offsets from its start: the
+ * lanes of dgrdma-plot's stall-lanes plot (Trace Compass's Resources view).
+ */
+static void print_runs(struct dgr_pr *p, const struct stall_cause *sc, const struct sc_stall *s)
+{
+	static const char *const kinds[] = { "?", "task", "irq", "softirq", "idle" };
+	int32_t late = ks_global_pid(sc->k, s->tid);
+	size_t i;
+
+	dgr_pr_u64(p, "cpus", NULL, (uint64_t)sc->k->max_cpu + 1);
+	dgr_pr_bool(p, "cpu_runs_truncated", NULL, s->runs_truncated);
+	dgr_pr_arr_begin(p, "cpu_runs", NULL);
+	for (i = 0; i < s->n_runs; i++) {
+		const struct ks_run *r = &s->runs[i];
+		char name[160];
+
+		sc_culprit_name(sc->k, &r->who, name, sizeof(name));
+		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_u64(p, "cpu", NULL, r->who.cpu);
+		dgr_pr_ns(p, "from_ns", NULL, r->from - s->stage_start);
+		dgr_pr_ns(p, "to_ns", NULL, r->to - s->stage_start);
+		dgr_pr_str(p, "kind", NULL, r->who.kind < 5 ? kinds[r->who.kind] : "?");
+		dgr_pr_str(p, "name", NULL, name);
+		if (r->who.kind == KS_CULPRIT_TASK) {
+			dgr_pr_i64(p, "pid", NULL, r->who.tid);
+			dgr_pr_i64(p, "prio", NULL, r->who.prio);
+			dgr_pr_bool(p, "late_thread", NULL, r->who.pid == late);
+		}
 		dgr_pr_obj_end(p);
 	}
 	dgr_pr_arr_end(p);
@@ -641,6 +693,9 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 		dgr_pr_i64(p, "cpu", NULL, s->w.cpu);
 		dgr_pr_i64(p, "prio", NULL, s->w.prio);
 		print_culprits(p, sc->k, s->w.c, s->w.n_c, win);
+		if (s->runs) {
+			print_runs(p, sc, s);
+		}
 	}
 	dgr_pr_obj_end(p);
 }

@@ -19,8 +19,9 @@
 #include "host_events.h"
 #include "kernel_sched.h"
 
-#define SC_MAX_STALLS 256 /* stalls kept (the worst); more are counted */
-#define SC_MAX_CAUSES 16
+#define SC_MAX_STALLS	256 /* stalls kept (the worst); more are counted */
+#define SC_MAX_CAUSES	16
+#define SC_LANES_STALLS 5 /* the worst stalls given who ran on every CPU (cpu_runs) */
 
 enum sc_stage {
 	SC_STAGE_KERNEL = 0, /* the frame's arrival -> the stack read it (txn_complete) */
@@ -66,6 +67,9 @@ struct sc_stall {
 	bool attributed; /* the kernel window was computed */
 	struct ks_window w;
 	enum sc_cause cause;
+	struct ks_run *runs; /* who held each CPU in the stage's window (the worst few only) */
+	size_t n_runs;
+	bool runs_truncated;
 };
 
 struct sc_cause_sum {

@@ -130,6 +130,69 @@ done
 "$PLOT" -o "$tmp/bad" --size 600x700 "$csv" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c "'600x700' is out of range 640..7680 x 400..4320" "$tmp/err")" "2 1" "a --size out of range is named with the range"
 
+# The worst stalls' lanes (issue 33, item 4): one panel per stall that latency-report gave
+# cpu_runs, one lane per CPU, the culprits named in their lane, the late thread marked.
+mkdir -p "$tmp/lanes"
+cp "$csv/doorbells.csv" "$csv/host_doorbells.csv" "$tmp/lanes/"
+cat >"$tmp/lanes/report.json" <<'JSON'
+{"stall_causes": {"stalls": [
+ {"doorbell_time_s": 0.1, "duration_ns": 10200000, "stage": "kernel", "stage_ns": 10000000,
+  "thread": "rx", "tid": 142, "cause": "writeback",
+  "culprits": [{"kind": "task", "name": "dd (block writes)", "comm": "dd", "cpu": 0}],
+  "cpus": 2, "cpu_runs_truncated": false, "cpu_runs": [
+  {"cpu": 0, "from_ns": 0, "to_ns": 8000000, "kind": "task", "name": "dd (block writes)", "pid": 77, "prio": 120, "late_thread": false},
+  {"cpu": 0, "from_ns": 8000000, "to_ns": 10000000, "kind": "task", "name": "dgrdma-host", "pid": 142, "prio": 120, "late_thread": true},
+  {"cpu": 1, "from_ns": 0, "to_ns": 3000000, "kind": "softirq", "name": "NET_RX softirq"},
+  {"cpu": 1, "from_ns": 3000000, "to_ns": 9800000, "kind": "task", "name": "kworker/u4:2 (writeback)", "pid": 55, "prio": 120, "late_thread": false},
+  {"cpu": 1, "from_ns": 9800000, "to_ns": 10000000, "kind": "idle", "name": "nothing (idle)"}]},
+ {"doorbell_time_s": 0.15, "duration_ns": 5000000, "stage": "stack", "stage_ns": 4000000,
+  "thread": "consumer", "tid": 144, "cause": "higher-priority-task",
+  "culprits": [{"kind": "task", "name": "bash", "comm": "bash", "cpu": 0}],
+  "cpus": 2, "cpu_runs_truncated": false, "cpu_runs": [
+  {"cpu": 0, "from_ns": 0, "to_ns": 4000000, "kind": "task", "name": "bash", "pid": 90, "prio": 49, "late_thread": false},
+  {"cpu": 1, "from_ns": 0, "to_ns": 4000000, "kind": "irq", "name": "IRQ 36 virtio1-req.0"}]},
+ {"doorbell_time_s": 0.18, "duration_ns": 3000000, "stage": "kernel", "stage_ns": 2900000,
+  "thread": "rx", "tid": 142, "cause": "other-task", "culprits": []}]}}
+JSON
+"$PLOT" -o "$tmp/lanes/out" --kind lanes "$tmp/lanes" >"$tmp/lanes/list" 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(tr '\n' ' ' <"$tmp/lanes/list")" "$tmp/lanes/out/stall-lanes.png $tmp/lanes/out/stall-lanes.svg " \
+	"--kind lanes: stall-lanes.png and .svg"
+if valid_png "$tmp/lanes/out/stall-lanes.png" && valid_svg "$tmp/lanes/out/stall-lanes.svg"; then
+	ok "stall-lanes: a valid 1200x700 PNG and well-formed SVG"
+else
+	not_ok "stall-lanes: a valid 1200x700 PNG and well-formed SVG"
+fi
+check_eq "$("$CHECK" png "$tmp/lanes/out/stall-lanes.png" 2>&1)" "1200x700 0" "stall-lanes.png: nothing cut by the image's edge"
+lsvg="$tmp/lanes/out/stall-lanes.svg"
+check_eq "$(grep -c '>CPU 0<' "$lsvg") $(grep -c '>CPU 1<' "$lsvg")" "2 2" \
+	"stall-lanes: a lane for CPU 0 and CPU 1 in each of the two stalls with cpu_runs (the third has none)"
+check_eq "$(grep -o '>#[0-9]: [^<]*<' "$lsvg" | tr '\n' ';')" \
+	">#1: 10.2 ms (doorbell at 0.1 s), waited in the kernel (rx thread 142); cause: writeback, dd (block writes) on CPU 0<;>#2: 5 ms (doorbell at 0.15 s), waited in the stack (consumer thread 144); cause: higher-priority-task, bash on CPU 0<;" \
+	"stall-lanes: one panel per stall, worst first, titled with its duration, stage, thread and cause"
+# a name is drawn once per run over 5% of the window: dd 80%, the late thread 20%, the softirq
+# 30%, the kworker 68%; the idle 2% and anything under 5% go unnamed
+for name in "dd (block writes) 80%" "dgrdma-host 20% (the late thread)" "NET_RX softirq 30%" \
+	"kworker/u4:2 (writeback) 68%" "bash 100%" "IRQ 36 virtio1-req.0 100%"; do
+	check "stall-lanes: '$name' named in its lane" grep -qF ">$name<" "$lsvg"
+done
+check_eq "$(grep -c '>nothing (idle)' "$lsvg")" 0 "stall-lanes: idle time is drawn, not named"
+# colours: the late thread green, writeback brown, softirq orange, IRQ red, real-time purple,
+# each drawn beyond its legend's sample
+for rgb in 2ca02c 8c564b ff7f0e d62728 9467bd; do
+	re="rgb\( *$((16#${rgb:0:2})), *$((16#${rgb:2:2})), *$((16#${rgb:4:2}))\)"
+	n=$(grep -oE "$re" "$lsvg" | wc -l)
+	check "stall-lanes: runs drawn in #$rgb ($n times with the legend's)" [ "$n" -ge 2 ]
+done
+"$PLOT" -o "$tmp/lanes/one" --kind lanes --format svg --stalls 1 "$tmp/lanes" >/dev/null 2>&1
+check_eq "$(grep -c '>#[0-9]: ' "$tmp/lanes/one/stall-lanes.svg")" 1 "--stalls 1: the worst stall only"
+for bad in 0 6 x; do
+	"$PLOT" -o "$tmp/bad" --kind lanes --stalls "$bad" "$tmp/lanes" >/dev/null 2>"$tmp/err"
+	check_eq "$? $(grep -c -e "--stalls: '$bad' is out of range 1..5" -e "--stalls: '$bad' is not a whole number (accepted: 1..5)" "$tmp/err")" \
+		"2 1" "--stalls $bad: refused, the range named"
+done
+"$PLOT" -o "$tmp/lanes/none" --kind lanes "$csv" >/dev/null 2>"$tmp/err"
+check_eq "$? $(grep -c 'lanes plot skipped' "$tmp/err")" "0 1" "no report with cpu_runs: the lanes plot is skipped with a note"
+
 # A stall 1000 times the typical latency: a logarithmic axis without --log; --linear refuses it.
 mkdir -p "$tmp/stall"
 awk 'BEGIN {

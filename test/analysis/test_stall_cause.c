@@ -173,6 +173,7 @@ static void test_stall_attribution(void)
 	static struct host_analysis h;
 	struct stall_cause sc;
 	struct ha_doorbell d;
+	char name[160];
 	uint64_t t;
 	unsigned int i;
 
@@ -240,6 +241,29 @@ static void test_stall_attribution(void)
 		 "a process's own block I/O: another task on the CPU, not writeback");
 	sc_free(&sc);
 
+	/* the same stall behind a disk writer (dd's fsync issues block writes): writeback */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 302, "dd", 120);
+	ev(11000100, KS_BLOCK_ISSUE, 1, 302, 0, NULL);
+	ev(11000200, KS_BLOCK_ISSUE, 1, 302, KS_BLOCK_WRITE, NULL);
+	sw(12200000, 1, 302, 1, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_WRITEBACK,
+		 "a process that issued block writes: a disk writer, writeback");
+	sc_culprit_name(&k, &sc.stalls[0].w.c[0], name, sizeof(name));
+	tap_ok(sc.stalls[0].w.c[0].block_write && !strcmp(name, "dd (block writes)"), "named '%s'",
+	       name);
+	sc_free(&sc);
+
 	/* with T: the threshold is T/2 when lower than 10 x p50 */
 	sc_init(&sc);
 	for (i = 0; i < 20; i++) {
@@ -270,6 +294,41 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 }
 
+/* who held each CPU in a window: the lanes of the stall-lanes plot */
+static void test_cpu_runs(void)
+{
+	static struct ks_run runs[KS_MAX_RUNS];
+	bool truncated = true;
+	size_t n;
+	char name[160];
+
+	fresh();
+	sw(0, 0, 0, 0, 120, 10, "dd", 120);
+	ev(1, KS_BLOCK_ISSUE, 0, 10, KS_BLOCK_WRITE, NULL);
+	ev(100, KS_SOFTIRQ_ENTRY, 0, 0, 3, NULL);
+	ev(150, KS_SOFTIRQ_EXIT, 0, 0, 3, NULL);
+	sw(200, 0, 10, 1, 120, 20, "consumer", 120);
+	sw(260, 1, 0, 0, 120, 30, "bash", 49);
+	sw(400, 0, 20, 1, 120, 0, "swapper/0", 120);
+	n = ks_cpu_runs(&k, 50, 300, runs, &truncated);
+	TAP_EQ_U(n, 5, "five runs in [50, 300): dd, NET_RX, dd, consumer on CPU 0; bash on CPU 1");
+	tap_ok(!truncated, "not truncated");
+	sc_culprit_name(&k, &runs[0].who, name, sizeof(name));
+	tap_ok(runs[0].who.cpu == 0 && runs[0].from == 50 && runs[0].to == 100 &&
+		   !strcmp(name, "dd (block writes)"),
+	       "CPU 0 50..100: '%s' (clipped to the window)", name);
+	sc_culprit_name(&k, &runs[1].who, name, sizeof(name));
+	tap_ok(runs[1].from == 100 && runs[1].to == 150 && !strcmp(name, "NET_RX softirq"),
+	       "CPU 0 100..150: '%s'", name);
+	tap_ok(runs[2].from == 150 && runs[2].to == 200 && runs[2].who.pid == 10,
+	       "CPU 0 150..200: dd again");
+	tap_ok(runs[3].from == 200 && runs[3].to == 300 && runs[3].who.pid == 20,
+	       "CPU 0 200..300: the consumer, up to the window's end");
+	tap_ok(runs[4].who.cpu == 1 && runs[4].from == 260 && runs[4].to == 300 &&
+		   runs[4].who.pid == 30 && runs[4].who.prio == 49,
+	       "CPU 1 from its first event only (before it: unknown): bash, priority 49");
+}
+
 int main(void)
 {
 	ks_init(&k);
@@ -279,6 +338,7 @@ int main(void)
 	test_exec_renames();
 	test_pid_map_and_trace_end();
 	test_stall_attribution();
+	test_cpu_runs();
 	ks_free(&k);
 	return tap_done();
 }

@@ -16,3 +16,10 @@ CHECK_SUITES += $(SCENARIOS_CHECK)
 scenarios: all
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(SCENARIOS_ALL)
+
+# stall-cause.sh's softirq flood: bounded small UDP datagrams to a veth the suite made itself.
+SCN_UDP_FLOOD := $(BUILD)/test/scenarios/udp-flood
+$(SCN_UDP_FLOOD): $(BUILD)/obj/test/scenarios/udp-flood.o $(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+CHECK_DEPS += $(SCN_UDP_FLOOD)
