@@ -5,7 +5,7 @@ CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
 	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture
-CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
+CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/docs_index.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
 # The command-line conventions of every tool (docs/cli.md), the exported API of libdgrdma.so,
