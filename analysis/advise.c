@@ -2,8 +2,7 @@
 /* --advise through libdgrtune (see advise.h). */
 #include <string.h>
 
-#include <dgrdma/tune.h>
-
+#include "tune.h"
 #include "advise.h"
 
 static enum dgr_tune_regime to_tune_regime(enum regime r)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --advise: after the verdict, check this host's settings with libdgrtune
- * (issue 9, dgrdma/tune.h) and list the ones the tuning guide would change
+ * (issue 9, stack/tune/tune.h) and list the ones the tuning guide would change
  * for the regime found, through latency-report's print layer.
  */
 #ifndef DGR_ANALYSIS_ADVISE_H
 #define DGR_ANALYSIS_ADVISE_H
 
+#include "print.h"
 #include "classify.h"
 #include "stall_cause.h"
-#include <dgrdma/print.h>
 
 struct advise_opts {
 	const char *root;  /* "/" or a fake root (tests) */

@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "capture_set.h"
 #include "pcap_input.h"
 

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
 #include "classify.h"
 
 const char *regime_label(enum regime r)

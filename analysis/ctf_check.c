@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "ctf_check.h"
 
 #define MAX_NESTING 256

@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "ctf_check.h"
 #include "ctf_input.h"
 

@@ -13,9 +13,9 @@
 
 #include <babeltrace2/babeltrace.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "kernel_input.h"
 
 struct kin {

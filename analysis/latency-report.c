@@ -17,11 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
 #include <dgrdma/host.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
+#include "print.h"
 #include "advise.h"
 #include "capture_set.h"
 #include "classify.h"
@@ -34,7 +35,6 @@
 #include "kernel_sched.h"
 #include "live.h"
 #include "pcap_input.h"
-#include <dgrdma/print.h>
 #include "report.h"
 #include "run_folder.h"
 #include "run_info.h"

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
 #include "live.h"
 
 void live_init(struct live_acc *a)

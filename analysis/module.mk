@@ -13,8 +13,9 @@ analysis: $(DGRDMA_GEN)
 
 # latency-report: libpcap + libbabeltrace2 + jansson (run.json) + the project's codec and reassembler.
 CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>/dev/null)
-# stack/module.mk is included after this file: name the library directly.
-ANALYSIS_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
+# stack/module.mk is included after this file: name the library directly, after the tools'
+# internal archive (stack/cli/: command-line values, the print layer).
+ANALYSIS_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).

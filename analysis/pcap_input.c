@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/transport.h>
 
+#include "cli.h"
 #include "pcap_input.h"
 
 #define ETHERTYPE_IPV4	   0x0800

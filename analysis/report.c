@@ -6,8 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
 #include "report.h"
 #include "stall_cause.h"
 

@@ -8,11 +8,10 @@
 
 #include <stdbool.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
+#include "print.h"
 #include "classify.h"
 #include "host_events.h"
-#include <dgrdma/print.h>
 #include "run_folder.h"
 #include "run_info.h"
 #include "stats.h"

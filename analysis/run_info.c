@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "run_info.h"
 #include "run_info_v1.h"
 

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/proto.h>
 
+#include "cli.h"
 #include "run_info.h"
 #include "run_info_v1.h"
 

@@ -14,8 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <dgrdma/print.h>
-
+#include "print.h"
 #include "host_events.h"
 #include "kernel_sched.h"
 

@@ -12,7 +12,7 @@
  *                piggy-backing, fault injection, sendmmsg batches
  *   rxpath.c     frames in: ACK tracker, validation, transaction record
  *   dcp_server.c DCP requests: discovery, admin space, properties (control ops: worker.c)
- *   props.c      the property map (docs/fpga.md section 4) and its dump (dgrdma/print.h)
+ *   props.c      the property map (docs/fpga.md section 4) and its dump (stack/cli/print.h)
  */
 #ifndef DGRDMA_FPGA_EMU_H
 #define DGRDMA_FPGA_EMU_H

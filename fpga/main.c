@@ -14,8 +14,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
+#include "transport_opts.h"
 #include "dgrdma-version.h"
 #include "emu.h"
 #include "loop.h"

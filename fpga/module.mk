@@ -7,11 +7,11 @@ FPGA_LIB_SRCS := $(filter-out fpga/main.c,$(wildcard fpga/*.c))
 FPGA_LIB_OBJS := $(call objs,$(FPGA_LIB_SRCS))
 FPGA_BIN := $(BUILD)/bin/dgrdma-fpga
 # stack/module.mk is read after this file: name its library by path
-FPGA_LINK := $(BUILD)/lib/libdgrdma.a $(LIBDGRTP_A)
+FPGA_LINK := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a $(LIBDGRTP_A)
 FPGA_LIBS := -lpthread -lm $(TP_LIBS)
 ifneq ($(findstring DGR_NO_TRACE,$(CFLAGS)),)
 # tracing compiled out: no probes, no lttng-ust
-FPGA_LINK := $(BUILD)/lib/libdgrdma.a
+FPGA_LINK := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 FPGA_LIBS := -lpthread -lm
 endif
 PROGRAMS += $(FPGA_BIN)
@@ -29,7 +29,8 @@ $(BUILD)/test/fpga/unit/%: $(BUILD)/obj/test/unit/fpga/%.o $(FPGA_LIB_OBJS) $(FP
 
 # Integration: a minimal in-test host (codec + transport) against dgrdma-fpga.
 FPGA_TEST_HOST := $(BUILD)/test/fpga/fpga-test-host
-$(FPGA_TEST_HOST): $(call objs,test/integration/fpga/fpga_test_host.c) $(BUILD)/lib/libdgrdma.a
+$(FPGA_TEST_HOST): $(call objs,test/integration/fpga/fpga_test_host.c) $(LIBDGRCLI_A) \
+		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -lm
 
@@ -56,9 +57,10 @@ install-fpga: $(FPGA_BIN)
 # libFuzzer harness of the receive path and the DCP server (make fuzz-fpga).
 FPGA_FUZZ := $(BUILD)/fuzz/fuzz_fpga_rx
 FUZZ_TARGETS += fuzz-fpga
-$(FPGA_FUZZ): test/unit/fpga/fuzz_fpga_rx.c $(FPGA_LIB_SRCS) $(wildcard stack/src/*.c)
+$(FPGA_FUZZ): test/unit/fpga/fuzz_fpga_rx.c $(FPGA_LIB_SRCS) $(wildcard stack/src/*.c) \
+		$(wildcard stack/cli/*.c)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Itracepoints \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Itracepoints \
 		-DDGR_NO_TRACE -D_GNU_SOURCE -o $@ $^ -lpthread -lm
 .PHONY: fuzz-fpga
 fuzz-fpga: $(FPGA_FUZZ)

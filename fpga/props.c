@@ -2,14 +2,13 @@
 /*
  * The DCP property space of the emulated workers (docs/fpga.md section 4 is
  * generated from this table) and the summary, text and JSON from the same
- * loop through the print layer (dgrdma/print.h).
+ * loop through the print layer (stack/cli/print.h).
  */
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
-#include <dgrdma/print.h>
-
+#include "print.h"
 #include "emu.h"
 
 const char *const fpga_worker_names[DGR_WORKER_COUNT] = {

@@ -19,8 +19,11 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wconversion -Wno-sign-conversion \
 	-Wstrict-prototypes -Wmissing-prototypes -Wundef -Wpointer-arith
+# stack/include: the installed library's API. stack/cli and stack/tune: the tools' internal
+# archives (command-line values, the print layer, the tuning checks), never installed;
+# test/install/library_layers.sh checks that the library's own files use neither.
 BASE_CFLAGS := -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fno-strict-aliasing \
-	-Istack/include -I$(BUILD)/gen
+	-Istack/include -Istack/cli -Istack/tune -I$(BUILD)/gen
 BASE_LDFLAGS :=
 ifeq ($(SAN),1)
 BASE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -64,6 +67,10 @@ $(BUILD)/obj/%.o: %.c | $(VERSION_H)
 $(BUILD)/pic/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(firstword $(subst /, ,$<))) -fPIC -MMD -MP -c -o $@ $<
+
+# The tools' internal archive (stack/cli/module.mk), named here because every part links it
+# and module.mk files are read in name order.
+LIBDGRCLI_A = $(BUILD)/lib/libdgrcli.a
 
 # Turn a list of sources into the matching object paths.
 objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))

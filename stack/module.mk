@@ -10,8 +10,9 @@ LIBDGRDMA_A := $(BUILD)/lib/libdgrdma.a
 LIBDGRDMA_SO := $(BUILD)/lib/libdgrdma.so
 LIBRARIES += $(LIBDGRDMA_A) $(LIBDGRDMA_SO)
 STACK_LIBS := -lpthread
-# what a program using the host stack (conn.c and the threads) links
-STACK_PROG_LIBS := $(LIBDGRDMA_A) $(LIBDGRTP_A) $(TP_LIBS) -lpthread
+# what a program using the host stack (conn.c and the threads) links: the tools' internal
+# archive first (it calls the library)
+STACK_PROG_LIBS := $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(LIBDGRTP_A) $(TP_LIBS) -lpthread
 
 $(LIBDGRDMA_A): $(call objs,$(STACK_SRCS))
 	@mkdir -p $(@D)
@@ -19,6 +20,7 @@ $(LIBDGRDMA_A): $(call objs,$(STACK_SRCS))
 
 # Only the public API (stack/include/dgrdma/*.h) is exported: the version script is
 # generated from the headers (mk/exports.sh); test/install/exports.sh checks it with nm.
+# --no-undefined: the library stands alone, it calls nothing of the tools' archives.
 LIBDGRDMA_MAP := $(BUILD)/gen/libdgrdma.map
 $(LIBDGRDMA_MAP): mk/exports.sh $(wildcard stack/include/dgrdma/*.h)
 	@mkdir -p $(@D)
@@ -26,12 +28,12 @@ $(LIBDGRDMA_MAP): mk/exports.sh $(wildcard stack/include/dgrdma/*.h)
 
 $(LIBDGRDMA_SO): $(call pic_objs,$(STACK_SRCS)) $(TP_HOST_PIC_OBJS) $(LIBDGRDMA_MAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libdgrdma.so.0 -Wl,--version-script=$(LIBDGRDMA_MAP) \
+	$(CC) -shared -Wl,-soname,libdgrdma.so.0 -Wl,--version-script=$(LIBDGRDMA_MAP) -Wl,--no-undefined \
 		$(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STACK_LIBS) $(TP_LIBS)
 
 # dgrdma-wire: fragmentation plans and frame decoding from the command line.
 PROGRAMS += $(BUILD)/bin/dgrdma-wire
-$(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRDMA_A)
+$(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS)
 
@@ -40,27 +42,27 @@ PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
 # dgrdma-host: one file a job in stack/tools/host/ (host.h lists them).
 HOST_TOOL_SRCS := $(wildcard stack/tools/host/*.c)
 $(BUILD)/bin/dgrdma-host: $(call objs,$(HOST_TOOL_SRCS)) \
-		$(LIBDGRDMA_A) $(LIBDGRTP_A)
+		$(LIBDGRCLI_A) $(LIBDGRDMA_A) $(LIBDGRTP_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STACK_PROG_LIBS)
 
-$(BUILD)/bin/dgrdma-ctl: $(call objs,stack/tools/dgrdma-ctl.c) $(LIBDGRDMA_A)
+$(BUILD)/bin/dgrdma-ctl: $(call objs,stack/tools/dgrdma-ctl.c) $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIBDGRDMA_A) $(STACK_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 
 # Tests: unit tests (test/unit/stack), in-test peers (test/integration/stack).
 CFLAGS_test += -Istack/src
 STACK_UNIT_SRCS := $(wildcard test/unit/stack/*.c)
 STACK_UNIT_TESTS := $(patsubst test/unit/stack/%.c,$(BUILD)/test/unit/stack/%,$(STACK_UNIT_SRCS))
-$(BUILD)/test/unit/stack/%: $(BUILD)/obj/test/unit/stack/%.o $(LIBDGRDMA_A) $(LIBDGRTP_A)
+$(BUILD)/test/unit/stack/%: $(BUILD)/obj/test/unit/stack/%.o $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(LIBDGRTP_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STACK_PROG_LIBS)
 
 STACK_PEER_SRCS := $(wildcard test/integration/stack/*.c)
 STACK_PEERS := $(patsubst test/integration/stack/%.c,$(BUILD)/test/integration/stack/%,$(STACK_PEER_SRCS))
-$(BUILD)/test/integration/stack/%: $(BUILD)/obj/test/integration/stack/%.o $(LIBDGRDMA_A)
+$(BUILD)/test/integration/stack/%: $(BUILD)/obj/test/integration/stack/%.o $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 
 CHECK_DEPS += $(STACK_UNIT_TESTS) $(STACK_PEERS)
 CHECK_SUITES += $(STACK_UNIT_TESTS) \
@@ -108,9 +110,9 @@ install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(LIBDGRDMA_PC) $(BUILD)/bin/dgrdm
 
 # Benchmark (make bench, not check): raw veth ceiling vs the stack, MTU 9000/1500, -O2 vs -O0.
 STK_RAWPAIR := $(BUILD)/test/bench/stack/stk-rawpair
-$(STK_RAWPAIR): $(BUILD)/obj/test/bench/stack/stk-rawpair.o $(LIBDGRDMA_A)
+$(STK_RAWPAIR): $(BUILD)/obj/test/bench/stack/stk-rawpair.o $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 stack: $(STK_RAWPAIR)
 BENCH_TARGETS += bench-stack
 .PHONY: bench-stack

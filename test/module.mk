@@ -5,14 +5,16 @@ CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
 	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture
-CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/format.sh test/lint.sh \
+CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/docs_index.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
 # The command-line conventions of every tool (docs/cli.md), the exported API of libdgrdma.so,
-# make install / uninstall / install-user into a DESTDIR.
-CHECK_SUITES += test/cli/command_lines.sh test/install/exports.sh test/install/install.sh
+# make install / uninstall / install-user into a DESTDIR, the layers of stack/ (no file cycle, the
+# library calls nothing of the tools' archives).
+CHECK_SUITES += test/cli/command_lines.sh test/install/exports.sh test/install/install.sh \
+	test/install/library_layers.sh
 
-$(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRDMA_A)
+$(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
@@ -26,7 +28,7 @@ FUZZ_DECODE := $(BUILD)/fuzz/fuzz_decode
 FUZZ_TARGETS += fuzz-decode
 $(FUZZ_DECODE): test/fuzz/fuzz_decode.c stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -D_GNU_SOURCE \
 		-o $@ $^
 .PHONY: fuzz-decode
 fuzz-decode: $(FUZZ_DECODE)
@@ -37,9 +39,9 @@ fuzz-decode: $(FUZZ_DECODE)
 # libFuzzer harness for the option values the tools parse.
 FUZZ_TEXT := $(BUILD)/fuzz/fuzz_text
 FUZZ_TARGETS += fuzz-text
-$(FUZZ_TEXT): test/fuzz/fuzz_text.c stack/src/cli.c
+$(FUZZ_TEXT): test/fuzz/fuzz_text.c stack/cli/cli.c stack/src/errbuf.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include -Istack/cli \
 		-D_GNU_SOURCE -o $@ $^
 .PHONY: fuzz-text
 fuzz-text: $(FUZZ_TEXT)
@@ -52,7 +54,7 @@ FUZZ_DCP := $(BUILD)/fuzz/fuzz_dcp
 FUZZ_TARGETS += fuzz-dcp
 $(FUZZ_DCP): test/fuzz/fuzz_dcp.c stack/src/dcp.c stack/src/wire.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -D_GNU_SOURCE \
 		-o $@ $^
 .PHONY: fuzz-dcp
 fuzz-dcp: $(FUZZ_DCP)
@@ -65,10 +67,10 @@ FUZZ_RUN_JSON := $(BUILD)/fuzz/fuzz_run_json
 FUZZ_TARGETS += fuzz-run-json
 $(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/run_info.c analysis/run_info_v1.c \
 		analysis/fpga_counters.c \
-		analysis/headroom.c stack/src/cli.c \
+		analysis/headroom.c stack/cli/cli.c stack/src/errbuf.c \
 		stack/src/stats.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include -Istack/cli \
 		-Ianalysis -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null) -o $@ $^ \
 		$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lm
 .PHONY: fuzz-run-json
@@ -80,9 +82,9 @@ fuzz-run-json: $(FUZZ_RUN_JSON)
 # libFuzzer harness for the trace reader's checks, which see a trace before libbabeltrace2.
 FUZZ_CTF_CHECK := $(BUILD)/fuzz/fuzz_ctf_check
 FUZZ_TARGETS += fuzz-ctf-check
-$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c stack/src/cli.c
+$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c stack/cli/cli.c stack/src/errbuf.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Ianalysis \
 		-D_GNU_SOURCE -o $@ $^
 .PHONY: fuzz-ctf-check
 fuzz-ctf-check: $(FUZZ_CTF_CHECK)
@@ -98,10 +100,10 @@ FUZZ_TARGETS += fuzz-capture
 $(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/pcap_input.c analysis/wire_analysis.c \
 		analysis/ip_defrag.c \
 		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
-		stack/src/cli.c stack/src/stats.c \
+		stack/cli/cli.c stack/src/errbuf.c stack/src/stats.c \
 		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Ianalysis \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Ianalysis \
 		-D_GNU_SOURCE -o $@ $^ $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null) -lm -lpthread
 .PHONY: fuzz-capture
 fuzz-capture: $(FUZZ_CAPTURE)

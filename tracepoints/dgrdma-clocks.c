@@ -16,8 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <dgrdma/print.h>
-
+#include "print.h"
 #include "dgrdma-version.h"
 
 #define TRIES	 16

@@ -32,8 +32,10 @@ CHECK_DEPS += $(TP_FIRE) $(TP_FIRE_NOTRACE)
 
 # dgrdma-clocks: the back-to-back clock pair dgrdma-capture records in run.json.
 PROGRAMS += $(BUILD)/bin/dgrdma-clocks
-# Text and JSON through libdgrdma's print layer; stack/module.mk is read after this file.
-$(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(BUILD)/lib/libdgrdma.a
+# Text and JSON through the tools' print layer (stack/cli/); stack/module.mk is read after
+# this file.
+$(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(LIBDGRCLI_A) \
+		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
@@ -79,7 +81,7 @@ install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
 # dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace
 TP_NOTRACE_OBJS := $(patsubst %.c,$(BUILD)/notrace/%.o,$(wildcard stack/src/*.c) \
-	$(wildcard stack/tools/host/*.c))
+	$(wildcard stack/cli/*.c) $(wildcard stack/tools/host/*.c))
 $(BUILD)/notrace/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_stack) -DDGR_NO_TRACE -MMD -MP -c -o $@ $<

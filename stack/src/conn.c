@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/prefault.h>
 
 #include "conn_priv.h"
@@ -136,23 +135,6 @@ static bool cpus_overlap(uint64_t a, uint64_t b)
 static bool raised(const struct dgr_sched *s)
 {
 	return s->policy == SCHED_FIFO || s->policy == SCHED_RR || (s->set_nice && s->nice < 0);
-}
-
-/* The role of thread t (the thread_start tracepoint's field, the name the tools print). */
-static uint8_t role_of(const struct dgr_conn *c, int t)
-{
-	switch (t) {
-	case DGR_T_RX:
-		return DGR_ROLE_RX;
-	case DGR_T_TX:
-		return DGR_ROLE_TX;
-	case DGR_T_WORKER:
-		return c->o.direction == DGR_DIR_TX ? DGR_ROLE_PRODUCER : DGR_ROLE_CONSUMER;
-	case DGR_T_WORKER2:
-		return DGR_ROLE_PRODUCER;
-	default:
-		return DGR_ROLE_CONTROL;
-	}
 }
 
 static void check_control_cpus(struct dgr_conn *c)
@@ -305,92 +287,6 @@ fail:
 	return rc;
 }
 
-/* Records the first error (code and text) and asks every thread to stop. */
-void dgr_conn_fail(struct dgr_conn *c, int code, const char *msg)
-{
-	int zero = 0;
-
-	pthread_mutex_lock(&c->err_lock);
-	if (__atomic_compare_exchange_n(&c->result, &zero, code < 0 ? code : -DGR_E_STATE, false,
-					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-		snprintf(c->errbuf, sizeof(c->errbuf), "%s", msg);
-	}
-	pthread_mutex_unlock(&c->err_lock);
-	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-	dgr_event_notify(&c->ev_worker);
-	dgr_event_notify(&c->ev_tx);
-	dgr_event_notify(&c->ev_done);
-	dgr_event_notify(&c->ev_dcp);
-}
-
-/* Marks a path ended; once every path has, the stream, and wakes dgr_conn_wait(). */
-void dgr_conn_mark_ended(struct dgr_conn *c, enum dgr_direction path)
-{
-	int all = (c->rxp ? 1 << DGR_DIR_RX : 0) | (c->txp ? 1 << DGR_DIR_TX : 0);
-	int now = __atomic_or_fetch(&c->paths_ended, 1 << path, __ATOMIC_SEQ_CST);
-
-	if ((now & all) != all) {
-		return;
-	}
-	__atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
-	dgr_event_notify(&c->ev_done);
-}
-
-/* Adds the calling thread's CPU time to ts. */
-void dgr_thread_cpu(struct dgr_thread_stats *ts)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-		__atomic_store_n(&ts->cpu_user_ns,
-				 (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
-				     (uint64_t)ru.ru_utime.tv_usec * 1000ull,
-				 __ATOMIC_RELAXED);
-		__atomic_store_n(&ts->cpu_sys_ns,
-				 (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-				     (uint64_t)ru.ru_stime.tv_usec * 1000ull,
-				 __ATOMIC_RELAXED);
-	}
-}
-
-/* Returns the name of thread t ("rx", "tx", "consumer"/"producer", "control"). */
-const char *dgr_conn_thread_name(const struct dgr_conn *c, int t)
-{
-	if (t < 0 || t >= DGR_T_COUNT) {
-		return "unknown";
-	}
-	return dgr_thread_role_name((enum dgr_thread_role)role_of(c, t));
-}
-
-/* Returns true when the connection runs thread t. */
-bool dgr_conn_thread_used(const struct dgr_conn *c, int t)
-{
-	if (t < 0 || t >= DGR_T_COUNT) {
-		return false;
-	}
-	return t != DGR_T_WORKER2 || c->o.direction == DGR_DIR_BOTH;
-}
-
-/* Applies the thread's scheduling; returns false (after reporting) when refused. */
-bool dgr_thread_begin(struct dgr_conn *c, int t)
-{
-	char err[DGR_ERRBUF_SIZE];
-	int rc;
-	struct dgr_sched_info si;
-
-	rc = dgr_sched_apply_self(&c->o.sched[t], dgr_conn_thread_name(c, t), err);
-	if (rc < 0) {
-		dgr_conn_fail(c, rc, err);
-	}
-	dgr_sched_read_self(&si);
-	c->si[t] = si;
-	DGR_TP(thread_start, role_of(c, t), c->o.conn_index, si.tid, si.policy, si.priority,
-	       si.nice, si.cpuset);
-	__atomic_add_fetch(&c->sched_reported, 1, __ATOMIC_SEQ_CST);
-	dgr_event_notify(&c->ev_done);
-	return rc == 0;
-}
-
 /* Period of the dgrdma:counters snapshots (drop rate over a run needs a fine grain). */
 #define COUNTERS_PERIOD_NS 100000000ull
 
@@ -523,128 +419,6 @@ int dgr_conn_wait(struct dgr_conn *c, int timeout_ms)
 		dgr_event_wait(&c->ev_done, seen,
 			       deadline - now < 100000000ull ? deadline - now : 100000000ull);
 	}
-}
-
-/* Hands a DCP response to the waiting dgr_conn_dcp() when it is the one awaited. */
-void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len)
-{
-	uint32_t want = __atomic_load_n(&c->dcp_want, __ATOMIC_ACQUIRE);
-	struct dcp_packet p;
-
-	if (dcp_decode(buf, len, &p, NULL) < 0) {
-		DGR_ADD(c->st.malformed_dcp, 1);
-		return;
-	}
-	if (!dcp_is_response(p.kind)) {
-		DGR_ADD(c->st.dcp_unexpected, 1); /* a host answers no request */
-		return;
-	}
-	if (!(p.tag & DGR_DCP_TAG_CALLER)) {
-		return; /* the answer to one of our DCP doorbells */
-	}
-	if (!want || (DGR_DCP_WANT | p.tag) != want) {
-		DGR_ADD(c->st.dcp_unexpected, 1); /* a late answer to an earlier try, or junk */
-		return;
-	}
-	/* claim it: a duplicate answer (after a resend) then finds nothing awaited */
-	if (!__atomic_compare_exchange_n(&c->dcp_want, &want, 0, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		return;
-	}
-	c->dcp_resp = p;
-	__atomic_store_n(&c->dcp_have, 1, __ATOMIC_RELEASE);
-	dgr_event_notify(&c->ev_dcp);
-}
-
-/* One DCP request of dgr_conn_dcp() in flight: what its send and wait need. */
-struct dcp_call {
-	struct dgr_conn *c;
-	struct dgr_dcp_out out;
-	struct dcp_packet *resp;
-};
-
-/* Hands the request to the tx thread. Returns 0, or -DGR_E_STATE when the connection stops. */
-static int dcp_call_send(void *ctx)
-{
-	struct dcp_call *q = ctx;
-	struct dgr_conn *c = q->c;
-
-	/* one request is out at a time and the ring holds 4: a full ring is transient */
-	while (!dgr_spsc_push(&c->dcp_out, &q->out)) {
-		dgr_event_notify(&c->ev_tx);
-		if (dgr_conn_stopping(c)) {
-			return -DGR_E_STATE;
-		}
-		sched_yield();
-	}
-	dgr_event_notify(&c->ev_tx);
-	return 0;
-}
-
-/* Waits for the rx thread's answer: 1 with *resp, 0 at the deadline, -DGR_E_STATE when stopping. */
-static int dcp_call_wait(void *ctx, uint64_t deadline)
-{
-	struct dcp_call *q = ctx;
-	struct dgr_conn *c = q->c;
-
-	for (;;) {
-		uint32_t seen = dgr_event_prepare(&c->ev_dcp);
-		uint64_t now;
-
-		if (__atomic_load_n(&c->dcp_have, __ATOMIC_ACQUIRE)) {
-			dgr_event_cancel(&c->ev_dcp);
-			*q->resp = c->dcp_resp;
-			return 1;
-		}
-		if (dgr_conn_stopping(c)) {
-			dgr_event_cancel(&c->ev_dcp);
-			return -DGR_E_STATE;
-		}
-		now = dgr_now_ns();
-		if (now >= deadline) {
-			dgr_event_cancel(&c->ev_dcp);
-			return 0;
-		}
-		dgr_event_wait(&c->ev_dcp, seen, deadline - now);
-	}
-}
-
-/* Returns 0 with *resp, -DGR_E_TIMEOUT or -DGR_E_STATE (see host.h). */
-int dgr_conn_dcp(struct dgr_conn *c, const struct dcp_packet *req, struct dcp_packet *resp,
-		 unsigned int timeout_ms, unsigned int retries, char *errbuf)
-{
-	struct dcp_call q = { .c = c, .resp = resp };
-	struct dcp_packet r = *req;
-	int len;
-	int rc;
-
-	if (!c->th_started[DGR_T_TX] || dgr_conn_stopping(c)) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection is not running");
-		return -DGR_E_STATE;
-	}
-	r.tag = (uint8_t)(DGR_DCP_TAG_CALLER | (c->dcp_next_tag++ & (DGR_DCP_TAG_CALLER - 1)));
-	len = dcp_encode(q.out.buf, sizeof(q.out.buf), &r);
-	if (len < 0) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: cannot encode it");
-		return len;
-	}
-	q.out.len = (uint8_t)len;
-	__atomic_store_n(&c->dcp_have, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&c->dcp_want, DGR_DCP_WANT | r.tag, __ATOMIC_RELEASE);
-	rc = dgr_dcp_attempts(retries, timeout_ms, dcp_call_send, dcp_call_wait, &q);
-	if (rc == 0) {
-		return 0;
-	}
-	__atomic_store_n(&c->dcp_want, 0, __ATOMIC_RELEASE);
-	if (rc == -DGR_E_TIMEOUT) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE,
-			 "no answer to the DCP %s of 0x%06x after %u attempts of %u ms (is the "
-			 "peer's DCP server running?)",
-			 dcp_kind_name(r.kind), r.addr, retries + 1, timeout_ms);
-		return rc;
-	}
-	snprintf(errbuf, DGR_ERRBUF_SIZE, "DCP request: the connection stopped");
-	return -DGR_E_STATE;
 }
 
 /* Stops and joins every thread; safe to call twice. */

@@ -194,7 +194,8 @@ struct dgr_rx_ctx {
 	bool notify_tx;
 };
 
-/* Hands a received DCP packet to a waiting dgr_conn_dcp() when it answers it (rx thread). */
+/* Hands a received DCP packet to a waiting dgr_conn_dcp() when it answers it (rx thread,
+ * dcp_call.c). */
 void dgr_rx_dcp(struct dgr_conn *c, const uint8_t *buf, size_t len);
 
 /*
@@ -227,6 +228,8 @@ void *dgr_rx_thread(void *arg);
 void *dgr_tx_thread(void *arg);
 void *dgr_worker_thread(void *arg);
 void *dgr_worker2_thread(void *arg); /* the producer of a DGR_DIR_BOTH connection */
+
+/* thread.c: what every thread of a connection shares. */
 
 /* Applies and reports a thread's scheduling; returns false when it was refused. */
 bool dgr_thread_begin(struct dgr_conn *c, int t);

@@ -113,7 +113,7 @@ static int bind_socket(struct dgr_transport *t, int fd, uint16_t ethertype, char
 
 /* Returns 0, -DGR_E_PERM (capability named), -DGR_E_INVAL (interface absent or down), -DGR_E_SYS.
  */
-int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
+static int ether_open(struct dgr_transport *t, char *errbuf)
 {
 	const struct dgr_transport_opts *o = &t->opts;
 	struct ifreq ifr;
@@ -195,3 +195,87 @@ int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf)
 	}
 	return dgr_transport_alloc_batches(t, errbuf);
 }
+
+/* Unmaps the receive ring. */
+static void ether_close(struct dgr_transport *t)
+{
+	dgr_rx_ring_free(&t->ring);
+}
+
+/* Slots before the DCP ones hold DG-RDMA frames; our own outgoing frames are skipped. */
+static bool ether_rx_fill(struct dgr_transport *t, unsigned int i, bool dcp, struct dgr_rx_pkt *p)
+{
+	if (t->rx_names[i].ll.sll_pkttype == PACKET_OUTGOING) {
+		return false; /* our own frame, seen on the way out */
+	}
+	dgr_transport_read_cmsgs(t, i, p);
+	p->data = t->rx_buf + (size_t)i * t->slot_size;
+	p->len = t->rx_msgs[i].msg_len;
+	p->proto = dcp ? DGR_PROTO_DCP : DGR_PROTO_DGRDMA;
+	memset(&p->src, 0, sizeof(p->src));
+	memcpy(p->src.mac, t->rx_names[i].ll.sll_addr, 6);
+	return true;
+}
+
+/* Returns the socket of the protocol's ethertype (-1: no DCP socket was opened). */
+static int ether_tx_fd(const struct dgr_transport *t, enum dgr_proto proto)
+{
+	return proto == DGR_PROTO_DCP ? t->dcp_fd : t->fd;
+}
+
+/* Returns 0: the kernel writes the Ethernet header. */
+static unsigned int ether_tx_prefix(enum dgr_proto proto, struct iovec *iov)
+{
+	(void)proto;
+	(void)iov;
+	return 0;
+}
+
+/* The peer's MAC on the interface, with the protocol's ethertype. */
+static void ether_fill_dst(const struct dgr_transport *t, const struct dgr_addr *a,
+			   enum dgr_proto proto, union dgr_sockaddr *sa, socklen_t *len)
+{
+	if (!a) {
+		a = &t->peer;
+	}
+	memset(sa, 0, sizeof(*sa));
+	sa->ll.sll_family = AF_PACKET;
+	sa->ll.sll_protocol =
+	    htons(proto == DGR_PROTO_DCP ? DGR_ETHERTYPE_DCP : DGR_ETHERTYPE_DGRDMA);
+	sa->ll.sll_ifindex = t->ifindex;
+	sa->ll.sll_halen = 6;
+	memcpy(sa->ll.sll_addr, a->mac, 6);
+	*len = sizeof(sa->ll);
+}
+
+/* Returns 0 with *drops set (PACKET_STATISTICS accumulated: reading resets it), or -DGR_E_SYS. */
+static int ether_drops(struct dgr_transport *t, uint64_t *drops, char *errbuf)
+{
+	for (int i = 0; i < 2; i++) {
+		int fd = i == 0 ? t->fd : t->dcp_fd;
+		struct tpacket_stats st;
+		socklen_t sl = sizeof(st);
+
+		if (fd < 0) {
+			continue;
+		}
+		if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl) != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_SYS, "PACKET_STATISTICS: %s",
+					      strerror(errno));
+		}
+		t->drops_acc += st.tp_drops;
+	}
+	*drops = t->drops_acc;
+	return 0;
+}
+
+const struct dgr_transport_ops dgr_transport_ether_ops = {
+	.open = ether_open,
+	.close = ether_close,
+	.ring_take = dgr_rx_ring_take,
+	.rx_fill = ether_rx_fill,
+	.tx_fd = ether_tx_fd,
+	.tx_prefix = ether_tx_prefix,
+	.fill_dst = ether_fill_dst,
+	.drops = ether_drops,
+};

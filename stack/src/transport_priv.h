@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Private state of a transport, shared by transport.c and the two kinds. */
+/* Private state of a transport, shared by transport.c, the two kinds and their helpers. */
 #ifndef DGR_TRANSPORT_PRIV_H
 #define DGR_TRANSPORT_PRIV_H
 
@@ -29,8 +29,54 @@ struct dgr_rx_ring {
 	unsigned int held; /* frames before head handed out by the last take */
 };
 
+struct dgr_transport;
+
+/*
+ * What differs between the kinds of transport (transport_udp.c,
+ * transport_ether.c), chosen once by dgr_transport_open(). transport.c calls a
+ * kind only through its table; a kind calls the shared socket helpers
+ * (transport_sock.c), the addresses (transport_addr.c) and, for raw Ethernet,
+ * the receive ring (transport_ring.c), never transport.c or another kind.
+ */
+struct dgr_transport_ops {
+	/*
+	 * Opens the socket(s) and sets mtu, frame_cap, local, slot_size and the
+	 * batch arrays. Returns 0 or a negative DGR_E_* code with errbuf filled.
+	 */
+	int (*open)(struct dgr_transport *t, char *errbuf);
+	/* Frees what open set up beyond the sockets and batches (NULL: nothing). */
+	void (*close)(struct dgr_transport *t);
+	/*
+	 * Takes up to max DG-RDMA frames waiting in a receive ring, without a
+	 * system call; called only when t->ring.map is set. Returns the count.
+	 */
+	unsigned int (*ring_take)(struct dgr_transport *t, struct dgr_rx_pkt *pkts,
+				  unsigned int max);
+	/*
+	 * Turns received slot i (from the DCP socket when dcp) into *p. Returns
+	 * false when the slot holds no packet for the caller (our own frame).
+	 */
+	bool (*rx_fill)(struct dgr_transport *t, unsigned int i, bool dcp, struct dgr_rx_pkt *p);
+	/* The socket a packet of proto leaves by; -1 when that channel is not open. */
+	int (*tx_fd)(const struct dgr_transport *t, enum dgr_proto proto);
+	/*
+	 * Writes what goes before a packet of proto (the UDP pad) into iov[0].
+	 * Returns the iovecs written, 0 or 1.
+	 */
+	unsigned int (*tx_prefix)(enum dgr_proto proto, struct iovec *iov);
+	/* The destination of a packet of proto to a (the configured peer when NULL). */
+	void (*fill_dst)(const struct dgr_transport *t, const struct dgr_addr *a,
+			 enum dgr_proto proto, union dgr_sockaddr *sa, socklen_t *len);
+	/* The kernel's receive drops so far. Returns 0 or -DGR_E_SYS with errbuf. */
+	int (*drops)(struct dgr_transport *t, uint64_t *drops, char *errbuf);
+};
+
+extern const struct dgr_transport_ops dgr_transport_udp_ops;
+extern const struct dgr_transport_ops dgr_transport_ether_ops;
+
 struct dgr_transport {
 	enum dgr_transport_kind kind;
+	const struct dgr_transport_ops *ops; /* the kind's functions, NULL until opened */
 	struct dgr_transport_opts opts;
 	int fd;	    /* DG-RDMA socket (Ethernet) or the only socket (UDP) */
 	int dcp_fd; /* Ethernet DCP socket, -1 when not opened */
@@ -69,6 +115,8 @@ struct dgr_transport {
 	int sndbuf_eff;
 };
 
+/* transport_sock.c: what both kinds do to their sockets. */
+
 /* Allocates the batch arrays. Returns 0 or -DGR_E_NOMEM. */
 int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf);
 
@@ -77,6 +125,9 @@ int dgr_transport_alloc_batches(struct dgr_transport *t, char *errbuf);
  * busy-poll options to fd. Returns 0 or a negative code.
  */
 int dgr_transport_sockopts(struct dgr_transport *t, int fd, bool skip_rcvbuf, char *errbuf);
+
+/* Reads slot i's control messages into *p: the kernel's drop count and receive time. */
+void dgr_transport_read_cmsgs(struct dgr_transport *t, unsigned int i, struct dgr_rx_pkt *p);
 
 /* A kernel timestamp (CLOCK_REALTIME) as arrival_ns: monotonic, 0 for none. */
 static inline uint64_t dgr_transport_arrival(const struct dgr_transport *t, int64_t sec,
@@ -90,13 +141,17 @@ static inline uint64_t dgr_transport_arrival(const struct dgr_transport *t, int6
 	return (uint64_t)(real - t->real_minus_mono);
 }
 
-int dgr_transport_udp_open(struct dgr_transport *t, char *errbuf);
-int dgr_transport_ether_open(struct dgr_transport *t, char *errbuf);
+/* transport_ring.c: raw Ethernet's PACKET_RX_RING. */
+
+/*
+ * Sets up the ring on fd (before bind). Returns 0 or -DGR_E_SYS /
+ * -DGR_E_NOMEM with errbuf naming the option.
+ */
 int dgr_rx_ring_setup(struct dgr_transport *t, int fd, size_t bytes, unsigned int if_mtu,
 		      char *errbuf);
+/* Unmaps the ring (none accepted). */
 void dgr_rx_ring_free(struct dgr_rx_ring *r);
+/* Takes up to max frames from the ring, in order; returns the packets written. */
 unsigned int dgr_rx_ring_take(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned int max);
-void dgr_transport_fill_dst(const struct dgr_transport *t, const struct dgr_addr *a,
-			    enum dgr_proto proto, union dgr_sockaddr *sa, socklen_t *len);
 
 #endif

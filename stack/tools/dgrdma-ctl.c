@@ -17,11 +17,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
-#include <dgrdma/print.h>
 #include <dgrdma/transport.h>
 
+#include "cli.h"
+#include "print.h"
+#include "transport_opts.h"
 #include "dgrdma-version.h"
 
 #define MAX_PROPS 512

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/wire.h>
 
+#include "cli.h"
 #include "dgrdma-version.h"
 
 #define MAX_FRAME 65536

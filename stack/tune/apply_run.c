@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dgrdma/print.h>
-
+#include "print.h"
 #include "tune_priv.h"
 
 static const char *kind_name(enum dgr_tune_action_kind k)

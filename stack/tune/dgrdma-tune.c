@@ -10,9 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <dgrdma/cli.h>
-#include <dgrdma/tune.h>
-
+#include "cli.h"
+#include "tune.h"
 #include "dgrdma-version.h"
 
 enum { EXIT_FIXES = DGR_EXIT_FINDING, EXIT_USAGE = DGR_EXIT_USAGE, EXIT_ERROR = DGR_EXIT_FAILED };

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# dgrdma-tune and libdgrtune: the host settings of the tuning guide (issue 9).
+# dgrdma-tune and libdgrtune: the host settings of the tuning guide (issue 9). libdgrtune.a
+# and its header tune.h (beside the code) are internal: dgrdma-tune and latency-report
+# --advise link them; neither is installed.
 
 TUNE_LIB_SRCS := $(filter-out stack/tune/dgrdma-tune.c,$(wildcard stack/tune/*.c))
 LIBDGRTUNE_A := $(BUILD)/lib/libdgrtune.a
 LIBRARIES += $(LIBDGRTUNE_A)
 TUNE_LIBS := -lz
-# libdgrtune prints through libdgrdma's print layer; stack/module.mk is read after this file.
-TUNE_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
+# libdgrtune prints through the tools' print layer (stack/cli/); stack/module.mk is read
+# after this file.
+TUNE_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 
 $(LIBDGRTUNE_A): $(call objs,$(TUNE_LIB_SRCS))
 	@mkdir -p $(@D)
@@ -27,25 +30,23 @@ CHECK_SUITES += $(TUNE_UNIT) test/tune/test_tune_check.sh test/tune/test_tune_ap
 	test/tune/test_tune_netns.sh
 
 .PHONY: tune install-tune
-INSTALLED_FILES += $(BINDIR)/dgrdma-tune $(MANDIR)/man1/dgrdma-tune.1 $(LIBDIR)/libdgrtune.a \
-	$(INCDIR)/dgrdma/tune.h
+INSTALLED_FILES += $(BINDIR)/dgrdma-tune $(MANDIR)/man1/dgrdma-tune.1
 tune: $(LIBDGRTUNE_A) $(BUILD)/bin/dgrdma-tune $(TUNE_UNIT)
 
 INSTALL_TARGETS += install-tune
 install-tune: $(BUILD)/bin/dgrdma-tune
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(INCDIR)/dgrdma
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(BUILD)/bin/dgrdma-tune $(DESTDIR)$(BINDIR)/
 	install -m 0644 stack/tune/dgrdma-tune.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 $(LIBDGRTUNE_A) $(DESTDIR)$(LIBDIR)/
-	install -m 0644 stack/include/dgrdma/tune.h $(DESTDIR)$(INCDIR)/dgrdma/
 
 # libFuzzer harness over every file the checks parse (make fuzz, FUZZ_SECONDS each).
 FUZZ_TUNE := $(BUILD)/fuzz/fuzz_tune
 FUZZ_TARGETS += fuzz-tune
-$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS) stack/src/print.c stack/src/cli.c
+$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS) stack/cli/print.c stack/cli/cli.c \
+		stack/src/errbuf.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -D_GNU_SOURCE \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli \
+		-Istack/tune -D_GNU_SOURCE \
 		-o $@ $^ -lz
 .PHONY: fuzz-tune
 fuzz-tune: $(FUZZ_TUNE)

@@ -3,8 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include <dgrdma/print.h>
-
+#include "print.h"
 #include "tune_priv.h"
 
 static void print_regimes(struct dgr_pr *p, unsigned int mask)

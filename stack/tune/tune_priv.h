@@ -4,7 +4,7 @@
 #ifndef DGR_TUNE_PRIV_H
 #define DGR_TUNE_PRIV_H
 
-#include <dgrdma/tune.h>
+#include "tune.h"
 
 /*
  * Report fields are fixed-size on purpose: snprintf cutting a long value (a

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/contract.h>
 
+#include "cli.h"
 #include "../../analysis/pcap_input.h"
 #include "../../analysis/wire_analysis.h"
 #include "../unit/tap.h"

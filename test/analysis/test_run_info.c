@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
-
+#include "cli.h"
 #include "../../analysis/run_info.h"
 #include "../unit/tap.h"
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness for the command-line numbers every tool parses
- * (dgrdma/cli.h). The input is taken as one NUL-terminated string for each.
+ * (stack/cli/cli.h). The input is taken as one NUL-terminated string for each.
  * run.json has its own harness (fuzz_run_json.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
+#include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

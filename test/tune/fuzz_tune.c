@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../stack/tune/tune_priv.h"
+#include "tune_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 
 #include <linux/dm-ioctl.h>
 
-#include "../../stack/tune/tune_priv.h"
+#include "tune_priv.h"
 #include "../unit/tap.h"
 
 static void test_crypt_flags(void)

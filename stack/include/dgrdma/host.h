@@ -390,15 +390,6 @@ const char *dgr_conn_thread_name(const struct dgr_conn *c, int t);
 bool dgr_conn_thread_used(const struct dgr_conn *c, int t);
 
 /*
- * Parses scheduling options: "fifo:N", "rr:N" (N 1..99), "nice:N" (-20..19)
- * or "other". Returns 0 or -DGR_E_INVAL naming opt and the accepted forms.
- */
-int dgr_parse_sched(const char *opt, const char *s, struct dgr_sched *sc, char *errbuf);
-
-/* Parses a CPU list "0,2-3" into a mask (CPUs 0..63). Returns 0 or -DGR_E_INVAL. */
-int dgr_parse_cpulist(const char *opt, const char *s, uint64_t *mask, char *errbuf);
-
-/*
  * Applies sc to the calling thread. Returns 0, or -DGR_E_PERM / -DGR_E_SYS
  * with errbuf holding the OS error and the fix (e.g. CAP_SYS_NICE).
  */

@@ -64,6 +64,13 @@ enum dgr_error {
 const char *dgr_strerror(int err);
 
 /*
+ * Writes a message into errbuf (DGR_ERRBUF_SIZE bytes; nothing when errbuf
+ * is NULL). Returns -code: `return dgr_errbuf_set(errbuf, DGR_E_INVAL, ...)`.
+ */
+int dgr_errbuf_set(char *errbuf, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
  * Returns a stable identifier for a DGR_E_* code, e.g. "msg_past_end", for
  * counters, JSON and tracepoints. Never NULL.
  */

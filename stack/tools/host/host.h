@@ -3,7 +3,9 @@
  * dgrdma-host's private header: the configuration, the state of a connection,
  * and what the files of the tool give each other. One file a job:
  *
- *   main.c     modes, signals, the clock
+ *   main.c     the modes (main)
+ *   clock.c    the clock (host_now_ns, host_sleep_until)
+ *   signals.c  SIGINT and SIGTERM (host_interrupted)
  *   options.c  usage() and the command line (host_parse_args)
  *   io.c       the rx consumer's sinks and the tx producer's sources
  *   report.c   the --stats-interval lines and the summary (text and --json)
@@ -18,9 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/host.h>
-#include <dgrdma/print.h>
+
+#include "cli.h"
+#include "print.h"
 
 #define HOST_MAX_PEERS 16 /* --peer given more than once: one connection each */
 
@@ -188,6 +191,8 @@ struct host_conn {
 
 /* Set by SIGINT and SIGTERM: every loop of the tool ends soon after. */
 extern volatile sig_atomic_t host_interrupted;
+/* Sets host_interrupted on SIGINT and SIGTERM; ignores SIGPIPE. */
+void host_catch_signals(void);
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t host_now_ns(void);

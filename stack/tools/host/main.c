@@ -9,48 +9,17 @@
  *
  * docs/stack.md describes every option; usage() lists them; host.h lists the files.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "dgrdma-version.h"
 #include "host.h"
-
-volatile sig_atomic_t host_interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	host_interrupted = 1;
-}
-
-/* See host.h. */
-uint64_t host_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* See host.h. */
-void host_sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
-			       .tv_nsec = (long)(t % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-	}
-}
 
 int main(int argc, char **argv)
 {
 	struct host_cfg cfg;
 	char err[DGR_ERRBUF_SIZE] = "";
 	char prog[32];
-	struct sigaction sa;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dgr_conn_opts_init(&cfg.co);
@@ -85,11 +54,7 @@ int main(int argc, char **argv)
 	if (host_acks_notice(&cfg)) {
 		fprintf(stderr, "dgrdma-host: note: %s\n", host_acks_notice(&cfg));
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	host_catch_signals();
 	if (strcmp(cfg.mode, "perf") == 0) {
 		return host_run_perf(&cfg);
 	}

@@ -9,6 +9,7 @@
 
 #include <dgrdma/transport.h>
 
+#include "transport_opts.h"
 #include "dgrdma-version.h"
 #include "host.h"
 

@@ -19,8 +19,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/transport.h>
+
+#include "cli.h"
+#include "transport_opts.h"
 
 static uint64_t now_ns(void)
 {

@@ -24,11 +24,13 @@
 #include <string.h>
 #include <time.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/dcp.h>
 #include <dgrdma/reassembly.h>
 #include <dgrdma/transport.h>
 #include <dgrdma/wire.h>
+
+#include "cli.h"
+#include "transport_opts.h"
 
 #define TX_BASE	  0x40000000u
 #define FLAG_AREA 1024u

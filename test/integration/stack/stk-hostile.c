@@ -13,9 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/transport.h>
 #include <dgrdma/wire.h>
+
+#include "cli.h"
+#include "transport_opts.h"
 
 static uint64_t rng;
 

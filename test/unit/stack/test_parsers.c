@@ -11,12 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
 #include <dgrdma/host.h>
 #include <dgrdma/ramp.h>
 #include <dgrdma/stats.h>
 #include <dgrdma/transport.h>
 
+#include "cli.h"
+#include "transport_opts.h"
 #include "../tap.h"
 #include "ring.h"
 

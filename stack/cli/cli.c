@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Range-checked command-line numbers and the duration format (dgrdma/cli.h). */
-#include <stdarg.h>
+/* Range-checked command-line numbers and the duration format (cli.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -8,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <dgrdma/cli.h>
+#include "cli.h"
 
 /* A number outside what opt accepts; hint ("" for none) says how to write one. */
 static int out_of_range(const char *opt, const char *s, const char *range, const char *hint,
@@ -232,7 +231,7 @@ static void format_bound(char *buf, size_t len, double v, double plain_below)
 	snprintf(buf, len, "%s%ge%d", sign, a, exp10);
 }
 
-/* See dgrdma/cli.h. */
+/* See cli.h. */
 int dgr_parse_f64(const char *opt, const char *s, double min, double max, double *out, char *errbuf)
 {
 	char range[96], lo[32], hi[32];
@@ -255,7 +254,7 @@ int dgr_parse_rate(const char *opt, const char *s, double min, double max, doubl
 	return parse_real(opt, s, min, max, true, range, "e.g. 200e6 or 200M", out, errbuf);
 }
 
-/* See dgrdma/cli.h. */
+/* See cli.h. */
 void dgr_format_duration(char *buf, size_t size, double ns)
 {
 	double a = ns < 0 ? -ns : ns;
@@ -269,17 +268,4 @@ void dgr_format_duration(char *buf, size_t size, double ns)
 	} else {
 		snprintf(buf, size, "%.3f s", ns / 1e9);
 	}
-}
-
-/* See cli.h. */
-int dgr_errbuf_set(char *errbuf, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, DGR_ERRBUF_SIZE, fmt, ap);
-		va_end(ap);
-	}
-	return -code;
 }

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Command-line values shared by the tools: parsing (every bad value is named
- * with its option and the accepted range, as docs/development.md asks), and
- * the one way their text output writes a duration, and --ready-file.
+ * with its option and the accepted range, as docs/development.md asks), the
+ * scheduling options, the one way their text output writes a duration, and
+ * --ready-file.
+ *
+ * Part of the tools' internal archive (stack/cli/, libdgrcli.a): linked by the
+ * programs of this project, never installed. The installed library
+ * (stack/include/dgrdma/) knows nothing of command lines.
  */
 #ifndef DGRDMA_CLI_H
 #define DGRDMA_CLI_H
@@ -12,6 +17,8 @@
 #include <stdint.h>
 
 #include <dgrdma/wire.h>
+
+struct dgr_sched;
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,13 +53,6 @@ enum dgr_exit_status {
  * number "--buffers: 'many' is not a number (accepted: 1..255)", and for one
  * with a fraction "--buffers: '1.5' is not a whole number (accepted: 1..255)".
  */
-/*
- * Writes a message into errbuf (DGR_ERRBUF_SIZE bytes; nothing when errbuf
- * is NULL). Returns -code: `return dgr_errbuf_set(errbuf, DGR_E_INVAL, ...)`.
- */
-int dgr_errbuf_set(char *errbuf, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 int dgr_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
 		  uint64_t *out, char *errbuf);
 
@@ -82,6 +82,15 @@ int dgr_parse_seconds(const char *opt, const char *s, double max_s, uint64_t *ns
  */
 int dgr_parse_rate(const char *opt, const char *s, double min, double max, double *out,
 		   char *errbuf);
+
+/*
+ * Parses scheduling options: "fifo:N", "rr:N" (N 1..99), "nice:N" (-20..19)
+ * or "other". Returns 0 or -DGR_E_INVAL naming opt and the accepted forms.
+ */
+int dgr_parse_sched(const char *opt, const char *s, struct dgr_sched *sc, char *errbuf);
+
+/* Parses a CPU list "0,2-3" into a mask (CPUs 0..63). Returns 0 or -DGR_E_INVAL. */
+int dgr_parse_cpulist(const char *opt, const char *s, uint64_t *mask, char *errbuf);
 
 /*
  * Writes a duration of ns nanoseconds with the unit chosen for reading:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --ready-file: how a script learns that a tool receives (dgrdma/cli.h). A
+ * --ready-file: how a script learns that a tool receives (cli.h). A
  * sender started earlier loses its first frames: the emulator's first burst
  * fills every host buffer without waiting, and if it is lost no doorbell comes
  * back and the stream never starts. A sleep only guesses how long set-up takes.
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
+#include "cli.h"
 
-/* See dgrdma/cli.h. */
+/* See cli.h. */
 int dgr_ready_file_clear(const char *path, char *errbuf)
 {
 	if (unlink(path) != 0 && errno != ENOENT) {
@@ -24,7 +24,7 @@ int dgr_ready_file_clear(const char *path, char *errbuf)
 	return 0;
 }
 
-/* See dgrdma/cli.h. */
+/* See cli.h. */
 int dgr_ready_file_write(const char *path, char *errbuf)
 {
 	char tmp[4096];

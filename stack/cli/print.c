@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Text and JSON from the same calls (dgrdma/print.h). */
+/* Text and JSON from the same calls (print.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include <dgrdma/cli.h>
-#include <dgrdma/print.h>
+#include "cli.h"
+#include "print.h"
 
 static bool is_json(const struct dgr_pr *p)
 {
