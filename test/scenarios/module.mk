@@ -19,7 +19,7 @@ scenarios: all
 
 # stall-cause.sh's softirq flood: bounded small UDP datagrams to a veth the suite made itself.
 SCN_UDP_FLOOD := $(BUILD)/test/scenarios/udp-flood
-$(SCN_UDP_FLOOD): $(BUILD)/obj/test/scenarios/udp-flood.o $(LIBDGRDMA_A)
+$(SCN_UDP_FLOOD): $(BUILD)/obj/test/scenarios/udp-flood.o $(LIBDGRCLI_A) $(LIBDGRDMA_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRDMA_A) $(STACK_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 CHECK_DEPS += $(SCN_UDP_FLOOD)

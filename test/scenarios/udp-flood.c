@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dgrdma/cli.h>
+#include "cli.h"
 #include <dgrdma/wire.h>
 
 #define FLOOD_BATCH 64
