@@ -22,9 +22,14 @@ trap 'rm -rf "$T"' EXIT
 
 export LC_ALL=C # join and comm want sort's order
 
-# objs PART [EXCLUDE]: the objects of a part of stack/, one path a line
+# objs PART [EXCLUDE]: the objects of a part of stack/ whose source is there, one path a line
+# (an object left in a build folder by a file since moved is not part of it)
 objs() {
-	find "$OBJ/$1" -maxdepth 1 -name '*.o' ${2:+! -name "$2"} | sort
+	local o
+
+	find "$OBJ/$1" -maxdepth 1 -name '*.o' ${2:+! -name "$2"} | sort | while read -r o; do
+		[ -f "$DGR_SRC/$1/$(basename "${o%.o}").c" ] && echo "$o"
+	done
 }
 # defs FILE...: "symbol object" for every global symbol the objects define (one nm)
 defs() {
