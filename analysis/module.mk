@@ -18,7 +18,7 @@ ANALYSIS_LIBDGRDMA := $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
-ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
+ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/loglin_hist.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
@@ -48,7 +48,8 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
-	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause
+	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
+	$(BUILD)/test/analysis/test_loglin_hist
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)

@@ -6,7 +6,21 @@
 
 #include <dgrdma/stats.h>
 
+#include "loglin_hist.h"
 #include "stats.h"
+
+static uint64_t exact_limit = STATS_EXACT_LIMIT;
+
+uint64_t stats_set_exact_limit(uint64_t limit)
+{
+	exact_limit = limit ? limit : STATS_EXACT_LIMIT;
+	return exact_limit;
+}
+
+uint64_t stats_exact_limit(void)
+{
+	return exact_limit;
+}
 
 void series_init(struct series *s)
 {
@@ -84,6 +98,24 @@ int series_quantiles(const struct series *s, size_t from, size_t to, struct quan
 	if (n == 0) {
 		return 0;
 	}
+	if (n > exact_limit) {
+		struct loglin_hist h;
+
+		if (llh_init(&h)) {
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			llh_add(&h, s->s[from + i].value);
+		}
+		q->count = n;
+		q->p50 = llh_percentile(&h, 500);
+		q->p99 = llh_percentile(&h, 990);
+		q->p999 = llh_percentile(&h, 999);
+		q->max = h.max;
+		q->from_histogram = true;
+		llh_free(&h);
+		return 0;
+	}
 	v = malloc(2 * n * sizeof(*v));
 	if (!v) {
 		return -1;
@@ -154,16 +186,55 @@ static uint64_t time_above(const struct series *s, uint64_t tol)
 	return total;
 }
 
-int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
-		     struct summary *out)
+/* Count, exact min/max/mean, log2 bins and above-tolerable count of every value. */
+static void summarise_exact_parts(const struct series *s, uint64_t tolerable_ns,
+				  struct summary *out)
 {
-	uint64_t *v;
 	double sum = 0;
 	size_t i;
 
-	memset(out, 0, sizeof(*out));
-	out->tolerable_ns = tolerable_ns;
-	if (s->n == 0) {
+	out->min = s->s[0].value;
+	out->max = s->s[0].value;
+	for (i = 0; i < s->n; i++) {
+		uint64_t v = s->s[i].value;
+
+		sum += (double)v;
+		out->hist[hist_bin(v)]++;
+		if (tolerable_ns && v > tolerable_ns) {
+			out->above_tolerable++;
+		}
+		if (v < out->min) {
+			out->min = v;
+		}
+		if (v > out->max) {
+			out->max = v;
+		}
+	}
+	out->count = s->n;
+	out->mean = sum / (double)s->n;
+}
+
+/* p50..p999 of every value: sorted up to the exact limit, else from the histogram. */
+static int summarise_percentiles(const struct series *s, struct summary *out)
+{
+	uint64_t *v;
+	size_t i;
+
+	if (s->n > exact_limit) {
+		struct loglin_hist h;
+
+		if (llh_init(&h)) {
+			return -1;
+		}
+		for (i = 0; i < s->n; i++) {
+			llh_add(&h, s->s[i].value);
+		}
+		out->p50 = llh_percentile(&h, 500);
+		out->p90 = llh_percentile(&h, 900);
+		out->p99 = llh_percentile(&h, 990);
+		out->p999 = llh_percentile(&h, 999);
+		out->from_histogram = true;
+		llh_free(&h);
 		return 0;
 	}
 	v = malloc(2 * s->n * sizeof(*v));
@@ -172,21 +243,29 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 	}
 	for (i = 0; i < s->n; i++) {
 		v[i] = s->s[i].value;
-		sum += (double)v[i];
-		out->hist[hist_bin(v[i])]++;
-		if (tolerable_ns && v[i] > tolerable_ns) {
-			out->above_tolerable++;
-		}
 	}
 	radix_sort_u64(v, v + s->n, s->n);
-	out->count = s->n;
-	out->min = v[0];
-	out->max = v[s->n - 1];
 	out->p50 = dgr_percentile_nearest_rank(v, s->n, 500);
 	out->p90 = dgr_percentile_nearest_rank(v, s->n, 900);
 	out->p99 = dgr_percentile_nearest_rank(v, s->n, 990);
 	out->p999 = dgr_percentile_nearest_rank(v, s->n, 999);
-	out->mean = sum / (double)s->n;
+	free(v);
+	return 0;
+}
+
+int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
+		     struct summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tolerable_ns = tolerable_ns;
+	if (s->n == 0) {
+		return 0;
+	}
+	if (summarise_percentiles(s, out)) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	summarise_exact_parts(s, tolerable_ns, out);
 	if (tolerable_ns) {
 		uint64_t above = time_above(s, tolerable_ns);
 
@@ -196,6 +275,5 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 			out->time_above_fraction = 1.0;
 		}
 	}
-	free(v);
 	return 0;
 }

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the streaming percentiles (analysis/loglin_hist.c) and of the
+ * switch from exact to histogram percentiles in analysis/stats.c: every bucket's
+ * edges, the percentiles of adversarial distributions within LLH_REL_ERROR of
+ * the exact (sorted) ones, merging, empty and one-value histograms, and the
+ * exact limit (n = limit sorted, n = limit + 1 from the histogram, everything
+ * but p50..p99.9 identical either way).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dgrdma/stats.h>
+
+#include "../../analysis/loglin_hist.h"
+#include "../../analysis/stats.h"
+#include "../unit/tap.h"
+
+static const unsigned int per_mille[] = { 1, 100, 500, 900, 990, 999, 1000 };
+#define N_PM (sizeof(per_mille) / sizeof(per_mille[0]))
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* uniform in [0, 1) */
+static double rng_unit(void)
+{
+	return (double)(rng() >> 11) / 9007199254740992.0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* |got - exact| <= exact x LLH_REL_ERROR, in integers: 2048 |got - exact| <= exact */
+static int within_bound(uint64_t got, uint64_t exact)
+{
+	unsigned __int128 d = got > exact ? got - exact : exact - got;
+
+	return d * (2 * LLH_SUB_COUNT) <= (unsigned __int128)exact;
+}
+
+/* The histogram's percentiles of v[0..n) against the sorted ones; v is sorted on return. */
+static void check_distribution(const char *name, uint64_t *v, size_t n)
+{
+	struct loglin_hist h;
+	unsigned int k;
+	int all = 1;
+	double worst = 0;
+	size_t i;
+
+	if (!tap_ok(llh_init(&h) == 0, "%s: histogram allocated", name)) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		llh_add(&h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (k = 0; k < N_PM; k++) {
+		uint64_t exact = dgr_percentile_nearest_rank(v, n, per_mille[k]);
+		uint64_t got = llh_percentile(&h, per_mille[k]);
+
+		if (!within_bound(got, exact)) {
+			tap_diag("%s: p%.1f got %" PRIu64 ", exact %" PRIu64, name,
+				 per_mille[k] / 10.0, got, exact);
+			all = 0;
+		}
+		if (exact && fabs((double)got - (double)exact) / (double)exact > worst) {
+			worst = fabs((double)got - (double)exact) / (double)exact;
+		}
+	}
+	tap_ok(all, "%s (%zu values): p0.1..p100 within 1/2048 of exact (worst %.6f%%)", name, n,
+	       100 * worst);
+	TAP_EQ_U(h.n, n, "%s: count exact", name);
+	TAP_EQ_U(h.min, v[0], "%s: min exact", name);
+	TAP_EQ_U(llh_percentile(&h, 1000), v[n - 1], "%s: p100 is the exact max", name);
+	llh_free(&h);
+}
+
+static void test_buckets(void)
+{
+	unsigned int i;
+	int edges = 1, width = 1;
+
+	TAP_EQ_U(llh_bucket(0), 0, "0 has bucket 0");
+	TAP_EQ_U(llh_bucket(2047), 2047, "2047 ns has a bucket of its own");
+	TAP_EQ_U(llh_bucket(2048), 2048, "2048 ns opens the first log-linear bucket");
+	TAP_EQ_U(llh_bucket(2049), 2048, "2049 ns shares it (width 2)");
+	TAP_EQ_U(llh_bucket(UINT64_MAX), LLH_BUCKETS - 1, "UINT64_MAX is in the last bucket");
+	TAP_EQ_U(llh_bucket_hi(LLH_BUCKETS - 1), UINT64_MAX, "the last bucket ends at UINT64_MAX");
+	for (i = 0; i < LLH_BUCKETS; i++) {
+		uint64_t lo = llh_bucket_lo(i), hi = llh_bucket_hi(i);
+
+		if (llh_bucket(lo) != i || llh_bucket(hi) != i ||
+		    (i + 1 < LLH_BUCKETS && llh_bucket_lo(i + 1) != hi + 1)) {
+			edges = 0;
+		}
+		/* width <= lo / 1024 */
+		if ((hi - lo + 1) * (unsigned __int128)LLH_SUB_COUNT > (unsigned __int128)lo &&
+		    hi != lo) {
+			width = 0;
+		}
+	}
+	tap_ok(edges, "all %u buckets: both edges map back, each starts where the last ended",
+	       LLH_BUCKETS);
+	tap_ok(width, "every bucket wider than one value is at most 1/1024 of its lower edge");
+}
+
+static void test_distributions(void)
+{
+	size_t n = 200000, i;
+	uint64_t *v = malloc(n * sizeof(*v));
+
+	if (!tap_ok(v != NULL, "memory for the distributions")) {
+		return;
+	}
+	/* bimodal: 99.5% near 20 us, 0.5% near 40 ms (a stall mode above p99) */
+	for (i = 0; i < n; i++) {
+		v[i] = rng() % 1000 < 995 ? 20000 + rng() % 3000 : 40000000 + rng() % 5000000;
+	}
+	check_distribution("bimodal", v, n);
+	/* heavy tail: Pareto, alpha 1.1, from 5 us */
+	for (i = 0; i < n; i++) {
+		v[i] = (uint64_t)(5000.0 / pow(1.0 - rng_unit(), 1.0 / 1.1));
+	}
+	check_distribution("Pareto tail", v, n);
+	/* log-uniform over 1 ns .. 10 s */
+	for (i = 0; i < n; i++) {
+		v[i] = (uint64_t)exp(rng_unit() * log(1e10));
+	}
+	check_distribution("log-uniform 1 ns .. 10 s", v, n);
+	/* constant: every percentile is the value itself */
+	for (i = 0; i < n; i++) {
+		v[i] = 123456789;
+	}
+	check_distribution("constant 123456789 ns", v, n);
+	/* small values have buckets of their own: exact */
+	for (i = 0; i < n; i++) {
+		v[i] = rng() % 2048;
+	}
+	check_distribution("0 .. 2047 ns", v, n);
+	/* each value on a bucket's upper edge, the worst place for the middle */
+	for (i = 0; i < n; i++) {
+		v[i] = llh_bucket_hi(2048 + (unsigned int)(rng() % (LLH_BUCKETS - 2048)));
+	}
+	check_distribution("bucket upper edges up to UINT64_MAX", v, n);
+	free(v);
+}
+
+static void test_merge_and_edges(void)
+{
+	struct loglin_hist a, b, all;
+	unsigned int k;
+	int same = 1;
+	uint64_t i;
+
+	if (llh_init(&a) || llh_init(&b) || llh_init(&all)) {
+		tap_ok(0, "merge: histograms allocated");
+		return;
+	}
+	TAP_EQ_U(llh_percentile(&a, 500), 0, "empty: p50 is 0");
+	for (i = 0; i < 50000; i++) {
+		uint64_t x = 1000 + rng() % 100000000, y = 3 * x + 7;
+
+		llh_add(&a, x);
+		llh_add(&b, y);
+		llh_add(&all, x);
+		llh_add(&all, y);
+	}
+	llh_merge(&a, &b);
+	for (k = 0; k < N_PM; k++) {
+		same =
+		    same && llh_percentile(&a, per_mille[k]) == llh_percentile(&all, per_mille[k]);
+	}
+	tap_ok(same && a.n == all.n && a.min == all.min && a.max == all.max,
+	       "merge: the union's count, min, max and percentiles");
+	llh_free(&b);
+	if (llh_init(&b)) {
+		tap_ok(0, "merge: histogram allocated");
+		return;
+	}
+	llh_merge(&a, &b);
+	TAP_EQ_U(a.n, all.n, "merging an empty histogram changes nothing");
+	llh_merge(&b, &a);
+	TAP_EQ_U(llh_percentile(&b, 990), llh_percentile(&all, 990),
+		 "merging into an empty histogram copies it");
+	llh_free(&a);
+	llh_free(&b);
+	llh_free(&all);
+
+	if (llh_init(&a)) {
+		return;
+	}
+	llh_add(&a, 987654321);
+	TAP_EQ_U(llh_percentile(&a, 1), 987654321, "one value: p0.1 is the value (clamped)");
+	TAP_EQ_U(llh_percentile(&a, 999), 987654321, "one value: p99.9 is the value");
+	llh_add(&a, UINT64_MAX);
+	TAP_EQ_U(llh_percentile(&a, 1000), UINT64_MAX, "UINT64_MAX counted and reported");
+	TAP_EQ_U(llh_percentile(&a, 500), 987654321, "two values: p50 is rank 1");
+	llh_free(&a);
+}
+
+/* Summaries of the same series with the limit at n (sorted) and n - 1 (histogram). */
+static void test_switch_over(void)
+{
+	struct series s;
+	struct summary ex, hi;
+	struct quantiles qe, qh;
+	const size_t n = 20000;
+	uint64_t t = 0, *v;
+	size_t i;
+
+	series_init(&s);
+	v = malloc(n * sizeof(*v));
+	for (i = 0; v && i < n; i++) {
+		uint64_t lat = i % 997 == 0 ? 30000000 + rng() % 1000000 : 15000 + rng() % 40000;
+
+		t += 50000;
+		if (series_add(&s, t, lat)) {
+			break;
+		}
+		v[i] = lat;
+	}
+	if (!tap_ok(v && s.n == n, "switch-over: a series of %zu doorbells", n)) {
+		free(v);
+		series_free(&s);
+		return;
+	}
+	TAP_EQ_U(stats_exact_limit(), STATS_EXACT_LIMIT, "the default exact limit");
+	stats_set_exact_limit(n);
+	tap_ok(series_summarise(&s, t, 20000000, &ex) == 0 && !ex.from_histogram,
+	       "n = limit: exact percentiles");
+	qsort(v, n, sizeof(*v), cmp_u64);
+	TAP_EQ_U(ex.p999, dgr_percentile_nearest_rank(v, n, 999), "n = limit: p99.9 is sorted");
+	tap_ok(series_quantiles(&s, 0, n, &qe) == 0 && !qe.from_histogram,
+	       "n = limit: series_quantiles exact too");
+	stats_set_exact_limit(n - 1);
+	tap_ok(series_summarise(&s, t, 20000000, &hi) == 0 && hi.from_histogram,
+	       "n = limit + 1: percentiles from the histogram, and said so");
+	tap_ok(within_bound(hi.p50, ex.p50) && within_bound(hi.p90, ex.p90) &&
+		   within_bound(hi.p99, ex.p99) && within_bound(hi.p999, ex.p999),
+	       "n = limit + 1: p50, p90, p99, p99.9 within 1/2048 of the exact ones");
+	tap_ok(hi.count == ex.count && hi.min == ex.min && hi.max == ex.max && hi.mean == ex.mean &&
+		   !memcmp(hi.hist, ex.hist, sizeof(hi.hist)) &&
+		   hi.above_tolerable == ex.above_tolerable &&
+		   hi.time_above_fraction == ex.time_above_fraction,
+	       "count, min, max, mean, log2 bins, above T and time above T identical either way");
+	TAP_EQ_I(hi.margin_ns, (int64_t)20000000 - (int64_t)hi.p999,
+		 "the margin is T - the reported p99.9");
+	tap_ok(series_quantiles(&s, 0, n, &qh) == 0 && qh.from_histogram && qh.p50 == hi.p50 &&
+		   qh.p99 == hi.p99 && qh.p999 == hi.p999 && qh.max == ex.max,
+	       "series_quantiles above the limit: the summary's values, exact max");
+	tap_ok(series_quantiles(&s, 1, n, &qh) == 0 && !qh.from_histogram,
+	       "a range of exactly the limit is sorted");
+	TAP_EQ_U(stats_set_exact_limit(0), STATS_EXACT_LIMIT, "0 restores the default");
+	free(v);
+	series_free(&s);
+}
+
+int main(void)
+{
+	test_buckets();
+	test_distributions();
+	test_merge_and_edges();
+	test_switch_over();
+	return tap_done();
+}
