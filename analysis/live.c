@@ -2,6 +2,7 @@
 /* Interval accounting of latency-report --live (see live.h). */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <dgrdma/cli.h>
@@ -116,23 +117,30 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 			   struct quantiles *interval, struct quantiles *run)
 {
 	struct series all;
+	struct series_cursor *c = malloc(sizeof(*c));
+	struct sample x;
 	size_t mark = 0, j;
 	unsigned int i;
-	int ret = 0;
+	int ret = c ? 0 : -1;
 
 	/* the interval's samples last, so that one series gives both */
 	series_init(&all);
 	for (i = 0; i < n && !ret; i++) {
-		for (j = 0; j < from[i] && j < s[i]->n && !ret; j++) {
-			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		series_cursor_init(c, s[i], 0);
+		for (j = 0; j < from[i] && !ret && series_next(c, &x); j++) {
+			ret = series_add(&all, x.t, x.value);
 		}
+		ret = ret || c->err;
 	}
 	mark = all.n;
 	for (i = 0; i < n && !ret; i++) {
-		for (j = from[i]; j < s[i]->n && !ret; j++) {
-			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		series_cursor_init(c, s[i], from[i]);
+		while (!ret && series_next(c, &x)) {
+			ret = series_add(&all, x.t, x.value);
 		}
+		ret = ret || c->err;
 	}
+	free(c);
 	if (!ret) {
 		ret = series_quantiles(&all, mark, all.n, interval) ||
 		      series_quantiles(&all, 0, all.n, run);

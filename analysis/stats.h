@@ -4,8 +4,13 @@
  * (rank = ceil(p * n), 1-based, on the sorted values), max, mean, a log2
  * histogram, and the fraction of the run spent above a tolerable latency.
  *
- * A series keeps every (time, value) pair: 16 bytes per doorbell (not per
- * capture byte: a 1 GB capture of 32 KiB buffers holds about 30 000).
+ * A series keeps every (time, value) pair, in order: the first
+ * SERIES_MEM_SAMPLES in memory, and past them, every full block of that many
+ * is written to a temporary file (unlinked at once, in $TMPDIR or /tmp), so a
+ * series holds at most 1 MiB of memory however long the run; its disk use is
+ * 16 bytes per doorbell. When the file cannot be written the series keeps its
+ * samples in memory instead. Read a series with a cursor (series_next), which
+ * reads the file back in blocks; s[] holds only samples n_spilled..n-1.
  *
  * Percentiles are exact (sorted) while the series, or the range asked for,
  * holds at most the exact limit of values (stats_exact_limit(), default
@@ -27,9 +32,25 @@ struct sample {
 	uint64_t value; /* latency, ns */
 };
 
+/* 65536 samples: 1 MiB in memory per series, then written in 1 MiB blocks */
+#define SERIES_MEM_SAMPLES 65536u
+
 struct series {
-	struct sample *s;
-	size_t n, cap;
+	struct sample *s; /* samples n_spilled .. n - 1 */
+	size_t n, cap;	  /* n: every sample added */
+	size_t n_spilled; /* samples 0 .. n_spilled - 1 are in the file */
+	int spill_fd;	  /* the file, when spilling */
+	bool spilling, spill_failed;
+};
+
+/* Reads a series in order from one sample on (struct series_cursor c = ...). */
+#define SERIES_CURSOR_BLOCK 1024u
+struct series_cursor {
+	const struct series *s;
+	size_t i;		 /* the next sample's index */
+	size_t buf_first, buf_n; /* buf holds samples buf_first .. + buf_n */
+	int err;		 /* a read of the file failed (0: none) */
+	struct sample buf[SERIES_CURSOR_BLOCK];
 };
 
 /* a million values: a 16 MB sort; above, the histogram's bounded percentiles */
@@ -63,6 +84,14 @@ void series_init(struct series *s);
 void series_free(struct series *s);
 /* Appends a sample. Returns 0, or -1 when memory runs out (the sample is lost). */
 int series_add(struct series *s, uint64_t t, uint64_t value);
+/* A cursor at sample from of s (at the end when from >= s->n). */
+void series_cursor_init(struct series_cursor *c, const struct series *s, size_t from);
+/*
+ * Copies the cursor's sample into *out and moves on. Returns true, or false
+ * at the end, or when the file cannot be read (c->err is then -errno, and
+ * callers that return a status fail with -1).
+ */
+bool series_next(struct series_cursor *c, struct sample *out);
 
 /* The nearest-rank statistics of part of a series (a live interval, or the run so far). */
 struct quantiles {

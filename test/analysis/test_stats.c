@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the streaming percentiles (analysis/loglin_hist.c) and of the
- * switch from exact to histogram percentiles in analysis/stats.c: every bucket's
- * edges, the percentiles of adversarial distributions within LLH_REL_ERROR of
- * the exact (sorted) ones, merging, empty and one-value histograms, and the
- * exact limit (n = limit sorted, n = limit + 1 from the histogram, everything
- * but p50..p99.9 identical either way).
+ * series of analysis/stats.c: every bucket's edges, the percentiles of
+ * adversarial distributions within LLH_REL_ERROR of the exact (sorted) ones,
+ * merging, empty and one-value histograms, the exact limit (n = limit sorted,
+ * n = limit + 1 from the histogram, everything but p50..p99.9 identical either
+ * way), and a series written to its file past SERIES_MEM_SAMPLES: read back
+ * whole from any sample, the same statistics as one kept in memory (its file
+ * could not be made), the file unlinked.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dgrdma/stats.h>
 
@@ -270,11 +274,116 @@ static void test_switch_over(void)
 	series_free(&s);
 }
 
+/* the i-th sample of the spill tests */
+static struct sample nth(size_t i)
+{
+	struct sample x = { 1000 + 20000 * (uint64_t)i, 9000 + (i * 2654435761u) % 500000 };
+
+	if (i % 50000 == 7) {
+		x.value = 90000000; /* a stall now and then */
+	}
+	return x;
+}
+
+static size_t files_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		n += e->d_name[0] != '.';
+	}
+	if (d) {
+		closedir(d);
+	}
+	return n;
+}
+
+static int read_back(const struct series *s, size_t from)
+{
+	struct series_cursor *c = malloc(sizeof(*c));
+	struct sample x, want;
+	size_t i = from;
+	int ok = c != NULL;
+
+	if (c) {
+		series_cursor_init(c, s, from);
+		while (ok && series_next(c, &x)) {
+			want = nth(i++);
+			ok = x.t == want.t && x.value == want.value;
+		}
+		ok = ok && i == s->n && c->err == 0;
+	}
+	free(c);
+	return ok;
+}
+
+static void test_spill(void)
+{
+	const size_t n = 4 * SERIES_MEM_SAMPLES + 12345;
+	char dir[] = "/tmp/test_stats.XXXXXX", missing[64];
+	struct series disk, mem;
+	struct summary sd, sm;
+	struct quantiles qd, qm;
+	size_t i;
+	int added = 1;
+
+	if (!mkdtemp(dir)) {
+		tap_ok(0, "spill: a temporary folder");
+		return;
+	}
+	snprintf(missing, sizeof(missing), "%s/missing", dir);
+	series_init(&disk);
+	series_init(&mem);
+	setenv("TMPDIR", dir, 1);
+	for (i = 0; i < n; i++) {
+		added = added && !series_add(&disk, nth(i).t, nth(i).value);
+	}
+	setenv("TMPDIR", missing, 1);
+	for (i = 0; i < n; i++) {
+		added = added && !series_add(&mem, nth(i).t, nth(i).value);
+	}
+	unsetenv("TMPDIR");
+	tap_ok(added, "spill: %zu samples added to both series", n);
+	tap_ok(disk.spilling && disk.n_spilled == 4 * SERIES_MEM_SAMPLES &&
+		   disk.cap == SERIES_MEM_SAMPLES,
+	       "past %u samples the series writes full blocks and keeps one block in memory",
+	       SERIES_MEM_SAMPLES);
+	TAP_EQ_U(files_in(dir), 0, "the file is unlinked at once (nothing left in TMPDIR)");
+	tap_ok(!mem.spilling && mem.spill_failed && mem.n_spilled == 0 && mem.cap >= n,
+	       "no file can be made: the samples stay in memory");
+	tap_ok(read_back(&disk, 0), "read back whole, in order, from the file and memory");
+	tap_ok(read_back(&disk, SERIES_MEM_SAMPLES - 1) && read_back(&disk, SERIES_MEM_SAMPLES) &&
+		   read_back(&disk, 3 * SERIES_MEM_SAMPLES + 1000) &&
+		   read_back(&disk, disk.n_spilled) && read_back(&disk, n - 1),
+	       "read back from a block's edge, the middle, the memory part, the last sample");
+	tap_ok(read_back(&mem, 0), "the in-memory series reads back the same");
+	tap_ok(series_summarise(&disk, nth(n).t, 40000000, &sd) == 0 &&
+		   series_summarise(&mem, nth(n).t, 40000000, &sm) == 0 &&
+		   !memcmp(&sd, &sm, sizeof(sd)) && !sd.from_histogram,
+	       "the same summary (exact, every field) from the file as from memory");
+	tap_ok(series_quantiles(&disk, SERIES_MEM_SAMPLES - 3, n - 5, &qd) == 0 &&
+		   series_quantiles(&mem, SERIES_MEM_SAMPLES - 3, n - 5, &qm) == 0 &&
+		   !memcmp(&qd, &qm, sizeof(qd)) && qd.count == n - 5 - SERIES_MEM_SAMPLES + 3,
+	       "the same quantiles of a range across blocks");
+	stats_set_exact_limit(1000);
+	tap_ok(series_summarise(&disk, nth(n).t, 40000000, &sd) == 0 &&
+		   series_summarise(&mem, nth(n).t, 40000000, &sm) == 0 &&
+		   !memcmp(&sd, &sm, sizeof(sd)) && sd.from_histogram,
+	       "the same summary above the exact limit (histogram)");
+	stats_set_exact_limit(0);
+	series_free(&disk);
+	series_free(&mem);
+	tap_ok(disk.n == 0 && !disk.spilling && rmdir(dir) == 0, "freed; the folder removed");
+}
+
 int main(void)
 {
 	test_buckets();
 	test_distributions();
 	test_merge_and_edges();
 	test_switch_over();
+	test_spill();
 	return tap_done();
 }
