@@ -42,7 +42,7 @@ CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
 	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
-	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh
+	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
