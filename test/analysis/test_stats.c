@@ -7,7 +7,8 @@
  * n = limit + 1 from the histogram, everything but p50..p99.9 identical either
  * way), and a series written to its file past SERIES_MEM_SAMPLES: read back
  * whole from any sample, the same statistics as one kept in memory (its file
- * could not be made), the file unlinked.
+ * could not be made), the file unlinked; the join of wire and trace reads its
+ * four parallel series from their files as from memory.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 
 #include <dgrdma/stats.h>
 
+#include "../../analysis/join.h"
 #include "../../analysis/loglin_hist.h"
 #include "../../analysis/stats.h"
 #include "../unit/tap.h"
@@ -378,6 +380,108 @@ static void test_spill(void)
 	tap_ok(disk.n == 0 && !disk.spilling && rmdir(dir) == 0, "freed; the folder removed");
 }
 
+/* n doorbells of a wire side and a host side (with handed, arrival and txn) into w[4] and h[4] */
+static int join_sides(struct series *w, struct series *h, size_t n)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		series_init(&w[i]);
+		series_init(&h[i]);
+	}
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t t = 1000 + 30000 * (uint64_t)i, lat = 9000 + (i * 7919) % 20000;
+
+		/* every 1000th doorbell is missing from the trace */
+		ret |= series_add(&w[0], t, lat) | series_add(&w[3], t, i + 1);
+		if (i % 1000 == 999) {
+			continue;
+		}
+		ret |= series_add(&h[0], t + 300, lat - 500) |
+		       series_add(&h[1], t + 300, lat - 700) | series_add(&h[2], t + 300, t - 50) |
+		       series_add(&h[3], t + 300, i + 1);
+	}
+	return ret;
+}
+
+static void free_sides(struct series *w, struct series *h)
+{
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		series_free(&w[i]);
+		series_free(&h[i]);
+	}
+}
+
+static int same_series(const struct series *a, const struct series *b)
+{
+	struct series_cursor *ca = malloc(sizeof(*ca)), *cb = malloc(sizeof(*cb));
+	struct sample x, y;
+	int same = ca && cb && a->n == b->n;
+
+	if (same) {
+		series_cursor_init(ca, a, 0);
+		series_cursor_init(cb, b, 0);
+		while (same && series_next(ca, &x)) {
+			same = series_next(cb, &y) && x.t == y.t && x.value == y.value;
+		}
+	}
+	free(ca);
+	free(cb);
+	return same;
+}
+
+static void test_join_spilled(void)
+{
+	const size_t n = 2 * SERIES_MEM_SAMPLES + 777;
+	char dir[] = "/tmp/test_stats_join.XXXXXX", missing[64];
+	struct series wd[4], hd[4], wm[4], hm[4];
+	struct join_series jd, jm;
+	struct join_result rd, rm;
+	int ok;
+
+	if (!mkdtemp(dir)) {
+		tap_ok(0, "join: a temporary folder");
+		return;
+	}
+	snprintf(missing, sizeof(missing), "%s/missing", dir);
+	setenv("TMPDIR", dir, 1);
+	ok = join_sides(wd, hd, n) == 0;
+	setenv("TMPDIR", missing, 1);
+	ok = ok && join_sides(wm, hm, n) == 0;
+	unsetenv("TMPDIR");
+	tap_ok(ok && wd[0].spilling && hd[1].spilling && !wm[0].spilling && !hm[1].spilling,
+	       "join: %zu doorbells a side, in files and in memory", n);
+	join_series_init(&jd);
+	join_series_init(&jm);
+	{
+		const struct join_side ws = { .lat = &wd[0], .txn = &wd[3] };
+		const struct join_side hs = {
+			.lat = &hd[0], .handed = &hd[1], .arrival = &hd[2], .txn = &hd[3]
+		};
+		const struct join_side wsm = { .lat = &wm[0], .txn = &wm[3] };
+		const struct join_side hsm = {
+			.lat = &hm[0], .handed = &hm[1], .arrival = &hm[2], .txn = &hm[3]
+		};
+
+		join_wire_host(&ws, &hs, 5000, &jd, &rd);
+		join_wire_host(&wsm, &hsm, 5000, &jm, &rm);
+	}
+	TAP_EQ_U(rd.joined, n - n / 1000, "join: every doorbell of the trace joined");
+	tap_ok(!memcmp(&rd, &rm, sizeof(rd)) && same_series(&jd.w2s, &jm.w2s) &&
+		   same_series(&jd.s2w, &jm.s2w) &&
+		   same_series(&jd.arrival_offset, &jm.arrival_offset) &&
+		   jd.arrival_offset.n == rd.joined,
+	       "join: the same counts and parts from the files as from memory");
+	join_series_free(&jd);
+	join_series_free(&jm);
+	free_sides(wd, hd);
+	free_sides(wm, hm);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_buckets();
@@ -385,5 +489,6 @@ int main(void)
 	test_merge_and_edges();
 	test_switch_over();
 	test_spill();
+	test_join_spilled();
 	return tap_done();
 }
