@@ -1537,6 +1537,7 @@ out:
 		if (h->ha_on) {
 			ha_free(&h->ha);
 		}
+		live_free(&h->acc);
 		join_series_free(&h->js);
 	}
 	if (v) {

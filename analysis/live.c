@@ -14,6 +14,50 @@ void live_init(struct live_acc *a)
 	memset(a, 0, sizeof(*a));
 }
 
+void live_free(struct live_acc *a)
+{
+	llh_free(&a->lat_h);
+	llh_free(&a->arrival_h);
+	live_init(a);
+}
+
+/*
+ * The run's quantiles of s (its samples 0..n): its values from mark on are
+ * added to *rh first (allocated when NULL); past the exact limit the
+ * quantiles come from *rh when it holds every value (the values series_quantiles
+ * would give: the same buckets), else from series_quantiles. Returns 0 or -1.
+ */
+static int run_quantiles(struct loglin_hist *rh, const struct series *s, size_t mark,
+			 struct quantiles *q)
+{
+	struct series_cursor *c;
+	struct sample x;
+
+	if (!rh->counts && (mark != 0 || llh_init(rh))) {
+		return series_quantiles(s, 0, s->n, q); /* missed values: never used */
+	}
+	c = malloc(sizeof(*c));
+	if (!c) {
+		return -1;
+	}
+	series_cursor_init(c, s, mark);
+	while (series_next(c, &x)) {
+		llh_add(rh, x.value);
+	}
+	free(c);
+	if (s->n <= stats_exact_limit() || rh->n != s->n) {
+		return series_quantiles(s, 0, s->n, q);
+	}
+	memset(q, 0, sizeof(*q));
+	q->count = rh->n;
+	q->p50 = llh_percentile(rh, 500);
+	q->p99 = llh_percentile(rh, 990);
+	q->p999 = llh_percentile(rh, 999);
+	q->max = rh->max;
+	q->from_histogram = true;
+	return 0;
+}
+
 static void drops_rate(struct live_drops *d)
 {
 	uint64_t all = d->delivered + d->lost;
@@ -43,13 +87,13 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	out->events_run = h->c.events;
 	out->events = h->c.events - a->events0;
 	if (series_quantiles(&h->lat, a->lat_mark, h->lat.n, &out->lat) ||
-	    series_quantiles(&h->lat, 0, h->lat.n, &out->lat_run)) {
+	    run_quantiles(&a->lat_h, &h->lat, a->lat_mark, &out->lat_run)) {
 		return -1;
 	}
 	out->has_arrival = h->lat_arrival.n > 0;
 	if (out->has_arrival &&
 	    (series_quantiles(&h->lat_arrival, a->arrival_mark, h->lat_arrival.n, &out->arrival) ||
-	     series_quantiles(&h->lat_arrival, 0, h->lat_arrival.n, &out->arrival_run))) {
+	     run_quantiles(&a->arrival_h, &h->lat_arrival, a->arrival_mark, &out->arrival_run))) {
 		return -1;
 	}
 	for (i = 0; i < h->n_srcs; i++) {
