@@ -1265,7 +1265,8 @@ static int live_tick(void *ctx, char *errbuf)
 		set_tolerable(&h->rep, v->o, facts_from_options(v->o), false,
 			      h->wa_on ? &h->wa : NULL, &h->ha);
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
-		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
+		    (h->wa_on &&
+		     live_close_wire(&h->wire_mark, &h->acc.wire_h, &h->wa.lat[WA_RX], &h->iv)) ||
 		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
 			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		}

@@ -18,6 +18,7 @@ void live_free(struct live_acc *a)
 {
 	llh_free(&a->lat_h);
 	llh_free(&a->arrival_h);
+	llh_free(&a->wire_h);
 	live_init(a);
 }
 
@@ -129,11 +130,12 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	return 0;
 }
 
-int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out)
+int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series *s,
+		    struct live_interval *out)
 {
 	out->has_wire = true;
 	if (series_quantiles(s, *mark, s->n, &out->wire) ||
-	    series_quantiles(s, 0, s->n, &out->wire_run)) {
+	    run_quantiles(run_h, s, *mark, &out->wire_run)) {
 		return -1;
 	}
 	*mark = s->n;

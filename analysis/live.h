@@ -38,7 +38,7 @@ struct live_acc {
 	 * limit the run's quantiles come from these, not from reading the whole
 	 * series again at every interval (allocated at the first close).
 	 */
-	struct loglin_hist lat_h, arrival_h;
+	struct loglin_hist lat_h, arrival_h, wire_h;
 };
 
 struct live_interval {
@@ -74,9 +74,11 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 /*
  * Adds the wire's doorbell latency to an interval just closed: s is the wire
  * analysis' RX series, *mark where the interval began in it (advanced to its
- * end). Returns 0, or -1 when memory runs out.
+ * end), run_h the histogram of the run's wire values (a's wire_h, as lat_h).
+ * Returns 0, or -1 when memory runs out.
  */
-int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out);
+int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series *s,
+		    struct live_interval *out);
 
 /*
  * Several hosts together (latency-report --live URL URL...): per[0..n) are
