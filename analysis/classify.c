@@ -90,11 +90,13 @@ const char *const *regime_mitigations(enum regime r, int path_tx)
 
 static void count_episodes(const struct series *s, uint64_t high, struct classification *c)
 {
+	struct series_cursor cur;
+	struct sample x;
 	uint64_t run = 0;
-	size_t i;
 
-	for (i = 0; i < s->n; i++) {
-		if (s->s[i].value > high) {
+	series_cursor_init(&cur, s, 0);
+	while (series_next(&cur, &x)) {
+		if (x.value > high) {
 			c->high_count++;
 			if (run++ == 0) {
 				c->episodes++;
@@ -278,9 +280,10 @@ const char *shape_label(enum latency_shape k)
 void classify_shape(const struct series *s, const struct summary *sum, uint64_t tolerable_ns,
 		    struct lat_shape *sh)
 {
+	struct series_cursor cur;
+	struct sample x;
 	uint64_t run_max = 0;
 	bool in_spike = false;
-	size_t i;
 
 	memset(sh, 0, sizeof(*sh));
 	if (sum->count < CLASSIFY_MIN_SAMPLES) {
@@ -292,8 +295,9 @@ void classify_shape(const struct series *s, const struct summary *sum, uint64_t 
 	if (tolerable_ns && tolerable_ns / CLASSIFY_HIGH_FRACTION < sh->spike_threshold_ns) {
 		sh->spike_threshold_ns = tolerable_ns / CLASSIFY_HIGH_FRACTION;
 	}
-	for (i = 0; i < s->n; i++) {
-		uint64_t v = s->s[i].value;
+	series_cursor_init(&cur, s, 0);
+	while (series_next(&cur, &x)) {
+		uint64_t v = x.value;
 
 		if (v > sh->spike_threshold_ns) {
 			sh->spike_doorbells++;

@@ -31,7 +31,8 @@
 #include "ctf_check.h"
 #include "ctf_input.h"
 
-#define MAX_TRACE_DIRS 64
+/* trace folders read as one: a rotated trace has one per chunk (and per buffer scheme) */
+#define MAX_TRACE_DIRS 65536
 #define PIPE_BUF_BYTES (256u * 1024)
 #define NAME_MAX_LEN   255
 
@@ -51,8 +52,9 @@ enum {
 #define LIVE_ALIVE_S 1.0
 
 struct trace_dirs {
-	char *dir[MAX_TRACE_DIRS];
-	unsigned int n;
+	char **dir;
+	unsigned int n, cap;
+	bool too_many; /* more than MAX_TRACE_DIRS (the rest not collected) */
 	/* the first folder below the trace that could not be opened, and why ("" none) */
 	char unopened[160];
 	int unopened_errno;
@@ -66,11 +68,22 @@ static void find_metadata(const char *path, int depth, struct trace_dirs *t)
 	struct dirent *de;
 	DIR *d;
 
-	if (depth > 8 || t->n == MAX_TRACE_DIRS) {
+	if (depth > 8 || t->too_many) {
 		return;
 	}
 	snprintf(sub, sizeof(sub), "%s/metadata", path);
 	if (stat(sub, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (t->n == t->cap) {
+			unsigned int cap = t->cap ? 2 * t->cap : 64;
+			char **n = t->n < MAX_TRACE_DIRS ? realloc(t->dir, cap * sizeof(*n)) : NULL;
+
+			if (!n) {
+				t->too_many = true;
+				return;
+			}
+			t->dir = n;
+			t->cap = cap;
+		}
 		t->dir[t->n] = strdup(path);
 		if (t->dir[t->n]) {
 			t->n++;
@@ -104,7 +117,10 @@ static void free_dirs(struct trace_dirs *t)
 	for (i = 0; i < t->n; i++) {
 		free(t->dir[i]);
 	}
+	free(t->dir);
+	t->dir = NULL;
 	t->n = 0;
+	t->cap = 0;
 }
 
 /*
@@ -1079,6 +1095,14 @@ static int read_traces(const char *const *paths, struct host_analysis *const *hs
 	}
 	if (!live && t.n == 0) {
 		return no_trace(paths[0], &t, errbuf);
+	}
+	if (t.too_many) {
+		ret =
+		    dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				   "%.150s: more than %d trace folders below it (or no memory for "
+				   "their names): read a part of it, e.g. some chunks of archives/",
+				   paths[0], MAX_TRACE_DIRS);
+		goto end;
 	}
 	for (i = 0; i < t.n; i++) {
 		ret = ctf_check_dir(t.dir[i], &hs[0]->trace_unindexed_bytes, msg);

@@ -50,20 +50,37 @@ static struct pair *to_pairs(const struct join_side *side)
 	const struct series *arrival = parallel(side, side->arrival);
 	const struct series *txn = parallel(side, side->txn);
 	struct pair *p = malloc((s->n ? s->n : 1) * sizeof(*p));
+	struct series_cursor *c = malloc(4 * sizeof(*c)); /* lat, handed, arrival, txn */
+	struct sample x, y = { 0, 0 };
 	size_t i;
 
-	if (!p) {
-		return NULL;
+	if (!p || !c) {
+		goto fail;
 	}
+	series_cursor_init(&c[0], s, 0);
+	series_cursor_init(&c[1], handed ? handed : s, 0);
+	series_cursor_init(&c[2], arrival ? arrival : s, 0);
+	series_cursor_init(&c[3], txn ? txn : s, 0);
 	for (i = 0; i < s->n; i++) {
-		p[i].complete = s->s[i].t;
-		p[i].bell = s->s[i].t + s->s[i].value;
-		p[i].handed = handed ? s->s[i].t + handed->s[i].value : p[i].bell;
-		p[i].arrival = arrival ? arrival->s[i].value : 0;
-		p[i].txn = txn ? txn->s[i].value : 0;
+		if (!series_next(&c[0], &x)) {
+			goto fail;
+		}
+		p[i].complete = x.t;
+		p[i].bell = x.t + x.value;
+		p[i].handed = handed && series_next(&c[1], &y) ? x.t + y.value : p[i].bell;
+		p[i].arrival = arrival && series_next(&c[2], &y) ? y.value : 0;
+		p[i].txn = txn && series_next(&c[3], &y) ? y.value : 0;
 	}
+	if (c[1].err || c[2].err || c[3].err) {
+		goto fail;
+	}
+	free(c);
 	qsort(p, s->n, sizeof(*p), cmp_bell);
 	return p;
+fail:
+	free(c);
+	free(p);
+	return NULL;
 }
 
 static uint64_t absdiff(uint64_t a, uint64_t b)

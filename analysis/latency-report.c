@@ -99,6 +99,9 @@ static void usage(FILE *fp)
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
 	    "                         drops.csv into DIR (for dgrdma-plot)\n"
 	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
+	    "  --exact-limit N        exact percentiles up to N doorbells per series, above\n"
+	    "                         them a log-linear histogram within 0.049%%, 1..2^32\n"
+	    "                         (default 1000000)\n"
 	    "  --live                 INPUT is an LTTng live URL,\n"
 	    "                         net://RELAYD[:PORT]/host/HOSTNAME/SESSION (dgrdma-capture\n"
 	    "                         --live prints it): follow the running session through\n"
@@ -366,6 +369,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--advise-root")) {
 			o->adv.root = val;
 			o->advise = true;
+		} else if (!strcmp(a, "--exact-limit")) {
+			uint64_t v64;
+
+			if (parse_count(a, val, 1, 1ull << 32, &v64)) {
+				return -1;
+			}
+			stats_set_exact_limit(v64);
 		} else if (!strcmp(a, "--interval")) {
 			if (parse_num(a, val, 1, 60000, &v)) {
 				return -1;
@@ -1255,7 +1265,8 @@ static int live_tick(void *ctx, char *errbuf)
 		set_tolerable(&h->rep, v->o, facts_from_options(v->o), false,
 			      h->wa_on ? &h->wa : NULL, &h->ha);
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
-		    (h->wa_on && live_close_wire(&h->wire_mark, &h->wa.lat[WA_RX], &h->iv)) ||
+		    (h->wa_on &&
+		     live_close_wire(&h->wire_mark, &h->acc.wire_h, &h->wa.lat[WA_RX], &h->iv)) ||
 		    decide(&h->rep, h->wa_on ? &h->wa : NULL, &h->ha)) {
 			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		}
@@ -1527,6 +1538,7 @@ out:
 		if (h->ha_on) {
 			ha_free(&h->ha);
 		}
+		live_free(&h->acc);
 		join_series_free(&h->js);
 	}
 	if (v) {

@@ -2,6 +2,7 @@
 /* Interval accounting of latency-report --live (see live.h). */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,6 +11,51 @@
 void live_init(struct live_acc *a)
 {
 	memset(a, 0, sizeof(*a));
+}
+
+void live_free(struct live_acc *a)
+{
+	llh_free(&a->lat_h);
+	llh_free(&a->arrival_h);
+	llh_free(&a->wire_h);
+	live_init(a);
+}
+
+/*
+ * The run's quantiles of s (its samples 0..n): its values from mark on are
+ * added to *rh first (allocated when NULL); past the exact limit the
+ * quantiles come from *rh when it holds every value (the values series_quantiles
+ * would give: the same buckets), else from series_quantiles. Returns 0 or -1.
+ */
+static int run_quantiles(struct loglin_hist *rh, const struct series *s, size_t mark,
+			 struct quantiles *q)
+{
+	struct series_cursor *c;
+	struct sample x;
+
+	if (!rh->counts && (mark != 0 || llh_init(rh))) {
+		return series_quantiles(s, 0, s->n, q); /* missed values: never used */
+	}
+	c = malloc(sizeof(*c));
+	if (!c) {
+		return -1;
+	}
+	series_cursor_init(c, s, mark);
+	while (series_next(c, &x)) {
+		llh_add(rh, x.value);
+	}
+	free(c);
+	if (s->n <= stats_exact_limit() || rh->n != s->n) {
+		return series_quantiles(s, 0, s->n, q);
+	}
+	memset(q, 0, sizeof(*q));
+	q->count = rh->n;
+	q->p50 = llh_percentile(rh, 500);
+	q->p99 = llh_percentile(rh, 990);
+	q->p999 = llh_percentile(rh, 999);
+	q->max = rh->max;
+	q->from_histogram = true;
+	return 0;
 }
 
 static void drops_rate(struct live_drops *d)
@@ -41,13 +87,13 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	out->events_run = h->c.events;
 	out->events = h->c.events - a->events0;
 	if (series_quantiles(&h->lat, a->lat_mark, h->lat.n, &out->lat) ||
-	    series_quantiles(&h->lat, 0, h->lat.n, &out->lat_run)) {
+	    run_quantiles(&a->lat_h, &h->lat, a->lat_mark, &out->lat_run)) {
 		return -1;
 	}
 	out->has_arrival = h->lat_arrival.n > 0;
 	if (out->has_arrival &&
 	    (series_quantiles(&h->lat_arrival, a->arrival_mark, h->lat_arrival.n, &out->arrival) ||
-	     series_quantiles(&h->lat_arrival, 0, h->lat_arrival.n, &out->arrival_run))) {
+	     run_quantiles(&a->arrival_h, &h->lat_arrival, a->arrival_mark, &out->arrival_run))) {
 		return -1;
 	}
 	for (i = 0; i < h->n_srcs; i++) {
@@ -83,11 +129,12 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	return 0;
 }
 
-int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out)
+int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series *s,
+		    struct live_interval *out)
 {
 	out->has_wire = true;
 	if (series_quantiles(s, *mark, s->n, &out->wire) ||
-	    series_quantiles(s, 0, s->n, &out->wire_run)) {
+	    run_quantiles(run_h, s, *mark, &out->wire_run)) {
 		return -1;
 	}
 	*mark = s->n;
@@ -115,23 +162,30 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 			   struct quantiles *interval, struct quantiles *run)
 {
 	struct series all;
+	struct series_cursor *c = malloc(sizeof(*c));
+	struct sample x;
 	size_t mark = 0, j;
 	unsigned int i;
-	int ret = 0;
+	int ret = c ? 0 : -1;
 
 	/* the interval's samples last, so that one series gives both */
 	series_init(&all);
 	for (i = 0; i < n && !ret; i++) {
-		for (j = 0; j < from[i] && j < s[i]->n && !ret; j++) {
-			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		series_cursor_init(c, s[i], 0);
+		for (j = 0; j < from[i] && !ret && series_next(c, &x); j++) {
+			ret = series_add(&all, x.t, x.value);
 		}
+		ret = ret || c->err;
 	}
 	mark = all.n;
 	for (i = 0; i < n && !ret; i++) {
-		for (j = from[i]; j < s[i]->n && !ret; j++) {
-			ret = series_add(&all, s[i]->s[j].t, s[i]->s[j].value);
+		series_cursor_init(c, s[i], from[i]);
+		while (!ret && series_next(c, &x)) {
+			ret = series_add(&all, x.t, x.value);
 		}
+		ret = ret || c->err;
 	}
+	free(c);
 	if (!ret) {
 		ret = series_quantiles(&all, mark, all.n, interval) ||
 		      series_quantiles(&all, 0, all.n, run);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "host_events.h"
+#include "loglin_hist.h"
 #include "stats.h"
 
 /* Hosts followed at once (as many as ctf_input.h's CTF_LIVE_MAX_SESSIONS). */
@@ -32,6 +33,12 @@ struct live_acc {
 	unsigned int closed;
 	/* the run's log2 histograms so far (stats.h's bins), added to at every close */
 	uint64_t hist_run[HIST_BINS], arrival_hist_run[HIST_BINS];
+	/*
+	 * Every value of the run so far, added at every close: past the exact
+	 * limit the run's quantiles come from these, not from reading the whole
+	 * series again at every interval (allocated at the first close).
+	 */
+	struct loglin_hist lat_h, arrival_h, wire_h;
 };
 
 struct live_interval {
@@ -53,6 +60,8 @@ struct live_interval {
 };
 
 void live_init(struct live_acc *a);
+/* Frees what live_close allocated (a is then as live_init leaves it). */
+void live_free(struct live_acc *a);
 
 /*
  * Closes the open interval on the state of h: the doorbells and counter
@@ -65,9 +74,11 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 /*
  * Adds the wire's doorbell latency to an interval just closed: s is the wire
  * analysis' RX series, *mark where the interval began in it (advanced to its
- * end). Returns 0, or -1 when memory runs out.
+ * end), run_h the histogram of the run's wire values (a's wire_h, as lat_h).
+ * Returns 0, or -1 when memory runs out.
  */
-int live_close_wire(size_t *mark, const struct series *s, struct live_interval *out);
+int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series *s,
+		    struct live_interval *out);
 
 /*
  * Several hosts together (latency-report --live URL URL...): per[0..n) are

@@ -19,7 +19,7 @@ ANALYSIS_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
-ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/engine/msg_rules.c \
+ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/loglin_hist.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
 ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
@@ -43,13 +43,14 @@ CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
 	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
-	test/analysis/capture_sets.sh
+	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
-	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause
+	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
+	$(BUILD)/test/analysis/test_stats
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
@@ -106,3 +107,15 @@ install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
 	install -m 0644 analysis/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
+
+# make bench-memory (not in check): latency-report's resident memory and throughput on runs
+# of 1 M, 10 M and 100 M transactions streamed through a pipe (docs/performance/analysis.md).
+PCAP_REPEAT := $(BUILD)/test/analysis/pcap-repeat
+$(PCAP_REPEAT): $(BUILD)/obj/test/analysis/bench/pcap_repeat.o $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+analysis: $(PCAP_REPEAT)
+BENCH_TARGETS += bench-memory
+.PHONY: bench-memory
+bench-memory: analysis
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_memory.sh

@@ -21,6 +21,8 @@ static int cmp_u64(const void *a, const void *b)
  */
 int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupancy *o)
 {
+	struct series_cursor cur;
+	struct sample x;
 	uint64_t *start, *end, lo, hi, prev, level = 0, empty_since = 0;
 	double weighted = 0;
 	size_t i = 0, j = 0, n = tx->n;
@@ -35,9 +37,14 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 		return -1;
 	}
 	end = start + n;
-	for (i = 0; i < n; i++) {
-		start[i] = tx->s[i].t;
-		end[i] = sat_add_u64(tx->s[i].t, tx->s[i].value);
+	series_cursor_init(&cur, tx, 0);
+	for (i = 0; i < n && series_next(&cur, &x); i++) {
+		start[i] = x.t;
+		end[i] = sat_add_u64(x.t, x.value);
+	}
+	if (i < n) {
+		free(start);
+		return -1;
 	}
 	qsort(start, n, sizeof(*start), cmp_u64);
 	qsort(end, n, sizeof(*end), cmp_u64);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "loglin_hist.h"
 #include "report.h"
 #include "stall_cause.h"
 
@@ -27,6 +28,13 @@ static int print_latency(struct dgr_pr *p, const char *key, const char *title,
 	}
 	dgr_pr_obj_begin(p, key, title);
 	dgr_pr_u64(p, "count", NULL, sum.count);
+	if (sum.from_histogram) {
+		/* above the exact limit: say so, with the bound (absent: exact) */
+		dgr_pr_str(p, "percentiles", "percentiles", "log-linear histogram");
+		dgr_pr_dbl(p, "percentile_relative_error", "relative error at most", LLH_REL_ERROR,
+			   6);
+		dgr_pr_u64(p, "exact_limit", "exact up to (doorbells)", stats_exact_limit());
+	}
 	if (sum.count) {
 		dgr_pr_ns(p, "min", NULL, sum.min);
 		dgr_pr_ns(p, "p50", NULL, sum.p50);

@@ -1,27 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Latency statistics (see stats.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dgrdma/stats.h>
 
+#include "loglin_hist.h"
 #include "stats.h"
+
+static uint64_t exact_limit = STATS_EXACT_LIMIT;
+
+uint64_t stats_set_exact_limit(uint64_t limit)
+{
+	exact_limit = limit ? limit : STATS_EXACT_LIMIT;
+	return exact_limit;
+}
+
+uint64_t stats_exact_limit(void)
+{
+	return exact_limit;
+}
 
 void series_init(struct series *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->spill_fd = -1;
 }
 
 void series_free(struct series *s)
 {
 	free(s->s);
-	memset(s, 0, sizeof(*s));
+	if (s->spilling) {
+		close(s->spill_fd);
+	}
+	series_init(s);
+}
+
+/* Writes n bytes at the file's end; -1 when it cannot (the file is then not used again). */
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR) {
+			continue;
+		}
+		if (w <= 0) {
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Moves the samples in memory to the series' file. Returns 0, or -1 (they stay in memory). */
+static int spill(struct series *s)
+{
+	size_t in_mem = s->n - s->n_spilled;
+
+	if (s->spill_failed) {
+		return -1;
+	}
+	if (!s->spilling) {
+		const char *dir = getenv("TMPDIR");
+		char path[4096];
+		int n = snprintf(path, sizeof(path), "%s/latency-report-series-XXXXXX",
+				 dir && *dir ? dir : "/tmp");
+
+		if (n < 0 || (size_t)n >= sizeof(path)) {
+			s->spill_failed = true;
+			return -1;
+		}
+		s->spill_fd = mkostemp(path, O_CLOEXEC);
+		if (s->spill_fd < 0) {
+			s->spill_failed = true;
+			return -1;
+		}
+		unlink(path);
+		s->spilling = true;
+	}
+	if (write_all(s->spill_fd, s->s, in_mem * sizeof(*s->s))) {
+		s->spill_failed = true;
+		return -1;
+	}
+	s->n_spilled = s->n;
+	return 0;
 }
 
 int series_add(struct series *s, uint64_t t, uint64_t value)
 {
-	if (s->n == s->cap) {
+	size_t in_mem = s->n - s->n_spilled;
+
+	if (in_mem == s->cap && (s->cap < SERIES_MEM_SAMPLES || spill(s))) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
 		struct sample *n = realloc(s->s, cap * sizeof(*n));
 
@@ -31,10 +109,68 @@ int series_add(struct series *s, uint64_t t, uint64_t value)
 		s->s = n;
 		s->cap = cap;
 	}
-	s->s[s->n].t = t;
-	s->s[s->n].value = value;
+	in_mem = s->n - s->n_spilled;
+	s->s[in_mem].t = t;
+	s->s[in_mem].value = value;
 	s->n++;
 	return 0;
+}
+
+void series_cursor_init(struct series_cursor *c, const struct series *s, size_t from)
+{
+	c->s = s;
+	c->i = from < s->n ? from : s->n;
+	c->buf_first = 0;
+	c->buf_n = 0;
+	c->err = 0;
+}
+
+/* Reads the block of the file that holds sample c->i. Returns 0, or -errno. */
+static int cursor_fill(struct series_cursor *c)
+{
+	const struct series *s = c->s;
+	size_t want = s->n_spilled - c->i, got = 0;
+
+	if (want > SERIES_CURSOR_BLOCK) {
+		want = SERIES_CURSOR_BLOCK;
+	}
+	while (got < want * sizeof(c->buf[0])) {
+		ssize_t r = pread(s->spill_fd, (char *)c->buf + got, want * sizeof(c->buf[0]) - got,
+				  (off_t)(c->i * sizeof(c->buf[0]) + got));
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			return r < 0 ? -errno : -EIO;
+		}
+		got += (size_t)r;
+	}
+	c->buf_first = c->i;
+	c->buf_n = want;
+	return 0;
+}
+
+bool series_next(struct series_cursor *c, struct sample *out)
+{
+	const struct series *s = c->s;
+
+	if (c->err || c->i >= s->n) {
+		return false;
+	}
+	if (c->i >= s->n_spilled) {
+		*out = s->s[c->i - s->n_spilled];
+	} else {
+		if (c->i < c->buf_first || c->i >= c->buf_first + c->buf_n) {
+			c->err = cursor_fill(c);
+			if (c->err) {
+				return false;
+			}
+		}
+		*out = c->buf[c->i - c->buf_first];
+	}
+	c->i++;
+	return true;
 }
 
 /*
@@ -75,29 +211,75 @@ static void radix_sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 	}
 }
 
+/*
+ * The percentiles pm[0..k) (per mille) and the max of the n samples from
+ * sample from on: sorted up to the exact limit, else from the log-linear
+ * histogram (*from_hist set). Returns 0, or -1 (memory, or the file unread).
+ */
+static int percentiles(const struct series *s, size_t from, size_t n, const unsigned int *pm,
+		       unsigned int k, uint64_t *out, uint64_t *max, bool *from_hist)
+{
+	struct series_cursor c;
+	struct sample x;
+	uint64_t *v = NULL;
+	struct loglin_hist h = { 0 };
+	size_t i = 0;
+	unsigned int j;
+	int ret = -1;
+
+	*from_hist = n > exact_limit;
+	if (*from_hist ? llh_init(&h) != 0 : (v = malloc(2 * n * sizeof(*v))) == NULL) {
+		goto out;
+	}
+	series_cursor_init(&c, s, from);
+	while (i < n && series_next(&c, &x)) {
+		if (v) {
+			v[i] = x.value;
+		} else {
+			llh_add(&h, x.value);
+		}
+		i++;
+	}
+	if (i < n) {
+		goto out;
+	}
+	if (v) {
+		radix_sort_u64(v, v + n, n);
+		for (j = 0; j < k; j++) {
+			out[j] = dgr_percentile_nearest_rank(v, n, pm[j]);
+		}
+		*max = v[n - 1];
+	} else {
+		for (j = 0; j < k; j++) {
+			out[j] = llh_percentile(&h, pm[j]);
+		}
+		*max = h.max;
+	}
+	ret = 0;
+out:
+	free(v);
+	llh_free(&h);
+	return ret;
+}
+
 int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q)
 {
-	size_t n = to > from && to <= s->n ? to - from : 0, i;
-	uint64_t *v;
+	static const unsigned int pm[] = { 500, 990, 999 };
+	size_t n = to > from && to <= s->n ? to - from : 0;
+	uint64_t p[3];
 
 	memset(q, 0, sizeof(*q));
 	if (n == 0) {
 		return 0;
 	}
-	v = malloc(2 * n * sizeof(*v));
-	if (!v) {
+	if (percentiles(s, from, n, pm, 3, p, &q->max, &q->from_histogram)) {
+		memset(q, 0, sizeof(*q));
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		v[i] = s->s[from + i].value;
-	}
-	radix_sort_u64(v, v + n, n);
 	q->count = n;
-	q->p50 = dgr_percentile_nearest_rank(v, n, 500);
-	q->p99 = dgr_percentile_nearest_rank(v, n, 990);
-	q->p999 = dgr_percentile_nearest_rank(v, n, 999);
-	q->max = v[n - 1];
-	free(v);
+	q->p50 = p[0];
+	q->p99 = p[1];
+	q->p999 = p[2];
 	return 0;
 }
 
@@ -110,31 +292,53 @@ static unsigned int hist_bin(uint64_t v)
 
 void series_histogram(const struct series *s, size_t from, size_t to, uint64_t *hist)
 {
-	size_t i;
+	struct series_cursor c;
+	struct sample x;
+	size_t i = from;
 
 	if (to > s->n) {
 		return;
 	}
-	for (i = from; i < to; i++) {
-		hist[hist_bin(s->s[i].value)]++;
+	series_cursor_init(&c, s, from);
+	while (i < to && series_next(&c, &x)) {
+		hist[hist_bin(x.value)]++;
+		i++;
 	}
 }
 
-/* Union length of the intervals [t + tol, t + value] where value > tol. */
-static uint64_t time_above(const struct series *s, uint64_t tol)
+/*
+ * Walks every sample once: count, min, max, mean, log2 bins, the count above
+ * tol and the union length of the intervals [t + tol, t + value] where
+ * value > tol. Returns 0, or -1 when the file cannot be read.
+ */
+static int exact_parts(const struct series *s, uint64_t tol, struct summary *out,
+		       uint64_t *time_above)
 {
 	uint64_t total = 0, cs = 0, ce = 0;
+	struct series_cursor c;
+	struct sample x;
+	double sum = 0;
 	bool open = false;
-	size_t i;
 
-	for (i = 0; i < s->n; i++) {
+	series_cursor_init(&c, s, 0);
+	while (series_next(&c, &x)) {
 		uint64_t a, b;
 
-		if (s->s[i].value <= tol) {
+		sum += (double)x.value;
+		out->hist[hist_bin(x.value)]++;
+		if (out->count == 0 || x.value < out->min) {
+			out->min = x.value;
+		}
+		if (out->count == 0 || x.value > out->max) {
+			out->max = x.value;
+		}
+		out->count++;
+		if (!tol || x.value <= tol) {
 			continue;
 		}
-		a = s->s[i].t + tol;
-		b = s->s[i].t + s->s[i].value;
+		out->above_tolerable++;
+		a = x.t + tol;
+		b = x.t + x.value;
 		if (open && a <= ce) {
 			if (b > ce) {
 				ce = b;
@@ -151,51 +355,40 @@ static uint64_t time_above(const struct series *s, uint64_t tol)
 	if (open) {
 		total += ce - cs;
 	}
-	return total;
+	if (c.err) {
+		return -1;
+	}
+	out->mean = sum / (double)out->count;
+	*time_above = total;
+	return 0;
 }
 
 int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
 		     struct summary *out)
 {
-	uint64_t *v;
-	double sum = 0;
-	size_t i;
+	static const unsigned int pm[] = { 500, 900, 990, 999 };
+	uint64_t p[4], max, above = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->tolerable_ns = tolerable_ns;
 	if (s->n == 0) {
 		return 0;
 	}
-	v = malloc(2 * s->n * sizeof(*v));
-	if (!v) {
+	if (percentiles(s, 0, s->n, pm, 4, p, &max, &out->from_histogram) ||
+	    exact_parts(s, tolerable_ns, out, &above)) {
+		memset(out, 0, sizeof(*out));
 		return -1;
 	}
-	for (i = 0; i < s->n; i++) {
-		v[i] = s->s[i].value;
-		sum += (double)v[i];
-		out->hist[hist_bin(v[i])]++;
-		if (tolerable_ns && v[i] > tolerable_ns) {
-			out->above_tolerable++;
-		}
-	}
-	radix_sort_u64(v, v + s->n, s->n);
-	out->count = s->n;
-	out->min = v[0];
-	out->max = v[s->n - 1];
-	out->p50 = dgr_percentile_nearest_rank(v, s->n, 500);
-	out->p90 = dgr_percentile_nearest_rank(v, s->n, 900);
-	out->p99 = dgr_percentile_nearest_rank(v, s->n, 990);
-	out->p999 = dgr_percentile_nearest_rank(v, s->n, 999);
-	out->mean = sum / (double)s->n;
+	out->p50 = p[0];
+	out->p90 = p[1];
+	out->p99 = p[2];
+	out->p999 = p[3];
 	if (tolerable_ns) {
-		uint64_t above = time_above(s, tolerable_ns);
-
 		out->margin_ns = (int64_t)tolerable_ns - (int64_t)out->p999;
 		out->time_above_fraction = span_ns ? (double)above / (double)span_ns : 0.0;
 		if (out->time_above_fraction > 1.0) {
 			out->time_above_fraction = 1.0;
 		}
 	}
-	free(v);
 	return 0;
 }

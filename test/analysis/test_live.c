@@ -141,6 +141,7 @@ static void test_intervals(void)
 		   !live_histogram_range(iv.hist, &lo, &hi),
 	       "interval 4: from arrival in its own histogram; no doorbell, an empty interval "
 	       "histogram; the run's kept");
+	live_free(&a);
 	ha_free(&h);
 }
 
@@ -182,7 +183,7 @@ static void test_together(void)
 		arrival_from[i] = acc[i].arrival_mark;
 		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
-		live_close_wire(&wire_mark[i], wires[i], &per[i]);
+		live_close_wire(&wire_mark[i], &acc[i].wire_h, wires[i], &per[i]);
 	}
 	live_together(hs, lat_from, arrival_from, NULL, wire_from, per, 2, &all);
 	tap_ok(!all.has_wire, "together without a wire: none");
@@ -210,7 +211,7 @@ static void test_together(void)
 		arrival_from[i] = acc[i].arrival_mark;
 		wire_from[i] = wire_mark[i];
 		live_close(&acc[i], hs[i], &per[i]);
-		live_close_wire(&wire_mark[i], wires[i], &per[i]);
+		live_close_wire(&wire_mark[i], &acc[i].wire_h, wires[i], &per[i]);
 	}
 	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
 	tap_ok(all.wire.count == 1 && all.wire.p50 == 5000 && all.wire_run.count == 5 &&
@@ -223,6 +224,8 @@ static void test_together(void)
 	tap_ok(all.hist[19] == 1 && all.hist[16] == 0 && all.hist_run[19] == 1 &&
 		   all.hist_run[16] == 1 && all.hist_run[12] == 4,
 	       "together, interval 2: the histogram of its one doorbell; the run's of all 13");
+	live_free(&acc[0]);
+	live_free(&acc[1]);
 	ha_free(&a);
 	ha_free(&b);
 	series_free(&wa);
@@ -286,10 +289,63 @@ static void test_histogram(void)
 	tap_ok(!strcmp(buf, ""), "histogram: a bin past the last gives an empty line");
 }
 
+/* Past the exact limit the run's quantiles come from the histogram kept across closes. */
+static void test_run_past_limit(void)
+{
+	struct host_analysis h;
+	struct live_acc a;
+	struct live_interval iv;
+	struct quantiles q;
+	struct series wire;
+	size_t wire_mark = 0;
+	unsigned int i, k, same = 1, histogram = 0;
+
+	if (ha_init(&h)) {
+		tap_ok(0, "ha_init");
+		return;
+	}
+	series_init(&wire);
+	live_init(&a);
+	stats_set_exact_limit(250);
+	for (k = 0; k < 6; k++) {
+		for (i = 0; i < 100; i++) {
+			uint64_t v = 5000 + (k * 100 + i) * 7919ull % 400000;
+
+			series_add(&h.lat, k * 100 + i, k == 4 && i == 7 ? 90000000 : v);
+			series_add(&h.lat_arrival, k * 100 + i, v + 3000);
+			series_add(&wire, k * 100 + i, v + 11 * i);
+		}
+		live_close(&a, &h, &iv);
+		live_close_wire(&wire_mark, &a.wire_h, &wire, &iv);
+		series_quantiles(&h.lat, 0, h.lat.n, &q);
+		same = same && !memcmp(&q, &iv.lat_run, sizeof(q));
+		series_quantiles(&h.lat_arrival, 0, h.lat_arrival.n, &q);
+		same = same && !memcmp(&q, &iv.arrival_run, sizeof(q));
+		series_quantiles(&wire, 0, wire.n, &q);
+		same = same && !memcmp(&q, &iv.wire_run, sizeof(q)) && wire_mark == wire.n;
+		histogram += iv.lat_run.from_histogram + iv.wire_run.from_histogram;
+		same = same && !iv.lat.from_histogram && iv.lat.count == 100 &&
+		       !iv.wire.from_histogram && iv.wire.count == 100;
+	}
+	tap_ok(same, "limit 250: every run's quantiles (in-host, from arrival, wire) those of the "
+		     "whole series, the intervals exact");
+	TAP_EQ_U(histogram, 8,
+		 "the runs of 300..600 doorbells from the histograms, 100 and 200 sorted");
+	TAP_EQ_U(iv.lat_run.max, 90000000, "the run's max exact");
+	TAP_EQ_U(a.lat_h.n, 600, "the histogram holds each doorbell once");
+	stats_set_exact_limit(0);
+	live_free(&a);
+	TAP_EQ_U(a.lat_h.n + (a.lat_h.counts != NULL) + (a.wire_h.counts != NULL), 0,
+		 "live_free releases them");
+	series_free(&wire);
+	ha_free(&h);
+}
+
 int main(void)
 {
 	test_quantiles_match_summary();
 	test_intervals();
+	test_run_past_limit();
 	test_together();
 	test_sparkline();
 	test_histogram();
