@@ -1704,10 +1704,13 @@ int main(int argc, char **argv)
 					 o.run.kernel.path[0] == '/' ? "" : "/", o.run.kernel.path);
 			}
 			if (rf->capture.read &&
-			    capture_set_add(&cset, rf->capture.path, errbuf) < 0) {
+			    (rf->capture.set ? capture_set_add_dir(&cset, rf->capture.path, errbuf)
+					     : capture_set_add(&cset, rf->capture.path, errbuf)) < 0) {
 				fprintf(stderr, "latency-report: %s\n", errbuf);
 				goto out_inputs;
 			}
+			/* a ring that dropped the run's start: what began before is no loss */
+			o.wa.start_cut |= rf->capture.read && rf->capture.start_dropped;
 			if (rf->trace.read) {
 				traces[n_traces++] = rf->trace.path;
 			}

@@ -697,6 +697,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "warnings", T_ARRAY, false },
 		{ "losses", T_OBJECT | T_NULL, false },
 		{ "settings", T_OBJECT | T_NULL, false },
+		{ "bounds", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
 	json_t *root, *v, *converted = NULL;

@@ -210,7 +210,12 @@ static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 {
 	struct wa_side_state *s = ctx;
 
-	(void)txn;
+	if (s->begun && txn->txn_id == s->begun_txn) {
+		/* its start lies before the capture (wa_opts.start_cut) */
+		s->begun = false;
+		s->st.begun_before++;
+		return;
+	}
 	s->st.incomplete++;
 }
 
@@ -358,6 +363,12 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	if (!s) {
 		w->reasm_overflow++;
 		return;
+	}
+	if (!s->data_seen) {
+		/* the first message of a capture whose start was dropped may be a later fragment */
+		s->data_seen = true;
+		s->begun = w->o.start_cut && m->num_msgs_in_txn > 1 && m->msg_seq > 1;
+		s->begun_txn = m->txn_id;
 	}
 	eng_feed_data(&s->reasm, s->matcher, m, ts, ref, &res);
 	switch (res.kind) {
@@ -718,6 +729,7 @@ static void add_stats(struct wa_dir_stats *a, const struct wa_dir_stats *b)
 	a->orphans += b->orphans;
 	a->discontinuities += b->discontinuities;
 	a->incomplete += b->incomplete;
+	a->begun_before += b->begun_before;
 	a->pending_at_end += b->pending_at_end;
 	a->data_bytes += b->data_bytes;
 	a->writes_without_flag += b->writes_without_flag;
@@ -797,6 +809,12 @@ void wa_finish(struct wire_analysis *w)
 				continue;
 			}
 			s->st.incomplete += dgr_reasm_outstanding(s->reasm.reasm);
+			if (s->begun && s->st.incomplete) {
+				/* still waiting for its first fragment: it began before the capture */
+				s->begun = false;
+				s->st.incomplete--;
+				s->st.begun_before++;
+			}
 			mc = &s->matcher->c;
 			s->st.transactions = mc->transactions;
 			s->st.doorbells = mc->doorbells;
