@@ -1704,8 +1704,9 @@ int main(int argc, char **argv)
 					 o.run.kernel.path[0] == '/' ? "" : "/", o.run.kernel.path);
 			}
 			if (rf->capture.read &&
-			    (rf->capture.set ? capture_set_add_dir(&cset, rf->capture.path, errbuf)
-					     : capture_set_add(&cset, rf->capture.path, errbuf)) < 0) {
+			    (rf->capture.set
+				 ? capture_set_add_dir(&cset, rf->capture.path, errbuf)
+				 : capture_set_add(&cset, rf->capture.path, errbuf)) < 0) {
 				fprintf(stderr, "latency-report: %s\n", errbuf);
 				goto out_inputs;
 			}

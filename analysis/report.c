@@ -1215,10 +1215,11 @@ static void print_folder_part(struct dgr_pr *p, const char *key, const struct ru
 				    part->start_dropped);
 		}
 		if (part->start_dropped) {
-			dgr_pr_str(p, "start_dropped_note", "NOTE",
-				   "the capture ring overwrote the run's first files: the capture "
-				   "starts mid-run; transactions begun before it are not losses, and "
-				   "the doorbells of those transactions are orphans");
+			dgr_pr_str(
+			    p, "start_dropped_note", "NOTE",
+			    "the capture ring overwrote the run's first files: the capture "
+			    "starts mid-run; transactions begun before it are not losses, and "
+			    "the doorbells of those transactions are orphans");
 		}
 	} else {
 		dgr_pr_str(p, "why", "left out", part->why);

@@ -155,7 +155,8 @@ static void capture_set_scan(struct run_folder_part *p, char *why, size_t size)
 	}
 	closedir(d);
 	if (!p->set_files) {
-		snprintf(why, size, "a folder without capture files (a ring of pcap or pcapng files)");
+		snprintf(why, size,
+			 "a folder without capture files (a ring of pcap or pcapng files)");
 	}
 	p->start_dropped = p->ring_first > 1;
 }

@@ -810,7 +810,8 @@ void wa_finish(struct wire_analysis *w)
 			}
 			s->st.incomplete += dgr_reasm_outstanding(s->reasm.reasm);
 			if (s->begun && s->st.incomplete) {
-				/* still waiting for its first fragment: it began before the capture */
+				/* still waiting for its first fragment: it began before the capture
+				 */
 				s->begun = false;
 				s->st.incomplete--;
 				s->st.begun_before++;

@@ -71,9 +71,9 @@ struct wa_txn_event {
 };
 
 struct wa_side_state {
-	struct eng_reasm reasm;	    /* data this side sends (reasm.reasm NULL until data) */
-	bool data_seen;		    /* a data message of this side was seen */
-	bool begun;		    /* wa_opts.start_cut: begun_txn began before the capture */
+	struct eng_reasm reasm; /* data this side sends (reasm.reasm NULL until data) */
+	bool data_seen;		/* a data message of this side was seen */
+	bool begun;		/* wa_opts.start_cut: begun_txn began before the capture */
 	uint32_t begun_txn;
 	struct dm_matcher *matcher; /* data this side sends, doorbells the other side sends */
 	struct wa_dir_stats st;
