@@ -36,6 +36,7 @@
 #include "pcap_input.h"
 #include <dgrdma/print.h>
 #include "report.h"
+#include "incidents.h"
 #include "run_folder.h"
 #include "run_info.h"
 #include "stall_cause.h"
@@ -1644,6 +1645,12 @@ int main(int argc, char **argv)
 	if (o.live) {
 		return run_live(&o);
 	}
+	if (o.n_inputs == 1 && is_dir(o.inputs[0]) && incidents_dir_is(o.inputs[0])) {
+		/* a flight recorder's folder: every incident, each a run folder */
+		for (i = 1; i < (unsigned int)argc && argv[i] != o.inputs[0]; i++) {
+		}
+		return incidents_report(o.inputs[0], "/proc/self/exe", argc, argv, (int)i, o.json);
+	}
 	facts_given = facts_from_options(&o);
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
@@ -1712,6 +1719,8 @@ int main(int argc, char **argv)
 			}
 			/* a ring that dropped the run's start: what began before is no loss */
 			o.wa.start_cut |= rf->capture.read && rf->capture.start_dropped;
+			/* a flight recorder's incident: its window ends mid-run too */
+			o.wa.end_cut |= rf->capture.read && has_run_json && o.run.incident;
 			if (rf->trace.read) {
 				traces[n_traces++] = rf->trace.path;
 			}

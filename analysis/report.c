@@ -96,6 +96,11 @@ static void print_dir_counts(struct dgr_pr *p, const struct wa_dir_stats *st)
 			   "begun before the capture's start (its ring dropped it; no loss)",
 			   st->begun_before);
 	}
+	if (st->cut_at_end) {
+		dgr_pr_u64(p, "cut_at_end",
+			   "cut by the capture's end (an incident's window; no loss)",
+			   st->cut_at_end);
+	}
 	dgr_pr_u64(p, "pending_at_end", "waiting at the end", st->pending_at_end);
 	dgr_pr_u64(p, "buffers", "buffers (distinct flag addresses)", st->buffers);
 	dgr_pr_u64(p, "data_bytes", "data bytes", st->data_bytes);
