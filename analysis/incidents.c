@@ -217,8 +217,7 @@ static json_t *incident_run_json(const char *folder)
 }
 
 /* See incidents.h. */
-int incidents_report(const char *dir, const char *self, int argc, char **argv, int input,
-		     bool json)
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json)
 {
 	json_t *out = NULL, *list = NULL, *main_run = NULL, *fr;
 	char path[4096], folder[4096];
@@ -243,11 +242,12 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 	if (!json) {
 		printf("Incidents of %s: %d", dir, n);
 		if (json_is_object(fr)) {
-			printf(" (the recorder wrote %lld; %lld triggers past --max-incidents %lld)",
-			       (long long)json_integer_value(json_object_get(fr, "incidents")),
-			       (long long)json_integer_value(
-				   json_object_get(fr, "triggers_past_limit")),
-			       (long long)json_integer_value(json_object_get(fr, "max_incidents")));
+			printf(
+			    " (the recorder wrote %lld; %lld triggers past --max-incidents %lld)",
+			    (long long)json_integer_value(json_object_get(fr, "incidents")),
+			    (long long)json_integer_value(
+				json_object_get(fr, "triggers_past_limit")),
+			    (long long)json_integer_value(json_object_get(fr, "max_incidents")));
 		}
 		printf("\n");
 	}
@@ -286,7 +286,9 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 
 			printf("  incident-%03ld: %s; %s; loss: %s%s\n", nums[i], trigger,
 			       str_at(rep, "regime", "summary", "no report"),
-			       json_is_true(loss) ? "yes" : json_is_false(loss) ? "no" : "unknown",
+			       json_is_true(loss)    ? "yes"
+			       : json_is_false(loss) ? "no"
+						     : "unknown",
 			       st ? " (exit status of its report: see below)" : "");
 		}
 		json_array_append_new(list, item);
