@@ -86,6 +86,25 @@ if command -v editcap >/dev/null && [ -x "$GEN" ]; then
 	check_eq "$(jq -r '.wire.rx.transactions' "$WORK/cut2.json")" \
 		"$(jq -r '.wire.rx.transactions' "$WORK/cut1.json")" \
 		"the completed transactions are the same either way"
+	# the same at the end: the first 4 frames end on a transaction's first fragment. In a
+	# flight recorder's incident (run.json's "incident": its window ends mid-run) that
+	# transaction was cut by the end; in a run that ended there, a frame of it was lost.
+	editcap -r "$WORK/gen.pcapng" "$WORK/end.pcapng" 1-4 || bail "editcap"
+	for kind in incident run; do
+		f=$WORK/end-$kind
+		mkdir -p "$f/capture"
+		cp "$WORK/end.pcapng" "$f/capture/capture_00001_20261203000000.pcapng"
+		jq -n --arg kind "$kind" '{format: "dgrdma-run/2", command: ["dgrdma-host"],
+			capture: {path: "capture"}, trace: null}
+			+ (if $kind == "incident" then {incident: {number: 1, trigger: "SIGUSR1"}} else {} end)' \
+			>"$f/run.json"
+		"$LR" --json --no-progress "$f" >"$f.json" 2>"$f.err" || diag "latency-report $f: $(cat "$f.err")"
+	done
+	check_eq "$(jq -c '[.wire.rx.cut_at_end, .wire.rx.incomplete_transactions, .losses.any]' \
+		"$WORK/end-incident.json")" "[1,0,false]" \
+		"an incident's window: the transaction cut by its end is counted apart, no loss"
+	check_eq "$(jq -c '[.wire.rx.cut_at_end, .wire.rx.incomplete_transactions, .losses.any]' \
+		"$WORK/end-run.json")" "[null,1,true]" "a run that ended there: an incomplete transaction"
 else
 	skip "the start-cut rule" "editcap or dgrdma-gen missing"
 fi
