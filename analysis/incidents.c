@@ -115,8 +115,8 @@ static int list_incidents(const char *dir, long **out)
 }
 
 /*
- * Runs self with argv, argv[input] replaced by folder, "--json" added when
- * add_json; its standard output into *text (malloc'd, NUL-terminated) when
+ * Runs self with argv, argv[input] replaced by folder, "--json" put first
+ * when add_json; its standard output into *text (malloc'd, NUL-terminated) when
  * text is not NULL, else to ours. Returns its exit status, or -1.
  */
 static int run_report(const char *self, int argc, char **argv, int input, const char *folder,
@@ -132,11 +132,13 @@ static int run_report(const char *self, int argc, char **argv, int input, const 
 	if (!args) {
 		return -1;
 	}
-	for (i = 0; i < argc; i++) {
-		args[i] = i == input ? (char *)folder : argv[i];
-	}
+	/* --json first: after a "--" it would be an input */
+	args[0] = argv[0];
 	if (add_json) {
-		args[argc] = "--json";
+		args[1] = "--json";
+	}
+	for (i = 1; i < argc; i++) {
+		args[i + add_json] = i == input ? (char *)folder : argv[i];
 	}
 	if (text && pipe(fds) < 0) {
 		free(args);
