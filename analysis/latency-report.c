@@ -36,6 +36,7 @@
 #include "live.h"
 #include "pcap_input.h"
 #include "report.h"
+#include "incidents.h"
 #include "run_folder.h"
 #include "run_info.h"
 #include "stall_cause.h"
@@ -90,7 +91,9 @@ static void usage(FILE *fp)
 	    "  dgrdma-capture run folder (trace/, capture.pcapng, run.json: both, joined on one\n"
 	    "  axis; the parts are the ones run.json's capture.path and trace.path name).\n"
 	    "  Several captures, or a folder of them (dumpcap's ring), are read as one, in the\n"
-	    "  order of their first frame; - reads one from standard input.\n"
+	    "  order of their first frame; - reads one from standard input. A flight\n"
+	    "  recorder's folder (dgrdma-capture --flight-recorder: incident-NNN/ in it), the\n"
+	    "  only INPUT: one line per incident, then each incident's report.\n"
 	    "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
 	    "options:\n"
 	    "  --json                 write the report as JSON to standard output\n"
@@ -1656,6 +1659,12 @@ int main(int argc, char **argv)
 	if (o.live) {
 		return run_live(&o);
 	}
+	if (o.n_inputs == 1 && is_dir(o.inputs[0]) && incidents_dir_is(o.inputs[0])) {
+		/* a flight recorder's folder: every incident, each a run folder */
+		for (i = 1; i < (unsigned int)argc && argv[i] != o.inputs[0]; i++) {
+		}
+		return incidents_report(o.inputs[0], "/proc/self/exe", argc, argv, (int)i, o.json);
+	}
 	facts_given = facts_from_options(&o);
 	memset(&app, 0, sizeof(app));
 	memset(&rep, 0, sizeof(rep));
@@ -1716,10 +1725,16 @@ int main(int argc, char **argv)
 					 o.run.kernel.path[0] == '/' ? "" : "/", o.run.kernel.path);
 			}
 			if (rf->capture.read &&
-			    capture_set_add(&cset, rf->capture.path, errbuf) < 0) {
+			    (rf->capture.set
+				 ? capture_set_add_dir(&cset, rf->capture.path, errbuf)
+				 : capture_set_add(&cset, rf->capture.path, errbuf)) < 0) {
 				fprintf(stderr, "latency-report: %s\n", errbuf);
 				goto out_inputs;
 			}
+			/* a ring that dropped the run's start: what began before is no loss */
+			o.wa.start_cut |= rf->capture.read && rf->capture.start_dropped;
+			/* a flight recorder's incident: its window ends mid-run too */
+			o.wa.end_cut |= rf->capture.read && has_run_json && o.run.incident;
 			if (rf->trace.read) {
 				traces[n_traces++] = rf->trace.path;
 			}

@@ -29,7 +29,7 @@ ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
 	analysis/kernel_sched.c analysis/stall_cause.c
 ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c \
 	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c \
-	analysis/kernel_input.c
+	analysis/kernel_input.c analysis/incidents.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \

@@ -98,6 +98,16 @@ static void print_dir_counts(struct dgr_pr *p, const struct wa_dir_stats *st)
 	dgr_pr_u64(p, "orphan_doorbells", "orphan doorbells", st->orphans);
 	dgr_pr_u64(p, "discontinuities", "discontinuities (opcode 4)", st->discontinuities);
 	dgr_pr_u64(p, "incomplete_transactions", "incomplete transactions", st->incomplete);
+	if (st->begun_before) {
+		dgr_pr_u64(p, "begun_before_capture",
+			   "begun before the capture's start (its ring dropped it; no loss)",
+			   st->begun_before);
+	}
+	if (st->cut_at_end) {
+		dgr_pr_u64(p, "cut_at_end",
+			   "cut by the capture's end (an incident's window; no loss)",
+			   st->cut_at_end);
+	}
 	dgr_pr_u64(p, "pending_at_end", "waiting at the end", st->pending_at_end);
 	dgr_pr_u64(p, "buffers", "buffers (distinct flag addresses)", st->buffers);
 	dgr_pr_u64(p, "data_bytes", "data bytes", st->data_bytes);
@@ -1207,6 +1217,22 @@ static void print_folder_part(struct dgr_pr *p, const char *key, const struct ru
 	dgr_pr_bool(p, "read", NULL, part->read);
 	if (part->read) {
 		dgr_pr_str(p, "path", NULL, part->path);
+		if (part->set) {
+			dgr_pr_u64(p, "files", "files (read as one capture)", part->set_files);
+		}
+		if (part->set && part->ring_first) {
+			dgr_pr_u64(p, "ring_first", "first ring file kept", part->ring_first);
+			dgr_pr_u64(p, "ring_last", "last ring file", part->ring_last);
+			dgr_pr_bool(p, "start_dropped", "the ring dropped the run's start",
+				    part->start_dropped);
+		}
+		if (part->start_dropped) {
+			dgr_pr_str(
+			    p, "start_dropped_note", "NOTE",
+			    "the capture ring overwrote the run's first files: the capture "
+			    "starts mid-run; transactions begun before it are not losses, and "
+			    "the doorbells of those transactions are orphans");
+		}
 	} else {
 		dgr_pr_str(p, "why", "left out", part->why);
 	}
@@ -1380,6 +1406,19 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 	}
 	snprintf(line, sizeof(line), "%s (%s)", st, reason);
 	dgr_pr_str(p, "run", "run", line);
+	for (i = 0; i < r->n_folders; i++) {
+		const struct run_folder_part *c = &r->folders[i].capture;
+
+		if (c->read && c->start_dropped) {
+			/* said in the summary: the report covers the ring's part only */
+			snprintf(line, sizeof(line),
+				 "the ring dropped the run's start: the capture holds ring files "
+				 "%lu..%lu of %s; transactions begun before it are not losses",
+				 c->ring_first, c->ring_last, r->folders[i].dir);
+			dgr_pr_str(p, "capture_start_dropped", "capture", line);
+			break;
+		}
+	}
 	n = summary_findings(r, findings, 4);
 	dgr_pr_arr_begin(p, "findings", n ? "findings" : NULL);
 	for (i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 
 #include <dgrdma/wire.h>
 
+#include "capture_set.h"
 #include "cli.h"
 #include "ctf_input.h"
 #include "pcap_input.h"
@@ -32,6 +33,13 @@ static bool entry_exists(const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return lstat(path, &st) == 0;
+}
+
+static bool is_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool run_folder_is(const char *dir)
@@ -76,6 +84,81 @@ static void capture_problem(const char *path, char *why, size_t size)
 			snprintf(why, size, "not a pcap or pcapng capture (no magic number)");
 		}
 	}
+}
+
+/*
+ * The number in a dumpcap ring file's name, PREFIX_NNNNN_YYYYmmddHHMMSS.EXT
+ * (its -b files:N names), or 0 when name is not such a name.
+ */
+static unsigned long ring_number(const char *name)
+{
+	const char *ext = strchr(name, '.'), *p;
+	unsigned long n = 0;
+	size_t digits = 0;
+
+	if (!ext || ext - name < 22 || ext[-15] != '_') {
+		return 0;
+	}
+	for (p = ext - 14; p < ext; p++) {
+		if (*p < '0' || *p > '9') {
+			return 0;
+		}
+	}
+	/* the number before the date: at least 5 digits after an underscore */
+	for (p = ext - 16; p >= name && *p >= '0' && *p <= '9'; p--) {
+		digits++;
+	}
+	if (digits < 5 || digits > 9 || p < name || *p != '_') {
+		return 0;
+	}
+	for (p++; *p != '_'; p++) {
+		n = n * 10 + (unsigned long)(*p - '0');
+	}
+	return n;
+}
+
+/*
+ * A capture part that is a folder: the capture files in it (as
+ * capture_set_add_dir takes them) and their ring numbers into p, or why
+ * there is none.
+ */
+static void capture_set_scan(struct run_folder_part *p, char *why, size_t size)
+{
+	char path[PATH_MAX + 256];
+	struct dirent *de;
+	unsigned long n;
+	DIR *d;
+
+	why[0] = '\0';
+	p->set = true;
+	d = opendir(p->path);
+	if (!d) {
+		snprintf(why, size, "%s", strerror(errno));
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", p->path, de->d_name);
+		if (!capture_set_is_capture(path)) {
+			continue;
+		}
+		p->set_files++;
+		n = ring_number(de->d_name);
+		if (n && (!p->ring_first || n < p->ring_first)) {
+			p->ring_first = n;
+		}
+		if (n > p->ring_last) {
+			p->ring_last = n;
+		}
+	}
+	closedir(d);
+	if (!p->set_files) {
+		snprintf(why, size,
+			 "a folder without capture files (a ring of pcap or pcapng files)");
+	}
+	p->start_dropped = p->ring_first > 1;
 }
 
 /* The same for a trace folder: a file, no permission, empty, no CTF metadata below it. */
@@ -156,7 +239,11 @@ static int resolve_capture(const char *dir, const struct run_info *ri, struct ru
 		part_path(p, dir, capture_names[i]);
 		source = "in the run folder";
 	}
-	capture_problem(p->path, why, sizeof(why));
+	if (state == RUN_PART_RECORDED && is_folder(p->path)) {
+		capture_set_scan(p, why, sizeof(why));
+	} else {
+		capture_problem(p->path, why, sizeof(why));
+	}
 	if (why[0]) {
 		return refuse("capture", p, source, why, errbuf);
 	}

@@ -23,6 +23,16 @@ struct run_folder_part {
 	bool read;
 	char path[PATH_MAX];
 	char why[RUN_FOLDER_WHY_LEN]; /* when not read: why, for the report */
+	/*
+	 * The capture only: a folder of capture files read as one capture
+	 * (dgrdma-capture --ring-files: dumpcap's ring, files PREFIX_NNNNN_DATE).
+	 * ring_first: the lowest file number kept (0: no ring names); above 1, the
+	 * ring dropped the run's start.
+	 */
+	bool set;
+	unsigned int set_files;
+	unsigned long ring_first, ring_last;
+	bool start_dropped;
 };
 
 struct run_folder {
@@ -48,6 +58,8 @@ bool run_folder_is(const char *dir);
  * with errbuf (DGR_ERRBUF_SIZE) naming the part and its path and saying why
  * it cannot be read: missing, a folder or a file where the other is wanted,
  * empty, a symbolic link loop, no permission, not a capture, no CTF metadata.
+ * A capture part that is a folder is a set of capture files (a ring): it must
+ * hold at least one, and rf->capture says how many and which ring numbers.
  */
 int run_folder_resolve(const char *dir, const struct run_info *ri, struct run_folder *rf,
 		       char *errbuf);

@@ -697,6 +697,9 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		{ "warnings", T_ARRAY, false },
 		{ "losses", T_OBJECT | T_NULL, false },
 		{ "settings", T_OBJECT | T_NULL, false },
+		{ "bounds", T_OBJECT | T_NULL, false },
+		{ "flight_recorder", T_OBJECT | T_NULL, false },
+		{ "incident", T_OBJECT | T_NULL, false },
 	};
 	struct run_info out = *ri;
 	json_t *root, *v, *converted = NULL;
@@ -756,6 +759,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	}
 	v = json_object_get(root, "interrupted");
 	out.interrupted = out.interrupted || json_is_true(v);
+	out.incident = out.incident || json_is_object(json_object_get(root, "incident"));
 	v = json_object_get(root, "warnings");
 	for (i = 0; v && i < json_array_size(v); i++) {
 		if (!json_is_string(json_array_get(v, i))) {

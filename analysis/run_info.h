@@ -58,6 +58,7 @@ struct run_info {
 	bool exit_known;
 	int64_t exit_status;
 	bool interrupted;
+	bool incident; /* "incident": a flight recorder's window, cut at both ends */
 	/*
 	 * The roles the recorded command gives (a dgrdma-host, dgrdma-ctl or
 	 * dgrdma-fpga command): the data path, the UDP ports it used, and the host's own

@@ -205,12 +205,28 @@ static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
 	return c->host_side == data_side ? WA_TX : WA_RX;
 }
 
+/* An incomplete transaction at the end of a capture whose end was cut (wa_opts.end_cut). */
+static void cut_at_end_cb(const struct dgr_txn_info *txn, void *ctx)
+{
+	struct wa_side_state *s = ctx;
+
+	/* newer than the last completed one: its later fragments came after the end */
+	if (!s->done_seen || (int32_t)(txn->txn_id - s->last_done_txn) > 0) {
+		s->st.cut_at_end++;
+	}
+}
+
 /* A transaction the feed gave up (capture loss): an incomplete one. */
 static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 {
 	struct wa_side_state *s = ctx;
 
-	(void)txn;
+	if (s->begun && txn->txn_id == s->begun_txn) {
+		/* its start lies before the capture (wa_opts.start_cut) */
+		s->begun = false;
+		s->st.begun_before++;
+		return;
+	}
 	s->st.incomplete++;
 }
 
@@ -359,6 +375,12 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->reasm_overflow++;
 		return;
 	}
+	if (!s->data_seen) {
+		/* the first message of a capture whose start was dropped may be a later fragment */
+		s->data_seen = true;
+		s->begun = w->o.start_cut && m->num_msgs_in_txn > 1 && m->msg_seq > 1;
+		s->begun_txn = m->txn_id;
+	}
 	eng_feed_data(&s->reasm, s->matcher, m, ts, ref, &res);
 	switch (res.kind) {
 	case ENG_DATA_NO_ROOM:
@@ -381,6 +403,8 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	case ENG_DATA_COMPLETE:
 		break;
 	}
+	s->done_seen = true;
+	s->last_done_txn = res.done.txn_id;
 	s->st.data_bytes += res.done.bytes;
 	if (res.done.bytes > s->st.max_txn_bytes) {
 		s->st.max_txn_bytes = res.done.bytes;
@@ -718,6 +742,8 @@ static void add_stats(struct wa_dir_stats *a, const struct wa_dir_stats *b)
 	a->orphans += b->orphans;
 	a->discontinuities += b->discontinuities;
 	a->incomplete += b->incomplete;
+	a->begun_before += b->begun_before;
+	a->cut_at_end += b->cut_at_end;
 	a->pending_at_end += b->pending_at_end;
 	a->data_bytes += b->data_bytes;
 	a->writes_without_flag += b->writes_without_flag;
@@ -797,6 +823,17 @@ void wa_finish(struct wire_analysis *w)
 				continue;
 			}
 			s->st.incomplete += dgr_reasm_outstanding(s->reasm.reasm);
+			if (w->o.end_cut && s->reasm.reasm) {
+				dgr_reasm_foreach_incomplete(s->reasm.reasm, cut_at_end_cb, s);
+				s->st.incomplete -= s->st.cut_at_end;
+			}
+			if (s->begun && s->st.incomplete) {
+				/* still waiting for its first fragment: it began before the capture
+				 */
+				s->begun = false;
+				s->st.incomplete--;
+				s->st.begun_before++;
+			}
 			mc = &s->matcher->c;
 			s->st.transactions = mc->transactions;
 			s->st.doorbells = mc->doorbells;

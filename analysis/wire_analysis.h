@@ -43,6 +43,8 @@ enum wa_dir { WA_RX = 0, WA_TX = 1 };
 struct wa_dir_stats {
 	uint64_t transactions, doorbells, matched, unmatched, orphans, discontinuities;
 	uint64_t incomplete, pending_at_end, data_bytes, writes_without_flag;
+	uint64_t begun_before; /* wa_opts.start_cut: begun before the capture, not lost */
+	uint64_t cut_at_end;   /* wa_opts.end_cut: cut by the capture's end, not lost */
 	uint64_t order_violations, ordinal_mismatch, addr_overflow;
 	uint64_t max_txn_bytes;
 	unsigned int buffers; /* distinct flag addresses (the larger kind) */
@@ -70,7 +72,12 @@ struct wa_txn_event {
 };
 
 struct wa_side_state {
-	struct eng_reasm reasm;	    /* data this side sends (reasm.reasm NULL until data) */
+	struct eng_reasm reasm; /* data this side sends (reasm.reasm NULL until data) */
+	bool data_seen;		/* a data message of this side was seen */
+	bool begun;		/* wa_opts.start_cut: begun_txn began before the capture */
+	uint32_t begun_txn;
+	bool done_seen;		    /* a transaction of this side completed */
+	uint32_t last_done_txn;	    /* the txn_id of the last one */
 	struct dm_matcher *matcher; /* data this side sends, doorbells the other side sends */
 	struct wa_dir_stats st;
 };
@@ -128,6 +135,19 @@ struct wa_opts {
 	 */
 	bool dcp_doorbells;
 	uint32_t dcp_bell_lo, dcp_bell_hi;
+	/*
+	 * The capture's start was dropped (a ring that overwrote its first files):
+	 * the transaction a sender's first captured message belongs to, when that
+	 * message is not its first fragment, began before the capture and is
+	 * counted as begun_before, not as incomplete (no loss).
+	 */
+	bool start_cut;
+	/*
+	 * The capture's end was cut (a flight recorder's incident): a transaction
+	 * still incomplete at the end and newer than the side's last completed
+	 * one was cut by the end, counted as cut_at_end, not as incomplete.
+	 */
+	bool end_cut;
 	struct eng_addr hosts[WA_MAX_HOSTS]; /* --host */
 	unsigned int host_len[WA_MAX_HOSTS]; /* bytes compared: 6 (MAC, IP:port) or 4 (IP) */
 	unsigned int n_hosts;

@@ -14,12 +14,12 @@ BUILD_PACKAGES="build-essential pkg-config liblttng-ust-dev libbabeltrace2-dev l
 libwireshark-dev wireshark-dev zlib1g-dev libjansson-dev"
 CHECK_PACKAGES="lttng-tools babeltrace2 tshark gnuplot-nox iproute2 ethtool clang llvm \
 libclang-rt-14-dev libcap2-bin jq xxd python3 procps util-linux clang-format shellcheck man-db \
-linux-perf wireshark-qt xvfb xdotool x11-utils imagemagick-6.q16 fonts-dejavu-core"
+linux-perf wireshark-qt xvfb xdotool x11-utils imagemagick-6.q16 fonts-dejavu-core inotify-tools"
 PACKAGES="$BUILD_PACKAGES $CHECK_PACKAGES"
 BUILD_PKGCONFIG_MODULES="lttng-ust babeltrace2 libpcap wireshark zlib jansson"
 BUILD_COMMANDS="cc pkg-config"
 CHECK_COMMANDS="clang tshark dumpcap editcap lttng lttng-sessiond babeltrace2 gnuplot ip ethtool jq xxd \
-setpriv setcap python3 clang-format shellcheck man perf wireshark Xvfb xdotool xwininfo import"
+setpriv setcap python3 clang-format shellcheck man perf wireshark Xvfb xdotool xwininfo import inotifywait"
 
 apt_line() {
 	echo "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $1"

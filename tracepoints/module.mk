@@ -47,7 +47,8 @@ $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
 
 CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
-	test/tracepoints/test_capture_stack.sh test/tracepoints/test_capture_kernel.sh
+	test/tracepoints/test_capture_stack.sh test/tracepoints/test_capture_kernel.sh \
+	test/tracepoints/test_capture_ring.sh test/tracepoints/test_flight_recorder.sh
 
 # bench-tracepoints (make bench): cost of a tracepoint compiled out / not enabled / enabled.
 TP_BENCH := $(BUILD)/test/tracepoints/tp-bench
@@ -102,3 +103,12 @@ bench-recording: all
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording-cost.sh
 bench-recording-rate: all
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording.sh
+
+# make bench-long (issue 34, item 1): DURATION seconds (default 3600) recorded with
+# dgrdma-capture --long, disk use and the recorder's memory sampled every minute;
+# BENCH_LONG_OPTS, BENCH_RATE, BENCH_SAMPLE override. Results in docs/performance/tracepoints.md.
+BENCH_TARGETS += bench-long
+.PHONY: bench-long
+bench-long: all
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) DURATION=$(or $(DURATION),3600) \
+		test/bench/recording/bench-long.sh

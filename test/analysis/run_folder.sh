@@ -152,7 +152,9 @@ refused "$c" "$cap_says: empty (0 bytes)" "capture empty"
 fresh
 rm "$c/capture.pcapng"
 mkdir "$c/capture.pcapng"
-refused "$c" "$cap_says: a folder, not a capture file" "capture a folder"
+# a folder named by capture.path is a ring of capture files (dgrdma-capture --ring-files)
+refused "$c" "$cap_says: a folder without capture files (a ring of pcap or pcapng files)" \
+	"capture an empty folder"
 fresh
 ln -sf capture.pcapng "$c/capture.pcapng"
 refused "$c" "$cap_says: Too many levels of symbolic links" "capture a symbolic link loop"

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A flight recorder's incidents (see incidents.h). Each incident is a run
+ * folder: it is reported by latency-report itself, run once per incident on
+ * that folder with the user's options, so that an incident's report is
+ * exactly the one `latency-report incident-NNN` gives. The summary line of
+ * each comes from its JSON report (regime.summary, losses.any).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#include "incidents.h"
+
+extern char **environ;
+
+#define INCIDENTS_MAX 10000 /* dgrdma-capture --max-incidents' range */
+
+/* The number of an incident-NNN name, or -1. */
+static long incident_number(const char *name)
+{
+	const char *p;
+	long n = 0;
+
+	if (strncmp(name, "incident-", 9) != 0 || strlen(name) < 12) {
+		return -1;
+	}
+	for (p = name + 9; *p; p++) {
+		if (*p < '0' || *p > '9' || n > 100000000) {
+			return -1;
+		}
+		n = n * 10 + (*p - '0');
+	}
+	return n;
+}
+
+static bool is_subdir(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool incidents_dir_is(const char *dir)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		return false;
+	}
+	while (!found && (de = readdir(d)) != NULL) {
+		found = incident_number(de->d_name) >= 0 && is_subdir(dir, de->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The incidents' numbers of dir, sorted, into *out (malloc'd). Returns how
+ * many, or -1 (errno) when dir cannot be listed.
+ */
+static int list_incidents(const char *dir, long **out)
+{
+	struct dirent *de;
+	long *v = NULL, *nv;
+	size_t n = 0, cap = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL && n < INCIDENTS_MAX) {
+		long k = incident_number(de->d_name);
+
+		if (k < 0 || !is_subdir(dir, de->d_name)) {
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				errno = ENOMEM;
+				return -1;
+			}
+			v = nv;
+		}
+		v[n++] = k;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_long);
+	*out = v;
+	return (int)n;
+}
+
+/*
+ * Runs self with argv, argv[input] replaced by folder, "--json" put first
+ * when add_json; its standard output into *text (malloc'd, NUL-terminated) when
+ * text is not NULL, else to ours. Returns its exit status, or -1.
+ */
+static int run_report(const char *self, int argc, char **argv, int input, const char *folder,
+		      bool add_json, char **text)
+{
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	posix_spawn_file_actions_t fa;
+	int fds[2] = { -1, -1 }, status = -1, i;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	pid_t pid;
+
+	if (!args) {
+		return -1;
+	}
+	/* --json first: after a "--" it would be an input */
+	args[0] = argv[0];
+	if (add_json) {
+		args[1] = "--json";
+	}
+	for (i = 1; i < argc; i++) {
+		args[i + add_json] = i == input ? (char *)folder : argv[i];
+	}
+	if (text && pipe(fds) < 0) {
+		free(args);
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	if (text) {
+		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+		posix_spawn_file_actions_addclose(&fa, fds[0]);
+		posix_spawn_file_actions_addclose(&fa, fds[1]);
+	}
+	if (posix_spawn(&pid, self, &fa, NULL, args, environ) != 0) {
+		goto out;
+	}
+	if (text) {
+		ssize_t got;
+
+		close(fds[1]);
+		fds[1] = -1;
+		for (;;) {
+			if (cap - len < 65536) {
+				char *nb = realloc(buf, cap + 262144);
+
+				if (!nb) {
+					break;
+				}
+				buf = nb;
+				cap += 262144;
+			}
+			got = read(fds[0], buf + len, cap - len - 1);
+			if (got < 0 && errno == EINTR) {
+				continue;
+			}
+			if (got <= 0) {
+				break;
+			}
+			len += (size_t)got;
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+	}
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+out:
+	posix_spawn_file_actions_destroy(&fa);
+	if (fds[0] >= 0) {
+		close(fds[0]);
+	}
+	if (fds[1] >= 0) {
+		close(fds[1]);
+	}
+	if (text) {
+		if (buf) {
+			buf[len] = '\0';
+		}
+		*text = buf;
+	} else {
+		free(buf);
+	}
+	free(args);
+	return status;
+}
+
+/* A string member of an object at path a.b, or def. */
+static const char *str_at(json_t *root, const char *a, const char *b, const char *def)
+{
+	json_t *v = json_object_get(json_object_get(root, a), b);
+
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+/* The incident's own run.json (its trigger), or NULL. */
+static json_t *incident_run_json(const char *folder)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%.4000s/run.json", folder);
+	return json_load_file(path, 0, NULL);
+}
+
+/* See incidents.h. */
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json)
+{
+	json_t *out = NULL, *list = NULL, *main_run = NULL, *fr;
+	char path[4096], folder[4096];
+	long *nums = NULL;
+	int n, i, worst = 0;
+
+	n = list_incidents(dir, &nums);
+	if (n < 0) {
+		fprintf(stderr, "latency-report: %s: %s\n", dir, strerror(errno));
+		return DGR_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	main_run = json_load_file(path, 0, NULL);
+	fr = json_object_get(main_run, "flight_recorder");
+	out = json_object();
+	list = json_array();
+	if (!out || !list) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		worst = DGR_EXIT_FAILED;
+		goto done;
+	}
+	if (!json) {
+		printf("Incidents of %s: %d", dir, n);
+		if (json_is_object(fr)) {
+			printf(
+			    " (the recorder wrote %lld; %lld triggers past --max-incidents %lld)",
+			    (long long)json_integer_value(json_object_get(fr, "incidents")),
+			    (long long)json_integer_value(
+				json_object_get(fr, "triggers_past_limit")),
+			    (long long)json_integer_value(json_object_get(fr, "max_incidents")));
+		}
+		printf("\n");
+	}
+	for (i = 0; i < n; i++) {
+		json_t *rep = NULL, *run, *item;
+		char *text = NULL;
+		const char *trigger;
+		int st;
+
+		snprintf(folder, sizeof(folder), "%s/incident-%03ld", dir, nums[i]);
+		run = incident_run_json(folder);
+		trigger = str_at(run, "incident", "trigger", "unknown trigger");
+		st = run_report(self, argc, argv, input, folder, !json, &text);
+		if (st < 0 || !text) {
+			fprintf(stderr, "latency-report: %s: the report could not be run\n",
+				folder);
+			free(text);
+			json_decref(run);
+			worst = DGR_EXIT_FAILED;
+			goto done;
+		}
+		rep = json_loads(text, 0, NULL);
+		free(text);
+		item = json_object();
+		json_object_set_new(item, "incident", json_string(folder));
+		json_object_set_new(item, "trigger", json_string(trigger));
+		json_object_set_new(item, "exit_status", json_integer(st));
+		json_object_set(item, "in_short",
+				json_object_get(json_object_get(rep, "regime"), "summary"));
+		json_object_set(item, "any_loss",
+				json_object_get(json_object_get(rep, "losses"), "any"));
+		if (json) {
+			json_object_set(item, "report", rep ? rep : json_null());
+		} else {
+			json_t *loss = json_object_get(item, "any_loss");
+
+			printf("  incident-%03ld: %s; %s; loss: %s%s\n", nums[i], trigger,
+			       str_at(rep, "regime", "summary", "no report"),
+			       json_is_true(loss)    ? "yes"
+			       : json_is_false(loss) ? "no"
+						     : "unknown",
+			       st ? " (exit status of its report: see below)" : "");
+		}
+		json_array_append_new(list, item);
+		json_decref(rep);
+		json_decref(run);
+		if (st > worst) {
+			worst = st;
+		}
+	}
+	if (json) {
+		json_object_set_new(out, "incidents_dir", json_string(dir));
+		json_object_set(out, "flight_recorder", json_is_object(fr) ? fr : json_null());
+		json_object_set(out, "incidents", list);
+		json_dumpf(out, stdout, JSON_INDENT(2));
+		printf("\n");
+		goto done;
+	}
+	/* then each incident's own report, as latency-report gives it */
+	for (i = 0; i < n; i++) {
+		int st;
+
+		snprintf(folder, sizeof(folder), "%s/incident-%03ld", dir, nums[i]);
+		printf("\n== incident-%03ld (%s) ==\n", nums[i], folder);
+		fflush(stdout);
+		st = run_report(self, argc, argv, input, folder, false, NULL);
+		if (st < 0) {
+			fprintf(stderr, "latency-report: %s: the report could not be run\n",
+				folder);
+			worst = DGR_EXIT_FAILED;
+			goto done;
+		}
+	}
+done:
+	json_decref(list);
+	json_decref(out);
+	json_decref(main_run);
+	free(nums);
+	return worst;
+}

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The flight recorder (issue 34, item 2) on the emulator: dgrdma-capture --flight-recorder 2
+# --incident-after 1 --max-incidents 2 around dgrdma-host rx (8 buffers, its consumer stalled
+# 1 s at buffer 24) fed by dgrdma-fpga (adc, 100 kS/s, 4 buffers, report_data_loss false) over
+# UDP on 127.0.0.1. The stall makes the emulator drop samples exactly once (one drop period, as
+# in test/scenarios/vicious-cycle.sh): its dgrdma_fpga:drop_period event fires the LTTng trigger
+# (incident 1). Then one SIGUSR1 (incident 2), and two more, which the limit counts and does not
+# write. Each incident folder is a complete run folder that latency-report reads; latency-report
+# on the recorder's folder summarises both.
+
+set -u
+. "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
+
+CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+DHOST=$DGR_BUILD/bin/dgrdma-host
+DFPGA=$DGR_BUILD/bin/dgrdma-fpga
+LR=$DGR_BUILD/bin/latency-report
+WORK=$(mktemp -d)
+PORT_F=$((30000 + $$ % 2000 * 2))
+PORT_H=$((PORT_F + 1))
+FPGA_PID=""
+CAP_PID=""
+cleanup() {
+	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
+	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# bad values, named with their range
+out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 0 -- true 2>&1)
+check_eq "$? $out" "2 dgrdma-capture: --flight-recorder: '0' is out of range 1..3600
+Try 'dgrdma-capture --help'." "--flight-recorder 0 refused with its range"
+out=$("$CAPTURE" -o "$WORK/never" --max-incidents 2 -- true 2>&1)
+check_eq "$?" 2 "--max-incidents without --flight-recorder refused"
+out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --long -- true 2>&1)
+check_eq "$? $(echo "$out" | head -n1)" "2 dgrdma-capture: --flight-recorder: not with --long" \
+	"--flight-recorder with --long refused"
+
+for t in "$DHOST" "$DFPGA" "$LR"; do
+	[ -x "$t" ] || { skip "$t not built"; done_testing; exit 0; }
+done
+if ! command -v inotifywait >/dev/null; then
+	skip "inotifywait not installed (make deps: inotify-tools)"
+	done_testing
+	exit 0
+fi
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
+	done_testing
+	exit 0
+fi
+if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
+	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
+	done_testing
+	exit 0
+fi
+
+RUN=$WORK/fr
+# wait_for WHAT TEST...: until the test holds (at most 60 s); false when it never did
+wait_for() {
+	local what=$1 n
+	shift
+	for ((n = 0; n < 600; n++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	diag "gave up waiting for $what"
+	return 1
+}
+# past_limit_at_least N: dgrdma-capture has said N times that a trigger came past the limit
+past_limit_at_least() {
+	[ "$(grep -c "past --max-incidents" "$WORK/capture.err")" -ge "$1" ]
+}
+
+"$CAPTURE" -o "$RUN" --flight-recorder 2 --incident-after 1 --max-incidents 2 --event-rate 20000 \
+	-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --buffers 8 \
+	--buffer-size 16384 --fpga-buffers 4 --consumer-stall 24:1000 --idle-timeout 3 \
+	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
+CAP_PID=$!
+for ((n = 0; n < 600; n++)); do
+	ss -Huln "sport = :$PORT_H" | grep -q . && break
+	sleep 0.1
+done
+# long enough for every step below; stopped once they are done
+"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 100e3 \
+	--buffers 4 --buffer-size 16384 --host-buffers 8 --report-data-loss false --duration 120 \
+	--quiet --summary-json "$WORK/fpga.json" &
+FPGA_PID=$!
+# each step waits for the recorder to have done the one before (a signal that came while it
+# still wrote an incident would belong to that incident)
+wait_for "incident 1 (the drop's trigger)" test -s "$RUN/incident-001/run.json" ||
+	not_ok "incident 1 was written"
+kill -USR1 "$CAP_PID"
+wait_for "incident 2 (SIGUSR1)" test -s "$RUN/incident-002/run.json" || not_ok "incident 2 was written"
+kill -USR1 "$CAP_PID"
+wait_for "the first trigger past the limit" past_limit_at_least 1 || not_ok "a trigger past the limit"
+kill -USR1 "$CAP_PID"
+wait_for "the second trigger past the limit" past_limit_at_least 2 ||
+	not_ok "a second trigger past the limit"
+kill -INT "$FPGA_PID"
+wait "$FPGA_PID"
+FPGA_PID=""
+wait "$CAP_PID"
+check_eq "$?" 0 "dgrdma-host ended normally under the recorder"
+CAP_PID=""
+sed 's/^/# /' "$WORK/capture.err"
+
+check_eq "$(jq -r '[.drop_periods, .dropped_samples > 0] | @json' "$WORK/fpga.json" 2>/dev/null)" \
+	"[1,true]" "the emulator dropped samples in exactly one drop period"
+check_eq "$(jq -c '.flight_recorder | [.incidents, .triggers_past_limit, .triggers_merged, .max_incidents]' \
+	"$RUN/run.json")" "[2,2,0,2]" "run.json: 2 incidents, 2 triggers past the limit, none merged"
+check_eq "$(find "$RUN" -maxdepth 1 -name 'incident-*' | sort | xargs -n1 basename | tr '\n' ' ')" \
+	"incident-001 incident-002 " "exactly two incident folders"
+check_eq "$(jq -r '.incident.trigger' "$RUN/incident-001/run.json")" \
+	"LTTng trigger: a drop or discontinuity event" "incident 1: the LTTng trigger"
+check_eq "$(jq -r '.incident.trigger' "$RUN/incident-002/run.json")" "SIGUSR1" "incident 2: SIGUSR1"
+check_eq "$(grep -c 'lttng add-trigger' "$RUN/lttng.log") $(grep -c 'lttng remove-trigger' "$RUN/lttng.log")" \
+	"4 4" "four LTTng triggers added, and removed at the end"
+
+for i in 001 002; do
+	d=$RUN/incident-$i
+	files=$(find "$d/capture" -name 'capture_*.pcapng' | wc -l)
+	if [ -f "$d/run.json" ] && [ "$files" -ge 2 ] && find "$d/trace" -name metadata | grep -q .; then
+		ok "incident $i is complete: run.json, $files capture files, a trace"
+	else
+		not_ok "incident $i is complete: run.json, $files capture files, a trace"
+	fi
+	babeltrace2 "$d/trace" >"$WORK/trace-$i.txt" 2>/dev/null
+	check_eq "$?" 0 "incident $i: its trace is readable"
+	"$LR" --json --no-progress "$d" >"$WORK/report-$i.json" 2>"$WORK/report-$i.err"
+	check_eq "$?" 0 "incident $i: latency-report reads it"
+	check_eq "$(jq -c '[.run_folders[0].capture.read, .run_folders[0].trace.read,
+		.losses.wire_incomplete_transactions]' "$WORK/report-$i.json")" \
+		'[true,true,0]' "incident $i: capture and trace read, no invented incomplete transaction"
+done
+check_eq "$(grep -c 'dgrdma_fpga:drop_period' "$WORK/trace-001.txt")" 1 \
+	"incident 1's trace holds the drop_period event that fired the trigger"
+check_eq "$(jq -r '.settings.tool' "$RUN/incident-001/run.json")" "dgrdma-host" \
+	"the incidents' run.json got the command's settings at the end"
+
+"$LR" --no-progress "$RUN" >"$WORK/incidents.txt" 2>&1
+check_eq "$?" 0 "latency-report INCIDENTS_DIR"
+check_eq "$(sed -n '1p' "$WORK/incidents.txt")" \
+	"Incidents of $RUN: 2 (the recorder wrote 2; 2 triggers past --max-incidents 2)" \
+	"the summary's first line: two incidents and the triggers past the limit"
+check_eq "$(sed -n '2,3p' "$WORK/incidents.txt" | cut -d';' -f1)" "  incident-001: LTTng trigger: a drop or discontinuity event
+  incident-002: SIGUSR1" "one summary line per incident, with its trigger"
+check_eq "$(grep -c '^== incident-00[12] ' "$WORK/incidents.txt")" 2 "then each incident's report"
+"$LR" --json --no-progress "$RUN" >"$WORK/incidents.json" 2>/dev/null
+check_eq "$(jq -c '[.flight_recorder.incidents, (.incidents | length),
+	(.incidents[] | .report.run_folders[0].path | split("/") | last)]' "$WORK/incidents.json")" \
+	'[2,2,"incident-001","incident-002"]' "JSON: the recorder's facts and each incident's report"
+done_testing
