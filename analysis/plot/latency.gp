@@ -11,10 +11,17 @@ load plotdir.'/time_axis.gp'
 set xlabel 'time of the doorbell in the run (s)'
 vmin = 0
 vmax = tolerable_us
+# columns=1: each file holds a long run's pixel columns, time_s,min_ns,p50_ns,p99_ns,max_ns,n
+# (dgrdma-plot's bin_columns), drawn as a min-max band with the p99 and p50 lines
+if (!exists("columns")) { columns = 0 }
 do for [i=1:words(files)] {
 	stats word(files, i) using ($2 > 0 ? $2 / 1000.0 : NaN) nooutput
 	if (vmin == 0 || STATS_min < vmin) { vmin = STATS_min }
-	if (STATS_max > vmax) { vmax = STATS_max }
+	if (!columns && STATS_max > vmax) { vmax = STATS_max }
+	if (columns) {
+		stats word(files, i) using ($5 / 1000.0) nooutput
+		if (STATS_max > vmax) { vmax = STATS_max }
+	}
 }
 if (logscale < 0) { logscale = spans_decades(vmin, vmax) }
 if (logscale) {
@@ -44,7 +51,32 @@ do for [i=1:words(files)] { if (wire(word(labels, i))) { order = order.' '.i } }
 # (stall_causes.stalls[].doorbell_time_s, duration from the kernel's arrival, the cause): each
 # marked with a square and its cause
 if (!exists("stalls_file")) { stalls_file = '' }
-if (strlen(stalls_file) > 0) {
+if (columns) {
+	band(l) = l.' min-max'
+	p99(l) = l.' p99'
+	p50(l) = l.' p50'
+	if (strlen(stalls_file) > 0) {
+		plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0):($5 / 1000.0) with filledcurves \
+			fs transparent solid 0.3 noborder lc rgb colour(word(labels, j + 0)) title band(word(labels, j + 0)), \
+			for [j in order] word(files, j + 0) using 1:($5 / 1000.0) with lines lw 0.6 \
+			lc rgb colour(word(labels, j + 0)) notitle, \
+			for [j in order] word(files, j + 0) using 1:($4 / 1000.0) with lines lw 1.5 \
+			lc rgb colour(word(labels, j + 0)) title p99(word(labels, j + 0)), \
+			for [j in order] word(files, j + 0) using 1:($3 / 1000.0) with lines lw 1 dt 2 \
+			lc rgb colour(word(labels, j + 0)) title p50(word(labels, j + 0)), \
+			stalls_file using 1:($2 / 1000.0):3 with labels left offset 1,0 font ',8' tc rgb '#000000' \
+			point pt 4 ps 1.6 lc rgb '#000000' title 'stall (its cause)'
+	} else {
+		plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0):($5 / 1000.0) with filledcurves \
+			fs transparent solid 0.3 noborder lc rgb colour(word(labels, j + 0)) title band(word(labels, j + 0)), \
+			for [j in order] word(files, j + 0) using 1:($5 / 1000.0) with lines lw 0.6 \
+			lc rgb colour(word(labels, j + 0)) notitle, \
+			for [j in order] word(files, j + 0) using 1:($4 / 1000.0) with lines lw 1.5 \
+			lc rgb colour(word(labels, j + 0)) title p99(word(labels, j + 0)), \
+			for [j in order] word(files, j + 0) using 1:($3 / 1000.0) with lines lw 1 dt 2 \
+			lc rgb colour(word(labels, j + 0)) title p50(word(labels, j + 0))
+	}
+} else { if (strlen(stalls_file) > 0) {
 	plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
 		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
 		title word(labels, j + 0), \
@@ -54,4 +86,5 @@ if (strlen(stalls_file) > 0) {
 	plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
 		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
 		title word(labels, j + 0)
+}
 }
