@@ -12,3 +12,12 @@ $(LIBDGRCLI_A): $(call objs,$(CLI_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 stack: $(LIBDGRCLI_A)
+
+# Bash completion, made at build time from a tool's option table (opts.h) by
+# mk/completion.sh reading TOOL --list-options; a part adds its tools' files to `all` and
+# installs them into COMPLETIONDIR, where bash-completion looks (for PREFIX /usr,
+# /usr/share/bash-completion/completions; /usr/local/share is on its XDG_DATA_DIRS path).
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+$(BUILD)/completion/%: $(BUILD)/bin/% mk/completion.sh
+	@mkdir -p $(@D)
+	mk/completion.sh $* $< >$@.tmp && mv -f $@.tmp $@
