@@ -11,9 +11,9 @@
 #include "opts.h"
 
 static const char *const type_names[] = {
-	[DGR_OPT_TEXT] = "text",       [DGR_OPT_FLAG] = "flag",	    [DGR_OPT_COUNT] = "count",
-	[DGR_OPT_SIZE] = "size",       [DGR_OPT_SECONDS] = "seconds", [DGR_OPT_DECIMAL] = "decimal",
-	[DGR_OPT_RATE] = "rate",       [DGR_OPT_CHOICE] = "choice",   [DGR_OPT_STRING] = "string",
+	[DGR_OPT_TEXT] = "text", [DGR_OPT_FLAG] = "flag",	[DGR_OPT_COUNT] = "count",
+	[DGR_OPT_SIZE] = "size", [DGR_OPT_SECONDS] = "seconds", [DGR_OPT_DECIMAL] = "decimal",
+	[DGR_OPT_RATE] = "rate", [DGR_OPT_CHOICE] = "choice",	[DGR_OPT_STRING] = "string",
 };
 
 static size_t count_names(const struct dgr_opt_table *t)
@@ -76,8 +76,8 @@ static void subcommand_list(const struct dgr_opt_table *t, unsigned int mask, ch
 }
 
 /* Returns 0 or -DGR_E_INVAL naming the first option (in table order) of another subcommand. */
-static int check_subcommand(const struct dgr_opt_table *t, const char *const *given,
-			    int subcommand, char *errbuf)
+static int check_subcommand(const struct dgr_opt_table *t, const char *const *given, int subcommand,
+			    char *errbuf)
 {
 	char what[128];
 
@@ -96,8 +96,7 @@ static int check_subcommand(const struct dgr_opt_table *t, const char *const *gi
 
 /* See opts.h. */
 int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int subcommand,
-		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next,
-		   char *errbuf)
+		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next, char *errbuf)
 {
 	size_t nnames = count_names(t);
 	struct option *lo = calloc(nnames + 1, sizeof(*lo));
@@ -108,6 +107,9 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 	int rc = 0;
 	int opt;
 
+	if (flags & DGR_OPTS_INTERLEAVED) {
+		shorts[ns++] = '+'; /* getopt stops at each operand: the handler takes it */
+	}
 	if (!lo || !row_of || !given) {
 		rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		goto out;
@@ -141,7 +143,27 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 		size_t row = 0;
 		int longindex = -1;
 
-		opt = getopt_long(argc, argv, shorts, lo, &longindex);
+		if ((flags & DGR_OPTS_INTERLEAVED) && optind < argc && argv[optind][0] == '-' &&
+		    argv[optind][1] >= '0' && argv[optind][1] <= '9') {
+			opt = -1; /* "-1", "-0x10": a value, not an option */
+		} else {
+			opt = getopt_long(argc, argv, shorts, lo, &longindex);
+		}
+		if (opt == -1 && (flags & DGR_OPTS_INTERLEAVED) && optind < argc) {
+			bool rest = strcmp(argv[optind - 1], "--") == 0;
+
+			/* an operand; after '--' every argument is one */
+			do {
+				rc = handler(ctx, NULL, NULL, argv[optind++], &v, errbuf);
+				if (rc != 0) {
+					goto out;
+				}
+			} while (rest && optind < argc);
+			if (rest) {
+				break;
+			}
+			continue;
+		}
 		if (opt == -1) {
 			break;
 		}

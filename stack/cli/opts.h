@@ -38,22 +38,22 @@ union dgr_opt_value {
 
 /* One option (or, with type DGR_OPT_TEXT and no name, a row of --help text). */
 struct dgr_opt {
-	int id;			 /* what the handler is called with (getopt's val) */
-	const char *name;	 /* the long name without "--" */
-	const char *aliases[3];	 /* old names, until NULL */
-	char short_name;	 /* e.g. 'h', or 0 */
+	int id;			/* what the handler is called with (getopt's val) */
+	const char *name;	/* the long name without "--" */
+	const char *aliases[3]; /* old names, until NULL */
+	char short_name;	/* e.g. 'h', or 0 */
 	enum dgr_opt_type type;
-	const char *metavar;	 /* the value's name in --help ("N", "SEC") */
-	uint64_t min, max;	 /* COUNT, SIZE */
-	double lo, hi;		 /* SECONDS (hi only), DECIMAL, RATE */
-	const char *values;	 /* CHOICE: the forms, separated by '|' ("null|memcpy|file:") */
+	const char *metavar;	  /* the value's name in --help ("N", "SEC") */
+	uint64_t min, max;	  /* COUNT, SIZE */
+	double lo, hi;		  /* SECONDS (hi only), DECIMAL, RATE */
+	const char *values;	  /* CHOICE: the forms, separated by '|' ("null|memcpy|file:") */
 	unsigned int subcommands; /* bit i: the tool's subcommand i; 0: every one */
-	const char *usage;	 /* its lines of --help, verbatim; NULL when another row's say it */
+	const char *usage; /* its lines of --help, verbatim; NULL when another row's say it */
 };
 
 /* A tool's table. */
 struct dgr_opt_table {
-	const char *tool;		       /* "dgrdma-host" */
+	const char *tool; /* "dgrdma-host" */
 	const struct dgr_opt *opts;
 	size_t nopts;
 	const char *const *subcommands;	       /* "rx", "tx", ...: NULL when the tool has none */
@@ -67,14 +67,21 @@ struct dgr_opt_table {
 /*
  * Called for every option read, in order, with its row, the name as the user gave it
  * ("--rate" for the alias of --sample-rate), its text (NULL for a flag) and its value
- * checked against the row's range. Returns 0, DGR_OPTS_STOP (--help, --version: the
- * caller prints, nothing else is read) or a negative DGR_E_* with errbuf.
+ * checked against the row's range; with DGR_OPTS_INTERLEAVED also for every operand, in
+ * order, with o and given NULL and arg the operand. Returns 0, DGR_OPTS_STOP (--help,
+ * --version: the caller prints, nothing else is read) or a negative DGR_E_* with errbuf.
  */
 typedef int (*dgr_opt_handler)(void *ctx, const struct dgr_opt *o, const char *given,
 			       const char *arg, const union dgr_opt_value *v, char *errbuf);
 
 /* Flags of dgr_opts_parse. */
 #define DGR_OPTS_NO_OPERANDS 1u /* an argument that is no option is refused */
+/*
+ * Options before, between and after operands, each operand handed to the handler where it
+ * stands; an argument of '-' and a digit ("-1") is an operand, and '--' makes every
+ * argument after it one (dgrdma-ctl: "write ADDR -1").
+ */
+#define DGR_OPTS_INTERLEAVED 2u
 
 /*
  * Reads argv (argv[0] is the program, or "PROGRAM SUBCOMMAND" for getopt's own messages)
@@ -90,8 +97,7 @@ typedef int (*dgr_opt_handler)(void *ctx, const struct dgr_opt *o, const char *g
  * subcommand's name; "see --help" without), or -DGR_E_NOMEM.
  */
 int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int subcommand,
-		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next,
-		   char *errbuf);
+		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next, char *errbuf);
 
 /* Writes --help: every row's usage text, in the table's order. */
 void dgr_opts_usage(const struct dgr_opt_table *t, FILE *f);

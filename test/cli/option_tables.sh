@@ -12,8 +12,9 @@
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
-TABLE_TOOLS=(dgrdma-host)
-declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl)
+declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
+	[dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
 require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
 command -v jq >/dev/null || {
@@ -24,11 +25,15 @@ command -v jq >/dev/null || {
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 
-# options_in: every --name in the text on stdin, sorted, once each
-options_in() { grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
-# man_options PAGE: every --name of PAGE's OPTIONS section (roff's \- read as -)
+# options_in [TOOL]: every --name in the text on stdin, sorted, once each; an option named
+# after another tool ("output of dgrdma-fpga --list-properties") is that tool's, not TOOL's
+options_in() {
+	sed -E "s/(dgrdma-[a-z]+|latency-report) --([a-z])/\1 @@\2/g; s/${1:-@} @@/${1:-@} --/g" |
+		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
+# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -)
 man_options() {
-	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' | options_in
+	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' | options_in "$2"
 }
 # man_terms PAGE: the --names of the terms (.TP) of PAGE's OPTIONS section
 man_terms() {
@@ -56,7 +61,7 @@ example() {
 	BUF:MS) echo 1:1 ;;
 	POLICY) echo other ;;
 	LIST) echo 0 ;;
-	PATH) echo "$T/file" ;;
+	PATH | FILE) echo "$T/file" ;;
 	*) return 1 ;;
 	esac
 }
@@ -68,9 +73,9 @@ for tool in "${TABLE_TOOLS[@]}"; do
 	listed=$("$B/$tool" --list-options | cut -f1 | sort -u)
 	check_eq "$(jq -r '.options[] | ("--" + .name), (.aliases[] | "--" + .)' <<<"$json" | sort -u)" \
 		"$listed" "$tool: --list-options and --list-options --json name the same options"
-	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in)" \
+	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool")" \
 		"$tool: every option of its table is in --help, and --help names no other"
-	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}")" \
+	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool")" \
 		"$tool: every option of its table is in its man page's OPTIONS, which names no other"
 
 	# the completion made at build time offers, per subcommand, exactly its options
