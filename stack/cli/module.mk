@@ -15,9 +15,7 @@ stack: $(LIBDGRCLI_A)
 
 # Bash completion, made at build time from a tool's option table (opts.h) by
 # mk/completion.sh reading TOOL --list-options; a part adds its tools' files to `all` and
-# installs them into COMPLETIONDIR, where bash-completion looks (for PREFIX /usr,
-# /usr/share/bash-completion/completions; /usr/local/share is on its XDG_DATA_DIRS path).
-COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+# installs them into COMPLETIONDIR (mk/config.mk).
 $(BUILD)/completion/%: $(BUILD)/bin/% mk/completion.sh
 	@mkdir -p $(@D)
 	mk/completion.sh $* $< >$@.tmp && mv -f $@.tmp $@
