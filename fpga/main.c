@@ -5,7 +5,6 @@
  * summary; the work is in loop.c. See docs/fpga.md and dgrdma-fpga(1).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "transport_opts.h"
 #include "dgrdma-version.h"
 #include "emu.h"
@@ -61,145 +61,198 @@ enum {
 	OPT_COUNTERS_MS,
 	OPT_LIST_PROPS,
 	OPT_VERSION,
+	OPT_LIST_OPTIONS,
 };
 
-static const struct option longopts[] = {
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "sample-rate", required_argument, NULL, OPT_RATE },
-	{ "rate", required_argument, NULL, OPT_RATE }, /* alias until 0.2 */
-	{ "decimation", required_argument, NULL, OPT_DECIMATION },
-	{ "buffers", required_argument, NULL, OPT_BUFFERS },
-	{ "fpga-buffers", required_argument, NULL, OPT_BUFFERS }, /* the name other tools use */
-	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
-	{ "host-buffers", required_argument, NULL, OPT_HOST_BUFFERS },
-	{ "fpga-memory", required_argument, NULL, OPT_FPGA_MEMORY },
-	{ "report-data-loss", required_argument, NULL, OPT_RDL },
-	{ "coalesce-us", required_argument, NULL, OPT_COALESCE },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "id", required_argument, NULL, OPT_ID },
-	{ "peer-id", required_argument, NULL, OPT_PEER_ID },
-	{ "max-acks", required_argument, NULL, OPT_MAX_ACKS },
-	{ "ack-wait-us", required_argument, NULL, OPT_ACK_WAIT },
-	{ "ack-window", required_argument, NULL, OPT_ACK_WINDOW },
-	{ "max-ack-count", required_argument, NULL, OPT_MAX_ACK_COUNT },
-	{ "restart-on-seq1", required_argument, NULL, OPT_RESTART_SEQ1 },
-	{ "drop-received", required_argument, NULL, OPT_DROP_RECEIVED },
-	{ "pacing", required_argument, NULL, OPT_PACING },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "timer-slack-us", required_argument, NULL, OPT_TIMER_SLACK },
-	{ "tick-us", required_argument, NULL, OPT_TICK },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "drop-frames", required_argument, NULL, OPT_DROP_FRAMES },
-	{ "corrupt", required_argument, NULL, OPT_CORRUPT },
-	{ "doorbell-delay-us", required_argument, NULL, OPT_DB_DELAY },
-	{ "drain-ms", required_argument, NULL, OPT_DRAIN },
-	{ "check-ramp", no_argument, NULL, OPT_CHECK_RAMP },
-	{ "tx-run", no_argument, NULL, OPT_TX_RUN },
-	{ "tx-messages", required_argument, NULL, OPT_TX_MESSAGES },
-	{ "tx-beats", required_argument, NULL, OPT_TX_BEATS },
-	{ "tx-message-gap", required_argument, NULL, OPT_TX_GAP },
-	{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
-	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "counters-ms", required_argument, NULL, OPT_COUNTERS_MS },
-	{ "list-properties", no_argument, NULL, OPT_LIST_PROPS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	DGR_TRANSPORT_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
-};
+#define ROW(i, n, t, mv, u)                                                                        \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u)                 \
+	}
+#define COUNT(i, n, mv, lo_, hi_, u)                                                               \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = DGR_OPT_COUNT, .metavar = (mv), .min = (lo_),      \
+		.max = (hi_), .usage = (u)                                                         \
+	}
+#define DECIMAL(i, n, u)                                                                           \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = DGR_OPT_DECIMAL, .metavar = "P", .lo = 0, .hi = 1, \
+		.usage = (u)                                                                       \
+	}
+#define CHOICE(i, n, mv, vals, u)                                                                  \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = DGR_OPT_CHOICE, .metavar = (mv), .values = (vals), \
+		.usage = (u)                                                                       \
+	}
 
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "Usage: dgrdma-fpga (--if IFACE --peer MAC | --udp --bind ADDR:PORT [--peer "
-	    "ADDR:PORT])\n"
-	    "                   [--mode adc|dac|perftest] [options]\n"
-	    "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
-	    "Workers and streams:\n"
-	    "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"
-	    "  --sample-rate R         samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
-	    "                          (default 10M; old name --rate, an alias until 0.2)\n"
-	    "  --decimation N          rate = 200e6 / N, 1..200000000\n"
-	    "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
-	    "16384)\n"
-	    "  --buffers E             emulator buffers per port, 2..8 (default min(8, "
-	    "memory/S));\n"
-	    "  --fpga-buffers E        the same (the name the other tools use)\n"
-	    "  --host-buffers H        host buffers per port, 1..255 (default 64)\n"
-	    "  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
-	    "                          more models the mux workaround and allows up to 64 "
-	    "buffers)\n"
-	    "  --report-data-loss B    true (default) or false: discontinuity after drops\n"
-	    "  --idle                  start no worker: wait for DCP control operations\n"
-	    "  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until SIGINT)\n"
-	    "  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 "
-	    "(500)\n"
-	    "  --check-ramp            dac: count samples that break a 32-bit ramp\n"
-	    "  --tx-run                perftest: generate tx messages from the start\n"
-	    "  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"
-	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"
-	    "  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
-	    "DG-RDMA (dgrdma_config):\n"
-	    "  --id N                  local_src_id: frame offset 2 of its frames, 0..65535\n"
-	    "                          (default 1)\n"
-	    "  --peer-id N             remote_dst_id: frame offset 0 of its frames, 0..65535\n"
-	    "                          (default 0)\n"
-	    "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"
-	    "  --max-acks N            max_acks_outstanding, 0..255 (default 8; 0: only ack_wait)\n"
-	    "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100; 0: off)\n"
-	    "  --ack-window N          ack_tracker_bitfield_width, 1..64 (default 32)\n"
-	    "  --max-ack-count N       ack_tracker_max_ack_count, 1..255, <= window (default 12)\n"
-	    "  --restart-on-seq1 B     true (default) or false: frame_seq 1 outside the window\n"
-	    "                          starts a new host connection (the real FPGA rejects it\n"
-	    "                          until its DG-RDMA state is reset)\n"
-	    "Timing:\n"
-	    "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"
-	    "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"
-	    "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
-	    "                          (default): 50, or an eighth of the time the FPGA's\n"
-	    "                          memory holds at --sample-rate when that is less\n"
+/* dgrdma-fpga's options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt fpga_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "Usage: dgrdma-fpga (--if IFACE --peer MAC | --udp --bind ADDR:PORT [--peer "
+		   "ADDR:PORT])\n"
+		   "                   [--mode adc|dac|perftest] [options]\n"
+		   "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
+		   "Workers and streams:\n" },
+	CHOICE(OPT_MODE, "mode", "M", "adc|dac|perftest",
+	       "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"),
+	{ .id = OPT_RATE,
+	  .name = "sample-rate",
+	  .aliases = { "rate" }, /* until 0.2 */
+	  .type = DGR_OPT_RATE,
+	  .metavar = "R",
+	  .lo = 1,
+	  .hi = 1e10,
+	  .usage =
+	      "  --sample-rate R         samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
+	      "                          (default 10M; old name --rate, an alias until 0.2)\n" },
+	COUNT(OPT_DECIMATION, "decimation", "N", 1, 200000000,
+	      "  --decimation N          rate = 200e6 / N, 1..200000000\n"),
+	{ .id = OPT_BUFFER_SIZE,
+	  .name = "buffer-size",
+	  .type = DGR_OPT_SIZE,
+	  .metavar = "S",
+	  .min = 64,
+	  .max = 65536,
+	  .usage = "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
+		   "16384)\n" },
+	{ .id = OPT_BUFFERS,
+	  .name = "buffers",
+	  .aliases = { "fpga-buffers" }, /* the name the other tools use */
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "E",
+	  .min = FPGA_MIN_BUFFERS,
+	  .max = FPGA_MAX_LOCAL_BUFFERS,
+	  .usage = "  --buffers E             emulator buffers per port, 2..8 (default min(8, "
+		   "memory/S));\n"
+		   "  --fpga-buffers E        the same (the name the other tools use)\n" },
+	COUNT(OPT_HOST_BUFFERS, "host-buffers", "H", 1, FPGA_MAX_HOST_BUFFERS,
+	      "  --host-buffers H        host buffers per port, 1..255 (default 64)\n"),
+	{ .id = OPT_FPGA_MEMORY,
+	  .name = "fpga-memory",
+	  .type = DGR_OPT_SIZE,
+	  .metavar = "BYTES",
+	  .min = 65536,
+	  .max = 4194304,
+	  .usage =
+	      "  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
+	      "                          more models the mux workaround and allows up to 64 "
+	      "buffers)\n" },
+	CHOICE(OPT_RDL, "report-data-loss", "B", "true|false",
+	       "  --report-data-loss B    true (default) or false: discontinuity after drops\n"),
+	ROW(OPT_IDLE, "idle", DGR_OPT_FLAG, NULL,
+	    "  --idle                  start no worker: wait for DCP control operations\n"),
+	{ .id = OPT_DURATION,
+	  .name = "duration",
+	  .type = DGR_OPT_SECONDS,
+	  .metavar = "SEC",
+	  .hi = 1e6,
+	  .usage = "  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until "
+		   "SIGINT)\n" },
+	COUNT(OPT_DRAIN, "drain-ms", "N", 0, 60000,
+	      "  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 "
+	      "(500)\n"),
+	ROW(OPT_CHECK_RAMP, "check-ramp", DGR_OPT_FLAG, NULL,
+	    "  --check-ramp            dac: count samples that break a 32-bit ramp\n"),
+	ROW(OPT_TX_RUN, "tx-run", DGR_OPT_FLAG, NULL,
+	    "  --tx-run                perftest: generate tx messages from the start\n"),
+	COUNT(OPT_TX_MESSAGES, "tx-messages", "N", 0, UINT32_MAX,
+	      "  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"),
+	COUNT(
+	    OPT_TX_BEATS, "tx-beats", "N", 1, 16384,
+	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"),
+	COUNT(OPT_TX_GAP, "tx-message-gap", "N", 0, UINT32_MAX,
+	      "  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
+	      "DG-RDMA (dgrdma_config):\n"),
+	COUNT(OPT_ID, "id", "N", 0, 65535,
+	      "  --id N                  local_src_id: frame offset 2 of its frames, 0..65535\n"
+	      "                          (default 1)\n"),
+	COUNT(OPT_PEER_ID, "peer-id", "N", 0, 65535,
+	      "  --peer-id N             remote_dst_id: frame offset 0 of its frames, 0..65535\n"
+	      "                          (default 0)\n"),
+	COUNT(
+	    OPT_COALESCE, "coalesce-us", "N", 0, 1000000,
+	    "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"),
+	COUNT(OPT_MAX_ACKS, "max-acks", "N", 0, 255,
+	      "  --max-acks N            max_acks_outstanding, 0..255 (default 8; 0: only "
+	      "ack_wait)\n"),
+	COUNT(OPT_ACK_WAIT, "ack-wait-us", "N", 0, 1000000,
+	      "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100; 0: off)\n"),
+	COUNT(OPT_ACK_WINDOW, "ack-window", "N", 1, FPGA_ACK_MAX_WIDTH,
+	      "  --ack-window N          ack_tracker_bitfield_width, 1..64 (default 32)\n"),
+	COUNT(OPT_MAX_ACK_COUNT, "max-ack-count", "N", 1, 255,
+	      "  --max-ack-count N       ack_tracker_max_ack_count, 1..255, <= window (default "
+	      "12)\n"),
+	CHOICE(OPT_RESTART_SEQ1, "restart-on-seq1", "B", "true|false",
+	       "  --restart-on-seq1 B     true (default) or false: frame_seq 1 outside the window\n"
+	       "                          starts a new host connection (the real FPGA rejects it\n"
+	       "                          until its DG-RDMA state is reset)\n"
+	       "Timing:\n"),
+	CHOICE(OPT_PACING, "pacing", "sleep|busy", "sleep|busy",
+	       "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"),
+	CHOICE(OPT_CLOCK, "clock", "real|virtual", "real|virtual",
+	       "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"),
+	CHOICE(OPT_TIMER_SLACK, "timer-slack-us", "N|auto", "auto",
+	       "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
+	       "                          (default): 50, or an eighth of the time the FPGA's\n"
+	       "                          memory holds at --sample-rate when that is less\n"),
+	COUNT(
+	    OPT_TICK, "tick-us", "N", 1, 1000000,
 	    "  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default "
-	    "10)\n"
-	    "  --seed N                seed of every random choice (default: from the time; "
-	    "printed)\n"
-	    "Fault injection:\n"
-	    "  --drop-frames P         do not send a data frame with probability P, 0..1\n"
-	    "  --corrupt P             send a data frame malformed with probability P, 0..1\n"
-	    "  --drop-received P       lose a received DG-RDMA frame with probability P, 0..1\n"
-	    "                          (before the ACK tracker, as the wire would)\n"
-	    "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
-	    "Output:\n"
-	    "  --summary-json PATH     write every counter and property as JSON at exit\n"
+	    "10)\n"),
+	COUNT(OPT_SEED, "seed", "N", 0, UINT64_MAX,
+	      "  --seed N                seed of every random choice (default: from the time; "
+	      "printed)\n"
+	      "Fault injection:\n"),
+	DECIMAL(OPT_DROP_FRAMES, "drop-frames",
+		"  --drop-frames P         do not send a data frame with probability P, 0..1\n"),
+	DECIMAL(OPT_CORRUPT, "corrupt",
+		"  --corrupt P             send a data frame malformed with probability P, 0..1\n"),
+	DECIMAL(OPT_DROP_RECEIVED, "drop-received",
+		"  --drop-received P       lose a received DG-RDMA frame with probability P, 0..1\n"
+		"                          (before the ACK tracker, as the wire would)\n"),
+	COUNT(OPT_DB_DELAY, "doorbell-delay-us", "N", 0, 10000000,
+	      "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
+	      "Output:\n"),
+	ROW(OPT_SUMMARY_JSON, "summary-json", DGR_OPT_STRING, "PATH",
+	    "  --summary-json PATH     write every counter and property as JSON at exit\n"),
+	ROW(OPT_READY_FILE, "ready-file", DGR_OPT_STRING, "PATH",
 	    "  --ready-file PATH       create PATH, holding the pid, once the sockets are\n"
 	    "                          bound (start the host side then); removed at start\n"
-	    "                          and at exit\n"
-	    "  --json                  print the exit summary as JSON\n"
-	    "  --quiet                 no start-up print and no text summary\n"
-	    "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 off)\n"
-	    "  --list-properties       print the DCP property map (markdown) and exit\n"
-	    "  -h, --help              this help\n"
-	    "  --version               the version of dgrdma-tools\n"
-	    "%s\n"
-	    "Exit status (docs/cli.md): 0 the run ended (--duration, SIGINT); 2 bad usage;\n"
-	    "3 the run failed (could not start, --summary-json not written).\n",
-	    DGR_TRANSPORT_USAGE_WITH("4 x its buffers, at least 4 MiB"));
-}
+	    "                          and at exit\n"),
+	ROW(OPT_JSON, "json", DGR_OPT_FLAG, NULL,
+	    "  --json                  print the exit summary as JSON\n"),
+	ROW(OPT_QUIET, "quiet", DGR_OPT_FLAG, NULL,
+	    "  --quiet                 no start-up print and no text summary\n"),
+	COUNT(OPT_COUNTERS_MS, "counters-ms", "N", 0, 60000,
+	      "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 "
+	      "off)\n"),
+	ROW(OPT_LIST_PROPS, "list-properties", DGR_OPT_FLAG, NULL,
+	    "  --list-properties       print the DCP property map (markdown) and exit\n"),
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help              this help\n" },
+	ROW(OPT_VERSION, "version", DGR_OPT_FLAG, NULL,
+	    "  --version               the version of dgrdma-tools\n"),
+	ROW(OPT_LIST_OPTIONS, "list-options", DGR_OPT_FLAG, NULL,
+	    "  --list-options [--json] every option with its type and range, one a line\n"
+	    "                          (--json: one JSON object)\n"),
+	DGR_TRANSPORT_OPT_ROWS("4 x its buffers, at least 4 MiB"),
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "\n"
+		   "Exit status (docs/cli.md): 0 the run ended (--duration, SIGINT); 2 bad usage;\n"
+		   "3 the run failed (could not start, --summary-json not written).\n" },
+};
+#undef CHOICE
+#undef DECIMAL
+#undef COUNT
+#undef ROW
 
-static int u32opt(const char *opt, const char *s, uint64_t min, uint64_t max, bool sizes,
-		  uint32_t *out, char *errbuf)
-{
-	uint64_t v;
-	int rc = dgr_parse_u64(opt, s, min, max, sizes, &v, errbuf);
-
-	if (rc == 0) {
-		*out = (uint32_t)v;
-	}
-	return rc;
-}
+static const struct dgr_opt_table fpga_options = {
+	.tool = "dgrdma-fpga",
+	.opts = fpga_opts,
+	.nopts = sizeof(fpga_opts) / sizeof(fpga_opts[0]),
+};
 
 struct cli {
 	struct fpga_config cfg;
@@ -207,241 +260,188 @@ struct cli {
 	bool buffers_given;
 	bool seed_given;
 	bool list_props;
-	bool help;
-	bool version;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS: main prints it */
 	bool tx_run;
 	uint32_t tx_messages, tx_beats, tx_gap;
 	bool tx_beats_given;
 	int64_t timer_slack_us; /* -1: auto */
 };
 
-static int parse_args(int argc, char **argv, struct cli *c, char *errbuf)
+/* The table's handler (opts.h): one option's checked value into the struct cli ctx. */
+static int fpga_option(void *ctx, const struct dgr_opt *o, const char *given, const char *arg,
+		       const union dgr_opt_value *v, char *errbuf)
 {
+	struct cli *c = ctx;
 	struct fpga_config *cfg = &c->cfg;
-	uint64_t v64;
-	int opt, rc = 0;
-	int longindex = -1;
-	char optname[40];
+	uint32_t u32 = (uint32_t)v->u;
+	int rc;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, &longindex)) != -1) {
-		/* the name as given, for a value's error: an alias is named as the user wrote it */
-		snprintf(optname, sizeof(optname), "--%s",
-			 longindex >= 0 ? longopts[longindex].name : "?");
-		longindex = -1;
-		rc = dgr_transport_parse_opt(&c->topts, opt, optarg, errbuf);
-		if (rc != 0) {
+	(void)given;
+	rc = dgr_transport_parse_opt(&c->topts, o->id, arg, errbuf);
+	if (rc != 0) {
+		return rc < 0 ? rc : 0;
+	}
+	switch (o->id) {
+	case OPT_MODE:
+		if (strcmp(arg, "adc") == 0) {
+			cfg->mode = FPGA_MODE_ADC;
+		} else if (strcmp(arg, "dac") == 0) {
+			cfg->mode = FPGA_MODE_DAC;
+		} else if (strcmp(arg, "perftest") == 0) {
+			cfg->mode = FPGA_MODE_PERFTEST;
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--mode: '%s' is not one of adc, dac, perftest", arg);
+		}
+		break;
+	case OPT_RATE:
+		cfg->rate = v->d;
+		break;
+	case OPT_DECIMATION:
+		cfg->rate = 200e6 / (double)v->u;
+		break;
+	case OPT_BUFFERS:
+		cfg->nbuffers = u32;
+		c->buffers_given = true;
+		break;
+	case OPT_BUFFER_SIZE:
+		if (u32 % 16 != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--buffer-size: '%s' is not a multiple of 16", arg);
+		}
+		cfg->buffer_size = u32;
+		break;
+	case OPT_HOST_BUFFERS:
+		cfg->host_buffers = u32;
+		break;
+	case OPT_FPGA_MEMORY:
+		cfg->fpga_memory = u32;
+		break;
+	case OPT_RDL:
+	case OPT_RESTART_SEQ1:
+		if (strcmp(arg, "true") != 0 && strcmp(arg, "false") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--%s: '%s' is not true or false", o->name, arg);
+		}
+		if (o->id == OPT_RDL) {
+			cfg->report_data_loss = arg[0] == 't';
+		} else {
+			cfg->restart_on_seq1 = arg[0] == 't';
+		}
+		break;
+	case OPT_COALESCE:
+		cfg->coalesce_us = u32;
+		break;
+	case OPT_DURATION:
+		cfg->duration_ns = v->u;
+		break;
+	case OPT_IDLE:
+		cfg->idle = true;
+		break;
+	case OPT_ID:
+		cfg->local_src_id = u32;
+		break;
+	case OPT_PEER_ID:
+		cfg->remote_dst_id = u32;
+		break;
+	case OPT_MAX_ACKS:
+		cfg->max_acks = u32;
+		break;
+	case OPT_ACK_WINDOW:
+		cfg->ack_width = u32;
+		break;
+	case OPT_MAX_ACK_COUNT:
+		cfg->max_ack_count = u32;
+		break;
+	case OPT_DROP_RECEIVED:
+		cfg->drop_rx = v->d;
+		break;
+	case OPT_ACK_WAIT:
+		cfg->ack_wait_us = u32;
+		break;
+	case OPT_PACING:
+		if (strcmp(arg, "sleep") != 0 && strcmp(arg, "busy") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--pacing: '%s' is not sleep or busy", arg);
+		}
+		cfg->pacing_busy = arg[0] == 'b';
+		break;
+	case OPT_TIMER_SLACK:
+		if (strcmp(arg, "auto") == 0) {
+			c->timer_slack_us = -1;
+		} else {
+			uint64_t us;
+
+			rc = dgr_parse_u64("--timer-slack-us", arg, 0, 1000, false, &us, errbuf);
 			if (rc < 0) {
 				return rc;
 			}
-			continue;
+			c->timer_slack_us = (int64_t)us;
 		}
-		switch (opt) {
-		case OPT_MODE:
-			if (strcmp(optarg, "adc") == 0) {
-				cfg->mode = FPGA_MODE_ADC;
-			} else if (strcmp(optarg, "dac") == 0) {
-				cfg->mode = FPGA_MODE_DAC;
-			} else if (strcmp(optarg, "perftest") == 0) {
-				cfg->mode = FPGA_MODE_PERFTEST;
-			} else {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--mode: '%s' is not one of adc, dac, perftest", optarg);
-				return -DGR_E_INVAL;
-			}
-			break;
-		case OPT_RATE:
-			rc = dgr_parse_rate(optname, optarg, 1, 1e10, &cfg->rate, errbuf);
-			break;
-		case OPT_DECIMATION:
-			rc = dgr_parse_u64("--decimation", optarg, 1, 200000000, false, &v64,
-					   errbuf);
-			cfg->rate = 200e6 / (double)v64;
-			break;
-		case OPT_BUFFERS:
-			rc = u32opt(optname, optarg, FPGA_MIN_BUFFERS, FPGA_MAX_LOCAL_BUFFERS,
-				    false, &cfg->nbuffers, errbuf);
-			c->buffers_given = true;
-			break;
-		case OPT_BUFFER_SIZE:
-			rc = u32opt("--buffer-size", optarg, 64, 65536, true, &cfg->buffer_size,
-				    errbuf);
-			if (rc == 0 && cfg->buffer_size % 16 != 0) {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--buffer-size: '%s' is not a multiple of 16", optarg);
-				rc = -DGR_E_INVAL;
-			}
-			break;
-		case OPT_HOST_BUFFERS:
-			rc = u32opt("--host-buffers", optarg, 1, FPGA_MAX_HOST_BUFFERS, false,
-				    &cfg->host_buffers, errbuf);
-			break;
-		case OPT_FPGA_MEMORY:
-			rc = u32opt("--fpga-memory", optarg, 65536, 4194304, true,
-				    &cfg->fpga_memory, errbuf);
-			break;
-		case OPT_RDL:
-			if (strcmp(optarg, "true") == 0) {
-				cfg->report_data_loss = true;
-			} else if (strcmp(optarg, "false") == 0) {
-				cfg->report_data_loss = false;
-			} else {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--report-data-loss: '%s' is not true or false", optarg);
-				rc = -DGR_E_INVAL;
-			}
-			break;
-		case OPT_COALESCE:
-			rc = u32opt("--coalesce-us", optarg, 0, 1000000, false, &cfg->coalesce_us,
-				    errbuf);
-			break;
-		case OPT_DURATION:
-			rc =
-			    dgr_parse_seconds("--duration", optarg, 1e6, &cfg->duration_ns, errbuf);
-			break;
-		case OPT_IDLE:
-			cfg->idle = true;
-			break;
-		case OPT_ID:
-			rc = u32opt("--id", optarg, 0, 65535, false, &cfg->local_src_id, errbuf);
-			break;
-		case OPT_PEER_ID:
-			rc = u32opt("--peer-id", optarg, 0, 65535, false, &cfg->remote_dst_id,
-				    errbuf);
-			break;
-		case OPT_MAX_ACKS:
-			rc = u32opt("--max-acks", optarg, 0, 255, false, &cfg->max_acks, errbuf);
-			break;
-		case OPT_ACK_WINDOW:
-			rc = u32opt("--ack-window", optarg, 1, FPGA_ACK_MAX_WIDTH, false,
-				    &cfg->ack_width, errbuf);
-			break;
-		case OPT_MAX_ACK_COUNT:
-			rc = u32opt("--max-ack-count", optarg, 1, 255, false, &cfg->max_ack_count,
-				    errbuf);
-			break;
-		case OPT_RESTART_SEQ1:
-			if (strcmp(optarg, "true") == 0 || strcmp(optarg, "false") == 0) {
-				cfg->restart_on_seq1 = optarg[0] == 't';
-			} else {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--restart-on-seq1: '%s' is not true or false", optarg);
-				rc = -DGR_E_INVAL;
-			}
-			break;
-		case OPT_DROP_RECEIVED:
-			rc = dgr_parse_f64("--drop-received", optarg, 0, 1, &cfg->drop_rx, errbuf);
-			break;
-		case OPT_ACK_WAIT:
-			rc = u32opt("--ack-wait-us", optarg, 0, 1000000, false, &cfg->ack_wait_us,
-				    errbuf);
-			break;
-		case OPT_PACING:
-			if (strcmp(optarg, "sleep") == 0 || strcmp(optarg, "busy") == 0) {
-				cfg->pacing_busy = optarg[0] == 'b';
-			} else {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--pacing: '%s' is not sleep or busy", optarg);
-				rc = -DGR_E_INVAL;
-			}
-			break;
-		case OPT_TIMER_SLACK:
-			if (strcmp(optarg, "auto") == 0) {
-				c->timer_slack_us = -1;
-			} else {
-				uint32_t us;
-
-				rc =
-				    u32opt("--timer-slack-us", optarg, 0, 1000, false, &us, errbuf);
-				c->timer_slack_us = (int64_t)us;
-			}
-			break;
-		case OPT_CLOCK:
-			if (strcmp(optarg, "real") == 0 || strcmp(optarg, "virtual") == 0) {
-				cfg->virtual_clock = optarg[0] == 'v';
-			} else {
-				snprintf(errbuf, DGR_ERRBUF_SIZE,
-					 "--clock: '%s' is not real or virtual", optarg);
-				rc = -DGR_E_INVAL;
-			}
-			break;
-		case OPT_TICK:
-			rc = dgr_parse_u64("--tick-us", optarg, 1, 1000000, false, &v64, errbuf);
-			cfg->tick_ns = v64 * 1000u;
-			break;
-		case OPT_SEED:
-			rc = dgr_parse_u64("--seed", optarg, 0, UINT64_MAX, false, &cfg->seed,
-					   errbuf);
-			c->seed_given = true;
-			break;
-		case OPT_DROP_FRAMES:
-			rc =
-			    dgr_parse_f64("--drop-frames", optarg, 0, 1, &cfg->drop_frames, errbuf);
-			break;
-		case OPT_CORRUPT:
-			rc = dgr_parse_f64("--corrupt", optarg, 0, 1, &cfg->corrupt, errbuf);
-			break;
-		case OPT_DB_DELAY:
-			rc = u32opt("--doorbell-delay-us", optarg, 0, 10000000, false,
-				    &cfg->doorbell_delay_us, errbuf);
-			break;
-		case OPT_DRAIN:
-			rc = u32opt("--drain-ms", optarg, 0, 60000, false, &cfg->drain_ms, errbuf);
-			break;
-		case OPT_CHECK_RAMP:
-			cfg->check_ramp = true;
-			break;
-		case OPT_TX_RUN:
-			c->tx_run = true;
-			break;
-		case OPT_TX_MESSAGES:
-			rc = u32opt("--tx-messages", optarg, 0, UINT32_MAX, false, &c->tx_messages,
-				    errbuf);
-			break;
-		case OPT_TX_BEATS:
-			rc = u32opt("--tx-beats", optarg, 1, 16384, false, &c->tx_beats, errbuf);
-			c->tx_beats_given = true;
-			break;
-		case OPT_TX_GAP:
-			rc = u32opt("--tx-message-gap", optarg, 0, UINT32_MAX, false, &c->tx_gap,
-				    errbuf);
-			break;
-		case OPT_SUMMARY_JSON:
-			cfg->summary_json = optarg;
-			break;
-		case OPT_READY_FILE:
-			cfg->ready_file = optarg;
-			break;
-		case OPT_JSON:
-			cfg->json = true;
-			break;
-		case OPT_QUIET:
-			cfg->quiet = true;
-			break;
-		case OPT_COUNTERS_MS:
-			rc = u32opt("--counters-ms", optarg, 0, 60000, false, &cfg->counters_ms,
-				    errbuf);
-			break;
-		case OPT_LIST_PROPS:
-			c->list_props = true;
-			break;
-		case 'h':
-			c->help = true;
-			return 0;
-		case OPT_VERSION:
-			c->version = true;
-			return 0;
-		default:
-			/* getopt has named the option on stderr */
-			snprintf(errbuf, DGR_ERRBUF_SIZE, "see --help");
-			return -DGR_E_INVAL;
+		break;
+	case OPT_CLOCK:
+		if (strcmp(arg, "real") != 0 && strcmp(arg, "virtual") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--clock: '%s' is not real or virtual", arg);
 		}
-		if (rc < 0) {
-			return rc;
-		}
-	}
-	if (optind < argc) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "unexpected argument '%s'", argv[optind]);
-		return -DGR_E_INVAL;
+		cfg->virtual_clock = arg[0] == 'v';
+		break;
+	case OPT_TICK:
+		cfg->tick_ns = v->u * 1000u;
+		break;
+	case OPT_SEED:
+		cfg->seed = v->u;
+		c->seed_given = true;
+		break;
+	case OPT_DROP_FRAMES:
+		cfg->drop_frames = v->d;
+		break;
+	case OPT_CORRUPT:
+		cfg->corrupt = v->d;
+		break;
+	case OPT_DB_DELAY:
+		cfg->doorbell_delay_us = u32;
+		break;
+	case OPT_DRAIN:
+		cfg->drain_ms = u32;
+		break;
+	case OPT_CHECK_RAMP:
+		cfg->check_ramp = true;
+		break;
+	case OPT_TX_RUN:
+		c->tx_run = true;
+		break;
+	case OPT_TX_MESSAGES:
+		c->tx_messages = u32;
+		break;
+	case OPT_TX_BEATS:
+		c->tx_beats = u32;
+		c->tx_beats_given = true;
+		break;
+	case OPT_TX_GAP:
+		c->tx_gap = u32;
+		break;
+	case OPT_SUMMARY_JSON:
+		cfg->summary_json = arg;
+		break;
+	case OPT_READY_FILE:
+		cfg->ready_file = arg;
+		break;
+	case OPT_JSON:
+		cfg->json = true;
+		break;
+	case OPT_QUIET:
+		cfg->quiet = true;
+		break;
+	case OPT_COUNTERS_MS:
+		cfg->counters_ms = u32;
+		break;
+	case OPT_LIST_PROPS:
+		c->list_props = true;
+		break;
+	default: /* --help, --version, --list-options: main prints */
+		c->stop = o->id;
+		return DGR_OPTS_STOP;
 	}
 	return 0;
 }
@@ -613,15 +613,20 @@ int main(int argc, char **argv)
 	int rc, status = DGR_EXIT_FAILED;
 
 	defaults(&c);
-	if (parse_args(argc, argv, &c, errbuf) < 0) {
+	rc = dgr_opts_parse(&fpga_options, argc, argv, -1, DGR_OPTS_NO_OPERANDS, fpga_option, &c,
+			    NULL, errbuf);
+	if (rc < 0) {
 		fprintf(stderr, "dgrdma-fpga: %s\n", errbuf);
 		return DGR_EXIT_USAGE;
 	}
-	if (c.help || c.version) {
-		if (c.help) {
-			usage(stdout);
-		} else {
+	if (rc == DGR_OPTS_STOP) {
+		if (c.stop == 'h') {
+			dgr_opts_usage(&fpga_options, stdout);
+		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-fpga (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list(&fpga_options, dgr_opts_argv_has(argc, argv, "--json"),
+				      stdout);
 		}
 		return DGR_EXIT_OK;
 	}

@@ -15,6 +15,7 @@ FPGA_LINK := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 FPGA_LIBS := -lpthread -lm
 endif
 PROGRAMS += $(FPGA_BIN)
+all: $(BUILD)/completion/dgrdma-fpga
 
 $(FPGA_BIN): $(call objs,fpga/main.c) $(FPGA_LIB_OBJS) $(FPGA_LINK)
 	@mkdir -p $(@D)
@@ -47,12 +48,14 @@ bench-fpga: $(FPGA_BIN) $(FPGA_TEST_HOST)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/fpga/bench-fpga.sh
 
 INSTALL_TARGETS += install-fpga
-INSTALLED_FILES += $(BINDIR)/dgrdma-fpga $(MANDIR)/man1/dgrdma-fpga.1
+INSTALLED_FILES += $(BINDIR)/dgrdma-fpga $(MANDIR)/man1/dgrdma-fpga.1 \
+	$(COMPLETIONDIR)/dgrdma-fpga
 .PHONY: install-fpga
-install-fpga: $(FPGA_BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install-fpga: $(FPGA_BIN) $(BUILD)/completion/dgrdma-fpga
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0755 $(FPGA_BIN) $(DESTDIR)$(BINDIR)/
 	install -m 0644 fpga/dgrdma-fpga.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(BUILD)/completion/dgrdma-fpga $(DESTDIR)$(COMPLETIONDIR)/
 
 # libFuzzer harness of the receive path and the DCP server (make fuzz-fpga).
 FPGA_FUZZ := $(BUILD)/fuzz/fuzz_fpga_rx

@@ -41,6 +41,9 @@ LIBDIR := $(PREFIX)/lib
 INCDIR := $(PREFIX)/include
 MANDIR := $(PREFIX)/share/man
 DATADIR := $(PREFIX)/share/dgrdma-tools
+# where bash-completion looks (PREFIX /usr: /usr/share/bash-completion/completions; it reads
+# /usr/local/share/... too, by XDG_DATA_DIRS): stack/cli/module.mk makes the files
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
 # The version every tool prints with --version, from one place: mk/version.sh (git describe,

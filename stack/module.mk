@@ -39,6 +39,8 @@ $(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRCLI_A) 
 
 # dgrdma-host: the tuning guide's test application; dgrdma-ctl: the DCP client.
 PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
+STACK_COMPLETIONS := dgrdma-host dgrdma-ctl
+all: $(addprefix $(BUILD)/completion/,$(STACK_COMPLETIONS))
 # dgrdma-host: one file a job in stack/tools/host/ (host.h lists them).
 HOST_TOOL_SRCS := $(wildcard stack/tools/host/*.c)
 $(BUILD)/bin/dgrdma-host: $(call objs,$(HOST_TOOL_SRCS)) \
@@ -91,11 +93,13 @@ INSTALL_TARGETS += install-stack
 INSTALLED_FILES += $(addprefix $(BINDIR)/,dgrdma-wire dgrdma-host dgrdma-ctl) \
 	$(addprefix $(LIBDIR)/,libdgrdma.a libdgrdma.so.0 libdgrdma.so) \
 	$(PKGCONFIGDIR)/libdgrdma.pc $(addprefix $(INCDIR)/dgrdma/,$(STACK_HEADERS)) \
-	$(addprefix $(MANDIR)/man1/,$(STACK_MANS))
+	$(addprefix $(MANDIR)/man1/,$(STACK_MANS)) \
+	$(addprefix $(COMPLETIONDIR)/,$(STACK_COMPLETIONS))
 INSTALLED_DIRS += $(INCDIR)/dgrdma
 .PHONY: install-stack
 install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(LIBDGRDMA_PC) $(BUILD)/bin/dgrdma-wire \
-		$(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
+		$(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl \
+		$(addprefix $(BUILD)/completion/,$(STACK_COMPLETIONS))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/dgrdma \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(BUILD)/bin/dgrdma-wire $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl \
@@ -107,6 +111,8 @@ install-stack: $(LIBDGRDMA_A) $(LIBDGRDMA_SO) $(LIBDGRDMA_PC) $(BUILD)/bin/dgrdm
 	install -m 0644 $(addprefix stack/include/dgrdma/,$(STACK_HEADERS)) $(DESTDIR)$(INCDIR)/dgrdma/
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(addprefix stack/man/,$(STACK_MANS)) $(DESTDIR)$(MANDIR)/man1/
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(addprefix $(BUILD)/completion/,$(STACK_COMPLETIONS)) $(DESTDIR)$(COMPLETIONDIR)/
 
 # Benchmark (make bench, not check): raw veth ceiling vs the stack, MTU 9000/1500, -O2 vs -O0.
 STK_RAWPAIR := $(BUILD)/test/bench/stack/stk-rawpair

@@ -8,10 +8,11 @@ CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/docs_index.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
-# The command-line conventions of every tool (docs/cli.md), the exported API of libdgrdma.so,
+# The command-line conventions of every tool (docs/cli.md), the option tables (help, man page,
+# completion and parser agree), the exported API of libdgrdma.so,
 # make install / uninstall / install-user into a DESTDIR, the layers of stack/ (no file cycle, the
 # library calls nothing of the tools' archives).
-CHECK_SUITES += test/cli/command_lines.sh test/install/exports.sh test/install/install.sh \
+CHECK_SUITES += test/cli/command_lines.sh test/cli/option_tables.sh test/install/exports.sh test/install/install.sh \
 	test/install/library_layers.sh
 
 $(BUILD)/test/unit/%: $(BUILD)/obj/test/unit/%.o $(LIBDGRCLI_A) $(LIBDGRDMA_A)

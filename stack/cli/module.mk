@@ -12,3 +12,10 @@ $(LIBDGRCLI_A): $(call objs,$(CLI_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 stack: $(LIBDGRCLI_A)
+
+# Bash completion, made at build time from a tool's option table (opts.h) by
+# mk/completion.sh reading TOOL --list-options; a part adds its tools' files to `all` and
+# installs them into COMPLETIONDIR (mk/config.mk).
+$(BUILD)/completion/%: $(BUILD)/bin/% mk/completion.sh
+	@mkdir -p $(@D)
+	mk/completion.sh $* $< >$@.tmp && mv -f $@.tmp $@

@@ -13,6 +13,8 @@
 
 #include <dgrdma/transport.h>
 
+#include "opts.h"
+
 /* Long options every tool accepts for the transport; see DGR_TRANSPORT_USAGE. */
 enum {
 	DGR_OPT_IF = 0x7100,
@@ -48,22 +50,95 @@ enum {
  */
 #define DGR_TRANSPORT_USAGE DGR_TRANSPORT_USAGE_WITH("a 4 MiB ring; sockets: the system's")
 #define DGR_TRANSPORT_USAGE_WITH(rcvbuf_default)                                                   \
-	"Transport (raw Ethernet or UDP):\n"                                                       \
-	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"              \
-	"  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"                 \
-	"  --udp                 UDP instead of raw Ethernet (no privileges needed)\n"             \
-	"  --bind ADDR[:PORT]    local IPv4 address and port with --udp (default 0.0.0.0:18078)\n" \
-	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"     \
-	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n" \
+	DGR_TU_HEAD DGR_TU_IF DGR_TU_PEER_MAC DGR_TU_UDP DGR_TU_BIND DGR_TU_PEER_UDP DGR_TU_MTU    \
+	DGR_TU_RCVBUF(rcvbuf_default)                                                              \
+	DGR_TU_NO_RX_RING DGR_TU_SNDBUF DGR_TU_BUSY_POLL DGR_TU_BATCH
+
+/* The usage lines one by one: the option tables' rows (DGR_TRANSPORT_OPT_ROWS) use them too. */
+#define DGR_TU_HEAD	"Transport (raw Ethernet or UDP):\n"
+#define DGR_TU_IF	"  --if IFACE            raw Ethernet on IFACE (ethertypes 0xF042, 0xF040)\n"
+#define DGR_TU_PEER_MAC "  --peer MAC            peer MAC address (aa:bb:cc:dd:ee:ff) with --if\n"
+#define DGR_TU_UDP	"  --udp                 UDP instead of raw Ethernet (no privileges needed)\n"
+#define DGR_TU_BIND                                                                                \
+	"  --bind ADDR[:PORT]    local IPv4 address and port with --udp (default 0.0.0.0:18078)\n"
+#define DGR_TU_PEER_UDP                                                                            \
+	"  --peer ADDR[:PORT]    peer IPv4 address and port with --udp (default port 18078)\n"
+#define DGR_TU_MTU                                                                                 \
+	"  --mtu N               frame size limit, 64..65535 (default: interface MTU, UDP 9000)\n"
+#define DGR_TU_RCVBUF(rcvbuf_default)                                                              \
 	"  --rcvbuf BYTES        socket receive buffer (SO_RCVBUFFORCE, else SO_RCVBUF);\n"        \
 	"                        with --if the size of the receive ring (default:\n"               \
-	"                        " rcvbuf_default ")\n"                                            \
+	"                        " rcvbuf_default ")\n"
+#define DGR_TU_NO_RX_RING                                                                          \
 	"  --no-rx-ring          with --if, receive with recvmmsg instead of a\n"                  \
-	"                        PACKET_RX_RING (one more copy per frame)\n"                       \
-	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"            \
+	"                        PACKET_RX_RING (one more copy per frame)\n"
+#define DGR_TU_SNDBUF                                                                              \
+	"  --sndbuf BYTES        socket send buffer (SO_SNDBUFFORCE, else SO_SNDBUF)\n"
+#define DGR_TU_BUSY_POLL                                                                           \
 	"  --busy-poll USEC      busy-poll the socket (SO_BUSY_POLL) and spin instead of "         \
-	"sleeping\n"                                                                               \
-	"  --batch N             packets per recvmmsg/sendmmsg, 1..1024 (default 64)\n"
+	"sleeping\n"
+#define DGR_TU_BATCH "  --batch N             packets per recvmmsg/sendmmsg, 1..1024 (default 64)\n"
+
+/*
+ * The transport's rows of a tool's option table (opts.h), with the ranges
+ * dgr_transport_parse_opt checks and the usage lines above; rcvbuf_default as for
+ * DGR_TRANSPORT_USAGE_WITH. --peer is a string (a MAC or ADDR[:PORT]) the transport
+ * resolves.
+ */
+#define DGR_TRANSPORT_OPT_ROWS(rcvbuf_default)                                                     \
+	{ .type = DGR_OPT_TEXT, .usage = DGR_TU_HEAD },                                            \
+	    { .id = DGR_OPT_IF,                                                                    \
+	      .name = "if",                                                                        \
+	      .type = DGR_OPT_STRING,                                                              \
+	      .metavar = "IFACE",                                                                  \
+	      .usage = DGR_TU_IF },                                                                \
+	    { .id = DGR_OPT_PEER,                                                                  \
+	      .name = "peer",                                                                      \
+	      .type = DGR_OPT_STRING,                                                              \
+	      .metavar = "PEER",                                                                   \
+	      .usage = DGR_TU_PEER_MAC },                                                          \
+	    { .id = DGR_OPT_UDP, .name = "udp", .type = DGR_OPT_FLAG, .usage = DGR_TU_UDP },       \
+	    { .id = DGR_OPT_BIND,                                                                  \
+	      .name = "bind",                                                                      \
+	      .type = DGR_OPT_STRING,                                                              \
+	      .metavar = "ADDR[:PORT]",                                                            \
+	      .usage = DGR_TU_BIND DGR_TU_PEER_UDP },                                              \
+	    { .id = DGR_OPT_MTU,                                                                   \
+	      .name = "mtu",                                                                       \
+	      .type = DGR_OPT_COUNT,                                                               \
+	      .metavar = "N",                                                                      \
+	      .min = 64,                                                                           \
+	      .max = 65535,                                                                        \
+	      .usage = DGR_TU_MTU },                                                               \
+	    { .id = DGR_OPT_RCVBUF,                                                                \
+	      .name = "rcvbuf",                                                                    \
+	      .type = DGR_OPT_SIZE,                                                                \
+	      .metavar = "BYTES",                                                                  \
+	      .min = 4096,                                                                         \
+	      .max = 1024ull * 1024 * 1024,                                                        \
+	      .usage = DGR_TU_RCVBUF(rcvbuf_default) },                                            \
+	    { .id = DGR_OPT_NO_RX_RING,                                                            \
+	      .name = "no-rx-ring",                                                                \
+	      .type = DGR_OPT_FLAG,                                                                \
+	      .usage = DGR_TU_NO_RX_RING },                                                        \
+	    { .id = DGR_OPT_SNDBUF,                                                                \
+	      .name = "sndbuf",                                                                    \
+	      .type = DGR_OPT_SIZE,                                                                \
+	      .metavar = "BYTES",                                                                  \
+	      .min = 4096,                                                                         \
+	      .max = 1024ull * 1024 * 1024,                                                        \
+	      .usage = DGR_TU_SNDBUF },                                                            \
+	    { .id = DGR_OPT_BUSY_POLL,                                                             \
+	      .name = "busy-poll",                                                                 \
+	      .type = DGR_OPT_COUNT,                                                               \
+	      .metavar = "USEC",                                                                   \
+	      .min = 0,                                                                            \
+	      .max = 1000000,                                                                      \
+	      .usage = DGR_TU_BUSY_POLL },                                                         \
+	{                                                                                          \
+		.id = DGR_OPT_BATCH, .name = "batch", .type = DGR_OPT_COUNT, .metavar = "N",       \
+		.min = 1, .max = DGR_TRANSPORT_MAX_BATCH, .usage = DGR_TU_BATCH                    \
+	}
 
 /*
  * Handles one getopt_long result. Returns 1 when opt was a transport option

@@ -10,7 +10,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "cli.h"
 #include "print.h"
+#include "opts.h"
 #include "transport_opts.h"
 #include "dgrdma-version.h"
 
@@ -57,54 +57,133 @@ static int bad_arg(struct ctl *c)
 	return -1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(
-	    f, "Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
-	       "\n"
-	       "Commands:\n"
-	       "  discover                 send a NOP to --peer (an endpoint or a broadcast\n"
-	       "                           address) or, without --peer, to every endpoint (the\n"
-	       "                           broadcast MAC with --if, 255.255.255.255:18078 with\n"
-	       "                           --udp) and list, one line each, the endpoints that\n"
-	       "                           answer within --timeout\n"
-	       "  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
-	       "  write ADDR|NAME VALUE    write a 32-bit word\n"
-	       "  control WORKER OP        control operation: initialize, start, stop, release,\n"
-	       "                           test, before-query, after-configure, status, reset\n"
-	       "  start WORKER / stop WORKER  shorthands of control\n"
-	       "  props                    list the property map given with --props\n"
-	       "\n"
-	       "ADDR is a DCP address (0x100018); NAME a property of the --props map, optionally\n"
-	       "WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
-	       "\n" DGR_TRANSPORT_USAGE "\n"
-	       "Options:\n"
-	       "  --timeout MSEC           wait for each response (discover: for the answers),\n"
-	       "                           1..60000 (default 200)\n"
-	       "  --retries N              attempts after the first, 0..100 (default 3)\n"
-	       "  --props FILE             property map (output of dgrdma-fpga --list-properties)\n"
-	       "  --json                   JSON output\n"
-	       "  -h, --help               this text\n"
-	       "  --version                the version of dgrdma-tools\n"
-	       "\n"
-	       "Options may come before or after the command; an argument that starts with '-'\n"
-	       "and a digit (write ADDR -1) is an argument, '--' ends the options.\n"
-	       "Exit status (docs/cli.md): 0 done; 2 bad usage (an unknown name, a bad value);\n"
-	       "3 the request failed (no response, an error response).\n");
-}
+enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON, OPT_VERSION, OPT_LIST_OPTIONS };
 
-enum { OPT_TIMEOUT = 0x100, OPT_RETRIES, OPT_PROPS, OPT_JSON, OPT_VERSION };
-
-static const struct option long_opts[] = {
-	DGR_TRANSPORT_LONGOPTS,
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "props", required_argument, NULL, OPT_PROPS },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ 0, 0, 0, 0 },
+/* dgrdma-ctl's options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt ctl_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage =
+	      "Usage: dgrdma-ctl TRANSPORT [OPTIONS] COMMAND [ARGS]\n"
+	      "\n"
+	      "Commands:\n"
+	      "  discover                 send a NOP to --peer (an endpoint or a broadcast\n"
+	      "                           address) or, without --peer, to every endpoint (the\n"
+	      "                           broadcast MAC with --if, 255.255.255.255:18078 with\n"
+	      "                           --udp) and list, one line each, the endpoints that\n"
+	      "                           answer within --timeout\n"
+	      "  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
+	      "  write ADDR|NAME VALUE    write a 32-bit word\n"
+	      "  control WORKER OP        control operation: initialize, start, stop, release,\n"
+	      "                           test, before-query, after-configure, status, reset\n"
+	      "  start WORKER / stop WORKER  shorthands of control\n"
+	      "  props                    list the property map given with --props\n"
+	      "\n"
+	      "ADDR is a DCP address (0x100018); NAME a property of the --props map, optionally\n"
+	      "WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
+	      "\n" },
+	DGR_TRANSPORT_OPT_ROWS("a 4 MiB ring; sockets: the system's"),
+	{ .type = DGR_OPT_TEXT, .usage = "\nOptions:\n" },
+	{ .id = OPT_TIMEOUT,
+	  .name = "timeout",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "MSEC",
+	  .min = 1,
+	  .max = 60000,
+	  .usage =
+	      "  --timeout MSEC           wait for each response (discover: for the answers),\n"
+	      "                           1..60000 (default 200)\n" },
+	{ .id = OPT_RETRIES,
+	  .name = "retries",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .max = 100,
+	  .usage = "  --retries N              attempts after the first, 0..100 (default 3)\n" },
+	{ .id = OPT_PROPS,
+	  .name = "props",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .usage = "  --props FILE             property map (output of dgrdma-fpga "
+		   "--list-properties)\n" },
+	{ .id = OPT_JSON,
+	  .name = "json",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --json                   JSON output\n" },
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help               this text\n" },
+	{ .id = OPT_VERSION,
+	  .name = "version",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --version                the version of dgrdma-tools\n" },
+	{ .id = OPT_LIST_OPTIONS,
+	  .name = "list-options",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --list-options [--json]  every option with its type and range, one a line\n"
+		   "                           (--json: one JSON object)\n" },
+	{ .type = DGR_OPT_TEXT,
+	  .usage =
+	      "\n"
+	      "Options may come before or after the command; an argument that starts with '-'\n"
+	      "and a digit (write ADDR -1) is an argument, '--' ends the options.\n"
+	      "Exit status (docs/cli.md): 0 done; 2 bad usage (an unknown name, a bad value);\n"
+	      "3 the request failed (no response, an error response).\n" },
 };
+
+static const struct dgr_opt_table ctl_options = {
+	.tool = "dgrdma-ctl",
+	.opts = ctl_opts,
+	.nopts = sizeof(ctl_opts) / sizeof(ctl_opts[0]),
+};
+
+/* What the command line gives besides struct ctl: the property map, the command. */
+struct ctl_args {
+	struct ctl *c;
+	const char *props;
+	const char *args[4]; /* the command and its arguments */
+	int nargs;	     /* all of them, also past the fourth */
+	int stop;	     /* 'h', OPT_VERSION or OPT_LIST_OPTIONS */
+};
+
+/* The table's handler (opts.h): one option or operand into the ctl_args ctx. */
+static int ctl_option(void *ctx, const struct dgr_opt *o, const char *given, const char *arg,
+		      const union dgr_opt_value *v, char *err)
+{
+	struct ctl_args *a = ctx;
+	int rc;
+
+	(void)given;
+	if (!o) {
+		if (a->nargs < 4) {
+			a->args[a->nargs] = arg;
+		}
+		a->nargs++;
+		return 0;
+	}
+	rc = dgr_transport_parse_opt(&a->c->to, o->id, arg, err);
+	if (rc != 0) {
+		return rc < 0 ? rc : 0;
+	}
+	switch (o->id) {
+	case OPT_TIMEOUT:
+		a->c->timeout_ms = (unsigned int)v->u;
+		break;
+	case OPT_RETRIES:
+		a->c->retries = (unsigned int)v->u;
+		break;
+	case OPT_PROPS:
+		a->props = arg;
+		break;
+	case OPT_JSON:
+		a->c->json = true;
+		break;
+	default: /* --help, --version, --list-options: main prints */
+		a->stop = o->id;
+		return DGR_OPTS_STOP;
+	}
+	return 0;
+}
 
 /* Loads the markdown table of dgrdma-fpga --list-properties. Returns 0 or -1 with err. */
 static int load_props(struct ctl *c, const char *path, char *err)
@@ -649,11 +728,11 @@ int main(int argc, char **argv)
 	char err[DGR_ERRBUF_SIZE] = "";
 	const char *props = NULL;
 	const char *cmd;
-	const char *args[4];
+	const char *const *args;
+	struct ctl_args cl = { 0 };
 	struct dgr_pr p;
-	uint64_t v;
-	int opt, rc, status = 0;
-	int nargs = 0;
+	int rc, status = 0;
+	int nargs;
 
 	if (!c) {
 		fprintf(stderr, "dgrdma-ctl: out of memory\n");
@@ -662,78 +741,28 @@ int main(int argc, char **argv)
 	dgr_transport_opts_init(&c->to);
 	c->timeout_ms = 200;
 	c->retries = 3;
-	/*
-	 * Options before and after the command; "-1" or "-0x10" is an argument (a value),
-	 * not an option: getopt with '+' stops at each argument, taken here.
-	 */
-	for (;;) {
-		if (optind < argc && argv[optind][0] == '-' && argv[optind][1] >= '0' &&
-		    argv[optind][1] <= '9') {
-			opt = -1;
-		} else {
-			opt = getopt_long(argc, argv, "+h", long_opts, NULL);
-		}
-		if (opt == -1) {
-			if (optind >= argc) {
-				break;
-			}
-			if (strcmp(argv[optind - 1], "--") == 0) {
-				/* everything after '--' is an argument */
-				while (optind < argc && nargs < 4) {
-					args[nargs++] = argv[optind++];
-				}
-				if (optind < argc) {
-					nargs++;
-				}
-				break;
-			}
-			if (nargs < 4) {
-				args[nargs] = argv[optind];
-			}
-			nargs++;
-			optind++;
-			continue;
-		}
-		rc = dgr_transport_parse_opt(&c->to, opt, optarg, err);
-		if (rc < 0) {
-			goto usage_error;
-		}
-		if (rc == 1) {
-			continue;
-		}
-		switch (opt) {
-		case OPT_TIMEOUT:
-			if (dgr_parse_u64("--timeout", optarg, 1, 60000, false, &v, err) < 0) {
-				goto usage_error;
-			}
-			c->timeout_ms = (unsigned int)v;
-			break;
-		case OPT_RETRIES:
-			if (dgr_parse_u64("--retries", optarg, 0, 100, false, &v, err) < 0) {
-				goto usage_error;
-			}
-			c->retries = (unsigned int)v;
-			break;
-		case OPT_PROPS:
-			props = optarg;
-			break;
-		case OPT_JSON:
-			c->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			free(c);
-			return DGR_EXIT_OK;
-		case OPT_VERSION:
-			printf("dgrdma-ctl (dgrdma-tools) %s\n", DGR_VERSION);
-			free(c);
-			return DGR_EXIT_OK;
-		default:
-			/* getopt has named the option on stderr */
-			snprintf(err, DGR_ERRBUF_SIZE, "see --help");
-			goto usage_error;
-		}
+	/* options before and after the command; "-1" or "-0x10" is an argument (a value) */
+	cl.c = c;
+	rc = dgr_opts_parse(&ctl_options, argc, argv, -1, DGR_OPTS_INTERLEAVED, ctl_option, &cl,
+			    NULL, err);
+	if (rc < 0) {
+		goto usage_error;
 	}
+	if (rc == DGR_OPTS_STOP) {
+		if (cl.stop == 'h') {
+			dgr_opts_usage(&ctl_options, stdout);
+		} else if (cl.stop == OPT_VERSION) {
+			printf("dgrdma-ctl (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list(&ctl_options, dgr_opts_argv_has(argc, argv, "--json"),
+				      stdout);
+		}
+		free(c);
+		return DGR_EXIT_OK;
+	}
+	nargs = cl.nargs;
+	props = cl.props;
+	args = cl.args;
 	if (nargs == 0) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no command: discover, read, write, control, start, "

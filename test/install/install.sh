@@ -30,10 +30,11 @@ for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdg
 	include/dgrdma/wire.h include/dgrdma/transport.h share/dgrdma-tools/plot/common.gp \
 	"lib/wireshark/plugins/$wsver/epan/dgrdma.so" share/dgrdma-tools/profiles/DG-RDMA/preferences \
 	share/dgrdma-tools/profiles/DG-RDMA/recent share/dgrdma-tools/profiles/DG-RDMA/colorfilters \
-	share/dgrdma-tools/profiles/DG-RDMA/io_graphs; do
+	share/dgrdma-tools/profiles/DG-RDMA/io_graphs share/bash-completion/completions/dgrdma-host \
+	share/bash-completion/completions/dgrdma-ctl share/bash-completion/completions/dgrdma-fpga; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
-check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin and the DG-RDMA profile under PREFIX"
+check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile and the bash completion under PREFIX"
 check_eq "$(find "$D/root" -path "$D/root$PREFIX" -prune -o -type f -print)" "" \
 	"nothing is written outside DESTDIR/PREFIX (the plugin included)"
 

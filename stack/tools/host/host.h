@@ -6,7 +6,7 @@
  *   main.c     the modes (main)
  *   clock.c    the clock (host_now_ns, host_sleep_until)
  *   signals.c  SIGINT and SIGTERM (host_interrupted)
- *   options.c  usage() and the command line (host_parse_args)
+ *   options.c  the option table: usage() and the command line (host_parse_args)
  *   io.c       the rx consumer's sinks and the tx producer's sources
  *   report.c   the --stats-interval lines and the summary (text and --json)
  *   stream.c   rx and tx with one connection per --peer (host_run_stream)
@@ -86,7 +86,7 @@ enum {
 	OPT_SEED,
 	OPT_PEER_KIND,
 	OPT_VERSION,
-	OPT_END, /* one past the last: the size of struct host_cfg.given */
+	OPT_LIST_OPTIONS,
 };
 
 struct host_cfg {
@@ -120,7 +120,7 @@ struct host_cfg {
 	unsigned int npeers;
 	uint16_t peer_ids[HOST_MAX_PEERS]; /* --peer-id: one for all, or one per --peer */
 	unsigned int npeer_ids;
-	const char *given[OPT_END - OPT_DURATION]; /* per option: its name as given, or NULL */
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS: the option read asked to print it */
 };
 
 /* State shared by the callbacks (worker thread) and main. */
@@ -199,7 +199,10 @@ uint64_t host_now_ns(void);
 /* Sleeps until host_now_ns() reaches t. */
 void host_sleep_until(uint64_t t);
 
-/* Lists every option with its accepted range on f. */
+/* dgrdma-host's option table (options.c): the parser, --help and --list-options. */
+extern const struct dgr_opt_table host_options;
+
+/* Lists every option with its accepted range on f (--help, from host_options). */
 void host_usage(FILE *f);
 /*
  * What dgrdma-host says on stderr when --acks meets an FPGA peer (no ACK-only
@@ -207,7 +210,10 @@ void host_usage(FILE *f);
  */
 const char *host_acks_notice(const struct host_cfg *cfg);
 
-/* Parses argv (argv[0] names the mode) into cfg. Returns 0, or -1 with err filled. */
+/*
+ * Parses argv (argv[0] names the mode) into cfg. Returns 0, DGR_OPTS_STOP with cfg->stop
+ * set when --help, --version or --list-options was read (main prints it), or -1 with err.
+ */
 int host_parse_args(int argc, char **argv, struct host_cfg *cfg, char *err);
 /*
  * The options of connection i: its peer, the peer's id, its tracepoint index.

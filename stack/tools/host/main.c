@@ -14,12 +14,14 @@
 
 #include "dgrdma-version.h"
 #include "host.h"
+#include "opts.h"
 
 int main(int argc, char **argv)
 {
 	struct host_cfg cfg;
 	char err[DGR_ERRBUF_SIZE] = "";
 	char prog[32];
+	int rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dgr_conn_opts_init(&cfg.co);
@@ -35,6 +37,10 @@ int main(int argc, char **argv)
 		printf("dgrdma-host (dgrdma-tools) %s\n", DGR_VERSION);
 		return DGR_EXIT_OK;
 	}
+	if (strcmp(argv[1], "--list-options") == 0) {
+		dgr_opts_list(&host_options, dgr_opts_argv_has(argc, argv, "--json"), stdout);
+		return DGR_EXIT_OK;
+	}
 	cfg.mode = argv[1];
 	if (strcmp(cfg.mode, "rx") == 0) {
 		cfg.co.direction = DGR_DIR_RX;
@@ -47,9 +53,21 @@ int main(int argc, char **argv)
 	/* getopt's own messages (an unknown option, a missing value) name the mode */
 	snprintf(prog, sizeof(prog), "dgrdma-host %s", cfg.mode);
 	argv[1] = prog;
-	if (host_parse_args(argc - 1, argv + 1, &cfg, err) < 0) {
+	rc = host_parse_args(argc - 1, argv + 1, &cfg, err);
+	if (rc < 0) {
 		fprintf(stderr, "dgrdma-host: %s\n", err);
 		return DGR_EXIT_USAGE;
+	}
+	if (rc == DGR_OPTS_STOP) {
+		if (cfg.stop == 'h') {
+			host_usage(stdout);
+		} else if (cfg.stop == OPT_VERSION) {
+			printf("dgrdma-host (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list(&host_options, dgr_opts_argv_has(argc, argv, "--json"),
+				      stdout);
+		}
+		return DGR_EXIT_OK;
 	}
 	if (host_acks_notice(&cfg)) {
 		fprintf(stderr, "dgrdma-host: note: %s\n", host_acks_notice(&cfg));

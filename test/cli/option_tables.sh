@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make check: compute only
+# One option table per tool (stack/cli/opts.h): for every tool with a table, its
+# --list-options, its --help, its man page's OPTIONS section, its bash completion and its
+# parser agree. An option in one is in all; the parser takes every listed option (and old
+# name) with a valid value and refuses an out-of-range one naming the option as given and
+# the range; an option of another subcommand is refused by name. The bash tools
+# (dgrdma-capture, dgrdma-plot) have no table: the options beginning a line of their --help
+# are the options their man page's OPTIONS section describes (.TP), and the other way round.
+# Nothing here opens a socket: --help after the option ends the parse before any run.
+. "$DGR_SRC/test/lib/tap.sh"
+
+B="$DGR_BUILD/bin"
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga)
+declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
+	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
+	[dgrdma-plot]=analysis/dgrdma-plot.1)
+require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
+command -v jq >/dev/null || {
+	skip "jq is not installed: --list-options --json cannot be read"
+	done_testing
+	exit 0
+}
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+
+# options_in [TOOL]: every --name in the text on stdin, sorted, once each; an option named
+# after another tool ("output of dgrdma-fpga --list-properties") is that tool's, not TOOL's
+options_in() {
+	sed -E "s/(dgrdma-[a-z]+|latency-report) --([a-z])/\1 @@\2/g; s/${1:-@} @@/${1:-@} --/g" |
+		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
+# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -)
+man_options() {
+	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' | options_in "$2"
+}
+# man_terms PAGE: the --names of the terms (.TP) of PAGE's OPTIONS section
+man_terms() {
+	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | grep -A1 '^\.TP' |
+		grep -v '^\.TP\|^--$' | sed 's/\\-/-/g' | options_in
+}
+# help_lines TOOL: the --names that begin a line of TOOL --help ("--a/--b X" gives both)
+help_lines() {
+	"$B/$1" --help 2>&1 | grep -E '^\s+(-[a-zA-Z], )?--[a-z]' | sed -E 's/^\s+(-[a-zA-Z], )?//' |
+		grep -oE '^--[a-z0-9-]+(/--[a-z0-9-]+)*' | tr '/' '\n' | sort -u
+}
+# same WHAT A B DESC: the two sorted lists A and B are equal; else names what only one has
+same() {
+	local only_a only_b
+	only_a=$(comm -23 <(echo "$2") <(echo "$3") | paste -sd' ')
+	only_b=$(comm -13 <(echo "$2") <(echo "$3") | paste -sd' ')
+	check_eq "only in $1: [$only_a] [$only_b]" "only in $1: [] []" "$4"
+}
+
+# example METAVAR: a valid value of a string option, by the name of its value
+example() {
+	case $1 in
+	IFACE) echo lo ;;
+	PEER | ADDR | "ADDR[:PORT]") echo 127.0.0.1 ;;
+	BUF:MS) echo 1:1 ;;
+	POLICY) echo other ;;
+	LIST) echo 0 ;;
+	PATH | FILE) echo "$T/file" ;;
+	*) return 1 ;;
+	esac
+}
+
+for tool in "${TABLE_TOOLS[@]}"; do
+	json=$("$B/$tool" --list-options --json)
+	jq -e '.options | length > 0' <<<"$json" >/dev/null
+	check_eq "$?" 0 "$tool --list-options --json is one JSON object with options"
+	listed=$("$B/$tool" --list-options | cut -f1 | sort -u)
+	check_eq "$(jq -r '.options[] | ("--" + .name), (.aliases[] | "--" + .)' <<<"$json" | sort -u)" \
+		"$listed" "$tool: --list-options and --list-options --json name the same options"
+	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool")" \
+		"$tool: every option of its table is in --help, and --help names no other"
+	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool")" \
+		"$tool: every option of its table is in its man page's OPTIONS, which names no other"
+
+	# the completion made at build time offers, per subcommand, exactly its options
+	comp="$DGR_BUILD/completion/$tool"
+	subs=$(jq -r '.subcommands[]' <<<"$json")
+	fn="_${tool//-/_}"
+	for sub in ${subs:-""}; do
+		want=$(jq -r --arg s "$sub" '.options[] | select($s == "" or (.subcommands | index($s)))
+			| ("--" + .name), (.aliases[] | "--" + .)' <<<"$json" | sort -u)
+		# shellcheck disable=SC1090 # the completion the build made
+		got=$(source "$comp" && COMP_WORDS=("$tool" ${sub:+"$sub"} --) &&
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && "$fn" && printf '%s\n' "${COMPREPLY[@]}" |
+			sort -u)
+		same "--list-options / completion" "$want" "$got" \
+			"$tool${sub:+ $sub}: the bash completion offers exactly the options of the table"
+	done
+
+	# the parser: each option with a valid value, then out of its range
+	bad_accept="" bad_refuse="" bad_mode="" n=0
+	while IFS=$'\t' read -r name aliases type metavar min max values osubs; do
+		# (tab-separated: read would join empty fields, so "-" stands for none or all)
+		[ "$osubs" = - ] && osubs=$(paste -sd, <<<"$subs")
+		sub=${osubs%%,*}
+		case $type in
+		flag) val=() ;;
+		count | size) val=("$min") ;;
+		seconds | decimal | rate) val=("$min") ;;
+		choice) val=("${values%%,*}") ;;
+		string)
+			if ! v=$(example "$metavar"); then
+				bad_accept+=" --$name (no example for $metavar: add one to this test)"
+				continue
+			fi
+			val=("$v")
+			;;
+		esac
+		[ "$aliases" = - ] && aliases=""
+		for given in $name ${aliases//,/ }; do
+			n=$((n + 1))
+			"$B/$tool" ${sub:+"$sub"} "--$given" "${val[@]}" --help >"$T/out" 2>"$T/err"
+			rc=$?
+			if [ $rc != 0 ]; then
+				bad_accept+=" --$given ${val[*]} (exit $rc: $(head -1 "$T/err"))"
+			elif [ "$type" != flag ] && ! grep -q '^Usage' "$T/out"; then
+				bad_accept+=" --$given ${val[*]} (no --help after it)"
+			fi
+			bad=""
+			case $type in
+			count | size)
+				# (a count over the whole 64 bits, --seed 0..2^64-1, has no value outside)
+				if [ "$min" != 0 ]; then
+					bad=$((min - 1))
+				elif [ ${#max} -le 15 ]; then
+					bad=$((max + 1))
+				fi
+				# jq holds numbers as doubles: a range up to 2^64-1 is checked by its start
+				if [ ${#max} -gt 15 ]; then range="$min.."; else range="$min..$max"; fi
+				;;
+			seconds | decimal | rate)
+				bad=$(awk -v m="$max" 'BEGIN { printf "%.17g", m * 2 + 1 }')
+				range=""
+				;;
+			esac
+			if [ -n "$bad" ]; then
+				"$B/$tool" ${sub:+"$sub"} "--$given" "$bad" --help >"$T/out" 2>"$T/err"
+				rc=$?
+				if [ $rc != 2 ] ||
+					! grep -qF "$tool: --$given: '$bad' is out of range $range" "$T/err"; then
+					bad_refuse+=" --$given $bad (exit $rc: $(head -1 "$T/err"))"
+				fi
+			fi
+		done
+		# an option of other subcommands is refused by name in one it does not belong to
+		for other in $subs; do
+			case ",$osubs," in
+			*",$other,"*) ;;
+			*)
+				# (no --help here: it would end the parse before the check)
+				"$B/$tool" "$other" "--$name" "${val[@]}" >"$T/out" 2>"$T/err" </dev/null
+				rc=$?
+				if [ $rc != 2 ] || ! grep -qF "$tool: $other: --$name is " "$T/err"; then
+					bad_mode+=" $other --$name (exit $rc)"
+				fi
+				;;
+			esac
+		done
+	done < <(jq -r --argjson all "$(jq '.subcommands' <<<"$json")" '.options[] |
+		[.name, (if .aliases == [] then "-" else (.aliases | join(",")) end), .type,
+		 (.metavar // "-"), (.min // "-" | tostring), (.max // "-" | tostring),
+		 ((.values // ["-"]) | map(select(endswith(":") | not)) | join(",")),
+		 (if .subcommands == $all then "-" else (.subcommands | join(",")) end)] | @tsv' \
+		<<<"$json")
+	check_eq "$bad_accept" "" "$tool: the parser takes each of its $n option names with a valid value"
+	check_eq "$bad_refuse" "" \
+		"$tool: a value out of range is refused (exit 2), naming the option as given and its range"
+	check_eq "$bad_mode" "" "$tool: an option of another subcommand is refused by name"
+done
+
+# the bash tools: --help and the man page describe the same options
+for tool in dgrdma-capture dgrdma-plot; do
+	same "--help / man" "$(help_lines "$tool")" "$(man_terms "${MAN[$tool]}")" \
+		"$tool: the options beginning a line of --help are the terms of its man page's OPTIONS"
+done
+
+done_testing
