@@ -18,21 +18,30 @@ CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>
 ANALYSIS_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
+# The analysis room, by job (docs/architecture.md, "analysis/"): input/ reads captures, traces
+# and run folders; engine/ holds the rules the Wireshark plugin shares; verdict/ judges a run;
+# output/ prints and writes it. Each folder is on the include path: no source reaches into
+# another by a relative path.
+ANALYSIS_INCLUDES := -Ianalysis/input -Ianalysis/engine -Ianalysis/verdict -Ianalysis/output
+CFLAGS_analysis += $(ANALYSIS_INCLUDES)
 # The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
-ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/loglin_hist.c analysis/engine/msg_rules.c \
+ANALYSIS_ENGINE_SRCS := analysis/engine/doorbell_match.c analysis/engine/stats.c \
+	analysis/engine/loglin_hist.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
-ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
-	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
-	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
-	analysis/vicious.c analysis/live.c analysis/fpga_counters.c \
-	analysis/kernel_sched.c analysis/stall_cause.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c \
-	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c \
-	analysis/kernel_input.c analysis/incidents.c
+ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/verdict/classify.c \
+	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
+	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
+	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
+	analysis/input/live.c analysis/input/fpga_counters.c \
+	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c
+ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
+	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
+	analysis/input/run_info_v1.c analysis/input/run_folder.c analysis/input/kernel_input.c \
+	analysis/input/incidents.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
-$(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
+$(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
 		$(ANALYSIS_IO_SRCS)) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
@@ -46,6 +55,8 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
+# The unit tests include the analysis' headers by name, through its include path.
+$(BUILD)/obj/test/analysis/%.o: CFLAGS_test += $(ANALYSIS_INCLUDES)
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
@@ -62,7 +73,7 @@ CHECK_SUITES += $(ANALYSIS_UNIT)
 # Following a capture file as it is written: libpcap, and dgrdma-gen's captures.
 ANALYSIS_FOLLOW_TEST := $(BUILD)/test/analysis/test_pcap_follow
 $(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
-		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/input/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_FOLLOW_TEST)
@@ -72,7 +83,8 @@ CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 # run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one.
 ANALYSIS_RUN_INFO_TEST := $(BUILD)/test/analysis/test_run_info
 $(ANALYSIS_RUN_INFO_TEST): $(BUILD)/obj/test/analysis/test_run_info.o \
-		$(call objs,analysis/run_info.c analysis/run_info_v1.c analysis/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,analysis/input/run_info.c analysis/input/run_info_v1.c \
+		analysis/input/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_RUN_INFO_TEST)

@@ -27,6 +27,8 @@ endif
 WIRESHARK_USER_PLUGINDIR = $(HOME)/.local/lib/wireshark/plugins/$(WIRESHARK_PLUGIN_VER)
 # Wireshark's own headers are not -Wconversion clean: include them as system headers.
 CFLAGS_dissectors += $(patsubst -I%,-isystem %,$(WIRESHARK_CFLAGS))
+# The analysis engine's headers, by name (analysis/module.mk).
+CFLAGS_dissectors += -Ianalysis/engine
 
 DISSECTOR_SRCS := $(wildcard dissectors/*.c)
 DISSECTOR_PLUGIN := $(BUILD)/plugins/$(WIRESHARK_PLUGIN_VER)/epan/dgrdma.so

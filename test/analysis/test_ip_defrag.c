@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests of IP fragment reassembly (analysis/ip_defrag.c). */
-#include "../../analysis/ip_defrag.h"
+/* Unit tests of IP fragment reassembly (analysis/input/ip_defrag.c). */
+#include "ip_defrag.h"
 #include "../unit/tap.h"
 
 #include <string.h>

@@ -26,12 +26,12 @@
 
 #include "doorbell_match.h"
 #include "ip_defrag.h"
-#include "engine/conn_table.h"
-#include "engine/data_feed.h"
-#include "engine/msg_rules.h"
-#include "engine/reasm_feed.h"
-#include "engine/seq_track.h"
-#include "engine/snap_cut.h"
+#include "conn_table.h"
+#include "data_feed.h"
+#include "msg_rules.h"
+#include "reasm_feed.h"
+#include "seq_track.h"
+#include "snap_cut.h"
 #include "stats.h"
 
 #define WA_MAX_HOSTS	 16
