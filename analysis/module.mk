@@ -24,12 +24,29 @@ ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev
 # another by a relative path.
 ANALYSIS_INCLUDES := -Ianalysis/input -Ianalysis/engine -Ianalysis/verdict -Ianalysis/output
 CFLAGS_analysis += $(ANALYSIS_INCLUDES)
-# The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
+# The analysis engine, libdgrengine.a: the rules latency-report and the Wireshark plugin share.
+# It sees only its own headers and the protocol library's (-Ianalysis/engine): what it needs of
+# the rest of analysis/ would not link into the plugin. Two archives of the same sources: one
+# for the programs and the tests, one position-independent for the plugin (dissectors/module.mk).
 ANALYSIS_ENGINE_SRCS := analysis/engine/doorbell_match.c analysis/engine/stats.c \
 	analysis/engine/loglin_hist.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
-ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/verdict/classify.c \
+ANALYSIS_ENGINE_CFLAGS := -Ianalysis/engine
+$(call objs,$(ANALYSIS_ENGINE_SRCS)) $(call pic_objs,$(ANALYSIS_ENGINE_SRCS)): \
+	CFLAGS_analysis := $(ANALYSIS_ENGINE_CFLAGS)
+$(patsubst %.c,$(BUILD)/asan-pic/%.o,$(ANALYSIS_ENGINE_SRCS)): CFLAGS_analysis := $(ANALYSIS_ENGINE_CFLAGS)
+LIBDGRENGINE_A := $(BUILD)/lib/libdgrengine.a
+LIBDGRENGINE_PIC_A := $(BUILD)/lib/libdgrengine_pic.a
+LIBRARIES += $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
+$(LIBDGRENGINE_A): $(call objs,$(ANALYSIS_ENGINE_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+$(LIBDGRENGINE_PIC_A): $(call pic_objs,$(ANALYSIS_ENGINE_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
+ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
 	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
@@ -42,7 +59,7 @@ ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 $(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
-		$(ANALYSIS_IO_SRCS)) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
+		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 
@@ -63,7 +80,7 @@ ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analys
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_stats
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
-		$(ANALYSIS_LIBDGRDMA)
+		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 analysis: $(ANALYSIS_UNIT)
@@ -73,7 +90,8 @@ CHECK_SUITES += $(ANALYSIS_UNIT)
 # Following a capture file as it is written: libpcap, and dgrdma-gen's captures.
 ANALYSIS_FOLLOW_TEST := $(BUILD)/test/analysis/test_pcap_follow
 $(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
-		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/input/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/input/pcap_input.c) $(LIBDGRENGINE_A) \
+		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_FOLLOW_TEST)
