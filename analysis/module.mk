@@ -58,7 +58,10 @@ ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 	analysis/input/incidents.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
-$(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
+# latency-report itself (analysis/latency-report/): main, the options, the offline pipeline,
+# the live view, and what the last two judge alike.
+LATENCY_REPORT_SRCS := $(wildcard analysis/latency-report/*.c)
+$(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
 		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
@@ -136,7 +139,7 @@ install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
-	install -m 0644 analysis/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
 
 # make bench-memory (not in check): latency-report's resident memory and throughput on runs
 # of 1 M, 10 M and 100 M transactions streamed through a pipe (docs/performance/analysis.md).
