@@ -77,8 +77,8 @@ static bool take_trace_facts(const struct host_analysis *ha, struct run_info *ri
  * both judge by the same facts.
  */
 void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
-			  bool facts_from_run_json, const struct wire_analysis *wa,
-			  const struct host_analysis *ha)
+		      bool facts_from_run_json, const struct wire_analysis *wa,
+		      const struct host_analysis *ha)
 {
 	static const char *const sources[8] = {
 		"none",	 "options",	      "run.json",	    "options and run.json",
@@ -113,8 +113,7 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
  * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
  * memory runs out.
  */
-int lr_decide(struct report *rep, const struct wire_analysis *wa,
-		  const struct host_analysis *ha)
+int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha)
 {
 	const struct series *s = NULL;
 	const struct wa_dir_stats *st = NULL;
@@ -168,8 +167,8 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa,
  * Returns 0, or -1 when memory runs out.
  */
 int lr_build_report(struct report *rep, const struct options *o, bool from_options,
-			bool facts_from_run_json, struct wire_analysis *wa,
-			struct host_analysis *ha, struct vicious *vc, struct join_series *js)
+		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
+		    struct vicious *vc, struct join_series *js)
 {
 	lr_set_tolerable(rep, o, from_options, facts_from_run_json, wa, ha);
 	if (wa) {

@@ -429,7 +429,7 @@ static int live_tick(void *ctx, char *errbuf)
 		/* the facts the trace has brought so far, by the final report's rules */
 		h->rep.so_far = true;
 		lr_set_tolerable(&h->rep, v->o, lr_facts_from_options(v->o), false,
-			      h->wa_on ? &h->wa : NULL, &h->ha);
+				 h->wa_on ? &h->wa : NULL, &h->ha);
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
 		    (h->wa_on &&
 		     live_close_wire(&h->wire_mark, &h->acc.wire_h, &h->wa.lat[WA_RX], &h->iv)) ||
@@ -470,8 +470,8 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		wa_finish(&h->wa);
 	}
 	h->rep.so_far = false;
-	if (lr_build_report(&h->rep, o, lr_facts_from_options(o), false, h->wa_on ? &h->wa : NULL, &h->ha,
-			 &h->vc, &h->js)) {
+	if (lr_build_report(&h->rep, o, lr_facts_from_options(o), false, h->wa_on ? &h->wa : NULL,
+			    &h->ha, &h->vc, &h->js)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
 		return -1;
 	}

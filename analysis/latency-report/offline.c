@@ -230,7 +230,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 		/* a flight recorder's folder: every incident, each a run folder */
 		for (i = 1; i < (unsigned int)argc && argv[i] != o->inputs[0]; i++) {
 		}
-		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i, o->json);
+		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i,
+					o->json);
 	}
 	facts_given = lr_facts_from_options(o);
 	memset(&app, 0, sizeof(app));
@@ -289,7 +290,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 			    !kernel_path[0]) {
 				snprintf(kernel_path, sizeof(kernel_path), "%s%s%s",
 					 o->run.kernel.path[0] == '/' ? "" : in,
-					 o->run.kernel.path[0] == '/' ? "" : "/", o->run.kernel.path);
+					 o->run.kernel.path[0] == '/' ? "" : "/",
+					 o->run.kernel.path);
 			}
 			if (rf->capture.read &&
 			    (rf->capture.set
@@ -462,7 +464,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 	rep.folders = folders;
 	rep.n_folders = n_folders;
 	if (lr_build_report(&rep, o, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
-			 ha_on ? &ha : NULL, &app.vc, &js)) {
+			    ha_on ? &ha : NULL, &app.vc, &js)) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		goto out;
 	}
