@@ -236,7 +236,7 @@ bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port);
 
 /*
  * Adds port to the UDP ports of o (nothing when it is already ours). Returns 0,
- * or -1 when o already has WA_MAX_UDP_PORTS ports.
+ * or -DGR_E_NOSPACE when o already has WA_MAX_UDP_PORTS ports.
  */
 int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port);
 
