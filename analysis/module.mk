@@ -18,22 +18,51 @@ CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>
 ANALYSIS_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
 ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
-# The analysis engine (shared with the Wireshark plugin, dissectors/module.mk).
-ANALYSIS_ENGINE_SRCS := analysis/doorbell_match.c analysis/stats.c analysis/loglin_hist.c analysis/engine/msg_rules.c \
+# The analysis room, by job (docs/architecture.md, "analysis/"): input/ reads captures, traces
+# and run folders; engine/ holds the rules the Wireshark plugin shares; verdict/ judges a run;
+# output/ prints and writes it. Each folder is on the include path: no source reaches into
+# another by a relative path.
+ANALYSIS_INCLUDES := -Ianalysis/input -Ianalysis/engine -Ianalysis/verdict -Ianalysis/output
+CFLAGS_analysis += $(ANALYSIS_INCLUDES)
+# The analysis engine, libdgrengine.a: the rules latency-report and the Wireshark plugin share.
+# It sees only its own headers and the protocol library's (-Ianalysis/engine): what it needs of
+# the rest of analysis/ would not link into the plugin. Two archives of the same sources: one
+# for the programs and the tests, one position-independent for the plugin (dissectors/module.mk).
+ANALYSIS_ENGINE_SRCS := analysis/engine/doorbell_match.c analysis/engine/stats.c \
+	analysis/engine/loglin_hist.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
-ANALYSIS_CORE_SRCS := $(ANALYSIS_ENGINE_SRCS) analysis/classify.c \
-	analysis/wire_analysis.c analysis/ip_defrag.c analysis/host_events.c analysis/join.c \
-	analysis/csv_output.c analysis/report.c analysis/headroom.c analysis/occupancy.c \
-	analysis/vicious.c analysis/live.c analysis/fpga_counters.c \
-	analysis/kernel_sched.c analysis/stall_cause.c
-ANALYSIS_IO_SRCS := analysis/pcap_input.c analysis/capture_set.c analysis/ctf_input.c \
-	analysis/ctf_check.c analysis/run_info.c analysis/run_info_v1.c analysis/run_folder.c \
-	analysis/kernel_input.c analysis/incidents.c
+ANALYSIS_ENGINE_CFLAGS := -Ianalysis/engine
+$(call objs,$(ANALYSIS_ENGINE_SRCS)) $(call pic_objs,$(ANALYSIS_ENGINE_SRCS)): \
+	CFLAGS_analysis := $(ANALYSIS_ENGINE_CFLAGS)
+$(patsubst %.c,$(BUILD)/asan-pic/%.o,$(ANALYSIS_ENGINE_SRCS)): CFLAGS_analysis := $(ANALYSIS_ENGINE_CFLAGS)
+LIBDGRENGINE_A := $(BUILD)/lib/libdgrengine.a
+LIBDGRENGINE_PIC_A := $(BUILD)/lib/libdgrengine_pic.a
+LIBRARIES += $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
+$(LIBDGRENGINE_A): $(call objs,$(ANALYSIS_ENGINE_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+$(LIBDGRENGINE_PIC_A): $(call pic_objs,$(ANALYSIS_ENGINE_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
+ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
+	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
+	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
+	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
+	analysis/input/live.c analysis/input/fpga_counters.c \
+	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c
+ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
+	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
+	analysis/input/run_info_v1.c analysis/input/run_folder.c analysis/input/kernel_input.c \
+	analysis/input/incidents.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
-$(LATENCY_REPORT): $(call objs,analysis/latency-report.c analysis/advise.c $(ANALYSIS_CORE_SRCS) \
-		$(ANALYSIS_IO_SRCS)) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
+# latency-report itself (analysis/latency-report/): main, the options, the offline pipeline,
+# the live view, and what the last two judge alike.
+LATENCY_REPORT_SRCS := $(wildcard analysis/latency-report/*.c)
+$(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
+		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 
@@ -46,13 +75,15 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
+# The unit tests include the analysis' headers by name, through its include path.
+$(BUILD)/obj/test/analysis/%.o: CFLAGS_test += $(ANALYSIS_INCLUDES)
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_stats
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
-		$(ANALYSIS_LIBDGRDMA)
+		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 analysis: $(ANALYSIS_UNIT)
@@ -62,7 +93,8 @@ CHECK_SUITES += $(ANALYSIS_UNIT)
 # Following a capture file as it is written: libpcap, and dgrdma-gen's captures.
 ANALYSIS_FOLLOW_TEST := $(BUILD)/test/analysis/test_pcap_follow
 $(ANALYSIS_FOLLOW_TEST): $(BUILD)/obj/test/analysis/test_pcap_follow.o \
-		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/pcap_input.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,$(ANALYSIS_CORE_SRCS) analysis/input/pcap_input.c) $(LIBDGRENGINE_A) \
+		$(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_FOLLOW_TEST)
@@ -72,7 +104,8 @@ CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 # run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one.
 ANALYSIS_RUN_INFO_TEST := $(BUILD)/test/analysis/test_run_info
 $(ANALYSIS_RUN_INFO_TEST): $(BUILD)/obj/test/analysis/test_run_info.o \
-		$(call objs,analysis/run_info.c analysis/run_info_v1.c analysis/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,analysis/input/run_info.c analysis/input/run_info_v1.c \
+		analysis/input/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_RUN_INFO_TEST)
@@ -106,7 +139,7 @@ install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
-	install -m 0644 analysis/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
 
 # make bench-memory (not in check): latency-report's resident memory and throughput on runs
 # of 1 M, 10 M and 100 M transactions streamed through a pipe (docs/performance/analysis.md).

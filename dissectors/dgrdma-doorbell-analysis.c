@@ -20,12 +20,12 @@
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
-#include "../analysis/doorbell_match.h"
-#include "../analysis/engine/conn_table.h"
-#include "../analysis/engine/data_feed.h"
-#include "../analysis/engine/reasm_feed.h"
-#include "../analysis/engine/seq_track.h"
-#include "../analysis/engine/snap_cut.h"
+#include "doorbell_match.h"
+#include "conn_table.h"
+#include "data_feed.h"
+#include "reasm_feed.h"
+#include "seq_track.h"
+#include "snap_cut.h"
 #include "dgrdma-doorbell-analysis.h"
 
 int dgr_an_proto = -1;

@@ -18,7 +18,7 @@
 
 #include <dgrdma/stats.h>
 
-#include "../analysis/stats.h"
+#include "stats.h"
 #include "dgrdma-doorbell-analysis.h"
 #include "dgrdma-dissectors.h"
 

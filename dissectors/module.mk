@@ -27,17 +27,19 @@ endif
 WIRESHARK_USER_PLUGINDIR = $(HOME)/.local/lib/wireshark/plugins/$(WIRESHARK_PLUGIN_VER)
 # Wireshark's own headers are not -Wconversion clean: include them as system headers.
 CFLAGS_dissectors += $(patsubst -I%,-isystem %,$(WIRESHARK_CFLAGS))
+# The analysis engine's headers, by name (analysis/module.mk).
+CFLAGS_dissectors += -Ianalysis/engine
 
 DISSECTOR_SRCS := $(wildcard dissectors/*.c)
 DISSECTOR_PLUGIN := $(BUILD)/plugins/$(WIRESHARK_PLUGIN_VER)/epan/dgrdma.so
 LIBRARIES += $(DISSECTOR_PLUGIN)
 
 # The project's own code is linked in: the codec (wire.c, dcp.c) for validation and DCP
-# classification, the reassembler (reassembly.c) for the transaction analysis.
-# The analysis engine (analysis/engine/, the matcher, the percentiles) is latency-report's.
-DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c stack/src/stats.c \
-	$(ANALYSIS_ENGINE_SRCS)
-$(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
+# classification, the reassembler (reassembly.c) for the transaction analysis, and the
+# analysis engine latency-report runs (libdgrengine_pic.a, analysis/module.mk: the matcher,
+# the connection table, the rules, the percentiles).
+DISSECTOR_STACK_SRCS := stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c stack/src/stats.c
+$(DISSECTOR_PLUGIN): $(call pic_objs,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS)) $(LIBDGRENGINE_PIC_A)
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--no-undefined -o $@ $^ $(WIRESHARK_LIBS)
 
@@ -50,14 +52,16 @@ $(DISSECTOR_GEN): $(call objs,test/dissectors/gen-dissector-fixtures.c stack/src
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 # An ASan+UBSan copy of the plugin for the fuzz suite, which loads it into the
-# system tshark with LD_PRELOAD of the sanitizer runtimes.
+# system tshark with LD_PRELOAD of the sanitizer runtimes. The engine's sources are built into
+# it with the sanitizers, as the rest.
 DISSECTOR_ASAN_PLUGIN := $(BUILD)/plugins-asan/$(WIRESHARK_PLUGIN_VER)/epan/dgrdma.so
 DISSECTOR_ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 $(BUILD)/asan-pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(firstword $(subst /, ,$<))) $(DISSECTOR_ASAN_FLAGS) -fPIC \
 		-MMD -MP -c -o $@ $<
-$(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS))
+$(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS) $(DISSECTOR_STACK_SRCS) \
+		$(ANALYSIS_ENGINE_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) $(DISSECTOR_ASAN_FLAGS) -o $@ $^ $(WIRESHARK_LIBS)
 -include $(wildcard $(BUILD)/asan-pic/*/*.d $(BUILD)/asan-pic/*/*/*.d)

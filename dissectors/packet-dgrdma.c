@@ -15,7 +15,7 @@
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
-#include "../analysis/engine/msg_rules.h"
+#include "msg_rules.h"
 #include "dgrdma-doorbell-analysis.h"
 #include "dgrdma-dissectors.h"
 

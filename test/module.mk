@@ -66,13 +66,13 @@ fuzz-dcp: $(FUZZ_DCP)
 # libFuzzer harness for the run folder reader: run.json through jansson and the schema check.
 FUZZ_RUN_JSON := $(BUILD)/fuzz/fuzz_run_json
 FUZZ_TARGETS += fuzz-run-json
-$(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/run_info.c analysis/run_info_v1.c \
-		analysis/fpga_counters.c \
-		analysis/headroom.c stack/cli/cli.c stack/src/errbuf.c \
+$(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/input/run_info.c analysis/input/run_info_v1.c \
+		analysis/input/fpga_counters.c \
+		analysis/verdict/headroom.c stack/cli/cli.c stack/src/errbuf.c \
 		stack/src/stats.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -Istack/include -Istack/cli \
-		-Ianalysis -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null) -o $@ $^ \
+		$(ANALYSIS_INCLUDES) -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null) -o $@ $^ \
 		$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lm
 .PHONY: fuzz-run-json
 fuzz-run-json: $(FUZZ_RUN_JSON)
@@ -83,9 +83,9 @@ fuzz-run-json: $(FUZZ_RUN_JSON)
 # libFuzzer harness for the trace reader's checks, which see a trace before libbabeltrace2.
 FUZZ_CTF_CHECK := $(BUILD)/fuzz/fuzz_ctf_check
 FUZZ_TARGETS += fuzz-ctf-check
-$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/ctf_check.c stack/src/wire.c stack/cli/cli.c stack/src/errbuf.c
+$(FUZZ_CTF_CHECK): test/fuzz/fuzz_ctf_check.c analysis/input/ctf_check.c stack/src/wire.c stack/cli/cli.c stack/src/errbuf.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Ianalysis \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli $(ANALYSIS_INCLUDES) \
 		-D_GNU_SOURCE -o $@ $^
 .PHONY: fuzz-ctf-check
 fuzz-ctf-check: $(FUZZ_CTF_CHECK)
@@ -98,13 +98,13 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 # sanitizers; the rest of libdgrdma it links (addresses, clocks) comes from the archive.
 FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
 FUZZ_TARGETS += fuzz-capture
-$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/pcap_input.c analysis/wire_analysis.c \
-		analysis/ip_defrag.c \
+$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/input/pcap_input.c analysis/input/wire_analysis.c \
+		analysis/input/ip_defrag.c \
 		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
 		stack/cli/cli.c stack/src/errbuf.c stack/src/stats.c \
 		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Ianalysis \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli $(ANALYSIS_INCLUDES) \
 		-D_GNU_SOURCE -o $@ $^ $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null) -lm -lpthread
 .PHONY: fuzz-capture
 fuzz-capture: $(FUZZ_CAPTURE)

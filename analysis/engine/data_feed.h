@@ -16,7 +16,7 @@
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
-#include "../doorbell_match.h"
+#include "doorbell_match.h"
 #include "reasm_feed.h"
 
 enum eng_data_kind {

@@ -5,12 +5,12 @@
  */
 #include <string.h>
 
-#include "../../analysis/classify.h"
-#include "../../analysis/headroom.h"
-#include "../../analysis/occupancy.h"
-#include "../../analysis/run_info.h"
-#include "../../analysis/vicious.h"
-#include "../../analysis/stats.h"
+#include "classify.h"
+#include "headroom.h"
+#include "occupancy.h"
+#include "run_info.h"
+#include "vicious.h"
+#include "stats.h"
 #include "../unit/tap.h"
 
 /* splitmix64, for deterministic noise */

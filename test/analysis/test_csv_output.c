@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of latency-report --csv (analysis/csv_output.c): a doorbell is one point in time
- * in every series. The wire's doorbells.csv and the trace's host_doorbells.csv both put a
+ * Unit tests of latency-report --csv (analysis/output/csv_output.c): a doorbell is one point in
+ * time in every series. The wire's doorbells.csv and the trace's host_doorbells.csv both put a
  * doorbell at the doorbell's time (the trace's at its completion + latency), from the run's
  * origin, so that dgrdma-plot draws the two latencies of one doorbell at the same x.
  */
@@ -12,8 +12,8 @@
 
 #include <dgrdma/wire.h>
 
-#include "../../analysis/csv_output.h"
-#include "../../analysis/doorbell_match.h"
+#include "csv_output.h"
+#include "doorbell_match.h"
 #include "../unit/tap.h"
 
 /* Line LINE (1: the header) of DIR/NAME into buf, without its newline; "" when absent. */

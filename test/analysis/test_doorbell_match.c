@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests of the doorbell matcher (analysis/doorbell_match.c): the rule of docs/analysis.md. */
-#include "../../analysis/doorbell_match.h"
-#include "../../analysis/engine/conn_table.h"
-#include "../../analysis/engine/msg_rules.h"
-#include "../../analysis/engine/reasm_feed.h"
-#include "../../analysis/engine/seq_track.h"
+/* Unit tests of the doorbell matcher (analysis/engine/doorbell_match.c): the rule of
+ * docs/analysis.md. */
+#include "doorbell_match.h"
+#include "conn_table.h"
+#include "msg_rules.h"
+#include "reasm_feed.h"
+#include "seq_track.h"
 #include "../unit/tap.h"
 
 #include <string.h>

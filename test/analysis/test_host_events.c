@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the in-host event analysis (analysis/host_events.c) on synthetic
+ * Unit tests of the in-host event analysis (analysis/input/host_events.c) on synthetic
  * event sequences of the tracepoint schema, and of the wire/trace join.
  */
 #include <stdarg.h>
 #include <string.h>
 
-#include "../../analysis/host_events.h"
-#include "../../analysis/join.h"
+#include "host_events.h"
+#include "join.h"
 #include "../unit/tap.h"
 
 static struct host_analysis h;

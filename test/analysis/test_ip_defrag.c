@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests of IP fragment reassembly (analysis/ip_defrag.c). */
-#include "../../analysis/ip_defrag.h"
+/* Unit tests of IP fragment reassembly (analysis/input/ip_defrag.c). */
+#include "ip_defrag.h"
 #include "../unit/tap.h"
 
 #include <string.h>
+
+#include <dgrdma/wire.h>
 
 static uint8_t datagram[4000];
 
@@ -69,16 +71,18 @@ int main(void)
 	tap_ok(ok, "two datagrams interleaved: each whole with its own length");
 
 	/* refused: a middle fragment not a multiple of 8, past 65535, an end before seen bytes */
-	ok = feed(&d, 5, 0, 1001, true, 40, &out, &out_len) == -1;
+	ok = feed(&d, 5, 0, 1001, true, 40, &out, &out_len) == -DGR_E_INVAL;
 	ok &= feed(&d, 6, 0, 8, true, 40, &out, &out_len) == 0;
 	{
 		struct ip_defrag_key k = key(6);
 
-		ok &= ip_defrag_add(&d, &k, 65528, datagram, 16, false, 40, &out, &out_len) == -1;
+		ok &= ip_defrag_add(&d, &k, 65528, datagram, 16, false, 40, &out, &out_len) ==
+		      -DGR_E_INVAL;
 	}
 	ok &= feed(&d, 7, 1480, 1480, true, 41, &out, &out_len) == 0;
-	ok &= feed(&d, 7, 0, 1000, false, 41, &out, &out_len) == -1;
-	tap_ok(ok, "refused: odd middle length, past 65535 bytes, an end before bytes seen");
+	ok &= feed(&d, 7, 0, 1000, false, 41, &out, &out_len) == -DGR_E_INVAL;
+	tap_ok(ok, "refused (-DGR_E_INVAL): odd middle length, past 65535 bytes, an end before "
+		   "bytes seen");
 	TAP_EQ_U(d.c.bad, 3, "three refusals counted");
 
 	/* a missing fragment: given up after the timeout, counted by fragment */

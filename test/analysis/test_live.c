@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of latency-report --live's interval accounting (analysis/live.c):
+ * Unit tests of latency-report --live's interval accounting (analysis/input/live.c):
  * each interval holds exactly the doorbells and counter changes since the
  * last, the run so far all of them, with series_summarise's nearest ranks.
  */
 #include <string.h>
 
-#include "../../analysis/host_events.h"
-#include "../../analysis/live.h"
-#include "../../analysis/stats.h"
+#include "host_events.h"
+#include "live.h"
+#include "stats.h"
 #include "../unit/tap.h"
 
 /* A host counter source with these cumulative totals. */

@@ -17,8 +17,8 @@
 #include <dgrdma/contract.h>
 
 #include "cli.h"
-#include "../../analysis/pcap_input.h"
-#include "../../analysis/wire_analysis.h"
+#include "pcap_input.h"
+#include "wire_analysis.h"
 #include "../unit/tap.h"
 
 static char dir[] = "/tmp/dgr-follow.XXXXXX";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of run.json's reading (analysis/run_info.c): a dgrdma-run/2 file's
+ * Unit tests of run.json's reading (analysis/input/run_info.c): a dgrdma-run/2 file's
  * facts come from its "settings" (the recorded tools' own --summary-json), never
  * from the recorded command line; a dgrdma-run/1 file goes through the one
  * conversion step that reads its command line, where the rate has both names
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../../analysis/run_info.h"
+#include "run_info.h"
 #include "../unit/tap.h"
 
 /* Parses text into a zeroed *ri; returns run_info_parse's result, errbuf kept for diag. */

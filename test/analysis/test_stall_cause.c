@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the kernel's view (analysis/kernel_sched.c) and the stalls'
- * causes (analysis/stall_cause.c) on small synthetic event sequences.
+ * Unit tests of the kernel's view (analysis/verdict/kernel_sched.c) and the stalls'
+ * causes (analysis/verdict/stall_cause.c) on small synthetic event sequences.
  */
 #include <string.h>
 
-#include "../../analysis/kernel_sched.h"
-#include "../../analysis/stall_cause.h"
+#include "kernel_sched.h"
+#include "stall_cause.h"
 #include "../unit/tap.h"
 
 static struct kernel_sched k;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the streaming percentiles (analysis/loglin_hist.c) and of the
- * series of analysis/stats.c: every bucket's edges, the percentiles of
+ * Unit tests of the streaming percentiles (analysis/engine/loglin_hist.c) and of the
+ * series of analysis/engine/stats.c: every bucket's edges, the percentiles of
  * adversarial distributions within LLH_REL_ERROR of the exact (sorted) ones,
  * merging, empty and one-value histograms, the exact limit (n = limit sorted,
  * n = limit + 1 from the histogram, everything but p50..p99.9 identical either
@@ -20,9 +20,9 @@
 
 #include <dgrdma/stats.h>
 
-#include "../../analysis/join.h"
-#include "../../analysis/loglin_hist.h"
-#include "../../analysis/stats.h"
+#include "join.h"
+#include "loglin_hist.h"
+#include "stats.h"
 #include "../unit/tap.h"
 
 static const unsigned int per_mille[] = { 1, 100, 500, 900, 990, 999, 1000 };

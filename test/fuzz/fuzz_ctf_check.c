@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer harness for the trace reader's checks (analysis/ctf_check.c), which
+ * libFuzzer harness for the trace reader's checks (analysis/input/ctf_check.c), which
  * see a trace's files before libbabeltrace2 does: the metadata (packetized or
  * text), the TSDL text alone, a stream file's start and an LTTng index against
  * its stream size. The first byte chooses; for the index the next 8 bytes are

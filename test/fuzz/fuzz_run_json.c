@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness for the run folder reader: run.json's text through jansson
- * and the dgrdma-run/1 schema check (analysis/run_info.c). Besides memory
+ * and the dgrdma-run/1 schema check (analysis/input/run_info.c). Besides memory
  * safety (ASan, UBSan with float-cast-overflow: a fact like 1e300 must be
  * refused, not cast), it checks the contract of run_info_parse(): a refusal
  * fills errbuf and leaves the facts untouched; an acceptance gives facts

@@ -9,7 +9,10 @@
 #    calls nothing of stack/tune or the tools; the library's sources and public headers
 #    include no header of stack/cli or stack/tune, and transport.h holds no getopt table;
 #  - analysis/ and dissectors/ include nothing of stack/'s private code (no ../ path into
-#    stack/, no header of stack/src).
+#    stack/, no header of stack/src), and nothing at all by a ../ path: each folder of
+#    analysis/ is on the include path (analysis/module.mk);
+#  - the analysis engine (analysis/engine/, libdgrengine.a, shared with the plugin) includes
+#    only its own headers and the library's, and calls nothing of the rest of analysis/.
 # make check: compute only
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
@@ -98,4 +101,34 @@ bad=$(grep -rHnE '^#[[:space:]]*include[[:space:]]*"([^"]*\.\./)+stack/|^#[[:spa
 check_eq "$bad" "" "analysis/ and dissectors/ include no private header of stack/ (no ../ path into it)"
 check_eq "$(grep -hE -- '-I *stack/src|-iquote *stack/src' analysis/module.mk dissectors/module.mk | tr '\n' ' ')" "" \
 	"analysis/ and dissectors/ are built without stack/src on their include path"
+
+# the analysis room: headers by name, the engine a layer of its own
+bad=$(grep -rHnE '^#[[:space:]]*include[[:space:]]*"\.\./' analysis dissectors --include='*.c' --include='*.h')
+check_eq "$bad" "" "analysis/ and dissectors/ include nothing by a ../ path"
+bad=""
+while IFS=: read -r file line inc; do
+	name=$(echo "$inc" | sed -E 's/^#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/')
+	[ -f "analysis/engine/$name" ] || bad="$bad $file:$line:$name"
+done < <(grep -HnE '^#[[:space:]]*include[[:space:]]*"' analysis/engine/*.[ch])
+check_eq "${bad# }" "" "the engine (analysis/engine/) includes only its own headers in quotes"
+engine="$DGR_BUILD/lib/libdgrengine.a"
+# the objects of the rest of analysis/ whose source is there (not one left by a moved file)
+mapfile -t room < <(find "$OBJ/analysis" -name '*.o' ! -path "$OBJ/analysis/engine/*" | sort |
+	while read -r o; do
+		src=${o#"$OBJ/"}
+		[ -f "$DGR_SRC/${src%.o}.c" ] && echo "$o"
+	done)
+if [ ! -f "$engine" ] || [ "${#room[@]}" -lt 10 ]; then
+	not_ok "libdgrengine.a and the rest of analysis/ built (found ${#room[@]} objects)"
+else
+	uses "$engine" | awk '{ print $1 }' | sort -u >"$T/engine.u"
+	defs "${room[@]}" | awk '{ print $1 }' | sort -u >"$T/room.d"
+	check_eq "$(comm -12 "$T/engine.u" "$T/room.d" | tr '\n' ' ')" "" \
+		"the engine (libdgrengine.a) calls nothing of the rest of analysis/ (${#room[@]} objects)"
+	# the check reads: the rest of analysis/ does call the engine
+	defs "$engine" | awk '{ print $1 }' | sort -u >"$T/engine.d"
+	uses "${room[@]}" | awk '{ print $1 }' | sort -u >"$T/room.u"
+	n=$(comm -12 "$T/room.u" "$T/engine.d" | wc -l)
+	check "the rest of analysis/ calls the engine ($n symbols)" test "$n" -gt 0
+fi
 done_testing

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The 'typical alternative' latency-report is benchmarked against (make bench-analysis):
 `tshark -T fields -e frame.time_epoch -e eth.src -e eth.dst -e data.data` piped into this
-script, which does the same doorbell matching as analysis/doorbell_match.c on raw-Ethernet
+script, which does the same doorbell matching as analysis/engine/doorbell_match.c on raw-Ethernet
 DG-RDMA captures (reassembly by message count, doorbells = flag-only with flag word 1,
 buffers ranked by ascending flag address, per connection and direction).
 Prints: transactions doorbells matched unmatched orphans latency_sum_ns."""

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <dgrdma/transport.h>
+#include <dgrdma/wire.h>
 
 #include "cli.h"
 #include "pcap_input.h"
@@ -67,7 +68,7 @@ bool pcap_input_is_capture(const char *path)
 
 /*
  * An IPv6 address, bare or as [address]:port (the stack has no IPv6, but a
- * capture of other software may). Returns 16, 18 with a port, or -1.
+ * capture of other software may). Returns 16, 18 with a port, or -DGR_E_INVAL.
  */
 static int parse_ipv6(const char *s, struct eng_addr *a)
 {
@@ -80,7 +81,7 @@ static int parse_ipv6(const char *s, struct eng_addr *a)
 
 	if (s[0] != '[') {
 		if (inet_pton(AF_INET6, s, ip) != 1) {
-			return -1;
+			return -DGR_E_INVAL;
 		}
 		eng_addr_ipv6(a, ip, 0);
 		return 16;
@@ -88,14 +89,14 @@ static int parse_ipv6(const char *s, struct eng_addr *a)
 	end = strchr(s, ']');
 	n = end ? (size_t)(end - s - 1) : 0;
 	if (!end || n == 0 || n >= sizeof(text) || end[1] != ':' || !end[2]) {
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	memcpy(text, s + 1, n);
 	text[n] = '\0';
 	errno = 0;
 	port = strtoul(end + 2, &port_end, 10);
 	if (inet_pton(AF_INET6, text, ip) != 1 || errno || *port_end || port == 0 || port > 65535) {
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	eng_addr_ipv6(a, ip, (uint16_t)port);
 	return 18;
@@ -115,7 +116,7 @@ int pcap_input_parse_addr(const char *s, struct eng_addr *a)
 		return parse_ipv6(s, a);
 	}
 	if (dgr_parse_inet(s, 0, &sa) < 0) {
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	eng_addr_ipv4(a, (const uint8_t *)&sa.sin_addr.s_addr, ntohs(sa.sin_port));
 	return strchr(s, ':') ? 6 : 4;

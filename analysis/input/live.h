@@ -66,7 +66,7 @@ void live_free(struct live_acc *a);
 /*
  * Closes the open interval on the state of h: the doorbells and counter
  * snapshots since the last call, and the run so far; opens the next one.
- * Returns 0, or -1 when memory for sorting runs out (*out is then partly
+ * Returns 0, or -DGR_E_NOMEM when memory for sorting runs out (*out is then partly
  * filled and the interval stays open).
  */
 int live_close(struct live_acc *a, const struct host_analysis *h, struct live_interval *out);
@@ -75,7 +75,7 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
  * Adds the wire's doorbell latency to an interval just closed: s is the wire
  * analysis' RX series, *mark where the interval began in it (advanced to its
  * end), run_h the histogram of the run's wire values (a's wire_h, as lat_h).
- * Returns 0, or -1 when memory runs out.
+ * Returns 0, or -DGR_E_NOMEM when memory runs out.
  */
 int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series *s,
 		    struct live_interval *out);
@@ -89,7 +89,8 @@ int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series
  * arrival when every host's trace carries it. wire (NULL: no wire) holds each
  * host's wire RX series and wire_from[i] where its interval began (the mark
  * before live_close_wire): the wire's quantiles are then those of the union
- * too. Returns 0, or -1 when memory runs out.
+ * too. Returns 0, -DGR_E_NOMEM when memory runs out, or -DGR_E_INVAL when n is
+ * over LIVE_MAX_HOSTS.
  */
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 		  const size_t *arrival_from, const struct series *const *wire,

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "ip_defrag.h"
 
 #define BLOCKS ((IP_DEFRAG_MAX + 7) / 8)
@@ -23,7 +25,7 @@ int ip_defrag_init(struct ip_defrag *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->slot = calloc(IP_DEFRAG_SLOTS, sizeof(*d->slot));
-	return d->slot ? 0 : -1;
+	return d->slot ? 0 : -DGR_E_NOMEM;
 }
 
 static void slot_clear(struct ip_defrag_slot *s)
@@ -128,18 +130,18 @@ int ip_defrag_add(struct ip_defrag *d, const struct ip_defrag_key *k, size_t off
 	if (off + len > IP_DEFRAG_MAX || (more && (len == 0 || len % 8))) {
 		/* past the largest datagram, or a middle fragment not a whole number of blocks */
 		d->c.bad++;
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	s = slot_for(d, k, ts);
 	if (!s) {
 		d->c.given_up++;
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	if ((s->total && off + len > s->total) || (!more && s->total && off + len != s->total) ||
 	    (!more && s->max_end > off + len)) {
 		/* past the end the last fragment gave, or an end before bytes already seen */
 		d->c.bad++;
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	if (off + len > s->max_end) {
 		s->max_end = (uint32_t)(off + len);

@@ -54,7 +54,8 @@ int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wi
 /*
  * Parses a MAC (aa:bb:cc:dd:ee:ff), an IPv4 address[:port] or an IPv6
  * address, bare or [address]:port. Returns the number of significant bytes (6
- * for a MAC or IPv4:port, 4 for a bare IPv4 address, 16 or 18 for IPv6), or -1.
+ * for a MAC or IPv4:port, 4 for a bare IPv4 address, 16 or 18 for IPv6), or
+ * -DGR_E_INVAL.
  */
 int pcap_input_parse_addr(const char *s, struct eng_addr *a);
 

@@ -290,7 +290,10 @@ static void send_clock_offset(struct sink_ctx *ctx, const bt_message *msg)
 	out_put(&ctx->out, &ns, 8);
 }
 
-/* The id of the event's class with this field list, sent once. Returns -1 when out of memory. */
+/*
+ * The id of the event's class with this field list, sent once. Returns
+ * -DGR_E_NOMEM when out of memory.
+ */
 static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char *name)
 {
 	struct child_class *k;
@@ -315,7 +318,7 @@ static int64_t class_id(struct sink_ctx *c, const bt_event_class *ec, const char
 		struct child_class *nk = realloc(c->classes, cap * sizeof(*nk));
 
 		if (!nk) {
-			return -1;
+			return -DGR_E_NOMEM;
 		}
 		c->classes = nk;
 		c->cap_classes = cap;
@@ -372,7 +375,10 @@ static void add_fields(struct host_event *ev, const bt_field *st)
 	}
 }
 
-/* Sends an event: its class, time (ns from origin) and integer fields. Returns -1 on no memory. */
+/*
+ * Sends an event: its class, time (ns from origin) and integer fields.
+ * Returns 0, or -DGR_E_NOMEM.
+ */
 static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -395,7 +401,7 @@ static int handle_event(struct sink_ctx *ctx, const bt_message *msg)
 	add_fields(&ctx->ev, bt_event_borrow_common_context_field_const(ev));
 	id = class_id(ctx, ec, name ? name : "");
 	if (id < 0) {
-		return -1;
+		return (int)id;
 	}
 	clock_field_to_origin(&ctx->ev, ctx->classes[id].arrival, msg);
 	if (has_time && !ctx->clock_sent) {
@@ -526,7 +532,8 @@ bad:
 /*
  * Asks the relay daemon for its sessions: babeltrace2 2.0 ends quietly on a
  * session it does not have, which would read as a run without events.
- * Returns 0, or -1 with errbuf filled.
+ * Returns 0, or -DGR_E_INVAL (no such session, or no way to ask) with errbuf
+ * filled.
  */
 static int live_session_check(const bt_plugin *ctf, const char *url, char *errbuf)
 {
@@ -538,10 +545,10 @@ static int live_session_check(const bt_plugin *ctf, const char *url, char *errbu
 	const bt_value *res = NULL;
 	char have[160] = "";
 	uint64_t i, n;
-	int ret = -1;
+	int ret = -DGR_E_INVAL;
 
 	if (ctf_live_url_parse(url, &u, errbuf) < 0) {
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	params = bt_value_map_create();
 	if (!cls || !params ||
@@ -587,7 +594,8 @@ end:
 
 /*
  * Runs the graph over the trace folders, or over the live session at
- * live_url when not NULL; returns 0, or -1 with errbuf filled.
+ * live_url when not NULL; returns 0, or -DGR_E_INVAL (the trace or the session
+ * cannot be read, or libbabeltrace2 lacks a plugin) with errbuf filled.
  */
 static int run_graph(const struct trace_dirs *t, const char *live_url, struct sink_ctx *ctx,
 		     bool verbose, char *errbuf)
@@ -601,7 +609,7 @@ static int run_graph(const struct trace_dirs *t, const char *live_url, struct si
 	bt_logging_level level = verbose ? BT_LOGGING_LEVEL_WARNING : BT_LOGGING_LEVEL_NONE;
 	bt_graph_run_status rs;
 	uint64_t i, nports;
-	int ret = -1;
+	int ret = -DGR_E_INVAL;
 
 	bt_logging_set_global_level(level);
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
@@ -768,8 +776,9 @@ static size_t take_name(const uint8_t *p, size_t avail, char *out)
 }
 
 /*
- * Handles the complete records of buf[0..len); returns the bytes used, or -1
- * on a record that breaks the format (errbuf filled).
+ * Handles the complete records of buf[0..len); returns the bytes used,
+ * -DGR_E_INVAL on a record that breaks the format, or -DGR_E_NOMEM (errbuf
+ * filled).
  */
 static long take_records(struct reader *r, const uint8_t *buf, size_t len, char *errbuf)
 {
@@ -796,8 +805,7 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 				struct parent_class *nk = realloc(r->classes, cap * sizeof(*nk));
 
 				if (!nk) {
-					snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-					return -1;
+					return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 				}
 				r->classes = nk;
 				r->cap_classes = cap;
@@ -905,9 +913,8 @@ static long take_records(struct reader *r, const uint8_t *buf, size_t len, char 
 	}
 	return (long)off;
 bad:
-	snprintf(errbuf, DGR_ERRBUF_SIZE, "the trace reader process sent a bad record (byte %zu)",
-		 off);
-	return -1;
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			      "the trace reader process sent a bad record (byte %zu)", off);
 }
 
 /* Live: calls on_tick when its time has come. Returns its result. */
@@ -934,7 +941,10 @@ struct child {
 	bool eof;
 };
 
-/* Reads what child c has sent. Returns 0, or -DGR_E_INVAL for a bad record (errbuf filled). */
+/*
+ * Reads what child c has sent. Returns 0, -DGR_E_INVAL for a bad record, or
+ * -DGR_E_NOMEM (errbuf filled).
+ */
 static int child_read(struct child *c, char *errbuf)
 {
 	ssize_t got = read(c->fd, c->buf + c->have, PIPE_BUF_BYTES * 2 - c->have);
@@ -951,7 +961,7 @@ static int child_read(struct child *c, char *errbuf)
 	c->have += (size_t)got;
 	used = take_records(&c->r, c->buf, c->have, errbuf);
 	if (used < 0) {
-		return -DGR_E_INVAL;
+		return (int)used;
 	}
 	memmove(c->buf, c->buf + used, c->have - (size_t)used);
 	c->have -= (size_t)used;

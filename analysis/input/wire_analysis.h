@@ -26,12 +26,12 @@
 
 #include "doorbell_match.h"
 #include "ip_defrag.h"
-#include "engine/conn_table.h"
-#include "engine/data_feed.h"
-#include "engine/msg_rules.h"
-#include "engine/reasm_feed.h"
-#include "engine/seq_track.h"
-#include "engine/snap_cut.h"
+#include "conn_table.h"
+#include "data_feed.h"
+#include "msg_rules.h"
+#include "reasm_feed.h"
+#include "seq_track.h"
+#include "snap_cut.h"
 #include "stats.h"
 
 #define WA_MAX_HOSTS	 16
@@ -236,7 +236,7 @@ bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port);
 
 /*
  * Adds port to the UDP ports of o (nothing when it is already ours). Returns 0,
- * or -1 when o already has WA_MAX_UDP_PORTS ports.
+ * or -DGR_E_NOSPACE when o already has WA_MAX_UDP_PORTS ports.
  */
 int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port);
 

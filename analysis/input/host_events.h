@@ -190,7 +190,7 @@ struct host_analysis {
 	void *ctx;
 };
 
-/* Returns 0, or -1 when memory runs out. */
+/* Returns 0, or -DGR_E_NOMEM when memory runs out. */
 int ha_init(struct host_analysis *h);
 void ha_free(struct host_analysis *h);
 /* Feeds one event (events must come in time order). */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "wire_analysis.h"
 
 /* Zero-filled room for frames cut by the snap length (eng_snap_extend()). */
@@ -64,7 +66,7 @@ int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port)
 		return 0;
 	}
 	if (o->n_udp_ports == WA_MAX_UDP_PORTS - 1) {
-		return -1;
+		return -DGR_E_NOSPACE;
 	}
 	o->udp_ports[o->n_udp_ports++] = port;
 	return 0;

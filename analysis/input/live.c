@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "cli.h"
 #include "live.h"
 
@@ -25,7 +27,7 @@ void live_free(struct live_acc *a)
  * The run's quantiles of s (its samples 0..n): its values from mark on are
  * added to *rh first (allocated when NULL); past the exact limit the
  * quantiles come from *rh when it holds every value (the values series_quantiles
- * would give: the same buckets), else from series_quantiles. Returns 0 or -1.
+ * would give: the same buckets), else from series_quantiles. Returns 0 or -DGR_E_NOMEM.
  */
 static int run_quantiles(struct loglin_hist *rh, const struct series *s, size_t mark,
 			 struct quantiles *q)
@@ -38,7 +40,7 @@ static int run_quantiles(struct loglin_hist *rh, const struct series *s, size_t 
 	}
 	c = malloc(sizeof(*c));
 	if (!c) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	series_cursor_init(c, s, mark);
 	while (series_next(c, &x)) {
@@ -88,13 +90,13 @@ int live_close(struct live_acc *a, const struct host_analysis *h, struct live_in
 	out->events = h->c.events - a->events0;
 	if (series_quantiles(&h->lat, a->lat_mark, h->lat.n, &out->lat) ||
 	    run_quantiles(&a->lat_h, &h->lat, a->lat_mark, &out->lat_run)) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	out->has_arrival = h->lat_arrival.n > 0;
 	if (out->has_arrival &&
 	    (series_quantiles(&h->lat_arrival, a->arrival_mark, h->lat_arrival.n, &out->arrival) ||
 	     run_quantiles(&a->arrival_h, &h->lat_arrival, a->arrival_mark, &out->arrival_run))) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	for (i = 0; i < h->n_srcs; i++) {
 		const struct ha_counter_src *s = &h->srcs[i];
@@ -135,7 +137,7 @@ int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series
 	out->has_wire = true;
 	if (series_quantiles(s, *mark, s->n, &out->wire) ||
 	    run_quantiles(run_h, s, *mark, &out->wire_run)) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	*mark = s->n;
 	return 0;
@@ -157,7 +159,10 @@ static void drops_add(struct live_drops *to, const struct live_drops *d)
 	drops_rate(to);
 }
 
-/* Quantiles of the union of s[i]->s[from[i]..) (interval) and s[i]->s[0..) (run). */
+/*
+ * Quantiles of the union of s[i]->s[from[i]..) (interval) and s[i]->s[0..) (run).
+ * Returns 0, or -DGR_E_NOMEM.
+ */
 static int union_quantiles(const struct series *const *s, const size_t *from, unsigned int n,
 			   struct quantiles *interval, struct quantiles *run)
 {
@@ -191,7 +196,7 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 		      series_quantiles(&all, 0, all.n, run);
 	}
 	series_free(&all);
-	return ret ? -1 : 0;
+	return ret ? -DGR_E_NOMEM : 0;
 }
 
 int live_together(const struct host_analysis *const *h, const size_t *lat_from,
@@ -205,7 +210,7 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 
 	memset(out, 0, sizeof(*out));
 	if (n > LIVE_MAX_HOSTS) {
-		return -1;
+		return -DGR_E_INVAL;
 	}
 	for (i = 0; i < n; i++) {
 		out->index = per[i].index;
@@ -227,11 +232,11 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 		s[i] = &h[i]->lat;
 	}
 	if (union_quantiles(s, lat_from, n, &out->lat, &out->lat_run)) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	out->has_wire = wire != NULL;
 	if (wire && union_quantiles(wire, wire_from, n, &out->wire, &out->wire_run)) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	out->has_arrival = arrival;
 	for (i = 0; arrival && i < n; i++) {

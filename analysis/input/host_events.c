@@ -5,6 +5,7 @@
 
 #include <dgrdma/proto.h>
 #include <dgrdma/stats.h>
+#include <dgrdma/wire.h>
 
 #include "host_events.h"
 
@@ -26,7 +27,7 @@ int ha_init(struct host_analysis *h)
 	memset(h, 0, sizeof(*h));
 	h->tab = calloc(HA_TABLE_SIZE, sizeof(*h->tab));
 	if (!h->tab) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	series_init(&h->lat);
 	series_init(&h->wait);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The conversion of a dgrdma-run/1 run.json (analysis/run_info_v1.c): the only
+ * The conversion of a dgrdma-run/1 run.json (analysis/input/run_info_v1.c): the only
  * place that reads a recorded command line.
  */
 #ifndef DGR_ANALYSIS_RUN_INFO_V1_H

@@ -43,7 +43,7 @@ struct ip_defrag {
 	struct ip_defrag_counts c;
 };
 
-/* Sets up an empty table. Returns 0, or -1 when memory runs out. */
+/* Sets up an empty table. Returns 0, or -DGR_E_NOMEM when memory runs out. */
 int ip_defrag_init(struct ip_defrag *d);
 
 /* Frees the table; the datagrams still incomplete count as given up first. */
@@ -56,8 +56,8 @@ void ip_defrag_finish(struct ip_defrag *d);
  * Feeds a fragment of len bytes at byte offset off of the datagram k, seen at
  * ts; more: the "more fragments" flag. Returns 1 when it completes the
  * datagram, with *out and *out_len the whole payload (valid until the next
- * call); 0 when it is kept; -1 when it is refused (counted in c.bad) or no
- * memory was left.
+ * call); 0 when it is kept; -DGR_E_INVAL when it is refused (counted in c.bad),
+ * -DGR_E_NOMEM when no memory was left for its datagram (counted in c.given_up).
  */
 int ip_defrag_add(struct ip_defrag *d, const struct ip_defrag_key *k, size_t off,
 		  const uint8_t *data, size_t len, bool more, uint64_t ts, const uint8_t **out,

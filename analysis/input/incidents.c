@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dgrdma/wire.h>
+
 #include "cli.h"
 
 #include "incidents.h"
@@ -77,7 +79,8 @@ static int cmp_long(const void *a, const void *b)
 
 /*
  * The incidents' numbers of dir, sorted, into *out (malloc'd). Returns how
- * many, or -1 (errno) when dir cannot be listed.
+ * many, or -DGR_E_SYS or -DGR_E_NOMEM (errno says which) when dir cannot be
+ * listed.
  */
 static int list_incidents(const char *dir, long **out)
 {
@@ -87,7 +90,7 @@ static int list_incidents(const char *dir, long **out)
 	DIR *d = opendir(dir);
 
 	if (!d) {
-		return -1;
+		return -DGR_E_SYS;
 	}
 	while ((de = readdir(d)) != NULL && n < INCIDENTS_MAX) {
 		long k = incident_number(de->d_name);
@@ -102,7 +105,7 @@ static int list_incidents(const char *dir, long **out)
 				free(v);
 				closedir(d);
 				errno = ENOMEM;
-				return -1;
+				return -DGR_E_NOMEM;
 			}
 			v = nv;
 		}
@@ -117,20 +120,21 @@ static int list_incidents(const char *dir, long **out)
 /*
  * Runs self with argv, argv[input] replaced by folder, "--json" put first
  * when add_json; its standard output into *text (malloc'd, NUL-terminated) when
- * text is not NULL, else to ours. Returns its exit status, or -1.
+ * text is not NULL, else to ours. Returns its exit status, -DGR_E_NOMEM, or
+ * -DGR_E_SYS when it could not be run or did not exit.
  */
 static int run_report(const char *self, int argc, char **argv, int input, const char *folder,
 		      bool add_json, char **text)
 {
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	posix_spawn_file_actions_t fa;
-	int fds[2] = { -1, -1 }, status = -1, i;
+	int fds[2] = { -1, -1 }, status = -DGR_E_SYS, i;
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
 	pid_t pid;
 
 	if (!args) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	/* --json first: after a "--" it would be an input */
 	args[0] = argv[0];
@@ -142,7 +146,7 @@ static int run_report(const char *self, int argc, char **argv, int input, const 
 	}
 	if (text && pipe(fds) < 0) {
 		free(args);
-		return -1;
+		return -DGR_E_SYS;
 	}
 	posix_spawn_file_actions_init(&fa);
 	if (text) {
@@ -180,7 +184,7 @@ static int run_report(const char *self, int argc, char **argv, int input, const 
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 	}
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : -DGR_E_SYS;
 out:
 	posix_spawn_file_actions_destroy(&fa);
 	if (fds[0] >= 0) {

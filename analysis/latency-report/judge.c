@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What latency-report's offline report and its live view judge alike: the
+ * run's facts, the tolerable latency, the wire and the trace on one axis,
+ * and the series the verdict is read from.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <dgrdma/host.h>
+
+#include "headroom.h"
+#include "host_events.h"
+#include "join.h"
+#include "report.h"
+#include "vicious.h"
+#include "wire_analysis.h"
+#include "latency-report.h"
+
+/* Whether the options give any of the tolerable latency's facts (latency-report.h). */
+bool lr_facts_from_options(const struct options *o)
+{
+	return o->run.host_buffers || o->run.fpga_buffers || o->run.buffer_size ||
+	       o->run.rate_bytes;
+}
+
+/*
+ * The facts the trace records (dgrdma:stream_config, dgrdma_fpga:stream_config)
+ * into the ones ri does not know: the options and run.json come first. The
+ * FPGA's buffers and rate are the emulator's own when it was traced, else
+ * the buffers the host was told. Returns whether any fact came from the trace.
+ */
+static bool take_trace_facts(const struct host_analysis *ha, struct run_info *ri,
+			     struct report *rep)
+{
+	static const struct ha_facts none;
+	const struct ha_facts *f = ha ? &ha->facts : &none;
+	const uint64_t rate = f->fpga ? f->fpga_rate_sps * DGR_SAMPLE_BYTES : 0;
+	/* fact: in ri (0 unknown); own: the process's own record of it; fill: the trace's best */
+	const struct {
+		const char *what;
+		uint64_t *fact;
+		uint64_t own, fill;
+	} facts[] = {
+		{ "host buffers", &ri->host_buffers, f->host ? f->host_buffers : 0,
+		  f->host ? f->host_buffers : f->fpga_host_buffers },
+		{ "buffer size", &ri->buffer_size, f->host ? f->buffer_size : 0,
+		  f->host ? f->buffer_size : f->fpga_buffer_size },
+		{ "FPGA buffers", &ri->fpga_buffers, f->fpga ? f->fpga_buffers : 0,
+		  f->fpga ? f->fpga_buffers : f->peer_buffers },
+		{ "rate, bytes/s", &ri->rate_bytes, rate, rate },
+	};
+	bool took = false;
+	size_t i;
+
+	rep->n_facts_disagree = 0;
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		if (*facts[i].fact && facts[i].own && *facts[i].fact != facts[i].own) {
+			snprintf(rep->facts_disagree[rep->n_facts_disagree++],
+				 sizeof(rep->facts_disagree[0]),
+				 "%s: %" PRIu64
+				 " given, but the trace's stream_config says %" PRIu64,
+				 facts[i].what, *facts[i].fact, facts[i].own);
+		} else if (!*facts[i].fact && facts[i].fill) {
+			*facts[i].fact = facts[i].fill;
+			took = true;
+		}
+	}
+	return took;
+}
+
+/*
+ * The run's facts (rep->run: the options', then run.json's, then the trace's)
+ * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
+ * estimated (wa). Live and offline call it with what they have read, so that
+ * both judge by the same facts.
+ */
+void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
+		      bool facts_from_run_json, const struct wire_analysis *wa,
+		      const struct host_analysis *ha)
+{
+	static const char *const sources[8] = {
+		"none",	 "options",	      "run.json",	    "options and run.json",
+		"trace", "options and trace", "run.json and trace", "options, run.json and trace",
+	};
+	bool from_trace;
+
+	rep->run = o->run;
+	from_trace = take_trace_facts(ha, &rep->run, rep);
+	rep->tolerable_source = "none";
+	if (o->tolerable_ns) {
+		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] = o->tolerable_ns;
+		rep->tolerable_source = "options";
+	} else if (headroom_tolerable_ns(&rep->run)) {
+		rep->tolerable_ns[WA_RX] = rep->tolerable_ns[WA_TX] =
+		    headroom_tolerable_ns(&rep->run);
+		rep->tolerable_source =
+		    sources[(from_options || (!facts_from_run_json && !from_trace) ? 1 : 0) |
+			    (facts_from_run_json ? 2 : 0) | (from_trace ? 4 : 0)];
+	} else if (wa) {
+		rep->tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa->dir[WA_RX]);
+		rep->tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa->dir[WA_TX]);
+		if (rep->tolerable_ns[WA_RX] || rep->tolerable_ns[WA_TX]) {
+			rep->tolerable_source = "estimated";
+		}
+	}
+	rep->host_tolerable_ns = rep->tolerable_ns[WA_RX];
+}
+
+/*
+ * The verdict: on the wire series with the most doorbells (wa: NULL without a
+ * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
+ * memory runs out.
+ */
+int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha)
+{
+	const struct series *s = NULL;
+	const struct wa_dir_stats *st = NULL;
+	uint64_t tol = 0, span = 0, data = 0;
+	bool tx = false;
+	int d;
+
+	rep->verdict_series = "none";
+	if (wa) {
+		d = wa->lat[WA_TX].n > wa->lat[WA_RX].n ? WA_TX : WA_RX;
+		if (wa->lat[d].n) {
+			s = &wa->lat[d];
+			st = &wa->dir[d];
+			tol = rep->tolerable_ns[d];
+			span = wa->last_ts > wa->first_ts ? wa->last_ts - wa->first_ts : 0;
+			rep->verdict_series = d == WA_TX ? "wire.tx" : "wire.rx";
+			tx = d == WA_TX;
+		}
+		data += wa->dir[WA_RX].transactions + wa->dir[WA_TX].transactions;
+	}
+	if (!s && ha && ha->tx_credit.n > ha->lat.n) {
+		/* a TX trace: sent -> credit back is the buffer's time at the FPGA */
+		s = &ha->tx_credit;
+		tol = rep->tolerable_ns[WA_TX];
+		span = ha->last_ts > ha->first_ts ? ha->last_ts - ha->first_ts : 0;
+		rep->verdict_series = "host.tx";
+		tx = true;
+	}
+	if (!s && ha && ha->lat.n) {
+		/*
+		 * From the kernel's arrival when every doorbell has it: the frame's
+		 * wait for the receive thread is latency the FPGA sees too.
+		 */
+		bool arrival = ha->lat_arrival.n == ha->lat.n;
+
+		s = arrival ? &ha->lat_arrival : &ha->lat;
+		tol = rep->host_tolerable_ns;
+		span = ha->last_ts > ha->first_ts ? ha->last_ts - ha->first_ts : 0;
+		rep->verdict_series = arrival ? "host.rx.latency_from_arrival" : "host.rx";
+	}
+	if (ha) {
+		data += ha->c.txn_complete + ha->c.txn_sent;
+	}
+	return report_verdict(rep, s, span, tol, tx, st, data);
+}
+
+/*
+ * Completes the report of what was read (wa, ha: NULL when absent): the
+ * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
+ * wire and the trace on one axis (into js) and the verdict.
+ * Returns 0, or -1 when memory runs out.
+ */
+int lr_build_report(struct report *rep, const struct options *o, bool from_options,
+		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
+		    struct vicious *vc, struct join_series *js)
+{
+	lr_set_tolerable(rep, o, from_options, facts_from_run_json, wa, ha);
+	if (wa) {
+		vicious_finish(vc, rep->tolerable_ns[WA_RX]);
+		rep->vicious = vc;
+	}
+	rep->wire = wa;
+	rep->host = ha;
+	report_check_apart(rep);
+	if (wa && ha) {
+		struct join_result jr;
+		const struct join_side wire = { .lat = &wa->lat[WA_RX],
+						.txn = &wa->lat_txn[WA_RX] };
+		const struct join_side host = { .lat = &ha->lat,
+						.handed = &ha->lat_handed,
+						.arrival = &ha->arrival,
+						.txn = &ha->lat_txn };
+
+		join_wire_host(&wire, &host, o->join_window_ns, js, &jr);
+		rep->joined = jr.joined;
+		rep->negative_w2s = jr.negative_w2s;
+		rep->negative_s2w = jr.negative_s2w;
+		rep->arrival_offsets = jr.arrival_offsets;
+		rep->trace_arrival_first = jr.trace_arrival_first;
+		rep->wire_to_stack = &js->w2s;
+		rep->stack_to_wire = &js->s2w;
+		rep->arrival_offset = &js->arrival_offset;
+	}
+	return lr_decide(rep, wa, ha);
+}

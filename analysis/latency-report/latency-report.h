@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-report's own parts (analysis/latency-report/): the command line
+ * (options.c), what the offline report and the live view judge alike
+ * (judge.c), the offline pipeline (offline.c), the live view (live_view.c)
+ * and main (main.c), the only one that ends the program.
+ */
+#ifndef LATENCY_REPORT_H
+#define LATENCY_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "advise.h"
+#include "ctf_input.h"
+#include "host_events.h"
+#include "join.h"
+#include "live.h"
+#include "report.h"
+#include "run_info.h"
+#include "vicious.h"
+#include "wire_analysis.h"
+
+#define MAX_INPUTS 4096 /* a ring of capture files given one by one; a folder holds any number */
+
+struct options {
+	bool json;
+	bool brief;		   /* --brief: the summary screen only */
+	bool live;		   /* INPUT is an LTTng live URL, followed as it is written */
+	uint64_t live_interval_ns; /* --live-interval */
+	/* --live-if: the wire too, captured on these interfaces (one per URL, in order) */
+	const char *live_if[LIVE_MAX_HOSTS];
+	const char *live_filter[LIVE_MAX_HOSTS]; /* --live-filter: one for all, or one each */
+	const char *live_pcap[LIVE_MAX_HOSTS];	 /* --live-pcap: the frames captured, saved */
+	unsigned int n_live_if, n_live_filter, n_live_pcap;
+	/* --live-follow: the wire too, from captures being written (one per URL, in order) */
+	const char *live_follow[LIVE_MAX_HOSTS];
+	unsigned int n_live_follow;
+	const char *csv_dir;
+	uint64_t interval_ns;
+	bool progress;
+	struct wa_opts wa;
+	bool path_given; /* --path: run.json's data path is not used */
+	struct run_info run;
+	const char *fpga_counters; /* --fpga-counters FILE */
+	const char *kernel_trace;  /* --kernel-trace DIR */
+	uint64_t tolerable_ns;
+	int64_t trace_offset_ns;
+	uint32_t pids[HA_MAX_PIDS];
+	unsigned int n_pids;
+	uint64_t join_window_ns;
+	bool advise;
+	unsigned int fail_on; /* FAIL_ON_* */
+	struct advise_opts adv;
+	struct ctf_read_opts ctf;
+	const char *inputs[MAX_INPUTS];
+	unsigned int n_inputs;
+};
+
+/* The options' defaults, before lr_parse_args(). */
+void lr_options_init(struct options *o);
+
+/*
+ * Reads the command line into o. Returns 0 to go on, LR_ARGS_DONE when
+ * --help or --version was printed (the program ends with status 0), or -1
+ * after naming the bad argument on stderr.
+ */
+#define LR_ARGS_DONE 1
+int lr_parse_args(int argc, char **argv, struct options *o);
+
+/* Whether the options give any of the tolerable latency's facts. */
+bool lr_facts_from_options(const struct options *o);
+
+/*
+ * The run's facts (rep->run: the options', then run.json's, then the trace's)
+ * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
+ * estimated (wa). Live and offline call it with what they have read, so that
+ * both judge by the same facts.
+ */
+void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
+		      bool facts_from_run_json, const struct wire_analysis *wa,
+		      const struct host_analysis *ha);
+
+/*
+ * The verdict: on the wire series with the most doorbells (wa: NULL without a
+ * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
+ * memory runs out.
+ */
+int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha);
+
+/*
+ * Completes the report of what was read (wa, ha: NULL when absent): the
+ * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
+ * wire and the trace on one axis (into js) and the verdict.
+ * Returns 0, or -1 when memory runs out.
+ */
+int lr_build_report(struct report *rep, const struct options *o, bool from_options,
+		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
+		    struct vicious *vc, struct join_series *js);
+
+/*
+ * latency-report INPUT...: reads the captures, traces and run folders of o
+ * (a flight recorder's folder: each incident; argv: the command line, for
+ * those) and prints the report. Returns the exit status (DGR_EXIT_*).
+ */
+int lr_offline(struct options *o, int argc, char **argv);
+
+/*
+ * latency-report --live URL...: follows the sessions until they end or
+ * SIGINT or SIGTERM, then prints each one's final report. Returns the exit
+ * status.
+ */
+int lr_live(const struct options *o);
+
+#endif
