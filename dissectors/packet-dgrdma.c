@@ -653,8 +653,7 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	ack_count = d.hdr.ack_count;
 	flags = d.hdr.flags;
 
-	/* from the decoded values: cheaper than proto_tree_add_item(), see dgrdma_dissect_message()
-	 */
+	/* from the decoded values: cheaper than proto_tree_add_item() (dgrdma_dissect_message()) */
 	proto_tree_add_uint(tree, hf_src_id, tvb,
 			    pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
 			    sender);
