@@ -36,6 +36,7 @@ G_STATIC_ASSERT(sizeof(void *) != 8 || sizeof(struct dgr_an_msg) == 24);
 
 #define DGR_AN_KEY_DGRDMA 0
 #define DGR_AN_KEY_DCP	  1
+#define DGR_AN_KEY_TAIL	  2 /* packet scope: struct dgr_an_tail */
 
 guint dgr_an_reasm_timeout_ms = 1000;
 
@@ -43,7 +44,7 @@ guint dgr_an_reasm_timeout_ms = 1000;
  * Frames sent by one endpoint of a connection. The sequence tracker, the
  * reassembler and the doorbell matcher are the analysis engine's
  * (analysis/engine/seq_track.c, stack/src/reassembly.c,
- * analysis/doorbell_match.c), the ones latency-report runs; their refs are
+ * analysis/engine/doorbell_match.c), the ones latency-report runs; their refs are
  * pointers to this file's per-frame and per-transaction records.
  */
 struct dgr_an_dir {
@@ -124,18 +125,14 @@ static const char *dgr_an_endpoint(packet_info *pinfo, const address *addr, guin
 }
 
 /*
- * The analysis of the open capture file, malloc'd at its first DG-RDMA frame
- * and freed with the file's scope: the engine's connection table, this
- * file's record of each connection (file scope), and the frame given the last
- * event with that event (a frame's events are added while it is dissected, so
- * appending after the cached last one keeps a frame of hundreds of doorbells
- * linear without a tail pointer in every frame's record).
+ * The analysis of the open capture file, in wmem file scope, made at its
+ * first DG-RDMA frame: the engine's connection table (its own memory, freed
+ * with the file's scope) and this file's record of each connection. Only the
+ * handle to it is static: epan has no per-file slot for a protocol.
  */
 struct dgr_an_state {
 	struct eng_conns table;
 	struct dgr_an_conn *conn[ENG_MAX_CONNS];
-	const struct dgr_an_frame *last_event_fr;
-	struct dgr_an_event *last_event;
 };
 
 static struct dgr_an_state *dgr_an_state;
@@ -146,8 +143,8 @@ static gboolean dgr_an_state_free(wmem_allocator_t *allocator, wmem_cb_event_t e
 	(void)allocator;
 	(void)event;
 	(void)user_data;
+	/* callbacks run before the scope's memory is freed */
 	eng_conns_free(&dgr_an_state->table);
-	g_free(dgr_an_state);
 	dgr_an_state = NULL;
 	return FALSE; /* once: made again at the next file's first frame */
 }
@@ -155,13 +152,15 @@ static gboolean dgr_an_state_free(wmem_allocator_t *allocator, wmem_cb_event_t e
 /* The open file's analysis state, made on first use; NULL when out of memory. */
 static struct dgr_an_state *dgr_an_state_get(void)
 {
+	struct dgr_an_state *st;
+
 	if (!dgr_an_state) {
-		dgr_an_state = g_new0(struct dgr_an_state, 1);
-		if (eng_conns_init(&dgr_an_state->table) < 0) {
-			g_free(dgr_an_state);
-			dgr_an_state = NULL;
+		st = wmem_new0(wmem_file_scope(), struct dgr_an_state);
+		if (eng_conns_init(&st->table) < 0) {
+			wmem_free(wmem_file_scope(), st);
 			return NULL;
 		}
+		dgr_an_state = st;
 		wmem_register_callback(wmem_file_scope(), dgr_an_state_free, NULL);
 	}
 	return dgr_an_state;
@@ -318,31 +317,45 @@ void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 	}
 }
 
-static void dgr_an_event_add(struct dgr_an_frame *fr, enum dgr_an_event_kind kind,
-			     const char *label, const nstime_t *latency)
+/*
+ * The last event of the frame being dissected, kept in packet scope: a
+ * frame's events are added while it is dissected, so appending after it keeps
+ * a frame of hundreds of doorbells linear without a tail pointer in every
+ * frame's record.
+ */
+struct dgr_an_tail {
+	const struct dgr_an_frame *fr;
+	struct dgr_an_event *last;
+};
+
+static void dgr_an_event_add(packet_info *pinfo, struct dgr_an_frame *fr,
+			     enum dgr_an_event_kind kind, const char *label,
+			     const nstime_t *latency)
 {
 	struct dgr_an_event *ev = wmem_new0(wmem_file_scope(), struct dgr_an_event);
 	struct dgr_an_event **end = &fr->events;
+	struct dgr_an_tail *tail = (struct dgr_an_tail *)p_get_proto_data(
+	    pinfo->pool, pinfo, dgr_an_proto, DGR_AN_KEY_TAIL);
 
 	ev->kind = kind;
 	ev->conn_label = label;
 	if (latency) {
 		ev->latency = *latency;
 	}
-	struct dgr_an_state *st = dgr_an_state_get();
-
-	if (st && st->last_event_fr == fr) {
-		end = &st->last_event->next;
+	if (tail && tail->fr == fr) {
+		end = &tail->last->next;
 	} else {
 		while (*end) {
 			end = &(*end)->next;
 		}
 	}
 	*end = ev;
-	if (st) {
-		st->last_event_fr = fr;
-		st->last_event = ev;
+	if (!tail) {
+		tail = wmem_new(pinfo->pool, struct dgr_an_tail);
+		p_add_proto_data(pinfo->pool, pinfo, dgr_an_proto, DGR_AN_KEY_TAIL, tail);
 	}
+	tail->fr = fr;
+	tail->last = ev;
 }
 
 /*
@@ -363,7 +376,7 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 	}
 	res->doorbell_buffer = r.buffer;
 	if (r.kind != DM_MATCHED) {
-		dgr_an_event_add(fr, DGR_AN_EV_ORPHAN, conn->label[!bell_dir], NULL);
+		dgr_an_event_add(pinfo, fr, DGR_AN_EV_ORPHAN, conn->label[!bell_dir], NULL);
 		return;
 	}
 	txn = (struct dgr_an_txn *)(uintptr_t)r.txn_ref;
@@ -373,7 +386,8 @@ static void dgr_an_doorbell(struct dgr_an_conn *conn, guint bell_dir, struct dgr
 	txn->doorbell_latency.secs = (time_t)(r.latency / G_GUINT64_CONSTANT(1000000000));
 	txn->doorbell_latency.nsecs = (int)(r.latency % G_GUINT64_CONSTANT(1000000000));
 	res->answers = txn;
-	dgr_an_event_add(fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir], &txn->doorbell_latency);
+	dgr_an_event_add(pinfo, fr, DGR_AN_EV_DOORBELL, conn->label[!bell_dir],
+			 &txn->doorbell_latency);
 }
 
 /* A transaction the matcher gave up (its doorbell is missing): overtaken in this frame. */
@@ -387,7 +401,7 @@ static void dgr_an_unmatched(struct dgr_an_conn *conn, struct dgr_an_frame *fr, 
 	}
 	older = (struct dgr_an_txn *)(uintptr_t)r->txn_ref;
 	older->overtaken_in = pinfo->num;
-	dgr_an_event_add(fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
+	dgr_an_event_add(pinfo, fr, DGR_AN_EV_UNMATCHED, conn->label[fr->dir], NULL);
 }
 
 /* Appends a message result to the frame; returns where it is stored. */
@@ -461,15 +475,13 @@ static struct eng_reasm *dgr_an_reasm(struct dgr_an_dir *d)
  * (eng_feed_data(), latency-report's sequence); this records it.
  */
 static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-			const struct dgr_an_msg_in *m, guint64 ts, guint32 frame,
-			struct dgr_an_msg *res)
+			const struct dgr_msg *m, guint64 ts, guint32 frame, struct dgr_an_msg *res)
 {
 	struct dgr_an_dir *d = &conn->dir[fr->dir];
 	struct eng_data_result r;
 	struct eng_reasm *reasm;
 	struct dm_matcher *dm;
 	struct dgr_an_txn *txn, *old;
-	struct dgr_msg msg;
 	gboolean finished;
 
 	old = (struct dgr_an_txn *)wmem_map_lookup(d->txns, GUINT_TO_POINTER(m->txn_id));
@@ -481,27 +493,19 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 		txn->txn_id = m->txn_id;
 		txn->flag_addr = m->flag_addr;
 		txn->flag_value = m->flag_value;
-		txn->num_msgs = m->num_msgs;
+		txn->num_msgs = m->num_msgs_in_txn;
 		txn->first_frame = frame;
 	}
 	if (!old) {
 		wmem_map_insert(d->txns, GUINT_TO_POINTER(m->txn_id), txn);
 	}
-	memset(&msg, 0, sizeof(msg));
-	msg.txn_id = m->txn_id;
-	msg.flag_addr = m->flag_addr;
-	msg.flag_value = m->flag_value;
-	msg.num_msgs_in_txn = m->num_msgs;
-	msg.msg_seq = m->msg_seq;
-	msg.data_addr = m->data_addr;
-	msg.data_len = m->data_len;
 	res->txn = old ? old : txn;
 	reasm = dgr_an_reasm(d);
 	dm = dgr_an_matcher(d);
 	if (!reasm || !dm) {
 		return; /* out of memory: not analysed */
 	}
-	eng_feed_data(reasm, dm, &msg, ts, (guint64)(uintptr_t)txn, &r);
+	eng_feed_data(reasm, dm, m, ts, (guint64)(uintptr_t)txn, &r);
 	if (finished) {
 		if (r.kind == ENG_DATA_PARTIAL || r.kind == ENG_DATA_COMPLETE) {
 			/* the engine no longer remembers the id: a new transaction reusing it */
@@ -526,7 +530,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 			done.flag_addr = txn->flag_addr;
 			done.flag_value = txn->flag_value;
 			done.num_msgs = txn->num_msgs;
-			res->inconsistent = dgr_reasm_fragment_check(&done, &msg) != 0;
+			res->inconsistent = dgr_reasm_fragment_check(&done, m) != 0;
 		}
 		return;
 	case ENG_DATA_REFUSED:
@@ -543,7 +547,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 			 * reassembler */
 			txn->flag_addr = m->flag_addr;
 			txn->flag_value = m->flag_value;
-			txn->num_msgs = m->num_msgs;
+			txn->num_msgs = m->num_msgs_in_txn;
 		}
 		txn->msgs_seen++;
 		txn->bytes += m->data_len;
@@ -562,7 +566,7 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 	if (txn->flag_addr == DGR_NO_FLAG) {
 		return; /* a write without flag expects no doorbell */
 	}
-	dgr_an_event_add(fr, DGR_AN_EV_TXN_COMPLETE, conn->label[fr->dir], NULL);
+	dgr_an_event_add(pinfo, fr, DGR_AN_EV_TXN_COMPLETE, conn->label[fr->dir], NULL);
 	if (r.buffer >= 0) {
 		txn->buffer = (guint32)r.buffer;
 	}
@@ -570,10 +574,11 @@ static void dgr_an_data(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packe
 }
 
 static void dgr_an_snap_first(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-			      const struct dgr_an_msg_in *m);
+			      const struct dgr_msg *m);
 
 const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,
-					packet_info *pinfo, const struct dgr_an_msg_in *m)
+					packet_info *pinfo, const struct dgr_msg *m,
+					gboolean is_doorbell)
 {
 	struct dgr_an_msg res;
 
@@ -581,7 +586,7 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 	if (fr->nmsgs == 0) {
 		dgr_an_snap_first(conn, fr, pinfo, m);
 	}
-	if (m->is_doorbell) {
+	if (is_doorbell) {
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, m->flag_addr, &res);
 	} else {
 		dgr_an_data(conn, fr, pinfo, m, dgr_an_ns(&pinfo->abs_ts), pinfo->num, &res);
@@ -589,45 +594,24 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
 	return dgr_an_frame_add_msg(fr, &res);
 }
 
-static void dgr_an_msg_from_in(const struct dgr_an_msg_in *in, struct dgr_msg *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->txn_id = in->txn_id;
-	m->flag_addr = in->flag_addr;
-	m->flag_value = in->flag_value;
-	m->num_msgs_in_txn = in->num_msgs;
-	m->msg_seq = in->msg_seq;
-	m->data_addr = in->data_addr;
-	m->data_len = in->data_len;
-}
-
 /* The first fragment the snap length cut from fr's sender's last frame (snap_cut.h). */
 static void dgr_an_snap_first(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-			      const struct dgr_an_msg_in *m)
+			      const struct dgr_msg *m)
 {
 	struct eng_snap_found f;
-	struct dgr_an_msg_in in;
 	struct dgr_an_msg res;
-	struct dgr_msg msg;
 
-	dgr_an_msg_from_in(m, &msg);
-	if (!eng_snap_cut_first(&conn->dir[fr->dir].snap, &msg, &f) || !f.fragment1) {
+	if (!eng_snap_cut_first(&conn->dir[fr->dir].snap, m, &f) || !f.fragment1) {
 		return;
 	}
-	in = *m;
-	in.msg_seq = f.msg.msg_seq;
-	in.data_len = f.msg.data_len;
 	memset(&res, 0, sizeof(res));
-	dgr_an_data(conn, fr, pinfo, &in, f.ts, (guint32)f.ref, &res);
+	dgr_an_data(conn, fr, pinfo, &f.msg, f.ts, (guint32)f.ref, &res);
 }
 
 void dgr_an_snap_end(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-		     const struct dgr_an_msg_in *last, guint cut_at, guint frame_len)
+		     const struct dgr_msg *last, guint cut_at, guint frame_len)
 {
-	struct dgr_msg msg;
-
-	dgr_an_msg_from_in(last, &msg);
-	eng_snap_cut_end(&conn->dir[fr->dir].snap, &msg, cut_at, frame_len,
+	eng_snap_cut_end(&conn->dir[fr->dir].snap, last, cut_at, frame_len,
 			 dgr_an_ns(&pinfo->abs_ts), pinfo->num);
 }
 
@@ -665,7 +649,7 @@ const struct dgr_an_msg *dgr_an_dcp_doorbell(packet_info *pinfo, guint32 identit
 		dgr_an_doorbell(conn, fr->dir, fr, pinfo, identity, &res);
 	} else {
 		res.no_connection = TRUE;
-		dgr_an_event_add(fr, DGR_AN_EV_DCP_NO_CONN, NULL, NULL);
+		dgr_an_event_add(pinfo, fr, DGR_AN_EV_DCP_NO_CONN, NULL, NULL);
 	}
 	return dgr_an_frame_add_msg(fr, &res);
 }

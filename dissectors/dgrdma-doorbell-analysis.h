@@ -17,6 +17,8 @@
 #include <epan/packet.h>
 #include <epan/wmem_scopes.h>
 
+#include <dgrdma/wire.h>
+
 /*
  * What the analysis shows about a transaction sent by one endpoint to the
  * other. Which fragments arrived is the project's reassembler's job
@@ -141,24 +143,15 @@ gboolean dgr_an_receiver_is_fpga(const struct dgr_an_conn *conn, const struct dg
 void dgr_an_frame_ack(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
 		      guint16 ack_start, guint8 ack_count);
 
-/* Header fields of one message, as the analysis needs them. */
-struct dgr_an_msg_in {
-	guint32 txn_id;
-	guint32 flag_addr;
-	guint32 flag_value;
-	guint16 num_msgs;
-	guint16 msg_seq;
-	guint32 data_addr;
-	guint16 data_len;
-	gboolean is_doorbell; /* see dgrdma_is_doorbell() in packet-dgrdma.c */
-};
-
 /*
- * First pass only: feeds one decoded message (transaction state, doorbell
- * matching) and appends its result to fr->msgs. Returns the result.
+ * First pass only: feeds one message the codec decoded (dgr_frame_decode():
+ * the same decode the tree is built from), is_doorbell by the engine's rule
+ * (eng_is_doorbell()): transaction state, doorbell matching; appends its
+ * result to the frame's. Returns the result.
  */
 const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_frame *fr,
-					packet_info *pinfo, const struct dgr_an_msg_in *m);
+					packet_info *pinfo, const struct dgr_msg *m,
+					gboolean is_doorbell);
 
 /*
  * First pass only: the end of fr's messages the analysis saw; last is the last
@@ -166,7 +159,7 @@ const struct dgr_an_msg *dgr_an_message(struct dgr_an_conn *conn, struct dgr_an_
  * bytes (0: none), frame_len the frame's length on the wire (snap_cut.h).
  */
 void dgr_an_snap_end(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_info *pinfo,
-		     const struct dgr_an_msg_in *last, guint cut_at, guint frame_len);
+		     const struct dgr_msg *last, guint cut_at, guint frame_len);
 
 /*
  * First pass only: a DCP property write recognised as a doorbell; identity

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * DG-RDMA (OpenCPI datagram RDMA) dissector: ethertype 0xF042 and UDP port
- * 18078 (2-byte pad, then the frame). Decodes the frame header and every
- * message with tvb accessors, flags what a receiver would reject, and adds
- * the doorbell analysis (dgrdma-doorbell-analysis.c) as generated fields.
+ * 18078 (2-byte pad, then the frame). Decodes each frame once with the
+ * codec (dgr_frame_decode(): the header, every message with its offset and
+ * the refusal a receiver drops it with), builds the tree from that decode,
+ * flags what a receiver would reject, and feeds the same decode to the
+ * doorbell analysis (dgrdma-doorbell-analysis.c), shown as generated fields.
  * Field abbreviations of the OpenCPI Lua dissector are kept. See
  * docs/dissector.md.
  */
@@ -444,7 +446,7 @@ static void dgrdma_add_msg_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info
  * after it (end: the offset after its data).
  */
 static void dgrdma_snap_end(tvbuff_t *tvb, packet_info *pinfo, struct dgr_an_conn *conn,
-			    struct dgr_an_frame *fr, const struct dgr_an_msg_in *in, guint end,
+			    struct dgr_an_frame *fr, const struct dgr_msg *m, guint end,
 			    gboolean more)
 {
 	guint frame_len = tvb_reported_length(tvb);
@@ -453,28 +455,28 @@ static void dgrdma_snap_end(tvbuff_t *tvb, packet_info *pinfo, struct dgr_an_con
 	    ((end - DGR_FRAME_HDR_LEN + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
 
 	if (!more) {
-		dgr_an_snap_end(conn, fr, pinfo, in, 0, frame_len);
+		dgr_an_snap_end(conn, fr, pinfo, m, 0, frame_len);
 	} else if (tvb_captured_length(tvb) < frame_len &&
 		   next + DGR_MSG_HDR_LEN > tvb_captured_length(tvb)) {
-		dgr_an_snap_end(conn, fr, pinfo, in, next, frame_len);
+		dgr_an_snap_end(conn, fr, pinfo, m, next, frame_len);
 	}
 }
 
 /*
- * Decodes one message at offset (already aligned); returns the offset after
+ * Adds one message the codec decoded (dm, at offset; NULL when the decode
+ * ended before it) to the tree, and to the analysis; returns the offset after
  * it, or -1 when the rest of the frame cannot be decoded. *analysable turns
- * FALSE for a frame a receiver drops (the engine's rule, as in latency-report,
- * dgrdma_frame_acceptable()) and at the first message it would drop: the
- * frame is decoded, not analysed.
+ * FALSE at the first message a receiver refuses (dm->refusal: the engine's
+ * rule, as in latency-report): the frame is decoded, not analysed.
  */
 static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, int offset,
-				  guint index, struct dgr_an_conn *conn, struct dgr_an_frame *fr,
+				  guint index, const struct dgr_decoded_msg *dm,
+				  struct dgr_an_conn *conn, struct dgr_an_frame *fr,
 				  const struct dgr_an_event **queued, gboolean *more,
 				  gboolean *analysable)
 {
 	guint frame_len = tvb_reported_length(tvb);
-	struct dgr_msg m;
-	struct dgr_an_msg_in in;
+	const struct dgr_msg *m;
 	const struct dgr_an_msg *an = NULL;
 	gboolean is_doorbell;
 	proto_tree *mtree;
@@ -489,50 +491,46 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 				       frame_len - (guint)offset, DGR_MSG_HDR_LEN);
 		return -1;
 	}
-	memset(&m, 0, sizeof(m));
-	m.txn_id = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_TXN_ID);
-	m.flag_addr = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_FLAG_ADDR);
-	m.flag_value = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_FLAG_VALUE);
-	m.num_msgs_in_txn = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_NUM_MSGS);
-	m.msg_seq = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_MSG_SEQ);
-	m.data_addr = tvb_get_letohl(tvb, offset + DGR_MSG_OFF_DATA_ADDR);
-	m.data_len = tvb_get_letohs(tvb, offset + DGR_MSG_OFF_DATA_LEN);
-	m.msg_type = tvb_get_guint8(tvb, offset + DGR_MSG_OFF_TYPE);
-	m.has_nextmsg = tvb_get_guint8(tvb, offset + DGR_MSG_OFF_NEXTMSG);
-	m.offset = (size_t)offset;
+	if (!dm || dm->m.offset != (size_t)offset) {
+		/* past the captured bytes: Wireshark's own exception, as reading it would raise */
+		tvb_ensure_bytes_exist(tvb, offset, DGR_MSG_HDR_LEN);
+		return -1;
+	}
+	m = &dm->m;
 
 	/*
-	 * The fields are added from the values read above (the header is in
-	 * the tvb): proto_tree_add_uint() costs two thirds of proto_tree_add_item(),
+	 * The fields are added from the decoded values (the header is in the
+	 * tvb): proto_tree_add_uint() costs two thirds of proto_tree_add_item(),
 	 * which reads and decodes the bytes again.
 	 */
 	mi = proto_tree_add_item(tree, hf_message, tvb, offset, DGR_MSG_HDR_LEN, ENC_NA);
 	mtree = proto_item_add_subtree(mi, ett_message);
-	proto_tree_add_uint(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4, m.txn_id);
+	proto_tree_add_uint(mtree, hf_txnid, tvb, offset + DGR_MSG_OFF_TXN_ID, 4, m->txn_id);
 	proto_tree_add_uint(mtree, hf_flagaddr, tvb, offset + DGR_MSG_OFF_FLAG_ADDR, 4,
-			    m.flag_addr);
-	dgrdma_add_flag_word(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, m.flag_value,
-			     m.flag_value != DGR_NO_FLAG && dgrdma_flag_fields_wanted(mtree));
+			    m->flag_addr);
+	dgrdma_add_flag_word(mtree, tvb, offset + DGR_MSG_OFF_FLAG_VALUE, m->flag_value,
+			     m->flag_value != DGR_NO_FLAG && dgrdma_flag_fields_wanted(mtree));
 	proto_tree_add_uint(mtree, hf_msgsintxn, tvb, offset + DGR_MSG_OFF_NUM_MSGS, 2,
-			    m.num_msgs_in_txn);
-	proto_tree_add_uint(mtree, hf_msgseq, tvb, offset + DGR_MSG_OFF_MSG_SEQ, 2, m.msg_seq);
+			    m->num_msgs_in_txn);
+	proto_tree_add_uint(mtree, hf_msgseq, tvb, offset + DGR_MSG_OFF_MSG_SEQ, 2, m->msg_seq);
 	proto_tree_add_uint(mtree, hf_dataaddr, tvb, offset + DGR_MSG_OFF_DATA_ADDR, 4,
-			    m.data_addr);
-	proto_tree_add_uint(mtree, hf_datalen, tvb, offset + DGR_MSG_OFF_DATA_LEN, 2, m.data_len);
-	ti = proto_tree_add_uint(mtree, hf_type, tvb, offset + DGR_MSG_OFF_TYPE, 1, m.msg_type);
-	if (m.msg_type != 0) {
+			    m->data_addr);
+	proto_tree_add_uint(mtree, hf_datalen, tvb, offset + DGR_MSG_OFF_DATA_LEN, 2, m->data_len);
+	ti = proto_tree_add_uint(mtree, hf_type, tvb, offset + DGR_MSG_OFF_TYPE, 1, m->msg_type);
+	if (m->msg_type != 0) {
 		expert_add_info_format(pinfo, ti, &ei_msg_type, "Unknown message type %u",
-				       m.msg_type);
+				       m->msg_type);
 	}
-	proto_tree_add_uint(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1, m.has_nextmsg);
-	is_doorbell = eng_is_doorbell(&m);
+	proto_tree_add_uint(mtree, hf_nextmsg, tvb, offset + DGR_MSG_OFF_NEXTMSG, 1,
+			    m->has_nextmsg);
+	is_doorbell = eng_is_doorbell(m);
 	if (is_doorbell) {
 		ti = proto_tree_add_boolean(mtree, hf_doorbell, tvb, offset, 0, TRUE);
 		proto_item_set_generated(ti);
-		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m.txn_id);
+		col_append_fstr(pinfo->cinfo, COL_INFO, " Doorbell(%u)", m->txn_id);
 	} else {
-		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m.txn_id, m.msg_seq,
-				dgr_msg_txn_parts(&m));
+		col_append_fstr(pinfo->cinfo, COL_INFO, " Txn(%u %u/%u)", m->txn_id, m->msg_seq,
+				dgr_msg_txn_parts(m));
 	}
 	if (dgrdma_tree_shown(tree)) {
 		/* "Message 1: txn 5 fragment 1/8, 1024 bytes" or "... (doorbell, flag 0x...)" */
@@ -541,54 +539,41 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 		dgrdma_label_str(&l, "Message ");
 		dgrdma_label_uint(&l, index + 1);
 		dgrdma_label_str(&l, ": txn ");
-		dgrdma_label_uint(&l, m.txn_id);
+		dgrdma_label_uint(&l, m->txn_id);
 		if (is_doorbell) {
 			dgrdma_label_str(&l, " (doorbell, flag ");
-			dgrdma_label_hex32(&l, m.flag_addr);
+			dgrdma_label_hex32(&l, m->flag_addr);
 			dgrdma_label_str(&l, ")");
 		} else {
 			dgrdma_label_str(&l, " fragment ");
-			dgrdma_label_uint(&l, m.msg_seq);
+			dgrdma_label_uint(&l, m->msg_seq);
 			dgrdma_label_str(&l, "/");
-			dgrdma_label_uint(&l, dgr_msg_txn_parts(&m));
+			dgrdma_label_uint(&l, dgr_msg_txn_parts(m));
 			dgrdma_label_str(&l, ", ");
-			dgrdma_label_uint(&l, m.data_len);
+			dgrdma_label_uint(&l, m->data_len);
 			dgrdma_label_str(&l, " bytes");
 		}
 		proto_item_set_text(mi, "%s", l.text);
 	}
 	offset += DGR_MSG_HDR_LEN;
-	if ((guint)offset + m.data_len > frame_len) {
+	if ((guint)offset + m->data_len > frame_len) {
 		/* A receiver drops the message: no analysis. */
 		ti = proto_tree_add_item(mtree, hf_payload, tvb, offset, -1, ENC_NA);
 		expert_add_info_format(pinfo, ti, &ei_msg_past_end,
 				       "Message data runs past the end of the frame: data_len %u, "
 				       "%u bytes left",
-				       m.data_len, frame_len - (guint)offset);
+				       m->data_len, frame_len - (guint)offset);
 		return -1;
 	}
-	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m.data_len);
-	dgrdma_validate(pinfo, mi, &m);
+	proto_item_set_len(mi, DGR_MSG_HDR_LEN + m->data_len);
+	dgrdma_validate(pinfo, mi, m);
 	/*
-	 * What the codec refuses (dgr_frame_next_msg: the type, has_nextmsg, the
-	 * padding after the data; dgr_msg_validate) is dropped by a receiver and
-	 * ends the analysis of the frame, as in latency-report.
+	 * What the codec refuses (the type, has_nextmsg, the padding after the
+	 * data, dgr_msg_validate() with the memory size) is dropped by a receiver
+	 * and ends the analysis of the frame, as in latency-report.
 	 */
-	if (m.msg_type != 0 || m.has_nextmsg > 1 || eng_msg_check(&m, pref_mem_size, NULL) < 0) {
+	if (dm->refusal) {
 		*analysable = FALSE;
-	} else if (m.has_nextmsg) {
-		guint end = (guint)offset + m.data_len;
-		guint next =
-		    DGR_FRAME_HDR_LEN +
-		    ((end - DGR_FRAME_HDR_LEN + DGR_MSG_ALIGN - 1) / DGR_MSG_ALIGN) * DGR_MSG_ALIGN;
-		guint i;
-
-		for (i = end; i < next && i < tvb_captured_length(tvb); i++) {
-			if (tvb_get_guint8(tvb, i) != 0) {
-				*analysable = FALSE;
-				break;
-			}
-		}
 	}
 
 	/*
@@ -597,17 +582,9 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 	 */
 	if (pref_analyze && *analysable) {
 		if (conn) {
-			in.txn_id = m.txn_id;
-			in.flag_addr = m.flag_addr;
-			in.flag_value = m.flag_value;
-			in.num_msgs = m.num_msgs_in_txn;
-			in.msg_seq = m.msg_seq;
-			in.data_addr = m.data_addr;
-			in.data_len = m.data_len;
-			in.is_doorbell = is_doorbell;
-			an = dgr_an_message(conn, fr, pinfo, &in);
-			dgrdma_snap_end(tvb, pinfo, conn, fr, &in, (guint)offset + m.data_len,
-					m.has_nextmsg != 0);
+			an = dgr_an_message(conn, fr, pinfo, m, is_doorbell);
+			dgrdma_snap_end(tvb, pinfo, conn, fr, m, (guint)offset + m->data_len,
+					m->has_nextmsg != 0);
 		} else {
 			an = dgr_an_frame_msg(fr, index);
 		}
@@ -616,37 +593,11 @@ static int dgrdma_dissect_message(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 			dgrdma_add_msg_analysis(mtree, tvb, pinfo, mi, an);
 		}
 	}
-	*more = m.has_nextmsg != 0;
-	if (m.data_len) {
-		proto_tree_add_item(mtree, hf_payload, tvb, offset, m.data_len, ENC_NA);
+	*more = m->has_nextmsg != 0;
+	if (m->data_len) {
+		proto_tree_add_item(mtree, hf_payload, tvb, offset, m->data_len, ENC_NA);
 	}
-	return offset + m.data_len;
-}
-
-/*
- * The engine's frame rule, as in latency-report (eng_frame_check()): a receiver
- * drops a frame with one bad message whole, so none of its messages is
- * analysed. A frame cut by the snap length is checked up to its captured end,
- * on a zero-extended copy, as latency-report does.
- */
-static gboolean dgrdma_frame_acceptable(tvbuff_t *tvb)
-{
-	static guint8 snap_copy[65536]; /* zero between calls (eng_snap_extend()) */
-	size_t len = tvb_reported_length(tvb);
-	size_t cap = tvb_captured_length(tvb);
-	const guint8 *bytes = tvb_get_ptr(tvb, 0, (gint)cap);
-	struct dgr_frame f;
-	gboolean ok;
-
-	if (cap < len) {
-		bytes = eng_snap_extend(snap_copy, sizeof(snap_copy), bytes, &cap, &len);
-	}
-	ok = dgr_frame_parse(&f, bytes, len, NULL) == 0 &&
-	     eng_frame_check(&f, cap, pref_mem_size) == 0;
-	if (bytes == snap_copy) {
-		memset(snap_copy, 0, cap);
-	}
-	return ok;
+	return offset + m->data_len;
 }
 
 /* Dissects one DG-RDMA frame filling tvb. Returns the bytes it used. */
@@ -654,6 +605,10 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 				proto_item *top)
 {
 	guint frame_len = tvb_reported_length(tvb);
+	guint captured = tvb_captured_length(tvb);
+	struct dgr_decoded_frame d;
+	struct dgr_decoded_msg *msgs;
+	unsigned int max_msgs;
 	guint16 sender;
 	guint16 receiver;
 	guint16 frame_seq;
@@ -678,16 +633,27 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 		col_set_str(pinfo->cinfo, COL_INFO, "Malformed DG-RDMA frame header");
 		return (int)frame_len;
 	}
-	sender =
-	    tvb_get_letohs(tvb, pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID);
-	receiver =
-	    tvb_get_letohs(tvb, pref_lua_field_order ? DGR_FRAME_OFF_SRC_ID : DGR_FRAME_OFF_DST_ID);
-	frame_seq = tvb_get_letohs(tvb, DGR_FRAME_OFF_SEQ);
-	ack_start = tvb_get_letohs(tvb, DGR_FRAME_OFF_ACK_START);
-	ack_count = tvb_get_guint8(tvb, DGR_FRAME_OFF_ACK_COUNT);
-	flags = tvb_get_guint8(tvb, DGR_FRAME_OFF_FLAGS);
+	/* a header the snap length cut: Wireshark's own exception, as reading it would raise */
+	tvb_ensure_bytes_exist(tvb, 0, DGR_FRAME_HDR_LEN);
+	/*
+	 * The one decode of the frame (the codec's, with the engine's memory
+	 * size: engine/msg_rules.h): the tree and the analysis are built from it.
+	 */
+	if (captured > frame_len) {
+		captured = frame_len;
+	}
+	max_msgs = dgr_frame_max_msgs(captured);
+	msgs = wmem_alloc_array(pinfo->pool, struct dgr_decoded_msg, max_msgs);
+	dgr_frame_decode(&d, tvb_get_ptr(tvb, 0, (gint)captured), frame_len, captured,
+			 pref_mem_size ? pref_mem_size : ENG_ADDR_SPACE, msgs, max_msgs);
+	sender = pref_lua_field_order ? d.hdr.dst_id : d.hdr.src_id;
+	receiver = pref_lua_field_order ? d.hdr.src_id : d.hdr.dst_id;
+	frame_seq = d.hdr.frame_seq;
+	ack_start = d.hdr.ack_start;
+	ack_count = d.hdr.ack_count;
+	flags = d.hdr.flags;
 
-	/* from the values read: cheaper than proto_tree_add_item(), see dgrdma_dissect_message() */
+	/* from the decoded values: cheaper than proto_tree_add_item() (dgrdma_dissect_message()) */
 	proto_tree_add_uint(tree, hf_src_id, tvb,
 			    pref_lua_field_order ? DGR_FRAME_OFF_DST_ID : DGR_FRAME_OFF_SRC_ID, 2,
 			    sender);
@@ -769,7 +735,12 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 					       "it rejects every frame (docs/protocol.md)",
 					       frame_len);
 		}
-		if (conn && flags == DGR_FRAME_FLAG_MSGS && !dgrdma_frame_acceptable(tvb)) {
+		if (conn && flags == DGR_FRAME_FLAG_MSGS && d.refusal) {
+			/*
+			 * The engine's frame rule, as in latency-report: a receiver drops
+			 * a frame with one bad message whole, so none of its messages is
+			 * analysed (a frame the snap length cut: up to its captured end).
+			 */
 			analysable = FALSE;
 		}
 	}
@@ -783,15 +754,12 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 
 		if (aligned > offset) {
 			gint avail = MIN(aligned, (int)frame_len) - offset;
-			gint i;
 
 			ti = proto_tree_add_item(tree, hf_padding, tvb, offset, avail, ENC_NA);
-			for (i = 0; i < avail; i++) {
-				if (tvb_get_guint8(tvb, offset + i) != 0) {
-					expert_add_info(pinfo, ti, &ei_padding);
-					analysable = FALSE;
-					break;
-				}
+			/* the decode checked these bytes: the previous message's gap */
+			if (index > 0 && index <= d.nmsgs && msgs[index - 1].pad_nonzero) {
+				expert_add_info(pinfo, ti, &ei_padding);
+				analysable = FALSE;
 			}
 			if (aligned > (int)frame_len) {
 				expert_add_info_format(pinfo, ti, &ei_msg_hdr_trunc,
@@ -801,8 +769,9 @@ static int dgrdma_dissect_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 			}
 			offset = aligned;
 		}
-		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index, conn, fr, &queued,
-						&more, &analysable);
+		offset = dgrdma_dissect_message(tvb, pinfo, tree, offset, index,
+						index < d.nmsgs ? &msgs[index] : NULL, conn, fr,
+						&queued, &more, &analysable);
 		if (offset < 0) {
 			offset = (int)frame_len;
 			break;

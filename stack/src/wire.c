@@ -245,6 +245,130 @@ int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_len
 	return 0;
 }
 
+/* Reads the 24-byte message header at buf + off into *m. */
+static void msg_hdr_read(const uint8_t *buf, size_t off, struct dgr_msg *m)
+{
+	const uint8_t *p = buf + off;
+
+	m->txn_id = dgr_get_le32(p + DGR_MSG_OFF_TXN_ID);
+	m->flag_addr = dgr_get_le32(p + DGR_MSG_OFF_FLAG_ADDR);
+	m->flag_value = dgr_get_le32(p + DGR_MSG_OFF_FLAG_VALUE);
+	m->num_msgs_in_txn = dgr_get_le16(p + DGR_MSG_OFF_NUM_MSGS);
+	m->msg_seq = dgr_get_le16(p + DGR_MSG_OFF_MSG_SEQ);
+	m->data_addr = dgr_get_le32(p + DGR_MSG_OFF_DATA_ADDR);
+	m->data_len = dgr_get_le16(p + DGR_MSG_OFF_DATA_LEN);
+	m->msg_type = p[DGR_MSG_OFF_TYPE];
+	m->has_nextmsg = p[DGR_MSG_OFF_NEXTMSG];
+	m->offset = off;
+	m->data = NULL;
+}
+
+/* True when a byte of buf[from, to) is not zero. */
+static bool any_nonzero(const uint8_t *buf, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		if (buf[i] != 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* See wire.h. */
+int dgr_frame_decode(struct dgr_decoded_frame *d, const uint8_t *buf, size_t len, size_t captured,
+		     uint64_t mem_size, struct dgr_decoded_msg *msgs, unsigned int max)
+{
+	size_t off = DGR_FRAME_HDR_LEN;
+	bool more;
+
+	if (!d || (!buf && captured > 0) || captured > len || (!msgs && max > 0)) {
+		return -DGR_E_INVAL;
+	}
+	memset(d, 0, sizeof(*d));
+	d->len = len;
+	d->captured = captured;
+	d->msgs = msgs;
+	if (len < DGR_FRAME_HDR_LEN) {
+		d->hdr_err = -DGR_E_TRUNC_FRAME_HDR;
+		d->refusal = d->hdr_err;
+		d->end = DGR_DECODE_END_NO_HEADER;
+		return 0;
+	}
+	if (captured < DGR_FRAME_HDR_LEN) {
+		d->end = DGR_DECODE_END_HEADER_CUT;
+		return 0;
+	}
+	dgr_frame_hdr_read(buf, &d->hdr);
+	if (d->hdr.flags > DGR_FRAME_FLAG_MSGS) {
+		d->hdr_err = -DGR_E_FRAME_FLAGS;
+		d->refusal = d->hdr_err;
+	}
+	more = d->hdr.flags != DGR_FRAME_FLAG_ACK_ONLY;
+	while (more) {
+		struct dgr_decoded_msg *dm;
+		size_t data_end;
+
+		if (captured < len && (off > captured || captured - off < DGR_MSG_HDR_LEN)) {
+			/* the snap length cut it: nothing to check, nothing refused */
+			d->end = DGR_DECODE_END_SNAP_CUT;
+			d->end_off = off;
+			break;
+		}
+		if (off > len || len - off < DGR_MSG_HDR_LEN) {
+			d->end = DGR_DECODE_END_TRUNC_HDR;
+			d->end_off = off;
+			if (!d->refusal) {
+				d->refusal = -DGR_E_TRUNC_MSG_HDR;
+			}
+			break;
+		}
+		if (d->nmsgs == max) {
+			d->end = DGR_DECODE_END_NO_ROOM;
+			d->end_off = off;
+			break;
+		}
+		dm = &msgs[d->nmsgs++];
+		msg_hdr_read(buf, off, &dm->m);
+		dm->refusal = 0;
+		dm->pad_nonzero = false;
+		data_end = off + DGR_MSG_HDR_LEN + dm->m.data_len;
+		if (data_end <= captured) {
+			dm->m.data = buf + off + DGR_MSG_HDR_LEN;
+		}
+		/* the codec's order (dgr_frame_next_msg()), then the receiver's checks */
+		if (dm->m.msg_type != 0) {
+			dm->refusal = -DGR_E_MSG_TYPE;
+		}
+		if (data_end > len) {
+			if (!dm->refusal) {
+				dm->refusal = -DGR_E_MSG_PAST_END;
+			}
+			d->end = DGR_DECODE_END_PAST_END;
+		}
+		if (!dm->refusal && dm->m.has_nextmsg > 1) {
+			dm->refusal = -DGR_E_MSG_TYPE;
+		}
+		more = dm->m.has_nextmsg != 0 && data_end <= len;
+		if (more) {
+			size_t next = align_msg_offset(data_end);
+
+			dm->pad_nonzero =
+			    any_nonzero(buf, data_end, next < captured ? next : captured);
+			if (dm->pad_nonzero && !dm->refusal) {
+				dm->refusal = -DGR_E_PADDING;
+			}
+			off = next;
+		}
+		if (!dm->refusal) {
+			dm->refusal = dgr_msg_validate(&dm->m, mem_size, false, NULL);
+		}
+		if (dm->refusal && !d->refusal) {
+			d->refusal = dm->refusal;
+		}
+	}
+	return (int)d->nmsgs;
+}
+
 /* See wire.h. */
 void dgr_flag_decode(uint32_t value, struct dgr_flag_word *fw)
 {

@@ -7,7 +7,10 @@
 # the analysis feeding the dgrdma,latency tap, extracting header fields
 # (-T fields) and a Lua dissector of the same decode scope
 # (test/dissectors/dgrdma-decode.lua). Best of DGR_BENCH_RUNS (default 3) runs
-# each; ratios against the baseline measured in the same run. Results:
+# each; ratios against the baseline measured in the same run. With
+# DGR_BENCH_BEFORE=FILE (another build's dgrdma.so, e.g. the plugin of the
+# commit before a change), the plugin's rows are also measured with that
+# plugin in the same run, and the ratio of this plugin to it printed. Results:
 # $DGR_BUILD/bench/dissector.txt.
 set -u
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
@@ -18,6 +21,18 @@ MTUS=${DGR_BENCH_MTUS:-1500 9000}
 OUT="$DGR_BUILD/bench/dissector.txt"
 mkdir -p "$DGR_BUILD/bench"
 dissector_setup || exit 1
+
+# ts_before ARGS...: tshark with the DGR_BENCH_BEFORE plugin.
+BEFORE=${DGR_BENCH_BEFORE:-}
+if [ -n "$BEFORE" ]; then
+	mkdir -p "$DT/before/$WS_PLUGIN_VER/epan"
+	cp "$BEFORE" "$DT/before/$WS_PLUGIN_VER/epan/dgrdma.so" || exit 1
+	chmod -R a+rX "$DT/before"
+fi
+ts_before() {
+	(cd "$DT" && "${TS_PREFIX[@]}" env HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/before" \
+		tshark "$@")
+}
 
 # ts_lua ARGS...: tshark without the plugin, with the Lua comparison dissector.
 cp "$DGR_SRC/test/dissectors/dgrdma-decode.lua" "$DT/" && publish "$DT/dgrdma-decode.lua"
@@ -83,6 +98,24 @@ analysis_tree=$(best -Y 'dgrdma.analysis.doorbell_latency')
 	analysis_f=$(best -T fields $(fields dgrdma))
 	lua_f=$(TSF=ts_lua best -T fields $(fields dgrdmalua))
 }
+before_report=""
+if [ -n "$BEFORE" ]; then
+	# shellcheck disable=SC2046
+	{
+		b_decode=$(TSF=ts_before best -o dgrdma.analyze:FALSE)
+		b_analysis=$(TSF=ts_before best)
+		b_decode_f=$(TSF=ts_before best -o dgrdma.analyze:FALSE -T fields $(fields dgrdma))
+		b_analysis_f=$(TSF=ts_before best -T fields $(fields dgrdma))
+		# this plugin again, right after: the pairs share the machine's load
+		a_decode_f=$(best -o dgrdma.analyze:FALSE -T fields $(fields dgrdma))
+		a_analysis_f=$(best -T fields $(fields dgrdma))
+	}
+	before_report="the DGR_BENCH_BEFORE plugin, same capture and run (CPU s; ratio to the baseline; this plugin / before):
+  summary lines, decode only            $b_decode  ratio $(ratio "$b_decode" "$base")  this/before $(ratio "$decode" "$b_decode")
+  summary lines, decode + analysis      $b_analysis  ratio $(ratio "$b_analysis" "$base")  this/before $(ratio "$analysis" "$b_analysis")
+  -T fields, decode only                $b_decode_f  ratio $(ratio "$b_decode_f" "$base_f")  this (again) $a_decode_f  ratio $(ratio "$a_decode_f" "$base_f")  this/before $(ratio "$a_decode_f" "$b_decode_f")
+  -T fields, decode + analysis          $b_analysis_f  ratio $(ratio "$b_analysis_f" "$base_f")  this (again) $a_analysis_f  ratio $(ratio "$a_analysis_f" "$base_f")  this/before $(ratio "$a_analysis_f" "$b_analysis_f")"
+fi
 size=$(stat -c %s "$DT/$cap")
 frames=$("${TS_PREFIX[@]}" capinfos -c -M "$DT/$cap" 2>/dev/null | awk '/Number of packets/ {print $NF}')
 
@@ -125,6 +158,15 @@ if [ "$CG_MB" != 0 ] && command -v valgrind >/dev/null; then
 			$(fields dgrdmalua))
 	}
 	i_lua_f_adj=$((i_lua_f - i_lua_f_start + i_start_f))
+	if [ -n "$BEFORE" ]; then
+		# shellcheck disable=SC2046
+		{
+			ib_decode=$(PLUGINS=before irefs -o dgrdma.analyze:FALSE)
+			ib_analysis=$(PLUGINS=before irefs)
+			ib_decode_f=$(PLUGINS=before irefs -o dgrdma.analyze:FALSE -T fields $(fields dgrdma))
+			ib_analysis_f=$(PLUGINS=before irefs -T fields $(fields dgrdma))
+		}
+	fi
 	perframe() {
 		awk -v a="$1" -v s="$i_start" -v n="$cg_frames" 'BEGIN {printf "%.0f", (a - s) / n}'
 	}
@@ -150,6 +192,14 @@ extracting 8 header fields (-T fields -e ...; start-up $i_start_f removed):
   plugin, decode + analysis (default)   $(perframe_f "$i_analysis_f") per frame  ratio $(cgratio_f "$i_analysis_f" "$i_base_f")
   Lua dissector, same fields            $(perframe_f "$i_lua_f_adj") per frame  ratio $(cgratio_f "$i_lua_f_adj" "$i_base_f")
   Lua / plugin decode + analysis        $(awk -v l="$i_lua_f_adj" -v a="$i_analysis_f" -v s="$i_start_f" 'BEGIN {printf "%.2f", (l - s) / (a - s)}')"
+	if [ -n "$BEFORE" ]; then
+		cg_report="$cg_report
+the DGR_BENCH_BEFORE plugin (same capture, same start-ups removed):
+  decode only                           $(perframe "$ib_decode") per frame  ratio $(cgratio "$ib_decode" "$i_base")
+  decode + analysis                     $(perframe "$ib_analysis") per frame  ratio $(cgratio "$ib_analysis" "$i_base")
+  -T fields, decode only                $(perframe_f "$ib_decode_f") per frame  ratio $(cgratio_f "$ib_decode_f" "$i_base_f")
+  -T fields, decode + analysis          $(perframe_f "$ib_analysis_f") per frame  ratio $(cgratio_f "$ib_analysis_f" "$i_base_f")"
+	fi
 fi
 
 {
@@ -173,6 +223,7 @@ fi
 	echo "  plugin, decode + analysis (default)   $analysis_f  ratio $(ratio "$analysis_f" "$base_f")  net $(net "$analysis_f" "$base_f")"
 	echo "  Lua dissector, same fields            $lua_f  ratio $(ratio "$lua_f" "$base_f")  net $(net "$lua_f" "$base_f" "$startup_lua")"
 	echo "  Lua / plugin decode + analysis        $(ratio "$lua_f" "$analysis_f")  net $(awk -v l="$lua_f" -v a="$analysis_f" -v sl="$startup_lua" -v s="$startup" 'BEGIN {printf "%.2f", (l - sl) / (a - s)}')"
+	[ -n "$before_report" ] && echo "$before_report"
 	[ -n "$cg_report" ] && echo "$cg_report"
 }
 }

@@ -3,16 +3,63 @@
  * libFuzzer harness for every decoder that faces the wire: the DG-RDMA frame
  * parser and message validation (both as raw Ethernet payload and as UDP
  * payload), the reassembler fed with what decodes, and the DCP decoder.
- * The first byte selects the memory size used for address checks.
+ * The first byte selects the memory size used for address checks. The
+ * one-pass decode (dgr_frame_decode()) must give the verdict of the cursor
+ * and, on a copy cut to a snap length taken from the input, read nothing past
+ * the copy.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <dgrdma/dcp.h>
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The receiver's verdict on a frame by the cursor: the first error, as eng_frame_check(). */
+static int cursor_verdict(const uint8_t *buf, size_t len, uint64_t mem, unsigned int *nmsgs)
+{
+	struct dgr_frame f;
+	struct dgr_msg m;
+	int rc = dgr_frame_parse(&f, buf, len, NULL);
+
+	*nmsgs = 0;
+	while (rc == 0 && (rc = dgr_frame_next_msg(&f, &m, NULL)) > 0) {
+		(*nmsgs)++;
+		rc = dgr_msg_validate(&m, mem, false, NULL);
+	}
+	return rc;
+}
+
+static void decode_once(const uint8_t *buf, size_t len, uint64_t mem)
+{
+	unsigned int max = dgr_frame_max_msgs(len);
+	struct dgr_decoded_msg *msgs = malloc(max * sizeof(*msgs));
+	struct dgr_decoded_frame d;
+	unsigned int n;
+	size_t cut;
+	uint8_t *copy;
+
+	if (!msgs) {
+		return;
+	}
+	dgr_frame_decode(&d, buf, len, len, mem, msgs, max);
+	if (d.refusal != cursor_verdict(buf, len, mem, &n) || (d.refusal == 0 && d.nmsgs != n)) {
+		abort(); /* the one-pass decode and the cursor disagree */
+	}
+	/* a snap length from the frame's last byte: only the copy's bytes may be read */
+	cut = len > 0 ? buf[len - 1] % (len + 1) : 0;
+	copy = malloc(cut ? cut : 1);
+	if (copy) {
+		memcpy(copy, buf, cut);
+		dgr_frame_decode(&d, copy, len, cut, mem, msgs, dgr_frame_max_msgs(cut));
+		free(copy);
+	}
+	free(msgs);
+}
 
 static void decode_frame(const uint8_t *buf, size_t len, uint64_t mem, struct dgr_reasm *r)
 {
@@ -57,8 +104,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	decode_frame(data, size, mem, r);
+	decode_once(data, size, mem);
 	if (dgr_udp_unwrap(data, size, &frame, &flen) == 0) {
 		decode_frame(frame, flen, mem, r);
+		decode_once(frame, flen, mem);
 	}
 	dcp_decode(data, size, &p, NULL);
 	if (dgr_reasm_outstanding(r) > 32) {

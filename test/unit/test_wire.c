@@ -552,6 +552,196 @@ static void test_gather(void)
 	       "gather off: the whole buffer");
 }
 
+/*
+ * A frame of three messages: txn 1 (12 data bytes, so a 4-byte gap follows),
+ * txn 2 (16 bytes), txn 3 (a doorbell). Returns its length; *off gets each
+ * message's offset.
+ */
+static size_t three_msg_frame(uint8_t *buf, size_t *off)
+{
+	struct dgr_frame_builder fb;
+	struct dgr_frame_hdr hdr = { .src_id = 1, .dst_id = 2, .frame_seq = 9, .ack_count = 0 };
+	static const uint8_t data[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	struct dgr_msg m = {
+		.flag_addr = 0x1000, .flag_value = 0x21, .num_msgs_in_txn = 1, .msg_seq = 1
+	};
+	unsigned int i;
+
+	memset(buf, 0, 2048);
+	dgr_fb_init(&fb, buf, 2048, &hdr);
+	for (i = 0; i < 3; i++) {
+		m.txn_id = i + 1;
+		m.data_addr = 0x100 * (i + 1);
+		m.data_len = i == 0 ? 12 : i == 1 ? 16 : 0;
+		if (i == 2) {
+			m.num_msgs_in_txn = 0;
+			m.flag_value = DGR_FLAGW_VALID;
+		}
+		off[i] = fb.len == DGR_FRAME_HDR_LEN
+			     ? DGR_FRAME_HDR_LEN
+			     : DGR_FRAME_HDR_LEN + ((fb.len - DGR_FRAME_HDR_LEN + 7) & ~7u);
+		dgr_fb_add(&fb, &m, data, m.data_len);
+	}
+	return dgr_fb_finish(&fb);
+}
+
+/* dgr_frame_decode() of buf[0..len), len bytes captured, no memory size. */
+static int decode_once(struct dgr_decoded_frame *d, struct dgr_decoded_msg *msgs,
+		       const uint8_t *buf, size_t len, size_t captured, uint64_t mem)
+{
+	return dgr_frame_decode(d, buf, len, captured, mem, msgs, dgr_frame_max_msgs(captured));
+}
+
+static void test_frame_decode(void)
+{
+	uint8_t buf[2048];
+	struct dgr_decoded_msg msgs[128];
+	struct dgr_decoded_frame d;
+	size_t off[3], len;
+	bool ok = true;
+	unsigned int i;
+	char err[DGR_ERRBUF_SIZE];
+
+	len = three_msg_frame(buf, off);
+	TAP_EQ_I(decode_once(&d, msgs, buf, len, len, 0), 3, "decode: three messages");
+	for (i = 0; i < 3; i++) {
+		ok &= msgs[i].m.offset == off[i] && msgs[i].refusal == 0 && !msgs[i].pad_nonzero &&
+		      msgs[i].m.txn_id == i + 1 && msgs[i].m.data_addr == 0x100 * (i + 1);
+	}
+	tap_ok(ok && off[1] == 10 + 24 + 16 && off[2] == off[1] + 24 + 16,
+	       "decode: each message at its offset (10, 50, 90), its fields, none refused");
+	tap_ok(d.end == DGR_DECODE_END_LAST && d.refusal == 0 && d.hdr_err == 0 &&
+		   d.hdr.frame_seq == 9 && d.hdr.src_id == 1 && d.hdr.dst_id == 2,
+	       "decode: header, ends at the last message, a receiver takes the frame");
+	tap_ok(msgs[0].m.data == buf + off[0] + 24 && msgs[0].m.data[11] == 12,
+	       "decode: data points into the buffer");
+
+	/* what a reader needs of the codec's rules, refusal by refusal */
+	len = three_msg_frame(buf, off);
+	buf[off[0] + DGR_MSG_OFF_TYPE] = 3;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(d.nmsgs == 3 && msgs[0].refusal == -DGR_E_MSG_TYPE && msgs[1].refusal == 0 &&
+		   d.refusal == -DGR_E_MSG_TYPE,
+	       "decode: msg_type 3 refused, the next messages still decoded, the frame refused");
+	len = three_msg_frame(buf, off);
+	buf[off[1] + DGR_MSG_OFF_NEXTMSG] = 2;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(d.nmsgs == 3 && msgs[0].refusal == 0 && msgs[1].refusal == -DGR_E_MSG_TYPE &&
+		   d.refusal == -DGR_E_MSG_TYPE,
+	       "decode: has_nextmsg 2 refused as the codec does, decoded on");
+	len = three_msg_frame(buf, off);
+	buf[off[0] + 24 + 13] = 0xAA; /* in the gap after txn 1's 12 bytes */
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(d.nmsgs == 3 && msgs[0].pad_nonzero && msgs[0].refusal == -DGR_E_PADDING &&
+		   msgs[1].refusal == 0 && d.refusal == -DGR_E_PADDING,
+	       "decode: non-zero padding after a message's data refuses that message");
+	len = three_msg_frame(buf, off);
+	buf[off[1] + DGR_MSG_OFF_MSG_SEQ] = 2; /* msg_seq 2 of a 1-message transaction */
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(msgs[1].refusal == -DGR_E_NUM_MSGS && d.refusal == -DGR_E_NUM_MSGS,
+	       "decode: msg_seq beyond num_msgs_in_txn refused (dgr_msg_validate)");
+	len = three_msg_frame(buf, off);
+	buf[off[2] + DGR_MSG_OFF_FLAG_ADDR] = 0x02;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(msgs[2].refusal == -DGR_E_ALIGN, "decode: unaligned flag address refused");
+	len = three_msg_frame(buf, off);
+	buf[off[2] + DGR_MSG_OFF_FLAG_VALUE] = 0x20;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(msgs[2].refusal == -DGR_E_FLAG_WORD, "decode: flag word without bit 0 refused");
+	len = three_msg_frame(buf, off);
+	decode_once(&d, msgs, buf, len, len, 0x1004);
+	tap_ok(d.refusal == 0, "decode: memory of 0x1004 bytes holds every address");
+	buf[off[0] + DGR_MSG_OFF_NUM_MSGS] = 2; /* 12 bytes: a non-final fragment of 2 */
+	decode_once(&d, msgs, buf, len, len, 0x1004);
+	tap_ok(msgs[0].m.data_len == 12 && dgr_msg_validate(&msgs[0].m, 0, true, NULL) < 0 &&
+		   msgs[0].refusal == 0,
+	       "decode: the FPGA's fragment-length rule is not a receiver's refusal");
+	decode_once(&d, msgs, buf, len, len, 0x1003);
+	tap_ok(msgs[0].refusal == -DGR_E_ADDR_RANGE && msgs[2].refusal == -DGR_E_ADDR_RANGE &&
+		   d.refusal == -DGR_E_ADDR_RANGE,
+	       "decode: a flag beyond a memory of 0x1003 bytes refused");
+	len = three_msg_frame(buf, off);
+	decode_once(&d, msgs, buf, len - 4, len - 4, 0);
+	tap_ok(d.nmsgs == 2 && d.end == DGR_DECODE_END_TRUNC_HDR && d.end_off == off[2] &&
+		   d.refusal == -DGR_E_TRUNC_MSG_HDR,
+	       "decode: a header the frame's end cuts ends the decode, the frame refused");
+	decode_once(&d, msgs, buf, off[1] + 24 + 8, off[1] + 24 + 8, 0);
+	tap_ok(d.nmsgs == 2 && d.end == DGR_DECODE_END_PAST_END &&
+		   msgs[1].refusal == -DGR_E_MSG_PAST_END && d.refusal == -DGR_E_MSG_PAST_END &&
+		   msgs[1].m.data == NULL,
+	       "decode: data past the frame's end refused, the decode stops there");
+	len = three_msg_frame(buf, off);
+	buf[DGR_FRAME_OFF_FLAGS] = 2;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(d.hdr_err == -DGR_E_FRAME_FLAGS && d.refusal == -DGR_E_FRAME_FLAGS && d.nmsgs == 3,
+	       "decode: frame flags 2 refuse the frame, its messages still decoded");
+	buf[DGR_FRAME_OFF_FLAGS] = 0;
+	decode_once(&d, msgs, buf, len, len, 0);
+	tap_ok(d.nmsgs == 0 && d.end == DGR_DECODE_END_LAST && d.refusal == 0,
+	       "decode: an ACK-only frame has no message");
+	decode_once(&d, msgs, buf, 9, 9, 0);
+	tap_ok(d.end == DGR_DECODE_END_NO_HEADER && d.refusal == -DGR_E_TRUNC_FRAME_HDR,
+	       "decode: 9 bytes: no frame header");
+	TAP_EQ_I(dgr_frame_decode(&d, buf, 60, 8, 0, msgs, 1), 0,
+		 "decode: a frame header the snap length cut: no message");
+	tap_ok(d.end == DGR_DECODE_END_HEADER_CUT && d.refusal == 0,
+	       "decode: ... and nothing refused");
+
+	/* the same verdict as the codec's cursor on its malformed frames */
+	len = one_msg_frame(buf, 16, 1);
+	decode_once(&d, msgs, buf, len, len, 0);
+	TAP_EQ_I(d.refusal, decode_all(buf, len, err),
+		 "decode: has_nextmsg with no next header, as the cursor says");
+	len = one_msg_frame(buf, 16, 0);
+	decode_once(&d, msgs, buf, 20, 20, 0);
+	TAP_EQ_I(d.refusal, decode_all(buf, 20, err),
+		 "decode: a header cut at 20 bytes, as the cursor says");
+
+	/* snap lengths: nothing past the captured bytes is read, checked or refused */
+	len = three_msg_frame(buf, off);
+	buf[off[2] + DGR_MSG_OFF_TYPE] = 7; /* the cut third message is bad */
+	decode_once(&d, msgs, buf, len, off[2] + 10, 0);
+	tap_ok(d.nmsgs == 2 && d.end == DGR_DECODE_END_SNAP_CUT && d.end_off == off[2] &&
+		   d.refusal == 0,
+	       "decode, snap cut inside the third header: two messages, the cut one not refused");
+	decode_once(&d, msgs, buf, len, off[1] + 24 + 4, 0);
+	tap_ok(d.nmsgs == 2 && d.end == DGR_DECODE_END_SNAP_CUT && msgs[1].refusal == 0 &&
+		   msgs[1].m.data == NULL && msgs[1].m.data_len == 16,
+	       "decode, snap cut in the second message's data: its header decoded, data not "
+	       "pointed to");
+	len = three_msg_frame(buf, off);
+	buf[off[0] + DGR_MSG_OFF_NEXTMSG] = 5;
+	decode_once(&d, msgs, buf, len, off[1] + 4, 0);
+	tap_ok(d.nmsgs == 1 && msgs[0].refusal == -DGR_E_MSG_TYPE && d.refusal == -DGR_E_MSG_TYPE,
+	       "decode, snap cut: a bad message within the captured bytes is refused");
+	len = three_msg_frame(buf, off);
+	buf[off[0] + 24 + 14] = 0x55; /* gap byte 2 of 4, past the 13 captured ones */
+	decode_once(&d, msgs, buf, len, off[0] + 24 + 13, 0);
+	tap_ok(d.nmsgs == 1 && !msgs[0].pad_nonzero && msgs[0].refusal == 0 && d.refusal == 0,
+	       "decode, snap cut in the padding: only captured padding is checked");
+	decode_once(&d, msgs, buf, len, off[0] + 24 + 15, 0);
+	tap_ok(msgs[0].pad_nonzero && msgs[0].refusal == -DGR_E_PADDING,
+	       "decode, snap cut after the bad padding byte: refused");
+	len = three_msg_frame(buf, off);
+	decode_once(&d, msgs, buf, len + 100, len, 0);
+	tap_ok(d.nmsgs == 3 && d.end == DGR_DECODE_END_LAST && d.refusal == 0,
+	       "decode, snap cut after the last message: the whole frame");
+
+	/* the caller's array and arguments */
+	len = three_msg_frame(buf, off);
+	TAP_EQ_I(dgr_frame_decode(&d, buf, len, len, 0, msgs, 2), 2,
+		 "decode: room for two messages: two");
+	tap_ok(d.end == DGR_DECODE_END_NO_ROOM && d.end_off == off[2],
+	       "decode: ... and says where it stopped");
+	tap_ok(dgr_frame_max_msgs(len) >= 3 && dgr_frame_max_msgs(0) == 1 &&
+		   dgr_frame_max_msgs(10 + 24 * 5) == 5,
+	       "decode: dgr_frame_max_msgs() bounds a frame's messages");
+	TAP_EQ_I(dgr_frame_decode(&d, buf, 10, 20, 0, msgs, 1), -DGR_E_INVAL,
+		 "decode: captured beyond len is an invalid argument");
+	TAP_EQ_I(dgr_frame_decode(&d, NULL, 10, 10, 0, msgs, 1), -DGR_E_INVAL,
+		 "decode: no buffer is an invalid argument");
+}
+
 int main(void)
 {
 	test_header_round_trip();
@@ -562,6 +752,7 @@ int main(void)
 	test_gather();
 	test_doorbells_coalesced();
 	test_malformed();
+	test_frame_decode();
 	test_error_names();
 	test_seq_diff();
 	return tap_done();

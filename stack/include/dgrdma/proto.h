@@ -2,8 +2,8 @@
 /*
  * Wire constants of DG-RDMA and DCP, shared by every part of dgrdma-tools:
  * the codec (wire.h, dcp.h), the emulator, the analysis tools and the
- * Wireshark dissector (which decodes with tvb accessors but takes its numbers
- * from here). Plain C, no dependencies. See docs/protocol.md.
+ * Wireshark dissector (which decodes with the codec, dgr_frame_decode()).
+ * Plain C, no dependencies. See docs/protocol.md.
  */
 #ifndef DGRDMA_PROTO_H
 #define DGRDMA_PROTO_H

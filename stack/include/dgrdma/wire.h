@@ -143,6 +143,70 @@ int dgr_frame_next_msg(struct dgr_frame *f, struct dgr_msg *m, char *errbuf);
  */
 int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_lengths, char *errbuf);
 
+/*
+ * A frame decoded once (dgr_frame_decode()): its header and every message,
+ * each with where it starts and whether a receiver takes it, so that a
+ * dissector builds its tree and its analysis from one decode.
+ */
+struct dgr_decoded_msg {
+	struct dgr_msg m; /* header fields; m.offset its offset; m.data inside the buffer */
+	int refusal;	  /* 0, or why a receiver drops it: a negative DGR_E_* code */
+	bool pad_nonzero; /* the alignment gap after its data (captured bytes) is not zero */
+};
+
+/* Why a decode stopped after its last message (struct dgr_decoded_frame). */
+enum dgr_decode_end {
+	DGR_DECODE_END_LAST = 0,   /* the last message said no more (or an ACK-only frame) */
+	DGR_DECODE_END_TRUNC_HDR,  /* the next header at end_off is cut by the frame's end */
+	DGR_DECODE_END_PAST_END,   /* the last message's data runs past the frame's end */
+	DGR_DECODE_END_SNAP_CUT,   /* the next header at end_off is past the captured bytes */
+	DGR_DECODE_END_NO_ROOM,	   /* more messages than msgs[] holds */
+	DGR_DECODE_END_NO_HEADER,  /* no frame header: fewer than 10 bytes (hdr_err) */
+	DGR_DECODE_END_HEADER_CUT, /* the frame header is past the captured bytes */
+};
+
+struct dgr_decoded_frame {
+	struct dgr_frame_hdr hdr;
+	int hdr_err;		      /* 0, -DGR_E_TRUNC_FRAME_HDR or -DGR_E_FRAME_FLAGS */
+	size_t len;		      /* the frame's length on the wire */
+	size_t captured;	      /* the bytes the buffer holds (<= len) */
+	struct dgr_decoded_msg *msgs; /* the caller's array */
+	unsigned int nmsgs;	      /* messages decoded into msgs[] */
+	enum dgr_decode_end end;      /* why the decode stopped */
+	size_t end_off;		      /* TRUNC_HDR, SNAP_CUT: where the next header starts */
+	int refusal; /* the frame's: 0 when a receiver takes it (what the capture holds of it) */
+};
+
+/* The most messages a frame of len bytes can hold: the size of dgr_frame_decode()'s msgs[]. */
+static inline unsigned int dgr_frame_max_msgs(size_t len)
+{
+	return len < DGR_FRAME_HDR_LEN + DGR_MSG_HDR_LEN
+		   ? 1u
+		   : (unsigned int)((len - DGR_FRAME_HDR_LEN) / DGR_MSG_HDR_LEN);
+}
+
+/*
+ * Decodes a frame of len bytes on the wire, of which buf holds the first
+ * captured (a capture cut by its snap length holds fewer), into *d: its
+ * header, and every message the structure lets it find (up to max into msgs,
+ * which dgr_frame_max_msgs(captured) always makes enough), in order, with its
+ * offset. A frame with a bad flags byte (hdr_err -DGR_E_FRAME_FLAGS) is
+ * decoded on, as a reader shows it. Each message gets the refusal a receiver
+ * drops it with (dgr_frame_next_msg(): the type, has_nextmsg, data past the
+ * end, non-zero padding after its data; then dgr_msg_validate() with mem_size
+ * and no fragment-length rule); the decode goes on after a refused message
+ * while the frame's structure lets it (it stops after data past the end or at
+ * a header the frame's end cuts). d->refusal is the frame's: the flags byte,
+ * the first message refused, or a header the frame's end cuts; a frame a
+ * receiver takes has 0. Bytes past captured are never read: a message header
+ * beyond them ends the decode (DGR_DECODE_END_SNAP_CUT) and is neither
+ * decoded nor refused, and padding is checked where captured. Returns the
+ * number of messages decoded (>= 0), or -DGR_E_INVAL when buf or d is NULL
+ * (with captured > 0) or captured > len. Never reads outside buf[0..captured).
+ */
+int dgr_frame_decode(struct dgr_decoded_frame *d, const uint8_t *buf, size_t len, size_t captured,
+		     uint64_t mem_size, struct dgr_decoded_msg *msgs, unsigned int max);
+
 /* True when the message is a flag-only transaction (a doorbell). */
 static inline bool dgr_msg_is_flag_only(const struct dgr_msg *m)
 {
