@@ -68,3 +68,31 @@ tp_lttng_teardown() {
 		TP_SESSIOND_PID=""
 	fi
 }
+
+# The set-up the capture suites share (call after tp_isolate): the programs, a work folder, a
+# UDP port pair of this suite's own from BASE (PORT_F for the emulator, PORT_H for the host),
+# and a cleanup on exit that stops what a check left running: SAMPLER_PID (a helper loop),
+# FPGA_PID (the emulator), CAP_PID (dgrdma-capture, which then ends its own recording), then
+# the private session daemon.
+tp_capture_suite() {
+	CAPTURE=$DGR_BUILD/bin/dgrdma-capture
+	DHOST=$DGR_BUILD/bin/dgrdma-host
+	DFPGA=$DGR_BUILD/bin/dgrdma-fpga
+	GEN=$DGR_BUILD/bin/dgrdma-gen
+	LR=$DGR_BUILD/bin/latency-report
+	WORK=$(mktemp -d)
+	PORT_F=$(($1 + $$ % 2000 * 2))
+	PORT_H=$((PORT_F + 1))
+	SAMPLER_PID=""
+	FPGA_PID=""
+	CAP_PID=""
+	trap tp_capture_cleanup EXIT
+}
+
+tp_capture_cleanup() {
+	[ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null
+	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
+	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
+	tp_lttng_teardown
+	rm -rf "$WORK"
+}

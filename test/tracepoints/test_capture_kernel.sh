@@ -20,21 +20,7 @@ set -u
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
-CAPTURE=$DGR_BUILD/bin/dgrdma-capture
-DHOST=$DGR_BUILD/bin/dgrdma-host
-DFPGA=$DGR_BUILD/bin/dgrdma-fpga
-WORK=$(mktemp -d)
-PORT_F=$((32000 + $$ % 2000 * 2))
-PORT_H=$((PORT_F + 1))
-FPGA_PID=""
-CAP_PID=""
-cleanup() {
-	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
-	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
-	tp_lttng_teardown
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+tp_capture_suite 32000
 
 require_built "$DGR_BUILD/bin" dgrdma-capture dgrdma-host dgrdma-fpga
 if [ "$(id -u)" != 0 ] || ! grep -qE '^ *0 +0 +4294967295' /proc/self/uid_map; then

@@ -14,22 +14,7 @@ set -u
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
-CAPTURE=$DGR_BUILD/bin/dgrdma-capture
-DHOST=$DGR_BUILD/bin/dgrdma-host
-DFPGA=$DGR_BUILD/bin/dgrdma-fpga
-LR=$DGR_BUILD/bin/latency-report
-WORK=$(mktemp -d)
-PORT_F=$((30000 + $$ % 2000 * 2))
-PORT_H=$((PORT_F + 1))
-FPGA_PID=""
-CAP_PID=""
-cleanup() {
-	[ -n "$FPGA_PID" ] && kill -KILL "$FPGA_PID" 2>/dev/null
-	[ -n "$CAP_PID" ] && kill -TERM "$CAP_PID" 2>/dev/null && wait "$CAP_PID"
-	tp_lttng_teardown
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+tp_capture_suite 30000
 
 # bad values, named with their range
 out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 0 -- true 2>&1)
