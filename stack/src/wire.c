@@ -127,11 +127,28 @@ int dgr_frame_parse(struct dgr_frame *f, const uint8_t *buf, size_t len, char *e
 	return 0;
 }
 
+/* Reads the 24-byte message header at buf + off into *m. */
+static void msg_hdr_read(const uint8_t *buf, size_t off, struct dgr_msg *m)
+{
+	const uint8_t *p = buf + off;
+
+	m->txn_id = dgr_get_le32(p + DGR_MSG_OFF_TXN_ID);
+	m->flag_addr = dgr_get_le32(p + DGR_MSG_OFF_FLAG_ADDR);
+	m->flag_value = dgr_get_le32(p + DGR_MSG_OFF_FLAG_VALUE);
+	m->num_msgs_in_txn = dgr_get_le16(p + DGR_MSG_OFF_NUM_MSGS);
+	m->msg_seq = dgr_get_le16(p + DGR_MSG_OFF_MSG_SEQ);
+	m->data_addr = dgr_get_le32(p + DGR_MSG_OFF_DATA_ADDR);
+	m->data_len = dgr_get_le16(p + DGR_MSG_OFF_DATA_LEN);
+	m->msg_type = p[DGR_MSG_OFF_TYPE];
+	m->has_nextmsg = p[DGR_MSG_OFF_NEXTMSG];
+	m->offset = off;
+	m->data = NULL;
+}
+
 /* See wire.h. */
 int dgr_frame_next_msg(struct dgr_frame *f, struct dgr_msg *m, char *errbuf)
 {
 	size_t off = f->next_off;
-	const uint8_t *p;
 	size_t data_end;
 
 	if (off == 0) {
@@ -143,18 +160,8 @@ int dgr_frame_next_msg(struct dgr_frame *f, struct dgr_msg *m, char *errbuf)
 			    "message %u header at offset %zu needs %d bytes, frame has %zu",
 			    f->msg_count + 1, off, DGR_MSG_HDR_LEN, f->len);
 	}
-	p = f->buf + off;
-	m->txn_id = dgr_get_le32(p + DGR_MSG_OFF_TXN_ID);
-	m->flag_addr = dgr_get_le32(p + DGR_MSG_OFF_FLAG_ADDR);
-	m->flag_value = dgr_get_le32(p + DGR_MSG_OFF_FLAG_VALUE);
-	m->num_msgs_in_txn = dgr_get_le16(p + DGR_MSG_OFF_NUM_MSGS);
-	m->msg_seq = dgr_get_le16(p + DGR_MSG_OFF_MSG_SEQ);
-	m->data_addr = dgr_get_le32(p + DGR_MSG_OFF_DATA_ADDR);
-	m->data_len = dgr_get_le16(p + DGR_MSG_OFF_DATA_LEN);
-	m->msg_type = p[DGR_MSG_OFF_TYPE];
-	m->has_nextmsg = p[DGR_MSG_OFF_NEXTMSG];
-	m->offset = off;
-	m->data = p + DGR_MSG_HDR_LEN;
+	msg_hdr_read(f->buf, off, m);
+	m->data = f->buf + off + DGR_MSG_HDR_LEN;
 
 	if (m->msg_type != 0) {
 		return fail(errbuf, DGR_E_MSG_TYPE, "msg_type %u at offset %zu", m->msg_type,
@@ -243,24 +250,6 @@ int dgr_msg_validate(const struct dgr_msg *m, uint64_t mem_size, bool strict_len
 		}
 	}
 	return 0;
-}
-
-/* Reads the 24-byte message header at buf + off into *m. */
-static void msg_hdr_read(const uint8_t *buf, size_t off, struct dgr_msg *m)
-{
-	const uint8_t *p = buf + off;
-
-	m->txn_id = dgr_get_le32(p + DGR_MSG_OFF_TXN_ID);
-	m->flag_addr = dgr_get_le32(p + DGR_MSG_OFF_FLAG_ADDR);
-	m->flag_value = dgr_get_le32(p + DGR_MSG_OFF_FLAG_VALUE);
-	m->num_msgs_in_txn = dgr_get_le16(p + DGR_MSG_OFF_NUM_MSGS);
-	m->msg_seq = dgr_get_le16(p + DGR_MSG_OFF_MSG_SEQ);
-	m->data_addr = dgr_get_le32(p + DGR_MSG_OFF_DATA_ADDR);
-	m->data_len = dgr_get_le16(p + DGR_MSG_OFF_DATA_LEN);
-	m->msg_type = p[DGR_MSG_OFF_TYPE];
-	m->has_nextmsg = p[DGR_MSG_OFF_NEXTMSG];
-	m->offset = off;
-	m->data = NULL;
 }
 
 /* True when a byte of buf[from, to) is not zero. */
