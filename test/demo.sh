@@ -84,25 +84,16 @@ trap 'exit 143' TERM
 
 # wait_status PID: waits for the background process PID to end; its exit status goes to
 # WAIT_RC (not printed: a command substitution is a subshell, which cannot wait for PID).
-# wait returns early, above 128, when a trapped signal (Ctrl-C) arrives: then it waits again
-# while PID lives; if PID ended meanwhile, its status is still unreported and a second wait
-# returns it (127: there was none, the status above 128 was PID's own).
+# Polled, not one long wait: a Ctrl-C trap that interrupts wait can lose the status of a child
+# ending at that moment (bash 5.2 gave -1 for an emulator that had ended cleanly, in a CI run).
+# A Ctrl-C stops the sleep at once; the trap runs, and the loop goes on.
 wait_status() {
-	local rc again
+	local rc=0
 
-	while true; do
-		rc=0
-		wait "$1" || rc=$?
-		if [ "$rc" -le 128 ]; then
-			break
-		fi
-		if ! kill -0 "$1" 2>/dev/null; then
-			again=0
-			wait "$1" 2>/dev/null || again=$?
-			[ "$again" != 127 ] && rc=$again
-			break
-		fi
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 0.1 || true
 	done
+	wait "$1" || rc=$?
 	WAIT_RC=$rc
 }
 
