@@ -96,3 +96,18 @@ tp_capture_cleanup() {
 	tp_lttng_teardown
 	rm -rf "$WORK"
 }
+
+# What a suite that records a run on lo needs: a session daemon it may use and dumpcap's rights
+# on lo. When either is missing: the reason as a skip, and the suite ends (exit 0).
+tp_capture_require() {
+	if ! tp_lttng_setup; then
+		skip "$TP_LTTNG_WHY"
+		done_testing
+		exit 0
+	fi
+	if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
+		skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
+		done_testing
+		exit 0
+	fi
+}

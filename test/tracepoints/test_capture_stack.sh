@@ -18,16 +18,7 @@ if [ ! -x "$DHOST" ] || [ ! -x "$DFPGA" ]; then
 	done_testing
 	exit 0
 fi
-if ! tp_lttng_setup; then
-	skip "$TP_LTTNG_WHY"
-	done_testing
-	exit 0
-fi
-if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
-	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
-	done_testing
-	exit 0
-fi
+tp_capture_require
 
 RUN=$WORK/run
 # A background job of a script ignores SIGINT; restore it so that cleanup can stop the run.

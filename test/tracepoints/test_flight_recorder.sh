@@ -34,16 +34,7 @@ if ! command -v inotifywait >/dev/null; then
 	done_testing
 	exit 0
 fi
-if ! tp_lttng_setup; then
-	skip "$TP_LTTNG_WHY"
-	done_testing
-	exit 0
-fi
-if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
-	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
-	done_testing
-	exit 0
-fi
+tp_capture_require
 
 RUN=$WORK/fr
 # wait_for WHAT TEST...: until the test holds (at most 60 s); false when it never did
