@@ -20,7 +20,8 @@
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
 # behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
 # suites run one at a time after the others. A suite with the line "# make check: alone"
-# runs by itself at the end. Suites must not depend on timing luck: they run beside others.
+# runs by itself at the end (isolated when it can be): one whose checks name every task that
+# disturbed it (the stall-cause scenario), where another suite's would be among them. Suites must not depend on timing luck: they run beside others.
 # Each suite's line gives its time and its CPU (user+system); the slowest are listed at the end,
 # with the CPU of all.
 set -u
@@ -210,7 +211,7 @@ while [ "${#running[@]}" -gt 0 ]; do
 	reap
 done
 for suite in "${alone[@]}"; do
-	run_suite "$suite" "$(log_of "$suite")" 0
+	run_suite "$suite" "$(log_of "$suite")" "$isolate"
 	report "$suite" "$(log_of "$suite")"
 done
 

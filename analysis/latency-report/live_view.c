@@ -573,6 +573,7 @@ int lr_live(const struct options *o)
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct ctf_live_opts lo = { 0 };
 	struct sigaction sa, old_int, old_term;
+	bool handlers_set = false;
 	struct report facts;
 	struct live_view *v = calloc(1, sizeof(*v));
 	unsigned int i;
@@ -631,15 +632,19 @@ int lr_live(const struct options *o)
 		lo.extra_fds[lo.n_extra++] = pcap_input_follow_fd(v->hosts[0].follow);
 	}
 	lo.on_extra = lo.n_extra ? live_capture : NULL;
-	/* no SA_RESTART: the reader's poll returns at once and sees the flag */
+	/*
+	 * No SA_RESTART: the reader's poll returns at once and sees the flag.
+	 * Kept until the report is out: a Ctrl-C just after the session ended
+	 * must not lose the final report (the default action would end the
+	 * process with the report still in stdout's buffer).
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	handlers_set = true;
 	rc = ctf_input_live(o->inputs, hs, v->n, &o->ctf, &lo, errbuf);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	if (rc == 0 && v->hosts[0].cap) {
 		/* the frames that came before the sessions' end */
 		rc = live_capture(v, errbuf);
@@ -711,5 +716,9 @@ out:
 		free(v->hosts);
 	}
 	free(v);
+	if (handlers_set) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
 	return ret;
 }

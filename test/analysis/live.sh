@@ -138,7 +138,8 @@ if start_run text; then
 	timeout 30 "$LR" --live "$relay/host/$(uname -n)/no-such-session" >/dev/null 2>"$WORK/nosess.err"
 	check_eq "$? $(grep -c "has no session no-such-session of host $(uname -n) (it has: $(uname -n)/dgrdma-capture-" "$WORK/nosess.err")" \
 		"2 1" "a session the relayd does not have: exit 2, the sessions it has named"
-	stream text 3 &
+	# long enough to be streaming at the Ctrl-C however slow the machine; stopped after it
+	stream text 60 &
 	spid=$!
 	# the command runs once the first viewer is attached (--live-wait)
 	for ((n = 0; n < 600; n++)); do
@@ -160,6 +161,8 @@ if start_run text; then
 		"$(grep -c '^interval [0-9]* (' "$WORK/text.out") 1 1" \
 		"the text view: interval lines, then the report on the run so far"
 	check_eq "$(grep -c $'\e' "$WORK/text.out")" 0 "piped, the view is plain lines (no terminal escapes)"
+	# the emulator (a child of the stream's subshell, or that subshell itself) ends its run
+	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
 	wait "$spid"
 	wait "$CAP_PID"
 	CAP_PID=""

@@ -3,9 +3,11 @@
 # Scenario "stall-cause" (issue 33, item 5): real stalls with real causes, each run recorded by
 # dgrdma-capture (the stack's UST trace) and by perf (the kernel's sched, irq, block and
 # writeback events, converted to CTF), and latency-report --kernel-trace must name the cause:
-#   busy     a SCHED_FIFO busy loop (bash) for 300 ms on CPU 0, where the stack's threads are
-#            pinned (--cpu 0; the emulator runs on CPU 1): "higher-priority-task", bash on CPU 0;
-#   stopped  dgrdma-host SIGSTOPped for 300 ms mid-stream: "stopped, no kernel cause";
+#   busy     a SCHED_FIFO busy loop (bash) on CPU 0, where the stack's threads are pinned
+#            (--cpu 0; the emulator runs on CPU 1), until 300 ms after a frame arrived
+#            meanwhile: "higher-priority-task", bash on CPU 0;
+#   stopped  dgrdma-host SIGSTOPped mid-stream, until 300 ms after a frame arrived meanwhile:
+#            "stopped, no kernel cause";
 #   writer   a disk writer (dd, 256 MiB with fsync to a file on the block device under
 #            $DGR_BUILD, not tmpfs) pinned to CPU 0, the kernel's flusher workqueue held to CPU 0
 #            and vm.dirty_background_bytes lowered to 1 MiB for the run (both restored):
@@ -18,7 +20,9 @@
 # Asserts causes and counts, never times. Needs root (perf -a, chrt), perf and 2 CPUs.
 # STALL_CAUSE_RUNS="writer flood" runs only those (default: all; the bad-kernel-trace checks
 # come with busy).
-# make check: slow
+# Runs alone (every stall of the run is named, and another suite's tasks would be among them:
+# their dumpcap, allocating its buffer, once held CPU 0 or 1 for 1.9 s).
+# make check: alone
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init stall-cause "$@"
 
@@ -85,17 +89,42 @@ stream_flowing() {
 	return 1
 }
 
+# hold_past_a_frame PID: from CPU 1, waits until a frame reached the network namespace of PID
+# (the host) after the call (at most 10 s), then 300 ms more: the disturbance that calls it
+# lasts that long. A stall needs a frame that waits: on a busy machine the emulator itself may
+# be held (once another suite's dumpcap, allocating its 512 MiB buffer, kept CPU 1 for 1.9 s,
+# and a fixed 300 ms SIGSTOP fell where nothing arrived: no stall at all).
+hold_past_a_frame() {
+	taskset -c 1 bash -c '
+		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" "/proc/$1/net/dev"; }
+		start=$(frames "$1")
+		for _ in $(seq 1000); do
+			if [ "$(frames "$1")" -gt "$start" ]; then
+				sleep 0.3
+				exit 0
+			fi
+			sleep 0.01
+		done
+		exit 1' hold_past_a_frame "$1"
+}
+
 busy() {
 	stream_flowing || return
-	# timeout runs at a higher real-time priority on any CPU: the burst ends in any case
-	chrt -f 51 timeout 0.3 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done'
+	local pid loop
+	pid=$(cat "$SCN_OUT/busy.ready")
+	# timeout runs at a higher real-time priority on any CPU: the burst ends in any case (12 s)
+	chrt -f 51 timeout 12 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done' &
+	loop=$!
+	hold_past_a_frame "$pid" || diag "busy: no frame arrived in 10 s of the busy loop"
+	kill "$loop" 2>/dev/null
+	wait "$loop"
 }
 stop_host() {
 	stream_flowing || return
 	local pid
 	pid=$(cat "$SCN_OUT/stopped.ready")
 	kill -STOP "$pid"
-	sleep 0.3 # the length of the disturbance itself
+	hold_past_a_frame "$pid" || diag "stopped: no frame arrived in 10 s of the stop"
 	kill -CONT "$pid"
 }
 
