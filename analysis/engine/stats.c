@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <dgrdma/stats.h>
+#include <dgrdma/wire.h>
 
 #include "loglin_hist.h"
 #include "stats.h"
@@ -41,7 +42,7 @@ void series_free(struct series *s)
 	series_init(s);
 }
 
-/* Writes n bytes at the file's end; -1 when it cannot (the file is then not used again). */
+/* Writes n bytes at the file's end. Returns 0, or -DGR_E_SYS (the file is then not used again). */
 static int write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
@@ -53,7 +54,7 @@ static int write_all(int fd, const void *buf, size_t n)
 			continue;
 		}
 		if (w <= 0) {
-			return -1;
+			return -DGR_E_SYS;
 		}
 		p += w;
 		n -= (size_t)w;
@@ -61,13 +62,14 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* Moves the samples in memory to the series' file. Returns 0, or -1 (they stay in memory). */
+/* Moves the samples in memory to the series' file. Returns 0, or -DGR_E_SYS (they stay in memory).
+ */
 static int spill(struct series *s)
 {
 	size_t in_mem = s->n - s->n_spilled;
 
 	if (s->spill_failed) {
-		return -1;
+		return -DGR_E_SYS;
 	}
 	if (!s->spilling) {
 		const char *dir = getenv("TMPDIR");
@@ -77,19 +79,19 @@ static int spill(struct series *s)
 
 		if (n < 0 || (size_t)n >= sizeof(path)) {
 			s->spill_failed = true;
-			return -1;
+			return -DGR_E_SYS;
 		}
 		s->spill_fd = mkostemp(path, O_CLOEXEC);
 		if (s->spill_fd < 0) {
 			s->spill_failed = true;
-			return -1;
+			return -DGR_E_SYS;
 		}
 		unlink(path);
 		s->spilling = true;
 	}
 	if (write_all(s->spill_fd, s->s, in_mem * sizeof(*s->s))) {
 		s->spill_failed = true;
-		return -1;
+		return -DGR_E_SYS;
 	}
 	s->n_spilled = s->n;
 	return 0;
@@ -104,7 +106,7 @@ int series_add(struct series *s, uint64_t t, uint64_t value)
 		struct sample *n = realloc(s->s, cap * sizeof(*n));
 
 		if (!n) {
-			return -1;
+			return -DGR_E_NOMEM;
 		}
 		s->s = n;
 		s->cap = cap;
@@ -214,7 +216,8 @@ static void radix_sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 /*
  * The percentiles pm[0..k) (per mille) and the max of the n samples from
  * sample from on: sorted up to the exact limit, else from the log-linear
- * histogram (*from_hist set). Returns 0, or -1 (memory, or the file unread).
+ * histogram (*from_hist set). Returns 0, -DGR_E_NOMEM, or -DGR_E_SYS (the
+ * series' file unread).
  */
 static int percentiles(const struct series *s, size_t from, size_t n, const unsigned int *pm,
 		       unsigned int k, uint64_t *out, uint64_t *max, bool *from_hist)
@@ -225,7 +228,7 @@ static int percentiles(const struct series *s, size_t from, size_t n, const unsi
 	struct loglin_hist h = { 0 };
 	size_t i = 0;
 	unsigned int j;
-	int ret = -1;
+	int ret = -DGR_E_NOMEM;
 
 	*from_hist = n > exact_limit;
 	if (*from_hist ? llh_init(&h) != 0 : (v = malloc(2 * n * sizeof(*v))) == NULL) {
@@ -241,6 +244,7 @@ static int percentiles(const struct series *s, size_t from, size_t n, const unsi
 		i++;
 	}
 	if (i < n) {
+		ret = -DGR_E_SYS; /* the series' file could not be read back */
 		goto out;
 	}
 	if (v) {
@@ -267,14 +271,16 @@ int series_quantiles(const struct series *s, size_t from, size_t to, struct quan
 	static const unsigned int pm[] = { 500, 990, 999 };
 	size_t n = to > from && to <= s->n ? to - from : 0;
 	uint64_t p[3];
+	int rc;
 
 	memset(q, 0, sizeof(*q));
 	if (n == 0) {
 		return 0;
 	}
-	if (percentiles(s, from, n, pm, 3, p, &q->max, &q->from_histogram)) {
+	rc = percentiles(s, from, n, pm, 3, p, &q->max, &q->from_histogram);
+	if (rc) {
 		memset(q, 0, sizeof(*q));
-		return -1;
+		return rc;
 	}
 	q->count = n;
 	q->p50 = p[0];
@@ -309,7 +315,7 @@ void series_histogram(const struct series *s, size_t from, size_t to, uint64_t *
 /*
  * Walks every sample once: count, min, max, mean, log2 bins, the count above
  * tol and the union length of the intervals [t + tol, t + value] where
- * value > tol. Returns 0, or -1 when the file cannot be read.
+ * value > tol. Returns 0, or -DGR_E_SYS when the file cannot be read.
  */
 static int exact_parts(const struct series *s, uint64_t tol, struct summary *out,
 		       uint64_t *time_above)
@@ -356,7 +362,7 @@ static int exact_parts(const struct series *s, uint64_t tol, struct summary *out
 		total += ce - cs;
 	}
 	if (c.err) {
-		return -1;
+		return -DGR_E_SYS;
 	}
 	out->mean = sum / (double)out->count;
 	*time_above = total;
@@ -368,16 +374,20 @@ int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerabl
 {
 	static const unsigned int pm[] = { 500, 900, 990, 999 };
 	uint64_t p[4], max, above = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->tolerable_ns = tolerable_ns;
 	if (s->n == 0) {
 		return 0;
 	}
-	if (percentiles(s, 0, s->n, pm, 4, p, &max, &out->from_histogram) ||
-	    exact_parts(s, tolerable_ns, out, &above)) {
+	rc = percentiles(s, 0, s->n, pm, 4, p, &max, &out->from_histogram);
+	if (rc == 0) {
+		rc = exact_parts(s, tolerable_ns, out, &above);
+	}
+	if (rc) {
 		memset(out, 0, sizeof(*out));
-		return -1;
+		return rc;
 	}
 	out->p50 = p[0];
 	out->p90 = p[1];

@@ -82,14 +82,14 @@ uint64_t stats_exact_limit(void);
 
 void series_init(struct series *s);
 void series_free(struct series *s);
-/* Appends a sample. Returns 0, or -1 when memory runs out (the sample is lost). */
+/* Appends a sample. Returns 0, or -DGR_E_NOMEM when memory runs out (the sample is lost). */
 int series_add(struct series *s, uint64_t t, uint64_t value);
 /* A cursor at sample from of s (at the end when from >= s->n). */
 void series_cursor_init(struct series_cursor *c, const struct series *s, size_t from);
 /*
  * Copies the cursor's sample into *out and moves on. Returns true, or false
  * at the end, or when the file cannot be read (c->err is then -errno, and
- * callers that return a status fail with -1).
+ * callers that return a status fail with -DGR_E_SYS).
  */
 bool series_next(struct series_cursor *c, struct sample *out);
 
@@ -101,8 +101,8 @@ struct quantiles {
 
 /*
  * Fills *q for the samples s->s[from..to) (all 0 when the range is empty),
- * with the ranks series_summarise uses. Returns 0, or -1 when memory for
- * sorting runs out.
+ * with the ranks series_summarise uses. Returns 0, -DGR_E_NOMEM when memory
+ * for sorting runs out, or -DGR_E_SYS when the series' file cannot be read.
  */
 int series_quantiles(const struct series *s, size_t from, size_t to, struct quantiles *q);
 
@@ -115,7 +115,8 @@ void series_histogram(const struct series *s, size_t from, size_t to, uint64_t *
 /*
  * Computes the summary of a series. span_ns is the run's duration (for the
  * time-above fraction); tolerable_ns 0 leaves those fields at 0.
- * Returns 0, or -1 when memory for sorting runs out.
+ * Returns 0, -DGR_E_NOMEM when memory for sorting runs out, or -DGR_E_SYS
+ * when the series' file cannot be read.
  */
 int series_summarise(const struct series *s, uint64_t span_ns, uint64_t tolerable_ns,
 		     struct summary *out);

@@ -110,8 +110,8 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 
 /*
  * The verdict: on the wire series with the most doorbells (wa: NULL without a
- * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
- * memory runs out.
+ * capture), else the host's (ha: NULL without a trace). Returns 0,
+ * -DGR_E_NOMEM or -DGR_E_SYS (report_verdict()'s codes).
  */
 int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha)
 {
@@ -164,7 +164,7 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct h
  * Completes the report of what was read (wa, ha: NULL when absent): the
  * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
  * wire and the trace on one axis (into js) and the verdict.
- * Returns 0, or -1 when memory runs out.
+ * Returns 0 or lr_decide()'s negative code.
  */
 int lr_build_report(struct report *rep, const struct options *o, bool from_options,
 		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
@@ -198,4 +198,13 @@ int lr_build_report(struct report *rep, const struct options *o, bool from_optio
 		rep->arrival_offset = &js->arrival_offset;
 	}
 	return lr_decide(rep, wa, ha);
+}
+
+/* Returns the message of a negative code of the report's computation. */
+const char *lr_report_error(int rc)
+{
+	if (rc == -DGR_E_SYS) {
+		return "a series' temporary file (under TMPDIR) could not be read back";
+	}
+	return "out of memory";
 }

@@ -83,8 +83,9 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 
 /*
  * The verdict: on the wire series with the most doorbells (wa: NULL without a
- * capture), else the host's (ha: NULL without a trace). Returns 0, or -1 when
- * memory runs out.
+ * capture), else the host's (ha: NULL without a trace). Returns 0,
+ * -DGR_E_NOMEM when memory runs out, or -DGR_E_SYS when a series' temporary
+ * file cannot be read back (lr_report_error() says which).
  */
 int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha);
 
@@ -92,11 +93,14 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct h
  * Completes the report of what was read (wa, ha: NULL when absent): the
  * tolerable latency, the vicious cycle (vc, fed from wa's transactions), the
  * wire and the trace on one axis (into js) and the verdict.
- * Returns 0, or -1 when memory runs out.
+ * Returns 0 or lr_decide()'s negative code.
  */
 int lr_build_report(struct report *rep, const struct options *o, bool from_options,
 		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
 		    struct vicious *vc, struct join_series *js);
+
+/* What a negative code of the report's computation (lr_decide, report_print) means. */
+const char *lr_report_error(int rc);
 
 /*
  * latency-report INPUT...: reads the captures, traces and run folders of o

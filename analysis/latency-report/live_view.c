@@ -460,20 +460,21 @@ static int live_tick(void *ctx, char *errbuf)
 /*
  * The final report of one followed session, as latency-report prints it
  * offline (many: several sessions, each named). Returns the exit status it
- * calls for, or -1 with errbuf filled.
+ * calls for, or a negative DGR_E_* code with errbuf filled.
  */
 static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
 	struct dgr_pr pr;
+	int rc;
 
 	if (h->wa_on) {
 		wa_finish(&h->wa);
 	}
 	h->rep.so_far = false;
-	if (lr_build_report(&h->rep, o, lr_facts_from_options(o), false, h->wa_on ? &h->wa : NULL,
-			    &h->ha, &h->vc, &h->js)) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		return -1;
+	rc = lr_build_report(&h->rep, o, lr_facts_from_options(o), false, h->wa_on ? &h->wa : NULL,
+			     &h->ha, &h->vc, &h->js);
+	if (rc) {
+		return dgr_errbuf_set(errbuf, -rc, "%s", lr_report_error(rc));
 	}
 	if (o->json) {
 		/* JSON Lines: the final reports are the last lines */
@@ -490,12 +491,14 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 	}
 	if (o->brief) {
 		report_print_summary(&pr, &h->rep);
-	} else if (report_print(&pr, &h->rep)) {
-		snprintf(errbuf, DGR_ERRBUF_SIZE, "out of memory");
-		return -1;
+	} else if ((rc = report_print(&pr, &h->rep)) != 0) {
+		return dgr_errbuf_set(errbuf, -rc, "%s", lr_report_error(rc));
 	}
-	if (o->advise && advise_print(&pr, h->rep.verdict.regime, &o->adv, NULL, errbuf) < 0) {
-		return -1;
+	if (o->advise) {
+		rc = advise_print(&pr, h->rep.verdict.regime, &o->adv, NULL, errbuf);
+		if (rc < 0) {
+			return rc;
+		}
 	}
 	dgr_pr_end(&pr);
 	return report_exit_status(&h->rep, o->fail_on);

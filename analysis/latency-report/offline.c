@@ -160,12 +160,13 @@ static enum host_pids_from host_pids(const struct options *o, uint32_t *pids, un
 /*
  * A fresh in-host analysis for main of the processes pids[0..n) (n 0: all);
  * provider: the filter applies to its events only (NULL: to every event).
+ * Returns 0, or -DGR_E_NOMEM.
  */
 static int host_setup(struct host_analysis *ha, const struct options *o, struct app *app,
 		      const uint32_t *pids, unsigned int n, const char *provider)
 {
 	if (ha_init(ha)) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	ha->on_doorbell = app_host_bell;
 	ha->on_drops = app_drops;
@@ -179,16 +180,21 @@ static int host_setup(struct host_analysis *ha, const struct options *o, struct 
 	return 0;
 }
 
-/* Reads the traces into ha; origin: the CSV origin, set to the first event (no capture). */
+/*
+ * Reads the traces into ha; origin: the CSV origin, set to the first event (no
+ * capture). Returns 0, or ctf_input_read()'s negative code with errbuf filled.
+ */
 static int read_host(const char *const *traces, unsigned int n, struct host_analysis *ha,
 		     const struct options *o, uint64_t *origin, char *errbuf)
 {
 	unsigned int i;
+	int rc;
 
 	ha->origin = origin;
 	for (i = 0; i < n; i++) {
-		if (ctf_input_read(traces[i], ha, &o->ctf, errbuf)) {
-			return -1;
+		rc = ctf_input_read(traces[i], ha, &o->ctf, errbuf);
+		if (rc) {
+			return rc;
 		}
 	}
 	return 0;
@@ -224,7 +230,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 	uint64_t origin = 0;
 	/* until the report is written, a failure is the input's (docs/analysis.md, "Exit status")
 	 */
-	int ret = DGR_EXIT_USAGE;
+	int ret = DGR_EXIT_USAGE, rc;
 
 	if (o->n_inputs == 1 && is_dir(o->inputs[0]) && incidents_dir_is(o->inputs[0])) {
 		/* a flight recorder's folder: every incident, each a run folder */
@@ -390,8 +396,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 		app.csv_on = true;
 	}
 	if (wa_on) {
-		int rc = capture_set_read(&cset, &wa, o->progress, errbuf);
-
+		rc = capture_set_read(&cset, &wa, o->progress, errbuf);
 		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			ret = 2;
@@ -463,9 +468,10 @@ int lr_offline(struct options *o, int argc, char **argv)
 	rep.n_inputs = o->n_inputs;
 	rep.folders = folders;
 	rep.n_folders = n_folders;
-	if (lr_build_report(&rep, o, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
-			    ha_on ? &ha : NULL, &app.vc, &js)) {
-		fprintf(stderr, "latency-report: out of memory\n");
+	rc = lr_build_report(&rep, o, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
+			     ha_on ? &ha : NULL, &app.vc, &js);
+	if (rc) {
+		fprintf(stderr, "latency-report: %s\n", lr_report_error(rc));
 		goto out;
 	}
 	for (i = 0; i < rep.n_apart; i++) {
@@ -506,8 +512,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 			 (o->json ? DGR_PR_JSON : 0));
 	if (o->brief) {
 		report_print_summary(&pr, &rep);
-	} else if (report_print(&pr, &rep)) {
-		fprintf(stderr, "latency-report: out of memory\n");
+	} else if ((rc = report_print(&pr, &rep)) != 0) {
+		fprintf(stderr, "latency-report: %s\n", lr_report_error(rc));
 		goto out;
 	}
 	if (partial[0]) {

@@ -19,12 +19,16 @@ static int print_latency(struct dgr_pr *p, const char *key, const char *title,
 	const struct report *r = cur_report;
 	struct summary sum;
 	unsigned int k, last = 0;
+	int rc;
 
 	if (r && s == r->verdict_s && span_ns == r->verdict_span &&
 	    tolerable_ns == r->verdict_tol) {
 		sum = r->verdict_sum; /* sorting a large series once is enough */
-	} else if (series_summarise(s, span_ns, tolerable_ns, &sum)) {
-		return -1;
+	} else {
+		rc = series_summarise(s, span_ns, tolerable_ns, &sum);
+		if (rc) {
+			return rc;
+		}
 	}
 	dgr_pr_obj_begin(p, key, title);
 	dgr_pr_u64(p, "count", NULL, sum.count);
@@ -277,6 +281,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 {
 	const struct wire_analysis *w = r->wire;
 	uint64_t span = w->last_ts > w->first_ts ? w->last_ts - w->first_ts : 0;
+	int rc;
 	unsigned int i, k;
 	int d;
 
@@ -343,9 +348,10 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 				 d == WA_RX ? "RX path (data FPGA->host, doorbells host->FPGA)"
 					    : "TX path (data host->FPGA, doorbells FPGA->host)");
 		print_dir_counts(p, st);
-		if (print_latency(p, "latency_ns", "doorbell latency:", &w->lat[d], span,
-				  r->tolerable_ns[d])) {
-			return -1;
+		rc = print_latency(p, "latency_ns", "doorbell latency:", &w->lat[d], span,
+				   r->tolerable_ns[d]);
+		if (rc) {
+			return rc;
 		}
 		dgr_pr_obj_end(p);
 	}
@@ -489,6 +495,7 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
 	uint64_t span = h->last_ts > h->first_ts ? h->last_ts - h->first_ts : 0;
+	int rc;
 	unsigned int i;
 
 	dgr_pr_obj_begin(p, "host", "In the host (from the trace)");
@@ -513,16 +520,23 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
 	dgr_pr_u64(p, "parts_missing", "doorbells without acquire/release events",
 		   h->c.parts_missing);
-	if (print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,
-			  r->host_tolerable_ns) ||
-	    print_latency(p, "wait_ns", "complete -> consumer acquires:", &h->wait, span, 0) ||
-	    print_latency(p, "work_ns", "acquire -> release (consumer work):", &h->work, span, 0) ||
-	    print_latency(p, "send_ns", "release -> doorbell sent:", &h->send, span, 0) ||
-	    print_latency(p, "wait_receive_ns",
-			  "kernel arrival -> complete (receive thread):", &h->recv, span, 0) ||
-	    print_latency(p, "latency_from_arrival_ns", "doorbell latency from kernel arrival:",
-			  &h->lat_arrival, span, r->host_tolerable_ns)) {
-		return -1;
+	rc = print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,
+			   r->host_tolerable_ns);
+	rc = rc ? rc
+		: print_latency(p, "wait_ns", "complete -> consumer acquires:", &h->wait, span, 0);
+	rc = rc ? rc
+		: print_latency(p, "work_ns", "acquire -> release (consumer work):", &h->work, span,
+				0);
+	rc = rc ? rc : print_latency(p, "send_ns", "release -> doorbell sent:", &h->send, span, 0);
+	rc = rc ? rc
+		: print_latency(p, "wait_receive_ns",
+				"kernel arrival -> complete (receive thread):", &h->recv, span, 0);
+	rc = rc ? rc
+		: print_latency(p, "latency_from_arrival_ns",
+				"doorbell latency from kernel arrival:", &h->lat_arrival, span,
+				r->host_tolerable_ns);
+	if (rc) {
+		return rc;
 	}
 	dgr_pr_obj_end(p);
 	dgr_pr_obj_begin(p, "tx", "TX path: transaction sent -> doorbell (credit) back");
@@ -530,8 +544,9 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "doorbells", "doorbells received", h->c.doorbell_rx);
 	dgr_pr_u64(p, "matched", NULL, h->c.tx_matched);
 	dgr_pr_u64(p, "orphan_doorbells", "doorbells without a transaction", h->c.tx_orphans);
-	if (print_latency(p, "latency_ns", "credit latency:", &h->tx_credit, span, 0)) {
-		return -1;
+	rc = print_latency(p, "latency_ns", "credit latency:", &h->tx_credit, span, 0);
+	if (rc) {
+		return rc;
 	}
 	dgr_pr_obj_end(p);
 	dgr_pr_obj_begin(p, "events_seen", "other events");
@@ -603,14 +618,16 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 		    "stack -> wire parts below 0 (capture point before the tracepoint; recorded "
 		    "as 0)",
 		    r->negative_s2w);
-		if (print_latency(p, "wire_to_stack_ns",
-				  "wire -> stack (kernel receive path, last frame to complete):",
-				  r->wire_to_stack, 0, 0) ||
-		    print_latency(
-			p, "stack_to_wire_ns",
-			"stack -> wire (kernel send path, handed to socket to on the wire):",
-			r->stack_to_wire, 0, 0)) {
-			return -1;
+		rc = print_latency(p, "wire_to_stack_ns",
+				   "wire -> stack (kernel receive path, last frame to complete):",
+				   r->wire_to_stack, 0, 0);
+		rc = rc ? rc
+			: print_latency(
+			      p, "stack_to_wire_ns",
+			      "stack -> wire (kernel send path, handed to socket to on the wire):",
+			      r->stack_to_wire, 0, 0);
+		if (rc) {
+			return rc;
 		}
 		if (r->arrival_offsets) {
 			dgr_pr_u64(p, "arrival_offsets",
@@ -619,11 +636,13 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 			dgr_pr_u64(p, "trace_arrival_before_capture",
 				   "of them, the trace's arrival before the capture's time",
 				   r->trace_arrival_first);
-			if (print_latency(p, "capture_vs_trace_arrival_ns",
+			rc =
+			    print_latency(p, "capture_vs_trace_arrival_ns",
 					  "clocks: |capture time - kernel arrival in the trace| of "
 					  "the completing frame:",
-					  r->arrival_offset, 0, 0)) {
-				return -1;
+					  r->arrival_offset, 0, 0);
+			if (rc) {
+				return rc;
 			}
 		}
 		dgr_pr_obj_end(p);
@@ -647,6 +666,7 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 {
 	const struct host_analysis *h = r->host;
 	unsigned int i;
+	int rc;
 
 	r->underruns_known = false;
 	for (i = 0; h && i < h->n_threads; i++) {
@@ -678,8 +698,9 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 		return 0;
 	}
 	/* the same summary the report prints: computed (and sorted) once */
-	if (series_summarise(s, span_ns, tolerable_ns, &r->verdict_sum)) {
-		return -1;
+	rc = series_summarise(s, span_ns, tolerable_ns, &r->verdict_sum);
+	if (rc) {
+		return rc;
 	}
 	r->verdict_s = s;
 	r->verdict_span = span_ns;
@@ -687,10 +708,10 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 	r->verdict_tx = tx;
 	if (tx) {
 		/* the FPGA's buffers: the run's facts, else the distinct flag addresses seen */
-		if (occupancy_compute(
-			s, r->run.fpga_buffers ? r->run.fpga_buffers : (st ? st->buffers : 0),
-			&r->occ)) {
-			return -1;
+		rc = occupancy_compute(
+		    s, r->run.fpga_buffers ? r->run.fpga_buffers : (st ? st->buffers : 0), &r->occ);
+		if (rc) {
+			return rc;
 		}
 		classify_tx(&r->occ, s->n, r->underruns_known, r->underruns, &r->verdict);
 		/*
@@ -718,9 +739,11 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		   uint64_t data_transactions)
 {
 	char reason[512], line[sizeof(r->summary) + 64];
+	int rc;
 
-	if (judge(r, s, span_ns, tolerable_ns, tx, st, data_transactions)) {
-		return -1;
+	rc = judge(r, s, span_ns, tolerable_ns, tx, st, data_transactions);
+	if (rc) {
+		return rc;
 	}
 	if (r->vicious && r->vicious->found) {
 		size_t len = strlen(r->summary);
@@ -883,7 +906,7 @@ int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf)
 			    "--fail-on: '%.*s' is not jitter-bound, throughput-bound, unknown, "
 			    "not-healthy or loss",
 			    (int)len, w);
-			return -1;
+			return -DGR_E_INVAL;
 		}
 		if (w[len] == '\0') {
 			return 0;
@@ -1450,6 +1473,7 @@ int report_print(struct dgr_pr *p, const struct report *r)
 {
 	const char *actions[REPORT_MAX_ACTIONS];
 	unsigned int i, n;
+	int rc;
 	uint64_t malformed = r->wire ? r->wire->malformed_frames : 0;
 
 	cur_report = r;
@@ -1480,11 +1504,10 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	}
 	dgr_pr_arr_end(p);
 	dgr_pr_obj_end(p);
-	if (r->wire && print_wire(p, r)) {
-		return -1;
-	}
-	if (r->host && print_host(p, r)) {
-		return -1;
+	rc = r->wire ? print_wire(p, r) : 0;
+	rc = rc ? rc : (r->host ? print_host(p, r) : 0);
+	if (rc) {
+		return rc;
 	}
 	dgr_pr_u64(p, "malformed_frames", "Malformed frames (counted, skipped)", malformed);
 	if (r->wire) {

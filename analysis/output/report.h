@@ -85,8 +85,8 @@ struct report {
 
 /*
  * Parses --fail-on's comma-separated list (jitter-bound, throughput-bound,
- * unknown, not-healthy = all three, loss) into *mask. Returns 0, or -1 with
- * the offending word named in errbuf (DGR_ERRBUF_SIZE).
+ * unknown, not-healthy = all three, loss) into *mask. Returns 0, or
+ * -DGR_E_INVAL with the offending word named in errbuf (DGR_ERRBUF_SIZE).
  */
 int report_parse_fail_on(const char *list, unsigned int *mask, char *errbuf);
 
@@ -105,7 +105,8 @@ int report_exit_status(const struct report *r, unsigned int fail_on);
  * (r->run, r->host and r->wire must be set). st: the wire counts of the
  * series' direction (NULL for the in-host series), for an estimated
  * headroom. data_transactions: how many the inputs hold, for a verdict
- * without doorbells. Returns 0, or -1 when memory runs out.
+ * without doorbells. Returns 0, -DGR_E_NOMEM when memory runs out, or
+ * -DGR_E_SYS when a series' temporary file cannot be read back.
  */
 int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
 		   uint64_t tolerable_ns, bool tx, const struct wa_dir_stats *st,
@@ -138,7 +139,8 @@ void report_print_summary(struct dgr_pr *p, const struct report *r);
 
 /*
  * Prints the whole report: as text the summary screen first, then the
- * details. Returns 0, or -1 when a summary could not be computed.
+ * details. Returns 0, or -DGR_E_NOMEM / -DGR_E_SYS when a summary could not
+ * be computed (memory, or a series' temporary file unread).
  */
 int report_print(struct dgr_pr *p, const struct report *r);
 

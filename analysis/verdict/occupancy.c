@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "headroom.h"
 #include "occupancy.h"
 
@@ -34,7 +36,7 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 	}
 	start = malloc(2 * n * sizeof(*start));
 	if (!start) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	end = start + n;
 	series_cursor_init(&cur, tx, 0);
@@ -44,7 +46,7 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 	}
 	if (i < n) {
 		free(start);
-		return -1;
+		return -DGR_E_SYS; /* the series' file could not be read back */
 	}
 	qsort(start, n, sizeof(*start), cmp_u64);
 	qsort(end, n, sizeof(*end), cmp_u64);

@@ -36,7 +36,8 @@ struct occupancy {
  * (t: transaction complete at the capture point, value: doorbell latency).
  * buffers is the FPGA's buffer count (run facts, else the distinct flag
  * addresses seen); 0 is taken as the most seen outstanding at once.
- * Returns 0, or -1 when memory runs out (*o is then zero).
+ * Returns 0, -DGR_E_NOMEM when memory runs out, or -DGR_E_SYS when the
+ * series' file cannot be read (*o is then zero).
  */
 int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupancy *o);
 
