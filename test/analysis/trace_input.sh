@@ -5,26 +5,24 @@
 # Then a run folder (trace/ + capture.pcapng + run.json) is read as one run.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 . "$DGR_SRC/test/lib/fire_traced.sh"
 LR="$DGR_BUILD/bin/latency-report"
 GEN="$DGR_BUILD/bin/dgrdma-gen"
 FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
 tmp=$(mktemp -d "$DGR_BUILD/analysis-trace.XXXXXX")
 sess="dgr-analysis-$$"
-sessiond_pid=""
 cleanup() {
 	lttng destroy "$sess" >/dev/null 2>&1
 	lttng destroy "$sess-two" >/dev/null 2>&1
-	if [ -n "$sessiond_pid" ]; then
-		kill "$sessiond_pid" 2>/dev/null
-		wait "$sessiond_pid" 2>/dev/null
-	fi
+	tp_lttng_teardown
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-if ! command -v lttng >/dev/null || ! command -v lttng-sessiond >/dev/null; then
-	skip "lttng-tools not installed (make deps)"
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
 	done_testing
 	exit
 fi
@@ -32,15 +30,6 @@ if [ ! -x "$FIRE" ]; then
 	skip "tp-fire not built (make tracepoints)"
 	done_testing
 	exit
-fi
-# Use the running session daemon, or start one of our own (stopped at exit).
-if ! lttng list >/dev/null 2>&1; then
-	lttng-sessiond >/dev/null 2>&1 &
-	sessiond_pid=$!
-	for _ in $(seq 50); do
-		lttng list >/dev/null 2>&1 && break
-		sleep 0.1
-	done
 fi
 mkdir -p "$tmp/run"
 # Other suites may run traced programs at the same time: record only our tp-fire.

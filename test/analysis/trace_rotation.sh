@@ -11,12 +11,13 @@
 # the two recordings' times of one event differ by some tens of ns.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/tracepoints/lttng-env.sh"
+tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 LR="$DGR_BUILD/bin/latency-report"
 HOST="$DGR_BUILD/bin/dgrdma-host"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
 tmp=$(mktemp -d "$DGR_BUILD/analysis-rotation.XXXXXX")
 sess="dgr-rotation-$$"
-sessiond_pid=""
 hpid=""
 fpid=""
 cleanup() {
@@ -24,16 +25,13 @@ cleanup() {
 	[ -n "$hpid" ] && kill "$hpid" 2>/dev/null
 	lttng destroy "$sess-plain" >/dev/null 2>&1
 	lttng destroy "$sess-rot" >/dev/null 2>&1
-	if [ -n "$sessiond_pid" ]; then
-		kill "$sessiond_pid" 2>/dev/null
-		wait "$sessiond_pid" 2>/dev/null
-	fi
+	tp_lttng_teardown
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-if ! command -v lttng >/dev/null || ! command -v lttng-sessiond >/dev/null; then
-	skip "lttng-tools not installed (make deps)"
+if ! tp_lttng_setup; then
+	skip "$TP_LTTNG_WHY"
 	done_testing
 	exit
 fi
@@ -41,15 +39,6 @@ if [ ! -x "$HOST" ] || [ ! -x "$FPGA" ]; then
 	skip "dgrdma-host or dgrdma-fpga not built (make stack fpga)"
 	done_testing
 	exit
-fi
-# Use the running session daemon, or start one of our own (stopped at exit).
-if ! lttng list >/dev/null 2>&1; then
-	lttng-sessiond >/dev/null 2>&1 &
-	sessiond_pid=$!
-	for _ in $(seq 50); do
-		lttng list >/dev/null 2>&1 && break
-		sleep 0.1
-	done
 fi
 
 # two sessions, the same events of the same processes
