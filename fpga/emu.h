@@ -100,7 +100,8 @@ struct fpga_counters {
 	uint64_t frames_rx_dropped_injected; /* received frames lost on purpose (--drop-received) */
 	uint64_t dcp_requests, dcp_errors, dcp_malformed, packets_invalid;
 	uint64_t send_errors;
-	uint64_t peer_restarts; /* the host started a new connection (frame_seq 1 again) */
+	uint64_t peer_restarts;	 /* the host started a new connection (frame_seq 1 again) */
+	uint64_t frame1_repeats; /* frame 1 again, byte for byte, soon after: a retransmission */
 	/* the parser reading an ACK-only frame's rest as frames (docs/fpga.md section 11) */
 	uint64_t padding_frames_rx;	  /* frame headers read from the rest of ACK-only frames */
 	uint64_t padding_frames_accepted; /* of them, accepted: a frame_seq the host never sent */
@@ -146,6 +147,21 @@ struct fpga_db {
 	uint32_t buffer;
 };
 
+/*
+ * The connection's frame 1 as it arrived (its first FPGA_FRAME1_HEAD bytes):
+ * a frame_seq 1 outside the window that repeats it byte for byte within
+ * FPGA_FRAME1_REPEAT_NS is the host retransmitting it (its ACK was late), not
+ * a new connection (docs/fpga.md section 2).
+ */
+#define FPGA_FRAME1_HEAD      64
+#define FPGA_FRAME1_REPEAT_NS 1000000000ull
+struct fpga_frame1 {
+	bool seen;
+	uint64_t at_ns;
+	size_t len;
+	uint8_t head[FPGA_FRAME1_HEAD];
+};
+
 struct fpga_emu {
 	struct fpga_config cfg;
 	struct fpga_counters cnt;
@@ -158,6 +174,7 @@ struct fpga_emu {
 	struct fpga_acktrack ack;
 	struct fpga_txnrecord txns;
 	struct fpga_padding_trap pad;
+	struct fpga_frame1 frame1;
 	enum fpga_wstate wstate[DGR_WORKER_COUNT];
 
 	/* the wire */

@@ -153,6 +153,9 @@ const struct fpga_prop fpga_props[] = {
 	     "host frames rejected on a frame_seq that padding took (their flags never written)"),
 	RO64(DGR_WORKER_CONFIG, 0x190, "frames_truncated", cnt.frames_truncated,
 	     "frames whose header ends the stream (10 bytes over UDP): ignored as the HDL, a hole"),
+	RO64(DGR_WORKER_CONFIG, 0x198, "frame1_repeats", cnt.frame1_repeats,
+	     "frame_seq 1 outside the window repeating the connection's frame 1 within 1 s: "
+	     "a retransmission, rejected (no new connection)"),
 
 	/* worker 1: data_src_qadc_csts */
 	RWB(DGR_WORKER_ADC, 0x00, "report_data_loss", adc.report_data_loss,

@@ -169,6 +169,29 @@ static void note_truncated(struct fpga_emu *e, const uint8_t *buf, size_t n)
 	}
 }
 
+/* Keeps the connection's frame 1 (accepted), to know a retransmission of it. */
+static void frame1_keep(struct fpga_emu *e, const uint8_t *buf, size_t len)
+{
+	e->frame1.seen = true;
+	e->frame1.at_ns = e->now_ns;
+	e->frame1.len = len;
+	memcpy(e->frame1.head, buf, len < FPGA_FRAME1_HEAD ? len : FPGA_FRAME1_HEAD);
+}
+
+/*
+ * True when a frame_seq 1 outside the window repeats the connection's own
+ * frame 1 byte for byte, within FPGA_FRAME1_REPEAT_NS of it: the host sent it
+ * again because its ACK came late. Taking it for a new connection would reset
+ * the buffers under a running stream (seen under load: doorbells out of
+ * order, the host's buffers filled three ahead).
+ */
+static bool frame1_repeated(const struct fpga_emu *e, const uint8_t *buf, size_t len)
+{
+	return e->frame1.seen && e->frame1.len == len &&
+	       e->now_ns - e->frame1.at_ns < FPGA_FRAME1_REPEAT_NS &&
+	       memcmp(e->frame1.head, buf, len < FPGA_FRAME1_HEAD ? len : FPGA_FRAME1_HEAD) == 0;
+}
+
 /*
  * One frame header and what follows it, buf holding the rest of the parser's
  * stream (len bytes, more than a header). padding: read after an accepted
@@ -192,7 +215,11 @@ static enum rx_next rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len,
 		}
 		if (e->cfg.restart_on_seq1 && f.hdr.frame_seq == 1 &&
 		    (uint16_t)(1 - e->ack.base_seqno) > e->ack.width - 1) {
-			fpga_dgrdma_restart(e);
+			if (frame1_repeated(e, buf, len)) {
+				e->cnt.frame1_repeats++; /* rejected below, as the HDL does */
+			} else {
+				fpga_dgrdma_restart(e);
+			}
 		}
 	}
 	verdict = fpga_acktrack_peek(&e->ack, f.hdr.frame_seq);
@@ -208,6 +235,9 @@ static enum rx_next rx_frame(struct fpga_emu *e, const uint8_t *buf, size_t len,
 		DGR_FPGA_TP(frame_rejected, (uint16_t)e->cfg.local_src_id, f.hdr.frame_seq,
 			    (uint8_t)verdict, e->ack.base_seqno);
 		return RX_DONE;
+	}
+	if (!padding && f.hdr.frame_seq == 1) {
+		frame1_keep(e, buf, len);
 	}
 	if (padding) {
 		/* a frame_seq the host never sent is marked received: its own frame will be lost */

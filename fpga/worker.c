@@ -273,6 +273,7 @@ void fpga_dgrdma_restart(struct fpga_emu *e)
 {
 	e->cnt.peer_restarts++;
 	memset(&e->pad, 0, sizeof(e->pad));
+	memset(&e->frame1, 0, sizeof(e->frame1));
 	fpga_acktrack_init(&e->ack, e->cfg.ack_width, e->cfg.max_ack_count);
 	fpga_txnrecord_init(&e->txns);
 	fpga_consumer_reset(&e->cons);

@@ -517,6 +517,14 @@ static void test_rxpath(void)
 	e->now_ns += 200000;
 	fpga_tx_service(e, false);
 	TAP_EQ_U(e->ack.base_seqno, 5, "restart: frames 1..4 acknowledged");
+	/* frame 1 sent again byte for byte (its ACK came late): a retransmission, not a restart */
+	n = host_frame(buf, 1, DGR_PORT_BASE_TX + S, DGR_PORT_BASE_TX + E * S + 4,
+		       dgr_flag_encode(4096, false, false, 0), data, 4096);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.peer_restarts, 0, "retransmitted frame 1: no new connection");
+	TAP_EQ_U(e->cnt.frame1_repeats, 1, "retransmitted frame 1: counted in frame1_repeats");
+	tap_ok(e->cons.full[1] && e->ack.base_seqno == 5,
+	       "retransmitted frame 1: buffer 1 still full, the window where it was");
 	n = host_frame(buf, 1, DGR_PORT_BASE_TX, DGR_PORT_BASE_TX + E * 2048,
 		       dgr_flag_encode(2048, false, false, 0), data, 2048);
 	rx(e, buf, n);
@@ -533,6 +541,16 @@ static void test_rxpath(void)
 		       dgr_flag_encode(4096, false, false, 0), data, 4096);
 	rx(e, buf, n);
 	TAP_EQ_U(e->cons.size, 2048, "restart: no relearning while buffers are full");
+
+	/* the same frame 1 as this connection's, but over a second later: a new connection */
+	e->now_ns += 200000;
+	fpga_tx_service(e, false);
+	e->now_ns += FPGA_FRAME1_REPEAT_NS;
+	n = host_frame(buf, 1, DGR_PORT_BASE_TX, DGR_PORT_BASE_TX + E * 2048,
+		       dgr_flag_encode(2048, false, false, 0), data, 2048);
+	rx(e, buf, n);
+	TAP_EQ_U(e->cnt.peer_restarts, 2, "frame 1 repeated after 1 s: a new connection");
+	TAP_EQ_U(e->cnt.frame1_repeats, 1, "frame 1 repeated after 1 s: not counted as a repeat");
 }
 
 static void test_coalesce(void)
