@@ -174,7 +174,16 @@ static void print_producer_drops(struct dgr_pr *p, const struct dgr_conn_stats *
 	const char *dropped = "no";
 	char why[256];
 
-	if (s->discontinuities || (ramp_checked && ramp->gaps)) {
+	if (ramp_checked && ramp->backwards && !s->discontinuities) {
+		/* a producer that drops only skips ahead: going back is data out of place */
+		dropped = "unknown";
+		snprintf(why, sizeof(why),
+			 "the sample ramp went back %" PRIu64 " times (%" PRIu64
+			 " gaps): buffers reached the host out of order or were written again "
+			 "before it freed them, a fault of the buffers' flow control (credits, "
+			 "doorbells), not a drop; no discontinuity message",
+			 ramp->backwards, ramp->gaps);
+	} else if (s->discontinuities || (ramp_checked && ramp->gaps)) {
 		dropped = "yes";
 		snprintf(why, sizeof(why),
 			 "the stream shows %" PRIu64 " drop periods reported by the producer "
