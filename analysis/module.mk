@@ -51,7 +51,8 @@ ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \
-	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c
+	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c \
+	analysis/verdict/wire_threads.c
 ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
 	analysis/input/run_info_v1.c analysis/input/run_folder.c analysis/input/kernel_input.c \

@@ -69,6 +69,32 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 	return 0;
 }
 
+int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, uint64_t sent,
+		     int32_t tid_rx, int32_t tid_tx)
+{
+	struct ha_doorbell d;
+	struct sc_bell *b;
+
+	if (copy < arrival || copy > sent) {
+		copy = arrival;
+	}
+	memset(&d, 0, sizeof(d));
+	d.ts = arrival;
+	d.latency = sent - arrival;
+	d.has_wait_receive = true; /* the arrival is the capture's */
+	if (sc_add_bell(sc, &d) < 0) {
+		return -1;
+	}
+	/* no consumer's events: the kernel (until the copy), then the doorbell's stage */
+	b = &sc->bells[sc->n_bells - 1];
+	b->complete = copy;
+	b->acquire = copy;
+	b->release = copy;
+	b->tid[SC_STAGE_KERNEL] = tid_rx;
+	b->tid[SC_STAGE_DOORBELL] = tid_tx;
+	return 0;
+}
+
 const char *sc_stage_label(enum sc_stage s)
 {
 	static const char *const n[SC_STAGE_COUNT] = { "kernel", "stack", "consumer", "doorbell" };
@@ -711,8 +737,14 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 		}
 	}
 	dgr_pr_obj_begin(p, "stall_causes", "Why the stalls happened");
-	dgr_pr_str(p, "series", "doorbell latency from",
-		   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
+	if (sc->wire) {
+		dgr_pr_str(p, "series", "doorbell latency from",
+			   "the data frame's arrival to its doorbell frame, on the wire (capture)");
+		wt_print(p, sc->wire, sc->k);
+	} else {
+		dgr_pr_str(p, "series", "doorbell latency from",
+			   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
+	}
 	dgr_pr_ns(p, "p50_ns", "p50", sc->p50_ns);
 	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
 	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);
