@@ -377,11 +377,27 @@ static void culprit_list(const struct kernel_sched *k, const struct ks_culprit *
 	}
 }
 
+/*
+ * "rx thread" (the stack's role), or for the wire's stalls of a host without
+ * UST events the thread found: "receiving thread (ocpi-style-host)".
+ */
+static void thread_words(const struct stall_cause *sc, uint8_t role, char *buf, size_t size)
+{
+	const struct wt_thread *t;
+
+	if (!sc->wire) {
+		snprintf(buf, size, "%s thread", ha_role_name(role));
+		return;
+	}
+	t = role == 0 ? &sc->wire->receiver : &sc->wire->sender;
+	snprintf(buf, size, "%s thread (%s)", role == 0 ? "receiving" : "doorbell-sending",
+		 t->found && sc->k ? ks_comm_of(sc->k, t->pid) : "not found");
+}
+
 /* The sentence of one cause. */
 static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 {
-	char list[256];
-	const char *role = ha_role_name(g->role);
+	char list[256], role[96];
 	double share =
 	    sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total : 0;
 	int n = snprintf(g->text, sizeof(g->text),
@@ -392,6 +408,7 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 	if (len >= sizeof(g->text)) {
 		return;
 	}
+	thread_words(sc, g->role, role, sizeof(role));
 	culprit_list(sc->k, g->c, g->n_c, g->window_ns, list, sizeof(list));
 	switch (g->cause) {
 	case SC_CAUSE_NONE:
@@ -400,30 +417,30 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 		break;
 	case SC_CAUSE_UNSEEN:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread has no event in the kernel trace during the stall", role);
+			 "the %s has no event in the kernel trace during the stall", role);
 		break;
 	case SC_CAUSE_STOPPED:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was stopped (SIGSTOP or a debugger): stopped, no kernel "
+			 "the %s was stopped (SIGSTOP or a debugger): stopped, no kernel "
 			 "cause",
 			 role);
 		break;
 	case SC_CAUSE_BLOCKED:
-		snprintf(g->text + len, sizeof(g->text) - len, "the %s thread was blocked, %s",
-			 role, ks_blocked_label(g->blocked_state));
+		snprintf(g->text + len, sizeof(g->text) - len, "the %s was blocked, %s", role,
+			 ks_blocked_label(g->blocked_state));
 		break;
 	case SC_CAUSE_RUNNING:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was running: its own work took the time", role);
+			 "the %s was running: its own work took the time", role);
 		break;
 	case SC_CAUSE_WAKEUP:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was runnable while its CPU was idle (a late wake-up): %s",
-			 role, list);
+			 "the %s was runnable while its CPU was idle (a late wake-up): %s", role,
+			 list);
 		break;
 	default:
-		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was runnable while %s", role, list);
+		snprintf(g->text + len, sizeof(g->text) - len, "the %s was runnable while %s", role,
+			 list);
 		break;
 	}
 }
@@ -653,7 +670,7 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	unsigned int i;
 
 	if (!dgr_pr_is_json(p)) {
-		char list[256] = "", states[256] = "";
+		char list[256] = "", states[256] = "", who[96];
 		size_t len = 0;
 
 		for (i = 0; s->attributed && i < KS_ST_COUNT; i++) {
@@ -674,13 +691,13 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 				 (double)(s->start - origin) / 1e9, (double)s->duration / 1e6,
 				 s->doorbells, s->doorbells == 1 ? "" : "s",
 				 sc_stage_text(s->stage));
+		thread_words(sc, s->role, who, sizeof(who));
 		if (s->attributed) {
-			dgr_pr_text_line(p, "    %s thread (tid %d): %s%s%s; cause: %s",
-					 ha_role_name(s->role), s->tid, states, list[0] ? "; " : "",
-					 list, sc_cause_label(s->cause));
-		} else {
-			dgr_pr_text_line(p, "    %s thread: cause: %s", ha_role_name(s->role),
+			dgr_pr_text_line(p, "    %s (tid %d): %s%s%s; cause: %s", who, s->tid,
+					 states, list[0] ? "; " : "", list,
 					 sc_cause_label(s->cause));
+		} else {
+			dgr_pr_text_line(p, "    %s: cause: %s", who, sc_cause_label(s->cause));
 		}
 		return;
 	}

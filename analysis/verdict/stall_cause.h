@@ -79,7 +79,7 @@ struct sc_cause_sum {
 	int64_t blocked_state;		      /* the first stall's, for SC_CAUSE_BLOCKED */
 	struct ks_culprit c[KS_MAX_CULPRITS]; /* summed over its stalls, by time */
 	unsigned int n_c;
-	char text[384];
+	char text[512];
 };
 
 struct stall_cause {

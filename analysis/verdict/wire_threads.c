@@ -171,7 +171,8 @@ static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 	return 0;
 }
 
-/* The receiver: a thread that copied a datagram between each data frame's arrival and its doorbell. */
+/* The receiver: a thread that copied a datagram between each data frame's arrival and its doorbell.
+ */
 static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
 {
 	struct pid_count c[WT_MAX_PIDS];
@@ -263,14 +264,16 @@ static void print_thread(struct dgr_pr *p, const char *key, const char *label,
 void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kernel_sched *k)
 {
 	dgr_pr_str(p, "source", "stalls from", "wire");
-	dgr_pr_obj_begin(p, "threads", "the stream's threads, found from the capture and the kernel trace");
+	dgr_pr_obj_begin(p, "threads",
+			 "the stream's threads, found from the capture and the kernel trace");
 	print_thread(p, "doorbell_sender", "doorbell sender", &wt->sender, k,
 		     "net:net_dev_xmit of the doorbell frame's length nearest each doorbell frame "
 		     "of the capture (within 1 ms)",
 		     wt->tx_events, wt->n);
-	print_thread(p, "data_receiver", "data receiver", &wt->receiver, k,
-		     "skb:skb_copy_datagram_iovec between each data frame's arrival and its doorbell",
-		     wt->rx_copy_events, wt->n);
+	print_thread(
+	    p, "data_receiver", "data receiver", &wt->receiver, k,
+	    "skb:skb_copy_datagram_iovec between each data frame's arrival and its doorbell",
+	    wt->rx_copy_events, wt->n);
 	dgr_pr_i64(p, "clock_offset_ns", "capture - kernel trace (median of the sender's frames)",
 		   wt->offset_ns);
 	dgr_pr_obj_end(p);
