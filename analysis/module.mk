@@ -82,6 +82,7 @@ ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analys
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
+	$(BUILD)/test/analysis/test_wire_threads \
 	$(BUILD)/test/analysis/test_stats
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)

@@ -720,6 +720,11 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	dgr_pr_str(p, "thread", NULL, ha_role_name(s->role));
 	if (s->thread_known) {
 		dgr_pr_i64(p, "tid", NULL, s->tid);
+		if (sc->wire && sc->k) {
+			/* the host's thread found from the capture: its name in the kernel trace */
+			dgr_pr_str(p, "comm", NULL,
+				   ks_comm_of(sc->k, ks_global_pid(sc->k, s->tid)));
+		}
 	}
 	dgr_pr_str(p, "cause", NULL, sc_cause_label(s->cause));
 	if (s->attributed) {
