@@ -690,7 +690,9 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 		dgr_pr_text_line(p, "- at %.3f s: %.3f ms, %" PRIu64 " doorbell%s, waited %s",
 				 (double)(s->start - origin) / 1e9, (double)s->duration / 1e6,
 				 s->doorbells, s->doorbells == 1 ? "" : "s",
-				 sc_stage_text(s->stage));
+				 sc->wire && s->stage == SC_STAGE_KERNEL
+				     ? "in the kernel before the host's thread copied it"
+				     : sc_stage_text(s->stage));
 		thread_words(sc, s->role, who, sizeof(who));
 		if (s->attributed) {
 			dgr_pr_text_line(p, "    %s (tid %d): %s%s%s; cause: %s", who, s->tid,

@@ -274,7 +274,8 @@ void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kern
 	    p, "data_receiver", "data receiver", &wt->receiver, k,
 	    "skb:skb_copy_datagram_iovec between each data frame's arrival and its doorbell",
 	    wt->rx_copy_events, wt->n);
-	dgr_pr_i64(p, "clock_offset_ns", "capture - kernel trace (median of the sender's frames)",
+	dgr_pr_i64(p, "clock_offset_ns",
+		   "clock offset, capture - kernel trace (ns, median of the sender's frames)",
 		   wt->offset_ns);
 	dgr_pr_obj_end(p);
 }

@@ -80,7 +80,8 @@ static void test_sender(void)
 	ten_bells(60, 0);
 	TAP_EQ_I(wt_find(&wt, &k), 0, "wt_find returns 0");
 	tap_ok(wt.sender.found, "the sender is found");
-	TAP_EQ_I(wt.sender.pid, 100, "the sender: the thread whose 60-byte sends fall on the doorbells");
+	TAP_EQ_I(wt.sender.pid, 100,
+		 "the sender: the thread whose 60-byte sends fall on the doorbells");
 	TAP_EQ_I(wt.sender.tid, 7, "its tid as the recorder saw it (perf_tid)");
 	TAP_EQ_U(wt.sender.matched, 10, "it matched all ten doorbells");
 	TAP_EQ_U(wt.sender.runner_up, 0, "the other 60-byte sender, farther, matched none");
@@ -150,8 +151,9 @@ static void test_wire_stall(void)
 	TAP_EQ_I(sc.stalls[0].tid, 100, "in the receiving thread");
 	TAP_EQ_I(sc.stalls[0].cause, SC_CAUSE_HIGHER_PRIO, "cause: a higher-priority task");
 	tap_ok(!strcmp(ks_name(&k, sc.stalls[0].w.c[0].name), "busy"), "culprit: busy");
-	tap_ok(strstr(sc.causes[0].text, "receiving thread (ocpi-host) was runnable while CPU 0 ran "
-					 "busy") != NULL,
+	tap_ok(strstr(sc.causes[0].text,
+		      "receiving thread (ocpi-host) was runnable while CPU 0 ran "
+		      "busy") != NULL,
 	       "the cause's text names the host's thread and the culprit");
 	sc_free(&sc);
 
