@@ -416,6 +416,16 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 			 "not attributed (no kernel trace: latency-report --kernel-trace DIR)");
 		break;
 	case SC_CAUSE_UNSEEN:
+		if (sc->wire && !(g->role == 0 ? sc->wire->receiver : sc->wire->sender).found) {
+			snprintf(g->text + len, sizeof(g->text) - len,
+				 "the %s: no thread's %s matched more than half the doorbells (%s)",
+				 role, g->role == 0 ? "copies" : "sends",
+				 (g->role == 0 ? sc->wire->rx_copy_events : sc->wire->tx_events)
+				     ? "see threads"
+				     : "the kernel trace has none: dgrdma-capture --kernel records "
+				       "them");
+			break;
+		}
 		snprintf(g->text + len, sizeof(g->text) - len,
 			 "the %s has no event in the kernel trace during the stall", role);
 		break;
