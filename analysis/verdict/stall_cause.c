@@ -417,13 +417,19 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 		break;
 	case SC_CAUSE_UNSEEN:
 		if (sc->wire && !(g->role == 0 ? sc->wire->receiver : sc->wire->sender).found) {
-			snprintf(g->text + len, sizeof(g->text) - len,
-				 "the %s: no thread's %s matched more than half the doorbells (%s)",
-				 role, g->role == 0 ? "copies" : "sends",
-				 (g->role == 0 ? sc->wire->rx_copy_events : sc->wire->tx_events)
-				     ? "see threads"
-				     : "the kernel trace has none: dgrdma-capture --kernel records "
-				       "them");
+			uint64_t events =
+			    g->role == 0 ? sc->wire->rx_copy_events : sc->wire->tx_events;
+
+			snprintf(
+			    g->text + len, sizeof(g->text) - len,
+			    "the %s: no thread's %s matched more than half the doorbells (%s)",
+			    role, g->role == 0 ? "copies" : "sends",
+			    sc->wire->clocks_apart
+				? "the kernel trace's times are not the capture's: its clock is "
+				  "not on the epoch, as dgrdma-capture --kernel puts it"
+			    : events ? "see threads"
+				     : "the kernel trace has none: dgrdma-capture --kernel "
+				       "records them");
 			break;
 		}
 		snprintf(g->text + len, sizeof(g->text) - len,

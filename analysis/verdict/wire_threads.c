@@ -233,6 +233,10 @@ int wt_find(struct wire_threads *wt, const struct kernel_sched *k)
 	if (!wt->n) {
 		return 0;
 	}
+	if (k->n &&
+	    (wt->bells[wt->n - 1].sent < k->first_ts || wt->bells[0].arrival > k->last_ts)) {
+		wt->clocks_apart = true;
+	}
 	if (find_sender(wt, k) < 0 || find_receiver(wt, k) < 0) {
 		return -1;
 	}
@@ -274,6 +278,8 @@ void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kern
 	    p, "data_receiver", "data receiver", &wt->receiver, k,
 	    "skb:skb_copy_datagram_iovec between each data frame's arrival and its doorbell",
 	    wt->rx_copy_events, wt->n);
+	dgr_pr_bool(p, "clocks_apart", "the kernel trace's times apart from the capture's",
+		    wt->clocks_apart);
 	dgr_pr_i64(p, "clock_offset_ns",
 		   "clock offset, capture - kernel trace (ns, median of the sender's frames)",
 		   wt->offset_ns);

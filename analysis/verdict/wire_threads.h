@@ -42,6 +42,12 @@ struct wire_threads {
 	size_t n, cap;
 	struct wt_thread sender, receiver;
 	uint64_t tx_events, rx_copy_events; /* the packet events of the kernel trace */
+	/*
+	 * the kernel trace's events and the capture's doorbells do not overlap in
+	 * time: its clock is not the capture's (perf's CLOCK_MONOTONIC from boot,
+	 * converted without dgrdma-capture's offset to the epoch)
+	 */
+	bool clocks_apart;
 	/* median of (capture - kernel) over the sender's matched frames: the clocks' skew */
 	int64_t offset_ns;
 	/* per bell, the receiver's first copy at or after the arrival, kernel axis (0: none) */

@@ -142,6 +142,15 @@ check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause and the threads found" \
 	bash -c "grep -qE 'was runnable while CPU 0 ran (.*, )?bash [0-9]+%' '$run/stalls.txt' && grep -q 'ocpi-style-host' '$run/stalls.txt'"
+# The same kernel trace converted by hand (perf's CLOCK_MONOTONIC from boot, without the offset
+# to the epoch dgrdma-capture writes): not the capture's axis, so no thread is found, none is
+# invented, and the report says why.
+perf data convert --to-ctf "$SCN_OUT/busy-boot" -i "$run/kernel.perf.data" >/dev/null 2>&1
+"$BIN/latency-report" --json --no-progress --kernel-trace "$SCN_OUT/busy-boot" "$run" \
+	>"$SCN_OUT/busy-boot.json" 2>"$SCN_OUT/busy-boot.err"
+check_eq "$(jq -r '.stall_causes | "\(.threads.clocks_apart) \(.threads.doorbell_sender.found) \(.threads.data_receiver.found) \([.stalls[] | select(.cause != "thread-not-in-kernel-trace")] | length) \(.causes[0].text | test("not on the epoch"))"' "$SCN_OUT/busy-boot.json")" \
+	"true false false 0 true" \
+	"busy, the kernel trace converted without the epoch's offset: clocks apart, no thread found or invented, the text says why"
 
 one clean ""
 run="$SCN_OUT/clean"
