@@ -90,6 +90,18 @@ static void test_sender(void)
 	TAP_EQ_U(wt.tx_events, 30, "every send counted");
 	TAP_EQ_U(k.unordered, 0, "the events were in time order");
 
+	tap_ok(!wt.clocks_apart, "the kernel trace and the capture overlap");
+
+	/* a capture on the epoch, a kernel trace from boot: apart, nothing found */
+	fresh();
+	sw(0, 0, 0, 120, 100, "ocpi-host", 120);
+	net(20 * MS + 3 * US, KS_NET_TX, 100, 60, "veth0");
+	wt_add_bell(&wt, 1796000000ull * 1000000000ull, 1796000000ull * 1000000000ull + 20 * US,
+		    60);
+	wt_find(&wt, &k);
+	tap_ok(wt.clocks_apart && !wt.sender.found,
+	       "a kernel trace from boot: clocks apart, no sender");
+
 	/* without the frame's length the nearest send of any length counts: the emulator's */
 	fresh();
 	ten_bells(0, 0);
