@@ -233,9 +233,17 @@ int wt_find(struct wire_threads *wt, const struct kernel_sched *k)
 	if (!wt->n) {
 		return 0;
 	}
-	if (k->n &&
-	    (wt->bells[wt->n - 1].sent < k->first_ts || wt->bells[0].arrival > k->last_ts)) {
-		wt->clocks_apart = true;
+	if (k->n || k->n_net) {
+		/* the span of every event kept, the scheduler's and the packets' */
+		uint64_t first = k->n ? k->first_ts : UINT64_MAX, last = k->n ? k->last_ts : 0;
+
+		if (k->n_net && k->net[0].ts < first) {
+			first = k->net[0].ts;
+		}
+		if (k->n_net && k->net[k->n_net - 1].ts > last) {
+			last = k->net[k->n_net - 1].ts;
+		}
+		wt->clocks_apart = wt->bells[wt->n - 1].sent < first || wt->bells[0].arrival > last;
 	}
 	if (find_sender(wt, k) < 0 || find_receiver(wt, k) < 0) {
 		return -1;
