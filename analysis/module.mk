@@ -51,7 +51,8 @@ ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \
-	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c
+	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c \
+	analysis/verdict/wire_threads.c
 ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
 	analysis/input/run_info_v1.c analysis/input/run_folder.c analysis/input/kernel_input.c \
@@ -81,6 +82,7 @@ ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analys
 	$(BUILD)/test/analysis/test_ip_defrag \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
+	$(BUILD)/test/analysis/test_wire_threads \
 	$(BUILD)/test/analysis/test_stats
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)

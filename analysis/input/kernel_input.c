@@ -146,6 +146,36 @@ static uint8_t kind_of(const char *name)
 	return strncmp(name, "writeback:", 10) ? 0 : KS_WRITEBACK;
 }
 
+/* The packet event of a perf event name (KS_NET_*), 0 for another. */
+static uint8_t net_dir_of(const char *name)
+{
+	if (!strcmp(name, "net:net_dev_xmit")) {
+		return KS_NET_TX;
+	}
+	return strcmp(name, "skb:skb_copy_datagram_iovec") ? 0 : KS_NET_RX_COPY;
+}
+
+/* A send or a copy to user space, in the thread's context (common_pid). */
+static void handle_net(struct kin *in, uint8_t dir, uint64_t ts, uint16_t cpu, const bt_field *pl)
+{
+	struct ks_net e;
+	int64_t v = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.dir = dir;
+	member_int(pl, "common_pid", &v);
+	e.pid = i32(v);
+	v = 0;
+	member_int(pl, "len", &v);
+	e.len = v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	e.dev = dir == KS_NET_TX ? member_name(in, pl, "name") : 0;
+	if (ks_add_net(in->k, &e) < 0) {
+		in->nomem = true;
+	}
+}
+
 static void handle_event(struct kin *in, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -154,10 +184,12 @@ static void handle_event(struct kin *in, const bt_message *msg)
 	const bt_packet *pk = bt_event_borrow_packet_const(ev);
 	struct ks_event e;
 	int64_t ns, v = 0, tid, common;
+	uint8_t net = name ? net_dir_of(name) : 0;
 
 	memset(&e, 0, sizeof(e));
 	e.kind = name ? kind_of(name) : 0;
-	if (!e.kind || !bt_message_event_borrow_stream_class_default_clock_class_const(msg) ||
+	if ((!e.kind && !net) ||
+	    !bt_message_event_borrow_stream_class_default_clock_class_const(msg) ||
 	    bt_clock_snapshot_get_ns_from_origin(
 		bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) !=
 		BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
@@ -174,6 +206,10 @@ static void handle_event(struct kin *in, const bt_message *msg)
 	if (member_int(pl, "perf_tid", &tid) && member_int(pl, "common_pid", &common) && tid > 0 &&
 	    tid != common && ks_map_pid(in->k, i32(common), i32(tid)) < 0) {
 		in->nomem = true;
+	}
+	if (net) {
+		handle_net(in, net, e.ts, e.cpu, pl);
+		return;
 	}
 	switch (e.kind) {
 	case KS_SWITCH:

@@ -427,6 +427,18 @@ static bool link_supported(int dlt)
 	       dlt == DLT_LOOP;
 }
 
+/* An Ethernet frame's length from a capture's record of it (SLL: its header for Ethernet's). */
+static uint32_t wire_frame_len(int dlt, size_t len)
+{
+	size_t hdr = dlt == DLT_LINUX_SLL ? 16 : dlt == DLT_LINUX_SLL2 ? 20 : 14;
+
+	if ((dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2) || len < hdr ||
+	    len - hdr + 14 > UINT32_MAX) {
+		return 0;
+	}
+	return (uint32_t)(len - hdr + 14);
+}
+
 /* See pcap_input.h. */
 void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
 		     const u_char *data, uint64_t ref)
@@ -438,6 +450,8 @@ void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr 
 	if (len < cap) {
 		len = cap;
 	}
+	/* the Ethernet frame's length, as the kernel's net_dev_xmit gives it (0: not Ethernet) */
+	w->frame_len = wire_frame_len(dlt, len);
 	switch (dlt) {
 	case DLT_EN10MB:
 		handle_ether(w, data, cap, len, ts, ref);

@@ -344,6 +344,8 @@ static void on_bell_result(struct wire_analysis *w, unsigned int ci, enum wa_dir
 	ev.ts = ts;
 	ev.txn_ts = r->txn_ts;
 	ev.latency = r->latency;
+	/* a doorbell's result comes while its own frame is fed */
+	ev.frame_len = r->kind == DM_MATCHED || r->kind == DM_ORPHAN ? w->frame_len : 0;
 	w->o.on_bell(w->o.ctx, &ev);
 }
 

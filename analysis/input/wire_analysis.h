@@ -57,9 +57,10 @@ struct wa_bell_event {
 	unsigned int conn;
 	int kind; /* DM_MATCHED, DM_UNMATCHED, DM_ORPHAN */
 	uint32_t buffer;
-	uint64_t ts;	  /* doorbell frame (orphan, matched) or superseding transaction */
-	uint64_t txn_ts;  /* completion of the transaction (matched, unmatched) */
-	uint64_t latency; /* matched */
+	uint64_t ts;	    /* doorbell frame (orphan, matched) or superseding transaction */
+	uint64_t txn_ts;    /* completion of the transaction (matched, unmatched) */
+	uint64_t latency;   /* matched */
+	uint32_t frame_len; /* the doorbell frame's length on the wire (matched, orphan; else 0) */
 };
 
 /* A completed data transaction, for the per-interval CSV series. */
@@ -184,6 +185,7 @@ struct wa_port_hint {
 
 struct wire_analysis {
 	struct wa_opts o;
+	uint32_t frame_len; /* the length on the wire of the frame being fed (pcap_input_feed) */
 	struct eng_conns table;			 /* the connections (table.n of them) */
 	struct wa_conn *conns;			 /* the analysis of each, ENG_MAX_CONNS entries */
 	struct eng_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */

@@ -35,6 +35,7 @@
 #include "run_info.h"
 #include "stall_cause.h"
 #include "vicious.h"
+#include "wire_threads.h"
 #include "wire_analysis.h"
 #include "latency-report.h"
 
@@ -46,6 +47,8 @@ struct app {
 	int64_t trace_offset_ns;
 	struct stall_cause *sc; /* the in-host doorbells, for the stalls' causes (NULL: none) */
 	bool sc_nomem;
+	/* the capture's doorbells, for a host without UST events (NULL: not needed) */
+	struct wire_threads *wt;
 };
 
 static void app_bell(void *ctx, const struct wa_bell_event *ev)
@@ -54,6 +57,10 @@ static void app_bell(void *ctx, const struct wa_bell_event *ev)
 
 	if (a->csv_on) {
 		csv_bell(&a->csv, ev);
+	}
+	if (a->wt && ev->dir == WA_RX && ev->kind == DM_MATCHED &&
+	    wt_add_bell(a->wt, ev->txn_ts, ev->ts, ev->frame_len) < 0) {
+		a->sc_nomem = true;
 	}
 }
 
@@ -201,6 +208,38 @@ static int read_host(const char *const *traces, unsigned int n, struct host_anal
 }
 
 /*
+ * The stalls of a host without UST events: the capture's RX doorbells on the
+ * kernel trace's axis, with the threads wt_find found (docs/analysis.md,
+ * "Stalls of a host without UST events"). Returns 0, or -1 when memory runs out.
+ */
+static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct kernel_sched *ks,
+		       uint64_t tolerable_ns, uint64_t csv_origin)
+{
+	int32_t rx, tx;
+	uint64_t off;
+	size_t i;
+
+	if (wt_find(wt, ks) < 0) {
+		return -1;
+	}
+	rx = wt->receiver.found ? wt->receiver.tid : 0;
+	tx = wt->sender.found ? wt->sender.tid : 0;
+	off = (uint64_t)wt->offset_ns;
+	for (i = 0; i < wt->n; i++) {
+		const struct wt_bell *b = &wt->bells[i];
+
+		if (sc_add_wire_bell(sc, b->arrival - off, wt->copy_ts ? wt->copy_ts[i] : 0,
+				     b->sent - off, rx, tx) < 0) {
+			return -1;
+		}
+	}
+	sc->wire = wt;
+	sc->csv_origin_known = true;
+	sc->csv_origin_ns = csv_origin - off;
+	return sc_analyse(sc, tolerable_ns, NULL, ks);
+}
+
+/*
  * latency-report INPUT...: reads the captures, traces and run folders of o
  * (a flight recorder's folder: each incident, with argv) and prints the
  * report. Returns the exit status (DGR_EXIT_*).
@@ -221,6 +260,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 	struct run_folder *folders = NULL;
 	struct stall_cause sc;
 	struct kernel_sched ks;
+	struct wire_threads wt;
+	bool wire_on = false;
 	char kernel_path[PATH_MAX] = "";
 	const char *kpath = NULL;
 	bool ks_on = false;
@@ -244,6 +285,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 	memset(&rep, 0, sizeof(rep));
 	join_series_init(&js);
 	sc_init(&sc);
+	wt_init(&wt);
 	app.sc = &sc;
 	app.trace_offset_ns = o->trace_offset_ns;
 	o->wa.on_bell = app_bell;
@@ -366,6 +408,10 @@ int lr_offline(struct options *o, int argc, char **argv)
 		goto out_inputs;
 	}
 
+	kpath = o->kernel_trace ? o->kernel_trace : kernel_path[0] ? kernel_path : NULL;
+	/* a kernel trace with a capture and no UST trace: the stalls come from the wire */
+	wire_on = kpath && !n_traces && cset.n;
+	app.wt = wire_on ? &wt : NULL;
 	if (cset.n && wa_init(&wa, &o->wa, errbuf) == 0) {
 		wa_on = true;
 	} else if (cset.n) {
@@ -438,16 +484,20 @@ int lr_offline(struct options *o, int argc, char **argv)
 		}
 	}
 
-	kpath = o->kernel_trace ? o->kernel_trace : kernel_path[0] ? kernel_path : NULL;
-	if (kpath && !ha_on) {
-		fprintf(stderr,
-			"latency-report: the kernel trace %s needs the run's LTTng trace too (the "
-			"stalls and their stages come from the stack's events)\n",
-			kpath);
+	if (kpath && !ha_on && !wire_on) {
+		fprintf(
+		    stderr,
+		    "latency-report: the kernel trace %s needs the run's LTTng trace or its packet "
+		    "capture too (the stalls come from the stack's events, else from the "
+		    "capture's doorbells)\n",
+		    kpath);
 		goto out;
 	}
 	if (kpath) {
-		int64_t off = ha.time_offset_ns + (ha.clock_origin_known ? ha.clock_origin_ns : 0);
+		/* a wire-only run: dgrdma-capture put the kernel trace's clock on the epoch */
+		int64_t off =
+		    !ha_on ? o->trace_offset_ns
+			   : ha.time_offset_ns + (ha.clock_origin_known ? ha.clock_origin_ns : 0);
 
 		if (ks_init(&ks)) {
 			fprintf(stderr, "latency-report: out of memory\n");
@@ -482,6 +532,13 @@ int lr_offline(struct options *o, int argc, char **argv)
 		sc.csv_origin_known = true;
 		sc.csv_origin_ns = wa_on ? wa.first_ts : origin;
 		if (sc_analyse(&sc, rep.host_tolerable_ns, &ha, ks_on ? &ks : NULL) < 0) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			goto out;
+		}
+		rep.stalls = sc.n_bells ? &sc : NULL;
+	} else if (wire_on) {
+		sc.kernel_path = kpath;
+		if (wire_stalls(&sc, &wt, &ks, rep.tolerable_ns[WA_RX], wa.first_ts) < 0) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
@@ -522,11 +579,11 @@ int lr_offline(struct options *o, int argc, char **argv)
 		dgr_pr_str(&pr, "error", NULL, partial);
 		dgr_pr_obj_end(&pr);
 	}
-	if (ha_on && sc.n_bells && !o->brief) {
+	if ((ha_on || wire_on) && sc.n_bells && !o->brief) {
 		sc_print(&pr, &sc);
 	}
-	if (o->advise &&
-	    advise_print(&pr, rep.verdict.regime, &o->adv, ha_on ? &sc : NULL, errbuf) < 0) {
+	if (o->advise && advise_print(&pr, rep.verdict.regime, &o->adv,
+				      ha_on || wire_on ? &sc : NULL, errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}
@@ -550,6 +607,7 @@ out:
 		ks_free(&ks);
 	}
 	sc_free(&sc);
+	wt_free(&wt);
 	join_series_free(&js);
 out_inputs:
 	capture_set_free(&cset);

@@ -24,6 +24,7 @@ void ks_free(struct kernel_sched *k)
 	free(k->ev);
 	free(k->map);
 	free(k->flags);
+	free(k->net);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -125,6 +126,39 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 		k->max_cpu = e->cpu;
 	}
 	return 0;
+}
+
+int ks_add_net(struct kernel_sched *k, const struct ks_net *e)
+{
+	if (k->n_net && e->ts < k->net[k->n_net - 1].ts) {
+		k->unordered++;
+		return 0;
+	}
+	if (grow((void **)&k->net, &k->cap_net, k->n_net, sizeof(*k->net))) {
+		return -1;
+	}
+	k->net[k->n_net++] = *e;
+	return 0;
+}
+
+const char *ks_comm_of(const struct kernel_sched *k, int32_t pid)
+{
+	size_t i;
+
+	for (i = k->n; i > 0; i--) {
+		const struct ks_event *e = &k->ev[i - 1];
+
+		if (e->kind == KS_SWITCH && e->next_pid == pid) {
+			return ks_name(k, e->name);
+		}
+		if (e->kind == KS_SWITCH && e->pid == pid) {
+			return ks_name(k, e->prev_name);
+		}
+		if ((e->kind == KS_WAKEUP || e->kind == KS_EXEC) && e->pid == pid && e->name) {
+			return ks_name(k, e->name);
+		}
+	}
+	return "";
 }
 
 int ks_map_pid(struct kernel_sched *k, int32_t global, int32_t local)

@@ -61,6 +61,26 @@ struct ks_pidflags {
 	bool writeback, block, block_write;
 };
 
+/*
+ * A packet event in the context of the thread that caused it: a send
+ * (net:net_dev_xmit: the device and the frame's length) or a copy of a
+ * received datagram into user space (skb:skb_copy_datagram_iovec: its length).
+ * They find the stream's threads of a host without UST events (wire_threads.h).
+ */
+enum ks_net_dir {
+	KS_NET_TX = 1,
+	KS_NET_RX_COPY,
+};
+
+struct ks_net {
+	uint64_t ts;
+	int32_t pid; /* global (common_pid) */
+	uint32_t len;
+	uint32_t dev; /* ks_intern id of the device's name (0: none, a copy) */
+	uint16_t cpu;
+	uint8_t dir;
+};
+
 struct kernel_sched {
 	struct ks_event *ev;
 	size_t n, cap;
@@ -71,6 +91,8 @@ struct kernel_sched {
 	size_t n_map, cap_map;
 	struct ks_pidflags *flags; /* what the pids did: writeback, block I/O */
 	size_t n_flags, cap_flags;
+	struct ks_net *net; /* the packet events, in time order (not replayed) */
+	size_t n_net, cap_net;
 	uint64_t unordered; /* events older than the one before them (dropped) */
 	uint64_t first_ts, last_ts;
 	unsigned int max_cpu; /* highest CPU seen */
@@ -139,6 +161,15 @@ const char *ks_name(const struct kernel_sched *k, uint32_t id);
  * Returns 0, or -1 when memory runs out.
  */
 int ks_add(struct kernel_sched *k, const struct ks_event *e);
+
+/*
+ * Appends a packet event (in time order: an older one is counted in unordered
+ * and dropped). Returns 0, or -1 when memory runs out.
+ */
+int ks_add_net(struct kernel_sched *k, const struct ks_net *e);
+
+/* The comm of global pid at its latest sched_switch, wake-up or exec in the trace ("" unseen). */
+const char *ks_comm_of(const struct kernel_sched *k, int32_t pid);
 
 /*
  * Records that global pid is seen as local by the trace's readers (perf's

@@ -69,6 +69,32 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 	return 0;
 }
 
+int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, uint64_t sent,
+		     int32_t tid_rx, int32_t tid_tx)
+{
+	struct ha_doorbell d;
+	struct sc_bell *b;
+
+	if (copy < arrival || copy > sent) {
+		copy = arrival;
+	}
+	memset(&d, 0, sizeof(d));
+	d.ts = arrival;
+	d.latency = sent - arrival;
+	d.has_wait_receive = true; /* the arrival is the capture's */
+	if (sc_add_bell(sc, &d) < 0) {
+		return -1;
+	}
+	/* no consumer's events: the kernel (until the copy), then the doorbell's stage */
+	b = &sc->bells[sc->n_bells - 1];
+	b->complete = copy;
+	b->acquire = copy;
+	b->release = copy;
+	b->tid[SC_STAGE_KERNEL] = tid_rx;
+	b->tid[SC_STAGE_DOORBELL] = tid_tx;
+	return 0;
+}
+
 const char *sc_stage_label(enum sc_stage s)
 {
 	static const char *const n[SC_STAGE_COUNT] = { "kernel", "stack", "consumer", "doorbell" };
@@ -351,11 +377,27 @@ static void culprit_list(const struct kernel_sched *k, const struct ks_culprit *
 	}
 }
 
+/*
+ * "rx thread" (the stack's role), or for the wire's stalls of a host without
+ * UST events the thread found: "receiving thread (ocpi-style-host)".
+ */
+static void thread_words(const struct stall_cause *sc, uint8_t role, char *buf, size_t size)
+{
+	const struct wt_thread *t;
+
+	if (!sc->wire) {
+		snprintf(buf, size, "%s thread", ha_role_name(role));
+		return;
+	}
+	t = role == 0 ? &sc->wire->receiver : &sc->wire->sender;
+	snprintf(buf, size, "%s thread (%s)", role == 0 ? "receiving" : "doorbell-sending",
+		 t->found && sc->k ? ks_comm_of(sc->k, t->pid) : "not found");
+}
+
 /* The sentence of one cause. */
 static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 {
-	char list[256];
-	const char *role = ha_role_name(g->role);
+	char list[256], role[96];
 	double share =
 	    sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total : 0;
 	int n = snprintf(g->text, sizeof(g->text),
@@ -366,6 +408,7 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 	if (len >= sizeof(g->text)) {
 		return;
 	}
+	thread_words(sc, g->role, role, sizeof(role));
 	culprit_list(sc->k, g->c, g->n_c, g->window_ns, list, sizeof(list));
 	switch (g->cause) {
 	case SC_CAUSE_NONE:
@@ -373,31 +416,47 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 			 "not attributed (no kernel trace: latency-report --kernel-trace DIR)");
 		break;
 	case SC_CAUSE_UNSEEN:
+		if (sc->wire && !(g->role == 0 ? sc->wire->receiver : sc->wire->sender).found) {
+			uint64_t events =
+			    g->role == 0 ? sc->wire->rx_copy_events : sc->wire->tx_events;
+
+			snprintf(
+			    g->text + len, sizeof(g->text) - len,
+			    "the %s: no thread's %s matched more than half the doorbells (%s)",
+			    role, g->role == 0 ? "copies" : "sends",
+			    sc->wire->clocks_apart
+				? "the kernel trace's times are not the capture's: its clock is "
+				  "not on the epoch, as dgrdma-capture --kernel puts it"
+			    : events ? "see threads"
+				     : "the kernel trace has none: dgrdma-capture --kernel "
+				       "records them");
+			break;
+		}
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread has no event in the kernel trace during the stall", role);
+			 "the %s has no event in the kernel trace during the stall", role);
 		break;
 	case SC_CAUSE_STOPPED:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was stopped (SIGSTOP or a debugger): stopped, no kernel "
+			 "the %s was stopped (SIGSTOP or a debugger): stopped, no kernel "
 			 "cause",
 			 role);
 		break;
 	case SC_CAUSE_BLOCKED:
-		snprintf(g->text + len, sizeof(g->text) - len, "the %s thread was blocked, %s",
-			 role, ks_blocked_label(g->blocked_state));
+		snprintf(g->text + len, sizeof(g->text) - len, "the %s was blocked, %s", role,
+			 ks_blocked_label(g->blocked_state));
 		break;
 	case SC_CAUSE_RUNNING:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was running: its own work took the time", role);
+			 "the %s was running: its own work took the time", role);
 		break;
 	case SC_CAUSE_WAKEUP:
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was runnable while its CPU was idle (a late wake-up): %s",
-			 role, list);
+			 "the %s was runnable while its CPU was idle (a late wake-up): %s", role,
+			 list);
 		break;
 	default:
-		snprintf(g->text + len, sizeof(g->text) - len,
-			 "the %s thread was runnable while %s", role, list);
+		snprintf(g->text + len, sizeof(g->text) - len, "the %s was runnable while %s", role,
+			 list);
 		break;
 	}
 }
@@ -627,7 +686,7 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	unsigned int i;
 
 	if (!dgr_pr_is_json(p)) {
-		char list[256] = "", states[256] = "";
+		char list[256] = "", states[256] = "", who[96];
 		size_t len = 0;
 
 		for (i = 0; s->attributed && i < KS_ST_COUNT; i++) {
@@ -647,14 +706,16 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 		dgr_pr_text_line(p, "- at %.3f s: %.3f ms, %" PRIu64 " doorbell%s, waited %s",
 				 (double)(s->start - origin) / 1e9, (double)s->duration / 1e6,
 				 s->doorbells, s->doorbells == 1 ? "" : "s",
-				 sc_stage_text(s->stage));
+				 sc->wire && s->stage == SC_STAGE_KERNEL
+				     ? "in the kernel before the host's thread copied it"
+				     : sc_stage_text(s->stage));
+		thread_words(sc, s->role, who, sizeof(who));
 		if (s->attributed) {
-			dgr_pr_text_line(p, "    %s thread (tid %d): %s%s%s; cause: %s",
-					 ha_role_name(s->role), s->tid, states, list[0] ? "; " : "",
-					 list, sc_cause_label(s->cause));
-		} else {
-			dgr_pr_text_line(p, "    %s thread: cause: %s", ha_role_name(s->role),
+			dgr_pr_text_line(p, "    %s (tid %d): %s%s%s; cause: %s", who, s->tid,
+					 states, list[0] ? "; " : "", list,
 					 sc_cause_label(s->cause));
+		} else {
+			dgr_pr_text_line(p, "    %s: cause: %s", who, sc_cause_label(s->cause));
 		}
 		return;
 	}
@@ -677,6 +738,11 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	dgr_pr_str(p, "thread", NULL, ha_role_name(s->role));
 	if (s->thread_known) {
 		dgr_pr_i64(p, "tid", NULL, s->tid);
+		if (sc->wire && sc->k) {
+			/* the host's thread found from the capture: its name in the kernel trace */
+			dgr_pr_str(p, "comm", NULL,
+				   ks_comm_of(sc->k, ks_global_pid(sc->k, s->tid)));
+		}
 	}
 	dgr_pr_str(p, "cause", NULL, sc_cause_label(s->cause));
 	if (s->attributed) {
@@ -711,8 +777,14 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 		}
 	}
 	dgr_pr_obj_begin(p, "stall_causes", "Why the stalls happened");
-	dgr_pr_str(p, "series", "doorbell latency from",
-		   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
+	if (sc->wire) {
+		dgr_pr_str(p, "series", "doorbell latency from",
+			   "the data frame's arrival to its doorbell frame, on the wire (capture)");
+		wt_print(p, sc->wire, sc->k);
+	} else {
+		dgr_pr_str(p, "series", "doorbell latency from",
+			   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
+	}
 	dgr_pr_ns(p, "p50_ns", "p50", sc->p50_ns);
 	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
 	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);

@@ -17,6 +17,7 @@
 #include "print.h"
 #include "host_events.h"
 #include "kernel_sched.h"
+#include "wire_threads.h"
 
 #define SC_MAX_STALLS	256 /* stalls kept (the worst); more are counted */
 #define SC_MAX_CAUSES	16
@@ -78,7 +79,7 @@ struct sc_cause_sum {
 	int64_t blocked_state;		      /* the first stall's, for SC_CAUSE_BLOCKED */
 	struct ks_culprit c[KS_MAX_CULPRITS]; /* summed over its stalls, by time */
 	unsigned int n_c;
-	char text[384];
+	char text[512];
 };
 
 struct stall_cause {
@@ -97,6 +98,9 @@ struct stall_cause {
 	uint64_t csv_origin_ns;
 	struct sc_cause_sum causes[SC_MAX_CAUSES];
 	unsigned int n_causes;
+	/* the doorbells are the capture's (a host without UST events): how its threads were found
+	 */
+	const struct wire_threads *wire;
 };
 
 /* Returns 0, or -1 when memory runs out. */
@@ -105,6 +109,17 @@ void sc_free(struct stall_cause *sc);
 
 /* Adds a matched in-host doorbell (host_analysis.on_doorbell). Returns 0, or -1 on no memory. */
 int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d);
+
+/*
+ * Adds an on-the-wire doorbell of a host without UST events, on the kernel
+ * trace's axis: its data frame's arrival, the receiving thread's copy of it
+ * (0 unknown), its doorbell frame; tid_rx and tid_tx are the receiving and
+ * the sending thread (as the recorder saw them; 0 unknown). Its stages are
+ * the kernel (arrival -> copy) and the doorbell (copy -> sent). Returns 0, or
+ * -1 when memory runs out.
+ */
+int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, uint64_t sent,
+		     int32_t tid_rx, int32_t tid_tx);
 
 /*
  * Finds the stalls among the doorbells added (tolerable_ns 0: unknown), each

@@ -6,7 +6,8 @@
 
 SCENARIOS_CHECK := test/scenarios/healthy.sh test/scenarios/throughput-bound.sh \
 	test/scenarios/tx-path.sh test/scenarios/frame-loss.sh test/scenarios/host-frame-loss.sh \
-	test/scenarios/consistency.sh test/scenarios/stall-cause.sh
+	test/scenarios/consistency.sh test/scenarios/stall-cause.sh \
+	test/scenarios/stall-cause-foreign.sh
 SCENARIOS_ALL := $(SCENARIOS_CHECK) test/scenarios/jitter-bound.sh test/scenarios/vicious-cycle.sh \
 	test/scenarios/perf-sweep.sh
 

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The stream's threads of a host without UST events (see wire_threads.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire_threads.h"
+
+struct pid_count {
+	int32_t pid;
+	uint64_t n;
+	uint32_t dev;
+};
+
+void wt_init(struct wire_threads *wt)
+{
+	memset(wt, 0, sizeof(*wt));
+}
+
+void wt_free(struct wire_threads *wt)
+{
+	free(wt->bells);
+	free(wt->copy_ts);
+	memset(wt, 0, sizeof(*wt));
+}
+
+int wt_add_bell(struct wire_threads *wt, uint64_t arrival, uint64_t sent, uint32_t frame_len)
+{
+	if (wt->n == wt->cap) {
+		size_t cap = wt->cap ? wt->cap * 2 : 1024;
+		struct wt_bell *nb = realloc(wt->bells, cap * sizeof(*nb));
+
+		if (!nb) {
+			return -1;
+		}
+		wt->bells = nb;
+		wt->cap = cap;
+	}
+	wt->bells[wt->n].arrival = arrival;
+	wt->bells[wt->n].sent = sent;
+	wt->bells[wt->n].frame_len = frame_len;
+	wt->n++;
+	return 0;
+}
+
+/* The first packet event at or after ts (n_net when none). */
+static size_t net_from(const struct kernel_sched *k, uint64_t ts)
+{
+	size_t lo = 0, hi = k->n_net;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->net[mid].ts < ts) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+static void count_pid(struct pid_count *c, unsigned int *n, int32_t pid, uint32_t dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++) {
+		if (c[i].pid == pid) {
+			c[i].n++;
+			return;
+		}
+	}
+	if (*n < WT_MAX_PIDS) {
+		c[*n].pid = pid;
+		c[*n].n = 1;
+		c[*n].dev = dev;
+		(*n)++;
+	}
+}
+
+/* The send of k nearest to a doorbell frame at ts (kernel axis) of length len; NULL none. */
+static const struct ks_net *nearest_send(const struct kernel_sched *k, uint64_t ts, uint32_t len)
+{
+	const struct ks_net *best = NULL;
+	uint64_t best_d = 0;
+	size_t i;
+
+	for (i = net_from(k, ts > WT_WINDOW_NS ? ts - WT_WINDOW_NS : 0);
+	     i < k->n_net && k->net[i].ts <= ts + WT_WINDOW_NS; i++) {
+		const struct ks_net *e = &k->net[i];
+		uint64_t d = e->ts > ts ? e->ts - ts : ts - e->ts;
+
+		if (e->dir != KS_NET_TX || (len && e->len != len)) {
+			continue;
+		}
+		if (!best || d < best_d) {
+			best = e;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* Fills t with the candidate of most doorbells when it has more than half of them. */
+static void pick(const struct kernel_sched *k, struct pid_count *c, unsigned int n, size_t bells,
+		 struct wt_thread *t)
+{
+	unsigned int i, best = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 1; i < n; i++) {
+		if (c[i].n > c[best].n) {
+			best = i;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (i != best && c[i].n > t->runner_up) {
+			t->runner_up = c[i].n;
+		}
+	}
+	if (!n || c[best].n * 2 <= bells) {
+		t->matched = n ? c[best].n : 0;
+		return;
+	}
+	t->found = true;
+	t->pid = c[best].pid;
+	t->tid = ks_local_pid(k, c[best].pid);
+	t->matched = c[best].n;
+	t->dev = c[best].dev;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The sender, and the clocks' offset as the median of its matches' (capture - kernel). */
+static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
+{
+	struct pid_count c[WT_MAX_PIDS];
+	unsigned int n = 0;
+	int64_t *d = NULL;
+	size_t i, nd = 0;
+
+	for (i = 0; i < wt->n; i++) {
+		const struct ks_net *e = nearest_send(k, wt->bells[i].sent, wt->bells[i].frame_len);
+
+		if (e) {
+			count_pid(c, &n, e->pid, e->dev);
+		}
+	}
+	pick(k, c, n, wt->n, &wt->sender);
+	if (!wt->sender.found) {
+		return 0;
+	}
+	d = malloc(wt->n * sizeof(*d));
+	if (!d) {
+		return -1;
+	}
+	for (i = 0; i < wt->n; i++) {
+		const struct ks_net *e = nearest_send(k, wt->bells[i].sent, wt->bells[i].frame_len);
+
+		if (e && e->pid == wt->sender.pid) {
+			d[nd++] = (int64_t)(wt->bells[i].sent - e->ts);
+		}
+	}
+	qsort(d, nd, sizeof(*d), cmp_i64);
+	wt->offset_ns = nd ? d[(nd + 1) / 2 - 1] : 0;
+	free(d);
+	return 0;
+}
+
+/* The receiver: a thread that copied a datagram between each data frame's arrival and its doorbell.
+ */
+static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
+{
+	struct pid_count c[WT_MAX_PIDS];
+	unsigned int n = 0, j;
+	size_t i, e;
+
+	for (i = 0; i < wt->n; i++) {
+		uint64_t from = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
+		uint64_t to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+		int32_t seen[WT_MAX_PIDS];
+		unsigned int n_seen = 0;
+
+		for (e = net_from(k, from); e < k->n_net && k->net[e].ts <= to; e++) {
+			if (k->net[e].dir != KS_NET_RX_COPY) {
+				continue;
+			}
+			for (j = 0; j < n_seen && seen[j] != k->net[e].pid; j++) {
+			}
+			if (j == n_seen && n_seen < WT_MAX_PIDS) {
+				seen[n_seen++] = k->net[e].pid;
+				count_pid(c, &n, k->net[e].pid, 0);
+			}
+		}
+	}
+	pick(k, c, n, wt->n, &wt->receiver);
+	if (!wt->receiver.found) {
+		return 0;
+	}
+	wt->copy_ts = calloc(wt->n, sizeof(*wt->copy_ts));
+	if (!wt->copy_ts) {
+		return -1;
+	}
+	for (i = 0; i < wt->n; i++) {
+		uint64_t from = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
+		uint64_t to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+
+		for (e = net_from(k, from); e < k->n_net && k->net[e].ts <= to; e++) {
+			if (k->net[e].dir == KS_NET_RX_COPY && k->net[e].pid == wt->receiver.pid) {
+				wt->copy_ts[i] = k->net[e].ts;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+int wt_find(struct wire_threads *wt, const struct kernel_sched *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n_net; i++) {
+		if (k->net[i].dir == KS_NET_TX) {
+			wt->tx_events++;
+		} else {
+			wt->rx_copy_events++;
+		}
+	}
+	if (!wt->n) {
+		return 0;
+	}
+	if (k->n || k->n_net) {
+		/* the span of every event kept, the scheduler's and the packets' */
+		uint64_t first = k->n ? k->first_ts : UINT64_MAX, last = k->n ? k->last_ts : 0;
+
+		if (k->n_net && k->net[0].ts < first) {
+			first = k->net[0].ts;
+		}
+		if (k->n_net && k->net[k->n_net - 1].ts > last) {
+			last = k->net[k->n_net - 1].ts;
+		}
+		wt->clocks_apart = wt->bells[wt->n - 1].sent < first || wt->bells[0].arrival > last;
+	}
+	if (find_sender(wt, k) < 0 || find_receiver(wt, k) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+static void print_thread(struct dgr_pr *p, const char *key, const char *label,
+			 const struct wt_thread *t, const struct kernel_sched *k, const char *how,
+			 uint64_t events, size_t bells)
+{
+	dgr_pr_obj_begin(p, key, label);
+	dgr_pr_bool(p, "found", "found", t->found);
+	if (t->found) {
+		dgr_pr_str(p, "comm", "comm", ks_comm_of(k, t->pid));
+		dgr_pr_i64(p, "tid", "tid", t->tid);
+		dgr_pr_i64(p, "kernel_pid", "kernel pid", t->pid);
+		if (t->dev) {
+			dgr_pr_str(p, "device", "device", ks_name(k, t->dev));
+		}
+	}
+	dgr_pr_u64(p, "doorbells_matched", "doorbells it matched", t->matched);
+	dgr_pr_u64(p, "doorbells", "of doorbells", bells);
+	dgr_pr_u64(p, "runner_up_matched", "next thread matched", t->runner_up);
+	dgr_pr_u64(p, "events", "its kind of kernel events", events);
+	dgr_pr_str(p, "how", "how", how);
+	dgr_pr_obj_end(p);
+}
+
+void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kernel_sched *k)
+{
+	dgr_pr_str(p, "source", "stalls from", "wire");
+	dgr_pr_obj_begin(p, "threads",
+			 "the stream's threads, found from the capture and the kernel trace");
+	print_thread(p, "doorbell_sender", "doorbell sender", &wt->sender, k,
+		     "net:net_dev_xmit of the doorbell frame's length nearest each doorbell frame "
+		     "of the capture (within 1 ms)",
+		     wt->tx_events, wt->n);
+	print_thread(
+	    p, "data_receiver", "data receiver", &wt->receiver, k,
+	    "skb:skb_copy_datagram_iovec between each data frame's arrival and its doorbell",
+	    wt->rx_copy_events, wt->n);
+	dgr_pr_bool(p, "clocks_apart", "the kernel trace's times apart from the capture's",
+		    wt->clocks_apart);
+	dgr_pr_i64(p, "clock_offset_ns",
+		   "clock offset, capture - kernel trace (ns, median of the sender's frames)",
+		   wt->offset_ns);
+	dgr_pr_obj_end(p);
+}

@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Scenario "stall-cause-foreign" (issue 33, item 2, last bullet): the stalls of a host that is not
+# this project's stack, attributed from the capture and the kernel trace alone. ocpi-style-host
+# (test/integration/preload/ocpi_style_host.c: OpenCPI's way, a raw packet socket, no libdgrdma,
+# no UST event) pinned to CPU 0 receives from dgrdma-fpga on CPU 1 over a veth pair, recorded by
+# dgrdma-capture --no-trace --kernel (the packet capture, and perf's kernel trace with the
+# net_dev_xmit and skb_copy_datagram_iovec events that find the host's thread):
+#   busy   a SCHED_FIFO busy loop (bash) on CPU 0 until 300 ms after a frame arrived meanwhile:
+#          latency-report names the host's thread (comm ocpi-style-host, its tid as the kernel
+#          trace has it) and a wire stall caused by a higher-priority task, bash on CPU 0;
+#   clean  no disturbance: the thread is found, and no stall is blamed on a real-time bash or
+#          called stopped.
+# Asserts causes and counts, never times. Needs root (netns, perf -a, chrt), perf and 2 CPUs.
+# Runs alone (every stall of the run is named; another suite's tasks would be among them).
+# make check: alone
+. "$DGR_SRC/test/scenarios/lib.sh"
+scn_init stall-cause-foreign "$@"
+
+OCPI=$DGR_BUILD/test/preload/ocpi-style-host
+if [ "$(id -u)" != 0 ] || ! command -v perf >/dev/null || [ "$SCN_MODE" != netns ]; then
+	skip "needs root (two network namespaces, perf -a, real-time priority) and perf (linux-perf)"
+	done_testing
+	exit 0
+fi
+if [ "$(nproc)" -lt 2 ]; then
+	skip "needs 2 CPUs (the host on one, the emulator on the other), this machine has $(nproc)"
+	done_testing
+	exit 0
+fi
+require_built "$DGR_BUILD/test/preload" ocpi-style-host
+
+FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
+# 4 host buffers of 16 KiB: what the emulator sends while the host is held stays within the
+# packet socket's default receive buffer (the host sets none), so nothing is lost and every
+# held transaction gets its doorbell once the host runs again
+H=4 S=16384 E=4
+
+# rx_frames: frames the host's network namespace received so far.
+rx_frames() {
+	"${DGR_HOST_RUN[@]}" cat /proc/net/dev | awk 'NR > 2 { n += $3 } END { print n + 0 }'
+}
+
+# stream_flowing: waits until the host's namespace has received 200 frames more than at the start.
+stream_flowing() {
+	for _ in $(seq 600); do
+		[ "$(rx_frames)" -ge $((FRAMES0 + 200)) ] && return 0
+		sleep 0.05
+	done
+	diag "the stream did not start within 30 s"
+	return 1
+}
+
+# hold_past_a_frame: from CPU 1, waits until a frame reached the host's namespace after the call
+# (at most 10 s), then 300 ms more: the disturbance lasts that long, and a frame always waits
+# through it (a fixed hold may fall where nothing arrives, the emulator itself held).
+hold_past_a_frame() {
+	"${DGR_HOST_RUN[@]}" taskset -c 1 bash -c '
+		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" /proc/net/dev; }
+		start=$(frames)
+		for _ in $(seq 1000); do
+			if [ "$(frames)" -gt "$start" ]; then
+				sleep 0.3
+				exit 0
+			fi
+			sleep 0.01
+		done
+		exit 1'
+}
+
+busy() {
+	stream_flowing || return
+	local loop
+	# timeout runs at a higher real-time priority on any CPU: the loop ends in any case (12 s)
+	chrt -f 51 timeout 12 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done' &
+	loop=$!
+	hold_past_a_frame || diag "busy: no frame arrived in 10 s of the busy loop"
+	kill "$loop" 2>/dev/null
+	wait "$loop"
+}
+
+# one NAME DURING: ocpi-style-host on CPU 0 under dgrdma-capture (capture + kernel trace, no
+# UST trace), the emulator on CPU 1 streaming 3 s, DURING (a function, or "") meanwhile; then
+# latency-report's JSON (with --advise) and text of the run folder.
+one() {
+	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid
+	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$run" --no-trace \
+		--kernel -i "$DGR_HOST_IF" -- taskset -c 0 "$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" \
+		"$E" 1500 >"$SCN_OUT/$name.host.out" 2>"$SCN_OUT/$name.capture.err" &
+	host_bg=$!
+	SCN_BG_PIDS+=("$host_bg")
+	if ! dgr_wait_receiving "$host_bg" ocpi-style-host 1; then
+		not_ok "$name: ocpi-style-host receives under dgrdma-capture --kernel"
+		sed 's/^/# /' "$SCN_OUT/$name.capture.err"
+		return 1
+	fi
+	FRAMES0=$(rx_frames)
+	"${DGR_FPGA_RUN[@]}" taskset -c 1 "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc \
+		--rate 2e6 --duration 3 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
+		--report-data-loss false --summary-json "$SCN_OUT/$name.fpga.json" \
+		>"$SCN_OUT/$name.fpga.log" 2>&1 &
+	fpga_pid=$!
+	SCN_BG_PIDS+=("$fpga_pid")
+	[ -n "$during" ] && "$during"
+	wait "$fpga_pid"
+	FPGA_RC=$?
+	wait "$host_bg"
+	HOST_RC=$?
+	sed 's/^/# /' "$SCN_OUT/$name.capture.err"
+	"$BIN/latency-report" --json --no-progress --advise "$run" >"$run/stalls.json" 2>"$run/stalls.err"
+	LR_RC=$?
+	"$BIN/latency-report" --no-progress "$run" >"$run/stalls.txt" 2>&1
+	check_eq "$HOST_RC/$FPGA_RC/$LR_RC" 0/0/0 \
+		"$name: dgrdma-capture (ocpi-style-host), dgrdma-fpga and latency-report exit 0 ($(head -c 300 "$run/stalls.err"))"
+	check_eq "$(jq -r '.stall_causes.source' "$run/stalls.json")/$(jq -r '.kernel.backend' "$run/run.json")/$(jq -r '.trace' "$run/run.json")" \
+		wire/perf/null "$name: no UST trace, a perf kernel trace: the stalls come from the wire"
+	diag "$name: $(jq -r '.stall_causes | "\(.count) stalls, threshold \(.threshold_ns) ns, p50 \(.p50_ns) ns, \(.kernel_events) kernel events; sender \(.threads.doorbell_sender | "\(.comm) tid \(.tid), \(.doorbells_matched) of \(.doorbells) doorbells (next thread \(.runner_up_matched)), \(.events) sends"); receiver \(.threads.data_receiver | "\(.comm) tid \(.tid), \(.doorbells_matched) of \(.doorbells) (next \(.runner_up_matched)), \(.events) copies"); clock offset \(.threads.clock_offset_ns) ns"' "$run/stalls.json")"
+	jq -r '.stall_causes.causes[].text' "$run/stalls.json" | while read -r l; do diag "$name: $l"; done
+	threads_checks "$name"
+}
+
+# threads_checks NAME: the host's one thread sends the doorbells and receives the data, and is
+# named as the kernel trace has it (comm, tid; a sched_switch onto a CPU with both).
+threads_checks() {
+	local run="$SCN_OUT/$1" pid kpid
+	pid=$(jq -r '.command_pid' "$run/run.json")
+	check_eq "$(jq -r '.stall_causes.threads | [.doorbell_sender, .data_receiver] | map("\(.found) \(.comm) \(.tid)") | join(", ")' "$run/stalls.json")" \
+		"true ocpi-style-host $pid, true ocpi-style-host $pid" \
+		"$1: the doorbell sender and the data receiver found: ocpi-style-host, its tid (the recorded command's pid $pid)"
+	kpid=$(jq -r '.stall_causes.threads.doorbell_sender.kernel_pid' "$run/stalls.json")
+	check "$1: the kernel trace switched to that thread under that name (next_comm ocpi-style-host, next_pid $kpid)" \
+		bash -c "babeltrace2 '$run/kernel' 2>/dev/null | grep -F 'sched:sched_switch:' | grep -F 'next_comm = \"ocpi-style-host\"' | grep -qF 'next_pid = $kpid,'"
+}
+
+one busy busy
+run="$SCN_OUT/busy"
+check "busy: a wire stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0, in the host's thread" \
+	jq -e --argjson tid "$(jq -r '.command_pid' "$run/run.json")" '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and .tid == $tid and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= 1' "$run/stalls.json"
+check "busy: the run's causes name it" \
+	jq -e '.stall_causes.causes | any(.cause == "higher-priority-task" and any(.culprits[]; .comm == "bash"))' "$run/stalls.json"
+check "busy: --advise's real-time cure addresses that cause, at its rank" \
+	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
+check "busy: the text names the cause and the threads found" \
+	bash -c "grep -qE 'was runnable while CPU 0 ran (.*, )?bash [0-9]+%' '$run/stalls.txt' && grep -q 'ocpi-style-host' '$run/stalls.txt'"
+# The same kernel trace converted by hand (perf's CLOCK_MONOTONIC from boot, without the offset
+# to the epoch dgrdma-capture writes): not the capture's axis, so no thread is found, none is
+# invented, and the report says why.
+perf data convert --to-ctf "$SCN_OUT/busy-boot" -i "$run/kernel.perf.data" >/dev/null 2>&1
+"$BIN/latency-report" --json --no-progress --kernel-trace "$SCN_OUT/busy-boot" "$run" \
+	>"$SCN_OUT/busy-boot.json" 2>"$SCN_OUT/busy-boot.err"
+check_eq "$(jq -r '.stall_causes | "\(.threads.clocks_apart) \(.threads.doorbell_sender.found) \(.threads.data_receiver.found) \([.stalls[] | select(.cause != "thread-not-in-kernel-trace")] | length) \(.causes[0].text | test("not on the epoch"))"' "$SCN_OUT/busy-boot.json")" \
+	"true false false 0 true" \
+	"busy, the kernel trace converted without the epoch's offset: clocks apart, no thread found or invented, the text says why"
+
+one clean ""
+run="$SCN_OUT/clean"
+check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "stopped")] | length' "$run/stalls.json")" 0 \
+	"clean: no stall is called stopped"
+check_eq "$(jq -r '[.stall_causes.stalls[].culprits[]? | select(.comm == "bash" and .prio < 100)] | length' "$run/stalls.json")" 0 \
+	"clean: no stall is blamed on a real-time bash"
+done_testing
