@@ -173,11 +173,11 @@ static int cmd_check(int argc, char **argv)
 static void print_fields(void)
 {
 	static const char *const types[] = {
-		[RUN_F_STRING] = "string",	 [RUN_F_WHOLE] = "whole",
-		[RUN_F_NUMBER] = "number",	 [RUN_F_BOOL] = "bool",
-		[RUN_F_STRINGS] = "strings",	 [RUN_F_WHOLES] = "wholes",
-		[RUN_F_CLOCK] = "clock",	 [RUN_F_OBJECT] = "object",
-		[RUN_F_MAP] = "map",		 [RUN_F_TOOL_OBJECT] = "tool-object",
+		[RUN_F_STRING] = "string",   [RUN_F_WHOLE] = "whole",
+		[RUN_F_NUMBER] = "number",   [RUN_F_BOOL] = "bool",
+		[RUN_F_STRINGS] = "strings", [RUN_F_WHOLES] = "wholes",
+		[RUN_F_CLOCK] = "clock",     [RUN_F_OBJECT] = "object",
+		[RUN_F_MAP] = "map",	     [RUN_F_TOOL_OBJECT] = "tool-object",
 	};
 	size_t i, k;
 

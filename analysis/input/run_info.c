@@ -139,7 +139,8 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 		}
 		if (!(run_json_type_bit(v) & rules[i].types)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s%s%s: %s, expected %s", where,
-					      *where ? "." : "", key, run_json_describe(v, d, sizeof(d)),
+					      *where ? "." : "", key,
+					      run_json_describe(v, d, sizeof(d)),
 					      run_json_type_names(rules[i].types, t, sizeof(t)));
 		}
 	}
@@ -157,9 +158,12 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 static int check_clock_pair(const json_t *pair, const char *where, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
-		{ "monotonic_sec", RUN_T_INTEGER, true },  { "monotonic_nsec", RUN_T_INTEGER, true },
-		{ "realtime_sec", RUN_T_INTEGER, true },   { "realtime_nsec", RUN_T_INTEGER, true },
-		{ "uncertainty_ns", RUN_T_INTEGER, true }, { "realtime_iso8601", RUN_T_STRING, false },
+		{ "monotonic_sec", RUN_T_INTEGER, true },
+		{ "monotonic_nsec", RUN_T_INTEGER, true },
+		{ "realtime_sec", RUN_T_INTEGER, true },
+		{ "realtime_nsec", RUN_T_INTEGER, true },
+		{ "uncertainty_ns", RUN_T_INTEGER, true },
+		{ "realtime_iso8601", RUN_T_STRING, false },
 	};
 	char key[64];
 	size_t i;
@@ -253,7 +257,8 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 			    errbuf, DGR_E_INVAL,
 			    "trace.trace_pids: %s, expected an array of at most %d "
 			    "pids",
-			    json_is_array(v) ? "a longer array" : run_json_describe(v, d, sizeof(d)),
+			    json_is_array(v) ? "a longer array"
+					     : run_json_describe(v, d, sizeof(d)),
 			    RUN_INFO_MAX_TRACE_PIDS);
 		}
 		for (i = 0; i < json_array_size(v); i++) {
@@ -395,7 +400,8 @@ static int read_addresses(const json_t *s, bool fpga, struct run_info *ri, char 
 		v = json_is_object(v) ? json_object_get(v, "address") : NULL;
 		if (!json_is_string(v)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected a string",
-					      where, v ? run_json_describe(v, d, sizeof(d)) : "missing");
+					      where,
+					      v ? run_json_describe(v, d, sizeof(d)) : "missing");
 		}
 		if (take_udp_addr(ri, where, json_string_value(v), fpga, errbuf) < 0) {
 			return -DGR_E_INVAL;
@@ -427,11 +433,16 @@ static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 		  offsetof(struct run_info, buffer_size) },
 	};
 	static const struct key_rule types[] = {
-		{ "tool", RUN_T_STRING, false },	  { "path", RUN_T_STRING, false },
-		{ "transport", RUN_T_STRING, false }, { "local", RUN_T_STRING, false },
-		{ "peer", RUN_T_STRING, false },	  { "peers", RUN_T_ARRAY, false },
-		{ "host_buffers", ~0u, false },	  { "fpga_buffers", ~0u, false },
-		{ "buffer_size", ~0u, false },	  { "sample_rate", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "tool", RUN_T_STRING, false },
+		{ "path", RUN_T_STRING, false },
+		{ "transport", RUN_T_STRING, false },
+		{ "local", RUN_T_STRING, false },
+		{ "peer", RUN_T_STRING, false },
+		{ "peers", RUN_T_ARRAY, false },
+		{ "host_buffers", ~0u, false },
+		{ "fpga_buffers", ~0u, false },
+		{ "buffer_size", ~0u, false },
+		{ "sample_rate", RUN_T_INTEGER | RUN_T_REAL, false },
 	};
 	const char *tool = "", *path = NULL;
 	char key[48], d[64], t[96];
@@ -484,9 +495,9 @@ static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 	if ((v = json_object_get(s, "sample_rate"))) {
 		x = json_number_value(v);
 		if (!(x >= 0 && x <= RUN_INFO_MAX_RATE)) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "settings.sample_rate: %s is out of range 0..%g",
-					      run_json_describe(v, d, sizeof(d)), RUN_INFO_MAX_RATE);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "settings.sample_rate: %s is out of range 0..%g",
+			    run_json_describe(v, d, sizeof(d)), RUN_INFO_MAX_RATE);
 		}
 		ri->rate_bytes = ri->rate_bytes ? ri->rate_bytes : (uint64_t)(x * DGR_SAMPLE_BYTES);
 	}
@@ -508,9 +519,9 @@ static int check_command(const json_t *cmd, char *errbuf)
 	}
 	for (i = 0; i < n; i++) {
 		if (!json_is_string(json_array_get(cmd, i))) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "command[%zu]: %s, expected a string", i,
-					      run_json_describe(json_array_get(cmd, i), d, sizeof(d)));
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "command[%zu]: %s, expected a string", i,
+			    run_json_describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
 	}
 	return 0;

@@ -13,9 +13,9 @@
 #include "run_info.h"
 #include "run_schema.h"
 
-#define COUNT	 RUN_COUNT_MAX
-#define PID_MAX	 4194304.0
-#define I64_MAX	 9223372036854775807.0
+#define COUNT	RUN_COUNT_MAX
+#define PID_MAX 4194304.0
+#define I64_MAX 9223372036854775807.0
 
 static const char *const formats[] = { RUN_INFO_FORMAT, RUN_INFO_FORMAT_1, NULL };
 static const char *const subbuf_sources[] = { "computed", "option", NULL };
@@ -28,20 +28,53 @@ static const char *const relayds[] = { "started", "given", NULL };
 static const char *const kernel_backends[] = { "perf", "lttng", NULL };
 static const char *const offset_sources[] = { "trace", "clocks", NULL };
 
-#define S(key, flags)		  { key, RUN_F_STRING, flags, 0, 0, NULL }
-#define C(key, flags, list)	  { key, RUN_F_STRING, flags, 0, 0, list }
-#define W(key, flags, min, max)	  { key, RUN_F_WHOLE, flags, min, max, NULL }
-#define N(key, flags, min, max)	  { key, RUN_F_NUMBER, flags, min, max, NULL }
-#define B(key, flags)		  { key, RUN_F_BOOL, flags, 0, 0, NULL }
-#define SA(key, flags)		  { key, RUN_F_STRINGS, flags, 0, 0, NULL }
-#define WA(key, flags, min, max)  { key, RUN_F_WHOLES, flags, min, max, NULL }
-#define CLK(key, flags)		  { key, RUN_F_CLOCK, flags, 0, 0, NULL }
-#define OBJ(key, flags)		  { key, RUN_F_OBJECT, flags, 0, 0, NULL }
-#define MAP(key, flags)		  { key, RUN_F_MAP, flags, 0, 0, NULL }
-#define TOOL(key, flags)	  { key, RUN_F_TOOL_OBJECT, flags, 0, 0, NULL }
-#define NUL			  RUN_F_NULL
-#define EMPTY			  (RUN_F_NULL | RUN_F_EMPTY_NULL)
-#define FACT			  (RUN_F_OMIT_NULL | RUN_F_NULL)
+#define S(key, flags)                                                                              \
+	{                                                                                          \
+		key, RUN_F_STRING, flags, 0, 0, NULL                                               \
+	}
+#define C(key, flags, list)                                                                        \
+	{                                                                                          \
+		key, RUN_F_STRING, flags, 0, 0, list                                               \
+	}
+#define W(key, flags, min, max)                                                                    \
+	{                                                                                          \
+		key, RUN_F_WHOLE, flags, min, max, NULL                                            \
+	}
+#define N(key, flags, min, max)                                                                    \
+	{                                                                                          \
+		key, RUN_F_NUMBER, flags, min, max, NULL                                           \
+	}
+#define B(key, flags)                                                                              \
+	{                                                                                          \
+		key, RUN_F_BOOL, flags, 0, 0, NULL                                                 \
+	}
+#define SA(key, flags)                                                                             \
+	{                                                                                          \
+		key, RUN_F_STRINGS, flags, 0, 0, NULL                                              \
+	}
+#define WA(key, flags, min, max)                                                                   \
+	{                                                                                          \
+		key, RUN_F_WHOLES, flags, min, max, NULL                                           \
+	}
+#define CLK(key, flags)                                                                            \
+	{                                                                                          \
+		key, RUN_F_CLOCK, flags, 0, 0, NULL                                                \
+	}
+#define OBJ(key, flags)                                                                            \
+	{                                                                                          \
+		key, RUN_F_OBJECT, flags, 0, 0, NULL                                               \
+	}
+#define MAP(key, flags)                                                                            \
+	{                                                                                          \
+		key, RUN_F_MAP, flags, 0, 0, NULL                                                  \
+	}
+#define TOOL(key, flags)                                                                           \
+	{                                                                                          \
+		key, RUN_F_TOOL_OBJECT, flags, 0, 0, NULL                                          \
+	}
+#define NUL   RUN_F_NULL
+#define EMPTY (RUN_F_NULL | RUN_F_EMPTY_NULL)
+#define FACT  (RUN_F_OMIT_NULL | RUN_F_NULL)
 
 const struct run_field run_fields[] = {
 	C("format", RUN_F_REQUIRED | RUN_F_DERIVED, formats),
@@ -319,8 +352,7 @@ static const char *range_words(const struct run_field *f, char *buf, size_t len)
 }
 
 /* A number of f's range: whole for RUN_F_WHOLE(S), in [min, max] (or (min, max]). */
-static int check_number(const struct run_field *f, const json_t *v, const char *where,
-			char *errbuf)
+static int check_number(const struct run_field *f, const json_t *v, const char *where, char *errbuf)
 {
 	bool whole = f->type != RUN_F_NUMBER;
 	char d[64], r[96];
@@ -366,8 +398,8 @@ static int check_clock(const json_t *v, const char *where, char *errbuf)
 		snprintf(name, sizeof(name), "%s.%s", where, keys[i]);
 		x = json_object_get(v, keys[i]);
 		if (!x) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: missing (a clock pair has it)",
-					      name);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "%s: missing (a clock pair has it)", name);
 		}
 		if (check_number(strstr(keys[i], "_nsec") ? &nsec : &sec, x, name, errbuf) < 0) {
 			return -DGR_E_INVAL;
@@ -375,8 +407,9 @@ static int check_clock(const json_t *v, const char *where, char *errbuf)
 	}
 	x = json_object_get(v, "realtime_iso8601");
 	if (x && !json_is_string(x)) {
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s.realtime_iso8601: %s, expected a string",
-				      where, run_json_describe(x, name, sizeof(name)));
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "%s.realtime_iso8601: %s, expected a string", where,
+				      run_json_describe(x, name, sizeof(name)));
 	}
 	return 0;
 }
@@ -407,6 +440,10 @@ int run_field_check(const struct run_field *f, const json_t *v, const char *wher
 	if (element) {
 		return check_element(f, v, where, errbuf);
 	}
+	if ((f->type == RUN_F_WHOLE || f->type == RUN_F_NUMBER) &&
+	    !(json_is_null(v) && (f->flags & RUN_F_NULL))) {
+		return check_number(f, v, where, errbuf);
+	}
 	if (!(run_json_type_bit(v) & run_field_types(f))) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected %s", where,
 				      run_json_describe(v, d, sizeof(d)),
@@ -428,9 +465,8 @@ int run_field_check(const struct run_field *f, const json_t *v, const char *wher
 				snprintf(t + strlen(t), sizeof(t) - strlen(t), "%s'%s'",
 					 i ? ", " : "", f->choices[i]);
 			}
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "%s: '%.40s' is not one of %s", where,
-					      json_string_value(v), t);
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: '%.40s' is not one of %s",
+					      where, json_string_value(v), t);
 		}
 		return 0;
 	case RUN_F_WHOLE:
@@ -451,9 +487,9 @@ int run_field_check(const struct run_field *f, const json_t *v, const char *wher
 		json_object_foreach((json_t *)v, key, x)
 		{
 			if (!json_is_string(x) && !json_is_null(x)) {
-				return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-						      "%s.%.60s: %s, expected a string or null",
-						      where, key, run_json_describe(x, d, sizeof(d)));
+				return dgr_errbuf_set(
+				    errbuf, DGR_E_INVAL, "%s.%.60s: %s, expected a string or null",
+				    where, key, run_json_describe(x, d, sizeof(d)));
 			}
 		}
 		return 0;
@@ -497,9 +533,9 @@ static int check_known_keys(const struct run_field *f, const json_t *obj, char *
 		snprintf(name, sizeof(name), "%s%s%s", f ? f->key : "", f ? "." : "", key);
 		child = run_field_find(name, &entry);
 		if (!child || entry || run_field_parent(child) != f) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "%.100s: unknown key (not in %s%s)", name,
-					      f ? f->key : "the top level", f ? "" : " of run.json");
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "%.100s: unknown key (not in %s%s)", name,
+			    f ? f->key : "the top level", f ? "" : " of run.json");
 		}
 	}
 	return 0;

@@ -38,12 +38,12 @@ enum run_field_type {
 	RUN_F_TOOL_OBJECT, /* a tool's own object (settings, losses): run_info.c checks it */
 };
 
-#define RUN_F_NULL	0x01u /* null is a value */
+#define RUN_F_NULL	 0x01u /* null is a value */
 #define RUN_F_EMPTY_NULL 0x02u /* a string field given "" is written null */
-#define RUN_F_OMIT_NULL	0x04u /* a field given null is left out (stream's facts) */
-#define RUN_F_REQUIRED	0x08u /* there whenever its object is written */
-#define RUN_F_DERIVED	0x10u /* computed by the writer, never given */
-#define RUN_F_ABOVE_MIN 0x20u /* a number strictly above min */
+#define RUN_F_OMIT_NULL	 0x04u /* a field given null is left out (stream's facts) */
+#define RUN_F_REQUIRED	 0x08u /* there whenever its object is written */
+#define RUN_F_DERIVED	 0x10u /* computed by the writer, never given */
+#define RUN_F_ABOVE_MIN	 0x20u /* a number strictly above min */
 
 struct run_field {
 	const char *key; /* its path: "trace.subbuf_size" */

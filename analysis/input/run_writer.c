@@ -47,9 +47,10 @@ int run_writer_load(struct run_writer *w, const char *path, char *errbuf)
 	format = json_object_get(root, "format");
 	if (strcmp(json_string_value(format), RUN_INFO_FORMAT) != 0) {
 		json_decref(root);
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-				      "%.180s: format: '%s' is not %s (the format this writer writes)",
-				      path, json_string_value(format), RUN_INFO_FORMAT);
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "%.180s: format: '%s' is not %s (the format this writer writes)", path,
+		    json_string_value(format), RUN_INFO_FORMAT);
 	}
 	json_decref(w->root);
 	w->root = root;
@@ -112,7 +113,11 @@ static json_t *utf8_string(const char *text)
 	}
 	while (i < n) {
 		c = (unsigned char)text[i];
-		len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		len = c < 0x80	       ? 1
+		      : (c >> 5) == 6  ? 2
+		      : (c >> 4) == 14 ? 3
+		      : (c >> 3) == 30 ? 4
+				       : 0;
 		for (k = 1; len && k < len; k++) {
 			if (i + k >= n || ((unsigned char)text[i + k] >> 6) != 2) {
 				len = 0;
@@ -328,9 +333,12 @@ int run_writer_losses_from(struct run_writer *w, const char *path, char *errbuf)
 						 NULL };
 	static const char *const counter_keys[] = { "discontinuities", "socket_drops",
 						    "frames_missing", "retransmit_giveups", NULL };
-	static const char *const fpga_keys[] = { "num_dropped_samps",  "dropped_samples",
-						 "dropped_open",       "num_underruns",
-						 "underrun_periods",   "trailing_underruns",
+	static const char *const fpga_keys[] = { "num_dropped_samps",
+						 "dropped_samples",
+						 "dropped_open",
+						 "num_underruns",
+						 "underrun_periods",
+						 "trailing_underruns",
 						 NULL };
 	json_t *summary = load_summary(path), *losses = NULL, *part = NULL;
 	const json_t *counters;
@@ -394,8 +402,7 @@ static int incident_start(struct run_writer *w, json_t *clocks, char *errbuf)
 	struct tm tm;
 	time_t secs;
 
-	if (!json_is_object(at) || !json_is_integer(before) ||
-	    json_object_get(clocks, "start")) {
+	if (!json_is_object(at) || !json_is_integer(before) || json_object_get(clocks, "start")) {
 		return 0;
 	}
 	start = json_deep_copy(at);
@@ -420,7 +427,8 @@ static int incident_start(struct run_writer *w, json_t *clocks, char *errbuf)
 /* clocks.duration_ns: end - start on the monotonic clock, null without both. */
 static int duration(json_t *clocks, char *errbuf)
 {
-	const json_t *start = json_object_get(clocks, "start"), *end = json_object_get(clocks, "end");
+	const json_t *start = json_object_get(clocks, "start"),
+		     *end = json_object_get(clocks, "end");
 	json_t *v;
 
 	if (json_is_object(start) && json_is_object(end)) {
@@ -513,9 +521,10 @@ static int check_required(const json_t *root, char *errbuf)
 			name = strrchr(f->key, '.') + 1;
 		}
 		if (!json_object_get(obj, name)) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "%s: missing (run.json has it whenever %s is written)",
-					      f->key, parent ? parent->key : "it");
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "%s: missing (run.json has it whenever %s is written)", f->key,
+			    parent ? parent->key : "it");
 		}
 	}
 	return 0;
@@ -539,8 +548,8 @@ int run_writer_finish(struct run_writer *w, char **text, char *errbuf)
 			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 		}
 	}
-	if (json_is_object(clocks) &&
-	    ((ret = incident_start(w, clocks, errbuf)) < 0 || (ret = duration(clocks, errbuf)) < 0)) {
+	if (json_is_object(clocks) && ((ret = incident_start(w, clocks, errbuf)) < 0 ||
+				       (ret = duration(clocks, errbuf)) < 0)) {
 		return ret;
 	}
 	ret = check_required(w->root, errbuf);
