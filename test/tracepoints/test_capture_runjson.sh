@@ -14,7 +14,6 @@
 # read by latency-report's reader (dgrdma-runinfo check).
 # DGR_RUNJSON_WRITE_FIXTURES=DIR writes the recordings' run.json into DIR instead (how the
 # fixtures were made, with the jq writer).
-# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
