@@ -391,6 +391,35 @@ static void test_refusals(void)
 #undef REFUSED
 }
 
+/* The reader checks a format-2 file's recording facts with the table; format 1's are older. */
+static void test_reader_checks(void)
+{
+	static const char v2[] = "{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], "
+				 "\"trace\": {\"path\": \"trace\", \"sessiond\": \"maybe\"}}";
+	static const char v1[] = "{\"format\": \"dgrdma-run/1\", \"command\": [\"x\"], "
+				 "\"trace\": {\"path\": \"trace\", \"sessiond\": \"maybe\"}}";
+	static const char extra[] = "{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], "
+				    "\"capture\": {\"path\": \"c\", \"snaplen\": -1}}";
+	char err[DGR_ERRBUF_SIZE] = "";
+	struct run_info ri;
+	int rc;
+
+	memset(&ri, 0, sizeof(ri));
+	rc = run_info_parse(v2, strlen(v2), &ri, err);
+	TAP_EQ_I(rc, -DGR_E_INVAL,
+		 "reader, format 2: a value the table does not accept is refused");
+	TAP_EQ_S(err,
+		 "trace.sessiond: 'maybe' is not one of 'reused', 'started, kept', 'started, "
+		 "stopped'",
+		 "reader, format 2: the message is the writer's");
+	rc = run_info_parse(extra, strlen(extra), &ri, err);
+	TAP_EQ_S(err, "capture.snaplen: -1 is out of range (accepted: a whole number 0..262144)",
+		 "reader, format 2: a range of the table");
+	memset(&ri, 0, sizeof(ri));
+	rc = run_info_parse(v1, strlen(v1), &ri, err);
+	TAP_EQ_I(rc, 0, "reader, format 1: the recording's facts of older writers are not checked");
+}
+
 /* What a string, a null and an omitted fact look like written. */
 static void test_values(void)
 {
@@ -460,6 +489,7 @@ int main(void)
 	test_update();
 	test_format1();
 	test_refusals();
+	test_reader_checks();
 	test_values();
 	cleanup();
 	return tap_done();
