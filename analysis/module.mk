@@ -119,7 +119,7 @@ $(ANALYSIS_RUN_JSON_TEST): $(BUILD)/obj/test/analysis/test_run_writer.o \
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 analysis: $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
 CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
-CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
+CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) test/analysis/run_json_fields.sh
 
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot
