@@ -55,7 +55,8 @@ ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/verdict/wire_threads.c
 ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
-	analysis/input/run_info_v1.c analysis/input/run_folder.c analysis/input/kernel_input.c \
+	analysis/input/run_info_v1.c analysis/input/run_schema.c analysis/input/run_folder.c \
+	analysis/input/kernel_input.c \
 	analysis/input/incidents.c
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
@@ -103,16 +104,24 @@ analysis: $(ANALYSIS_FOLLOW_TEST)
 CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
 CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 
-# run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one.
+# run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one;
+# its one table of fields (run_schema.c) and its writer (run_writer.c, dgrdma-runinfo).
+RUN_INFO_SRCS := analysis/input/run_info.c analysis/input/run_info_v1.c \
+	analysis/input/run_schema.c analysis/input/run_writer.c analysis/input/fpga_counters.c
 ANALYSIS_RUN_INFO_TEST := $(BUILD)/test/analysis/test_run_info
 $(ANALYSIS_RUN_INFO_TEST): $(BUILD)/obj/test/analysis/test_run_info.o \
-		$(call objs,analysis/input/run_info.c analysis/input/run_info_v1.c \
-		analysis/input/fpga_counters.c) $(ANALYSIS_LIBDGRDMA)
+		$(call objs,$(RUN_INFO_SRCS)) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
-analysis: $(ANALYSIS_RUN_INFO_TEST)
-CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST)
-CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST)
+# The round trip: every field the writer writes, read back by the reader.
+ANALYSIS_RUN_JSON_TEST := $(BUILD)/test/analysis/test_run_writer
+$(ANALYSIS_RUN_JSON_TEST): $(BUILD)/obj/test/analysis/test_run_writer.o \
+		$(call objs,$(RUN_INFO_SRCS)) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
+CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
+CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) test/analysis/run_json_fields.sh
 
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot

@@ -67,7 +67,7 @@ fuzz-dcp: $(FUZZ_DCP)
 FUZZ_RUN_JSON := $(BUILD)/fuzz/fuzz_run_json
 FUZZ_TARGETS += fuzz-run-json
 $(FUZZ_RUN_JSON): test/fuzz/fuzz_run_json.c analysis/input/run_info.c analysis/input/run_info_v1.c \
-		analysis/input/fpga_counters.c \
+		analysis/input/run_schema.c analysis/input/fpga_counters.c \
 		analysis/verdict/headroom.c stack/cli/cli.c stack/src/errbuf.c \
 		stack/src/stats.c
 	@mkdir -p $(@D)

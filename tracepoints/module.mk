@@ -39,16 +39,27 @@ $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(LIBDGRCLI
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-# dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
+# dgrdma-runinfo: run.json's one writer (analysis/input/run_writer.c), which dgrdma-capture
+# calls; analysis/module.mk (RUN_INFO_SRCS) is read before this file.
+PROGRAMS += $(BUILD)/bin/dgrdma-runinfo
+$(call objs,tracepoints/dgrdma-runinfo.c): CFLAGS_tracepoints += -Ianalysis/input \
+	$(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+$(BUILD)/bin/dgrdma-runinfo: $(call objs,tracepoints/dgrdma-runinfo.c $(RUN_INFO_SRCS)) \
+		$(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lm
+
+# dgrdma-capture is a bash script; it finds dgrdma-clocks and dgrdma-runinfo beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
 $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
 	$(install_script)
 
-tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-capture
+tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo $(BUILD)/bin/dgrdma-capture
 
 CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
 	test/tracepoints/test_capture_stack.sh test/tracepoints/test_capture_kernel.sh \
-	test/tracepoints/test_capture_ring.sh test/tracepoints/test_flight_recorder.sh
+	test/tracepoints/test_capture_ring.sh test/tracepoints/test_flight_recorder.sh \
+	test/tracepoints/test_capture_runjson.sh
 
 # bench-tracepoints (make bench): cost of a tracepoint compiled out / not enabled / enabled.
 TP_BENCH := $(BUILD)/test/tracepoints/tp-bench
@@ -71,13 +82,15 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-tracepoints.sh
 
 INSTALL_TARGETS += install-tracepoints
-INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1 \
-	$(MANDIR)/man1/dgrdma-clocks.1
+INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(BINDIR)/dgrdma-runinfo \
+	$(MANDIR)/man1/dgrdma-capture.1 $(MANDIR)/man1/dgrdma-clocks.1 $(MANDIR)/man1/dgrdma-runinfo.1
 .PHONY: install-tracepoints
-install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
+install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(DESTDIR)$(BINDIR)/
-	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo \
+		$(DESTDIR)$(BINDIR)/
+	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 \
+		tracepoints/dgrdma-runinfo.1 $(DESTDIR)$(MANDIR)/man1/
 
 # dgrdma-host built with -DDGR_NO_TRACE, for the stack-level half of bench-tracepoints.
 TP_NOTRACE_HOST := $(BUILD)/bench/tracepoints/dgrdma-host-notrace

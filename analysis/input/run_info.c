@@ -22,32 +22,7 @@
 #include "cli.h"
 #include "run_info.h"
 #include "run_info_v1.h"
-
-/* A short description of a JSON value for a message: "null", "a string", "-5", "1e+308". */
-static const char *describe(const json_t *v, char *buf, size_t len)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return buf;
-	case JSON_REAL:
-		snprintf(buf, len, "%.6g", json_real_value(v));
-		return buf;
-	case JSON_TRUE:
-		return "true";
-	case JSON_FALSE:
-		return "false";
-	case JSON_NULL:
-		return "null";
-	}
-	return "?";
-}
+#include "run_schema.h"
 
 /* A whole number in [min, max] (an integral real such as 2e3 counts). */
 static int get_whole(const json_t *v, const char *key, uint64_t min, uint64_t max, uint64_t *out,
@@ -62,7 +37,7 @@ static int get_whole(const json_t *v, const char *key, uint64_t min, uint64_t ma
 		if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 					      "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
-					      describe(v, d, sizeof(d)), min, max);
+					      run_json_describe(v, d, sizeof(d)), min, max);
 		}
 		*out = (uint64_t)i;
 		return 0;
@@ -70,19 +45,19 @@ static int get_whole(const json_t *v, const char *key, uint64_t min, uint64_t ma
 	if (!json_is_real(v)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "%s: %s, expected a whole number %" PRIu64 "..%" PRIu64, key,
-				      describe(v, d, sizeof(d)), min, max);
+				      run_json_describe(v, d, sizeof(d)), min, max);
 	}
 	x = json_real_value(v);
 	if (x < (double)min || x > (double)max) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "%s: %s is out of range %" PRIu64 "..%" PRIu64, key,
-				      describe(v, d, sizeof(d)), min, max);
+				      run_json_describe(v, d, sizeof(d)), min, max);
 	}
 	if (x != floor(x)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "%s: %s is not a whole number (accepted: %" PRIu64
 				      "..%" PRIu64 ")",
-				      key, describe(v, d, sizeof(d)), min, max);
+				      key, run_json_describe(v, d, sizeof(d)), min, max);
 	}
 	*out = (uint64_t)x;
 	return 0;
@@ -96,64 +71,15 @@ static int get_positive(const json_t *v, const char *key, double max, double *ou
 
 	if (!json_is_number(v)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected a number in (0, %g]",
-				      key, describe(v, d, sizeof(d)), max);
+				      key, run_json_describe(v, d, sizeof(d)), max);
 	}
 	x = json_number_value(v);
 	if (!(x > 0 && x <= max)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s is out of range (0, %g]", key,
-				      describe(v, d, sizeof(d)), max);
+				      run_json_describe(v, d, sizeof(d)), max);
 	}
 	*out = x;
 	return 0;
-}
-
-enum {
-	T_OBJECT = 1,
-	T_ARRAY = 2,
-	T_STRING = 4,
-	T_INTEGER = 8,
-	T_BOOL = 16,
-	T_NULL = 32,
-	T_REAL = 64,
-};
-
-static unsigned int type_bit(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return T_OBJECT;
-	case JSON_ARRAY:
-		return T_ARRAY;
-	case JSON_STRING:
-		return T_STRING;
-	case JSON_INTEGER:
-		return T_INTEGER;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return T_BOOL;
-	case JSON_NULL:
-		return T_NULL;
-	case JSON_REAL:
-		return T_REAL;
-	}
-	return 0;
-}
-
-static const char *type_names(unsigned int types, char *buf, size_t len)
-{
-	static const char *const names[] = { "an object",  "an array", "a string", "a whole number",
-					     "true/false", "null",     "a number" };
-	size_t n = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (types & (1u << i)) {
-			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
-					      n ? " or " : "", names[i]);
-		}
-	}
-	return buf;
 }
 
 struct key_rule {
@@ -161,6 +87,33 @@ struct key_rule {
 	unsigned int types;
 	bool required;
 };
+
+#define MAX_RULES 32
+
+/*
+ * The rules of the fields directly below parent ("" the top level) in run.json's one
+ * table (run_schema.c): their names, types (any type with any_type: the reader's own
+ * checks of the value follow) and whether they are required. Returns their number.
+ */
+static size_t table_rules(const char *parent, bool any_type, struct key_rule *rules)
+{
+	size_t i, n = 0, plen = strlen(parent);
+
+	for (i = 0; i < run_field_count && n < MAX_RULES; i++) {
+		const char *key = run_fields[i].key;
+
+		if (plen ? strncmp(key, parent, plen) != 0 || key[plen] != '.' ||
+			       strchr(key + plen + 1, '.')
+			 : strchr(key, '.') != NULL) {
+			continue;
+		}
+		rules[n].key = plen ? key + plen + 1 : key;
+		rules[n].types = any_type ? ~0u : run_field_types(&run_fields[i]);
+		rules[n].required = (run_fields[i].flags & RUN_F_REQUIRED) != 0;
+		n++;
+	}
+	return n;
+}
 
 /*
  * Checks that obj holds only the keys of rules, with their types, and the
@@ -184,10 +137,11 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 					      *where ? "." : "", key, *where ? "" : "the ",
 					      *where ? where : fmt, *where ? "" : " top level");
 		}
-		if (!(type_bit(v) & rules[i].types)) {
+		if (!(run_json_type_bit(v) & rules[i].types)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s%s%s: %s, expected %s", where,
-					      *where ? "." : "", key, describe(v, d, sizeof(d)),
-					      type_names(rules[i].types, t, sizeof(t)));
+					      *where ? "." : "", key,
+					      run_json_describe(v, d, sizeof(d)),
+					      run_json_type_names(rules[i].types, t, sizeof(t)));
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -200,34 +154,7 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 	return 0;
 }
 
-/* clocks.start / clocks.end: dgrdma-clocks' pair, or null. */
-static int check_clock_pair(const json_t *pair, const char *where, const char *fmt, char *errbuf)
-{
-	static const struct key_rule rules[] = {
-		{ "monotonic_sec", T_INTEGER, true },  { "monotonic_nsec", T_INTEGER, true },
-		{ "realtime_sec", T_INTEGER, true },   { "realtime_nsec", T_INTEGER, true },
-		{ "uncertainty_ns", T_INTEGER, true }, { "realtime_iso8601", T_STRING, false },
-	};
-	char key[64];
-	size_t i;
-	uint64_t v;
-	int rc;
-
-	if (json_is_null(pair)) {
-		return 0;
-	}
-	rc = check_keys(pair, where, rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf);
-	for (i = 0; rc == 0 && i < 5; i++) {
-		bool nsec = strstr(rules[i].key, "_nsec") != NULL;
-
-		snprintf(key, sizeof(key), "%s.%s", where, rules[i].key);
-		rc = get_whole(json_object_get(pair, rules[i].key), key, 0,
-			       nsec ? 999999999 : (uint64_t)INT64_MAX, &v, errbuf);
-	}
-	return rc;
-}
-
-/* A clock pair's realtime_sec/realtime_nsec in ns since the epoch (checked: check_clock_pair). */
+/* A clock pair's realtime_sec/realtime_nsec in ns since the epoch (checked: check_clocks). */
 static uint64_t realtime_ns(const json_t *pair)
 {
 	uint64_t sec, nsec;
@@ -243,24 +170,22 @@ static uint64_t realtime_ns(const json_t *pair)
 
 static int check_clocks(const json_t *clocks, const char *fmt, char *errbuf)
 {
-	static const struct key_rule rules[] = {
-		{ "start", T_OBJECT | T_NULL, false },
-		{ "end", T_OBJECT | T_NULL, false },
-		{ "duration_ns", T_INTEGER | T_NULL, false },
-		{ "startup_ms", T_INTEGER | T_NULL, false },
-	};
+	struct key_rule rules[MAX_RULES];
+	size_t n = table_rules("clocks", false, rules);
 	const json_t *v;
 
-	if (check_keys(clocks, "clocks", rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf) <
-	    0) {
+	if (check_keys(clocks, "clocks", rules, n, fmt, errbuf) < 0) {
 		return -DGR_E_INVAL;
 	}
+	/* dgrdma-clocks' pairs, or null: the table's check (run_schema.c), the writer's */
 	if ((v = json_object_get(clocks, "start")) &&
-	    check_clock_pair(v, "clocks.start", fmt, errbuf)) {
+	    run_field_check(run_field_find("clocks.start", NULL), v, "clocks.start", false,
+			    errbuf) < 0) {
 		return -DGR_E_INVAL;
 	}
 	if ((v = json_object_get(clocks, "end")) &&
-	    check_clock_pair(v, "clocks.end", fmt, errbuf)) {
+	    run_field_check(run_field_find("clocks.end", NULL), v, "clocks.end", false, errbuf) <
+		0) {
 		return -DGR_E_INVAL;
 	}
 	return 0;
@@ -291,7 +216,7 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 	if (trace && v && !json_is_boolean(v) && !json_is_null(v)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "%s.readable: %s, expected true/false or null", key,
-				      describe(v, d, sizeof(d)));
+				      run_json_describe(v, d, sizeof(d)));
 	}
 	part->unreadable = trace && json_is_false(v);
 	v = json_object_get(obj, "trace_pids");
@@ -305,7 +230,8 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 			    errbuf, DGR_E_INVAL,
 			    "trace.trace_pids: %s, expected an array of at most %d "
 			    "pids",
-			    json_is_array(v) ? "a longer array" : describe(v, d, sizeof(d)),
+			    json_is_array(v) ? "a longer array"
+					     : run_json_describe(v, d, sizeof(d)),
 			    RUN_INFO_MAX_TRACE_PIDS);
 		}
 		for (i = 0; i < json_array_size(v); i++) {
@@ -328,7 +254,7 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 	}
 	if (!json_is_string(v)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s.path: %s, expected a string%s", key,
-				      describe(v, d, sizeof(d)), trace ? " or null" : "");
+				      run_json_describe(v, d, sizeof(d)), trace ? " or null" : "");
 	}
 	s = json_string_value(v);
 	if (json_string_length(v) == 0 || json_string_length(v) >= sizeof(part->path) ||
@@ -347,17 +273,13 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 /* The facts of "stream" into *ri (fields still 0 only). */
 static int read_stream(const json_t *stream, struct run_info *ri, const char *fmt, char *errbuf)
 {
-	static const struct key_rule rules[] = {
-		{ "sample_rate", ~0u, false },	{ "rate_bytes", ~0u, false },
-		{ "fpga_buffers", ~0u, false }, { "host_buffers", ~0u, false },
-		{ "buffer_size", ~0u, false },
-	};
+	struct key_rule rules[MAX_RULES];
+	size_t n = table_rules("stream", true, rules);
 	const json_t *v;
 	uint64_t u;
 	double x;
 
-	if (check_keys(stream, "stream", rules, sizeof(rules) / sizeof(rules[0]), fmt, errbuf) <
-	    0) {
+	if (check_keys(stream, "stream", rules, n, fmt, errbuf) < 0) {
 		return -DGR_E_INVAL;
 	}
 	if ((v = json_object_get(stream, "host_buffers"))) {
@@ -451,7 +373,8 @@ static int read_addresses(const json_t *s, bool fpga, struct run_info *ri, char 
 		v = json_is_object(v) ? json_object_get(v, "address") : NULL;
 		if (!json_is_string(v)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: %s, expected a string",
-					      where, v ? describe(v, d, sizeof(d)) : "missing");
+					      where,
+					      v ? run_json_describe(v, d, sizeof(d)) : "missing");
 		}
 		if (take_udp_addr(ri, where, json_string_value(v), fpga, errbuf) < 0) {
 			return -DGR_E_INVAL;
@@ -483,11 +406,16 @@ static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 		  offsetof(struct run_info, buffer_size) },
 	};
 	static const struct key_rule types[] = {
-		{ "tool", T_STRING, false },	  { "path", T_STRING, false },
-		{ "transport", T_STRING, false }, { "local", T_STRING, false },
-		{ "peer", T_STRING, false },	  { "peers", T_ARRAY, false },
-		{ "host_buffers", ~0u, false },	  { "fpga_buffers", ~0u, false },
-		{ "buffer_size", ~0u, false },	  { "sample_rate", T_INTEGER | T_REAL, false },
+		{ "tool", RUN_T_STRING, false },
+		{ "path", RUN_T_STRING, false },
+		{ "transport", RUN_T_STRING, false },
+		{ "local", RUN_T_STRING, false },
+		{ "peer", RUN_T_STRING, false },
+		{ "peers", RUN_T_ARRAY, false },
+		{ "host_buffers", ~0u, false },
+		{ "fpga_buffers", ~0u, false },
+		{ "buffer_size", ~0u, false },
+		{ "sample_rate", RUN_T_INTEGER | RUN_T_REAL, false },
 	};
 	const char *tool = "", *path = NULL;
 	char key[48], d[64], t[96];
@@ -499,10 +427,10 @@ static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		v = json_object_get(s, types[i].key);
-		if (v && !(type_bit(v) & types[i].types)) {
+		if (v && !(run_json_type_bit(v) & types[i].types)) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "settings.%s: %s, expected %s",
-					      types[i].key, describe(v, d, sizeof(d)),
-					      type_names(types[i].types, t, sizeof(t)));
+					      types[i].key, run_json_describe(v, d, sizeof(d)),
+					      run_json_type_names(types[i].types, t, sizeof(t)));
 		}
 	}
 	if ((v = json_object_get(s, "tool"))) {
@@ -540,9 +468,9 @@ static int read_settings(const json_t *s, struct run_info *ri, char *errbuf)
 	if ((v = json_object_get(s, "sample_rate"))) {
 		x = json_number_value(v);
 		if (!(x >= 0 && x <= RUN_INFO_MAX_RATE)) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "settings.sample_rate: %s is out of range 0..%g",
-					      describe(v, d, sizeof(d)), RUN_INFO_MAX_RATE);
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "settings.sample_rate: %s is out of range 0..%g",
+			    run_json_describe(v, d, sizeof(d)), RUN_INFO_MAX_RATE);
 		}
 		ri->rate_bytes = ri->rate_bytes ? ri->rate_bytes : (uint64_t)(x * DGR_SAMPLE_BYTES);
 	}
@@ -564,9 +492,9 @@ static int check_command(const json_t *cmd, char *errbuf)
 	}
 	for (i = 0; i < n; i++) {
 		if (!json_is_string(json_array_get(cmd, i))) {
-			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-					      "command[%zu]: %s, expected a string", i,
-					      describe(json_array_get(cmd, i), d, sizeof(d)));
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL, "command[%zu]: %s, expected a string", i,
+			    run_json_describe(json_array_get(cmd, i), d, sizeof(d)));
 		}
 	}
 	return 0;
@@ -590,7 +518,7 @@ static json_t *load_object(const char *text, size_t len, char *errbuf)
 	}
 	if (!json_is_object(root)) {
 		dgr_errbuf_set(errbuf, DGR_E_INVAL, "the top level is %s, expected an object",
-			       describe(root, d, sizeof(d)));
+			       run_json_describe(root, d, sizeof(d)));
 		json_decref(root);
 		return NULL;
 	}
@@ -604,20 +532,20 @@ static int read_fpga_counters(const json_t *obj, const char *where, struct fpga_
 static int read_losses(const json_t *losses, struct run_info *ri, const char *fmt, char *errbuf)
 {
 	static const struct key_rule rules[] = {
-		{ "summary", T_STRING, false },
-		{ "host", T_OBJECT, false },
-		{ "fpga", T_OBJECT, false },
+		{ "summary", RUN_T_STRING, false },
+		{ "host", RUN_T_OBJECT, false },
+		{ "fpga", RUN_T_OBJECT, false },
 	};
 	static const struct key_rule host_rules[] = {
-		{ "status", T_STRING, false },
-		{ "samples_lost", T_INTEGER | T_REAL, false },
-		{ "drop_rate", T_INTEGER | T_REAL, false },
-		{ "incomplete_transactions", T_INTEGER | T_REAL, false },
-		{ "buffers_unanswered", T_INTEGER | T_REAL, false },
-		{ "discontinuities", T_INTEGER | T_REAL, false },
-		{ "socket_drops", T_INTEGER | T_REAL, false },
-		{ "frames_missing", T_INTEGER | T_REAL, false },
-		{ "retransmit_giveups", T_INTEGER | T_REAL, false },
+		{ "status", RUN_T_STRING, false },
+		{ "samples_lost", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "drop_rate", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "incomplete_transactions", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "buffers_unanswered", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "discontinuities", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "socket_drops", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "frames_missing", RUN_T_INTEGER | RUN_T_REAL, false },
+		{ "retransmit_giveups", RUN_T_INTEGER | RUN_T_REAL, false },
 	};
 	const json_t *host, *fpga, *v;
 	uint64_t u;
@@ -678,29 +606,8 @@ static const char *provider_of_program(const json_t *command)
 
 int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errbuf)
 {
-	static const struct key_rule top[] = {
-		{ "format", T_STRING, true },
-		{ "command", T_ARRAY, true },
-		{ "command_pid", T_INTEGER | T_NULL, false },
-		{ "cwd", T_STRING, false },
-		{ "exit_status", T_INTEGER, false },
-		{ "exit_signal", T_STRING | T_NULL, false },
-		{ "interrupted", T_BOOL, false },
-		{ "interrupt_reason", T_STRING | T_NULL, false },
-		{ "clocks", T_OBJECT, false },
-		{ "trace", T_OBJECT | T_NULL, false },
-		{ "capture", T_OBJECT | T_NULL, false },
-		{ "kernel", T_OBJECT | T_NULL, false },
-		{ "live", T_OBJECT | T_NULL, false },
-		{ "stream", T_OBJECT, false },
-		{ "host", T_OBJECT, false },
-		{ "warnings", T_ARRAY, false },
-		{ "losses", T_OBJECT | T_NULL, false },
-		{ "settings", T_OBJECT | T_NULL, false },
-		{ "bounds", T_OBJECT | T_NULL, false },
-		{ "flight_recorder", T_OBJECT | T_NULL, false },
-		{ "incident", T_OBJECT | T_NULL, false },
-	};
+	struct key_rule top[MAX_RULES];
+	size_t ntop = table_rules("", false, top);
 	struct run_info out = *ri;
 	json_t *root, *v, *converted = NULL;
 	const char *format, *fmt;
@@ -725,7 +632,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		  ? RUN_INFO_FORMAT
 		  : RUN_INFO_FORMAT_1;
 	v1 = strcmp(fmt, RUN_INFO_FORMAT) != 0;
-	if (check_keys(root, "", top, sizeof(top) / sizeof(top[0]), fmt, errbuf) < 0) {
+	if (check_keys(root, "", top, ntop, fmt, errbuf) < 0) {
 		goto end;
 	}
 	format = json_string_value(json_object_get(root, "format"));
@@ -764,7 +671,7 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	for (i = 0; v && i < json_array_size(v); i++) {
 		if (!json_is_string(json_array_get(v, i))) {
 			dgr_errbuf_set(errbuf, DGR_E_INVAL, "warnings[%zu]: %s, expected a string",
-				       i, describe(json_array_get(v, i), d, sizeof(d)));
+				       i, run_json_describe(json_array_get(v, i), d, sizeof(d)));
 			goto end;
 		}
 	}
@@ -787,6 +694,13 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 		goto end;
 	}
 	if (check_command(json_object_get(root, "command"), errbuf) < 0) {
+		goto end;
+	}
+	/*
+	 * every other field run.json's table knows, where a format-2 file has it (format 1's
+	 * writers are older than the table: their recording's facts were never checked)
+	 */
+	if (!v1 && run_schema_check(root, false, errbuf) < 0) {
 		goto end;
 	}
 	if (v1) {

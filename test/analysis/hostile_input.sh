@@ -220,7 +220,7 @@ bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--buffers", "lots"]}'
 bad_run_json '{"format": "dgrdma-run/1", "command": ["x", "--rate"]}' "command: --rate is its last element (no value)" "with a --rate without value"
 bad_run_json "{$head, \"command_pid\": 0}" "command_pid: 0 is out of range 1..4194304" "with pid 0"
 bad_run_json "{$head, \"clocks\": {\"start\": {\"monotonic_sec\": 1, \"monotonic_nsec\": 1000000000, \"realtime_sec\": 1, \"realtime_nsec\": 0, \"uncertainty_ns\": 1}}}" \
-	"clocks.start.monotonic_nsec: 1000000000 is out of range 0..999999999" "with a clock's nanoseconds past a second"
+	"clocks.start.monotonic_nsec: 1000000000 is out of range (accepted: a whole number 0..999999999)" "with a clock's nanoseconds past a second"
 bad_run_json "{$head, \"losses\": {\"host\": {\"samples_lost\": -1}}}" "losses.host.samples_lost: -1 is out of range 0..9007199254740992" "with a negative loss"
 bad_run_json "{$head, \"losses\": {\"fpga\": {\"num_underruns\": 1, \"trailing_underruns\": 2}}}" "losses.fpga.trailing_underruns: 2 is more than num_underruns 1" "with more trailing underruns than underruns"
 bad_run_json "{$head, \"losses\": {\"fpga\": {}}}" "losses.fpga: none of the FPGA's counters" "with an FPGA summary of no counter"

@@ -8,7 +8,7 @@
 
 B="$DGR_BUILD/bin"
 require_built "$B" dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot dgrdma-clocks
+	latency-report dgrdma-plot dgrdma-clocks dgrdma-runinfo
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 # the version the build wrote (the tree may have changed since: mk/version.sh would say so)
@@ -31,7 +31,7 @@ refused() {
 
 # ---- --version, one version from one place ----
 for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-	latency-report dgrdma-plot dgrdma-clocks dgrdma-gen; do
+	latency-report dgrdma-plot dgrdma-clocks dgrdma-runinfo dgrdma-gen; do
 	check_eq "$("$B/$t" --version 2>&1; echo "rc=$?")" "$t (dgrdma-tools) $version
 rc=0" "$t --version: the build's version (mk/version.sh), exit 0"
 done
@@ -191,7 +191,7 @@ help_options() {
 }
 if command -v man >/dev/null; then
 	for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune \
-		latency-report dgrdma-plot dgrdma-clocks; do
+		latency-report dgrdma-plot dgrdma-clocks dgrdma-runinfo; do
 		page=$(git -C "$DGR_SRC" ls-files "*/$t.1" | head -1)
 		text=$(MANWIDTH=200 man -l "$DGR_SRC/$page" 2>/dev/null | sed 's/\xe2\x80\x90/-/g')
 		missing=""

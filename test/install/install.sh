@@ -20,7 +20,7 @@ wsver=$(pkg-config --modversion wireshark | cut -d. -f1,2)
 check_eq "$?" 0 "make install DESTDIR=... PREFIX=$PREFIX succeeds"
 # the version this build wrote (make install rebuilds what the tree changed since)
 version=$(sed -n 's/^#define DGR_VERSION "\(.*\)"$/\1/p' "$DGR_BUILD/gen/dgrdma-version.h")
-tools="dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report dgrdma-plot dgrdma-clocks"
+tools="dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report dgrdma-plot dgrdma-clocks dgrdma-runinfo"
 missing=""
 for t in $tools; do
 	[ -x "$P/bin/$t" ] || missing="$missing bin/$t"

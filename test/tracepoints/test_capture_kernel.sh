@@ -39,10 +39,10 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 chmod 0711 "$WORK"
 mkdir -m 0777 "$WORK/nobody"
 # nobody runs copies: it may not be able to go through the folders above the build (a CI clone
-# in a mktemp folder of mode 0700); dgrdma-clocks must be beside dgrdma-capture
+# in a mktemp folder of mode 0700); dgrdma-clocks and dgrdma-runinfo must be beside dgrdma-capture
 mkdir -m 0755 "$WORK/bin"
-cp "$CAPTURE" "$DGR_BUILD/bin/dgrdma-clocks" "$WORK/bin/"
-chmod 0755 "$WORK/bin/dgrdma-capture" "$WORK/bin/dgrdma-clocks"
+cp "$CAPTURE" "$DGR_BUILD/bin/dgrdma-clocks" "$DGR_BUILD/bin/dgrdma-runinfo" "$WORK/bin/"
+chmod 0755 "$WORK/bin/dgrdma-capture" "$WORK/bin/dgrdma-clocks" "$WORK/bin/dgrdma-runinfo"
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	"$WORK/bin/dgrdma-capture" --kernel --no-trace --no-pcap -o "$WORK/nobody/run" -- touch "$WORK/nobody/ran" \
 	>/dev/null 2>"$WORK/nobody.err"
