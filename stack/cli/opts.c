@@ -94,6 +94,35 @@ static int check_subcommand(const struct dgr_opt_table *t, const char *const *gi
 	return 0;
 }
 
+/*
+ * The error of getopt's opt ('?' or ':') in the parser's own words, the option named as the
+ * user wrote it (argv[optind - 1] for a long one, optopt for a short one). Returns
+ * -DGR_E_INVAL with errbuf.
+ */
+static int own_message(int argc, char **argv, int opt, char *errbuf)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	int n = (int)strcspn(arg, "=");
+
+	if (strncmp(arg, "--", 2) != 0) {
+		if (opt == ':') {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "-%c needs a value (see --help)",
+					      optopt);
+		}
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "unknown option '-%c' (see --help)",
+				      optopt);
+	}
+	if (opt == ':') {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%.*s needs a value (see --help)", n,
+				      arg);
+	}
+	if (optopt != 0) {
+		/* a known option, given a value it does not take */
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%.*s takes no value", n, arg);
+	}
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL, "unknown option '%.*s' (see --help)", n, arg);
+}
+
 /* See opts.h. */
 int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int subcommand,
 		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next, char *errbuf)
@@ -109,6 +138,9 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 
 	if (flags & DGR_OPTS_INTERLEAVED) {
 		shorts[ns++] = '+'; /* getopt stops at each operand: the handler takes it */
+	}
+	if (flags & DGR_OPTS_OWN_MESSAGES) {
+		shorts[ns++] = ':'; /* a missing value returns ':', told from an unknown '?' */
 	}
 	if (!lo || !row_of || !given) {
 		rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
@@ -136,6 +168,7 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 		}
 	}
 	optind = 1;
+	opterr = (flags & DGR_OPTS_OWN_MESSAGES) ? 0 : 1;
 	for (;;) {
 		const struct dgr_opt *o = NULL;
 		union dgr_opt_value v = { 0 };
@@ -182,6 +215,10 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 					break;
 				}
 			}
+		}
+		if (!o && (flags & DGR_OPTS_OWN_MESSAGES)) {
+			rc = own_message(argc, argv, opt, errbuf);
+			goto out;
 		}
 		if (!o) {
 			/* getopt has named the option on stderr */

@@ -82,6 +82,12 @@ typedef int (*dgr_opt_handler)(void *ctx, const struct dgr_opt *o, const char *g
  * argument after it one (dgrdma-ctl: "write ADDR -1").
  */
 #define DGR_OPTS_INTERLEAVED 2u
+/*
+ * The parser's own words for an unknown option, a missing value and a value given to a flag
+ * ("unknown option '--bogus' (see --help)", "--csv needs a value (see --help)", "--json
+ * takes no value") in errbuf, instead of getopt's messages on stderr (latency-report's).
+ */
+#define DGR_OPTS_OWN_MESSAGES 4u
 
 /*
  * Reads argv (argv[0] is the program, or "PROGRAM SUBCOMMAND" for getopt's own messages)
