@@ -67,6 +67,8 @@ $(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c 
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 
 analysis: $(LATENCY_REPORT)
+# its bash completion, from its option table (stack/cli/module.mk)
+all: $(BUILD)/completion/latency-report
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
@@ -132,11 +134,14 @@ bench-analysis: analysis
 INSTALL_TARGETS += install-analysis
 INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
 	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
-	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1
+	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1 \
+	$(COMPLETIONDIR)/latency-report
 INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR)
 .PHONY: install-analysis
-install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
+install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot \
+		$(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/latency-report $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
 	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
