@@ -38,6 +38,8 @@ $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(LIBDGRCLI
 		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
+# its bash completion, from its option table (stack/cli/module.mk)
+all: $(BUILD)/completion/dgrdma-clocks
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
@@ -72,10 +74,12 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 
 INSTALL_TARGETS += install-tracepoints
 INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(MANDIR)/man1/dgrdma-capture.1 \
-	$(MANDIR)/man1/dgrdma-clocks.1
+	$(MANDIR)/man1/dgrdma-clocks.1 $(COMPLETIONDIR)/dgrdma-clocks
 .PHONY: install-tracepoints
-install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks \
+		$(BUILD)/completion/dgrdma-clocks
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/dgrdma-clocks $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(DESTDIR)$(BINDIR)/
 	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 $(DESTDIR)$(MANDIR)/man1/
 

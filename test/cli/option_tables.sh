@@ -12,10 +12,10 @@
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
-TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report)
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
 	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
-	[dgrdma-capture]=tracepoints/dgrdma-capture.1
+	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
 require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
 command -v jq >/dev/null || {
