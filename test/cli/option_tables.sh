@@ -12,8 +12,9 @@
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
-TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks)
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
+	[dgrdma-wire]=stack/man/dgrdma-wire.1
 	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
 	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
@@ -36,9 +37,12 @@ options_in() {
 # between the program and its option, "the emulator's --summary-json", "perf data convert
 # --to-ctf", "the recorded command's --bind"): not the tool's own.
 declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf")
-# own TOOL: the --names on stdin without TOOL's FOREIGN ones
+# own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value")
+# and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
 own() {
-	grep -vxF -f <(tr ' ' '\n' <<<"${FOREIGN[$1]:-@}")
+	local not="${FOREIGN[$1]:-} --opt"
+	grep -qx -- --json <<<"$2" || not+=" --json"
+	grep -vxF -f <(tr ' ' '\n' <<<"$not")
 }
 # man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -)
 man_options() {
@@ -89,9 +93,9 @@ for tool in "${TABLE_TOOLS[@]}"; do
 	listed=$("$B/$tool" --list-options | cut -f1 | sort -u)
 	check_eq "$(jq -r '.options[] | ("--" + .name), (.aliases[] | "--" + .)' <<<"$json" | sort -u)" \
 		"$listed" "$tool: --list-options and --list-options --json name the same options"
-	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool" | own "$tool")" \
+	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool" | own "$tool" "$listed")" \
 		"$tool: every option of its table is in --help, and --help names no other"
-	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool" | own "$tool")" \
+	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool" | own "$tool" "$listed")" \
 		"$tool: every option of its table is in its man page's OPTIONS, which names no other"
 
 	# the completion made at build time offers, per subcommand, exactly its options
