@@ -12,9 +12,10 @@
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
-TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire)
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire
+	dgrdma-tune)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
-	[dgrdma-wire]=stack/man/dgrdma-wire.1
+	[dgrdma-wire]=stack/man/dgrdma-wire.1 [dgrdma-tune]=stack/tune/dgrdma-tune.1
 	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
 	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
@@ -73,6 +74,7 @@ example() {
 	latency-report:udp-port) echo 18079 && return ;;
 	latency-report:dcp-doorbells) echo 0x100018:0x10001f && return ;;
 	latency-report:fail-on) echo loss && return ;;
+	dgrdma-tune:root) echo "$T" && return ;;
 	esac
 	case $3 in
 	IFACE) echo lo ;;
@@ -176,7 +178,10 @@ for tool in "${TABLE_TOOLS[@]}"; do
 				# (no --help here: it would end the parse before the check)
 				"$B/$tool" "$other" "--$name" "${val[@]}" >"$T/out" 2>"$T/err" </dev/null
 				rc=$?
-				if [ $rc != 2 ] || ! grep -qF "$tool: $other: --$name is " "$T/err"; then
+				# (dgrdma-tune's words: "dgrdma-tune apply: option '--regime' belongs
+				# to 'check'")
+				if [ $rc != 2 ] || ! grep -qF -e "$tool: $other: --$name is " \
+					-e "$tool $other: option '--$name' belongs to " "$T/err"; then
 					bad_mode+=" $other --$name (exit $rc)"
 				fi
 				;;

@@ -33,7 +33,7 @@ for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdg
 	share/dgrdma-tools/profiles/DG-RDMA/io_graphs share/bash-completion/completions/dgrdma-host \
 	share/bash-completion/completions/dgrdma-ctl share/bash-completion/completions/dgrdma-fpga \
 	share/bash-completion/completions/latency-report share/bash-completion/completions/dgrdma-clocks \
-	share/bash-completion/completions/dgrdma-wire; do
+	share/bash-completion/completions/dgrdma-wire share/bash-completion/completions/dgrdma-tune; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
 check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile and the bash completion under PREFIX"
