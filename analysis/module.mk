@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # analysis/: latency-report, dgrdma-plot, and the test capture generator (test/gen/).
 
-# dgrdma-gen: deterministic captures with expected answers (independent of the codec).
+# dgrdma-gen: deterministic captures with expected answers (independent of the codec: of the
+# archives it takes only the command line's option table, stack/cli/, and the library's
+# dgr_errbuf_set; stack/module.mk is read after this file, so the library is named here).
 DGRDMA_GEN := $(BUILD)/bin/dgrdma-gen
 PROGRAMS += $(DGRDMA_GEN)
-$(DGRDMA_GEN): $(call objs,test/gen/dgrdma-gen.c)
+$(DGRDMA_GEN): $(call objs,test/gen/dgrdma-gen.c) $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 .PHONY: analysis
 analysis: $(DGRDMA_GEN)
+# its bash completion (in the build folder only: dgrdma-gen is not installed)
+all: $(BUILD)/completion/dgrdma-gen
 
 # latency-report: libpcap + libbabeltrace2 + jansson (run.json) + the project's codec and reassembler.
 CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>/dev/null)

@@ -13,9 +13,10 @@
 
 B="$DGR_BUILD/bin"
 TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire
-	dgrdma-tune)
+	dgrdma-tune dgrdma-gen)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
 	[dgrdma-wire]=stack/man/dgrdma-wire.1 [dgrdma-tune]=stack/tune/dgrdma-tune.1
+	[dgrdma-gen]=test/gen/README.md
 	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
 	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
@@ -45,9 +46,14 @@ own() {
 	grep -qx -- --json <<<"$2" || not+=" --json"
 	grep -vxF -f <(tr ' ' '\n' <<<"$not")
 }
-# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -)
+# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -); a tool
+# without a man page (dgrdma-gen, not installed) has its options in its README's first code
+# block
 man_options() {
-	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' | options_in "$2"
+	case $1 in
+	*.md) sed -n '/^```$/,/^```$/p' "$DGR_SRC/$1" | sed -n '1,/^```$/p' | sed '1d' ;;
+	*) sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' ;;
+	esac | options_in "$2"
 }
 # man_terms PAGE: the --names of the terms (.TP) of PAGE's OPTIONS section
 man_terms() {
@@ -75,13 +81,14 @@ example() {
 	latency-report:dcp-doorbells) echo 0x100018:0x10001f && return ;;
 	latency-report:fail-on) echo loss && return ;;
 	dgrdma-tune:root) echo "$T" && return ;;
+	dgrdma-gen:late-frames) echo 1:2 && return ;;
 	esac
 	case $3 in
 	IFACE) echo lo ;;
 	PEER | ADDR | "ADDR[:PORT]") echo 127.0.0.1 ;;
 	BUF:MS) echo 1:1 ;;
 	POLICY) echo other ;;
-	LIST) echo 0 ;;
+	LIST | "I,J,...") echo 0 ;;
 	PATH | FILE | DIR) echo "$T/file" ;;
 	EXPR) echo "udp port 18078" ;;
 	*) return 1 ;;
