@@ -100,21 +100,40 @@ static const struct dgr_opt clocks_opts[] = {
 	  .name = "json",
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --json   one JSON object: monotonic_sec, monotonic_nsec, realtime_sec,\n"
-		   "           realtime_nsec, uncertainty_ns, realtime_iso8601\n" },
+		   "           realtime_nsec, uncertainty_ns, realtime_iso8601\n",
+	  .man = "one JSON object:\n"
+		 ".BR monotonic_sec ,\n"
+		 ".BR monotonic_nsec ,\n"
+		 ".BR realtime_sec ,\n"
+		 ".BR realtime_nsec ,\n"
+		 ".B uncertainty_ns\n"
+		 "and\n"
+		 ".B realtime_iso8601\n"
+		 "(seconds and nanoseconds apart, so that every number stays exact in a JSON "
+		 "double).\n" },
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help  this text\n" },
+	  .usage = "  -h, --help  this text\n",
+	  .man = "the usage text.\n" },
 	{ .id = OPT_VERSION,
 	  .name = "version",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --version   the version of dgrdma-tools\n" },
+	  .usage = "  --version   the version of dgrdma-tools\n",
+	  .man = "the version of dgrdma-tools.\n" },
 	{ .id = OPT_LIST_OPTIONS,
 	  .name = "list-options",
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --list-options  every option with its type, one a line (with --json:\n"
-		   "                  one JSON object)\n" },
+		   "                  one JSON object)\n",
+	  .man = "every option with the type of its value, one a line (tab-separated: name, type,\n"
+		 "subcommands, accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
 };
 
 static const struct dgr_opt_table clocks_options = {
@@ -167,8 +186,7 @@ int main(int argc, char **argv)
 		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-clocks (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&clocks_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&clocks_options, argc, argv, stdout);
 		}
 		return DGR_EXIT_OK;
 	}

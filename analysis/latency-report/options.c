@@ -593,7 +593,7 @@ int lr_parse_args(int argc, char **argv, struct options *o, char *errbuf)
 		} else if (p.stop == OPT_VERSION) {
 			printf("latency-report (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&lr_options, dgr_opts_argv_has(argc, argv, "--json"), stdout);
+			dgr_opts_list_argv(&lr_options, argc, argv, stdout);
 		}
 		rc = LR_ARGS_DONE;
 		goto out;

@@ -51,7 +51,8 @@ static const struct dgr_opt wire_opts[] = {
 	  .metavar = "BYTES",
 	  .max = DGR_FLAGW_MAX_LEN,
 	  .subcommands = PLAN,
-	  .usage = "  --size BYTES   transaction data length, 0..2097151\n" },
+	  .usage = "  --size BYTES   transaction data length, 0..2097151\n",
+	  .man = "plan: the transaction's data length, 0..2097151 (required).\n" },
 	{ .id = OPT_MTU,
 	  .name = "mtu",
 	  .type = DGR_OPT_COUNT,
@@ -59,11 +60,15 @@ static const struct dgr_opt wire_opts[] = {
 	  .min = 64,
 	  .max = 65535,
 	  .subcommands = PLAN,
-	  .usage = "  --mtu N        interface MTU, 64..65535 (default 9000)\n" },
+	  .usage = "  --mtu N        interface MTU, 64..65535 (default 9000)\n",
+	  .man = "plan: the interface MTU, 64..65535 (default 9000).\n" },
 	{ .id = OPT_UDP,
 	  .name = "udp",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --udp          frames travel in UDP (frame = MTU - 30)\n" },
+	  .usage = "  --udp          frames travel in UDP (frame = MTU - 30)\n",
+	  .man = "plan: frames travel in UDP (frame = MTU \\- 30); decode: each input is a UDP "
+		 "payload, its\n"
+		 "2-byte pad first.\n" },
 	{ .id = OPT_USED,
 	  .name = "used",
 	  .type = DGR_OPT_COUNT,
@@ -73,7 +78,11 @@ static const struct dgr_opt wire_opts[] = {
 	  .usage = "  --used N       bytes already used in the current frame (default 0: new "
 		   "frame)\n"
 		   "decode  decode frames given as hex strings, or one per line on stdin\n"
-		   "  --udp          input is a UDP payload (2-byte pad first)\n" },
+		   "  --udp          input is a UDP payload (2-byte pad first)\n",
+	  .man = "plan: bytes of the current frame that already hold other messages, 0..65535 "
+		 "(default 0: a\n"
+		 "new frame); a frame with others holds at least its header and one message "
+		 "header.\n" },
 	{ .id = OPT_MEM_SIZE,
 	  .name = "mem-size",
 	  .type = DGR_OPT_COUNT,
@@ -81,21 +90,32 @@ static const struct dgr_opt wire_opts[] = {
 	  .min = 1,
 	  .max = UINT32_MAX + 1ull,
 	  .subcommands = DECODE,
-	  .usage = "  --mem-size N   check addresses against a receiver memory of N bytes\n" },
+	  .usage = "  --mem-size N   check addresses against a receiver memory of N bytes\n",
+	  .man = "decode: check addresses against a receiver memory of N bytes, 1..4294967296.\n" },
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help     this text\n" },
+	  .usage = "  -h, --help     this text\n",
+	  .man = "The usage text.\n" },
 	{ .id = OPT_VERSION,
 	  .name = "version",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --version      the version of dgrdma-tools\n" },
+	  .usage = "  --version      the version of dgrdma-tools\n",
+	  .man = "The version of dgrdma-tools.\n" },
 	{ .id = OPT_LIST_OPTIONS,
 	  .name = "list-options",
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --list-options every option with its type and range, one a line (with\n"
-		   "                 --json: one JSON object)\n" },
+		   "                 --json: one JSON object)\n",
+	  .man = "every option with its old names, the type of its value, its range and its "
+		 "command, one\n"
+		 "a line (tab-separated: name, type, commands, accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
 	{ .type = DGR_OPT_TEXT,
 	  .usage = "\n"
 		   "Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
@@ -114,6 +134,11 @@ static const struct dgr_opt_table wire_options = {
 	.subcommands = wire_subcommands,
 	.subcommand_article = wire_subcommand_article,
 	.nsubcommands = 2,
+	.man_tail = ".PP\n"
+		    "Options take\n"
+		    ".B \\-\\-opt=value\n"
+		    "too; an option of the other command is refused by name\n"
+		    ".RI ( \"plan: \\-\\-mem\\-size is a decode option\" ).\n",
 };
 
 /* A command line, as the table's handler reads it. */
@@ -419,8 +444,7 @@ int main(int argc, char **argv)
 		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-wire (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&wire_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&wire_options, argc, argv, stdout);
 		}
 		return DGR_EXIT_OK;
 	}

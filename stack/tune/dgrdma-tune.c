@@ -56,7 +56,8 @@ static const struct dgr_opt tune_opts[] = {
 	  .metavar = "IFACE",
 	  .usage =
 	      "  --if IFACE       interface for ring, pause and coalescing checks (a bond: each "
-	      "slave)\n" },
+	      "slave)\n",
+	  .man = "interface for the NIC checks or ring sizes; a bond means each of its slaves.\n" },
 	{ .id = OPT_REGIME,
 	  .name = "regime",
 	  .type = DGR_OPT_CHOICE,
@@ -64,12 +65,16 @@ static const struct dgr_opt tune_opts[] = {
 	  .values = "healthy|jitter-bound|throughput-bound",
 	  .subcommands = CHECK,
 	  .usage =
-	      "  --regime R       healthy, jitter-bound or throughput-bound: mark what matters\n" },
+	      "  --regime R       healthy, jitter-bound or throughput-bound: mark what matters\n",
+	  .man = "the verdict of latency-report: marks which items matter (\\fBrelevant\\fR) and "
+		 "makes only\n"
+		 "those set the exit status.\n" },
 	{ .id = OPT_RELEVANT,
 	  .name = "relevant",
 	  .type = DGR_OPT_FLAG,
 	  .subcommands = CHECK,
-	  .usage = "  --relevant       print only the items that matter for --regime\n" },
+	  .usage = "  --relevant       print only the items that matter for --regime\n",
+	  .man = "print only the items relevant to \\fB\\-\\-regime\\fR.\n" },
 	{ .id = OPT_DATA_PATH,
 	  .name = "data-path",
 	  .aliases = { "output" }, /* until 0.2 */
@@ -78,17 +83,29 @@ static const struct dgr_opt tune_opts[] = {
 	  .subcommands = CHECK,
 	  .usage =
 	      "  --data-path PATH also check whether PATH (where the stream is written) sits on\n"
-	      "                   a dm-crypt device (old name --output, an alias until 0.2)\n" },
+	      "                   a dm-crypt device (old name --output, an alias until 0.2)\n",
+	  .man = "also check whether PATH (where the run writes its data) sits on a dm-crypt "
+		 "device. The old\n"
+		 "name\n"
+		 ".B \\-\\-output\n"
+		 "is an alias until 0.2 (in the other tools\n"
+		 ".B \\-\\-output\n"
+		 "is where a tool writes its results).\n" },
 	{ .id = OPT_JSON,
 	  .name = "json",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --json           JSON instead of text\n" },
+	  .usage = "  --json           JSON instead of text\n",
+	  .man = "JSON instead of text (the same print layer).\n" },
 	{ .id = OPT_ROOT,
 	  .name = "root",
 	  .type = DGR_OPT_STRING,
 	  .metavar = "DIR",
 	  .usage = "  --root DIR       read /proc, /sys, /boot under DIR (a fake root for tests)\n"
-		   "apply  print, and with --yes run, the runtime fixes of a profile\n" },
+		   "apply  print, and with --yes run, the runtime fixes of a profile\n",
+	  .man = "read /proc, /sys and /boot under DIR; NIC parameters then come from\n"
+		 "DIR/dgrdma-tune/ethtool/IFACE and device-mapper tables from "
+		 "DIR/dgrdma-tune/dm/NAME\n"
+		 "(formats in docs/tune.md). apply writes under DIR.\n" },
 	{ .id = OPT_PROFILE,
 	  .name = "profile",
 	  .type = DGR_OPT_CHOICE,
@@ -96,45 +113,63 @@ static const struct dgr_opt tune_opts[] = {
 	  .values = "rx|rx-dmcrypt|tx",
 	  .subcommands = APPLY,
 	  .usage = "  --profile NAME   rx, rx-dmcrypt or tx\n"
-		   "  --if IFACE       interface whose ring sizes are set (a bond: each slave)\n" },
+		   "  --if IFACE       interface whose ring sizes are set (a bond: each slave)\n",
+	  .man = "\\fIrx\\fR (RX at a high rate), \\fIrx-dmcrypt\\fR (RX writing to a dm-crypt "
+		 "disk), \\fItx\\fR.\n" },
 	{ .id = OPT_ONLY,
 	  .name = "only",
 	  .type = DGR_OPT_CHOICE,
 	  .metavar = "WHAT",
 	  .values = "sysctl|rings|pause|all",
 	  .subcommands = APPLY,
-	  .usage = "  --only WHAT      sysctl, rings, pause or all (default all)\n" },
+	  .usage = "  --only WHAT      sysctl, rings, pause or all (default all)\n",
+	  .man = "\\fIsysctl\\fR, \\fIrings\\fR, \\fIpause\\fR or \\fIall\\fR (default).\n" },
 	{ .id = OPT_DRY_RUN,
 	  .name = "dry-run",
 	  .type = DGR_OPT_FLAG,
 	  .subcommands = APPLY,
-	  .usage = "  --dry-run        print the commands, change nothing (the default)\n" },
+	  .usage = "  --dry-run        print the commands, change nothing (the default)\n",
+	  .man = "print the commands, change nothing (the default).\n" },
 	{ .id = OPT_YES,
 	  .name = "yes",
 	  .type = DGR_OPT_FLAG,
 	  .subcommands = APPLY,
-	  .usage = "  --yes            apply sysctls, ring sizes and pause frames (root)\n" },
+	  .usage = "  --yes            apply sysctls, ring sizes and pause frames (root)\n",
+	  .man = "apply the runtime actions (needs root: CAP_SYS_ADMIN for sysctls, CAP_NET_ADMIN "
+		 "for rings).\n" },
 	{ .id = OPT_PERSIST,
 	  .name = "persist",
 	  .type = DGR_OPT_FLAG,
 	  .subcommands = APPLY,
 	  .usage = "  --persist        also write /etc/sysctl.d/90-dgrdma.conf (with --yes)\n"
 		   "  --json           JSON instead of text\n"
-		   "  --root DIR       act under DIR (sysctl files and ethtool fixtures)\n" },
+		   "  --root DIR       act under DIR (sysctl files and ethtool fixtures)\n",
+	  .man = "with \\fB\\-\\-yes\\fR, also write /etc/sysctl.d/90-dgrdma.conf; in a dry run, "
+		 "print it.\n" },
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help       this text\n" },
+	  .usage = "  -h, --help       this text\n",
+	  .man = "usage.\n" },
 	{ .id = OPT_VERSION,
 	  .name = "version",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --version        the version of dgrdma-tools\n" },
+	  .usage = "  --version        the version of dgrdma-tools\n",
+	  .man = "The version of dgrdma-tools.\n" },
 	{ .id = OPT_LIST_OPTIONS,
 	  .name = "list-options",
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --list-options   every option with its type and command, one a line (with\n"
-		   "                   --json: one JSON object)\n" },
+		   "                   --json: one JSON object)\n",
+	  .man = "every option with its old names, the type of its value, its range and its "
+		 "command, one\n"
+		 "a line (tab-separated: name, type, commands, accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
 	{ .type = DGR_OPT_TEXT,
 	  .usage = "\n"
 		   "Exit status (docs/cli.md): 0 nothing to fix (check) or all applied (apply);\n"
@@ -154,6 +189,10 @@ static const struct dgr_opt_table tune_options = {
 	.subcommands = tune_commands,
 	.subcommand_article = tune_command_article,
 	.nsubcommands = 2,
+	.man_tail = ".PP\n"
+		    "Values follow their option or are joined with\n"
+		    ".B =\n"
+		    ".RB ( \\-\\-regime=jitter\\-bound ).\n",
 };
 
 static void usage(FILE *out)
@@ -380,8 +419,7 @@ int main(int argc, char **argv)
 		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-tune (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&tune_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&tune_options, argc, argv, stdout);
 		}
 		return DGR_EXIT_OK;
 	}

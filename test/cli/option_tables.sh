@@ -39,10 +39,10 @@ options_in() {
 # between the program and its option, "the emulator's --summary-json", "perf data convert
 # --to-ctf", "the recorded command's --bind"): not the tool's own.
 declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf")
-# own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value")
-# and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
+# own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
+# "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
 own() {
-	local not="${FOREIGN[$1]:-} --opt"
+	local not="${FOREIGN[$1]:-} --opt --man"
 	grep -qx -- --json <<<"$2" || not+=" --json"
 	grep -vxF -f <(tr ' ' '\n' <<<"$not")
 }
@@ -95,6 +95,7 @@ example() {
 	esac
 }
 
+generated=""
 for tool in "${TABLE_TOOLS[@]}"; do
 	json=$("$B/$tool" --list-options --json)
 	jq -e '.options | length > 0' <<<"$json" >/dev/null
@@ -106,6 +107,15 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		"$tool: every option of its table is in --help, and --help names no other"
 	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool" | own "$tool" "$listed")" \
 		"$tool: every option of its table is in its man page's OPTIONS, which names no other"
+	# a page that says its OPTIONS come from the table holds exactly what the table writes
+	# (make man-options: mk/man-options.sh)
+	if grep -qxF '.\" OPTIONS: generated from the option table (make man-options)' \
+		"$DGR_SRC/${MAN[$tool]}"; then
+		generated+=" $tool"
+		check_eq "$(sed -n '/^\.SH OPTIONS$/,/^\.SH [^O]/p' "$DGR_SRC/${MAN[$tool]}" | sed '$d')" \
+			"$("$B/$tool" --list-options --man)" \
+			"$tool: its man page's OPTIONS section is the one its table writes (make man-options)"
+	fi
 
 	# the completion made at build time offers, per subcommand, exactly its options
 	comp="$DGR_BUILD/completion/$tool"
@@ -205,6 +215,13 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		"$tool: a value out of range is refused (exit 2), naming the option as given and its range"
 	check_eq "$bad_mode" "" "$tool: an option of another subcommand is refused by name"
 done
+
+# every page that says so is checked above: none is missed by the list of tools
+check_eq "$(grep -rlxF --include='*.1' --exclude-dir=build \
+	'.\" OPTIONS: generated from the option table (make man-options)' "$DGR_SRC" |
+	xargs -n1 basename | sed 's/\.1$//' | sort | paste -sd' ')" \
+	"$(tr ' ' '\n' <<<"$generated" | sed '/^$/d' | sort | paste -sd' ')" \
+	"every man page whose OPTIONS come from its table is checked against the table"
 
 # the bash tools: --help and the man page describe the same options
 for tool in dgrdma-capture dgrdma-plot; do

@@ -1950,8 +1950,7 @@ static int parse_args(int argc, char **argv, struct opts *o, char *errbuf)
 		} else if (p.stop == OPT_VERSION) {
 			printf("dgrdma-gen (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&gen_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&gen_options, argc, argv, stdout);
 		}
 		return 1;
 	}
