@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make check: compute only
 # One option table per tool (stack/cli/opts.h): for every tool with a table, its
-# --list-options, its --help, its man page's OPTIONS section, its bash completion and its
-# parser agree. An option in one is in all; the parser takes every listed option (and old
+# --list-options, its --help, its man page's OPTIONS section (dgrdma-gen, not installed: its
+# README's option list), its bash completion and its parser agree. An option in one is in all;
+# a man page whose OPTIONS say they come from the table is what --list-options --man writes
+# (make man-options); the parser takes every listed option (and old
 # name) with a valid value and refuses an out-of-range one naming the option as given and
 # the range; an option of another subcommand is refused by name. The bash tools
 # (dgrdma-capture, dgrdma-plot) have no table: the options beginning a line of their --help
