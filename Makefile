@@ -38,7 +38,7 @@ DEPS_OK := $(BUILD)/.deps-ok
 
 .PHONY: all check check-under-load check-part deps deps-check install uninstall bench soak fuzz demo \
 	clean format \
-	format-check
+	format-check man-options
 
 all: $(DEPS_OK) $(LIBRARIES) $(PROGRAMS)
 
@@ -105,6 +105,15 @@ format:
 
 format-check:
 	@clang-format --dry-run --Werror $(FORMAT_SOURCES)
+
+# The OPTIONS section of every man page that says it comes from its tool's option table
+# (a line '.\" OPTIONS: generated from the option table'), written from
+# TOOL --list-options --man (mk/man-options.sh); test/cli/option_tables.sh checks them.
+man-options: all
+	@for page in $$(grep -rlx --include='*.1' --exclude-dir=build \
+		'\.\\" OPTIONS: generated from the option table (make man-options)' .); do \
+		mk/man-options.sh "$$page" "$(BUILD)/bin/$$(basename "$$page" .1)" || exit 1; \
+	done
 
 clean:
 	rm -rf build $(CLEAN_EXTRA)

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # analysis/: latency-report, dgrdma-plot, and the test capture generator (test/gen/).
 
-# dgrdma-gen: deterministic captures with expected answers (independent of the codec).
+# dgrdma-gen: deterministic captures with expected answers (independent of the codec: of the
+# archives it takes only the command line's option table, stack/cli/, and the library's
+# dgr_errbuf_set; stack/module.mk is read after this file, so the library is named here).
 DGRDMA_GEN := $(BUILD)/bin/dgrdma-gen
 PROGRAMS += $(DGRDMA_GEN)
-$(DGRDMA_GEN): $(call objs,test/gen/dgrdma-gen.c)
+$(DGRDMA_GEN): $(call objs,test/gen/dgrdma-gen.c) $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 .PHONY: analysis
 analysis: $(DGRDMA_GEN)
+# its bash completion (in the build folder only: dgrdma-gen is not installed)
+all: $(BUILD)/completion/dgrdma-gen
 
 # latency-report: libpcap + libbabeltrace2 + jansson (run.json) + the project's codec and reassembler.
 CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>/dev/null)
@@ -69,6 +73,8 @@ $(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c 
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
 
 analysis: $(LATENCY_REPORT)
+# its bash completion, from its option table (stack/cli/module.mk)
+all: $(BUILD)/completion/latency-report
 
 CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
@@ -143,11 +149,14 @@ bench-analysis: analysis
 INSTALL_TARGETS += install-analysis
 INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
 	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
-	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1
+	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1 \
+	$(COMPLETIONDIR)/latency-report
 INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR)
 .PHONY: install-analysis
-install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot
+install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot \
+		$(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/latency-report $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
 	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/

@@ -625,8 +625,7 @@ int main(int argc, char **argv)
 		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-fpga (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&fpga_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&fpga_options, argc, argv, stdout);
 		}
 		return DGR_EXIT_OK;
 	}

@@ -39,7 +39,7 @@ $(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRCLI_A) 
 
 # dgrdma-host: the tuning guide's test application; dgrdma-ctl: the DCP client.
 PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
-STACK_COMPLETIONS := dgrdma-host dgrdma-ctl
+STACK_COMPLETIONS := dgrdma-host dgrdma-ctl dgrdma-wire
 all: $(addprefix $(BUILD)/completion/,$(STACK_COMPLETIONS))
 # dgrdma-host: one file a job in stack/tools/host/ (host.h lists them).
 HOST_TOOL_SRCS := $(wildcard stack/tools/host/*.c)

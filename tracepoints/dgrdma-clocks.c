@@ -16,6 +16,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <dgrdma/wire.h>
+
+#include "cli.h"
+#include "opts.h"
 #include "print.h"
 #include "dgrdma-version.h"
 
@@ -84,42 +88,109 @@ static void print_pair(const struct clock_pair *pair, bool json)
 	dgr_pr_end(&p);
 }
 
-static void usage(FILE *out)
+enum { OPT_JSON = 0x100, OPT_VERSION, OPT_LIST_OPTIONS };
+
+/* dgrdma-clocks' options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt clocks_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "usage: dgrdma-clocks [--json]\n"
+		   "  Prints CLOCK_MONOTONIC and CLOCK_REALTIME read back to back (ns), and the\n"
+		   "  uncertainty of the pairing (ns).\n" },
+	{ .id = OPT_JSON,
+	  .name = "json",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --json   one JSON object: monotonic_sec, monotonic_nsec, realtime_sec,\n"
+		   "           realtime_nsec, uncertainty_ns, realtime_iso8601\n",
+	  .man = "one JSON object:\n"
+		 ".BR monotonic_sec ,\n"
+		 ".BR monotonic_nsec ,\n"
+		 ".BR realtime_sec ,\n"
+		 ".BR realtime_nsec ,\n"
+		 ".B uncertainty_ns\n"
+		 "and\n"
+		 ".B realtime_iso8601\n"
+		 "(seconds and nanoseconds apart, so that every number stays exact in a JSON "
+		 "double).\n" },
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help  this text\n",
+	  .man = "the usage text.\n" },
+	{ .id = OPT_VERSION,
+	  .name = "version",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --version   the version of dgrdma-tools\n",
+	  .man = "the version of dgrdma-tools.\n" },
+	{ .id = OPT_LIST_OPTIONS,
+	  .name = "list-options",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --list-options  every option with its type, one a line (with --json:\n"
+		   "                  one JSON object)\n",
+	  .man = "every option with the type of its value, one a line (tab-separated: name, type,\n"
+		 "subcommands, accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
+};
+
+static const struct dgr_opt_table clocks_options = {
+	.tool = "dgrdma-clocks",
+	.opts = clocks_opts,
+	.nopts = sizeof(clocks_opts) / sizeof(clocks_opts[0]),
+};
+
+/* ctx of the table's handler */
+struct clocks_cli {
+	bool json;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS: main prints it */
+};
+
+/* The table's handler (opts.h). Returns 0, or DGR_OPTS_STOP for what main prints. */
+static int clocks_option(void *ctx, const struct dgr_opt *o, const char *given, const char *arg,
+			 const union dgr_opt_value *v, char *errbuf)
 {
-	fprintf(out, "usage: dgrdma-clocks [--json]\n"
-		     "  Prints CLOCK_MONOTONIC and CLOCK_REALTIME read back to back (ns), and the\n"
-		     "  uncertainty of the pairing (ns).\n"
-		     "  --json   one JSON object: monotonic_sec, monotonic_nsec, realtime_sec,\n"
-		     "           realtime_nsec, uncertainty_ns, realtime_iso8601\n"
-		     "  -h, --help  this text\n"
-		     "  --version   the version of dgrdma-tools\n");
+	struct clocks_cli *c = ctx;
+
+	(void)given;
+	(void)arg;
+	(void)v;
+	(void)errbuf;
+	if (o->id == OPT_JSON) {
+		c->json = true;
+		return 0;
+	}
+	c->stop = o->id;
+	return DGR_OPTS_STOP;
 }
 
 int main(int argc, char **argv)
 {
+	char errbuf[DGR_ERRBUF_SIZE] = "";
 	struct clock_pair pair;
-	bool json = false;
+	struct clocks_cli c = { 0 };
+	int rc;
 
-	if (argc > 2) {
-		usage(stderr);
-		return 2;
+	rc = dgr_opts_parse(&clocks_options, argc, argv, -1,
+			    DGR_OPTS_NO_OPERANDS | DGR_OPTS_OWN_MESSAGES, clocks_option, &c, NULL,
+			    errbuf);
+	if (rc < 0) {
+		fprintf(stderr, "dgrdma-clocks: %s\n", errbuf);
+		return DGR_EXIT_USAGE;
 	}
-	if (argc == 2) {
-		if (!strcmp(argv[1], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[1], "--version")) {
+	if (rc == DGR_OPTS_STOP) {
+		if (c.stop == 'h') {
+			dgr_opts_usage(&clocks_options, stdout);
+		} else if (c.stop == OPT_VERSION) {
 			printf("dgrdma-clocks (dgrdma-tools) %s\n", DGR_VERSION);
-			return 0;
 		} else {
-			fprintf(stderr, "dgrdma-clocks: unknown argument '%s'\n", argv[1]);
-			usage(stderr);
-			return 2;
+			dgr_opts_list_argv(&clocks_options, argc, argv, stdout);
 		}
+		return DGR_EXIT_OK;
 	}
 	read_pair(&pair);
-	print_pair(&pair, json);
-	return 0;
+	print_pair(&pair, c.json);
+	return DGR_EXIT_OK;
 }

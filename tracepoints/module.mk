@@ -38,6 +38,8 @@ $(BUILD)/bin/dgrdma-clocks: $(call objs,tracepoints/dgrdma-clocks.c) $(LIBDGRCLI
 		$(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
+# its bash completion, from its option table (stack/cli/module.mk)
+all: $(BUILD)/completion/dgrdma-clocks
 
 # dgrdma-runinfo: run.json's one writer (analysis/input/run_writer.c), which dgrdma-capture
 # calls; analysis/module.mk (RUN_INFO_SRCS) is read before this file.
@@ -83,10 +85,13 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 
 INSTALL_TARGETS += install-tracepoints
 INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(BINDIR)/dgrdma-runinfo \
-	$(MANDIR)/man1/dgrdma-capture.1 $(MANDIR)/man1/dgrdma-clocks.1 $(MANDIR)/man1/dgrdma-runinfo.1
+	$(MANDIR)/man1/dgrdma-capture.1 $(MANDIR)/man1/dgrdma-clocks.1 $(MANDIR)/man1/dgrdma-runinfo.1 \
+	$(COMPLETIONDIR)/dgrdma-clocks
 .PHONY: install-tracepoints
-install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo \
+		$(BUILD)/completion/dgrdma-clocks
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/dgrdma-clocks $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo \
 		$(DESTDIR)$(BINDIR)/
 	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 \

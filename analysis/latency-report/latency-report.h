@@ -61,12 +61,13 @@ struct options {
 void lr_options_init(struct options *o);
 
 /*
- * Reads the command line into o. Returns 0 to go on, LR_ARGS_DONE when
- * --help or --version was printed (the program ends with status 0), or -1
- * after naming the bad argument on stderr.
+ * Reads the command line into o with latency-report's option table (options.c; argv is
+ * left as given). Returns 0 to go on, LR_ARGS_DONE when --help, --version or
+ * --list-options was printed (the program ends with status 0), or -DGR_E_INVAL (bad
+ * usage: errbuf names the argument and the accepted range) or -DGR_E_NOMEM with errbuf.
  */
 #define LR_ARGS_DONE 1
-int lr_parse_args(int argc, char **argv, struct options *o);
+int lr_parse_args(int argc, char **argv, struct options *o, char *errbuf);
 
 /* Whether the options give any of the tolerable latency's facts. */
 bool lr_facts_from_options(const struct options *o);

@@ -9,6 +9,10 @@
  * (offline.c) or the live view (live_view.c); it is the only place the
  * program ends.
  */
+#include <stdio.h>
+
+#include <dgrdma/wire.h>
+
 #include "cli.h"
 
 #include "latency-report.h"
@@ -16,15 +20,17 @@
 int main(int argc, char **argv)
 {
 	struct options o;
+	char errbuf[DGR_ERRBUF_SIZE] = "";
 	int rc;
 
 	lr_options_init(&o);
-	rc = lr_parse_args(argc, argv, &o);
+	rc = lr_parse_args(argc, argv, &o, errbuf);
 	if (rc == LR_ARGS_DONE) {
-		return 0;
+		return DGR_EXIT_OK;
 	}
-	if (rc) {
-		/* the message above names the argument; the whole usage would push it away */
+	if (rc < 0) {
+		/* errbuf names the argument; the whole usage would push it away */
+		fprintf(stderr, "latency-report: %s\n", errbuf);
 		return DGR_EXIT_USAGE;
 	}
 	if (o.live) {

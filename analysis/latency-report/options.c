@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * latency-report's command line: usage(), the options' defaults and their
- * reading, each bad value named with its accepted range (docs/cli.md).
+ * latency-report's command line: the options' defaults and its option table
+ * (stack/cli/opts.h), from which come the parser, --help, --list-options and the
+ * bash completion; each bad value is named with its accepted range (docs/cli.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <dgrdma/wire.h>
 
 #include "cli.h"
+#include "opts.h"
 
 #include "csv_output.h"
 #include "ctf_input.h"
@@ -41,30 +43,89 @@ void lr_options_init(struct options *o)
 	o->wa.dcp_bell_lo = o->wa.dcp_bell_hi = DGR_DCP_DOORBELL_ADDR;
 }
 
-static void usage(FILE *fp)
-{
-	fprintf(
-	    fp,
-	    "usage: latency-report [options] [--] INPUT...\n"
-	    "       latency-report --live [options] URL...\n"
-	    "  INPUT is a capture (pcap/pcapng, or gzip of one), an LTTng trace folder, or a\n"
-	    "  dgrdma-capture run folder (trace/, capture.pcapng, run.json: both, joined on one\n"
-	    "  axis; the parts are the ones run.json's capture.path and trace.path name).\n"
-	    "  Several captures, or a folder of them (dumpcap's ring), are read as one, in the\n"
-	    "  order of their first frame; - reads one from standard input. A flight\n"
-	    "  recorder's folder (dgrdma-capture --flight-recorder: incident-NNN/ in it), the\n"
-	    "  only INPUT: one line per incident, then each incident's report.\n"
-	    "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
-	    "options:\n"
-	    "  --json                 write the report as JSON to standard output\n"
+enum {
+	OPT_JSON = 0x100,
+	OPT_BRIEF,
+	OPT_CSV,
+	OPT_INTERVAL,
+	OPT_EXACT_LIMIT,
+	OPT_LIVE,
+	OPT_LIVE_INTERVAL,
+	OPT_LIVE_IF,
+	OPT_LIVE_FILTER,
+	OPT_LIVE_PCAP,
+	OPT_LIVE_FOLLOW,
+	OPT_HOST,
+	OPT_FPGA_COUNTERS,
+	OPT_KERNEL_TRACE,
+	OPT_UDP_PORT,
+	OPT_PATH,
+	OPT_DCP_DOORBELLS,
+	OPT_REASM_TIMEOUT,
+	OPT_HOST_BUFFERS,
+	OPT_FPGA_BUFFERS,
+	OPT_BUFFER_SIZE,
+	OPT_SAMPLE_RATE,
+	OPT_TOLERABLE_US,
+	OPT_TRACE_OFFSET_NS,
+	OPT_PID,
+	OPT_JOIN_WINDOW_US,
+	OPT_ADVISE,
+	OPT_ADVISE_IF,
+	OPT_ADVISE_ROOT,
+	OPT_TRACE_STALL,
+	OPT_VERBOSE,
+	OPT_FAIL_ON,
+	OPT_NO_PROGRESS,
+	OPT_VERSION,
+	OPT_LIST_OPTIONS,
+};
+
+#define ROW(i, n, t, mv, u)                                                                        \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u)                 \
+	}
+#define COUNT(i, n, mv, lo_, hi_, u)                                                               \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = DGR_OPT_COUNT, .metavar = (mv), .min = (lo_),      \
+		.max = (hi_), .usage = (u)                                                         \
+	}
+#define DECIMAL(i, n, mv, lo_, hi_, u)                                                             \
+	{                                                                                          \
+		.id = (i), .name = (n), .type = DGR_OPT_DECIMAL, .metavar = (mv), .lo = (lo_),     \
+		.hi = (hi_), .usage = (u)                                                          \
+	}
+
+/* latency-report's options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt lr_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage =
+	      "usage: latency-report [options] [--] INPUT...\n"
+	      "       latency-report --live [options] URL...\n"
+	      "  INPUT is a capture (pcap/pcapng, or gzip of one), an LTTng trace folder, or a\n"
+	      "  dgrdma-capture run folder (trace/, capture.pcapng, run.json: both, joined on one\n"
+	      "  axis; the parts are the ones run.json's capture.path and trace.path name).\n"
+	      "  Several captures, or a folder of them (dumpcap's ring), are read as one, in the\n"
+	      "  order of their first frame; - reads one from standard input. A flight\n"
+	      "  recorder's folder (dgrdma-capture --flight-recorder: incident-NNN/ in it), the\n"
+	      "  only INPUT: one line per incident, then each incident's report.\n"
+	      "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
+	      "options:\n" },
+	ROW(OPT_JSON, "json", DGR_OPT_FLAG, NULL,
+	    "  --json                 write the report as JSON to standard output\n"),
+	ROW(OPT_BRIEF, "brief", DGR_OPT_FLAG, NULL,
 	    "  --brief                only the summary: verdict, why, headroom, losses, run\n"
-	    "                         status, findings, first actions (--json: its keys only)\n"
+	    "                         status, findings, first actions (--json: its keys only)\n"),
+	ROW(OPT_CSV, "csv", DGR_OPT_STRING, "DIR",
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
-	    "                         drops.csv into DIR (for dgrdma-plot)\n"
-	    "  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"
-	    "  --exact-limit N        exact percentiles up to N doorbells per series, above\n"
-	    "                         them a log-linear histogram within 0.049%%, 1..2^32\n"
-	    "                         (default 1000000)\n"
+	    "                         drops.csv into DIR (for dgrdma-plot)\n"),
+	DECIMAL(OPT_INTERVAL, "interval", "MS", 1, 60000,
+		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"),
+	COUNT(OPT_EXACT_LIMIT, "exact-limit", "N", 1, 1ull << 32,
+	      "  --exact-limit N        exact percentiles up to N doorbells per series, above\n"
+	      "                         them a log-linear histogram within 0.049%, 1..2^32\n"
+	      "                         (default 1000000)\n"),
+	ROW(OPT_LIVE, "live", DGR_OPT_FLAG, NULL,
 	    "  --live                 INPUT is an LTTng live URL,\n"
 	    "                         net://RELAYD[:PORT]/host/HOSTNAME/SESSION (dgrdma-capture\n"
 	    "                         --live prints it): follow the running session through\n"
@@ -72,103 +133,176 @@ static void usage(FILE *fp)
 	    "                         interval and of the run so far, the drop rate and the\n"
 	    "                         verdict so far (--json: one JSON object per line), and the\n"
 	    "                         final report when the session ends or on Ctrl-C; several\n"
-	    "                         URLs (up to 8): per session and together\n"
-	    "  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"
+	    "                         URLs (up to 8): per session and together\n"),
+	DECIMAL(OPT_LIVE_INTERVAL, "live-interval", "S", 0.1, 3600,
+		"  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"),
+	ROW(OPT_LIVE_IF, "live-if", DGR_OPT_STRING, "IFACE",
 	    "  --live-if IFACE        --live: also capture on IFACE (libpcap) and report the\n"
 	    "                         doorbell latency on the wire, joined with the trace as for\n"
-	    "                         a run folder; with several URLs, once per URL in order\n"
+	    "                         a run folder; with several URLs, once per URL in order\n"),
+	ROW(OPT_LIVE_FILTER, "live-filter", DGR_OPT_STRING, "EXPR",
 	    "  --live-filter EXPR     the capture filter of --live-if (default: udp port 18078 or\n"
 	    "                         ether proto 0xf040 or ether proto 0xf042); one for all, or\n"
-	    "                         one per --live-if in order\n"
+	    "                         one per --live-if in order\n"),
+	ROW(OPT_LIVE_PCAP, "live-pcap", DGR_OPT_STRING, "FILE",
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
-	    "                         it again offline; one per --live-if in order\n"
+	    "                         it again offline; one per --live-if in order\n"),
+	ROW(OPT_LIVE_FOLLOW, "live-follow", DGR_OPT_STRING, "FILE",
 	    "  --live-follow FILE     --live: the wire too, from the capture FILE (pcap or\n"
 	    "                         pcapng) read as it is written, e.g. the run folder's\n"
 	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
-	    "                         several URLs, once per URL in the same order\n"
+	    "                         several URLs, once per URL in the same order\n"),
+	ROW(OPT_HOST, "host", DGR_OPT_STRING, "ADDR",
 	    "  --host ADDR            this MAC, IPv4[:port], IPv6 or [IPv6]:port is the host\n"
-	    "                         (repeatable, up to 16)\n"
+	    "                         (repeatable, up to 16)\n"),
+	ROW(OPT_FPGA_COUNTERS, "fpga-counters", DGR_OPT_STRING, "FILE",
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
 	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
 	    "                         emulator's --summary-json, or the hardware's registers\n"
-	    "                         (a run folder's fpga-counters.json is read by itself)\n"
+	    "                         (a run folder's fpga-counters.json is read by itself)\n"),
+	ROW(OPT_KERNEL_TRACE, "kernel-trace", DGR_OPT_STRING, "DIR",
 	    "  --kernel-trace DIR     the kernel's scheduling trace of the run (perf data convert\n"
 	    "                         --to-ctf of perf record -a -k CLOCK_MONOTONIC; a run\n"
 	    "                         folder's run.json kernel.path is read by itself): every\n"
-	    "                         stall is given its cause\n"
+	    "                         stall is given its cause\n"),
+	ROW(OPT_UDP_PORT, "udp-port", DGR_OPT_STRING, "LIST",
 	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
-	    "                         comma-separated, 1..65535 (a run folder adds its command's)\n"
-	    "  --path rx|tx           the data path of a connection no --host or DCP request\n"
-	    "                         decides: rx, the data sender is the FPGA (default), or tx,\n"
-	    "                         the host (a run folder: its command's path)\n"
+	    "                         comma-separated, 1..65535 (a run folder adds its "
+	    "command's)\n"),
+	{ .id = OPT_PATH,
+	  .name = "path",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "rx|tx",
+	  .values = "rx|tx",
+	  .usage =
+	      "  --path rx|tx           the data path of a connection no --host or DCP request\n"
+	      "                         decides: rx, the data sender is the FPGA (default), or "
+	      "tx,\n"
+	      "                         the host (a run folder: its command's path)\n" },
+	ROW(OPT_DCP_DOORBELLS, "dcp-doorbells", DGR_OPT_STRING, "ADDR",
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
 	    "                         being the buffer index (default 0x100018, the emulator's\n"
 	    "                         `doorbell` property of worker 0)\n"
 	    "  --dcp-doorbells LO:HI  DCP writes to LO..HI are doorbells, one address per buffer;\n"
-	    "                         'off': no DCP doorbells\n"
-	    "  --reasm-timeout MS     incomplete transactions expire after MS ms of capture time,\n"
-	    "                         1..3600000 (default 1000)\n"
-	    "  --host-buffers N       host (consumer) buffers, 1..65535\n"
-	    "  --fpga-buffers N       FPGA (producer) buffers, 2..64\n"
-	    "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n"
-	    "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10, e.g. "
-	    "200e6\n"
-	    "                         or 200M\n"
-	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"
-	    "  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"
-	    "  --pid PID              only the trace events of process PID (its vpid context;\n"
-	    "                         repeatable, up to 16): leaves out other processes that\n"
-	    "                         traced into the same per-user buffers meanwhile\n"
-	    "  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
-	    "                         (default 1000)\n"
+	    "                         'off': no DCP doorbells\n"),
+	DECIMAL(OPT_REASM_TIMEOUT, "reasm-timeout", "MS", 1, 3600000,
+		"  --reasm-timeout MS     incomplete transactions expire after MS ms of capture "
+		"time,\n"
+		"                         1..3600000 (default 1000)\n"),
+	COUNT(OPT_HOST_BUFFERS, "host-buffers", "N", 1, 65535,
+	      "  --host-buffers N       host (consumer) buffers, 1..65535\n"),
+	COUNT(OPT_FPGA_BUFFERS, "fpga-buffers", "N", DGR_FPGA_BUFFERS_MIN, DGR_FPGA_BUFFERS_MAX,
+	      "  --fpga-buffers N       FPGA (producer) buffers, 2..64\n"),
+	/* written as dgrdma-host takes it: 32768 or 32K */
+	{ .id = OPT_BUFFER_SIZE,
+	  .name = "buffer-size",
+	  .type = DGR_OPT_SIZE,
+	  .metavar = "BYTES",
+	  .min = 1,
+	  .max = DGR_MAX_BUFFER_SIZE,
+	  .usage =
+	      "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n" },
+	{ .id = OPT_SAMPLE_RATE,
+	  .name = "sample-rate",
+	  .type = DGR_OPT_RATE,
+	  .metavar = "SPS",
+	  .lo = 1,
+	  .hi = 1e10,
+	  .usage =
+	      "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10, e.g. "
+	      "200e6\n"
+	      "                         or 200M\n" },
+	DECIMAL(
+	    OPT_TOLERABLE_US, "tolerable-us", "US", 1, 1e9,
+	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"),
+	DECIMAL(OPT_TRACE_OFFSET_NS, "trace-offset-ns", "NS", -1e18, 1e18,
+		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"),
+	/* up to the kernel's largest pid_max */
+	COUNT(OPT_PID, "pid", "PID", 1, 4194304,
+	      "  --pid PID              only the trace events of process PID (its vpid context;\n"
+	      "                         repeatable, up to 16): leaves out other processes that\n"
+	      "                         traced into the same per-user buffers meanwhile\n"),
+	DECIMAL(OPT_JOIN_WINDOW_US, "join-window-us", "US", 1, 1e7,
+		"  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
+		"                         (default 1000)\n"),
+	ROW(OPT_ADVISE, "advise", DGR_OPT_FLAG, NULL,
 	    "  --advise               after the verdict, list this host's settings the tuning\n"
-	    "                         guide would change for the regime (dgrdma-tune check)\n"
-	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"
-	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"
-	    "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
-	    "                         1..3600 (default 10): babeltrace2 can loop on a damaged one\n"
-	    "  --verbose              show libbabeltrace2's own warnings and errors\n"
+	    "                         guide would change for the regime (dgrdma-tune check)\n"),
+	ROW(OPT_ADVISE_IF, "advise-if", DGR_OPT_STRING, "IFACE",
+	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"),
+	ROW(OPT_ADVISE_ROOT, "advise-root", DGR_OPT_STRING, "DIR",
+	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"),
+	COUNT(OPT_TRACE_STALL, "trace-stall", "S", 1, 3600,
+	      "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
+	      "                         1..3600 (default 10): babeltrace2 can loop on a damaged "
+	      "one\n"),
+	ROW(OPT_VERBOSE, "verbose", DGR_OPT_FLAG, NULL,
+	    "  --verbose              show libbabeltrace2's own warnings and errors\n"),
+	ROW(OPT_FAIL_ON, "fail-on", DGR_OPT_STRING, "LIST",
 	    "  --fail-on LIST         exit 1 when the verdict is one of LIST (comma-separated:\n"
 	    "                         jitter-bound, throughput-bound, unknown, not-healthy for\n"
-	    "                         all three, loss for any loss the inputs show)\n"
-	    "  --no-progress          no progress line on stderr\n"
-	    "  -h, --help             this text\n"
-	    "  --version              the version of dgrdma-tools\n"
-	    "An option's value follows it (--interval 10) or is joined with '=' (--interval=10).\n"
-	    "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
-	    "is estimated from the capture: buffers seen x largest transaction / data rate.\n"
-	    "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
-	    "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
-	    "up).\n");
-}
+	    "                         all three, loss for any loss the inputs show)\n"),
+	ROW(OPT_NO_PROGRESS, "no-progress", DGR_OPT_FLAG, NULL,
+	    "  --no-progress          no progress line on stderr\n"),
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help             this text\n" },
+	ROW(OPT_VERSION, "version", DGR_OPT_FLAG, NULL,
+	    "  --version              the version of dgrdma-tools\n"),
+	ROW(OPT_LIST_OPTIONS, "list-options", DGR_OPT_FLAG, NULL,
+	    "  --list-options         every option with its type and range, one a line (with\n"
+	    "                         --json: one JSON object)\n"),
+	{ .type = DGR_OPT_TEXT,
+	  .usage =
+	      "An option's value follows it (--interval 10) or is joined with '=' "
+	      "(--interval=10).\n"
+	      "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
+	      "is estimated from the capture: buffers seen x largest transaction / data rate.\n"
+	      "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
+	      "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
+	      "up).\n" },
+};
+#undef DECIMAL
+#undef COUNT
+#undef ROW
 
-/* --udp-port LIST: comma-separated ports 1..65535, added to 18078; a bad one is named. */
-static int parse_udp_ports(const char *list, struct wa_opts *wa)
+static const struct dgr_opt_table lr_options = {
+	.tool = "latency-report",
+	.opts = lr_opts,
+	.nopts = sizeof(lr_opts) / sizeof(lr_opts[0]),
+};
+
+/*
+ * --udp-port LIST: comma-separated ports 1..65535, added to 18078. Returns 0, or
+ * -DGR_E_INVAL with errbuf naming the bad port.
+ */
+static int parse_udp_ports(const char *list, struct wa_opts *wa, char *errbuf)
 {
-	char errbuf[DGR_ERRBUF_SIZE], word[16];
+	char word[16];
 	const char *p = list;
 	uint64_t port;
+	int rc;
 
 	for (;;) {
 		size_t n = strcspn(p, ",");
 
 		if (n == 0 || n >= sizeof(word)) {
-			fprintf(stderr,
-				"latency-report: --udp-port: '%s' is not a comma-separated list of "
-				"ports 1..65535\n",
-				list);
-			return -1;
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--udp-port: '%s' is not a comma-separated list of "
+					      "ports 1..65535",
+					      list);
 		}
 		memcpy(word, p, n);
 		word[n] = '\0';
-		if (dgr_parse_u64("--udp-port", word, 1, 65535, false, &port, errbuf) < 0) {
-			fprintf(stderr, "latency-report: %s\n", errbuf);
-			return -1;
+		rc = dgr_parse_u64("--udp-port", word, 1, 65535, false, &port, errbuf);
+		if (rc < 0) {
+			return rc;
 		}
 		if (wa_opts_add_udp_port(wa, (uint16_t)port) < 0) {
-			fprintf(stderr, "latency-report: --udp-port: at most %d ports\n",
-				WA_MAX_UDP_PORTS);
-			return -1;
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--udp-port: at most %d ports",
+					      WA_MAX_UDP_PORTS);
 		}
 		if (p[n] == '\0') {
 			return 0;
@@ -177,30 +311,7 @@ static int parse_udp_ports(const char *list, struct wa_opts *wa)
 	}
 }
 
-/* A decimal option value in [lo, hi]; a bad one is named on stderr with the range. */
-static int parse_num(const char *opt, const char *s, double lo, double hi, double *v)
-{
-	char errbuf[DGR_ERRBUF_SIZE];
-
-	if (dgr_parse_f64(opt, s, lo, hi, v, errbuf) < 0) {
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		return -1;
-	}
-	return 0;
-}
-
-/* A whole-number option value in [lo, hi], named on stderr when bad. */
-static int parse_count(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	char errbuf[DGR_ERRBUF_SIZE];
-
-	if (dgr_parse_u64(opt, s, lo, hi, false, v, errbuf) < 0) {
-		fprintf(stderr, "latency-report: %s\n", errbuf);
-		return -1;
-	}
-	return 0;
-}
-
+/* --dcp-doorbells ADDR or LO:HI, 0 <= LO <= HI <= 0xFFFFFF. Returns 0, or -1 when bad. */
 static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 {
 	char *end;
@@ -224,332 +335,281 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 	return 0;
 }
 
-/*
- * Reads the command line into o. Returns 0 to go on, LR_ARGS_DONE when --help
- * or --version was printed, or -1 after naming the bad argument on stderr.
- */
-int lr_parse_args(int argc, char **argv, struct options *o)
+/* ctx of the table's handler: the options read, and the option that ends the reading */
+struct lr_parse {
+	struct options *o;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS */
+};
+
+/* Appends s to list (n of LIVE_MAX_HOSTS) or names the limit; why: "one per URL". */
+static int live_add(const char **list, unsigned int *n, const char *s, const char *given,
+		    const char *why, char *errbuf)
 {
-	char errbuf[DGR_ERRBUF_SIZE];
-	int i;
-	double v;
-
-	bool options_end = false;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
-		char name[64];
-		bool takes = true;
-
-		if (eq && !options_end) {
-			/* --opt=value: the value joined to the option, as getopt_long takes it */
-			size_t n = (size_t)(eq - a);
-
-			snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : 0), a);
-			a = name;
-			val = eq + 1;
-			takes = false;
-			if (!strcmp(a, "--json") || !strcmp(a, "--brief") ||
-			    !strcmp(a, "--no-progress") || !strcmp(a, "--live") ||
-			    !strcmp(a, "--advise") || !strcmp(a, "--help") ||
-			    !strcmp(a, "--version")) {
-				fprintf(stderr, "latency-report: %s takes no value\n", a);
-				return -1;
-			}
-		}
-		if (options_end || !strcmp(a, "-") || a[0] != '-') {
-			if (o->n_inputs == MAX_INPUTS) {
-				fprintf(stderr, "latency-report: at most %d inputs\n", MAX_INPUTS);
-				return -1;
-			}
-			o->inputs[o->n_inputs++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			options_end = true;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return LR_ARGS_DONE;
-		} else if (!strcmp(a, "--version")) {
-			printf("latency-report (dgrdma-tools) %s\n", DGR_VERSION);
-			return LR_ARGS_DONE;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-			takes = false;
-		} else if (!strcmp(a, "--brief")) {
-			o->brief = true;
-			takes = false;
-		} else if (!strcmp(a, "--live")) {
-			o->live = true;
-			takes = false;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->progress = false;
-			takes = false;
-		} else if (!strcmp(a, "--advise")) {
-			o->advise = true;
-			takes = false;
-		} else if (!strcmp(a, "--verbose")) {
-			o->ctf.verbose = true;
-			takes = false;
-		} else if (a[0] == '-' && a[1] == '-' && !val) {
-			fprintf(stderr, "latency-report: %s needs a value (see --help)\n", a);
-			return -1;
-		} else if (!strcmp(a, "--csv")) {
-			o->csv_dir = val;
-		} else if (!strcmp(a, "--fail-on")) {
-			if (report_parse_fail_on(val, &o->fail_on, errbuf) < 0) {
-				fprintf(stderr, "latency-report: %s\n", errbuf);
-				return -1;
-			}
-		} else if (!strcmp(a, "--advise-if")) {
-			o->adv.iface = val;
-		} else if (!strcmp(a, "--advise-root")) {
-			o->adv.root = val;
-			o->advise = true;
-		} else if (!strcmp(a, "--exact-limit")) {
-			uint64_t v64;
-
-			if (parse_count(a, val, 1, 1ull << 32, &v64)) {
-				return -1;
-			}
-			stats_set_exact_limit(v64);
-		} else if (!strcmp(a, "--interval")) {
-			if (parse_num(a, val, 1, 60000, &v)) {
-				return -1;
-			}
-			o->interval_ns = (uint64_t)(v * 1e6);
-		} else if (!strcmp(a, "--live-if")) {
-			if (o->n_live_if == LIVE_MAX_HOSTS) {
-				fprintf(stderr,
-					"latency-report: --live-if: at most %d (one per URL)\n",
-					LIVE_MAX_HOSTS);
-				return -1;
-			}
-			o->live_if[o->n_live_if++] = val;
-		} else if (!strcmp(a, "--live-filter")) {
-			if (o->n_live_filter == LIVE_MAX_HOSTS) {
-				fprintf(stderr,
-					"latency-report: --live-filter: at most %d (one per "
-					"--live-if)\n",
-					LIVE_MAX_HOSTS);
-				return -1;
-			}
-			o->live_filter[o->n_live_filter++] = val;
-		} else if (!strcmp(a, "--live-pcap")) {
-			if (o->n_live_pcap == LIVE_MAX_HOSTS) {
-				fprintf(
-				    stderr,
-				    "latency-report: --live-pcap: at most %d (one per --live-if)\n",
-				    LIVE_MAX_HOSTS);
-				return -1;
-			}
-			o->live_pcap[o->n_live_pcap++] = val;
-		} else if (!strcmp(a, "--live-follow")) {
-			if (o->n_live_follow == LIVE_MAX_HOSTS) {
-				fprintf(stderr,
-					"latency-report: --live-follow: at most %d (one per URL)\n",
-					LIVE_MAX_HOSTS);
-				return -1;
-			}
-			o->live_follow[o->n_live_follow++] = val;
-		} else if (!strcmp(a, "--live-interval")) {
-			if (parse_num(a, val, 0.1, 3600, &v)) {
-				return -1;
-			}
-			o->live_interval_ns = (uint64_t)(v * 1e9);
-		} else if (!strcmp(a, "--host")) {
-			int n;
-
-			if (o->wa.n_hosts == WA_MAX_HOSTS) {
-				fprintf(stderr, "latency-report: --host: at most %d\n",
-					WA_MAX_HOSTS);
-				return -1;
-			}
-			n = pcap_input_parse_addr(val, &o->wa.hosts[o->wa.n_hosts]);
-			if (n < 0) {
-				fprintf(stderr,
-					"latency-report: --host: '%s' is not a MAC "
-					"(aa:bb:cc:dd:ee:ff), "
-					"an IPv4 address, IPv4:port, an IPv6 address or "
-					"[IPv6]:port\n",
-					val);
-				return -1;
-			}
-			o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
-		} else if (!strcmp(a, "--fpga-counters")) {
-			o->fpga_counters = val;
-		} else if (!strcmp(a, "--kernel-trace")) {
-			o->kernel_trace = val;
-		} else if (!strcmp(a, "--udp-port")) {
-			if (parse_udp_ports(val, &o->wa)) {
-				return -1;
-			}
-		} else if (!strcmp(a, "--path")) {
-			if (strcmp(val, "rx") != 0 && strcmp(val, "tx") != 0) {
-				fprintf(
-				    stderr,
-				    "latency-report: --path: '%s' is not rx (data FPGA->host) or "
-				    "tx (data host->FPGA)\n",
-				    val);
-				return -1;
-			}
-			o->wa.undecided_path = val[0] == 't' ? WA_TX : WA_RX;
-			o->path_given = true;
-		} else if (!strcmp(a, "--dcp-doorbells")) {
-			if (!strcmp(val, "off")) {
-				o->wa.dcp_doorbells = false;
-			} else if (parse_range(val, &o->wa.dcp_bell_lo, &o->wa.dcp_bell_hi)) {
-				fprintf(stderr,
-					"latency-report: --dcp-doorbells: '%s' is not ADDR or "
-					"LO:HI with "
-					"0 <= LO <= HI <= 0xFFFFFF, or 'off'\n",
-					val);
-				return -1;
-			} else {
-				o->wa.dcp_doorbells = true;
-			}
-		} else if (!strcmp(a, "--reasm-timeout")) {
-			if (parse_num(a, val, 1, 3600000, &v)) {
-				return -1;
-			}
-			o->wa.reasm_timeout_ns = (uint64_t)(v * 1e6);
-		} else if (!strcmp(a, "--host-buffers")) {
-			if (parse_count(a, val, 1, 65535, &o->run.host_buffers)) {
-				return -1;
-			}
-		} else if (!strcmp(a, "--fpga-buffers")) {
-			if (parse_count(a, val, DGR_FPGA_BUFFERS_MIN, DGR_FPGA_BUFFERS_MAX,
-					&o->run.fpga_buffers)) {
-				return -1;
-			}
-		} else if (!strcmp(a, "--buffer-size")) {
-			/* written as dgrdma-host takes it: 32768 or 32K */
-			if (dgr_parse_u64(a, val, 1, DGR_MAX_BUFFER_SIZE, true, &o->run.buffer_size,
-					  errbuf) < 0) {
-				fprintf(stderr, "latency-report: %s\n", errbuf);
-				return -1;
-			}
-		} else if (!strcmp(a, "--sample-rate")) {
-			if (dgr_parse_rate(a, val, 1, 1e10, &v, errbuf) < 0) {
-				fprintf(stderr, "latency-report: %s\n", errbuf);
-				return -1;
-			}
-			o->run.rate_bytes = (uint64_t)(v * DGR_SAMPLE_BYTES);
-		} else if (!strcmp(a, "--tolerable-us")) {
-			if (parse_num(a, val, 1, 1e9, &v)) {
-				return -1;
-			}
-			o->tolerable_ns = (uint64_t)(v * 1e3);
-		} else if (!strcmp(a, "--join-window-us")) {
-			if (parse_num(a, val, 1, 1e7, &v)) {
-				return -1;
-			}
-			o->join_window_ns = (uint64_t)(v * 1e3);
-		} else if (!strcmp(a, "--trace-offset-ns")) {
-			if (parse_num(a, val, -1e18, 1e18, &v)) {
-				return -1;
-			}
-			o->trace_offset_ns = (int64_t)v;
-		} else if (!strcmp(a, "--trace-stall")) {
-			uint64_t sec;
-
-			if (parse_count(a, val, 1, 3600, &sec)) {
-				return -1;
-			}
-			o->ctf.stall_s = (unsigned int)sec;
-		} else if (!strcmp(a, "--pid")) {
-			uint64_t pid;
-
-			/* the kernel's largest pid_max */
-			if (parse_count(a, val, 1, 4194304, &pid)) {
-				return -1;
-			}
-			if (o->n_pids == HA_MAX_PIDS) {
-				fprintf(stderr, "latency-report: --pid: at most %d\n", HA_MAX_PIDS);
-				return -1;
-			}
-			o->pids[o->n_pids++] = (uint32_t)pid;
-		} else {
-			fprintf(stderr, "latency-report: unknown option '%s' (see --help)\n", a);
-			return -1;
-		}
-		if (takes) {
-			i++;
-		}
+	if (*n == LIVE_MAX_HOSTS) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: at most %d (%s)", given,
+				      LIVE_MAX_HOSTS, why);
 	}
+	list[(*n)++] = s;
+	return 0;
+}
+
+/*
+ * The table's handler (opts.h): one option's value, checked against its row's range, into
+ * the struct options. Returns 0, DGR_OPTS_STOP (--help, --version, --list-options) or
+ * -DGR_E_INVAL with errbuf.
+ */
+static int lr_option(void *ctx, const struct dgr_opt *opt, const char *given, const char *val,
+		     const union dgr_opt_value *v, char *errbuf)
+{
+	struct lr_parse *p = ctx;
+	struct options *o = p->o;
+	int n;
+
+	switch (opt->id) {
+	case 'h':
+	case OPT_VERSION:
+	case OPT_LIST_OPTIONS:
+		p->stop = opt->id;
+		return DGR_OPTS_STOP;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_BRIEF:
+		o->brief = true;
+		break;
+	case OPT_LIVE:
+		o->live = true;
+		break;
+	case OPT_NO_PROGRESS:
+		o->progress = false;
+		break;
+	case OPT_ADVISE:
+		o->advise = true;
+		break;
+	case OPT_VERBOSE:
+		o->ctf.verbose = true;
+		break;
+	case OPT_CSV:
+		o->csv_dir = val;
+		break;
+	case OPT_FAIL_ON:
+		return report_parse_fail_on(val, &o->fail_on, errbuf);
+	case OPT_ADVISE_IF:
+		o->adv.iface = val;
+		break;
+	case OPT_ADVISE_ROOT:
+		o->adv.root = val;
+		o->advise = true;
+		break;
+	case OPT_EXACT_LIMIT:
+		stats_set_exact_limit(v->u);
+		break;
+	case OPT_INTERVAL:
+		o->interval_ns = (uint64_t)(v->d * 1e6);
+		break;
+	case OPT_LIVE_IF:
+		return live_add(o->live_if, &o->n_live_if, val, given, "one per URL", errbuf);
+	case OPT_LIVE_FILTER:
+		return live_add(o->live_filter, &o->n_live_filter, val, given, "one per --live-if",
+				errbuf);
+	case OPT_LIVE_PCAP:
+		return live_add(o->live_pcap, &o->n_live_pcap, val, given, "one per --live-if",
+				errbuf);
+	case OPT_LIVE_FOLLOW:
+		return live_add(o->live_follow, &o->n_live_follow, val, given, "one per URL",
+				errbuf);
+	case OPT_LIVE_INTERVAL:
+		o->live_interval_ns = (uint64_t)(v->d * 1e9);
+		break;
+	case OPT_HOST:
+		if (o->wa.n_hosts == WA_MAX_HOSTS) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--host: at most %d",
+					      WA_MAX_HOSTS);
+		}
+		n = pcap_input_parse_addr(val, &o->wa.hosts[o->wa.n_hosts]);
+		if (n < 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--host: '%s' is not a MAC (aa:bb:cc:dd:ee:ff), an "
+					      "IPv4 address, IPv4:port, an IPv6 address or "
+					      "[IPv6]:port",
+					      val);
+		}
+		o->wa.host_len[o->wa.n_hosts++] = (unsigned int)n;
+		break;
+	case OPT_FPGA_COUNTERS:
+		o->fpga_counters = val;
+		break;
+	case OPT_KERNEL_TRACE:
+		o->kernel_trace = val;
+		break;
+	case OPT_UDP_PORT:
+		return parse_udp_ports(val, &o->wa, errbuf);
+	case OPT_PATH:
+		if (strcmp(val, "rx") != 0 && strcmp(val, "tx") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--path: '%s' is not rx (data FPGA->host) or tx "
+					      "(data host->FPGA)",
+					      val);
+		}
+		o->wa.undecided_path = val[0] == 't' ? WA_TX : WA_RX;
+		o->path_given = true;
+		break;
+	case OPT_DCP_DOORBELLS:
+		if (strcmp(val, "off") == 0) {
+			o->wa.dcp_doorbells = false;
+		} else if (parse_range(val, &o->wa.dcp_bell_lo, &o->wa.dcp_bell_hi) < 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--dcp-doorbells: '%s' is not ADDR or LO:HI with 0 "
+					      "<= LO <= HI <= 0xFFFFFF, or 'off'",
+					      val);
+		} else {
+			o->wa.dcp_doorbells = true;
+		}
+		break;
+	case OPT_REASM_TIMEOUT:
+		o->wa.reasm_timeout_ns = (uint64_t)(v->d * 1e6);
+		break;
+	case OPT_HOST_BUFFERS:
+		o->run.host_buffers = v->u;
+		break;
+	case OPT_FPGA_BUFFERS:
+		o->run.fpga_buffers = v->u;
+		break;
+	case OPT_BUFFER_SIZE:
+		o->run.buffer_size = v->u;
+		break;
+	case OPT_SAMPLE_RATE:
+		o->run.rate_bytes = (uint64_t)(v->d * DGR_SAMPLE_BYTES);
+		break;
+	case OPT_TOLERABLE_US:
+		o->tolerable_ns = (uint64_t)(v->d * 1e3);
+		break;
+	case OPT_JOIN_WINDOW_US:
+		o->join_window_ns = (uint64_t)(v->d * 1e3);
+		break;
+	case OPT_TRACE_OFFSET_NS:
+		o->trace_offset_ns = (int64_t)v->d;
+		break;
+	case OPT_TRACE_STALL:
+		o->ctf.stall_s = (unsigned int)v->u;
+		break;
+	case OPT_PID:
+		if (o->n_pids == HA_MAX_PIDS) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--pid: at most %d",
+					      HA_MAX_PIDS);
+		}
+		o->pids[o->n_pids++] = (uint32_t)v->u;
+		break;
+	}
+	return 0;
+}
+
+/* The checks of options together, once all were read: 0, or -DGR_E_INVAL with errbuf. */
+static int check_together(const struct options *o, char *errbuf)
+{
 	if (o->n_inputs == 0) {
-		fprintf(stderr, "latency-report: no INPUT given\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "no INPUT given");
 	}
 	if (!o->live && (o->n_live_if || o->n_live_filter || o->n_live_pcap || o->n_live_follow)) {
-		fprintf(stderr, "latency-report: --live-if, --live-filter, --live-pcap and "
-				"--live-follow go with --live\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-if, --live-filter, --live-pcap and --live-follow go "
+				      "with --live");
 	}
 	if (o->n_live_if && o->n_live_follow) {
-		fprintf(stderr,
-			"latency-report: --live-if and --live-follow are two sources of the "
-			"same wire: give one\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-if and --live-follow are two sources of the same "
+				      "wire: give one");
 	}
 	if ((o->n_live_filter || o->n_live_pcap) && !o->n_live_if) {
-		fprintf(stderr, "latency-report: --live-filter and --live-pcap need --live-if\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-filter and --live-pcap need --live-if");
 	}
 	if (o->n_live_filter > 1 && o->n_live_filter != o->n_live_if) {
-		fprintf(stderr,
-			"latency-report: --live-filter: give one for every --live-if, or one per "
-			"--live-if in the same order (got %u for %u)\n",
-			o->n_live_filter, o->n_live_if);
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-filter: give one for every --live-if, or one per "
+				      "--live-if in the same order (got %u for %u)",
+				      o->n_live_filter, o->n_live_if);
 	}
 	if (o->n_live_pcap && o->n_live_pcap != o->n_live_if) {
-		fprintf(stderr,
-			"latency-report: --live-pcap: give one file per --live-if, in the same "
-			"order (got %u for %u)\n",
-			o->n_live_pcap, o->n_live_if);
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--live-pcap: give one file per --live-if, in the same "
+				      "order (got %u for %u)",
+				      o->n_live_pcap, o->n_live_if);
 	}
 	if (o->live) {
 		struct ctf_live_url u;
-		unsigned int k;
+		char why[DGR_ERRBUF_SIZE];
 
 		if (o->n_inputs > LIVE_MAX_HOSTS) {
-			fprintf(stderr,
-				"latency-report: --live follows 1..%d sessions (got %u URLs)\n",
-				LIVE_MAX_HOSTS, o->n_inputs);
-			return -1;
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--live follows 1..%d sessions (got %u URLs)",
+					      LIVE_MAX_HOSTS, o->n_inputs);
 		}
-		for (k = 0; k < o->n_inputs; k++) {
-			if (ctf_live_url_parse(o->inputs[k], &u, errbuf) < 0) {
-				fprintf(stderr, "latency-report: --live: %s\n", errbuf);
-				return -1;
+		for (unsigned int k = 0; k < o->n_inputs; k++) {
+			if (ctf_live_url_parse(o->inputs[k], &u, why) < 0) {
+				return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--live: %s", why);
 			}
 		}
 		if (o->n_live_if && o->n_live_if != o->n_inputs) {
-			fprintf(stderr,
-				"latency-report: --live-if: give one interface per URL, in the "
-				"same order (got %u for %u URLs)\n",
-				o->n_live_if, o->n_inputs);
-			return -1;
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--live-if: give one interface per URL, in the same "
+					      "order (got %u for %u URLs)",
+					      o->n_live_if, o->n_inputs);
 		}
 		if (o->n_live_follow && o->n_live_follow != o->n_inputs) {
-			fprintf(stderr,
-				"latency-report: --live-follow: give one capture per URL, in the "
-				"same order (got %u for %u URLs)\n",
-				o->n_live_follow, o->n_inputs);
-			return -1;
+			return dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--live-follow: give one capture per URL, in the same "
+			    "order (got %u for %u URLs)",
+			    o->n_live_follow, o->n_inputs);
 		}
 		if (o->csv_dir) {
-			fprintf(stderr,
-				"latency-report: --csv is not available with --live (record "
-				"the run, then write the series from its folder)\n");
-			return -1;
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--csv is not available with --live (record the run, "
+					      "then write the series from its folder)");
 		}
 	}
 	return 0;
+}
+
+/* See latency-report.h. */
+int lr_parse_args(int argc, char **argv, struct options *o, char *errbuf)
+{
+	struct lr_parse p = { .o = o };
+	/* getopt_long moves the operands behind the options: argv stays as given (lr_offline) */
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int next = argc;
+	int rc;
+
+	if (!args) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	rc = dgr_opts_parse(&lr_options, argc, args, -1, DGR_OPTS_OWN_MESSAGES, lr_option, &p,
+			    &next, errbuf);
+	if (rc == DGR_OPTS_STOP) {
+		if (p.stop == 'h') {
+			dgr_opts_usage(&lr_options, stdout);
+		} else if (p.stop == OPT_VERSION) {
+			printf("latency-report (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list_argv(&lr_options, argc, argv, stdout);
+		}
+		rc = LR_ARGS_DONE;
+		goto out;
+	}
+	if (rc < 0) {
+		goto out;
+	}
+	for (int i = next; i < argc; i++) {
+		if (o->n_inputs == MAX_INPUTS) {
+			rc = dgr_errbuf_set(errbuf, DGR_E_INVAL, "at most %d inputs", MAX_INPUTS);
+			goto out;
+		}
+		o->inputs[o->n_inputs++] = args[i];
+	}
+	rc = check_together(o, errbuf);
+out:
+	free(args);
+	return rc;
 }

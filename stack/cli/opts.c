@@ -94,6 +94,35 @@ static int check_subcommand(const struct dgr_opt_table *t, const char *const *gi
 	return 0;
 }
 
+/*
+ * The error of getopt's opt ('?' or ':') in the parser's own words, the option named as the
+ * user wrote it (argv[optind - 1] for a long one, optopt for a short one). Returns
+ * -DGR_E_INVAL with errbuf.
+ */
+static int own_message(int argc, char **argv, int opt, char *errbuf)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	int n = (int)strcspn(arg, "=");
+
+	if (strncmp(arg, "--", 2) != 0) {
+		if (opt == ':') {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "-%c needs a value (see --help)",
+					      optopt);
+		}
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "unknown option '-%c' (see --help)",
+				      optopt);
+	}
+	if (opt == ':') {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%.*s needs a value (see --help)", n,
+				      arg);
+	}
+	if (optopt != 0) {
+		/* a known option, given a value it does not take */
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%.*s takes no value", n, arg);
+	}
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL, "unknown option '%.*s' (see --help)", n, arg);
+}
+
 /* See opts.h. */
 int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int subcommand,
 		   unsigned int flags, dgr_opt_handler handler, void *ctx, int *next, char *errbuf)
@@ -109,6 +138,9 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 
 	if (flags & DGR_OPTS_INTERLEAVED) {
 		shorts[ns++] = '+'; /* getopt stops at each operand: the handler takes it */
+	}
+	if (flags & DGR_OPTS_OWN_MESSAGES) {
+		shorts[ns++] = ':'; /* a missing value returns ':', told from an unknown '?' */
 	}
 	if (!lo || !row_of || !given) {
 		rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
@@ -136,6 +168,7 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 		}
 	}
 	optind = 1;
+	opterr = (flags & DGR_OPTS_OWN_MESSAGES) ? 0 : 1;
 	for (;;) {
 		const struct dgr_opt *o = NULL;
 		union dgr_opt_value v = { 0 };
@@ -182,6 +215,10 @@ int dgr_opts_parse(const struct dgr_opt_table *t, int argc, char **argv, int sub
 					break;
 				}
 			}
+		}
+		if (!o && (flags & DGR_OPTS_OWN_MESSAGES)) {
+			rc = own_message(argc, argv, opt, errbuf);
+			goto out;
 		}
 		if (!o) {
 			/* getopt has named the option on stderr */
@@ -399,6 +436,114 @@ void dgr_opts_list(const struct dgr_opt_table *t, bool json, FILE *f)
 		first = false;
 	}
 	fputs("\n]}\n", f);
+}
+
+/* s in roff: '-' as \\- (a minus, so that man pages can be searched and copied), '\\' as \\e. */
+static void roff_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-') {
+			fputs("\\-", f);
+		} else if (*s == '\\') {
+			fputs("\\e", f);
+		} else {
+			fputc(*s, f);
+		}
+	}
+}
+
+/*
+ * A row's --help lines as a man paragraph, for a row without its own: each line without its
+ * indent (the option's names included), a line that roff would take as a request escaped.
+ */
+static void man_from_help(FILE *f, const char *usage)
+{
+	const char *p = usage;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		size_t indent = strspn(p, " ");
+
+		if (indent < n) {
+			fprintf(f, "%s%.*s\n", p[indent] == '.' || p[indent] == '\'' ? "\\&" : "",
+				(int)(n - indent), p + indent);
+		}
+		p += n + (p[n] ? 1 : 0);
+	}
+}
+
+/*
+ * The ".TP" term of o: its names (the short one, the long one, the aliases) in bold, each
+ * with its metavar in italic (.BI alternates the two).
+ */
+static void man_term(FILE *f, const struct dgr_opt *o)
+{
+	const char *names[5];
+	char dashed[4][64];
+	bool flag = o->type == DGR_OPT_FLAG || !o->metavar;
+	size_t n = 0;
+
+	if (o->short_name) {
+		snprintf(dashed[n], sizeof(dashed[n]), "-%c", o->short_name);
+		names[n] = dashed[n];
+		n++;
+	}
+	snprintf(dashed[n], sizeof(dashed[n]), "--%s", o->name);
+	names[n] = dashed[n];
+	n++;
+	for (size_t a = 0; a < 3 && o->aliases[a] && n < 4; a++) {
+		snprintf(dashed[n], sizeof(dashed[n]), "--%s", o->aliases[a]);
+		names[n] = dashed[n];
+		n++;
+	}
+	/* an argument with a space is quoted: "\-h, \-\-help", " N" */
+	fputs(flag ? (n > 1 ? ".B \"" : ".B ") : ".BI", f);
+	for (size_t k = 0; k < n; k++) {
+		if (flag) {
+			fputs(k ? ", " : "", f);
+			roff_text(f, names[k]);
+			continue;
+		}
+		fputs(k ? " \", " : " ", f);
+		roff_text(f, names[k]);
+		fputs(k ? "\" \" " : " \" ", f);
+		roff_text(f, o->metavar);
+		fputc('"', f);
+	}
+	fputs(flag && n > 1 ? "\"\n" : "\n", f);
+}
+
+/* See opts.h. */
+void dgr_opts_man(const struct dgr_opt_table *t, FILE *f)
+{
+	fputs(".SH OPTIONS\n", f);
+	for (size_t i = 0; i < t->nopts; i++) {
+		const struct dgr_opt *o = &t->opts[i];
+
+		if (!o->name) {
+			continue;
+		}
+		fputs(".TP\n", f);
+		man_term(f, o);
+		if (o->man) {
+			fputs(o->man, f);
+		} else {
+			man_from_help(f, o->usage ? o->usage : row_help(t, i));
+		}
+	}
+	if (t->man_tail) {
+		fputs(t->man_tail, f);
+	}
+}
+
+/* See opts.h. */
+void dgr_opts_list_argv(const struct dgr_opt_table *t, int argc, char **argv, FILE *f)
+{
+	if (dgr_opts_argv_has(argc, argv, "--man")) {
+		dgr_opts_man(t, f);
+	} else {
+		dgr_opts_list(t, dgr_opts_argv_has(argc, argv, "--json"), f);
+	}
 }
 
 /* See opts.h. */

@@ -49,6 +49,7 @@ struct dgr_opt {
 	const char *values;	  /* CHOICE: the forms, separated by '|' ("null|memcpy|file:") */
 	unsigned int subcommands; /* bit i: the tool's subcommand i; 0: every one */
 	const char *usage; /* its lines of --help, verbatim; NULL when another row's say it */
+	const char *man;   /* its paragraph of the man page's OPTIONS (roff); NULL: its --help */
 };
 
 /* A tool's table. */
@@ -59,6 +60,7 @@ struct dgr_opt_table {
 	const char *const *subcommands;	       /* "rx", "tx", ...: NULL when the tool has none */
 	const char *const *subcommand_article; /* "an rx", "a tx", ... for the refusals */
 	size_t nsubcommands;
+	const char *man_tail; /* roff after the options of the man page's OPTIONS, or NULL */
 };
 
 /* What the handler and dgr_opts_parse return besides 0 and errors: stop reading, done. */
@@ -82,6 +84,12 @@ typedef int (*dgr_opt_handler)(void *ctx, const struct dgr_opt *o, const char *g
  * argument after it one (dgrdma-ctl: "write ADDR -1").
  */
 #define DGR_OPTS_INTERLEAVED 2u
+/*
+ * The parser's own words for an unknown option, a missing value and a value given to a flag
+ * ("unknown option '--bogus' (see --help)", "--csv needs a value (see --help)", "--json
+ * takes no value") in errbuf, instead of getopt's messages on stderr (latency-report's).
+ */
+#define DGR_OPTS_OWN_MESSAGES 4u
 
 /*
  * Reads argv (argv[0] is the program, or "PROGRAM SUBCOMMAND" for getopt's own messages)
@@ -111,6 +119,20 @@ void dgr_opts_usage(const struct dgr_opt_table *t, FILE *f);
  * each alias on a line of its own.
  */
 void dgr_opts_list(const struct dgr_opt_table *t, bool json, FILE *f);
+
+/*
+ * Writes the man page's OPTIONS section in roff, from ".SH OPTIONS" to the end of the
+ * table's man_tail: for every option, in the table's order, a ".TP" term (its names, the
+ * short one and the aliases, each with its metavar) and its man paragraph (the row's --help
+ * lines, squeezed into one, when it has none). mk/man-options.sh puts it into a page.
+ */
+void dgr_opts_man(const struct dgr_opt_table *t, FILE *f);
+
+/*
+ * Writes --list-options as argv asks: the man page's OPTIONS (dgr_opts_man) when it holds
+ * "--man", else dgr_opts_list, as JSON when it holds "--json".
+ */
+void dgr_opts_list_argv(const struct dgr_opt_table *t, int argc, char **argv, FILE *f);
 
 /* True when argv holds "--json" (for --list-options, whatever option read it). */
 bool dgr_opts_argv_has(int argc, char **argv, const char *word);

@@ -754,8 +754,7 @@ int main(int argc, char **argv)
 		} else if (cl.stop == OPT_VERSION) {
 			printf("dgrdma-ctl (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&ctl_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&ctl_options, argc, argv, stdout);
 		}
 		free(c);
 		return DGR_EXIT_OK;

@@ -7,7 +7,6 @@
  *       decode DG-RDMA frames given as hex (arguments or one per stdin line)
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,78 +15,181 @@
 #include <dgrdma/wire.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "dgrdma-version.h"
 
 #define MAX_FRAME 65536
 
-static void usage(FILE *out)
+enum {
+	OPT_SIZE = 0x100,
+	OPT_MTU,
+	OPT_UDP,
+	OPT_USED,
+	OPT_MEM_SIZE,
+	OPT_VERSION,
+	OPT_LIST_OPTIONS,
+};
+
+/* The subcommands, bits of a row's subcommands. */
+enum { CMD_PLAN, CMD_DECODE };
+#define PLAN   (1u << CMD_PLAN)
+#define DECODE (1u << CMD_DECODE)
+
+/* --size's range, written out in --help: the longest a flag word says */
+_Static_assert(DGR_FLAGW_MAX_LEN == 2097151, "--help says --size 0..2097151");
+
+/* dgrdma-wire's options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt wire_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "Usage: dgrdma-wire plan --size BYTES [--mtu N] [--udp] [--used N]\n"
+		   "       dgrdma-wire decode [--udp] [--mem-size BYTES] [HEX...]\n"
+		   "\n"
+		   "plan    print the fragments and frames of one transaction\n" },
+	{ .id = OPT_SIZE,
+	  .name = "size",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "BYTES",
+	  .max = DGR_FLAGW_MAX_LEN,
+	  .subcommands = PLAN,
+	  .usage = "  --size BYTES   transaction data length, 0..2097151\n",
+	  .man = "plan: the transaction's data length, 0..2097151 (required).\n" },
+	{ .id = OPT_MTU,
+	  .name = "mtu",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 64,
+	  .max = 65535,
+	  .subcommands = PLAN,
+	  .usage = "  --mtu N        interface MTU, 64..65535 (default 9000)\n",
+	  .man = "plan: the interface MTU, 64..65535 (default 9000).\n" },
+	{ .id = OPT_UDP,
+	  .name = "udp",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --udp          frames travel in UDP (frame = MTU - 30)\n",
+	  .man = "plan: frames travel in UDP (frame = MTU \\- 30); decode: each input is a UDP "
+		 "payload, its\n"
+		 "2-byte pad first.\n" },
+	{ .id = OPT_USED,
+	  .name = "used",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .max = 65535,
+	  .subcommands = PLAN,
+	  .usage = "  --used N       bytes already used in the current frame (default 0: new "
+		   "frame)\n"
+		   "decode  decode frames given as hex strings, or one per line on stdin\n"
+		   "  --udp          input is a UDP payload (2-byte pad first)\n",
+	  .man = "plan: bytes of the current frame that already hold other messages, 0..65535 "
+		 "(default 0: a\n"
+		 "new frame); a frame with others holds at least its header and one message "
+		 "header.\n" },
+	{ .id = OPT_MEM_SIZE,
+	  .name = "mem-size",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = UINT32_MAX + 1ull,
+	  .subcommands = DECODE,
+	  .usage = "  --mem-size N   check addresses against a receiver memory of N bytes\n",
+	  .man = "decode: check addresses against a receiver memory of N bytes, 1..4294967296.\n" },
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help     this text\n",
+	  .man = "The usage text.\n" },
+	{ .id = OPT_VERSION,
+	  .name = "version",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --version      the version of dgrdma-tools\n",
+	  .man = "The version of dgrdma-tools.\n" },
+	{ .id = OPT_LIST_OPTIONS,
+	  .name = "list-options",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --list-options every option with its type and range, one a line (with\n"
+		   "                 --json: one JSON object)\n",
+	  .man = "every option with its old names, the type of its value, its range and its "
+		 "command, one\n"
+		 "a line (tab-separated: name, type, commands, accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "\n"
+		   "Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
+		   "(plan: no plan); 2 bad usage.\n" },
+};
+#undef PLAN
+#undef DECODE
+
+static const char *const wire_subcommands[] = { "plan", "decode" };
+static const char *const wire_subcommand_article[] = { "a plan", "a decode" };
+
+static const struct dgr_opt_table wire_options = {
+	.tool = "dgrdma-wire",
+	.opts = wire_opts,
+	.nopts = sizeof(wire_opts) / sizeof(wire_opts[0]),
+	.subcommands = wire_subcommands,
+	.subcommand_article = wire_subcommand_article,
+	.nsubcommands = 2,
+	.man_tail = ".PP\n"
+		    "Options take\n"
+		    ".B \\-\\-opt=value\n"
+		    "too; an option of the other command is refused by name\n"
+		    ".RI ( \"plan: \\-\\-mem\\-size is a decode option\" ).\n",
+};
+
+/* A command line, as the table's handler reads it. */
+struct wire_cli {
+	uint64_t size, mtu, used, mem_size;
+	bool udp;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS: main prints it */
+};
+
+/* The table's handler (opts.h): one option's checked value into the struct wire_cli ctx. */
+static int wire_option(void *ctx, const struct dgr_opt *o, const char *given, const char *arg,
+		       const union dgr_opt_value *v, char *errbuf)
 {
-	fprintf(out,
-		"Usage: dgrdma-wire plan --size BYTES [--mtu N] [--udp] [--used N]\n"
-		"       dgrdma-wire decode [--udp] [--mem-size BYTES] [HEX...]\n"
-		"\n"
-		"plan    print the fragments and frames of one transaction\n"
-		"  --size BYTES   transaction data length, 0..%u\n"
-		"  --mtu N        interface MTU, 64..65535 (default 9000)\n"
-		"  --udp          frames travel in UDP (frame = MTU - 30)\n"
-		"  --used N       bytes already used in the current frame (default 0: new frame)\n"
-		"decode  decode frames given as hex strings, or one per line on stdin\n"
-		"  --udp          input is a UDP payload (2-byte pad first)\n"
-		"  --mem-size N   check addresses against a receiver memory of N bytes\n"
-		"  -h, --help     this text\n"
-		"  --version      the version of dgrdma-tools\n"
-		"\n"
-		"Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
-		"(plan: no plan); 2 bad usage.\n",
-		DGR_FLAGW_MAX_LEN);
-}
+	struct wire_cli *c = ctx;
 
-/*
- * An option getopt refused (it has named it): one of the other command's is named so
- * ("decode: --size is a plan option"). Returns 2, the exit status of bad usage.
- */
-static int bad_option(const char *cmd, const char *arg)
-{
-	static const char *const plan_only[] = { "--size", "--mtu", "--used" };
-	static const char *const decode_only[] = { "--mem-size" };
-	bool plan = strcmp(cmd, "plan") == 0;
-	const char *const *other = plan ? decode_only : plan_only;
-	size_t n = plan ? 1 : 3;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(other[i]);
-
-		if (strncmp(arg, other[i], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
-			fprintf(stderr, "dgrdma-wire: %s: %s is a%s option\n", cmd, other[i],
-				plan ? " decode" : " plan");
-			return 2;
-		}
-	}
-	fprintf(stderr, "dgrdma-wire: %s: see --help\n", cmd);
-	return 2;
-}
-
-/* Parses an unsigned number in [min, max]; prints the error naming the option. */
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char err[DGR_ERRBUF_SIZE];
-
-	if (dgr_parse_u64(opt, s, min, max, false, out, err) < 0) {
-		fprintf(stderr, "dgrdma-wire: %s\n", err);
-		return -1;
+	(void)given;
+	(void)arg;
+	(void)errbuf;
+	switch (o->id) {
+	case OPT_SIZE:
+		c->size = v->u;
+		break;
+	case OPT_MTU:
+		c->mtu = v->u;
+		break;
+	case OPT_UDP:
+		c->udp = true;
+		break;
+	case OPT_USED:
+		c->used = v->u;
+		break;
+	case OPT_MEM_SIZE:
+		c->mem_size = v->u;
+		break;
+	default:
+		c->stop = o->id;
+		return DGR_OPTS_STOP;
 	}
 	return 0;
 }
 
-static int cmd_plan(int argc, char **argv)
+static void usage(FILE *out)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' }, { "mtu", required_argument, NULL, 'm' },
-		{ "udp", no_argument, NULL, 'u' },	  { "used", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
-	};
-	uint64_t size = UINT64_MAX, mtu = 9000, used = 0;
-	bool udp = false;
+	dgr_opts_usage(&wire_options, out);
+}
+
+/* dgrdma-wire plan: the fragments and frames of one transaction. Returns the exit status. */
+static int cmd_plan(const struct wire_cli *c)
+{
+	uint64_t size = c->size, mtu = c->mtu, used = c->used;
+	bool udp = c->udp;
 	static uint8_t frame[MAX_FRAME];
 	uint8_t *data = NULL;
 	struct dgr_frame_builder fb;
@@ -95,35 +197,8 @@ static int cmd_plan(int argc, char **argv)
 	struct dgr_txn txn;
 	struct dgr_txn_cursor cur;
 	size_t cap;
-	int c, rc, frames = 0, ret = 1;
+	int rc, frames = 0, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_u64("--size", optarg, 0, DGR_FLAGW_MAX_LEN, &size)) {
-				return 2;
-			}
-			break;
-		case 'm':
-			if (parse_u64("--mtu", optarg, 64, 65535, &mtu)) {
-				return 2;
-			}
-			break;
-		case 'u':
-			udp = true;
-			break;
-		case 'U':
-			if (parse_u64("--used", optarg, 0, 65535, &used)) {
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return bad_option(argv[0] + strlen("dgrdma-wire "), argv[optind - 1]);
-		}
-	}
 	if (size == UINT64_MAX) {
 		fprintf(stderr, "dgrdma-wire plan: --size is required\n");
 		return 2;
@@ -300,39 +375,18 @@ static int decode_one(const char *hex, bool udp, uint64_t mem_size)
 	return 0;
 }
 
-static int cmd_decode(int argc, char **argv)
+/*
+ * dgrdma-wire decode: each of the n frames in hex (none: one a line of stdin). Returns the
+ * exit status.
+ */
+static int cmd_decode(const struct wire_cli *c, char **hex, int n)
 {
-	static const struct option opts[] = {
-		{ "udp", no_argument, NULL, 'u' },
-		{ "mem-size", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool udp = false;
-	uint64_t mem_size = 0;
-	int c, bad = 0;
+	int bad = 0;
 	char line[4 * MAX_FRAME];
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			udp = true;
-			break;
-		case 'M':
-			if (parse_u64("--mem-size", optarg, 1, UINT32_MAX + 1ull, &mem_size)) {
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return bad_option(argv[0] + strlen("dgrdma-wire "), argv[optind - 1]);
-		}
-	}
-	if (optind < argc) {
-		for (int i = optind; i < argc; i++) {
-			bad |= decode_one(argv[i], udp, mem_size);
+	if (n > 0) {
+		for (int i = 0; i < n; i++) {
+			bad |= decode_one(hex[i], c->udp, c->mem_size);
 		}
 		return bad;
 	}
@@ -340,35 +394,62 @@ static int cmd_decode(int argc, char **argv)
 		if (line[strspn(line, " \t\r\n")] == '\0') {
 			continue;
 		}
-		bad |= decode_one(line, udp, mem_size);
+		bad |= decode_one(line, c->udp, c->mem_size);
 	}
 	return bad;
 }
 
 int main(int argc, char **argv)
 {
+	struct wire_cli c = { .size = UINT64_MAX, .mtu = 9000 };
+	char errbuf[DGR_ERRBUF_SIZE] = "";
+	int cmd = -1, next = 0, rc;
+
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return DGR_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("dgrdma-wire (dgrdma-tools) %s\n", DGR_VERSION);
-		return 0;
-	}
-	/* getopt's own messages (an unknown option, a missing value) name the command */
 	if (!strcmp(argv[1], "plan")) {
-		argv[1] = (char *)"dgrdma-wire plan";
-		return cmd_plan(argc - 1, argv + 1);
+		cmd = CMD_PLAN;
+	} else if (!strcmp(argv[1], "decode")) {
+		cmd = CMD_DECODE;
 	}
-	if (!strcmp(argv[1], "decode")) {
-		argv[1] = (char *)"dgrdma-wire decode";
-		return cmd_decode(argc - 1, argv + 1);
+	if (cmd >= 0) {
+		/* getopt's own messages (an unknown option, a missing value) name the command */
+		argv[1] =
+		    cmd == CMD_PLAN ? (char *)"dgrdma-wire plan" : (char *)"dgrdma-wire decode";
+		rc = dgr_opts_parse(&wire_options, argc - 1, argv + 1, cmd,
+				    cmd == CMD_PLAN ? DGR_OPTS_NO_OPERANDS : 0, wire_option, &c,
+				    &next, errbuf);
+	} else {
+		/* no command: --help, --version, --list-options, else an unknown command */
+		rc = dgr_opts_parse(&wire_options, argc, argv, -1,
+				    DGR_OPTS_NO_OPERANDS | DGR_OPTS_OWN_MESSAGES, wire_option, &c,
+				    NULL, errbuf);
+		if (rc != DGR_OPTS_STOP) {
+			fprintf(stderr,
+				"dgrdma-wire: unknown command '%s' (expected plan or decode)\n",
+				argv[1]);
+			usage(stderr);
+			return DGR_EXIT_USAGE;
+		}
 	}
-	fprintf(stderr, "dgrdma-wire: unknown command '%s' (expected plan or decode)\n", argv[1]);
-	usage(stderr);
-	return 2;
+	if (rc < 0) {
+		fprintf(stderr, "dgrdma-wire: %s\n", errbuf);
+		return DGR_EXIT_USAGE;
+	}
+	if (rc == DGR_OPTS_STOP) {
+		if (c.stop == 'h') {
+			usage(stdout);
+		} else if (c.stop == OPT_VERSION) {
+			printf("dgrdma-wire (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list_argv(&wire_options, argc, argv, stdout);
+		}
+		return DGR_EXIT_OK;
+	}
+	if (cmd == CMD_PLAN) {
+		return cmd_plan(&c);
+	}
+	return cmd_decode(&c, argv + 1 + next, argc - 1 - next);
 }

@@ -30,12 +30,16 @@ CHECK_SUITES += $(TUNE_UNIT) test/tune/test_tune_check.sh test/tune/test_tune_ap
 	test/tune/test_tune_netns.sh
 
 .PHONY: tune install-tune
-INSTALLED_FILES += $(BINDIR)/dgrdma-tune $(MANDIR)/man1/dgrdma-tune.1
+INSTALLED_FILES += $(BINDIR)/dgrdma-tune $(MANDIR)/man1/dgrdma-tune.1 \
+	$(COMPLETIONDIR)/dgrdma-tune
 tune: $(LIBDGRTUNE_A) $(BUILD)/bin/dgrdma-tune $(TUNE_UNIT)
+# its bash completion, from its option table (stack/cli/module.mk)
+all: $(BUILD)/completion/dgrdma-tune
 
 INSTALL_TARGETS += install-tune
-install-tune: $(BUILD)/bin/dgrdma-tune
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install-tune: $(BUILD)/bin/dgrdma-tune $(BUILD)/completion/dgrdma-tune
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/dgrdma-tune $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(BUILD)/bin/dgrdma-tune $(DESTDIR)$(BINDIR)/
 	install -m 0644 stack/tune/dgrdma-tune.1 $(DESTDIR)$(MANDIR)/man1/
 

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make check: compute only
 # One option table per tool (stack/cli/opts.h): for every tool with a table, its
-# --list-options, its --help, its man page's OPTIONS section, its bash completion and its
-# parser agree. An option in one is in all; the parser takes every listed option (and old
+# --list-options, its --help, its man page's OPTIONS section (dgrdma-gen, not installed: its
+# README's option list), its bash completion and its parser agree. An option in one is in all;
+# a man page whose OPTIONS say they come from the table is what --list-options --man writes
+# (make man-options); the parser takes every listed option (and old
 # name) with a valid value and refuses an out-of-range one naming the option as given and
 # the range; an option of another subcommand is refused by name. The bash tools
 # (dgrdma-capture, dgrdma-plot) have no table: the options beginning a line of their --help
@@ -12,9 +14,13 @@
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
-TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga)
+TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire
+	dgrdma-tune dgrdma-gen)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
-	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
+	[dgrdma-wire]=stack/man/dgrdma-wire.1 [dgrdma-tune]=stack/tune/dgrdma-tune.1
+	[dgrdma-gen]=test/gen/README.md
+	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
+	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
 require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
 command -v jq >/dev/null || {
@@ -31,9 +37,25 @@ options_in() {
 	sed -E "s/(dgrdma-[a-z]+|latency-report) --([a-z])/\1 @@\2/g; s/${1:-@} @@/${1:-@} --/g" |
 		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
 }
-# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -)
+# Other programs' options a tool's text names where options_in cannot tell (a line break
+# between the program and its option, "the emulator's --summary-json", "perf data convert
+# --to-ctf", "the recorded command's --bind"): not the tool's own.
+declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf")
+# own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
+# "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
+own() {
+	local not="${FOREIGN[$1]:-} --opt --man"
+	grep -qx -- --json <<<"$2" || not+=" --json"
+	grep -vxF -f <(tr ' ' '\n' <<<"$not")
+}
+# man_options PAGE TOOL: every --name of PAGE's OPTIONS section (roff's \- read as -); a tool
+# without a man page (dgrdma-gen, not installed) has its options in its README's first code
+# block
 man_options() {
-	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' | options_in "$2"
+	case $1 in
+	*.md) sed -n '/^```$/,/^```$/p' "$DGR_SRC/$1" | sed -n '1,/^```$/p' | sed '1d' ;;
+	*) sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' ;;
+	esac | options_in "$2"
 }
 # man_terms PAGE: the --names of the terms (.TP) of PAGE's OPTIONS section
 man_terms() {
@@ -53,19 +75,29 @@ same() {
 	check_eq "only in $1: [$only_a] [$only_b]" "only in $1: [] []" "$4"
 }
 
-# example METAVAR: a valid value of a string option, by the name of its value
+# example TOOL OPTION METAVAR: a valid value of a string option, by the option (where its
+# value's name says too little) or by the name of its value
 example() {
-	case $1 in
+	case $1:$2 in
+	latency-report:udp-port) echo 18079 && return ;;
+	latency-report:dcp-doorbells) echo 0x100018:0x10001f && return ;;
+	latency-report:fail-on) echo loss && return ;;
+	dgrdma-tune:root) echo "$T" && return ;;
+	dgrdma-gen:late-frames) echo 1:2 && return ;;
+	esac
+	case $3 in
 	IFACE) echo lo ;;
 	PEER | ADDR | "ADDR[:PORT]") echo 127.0.0.1 ;;
 	BUF:MS) echo 1:1 ;;
 	POLICY) echo other ;;
-	LIST) echo 0 ;;
-	PATH | FILE) echo "$T/file" ;;
+	LIST | "I,J,...") echo 0 ;;
+	PATH | FILE | DIR) echo "$T/file" ;;
+	EXPR) echo "udp port 18078" ;;
 	*) return 1 ;;
 	esac
 }
 
+generated=""
 for tool in "${TABLE_TOOLS[@]}"; do
 	json=$("$B/$tool" --list-options --json)
 	jq -e '.options | length > 0' <<<"$json" >/dev/null
@@ -73,10 +105,19 @@ for tool in "${TABLE_TOOLS[@]}"; do
 	listed=$("$B/$tool" --list-options | cut -f1 | sort -u)
 	check_eq "$(jq -r '.options[] | ("--" + .name), (.aliases[] | "--" + .)' <<<"$json" | sort -u)" \
 		"$listed" "$tool: --list-options and --list-options --json name the same options"
-	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool")" \
+	same "--list-options / --help" "$listed" "$("$B/$tool" --help | options_in "$tool" | own "$tool" "$listed")" \
 		"$tool: every option of its table is in --help, and --help names no other"
-	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool")" \
+	same "--list-options / man" "$listed" "$(man_options "${MAN[$tool]}" "$tool" | own "$tool" "$listed")" \
 		"$tool: every option of its table is in its man page's OPTIONS, which names no other"
+	# a page that says its OPTIONS come from the table holds exactly what the table writes
+	# (make man-options: mk/man-options.sh)
+	if grep -qxF '.\" OPTIONS: generated from the option table (make man-options)' \
+		"$DGR_SRC/${MAN[$tool]}"; then
+		generated+=" $tool"
+		check_eq "$(sed -n '/^\.SH OPTIONS$/,/^\.SH [^O]/p' "$DGR_SRC/${MAN[$tool]}" | sed '$d')" \
+			"$("$B/$tool" --list-options --man)" \
+			"$tool: its man page's OPTIONS section is the one its table writes (make man-options)"
+	fi
 
 	# the completion made at build time offers, per subcommand, exactly its options
 	comp="$DGR_BUILD/completion/$tool"
@@ -105,7 +146,7 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		seconds | decimal | rate) val=("$min") ;;
 		choice) val=("${values%%,*}") ;;
 		string)
-			if ! v=$(example "$metavar"); then
+			if ! v=$(example "$tool" "$name" "$metavar"); then
 				bad_accept+=" --$name (no example for $metavar: add one to this test)"
 				continue
 			fi
@@ -119,7 +160,7 @@ for tool in "${TABLE_TOOLS[@]}"; do
 			rc=$?
 			if [ $rc != 0 ]; then
 				bad_accept+=" --$given ${val[*]} (exit $rc: $(head -1 "$T/err"))"
-			elif [ "$type" != flag ] && ! grep -q '^Usage' "$T/out"; then
+			elif [ "$type" != flag ] && ! grep -q '^[Uu]sage' "$T/out"; then
 				bad_accept+=" --$given ${val[*]} (no --help after it)"
 			fi
 			bad=""
@@ -156,7 +197,10 @@ for tool in "${TABLE_TOOLS[@]}"; do
 				# (no --help here: it would end the parse before the check)
 				"$B/$tool" "$other" "--$name" "${val[@]}" >"$T/out" 2>"$T/err" </dev/null
 				rc=$?
-				if [ $rc != 2 ] || ! grep -qF "$tool: $other: --$name is " "$T/err"; then
+				# (dgrdma-tune's words: "dgrdma-tune apply: option '--regime' belongs
+				# to 'check'")
+				if [ $rc != 2 ] || ! grep -qF -e "$tool: $other: --$name is " \
+					-e "$tool $other: option '--$name' belongs to " "$T/err"; then
 					bad_mode+=" $other --$name (exit $rc)"
 				fi
 				;;
@@ -173,6 +217,13 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		"$tool: a value out of range is refused (exit 2), naming the option as given and its range"
 	check_eq "$bad_mode" "" "$tool: an option of another subcommand is refused by name"
 done
+
+# every page that says so is checked above: none is missed by the list of tools
+check_eq "$(grep -rlxF --include='*.1' --exclude-dir=build \
+	'.\" OPTIONS: generated from the option table (make man-options)' "$DGR_SRC" |
+	xargs -n1 basename | sed 's/\.1$//' | sort | paste -sd' ')" \
+	"$(tr ' ' '\n' <<<"$generated" | sed '/^$/d' | sort | paste -sd' ')" \
+	"every man page whose OPTIONS come from its table is checked against the table"
 
 # the bash tools: --help and the man page describe the same options
 for tool in dgrdma-capture dgrdma-plot; do

@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
+#include "cli.h"
+#include "opts.h"
 #include "dgrdma-version.h"
 
 #define ETH_HDR	  14
@@ -1427,322 +1431,573 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 
 /* ---- command line ---- */
 
+/*
+ * dgrdma-gen's options (stack/cli/opts.h): the parser, --help (the rows' text in order) and
+ * --list-options.
+ */
+enum {
+	OPT_OUT = 0x100,
+	OPT_EXPECT,
+	OPT_FORMAT,
+	OPT_TRANSPORT,
+	OPT_LINK,
+	OPT_VLAN,
+	OPT_SNAPLEN,
+	OPT_IP_MTU,
+	OPT_DIR,
+	OPT_CONNS,
+	OPT_TXNS,
+	OPT_BUFFERS,
+	OPT_BYTES,
+	OPT_MTU,
+	OPT_COALESCE_TXNS,
+	OPT_COALESCE_DOORBELLS,
+	OPT_DOORBELL,
+	OPT_DCP_PER_ADDRESS,
+	OPT_DISCONTINUITY_EVERY,
+	OPT_MALFORMED_EVERY,
+	OPT_DROP_EVERY,
+	OPT_DROP_FRAMES,
+	OPT_LATE_FRAMES,
+	OPT_RESEND_FRAMES,
+	OPT_SEQ_START,
+	OPT_FPGA_LOCKUP,
+	OPT_LIST_FRAMES,
+	OPT_PROFILE,
+	OPT_PERIOD_NS,
+	OPT_LATENCY_NS,
+	OPT_SEED,
+	OPT_NO_LATENCY_LIST,
+	OPT_VERSION,
+	OPT_LIST_OPTIONS,
+};
+
+static const struct dgr_opt gen_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage = "usage: dgrdma-gen [options] -o CAPTURE -e EXPECTED.json\n" },
+	{ .id = OPT_OUT,
+	  .name = "out",
+	  .short_name = 'o',
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .usage = "  -o, --out FILE             capture to write\n" },
+	{ .id = OPT_EXPECT,
+	  .name = "expect",
+	  .short_name = 'e',
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .usage = "  -e, --expect FILE          expected answers (JSON) to write\n" },
+	{ .id = OPT_FORMAT,
+	  .name = "format",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "pcap|pcap-ns|pcapng",
+	  .values = "pcap|pcap-ns|pcapng",
+	  .usage = "  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
+		   "                             pcap has us timestamps, pcap-ns ns)\n" },
+	{ .id = OPT_TRANSPORT,
+	  .name = "transport",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "ether|udp|udp6",
+	  .values = "ether|udp|udp6",
+	  .usage =
+	      "  --transport ether|udp|udp6 raw Ethernet (0xF042), or UDP port 18078 over IPv4 or\n"
+	      "                             IPv6 (default ether)\n" },
+	{ .id = OPT_LINK,
+	  .name = "link",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "ether|sll",
+	  .values = "ether|sll",
+	  .usage = "  --link ether|sll           link header: Ethernet, or Linux cooked v1 as "
+		   "tshark -i any\n"
+		   "                             writes it (the sender's address only; default "
+		   "ether)\n" },
+	{ .id = OPT_VLAN,
+	  .name = "vlan",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "ID",
+	  .min = 1,
+	  .max = 4094,
+	  .usage = "  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n" },
+	{ .id = OPT_SNAPLEN,
+	  .name = "snaplen",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 64,
+	  .max = 65535,
+	  .usage =
+	      "  --snaplen N                truncate captured frames to N bytes, 64..65535\n" },
+	{ .id = OPT_IP_MTU,
+	  .name = "ip-mtu",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 576,
+	  .max = 9000,
+	  .usage =
+	      "  --ip-mtu N                 send UDP datagrams longer than N bytes of IP as IP\n"
+	      "                             fragments, 576..9000 (udp, udp6; default none)\n" },
+	{ .id = OPT_DIR,
+	  .name = "dir",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "rx|tx",
+	  .values = "rx|tx",
+	  .usage = "  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default "
+		   "rx)\n" },
+	{ .id = OPT_CONNS,
+	  .name = "conns",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = MAX_CONNS,
+	  .usage =
+	      "  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n" },
+	{ .id = OPT_TXNS,
+	  .name = "txns",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = 10000000,
+	  .usage = "  --txns N                   data transactions per connection, 1..10000000 "
+		   "(default 100)\n" },
+	{ .id = OPT_BUFFERS,
+	  .name = "buffers",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = 255,
+	  .usage = "  --buffers N                consumer buffers, 1..255 (default 8)\n" },
+	{ .id = OPT_BYTES,
+	  .name = "bytes",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 4,
+	  .max = 1048576,
+	  .usage = "  --bytes N                  data bytes per transaction, 4..1048576 (default "
+		   "8192)\n" },
+	{ .id = OPT_MTU,
+	  .name = "mtu",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 128,
+	  .max = 9000,
+	  .usage = "  --mtu N                    frame size, 128..9000 (default 9000)\n" },
+	{ .id = OPT_COALESCE_TXNS,
+	  .name = "coalesce-txns",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "K",
+	  .min = 1,
+	  .max = 64,
+	  .usage =
+	      "  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n" },
+	{ .id = OPT_COALESCE_DOORBELLS,
+	  .name = "coalesce-doorbells",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "K",
+	  .min = 1,
+	  .max = 255,
+	  .usage = "  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n" },
+	{ .id = OPT_DOORBELL,
+	  .name = "doorbell",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "dgrdma|dcp",
+	  .values = "dgrdma|dcp",
+	  .usage = "  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n" },
+	{ .id = OPT_DCP_PER_ADDRESS,
+	  .name = "dcp-doorbell-per-address",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of "
+		   "b to 0x100018\n" },
+	{ .id = OPT_DISCONTINUITY_EVERY,
+	  .name = "discontinuity-every",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = 1000000,
+	  .usage = "  --discontinuity-every N    every N-th transaction is a 0-byte flag-only "
+		   "opcode-4 message\n" },
+	{ .id = OPT_MALFORMED_EVERY,
+	  .name = "malformed-every",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = 1000000,
+	  .usage =
+	      "  --malformed-every N        a malformed frame before every N-th transaction\n" },
+	{ .id = OPT_DROP_EVERY,
+	  .name = "drop-every",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 2,
+	  .max = 1000000,
+	  .usage = "  --drop-every N             leave every N-th frame out of the capture "
+		   "(capture loss)\n" },
+	{ .id = OPT_DROP_FRAMES,
+	  .name = "drop-frames",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "I,J,...",
+	  .usage =
+	      "  --drop-frames I,J,...      leave these frames out (1-based, capture order)\n" },
+	{ .id = OPT_LATE_FRAMES,
+	  .name = "late-frames",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "I:J,...",
+	  .usage =
+	      "  --late-frames I:J,...      frame I is captured right after frame J (I < J), with "
+	      "J's\n"
+	      "                             time: reordering, or a fragment after its transaction\n"
+	      "                             was given up (indices as --list-frames prints "
+	      "them)\n" },
+	{ .id = OPT_RESEND_FRAMES,
+	  .name = "resend-frames",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "I,J,...",
+	  .usage =
+	      "  --resend-frames I,J,...    data frame I is sent again right after itself, with "
+	      "the\n"
+	      "                             next frame_seq: its messages arrive twice (indices as\n"
+	      "                             --list-frames prints them; a copy is never "
+	      "dropped)\n" },
+	{ .id = OPT_SEQ_START,
+	  .name = "seq-start",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .max = 65535,
+	  .usage = "  --seq-start N              every sender's first frame_seq, 0..65535 (default "
+		   "1)\n" },
+	{ .id = OPT_FPGA_LOCKUP,
+	  .name = "fpga-lockup",
+	  .type = DGR_OPT_FLAG,
+	  .usage =
+	      "  --fpga-lockup              the FPGA of connection 0 locks at the host's frame 0 "
+	      "(a\n"
+	      "                             doorbell frame: pick --seq-start) as OpenCPI's does "
+	      "after\n"
+	      "                             the padding of an ACK-only frame took frame_seq 0: it\n"
+	      "                             sends what its credits then allow, never more (RX "
+	      "path)\n" },
+	{ .id = OPT_LIST_FRAMES,
+	  .name = "list-frames",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .usage = "  --list-frames FILE         describe every frame: index kind sender frame_seq "
+		   "txn:msg_seq/num_msgs...\n" },
+	{ .id = OPT_PROFILE,
+	  .name = "profile",
+	  .type = DGR_OPT_CHOICE,
+	  .metavar = "healthy|jitter|throughput",
+	  .values = "healthy|jitter|throughput",
+	  .usage = "  --profile healthy|jitter|throughput   doorbell latency shape (default "
+		   "healthy)\n" },
+	{ .id = OPT_PERIOD_NS,
+	  .name = "period-ns",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1,
+	  .max = 1000000000,
+	  .usage = "  --period-ns N              producer period between transactions (default "
+		   "20000)\n" },
+	{ .id = OPT_LATENCY_NS,
+	  .name = "latency-ns",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .min = 1000,
+	  .max = 1000000000,
+	  .usage = "  --latency-ns N             base doorbell latency (default 10000)\n" },
+	{ .id = OPT_SEED,
+	  .name = "seed",
+	  .type = DGR_OPT_COUNT,
+	  .metavar = "N",
+	  .max = UINT64_MAX,
+	  .usage = "  --seed N                   random seed (default 1)\n" },
+	{ .id = OPT_NO_LATENCY_LIST,
+	  .name = "no-latency-list",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --no-latency-list          omit the per-doorbell list from the JSON (big "
+		   "runs)\n" },
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help                 this text\n" },
+	{ .id = OPT_VERSION,
+	  .name = "version",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --version                  the version of dgrdma-tools\n" },
+	{ .id = OPT_LIST_OPTIONS,
+	  .name = "list-options",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --list-options             every option with its type and range, one a line\n"
+		   "                             (with --json: one JSON object)\n" },
+};
+
+static const struct dgr_opt_table gen_options = {
+	.tool = "dgrdma-gen",
+	.opts = gen_opts,
+	.nopts = sizeof(gen_opts) / sizeof(gen_opts[0]),
+};
+
 static void usage(FILE *fp)
 {
-	fprintf(
-	    fp,
-	    "usage: dgrdma-gen [options] -o CAPTURE -e EXPECTED.json\n"
-	    "  -o, --out FILE             capture to write\n"
-	    "  -e, --expect FILE          expected answers (JSON) to write\n"
-	    "  --format pcap|pcap-ns|pcapng   file format (default pcapng, ns timestamps;\n"
-	    "                             pcap has us timestamps, pcap-ns ns)\n"
-	    "  --transport ether|udp|udp6 raw Ethernet (0xF042), or UDP port 18078 over IPv4 or\n"
-	    "                             IPv6 (default ether)\n"
-	    "  --link ether|sll           link header: Ethernet, or Linux cooked v1 as tshark -i "
-	    "any\n"
-	    "                             writes it (the sender's address only; default ether)\n"
-	    "  --vlan ID                  add an 802.1Q tag, 1..4094 (default none)\n"
-	    "  --snaplen N                truncate captured frames to N bytes, 64..65535\n"
-	    "  --ip-mtu N                 send UDP datagrams longer than N bytes of IP as IP\n"
-	    "                             fragments, 576..9000 (udp, udp6; default none)\n"
-	    "  --dir rx|tx                rx: data FPGA->host; tx: data host->FPGA (default rx)\n"
-	    "  --conns N                  connections (FPGA endpoints), 1..8 (default 1)\n"
-	    "  --txns N                   data transactions per connection, 1..10000000 (default "
-	    "100)\n"
-	    "  --buffers N                consumer buffers, 1..255 (default 8)\n"
-	    "  --bytes N                  data bytes per transaction, 4..1048576 (default 8192)\n"
-	    "  --mtu N                    frame size, 128..9000 (default 9000)\n"
-	    "  --coalesce-txns K          K transactions share frames, 1..64 (default 1)\n"
-	    "  --coalesce-doorbells K     K doorbells per frame, 1..buffers (default 1)\n"
-	    "  --doorbell dgrdma|dcp      doorbell transport (default dgrdma)\n"
-	    "  --dcp-doorbell-per-address DCP doorbells write 1 to 0x41000 + 4*b instead of b to "
-	    "0x100018\n"
-	    "  --discontinuity-every N    every N-th transaction is a 0-byte flag-only opcode-4 "
-	    "message\n"
-	    "  --malformed-every N        a malformed frame before every N-th transaction\n"
-	    "  --drop-every N             leave every N-th frame out of the capture (capture "
-	    "loss)\n"
-	    "  --drop-frames I,J,...      leave these frames out (1-based, capture order)\n"
-	    "  --late-frames I:J,...      frame I is captured right after frame J (I < J), with "
-	    "J's\n"
-	    "                             time: reordering, or a fragment after its transaction\n"
-	    "                             was given up (indices as --list-frames prints them)\n"
-	    "  --resend-frames I,J,...    data frame I is sent again right after itself, with the\n"
-	    "                             next frame_seq: its messages arrive twice (indices as\n"
-	    "                             --list-frames prints them; a copy is never dropped)\n"
-	    "  --seq-start N              every sender's first frame_seq, 0..65535 (default 1)\n"
-	    "  --fpga-lockup              the FPGA of connection 0 locks at the host's frame 0 (a\n"
-	    "                             doorbell frame: pick --seq-start) as OpenCPI's does "
-	    "after\n"
-	    "                             the padding of an ACK-only frame took frame_seq 0: it\n"
-	    "                             sends what its credits then allow, never more (RX path)\n"
-	    "  --list-frames FILE         describe every frame: index kind sender frame_seq "
-	    "txn:msg_seq/num_msgs...\n"
-	    "  --profile healthy|jitter|throughput   doorbell latency shape (default healthy)\n"
-	    "  --period-ns N              producer period between transactions (default 20000)\n"
-	    "  --latency-ns N             base doorbell latency (default 10000)\n"
-	    "  --seed N                   random seed (default 1)\n"
-	    "  --no-latency-list          omit the per-doorbell list from the JSON (big runs)\n"
-	    "  -h, --help                 this text\n"
-	    "  --version                  the version of dgrdma-tools\n");
-}
-
-static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || *end || end == s || x < lo || x > hi) {
-		fprintf(stderr, "dgrdma-gen: %s: '%s' is not in %" PRIu64 "..%" PRIu64 "\n", opt, s,
-			lo, hi);
-		return -1;
-	}
-	*v = x;
-	return 0;
+	dgr_opts_usage(&gen_options, fp);
 }
 
 /*
- * A frame list option's value (--drop-frames, --late-frames, --resend-frames):
- * not empty and of the characters allowed; its own parser checks the rest.
- * Returns v, or NULL after a message naming the option and what it takes.
+ * A frame list option's value (--drop-frames, --late-frames, --resend-frames): not empty
+ * and of the characters allowed; its own parser checks the rest. Returns 0, or
+ * -DGR_E_INVAL with errbuf naming the option and what it takes.
  */
-static const char *frame_list_arg(const char *opt, const char *v, const char *allowed,
-				  const char *what)
+static int frame_list_arg(const char *opt, const char *v, const char *allowed, const char *what,
+			  char *errbuf)
 {
 	if (!*v || strspn(v, allowed) != strlen(v)) {
-		fprintf(stderr, "dgrdma-gen: %s: '%s' is not a comma-separated %s\n", opt, v, what);
-		return NULL;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s: '%s' is not a comma-separated %s",
+				      opt, v, what);
 	}
-	return v;
+	return 0;
 }
 
-/* The command line into *o: 0, 1 when --help or --version was answered (nothing to do), -1 on
- * a bad argument (named on stderr). */
-static int parse_args(int argc, char **argv, struct opts *o)
+/* ctx of the table's handler */
+struct gen_parse {
+	struct opts *o;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS: main prints it */
+};
+
+/*
+ * The table's handler (opts.h): one option's value, checked against its row's range, into
+ * the struct opts. Returns 0, DGR_OPTS_STOP or -DGR_E_INVAL with errbuf.
+ */
+static int gen_option(void *ctx, const struct dgr_opt *opt, const char *given, const char *v,
+		      const union dgr_opt_value *val, char *errbuf)
 {
-	int i;
+	struct gen_parse *p = ctx;
+	struct opts *o = p->o;
+	unsigned int u = (unsigned int)val->u;
+	int rc = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t x;
+	switch (opt->id) {
+	case OPT_OUT:
+		o->out = v;
+		break;
+	case OPT_EXPECT:
+		o->expect = v;
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(v, "pcap")) {
+			o->fmt = FMT_PCAP_US;
+		} else if (!strcmp(v, "pcap-ns")) {
+			o->fmt = FMT_PCAP_NS;
+		} else if (!strcmp(v, "pcapng")) {
+			o->fmt = FMT_PCAPNG;
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--format: '%s' is not pcap, pcap-ns or pcapng", v);
+		}
+		break;
+	case OPT_LINK:
+		if (strcmp(v, "ether") != 0 && strcmp(v, "sll") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--link: '%s' is not ether or sll", v);
+		}
+		o->cooked = !strcmp(v, "sll");
+		break;
+	case OPT_TRANSPORT:
+		if (!strcmp(v, "ether")) {
+			o->transport = TR_ETHER;
+		} else if (!strcmp(v, "udp")) {
+			o->transport = TR_UDP;
+		} else if (!strcmp(v, "udp6")) {
+			o->transport = TR_UDP6;
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--transport: '%s' is not ether, udp or udp6", v);
+		}
+		break;
+	case OPT_DIR:
+		if (strcmp(v, "rx") != 0 && strcmp(v, "tx") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--dir: '%s' is not rx or tx",
+					      v);
+		}
+		o->tx = !strcmp(v, "tx");
+		break;
+	case OPT_DOORBELL:
+		if (strcmp(v, "dgrdma") != 0 && strcmp(v, "dcp") != 0) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--doorbell: '%s' is not dgrdma or dcp", v);
+		}
+		o->dcp_doorbells = !strcmp(v, "dcp");
+		break;
+	case OPT_PROFILE:
+		if (!strcmp(v, "healthy")) {
+			o->profile = PROF_HEALTHY;
+		} else if (!strcmp(v, "jitter")) {
+			o->profile = PROF_JITTER;
+		} else if (!strcmp(v, "throughput")) {
+			o->profile = PROF_THROUGHPUT;
+		} else {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "--profile: '%s' is not healthy, jitter or "
+					      "throughput",
+					      v);
+		}
+		break;
+	case OPT_DCP_PER_ADDRESS:
+		o->dcp_per_address = true;
+		break;
+	case OPT_DROP_FRAMES:
+		rc = frame_list_arg(given, v, "0123456789,", "list of frame indices", errbuf);
+		o->drop_frames = v;
+		break;
+	case OPT_LATE_FRAMES:
+		rc = frame_list_arg(given, v, "0123456789,:", "list of I:J frame index pairs",
+				    errbuf);
+		o->late_frames = v;
+		break;
+	case OPT_RESEND_FRAMES:
+		rc = frame_list_arg(given, v, "0123456789,", "list of frame indices", errbuf);
+		o->resend_frames = v;
+		break;
+	case OPT_LIST_FRAMES:
+		o->list_frames = v;
+		break;
+	case OPT_FPGA_LOCKUP:
+		o->fpga_lockup = true;
+		break;
+	case OPT_NO_LATENCY_LIST:
+		o->no_expect_list = true;
+		break;
+	case OPT_VLAN:
+		o->vlan = u;
+		break;
+	case OPT_SEQ_START:
+		o->seq_start = u;
+		break;
+	case OPT_SNAPLEN:
+		o->snaplen = u;
+		break;
+	case OPT_IP_MTU:
+		o->ip_mtu = u;
+		break;
+	case OPT_CONNS:
+		o->conns = u;
+		break;
+	case OPT_TXNS:
+		o->txns = u;
+		break;
+	case OPT_BUFFERS:
+		o->buffers = u;
+		break;
+	case OPT_BYTES:
+		o->bytes = u;
+		break;
+	case OPT_MTU:
+		o->mtu = u;
+		break;
+	case OPT_COALESCE_TXNS:
+		o->coalesce_txns = u;
+		break;
+	case OPT_COALESCE_DOORBELLS:
+		o->coalesce_doorbells = u;
+		break;
+	case OPT_DISCONTINUITY_EVERY:
+		o->discontinuity_every = u;
+		break;
+	case OPT_MALFORMED_EVERY:
+		o->malformed_every = u;
+		break;
+	case OPT_DROP_EVERY:
+		o->drop_every = u;
+		break;
+	case OPT_PERIOD_NS:
+		o->period_ns = val->u;
+		break;
+	case OPT_LATENCY_NS:
+		o->latency_ns = val->u;
+		break;
+	case OPT_SEED:
+		o->seed = val->u;
+		break;
+	default:
+		p->stop = opt->id;
+		return DGR_OPTS_STOP;
+	}
+	return rc;
+}
 
-#define NEEDV()                                                                                    \
-	do {                                                                                       \
-		if (!v) {                                                                          \
-			fprintf(stderr, "dgrdma-gen: %s needs a value\n", a);                      \
-			return -1;                                                                 \
-		}                                                                                  \
-		i++;                                                                               \
-	} while (0)
-#define FRAME_LIST(name, allowed, what, field)                                                     \
-	if (!strcmp(a, name)) {                                                                    \
-		NEEDV();                                                                           \
-		o->field = frame_list_arg(a, v, allowed, what);                                    \
-		if (!o->field) {                                                                   \
-			return -1;                                                                 \
-		}                                                                                  \
-		continue;                                                                          \
+/*
+ * The command line into *o (argv is left as given: main records it). Returns 0, 1 when
+ * --help, --version or --list-options was answered (nothing to do), or -DGR_E_INVAL (a bad
+ * argument, named in errbuf) or -DGR_E_NOMEM with errbuf.
+ */
+static int parse_args(int argc, char **argv, struct opts *o, char *errbuf)
+{
+	struct gen_parse p = { .o = o };
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int rc;
+
+	if (!args) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
-#define NUM(name, lo, hi, field)                                                                   \
-	if (!strcmp(a, name)) {                                                                    \
-		NEEDV();                                                                           \
-		if (parse_u64(a, v, lo, hi, &x)) {                                                 \
-			return -1;                                                                 \
-		}                                                                                  \
-		o->field = (__typeof__(o->field))x;                                                \
-		continue;                                                                          \
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	rc = dgr_opts_parse(&gen_options, argc, args, -1,
+			    DGR_OPTS_NO_OPERANDS | DGR_OPTS_OWN_MESSAGES, gen_option, &p, NULL,
+			    errbuf);
+	free(args);
+	if (rc < 0) {
+		return rc;
 	}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	if (rc == DGR_OPTS_STOP) {
+		if (p.stop == 'h') {
 			usage(stdout);
-			return 1;
-		}
-		if (!strcmp(a, "--version")) {
+		} else if (p.stop == OPT_VERSION) {
 			printf("dgrdma-gen (dgrdma-tools) %s\n", DGR_VERSION);
-			return 1;
+		} else {
+			dgr_opts_list_argv(&gen_options, argc, argv, stdout);
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-			NEEDV();
-			o->out = v;
-			continue;
-		}
-		if (!strcmp(a, "-e") || !strcmp(a, "--expect")) {
-			NEEDV();
-			o->expect = v;
-			continue;
-		}
-		if (!strcmp(a, "--format")) {
-			NEEDV();
-			if (!strcmp(v, "pcap")) {
-				o->fmt = FMT_PCAP_US;
-			} else if (!strcmp(v, "pcap-ns")) {
-				o->fmt = FMT_PCAP_NS;
-			} else if (!strcmp(v, "pcapng")) {
-				o->fmt = FMT_PCAPNG;
-			} else {
-				fprintf(
-				    stderr,
-				    "dgrdma-gen: --format: '%s' is not pcap, pcap-ns or pcapng\n",
-				    v);
-				return -1;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--link")) {
-			NEEDV();
-			if (!strcmp(v, "ether") || !strcmp(v, "sll")) {
-				o->cooked = !strcmp(v, "sll");
-			} else {
-				fprintf(stderr, "dgrdma-gen: --link: '%s' is not ether or sll\n",
-					v);
-				return -1;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--transport")) {
-			NEEDV();
-			if (!strcmp(v, "ether")) {
-				o->transport = TR_ETHER;
-			} else if (!strcmp(v, "udp")) {
-				o->transport = TR_UDP;
-			} else if (!strcmp(v, "udp6")) {
-				o->transport = TR_UDP6;
-			} else {
-				fprintf(stderr,
-					"dgrdma-gen: --transport: '%s' is not ether, udp or udp6\n",
-					v);
-				return -1;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--dir")) {
-			NEEDV();
-			if (strcmp(v, "rx") && strcmp(v, "tx")) {
-				fprintf(stderr, "dgrdma-gen: --dir: '%s' is not rx or tx\n", v);
-				return -1;
-			}
-			o->tx = !strcmp(v, "tx");
-			continue;
-		}
-		if (!strcmp(a, "--doorbell")) {
-			NEEDV();
-			if (strcmp(v, "dgrdma") && strcmp(v, "dcp")) {
-				fprintf(stderr,
-					"dgrdma-gen: --doorbell: '%s' is not dgrdma or dcp\n", v);
-				return -1;
-			}
-			o->dcp_doorbells = !strcmp(v, "dcp");
-			continue;
-		}
-		if (!strcmp(a, "--profile")) {
-			NEEDV();
-			if (!strcmp(v, "healthy")) {
-				o->profile = PROF_HEALTHY;
-			} else if (!strcmp(v, "jitter")) {
-				o->profile = PROF_JITTER;
-			} else if (!strcmp(v, "throughput")) {
-				o->profile = PROF_THROUGHPUT;
-			} else {
-				fprintf(stderr,
-					"dgrdma-gen: --profile: '%s' is not healthy, jitter or "
-					"throughput\n",
-					v);
-				return -1;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--dcp-doorbell-per-address")) {
-			o->dcp_per_address = true;
-			continue;
-		}
-		FRAME_LIST("--drop-frames", "0123456789,", "list of frame indices", drop_frames)
-		FRAME_LIST("--late-frames", "0123456789,:", "list of I:J frame index pairs",
-			   late_frames)
-		FRAME_LIST("--resend-frames", "0123456789,", "list of frame indices", resend_frames)
-		if (!strcmp(a, "--list-frames")) {
-			NEEDV();
-			o->list_frames = v;
-			continue;
-		}
-		if (!strcmp(a, "--fpga-lockup")) {
-			o->fpga_lockup = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-latency-list")) {
-			o->no_expect_list = true;
-			continue;
-		}
-		NUM("--vlan", 1, 4094, vlan)
-		NUM("--seq-start", 0, 65535, seq_start)
-		NUM("--snaplen", 64, 65535, snaplen)
-		NUM("--ip-mtu", 576, 9000, ip_mtu)
-		NUM("--conns", 1, MAX_CONNS, conns)
-		NUM("--txns", 1, 10000000, txns)
-		NUM("--buffers", 1, 255, buffers)
-		NUM("--bytes", 4, 1048576, bytes)
-		NUM("--mtu", 128, 9000, mtu)
-		NUM("--coalesce-txns", 1, 64, coalesce_txns)
-		NUM("--coalesce-doorbells", 1, 255, coalesce_doorbells)
-		NUM("--discontinuity-every", 1, 1000000, discontinuity_every)
-		NUM("--malformed-every", 1, 1000000, malformed_every)
-		NUM("--drop-every", 2, 1000000, drop_every)
-		NUM("--period-ns", 1, 1000000000, period_ns)
-		NUM("--latency-ns", 1000, 1000000000, latency_ns)
-		NUM("--seed", 0, UINT64_MAX, seed)
-#undef FRAME_LIST
-#undef NUM
-#undef NEEDV
-		fprintf(stderr, "dgrdma-gen: unknown option '%s' (see --help)\n", a);
-		return -1;
+		return 1;
 	}
 	if (!o->out || !o->expect) {
-		fprintf(stderr, "dgrdma-gen: -o CAPTURE and -e EXPECTED.json are required\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "-o CAPTURE and -e EXPECTED.json are required");
 	}
 	if (o->coalesce_doorbells > o->buffers) {
-		fprintf(stderr,
-			"dgrdma-gen: --coalesce-doorbells: %u is not in 1..%u (the buffer count)\n",
-			o->coalesce_doorbells, o->buffers);
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--coalesce-doorbells: %u is not in 1..%u (the buffer count)",
+				      o->coalesce_doorbells, o->buffers);
 	}
 	if (o->coalesce_txns + o->coalesce_doorbells > o->buffers + 1) {
-		fprintf(stderr,
-			"dgrdma-gen: --coalesce-txns + --coalesce-doorbells must not exceed "
-			"buffers + 1 (%u): a producer cannot fill buffers not yet freed\n",
-			o->buffers + 1);
-		return -1;
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "--coalesce-txns + --coalesce-doorbells must not exceed "
+		    "buffers + 1 (%u): a producer cannot fill buffers not yet freed",
+		    o->buffers + 1);
 	}
 	if ((o->bytes + 3) / (o->mtu - net_hdr_len(o) - 34) + 2 > 4096) {
-		fprintf(stderr,
-			"dgrdma-gen: --bytes %u needs more than 4096 fragments at --mtu %u\n",
-			o->bytes, o->mtu);
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--bytes %u needs more than 4096 fragments at --mtu %u",
+				      o->bytes, o->mtu);
 	}
 	if (o->ip_mtu && (o->transport == TR_ETHER || o->snaplen)) {
-		fprintf(stderr,
-			"dgrdma-gen: --ip-mtu takes --transport udp or udp6 and no --snaplen "
-			"(fragments cut short cannot be put together)\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--ip-mtu takes --transport udp or udp6 and no --snaplen "
+				      "(fragments cut short cannot be put together)");
 	}
 	if (o->cooked && o->vlan) {
-		fprintf(stderr, "dgrdma-gen: --link sll takes no --vlan (a cooked capture shows "
-				"no tag)\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--link sll takes no --vlan (a cooked capture shows "
+				      "no tag)");
 	}
 	if (o->fpga_lockup &&
 	    (o->tx || o->dcp_doorbells || o->coalesce_txns > 1 || o->coalesce_doorbells > 1 ||
 	     o->malformed_every || o->discontinuity_every)) {
-		fprintf(stderr,
-			"dgrdma-gen: --fpga-lockup takes the RX path with DG-RDMA doorbells, "
-			"one transaction or doorbell per frame, no --malformed-every or "
-			"--discontinuity-every\n");
-		return -1;
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "--fpga-lockup takes the RX path with DG-RDMA doorbells, "
+		    "one transaction or doorbell per frame, no --malformed-every or "
+		    "--discontinuity-every");
 	}
 	if (o->dcp_doorbells && o->tx) {
-		fprintf(stderr, "dgrdma-gen: --doorbell dcp is an RX-path option (the host writes "
-				"the FPGA's properties)\n");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--doorbell dcp is an RX-path option (the host writes "
+				      "the FPGA's properties)");
 	}
 	return 0;
 }
@@ -1815,6 +2070,7 @@ int main(int argc, char **argv)
 	};
 	static uint8_t pkt[70000];
 	char argline[1024] = "";
+	char errbuf[DGR_ERRBUF_SIZE] = "";
 	FILE *cap = NULL, *exp = NULL;
 	struct dir_expect d;
 	struct seq_expect sq = { 0 };
@@ -1829,11 +2085,12 @@ int main(int argc, char **argv)
 	unsigned int c;
 	int a, rc;
 
-	rc = parse_args(argc, argv, &o);
+	rc = parse_args(argc, argv, &o, errbuf);
 	if (rc > 0) {
-		return 0; /* --help or --version answered */
+		return 0; /* --help, --version or --list-options answered */
 	}
 	if (rc < 0) {
+		fprintf(stderr, "dgrdma-gen: %s\n", errbuf);
 		usage(stderr);
 		return 2;
 	}

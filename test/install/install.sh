@@ -31,7 +31,9 @@ for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdg
 	"lib/wireshark/plugins/$wsver/epan/dgrdma.so" share/dgrdma-tools/profiles/DG-RDMA/preferences \
 	share/dgrdma-tools/profiles/DG-RDMA/recent share/dgrdma-tools/profiles/DG-RDMA/colorfilters \
 	share/dgrdma-tools/profiles/DG-RDMA/io_graphs share/bash-completion/completions/dgrdma-host \
-	share/bash-completion/completions/dgrdma-ctl share/bash-completion/completions/dgrdma-fpga; do
+	share/bash-completion/completions/dgrdma-ctl share/bash-completion/completions/dgrdma-fpga \
+	share/bash-completion/completions/latency-report share/bash-completion/completions/dgrdma-clocks \
+	share/bash-completion/completions/dgrdma-wire share/bash-completion/completions/dgrdma-tune; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
 check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile and the bash completion under PREFIX"

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 		return DGR_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--list-options") == 0) {
-		dgr_opts_list(&host_options, dgr_opts_argv_has(argc, argv, "--json"), stdout);
+		dgr_opts_list_argv(&host_options, argc, argv, stdout);
 		return DGR_EXIT_OK;
 	}
 	cfg.mode = argv[1];
@@ -64,8 +64,7 @@ int main(int argc, char **argv)
 		} else if (cfg.stop == OPT_VERSION) {
 			printf("dgrdma-host (dgrdma-tools) %s\n", DGR_VERSION);
 		} else {
-			dgr_opts_list(&host_options, dgr_opts_argv_has(argc, argv, "--json"),
-				      stdout);
+			dgr_opts_list_argv(&host_options, argc, argv, stdout);
 		}
 		return DGR_EXIT_OK;
 	}
