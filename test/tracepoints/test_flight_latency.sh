@@ -170,6 +170,10 @@ check_eq "$(jq -r '.host.rx.latest_doorbell.doorbells_with_latency == .host.rx.d
 "$LR" --no-progress "$d" >"$WORK/late-report.txt" 2>&1
 check_eq "$(grep -c 'latest doorbell (the stack' "$WORK/late-report.txt")" 1 \
 	"late: the text report names the latest doorbell"
+"$LR" --no-progress "$RUN" >"$WORK/late-incidents.txt" 2>&1
+check_eq "$? $(sed -n '2p' "$WORK/late-incidents.txt" | cut -d';' -f1)" \
+	"0   incident-001: LTTng trigger: a doorbell latency above 150000 us" \
+	"late: latency-report INCIDENTS_DIR names the incident's trigger"
 
 # ---- clean: the same stream, never stopped, a bound far above it --------------------------------
 RUN=$WORK/clean
