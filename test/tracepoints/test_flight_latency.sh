@@ -4,14 +4,17 @@
 # --flight-recorder 2 --incident-after 1 --incident-latency-us US around dgrdma-host rx (8
 # buffers of 4096 bytes: one frame per transaction) fed by dgrdma-fpga (adc, 5 kS/s, 4 buffers:
 # about 5 buffers a second) over UDP on 127.0.0.1.
-#   late   US = 150000 (150 ms). dgrdma-host is SIGSTOPped mid-stream and continued only 300 ms
-#          after a frame reached its socket meanwhile (never a fixed stop, which could fall
-#          where nothing arrives): that frame's transaction completes on SIGCONT and its
-#          doorbell leaves at least 300 ms after the frame's arrival, so doorbell_sent's
-#          latency_ns exceeds the bound and the LTTng trigger fires. The stop is far shorter
-#          than the 12 buffers (2.4 s) the emulator needs to run out of room: no drop trigger.
-#          Exactly one incident, named for the latency trigger; latency-report on it reports
-#          that doorbell (host.rx.latest_doorbell) as the trace holds it.
+#   late   US = 150000 (150 ms), --max-incidents 2. dgrdma-host is SIGSTOPped mid-stream and
+#          continued only 300 ms after a frame reached its socket meanwhile (never a fixed stop,
+#          which could fall where nothing arrives): that frame's transaction completes on
+#          SIGCONT and its doorbell leaves at least 300 ms after the frame's arrival, so
+#          doorbell_sent's latency_ns exceeds the bound and the LTTng trigger fires. The stop is
+#          far shorter than the 12 buffers (2.4 s) the emulator needs to run out of room: no
+#          drop trigger. Three such stops, each once the recorder is done with the one before:
+#          exactly one incident each for the first two, named for the latency trigger, none
+#          merged (the trigger acts once, then is added again), the third counted past the
+#          limit; latency-report on incident 1 reports that doorbell (host.rx.latest_doorbell)
+#          as the trace holds it.
 #   clean  US = 10000000 (10 s, far above any latency of a run that is never stopped): none.
 # Asserts counts and names, never times.
 
@@ -89,12 +92,13 @@ stop_past_a_frame() {
 	return "$rc"
 }
 
-# record NAME BOUND_US FPGA_SECONDS: the flight recorder around the host into $WORK/NAME, the
-# emulator started once the host is ready (HPID: the host's pid); returns once both run.
+# record NAME BOUND_US FPGA_SECONDS: the flight recorder (at most 2 incidents) around the host
+# into $WORK/NAME, the emulator started once the host is ready (HPID: the host's pid); returns
+# once both run.
 record() {
 	local name=$1 bound=$2 seconds=$3
 	rm -f "$WORK/$name.ready"
-	"$CAPTURE" -o "$WORK/$name" --flight-recorder 2 --incident-after 1 --max-incidents 3 \
+	"$CAPTURE" -o "$WORK/$name" --flight-recorder 2 --incident-after 1 --max-incidents 2 \
 		--incident-latency-us "$bound" --event-rate 20000 \
 		-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --buffers 8 \
 		--buffer-size 4096 --fpga-buffers 4 --idle-timeout 3 --ready-file "$WORK/$name.ready" \
@@ -126,27 +130,43 @@ finish() {
 # ---- late: one doorbell held past the bound ----------------------------------------------------
 RUN=$WORK/late
 BOUND_NS=150000000
+# added_at_least N: the recorder's LTTng log says N triggers were added (the re-adding done)
+added_at_least() {
+	[ "$(grep -c '^Added trigger' "$RUN/lttng.log")" -ge "$1" ]
+}
 if record late 150000 60; then
-	stop_past_a_frame "$HPID" || diag "late: no frame arrived in 10 s of the stop"
-	wait_for "incident 1 (the latency trigger)" test -s "$RUN/incident-001/run.json" ||
-		not_ok "incident 1 was written"
+	for i in 1 2; do
+		stop_past_a_frame "$HPID" || diag "late: no frame arrived in 10 s of stop $i"
+		wait_for "incident $i (the latency trigger)" test -s "$RUN/incident-00$i/run.json" ||
+			not_ok "incident $i was written"
+		wait_for "the latency trigger added again" added_at_least $((5 + i)) ||
+			not_ok "the latency trigger was added again after incident $i"
+	done
+	stop_past_a_frame "$HPID" || diag "late: no frame arrived in 10 s of stop 3"
+	wait_for "the trigger past the limit" grep -q "past --max-incidents" "$WORK/late.err" ||
+		not_ok "the third stop's trigger was counted past the limit"
 fi
 finish late stop
 
 check_eq "$(jq -r '[.drop_periods, .dropped_samples] | @json' "$WORK/late-fpga.json" 2>/dev/null)" \
 	"[0,0]" "late: the emulator dropped nothing (no drop trigger)"
-check_eq "$(find "$RUN" -maxdepth 1 -name 'incident-*' -printf '%f ')" \
-	"incident-001 " "late: exactly one incident folder"
-check_eq "$(jq -c '.flight_recorder | [.incidents, .triggers_past_limit, .incident_latency_us,
+check_eq "$(find "$RUN" -maxdepth 1 -name 'incident-*' -printf '%f\n' | sort | tr '\n' ' ')" \
+	"incident-001 incident-002 " "late: one incident folder for each of the first two stops"
+check_eq "$(jq -c '.flight_recorder | [.incidents, .triggers_past_limit, .triggers_merged,
+	.incident_latency_us,
 	(.event_rules | index("dgrdma:doorbell_sent|latency_ns > 150000000") != null)]' "$RUN/run.json")" \
-	"[1,0,150000,true]" "late: run.json: one incident, the bound in us, its event rule"
-check_eq "$(jq -r '.incident.trigger' "$RUN/incident-001/run.json")" \
-	"LTTng trigger: a doorbell latency above 150000 us" "late: the incident is named for the latency trigger"
+	"[2,1,0,150000,true]" \
+	"late: run.json: two incidents, the third stop past the limit, none merged, the bound, its rule"
+check_eq "$(jq -r '.incident.trigger' "$RUN/incident-001/run.json" "$RUN/incident-002/run.json" | sort -u)" \
+	"LTTng trigger: a doorbell latency above 150000 us" "late: both incidents are named for the latency trigger"
+# five triggers (four drop rules, the latency), the latency one added again after each of its
+# two incidents (its action runs once per adding: a stop's late doorbells make one snapshot),
+# not after the count past the limit; all removed
 check_eq "$(grep -c 'lttng add-trigger' "$RUN/lttng.log") $(grep -c 'lttng remove-trigger' "$RUN/lttng.log")" \
-	"5 5" "late: five LTTng triggers (four drop rules, the latency) added, and removed at the end"
+	"7 7" "late: five LTTng triggers added, the latency one again after each incident, all removed"
 check_eq "$(grep 'lttng add-trigger' "$RUN/lttng.log" | grep -c -e \
-	"--name=dgrdma:doorbell_sent --filter=latency_ns > $BOUND_NS --action=snapshot-session .* --name=latency$")" \
-	1 "late: the latency trigger filters doorbell_sent on latency_ns and names its snapshots"
+	"--name=dgrdma:doorbell_sent --filter=latency_ns > $BOUND_NS --action=snapshot-session .* --name=latency --rate-policy=once-after:1$")" \
+	3 "late: the latency trigger filters doorbell_sent on latency_ns, names its snapshots, acts once"
 
 d=$RUN/incident-001
 "$LR" --json --no-progress "$d" >"$WORK/late-report.json" 2>"$WORK/late-report.err"
@@ -171,9 +191,9 @@ check_eq "$(jq -r '.host.rx.latest_doorbell.doorbells_with_latency == .host.rx.d
 check_eq "$(grep -c 'latest doorbell (the stack' "$WORK/late-report.txt")" 1 \
 	"late: the text report names the latest doorbell"
 "$LR" --no-progress "$RUN" >"$WORK/late-incidents.txt" 2>&1
-check_eq "$? $(sed -n '2p' "$WORK/late-incidents.txt" | cut -d';' -f1)" \
-	"0   incident-001: LTTng trigger: a doorbell latency above 150000 us" \
-	"late: latency-report INCIDENTS_DIR names the incident's trigger"
+check_eq "$? $(sed -n '2,3p' "$WORK/late-incidents.txt" | cut -d';' -f1 | tr '\n' '|')" \
+	"0   incident-001: LTTng trigger: a doorbell latency above 150000 us|  incident-002: LTTng trigger: a doorbell latency above 150000 us|" \
+	"late: latency-report INCIDENTS_DIR names the incidents' trigger"
 
 # ---- clean: the same stream, never stopped, a bound far above it --------------------------------
 RUN=$WORK/clean
