@@ -146,18 +146,25 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_queued,
  * The frame carrying that doorbell was handed to the socket: fired when the
  * send call returned, which took send_call_ns. The kernel sends (and a capture
  * on this host records) the frame inside that call, so the hand-over is the
- * event's time minus send_call_ns.
+ * event's time minus send_call_ns. latency_ns: the doorbell's in-host latency
+ * as the stack measured it, from the kernel's receive of the frame that
+ * completed the transaction (txn_complete's arrival_ns) to the send call's
+ * return (dgrdma-host's latency_from_arrival_ns sample of this doorbell); a
+ * field of its own so that an LTTng trigger's filter can read it. Added last:
+ * readers of the older six-field layout still find theirs.
  */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_sent,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id,
-			  uint32_t, flag_addr, uint16_t, frame_seq, uint32_t, send_call_ns),
+			  uint32_t, flag_addr, uint16_t, frame_seq, uint32_t, send_call_ns,
+			  uint64_t, latency_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		lttng_ust_field_integer(uint16_t, buffer, buffer)
 		lttng_ust_field_integer(uint32_t, txn_id, txn_id)
 		lttng_ust_field_integer_hex(uint32_t, flag_addr, flag_addr)
 		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
-		lttng_ust_field_integer(uint32_t, send_call_ns, send_call_ns)))
+		lttng_ust_field_integer(uint32_t, send_call_ns, send_call_ns)
+		lttng_ust_field_integer(uint64_t, latency_ns, latency_ns)))
 
 /* TX path: a doorbell (a returned credit) arrived from the FPGA. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_rx,

@@ -61,7 +61,8 @@ tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo $(BUILD)/bin
 CHECK_SUITES += test/tracepoints/test_tp_events.sh test/tracepoints/test_capture.sh \
 	test/tracepoints/test_capture_stack.sh test/tracepoints/test_capture_kernel.sh \
 	test/tracepoints/test_capture_ring.sh test/tracepoints/test_flight_recorder.sh \
-	test/tracepoints/test_capture_runjson.sh
+	test/tracepoints/test_capture_runjson.sh \
+	test/tracepoints/test_flight_latency.sh
 
 # bench-tracepoints (make bench): cost of a tracepoint compiled out / not enabled / enabled.
 TP_BENCH := $(BUILD)/test/tracepoints/tp-bench

@@ -286,6 +286,32 @@ static bool pid_listed(const uint32_t *pids, unsigned int n, uint64_t vpid)
 	return false;
 }
 
+/* Keeps the doorbell_sent with the largest latency_ns (the first of equal ones). */
+static void note_bell_latency(struct host_analysis *h, const struct host_event *ev, uint64_t vpid,
+			      uint64_t conn, uint64_t buffer, uint64_t txn, bool matched)
+{
+	struct ha_worst_bell *w = &h->worst_bell;
+	uint64_t latency, seq = 0;
+
+	if (!he_get(ev, "latency_ns", &latency)) {
+		return; /* a trace older than the field */
+	}
+	h->c.bells_with_latency++;
+	if (w->seen && latency <= w->latency_ns) {
+		return;
+	}
+	he_get(ev, "frame_seq", &seq);
+	w->seen = true;
+	w->latency_ns = latency;
+	w->ts = ev->ts;
+	w->vpid = (uint32_t)vpid;
+	w->conn = (uint16_t)conn;
+	w->buffer = (uint16_t)buffer;
+	w->txn_id = (uint32_t)txn;
+	w->frame_seq = (uint16_t)seq;
+	w->completion_in_trace = matched;
+}
+
 /* Notes the process of a transaction (0: the trace has no vpid context). */
 static void note_host_pid(struct host_analysis *h, uint64_t vpid)
 {
@@ -384,6 +410,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 
 		h->c.doorbell_sent++;
 		p = find(h, &rk);
+		note_bell_latency(h, ev, vpid, conn, buffer, txn, p != NULL);
 		if (!p) {
 			h->c.orphans++;
 			return;

@@ -10,7 +10,10 @@
  * work), release -> doorbell_sent (waiting for the sender thread). TX path:
  * dgrdma:txn_sent -> dgrdma:doorbell_rx for the same (conn, buffer), the
  * credit round trip. Also: threads' scheduling settings, counter snapshots
- * turned into drop rates, socket drops, malformed frames, retransmits.
+ * turned into drop rates, socket drops, malformed frames, retransmits, and
+ * the doorbell with the largest latency_ns of doorbell_sent (the stack's own
+ * measure, from the completing frame's arrival; traces before that field
+ * have none).
  */
 #ifndef DGR_ANALYSIS_HOST_EVENTS_H
 #define DGR_ANALYSIS_HOST_EVENTS_H
@@ -84,6 +87,21 @@ struct ha_doorbell {
 	int32_t tid_complete, tid_acquire, tid_sent;
 };
 
+/*
+ * The doorbell_sent with the largest latency_ns field (the stack's in-host
+ * latency from the completing frame's kernel arrival; docs/tracepoints.md),
+ * whether its txn_complete is in the trace or not (a flight recorder's
+ * snapshot may begin after it).
+ */
+struct ha_worst_bell {
+	bool seen; /* a doorbell_sent carried latency_ns */
+	uint64_t latency_ns;
+	uint64_t ts; /* the doorbell_sent event's time */
+	uint32_t vpid, txn_id;
+	uint16_t conn, buffer, frame_seq;
+	bool completion_in_trace; /* matched with its txn_complete */
+};
+
 /* Last counter snapshot of one source (host connection or emulator). */
 struct ha_counter_src {
 	bool fpga;
@@ -102,6 +120,7 @@ struct ha_counts {
 	uint64_t fpga_txn_sent, fpga_doorbell_rx, fpga_discontinuities, fpga_underruns;
 	uint64_t fpga_drop_periods, fpga_dropped_samples;
 	uint64_t counter_snapshots;
+	uint64_t bells_with_latency; /* doorbell_sent events that carried latency_ns */
 	uint64_t unknown_events;
 	uint64_t other_pids;  /* left out: not of the processes in only_pids */
 	uint64_t chosen_pids; /* kept: of the processes in only_pids (their provider's) */
@@ -144,6 +163,7 @@ struct host_analysis {
 	struct series arrival;
 	struct series lat_txn;	 /* the transaction's id, one per sample of lat */
 	struct series tx_credit; /* t = txn_sent time */
+	struct ha_worst_bell worst_bell;
 	struct ha_counts c;
 	struct ha_facts facts;
 	struct ha_thread threads[HA_MAX_THREADS];

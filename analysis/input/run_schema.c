@@ -158,6 +158,7 @@ const struct run_field run_fields[] = {
 	W("flight_recorder.seconds", 0, 1, 3600),
 	W("flight_recorder.incident_after", 0, 0, 600),
 	W("flight_recorder.max_incidents", 0, 1, 10000),
+	W("flight_recorder.incident_latency_us", NUL, 1, 10000000),
 	W("flight_recorder.incidents", 0, 0, 10000),
 	W("flight_recorder.triggers_past_limit", 0, 0, COUNT),
 	W("flight_recorder.triggers_merged", 0, 0, COUNT),

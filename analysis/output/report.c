@@ -491,6 +491,36 @@ static void print_host_processes(struct dgr_pr *p, const struct report *r)
 			 h->host_pids_more ? ", ..." : "");
 }
 
+/*
+ * The latest doorbell as the stack measured it (doorbell_sent's latency_ns),
+ * absent for traces before that field: the one a flight recorder's
+ * --incident-latency-us trigger fired on, even when its completion lies
+ * before the snapshot.
+ */
+static void print_worst_bell(struct dgr_pr *p, const struct host_analysis *h)
+{
+	const struct ha_worst_bell *w = &h->worst_bell;
+
+	if (!w->seen) {
+		return;
+	}
+	dgr_pr_obj_begin(p, "latest_doorbell",
+			 "latest doorbell (the stack's latency_ns, from the kernel's arrival):");
+	dgr_pr_ns(p, "latency_ns", "latency", w->latency_ns);
+	dgr_pr_dbl(p, "at_s", "at (s into the trace)",
+		   (double)(w->ts >= h->first_ts ? w->ts - h->first_ts : 0) / 1e9, 6);
+	dgr_pr_u64(p, "conn", NULL, w->conn);
+	dgr_pr_u64(p, "buffer", NULL, w->buffer);
+	dgr_pr_u64(p, "txn_id", NULL, w->txn_id);
+	dgr_pr_u64(p, "frame_seq", "doorbell frame_seq", w->frame_seq);
+	dgr_pr_u64(p, "vpid", NULL, w->vpid);
+	dgr_pr_bool(p, "completion_in_trace", "its txn_complete in the trace",
+		    w->completion_in_trace);
+	dgr_pr_u64(p, "doorbells_with_latency", "doorbells carrying latency_ns",
+		   h->c.bells_with_latency);
+	dgr_pr_obj_end(p);
+}
+
 static int print_host(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
@@ -538,6 +568,7 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 	if (rc) {
 		return rc;
 	}
+	print_worst_bell(p, h);
 	dgr_pr_obj_end(p);
 	dgr_pr_obj_begin(p, "tx", "TX path: transaction sent -> doorbell (credit) back");
 	dgr_pr_u64(p, "transactions", "transactions sent", h->c.txn_sent);

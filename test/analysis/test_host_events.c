@@ -105,6 +105,8 @@ static void test_rx_parts(void)
 	tap_ok(h.lat_handed.n == 2 && h.lat_handed.s[0].value == 3500 &&
 		   h.lat_handed.s[1].value == 6800,
 	       "to the hand-over: 3500 ns without send_call_ns, 8000 - 1200 ns with it");
+	tap_ok(!h.worst_bell.seen && h.c.bells_with_latency == 0,
+	       "doorbell_sent of the older layout (no latency_ns): no latest doorbell");
 	TAP_EQ_U(h.n_threads, 1, "one thread seen");
 	tap_ok(h.threads[0].policy == 1 && h.threads[0].priority == 50 &&
 		   h.threads[0].tid == 1234 && h.threads[0].cpuset == 0xC,
@@ -341,6 +343,45 @@ static void test_rx_from_arrival(void)
 	ha_free(&h);
 }
 
+/* doorbell_sent's latency_ns: the largest kept, with its doorbell, matched or not. */
+static void test_bell_latency_field(void)
+{
+	const struct ha_worst_bell *w = &h.worst_bell;
+
+	tap_ok(ha_init(&h) == 0, "init");
+	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100000), "frame_seq", U(3), "vpid", U(42),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 4500, "conn", U(0), "buffer", U(0), "txn_id", U(1), "flag_addr",
+	   U(0xF000), "frame_seq", U(9), "send_call_ns", U(300), "latency_ns", U(5000), "vpid",
+	   U(42), NULL);
+	tap_ok(w->seen && w->latency_ns == 5000 && w->txn_id == 1 && w->frame_seq == 9 &&
+		   w->completion_in_trace && w->vpid == 42 && w->ts == 4500,
+	       "the first doorbell with latency_ns is the latest so far, matched");
+	/* its completion lies before the trace (a snapshot's start): still the latest */
+	ev("dgrdma:doorbell_sent", 6000, "conn", U(1), "buffer", U(3), "txn_id", U(7), "flag_addr",
+	   U(0xF00C), "frame_seq", U(12), "send_call_ns", U(300), "latency_ns", U(300000000),
+	   "vpid", U(42), NULL);
+	/* a smaller one later, and an equal one, change nothing */
+	ev("dgrdma:txn_complete", 6100, "conn", U(0), "txn_id", U(2), "buffer", U(1), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100004), "frame_seq", U(4), "vpid", U(42),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 6500, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
+	   U(0xF004), "frame_seq", U(13), "send_call_ns", U(300), "latency_ns", U(900), "vpid",
+	   U(42), NULL);
+	ev("dgrdma:doorbell_sent", 7000, "conn", U(0), "buffer", U(2), "txn_id", U(9), "flag_addr",
+	   U(0xF008), "frame_seq", U(14), "send_call_ns", U(300), "latency_ns", U(300000000),
+	   "vpid", U(42), NULL);
+	tap_ok(
+	    w->latency_ns == 300000000 && w->conn == 1 && w->buffer == 3 && w->txn_id == 7 &&
+		w->frame_seq == 12 && !w->completion_in_trace && w->ts == 6000,
+	    "the latest is the 300 ms orphan (completion not in the trace), the first of equals");
+	TAP_EQ_U(h.c.bells_with_latency, 4, "four doorbells carried latency_ns");
+	TAP_EQ_U(h.c.matched, 2, "matching by (conn, buffer, txn_id) unchanged: 2 matched");
+	TAP_EQ_U(h.c.orphans, 2, "and 2 orphans");
+	ha_free(&h);
+}
+
 int main(void)
 {
 	test_rx_parts();
@@ -349,5 +390,6 @@ int main(void)
 	test_join();
 	test_vpid();
 	test_rx_from_arrival();
+	test_bell_latency_field();
 	return tap_done();
 }

@@ -65,6 +65,18 @@ check_eq "$(jq -r '.host.events_seen | [.socket_drops, .retransmits, .malformed,
 check_eq "$(grep -c . "$tmp/csv/drops.csv") $(grep ',host,' "$tmp/csv/drops.csv" | cut -d, -f2-6)" "4 host,7,1039,1040,50.024050" "drops.csv row from the host counters"
 check_eq "$(grep ',socket,' "$tmp/csv/drops.csv" | cut -d, -f2-5)" "socket,7,1000,1033" "drops.csv row of the kernel's socket drops (frames_rx, socket_drops)"
 check_eq "$(jq -r '.regime.label' "$out")" "unknown" "no matched doorbell: regime unknown"
+check_eq "$(jq -c '.host.rx.latest_doorbell | [.latency_ns, .conn, .buffer, .txn_id, .frame_seq,
+	.completion_in_trace, .doorbells_with_latency]' "$out")" '[34567890123,7,18,19,21,false,1]' \
+	"doorbell_sent's latency_ns read through libbabeltrace2: the latest doorbell, an orphan here"
+# A trace of the older doorbell_sent (six fields, no latency_ns), recorded by lttng-tools 2.13.9
+# from tp-fire built at the commit before the field (fixtures/.../README.md): read as before.
+old="$DGR_SRC/test/analysis/fixtures/trace-doorbell-sent-6-fields/trace"
+"$LR" --json --no-progress "$old" >"$tmp/old.json" 2>"$tmp/old.err"
+rc=$?
+[ "$rc" = 0 ] || diag "$(cat "$tmp/old.err")"
+check_eq "$rc $(jq -c '[.host.events, .host.rx.doorbells, .host.rx.orphan_doorbells,
+	.host.rx.pending_at_end, (.host.rx | has("latest_doorbell"))]' "$tmp/old.json")" \
+	"0 [25,1,1,1,false]" "a trace of the six-field doorbell_sent: read as before, no latest doorbell"
 
 check_eq "$(jq -r '.run.tolerable_source' "$out")" "none" "a trace without stream_config events gives no fact"
 

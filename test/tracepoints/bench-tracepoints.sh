@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-tracepoints: cost of one dgrdma:frame_rx tracepoint, in one run:
 #   compiled out (-DDGR_NO_TRACE)  |  compiled in, no session enables it  |  enabled, recorded
+# and the same for dgrdma:doorbell_sent (seven fields, latency_ns last). With TP_BENCH_OTHER=PATH,
+# a tp-bench built from another tree (e.g. before a field was added) also runs its doorbell_sent
+# loop in the same session, enabled, in TP_BENCH_ROUNDS rounds (default 7) alternating with this
+# build's: the field's cost as the ratio of the two fastest rounds (the least disturbed by the
+# machine's other work), measured in the same run.
 # Ratios are against the compiled-out loop measured in the same run. Runs in a private mount
 # namespace with its own session daemon (lttng-env.sh), so no other trace gets these events.
-# Then the stack at a fixed rate (TP_BENCH_RATE samples/s, default 50e6, TP_BENCH_SECONDS,
-# default 3): dgrdma-fpga (adc) -> dgrdma-host rx over UDP on 127.0.0.1 with the host
+# Then (unless TP_BENCH_STACK=0) the stack at a fixed rate (TP_BENCH_RATE samples/s, default
+# 50e6, TP_BENCH_SECONDS, default 3): dgrdma-fpga (adc) -> dgrdma-host rx over UDP on 127.0.0.1 with the host
 #   built with -DDGR_NO_TRACE  |  built normally, no session  |  under dgrdma-capture --no-pcap
 #   (every dgrdma* event enabled, default sub-buffers)
 # comparing samples lost, in-host doorbell latency (p50, p99) and the host's CPU per buffer.
@@ -37,14 +42,29 @@ field() {
 	sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"
 }
 
+OTHER=${TP_BENCH_OTHER:-}
 off=$("$BENCH_OFF" --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
 idle=$("$BENCH" --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
+db_off=$("$BENCH_OFF" --event doorbell_sent --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
+db_idle=$("$BENCH" --event doorbell_sent --iterations "$ITER_FAST" --repeat "$REPEAT") || exit 1
 # Enabled: a channel big enough for every event of the run (per CPU), so none is discarded.
 lttng create "$SESSION" --output="$WORK/trace" >/dev/null &&
 	lttng enable-channel -u -s "$SESSION" bench --subbuf-size=8M --num-subbuf=16 >/dev/null &&
-	lttng enable-event -u -s "$SESSION" -c bench dgrdma:frame_rx >/dev/null &&
+	lttng enable-event -u -s "$SESSION" -c bench dgrdma:frame_rx,dgrdma:doorbell_sent >/dev/null &&
 	lttng start "$SESSION" >/dev/null || exit 1
 on=$("$BENCH" --iterations "$ITER" --repeat "$REPEAT") || exit 1
+db_on=$("$BENCH" --event doorbell_sent --iterations "$ITER" --repeat "$REPEAT") || exit 1
+# rounds: the other build, then this one, ROUNDS times; each a median of REPEAT loops
+other_ns=()
+this_ns=()
+if [ -n "$OTHER" ]; then
+	for ((k = 0; k < ${TP_BENCH_ROUNDS:-7}; k++)); do
+		r=$("$OTHER" --event doorbell_sent --iterations "$ITER" --repeat "$REPEAT") || exit 1
+		other_ns+=("$(field ns_per_iter "$r")")
+		r=$("$BENCH" --event doorbell_sent --iterations "$ITER" --repeat "$REPEAT") || exit 1
+		this_ns+=("$(field ns_per_iter "$r")")
+	done
+fi
 lttng stop "$SESSION" >/dev/null
 discarded=$(lttng list "$SESSION" | awk -F': *' '/Discarded events:/ {s += $2} END {print s + 0}')
 recorded=$(babeltrace2 --output-format=dummy "$WORK/trace" >/dev/null 2>&1 &&
@@ -67,7 +87,27 @@ mkdir -p "$(dirname "$OUT")"
 		printf "%-34s %10.3f %10.2f %14.3f  (enabled=%d)\n", "enabled, recorded", on, on / off, on - off, e_on
 	}'
 	echo "enabled run: $recorded events in the trace, $discarded discarded"
+	awk -v off="$(field ns_per_iter "$db_off")" -v idle="$(field ns_per_iter "$db_idle")" \
+		-v on="$(field ns_per_iter "$db_on")" 'BEGIN {
+		printf "dgrdma:doorbell_sent (seven fields, latency_ns last):\n"
+		printf "%-34s %10.3f %10.2f %14s\n", "compiled out (-DDGR_NO_TRACE)", off, 1, "-"
+		printf "%-34s %10.3f %10.2f %14.3f\n", "compiled in, not enabled", idle, idle / off, idle - off
+		printf "%-34s %10.3f %10.2f %14.3f\n", "enabled, recorded", on, on / off, on - off
+	}'
+	if [ -n "$OTHER" ]; then
+		awk -v other="${other_ns[*]}" -v this="${this_ns[*]}" -v path="$OTHER" 'BEGIN {
+			n = split(other, o, " "); split(this, t, " ")
+			mo = o[1]; mt = t[1]
+			for (i = 2; i <= n; i++) { if (o[i] < mo) mo = o[i]; if (t[i] < mt) mt = t[i] }
+			printf "enabled doorbell_sent, %d alternating rounds (ns/iter):\n", n
+			printf "  TP_BENCH_OTHER (%s): %s\n", path, other
+			printf "  this build:  %s\n", this
+			printf "fastest rounds: this build %.3f / other %.3f = %.3f (%+.3f ns per event)\n", \
+				mt, mo, mt / mo, mt - mo
+		}'
+	fi
 } | tee "$OUT"
+[ "${TP_BENCH_STACK:-1}" = 0 ] && exit 0
 
 # ---- the stack at a fixed rate ------------------------------------------------------------
 

@@ -92,4 +92,7 @@ bad=$(grep ' dgrdma:txn_complete: ' "$WORK/trace.txt" |
 	sed 's/.*wait_receive_ns = \([0-9]*\), arrival_ns = \([0-9]*\).*/\1 \2/' |
 	awk '$2 == 0 || $1 > 1000000000 { n++ } END { print n + 0 }')
 check_eq "$bad" 0 "every txn_complete has the frame's arrival, less than 1 s before it"
+# latency_ns: from the answered transaction's arrival to the hand-over, never 0 when it answers one
+check_eq "$(grep -c ' dgrdma:doorbell_sent: .*, latency_ns = [1-9][0-9]* }$' "$WORK/trace.txt")" \
+	"$doorbells" "every doorbell_sent answering a transaction carries its latency_ns (> 0)"
 done_testing

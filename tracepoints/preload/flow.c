@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
@@ -32,6 +33,7 @@ struct pl_flag_map {
 struct pl_answer {
 	uint32_t txn_id;
 	uint16_t buffer;
+	uint64_t arrival_ns; /* of the frame that completed the transaction; 0 for none */
 };
 
 struct pl_flow {
@@ -133,7 +135,7 @@ void pl_flow_reset(struct pl_flow *f, uint16_t conn)
 }
 
 /* A data transaction with a flag completed: its doorbell is now owed. */
-static void owe_doorbell(struct pl_flow *f, uint32_t txn_id, uint16_t buffer)
+static void owe_doorbell(struct pl_flow *f, uint32_t txn_id, uint16_t buffer, uint64_t arrival_ns)
 {
 	if (f->fifo_count == PL_FIFO_SIZE) {
 		/* the host never answers: forget the oldest, whose doorbell is orphaned */
@@ -141,7 +143,7 @@ static void owe_doorbell(struct pl_flow *f, uint32_t txn_id, uint16_t buffer)
 		f->fifo_count--;
 	}
 	f->fifo[(f->fifo_head + f->fifo_count) & (PL_FIFO_SIZE - 1)] =
-	    (struct pl_answer){ .txn_id = txn_id, .buffer = buffer };
+	    (struct pl_answer){ .txn_id = txn_id, .buffer = buffer, .arrival_ns = arrival_ns };
 	f->fifo_count++;
 }
 
@@ -176,7 +178,7 @@ static void rx_message(struct pl_flow *f, const struct dgr_frame *fr, const stru
 	dgr_flag_decode(done.flag_value, &fw);
 	DGR_TP(txn_complete, f->conn, done.txn_id, buffer, done.bytes, fw.opcode, done.flag_addr,
 	       fr->hdr.frame_seq, now_ns > arrival_ns ? now_ns - arrival_ns : 0, arrival_ns);
-	owe_doorbell(f, done.txn_id, buffer);
+	owe_doorbell(f, done.txn_id, buffer, arrival_ns);
 }
 
 void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t arrival_ns,
@@ -214,10 +216,20 @@ out:
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* CLOCK_MONOTONIC in ns, LTTng's clock and the one arrival_ns is on. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m)
 {
 	struct pl_answer a = { .txn_id = PL_UNANSWERED, .buffer = PL_NO_BUFFER };
 	struct dgr_flag_word fw;
+	uint64_t latency_ns = 0;
 
 	if (is_doorbell(m, &f->tx_data)) {
 		/* a doorbell: it answers the oldest transaction completed and not yet answered */
@@ -226,9 +238,17 @@ static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const stru
 			f->fifo_head = (f->fifo_head + 1) & (PL_FIFO_SIZE - 1);
 			f->fifo_count--;
 		}
-		/* fired before the send call: the event's time is the hand-over (send_call_ns 0) */
+		/*
+		 * fired before the send call: the event's time is the hand-over (send_call_ns
+		 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
+		 */
+		if (a.arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
+			uint64_t now = mono_ns();
+
+			latency_ns = now > a.arrival_ns ? now - a.arrival_ns : 0;
+		}
 		DGR_TP(doorbell_sent, f->conn, a.buffer, a.txn_id, m->flag_addr, fr->hdr.frame_seq,
-		       0);
+		       0, latency_ns);
 		return;
 	}
 	if (m->flag_addr == DGR_NO_FLAG || m->msg_seq != dgr_msg_txn_parts(m)) {

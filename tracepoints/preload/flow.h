@@ -45,7 +45,9 @@ void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ar
  * now, before the send call: their time is the hand-over itself, so it lies
  * before the frame's time on the wire whatever the scheduler does (a time read
  * after the call would not: the thread may be preempted between the call's
- * return and the event). doorbell_sent's send_call_ns is therefore 0.
+ * return and the event). doorbell_sent's send_call_ns is therefore 0, and its
+ * latency_ns runs from the arrival of the frame that completed the answered
+ * transaction to now (0 when the doorbell answers none known).
  */
 void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len);
 
