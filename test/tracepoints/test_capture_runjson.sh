@@ -13,7 +13,9 @@
 # the session's name, the host's facts, sizes that follow the CPU count). Each file is also
 # read by latency-report's reader (dgrdma-runinfo check).
 # DGR_RUNJSON_WRITE_FIXTURES=DIR writes the recordings' run.json into DIR instead (how the
-# fixtures were made, with the jq writer).
+# fixtures were made, with the jq writer). flight.json's flight_recorder.incident_latency_us
+# (null) was added by hand: the jq writer's last version, on the branch that brought
+# --incident-latency-us, wrote it there.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
