@@ -91,6 +91,16 @@ typedef int (*dgr_opt_handler)(void *ctx, const struct dgr_opt *o, const char *g
  */
 #define DGR_OPTS_OWN_MESSAGES 4u
 
+/* The man text of a --list-options row of a tool with commands (dgrdma-wire, dgrdma-tune). */
+#define DGR_OPTS_MAN_LIST_OPTIONS                                                                  \
+	"every option with its old names, the type of its value, its range and its command, "      \
+	"one\n"                                                                                    \
+	"a line (tab-separated: name, type, commands, accepted words); with\n"                     \
+	".BR \\-\\-json ,\n"                                                                       \
+	"one JSON object; with\n"                                                                  \
+	".BR \\-\\-man ,\n"                                                                        \
+	"this OPTIONS section in roff (docs/cli.md). The bash completion is made from it.\n"
+
 /*
  * Reads argv (argv[0] is the program, or "PROGRAM SUBCOMMAND" for getopt's own messages)
  * with the table: builds getopt_long's options from the rows, checks each value against

@@ -108,14 +108,7 @@ static const struct dgr_opt wire_opts[] = {
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --list-options every option with its type and range, one a line (with\n"
 		   "                 --json: one JSON object)\n",
-	  .man = "every option with its old names, the type of its value, its range and its "
-		 "command, one\n"
-		 "a line (tab-separated: name, type, commands, accepted words); with\n"
-		 ".BR \\-\\-json ,\n"
-		 "one JSON object; with\n"
-		 ".BR \\-\\-man ,\n"
-		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
-		 "it.\n" },
+	  .man = DGR_OPTS_MAN_LIST_OPTIONS },
 	{ .type = DGR_OPT_TEXT,
 	  .usage = "\n"
 		   "Exit status (docs/cli.md): 0 done; 1 decode: a frame that does not decode\n"
