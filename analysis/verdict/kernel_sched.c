@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "kernel_sched.h"
 
 #define KS_PREEMPTED 0x100 /* prev_state of a preempted task (TASK_REPORT_MAX, "R+") */
@@ -10,7 +12,7 @@
 int ks_init(struct kernel_sched *k)
 {
 	memset(k, 0, sizeof(*k));
-	return ks_intern(k, "") == 0 ? 0 : -1;
+	return ks_intern(k, "") == 0 ? 0 : -DGR_E_NOMEM;
 }
 
 void ks_free(struct kernel_sched *k)
@@ -40,7 +42,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	ncap = *cap ? *cap * 2 : 256;
 	p = realloc(*arr, ncap * size);
 	if (!p) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	*arr = p;
 	*cap = ncap;
@@ -105,7 +107,7 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 	if (e->kind == KS_BLOCK_ISSUE || e->kind == KS_WRITEBACK) {
 		f = flags_of(k, e->pid, true);
 		if (!f) {
-			return -1;
+			return -DGR_E_NOMEM;
 		}
 		if (e->kind == KS_WRITEBACK) {
 			f->writeback = true;
@@ -115,7 +117,7 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 		}
 	}
 	if (grow((void **)&k->ev, &k->cap, k->n, sizeof(*k->ev))) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	k->ev[k->n++] = *e;
 	if (k->n == 1) {
@@ -135,7 +137,7 @@ int ks_add_net(struct kernel_sched *k, const struct ks_net *e)
 		return 0;
 	}
 	if (grow((void **)&k->net, &k->cap_net, k->n_net, sizeof(*k->net))) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	k->net[k->n_net++] = *e;
 	return 0;
@@ -172,7 +174,7 @@ int ks_map_pid(struct kernel_sched *k, int32_t global, int32_t local)
 		}
 	}
 	if (grow((void **)&k->map, &k->cap_map, k->n_map, sizeof(*k->map))) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	k->map[k->n_map].global = global;
 	k->map[k->n_map].local = local;

@@ -145,7 +145,7 @@ struct ks_window {
 	uint64_t other_ns; /* culprit time past KS_MAX_CULPRITS */
 };
 
-/* Returns 0, or -1 when memory runs out. */
+/* Returns 0, or -DGR_E_NOMEM when memory runs out. */
 int ks_init(struct kernel_sched *k);
 void ks_free(struct kernel_sched *k);
 
@@ -158,13 +158,13 @@ const char *ks_name(const struct kernel_sched *k, uint32_t id);
 /*
  * Appends an event (in time order: an older one is counted in unordered and
  * dropped; the CPU must be below KS_MAX_CPUS, else dropped and counted too).
- * Returns 0, or -1 when memory runs out.
+ * Returns 0, or -DGR_E_NOMEM when memory runs out.
  */
 int ks_add(struct kernel_sched *k, const struct ks_event *e);
 
 /*
  * Appends a packet event (in time order: an older one is counted in unordered
- * and dropped). Returns 0, or -1 when memory runs out.
+ * and dropped). Returns 0, or -DGR_E_NOMEM when memory runs out.
  */
 int ks_add_net(struct kernel_sched *k, const struct ks_net *e);
 
@@ -173,7 +173,7 @@ const char *ks_comm_of(const struct kernel_sched *k, int32_t pid);
 
 /*
  * Records that global pid is seen as local by the trace's readers (perf's
- * perf_tid in a PID namespace). Returns 0, or -1 when memory runs out.
+ * perf_tid in a PID namespace). Returns 0, or -DGR_E_NOMEM when memory runs out.
  */
 int ks_map_pid(struct kernel_sched *k, int32_t global, int32_t local);
 

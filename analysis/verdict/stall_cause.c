@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "classify.h"
 #include "stall_cause.h"
 
@@ -38,7 +40,7 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 		struct sc_bell *nb = realloc(sc->bells, cap * sizeof(*nb));
 
 		if (!nb) {
-			return -1;
+			return -DGR_E_NOMEM;
 		}
 		sc->bells = nb;
 		sc->cap_bells = cap;
@@ -83,7 +85,7 @@ int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, ui
 	d.latency = sent - arrival;
 	d.has_wait_receive = true; /* the arrival is the capture's */
 	if (sc_add_bell(sc, &d) < 0) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	/* no consumer's events: the kernel (until the copy), then the doorbell's stage */
 	b = &sc->bells[sc->n_bells - 1];
@@ -507,7 +509,8 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 	uint64_t *v = NULL;
 	struct sc_stall *all = NULL;
 	size_t i, n_all = 0, cap_all = 0;
-	int ret = -1;
+	bool cause_lanes[SC_CAUSE_COUNT] = { false };
+	int ret = -DGR_E_NOMEM;
 
 	sc->k = k;
 	sc->tolerable_ns = tolerable_ns;
@@ -592,7 +595,9 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 		ks_window(k, ks_global_pid(k, s->tid), s->stage_start, s->stage_end, &s->w);
 		s->attributed = true;
 		s->cause = cause_of(k, &s->w);
-		if (i < SC_LANES_STALLS) {
+		/* the worst few, and each cause's worst (the stalls are worst first) */
+		if (i < SC_LANES_STALLS || !cause_lanes[s->cause]) {
+			cause_lanes[s->cause] = true;
 			s->runs = malloc(KS_MAX_RUNS * sizeof(*s->runs));
 			if (!s->runs) {
 				goto out;

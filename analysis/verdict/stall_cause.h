@@ -19,9 +19,10 @@
 #include "kernel_sched.h"
 #include "wire_threads.h"
 
-#define SC_MAX_STALLS	256 /* stalls kept (the worst); more are counted */
-#define SC_MAX_CAUSES	16
-#define SC_LANES_STALLS 5 /* the worst stalls given who ran on every CPU (cpu_runs) */
+#define SC_MAX_STALLS 256 /* stalls kept (the worst); more are counted */
+#define SC_MAX_CAUSES 16
+/* who ran on every CPU (cpu_runs): kept for this many worst stalls, and each cause's worst */
+#define SC_LANES_STALLS 5
 
 enum sc_stage {
 	SC_STAGE_KERNEL = 0, /* the frame's arrival -> the stack read it (txn_complete) */
@@ -103,11 +104,11 @@ struct stall_cause {
 	const struct wire_threads *wire;
 };
 
-/* Returns 0, or -1 when memory runs out. */
+/* Returns 0, or -DGR_E_NOMEM when memory runs out. */
 int sc_init(struct stall_cause *sc);
 void sc_free(struct stall_cause *sc);
 
-/* Adds a matched in-host doorbell (host_analysis.on_doorbell). Returns 0, or -1 on no memory. */
+/* Adds a matched in-host doorbell (host_analysis.on_doorbell). Returns 0, or -DGR_E_NOMEM. */
 int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d);
 
 /*
@@ -116,7 +117,7 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d);
  * (0 unknown), its doorbell frame; tid_rx and tid_tx are the receiving and
  * the sending thread (as the recorder saw them; 0 unknown). Its stages are
  * the kernel (arrival -> copy) and the doorbell (copy -> sent). Returns 0, or
- * -1 when memory runs out.
+ * -DGR_E_NOMEM when memory runs out.
  */
 int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, uint64_t sent,
 		     int32_t tid_rx, int32_t tid_tx);
@@ -125,7 +126,7 @@ int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, ui
  * Finds the stalls among the doorbells added (tolerable_ns 0: unknown), each
  * one's stage and thread (the threads of h, NULL: none known), and, with a
  * kernel trace k (NULL: none), what that thread did and the causes ranked.
- * Returns 0, or -1 when memory runs out.
+ * Returns 0, or -DGR_E_NOMEM when memory runs out.
  */
 int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_analysis *h,
 	       const struct kernel_sched *k);

@@ -13,6 +13,8 @@
 #                        SCN_DURING_RUN names a function run while the emulator streams
 #   scn_run_tx DIR       the same for dgrdma-host tx into the emulator (--mode dac in FPGA_OPTS)
 #   jnum FILE KEY        a number from a summary JSON, wherever the key is nested
+#   scn_rx_frames, scn_stream_flowing FROM N, scn_hold_past_a_frame, scn_rt_busy_cpu0 NAME:
+#                        disturbances that last until a frame waited through them (stall-cause*)
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 . "$DGR_SRC/test/lib/tap.sh"
@@ -193,4 +195,53 @@ scn_report() {
 		2>>"$dir/report.err"
 	"$BIN/dgrdma-plot" --output "$dir/plots" --title "$SCN_NAME/$(basename "$dir")" "$dir/csv" \
 		>"$dir/plot.log" 2>&1
+}
+
+# ---- disturbances of a stream (the stall-cause scenarios) -------------------------------------
+
+# scn_rx_frames: frames the host's network namespace has received so far (every interface).
+scn_rx_frames() {
+	"${DGR_HOST_RUN[@]}" cat /proc/net/dev | awk 'NR > 2 { n += $3 } END { print n + 0 }'
+}
+
+# scn_stream_flowing FROM N: waits (at most 30 s) until the host's namespace has received N
+# frames more than FROM (an earlier scn_rx_frames).
+scn_stream_flowing() {
+	for _ in $(seq 600); do
+		[ "$(scn_rx_frames)" -ge $(($1 + $2)) ] && return 0
+		sleep 0.05
+	done
+	diag "the stream did not start within 30 s"
+	return 1
+}
+
+# scn_hold_past_a_frame: from CPU 1, waits until a frame reached the host's namespace after the
+# call (at most 10 s), then 300 ms more: the disturbance that calls it lasts that long. A stall
+# needs a frame that waits: on a busy machine the emulator itself may be held (once another
+# suite's dumpcap, allocating its 512 MiB buffer, kept CPU 1 for 1.9 s, and a fixed 300 ms
+# SIGSTOP fell where nothing arrived: no stall at all).
+scn_hold_past_a_frame() {
+	"${DGR_HOST_RUN[@]}" taskset -c 1 bash -c '
+		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" /proc/net/dev; }
+		start=$(frames)
+		for _ in $(seq 1000); do
+			if [ "$(frames)" -gt "$start" ]; then
+				sleep 0.3
+				exit 0
+			fi
+			sleep 0.01
+		done
+		exit 1'
+}
+
+# scn_rt_busy_cpu0 NAME: a SCHED_FIFO busy loop (bash, priority 50) on CPU 0, where the host's
+# threads are pinned, for as long as scn_hold_past_a_frame holds.
+scn_rt_busy_cpu0() {
+	local loop
+	# timeout runs at a higher real-time priority on any CPU: the loop ends in any case (12 s)
+	chrt -f 51 timeout 12 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done' &
+	loop=$!
+	scn_hold_past_a_frame || diag "$1: no frame arrived in 10 s of the busy loop"
+	kill "$loop" 2>/dev/null
+	wait "$loop"
 }

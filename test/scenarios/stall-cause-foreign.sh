@@ -36,47 +36,9 @@ FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
 # held transaction gets its doorbell once the host runs again
 H=4 S=16384 E=4
 
-# rx_frames: frames the host's network namespace received so far.
-rx_frames() {
-	"${DGR_HOST_RUN[@]}" cat /proc/net/dev | awk 'NR > 2 { n += $3 } END { print n + 0 }'
-}
-
-# stream_flowing: waits until the host's namespace has received 200 frames more than at the start.
-stream_flowing() {
-	for _ in $(seq 600); do
-		[ "$(rx_frames)" -ge $((FRAMES0 + 200)) ] && return 0
-		sleep 0.05
-	done
-	diag "the stream did not start within 30 s"
-	return 1
-}
-
-# hold_past_a_frame: from CPU 1, waits until a frame reached the host's namespace after the call
-# (at most 10 s), then 300 ms more: the disturbance lasts that long, and a frame always waits
-# through it (a fixed hold may fall where nothing arrives, the emulator itself held).
-hold_past_a_frame() {
-	"${DGR_HOST_RUN[@]}" taskset -c 1 bash -c '
-		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" /proc/net/dev; }
-		start=$(frames)
-		for _ in $(seq 1000); do
-			if [ "$(frames)" -gt "$start" ]; then
-				sleep 0.3
-				exit 0
-			fi
-			sleep 0.01
-		done
-		exit 1'
-}
-
 busy() {
-	stream_flowing || return
-	local loop
-	# timeout runs at a higher real-time priority on any CPU: the loop ends in any case (12 s)
-	chrt -f 51 timeout 12 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done' &
-	loop=$!
-	hold_past_a_frame || diag "busy: no frame arrived in 10 s of the busy loop"
-	kill "$loop" 2>/dev/null
-	wait "$loop"
+	scn_stream_flowing "$FRAMES0" 200 || return
+	scn_rt_busy_cpu0 busy
 }
 
 # one NAME DURING: ocpi-style-host on CPU 0 under dgrdma-capture (capture + kernel trace, no
@@ -94,7 +56,7 @@ one() {
 		sed 's/^/# /' "$SCN_OUT/$name.capture.err"
 		return 1
 	fi
-	FRAMES0=$(rx_frames)
+	FRAMES0=$(scn_rx_frames)
 	"${DGR_FPGA_RUN[@]}" taskset -c 1 "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc \
 		--rate 2e6 --duration 3 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
 		--report-data-loss false --summary-json "$SCN_OUT/$name.fpga.json" \

@@ -74,57 +74,16 @@ perf_stop() {
 	perf data convert -i "$SCN_OUT/$1.perf.data" --to-ctf "$2" >>"$SCN_OUT/$1.perf.log" 2>&1
 }
 
-# rx_frames: frames the host's network namespace received so far (every interface).
-rx_frames() {
-	"${DGR_HOST_RUN[@]}" cat /proc/net/dev | awk 'NR > 2 { n += $3 } END { print n + 0 }'
-}
-
-# stream_flowing: waits until the host has received 500 frames more than at the start.
-stream_flowing() {
-	for _ in $(seq 600); do
-		[ "$(rx_frames)" -ge $((FRAMES0 + 500)) ] && return 0
-		sleep 0.05
-	done
-	diag "the stream did not start within 30 s"
-	return 1
-}
-
-# hold_past_a_frame PID: from CPU 1, waits until a frame reached the network namespace of PID
-# (the host) after the call (at most 10 s), then 300 ms more: the disturbance that calls it
-# lasts that long. A stall needs a frame that waits: on a busy machine the emulator itself may
-# be held (once another suite's dumpcap, allocating its 512 MiB buffer, kept CPU 1 for 1.9 s,
-# and a fixed 300 ms SIGSTOP fell where nothing arrived: no stall at all).
-hold_past_a_frame() {
-	taskset -c 1 bash -c '
-		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" "/proc/$1/net/dev"; }
-		start=$(frames "$1")
-		for _ in $(seq 1000); do
-			if [ "$(frames "$1")" -gt "$start" ]; then
-				sleep 0.3
-				exit 0
-			fi
-			sleep 0.01
-		done
-		exit 1' hold_past_a_frame "$1"
-}
-
 busy() {
-	stream_flowing || return
-	local pid loop
-	pid=$(cat "$SCN_OUT/busy.ready")
-	# timeout runs at a higher real-time priority on any CPU: the burst ends in any case (12 s)
-	chrt -f 51 timeout 12 chrt -f 50 taskset -c 0 bash -c 'while :; do :; done' &
-	loop=$!
-	hold_past_a_frame "$pid" || diag "busy: no frame arrived in 10 s of the busy loop"
-	kill "$loop" 2>/dev/null
-	wait "$loop"
+	scn_stream_flowing "$FRAMES0" 500 || return
+	scn_rt_busy_cpu0 busy
 }
 stop_host() {
-	stream_flowing || return
+	scn_stream_flowing "$FRAMES0" 500 || return
 	local pid
 	pid=$(cat "$SCN_OUT/stopped.ready")
 	kill -STOP "$pid"
-	hold_past_a_frame "$pid" || diag "stopped: no frame arrived in 10 s of the stop"
+	scn_hold_past_a_frame || diag "stopped: no frame arrived in 10 s of the stop"
 	kill -CONT "$pid"
 }
 
@@ -139,7 +98,7 @@ one() {
 		not_ok "$name: perf records ($(head -3 "$SCN_OUT/$name.perf.log"))"
 		return 1
 	fi
-	FRAMES0=$(rx_frames)
+	FRAMES0=$(scn_rx_frames)
 	SCN_DURING_RUN=$2
 	scn_run_rx "$run" capture
 	perf_stop "$name" "$run/kernel"
@@ -152,13 +111,15 @@ one() {
 	jq -r '.stall_causes.causes[].text' "$run/stalls.json" | while read -r l; do diag "$name: $l"; done
 }
 
-# lanes NAME: the run's report with its CSVs, and dgrdma-plot's lanes of its worst stalls
+# lanes NAME CAUSE: the run's report with its CSVs, and dgrdma-plot's lanes of the worst stalls
+# of CAUSE (latency-report keeps each cause's worst stall with its lanes, among the worst or not)
 lanes() {
 	local run="$SCN_OUT/$1"
 	mkdir -p "$run/csv"
 	"$BIN/latency-report" --no-progress --json --kernel-trace "$run/kernel" --csv "$run/csv" "$run" \
 		>"$run/csv/report.json" 2>"$run/csv.err"
-	"$BIN/dgrdma-plot" --kind lanes --stalls 5 --format svg -o "$run/plots" "$run/csv" >/dev/null 2>"$run/plot.err"
+	"$BIN/dgrdma-plot" --kind lanes --stalls 5 --stall-cause "$2" --format svg -o "$run/plots" \
+		"$run/csv" >/dev/null 2>"$run/plot.err"
 }
 
 # On a shared machine other tasks stall the stream too (tens of ms here and there, each named;
@@ -237,7 +198,7 @@ writer_restore() {
 	WRITER_SAVED=""
 }
 writer() {
-	stream_flowing || return
+	scn_stream_flowing "$FRAMES0" 500 || return
 	# the flusher (the bdi "writeback" workqueue's kworkers) on CPU 0 only, writing back as
 	# soon as 1 MiB is dirty: the guide's writeback bursts, on the stack's CPU
 	WRITER_SAVED="$(cat "$VM/dirty_background_bytes") $(cat "$VM/dirty_background_ratio") $(cat "$WB_MASK")"
@@ -269,8 +230,8 @@ writer_checks() {
 	check_eq "$(grep -E '^ +- at [0-9.]+ s: [0-9.]+ ms' "$run/stalls.txt" | sed -E 's/.*: ([0-9.]+) ms.*/\1/' |
 		awk 'NR > 1 && $1 > last { bad++ } { last = $1 } END { print (NR > 1 ? (bad ? "unsorted" : "worst first") : "fewer than 2") }')" \
 		"worst first" "writer: the text lists the stalls worst first (issue 33, item 4)"
-	lanes writer
-	check "writer: the lanes plot names dd or the flusher in CPU 0's lane of a worst stall" \
+	lanes writer writeback
+	check "writer: the lanes plot of the writeback stalls names dd or the flusher in CPU 0's lane" \
 		grep -qE ">(dd \(block writes\)|kworker[^<]* \(writeback\)) [0-9]+%<" "$run/plots/stall-lanes.svg"
 }
 want writer && writer_checks
@@ -293,7 +254,7 @@ flood_down() {
 	FLOOD_NS=()
 }
 flood() {
-	stream_flowing || return
+	scn_stream_flowing "$FRAMES0" 500 || return
 	# nice -10: the sender keeps most of CPU 1 on a busy machine (at nice 0 beside three
 	# sessions' compilers it once sent 149 k datagrams in 1 s where it sends 420 to 490 k, and
 	# NET_RX, a few % of CPU 0, topped no stall); the emulator there sleeps between frames and
@@ -318,8 +279,8 @@ flood_checks() {
 		jq -e '.stall_causes.causes | any(.cause == "softirq" and (.text | test("CPU 0 ran NET_RX softirq")))' "$run/stalls.json"
 	check "flood: --advise's IRQ affinity and RPS address softirq, at its rank" \
 		jq -e '(.stall_causes.causes | map(.cause) | index("softirq") + 1) as $r | [.advice.by_cause[] | select(.addresses == "softirq" and .cause_rank == $r) | .id] | index("irq.affinity") != null and index("net.rps") != null' "$run/stalls.json"
-	lanes flood
-	check "flood: the lanes plot names the NET_RX softirq in a worst stall's lane" \
+	lanes flood softirq
+	check "flood: the lanes plot of the softirq stalls names the NET_RX softirq in a lane" \
 		grep -qE ">NET_RX softirq [0-9]+%<" "$run/plots/stall-lanes.svg"
 }
 want flood && flood_checks
