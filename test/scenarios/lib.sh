@@ -22,6 +22,7 @@ set -u
 BIN="$DGR_BUILD/bin"
 SCN_BG_PIDS=()
 SCN_FPGA_PREFIX=() # e.g. (taskset -c 1): runs the emulator through this command
+SCN_CAPTURE_PREFIX=() # e.g. (taskset -c 1): runs dgrdma-capture (and its dumpcap) through it
 
 scn_cleanup() {
 	local rc=$? p
@@ -106,7 +107,7 @@ scn_start_host() {
 	local dir="$1" mode="$2" cap="${3:-}" pre=()
 	rm -rf "$dir"
 	if [ "$cap" = capture ]; then
-		pre=("$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}" --)
+		pre=("${SCN_CAPTURE_PREFIX[@]}" "$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}" --)
 	else
 		mkdir -p "$dir"
 	fi

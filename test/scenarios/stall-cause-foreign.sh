@@ -29,6 +29,9 @@ if [ "$(nproc)" -lt 2 ]; then
 	exit 0
 fi
 require_built "$DGR_BUILD/test/preload" ocpi-style-host
+# this script and what it starts (dgrdma-capture, its dumpcap and perf included) on CPU 1: CPU 0
+# is the host's (taskset -c 0) and the busy loop's
+taskset -pc 1 $$ >/dev/null
 
 FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
 # 4 host buffers of 16 KiB: what the emulator sends while the host is held stays within the

@@ -9,8 +9,9 @@
 #   stopped  dgrdma-host SIGSTOPped mid-stream, until 300 ms after a frame arrived meanwhile:
 #            "stopped, no kernel cause";
 #   writer   a disk writer (dd, 256 MiB with fsync to a file on the block device under
-#            $DGR_BUILD, not tmpfs) pinned to CPU 0, the kernel's flusher workqueue held to CPU 0
-#            and vm.dirty_background_bytes lowered to 1 MiB for the run (both restored):
+#            $DGR_BUILD, not tmpfs) pinned to CPU 0 at real-time priority (SCHED_FIFO 50),
+#            the kernel's flusher workqueue held to CPU 0 and vm.dirty_background_bytes
+#            lowered to 1 MiB for the run (both restored):
 #            "writeback", the flusher kworker or dd, and --advise's shield, vm.dirty and move;
 #   flood    small UDP datagrams for 1.5 s (udp-flood, on CPU 1, nice -10) into a second veth pair in two namespaces
 #            of the suite's own, the receiving end's rps_cpus steering its NET_RX softirq to
@@ -37,6 +38,10 @@ if [ "$(nproc)" -lt 2 ]; then
 	exit 0
 fi
 
+# this script and what it starts (ip, awk, sleep, jq) on CPU 1: CPU 0 is the stack's and the
+# disturbance's, which pin themselves there (the suite's own shell was among the culprits)
+taskset -pc 1 $$ >/dev/null
+
 RATE=2e6
 RUNS=" ${STALL_CAUSE_RUNS:-busy stopped writer flood clean} "
 want() {
@@ -48,6 +53,11 @@ EVENTS+=,irq:irq_handler_entry,irq:irq_handler_exit,irq:softirq_entry,irq:softir
 EVENTS+=,block:block_rq_issue,block:block_rq_complete
 EVENTS+=,writeback:writeback_start,writeback:writeback_written
 SCN_FPGA_PREFIX=(taskset -c 1)
+# the recorders (dgrdma-capture with its dumpcap, and perf) on CPU 1 too: CPU 0 is the stack's
+# and the disturbance's, and a recorder there was among the culprits (dumpcap writing its
+# capture once held 34% of the worst stalls' time where the flood's softirq held 18%); the host
+# pins its own threads to CPU 0 (--cpu 0)
+SCN_CAPTURE_PREFIX=(taskset -c 1)
 
 # perf_start NAME: perf records the whole machine, started disabled and enabled through its
 # control FIFO: its "ack" is the fact that it records (PERF_PID).
@@ -55,7 +65,7 @@ perf_start() {
 	local base="$SCN_OUT/$1"
 	rm -f "$base.ctl" "$base.ack"
 	mkfifo "$base.ctl" "$base.ack"
-	perf record -a -k CLOCK_MONOTONIC -D -1 --control "fifo:$base.ctl,$base.ack" -m 1024 \
+	taskset -c 1 perf record -a -k CLOCK_MONOTONIC -D -1 --control "fifo:$base.ctl,$base.ack" -m 1024 \
 		-e "$EVENTS" -o "$base.perf.data" >"$base.perf.log" 2>&1 &
 	PERF_PID=$!
 	SCN_BG_PIDS+=("$PERF_PID")
@@ -204,7 +214,11 @@ writer() {
 	WRITER_SAVED="$(cat "$VM/dirty_background_bytes") $(cat "$VM/dirty_background_ratio") $(cat "$WB_MASK")"
 	echo 1048576 >"$VM/dirty_background_bytes"
 	echo 1 >"$WB_MASK"
-	taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
+	# dd at real-time priority: at nice 0 the stack's threads, waking with CFS's sleeper credit,
+	# preempt it at once, and on a quiet machine with a fast disk (1.1 GB/s) a run once had no
+	# stall at all; at SCHED_FIFO it holds CPU 0 for its whole write while frames keep coming
+	# (a writer's block writes name the cause writeback before its priority)
+	chrt -f 50 taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
 		2>"$SCN_OUT/writer.dd.log"
 	writer_restore
 }

@@ -97,6 +97,35 @@ tp_capture_cleanup() {
 	rm -rf "$WORK"
 }
 
+# tp_wait_for WHAT TEST...: until TEST holds (at most 60 s); false, with a diagnostic naming
+# WHAT, when it never did.
+tp_wait_for() {
+	local what=$1 n
+	shift
+	for ((n = 0; n < 600; n++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	diag "gave up waiting for $what"
+	return 1
+}
+
+# tp_flight_require: what the flight recorder's suites need beyond tp_capture_require: the
+# stack's programs built and inotifywait (dgrdma-capture's watch of the triggers' snapshots).
+# When one is missing: the reason as a skip, and the suite ends (exit 0).
+tp_flight_require() {
+	local t
+	for t in "$DHOST" "$DFPGA" "$LR"; do
+		[ -x "$t" ] || { skip "$t not built"; done_testing; exit 0; }
+	done
+	if ! command -v inotifywait >/dev/null; then
+		skip "inotifywait not installed (make deps: inotify-tools)"
+		done_testing
+		exit 0
+	fi
+	tp_capture_require
+}
+
 # What a suite that records a run on lo needs: a session daemon it may use and dumpcap's rights
 # on lo. When either is missing: the reason as a skip, and the suite ends (exit 0).
 tp_capture_require() {

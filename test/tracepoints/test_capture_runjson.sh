@@ -90,28 +90,17 @@ if ! command -v inotifywait >/dev/null; then
 	done_testing
 	exit 0
 fi
-# wait_for WHAT TEST...: until the test holds (at most 60 s)
-wait_for() {
-	local what=$1 n
-	shift
-	for ((n = 0; n < 600; n++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	diag "gave up waiting for $what"
-	return 1
-}
 "$CAPTURE" -o "$WORK/flight" -i lo -f "udp port $PORT_F" --flight-recorder 1 --incident-after 0 \
 	--max-incidents 1 --no-event-triggers \
 	-- bash -c 'cat "$0" >"$2"; while [ ! -e "$0.stop" ]; do sleep 0.1; done' \
 	"$WORK/summary.json" --summary-json "$WORK/flight.json" >/dev/null 2>"$WORK/flight.err" &
 CAP_PID=$!
 # the command runs (dgrdma-capture took SIGUSR1 before starting it)
-wait_for "the command's summary" test -s "$WORK/flight.json" || not_ok "the command started"
+tp_wait_for "the command's summary" test -s "$WORK/flight.json" || not_ok "the command started"
 kill -USR1 "$CAP_PID"
-wait_for "incident 1" test -s "$WORK/flight/incident-001/run.json" || not_ok "incident 1 written"
+tp_wait_for "incident 1" test -s "$WORK/flight/incident-001/run.json" || not_ok "incident 1 written"
 kill -USR1 "$CAP_PID"
-wait_for "a trigger past the limit" grep -q "past --max-incidents" "$WORK/flight.err" ||
+tp_wait_for "a trigger past the limit" grep -q "past --max-incidents" "$WORK/flight.err" ||
 	not_ok "a trigger past the limit"
 touch "$WORK/summary.json.stop"
 wait "$CAP_PID"

@@ -42,27 +42,8 @@ check_eq "$? $(echo "$out" | head -n1)" \
 	"2 dgrdma-capture: --incident-latency-us: not with --no-event-triggers" \
 	"--incident-latency-us with --no-event-triggers refused"
 
-for t in "$DHOST" "$DFPGA" "$LR"; do
-	[ -x "$t" ] || { skip "$t not built"; done_testing; exit 0; }
-done
-if ! command -v inotifywait >/dev/null; then
-	skip "inotifywait not installed (make deps: inotify-tools)"
-	done_testing
-	exit 0
-fi
-tp_capture_require
+tp_flight_require
 
-# wait_for WHAT TEST...: until the test holds (at most 60 s); false when it never did
-wait_for() {
-	local what=$1 n
-	shift
-	for ((n = 0; n < 600; n++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	diag "gave up waiting for $what"
-	return 1
-}
 
 # rx_frames PID: packets received in the network namespace of PID (lo: the emulator's frames)
 rx_frames() {
@@ -104,7 +85,7 @@ record() {
 		--buffer-size 4096 --fpga-buffers 4 --idle-timeout 3 --ready-file "$WORK/$name.ready" \
 		--summary-json "$WORK/$name-host.json" --quiet 2>"$WORK/$name.err" &
 	CAP_PID=$!
-	wait_for "the host's ready file" test -s "$WORK/$name.ready" || return 1
+	tp_wait_for "the host's ready file" test -s "$WORK/$name.ready" || return 1
 	HPID=$(cat "$WORK/$name.ready")
 	"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc \
 		--sample-rate 5e3 --buffers 4 --buffer-size 4096 --host-buffers 8 \
@@ -112,7 +93,7 @@ record() {
 		--summary-json "$WORK/$name-fpga.json" &
 	FPGA_PID=$!
 	# streaming: the host has received a few frames
-	wait_for "the stream" frames_past "$HPID" "$(($(rx_frames "$HPID") + 4))"
+	tp_wait_for "the stream" frames_past "$HPID" "$(($(rx_frames "$HPID") + 4))"
 }
 
 # finish NAME [stop]: the emulator ends (stopped with SIGINT when asked, else at its
@@ -137,13 +118,13 @@ added_at_least() {
 if record late 150000 60; then
 	for i in 1 2; do
 		stop_past_a_frame "$HPID" || diag "late: no frame arrived in 10 s of stop $i"
-		wait_for "incident $i (the latency trigger)" test -s "$RUN/incident-00$i/run.json" ||
+		tp_wait_for "incident $i (the latency trigger)" test -s "$RUN/incident-00$i/run.json" ||
 			not_ok "incident $i was written"
-		wait_for "the latency trigger added again" added_at_least $((5 + i)) ||
+		tp_wait_for "the latency trigger added again" added_at_least $((5 + i)) ||
 			not_ok "the latency trigger was added again after incident $i"
 	done
 	stop_past_a_frame "$HPID" || diag "late: no frame arrived in 10 s of stop 3"
-	wait_for "the trigger past the limit" grep -q "past --max-incidents" "$WORK/late.err" ||
+	tp_wait_for "the trigger past the limit" grep -q "past --max-incidents" "$WORK/late.err" ||
 		not_ok "the third stop's trigger was counted past the limit"
 fi
 finish late stop

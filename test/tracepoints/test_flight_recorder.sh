@@ -26,28 +26,9 @@ out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --long -- true 2>&1)
 check_eq "$? $(echo "$out" | head -n1)" "2 dgrdma-capture: --flight-recorder: not with --long" \
 	"--flight-recorder with --long refused"
 
-for t in "$DHOST" "$DFPGA" "$LR"; do
-	[ -x "$t" ] || { skip "$t not built"; done_testing; exit 0; }
-done
-if ! command -v inotifywait >/dev/null; then
-	skip "inotifywait not installed (make deps: inotify-tools)"
-	done_testing
-	exit 0
-fi
-tp_capture_require
+tp_flight_require
 
 RUN=$WORK/fr
-# wait_for WHAT TEST...: until the test holds (at most 60 s); false when it never did
-wait_for() {
-	local what=$1 n
-	shift
-	for ((n = 0; n < 600; n++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	diag "gave up waiting for $what"
-	return 1
-}
 # past_limit_at_least N: dgrdma-capture has said N times that a trigger came past the limit
 past_limit_at_least() {
 	[ "$(grep -c "past --max-incidents" "$WORK/capture.err")" -ge "$1" ]
@@ -69,14 +50,14 @@ done
 FPGA_PID=$!
 # each step waits for the recorder to have done the one before (a signal that came while it
 # still wrote an incident would belong to that incident)
-wait_for "incident 1 (the drop's trigger)" test -s "$RUN/incident-001/run.json" ||
+tp_wait_for "incident 1 (the drop's trigger)" test -s "$RUN/incident-001/run.json" ||
 	not_ok "incident 1 was written"
 kill -USR1 "$CAP_PID"
-wait_for "incident 2 (SIGUSR1)" test -s "$RUN/incident-002/run.json" || not_ok "incident 2 was written"
+tp_wait_for "incident 2 (SIGUSR1)" test -s "$RUN/incident-002/run.json" || not_ok "incident 2 was written"
 kill -USR1 "$CAP_PID"
-wait_for "the first trigger past the limit" past_limit_at_least 1 || not_ok "a trigger past the limit"
+tp_wait_for "the first trigger past the limit" past_limit_at_least 1 || not_ok "a trigger past the limit"
 kill -USR1 "$CAP_PID"
-wait_for "the second trigger past the limit" past_limit_at_least 2 ||
+tp_wait_for "the second trigger past the limit" past_limit_at_least 2 ||
 	not_ok "a second trigger past the limit"
 kill -INT "$FPGA_PID"
 wait "$FPGA_PID"
