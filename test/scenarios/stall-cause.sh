@@ -15,7 +15,8 @@
 #            "writeback", the flusher kworker or dd, and --advise's shield, vm.dirty and move;
 #   flood    small UDP datagrams for 1.5 s (udp-flood, on CPU 1, nice -10) into a second veth pair in two namespaces
 #            of the suite's own, the receiving end's rps_cpus steering its NET_RX softirq to
-#            CPU 0: "softirq", NET_RX on CPU 0, and --advise's IRQ affinity and RPS;
+#            CPU 0, 2000 tc filters there making each datagram cost tens of us: "softirq",
+#            NET_RX on CPU 0, and --advise's IRQ affinity and RPS;
 #   clean    no disturbance: no stall is called stopped or blamed on a real-time task, and every
 #            task named as a culprit really ran on that CPU in the kernel trace.
 # Asserts causes and counts, never times. Needs root (perf -a, chrt), perf and 2 CPUs.
@@ -258,7 +259,20 @@ flood_setup() {
 		ip -n "$a" addr add 192.0.2.1/30 dev "${DGR_LINK_TAG}a" &&
 		ip -n "$b" addr add 192.0.2.2/30 dev "${DGR_LINK_TAG}b" &&
 		ip -n "$a" link set "${DGR_LINK_TAG}a" up && ip -n "$b" link set "${DGR_LINK_TAG}b" up &&
-		ip netns exec "$b" sh -c "echo 1 >/sys/class/net/${DGR_LINK_TAG}b/queues/rx-0/rps_cpus"
+		ip netns exec "$b" sh -c "echo 1 >/sys/class/net/${DGR_LINK_TAG}b/queues/rx-0/rps_cpus" &&
+		flood_filters "$b" "${DGR_LINK_TAG}b"
+}
+# flood_filters NS DEV: 2000 u32 filters on DEV's ingress that no datagram matches, each datagram
+# tried against all of them in the NET_RX softirq (on CPU 0, where RPS steers it): tens of us a
+# datagram. Without them the softirq's bursts were short, and on a quiet machine whose sender got
+# less of CPU 1 a flood once stalled nothing (230 k datagrams; 864 k in another run)
+flood_filters() {
+	local i
+	ip netns exec "$1" tc qdisc add dev "$2" ingress &&
+		for ((i = 0; i < 2000; i++)); do
+			echo "filter add dev $2 parent ffff: protocol ip prio 1 u32 match ip dport $((10000 + i)) 0xffff flowid 1:1"
+		done >"$SCN_OUT/flood.tc" &&
+		ip netns exec "$1" tc -batch "$SCN_OUT/flood.tc"
 }
 flood_down() {
 	local n
