@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "conn_table.h"
 
 /* Where an address keeps its port: after the IP address; 0 for the kinds without one. */
@@ -61,7 +63,7 @@ int eng_conns_init(struct eng_conns *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->conn = calloc(ENG_MAX_CONNS, sizeof(*t->conn));
-	return t->conn ? 0 : -1;
+	return t->conn ? 0 : -DGR_E_NOMEM;
 }
 
 void eng_conns_free(struct eng_conns *t)

@@ -65,7 +65,7 @@ void eng_addr_set_port(struct eng_addr *a, uint16_t port);
 /* The UDP port of an IPv4 or IPv6 address; 0 for the other kinds. */
 uint16_t eng_addr_port(const struct eng_addr *a);
 
-/* Sets up an empty table. Returns 0, or -1 when memory runs out. */
+/* Sets up an empty table. Returns 0, or -DGR_E_NOMEM when memory runs out. */
 int eng_conns_init(struct eng_conns *t);
 void eng_conns_free(struct eng_conns *t);
 

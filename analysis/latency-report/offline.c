@@ -210,7 +210,7 @@ static int read_host(const char *const *traces, unsigned int n, struct host_anal
 /*
  * The stalls of a host without UST events: the capture's RX doorbells on the
  * kernel trace's axis, with the threads wt_find found (docs/analysis.md,
- * "Stalls of a host without UST events"). Returns 0, or -1 when memory runs out.
+ * "Stalls of a host without UST events"). Returns 0, or -DGR_E_NOMEM.
  */
 static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct kernel_sched *ks,
 		       uint64_t tolerable_ns, uint64_t csv_origin)
@@ -218,9 +218,11 @@ static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct k
 	int32_t rx, tx;
 	uint64_t off;
 	size_t i;
+	int rc;
 
-	if (wt_find(wt, ks) < 0) {
-		return -1;
+	rc = wt_find(wt, ks);
+	if (rc < 0) {
+		return rc;
 	}
 	rx = wt->receiver.found ? wt->receiver.tid : 0;
 	tx = wt->sender.found ? wt->sender.tid : 0;
@@ -228,9 +230,10 @@ static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct k
 	for (i = 0; i < wt->n; i++) {
 		const struct wt_bell *b = &wt->bells[i];
 
-		if (sc_add_wire_bell(sc, b->arrival - off, wt->copy_ts ? wt->copy_ts[i] : 0,
-				     b->sent - off, rx, tx) < 0) {
-			return -1;
+		rc = sc_add_wire_bell(sc, b->arrival - off, wt->copy_ts ? wt->copy_ts[i] : 0,
+				      b->sent - off, rx, tx);
+		if (rc < 0) {
+			return rc;
 		}
 	}
 	sc->wire = wt;
@@ -538,8 +541,9 @@ int lr_offline(struct options *o, int argc, char **argv)
 		rep.stalls = sc.n_bells ? &sc : NULL;
 	} else if (wire_on) {
 		sc.kernel_path = kpath;
-		if (wire_stalls(&sc, &wt, &ks, rep.tolerable_ns[WA_RX], wa.first_ts) < 0) {
-			fprintf(stderr, "latency-report: out of memory\n");
+		rc = wire_stalls(&sc, &wt, &ks, rep.tolerable_ns[WA_RX], wa.first_ts);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", lr_report_error(rc));
 			goto out;
 		}
 		rep.stalls = sc.n_bells ? &sc : NULL;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dgrdma/wire.h>
+
 #include "wire_threads.h"
 
 struct pid_count {
@@ -30,7 +32,7 @@ int wt_add_bell(struct wire_threads *wt, uint64_t arrival, uint64_t sent, uint32
 		struct wt_bell *nb = realloc(wt->bells, cap * sizeof(*nb));
 
 		if (!nb) {
-			return -1;
+			return -DGR_E_NOMEM;
 		}
 		wt->bells = nb;
 		wt->cap = cap;
@@ -156,7 +158,7 @@ static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 	}
 	d = malloc(wt->n * sizeof(*d));
 	if (!d) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	for (i = 0; i < wt->n; i++) {
 		const struct ks_net *e = nearest_send(k, wt->bells[i].sent, wt->bells[i].frame_len);
@@ -203,7 +205,7 @@ static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
 	}
 	wt->copy_ts = calloc(wt->n, sizeof(*wt->copy_ts));
 	if (!wt->copy_ts) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	for (i = 0; i < wt->n; i++) {
 		uint64_t from = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
@@ -246,7 +248,7 @@ int wt_find(struct wire_threads *wt, const struct kernel_sched *k)
 		wt->clocks_apart = wt->bells[wt->n - 1].sent < first || wt->bells[0].arrival > last;
 	}
 	if (find_sender(wt, k) < 0 || find_receiver(wt, k) < 0) {
-		return -1;
+		return -DGR_E_NOMEM;
 	}
 	return 0;
 }

@@ -57,7 +57,7 @@ struct wire_threads {
 void wt_init(struct wire_threads *wt);
 void wt_free(struct wire_threads *wt);
 
-/* Adds a matched on-the-wire doorbell (capture times). Returns 0, or -1 when memory runs out. */
+/* Adds a matched on-the-wire doorbell (capture times). Returns 0, or -DGR_E_NOMEM. */
 int wt_add_bell(struct wire_threads *wt, uint64_t arrival, uint64_t sent, uint32_t frame_len);
 
 /*
@@ -65,7 +65,7 @@ int wt_add_bell(struct wire_threads *wt, uint64_t arrival, uint64_t sent, uint32
  * times are on the capture's axis give or take WT_WINDOW_NS), the clocks'
  * offset from the sender's matches, and each bell's copy by the receiver.
  * A thread is found when it matched more than half the doorbells. Returns 0,
- * or -1 when memory runs out.
+ * or -DGR_E_NOMEM when memory runs out.
  */
 int wt_find(struct wire_threads *wt, const struct kernel_sched *k);
 
