@@ -19,6 +19,7 @@ set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/netns.sh"
+. "$DGR_SRC/test/lib/frames.sh"
 BIN="$DGR_BUILD/bin"
 SCN_BG_PIDS=()
 SCN_FPGA_PREFIX=() # e.g. (taskset -c 1): runs the emulator through this command
@@ -202,7 +203,7 @@ scn_report() {
 
 # scn_rx_frames: frames the host's network namespace has received so far (every interface).
 scn_rx_frames() {
-	"${DGR_HOST_RUN[@]}" cat /proc/net/dev | awk 'NR > 2 { n += $3 } END { print n + 0 }'
+	dgr_netdev_frames <("${DGR_HOST_RUN[@]}" cat /proc/net/dev)
 }
 
 # scn_stream_flowing FROM N: waits (at most 30 s) until the host's namespace has received N
@@ -222,17 +223,8 @@ scn_stream_flowing() {
 # suite's dumpcap, allocating its 512 MiB buffer, kept CPU 1 for 1.9 s, and a fixed 300 ms
 # SIGSTOP fell where nothing arrived: no stall at all).
 scn_hold_past_a_frame() {
-	"${DGR_HOST_RUN[@]}" taskset -c 1 bash -c '
-		frames() { awk "NR > 2 { n += \$3 } END { print n + 0 }" /proc/net/dev; }
-		start=$(frames)
-		for _ in $(seq 1000); do
-			if [ "$(frames)" -gt "$start" ]; then
-				sleep 0.3
-				exit 0
-			fi
-			sleep 0.01
-		done
-		exit 1'
+	"${DGR_HOST_RUN[@]}" taskset -c 1 bash -c '. "$1" && dgr_hold_past_a_frame /proc/net/dev' \
+		hold_past_a_frame "$DGR_SRC/test/lib/frames.sh"
 }
 
 # scn_rt_busy_cpu0 NAME: a SCHED_FIFO busy loop (bash, priority 50) on CPU 0, where the host's

@@ -21,6 +21,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+. "$DGR_SRC/test/lib/frames.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 tp_capture_suite 36000
@@ -44,32 +45,20 @@ check_eq "$? $(echo "$out" | head -n1)" \
 
 tp_flight_require
 
-
-# rx_frames PID: packets received in the network namespace of PID (lo: the emulator's frames)
-rx_frames() {
-	awk 'NR > 2 { n += $3 } END { print n + 0 }' "/proc/$1/net/dev"
-}
-
-# frames_past PID N: more than N packets received
+# frames_past PID N: more than N packets received in the network namespace of PID (lo: the
+# emulator's frames)
 frames_past() {
-	[ "$(rx_frames "$1")" -gt "$2" ]
+	[ "$(dgr_netdev_frames "/proc/$1/net/dev")" -gt "$2" ]
 }
 
 # stop_past_a_frame PID: SIGSTOP, then SIGCONT 300 ms after a frame reached PID's network
 # namespace during the stop (at most 10 s of waiting for one); false when none came.
 stop_past_a_frame() {
-	local pid=$1 start n rc=1
-	kill -STOP "$pid" || return 1
-	start=$(rx_frames "$pid")
-	for ((n = 0; n < 1000; n++)); do
-		if frames_past "$pid" "$start"; then
-			sleep 0.3
-			rc=0
-			break
-		fi
-		sleep 0.01
-	done
-	kill -CONT "$pid"
+	local rc
+	kill -STOP "$1" || return 1
+	dgr_hold_past_a_frame "/proc/$1/net/dev"
+	rc=$?
+	kill -CONT "$1"
 	return "$rc"
 }
 
@@ -93,7 +82,7 @@ record() {
 		--summary-json "$WORK/$name-fpga.json" &
 	FPGA_PID=$!
 	# streaming: the host has received a few frames
-	tp_wait_for "the stream" frames_past "$HPID" "$(($(rx_frames "$HPID") + 4))"
+	tp_wait_for "the stream" frames_past "$HPID" "$(($(dgr_netdev_frames "/proc/$HPID/net/dev") + 4))"
 }
 
 # finish NAME [stop]: the emulator ends (stopped with SIGINT when asked, else at its
