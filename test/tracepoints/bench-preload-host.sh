@@ -8,6 +8,8 @@
 # alternating (default 3). Per run: latency-report's in-host doorbell latency (count, p50,
 # p99) and, for the same run, the host's own figure from its summary (latency_ns). The
 # acceptance (issue 35): the two builds' p99 within 1 us. A measurement, not a make check test.
+# Then every round's doorbells of one build pooled: count, p50, p90, p99 and p99.9 (the p99 of
+# one round rests on its ~70 slowest doorbells, which the scheduler decides).
 # Result: $DGR_BUILD/bench/preload-host.txt (copy it into docs/performance.md).
 
 set -u
@@ -48,7 +50,7 @@ one() {
 		--summary-json "$WORK/$name.fpga.json" || return 1
 	wait "$cap"
 	"$BIN/latency-report" --no-progress --json --pid "$(jq -r .command_pid "$WORK/$name/run.json")" \
-		"$WORK/$name" >"$WORK/$name.json" 2>>"$WORK/$name.err"
+		--csv "$WORK/$name.csv" "$WORK/$name" >"$WORK/$name.json" 2>>"$WORK/$name.err"
 }
 
 row() { # row NAME LABEL
@@ -56,6 +58,18 @@ row() { # row NAME LABEL
 		[$v, .host.rx.latency_ns.count, .host.rx.latency_ns.p50, .host.rx.latency_ns.p99,
 		 $h[0].latency_ns.p50, $h[0].latency_ns.p99, ($f[0].dropped_samples // 0)] | @tsv' \
 		"$WORK/$1.json"
+}
+
+# pooled LABEL: count and percentiles (nearest rank) of the sorted numbers on stdin
+pooled() {
+	awk -v label="$1" '{ v[NR] = $1 } END {
+		split("50 90 99 99.9", q, " ")
+		line = sprintf("%-8s doorbells %d", label, NR)
+		for (i = 1; i <= 4; i++) {
+			r = int(NR * q[i] / 100 + 0.999999); if (r < 1) r = 1
+			line = line sprintf("  p%s %d", q[i], v[r])
+		}
+		print line }'
 }
 
 {
@@ -76,4 +90,9 @@ row() { # row NAME LABEL
 	column -t -s $'\t' "$WORK/table.tsv"
 	awk -F'\t' 'NR > 1 { p99[$2] = p99[$2] " " $5 } END {
 		for (b in p99) print "p99 by round, " b ":" p99[b] }' "$WORK/table.tsv" | sort
+	echo "every round pooled (latency-report's in-host doorbell latency, ns):"
+	for b in traced preload; do
+		awk -F, 'FNR > 1 { print $2 }' "$WORK/$b"-*.csv/host_doorbells.csv |
+			sort -n | pooled "$b"
+	done
 } | tee "$OUT"
