@@ -24,3 +24,10 @@ $(SCN_UDP_FLOOD): $(BUILD)/obj/test/scenarios/udp-flood.o $(LIBDGRCLI_A) $(LIBDG
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 CHECK_DEPS += $(SCN_UDP_FLOOD)
+
+# make bench-stall-cause: the stall-cause scenario's longer version (30 s runs, 5 disturbances
+# each; STALL_CAUSE_SECONDS, STALL_CAUSE_REPEATS), tabulated in build/bench/stall-cause.txt.
+BENCH_TARGETS += bench-stall-cause
+.PHONY: bench-stall-cause
+bench-stall-cause: all $(CHECK_DEPS)
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/scenarios/bench-stall-cause.sh

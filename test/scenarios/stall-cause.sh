@@ -21,7 +21,9 @@
 #            task named as a culprit really ran on that CPU in the kernel trace.
 # Asserts causes and counts, never times. Needs root (perf -a, chrt), perf and 2 CPUs.
 # STALL_CAUSE_RUNS="writer flood" runs only those (default: all; the bad-kernel-trace checks
-# come with busy).
+# come with busy). Short in make check; make bench-stall-cause runs the longer version:
+# STALL_CAUSE_SECONDS of stream a run (3..3600, default 3) with STALL_CAUSE_REPEATS disturbances
+# (1..100, default 1) 2 s apart, each of which must be among the stalls with its cause.
 # Runs alone (every stall of the run is named, and another suite's tasks would be among them:
 # their dumpcap, allocating its buffer, once held CPU 0 or 1 for 1.9 s).
 # make check: alone
@@ -44,6 +46,18 @@ fi
 taskset -pc 1 $$ >/dev/null
 
 RATE=2e6
+SECONDS_RUN=${STALL_CAUSE_SECONDS:-3}
+REPEATS=${STALL_CAUSE_REPEATS:-1}
+if ! [[ $SECONDS_RUN =~ ^[0-9]{1,4}$ ]] || [ "$SECONDS_RUN" -lt 3 ] || [ "$SECONDS_RUN" -gt 3600 ]; then
+	bail "STALL_CAUSE_SECONDS: '$SECONDS_RUN' is out of range 3..3600"
+fi
+if ! [[ $REPEATS =~ ^[0-9]{1,3}$ ]] || [ "$REPEATS" -lt 1 ] || [ "$REPEATS" -gt 100 ]; then
+	bail "STALL_CAUSE_REPEATS: '$REPEATS' is out of range 1..100"
+fi
+# a disturbance takes up to 1.5 s (the flood; a hold ends 300 ms past a frame), then 2 s apart
+if [ "$REPEATS" -gt 1 ] && [ "$SECONDS_RUN" -lt $((2 + 4 * REPEATS)) ]; then
+	bail "STALL_CAUSE_SECONDS: $SECONDS_RUN s is too short for STALL_CAUSE_REPEATS=$REPEATS (at least $((2 + 4 * REPEATS)) s)"
+fi
 RUNS=" ${STALL_CAUSE_RUNS:-busy stopped writer flood clean} "
 want() {
 	[[ "$RUNS" == *" $1 "* ]]
@@ -59,6 +73,15 @@ SCN_FPGA_PREFIX=(taskset -c 1)
 # capture once held 34% of the worst stalls' time where the flood's softirq held 18%); the host
 # pins its own threads to CPU 0 (--cpu 0)
 SCN_CAPTURE_PREFIX=(taskset -c 1)
+
+# times_text: "a stall", or "N stalls" (one per disturbance at least) in the longer version
+times_text() {
+	if [ "$REPEATS" = 1 ]; then
+		echo "a stall"
+	else
+		echo "$REPEATS stalls at least"
+	fi
+}
 
 # perf_start NAME: perf records the whole machine, started disabled and enabled through its
 # control FIFO: its "ack" is the fact that it records (PERF_PID).
@@ -85,17 +108,29 @@ perf_stop() {
 	perf data convert -i "$SCN_OUT/$1.perf.data" --to-ctf "$2" >>"$SCN_OUT/$1.perf.log" 2>&1
 }
 
+# repeated COMMAND...: COMMAND (one disturbance) REPEATS times, 2 s of undisturbed stream apart
+repeated() {
+	local i
+	for ((i = 1; i <= REPEATS; i++)); do
+		[ "$i" = 1 ] || sleep 2
+		"$@"
+	done
+}
+
 busy() {
 	scn_stream_flowing "$FRAMES0" 500 || return
-	scn_rt_busy_cpu0 busy
+	repeated scn_rt_busy_cpu0 busy
 }
-stop_host() {
-	scn_stream_flowing "$FRAMES0" 500 || return
+stop_once() {
 	local pid
 	pid=$(cat "$SCN_OUT/stopped.ready")
 	kill -STOP "$pid"
 	scn_hold_past_a_frame || diag "stopped: no frame arrived in 10 s of the stop"
 	kill -CONT "$pid"
+}
+stop_host() {
+	scn_stream_flowing "$FRAMES0" 500 || return
+	repeated stop_once
 }
 
 # one NAME DURING: a run with DURING (a function, or "") while the emulator streams.
@@ -103,7 +138,7 @@ one() {
 	local name="$1" run="$SCN_OUT/$1"
 	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10 --cpu 0
 		--ready-file "$SCN_OUT/$name.ready")
-	FPGA_OPTS=(--rate "$RATE" --duration 3 --buffers 4 --buffer-size 16384 --host-buffers 64
+	FPGA_OPTS=(--rate "$RATE" --duration "$SECONDS_RUN" --buffers 4 --buffer-size 16384 --host-buffers 64
 		--report-data-loss false)
 	if ! perf_start "$name"; then
 		not_ok "$name: perf records ($(head -3 "$SCN_OUT/$name.perf.log"))"
@@ -140,8 +175,8 @@ lanes() {
 busy_checks() {
 one busy busy
 run="$SCN_OUT/busy"
-check "busy: a stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0" \
-	jq -e '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= 1' "$run/stalls.json"
+check "busy: $(times_text) caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0" \
+	jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= $n' "$run/stalls.json"
 # (named among the cause's culprits: another real-time task of the machine may have held CPU 0
 # longer over the run, as a tokio-rt-worker did once in a fresh-clone run)
 check "busy: the run's causes name it" \
@@ -181,8 +216,8 @@ check "stopped: the report says 'stopped, no kernel cause'" \
 	jq -e '.stall_causes.causes | any(.cause == "stopped" and (.text | test("stopped, no kernel cause")))' "$run/stalls.json"
 check "stopped: --advise blames nothing in the kernel for it" \
 	jq -e '.advice.by_cause | any(.addresses == "stopped" and (.action | test("nothing in the kernel to blame")))' "$run/stalls.json"
-check "stopped: a stall (the SIGSTOP) is called stopped, the rx, consumer or tx thread stopped most of its window" \
-	jq -e '[.stall_causes.stalls[] | select(.cause == "stopped" and .shares.stopped > 0.5)] | length >= 1' "$run/stalls.json"
+check "stopped: $(times_text) (the SIGSTOP) called stopped, the rx, consumer or tx thread stopped most of its window" \
+	jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "stopped" and .shares.stopped > 0.5)] | length >= $n' "$run/stalls.json"
 
 }
 want stopped && stopped_checks
@@ -208,6 +243,10 @@ writer_restore() {
 	fi
 	WRITER_SAVED=""
 }
+write_once() {
+	chrt -f 50 taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
+		2>"$SCN_OUT/writer.dd.log"
+}
 writer() {
 	scn_stream_flowing "$FRAMES0" 500 || return
 	# the flusher (the bdi "writeback" workqueue's kworkers) on CPU 0 only, writing back as
@@ -219,8 +258,7 @@ writer() {
 	# preempt it at once, and on a quiet machine with a fast disk (1.1 GB/s) a run once had no
 	# stall at all; at SCHED_FIFO it holds CPU 0 for its whole write while frames keep coming
 	# (a writer's block writes name the cause writeback before its priority)
-	chrt -f 50 taskset -c 0 dd if=/dev/zero of="$SCN_OUT/writer.dat" bs=1M count=256 conv=fsync \
-		2>"$SCN_OUT/writer.dd.log"
+	repeated write_once
 	writer_restore
 }
 
@@ -235,8 +273,8 @@ writer_checks() {
 	run="$SCN_OUT/writer"
 	rm -f "$SCN_OUT/writer.dat"
 	diag "writer: $(tail -1 "$SCN_OUT/writer.dd.log"), on $fs ($(findmnt -n -o SOURCE --target "$SCN_OUT"))"
-	check "writer: a stall caused by writeback on CPU 0 (the flusher kworker or dd, with writeback or block writes)" \
-		jq -e '[.stall_causes.stalls[] | select(.cause == "writeback" and (.culprits[0] | .cpu == 0 and (.comm | test("^(kworker|dd$)")) and (.writeback or .block_writes)))] | length >= 1' "$run/stalls.json"
+	check "writer: $(times_text) caused by writeback on CPU 0 (the flusher kworker or dd, with writeback or block writes)" \
+		jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "writeback" and (.culprits[0] | .cpu == 0 and (.comm | test("^(kworker|dd$)")) and (.writeback or .block_writes)))] | length >= $n' "$run/stalls.json"
 	check "writer: the run's causes name writeback with its culprit" \
 		jq -e '.stall_causes.causes | any(.cause == "writeback" and any(.culprits[]; .comm == "dd" or (.comm | startswith("kworker"))) and (.text | test("\\((writeback|block writes)\\)")))' "$run/stalls.json"
 	check "writer: --advise gives vm.dirty and moving the writer at writeback's rank, and the CPU shield" \
@@ -283,12 +321,15 @@ flood_down() {
 }
 flood() {
 	scn_stream_flowing "$FRAMES0" 500 || return
+	repeated flood_once
+}
+flood_once() {
 	# nice -10: the sender keeps most of CPU 1 on a busy machine (at nice 0 beside three
 	# sessions' compilers it once sent 149 k datagrams in 1 s where it sends 420 to 490 k, and
 	# NET_RX, a few % of CPU 0, topped no stall); the emulator there sleeps between frames and
 	# still runs at each wake-up
 	ip netns exec "${FLOOD_NS[0]}" nice -n -10 taskset -c 1 "$SCN_UDP_FLOOD" --to 192.0.2.2:9 \
-		--seconds 1.5 >"$SCN_OUT/flood.sent" 2>&1
+		--seconds 1.5 >>"$SCN_OUT/flood.sent" 2>&1
 }
 
 flood_checks() {
@@ -301,8 +342,8 @@ flood_checks() {
 	run="$SCN_OUT/flood"
 	diag "flood: udp-flood $(cat "$SCN_OUT/flood.sent"), received $(ip -n "${FLOOD_NS[1]}" -j -s link show "${DGR_LINK_TAG}b" | jq '.[0].stats64.rx.packets')"
 	flood_down
-	check "flood: a stall caused by the NET_RX softirq on CPU 0" \
-		jq -e '[.stall_causes.stalls[] | select(.cause == "softirq" and (.culprits[0] | .kind == "softirq" and .name == "NET_RX softirq" and .cpu == 0))] | length >= 1' "$run/stalls.json"
+	check "flood: $(times_text) caused by the NET_RX softirq on CPU 0" \
+		jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "softirq" and (.culprits[0] | .kind == "softirq" and .name == "NET_RX softirq" and .cpu == 0))] | length >= $n' "$run/stalls.json"
 	check "flood: the run's causes name the NET_RX softirq" \
 		jq -e '.stall_causes.causes | any(.cause == "softirq" and (.text | test("CPU 0 ran NET_RX softirq")))' "$run/stalls.json"
 	check "flood: --advise's IRQ affinity and RPS address softirq, at its rank" \

@@ -19,6 +19,13 @@ tp_isolate "$@" || exit 1
 RATE=${PRELOAD_HOST_RATE:-10e6}
 SECONDS_RUN=${PRELOAD_HOST_SECONDS:-3}
 ROUNDS=${PRELOAD_HOST_ROUNDS:-3}
+# The guide's measuring set-up: the host's data threads on CPU 0 at real-time priority, the
+# emulator on CPU 1, so that the p99 is the host's and not the scheduler's. PRELOAD_HOST_TUNING=""
+# and PRELOAD_HOST_FPGA_CPU="" measure untuned.
+read -r -a TUNING <<<"${PRELOAD_HOST_TUNING-"--cpu 0 --sched fifo:50"}"
+FPGA_CPU=${PRELOAD_HOST_FPGA_CPU-1}
+FPGA_PIN=()
+[ -z "$FPGA_CPU" ] || FPGA_PIN=(taskset -c "$FPGA_CPU")
 PORT_F=$((36000 + $$ % 1000 * 2))
 PORT_H=$((PORT_F + 1))
 BIN=$DGR_BUILD/bin
@@ -39,13 +46,13 @@ one() {
 	DGR_PRELOAD_UDP_PORTS=$PORT_H "$BIN/dgrdma-capture" --no-pcap --events 'dgrdma:*' \
 		--only-command -o "$WORK/$name" "$@" -- "$host" rx --udp \
 		--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
-		--summary-json "$WORK/$name.host.json" --quiet 2>"$WORK/$name.err" &
+		"${TUNING[@]}" --summary-json "$WORK/$name.host.json" --quiet 2>"$WORK/$name.err" &
 	cap=$!
 	for ((n = 0; n < 300; n++)); do
 		ss -Huln "sport = :$PORT_H" | grep -q . && break
 		sleep 0.1
 	done
-	"$BIN/dgrdma-fpga" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" \
+	"${FPGA_PIN[@]}" "$BIN/dgrdma-fpga" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" \
 		--mode adc --rate "$RATE" --duration "$SECONDS_RUN" --quiet \
 		--summary-json "$WORK/$name.fpga.json" || return 1
 	wait "$cap"
@@ -86,6 +93,7 @@ pooled() {
 {
 	echo "bench-preload-host: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "dgrdma-fpga adc at $RATE samples/s for $SECONDS_RUN s -> dgrdma-host rx, UDP 127.0.0.1, $ROUNDS rounds"
+	echo "host: ${TUNING[*]:-untuned}; emulator: $([ -n "$FPGA_CPU" ] && echo "CPU $FPGA_CPU" || echo unpinned)"
 	echo "trace_*: latency-report's in-host doorbell latency from the trace; host_own_*: the host's summary"
 	column -t -s $'\t' "$WORK/table.tsv"
 	awk -F'\t' 'NR > 1 { p99[$2] = p99[$2] " " $5 } END {
