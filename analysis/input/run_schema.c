@@ -175,6 +175,7 @@ const struct run_field run_fields[] = {
 	C("kernel.backend", 0, kernel_backends),
 	SA("kernel.events", 0),
 	SA("kernel.missing_events", 0),
+	S("kernel.xmit_device", NUL),
 	S("kernel.clock", 0),
 	S("kernel.path", RUN_F_REQUIRED),
 	S("kernel.perf_data", EMPTY),

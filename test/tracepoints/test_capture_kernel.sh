@@ -146,7 +146,8 @@ check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/pr
 
 # ---- a real run ------------------------------------------------------------------------------
 RUN=$WORK/run
-env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap -- "$DHOST" rx --udp \
+# --if lo without a capture: the interface of net_dev_xmit's filter
+env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap --if lo -- "$DHOST" rx --udp \
 	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
 	--ready-file "$WORK/ready" --summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
@@ -172,6 +173,8 @@ check_eq "$(jq -c '.kernel.events | map(select(. == "sched:sched_switch" or . ==
 	or . == "irq:softirq_entry" or . == "block:block_rq_issue")) | length' "$RUN/run.json")" 4 \
 	"run.json kernel.events holds sched_switch, sched_wakeup, softirq_entry, block_rq_issue"
 check_eq "$(jq -r '.kernel.lost_events | type' "$RUN/run.json")" number "run.json kernel.lost_events is a count"
+check_eq "$(jq -r '.kernel.xmit_device' "$RUN/run.json")" lo \
+	"run.json kernel.xmit_device: net_dev_xmit kept to the captured interface (lo)"
 check_eq "$(jq '.kernel.clock_offset.sec > 1000000000 and .kernel.clock_offset.nsec < 1000000000' "$RUN/run.json")" \
 	true "run.json kernel.clock_offset is the UST clock's offset (seconds since the epoch at boot)"
 "$DGR_BUILD/bin/latency-report" "$RUN" >/dev/null 2>"$WORK/lr.err"
@@ -179,6 +182,10 @@ check_eq "$?" 0 "latency-report reads the run folder (run.json with its kernel o
 sed 's/^/# latency-report: /' "$WORK/lr.err" | head -n5
 switches=$(babeltrace2 "$RUN/kernel" 2>"$WORK/bt.err" | grep -c ' sched:sched_switch: ')
 check "babeltrace2 reads kernel/: $switches sched_switch events" test "$switches" -gt 0
+xmits=$(babeltrace2 "$RUN/kernel" 2>/dev/null | grep ' net:net_dev_xmit: ' | grep -c 'name = "lo"')
+others=$(babeltrace2 "$RUN/kernel" 2>/dev/null | grep ' net:net_dev_xmit: ' | grep -vc 'name = "lo"')
+check_eq "$others" 0 "kernel/: every net_dev_xmit is lo's ($xmits of them; perf's --filter)"
+check "kernel/: the stream's sends on lo are there ($xmits)" test "$xmits" -gt 0
 ust=$(dirname "$(find "$RUN/trace" -name metadata -print -quit)")
 babeltrace2 --clock-seconds "$ust" "$RUN/kernel" >"$WORK/both.txt" 2>"$WORK/bt.err"
 check_eq "$?" 0 "babeltrace2 muxes the UST trace and kernel/ on one time axis"
