@@ -64,24 +64,24 @@ enum {
 	OPT_LIST_OPTIONS,
 };
 
-#define ROW(i, n, t, mv, u)                                                                        \
+#define ROW(i, n, t, mv, u, ...)                                                                   \
 	{                                                                                          \
-		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u)                 \
+		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u), __VA_ARGS__    \
 	}
-#define COUNT(i, n, mv, lo_, hi_, u)                                                               \
+#define COUNT(i, n, mv, lo_, hi_, u, ...)                                                          \
 	{                                                                                          \
 		.id = (i), .name = (n), .type = DGR_OPT_COUNT, .metavar = (mv), .min = (lo_),      \
-		.max = (hi_), .usage = (u)                                                         \
+		.max = (hi_), .usage = (u), __VA_ARGS__                                            \
 	}
-#define DECIMAL(i, n, u)                                                                           \
+#define DECIMAL(i, n, u, ...)                                                                      \
 	{                                                                                          \
 		.id = (i), .name = (n), .type = DGR_OPT_DECIMAL, .metavar = "P", .lo = 0, .hi = 1, \
-		.usage = (u)                                                                       \
+		.usage = (u), __VA_ARGS__                                                          \
 	}
-#define CHOICE(i, n, mv, vals, u)                                                                  \
+#define CHOICE(i, n, mv, vals, u, ...)                                                             \
 	{                                                                                          \
 		.id = (i), .name = (n), .type = DGR_OPT_CHOICE, .metavar = (mv), .values = (vals), \
-		.usage = (u)                                                                       \
+		.usage = (u), __VA_ARGS__                                                          \
 	}
 
 /* dgrdma-fpga's options: the parser, --help (the rows' text in order) and --list-options. */
@@ -91,9 +91,19 @@ static const struct dgr_opt fpga_opts[] = {
 		   "ADDR:PORT])\n"
 		   "                   [--mode adc|dac|perftest] [options]\n"
 		   "A software FPGA endpoint for DG-RDMA and DCP (docs/fpga.md).\n\n"
-		   "Workers and streams:\n" },
+		   "Workers and streams:\n",
+	  .man = "Values follow their option or are joined with\n"
+		 ".B =\n"
+		 ".RB ( \\-\\-sample\\-rate=20M ).\n"
+		 "The transport options\n"
+		 ".RB ( \\-\\-if \", \" \\-\\-peer \", \" \\-\\-udp \", \" \\-\\-bind \", \" "
+		 "\\-\\-mtu \", \" \\-\\-rcvbuf \", \" \\-\\-sndbuf \", \" \\-\\-busy\\-poll \", "
+		 "\" \\-\\-batch \", \" \\-\\-no\\-rx\\-ring )\n"
+		 "are those of every dgrdma-tools program (docs/cli.md).\n"
+		 ".SS Workers and streams\n" },
 	CHOICE(OPT_MODE, "mode", "M", "adc|dac|perftest",
-	       "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n"),
+	       "  --mode M                adc (ADC source, default), dac (DAC sink), perftest\n",
+	       .man = ".BR adc \" (ADC source, default), \" dac \" (DAC sink) or \" perftest .\n"),
 	{ .id = OPT_RATE,
 	  .name = "sample-rate",
 	  .aliases = { "rate" }, /* until 0.2 */
@@ -103,9 +113,15 @@ static const struct dgr_opt fpga_opts[] = {
 	  .hi = 1e10,
 	  .usage =
 	      "  --sample-rate R         samples/s of the ADC or DAC, 1..1e10, e.g. 200e6 or 200M\n"
-	      "                          (default 10M; old name --rate, an alias until 0.2)\n" },
+	      "                          (default 10M; old name --rate, an alias until 0.2)\n",
+	  .man = "Samples per second of the ADC or DAC, 1..1e10 (default 10e6): 200e6, 2.5e8, or "
+		 "with k, M\n"
+		 "or G for 1e3, 1e6, 1e9 (200M). The old name\n"
+		 ".B \\-\\-rate\n"
+		 "is an alias until 0.2.\n" },
 	COUNT(OPT_DECIMATION, "decimation", "N", 1, 200000000,
-	      "  --decimation N          rate = 200e6 / N, 1..200000000\n"),
+	      "  --decimation N          rate = 200e6 / N, 1..200000000\n",
+	      .man = "Sets the sample rate to 200e6 / N, 1..200000000.\n"),
 	{ .id = OPT_BUFFER_SIZE,
 	  .name = "buffer-size",
 	  .type = DGR_OPT_SIZE,
@@ -113,7 +129,9 @@ static const struct dgr_opt fpga_opts[] = {
 	  .min = 64,
 	  .max = 65536,
 	  .usage = "  --buffer-size S         bytes per buffer, 64..65536, multiple of 16 (default "
-		   "16384)\n" },
+		   "16384)\n",
+	  .man = "Bytes per buffer, 64..65536, a multiple of 16 (default 16384); the same on both "
+		 "ends.\n" },
 	{ .id = OPT_BUFFERS,
 	  .name = "buffers",
 	  .aliases = { "fpga-buffers" }, /* the name the other tools use */
@@ -123,9 +141,18 @@ static const struct dgr_opt fpga_opts[] = {
 	  .max = FPGA_MAX_LOCAL_BUFFERS,
 	  .usage = "  --buffers E             emulator buffers per port, 2..8 (default min(8, "
 		   "memory/S));\n"
-		   "  --fpga-buffers E        the same (the name the other tools use)\n" },
+		   "  --fpga-buffers E        the same (the name the other tools use)\n",
+	  .man = "Emulator buffers per port (the FPGA's buffers: the other tools call them\n"
+		 ".BR \\-\\-fpga\\-buffers ),\n"
+		 "2..8 (default\n"
+		 ".BR \\-\\-fpga\\-memory \" / S,\"\n"
+		 "at most 8: 65536 / S with the default memory);\n"
+		 "up to 64 with\n"
+		 ".BI \\-\\-fpga\\-memory \" BYTES\"\n"
+		 "above 65536 (the mux workaround).\n" },
 	COUNT(OPT_HOST_BUFFERS, "host-buffers", "H", 1, FPGA_MAX_HOST_BUFFERS,
-	      "  --host-buffers H        host buffers per port, 1..255 (default 64)\n"),
+	      "  --host-buffers H        host buffers per port, 1..255 (default 64)\n",
+	      .man = "The host's buffers per port, 1..255 (default 64).\n"),
 	{ .id = OPT_FPGA_MEMORY,
 	  .name = "fpga-memory",
 	  .type = DGR_OPT_SIZE,
@@ -135,108 +162,186 @@ static const struct dgr_opt fpga_opts[] = {
 	  .usage =
 	      "  --fpga-memory BYTES     buffer memory per port, 65536..4194304 (default 65536;\n"
 	      "                          more models the mux workaround and allows up to 64 "
-	      "buffers)\n" },
+	      "buffers)\n",
+	  .man = "Buffer memory per port, 65536..4194304 (default 65536); more models the mux "
+		 "workaround and\n"
+		 "allows up to 64 buffers.\n" },
 	CHOICE(OPT_RDL, "report-data-loss", "B", "true|false",
-	       "  --report-data-loss B    true (default) or false: discontinuity after drops\n"),
+	       "  --report-data-loss B    true (default) or false: discontinuity after drops\n",
+	       .man = ".B true\n"
+		      "(default) or\n"
+		      ".BR false :\n"
+		      "send a discontinuity message (a whole buffer) after each drop period.\n"),
 	ROW(OPT_IDLE, "idle", DGR_OPT_FLAG, NULL,
-	    "  --idle                  start no worker: wait for DCP control operations\n"),
+	    "  --idle                  start no worker: wait for DCP control operations\n",
+	    .man = "Start no worker: wait for DCP control operations.\n"),
 	{ .id = OPT_DURATION,
 	  .name = "duration",
 	  .type = DGR_OPT_SECONDS,
 	  .metavar = "SEC",
 	  .hi = 1e6,
 	  .usage = "  --duration SEC          stop after SEC seconds, 0..1e6 (default 0: until "
-		   "SIGINT)\n" },
+		   "SIGINT)\n",
+	  .man = "Stop after SEC seconds, 0..1e6 (default 0: until SIGINT/SIGTERM or a DCP release "
+		 "of\n"
+		 "worker 4).\n" },
 	COUNT(OPT_DRAIN, "drain-ms", "N", 0, 60000,
 	      "  --drain-ms N            after stopping, wait at most N ms for doorbells, 0..60000 "
-	      "(500)\n"),
+	      "(500)\n",
+	      .man = "After stopping, wait at most N ms for the port to empty and the host's "
+		     "doorbells, 0..60000\n"
+		     "(default 500).\n"),
 	ROW(OPT_CHECK_RAMP, "check-ramp", DGR_OPT_FLAG, NULL,
-	    "  --check-ramp            dac: count samples that break a 32-bit ramp\n"),
+	    "  --check-ramp            dac: count samples that break a 32-bit ramp\n",
+	    .man = "dac: the DAC ramp check: count the samples that break a 32-bit ramp.\n"),
 	ROW(OPT_TX_RUN, "tx-run", DGR_OPT_FLAG, NULL,
-	    "  --tx-run                perftest: generate tx messages from the start\n"),
+	    "  --tx-run                perftest: generate tx messages from the start\n",
+	    .man = "perftest: generate tx messages from the start (a perftest property at start, "
+		   "as the next\n"
+		   "three).\n"),
 	COUNT(OPT_TX_MESSAGES, "tx-messages", "N", 0, UINT32_MAX,
-	      "  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n"),
+	      "  --tx-messages N         perftest: tx messages, 0..4294967295 (default 0)\n",
+	      .man = "perftest: tx messages, 0..4294967295 (default 0).\n"),
 	COUNT(
 	    OPT_TX_BEATS, "tx-beats", "N", 1, 16384,
-	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n"),
+	    "  --tx-beats N            perftest: 4-byte words per message, 1..S/4 (default S/4)\n",
+	    .man = "perftest: 4-byte words per message, 1..S/4 (default S/4).\n"),
 	COUNT(OPT_TX_GAP, "tx-message-gap", "N", 0, UINT32_MAX,
 	      "  --tx-message-gap N      perftest: 125 MHz cycles between messages (default 0)\n"
-	      "DG-RDMA (dgrdma_config):\n"),
+	      "DG-RDMA (dgrdma_config):\n",
+	      .man = "perftest: 125 MHz cycles between messages (default 0).\n"),
+	{ .type = DGR_OPT_TEXT, .man = ".SS DG\\-RDMA (dgrdma_config)\n" },
 	COUNT(OPT_ID, "id", "N", 0, 65535,
 	      "  --id N                  local_src_id: frame offset 2 of its frames, 0..65535\n"
-	      "                          (default 1)\n"),
+	      "                          (default 1)\n",
+	      .man = DGR_OPT_MAN_WITH_NEXT),
 	COUNT(OPT_PEER_ID, "peer-id", "N", 0, 65535,
 	      "  --peer-id N             remote_dst_id: frame offset 0 of its frames, 0..65535\n"
-	      "                          (default 0)\n"),
-	COUNT(
-	    OPT_COALESCE, "coalesce-us", "N", 0, 1000000,
-	    "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n"),
+	      "                          (default 0)\n",
+	      .man = "The endpoint ids (dgrdma_config): the emulator's own, local_src_id, at frame "
+		     "offset 2 of its\n"
+		     "frames (default 1), and the host's, remote_dst_id, at frame offset 0 "
+		     "(default 0);\n"
+		     "0..65535.\n"),
+	COUNT(OPT_COALESCE, "coalesce-us", "N", 0, 1000000,
+	      "  --coalesce-us N         hold a partly filled frame N us, 0..1000000 (default 0)\n",
+	      .man = "Hold a partly filled frame N microseconds (coalesce_wait_d), 0..1000000 "
+		     "(default 0).\n"),
 	COUNT(OPT_MAX_ACKS, "max-acks", "N", 0, 255,
 	      "  --max-acks N            max_acks_outstanding, 0..255 (default 8; 0: only "
-	      "ack_wait)\n"),
+	      "ack_wait)\n",
+	      .man = DGR_OPT_MAN_WITH_NEXT),
 	COUNT(OPT_ACK_WAIT, "ack-wait-us", "N", 0, 1000000,
-	      "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100; 0: off)\n"),
+	      "  --ack-wait-us N         ack_wait in us, 0..1000000 (default 100; 0: off)\n",
+	      .man = "ACK generation: at most N ACKs outstanding (max_acks_outstanding, 0..255, "
+		     "default 8; 0: only\n"
+		     "the wait), and the wait before an ACK (ack_wait, 0..1000000 us, default 100; "
+		     "0: off).\n"),
 	COUNT(OPT_ACK_WINDOW, "ack-window", "N", 1, FPGA_ACK_MAX_WIDTH,
-	      "  --ack-window N          ack_tracker_bitfield_width, 1..64 (default 32)\n"),
+	      "  --ack-window N          ack_tracker_bitfield_width, 1..64 (default 32)\n",
+	      .man = DGR_OPT_MAN_WITH_NEXT),
 	COUNT(OPT_MAX_ACK_COUNT, "max-ack-count", "N", 1, 255,
 	      "  --max-ack-count N       ack_tracker_max_ack_count, 1..255, <= window (default "
-	      "12)\n"),
+	      "12)\n",
+	      .man = "The ACK tracker's window (ack_tracker_bitfield_width, 1..64, default 32) and "
+		     "the most frames\n"
+		     "one ACK covers (ack_tracker_max_ack_count, 1..255, at most the window, "
+		     "default 12).\n"),
 	CHOICE(OPT_RESTART_SEQ1, "restart-on-seq1", "B", "true|false",
 	       "  --restart-on-seq1 B     true (default) or false: frame_seq 1 outside the window\n"
 	       "                          starts a new host connection (the real FPGA rejects it\n"
 	       "                          until its DG-RDMA state is reset)\n"
-	       "Timing:\n"),
+	       "Timing:\n",
+	       .man = "true (default): a frame_seq 1 outside the window starts a new host "
+		      "connection; false: it is\n"
+		      "rejected, as the real FPGA does until its DG-RDMA state is reset.\n"),
+	{ .type = DGR_OPT_TEXT,
+	  .man = ".SS Timing and determinism\nSee docs/fpga.md section 6.\n" },
 	CHOICE(OPT_PACING, "pacing", "sleep|busy", "sleep|busy",
-	       "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n"),
+	       "  --pacing sleep|busy     wait for the clock by sleeping (default) or spinning\n",
+	       .man = "Wait for the clock by sleeping (default) or spinning.\n"),
 	CHOICE(OPT_CLOCK, "clock", "real|virtual", "real|virtual",
-	       "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n"),
+	       "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n",
+	       .man = "CLOCK_MONOTONIC (default) or a virtual clock.\n"),
 	CHOICE(OPT_TIMER_SLACK, "timer-slack-us", "N|auto", "auto",
 	       "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
 	       "                          (default): 50, or an eighth of the time the FPGA's\n"
-	       "                          memory holds at --sample-rate when that is less\n"),
+	       "                          memory holds at --sample-rate when that is less\n",
+	       .man = "How late a sleep may end, 0..1000 us (0: 1 ns). auto (default): 50, or an\n"
+		      "eighth of the time the FPGA's memory holds at \\-\\-sample\\-rate when that "
+		      "is less.\n"),
 	COUNT(
 	    OPT_TICK, "tick-us", "N", 1, 1000000,
 	    "  --tick-us N             virtual clock step per loop iteration, 1..1000000 (default "
-	    "10)\n"),
+	    "10)\n",
+	    .man = "The virtual clock's step per loop iteration, 1..1000000 us (default 10).\n"),
 	COUNT(OPT_SEED, "seed", "N", 0, UINT64_MAX,
 	      "  --seed N                seed of every random choice (default: from the time; "
 	      "printed)\n"
-	      "Fault injection:\n"),
+	      "Fault injection:\n",
+	      .man = "The seed of every random choice (default: from the time; printed).\n"),
+	{ .type = DGR_OPT_TEXT, .man = ".SS Fault injection\n" },
 	DECIMAL(OPT_DROP_FRAMES, "drop-frames",
-		"  --drop-frames P         do not send a data frame with probability P, 0..1\n"),
+		"  --drop-frames P         do not send a data frame with probability P, 0..1\n",
+		.man = "Do not send a data frame with probability P, 0..1.\n"),
 	DECIMAL(OPT_CORRUPT, "corrupt",
-		"  --corrupt P             send a data frame malformed with probability P, 0..1\n"),
+		"  --corrupt P             send a data frame malformed with probability P, 0..1\n",
+		.man = "Send a data frame malformed with probability P, 0..1.\n"),
 	DECIMAL(OPT_DROP_RECEIVED, "drop-received",
 		"  --drop-received P       lose a received DG-RDMA frame with probability P, 0..1\n"
-		"                          (before the ACK tracker, as the wire would)\n"),
+		"                          (before the ACK tracker, as the wire would)\n",
+		.man = "Lose a received DG-RDMA frame with probability P, 0..1, before the ACK "
+		       "tracker, as the wire\n"
+		       "would.\n"),
 	COUNT(OPT_DB_DELAY, "doorbell-delay-us", "N", 0, 10000000,
 	      "  --doorbell-delay-us N   delay TX-path doorbells N us, 0..10000000\n"
-	      "Output:\n"),
+	      "Output:\n",
+	      .man = "Delay the TX path's doorbells N us, 0..10000000.\n"),
+	{ .type = DGR_OPT_TEXT, .man = ".SS Output\n" },
 	ROW(OPT_SUMMARY_JSON, "summary-json", DGR_OPT_STRING, "PATH",
-	    "  --summary-json PATH     write every counter and property as JSON at exit\n"),
+	    "  --summary-json PATH     write every counter and property as JSON at exit\n",
+	    .man = "Write every counter and property as JSON at exit.\n"),
 	ROW(OPT_READY_FILE, "ready-file", DGR_OPT_STRING, "PATH",
 	    "  --ready-file PATH       create PATH, holding the pid, once the sockets are\n"
 	    "                          bound (start the host side then); removed at start\n"
-	    "                          and at exit\n"),
+	    "                          and at exit\n",
+	    .man = "Create PATH, holding the process id, once the sockets are bound (written\n"
+		   "whole, renamed into place): a script starts the host side (dgrdma-host tx\n"
+		   "into the DAC, perf into the perftest worker) when PATH exists. Removed at\n"
+		   "start and at exit.\n"),
 	ROW(OPT_JSON, "json", DGR_OPT_FLAG, NULL,
-	    "  --json                  print the exit summary as JSON\n"),
+	    "  --json                  print the exit summary as JSON\n",
+	    .man = "Print the exit summary as JSON.\n"),
 	ROW(OPT_QUIET, "quiet", DGR_OPT_FLAG, NULL,
-	    "  --quiet                 no start-up print and no text summary\n"),
+	    "  --quiet                 no start-up print and no text summary\n",
+	    .man = "No start-up print and no text summary.\n"),
 	COUNT(OPT_COUNTERS_MS, "counters-ms", "N", 0, 60000,
 	      "  --counters-ms N         counters tracepoint period, 0..60000 (default 100, 0 "
-	      "off)\n"),
+	      "off)\n",
+	      .man = "The counters tracepoint's period, 0..60000 ms (default 100; 0: off).\n"),
 	ROW(OPT_LIST_PROPS, "list-properties", DGR_OPT_FLAG, NULL,
-	    "  --list-properties       print the DCP property map (markdown) and exit\n"),
+	    "  --list-properties       print the DCP property map (markdown) and exit\n",
+	    .man = "Print the DCP property map as a markdown table and exit.\n"),
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help              this help\n" },
+	  .usage = "  -h, --help              this help\n",
+	  .man = "Every option with its range.\n" },
 	ROW(OPT_VERSION, "version", DGR_OPT_FLAG, NULL,
-	    "  --version               the version of dgrdma-tools\n"),
+	    "  --version               the version of dgrdma-tools\n",
+	    .man = "The version of dgrdma-tools.\n"),
 	ROW(OPT_LIST_OPTIONS, "list-options", DGR_OPT_FLAG, NULL,
 	    "  --list-options [--json] every option with its type and range, one a line\n"
-	    "                          (--json: one JSON object)\n"),
+	    "                          (--json: one JSON object)\n",
+	    .man =
+		"Every option with its old names, the type of its value and its range, one a line\n"
+		"(tab-separated: name, type, subcommands, accepted words); with\n"
+		".BR \\-\\-json ,\n"
+		"one JSON object; with\n"
+		".BR \\-\\-man ,\n"
+		"this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		"it.\n"),
 	DGR_TRANSPORT_OPT_ROWS("4 x its buffers, at least 4 MiB"),
 	{ .type = DGR_OPT_TEXT,
 	  .usage = "\n"

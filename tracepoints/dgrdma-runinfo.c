@@ -15,55 +15,171 @@
 
 #include "cli.h"
 #include "dgrdma-version.h"
+#include "opts.h"
 #include "run_info.h"
 #include "run_schema.h"
 #include "run_writer.h"
 
 #define PROG "dgrdma-runinfo"
 
+enum { CMD_WRITE = 1, CMD_CHECK = 2, CMD_FIELDS = 4 };
+enum {
+	OPT_OUT = 0x100,
+	OPT_UPDATE,
+	OPT_SETTINGS_FROM,
+	OPT_LOSSES_FROM,
+	OPT_VERSION,
+	OPT_LIST_OPTIONS
+};
+
+/* dgrdma-runinfo's options: the parser, --help (the rows' text in order) and --list-options. */
+static const struct dgr_opt runinfo_opts[] = {
+	{ .type = DGR_OPT_TEXT,
+	  .usage =
+	      "usage: " PROG " write --out FILE [OPTIONS] [KEY=TEXT | KEY:=JSON]...\n"
+	      "       " PROG " check FILE\n"
+	      "       " PROG " fields\n"
+	      "  write: run.json from the facts given, each checked against run.json's table\n"
+	      "  of fields (type, range); refused (exit 2, naming the field and what it\n"
+	      "  accepts) rather than written wrong. KEY=TEXT: a string field's value, one\n"
+	      "  more element of an array, else JSON text (4096, true, null); KEY:=JSON: the\n"
+	      "  whole value as JSON text. Arguments are taken in order: a later one wins.\n" },
+	{ .id = OPT_OUT,
+	  .name = "out",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .subcommands = CMD_WRITE,
+	  .usage = "  --out FILE            the file to write (through FILE.tmp, renamed)\n",
+	  .man = "the file to write, through\n"
+		 ".IR FILE .tmp,\n"
+		 "renamed when complete.\n" },
+	{ .id = OPT_UPDATE,
+	  .name = "update",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .subcommands = CMD_WRITE,
+	  .usage = "  --update FILE         start from FILE, a run.json this program wrote\n",
+	  .man = "start from FILE, a run.json of format dgrdma-run/2 (dgrdma-capture adds an "
+		 "incident's\n"
+		 "settings once the command has written them).\n" },
+	{ .id = OPT_SETTINGS_FROM,
+	  .name = "settings-from",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .subcommands = CMD_WRITE,
+	  .usage =
+	      "  --settings-from FILE  settings: the settings of the command's --summary-json\n"
+	      "                        (null when FILE is empty, missing or has none)\n",
+	  .man = ".BR settings :\n"
+		 "the\n"
+		 ".B settings\n"
+		 "object of the recorded command's\n"
+		 ".B \\-\\-summary\\-json\n"
+		 "FILE; null when FILE is empty, missing, no JSON object, or has no settings.\n" },
+	{ .id = OPT_LOSSES_FROM,
+	  .name = "losses-from",
+	  .type = DGR_OPT_STRING,
+	  .metavar = "FILE",
+	  .subcommands = CMD_WRITE,
+	  .usage = "  --losses-from FILE    losses: the losses of the command's --summary-json\n"
+		   "                        (null when FILE is empty or missing)\n"
+		   "  check: reads FILE as latency-report does; exit 0, or 2 with the reason.\n"
+		   "  fields: every field of run.json: key, type, range or values, flags.\n",
+	  .man =
+	      ".BR losses :\n"
+	      "from the same file,\n"
+	      ".B summary\n"
+	      "(FILE),\n"
+	      ".B host\n"
+	      "(dgrdma-host's status, samples_lost, drop_rate, incomplete_transactions,\n"
+	      "buffers_unanswered, and of its counters discontinuities, socket_drops, "
+	      "frames_missing,\n"
+	      "retransmit_giveups) or\n"
+	      ".B fpga\n"
+	      "(dgrdma-fpga's counters); null when FILE is empty, missing or no JSON object.\n" },
+	{ .id = 'h',
+	  .name = "help",
+	  .short_name = 'h',
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  -h, --help            this text\n",
+	  .man = "the usage text.\n" },
+	{ .id = OPT_VERSION,
+	  .name = "version",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --version             the version of dgrdma-tools\n",
+	  .man = "the version of dgrdma-tools.\n" },
+	{ .id = OPT_LIST_OPTIONS,
+	  .name = "list-options",
+	  .type = DGR_OPT_FLAG,
+	  .usage = "  --list-options        every option with its type and command, one a line\n"
+		   "                        (with --json: one JSON object)\n",
+	  .man = DGR_OPTS_MAN_LIST_OPTIONS },
+};
+
+static const char *const runinfo_commands[] = { "write", "check", "fields" };
+static const char *const runinfo_command_articles[] = { "a write", "a check", "a fields" };
+
+static const struct dgr_opt_table runinfo_options = {
+	.tool = PROG,
+	.opts = runinfo_opts,
+	.nopts = sizeof(runinfo_opts) / sizeof(runinfo_opts[0]),
+	.subcommands = runinfo_commands,
+	.subcommand_article = runinfo_command_articles,
+	.nsubcommands = 3,
+	.man_tail =
+	    ".PP\n"
+	    ".B check\n"
+	    ".I FILE\n"
+	    "reads FILE as latency-report does.\n"
+	    ".B fields\n"
+	    "prints every field of the table, one a line: its key, its type (string, whole, "
+	    "number,\n"
+	    "bool, strings, wholes, clock, object, map, tool-object), its range or its "
+	    "values, and\n"
+	    ".BR null ,\n"
+	    ".BR empty-is-null ,\n"
+	    ".BR required ,\n"
+	    ".B computed\n"
+	    "where they apply.\n",
+};
+
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: " PROG " write --out FILE [OPTIONS] [KEY=TEXT | KEY:=JSON]...\n"
-		"       " PROG " check FILE\n"
-		"       " PROG " fields\n"
-		"  write: run.json from the facts given, each checked against run.json's table\n"
-		"  of fields (type, range); refused (exit 2, naming the field and what it\n"
-		"  accepts) rather than written wrong. KEY=TEXT: a string field's value, one\n"
-		"  more element of an array, else JSON text (4096, true, null); KEY:=JSON: the\n"
-		"  whole value as JSON text. Arguments are taken in order: a later one wins.\n"
-		"  --out FILE            the file to write (through FILE.tmp, renamed)\n"
-		"  --update FILE         start from FILE, a run.json this program wrote\n"
-		"  --settings-from FILE  settings: the settings of the command's --summary-json\n"
-		"                        (null when FILE is empty, missing or has none)\n"
-		"  --losses-from FILE    losses: the losses of the command's --summary-json\n"
-		"                        (null when FILE is empty or missing)\n"
-		"  check: reads FILE as latency-report does; exit 0, or 2 with the reason.\n"
-		"  fields: every field of run.json: key, type, range or values, flags.\n"
-		"  -h, --help            this text\n"
-		"  --version             the version of dgrdma-tools\n");
+	dgr_opts_usage(&runinfo_options, out);
 }
 
-/* The value of option name in argv[*i] ("--out FILE" or "--out=FILE"), or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *bad)
-{
-	size_t n = strlen(name);
+/*
+ * One argument of a command line, in order: an option of write (its row's id and value) or
+ * an operand (id 0). write applies them once the whole line was read, so that --help
+ * anywhere writes nothing.
+ */
+struct runinfo_arg {
+	int id;
+	const char *value;
+};
 
-	if (strncmp(argv[*i], name, n) != 0) {
-		return NULL;
+/* What the command line gives: its arguments in order, and what main prints instead. */
+struct runinfo_args {
+	struct runinfo_arg *args;
+	int nargs;
+	int stop; /* 'h', OPT_VERSION or OPT_LIST_OPTIONS */
+};
+
+/* The table's handler (opts.h): records each option and operand in order. */
+static int runinfo_option(void *ctx, const struct dgr_opt *o, const char *given, const char *arg,
+			  const union dgr_opt_value *v, char *errbuf)
+{
+	struct runinfo_args *a = ctx;
+
+	(void)given;
+	(void)v;
+	(void)errbuf;
+	if (o && (o->id == 'h' || o->id == OPT_VERSION || o->id == OPT_LIST_OPTIONS)) {
+		a->stop = o->id;
+		return DGR_OPTS_STOP;
 	}
-	if (argv[*i][n] == '=') {
-		return argv[*i] + n + 1;
-	}
-	if (argv[*i][n] != '\0') {
-		return NULL;
-	}
-	if (*i + 1 >= argc) {
-		fprintf(stderr, PROG ": %s: a file is missing\n", name);
-		*bad = true;
-		return NULL;
-	}
-	return argv[++*i];
+	a->args[a->nargs++] = (struct runinfo_arg){ o ? o->id : 0, arg };
+	return 0;
 }
 
 /* Writes text to path through path.tmp. Returns 0 or -DGR_E_SYS with errbuf. */
@@ -91,39 +207,39 @@ static int write_file(const char *path, const char *text, char *errbuf)
 	return 0;
 }
 
-static int cmd_write(int argc, char **argv)
+/* Writes run.json from args, in order. Returns the exit status, the error printed. */
+static int cmd_write(const struct runinfo_args *a)
 {
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct run_writer w = { NULL };
-	const char *out = NULL, *v;
+	const char *out = NULL;
 	char *text = NULL;
-	bool bad = false;
 	int i, ret, status = DGR_EXIT_USAGE;
 
 	if (run_writer_init(&w, errbuf) < 0) {
 		fprintf(stderr, PROG ": %s\n", errbuf);
 		return DGR_EXIT_FAILED;
 	}
-	for (i = 2; i < argc; i++) {
-		ret = 0;
-		if ((v = option_value(argc, argv, &i, "--out", &bad))) {
+	for (i = 0; i < a->nargs; i++) {
+		const char *v = a->args[i].value;
+
+		switch (a->args[i].id) {
+		case OPT_OUT:
 			out = v;
-		} else if ((v = option_value(argc, argv, &i, "--update", &bad))) {
+			ret = 0;
+			break;
+		case OPT_UPDATE:
 			ret = run_writer_load(&w, v, errbuf);
-		} else if ((v = option_value(argc, argv, &i, "--settings-from", &bad))) {
+			break;
+		case OPT_SETTINGS_FROM:
 			ret = run_writer_settings_from(&w, v, errbuf);
-		} else if ((v = option_value(argc, argv, &i, "--losses-from", &bad))) {
+			break;
+		case OPT_LOSSES_FROM:
 			ret = run_writer_losses_from(&w, v, errbuf);
-		} else if (bad) {
-			goto end;
-		} else if (!strncmp(argv[i], "--", 2)) {
-			fprintf(stderr, PROG ": write: '%s' is not an option\n", argv[i]);
-			goto end;
-		} else {
-			ret = run_writer_set(&w, argv[i], errbuf);
-		}
-		if (bad) {
-			goto end;
+			break;
+		default:
+			ret = run_writer_set(&w, v, errbuf);
+			break;
 		}
 		if (ret < 0) {
 			fprintf(stderr, PROG ": %s\n", errbuf);
@@ -153,17 +269,18 @@ end:
 	return status;
 }
 
-static int cmd_check(int argc, char **argv)
+/* Reads the one FILE of args as latency-report does. Returns the exit status. */
+static int cmd_check(const struct runinfo_args *a)
 {
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct run_info ri;
 
-	if (argc != 3) {
+	if (a->nargs != 1) {
 		fprintf(stderr, PROG ": check: one FILE\n");
 		return DGR_EXIT_USAGE;
 	}
 	memset(&ri, 0, sizeof(ri));
-	if (run_info_read(argv[2], &ri, errbuf) < 0) {
+	if (run_info_read(a->args[0].value, &ri, errbuf) < 0) {
 		fprintf(stderr, PROG ": %s\n", errbuf);
 		return DGR_EXIT_USAGE;
 	}
@@ -203,29 +320,70 @@ static void print_fields(void)
 
 int main(int argc, char **argv)
 {
+	char errbuf[DGR_ERRBUF_SIZE];
+	struct runinfo_args a = { NULL, 0, 0 };
+	int cmd = -1, status = DGR_EXIT_USAGE, rc;
+
 	if (argc < 2) {
 		usage(stderr);
 		return DGR_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return DGR_EXIT_OK;
+	for (int k = 0; k < 3; k++) {
+		if (!strcmp(argv[1], runinfo_commands[k])) {
+			cmd = k;
+		}
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf(PROG " (dgrdma-tools) %s\n", DGR_VERSION);
-		return DGR_EXIT_OK;
+	if (cmd < 0 && argv[1][0] != '-') {
+		fprintf(stderr, PROG ": '%s' is not a command: write, check, fields\n", argv[1]);
+		usage(stderr);
+		return DGR_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "write")) {
-		return cmd_write(argc, argv);
+	a.args = calloc((size_t)argc, sizeof(*a.args));
+	if (!a.args) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return DGR_EXIT_FAILED;
 	}
-	if (!strcmp(argv[1], "check")) {
-		return cmd_check(argc, argv);
+	/* a command's line is read after its name ("write --out F": argv from "write") */
+	rc = dgr_opts_parse(&runinfo_options, cmd < 0 ? argc : argc - 1, cmd < 0 ? argv : argv + 1,
+			    cmd, DGR_OPTS_INTERLEAVED | DGR_OPTS_OWN_MESSAGES, runinfo_option, &a,
+			    NULL, errbuf);
+	if (rc < 0 && cmd < 0) {
+		/* before a command, as before the table: what is not an option is no command */
+		fprintf(stderr, PROG ": '%s' is not a command: write, check, fields\n", argv[1]);
+		usage(stderr);
+		goto out;
 	}
-	if (!strcmp(argv[1], "fields") && argc == 2) {
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s\n", errbuf);
+		status = rc == -DGR_E_INVAL ? DGR_EXIT_USAGE : DGR_EXIT_FAILED;
+		goto out;
+	}
+	if (rc == DGR_OPTS_STOP) {
+		if (a.stop == 'h') {
+			usage(stdout);
+		} else if (a.stop == OPT_VERSION) {
+			printf(PROG " (dgrdma-tools) %s\n", DGR_VERSION);
+		} else {
+			dgr_opts_list_argv(&runinfo_options, argc, argv, stdout);
+		}
+		status = DGR_EXIT_OK;
+		goto out;
+	}
+	if (cmd < 0 || (cmd == 2 && a.nargs > 0)) {
+		/* an option without a command, or fields with arguments */
+		fprintf(stderr, PROG ": '%s' is not a command: write, check, fields\n", argv[1]);
+		usage(stderr);
+		goto out;
+	}
+	if (cmd == 0) {
+		status = cmd_write(&a);
+	} else if (cmd == 1) {
+		status = cmd_check(&a);
+	} else {
 		print_fields();
-		return DGR_EXIT_OK;
+		status = DGR_EXIT_OK;
 	}
-	fprintf(stderr, PROG ": '%s' is not a command: write, check, fields\n", argv[1]);
-	usage(stderr);
-	return DGR_EXIT_USAGE;
+out:
+	free(a.args);
+	return status;
 }

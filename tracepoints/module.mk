@@ -50,6 +50,14 @@ $(BUILD)/bin/dgrdma-runinfo: $(call objs,tracepoints/dgrdma-runinfo.c $(RUN_INFO
 		$(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lm
+# its bash completion, from its option table (stack/cli/module.mk), installed on its own
+all: $(BUILD)/completion/dgrdma-runinfo
+INSTALL_TARGETS += install-runinfo-completion
+INSTALLED_FILES += $(COMPLETIONDIR)/dgrdma-runinfo
+.PHONY: install-runinfo-completion
+install-runinfo-completion: $(BUILD)/completion/dgrdma-runinfo
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(BUILD)/completion/dgrdma-runinfo $(DESTDIR)$(COMPLETIONDIR)/
 
 # dgrdma-capture is a bash script; it finds dgrdma-clocks and dgrdma-runinfo beside itself.
 PROGRAMS += $(BUILD)/bin/dgrdma-capture

@@ -81,19 +81,19 @@ enum {
 	OPT_LIST_OPTIONS,
 };
 
-#define ROW(i, n, t, mv, u)                                                                        \
+#define ROW(i, n, t, mv, u, ...)                                                                   \
 	{                                                                                          \
-		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u)                 \
+		.id = (i), .name = (n), .type = (t), .metavar = (mv), .usage = (u), __VA_ARGS__    \
 	}
-#define COUNT(i, n, mv, lo_, hi_, u)                                                               \
+#define COUNT(i, n, mv, lo_, hi_, u, ...)                                                          \
 	{                                                                                          \
 		.id = (i), .name = (n), .type = DGR_OPT_COUNT, .metavar = (mv), .min = (lo_),      \
-		.max = (hi_), .usage = (u)                                                         \
+		.max = (hi_), .usage = (u), __VA_ARGS__                                            \
 	}
-#define DECIMAL(i, n, mv, lo_, hi_, u)                                                             \
+#define DECIMAL(i, n, mv, lo_, hi_, u, ...)                                                        \
 	{                                                                                          \
 		.id = (i), .name = (n), .type = DGR_OPT_DECIMAL, .metavar = (mv), .lo = (lo_),     \
-		.hi = (hi_), .usage = (u)                                                          \
+		.hi = (hi_), .usage = (u), __VA_ARGS__                                             \
 	}
 
 /* latency-report's options: the parser, --help (the rows' text in order) and --list-options. */
@@ -112,19 +112,34 @@ static const struct dgr_opt lr_opts[] = {
 	      "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
 	      "options:\n" },
 	ROW(OPT_JSON, "json", DGR_OPT_FLAG, NULL,
-	    "  --json                 write the report as JSON to standard output\n"),
+	    "  --json                 write the report as JSON to standard output\n",
+	    .man = "Write the report as JSON on standard output (contract in docs/analysis.md).\n"),
 	ROW(OPT_BRIEF, "brief", DGR_OPT_FLAG, NULL,
 	    "  --brief                only the summary: verdict, why, headroom, losses, run\n"
-	    "                         status, findings, first actions (--json: its keys only)\n"),
+	    "                         status, findings, first actions (--json: its keys only)\n",
+	    .man =
+		"Only the summary: verdict, why, headroom, losses, run status, findings and first\n"
+		"actions (with \\-\\-json: the \"summary\" object alone).\n"),
 	ROW(OPT_CSV, "csv", DGR_OPT_STRING, "DIR",
 	    "  --csv DIR              write doorbells.csv, intervals.csv, host_doorbells.csv,\n"
-	    "                         drops.csv into DIR (for dgrdma-plot)\n"),
+	    "                         drops.csv into DIR (for dgrdma-plot)\n",
+	    .man = "Write doorbells.csv, intervals.csv, host_doorbells.csv and drops.csv into DIR "
+		   "(for dgrdma-plot).\n"),
 	DECIMAL(OPT_INTERVAL, "interval", "MS", 1, 60000,
-		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n"),
+		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n",
+		.man = "Interval of intervals.csv, 1..60000 ms (default 100).\n"),
 	COUNT(OPT_EXACT_LIMIT, "exact-limit", "N", 1, 1ull << 32,
 	      "  --exact-limit N        exact percentiles up to N doorbells per series, above\n"
 	      "                         them a log-linear histogram within 0.049%, 1..2^32\n"
-	      "                         (default 1000000)\n"),
+	      "                         (default 1000000)\n",
+	      .man = "Exact (sorted) percentiles for a latency series of at most N doorbells, "
+		     "1..2^32 (default\n"
+		     "1000000); above N, p50..p99.9 come from a log-linear histogram within a "
+		     "relative error of\n"
+		     "1/2048 (0.049%), and the report says so in the series (\\fBpercentiles\\fR,\n"
+		     "\\fBpercentile_relative_error\\fR, \\fBexact_limit\\fR). Count, min, max, "
+		     "mean, the log2 histogram\n"
+		     "and the time above the tolerable latency stay exact.\n"),
 	ROW(OPT_LIVE, "live", DGR_OPT_FLAG, NULL,
 	    "  --live                 INPUT is an LTTng live URL,\n"
 	    "                         net://RELAYD[:PORT]/host/HOSTNAME/SESSION (dgrdma-capture\n"
@@ -133,42 +148,149 @@ static const struct dgr_opt lr_opts[] = {
 	    "                         interval and of the run so far, the drop rate and the\n"
 	    "                         verdict so far (--json: one JSON object per line), and the\n"
 	    "                         final report when the session ends or on Ctrl-C; several\n"
-	    "                         URLs (up to 8): per session and together\n"),
+	    "                         URLs (up to 8): per session and together\n",
+	    .man = "INPUT is the URL of an LTTng live session served by lttng-relayd (what\n"
+		   ".B dgrdma-capture \\-\\-live\n"
+		   "prints). The session is followed while it is recorded (babeltrace2's "
+		   "src.ctf.lttng-live):\n"
+		   "every \\-\\-live-interval, the in-host doorbell latency of the interval and of "
+		   "the run so far\n"
+		   "(count, p50, p99, p99.9, max; from the frame's arrival when the trace carries "
+		   "it), the drop\n"
+		   "rates of the host's ramp check and the emulator's counters, and the verdict so "
+		   "far with its\n"
+		   "reason and headroom; on a terminal the lines are redrawn in place, with a "
+		   "sparkline of the\n"
+		   "p99 of the last 30 intervals and two log2 histograms of the in-host latency on "
+		   "the same bins\n"
+		   "(the interval's doorbells and the run's). With\n"
+		   ".BR \\-\\-json ,\n"
+		   "one JSON object per line (JSON Lines:\n"
+		   ".B kind\n"
+		   "\"interval\"), the last line the final report\n"
+		   ".RB ( kind\n"
+		   "\"final\"). When the session is destroyed, or on SIGINT or SIGTERM, the final "
+		   "report follows,\n"
+		   "the same as latency-report run afterwards on the run folder (given the same "
+		   "run facts: pass\n"
+		   "\\-\\-host-buffers, \\-\\-buffer-size, \\-\\-fpga-buffers, \\-\\-sample-rate, "
+		   "since run.json is written\n"
+		   "when the run ends). A viewer sees the events sent after it attached: start it "
+		   "before the\n"
+		   "command (dgrdma-capture \\-\\-live-wait). Not with \\-\\-csv or a capture. Up "
+		   "to 8 URLs: the\n"
+		   "sessions are followed at once (several hosts recorded into one relayd with "
+		   "dgrdma-capture\n"
+		   "\\-\\-relayd), each interval reported per session and together (counts summed, "
+		   "percentiles of\n"
+		   "all the hosts' doorbells, the worst verdict; JSON: the together numbers at the "
+		   "top level,\n"
+		   "\\fBhosts\\fR one object per session), then one final report per session. "
+		   "lttng-relayd serves\n"
+		   "one viewer per session.\n"),
 	DECIMAL(OPT_LIVE_INTERVAL, "live-interval", "S", 0.1, 3600,
-		"  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n"),
+		"  --live-interval S      seconds between --live reports, 0.1..3600 (default 1)\n",
+		.man = "Seconds between \\-\\-live reports, 0.1..3600 (default 1). A separate "
+		       "option because\n"
+		       "\\-\\-interval is the CSV series' bin, in milliseconds.\n"),
 	ROW(OPT_LIVE_IF, "live-if", DGR_OPT_STRING, "IFACE",
 	    "  --live-if IFACE        --live: also capture on IFACE (libpcap) and report the\n"
 	    "                         doorbell latency on the wire, joined with the trace as for\n"
-	    "                         a run folder; with several URLs, once per URL in order\n"),
+	    "                         a run folder; with several URLs, once per URL in order\n",
+	    .man = "With \\-\\-live: also capture on IFACE (libpcap, immediate mode) and report "
+		   "the doorbell\n"
+		   "latency on the wire every interval, the verdict judged and the final report "
+		   "joined as for a\n"
+		   "run folder. With several URLs, once per URL in the same order (each session's "
+		   "wire reported\n"
+		   "with it, and the hosts' together). Needs CAP_NET_RAW and CAP_NET_ADMIN.\n"),
 	ROW(OPT_LIVE_FILTER, "live-filter", DGR_OPT_STRING, "EXPR",
 	    "  --live-filter EXPR     the capture filter of --live-if (default: udp port 18078 or\n"
 	    "                         ether proto 0xf040 or ether proto 0xf042); one for all, or\n"
-	    "                         one per --live-if in order\n"),
+	    "                         one per --live-if in order\n",
+	    .man = "The capture filter of \\-\\-live\\-if (default: udp port 18078 or ether proto "
+		   "0xf040 or ether\n"
+		   "proto 0xf042): one for every \\-\\-live\\-if, or one per \\-\\-live\\-if in "
+		   "the same order\n"
+		   "(sessions captured on one interface told apart by their addresses).\n"),
 	ROW(OPT_LIVE_PCAP, "live-pcap", DGR_OPT_STRING, "FILE",
 	    "  --live-pcap FILE       write what --live-if captured to FILE (pcap), to report on\n"
-	    "                         it again offline; one per --live-if in order\n"),
+	    "                         it again offline; one per --live-if in order\n",
+	    .man = "Write what \\-\\-live\\-if captured to FILE (pcap), so that latency-report can "
+		   "be run on the trace\n"
+		   "and it afterwards; one per \\-\\-live\\-if, in the same order.\n"),
 	ROW(OPT_LIVE_FOLLOW, "live-follow", DGR_OPT_STRING, "FILE",
 	    "  --live-follow FILE     --live: the wire too, from the capture FILE (pcap or\n"
 	    "                         pcapng) read as it is written, e.g. the run folder's\n"
 	    "                         capture.pcapng that dgrdma-capture --live records; with\n"
-	    "                         several URLs, once per URL in the same order\n"),
+	    "                         several URLs, once per URL in the same order\n",
+	    .man = "With \\-\\-live, instead of \\-\\-live\\-if: the wire from the capture FILE "
+		   "(pcap or pcapng) read\n"
+		   "as another program writes it (with several URLs: once per URL, in the same "
+		   "order; each\n"
+		   "session's wire is reported with it, and the hosts' together), such as the run "
+		   "folder's\n"
+		   "capture.pcapng that\n"
+		   ".B dgrdma-capture \\-\\-live\n"
+		   "records (the file need not exist yet). Every whole record is read as it is "
+		   "written (a record\n"
+		   "the writer is in the middle of is read again from its start 50 ms later); when "
+		   "the session\n"
+		   "ends the file is read to its end and must end on a whole record (exit 2 "
+		   "otherwise, or for a\n"
+		   "file that is not a capture). The final report equals latency-report's on the "
+		   "trace and the\n"
+		   "finished file.\n"),
 	ROW(OPT_HOST, "host", DGR_OPT_STRING, "ADDR",
 	    "  --host ADDR            this MAC, IPv4[:port], IPv6 or [IPv6]:port is the host\n"
-	    "                         (repeatable, up to 16)\n"),
+	    "                         (repeatable, up to 16)\n",
+	    .man = "This MAC, IPv4 address, IPv4:port, IPv6 address or [IPv6]:port is the host\n"
+		   "(repeatable, up to 16). Without it the host is\n"
+		   "the side sending DCP requests, else the data path decides (\\-\\-path).\n"),
 	ROW(OPT_FPGA_COUNTERS, "fpga-counters", DGR_OPT_STRING, "FILE",
 	    "  --fpga-counters FILE   the FPGA's own loss counters (num_dropped_samps,\n"
 	    "                         dropped_samples, dropped_open, num_underruns, ...): the\n"
 	    "                         emulator's --summary-json, or the hardware's registers\n"
-	    "                         (a run folder's fpga-counters.json is read by itself)\n"),
+	    "                         (a run folder's fpga-counters.json is read by itself)\n",
+	    .man =
+		"The FPGA's own loss counters, by their VHDL names (num_dropped_samps, "
+		"dropped_samples,\n"
+		"dropped_open, num_underruns, underrun_periods, trailing_underruns): dgrdma-fpga\n"
+		"\\-\\-summary-json, or a file of the hardware's registers. A run folder's "
+		"fpga-counters.json is\n"
+		"read without this option. They join the losses table.\n"),
 	ROW(OPT_KERNEL_TRACE, "kernel-trace", DGR_OPT_STRING, "DIR",
 	    "  --kernel-trace DIR     the kernel's scheduling trace of the run (perf data convert\n"
 	    "                         --to-ctf of perf record -a -k CLOCK_MONOTONIC; a run\n"
 	    "                         folder's run.json kernel.path is read by itself): every\n"
-	    "                         stall is given its cause\n"),
+	    "                         stall is given its cause\n",
+	    .man = "The kernel's scheduling trace of the run: the CTF that \\fBperf data convert "
+		   "\\-\\-to\\-ctf DIR\\fR\n"
+		   "writes from \\fBperf record \\-a \\-k CLOCK_MONOTONIC\\fR of the sched, irq, "
+		   "block and writeback\n"
+		   "tracepoints. A run folder's run.json kernel.path is read without this option. "
+		   "Every stall of\n"
+		   "the in-host doorbells is then given its cause: what the thread of the stage "
+		   "where it waited did\n"
+		   "(running, runnable and who ran on its CPU, blocked, stopped, migrated), and "
+		   "the causes ranked by\n"
+		   "stall time (\"stall_causes\"); \\-\\-advise lists their cures first. Needs the "
+		   "run's LTTng trace,\n"
+		   "or, for a host without UST events (OpenCPI's own), the run's packet capture: "
+		   "the stalls are then\n"
+		   "the capture's doorbells (\"source\": \"wire\"), and the host's threads are "
+		   "found from the kernel\n"
+		   "trace's net:net_dev_xmit and skb:skb_copy_datagram_iovec events "
+		   "(dgrdma\\-capture \\-\\-kernel\n"
+		   "records them); \"threads\" says which and how.\n"),
 	ROW(OPT_UDP_PORT, "udp-port", DGR_OPT_STRING, "LIST",
 	    "  --udp-port LIST        UDP ports that carry DG-RDMA and DCP besides 18078,\n"
 	    "                         comma-separated, 1..65535 (a run folder adds its "
-	    "command's)\n"),
+	    "command's)\n",
+	    .man = "UDP ports that carry DG-RDMA and DCP besides 18078, comma-separated, 1..65535 "
+		   "(repeatable).\n"
+		   "A run folder adds the ports of its recorded command's \\-\\-bind and "
+		   "\\-\\-peer.\n"),
 	{ .id = OPT_PATH,
 	  .name = "path",
 	  .type = DGR_OPT_CHOICE,
@@ -178,21 +300,36 @@ static const struct dgr_opt lr_opts[] = {
 	      "  --path rx|tx           the data path of a connection no --host or DCP request\n"
 	      "                         decides: rx, the data sender is the FPGA (default), or "
 	      "tx,\n"
-	      "                         the host (a run folder: its command's path)\n" },
+	      "                         the host (a run folder: its command's path)\n",
+	  .man = "The data path of a connection no \\-\\-host or DCP request decides: rx, the side "
+		 "sending\n"
+		 "data is the FPGA (default), or tx, the side sending data is the host. A run "
+		 "folder's\n"
+		 "recorded command gives it (dgrdma-host rx|tx, dgrdma-fpga \\-\\-mode) unless "
+		 "this is given.\n" },
 	ROW(OPT_DCP_DOORBELLS, "dcp-doorbells", DGR_OPT_STRING, "ADDR",
 	    "  --dcp-doorbells ADDR   DCP writes to property address ADDR are doorbells, the data\n"
 	    "                         being the buffer index (default 0x100018, the emulator's\n"
 	    "                         `doorbell` property of worker 0)\n"
 	    "  --dcp-doorbells LO:HI  DCP writes to LO..HI are doorbells, one address per buffer;\n"
-	    "                         'off': no DCP doorbells\n"),
+	    "                         'off': no DCP doorbells\n",
+	    .man =
+		"DCP writes to property address ADDR are doorbells whose data is the buffer index\n"
+		"(default 0x100018, the emulator's \\fBdoorbell\\fR property); with LO:HI every "
+		"buffer has\n"
+		"its own address in the range; \\fBoff\\fR: none.\n"),
 	DECIMAL(OPT_REASM_TIMEOUT, "reasm-timeout", "MS", 1, 3600000,
 		"  --reasm-timeout MS     incomplete transactions expire after MS ms of capture "
 		"time,\n"
-		"                         1..3600000 (default 1000)\n"),
+		"                         1..3600000 (default 1000)\n",
+		.man = "Incomplete transactions expire after MS ms of capture time, 1..3600000 "
+		       "(default 1000).\n"),
 	COUNT(OPT_HOST_BUFFERS, "host-buffers", "N", 1, 65535,
-	      "  --host-buffers N       host (consumer) buffers, 1..65535\n"),
+	      "  --host-buffers N       host (consumer) buffers, 1..65535\n",
+	      .man = DGR_OPT_MAN_WITH_NEXT),
 	COUNT(OPT_FPGA_BUFFERS, "fpga-buffers", "N", DGR_FPGA_BUFFERS_MIN, DGR_FPGA_BUFFERS_MAX,
-	      "  --fpga-buffers N       FPGA (producer) buffers, 2..64\n"),
+	      "  --fpga-buffers N       FPGA (producer) buffers, 2..64\n",
+	      .man = DGR_OPT_MAN_WITH_NEXT),
 	/* written as dgrdma-host takes it: 32768 or 32K */
 	{ .id = OPT_BUFFER_SIZE,
 	  .name = "buffer-size",
@@ -201,7 +338,8 @@ static const struct dgr_opt lr_opts[] = {
 	  .min = 1,
 	  .max = DGR_MAX_BUFFER_SIZE,
 	  .usage =
-	      "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n" },
+	      "  --buffer-size BYTES    buffer size, 1..2097152 (suffixes K, M allowed: 32K)\n",
+	  .man = DGR_OPT_MAN_WITH_NEXT },
 	{ .id = OPT_SAMPLE_RATE,
 	  .name = "sample-rate",
 	  .type = DGR_OPT_RATE,
@@ -211,49 +349,100 @@ static const struct dgr_opt lr_opts[] = {
 	  .usage =
 	      "  --sample-rate SPS      stream rate in samples/s (4 bytes each), 1..1e10, e.g. "
 	      "200e6\n"
-	      "                         or 200M\n" },
+	      "                         or 200M\n",
+	  .man =
+	      "Run facts for the tolerable latency (N_c + N_p) x S / R; also read from run.json's\n"
+	      "settings, the recorded tool's own (an old dgrdma-run/1 file's from its recorded "
+	      "command). BYTES takes K and M (32K), SPS 200e6 or 200M,\n"
+	      "as in\n"
+	      ".BR dgrdma-host (1);\n"
+	      "N_c 1..65535, N_p 2..64 (the range of \\-\\-fpga\\-buffers in every tool).\n"
+	      "Without them the tolerable latency is estimated from the capture.\n" },
 	DECIMAL(
 	    OPT_TOLERABLE_US, "tolerable-us", "US", 1, 1e9,
-	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n"),
+	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n",
+	    .man = "The tolerable doorbell latency, 1..1e9, overriding the facts.\n"),
 	DECIMAL(OPT_TRACE_OFFSET_NS, "trace-offset-ns", "NS", -1e18, 1e18,
-		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n"),
+		"  --trace-offset-ns NS   add NS to trace times before joining (+-1e18)\n",
+		.man =
+		    "Add NS to trace times before joining them with the capture, \\-1e18..1e18.\n"),
 	/* up to the kernel's largest pid_max */
 	COUNT(OPT_PID, "pid", "PID", 1, 4194304,
 	      "  --pid PID              only the trace events of process PID (its vpid context;\n"
 	      "                         repeatable, up to 16): leaves out other processes that\n"
-	      "                         traced into the same per-user buffers meanwhile\n"),
+	      "                         traced into the same per-user buffers meanwhile\n",
+	      .man = "Only the trace events of process PID (their vpid context; repeatable, up to "
+		     "16). dgrdma-capture\n"
+		     "records every process of the user that traces meanwhile (per-user buffers); "
+		     "run.json's\n"
+		     "command_pid is the recorded command's. The events left out are counted "
+		     "(other_pids). Without\n"
+		     "--pid, host.processes counts the processes whose transactions are in the "
+		     "report, and the text\n"
+		     "report adds a note naming them when they are several.\n"),
 	DECIMAL(OPT_JOIN_WINDOW_US, "join-window-us", "US", 1, 1e7,
 		"  --join-window-us US    pair wire and trace doorbells at most US apart, 1..1e7\n"
-		"                         (default 1000)\n"),
+		"                         (default 1000)\n",
+		.man = "Pair wire and trace doorbells at most US apart, 1..1e7 (default 1000).\n"),
 	ROW(OPT_ADVISE, "advise", DGR_OPT_FLAG, NULL,
 	    "  --advise               after the verdict, list this host's settings the tuning\n"
-	    "                         guide would change for the regime (dgrdma-tune check)\n"),
+	    "                         guide would change for the regime (dgrdma-tune check)\n",
+	    .man = "After the verdict, list this host's settings that the tuning guide would "
+		   "change for the\n"
+		   "regime found (libdgrtune, as \\fBdgrdma-tune check\\fR).\n"),
 	ROW(OPT_ADVISE_IF, "advise-if", DGR_OPT_STRING, "IFACE",
-	    "  --advise-if IFACE      interface for the NIC checks of --advise\n"),
+	    "  --advise-if IFACE      interface for the NIC checks of --advise\n",
+	    .man = "Interface for the NIC checks of \\-\\-advise.\n"),
 	ROW(OPT_ADVISE_ROOT, "advise-root", DGR_OPT_STRING, "DIR",
-	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n"),
+	    "  --advise-root DIR      check a fake root instead of / (implies --advise)\n",
+	    .man = "Check a fake root instead of / (implies \\-\\-advise).\n"),
 	COUNT(OPT_TRACE_STALL, "trace-stall", "S", 1, 3600,
 	      "  --trace-stall S        stop reading a trace that yields no event for S seconds,\n"
 	      "                         1..3600 (default 10): babeltrace2 can loop on a damaged "
-	      "one\n"),
+	      "one\n",
+	      .man = "Stop reading a trace that yields no event for S seconds, 1..3600 (default "
+		     "10). The trace is\n"
+		     "checked before libbabeltrace2 reads it and the read runs in a child process: "
+		     "babeltrace2 can\n"
+		     "loop forever on a damaged trace.\n"),
 	ROW(OPT_VERBOSE, "verbose", DGR_OPT_FLAG, NULL,
-	    "  --verbose              show libbabeltrace2's own warnings and errors\n"),
+	    "  --verbose              show libbabeltrace2's own warnings and errors\n",
+	    .man = "Show libbabeltrace2's own warnings and errors (otherwise one line gives its "
+		   "root cause).\n"),
 	ROW(OPT_FAIL_ON, "fail-on", DGR_OPT_STRING, "LIST",
 	    "  --fail-on LIST         exit 1 when the verdict is one of LIST (comma-separated:\n"
 	    "                         jitter-bound, throughput-bound, unknown, not-healthy for\n"
-	    "                         all three, loss for any loss the inputs show)\n"),
+	    "                         all three, loss for any loss the inputs show)\n",
+	    .man = "Exit 1 when the verdict is one of LIST, comma-separated: jitter-bound, "
+		   "throughput-bound,\n"
+		   "unknown, not-healthy (all three), loss (any loss the inputs show: "
+		   "discontinuities or\n"
+		   "incomplete transactions on the wire, samples lost or dropped in the trace's "
+		   "counters, socket\n"
+		   "drops, DAC underruns, an FPGA TX queue that ran empty).\n"),
 	ROW(OPT_NO_PROGRESS, "no-progress", DGR_OPT_FLAG, NULL,
-	    "  --no-progress          no progress line on stderr\n"),
+	    "  --no-progress          no progress line on stderr\n",
+	    .man = "No progress line on standard error.\n"),
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help             this text\n" },
+	  .usage = "  -h, --help             this text\n",
+	  .man = "The usage text: every option with its range.\n" },
 	ROW(OPT_VERSION, "version", DGR_OPT_FLAG, NULL,
-	    "  --version              the version of dgrdma-tools\n"),
+	    "  --version              the version of dgrdma-tools\n",
+	    .man = "The version of dgrdma-tools.\n"),
 	ROW(OPT_LIST_OPTIONS, "list-options", DGR_OPT_FLAG, NULL,
 	    "  --list-options         every option with its type and range, one a line (with\n"
-	    "                         --json: one JSON object)\n"),
+	    "                         --json: one JSON object)\n",
+	    .man = "Every option with the type of its value and its range, one a line "
+		   "(tab-separated: name,\n"
+		   "type, subcommands, accepted words); with\n"
+		   ".BR \\-\\-json ,\n"
+		   "one JSON object; with\n"
+		   ".BR \\-\\-man ,\n"
+		   "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		   "it.\n"),
 	{ .type = DGR_OPT_TEXT,
 	  .usage =
 	      "An option's value follows it (--interval 10) or is joined with '=' "
@@ -272,6 +461,12 @@ static const struct dgr_opt_table lr_options = {
 	.tool = "latency-report",
 	.opts = lr_opts,
 	.nopts = sizeof(lr_opts) / sizeof(lr_opts[0]),
+	.man_tail = ".PP\n"
+		    "Values follow their option or are joined with\n"
+		    ".B =\n"
+		    ".RB ( \\-\\-interval=10 );\n"
+		    ".B \\-\\-\n"
+		    "ends the options.\n",
 };
 
 /*

@@ -516,15 +516,22 @@ static void man_term(FILE *f, const struct dgr_opt *o)
 /* See opts.h. */
 void dgr_opts_man(const struct dgr_opt_table *t, FILE *f)
 {
+	bool with_next = false; /* the term before stands over the paragraph to come */
+
 	fputs(".SH OPTIONS\n", f);
 	for (size_t i = 0; i < t->nopts; i++) {
 		const struct dgr_opt *o = &t->opts[i];
 
 		if (!o->name) {
+			/* a heading (.SS) or a note (.PP) between options, as the row says */
+			if (o->man) {
+				fputs(o->man, f);
+			}
 			continue;
 		}
-		fputs(".TP\n", f);
+		fputs(with_next ? ".TQ\n" : ".TP\n", f);
 		man_term(f, o);
+		with_next = o->man && o->man[0] == '\0'; /* DGR_OPT_MAN_WITH_NEXT */
 		if (o->man) {
 			fputs(o->man, f);
 		} else {

@@ -49,8 +49,17 @@ struct dgr_opt {
 	const char *values;	  /* CHOICE: the forms, separated by '|' ("null|memcpy|file:") */
 	unsigned int subcommands; /* bit i: the tool's subcommand i; 0: every one */
 	const char *usage; /* its lines of --help, verbatim; NULL when another row's say it */
-	const char *man;   /* its paragraph of the man page's OPTIONS (roff); NULL: its --help */
+	const char *man;   /* its paragraph of the man page's OPTIONS (roff); NULL: its --help;
+			    * DGR_OPT_MAN_WITH_NEXT: none, its term stands over the next row's;
+			    * a DGR_OPT_TEXT row: roff between the options (".SS" heading, ".PP")
+			    */
 };
+
+/*
+ * The man field of an option whose term shares the next option's paragraph (".TQ": the
+ * man page describes --id and --peer-id together). Told by its being empty.
+ */
+#define DGR_OPT_MAN_WITH_NEXT ""
 
 /* A tool's table. */
 struct dgr_opt_table {
@@ -134,7 +143,10 @@ void dgr_opts_list(const struct dgr_opt_table *t, bool json, FILE *f);
  * Writes the man page's OPTIONS section in roff, from ".SH OPTIONS" to the end of the
  * table's man_tail: for every option, in the table's order, a ".TP" term (its names, the
  * short one and the aliases, each with its metavar) and its man paragraph (the row's --help
- * lines, squeezed into one, when it has none). mk/man-options.sh puts it into a page.
+ * lines, squeezed into one, when it has none); the terms of rows whose man is
+ * DGR_OPT_MAN_WITH_NEXT stand over the next one's paragraph (".TQ"); a DGR_OPT_TEXT row's
+ * man text (a ".SS" heading, a ".PP" note, the section's first paragraph) is written where
+ * the row stands. mk/man-options.sh puts it into a page.
  */
 void dgr_opts_man(const struct dgr_opt_table *t, FILE *f);
 

@@ -82,7 +82,7 @@ static const struct dgr_opt ctl_opts[] = {
 	      "WORKER.NAME; WORKER a worker index or a worker name of the map.\n"
 	      "\n" },
 	DGR_TRANSPORT_OPT_ROWS("a 4 MiB ring; sockets: the system's"),
-	{ .type = DGR_OPT_TEXT, .usage = "\nOptions:\n" },
+	{ .type = DGR_OPT_TEXT, .usage = "\nOptions:\n", .man = ".SS Requests\n" },
 	{ .id = OPT_TIMEOUT,
 	  .name = "timeout",
 	  .type = DGR_OPT_COUNT,
@@ -91,37 +91,53 @@ static const struct dgr_opt ctl_opts[] = {
 	  .max = 60000,
 	  .usage =
 	      "  --timeout MSEC           wait for each response (discover: for the answers),\n"
-	      "                           1..60000 (default 200)\n" },
+	      "                           1..60000 (default 200)\n",
+	  .man =
+	      "The wait for each response (discover: for the answers), 1..60000 (default 200).\n" },
 	{ .id = OPT_RETRIES,
 	  .name = "retries",
 	  .type = DGR_OPT_COUNT,
 	  .metavar = "N",
 	  .max = 100,
-	  .usage = "  --retries N              attempts after the first, 0..100 (default 3)\n" },
+	  .usage = "  --retries N              attempts after the first, 0..100 (default 3)\n",
+	  .man = "Attempts after the first, 0..100 (default 3).\n" },
 	{ .id = OPT_PROPS,
 	  .name = "props",
 	  .type = DGR_OPT_STRING,
 	  .metavar = "FILE",
 	  .usage = "  --props FILE             property map (output of dgrdma-fpga "
-		   "--list-properties)\n" },
+		   "--list-properties)\n",
+	  .man = "The property map (the output of\n"
+		 ".BR \"dgrdma\\-fpga \\-\\-list\\-properties\" ).\n" },
 	{ .id = OPT_JSON,
 	  .name = "json",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --json                   JSON output\n" },
+	  .usage = "  --json                   JSON output\n",
+	  .man = "JSON output.\n" },
 	{ .id = 'h',
 	  .name = "help",
 	  .short_name = 'h',
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  -h, --help               this text\n" },
+	  .usage = "  -h, --help               this text\n",
+	  .man = "The usage text.\n" },
 	{ .id = OPT_VERSION,
 	  .name = "version",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "  --version                the version of dgrdma-tools\n" },
+	  .usage = "  --version                the version of dgrdma-tools\n",
+	  .man = "The version of dgrdma-tools.\n" },
 	{ .id = OPT_LIST_OPTIONS,
 	  .name = "list-options",
 	  .type = DGR_OPT_FLAG,
 	  .usage = "  --list-options [--json]  every option with its type and range, one a line\n"
-		   "                           (--json: one JSON object)\n" },
+		   "                           (--json: one JSON object)\n",
+	  .man = "Every option with its type and range, one a line (tab-separated: name, type, "
+		 "subcommands,\n"
+		 "accepted words); with\n"
+		 ".BR \\-\\-json ,\n"
+		 "one JSON object; with\n"
+		 ".BR \\-\\-man ,\n"
+		 "this OPTIONS section in roff (docs/cli.md). The bash completion is made from "
+		 "it.\n" },
 	{ .type = DGR_OPT_TEXT,
 	  .usage =
 	      "\n"

@@ -177,9 +177,19 @@ refused 2 "dgrdma-ctl: read doorbell: doorbell is write-only (access WO in --pro
 refused 2 "dgrdma-ctl: 'frob' is not a command: discover, read, write, control, start, stop, props" \
 	"dgrdma-ctl: an unknown command" -- "$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 frob
 
+# ---- dgrdma-runinfo: its table's words; write reads the whole line before it writes ----
+refused 2 "dgrdma-runinfo: check: --out is a write option" \
+	"dgrdma-runinfo check --out: an option of write, refused by name" -- \
+	"$B/dgrdma-runinfo" check --out "$T/w.json"
+refused 2 "dgrdma-runinfo: --out needs a value (see --help)" \
+	"dgrdma-runinfo write --out without its value" -- "$B/dgrdma-runinfo" write --out
+"$B/dgrdma-runinfo" write --out "$T/w.json" format=dgrdma-run/2 --help >"$T/out" 2>&1
+check_eq "$?/$(head -c 6 "$T/out")/$(test -e "$T/w.json" && echo written)" "0/usage:/" \
+	"dgrdma-runinfo write ... --help: prints the usage and writes nothing"
+
 # ---- bad usage exits 2 in every tool ----
 for t in dgrdma-host dgrdma-ctl dgrdma-wire dgrdma-fpga dgrdma-capture dgrdma-tune latency-report \
-	dgrdma-plot; do
+	dgrdma-plot dgrdma-runinfo; do
 	"$B/$t" --no-such-option >/dev/null 2>&1 </dev/null
 	check_eq "$?" 2 "$t --no-such-option: exit 2"
 done

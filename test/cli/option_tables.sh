@@ -4,8 +4,8 @@
 # One option table per tool (stack/cli/opts.h): for every tool with a table, its
 # --list-options, its --help, its man page's OPTIONS section (dgrdma-gen, not installed: its
 # README's option list), its bash completion and its parser agree. An option in one is in all;
-# a man page whose OPTIONS say they come from the table is what --list-options --man writes
-# (make man-options); the parser takes every listed option (and old
+# every such man page says its OPTIONS come from the table and is what --list-options --man
+# writes (make man-options); the parser takes every listed option (and old
 # name) with a valid value and refuses an out-of-range one naming the option as given and
 # the range; an option of another subcommand is refused by name. The bash tools
 # (dgrdma-capture, dgrdma-plot) have no table: the options beginning a line of their --help
@@ -15,12 +15,13 @@
 
 B="$DGR_BUILD/bin"
 TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire
-	dgrdma-tune dgrdma-gen)
+	dgrdma-tune dgrdma-gen dgrdma-runinfo)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
 	[dgrdma-wire]=stack/man/dgrdma-wire.1 [dgrdma-tune]=stack/tune/dgrdma-tune.1
 	[dgrdma-gen]=test/gen/README.md
 	[dgrdma-fpga]=fpga/dgrdma-fpga.1 [latency-report]=analysis/latency-report/latency-report.1
 	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
+	[dgrdma-runinfo]=tracepoints/dgrdma-runinfo.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
 require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
 command -v jq >/dev/null || {
@@ -40,7 +41,8 @@ options_in() {
 # Other programs' options a tool's text names where options_in cannot tell (a line break
 # between the program and its option, "the emulator's --summary-json", "perf data convert
 # --to-ctf", "the recorded command's --bind"): not the tool's own.
-declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf")
+declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf"
+	[dgrdma-runinfo]="--summary-json")
 # own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
 # "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
 own() {
@@ -217,6 +219,12 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		"$tool: a value out of range is refused (exit 2), naming the option as given and its range"
 	check_eq "$bad_mode" "" "$tool: an option of another subcommand is refused by name"
 done
+
+# every table tool's man page is generated from its table (dgrdma-gen has none: its README)
+check_eq "$(for tool in "${TABLE_TOOLS[@]}"; do
+	case ${MAN[$tool]} in *.1) echo "$tool" ;; esac
+done | sort | paste -sd' ')" "$(tr ' ' '\n' <<<"$generated" | sed '/^$/d' | sort | paste -sd' ')" \
+	"the man page of every tool with a table has its OPTIONS generated from the table"
 
 # every page that says so is checked above: none is missed by the list of tools
 check_eq "$(grep -rlxF --include='*.1' --exclude-dir=build \

@@ -174,50 +174,63 @@ static size_t nrecs, cap_recs;
 static uint64_t order_counter;
 static uint64_t first_round_end; /* every flag address has been on the wire by then */
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-
-	if (!q) {
-		fprintf(stderr, "dgrdma-gen: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
-
-static struct gframe *new_frame(void)
+/* The next frame, zeroed, into *f. Returns 0 or -DGR_E_NOMEM. */
+static int new_frame(struct gframe **f)
 {
 	if (nframes == cap_frames) {
-		cap_frames = cap_frames ? cap_frames * 2 : 1024;
-		frames = xrealloc(frames, cap_frames * sizeof(*frames));
+		size_t cap = cap_frames ? cap_frames * 2 : 1024;
+		struct gframe *more = realloc(frames, cap * sizeof(*frames));
+
+		if (!more) {
+			return -DGR_E_NOMEM;
+		}
+		frames = more;
+		cap_frames = cap;
 	}
 	memset(&frames[nframes], 0, sizeof(frames[0]));
 	frames[nframes].order = order_counter++;
 	frames[nframes].first_msg = (uint32_t)nmsgs;
-	return &frames[nframes++];
+	*f = &frames[nframes++];
+	return 0;
 }
 
-static struct gmsg *new_msg(void)
+/* The next message, zeroed, into *m. Returns 0 or -DGR_E_NOMEM. */
+static int new_msg(struct gmsg **m)
 {
 	if (nmsgs == cap_msgs) {
-		cap_msgs = cap_msgs ? cap_msgs * 2 : 1024;
-		msgs = xrealloc(msgs, cap_msgs * sizeof(*msgs));
+		size_t cap = cap_msgs ? cap_msgs * 2 : 1024;
+		struct gmsg *more = realloc(msgs, cap * sizeof(*msgs));
+
+		if (!more) {
+			return -DGR_E_NOMEM;
+		}
+		msgs = more;
+		cap_msgs = cap;
 	}
 	memset(&msgs[nmsgs], 0, sizeof(msgs[0]));
-	return &msgs[nmsgs++];
+	*m = &msgs[nmsgs++];
+	return 0;
 }
 
-static uint32_t new_rec(uint8_t conn, bool doorbell, uint16_t buffer)
+/* A new transaction record, its index into *r. Returns 0 or -DGR_E_NOMEM. */
+static int new_rec(uint8_t conn, bool doorbell, uint16_t buffer, uint32_t *r)
 {
 	if (nrecs == cap_recs) {
-		cap_recs = cap_recs ? cap_recs * 2 : 1024;
-		recs = xrealloc(recs, cap_recs * sizeof(*recs));
+		size_t cap = cap_recs ? cap_recs * 2 : 1024;
+		struct rec *more = realloc(recs, cap * sizeof(*recs));
+
+		if (!more) {
+			return -DGR_E_NOMEM;
+		}
+		recs = more;
+		cap_recs = cap;
 	}
 	memset(&recs[nrecs], 0, sizeof(recs[0]));
 	recs[nrecs].conn = conn;
 	recs[nrecs].is_doorbell = doorbell;
 	recs[nrecs].buffer = buffer;
-	return (uint32_t)nrecs++;
+	*r = (uint32_t)nrecs++;
+	return 0;
 }
 
 /* splitmix64: a small, well-known deterministic generator. */
@@ -266,10 +279,14 @@ static void sender_flush(struct sender *s)
 	s->cur = NULL;
 }
 
-static void sender_open(struct sender *s, uint64_t ts, uint8_t kind)
+/* Opens the sender's next frame. Returns 0 or -DGR_E_NOMEM. */
+static int sender_open(struct sender *s, uint64_t ts, uint8_t kind)
 {
-	struct gframe *f = new_frame();
+	struct gframe *f;
 
+	if (new_frame(&f) < 0) {
+		return -DGR_E_NOMEM;
+	}
 	f->ts = ts;
 	f->conn = s->conn;
 	f->kind = kind;
@@ -277,6 +294,7 @@ static void sender_open(struct sender *s, uint64_t ts, uint8_t kind)
 	f->abs_seq = s->nsent++;
 	s->cur = f;
 	s->len = FRAME_HDR;
+	return 0;
 }
 
 /* Room for data in the current frame after alignment and a header; -1 if none. */
@@ -294,15 +312,20 @@ static long sender_room(const struct sender *s)
 	return r;
 }
 
-static void sender_add(struct sender *s, const struct gmsg *m)
+/* Adds a copy of m to the sender's frame. Returns 0 or -DGR_E_NOMEM. */
+static int sender_add(struct sender *s, const struct gmsg *m)
 {
-	struct gmsg *d = new_msg();
+	struct gmsg *d;
 	uint16_t off = align8(s->len);
 
+	if (new_msg(&d) < 0) {
+		return -DGR_E_NOMEM;
+	}
 	*d = *m;
 	d->off = off;
 	s->cur->nmsgs++;
 	s->len = (uint16_t)(off + MSG_HDR + m->data_len);
+	return 0;
 }
 
 static uint32_t round_up(uint32_t v, uint32_t a)
@@ -392,25 +415,34 @@ static uint64_t frame_wire_ns(uint16_t dgr_len)
 	return ((uint64_t)dgr_len + 38) * 8 / 10 + 1;
 }
 
-static void emit_ack_only(struct sender *s, uint64_t ts, uint32_t ack_abs, uint8_t ack_count)
+/* An ACK-only frame. Returns 0 or -DGR_E_NOMEM. */
+static int emit_ack_only(struct sender *s, uint64_t ts, uint32_t ack_abs, uint8_t ack_count)
 {
 	sender_flush(s);
-	sender_open(s, ts, FK_ACK);
+	if (sender_open(s, ts, FK_ACK) < 0) {
+		return -DGR_E_NOMEM;
+	}
 	s->cur->ack_abs = ack_abs;
 	s->cur->ack_count = ack_count;
 	sender_flush(s);
+	return 0;
 }
 
-static void emit_malformed(struct sender *s, uint64_t ts, unsigned int which)
+/* A malformed frame (one of three kinds). Returns 0 or -DGR_E_NOMEM. */
+static int emit_malformed(struct sender *s, uint64_t ts, unsigned int which)
 {
 	sender_flush(s);
-	sender_open(s, ts, FK_MALFORMED);
+	if (sender_open(s, ts, FK_MALFORMED) < 0) {
+		return -DGR_E_NOMEM;
+	}
 	s->cur->malformed_kind = (uint8_t)(which % 3);
 	s->len = 48; /* bytes laid out by write_malformed() */
 	sender_flush(s);
+	return 0;
 }
 
-static void simulate_conn(const struct opts *o, unsigned int c)
+/* Simulates connection c's whole run into frames. Returns 0 or -DGR_E_NOMEM with errbuf. */
+static int simulate_conn(const struct opts *o, unsigned int c, char *errbuf)
 {
 	struct conn_sim cs;
 	uint16_t sizes[4096];
@@ -418,6 +450,7 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	uint64_t last_db_raw = 0;
 	unsigned int malformed_n = 0;
 	uint32_t dcp_base = 0x00041000u; /* --dcp-doorbell-per-address: one address per buffer */
+	int rc = -DGR_E_NOMEM;
 
 	memset(&cs, 0, sizeof(cs));
 	cs.t0 = 1000000000ull + c * 1237ull; /* 1 s, staggered per connection */
@@ -434,19 +467,23 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 	cs.db_time = calloc(o->txns, sizeof(uint64_t));
 	cs.comp_time = calloc(o->txns, sizeof(uint64_t));
 	if (!cs.db_time || !cs.comp_time) {
-		fprintf(stderr, "dgrdma-gen: out of memory\n");
-		exit(1);
+		goto out;
 	}
 
 	if (c == 0 && o->transport == TR_ETHER) {
 		/* discovery: the host sends a DCP NOP, the FPGA answers */
-		struct gframe *f = new_frame();
+		struct gframe *f;
 
+		if (new_frame(&f) < 0) {
+			goto out;
+		}
 		f->ts = cs.t0 - 500000;
 		f->kind = FK_DCP_NOP;
 		f->from_host = 1;
 		f->tag = 1;
-		f = new_frame();
+		if (new_frame(&f) < 0) {
+			goto out;
+		}
 		f->ts = cs.t0 - 480000;
 		f->kind = FK_DCP_NOP_RESP;
 		f->from_host = 0;
@@ -467,10 +504,14 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 		}
 		t = start;
 		if (o->malformed_every && i > 0 && i % o->malformed_every == 0) {
-			emit_malformed(&cs.producer, t, malformed_n++);
+			if (emit_malformed(&cs.producer, t, malformed_n++) < 0) {
+				goto out;
+			}
 			t += 200;
 		}
-		sender_open(&cs.producer, t, FK_DATA);
+		if (sender_open(&cs.producer, t, FK_DATA) < 0) {
+			goto out;
+		}
 		for (j = i; j < g_end; j++) {
 			uint16_t b = (uint16_t)(j % o->buffers);
 			bool disc = o->discontinuity_every && (j + 1) % o->discontinuity_every == 0;
@@ -480,9 +521,12 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 			uint8_t opcode = disc ? 4 : 0;
 			bool fresh;
 			unsigned int n, k;
-			uint32_t r = new_rec((uint8_t)c, false, b);
+			uint32_t r;
 			uint32_t data_off = 0;
 
+			if (new_rec((uint8_t)c, false, b, &r) < 0) {
+				goto out;
+			}
 			n = plan_fragments(len, sender_room(&cs.producer),
 					   (long)cs.producer.cap - FRAME_HDR - MSG_HDR, sizes,
 					   sizeof(sizes) / sizeof(sizes[0]), &fresh);
@@ -491,7 +535,9 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 			if (fresh) {
 				sender_flush(&cs.producer);
 				t += frame_wire_ns(cs.producer.len);
-				sender_open(&cs.producer, t, FK_DATA);
+				if (sender_open(&cs.producer, t, FK_DATA) < 0) {
+					goto out;
+				}
 			}
 			for (k = 0; k < n; k++) {
 				struct gmsg m = { 0 };
@@ -501,7 +547,9 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 					sender_flush(&cs.producer);
 					t += frame_wire_ns(cs.producer.len);
 					cs.data_frames++;
-					sender_open(&cs.producer, t, FK_DATA);
+					if (sender_open(&cs.producer, t, FK_DATA) < 0) {
+						goto out;
+					}
 				}
 				m.txn_id = j + 1;
 				m.flag_addr = cs.cons_flag_base + 4u * b;
@@ -513,14 +561,17 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 				m.data_len = sizes[k];
 				m.gtxn = r;
 				data_off += sizes[k];
-				sender_add(&cs.producer, &m);
+				if (sender_add(&cs.producer, &m) < 0) {
+					goto out;
+				}
 			}
 			cs.comp_time[j] = t;
 		}
 		sender_flush(&cs.producer);
 		cs.data_frames++;
-		if (cs.data_frames % 8 == 0) {
-			emit_ack_only(&cs.consumer, t + 300, cs.producer.nsent - 8, 8);
+		if (cs.data_frames % 8 == 0 &&
+		    emit_ack_only(&cs.consumer, t + 300, cs.producer.nsent - 8, 8) < 0) {
+			goto out;
 		}
 		/* doorbells: in order, each after its transaction completes */
 		for (j = i; j < g_end; j++) {
@@ -540,9 +591,14 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 				}
 				if (o->dcp_doorbells) {
 					for (k = g0; k <= j; k++) {
-						struct gframe *f = new_frame();
+						struct gframe *f;
 						uint16_t b = (uint16_t)(k % o->buffers);
+						uint32_t r;
 
+						if (new_rec((uint8_t)c, true, b, &r) < 0 ||
+						    new_frame(&f) < 0) {
+							goto out;
+						}
 						f->ts = raw + (k - g0) * 100;
 						f->conn = (uint8_t)c;
 						f->kind = FK_DCP_DOORBELL;
@@ -553,8 +609,10 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 						f->dcp_addr = o->dcp_per_address ? dcp_base + 4u * b
 										 : 0x00100018u;
 						f->dcp_data = o->dcp_per_address ? 1u : b;
-						f->gtxn = new_rec((uint8_t)c, true, b);
-						f = new_frame();
+						f->gtxn = r;
+						if (new_frame(&f) < 0) {
+							goto out;
+						}
 						f->ts = raw + (k - g0) * 100 + 5000;
 						f->conn = (uint8_t)c;
 						f->kind = FK_DCP_RESP;
@@ -562,7 +620,9 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 						f->tag = (uint8_t)k;
 					}
 				} else {
-					sender_open(&cs.consumer, raw, FK_DOORBELL);
+					if (sender_open(&cs.consumer, raw, FK_DOORBELL) < 0) {
+						goto out;
+					}
 					cs.consumer.cur->ack_abs = cs.producer.nsent - 1;
 					cs.consumer.cur->ack_count = 1;
 					for (k = g0; k <= j; k++) {
@@ -576,8 +636,10 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 						m.msg_seq = 1;
 						m.data_addr = 0;
 						m.data_len = 0;
-						m.gtxn = new_rec((uint8_t)c, true, b);
-						sender_add(&cs.consumer, &m);
+						if (new_rec((uint8_t)c, true, b, &m.gtxn) < 0 ||
+						    sender_add(&cs.consumer, &m) < 0) {
+							goto out;
+						}
 					}
 					sender_flush(&cs.consumer);
 				}
@@ -591,8 +653,14 @@ static void simulate_conn(const struct opts *o, unsigned int c)
 			first_round_end = cs.db_time[last];
 		}
 	}
+	rc = 0;
+out:
 	free(cs.db_time);
 	free(cs.comp_time);
+	if (rc < 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	return 0;
 }
 
 /* ---- byte layout ---- */
@@ -890,15 +958,17 @@ static uint64_t quantise(const struct opts *o, uint64_t ts)
 	return o->fmt == FMT_PCAP_US ? ts / 1000 * 1000 : ts;
 }
 
-static void fw(FILE *fp, const void *p, size_t n)
+/* Writes n bytes of p. Returns 0 or -DGR_E_SYS with errbuf. */
+static int fw(FILE *fp, const void *p, size_t n, char *errbuf)
 {
 	if (n && fwrite(p, 1, n, fp) != n) {
-		fprintf(stderr, "dgrdma-gen: write failed: %s\n", strerror(errno));
-		exit(1);
+		return dgr_errbuf_set(errbuf, DGR_E_SYS, "write failed: %s", strerror(errno));
 	}
+	return 0;
 }
 
-static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
+/* The capture file's header. Returns 0 or -DGR_E_SYS with errbuf. */
+static int write_header(FILE *fp, const struct opts *o, uint32_t snap, char *errbuf)
 {
 	uint8_t h[64];
 
@@ -912,7 +982,9 @@ static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
 		put32le(h + 16, 0xFFFFFFFF);
 		put32le(h + 20, 0xFFFFFFFF);
 		put32le(h + 24, 28);
-		fw(fp, h, 28);
+		if (fw(fp, h, 28, errbuf) < 0) {
+			return -DGR_E_SYS;
+		}
 		/* Interface Description Block, Ethernet, if_tsresol = 9 (ns) */
 		put32le(h, 1);
 		put32le(h + 4, 32);
@@ -926,8 +998,7 @@ static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
 		put16le(h + 24, 0); /* opt_endofopt */
 		put16le(h + 26, 0);
 		put32le(h + 28, 32);
-		fw(fp, h, 32);
-		return;
+		return fw(fp, h, 32, errbuf);
 	}
 	put32le(h, o->fmt == FMT_PCAP_NS ? 0xA1B23C4D : 0xA1B2C3D4);
 	put16le(h + 4, 2);
@@ -936,11 +1007,12 @@ static void write_header(FILE *fp, const struct opts *o, uint32_t snap)
 	put32le(h + 12, 0);
 	put32le(h + 16, snap);
 	put32le(h + 20, o->cooked ? 113 : 1); /* LINKTYPE_LINUX_SLL or _ETHERNET */
-	fw(fp, h, 24);
+	return fw(fp, h, 24, errbuf);
 }
 
-static void write_record(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
-			 uint32_t caplen, uint32_t len)
+/* One record of the capture file. Returns 0 or -DGR_E_SYS with errbuf. */
+static int write_record(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
+			uint32_t caplen, uint32_t len, char *errbuf)
 {
 	uint8_t h[28];
 
@@ -956,12 +1028,12 @@ static void write_record(FILE *fp, const struct opts *o, uint64_t ts, const uint
 		put32le(h + 16, (uint32_t)ts);
 		put32le(h + 20, caplen);
 		put32le(h + 24, len);
-		fw(fp, h, 28);
-		fw(fp, p, caplen);
-		fw(fp, zero, padded - caplen);
+		if (fw(fp, h, 28, errbuf) < 0 || fw(fp, p, caplen, errbuf) < 0 ||
+		    fw(fp, zero, padded - caplen, errbuf) < 0) {
+			return -DGR_E_SYS;
+		}
 		put32le(h, total);
-		fw(fp, h, 4);
-		return;
+		return fw(fp, h, 4, errbuf);
 	}
 	put32le(h, (uint32_t)(ts / 1000000000ull));
 	if (o->fmt == FMT_PCAP_NS) {
@@ -971,8 +1043,10 @@ static void write_record(FILE *fp, const struct opts *o, uint64_t ts, const uint
 	}
 	put32le(h + 8, caplen);
 	put32le(h + 12, len);
-	fw(fp, h, 16);
-	fw(fp, p, caplen);
+	if (fw(fp, h, 16, errbuf) < 0) {
+		return -DGR_E_SYS;
+	}
+	return fw(fp, p, caplen, errbuf);
 }
 
 static int cmp_frames(const void *a, const void *b)
@@ -996,17 +1070,18 @@ static bool has_frame_seq(const struct gframe *f)
  * Numbers every sender's frames in the order they leave (capture order), as
  * the FPGA does: every frame, ACK-only included, takes the next frame_seq from
  * 1, wrapping through 0. ACKs name the peer's frames by the same numbers.
+ * Returns 0 or -DGR_E_NOMEM with errbuf.
  */
-static void number_frames(const struct opts *o)
+static int number_frames(const struct opts *o, char *errbuf)
 {
 	size_t nsenders = (size_t)o->conns * 2, i;
 	uint32_t *count = calloc(nsenders, sizeof(uint32_t));
 	uint32_t **rank = calloc(nsenders, sizeof(uint32_t *));
 	uint32_t *total = calloc(nsenders, sizeof(uint32_t));
+	int rc = -DGR_E_NOMEM;
 
 	if (!count || !rank || !total) {
-		fprintf(stderr, "dgrdma-gen: out of memory\n");
-		exit(1);
+		goto out;
 	}
 	for (i = 0; i < nframes; i++) {
 		if (has_frame_seq(&frames[i])) {
@@ -1018,7 +1093,10 @@ static void number_frames(const struct opts *o)
 		}
 	}
 	for (i = 0; i < nsenders; i++) {
-		rank[i] = xrealloc(NULL, ((size_t)total[i] + 1) * sizeof(uint32_t));
+		rank[i] = malloc(((size_t)total[i] + 1) * sizeof(uint32_t));
+		if (!rank[i]) {
+			goto out;
+		}
 	}
 	for (i = 0; i < nframes; i++) {
 		struct gframe *f = &frames[i];
@@ -1039,12 +1117,18 @@ static void number_frames(const struct opts *o)
 			f->ack_start = (uint16_t)(rank[peer][f->ack_abs] + o->seq_start);
 		}
 	}
-	for (i = 0; i < nsenders; i++) {
+	rc = 0;
+out:
+	for (i = 0; rank && i < nsenders; i++) {
 		free(rank[i]);
 	}
 	free(rank);
 	free(count);
 	free(total);
+	if (rc < 0) {
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+	}
+	return 0;
 }
 
 /*
@@ -1055,9 +1139,10 @@ static void number_frames(const struct opts *o)
  * then allowed (txn_id < cut + buffers, cut the doorbell of frame 0), the host
  * answers those it receives, and nothing else follows (the host's ACK-only
  * frames after the last data neither). The frames never sent are taken out and
- * every frame is numbered again. Returns 0, or -1 with a message.
+ * every frame is numbered again. Returns 0, -DGR_E_INVAL (no such frame 0) or -DGR_E_NOMEM
+ * with errbuf.
  */
-static int apply_fpga_lockup(const struct opts *o)
+static int apply_fpga_lockup(const struct opts *o, char *errbuf)
 {
 	size_t i, n = 0, f0 = SIZE_MAX;
 	uint32_t cut, max_fpga_abs = 0;
@@ -1072,16 +1157,14 @@ static int apply_fpga_lockup(const struct opts *o)
 		}
 	}
 	if (f0 == SIZE_MAX || frames[f0].kind != FK_DOORBELL) {
-		fprintf(stderr,
-			"dgrdma-gen: --fpga-lockup: the host's frame 0 is %s: choose "
-			"another --seq-start (see --list-frames)\n",
-			f0 == SIZE_MAX ? "never sent" : "not a doorbell frame");
-		return -1;
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--fpga-lockup: the host's frame 0 is %s: choose another "
+				      "--seq-start (see --list-frames)",
+				      f0 == SIZE_MAX ? "never sent" : "not a doorbell frame");
 	}
 	gone = calloc(nframes, 1);
 	if (!gone) {
-		fprintf(stderr, "dgrdma-gen: out of memory\n");
-		exit(1);
+		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	cut = msgs[frames[f0].first_msg].txn_id;
 	for (i = 0; i < nframes; i++) {
@@ -1109,8 +1192,7 @@ static int apply_fpga_lockup(const struct opts *o)
 	}
 	free(gone);
 	nframes = n;
-	number_frames(o);
-	return 0;
+	return number_frames(o, errbuf);
 }
 
 /* True when frame index idx (1-based, capture order) is in the --drop-frames list. */
@@ -1138,14 +1220,16 @@ struct late_pair {
 /*
  * --late-frames I:J,...: frame I is captured right after frame J, at J's time,
  * its bytes (frame_seq included) unchanged: what reordering on the way, or a
- * capture point that saw it late, leaves. Returns 0, or -1 after a message.
+ * capture point that saw it late, leaves. Returns 0, -DGR_E_INVAL (a bad list) or
+ * -DGR_E_NOMEM with errbuf.
  */
-static int apply_late_frames(const char *list)
+static int apply_late_frames(const char *list, char *errbuf)
 {
-	struct late_pair *pairs = NULL;
+	struct late_pair *pairs = NULL, *more;
 	size_t npairs = 0, k, m, n = 0;
 	struct gframe *out;
 	const char *p = list;
+	int rc;
 
 	while (*p) {
 		char *end;
@@ -1161,30 +1245,34 @@ static int apply_late_frames(const char *list)
 		}
 		p = *end ? end + 1 : end;
 		if (i < 1 || j <= i || j > nframes) {
-			fprintf(stderr,
-				"dgrdma-gen: --late-frames: '%lu:%lu' needs 1 <= I < J <= %zu (the "
-				"frames written)\n",
-				i, j, nframes);
-			free(pairs);
-			return -1;
+			rc = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					    "--late-frames: '%lu:%lu' needs 1 <= I < J <= %zu (the "
+					    "frames written)",
+					    i, j, nframes);
+			goto fail;
 		}
 		for (k = 0; k < npairs; k++) {
 			if (pairs[k].late == i || pairs[k].late == j || pairs[k].after == i) {
-				fprintf(
-				    stderr,
-				    "dgrdma-gen: --late-frames: frame %lu is in two pairs (a frame "
-				    "moves once, after a frame that stays)\n",
-				    pairs[k].late == j ? j : i);
-				free(pairs);
-				return -1;
+				rc = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						    "--late-frames: frame %lu is in two pairs (a "
+						    "frame moves once, after a frame that stays)",
+						    pairs[k].late == j ? j : i);
+				goto fail;
 			}
 		}
-		pairs = xrealloc(pairs, (npairs + 1) * sizeof(*pairs));
+		more = realloc(pairs, (npairs + 1) * sizeof(*pairs));
+		if (!more) {
+			goto nomem;
+		}
+		pairs = more;
 		pairs[npairs].late = i;
 		pairs[npairs].after = j;
 		npairs++;
 	}
-	out = xrealloc(NULL, nframes * sizeof(*out));
+	out = malloc((nframes ? nframes : 1) * sizeof(*out));
+	if (!out) {
+		goto nomem;
+	}
 	for (k = 0; k < nframes; k++) {
 		bool moved = false;
 
@@ -1209,22 +1297,29 @@ static int apply_late_frames(const char *list)
 	return 0;
 
 bad_syntax:
-	fprintf(stderr, "dgrdma-gen: --late-frames: '%s' is not a list of I:J pairs\n", list);
+	rc = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			    "--late-frames: '%.160s' is not a list of I:J pairs", list);
+	goto fail;
+nomem:
+	rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+fail:
 	free(pairs);
-	return -1;
+	return rc;
 }
 
 /*
  * --resend-frames I,...: data frame I is sent a second time by its sender right after
  * itself, at its time, as a new frame: the next frame_seq, every later frame of that sender
  * one further (and the peer's ACKs of them). A sender that resends after a lost ACK does
- * this; its messages reach the receiver twice. Returns 0, or -1 after a message.
+ * this; its messages reach the receiver twice. Returns 0, -DGR_E_INVAL (a bad list) or
+ * -DGR_E_NOMEM with errbuf.
  */
-static int apply_resend_frames(const char *list, size_t nindexed)
+static int apply_resend_frames(const char *list, size_t nindexed, char *errbuf)
 {
-	size_t *orig = NULL, norig = 0, k, m, n = 0;
+	size_t *orig = NULL, *more, norig = 0, k, m, n = 0;
 	struct gframe *out;
 	const char *p = list;
+	int rc;
 
 	while (*p) {
 		char *end;
@@ -1232,12 +1327,10 @@ static int apply_resend_frames(const char *list, size_t nindexed)
 		const struct gframe *f = NULL;
 
 		if (end == p || (*end && *end != ',')) {
-			fprintf(stderr,
-				"dgrdma-gen: --resend-frames: '%s' is not a list of frame "
-				"indices\n",
-				list);
-			free(orig);
-			return -1;
+			rc = dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--resend-frames: '%.160s' is not a list of frame indices", list);
+			goto fail;
 		}
 		p = *end ? end + 1 : end;
 		for (k = 0; k < nframes && i >= 1 && i <= nindexed; k++) {
@@ -1246,26 +1339,31 @@ static int apply_resend_frames(const char *list, size_t nindexed)
 			}
 		}
 		if (!f || f->kind != FK_DATA) {
-			fprintf(
-			    stderr,
-			    "dgrdma-gen: --resend-frames: frame %lu is not a data frame (1..%zu, "
-			    "'data' in --list-frames)\n",
+			rc = dgr_errbuf_set(
+			    errbuf, DGR_E_INVAL,
+			    "--resend-frames: frame %lu is not a data frame (1..%zu, "
+			    "'data' in --list-frames)",
 			    i, nindexed);
-			free(orig);
-			return -1;
+			goto fail;
 		}
 		for (k = 0; k < norig; k++) {
 			if (orig[k] == i) {
-				fprintf(stderr,
-					"dgrdma-gen: --resend-frames: frame %lu named twice\n", i);
-				free(orig);
-				return -1;
+				rc = dgr_errbuf_set(errbuf, DGR_E_INVAL,
+						    "--resend-frames: frame %lu named twice", i);
+				goto fail;
 			}
 		}
-		orig = xrealloc(orig, (norig + 1) * sizeof(*orig));
+		more = realloc(orig, (norig + 1) * sizeof(*orig));
+		if (!more) {
+			goto nomem;
+		}
+		orig = more;
 		orig[norig++] = i;
 	}
-	out = xrealloc(NULL, (nframes + norig) * sizeof(*out));
+	out = malloc((nframes + norig ? nframes + norig : 1) * sizeof(*out));
+	if (!out) {
+		goto nomem;
+	}
 	for (k = 0; k < nframes; k++) {
 		out[n++] = frames[k];
 		for (m = 0; m < norig; m++) {
@@ -1309,6 +1407,12 @@ static int apply_resend_frames(const char *list, size_t nindexed)
 	nframes = n;
 	free(orig);
 	return 0;
+
+nomem:
+	rc = dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+fail:
+	free(orig);
+	return rc;
 }
 
 /* --list-frames: "index kind from seq [txn_id:msg_seq/num_msgs ...]" per frame. */
@@ -1354,6 +1458,23 @@ struct dir_expect {
 	size_t nlat, cap_lat;
 };
 
+/* Appends one matched doorbell's latency. Returns 0 or -DGR_E_NOMEM with errbuf. */
+static int push_latency(struct dir_expect *d, uint64_t ns, char *errbuf)
+{
+	if (d->nlat == d->cap_lat) {
+		size_t cap = d->cap_lat ? 2 * d->cap_lat : 1024;
+		uint64_t *more = realloc(d->lat, cap * sizeof(uint64_t));
+
+		if (!more) {
+			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+		}
+		d->lat = more;
+		d->cap_lat = cap;
+	}
+	d->lat[d->nlat++] = ns;
+	return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -1372,9 +1493,10 @@ static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned int per_
 	return sorted[rank - 1];
 }
 
-static void print_expect(FILE *fp, const struct opts *o, const char *argline, uint64_t written,
-			 uint64_t dropped, uint64_t malformed, uint64_t dcp_frames,
-			 struct dir_expect *d, const struct seq_expect *sq)
+/* Writes the expectation file (JSON). Returns 0 or -DGR_E_NOMEM with errbuf. */
+static int print_expect(FILE *fp, const struct opts *o, const char *argline, uint64_t written,
+			uint64_t dropped, uint64_t malformed, uint64_t dcp_frames,
+			struct dir_expect *d, const struct seq_expect *sq, char *errbuf)
 {
 	uint64_t *sorted = NULL;
 	size_t i;
@@ -1402,7 +1524,10 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 		d->transactions, d->doorbells, d->matched, d->unmatched, d->orphans,
 		d->discontinuities, d->incomplete, d->pending_at_end);
 	if (d->nlat) {
-		sorted = xrealloc(NULL, d->nlat * sizeof(uint64_t));
+		sorted = malloc(d->nlat * sizeof(uint64_t));
+		if (!sorted) {
+			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+		}
 		memcpy(sorted, d->lat, d->nlat * sizeof(uint64_t));
 		qsort(sorted, d->nlat, sizeof(uint64_t), cmp_u64);
 		for (i = 0; i < d->nlat; i++) {
@@ -1427,6 +1552,7 @@ static void print_expect(FILE *fp, const struct opts *o, const char *argline, ui
 		}
 	}
 	fprintf(fp, "]\n    }\n  }\n}\n");
+	return 0;
 }
 
 /* ---- command line ---- */
@@ -2006,17 +2132,17 @@ static int parse_args(int argc, char **argv, struct opts *o, char *errbuf)
  * Writes the IP packet of frame p (len bytes, link header first) as fragments
  * of at most o->ip_mtu bytes of IP, all at ts, IP id id (IPv4: 16 bits; IPv6:
  * a fragment header after the fixed header). The UDP checksum was computed
- * over the whole datagram. Returns the number of records written.
+ * over the whole datagram. Adds the records written to *written. Returns 0 or -DGR_E_SYS
+ * with errbuf.
  */
-static unsigned int write_fragments(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
-				    size_t len, uint32_t id)
+static int write_fragments(FILE *fp, const struct opts *o, uint64_t ts, const uint8_t *p,
+			   size_t len, uint32_t id, uint64_t *written, char *errbuf)
 {
 	size_t l2 = link_hdr_len(o);
 	bool v6 = o->transport == TR_UDP6;
 	size_t ip_hdr = v6 ? IP6_HDR : IP_HDR, frag_hdr = v6 ? 8 : 0;
 	size_t payload = len - l2 - ip_hdr, step = (o->ip_mtu - ip_hdr - frag_hdr) / 8 * 8, at;
 	uint8_t out[9100 + 64];
-	unsigned int n = 0;
 
 	for (at = 0; at < payload; at += step) {
 		size_t part = payload - at < step ? payload - at : step;
@@ -2046,10 +2172,12 @@ static unsigned int write_fragments(FILE *fp, const struct opts *o, uint64_t ts,
 			memset(out + flen, 0, 60 - flen);
 			flen = 60;
 		}
-		write_record(fp, o, ts, out, (uint32_t)flen, (uint32_t)flen);
-		n++;
+		if (write_record(fp, o, ts, out, (uint32_t)flen, (uint32_t)flen, errbuf) < 0) {
+			return -DGR_E_SYS;
+		}
+		(*written)++;
 	}
-	return n;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -2104,12 +2232,19 @@ int main(int argc, char **argv)
 	}
 	rng_state = o.seed;
 	for (c = 0; c < o.conns; c++) {
-		simulate_conn(&o, c);
+		rc = simulate_conn(&o, c, errbuf);
+		if (rc < 0) {
+			goto fail;
+		}
 	}
 	qsort(frames, nframes, sizeof(frames[0]), cmp_frames);
-	number_frames(&o);
-	if (o.fpga_lockup && apply_fpga_lockup(&o) < 0) {
-		return 2;
+	rc = number_frames(&o, errbuf);
+	if (rc < 0) {
+		goto fail;
+	}
+	rc = o.fpga_lockup ? apply_fpga_lockup(&o, errbuf) : 0;
+	if (rc < 0) {
+		goto fail;
 	}
 	for (i = 0; i < nframes; i++) {
 		frames[i].index = (uint32_t)(i + 1);
@@ -2118,11 +2253,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	nindexed = nframes;
-	if (o.late_frames && apply_late_frames(o.late_frames) < 0) {
-		return 2;
+	rc = o.late_frames ? apply_late_frames(o.late_frames, errbuf) : 0;
+	if (rc < 0) {
+		goto fail;
 	}
-	if (o.resend_frames && apply_resend_frames(o.resend_frames, nindexed) < 0) {
-		return 2;
+	rc = o.resend_frames ? apply_resend_frames(o.resend_frames, nindexed, errbuf) : 0;
+	if (rc < 0) {
+		goto fail;
 	}
 	kept = calloc(nindexed + 1, sizeof(*kept));
 	if (!kept) {
@@ -2144,7 +2281,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dgrdma-gen: out of memory\n");
 		return 1;
 	}
-	write_header(cap, &o, o.snaplen ? o.snaplen : 65535);
+	rc = write_header(cap, &o, o.snaplen ? o.snaplen : 65535, errbuf);
+	if (rc < 0) {
+		goto fail;
+	}
 	for (i = 0; i < nframes; i++) {
 		const struct gframe *f = &frames[i];
 		size_t len = build_frame(pkt, &o, f);
@@ -2190,10 +2330,14 @@ int main(int argc, char **argv)
 			caplen = o.snaplen;
 		}
 		if (o.ip_mtu && len - link_hdr_len(&o) > o.ip_mtu) {
-			written += write_fragments(cap, &o, ts, pkt, len, (uint32_t)(i + 1));
+			rc = write_fragments(cap, &o, ts, pkt, len, (uint32_t)(i + 1), &written,
+					     errbuf);
 		} else {
-			write_record(cap, &o, ts, pkt, caplen, (uint32_t)len);
+			rc = write_record(cap, &o, ts, pkt, caplen, (uint32_t)len, errbuf);
 			written++;
+		}
+		if (rc < 0) {
+			goto fail;
 		}
 		if (f->kind == FK_MALFORMED) {
 			malformed++;
@@ -2214,11 +2358,10 @@ int main(int argc, char **argv)
 			d.doorbells++;
 			if (pending[slot]) {
 				d.matched++;
-				if (d.nlat == d.cap_lat) {
-					d.cap_lat = d.cap_lat ? 2 * d.cap_lat : 1024;
-					d.lat = xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
+				rc = push_latency(&d, ts - pending_ts[slot], errbuf);
+				if (rc < 0) {
+					goto fail;
 				}
-				d.lat[d.nlat++] = ts - pending_ts[slot];
 				pending[slot] = 0;
 			} else {
 				d.orphans++;
@@ -2250,12 +2393,10 @@ int main(int argc, char **argv)
 				d.doorbells++;
 				if (pending[slot]) {
 					d.matched++;
-					if (d.nlat == d.cap_lat) {
-						d.cap_lat = d.cap_lat ? 2 * d.cap_lat : 1024;
-						d.lat =
-						    xrealloc(d.lat, d.cap_lat * sizeof(uint64_t));
+					rc = push_latency(&d, ts - pending_ts[slot], errbuf);
+					if (rc < 0) {
+						goto fail;
 					}
-					d.lat[d.nlat++] = ts - pending_ts[slot];
 					pending[slot] = 0;
 				} else {
 					d.orphans++;
@@ -2330,7 +2471,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
 		return 1;
 	}
-	print_expect(exp, &o, argline, written, dropped, malformed, dcp_frames, &d, &sq);
+	rc = print_expect(exp, &o, argline, written, dropped, malformed, dcp_frames, &d, &sq,
+			  errbuf);
+	if (rc < 0) {
+		goto fail;
+	}
 	if (fclose(exp)) {
 		fprintf(stderr, "dgrdma-gen: %s: %s\n", o.expect, strerror(errno));
 		return 1;
@@ -2345,4 +2490,9 @@ int main(int argc, char **argv)
 	free(msgs);
 	free(recs);
 	return 0;
+
+fail:
+	/* a bad --fpga-lockup, --late-frames or --resend-frames is bad usage (2); else 1 */
+	fprintf(stderr, "dgrdma-gen: %s\n", errbuf);
+	return rc == -DGR_E_INVAL ? 2 : 1;
 }
