@@ -26,6 +26,7 @@
 
 #include "cli.h"
 
+#include "ctf_input.h"
 #include "incidents.h"
 
 extern char **environ;
@@ -72,8 +73,14 @@ bool incidents_dir_is(const char *dir)
 		found = incident_number(de->d_name) >= 0 && is_subdir(dir, de->d_name);
 	}
 	closedir(d);
-	/* a recorder's run without an incident: its whole run's record all the same */
-	return found || is_subdir(dir, "record");
+	if (!found) {
+		/* a recorder's run without an incident: its whole run's record all the same */
+		char record[4096];
+
+		snprintf(record, sizeof(record), "%.4000s/record", dir);
+		found = ctf_input_is_trace(record);
+	}
+	return found;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -364,9 +371,12 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		free(nums);
 		return DGR_EXIT_FAILED;
 	}
-	/* the whole run's record: reported first, with the user's --csv */
+	/*
+	 * the whole run's record: reported first, with the user's --csv (none when
+	 * no process traced: the session wrote no trace)
+	 */
 	snprintf(record, sizeof(record), "%.4000s/record", dir);
-	if (is_subdir(dir, "record")) {
+	if (ctf_input_is_trace(record)) {
 		char *text = NULL;
 
 		whole_st = run_report(self, argc, argv, input, record, !json, &text);

@@ -11,7 +11,7 @@
 
 /*
  * Whether folder dir is a flight recorder's: it holds at least one incident-NNN
- * folder (NNN: 3 or more digits), or the whole run's record (record/).
+ * folder (NNN: 3 or more digits), or the whole run's record (record/, a trace).
  */
 bool incidents_dir_is(const char *dir);
 

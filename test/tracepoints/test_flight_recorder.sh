@@ -116,8 +116,8 @@ check_eq "$(jq -c '[.flight_recorder.incidents, (.incidents | length),
 # The whole run's record (record/): the counters and the drop events, on disk all along, bounded
 ncpus=$(getconf _NPROCESSORS_CONF)
 check_eq "$(jq -c '.flight_recorder.record | [.path, .tracefile_size, .tracefile_count, .bound_bytes, .discarded_events, (.events | length)]' "$RUN/run.json")" \
-	"[\"record\",16777216,8,$((ncpus * 2 * 8 * (16777216 + (16777216 / 4096 + 1) * 64 + 64) + 1048576)),0,6]" \
-	"run.json: the record's path, its files' bound (16 MiB x 8 per CPU and channel), no event lost, six events"
+	"[\"record\",33554432,8,$((ncpus * 2 * 8 * (33554432 + (33554432 / 4096 + 1) * 64 + 64) + 1048576)),0,6]" \
+	"run.json: the record's path, its files' bound (32 MiB x 8 per CPU and channel), no event lost, six events"
 babeltrace2 "$RUN/record" >"$WORK/record.txt" 2>/dev/null
 check_eq "$?" 0 "the record is a readable trace"
 check_eq "$(grep -c 'dgrdma_fpga:drop_period:' "$WORK/record.txt")" \
