@@ -304,7 +304,8 @@ static double incident_time_s(json_t *run, bool axis, int64_t origin_ns, int64_t
 	int64_t sec = int_at(at, NULL, "monotonic_sec", -1);
 	int64_t nsec = int_at(at, NULL, "monotonic_nsec", -1);
 
-	if (!axis || sec < 0 || nsec < 0) {
+	/* a hostile run.json's reading is no time (and no overflow) */
+	if (!axis || sec < 0 || sec > 4000000000 || nsec < 0 || nsec > 999999999) {
 		return NAN;
 	}
 	return (double)(sec * 1000000000 + nsec + mono_zero_ns - origin_ns) / 1e9;

@@ -583,7 +583,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 		dgr_pr_str(&pr, "error", NULL, partial);
 		dgr_pr_obj_end(&pr);
 	}
-	if (o->json && ha_on && ha.clock_origin_known) {
+	if (o->json && !o->brief && ha_on && ha.clock_origin_known) {
 		/*
 		 * the CSVs' time axis, for the times of another clock (a flight
 		 * recorder's incidents, docs/analysis.md "Incidents"): time_s is

@@ -37,7 +37,7 @@ if (strlen(incidents_file) > 0) {
 		if (t > tmax) { tmax = t }
 		set arrow from first t, graph 0 to first t, graph 1 nohead lc rgb '#ff7f0e' lw 1.5 dt 4 front
 		set label sprintf('incident %s', word(inc_numbers, i)) at first t, graph 0.97 \
-			right rotate by 90 offset -0.4,0 font ',9' tc rgb '#b35900' front
+			right rotate by 90 offset -0.9,-0.3 font ',9' tc rgb '#b35900' front
 	}
 	if (tmax > tmin) { set xrange [tmin:tmax] }
 	# the legend's rows count its entry (key_below.gp)
