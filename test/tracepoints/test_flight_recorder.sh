@@ -25,6 +25,10 @@ check_eq "$?" 2 "--max-incidents without --flight-recorder refused"
 out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --long -- true 2>&1)
 check_eq "$? $(echo "$out" | head -n1)" "2 dgrdma-capture: --flight-recorder: not with --long" \
 	"--flight-recorder with --long refused"
+out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --trace-file-size 1M -- true 2>&1)
+check_eq "$? $(echo "$out" | head -n1)" \
+	"2 dgrdma-capture: --trace-file-size and --trace-file-count go together (a size alone does not bound the trace)" \
+	"--flight-recorder: the whole run's record's --trace-file-size without a count refused"
 
 tp_flight_require
 
