@@ -142,6 +142,26 @@ print(" ".join("%.0f%%" % (100 * (float(a) - x0) / (x1 - x0)) + ("" if a == c an
 	"$tmp/rec-out/drops.svg" 2>&1)" "25% 60%" "incidents: each a vertical line across the graph at its time"
 check_eq "$("$CHECK" png "$tmp/rec-out/drops.png" 2>&1)" "1200x700 0" "incidents: nothing cut by the image's edge"
 
+# An hour of counter readings (10 a second, as the stack and the emulator take them: a flight
+# recorder's whole run) is drawn per pixel column, never a point per reading, and the one
+# interval of the hour that lost everything (100 ms at 1800 s) keeps its 100 % peak.
+hour="$tmp/hour"
+mkdir -p "$hour"
+awk 'BEGIN {
+	print "time_s,source,conn,delivered,lost,drop_pct,vpid"
+	for (i = 0; i <= 36000; i++) {
+		lost = i >= 18001 ? 10000 : 0
+		printf "%.6f,host,0,%d,%d,0,4242\n", i * 0.1, i * 10000 - lost, lost
+		printf "%.6f,fpga,0,%d,0,0,4243\n", i * 0.1, i * 10000
+	}
+}' >"$hour/drops.csv"
+printf 'time_s,latency_ns,dir,conn,buffer\n' >"$hour/doorbells.csv"
+"$PLOT" -o "$tmp/hour-out" --kind drops --format svg "$hour" >/dev/null 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$("$CHECK" series "$tmp/hour-out/drops.svg" | awk '{ print ($1 <= 2 * 1200 + 4 && $1 >= 1200) }' | tr '\n' ' ')" "1 1 " \
+	"an hour of readings: each series one interval per pixel column (1200 to 2404 points, not 72000)"
+check_eq "$(grep -c '> 100</tspan>' "$tmp/hour-out/drops.svg") $(grep -c 'each pixel column: the highest percentage' "$tmp/hour-out/drops.svg")" \
+	"1 1" "an hour of readings: the 100 ms that lost everything keeps its 100 % peak, and the title says how"
+
 # Other sizes: every kind exactly that size, no title or label cut by the image's edge.
 for size in 640x400 1920x1080; do
 	"$PLOT" -o "$tmp/size-$size" --format png --size "$size" --tolerable-us 40 --perf "$tmp/perf-a.csv" \
