@@ -508,7 +508,7 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		printf("  whole run (%s): %" PRId64 " counter snapshots; the emulator's drop "
 		       "periods %" PRId64 " and discontinuities %" PRId64
 		       "; the host's discontinuous transactions %" PRId64
-		       ", socket drop reports %" PRId64
+		       ", packets the kernel dropped %" PRId64
 		       " (the drop rate over the run: --csv DIR, dgrdma-plot)\n",
 		       record, int_at(seen, NULL, "counter_snapshots", 0),
 		       int_at(seen, NULL, "fpga_drop_periods", 0),
