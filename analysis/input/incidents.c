@@ -4,11 +4,16 @@
  * folder: it is reported by latency-report itself, run once per incident on
  * that folder with the user's options, so that an incident's report is
  * exactly the one `latency-report incident-NNN` gives. The summary line of
- * each comes from its JSON report (regime.summary, losses.any).
+ * each comes from its JSON report (regime.summary, losses.any). The whole
+ * run's record (record/, a trace of the counters and drop events) is reported
+ * the same way, with the user's --csv: its drops.csv is the drop rate over the
+ * whole run, and incidents.csv puts each incident on that time axis.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +26,7 @@
 
 #include "cli.h"
 
+#include "ctf_input.h"
 #include "incidents.h"
 
 extern char **environ;
@@ -67,6 +73,13 @@ bool incidents_dir_is(const char *dir)
 		found = incident_number(de->d_name) >= 0 && is_subdir(dir, de->d_name);
 	}
 	closedir(d);
+	if (!found) {
+		/* a recorder's run without an incident: its whole run's record all the same */
+		char record[4096];
+
+		snprintf(record, sizeof(record), "%.4000s/record", dir);
+		found = ctf_input_is_trace(record);
+	}
 	return found;
 }
 
@@ -222,18 +235,170 @@ static json_t *incident_run_json(const char *folder)
 	return json_load_file(path, 0, NULL);
 }
 
-/* See incidents.h. */
-int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json)
+/*
+ * argv without its --csv DIR (or --csv=DIR) before a "--", into *out
+ * (malloc'd, argc words at most), its input's index into *out_input: an
+ * incident's report writes no CSV (the whole run's record does). Returns the
+ * count of words, or -DGR_E_NOMEM.
+ */
+static int argv_without_csv(int argc, char **argv, int input, char ***out, int *out_input)
 {
-	json_t *out = NULL, *list = NULL, *main_run = NULL, *fr;
-	char path[4096], folder[4096];
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	bool options = true;
+	int i, n = 0;
+
+	if (!v) {
+		return -DGR_E_NOMEM;
+	}
+	for (i = 0; i < argc; i++) {
+		if (i == input) {
+			*out_input = n;
+		} else if (options && i > 0 && !strcmp(argv[i], "--")) {
+			options = false;
+		} else if (options && i > 0 && !strcmp(argv[i], "--csv")) {
+			i++; /* and its value */
+			continue;
+		} else if (options && i > 0 && !strncmp(argv[i], "--csv=", 6)) {
+			continue;
+		}
+		v[n++] = argv[i];
+	}
+	*out = v;
+	return n;
+}
+
+/* A whole number member of an object at path a.b (a NULL: the object itself), or def. */
+static int64_t int_at(json_t *root, const char *a, const char *b, int64_t def)
+{
+	json_t *v = json_object_get(a ? json_object_get(root, a) : root, b);
+
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : def;
+}
+
+/*
+ * The whole run's time axis from its record's report (time_axis, written by
+ * lr_offline): the ns from origin its drops.csv counts from, and where the
+ * trace puts CLOCK_MONOTONIC's 0. Returns false when the report has none.
+ */
+static bool whole_run_axis(json_t *rep, int64_t *origin_ns, int64_t *mono_zero_ns)
+{
+	json_t *ax = json_object_get(rep, "time_axis");
+
+	if (!json_is_integer(json_object_get(ax, "origin_ns")) ||
+	    !json_is_integer(json_object_get(ax, "monotonic_zero_ns"))) {
+		return false;
+	}
+	*origin_ns = int_at(ax, NULL, "origin_ns", 0);
+	*mono_zero_ns = int_at(ax, NULL, "monotonic_zero_ns", 0);
+	return true;
+}
+
+/*
+ * An incident's time in the whole run (s from its record's origin), from its
+ * run.json's incident.at (the recorder's CLOCK_MONOTONIC reading when the
+ * trigger came); NAN when either is unknown.
+ */
+static double incident_time_s(json_t *run, bool axis, int64_t origin_ns, int64_t mono_zero_ns)
+{
+	json_t *at = json_object_get(json_object_get(run, "incident"), "at");
+	int64_t sec = int_at(at, NULL, "monotonic_sec", -1);
+	int64_t nsec = int_at(at, NULL, "monotonic_nsec", -1);
+
+	/* a hostile run.json's reading is no time (and no overflow) */
+	if (!axis || sec < 0 || sec > 4000000000 || nsec < 0 || nsec > 999999999) {
+		return NAN;
+	}
+	return (double)(sec * 1000000000 + nsec + mono_zero_ns - origin_ns) / 1e9;
+}
+
+/* A CSV field in double quotes, its quotes doubled. */
+static void csv_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"') {
+			fputc('"', f);
+		}
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/*
+ * Opens csv_dir/incidents.csv (the folder made when missing) with its header.
+ * Returns the file, or NULL with a message on stderr.
+ */
+static FILE *incidents_csv_open(const char *csv_dir)
+{
+	char path[4096];
+	FILE *f;
+
+	if (mkdir(csv_dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "latency-report: --csv: cannot create %s: %s\n", csv_dir,
+			strerror(errno));
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%.4000s/incidents.csv", csv_dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "latency-report: --csv: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(f, "incident,time_s,trigger\n");
+	return f;
+}
+
+/* See incidents.h. */
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json,
+		     const char *csv_dir)
+{
+	json_t *out = NULL, *list = NULL, *main_run = NULL, *fr, *whole = NULL;
+	char path[4096], folder[4096], record[4096];
+	char **iargv = NULL;
 	long *nums = NULL;
-	int n, i, worst = 0;
+	int n, i, iargc, iinput = input, worst = 0, whole_st = 0;
+	int64_t origin_ns = 0, mono_zero_ns = 0;
+	bool axis = false;
+	FILE *csv = NULL;
 
 	n = list_incidents(dir, &nums);
 	if (n < 0) {
 		fprintf(stderr, "latency-report: %s: %s\n", dir, strerror(errno));
 		return DGR_EXIT_USAGE;
+	}
+	iargc = argv_without_csv(argc, argv, input, &iargv, &iinput);
+	if (iargc < 0) {
+		fprintf(stderr, "latency-report: out of memory\n");
+		free(nums);
+		return DGR_EXIT_FAILED;
+	}
+	/*
+	 * the whole run's record: reported first, with the user's --csv (none when
+	 * no process traced: the session wrote no trace)
+	 */
+	snprintf(record, sizeof(record), "%.4000s/record", dir);
+	if (ctf_input_is_trace(record)) {
+		char *text = NULL;
+
+		whole_st = run_report(self, argc, argv, input, record, !json, &text);
+		if (whole_st < 0 || !text) {
+			fprintf(stderr, "latency-report: %s: the report could not be run\n",
+				record);
+			free(text);
+			worst = DGR_EXIT_FAILED;
+			goto done;
+		}
+		whole = json_loads(text, 0, NULL);
+		free(text);
+		axis = whole_run_axis(whole, &origin_ns, &mono_zero_ns);
+		worst = whole_st;
+	}
+	if (csv_dir) {
+		csv = incidents_csv_open(csv_dir);
+		if (!csv) {
+			worst = DGR_EXIT_FAILED;
+			goto done;
+		}
 	}
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	main_run = json_load_file(path, 0, NULL);
@@ -261,12 +426,23 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		json_t *rep = NULL, *run, *item;
 		char *text = NULL;
 		const char *trigger;
+		double at_s;
 		int st;
 
 		snprintf(folder, sizeof(folder), "%s/incident-%03ld", dir, nums[i]);
 		run = incident_run_json(folder);
 		trigger = str_at(run, "incident", "trigger", "unknown trigger");
-		st = run_report(self, argc, argv, input, folder, !json, &text);
+		at_s = incident_time_s(run, axis, origin_ns, mono_zero_ns);
+		if (csv) {
+			fprintf(csv, "%ld,", nums[i]);
+			if (!isnan(at_s)) {
+				fprintf(csv, "%.6f", at_s);
+			}
+			fputc(',', csv);
+			csv_quoted(csv, trigger);
+			fputc('\n', csv);
+		}
+		st = run_report(self, iargc, iargv, iinput, folder, !json, &text);
 		if (st < 0 || !text) {
 			fprintf(stderr, "latency-report: %s: the report could not be run\n",
 				folder);
@@ -281,6 +457,7 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		json_object_set_new(item, "incident", json_string(folder));
 		json_object_set_new(item, "trigger", json_string(trigger));
 		json_object_set_new(item, "exit_status", json_integer(st));
+		json_object_set_new(item, "time_s", isnan(at_s) ? json_null() : json_real(at_s));
 		json_object_set(item, "in_short",
 				json_object_get(json_object_get(rep, "regime"), "summary"));
 		json_object_set(item, "any_loss",
@@ -290,12 +467,15 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		} else {
 			json_t *loss = json_object_get(item, "any_loss");
 
-			printf("  incident-%03ld: %s; %s; loss: %s%s\n", nums[i], trigger,
+			printf("  incident-%03ld: %s; %s; loss: %s", nums[i], trigger,
 			       str_at(rep, "regime", "summary", "no report"),
 			       json_is_true(loss)    ? "yes"
 			       : json_is_false(loss) ? "no"
-						     : "unknown",
-			       st ? " (exit status of its report: see below)" : "");
+						     : "unknown");
+			if (!isnan(at_s)) {
+				printf("; at %.3f s of the whole run", at_s);
+			}
+			printf("%s\n", st ? " (exit status of its report: see below)" : "");
 		}
 		json_array_append_new(list, item);
 		json_decref(rep);
@@ -308,9 +488,33 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		json_object_set_new(out, "incidents_dir", json_string(dir));
 		json_object_set(out, "flight_recorder", json_is_object(fr) ? fr : json_null());
 		json_object_set(out, "incidents", list);
+		if (whole) {
+			json_t *w = json_object();
+
+			json_object_set_new(w, "record", json_string(record));
+			json_object_set_new(w, "exit_status", json_integer(whole_st));
+			json_object_set(w, "report", whole);
+			json_object_set_new(out, "whole_run", w);
+		} else {
+			json_object_set_new(out, "whole_run", json_null());
+		}
 		json_dumpf(out, stdout, JSON_INDENT(2));
 		printf("\n");
 		goto done;
+	}
+	if (whole) {
+		json_t *seen = json_object_get(json_object_get(whole, "host"), "events_seen");
+
+		printf("  whole run (%s): %" PRId64 " counter snapshots; the emulator's drop "
+		       "periods %" PRId64 " and discontinuities %" PRId64
+		       "; the host's discontinuous transactions %" PRId64
+		       ", packets the kernel dropped %" PRId64
+		       " (the drop rate over the run: --csv DIR, dgrdma-plot)\n",
+		       record, int_at(seen, NULL, "counter_snapshots", 0),
+		       int_at(seen, NULL, "fpga_drop_periods", 0),
+		       int_at(seen, NULL, "fpga_discontinuities", 0),
+		       int_at(json_object_get(whole, "host"), "rx", "discontinuities", 0),
+		       int_at(seen, NULL, "socket_drops", 0));
 	}
 	/* then each incident's own report, as latency-report gives it */
 	for (i = 0; i < n; i++) {
@@ -319,7 +523,7 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		snprintf(folder, sizeof(folder), "%s/incident-%03ld", dir, nums[i]);
 		printf("\n== incident-%03ld (%s) ==\n", nums[i], folder);
 		fflush(stdout);
-		st = run_report(self, argc, argv, input, folder, false, NULL);
+		st = run_report(self, iargc, iargv, iinput, folder, false, NULL);
 		if (st < 0) {
 			fprintf(stderr, "latency-report: %s: the report could not be run\n",
 				folder);
@@ -328,6 +532,12 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		}
 	}
 done:
+	if (csv && fclose(csv) != 0) {
+		fprintf(stderr, "latency-report: --csv: incidents.csv: %s\n", strerror(errno));
+		worst = DGR_EXIT_FAILED;
+	}
+	json_decref(whole);
+	free(iargv);
 	json_decref(list);
 	json_decref(out);
 	json_decref(main_run);

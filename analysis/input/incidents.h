@@ -9,7 +9,10 @@
 
 #include <stdbool.h>
 
-/* Whether folder dir holds at least one incident-NNN folder (NNN: 3 or more digits). */
+/*
+ * Whether folder dir is a flight recorder's: it holds at least one incident-NNN
+ * folder (NNN: 3 or more digits), or the whole run's record (record/, a trace).
+ */
 bool incidents_dir_is(const char *dir);
 
 /*
@@ -17,12 +20,16 @@ bool incidents_dir_is(const char *dir);
  * (the trigger, the verdict in short, any loss), then each incident's report,
  * by this same program (self, e.g. /proc/self/exe) run on the incident's
  * folder with the command line argv (argc words), in which argv[input] is
- * dir; json: one JSON document with the summaries and each report. Returns
- * the exit status: the highest of the incidents' reports (0 when none), or
- * DGR_EXIT_USAGE / DGR_EXIT_FAILED with a message on stderr when dir cannot be
- * listed or a report cannot be run or read.
+ * dir; json: one JSON document with the summaries and each report. The whole
+ * run's record (dir/record, when there) is reported first, with argv as it is
+ * (its --csv: the drops over the whole run); the incidents' reports without
+ * --csv. csv_dir (argv's --csv, or NULL): also write there incidents.csv, each
+ * incident's number, time on the whole run's axis and trigger. Returns the
+ * exit status: the highest of the reports' (0 when none), or DGR_EXIT_USAGE /
+ * DGR_EXIT_FAILED with a message on stderr when dir cannot be listed, a report
+ * cannot be run or read, or incidents.csv cannot be written.
  */
-int incidents_report(const char *dir, const char *self, int argc, char **argv, int input,
-		     bool json);
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json,
+		     const char *csv_dir);
 
 #endif

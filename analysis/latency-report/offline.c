@@ -280,8 +280,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 		/* a flight recorder's folder: every incident, each a run folder */
 		for (i = 1; i < (unsigned int)argc && argv[i] != o->inputs[0]; i++) {
 		}
-		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i,
-					o->json);
+		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i, o->json,
+					o->csv_dir);
 	}
 	facts_given = lr_facts_from_options(o);
 	memset(&app, 0, sizeof(app));
@@ -581,6 +581,18 @@ int lr_offline(struct options *o, int argc, char **argv)
 		dgr_pr_obj_begin(&pr, "partial_input", "PARTIAL INPUT");
 		dgr_pr_u64(&pr, "frames_read", "frames read", wa.frames);
 		dgr_pr_str(&pr, "error", NULL, partial);
+		dgr_pr_obj_end(&pr);
+	}
+	if (o->json && !o->brief && ha_on && ha.clock_origin_known) {
+		/*
+		 * the CSVs' time axis, for the times of another clock (a flight
+		 * recorder's incidents, docs/analysis.md "Incidents"): time_s is
+		 * (ns from origin - origin_ns) / 1e9, and CLOCK_MONOTONIC's t is at
+		 * t + monotonic_zero_ns
+		 */
+		dgr_pr_obj_begin(&pr, "time_axis", NULL);
+		dgr_pr_i64(&pr, "origin_ns", NULL, (int64_t)(wa_on ? wa.first_ts : origin));
+		dgr_pr_i64(&pr, "monotonic_zero_ns", NULL, ha.clock_origin_ns + ha.time_offset_ns);
 		dgr_pr_obj_end(&pr);
 	}
 	if ((ha_on || wire_on) && sc.n_bells && !o->brief) {

@@ -6,6 +6,7 @@
 # left axis's percentage is of; y2label_text: the right axis's (empty: no right axis). Both
 # axes have the same scale, from 0 % to the highest value (at least 1 %), with room below 0 %
 # and above the top, so that a line at 0 % or 100 % is drawn inside the frame, never on it.
+# incidents_file: see below.
 load plotdir.'/common.gp'
 load plotdir.'/time_axis.gp'
 set xlabel 'time in the run (s)'
@@ -22,6 +23,26 @@ if (exists('y2label_text') && strlen(y2label_text) > 0) {
 	set y2tics
 	set ytics nomirror
 }
+# incidents_file (optional; '' none): time_s,number of a flight recorder's incidents on the same
+# time axis, each a vertical line with its number at the top
+if (!exists('incidents_file')) { incidents_file = '' }
+n_inc = 0
+if (strlen(incidents_file) > 0) {
+	inc_times = system("cut -d, -f1 '".incidents_file."' | tr '\n' ' '")
+	inc_numbers = system("cut -d, -f2 '".incidents_file."' | tr '\n' ' '")
+	n_inc = words(inc_times)
+	do for [i=1:n_inc] {
+		t = word(inc_times, i) + 0.0
+		if (t < tmin) { tmin = t }
+		if (t > tmax) { tmax = t }
+		set arrow from first t, graph 0 to first t, graph 1 nohead lc rgb '#ff7f0e' lw 1.5 dt 4 front
+		set label sprintf('incident %s', word(inc_numbers, i)) at first t, graph 0.97 \
+			right rotate by 90 offset -0.9,-0.3 font ',9' tc rgb '#b35900' front
+	}
+	if (tmax > tmin) { set xrange [tmin:tmax] }
+	# the legend's rows count its entry (key_below.gp)
+	labels = labels.' incident'
+}
 load plotdir.'/key_below.gp'
 # overlapping lines (every series at 0 % most of the time) stay visible: each has its own dash
 # pattern and width, the first drawn widest
@@ -30,5 +51,9 @@ cmd = ''
 do for [i=1:words(files)] {
 	cmd = cmd.(i > 1 ? ', ' : 'plot ').sprintf("'%s' using 1:2 axes %s with lines ls %d lw %g title '%s'", \
 		word(files, i), word(axes_list, i), i, (words(files) - i) * 1.5 + 1.5, word(labels, i))
+}
+# the incidents' lines in the legend
+if (n_inc > 0) {
+	cmd = cmd.", NaN with lines lc rgb '#ff7f0e' lw 1.5 dt 4 title 'incident (its number)'"
 }
 eval cmd

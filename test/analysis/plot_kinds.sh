@@ -118,6 +118,50 @@ else
 	not_ok "drops: 0 % and 100 % drawn inside the graph's frame ($gap px from it)"
 fi
 
+# A flight recorder's CSVs (latency-report on its folder, docs/analysis.md "Incidents"): the
+# incidents with a time are marked on the drop-rate plot at that time, each with its number;
+# the title counts every incident the recorder wrote and the triggers past its limit.
+rec="$tmp/recorder"
+mkdir -p "$rec"
+cp "$csv/drops.csv" "$csv/doorbells.csv" "$rec/"
+printf 'incident,time_s,trigger\n1,0.050000,"SIGUSR1"\n2,0.120000,"LTTng trigger: a drop or discontinuity event"\n3,,"SIGUSR1"\n' \
+	>"$rec/incidents.csv"
+echo '{"flight_recorder": {"incidents": 3, "triggers_past_limit": 4, "max_incidents": 3}}' >"$rec/report.json"
+"$PLOT" -o "$tmp/rec-out" --kind drops "$rec" >/dev/null 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$(grep -o '>incident [0-9]*<' "$tmp/rec-out/drops.svg" | tr '\n' ' ')" ">incident 1< >incident 2< " \
+	"incidents: the two with a time marked with their numbers, the one without none"
+check_eq "$(grep -c '3 incidents of the flight recorder, 4 triggers past --max-incidents 3' "$tmp/rec-out/drops.svg")" 1 \
+	"incidents: the title counts them and the triggers past the limit"
+# each mark a vertical line from the frame's bottom to its top, at its time's x (0.05 s and
+# 0.12 s of the axis 0..0.2 s: 25 % and 60 % of the frame's width, within a pixel)
+check_eq "$(python3 -c 'import re, sys
+svg = open(sys.argv[1]).read()
+x0, y0, x1, y1 = map(float, re.search(r"d=.M([\d.]+),([\d.]+) L[\d.]+,[\d.]+ L([\d.]+),([\d.]+) L[\d.]+,[\d.]+ L[\d.]+,[\d.]+ Z", svg).groups())
+lines = re.findall(r"M([\d.]+),([\d.]+) L([\d.]+),([\d.]+)", re.search(r"stroke=.rgb\(255, 127,  14\). stroke-dasharray=[^>]*d=.(M[\d.]+,[\d.]+ L[\d.]+,[\d.]+ M[^\x27]*)", svg).group(1))
+print(" ".join("%.0f%%" % (100 * (float(a) - x0) / (x1 - x0)) + ("" if a == c and abs(float(b) - y1) < 1 and abs(float(d) - y0) < 1 else "?") for a, b, c, d in lines))' \
+	"$tmp/rec-out/drops.svg" 2>&1)" "25% 60%" "incidents: each a vertical line across the graph at its time"
+check_eq "$("$CHECK" png "$tmp/rec-out/drops.png" 2>&1)" "1200x700 0" "incidents: nothing cut by the image's edge"
+
+# An hour of counter readings (10 a second, as the stack and the emulator take them: a flight
+# recorder's whole run) is drawn per pixel column, never a point per reading, and the one
+# interval of the hour that lost everything (100 ms at 1800 s) keeps its 100 % peak.
+hour="$tmp/hour"
+mkdir -p "$hour"
+awk 'BEGIN {
+	print "time_s,source,conn,delivered,lost,drop_pct,vpid"
+	for (i = 0; i <= 36000; i++) {
+		lost = i >= 18001 ? 10000 : 0
+		printf "%.6f,host,0,%d,%d,0,4242\n", i * 0.1, i * 10000 - lost, lost
+		printf "%.6f,fpga,0,%d,0,0,4243\n", i * 0.1, i * 10000
+	}
+}' >"$hour/drops.csv"
+printf 'time_s,latency_ns,dir,conn,buffer\n' >"$hour/doorbells.csv"
+"$PLOT" -o "$tmp/hour-out" --kind drops --format svg "$hour" >/dev/null 2>"$tmp/err" || diag "$(cat "$tmp/err")"
+check_eq "$("$CHECK" series "$tmp/hour-out/drops.svg" | awk '{ print ($1 <= 2 * 1200 + 4 && $1 >= 1200) }' | tr '\n' ' ')" "1 1 " \
+	"an hour of readings: each series one interval per pixel column (1200 to 2404 points, not 72000)"
+check_eq "$(grep -c '> 100</tspan>' "$tmp/hour-out/drops.svg") $(grep -c 'each pixel column: the highest percentage' "$tmp/hour-out/drops.svg")" \
+	"1 1" "an hour of readings: the 100 ms that lost everything keeps its 100 % peak, and the title says how"
+
 # Other sizes: every kind exactly that size, no title or label cut by the image's edge.
 for size in 640x400 1920x1080; do
 	"$PLOT" -o "$tmp/size-$size" --format png --size "$size" --tolerable-us 40 --perf "$tmp/perf-a.csv" \

@@ -15,7 +15,8 @@
 # DGR_RUNJSON_WRITE_FIXTURES=DIR writes the recordings' run.json into DIR instead (how the
 # fixtures were made, with the jq writer). flight.json's flight_recorder.incident_latency_us
 # (null) was added by hand: the jq writer's last version, on the branch that brought
-# --incident-latency-us, wrote it there.
+# --incident-latency-us, wrote it there; so was flight_recorder.record (the whole run's record,
+# written by dgrdma-runinfo since: its bound and size per run).
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -38,7 +39,7 @@ cat >"$WORK/summary.json" <<'EOF'
 EOF
 
 # per-run values: their type is compared, not their value
-PER_RUN='^(command_pid|cwd|clocks\..*|trace\.session|trace\.subbuf_size|trace\.ring_bytes_total|trace\.num_subbuf|host\..*|capture\.ring\.bytes|capture\.ring\.files_written|capture\.ring\.files_kept|capture\.ring\.first_kept|capture\.ring\.start_dropped|capture\.drop_detail|capture\.packets_(captured|received|dropped)|bounds\.(trace|disk)_bytes|flight_recorder\.trace_memory_bytes|incident\.at\..*|capture\.files|trace\.discarded_events|trace\.lost_packets|trace\.readable|warnings\..*)$'
+PER_RUN='^(command_pid|cwd|clocks\..*|trace\.session|trace\.subbuf_size|trace\.ring_bytes_total|trace\.num_subbuf|host\..*|capture\.ring\.bytes|capture\.ring\.files_written|capture\.ring\.files_kept|capture\.ring\.first_kept|capture\.ring\.start_dropped|capture\.drop_detail|capture\.packets_(captured|received|dropped)|bounds\.(trace|disk)_bytes|flight_recorder\.trace_memory_bytes|flight_recorder\.record\.(bound_bytes|bytes)|incident\.at\..*|capture\.files|trace\.discarded_events|trace\.lost_packets|trace\.readable|warnings\..*)$'
 
 # flat FILE: "path type value" per leaf (empty arrays and objects are leaves), the work
 # folder written WORK, per-run values left out

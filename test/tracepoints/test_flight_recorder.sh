@@ -25,6 +25,10 @@ check_eq "$?" 2 "--max-incidents without --flight-recorder refused"
 out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --long -- true 2>&1)
 check_eq "$? $(echo "$out" | head -n1)" "2 dgrdma-capture: --flight-recorder: not with --long" \
 	"--flight-recorder with --long refused"
+out=$("$CAPTURE" -o "$WORK/never" --flight-recorder 5 --trace-file-size 1M -- true 2>&1)
+check_eq "$? $(echo "$out" | head -n1)" \
+	"2 dgrdma-capture: --trace-file-size and --trace-file-count go together (a size alone does not bound the trace)" \
+	"--flight-recorder: the whole run's record's --trace-file-size without a count refused"
 
 tp_flight_require
 
@@ -112,4 +116,59 @@ check_eq "$(grep -c '^== incident-00[12] ' "$WORK/incidents.txt")" 2 "then each 
 check_eq "$(jq -c '[.flight_recorder.incidents, (.incidents | length),
 	(.incidents[] | .report.run_folders[0].path | split("/") | last)]' "$WORK/incidents.json")" \
 	'[2,2,"incident-001","incident-002"]' "JSON: the recorder's facts and each incident's report"
+
+# The whole run's record (record/): the counters and the drop events, on disk all along, bounded
+ncpus=$(getconf _NPROCESSORS_CONF)
+check_eq "$(jq -c '.flight_recorder.record | [.path, .tracefile_size, .tracefile_count, .bound_bytes, .discarded_events, (.events | length)]' "$RUN/run.json")" \
+	"[\"record\",33554432,8,$((ncpus * 2 * 8 * (33554432 + (33554432 / 4096 + 1) * 64 + 64) + 1048576)),0,6]" \
+	"run.json: the record's path, its files' bound (32 MiB x 8 per CPU and channel), no event lost, six events"
+babeltrace2 "$RUN/record" >"$WORK/record.txt" 2>/dev/null
+check_eq "$?" 0 "the record is a readable trace"
+check_eq "$(grep -c 'dgrdma_fpga:drop_period:' "$WORK/record.txt")" \
+	"$(jq -r .drop_periods "$WORK/fpga.json")" "the record holds every drop period the emulator counted"
+check_eq "$(sed -n 's/.* \(dgrdma[a-z_]*:[a-z_]*\): .*/\1/p' "$WORK/record.txt" | sort -u | tr '\n' ' ')" \
+	"dgrdma:counters dgrdma_fpga:counters dgrdma_fpga:drop_period " \
+	"the record holds the counters of both and the drop period, no other event"
+diag "the record: $(jq -r .flight_recorder.record.bytes "$RUN/run.json") bytes for $(jq -r '.clocks.duration_ns / 1e9' "$RUN/run.json") s, $(grep -c ':counters:' "$WORK/record.txt") counter snapshots"
+check_eq "$(du -sb "$RUN/record" | cut -f1)" "$(jq -r .flight_recorder.record.bytes "$RUN/run.json")" \
+	"run.json: the record's bytes on disk"
+
+# latency-report on the recorder's folder: the whole run's drops and the incidents on its axis
+"$LR" --json --no-progress --csv "$WORK/csv" "$RUN" >"$WORK/whole.json" 2>"$WORK/whole.err"
+check_eq "$?" 0 "latency-report --csv on the recorder's folder"
+check_eq "$(jq -c '[.whole_run.report.host.events_seen.fpga_drop_periods, (.incidents | map(.time_s != null) | all)]' "$WORK/whole.json")" \
+	"[$(jq -r .drop_periods "$WORK/fpga.json"),true]" "JSON: the whole run's drop periods, each incident's time"
+check_eq "$(awk -F, -v d="$(jq -r .dropped_samples "$WORK/fpga.json")" \
+	'NR > 1 && $2 == "fpga" { last = $5 } END { print (last == d) }' "$WORK/csv/drops.csv")" 1 \
+	"drops.csv of the whole run: the emulator's last reading lost what its summary says"
+check_eq "$(awk -F, 'NR > 1 { print $1 }' "$WORK/csv/incidents.csv" | tr '\n' ' ')" "1 2 " \
+	"incidents.csv: one row per incident the recorder wrote, as many as run.json says"
+check_eq "$(awk -F, 'NR > 1 { print $3 }' "$WORK/csv/incidents.csv" | tr '\n' '|')" \
+	'"LTTng trigger: a drop or discontinuity event"|"SIGUSR1"|' "incidents.csv: each one's trigger"
+# each incident within the record's span, in the order they came
+check_eq "$(awk -F, 'NR == FNR { if (FNR > 1 && (last == "" || $1 > last)) last = $1; next }
+	FNR > 1 { if ($2 < 0 || $2 > last || $2 < prev) bad++; prev = $2 } END { print bad + 0 }' \
+	"$WORK/csv/drops.csv" "$WORK/csv/incidents.csv")" 0 "the incidents lie within the whole run's record, in order"
+check_eq "$(sed -n '4p' "$WORK/incidents.txt" | cut -d';' -f1-2)" \
+	"  whole run ($RUN/record): $(grep -c ':counters:' "$WORK/record.txt") counter snapshots; the emulator's drop periods $(jq -r .drop_periods "$WORK/fpga.json") and discontinuities 0" \
+	"the text summary: the whole run's record after the incidents' lines, its counts"
+if ! [ -f "$WORK/csv/doorbells.csv" ] || ! [ -f "$WORK/csv/incidents.csv" ]; then
+	not_ok "the CSVs of the whole run"
+else
+	ok "the CSVs of the whole run (the incidents' reports wrote none over them)"
+fi
+
+# dgrdma-plot on the recorder's folder: the drop rate over the whole run, the incidents marked
+"$DGR_BUILD/bin/dgrdma-plot" --kind drops --format svg -o "$WORK/plots" "$RUN" >"$WORK/plot.out" 2>"$WORK/plot.err"
+check_eq "$?" 0 "dgrdma-plot on the recorder's folder"
+svg=$WORK/plots/drops.svg
+check_eq "$(grep -o 'incident [0-9]*<' "$svg" 2>/dev/null | sort -u | tr '\n' ' ')" "incident 1< incident 2< " \
+	"the drop-rate plot marks incidents 1 and 2 with their numbers"
+check_eq "$(grep -c '2 incidents of the flight recorder, 2 triggers past --max-incidents 2' "$svg")" 1 \
+	"its title: two incidents, two triggers past the limit"
+if grep -q '>FPGA ADC<' "$svg"; then
+	ok "the emulator's drops are drawn"
+else
+	not_ok "the emulator's drops are drawn"
+fi
 done_testing
