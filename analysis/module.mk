@@ -51,7 +51,8 @@ $(LIBDGRENGINE_PIC_A): $(call pic_objs,$(ANALYSIS_ENGINE_SRCS))
 	rm -f $@ && ar rcs $@ $^
 analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
 ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
-	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
+	analysis/input/frame_decode.c analysis/input/wire_analysis.c analysis/input/ip_defrag.c \
+	analysis/input/host_events.c \
 	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \

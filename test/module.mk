@@ -98,7 +98,8 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 # sanitizers; the rest of libdgrdma it links (addresses, clocks) comes from the archive.
 FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
 FUZZ_TARGETS += fuzz-capture
-$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/input/pcap_input.c analysis/input/wire_analysis.c \
+$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/input/pcap_input.c analysis/input/frame_decode.c \
+		analysis/input/wire_analysis.c \
 		analysis/input/ip_defrag.c \
 		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
 		stack/cli/cli.c stack/src/errbuf.c stack/src/stats.c \
