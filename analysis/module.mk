@@ -87,7 +87,7 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 # The unit tests include the analysis' headers by name, through its include path.
 $(BUILD)/obj/test/analysis/%.o: CFLAGS_test += $(ANALYSIS_INCLUDES)
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
-	$(BUILD)/test/analysis/test_ip_defrag \
+	$(BUILD)/test/analysis/test_ip_defrag $(BUILD)/test/analysis/test_frame_decode \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_wire_threads \
