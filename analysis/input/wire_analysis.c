@@ -8,9 +8,6 @@
 
 #include "wire_analysis.h"
 
-/* Zero-filled room for frames cut by the snap length (eng_snap_extend()). */
-static uint8_t snap_scratch[65536 + 64];
-
 const char *wa_dir_name(enum wa_dir d)
 {
 	return d == WA_TX ? "tx" : "rx";
@@ -86,6 +83,8 @@ void wa_free(struct wire_analysis *w)
 		free(w->conns);
 	}
 	eng_conns_free(&w->table);
+	free(w->decoded);
+	w->decoded = NULL;
 	ip_defrag_free(&w->ip_defrag);
 	series_free(&w->lat[WA_RX]);
 	series_free(&w->lat[WA_TX]);
@@ -554,22 +553,40 @@ static void feed_snap_cut(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	}
 }
 
+/*
+ * Room for the messages of a frame of captured bytes (dgr_frame_max_msgs()).
+ * Returns false when memory ran out.
+ */
+static bool msgs_room(struct wire_analysis *w, size_t captured)
+{
+	unsigned int need = dgr_frame_max_msgs(captured);
+	struct dgr_decoded_msg *m;
+
+	if (need <= w->decoded_max) {
+		return true;
+	}
+	m = realloc(w->decoded, need * sizeof(*m));
+	if (!m) {
+		return false;
+	}
+	w->decoded = m;
+	w->decoded_max = need;
+	return true;
+}
+
 /* A DG-RDMA frame (f->payload: after the UDP pad over UDP). */
 static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 {
 	const uint8_t *frame = fd->payload.p;
 	size_t flen = fd->payload.len, fcap = fd->payload.cap;
 	uint64_t ts = fd->ts, ref = fd->ref;
-	struct dgr_frame f;
-	struct dgr_msg m;
+	struct dgr_decoded_frame d;
+	struct dgr_frame_hdr h;
 	struct eng_endpoint src, dst;
 	struct wa_conn *c;
-	unsigned int ci = 0;
-	int side, rc;
-	bool scratch = false;
+	unsigned int ci = 0, i;
+	int side;
 	size_t cut_at = 0;
-	struct dgr_msg last;
-	unsigned int n_msgs = 0;
 
 	if (fcap < DGR_FRAME_HDR_LEN) {
 		if (flen < DGR_FRAME_HDR_LEN) {
@@ -581,84 +598,88 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	}
 	if (fcap < flen) {
 		/*
-		 * Cut by the snap length: decode a zero-extended copy with the
-		 * codec, and trust only message headers that were captured.
+		 * Cut by the snap length: the codec decodes the captured bytes and
+		 * stops at the first message header beyond them. A frame longer
+		 * than any DG-RDMA frame keeps its start.
 		 */
 		w->truncated_frames++;
-		frame = eng_snap_extend(snap_scratch, sizeof(snap_scratch), frame, &fcap, &flen);
-		scratch = true;
+		if (flen > WA_FRAME_MAX) {
+			flen = WA_FRAME_MAX;
+		}
+		if (fcap > flen) {
+			fcap = flen;
+		}
 	}
 	w->dgrdma_frames++;
 	/*
 	 * Every frame with a header takes a frame_seq, ACK-only frames and frames
 	 * a receiver rejects included: the sender numbered them all.
 	 */
-	dgr_frame_hdr_read(frame, &f.hdr);
+	dgr_frame_hdr_read(frame, &h);
 	src.addr = fd->src;
-	src.id = f.hdr.src_id;
+	src.id = h.src_id;
 	dst.addr = fd->dst;
-	dst.id = f.hdr.dst_id;
-	c = conn_get(w, &src, &dst, f.hdr.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
-	if (c && feed_seq(c, side, f.hdr.frame_seq, ref)) {
-		goto out;
+	dst.id = h.dst_id;
+	c = conn_get(w, &src, &dst, h.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
+	if (c && feed_seq(c, side, h.frame_seq, ref)) {
+		return;
 	}
-	rc = dgr_frame_parse(&f, frame, flen, NULL);
-	if (rc < 0) {
-		count_malformed(w, rc);
-		goto out;
+	if (h.flags > DGR_FRAME_FLAG_MSGS) {
+		count_malformed(w, DGR_E_FRAME_FLAGS);
+		return;
 	}
 	if (c) {
-		trap_frame(c, side, &f.hdr, ref);
+		trap_frame(c, side, &h, ref);
 	}
-	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+	if (h.flags == DGR_FRAME_FLAG_ACK_ONLY) {
 		w->ack_only_frames++;
 		if (c) {
 			trap_ack_only(c, side, fd->udp, fd->payload.len, ref);
 		}
-		goto out;
+		return;
 	}
 	if (!c) {
-		goto out;
+		return;
 	}
-	/* a receiver drops a frame with one bad message whole: nothing of it is analysed */
-	rc = eng_frame_check(&f, fcap, 0);
-	if (rc < 0) {
-		count_malformed(w, rc);
-		goto out;
+	if (!msgs_room(w, fcap)) {
+		w->reasm_overflow++;
+		return;
 	}
-	for (;;) {
-		size_t at = f.next_off;
+	/*
+	 * Every message once, with the refusal a receiver drops it with; a
+	 * receiver drops a frame with one bad message whole: nothing of it is
+	 * analysed (the 32-bit address space when the memory size is unknown:
+	 * eng_msg_check()).
+	 */
+	dgr_frame_decode(&d, frame, flen, fcap, ENG_ADDR_SPACE, w->decoded, w->decoded_max);
+	if (d.refusal < 0) {
+		count_malformed(w, d.refusal);
+		return;
+	}
+	if (d.end == DGR_DECODE_END_SNAP_CUT) {
+		/* this header and the rest lie beyond the captured bytes */
+		w->snap_cut_frames++;
+		cut_at = d.end_off;
+	}
+	for (i = 0; i < d.nmsgs; i++) {
+		const struct dgr_msg *m = &d.msgs[i].m;
 
-		rc = dgr_frame_next_msg(&f, &m, NULL);
-		if (rc != 0 && scratch && at + DGR_MSG_HDR_LEN > fcap) {
-			/* this header and the rest lie beyond the captured bytes */
-			w->snap_cut_frames++;
-			cut_at = at;
-			break;
+		if (i == 0) {
+			feed_snap_cut(w, c, ci, side, m);
 		}
-		if (rc <= 0) {
-			break; /* the end (eng_frame_check() refused any bad message) */
-		}
-		if (!n_msgs++) {
-			feed_snap_cut(w, c, ci, side, &m);
-		}
-		last = m;
 		w->msgs++;
-		if (eng_is_doorbell(&m)) {
-			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
-			trap_msg(c, side, &m, true, ref);
+		if (eng_is_doorbell(m)) {
+			feed_doorbell(w, c, ci, side, m->flag_addr, ts);
+			trap_msg(c, side, m, true, ref);
 			continue;
 		}
-		feed_data_msg(w, c, ci, side, &m, ts, ref);
-		trap_msg(c, side, &m, false, ref);
+		feed_data_msg(w, c, ci, side, m, ts, ref);
+		trap_msg(c, side, m, false, ref);
 	}
-	eng_snap_cut_end(&c->snap[side], n_msgs ? &last : NULL, cut_at, flen, ts, ref);
-	if (cut_at && n_msgs && eng_is_doorbell(&last)) {
+	eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at, flen, ts,
+			 ref);
+	if (cut_at && d.nmsgs && eng_is_doorbell(&d.msgs[d.nmsgs - 1].m)) {
 		w->snap_cut_doorbell_frames++;
-	}
-out:
-	if (scratch) {
-		memset(snap_scratch, 0, fcap);
 	}
 }
 

@@ -36,7 +36,9 @@
 #include "snap_cut.h"
 #include "stats.h"
 
-#define WA_MAX_HOSTS	 16
+#define WA_MAX_HOSTS 16
+/* The longest frame a snap-cut capture's record is read as (a DG-RDMA frame is far shorter). */
+#define WA_FRAME_MAX	 (65536 + 64)
 #define WA_MAX_UDP_PORTS 64
 
 enum wa_dir { WA_RX = 0, WA_TX = 1 };
@@ -187,9 +189,12 @@ struct wa_port_hint {
 
 struct wire_analysis {
 	struct wa_opts o;
-	uint32_t frame_len;	/* the Ethernet length of the frame being fed (wa_feed_frame) */
-	struct eng_conns table; /* the connections (table.n of them) */
-	struct wa_conn *conns;	/* the analysis of each, ENG_MAX_CONNS entries */
+	uint32_t frame_len; /* the Ethernet length of the frame being fed (wa_feed_frame) */
+	struct dgr_decoded_msg
+	    *decoded;		  /* the messages of the frame being fed (dgr_frame_decode) */
+	unsigned int decoded_max; /* their room, grown to the largest frame's */
+	struct eng_conns table;	  /* the connections (table.n of them) */
+	struct wa_conn *conns;	  /* the analysis of each, ENG_MAX_CONNS entries */
 	struct eng_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
 	unsigned int n_dcp_hosts;
 	/* frames */
