@@ -51,7 +51,8 @@ $(LIBDGRENGINE_PIC_A): $(call pic_objs,$(ANALYSIS_ENGINE_SRCS))
 	rm -f $@ && ar rcs $@ $^
 analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
 ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
-	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
+	analysis/input/frame_decode.c analysis/input/wire_analysis.c analysis/input/ip_defrag.c \
+	analysis/input/host_events.c \
 	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \
@@ -86,7 +87,7 @@ CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test
 # The unit tests include the analysis' headers by name, through its include path.
 $(BUILD)/obj/test/analysis/%.o: CFLAGS_test += $(ANALYSIS_INCLUDES)
 ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analysis/test_classify \
-	$(BUILD)/test/analysis/test_ip_defrag \
+	$(BUILD)/test/analysis/test_ip_defrag $(BUILD)/test/analysis/test_frame_decode \
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_wire_threads \

@@ -4,7 +4,8 @@
 CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
-	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture
+	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture \
+	$(BUILD)/fuzz/fuzz_frame_decode
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/docs_index.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
@@ -93,12 +94,28 @@ fuzz-ctf-check: $(FUZZ_CTF_CHECK)
 	$(FUZZ_CTF_CHECK) -max_total_time=$(FUZZ_SECONDS) -max_len=24576 \
 		$(BUILD)/fuzz/corpus-ctf-check test/fuzz/seeds/ctf-check
 
+# libFuzzer harness for the capture input's decoder alone (analysis/input/frame_decode.c): one
+# frame of a link type, the views of its result checked against the captured bytes.
+FUZZ_FRAME_DECODE := $(BUILD)/fuzz/fuzz_frame_decode
+FUZZ_TARGETS += fuzz-frame-decode
+$(FUZZ_FRAME_DECODE): test/fuzz/fuzz_frame_decode.c analysis/input/frame_decode.c \
+		analysis/engine/conn_table.c stack/src/wire.c stack/src/errbuf.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli $(ANALYSIS_INCLUDES) \
+		-D_GNU_SOURCE -o $@ $^
+.PHONY: fuzz-frame-decode
+fuzz-frame-decode: $(FUZZ_FRAME_DECODE)
+	@mkdir -p $(BUILD)/fuzz/corpus-frame-decode
+	$(FUZZ_FRAME_DECODE) -max_total_time=$(FUZZ_SECONDS) -max_len=9100 \
+		$(BUILD)/fuzz/corpus-frame-decode test/fuzz/seeds/frame-decode
+
 # libFuzzer harness for latency-report's capture path: link layers, IPv4/UDP, DG-RDMA and DCP,
 # and the analysis engine behind them. The analysis and the codec are built here with the
 # sanitizers; the rest of libdgrdma it links (addresses, clocks) comes from the archive.
 FUZZ_CAPTURE := $(BUILD)/fuzz/fuzz_capture
 FUZZ_TARGETS += fuzz-capture
-$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/input/pcap_input.c analysis/input/wire_analysis.c \
+$(FUZZ_CAPTURE): test/fuzz/fuzz_capture.c analysis/input/pcap_input.c analysis/input/frame_decode.c \
+		analysis/input/wire_analysis.c \
 		analysis/input/ip_defrag.c \
 		$(ANALYSIS_ENGINE_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c \
 		stack/cli/cli.c stack/src/errbuf.c stack/src/stats.c \

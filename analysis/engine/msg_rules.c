@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Message rules shared by latency-report and the dissector (see msg_rules.h). */
-#include <string.h>
 
 #include "msg_rules.h"
 
@@ -40,19 +39,6 @@ int eng_frame_check(const struct dgr_frame *f, size_t captured, uint64_t mem_siz
 			return rc;
 		}
 	}
-}
-
-const uint8_t *eng_snap_extend(uint8_t *scratch, size_t size, const uint8_t *buf, size_t *cap,
-			       size_t *len)
-{
-	if (*len > size) {
-		*len = size;
-	}
-	if (*cap > *len) {
-		*cap = *len;
-	}
-	memcpy(scratch, buf, *cap);
-	return scratch;
 }
 
 /* See msg_rules.h. */

@@ -72,15 +72,4 @@ enum eng_ack_trap {
 /* What an FPGA makes of an ACK-only frame of len bytes, over UDP (udp) or raw Ethernet. */
 enum eng_ack_trap eng_ack_only_trap(bool udp, size_t len);
 
-/*
- * A frame cut by the snap length, made decodable: its *cap captured bytes at
- * buf copied to scratch (size bytes, all zero on entry), so that the codec
- * reads zeros where the capture has nothing. *len is bounded by size and *cap
- * by *len (a frame longer than any DG-RDMA frame keeps its start). Returns
- * scratch; the caller zeroes its first *cap bytes again when done, which
- * costs less than zeroing the rest for every frame.
- */
-const uint8_t *eng_snap_extend(uint8_t *scratch, size_t size, const uint8_t *buf, size_t *cap,
-			       size_t *len);
-
 #endif

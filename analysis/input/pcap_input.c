@@ -19,29 +19,6 @@
 #include "cli.h"
 #include "pcap_input.h"
 
-#define ETHERTYPE_IPV4	   0x0800
-#define ETHERTYPE_IPV6	   0x86DD
-#define ETHERTYPE_VLAN	   0x8100
-#define ETHERTYPE_QINQ	   0x88A8
-#define ETHERTYPE_QINQ_OLD 0x9100
-#define IPPROTO_UDP_NUM	   17
-#define IP6_HDR_LEN	   40
-/* IPv6 extension headers skipped on the way to UDP */
-#define IP6_NH_HOP_BY_HOP 0
-#define IP6_NH_ROUTING	  43
-#define IP6_NH_DST_OPTS	  60
-#define IP6_NH_FRAGMENT	  44
-
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-#ifndef DLT_IPV4
-#define DLT_IPV4 228
-#endif
-#ifndef DLT_IPV6
-#define DLT_IPV6 229
-#endif
-
 bool pcap_input_is_capture(const char *path)
 {
 	uint8_t m[4];
@@ -122,282 +99,6 @@ int pcap_input_parse_addr(const char *s, struct eng_addr *a)
 	return strchr(s, ':') ? 6 : 4;
 }
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/*
- * A UDP datagram at u (cap bytes captured) inside an IP packet whose payload
- * (UDP header and data) is avail bytes long by the IP header (at most
- * wire_left on the wire); l2 holds the IP addresses, whose ports are filled
- * in here. Feeds DG-RDMA and DCP on the analysis's ports, notes other ports
- * whose payload looks like ours, counts everything.
- */
-static void handle_udp(struct wire_analysis *w, struct wa_l2 *l2, const uint8_t *u, size_t cap,
-		       size_t avail, size_t wire_left, uint64_t ts, uint64_t ref)
-{
-	const uint8_t *body;
-	size_t body_cap, len;
-	uint16_t sport, dport, ulen;
-	int kind;
-
-	sport = be16(u);
-	dport = be16(u + 2);
-	ulen = be16(u + 4);
-	if (!wa_udp_port_ours(w, sport) && !wa_udp_port_ours(w, dport)) {
-		/* the stack takes any port: say which ones carry what looks like ours */
-		if (ulen >= 8 && ulen <= avail && cap >= ulen &&
-		    wa_udp_looks_ours(u + 8, (size_t)ulen - 8)) {
-			wa_note_other_port(w, sport, dport);
-		}
-		wa_feed_other(w, ts);
-		return;
-	}
-	if (avail > wire_left) {
-		avail = wire_left;
-	}
-	if (ulen < 8 || ulen > avail) {
-		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
-		return;
-	}
-	eng_addr_set_port(&l2->src, sport);
-	eng_addr_set_port(&l2->dst, dport);
-	cap -= 8;
-	len = (size_t)ulen - 8;
-	if (cap > len) {
-		cap = len;
-	}
-	/* the codec's pad rule: pad 0 carries DG-RDMA, 0xF040 DCP, any other neither */
-	kind = dgr_udp_demux(u + 8, cap, &body, &body_cap);
-	if (kind < 0) {
-		wa_count_malformed(w, DGR_E_UDP_SHORT, ts);
-		return;
-	}
-	if (kind == DGR_UDP_UNKNOWN) {
-		wa_feed_other(w, ts); /* the stack drops it too */
-		return;
-	}
-	if (kind == DGR_UDP_DCP) {
-		wa_feed_dcp(w, l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts);
-	} else {
-		wa_feed_dgrdma(w, l2, body, body_cap, len - DGR_UDP_PAD_LEN, ts, ref);
-	}
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/*
- * An IP fragment of a UDP datagram (len bytes at data, all captured): kept
- * until its datagram is whole, which is then fed to handle_udp() as the
- * frame of the fragment that completed it. A fragment cut by the snap length
- * cannot be put back: an other frame.
- */
-static void handle_fragment(struct wire_analysis *w, struct wa_l2 *l2,
-			    const struct ip_defrag_key *k, size_t off, const uint8_t *data,
-			    size_t len, bool captured, bool more, uint64_t ts, uint64_t ref)
-{
-	const uint8_t *whole;
-	size_t whole_len;
-	int rc;
-
-	if (!captured || (!w->ip_defrag.slot && ip_defrag_init(&w->ip_defrag) < 0)) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	rc = ip_defrag_add(&w->ip_defrag, k, off, data, len, more, ts, &whole, &whole_len);
-	if (rc < 0) {
-		wa_feed_other(w, ts);
-	} else if (rc == 0) {
-		wa_note_ip_fragment(w, ts);
-	} else if (whole_len < 8) {
-		wa_feed_other(w, ts); /* no room for a UDP header */
-	} else {
-		handle_udp(w, l2, whole, whole_len, whole_len, whole_len, ts, ref);
-	}
-}
-
-/* Takes an IPv4 packet apart; feeds DG-RDMA and DCP over UDP (handle_udp()). */
-static void handle_ipv4(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
-			uint64_t ts, uint64_t ref)
-{
-	size_t ihl, tot;
-	struct wa_l2 l2;
-	uint16_t frag;
-
-	if (cap < 20 || (p[0] >> 4) != 4 || p[9] != IPPROTO_UDP_NUM) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	ihl = (size_t)(p[0] & 0x0F) * 4;
-	tot = be16(p + 2);
-	frag = be16(p + 6);
-	if (ihl < 20 || cap < ihl || tot < ihl) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	eng_addr_ipv4(&l2.src, p + 12, 0);
-	eng_addr_ipv4(&l2.dst, p + 16, 0);
-	if (frag & 0x3FFF) {
-		/* more fragments, or an offset: put the datagram back together first */
-		struct ip_defrag_key k = { .version = 4,
-					   .proto = IPPROTO_UDP_NUM,
-					   .id = be16(p + 4) };
-
-		memcpy(k.src, p + 12, 4);
-		memcpy(k.dst, p + 16, 4);
-		handle_fragment(w, &l2, &k, (size_t)(frag & 0x1FFF) * 8, p + ihl, tot - ihl,
-				cap >= tot, (frag & 0x2000) != 0, ts, ref);
-		return;
-	}
-	if (cap < ihl + 8 || tot < ihl + 8) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	handle_udp(w, &l2, p + ihl, cap - ihl, tot - ihl, len - ihl, ts, ref);
-}
-
-/*
- * Takes an IPv6 packet apart: hop-by-hop, routing and destination options
- * headers are skipped, fragments put back together (handle_fragment()).
- * Feeds UDP to handle_udp().
- */
-static void handle_ipv6(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
-			uint64_t ts, uint64_t ref)
-{
-	size_t off = IP6_HDR_LEN, payload, frag_off = 0;
-	struct wa_l2 l2;
-	uint8_t next;
-	uint16_t frag_field = 0;
-	uint32_t frag_id = 0;
-	bool fragment = false;
-
-	if (cap < IP6_HDR_LEN || (p[0] >> 4) != 6) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	payload = be16(p + 4);
-	next = p[6];
-	while (next == IP6_NH_HOP_BY_HOP || next == IP6_NH_ROUTING || next == IP6_NH_DST_OPTS ||
-	       next == IP6_NH_FRAGMENT) {
-		if (cap < off + 8) {
-			wa_feed_other(w, ts);
-			return;
-		}
-		if (next == IP6_NH_FRAGMENT) {
-			fragment = true;
-			frag_field = be16(p + off + 2);
-			frag_id = be32(p + off + 4);
-			next = p[off];
-			off += 8;
-			break; /* what follows is the fragmentable part */
-		}
-		next = p[off];
-		off += ((size_t)p[off + 1] + 1) * 8;
-	}
-	if (next != IPPROTO_UDP_NUM || IP6_HDR_LEN + payload < off) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	eng_addr_ipv6(&l2.src, p + 8, 0);
-	eng_addr_ipv6(&l2.dst, p + 24, 0);
-	frag_off = frag_field & 0xFFF8;
-	if (fragment && (frag_off || (frag_field & 1))) {
-		struct ip_defrag_key k = { .version = 6, .proto = IPPROTO_UDP_NUM, .id = frag_id };
-
-		memcpy(k.src, p + 8, 16);
-		memcpy(k.dst, p + 24, 16);
-		handle_fragment(w, &l2, &k, frag_off, p + off, IP6_HDR_LEN + payload - off,
-				cap >= IP6_HDR_LEN + payload, (frag_field & 1) != 0, ts, ref);
-		return;
-	}
-	if (cap < off + 8 || IP6_HDR_LEN + payload < off + 8) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	handle_udp(w, &l2, p + off, cap - off, IP6_HDR_LEN + payload - off, len - off, ts, ref);
-}
-
-/* An IP packet of either version (DLT_RAW, DLT_NULL): the version nibble decides. */
-static void handle_ip(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
-		      uint64_t ts, uint64_t ref)
-{
-	if (cap >= 1 && (p[0] >> 4) == 6) {
-		handle_ipv6(w, p, cap, len, ts, ref);
-	} else {
-		handle_ipv4(w, p, cap, len, ts, ref);
-	}
-}
-
-/* After the link layer: an ethertype and its payload. */
-static void handle_ethertype(struct wire_analysis *w, struct wa_l2 *l2, uint16_t type,
-			     const uint8_t *p, size_t cap, size_t len, uint64_t ts, uint64_t ref)
-{
-	switch (type) {
-	case DGR_ETHERTYPE_DGRDMA:
-		wa_feed_dgrdma(w, l2, p, cap, len, ts, ref);
-		break;
-	case DGR_ETHERTYPE_DCP:
-		wa_feed_dcp(w, l2, p, cap, len, ts);
-		break;
-	case ETHERTYPE_IPV4:
-		handle_ipv4(w, p, cap, len, ts, ref);
-		break;
-	case ETHERTYPE_IPV6:
-		handle_ipv6(w, p, cap, len, ts, ref);
-		break;
-	default:
-		wa_feed_other(w, ts);
-		break;
-	}
-}
-
-static void handle_ether(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
-			 uint64_t ts, uint64_t ref)
-{
-	struct wa_l2 l2;
-	size_t off = 12;
-	uint16_t type;
-
-	if (cap < 14) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	eng_addr_mac(&l2.dst, p);
-	eng_addr_mac(&l2.src, p + 6);
-	type = be16(p + off);
-	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
-		off += 4;
-		if (cap < off + 2) {
-			wa_feed_other(w, ts);
-			return;
-		}
-		type = be16(p + off);
-	}
-	off += 2;
-	handle_ethertype(w, &l2, type, p + off, cap - off, len - off, ts, ref);
-}
-
-/* Linux cooked capture: only the sender's address is known, so both are left zero. */
-static void handle_sll(struct wire_analysis *w, const uint8_t *p, size_t cap, size_t len,
-		       uint64_t ts, uint64_t ref, bool v2)
-{
-	struct wa_l2 l2;
-	size_t hdr = v2 ? 20 : 16;
-	uint16_t type;
-
-	if (cap < hdr) {
-		wa_feed_other(w, ts);
-		return;
-	}
-	memset(&l2, 0, sizeof(l2));
-	type = be16(p + (v2 ? 0 : 14));
-	handle_ethertype(w, &l2, type, p + hdr, cap - hdr, len - hdr, ts, ref);
-}
-
 static void show_progress(FILE *fp, off_t size, struct timespec *start, struct timespec *last)
 {
 	struct timespec now;
@@ -419,67 +120,47 @@ static void show_progress(FILE *fp, off_t size, struct timespec *start, struct t
 	}
 }
 
-/* True for the link types whose frames the wire analysis takes apart. */
-static bool link_supported(int dlt)
+/*
+ * An IP fragment (f: FD_IP_FRAGMENT) into the analysis's reassembly: kept
+ * (f stays a fragment), refused (an other frame), or the fragment that
+ * completes its datagram, which f becomes, decoded as a datagram that came
+ * whole.
+ */
+static void put_together(struct wire_analysis *w, struct frame_decoded *f,
+			 const struct fd_ports *ports)
 {
-	return dlt == DLT_EN10MB || dlt == DLT_LINUX_SLL || dlt == DLT_LINUX_SLL2 ||
-	       dlt == DLT_RAW || dlt == DLT_IPV4 || dlt == DLT_IPV6 || dlt == DLT_NULL ||
-	       dlt == DLT_LOOP;
-}
+	const uint8_t *whole;
+	size_t whole_len;
+	int rc;
 
-/* An Ethernet frame's length from a capture's record of it (SLL: its header for Ethernet's). */
-static uint32_t wire_frame_len(int dlt, size_t len)
-{
-	size_t hdr = dlt == DLT_LINUX_SLL ? 16 : dlt == DLT_LINUX_SLL2 ? 20 : 14;
-
-	if ((dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2) || len < hdr ||
-	    len - hdr + 14 > UINT32_MAX) {
-		return 0;
+	if (!w->ip_defrag.slot && ip_defrag_init(&w->ip_defrag) < 0) {
+		f->kind = FD_OTHER;
+		return;
 	}
-	return (uint32_t)(len - hdr + 14);
+	rc = ip_defrag_add(&w->ip_defrag, &f->frag.key, f->frag.off, f->payload.p, f->payload.len,
+			   f->frag.more, f->ts, &whole, &whole_len);
+	if (rc < 0) {
+		f->kind = FD_OTHER;
+	} else if (rc > 0) {
+		frame_decode_datagram(f, whole, whole_len, ports);
+	}
 }
 
 /* See pcap_input.h. */
 void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
 		     const u_char *data, uint64_t ref)
 {
-	/* the reader asked libpcap for nanoseconds: tv_usec holds them */
-	uint64_t ts = wa_frame_time(w, (int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec);
-	size_t cap = h->caplen, len = h->len;
+	struct fd_ports ports = wa_udp_ports(w);
+	struct frame_decoded f;
 
-	if (len < cap) {
-		len = cap;
+	frame_decode(&f, dlt, data, h->caplen, h->len, &ports);
+	/* the reader asked libpcap for nanoseconds: tv_usec holds them */
+	f.ts = wa_frame_time(w, (int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec);
+	f.ref = ref;
+	if (f.kind == FD_IP_FRAGMENT) {
+		put_together(w, &f, &ports);
 	}
-	/* the Ethernet frame's length, as the kernel's net_dev_xmit gives it (0: not Ethernet) */
-	w->frame_len = wire_frame_len(dlt, len);
-	switch (dlt) {
-	case DLT_EN10MB:
-		handle_ether(w, data, cap, len, ts, ref);
-		break;
-	case DLT_LINUX_SLL:
-		handle_sll(w, data, cap, len, ts, ref, false);
-		break;
-	case DLT_LINUX_SLL2:
-		handle_sll(w, data, cap, len, ts, ref, true);
-		break;
-	case DLT_NULL:
-	case DLT_LOOP:
-		if (cap < 4) {
-			wa_feed_other(w, ts);
-		} else {
-			handle_ip(w, data + 4, cap - 4, len - 4, ts, ref);
-		}
-		break;
-	case DLT_IPV4:
-		handle_ipv4(w, data, cap, len, ts, ref);
-		break;
-	case DLT_IPV6:
-		handle_ipv6(w, data, cap, len, ts, ref);
-		break;
-	default: /* DLT_RAW: either version */
-		handle_ip(w, data, cap, len, ts, ref);
-		break;
-	}
+	wa_feed_frame(w, &f);
 }
 
 int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wire_analysis *w,
@@ -493,7 +174,7 @@ int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wi
 	bool shown = false;
 
 	dlt = pcap_datalink(pc);
-	if (!link_supported(dlt)) {
+	if (!fd_link_supported(dlt)) {
 		snprintf(errbuf, DGR_ERRBUF_SIZE,
 			 "%s: link type %s (%d) carries no DG-RDMA; supported: EN10MB, LINUX_SLL, "
 			 "LINUX_SLL2, RAW, IPV4, IPV6, NULL, LOOP",
@@ -596,7 +277,7 @@ int pcap_input_live_open(const char *iface, const char *filter, const char *save
 		goto fail;
 	}
 	l->dlt = pcap_datalink(l->pc);
-	if (!link_supported(l->dlt)) {
+	if (!fd_link_supported(l->dlt)) {
 		ret = dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				     "--live-if %.60s: link type %d carries no DG-RDMA", iface,
 				     l->dlt);
@@ -789,7 +470,7 @@ static int follow_try_open(struct pcap_follow *f, char *errbuf)
 		return 0;
 	}
 	f->dlt = pcap_datalink(f->pc);
-	if (!link_supported(f->dlt)) {
+	if (!fd_link_supported(f->dlt)) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--live-follow %.100s: link type %d carries no DG-RDMA",
 				      f->path, f->dlt);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Capture input: reads a pcap or pcapng file with libpcap (nanosecond
- * timestamps requested, so pcapng if_tsresol and ns pcap keep their
- * precision), takes the link layer apart (Ethernet with any number of VLAN
- * tags, Linux cooked v1/v2, raw IPv4, BSD loopback) and feeds DG-RDMA
- * (ethertype 0xF042 or UDP port 18078) and DCP (0xF040) payloads to the wire
- * analysis.
+ * Capture input: reads a pcap or pcapng file, a live interface or a file
+ * being written with libpcap (nanosecond timestamps requested, so pcapng
+ * if_tsresol and ns pcap keep their precision) and takes each frame through
+ * one forward pass: decoded once (frame_decode.h: link layer, network layer,
+ * UDP ports, what it is), an IP fragment put together with the others of its
+ * datagram (ip_defrag.h), then handed to the wire analysis in one call
+ * (wa_feed_frame()).
  */
 #ifndef DGR_ANALYSIS_PCAP_INPUT_H
 #define DGR_ANALYSIS_PCAP_INPUT_H
@@ -19,8 +20,9 @@
 
 /*
  * Feeds one captured frame, the ref-th (not 0), of link type dlt (one that
- * pcap_input_read() accepts) to the wire analysis: h->caplen bytes at data of
- * h->len on the wire. Anything a hostile capture holds is counted, never fatal.
+ * pcap_input_read() accepts, fd_link_supported()) to the wire analysis:
+ * h->caplen bytes at data of h->len on the wire, decoded with w's UDP ports.
+ * Anything a hostile capture holds is counted, never fatal.
  */
 void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
 		     const u_char *data, uint64_t ref);

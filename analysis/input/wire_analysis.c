@@ -8,9 +8,6 @@
 
 #include "wire_analysis.h"
 
-/* Zero-filled room for frames cut by the snap length (eng_snap_extend()). */
-static uint8_t snap_scratch[65536 + 64];
-
 const char *wa_dir_name(enum wa_dir d)
 {
 	return d == WA_TX ? "tx" : "rx";
@@ -47,17 +44,9 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 
 bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port)
 {
-	unsigned int i;
+	struct fd_ports ports = { o->udp_ports, o->n_udp_ports };
 
-	if (port == DGR_UDP_PORT) {
-		return true;
-	}
-	for (i = 0; i < o->n_udp_ports; i++) {
-		if (o->udp_ports[i] == port) {
-			return true;
-		}
-	}
-	return false;
+	return fd_port_ours(&ports, port);
 }
 
 int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port)
@@ -72,9 +61,11 @@ int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port)
 	return 0;
 }
 
-bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port)
+struct fd_ports wa_udp_ports(const struct wire_analysis *w)
 {
-	return wa_opts_udp_port_ours(&w->o, port);
+	struct fd_ports ports = { w->o.udp_ports, w->o.n_udp_ports };
+
+	return ports;
 }
 
 void wa_free(struct wire_analysis *w)
@@ -92,6 +83,8 @@ void wa_free(struct wire_analysis *w)
 		free(w->conns);
 	}
 	eng_conns_free(&w->table);
+	free(w->decoded);
+	w->decoded = NULL;
 	ip_defrag_free(&w->ip_defrag);
 	series_free(&w->lat[WA_RX]);
 	series_free(&w->lat[WA_TX]);
@@ -260,23 +253,6 @@ static void count_malformed(struct wire_analysis *w, int err)
 	}
 }
 
-void wa_count_malformed(struct wire_analysis *w, int reason, uint64_t ts)
-{
-	note_time(w, ts);
-	count_malformed(w, reason);
-}
-
-void wa_feed_other(struct wire_analysis *w, uint64_t ts)
-{
-	note_time(w, ts);
-	w->other_frames++;
-}
-
-void wa_note_ip_fragment(struct wire_analysis *w, uint64_t ts)
-{
-	note_time(w, ts);
-}
-
 static void note_hint_port(struct wire_analysis *w, uint16_t port)
 {
 	unsigned int i;
@@ -294,7 +270,13 @@ static void note_hint_port(struct wire_analysis *w, uint16_t port)
 	}
 }
 
-void wa_note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport)
+/*
+ * A UDP datagram between ports sport and dport, neither of them the
+ * analysis's, whose payload decodes as DG-RDMA or DCP (udp_looks_ours()):
+ * both ports become candidates for --udp-port, the first WA_MAX_PORT_HINTS of
+ * them counted.
+ */
+static void note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport)
 {
 	w->other_port_datagrams++;
 	note_hint_port(w, sport);
@@ -303,7 +285,13 @@ void wa_note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport)
 	}
 }
 
-bool wa_udp_looks_ours(const uint8_t *buf, size_t len)
+/*
+ * True when a UDP payload of len bytes, all captured at buf, is what the
+ * stack would take on its port: pad 0 and a DG-RDMA frame with messages that
+ * eng_frame_check() accepts, or pad 0xF040 and a DCP packet that decodes.
+ * ACK-only frames do not count (twelve bytes with two zeros say too little).
+ */
+static bool udp_looks_ours(const uint8_t *buf, size_t len)
 {
 	const uint8_t *body;
 	size_t body_len;
@@ -440,10 +428,8 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 }
 
 /* An ACK-only frame side sent: the host's to the FPGA may be misread (wa_ack_trap). */
-static void trap_ack_only(struct wa_conn *c, int side, const struct wa_l2 *l2, size_t len,
-			  uint64_t ref)
+static void trap_ack_only(struct wa_conn *c, int side, bool udp, size_t len, uint64_t ref)
 {
-	bool udp = l2->src.kind == ENG_ADDR_IPV4 || l2->src.kind == ENG_ADDR_IPV6;
 	enum eng_ack_trap t;
 
 	if (c->host_side != side) {
@@ -567,23 +553,41 @@ static void feed_snap_cut(struct wire_analysis *w, struct wa_conn *c, unsigned i
 	}
 }
 
-void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
-		    size_t len, uint64_t ts, uint64_t ref)
+/*
+ * Room for the messages of a frame of captured bytes (dgr_frame_max_msgs()).
+ * Returns false when memory ran out.
+ */
+static bool msgs_room(struct wire_analysis *w, size_t captured)
 {
-	const uint8_t *frame = buf;
-	size_t flen = len, fcap = cap;
-	struct dgr_frame f;
-	struct dgr_msg m;
+	unsigned int need = dgr_frame_max_msgs(captured);
+	struct dgr_decoded_msg *m;
+
+	if (need <= w->decoded_max) {
+		return true;
+	}
+	m = realloc(w->decoded, need * sizeof(*m));
+	if (!m) {
+		return false;
+	}
+	w->decoded = m;
+	w->decoded_max = need;
+	return true;
+}
+
+/* A DG-RDMA frame (f->payload: after the UDP pad over UDP). */
+static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
+{
+	const uint8_t *frame = fd->payload.p;
+	size_t flen = fd->payload.len, fcap = fd->payload.cap;
+	uint64_t ts = fd->ts, ref = fd->ref;
+	struct dgr_decoded_frame d;
+	struct dgr_frame_hdr h;
 	struct eng_endpoint src, dst;
 	struct wa_conn *c;
-	unsigned int ci = 0;
-	int side, rc;
-	bool scratch = false;
+	unsigned int ci = 0, i;
+	int side;
 	size_t cut_at = 0;
-	struct dgr_msg last;
-	unsigned int n_msgs = 0;
 
-	note_time(w, ts);
 	if (fcap < DGR_FRAME_HDR_LEN) {
 		if (flen < DGR_FRAME_HDR_LEN) {
 			count_malformed(w, DGR_E_TRUNC_FRAME_HDR);
@@ -594,94 +598,101 @@ void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8
 	}
 	if (fcap < flen) {
 		/*
-		 * Cut by the snap length: decode a zero-extended copy with the
-		 * codec, and trust only message headers that were captured.
+		 * Cut by the snap length: the codec decodes the captured bytes and
+		 * stops at the first message header beyond them. A frame longer
+		 * than any DG-RDMA frame keeps its start.
 		 */
 		w->truncated_frames++;
-		frame = eng_snap_extend(snap_scratch, sizeof(snap_scratch), frame, &fcap, &flen);
-		scratch = true;
+		if (flen > WA_FRAME_MAX) {
+			flen = WA_FRAME_MAX;
+		}
+		if (fcap > flen) {
+			fcap = flen;
+		}
 	}
 	w->dgrdma_frames++;
 	/*
 	 * Every frame with a header takes a frame_seq, ACK-only frames and frames
 	 * a receiver rejects included: the sender numbered them all.
 	 */
-	dgr_frame_hdr_read(frame, &f.hdr);
-	src.addr = l2->src;
-	src.id = f.hdr.src_id;
-	dst.addr = l2->dst;
-	dst.id = f.hdr.dst_id;
-	c = conn_get(w, &src, &dst, f.hdr.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
-	if (c && feed_seq(c, side, f.hdr.frame_seq, ref)) {
-		goto out;
+	dgr_frame_hdr_read(frame, &h);
+	src.addr = fd->src;
+	src.id = h.src_id;
+	dst.addr = fd->dst;
+	dst.id = h.dst_id;
+	c = conn_get(w, &src, &dst, h.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
+	if (c && feed_seq(c, side, h.frame_seq, ref)) {
+		return;
 	}
-	rc = dgr_frame_parse(&f, frame, flen, NULL);
-	if (rc < 0) {
-		count_malformed(w, rc);
-		goto out;
+	if (h.flags > DGR_FRAME_FLAG_MSGS) {
+		count_malformed(w, DGR_E_FRAME_FLAGS);
+		return;
 	}
 	if (c) {
-		trap_frame(c, side, &f.hdr, ref);
+		trap_frame(c, side, &h, ref);
 	}
-	if (f.hdr.flags == DGR_FRAME_FLAG_ACK_ONLY) {
+	if (h.flags == DGR_FRAME_FLAG_ACK_ONLY) {
 		w->ack_only_frames++;
 		if (c) {
-			trap_ack_only(c, side, l2, len, ref);
+			trap_ack_only(c, side, fd->udp, fd->payload.len, ref);
 		}
-		goto out;
+		return;
 	}
 	if (!c) {
-		goto out;
+		return;
 	}
-	/* a receiver drops a frame with one bad message whole: nothing of it is analysed */
-	rc = eng_frame_check(&f, fcap, 0);
-	if (rc < 0) {
-		count_malformed(w, rc);
-		goto out;
+	if (!msgs_room(w, fcap)) {
+		w->reasm_overflow++;
+		return;
 	}
-	for (;;) {
-		size_t at = f.next_off;
+	/*
+	 * Every message once, with the refusal a receiver drops it with; a
+	 * receiver drops a frame with one bad message whole: nothing of it is
+	 * analysed (the 32-bit address space when the memory size is unknown:
+	 * eng_msg_check()).
+	 */
+	dgr_frame_decode(&d, frame, flen, fcap, ENG_ADDR_SPACE, w->decoded, w->decoded_max);
+	if (d.refusal < 0) {
+		count_malformed(w, d.refusal);
+		return;
+	}
+	if (d.end == DGR_DECODE_END_SNAP_CUT) {
+		/* this header and the rest lie beyond the captured bytes */
+		w->snap_cut_frames++;
+		cut_at = d.end_off;
+	}
+	for (i = 0; i < d.nmsgs; i++) {
+		const struct dgr_msg *m = &d.msgs[i].m;
 
-		rc = dgr_frame_next_msg(&f, &m, NULL);
-		if (rc != 0 && scratch && at + DGR_MSG_HDR_LEN > fcap) {
-			/* this header and the rest lie beyond the captured bytes */
-			w->snap_cut_frames++;
-			cut_at = at;
-			break;
+		if (i == 0) {
+			feed_snap_cut(w, c, ci, side, m);
 		}
-		if (rc <= 0) {
-			break; /* the end (eng_frame_check() refused any bad message) */
-		}
-		if (!n_msgs++) {
-			feed_snap_cut(w, c, ci, side, &m);
-		}
-		last = m;
 		w->msgs++;
-		if (eng_is_doorbell(&m)) {
-			feed_doorbell(w, c, ci, side, m.flag_addr, ts);
-			trap_msg(c, side, &m, true, ref);
+		if (eng_is_doorbell(m)) {
+			feed_doorbell(w, c, ci, side, m->flag_addr, ts);
+			trap_msg(c, side, m, true, ref);
 			continue;
 		}
-		feed_data_msg(w, c, ci, side, &m, ts, ref);
-		trap_msg(c, side, &m, false, ref);
+		feed_data_msg(w, c, ci, side, m, ts, ref);
+		trap_msg(c, side, m, false, ref);
 	}
-	eng_snap_cut_end(&c->snap[side], n_msgs ? &last : NULL, cut_at, flen, ts, ref);
-	if (cut_at && n_msgs && eng_is_doorbell(&last)) {
+	eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at, flen, ts,
+			 ref);
+	if (cut_at && d.nmsgs && eng_is_doorbell(&d.msgs[d.nmsgs - 1].m)) {
 		w->snap_cut_doorbell_frames++;
-	}
-out:
-	if (scratch) {
-		memset(snap_scratch, 0, fcap);
 	}
 }
 
-void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
-		 size_t len, uint64_t ts)
+/* A DCP packet (f->payload: after the UDP pad over UDP). */
+static void feed_dcp(struct wire_analysis *w, const struct frame_decoded *f)
 {
+	const struct eng_addr *src = &f->src, *dst = &f->dst;
+	const uint8_t *buf = f->payload.p;
+	size_t cap = f->payload.cap, len = f->payload.len;
+	uint64_t ts = f->ts;
 	struct dcp_packet p;
 	int rc;
 
-	note_time(w, ts);
 	w->dcp.frames++;
 	if (cap < len && cap < DCP_LEN_WRITE) {
 		w->truncated_frames++;
@@ -717,9 +728,9 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 		return;
 	}
 	/* the host is the DCP master: its requests name it (unless the address is unknown) */
-	if (l2->src.kind != ENG_ADDR_UNKNOWN && !addr_in(w->dcp_hosts, w->n_dcp_hosts, &l2->src) &&
+	if (src->kind != ENG_ADDR_UNKNOWN && !addr_in(w->dcp_hosts, w->n_dcp_hosts, src) &&
 	    w->n_dcp_hosts < WA_MAX_HOSTS) {
-		w->dcp_hosts[w->n_dcp_hosts++] = l2->src;
+		w->dcp_hosts[w->n_dcp_hosts++] = *src;
 	}
 	if (p.kind == DCP_KIND_WRITE && w->o.dcp_doorbells && p.addr >= w->o.dcp_bell_lo &&
 	    p.addr <= w->o.dcp_bell_hi) {
@@ -728,12 +739,41 @@ void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t 
 		int ci, data_side;
 
 		w->dcp.doorbells++;
-		ci = eng_conn_for_dcp(&w->table, &l2->src, &l2->dst, &data_side);
+		ci = eng_conn_for_dcp(&w->table, src, dst, &data_side);
 		if (ci < 0) {
 			w->dcp.doorbells_without_conn++;
 			return;
 		}
 		feed_doorbell(w, &w->conns[ci], (unsigned int)ci, 1 - data_side, identity, ts);
+	}
+}
+
+void wa_feed_frame(struct wire_analysis *w, const struct frame_decoded *f)
+{
+	w->frame_len = f->frame_len;
+	note_time(w, f->ts);
+	switch (f->kind) {
+	case FD_DGRDMA:
+		feed_dgrdma(w, f);
+		break;
+	case FD_DCP:
+		feed_dcp(w, f);
+		break;
+	case FD_IP_FRAGMENT:
+		break; /* kept until its datagram is whole: the frame counts, nothing more */
+	case FD_MALFORMED:
+		count_malformed(w, f->reason);
+		break;
+	case FD_FOREIGN_UDP:
+		/* the stack takes any port: say which ones carry what looks like ours */
+		if (f->foreign_whole && udp_looks_ours(f->payload.p, f->payload.len)) {
+			note_other_port(w, f->sport, f->dport);
+		}
+		w->other_frames++;
+		break;
+	case FD_OTHER:
+		w->other_frames++;
+		break;
 	}
 }
 

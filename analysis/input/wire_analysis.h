@@ -3,7 +3,8 @@
  * On-the-wire analysis of DG-RDMA and DCP frames: connections, directions,
  * transaction reassembly (the project's reassembler), doorbell matching
  * (doorbell_match.c), counters, and the per-doorbell latency series. Fed one
- * frame at a time by pcap_input.c; knows nothing of file formats.
+ * decoded frame at a time (frame_decode.h) by pcap_input.c, wa_feed_frame();
+ * knows nothing of file formats or link layers.
  *
  * Connections: the engine's table (engine/conn_table.h), which the plugin
  * keys its records with too.
@@ -25,6 +26,7 @@
 #include <dgrdma/wire.h>
 
 #include "doorbell_match.h"
+#include "frame_decode.h"
 #include "ip_defrag.h"
 #include "conn_table.h"
 #include "data_feed.h"
@@ -34,7 +36,9 @@
 #include "snap_cut.h"
 #include "stats.h"
 
-#define WA_MAX_HOSTS	 16
+#define WA_MAX_HOSTS 16
+/* The longest frame a snap-cut capture's record is read as (a DG-RDMA frame is far shorter). */
+#define WA_FRAME_MAX	 (65536 + 64)
 #define WA_MAX_UDP_PORTS 64
 
 enum wa_dir { WA_RX = 0, WA_TX = 1 };
@@ -185,9 +189,12 @@ struct wa_port_hint {
 
 struct wire_analysis {
 	struct wa_opts o;
-	uint32_t frame_len; /* the length on the wire of the frame being fed (pcap_input_feed) */
-	struct eng_conns table;			 /* the connections (table.n of them) */
-	struct wa_conn *conns;			 /* the analysis of each, ENG_MAX_CONNS entries */
+	uint32_t frame_len; /* the Ethernet length of the frame being fed (wa_feed_frame) */
+	struct dgr_decoded_msg
+	    *decoded;		  /* the messages of the frame being fed (dgr_frame_decode) */
+	unsigned int decoded_max; /* their room, grown to the largest frame's */
+	struct eng_conns table;	  /* the connections (table.n of them) */
+	struct wa_conn *conns;	  /* the analysis of each, ENG_MAX_CONNS entries */
 	struct eng_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
 	unsigned int n_dcp_hosts;
 	/* frames */
@@ -225,11 +232,6 @@ struct wire_analysis {
 	bool finished;
 };
 
-/* What a link layer decoder found: the addresses of the frame. */
-struct wa_l2 {
-	struct eng_addr src, dst;
-};
-
 /* Sets up an analysis. Returns 0, or -DGR_E_NOMEM with errbuf filled. */
 int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf);
 
@@ -242,22 +244,23 @@ bool wa_opts_udp_port_ours(const struct wa_opts *o, uint16_t port);
  */
 int wa_opts_add_udp_port(struct wa_opts *o, uint16_t port);
 
-/* Whether UDP port carries DG-RDMA or DCP for this analysis (wa_opts_udp_port_ours). */
-bool wa_udp_port_ours(const struct wire_analysis *w, uint16_t port);
+/* The UDP ports that carry DG-RDMA and DCP for this analysis, as frame_decode() takes them. */
+struct fd_ports wa_udp_ports(const struct wire_analysis *w);
 void wa_free(struct wire_analysis *w);
 
 /*
- * Feeds one DG-RDMA frame (after the UDP pad: dgr_udp_demux()) of len bytes
- * on the wire of which cap were captured (cap <= len), seen at ts ns. ref is
- * the caller's frame number (not 0). Malformed frames are counted, never
- * fatal.
+ * Feeds one decoded frame (frame_decode(), ts and ref set: the time from
+ * wa_frame_time() and the caller's frame number, not 0), the one call per
+ * captured frame: DG-RDMA and DCP are analysed; an IP fragment kept for
+ * reassembly only counts (the fragment that completes a datagram comes as the
+ * datagram, FD_DGRDMA or FD_DCP); a foreign UDP datagram whose payload the
+ * stack would take on its port (pad 0 and a DG-RDMA frame with messages that
+ * eng_frame_check() accepts, or pad 0xF040 and a DCP packet that decodes)
+ * names both its ports as candidates for --udp-port, the first
+ * WA_MAX_PORT_HINTS counted, and counts as other. Malformed frames are
+ * counted, never fatal.
  */
-void wa_feed_dgrdma(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
-		    size_t len, uint64_t ts, uint64_t ref);
-
-/* Feeds one DCP payload (ethertype 0xF040). */
-void wa_feed_dcp(struct wire_analysis *w, const struct wa_l2 *l2, const uint8_t *buf, size_t cap,
-		 size_t len, uint64_t ts);
+void wa_feed_frame(struct wire_analysis *w, const struct frame_decoded *f);
 
 /*
  * The time in ns of a captured frame stamped sec and nsec (the capture
@@ -270,34 +273,6 @@ uint64_t wa_frame_time(struct wire_analysis *w, int64_t sec, int64_t nsec);
 
 /* Whether the verdict on the wire rests on timestamps wa_frame_time() found wrong. */
 bool wa_times_suspect(const struct wire_analysis *w);
-
-/* Counts a frame that is neither DG-RDMA nor DCP (and its time). */
-void wa_feed_other(struct wire_analysis *w, uint64_t ts);
-
-/*
- * Counts a frame whose IP fragment was kept for reassembly (and its time):
- * the fragment that completes a datagram is fed as the datagram instead.
- */
-void wa_note_ip_fragment(struct wire_analysis *w, uint64_t ts);
-
-/*
- * Notes a UDP datagram between ports sport and dport, neither of them the
- * analysis's, whose payload (after the pad) decodes as DG-RDMA or DCP
- * (wa_udp_looks_ours()): both ports become candidates for --udp-port, the
- * first WA_MAX_PORT_HINTS of them counted. The caller still feeds it as other.
- */
-void wa_note_other_port(struct wire_analysis *w, uint16_t sport, uint16_t dport);
-
-/*
- * True when a UDP payload of len bytes, all captured at buf, is what the
- * stack would take on its port: pad 0 and a DG-RDMA frame with messages that
- * eng_frame_check() accepts, or pad 0xF040 and a DCP packet that decodes.
- * ACK-only frames do not count (twelve bytes with two zeros say too little).
- */
-bool wa_udp_looks_ours(const uint8_t *buf, size_t len);
-
-/* Counts a malformed frame found by the link layer decoder (reason: DGR_E_*). */
-void wa_count_malformed(struct wire_analysis *w, int reason, uint64_t ts);
 
 /* Ends the capture: counts incomplete and still-waiting transactions, fills dir[]. */
 void wa_finish(struct wire_analysis *w);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
-# longer): the decoders, the option values, run.json, the trace pre-checks and latency-report's
+# longer): the decoders, the option values, run.json, the trace pre-checks, latency-report's
+# frame decoder (analysis/input/frame_decode.c, its views checked) and its whole
 # capture path (seeds/capture/long-frame-cut: a 70000-byte frame cut short, which overran the
 # snap-length scratch buffer before it was bounded).
 # make check: compute only
@@ -26,4 +27,5 @@ smoke dcp "$DGR_BUILD/fuzz/fuzz_dcp" "$DGR_SRC/test/fuzz/seeds/dcp" 64
 smoke run.json "$DGR_BUILD/fuzz/fuzz_run_json" "$DGR_SRC/test/fuzz/seeds/run-json" 8192
 smoke trace-checks "$DGR_BUILD/fuzz/fuzz_ctf_check" "$DGR_SRC/test/fuzz/seeds/ctf-check" 24576
 smoke capture "$DGR_BUILD/fuzz/fuzz_capture" "$DGR_SRC/test/fuzz/seeds/capture" 70100
+smoke frame-decode "$DGR_BUILD/fuzz/fuzz_frame_decode" "$DGR_SRC/test/fuzz/seeds/frame-decode" 9100
 done_testing
