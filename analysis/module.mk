@@ -52,7 +52,8 @@ $(LIBDGRENGINE_PIC_A): $(call pic_objs,$(ANALYSIS_ENGINE_SRCS))
 analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
 ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/input/wire_analysis.c analysis/input/ip_defrag.c analysis/input/host_events.c \
-	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
+	analysis/input/join.c analysis/output/csv_output.c analysis/output/plot_columns.c \
+	analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \
 	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c \
