@@ -81,7 +81,8 @@ CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
 	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
-	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
+	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh \
+	test/analysis/plot_columns.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 # The unit tests include the analysis' headers by name, through its include path.
@@ -91,7 +92,7 @@ ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analys
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_wire_threads \
-	$(BUILD)/test/analysis/test_stats
+	$(BUILD)/test/analysis/test_stats $(BUILD)/test/analysis/test_plot_columns
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
