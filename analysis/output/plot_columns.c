@@ -12,7 +12,7 @@
 
 #define PC_BUCKETS LLH_BUCKETS_BITS(PC_SUB_BITS)
 /* buckets a bin's histogram grows by beyond the one it needs: fewer reallocations */
-#define PC_SLACK   8u
+#define PC_SLACK 8u
 
 int pc_init(struct plot_columns *pc, unsigned int columns)
 {
@@ -232,16 +232,14 @@ static void print_seconds(FILE *fp, int64_t t)
 {
 	uint64_t a = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
 
-	fprintf(fp, "%s%" PRIu64 ".%09" PRIu64, t < 0 ? "-" : "", a / 1000000000u,
-		a % 1000000000u);
+	fprintf(fp, "%s%" PRIu64 ".%09" PRIu64, t < 0 ? "-" : "", a / 1000000000u, a % 1000000000u);
 }
 
 static void print_column(FILE *fp, const struct plot_columns *pc, double mid_ns,
 			 const struct pc_sum *s, int64_t jfrom, int64_t jto)
 {
 	fprintf(fp, "%.9f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-		mid_ns / 1e9, s->min, sum_percentile(s, 500), sum_percentile(s, 990), s->max,
-		s->n);
+		mid_ns / 1e9, s->min, sum_percentile(s, 500), sum_percentile(s, 990), s->max, s->n);
 	print_seconds(fp, jfrom * ((int64_t)1 << pc->shift));
 	fputc(',', fp);
 	print_seconds(fp, (jto + 1) * ((int64_t)1 << pc->shift));

@@ -29,7 +29,7 @@
 #define PC_COLUMNS_MAX 10000
 #define PC_SUB_BITS    5
 /* a percentile read at its bucket's middle: within half a bucket, 1/64 of the value */
-#define PC_REL_ERROR   (1.0 / (2 << PC_SUB_BITS))
+#define PC_REL_ERROR (1.0 / (2 << PC_SUB_BITS))
 
 struct pc_bin {
 	uint64_t n, min, max;
@@ -38,15 +38,15 @@ struct pc_bin {
 };
 
 struct plot_columns {
-	unsigned int columns;  /* N */
-	unsigned int cap;      /* 4 N bins, a ring indexed by j mod cap */
-	unsigned int shift;    /* the bins' width, 2^shift ns */
-	int64_t jlo, jhi;      /* the bins in use: jlo..jhi (absolute indices) */
-	int64_t tmin, tmax;    /* the first and last doorbell's time, ns */
-	uint64_t n;            /* doorbells */
-	struct pc_bin *bins;   /* cap */
-	struct pc_bin *spare;  /* cap, for the doubling */
-	int nomem;             /* a bin's histogram could not grow: the output says so */
+	unsigned int columns; /* N */
+	unsigned int cap;     /* 4 N bins, a ring indexed by j mod cap */
+	unsigned int shift;   /* the bins' width, 2^shift ns */
+	int64_t jlo, jhi;     /* the bins in use: jlo..jhi (absolute indices) */
+	int64_t tmin, tmax;   /* the first and last doorbell's time, ns */
+	uint64_t n;	      /* doorbells */
+	struct pc_bin *bins;  /* cap */
+	struct pc_bin *spare; /* cap, for the doubling */
+	int nomem;	      /* a bin's histogram could not grow: the output says so */
 };
 
 /* Sets up N (PC_COLUMNS_MIN..PC_COLUMNS_MAX) columns. Returns 0, or -DGR_E_NOMEM. */

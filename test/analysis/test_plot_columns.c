@@ -80,8 +80,7 @@ static unsigned int check_rows(char *text, const struct bell *bells, size_t n, u
 			continue;
 		}
 		(*rows)++;
-		if (sscanf(line,
-			   "%lf,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",",
+		if (sscanf(line, "%lf,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",",
 			   &t, &mn, &p50, &p99, &mx, &cnt) != 6) {
 			faults++;
 			continue;
@@ -101,7 +100,8 @@ static unsigned int check_rows(char *text, const struct bell *bells, size_t n, u
 			continue;
 		}
 		qsort(vals, k, sizeof(*vals), cmp_u64);
-		if (mn != vals[0] || mx != vals[k - 1] || !within(p50, vals[(500 * k + 999) / 1000 - 1]) ||
+		if (mn != vals[0] || mx != vals[k - 1] ||
+		    !within(p50, vals[(500 * k + 999) / 1000 - 1]) ||
 		    !within(p99, vals[(990 * k + 999) / 1000 - 1])) {
 			faults++;
 		}
@@ -128,11 +128,13 @@ int main(void)
 		if (llh_bucket_bits(llh_bucket_lo_bits(k, PC_SUB_BITS), PC_SUB_BITS) != k ||
 		    llh_bucket_bits(llh_bucket_hi_bits(k, PC_SUB_BITS), PC_SUB_BITS) != k ||
 		    (k + 1 < LLH_BUCKETS_BITS(PC_SUB_BITS) &&
-		     llh_bucket_lo_bits(k + 1, PC_SUB_BITS) != llh_bucket_hi_bits(k, PC_SUB_BITS) + 1)) {
+		     llh_bucket_lo_bits(k + 1, PC_SUB_BITS) !=
+			 llh_bucket_hi_bits(k, PC_SUB_BITS) + 1)) {
 			bad++;
 		}
 	}
-	TAP_EQ_U(bad, 0, "32 buckets per power of two: every bucket's range maps to it, none apart");
+	TAP_EQ_U(bad, 0,
+		 "32 buckets per power of two: every bucket's range maps to it, none apart");
 	TAP_EQ_U(llh_bucket_hi_bits(LLH_BUCKETS_BITS(PC_SUB_BITS) - 1, PC_SUB_BITS), UINT64_MAX,
 		 "the last bucket ends at UINT64_MAX");
 
