@@ -174,3 +174,10 @@ BENCH_TARGETS += bench-memory
 .PHONY: bench-memory
 bench-memory: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_memory.sh
+
+# make bench-plot (not in check): the plot of a long run from latency-report's columns, 1 M and
+# 10 M transactions streamed through a pipe (docs/performance/analysis.md).
+BENCH_TARGETS += bench-plot
+.PHONY: bench-plot
+bench-plot: analysis
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_plot.sh
