@@ -129,37 +129,40 @@ static const struct dgr_opt lr_opts[] = {
 	    "                         drops.csv into DIR (for dgrdma-plot)\n",
 	    .man = "Write doorbells.csv, intervals.csv, host_doorbells.csv and drops.csv into DIR "
 		   "(for dgrdma-plot).\n"),
-	COUNT(OPT_PLOT_COLUMNS, "plot-columns", "N", PC_COLUMNS_MIN, PC_COLUMNS_MAX,
-	      "  --plot-columns N       with --csv: also columns-SERIES.csv (each latency series\n"
-	      "                         cut into N columns over the run: min, p50, p99, max,\n"
-	      "                         count; p50 and p99 within 1/64) and histogram-SERIES.csv,\n"
-	      "                         SERIES rx, tx, host, arrival; memory bounded, whatever the\n"
-	      "                         run's length; 10..10000\n",
-	      .man = "With \\-\\-csv: also write, for each latency series SERIES (rx and tx on the "
-		     "wire, host:\n"
-		     "in-host from the completion, arrival: in-host from the kernel's arrival),\n"
-		     "columns\\-SERIES.csv, the series cut into N columns over its span (time_s, "
-		     "min_ns,\n"
-		     "p50_ns, p99_ns, max_ns, doorbells, from_s, to_s: min and max exact, p50 and p99 "
-		     "within\n"
-		     "1/64, the doorbells of from_s..to_s), and histogram\\-SERIES.csv (lo_ns, hi_ns,\n"
-		     "doorbells: 32 buckets per power of two), 10..10000. The memory they take depends "
-		     "on N,\n"
-		     "never on the run's length (docs/analysis.md, \"Plots of long runs\"); "
-		     "dgrdma-plot draws\n"
-		     "a long run from them.\n"),
-	COUNT(OPT_DOORBELL_ROWS, "doorbell-rows", "N", 0, 1ull << 40,
-	      "  --doorbell-rows N      with --csv: doorbells.csv and host_doorbells.csv keep their\n"
-	      "                         rows only while each series in them has at most N\n"
-	      "                         doorbells, else just their header line (0: never a row),\n"
-	      "                         0..2^40 (default: every row)\n",
-	      .man = "With \\-\\-csv: doorbells.csv and host_doorbells.csv keep their rows only "
-		     "while each\n"
-		     "series in them has at most N doorbells; past N the file is cut back to its "
-		     "header line\n"
-		     "and takes no more rows (0: never a row), 0..2^40 (default: every row). With\n"
-		     "\\-\\-plot-columns, an hour's run then writes kilobytes instead of "
-		     "gigabytes.\n"),
+	COUNT(
+	    OPT_PLOT_COLUMNS, "plot-columns", "N", PC_COLUMNS_MIN, PC_COLUMNS_MAX,
+	    "  --plot-columns N       with --csv: also columns-SERIES.csv (each latency series\n"
+	    "                         cut into N columns over the run: min, p50, p99, max,\n"
+	    "                         count; p50 and p99 within 1/64) and histogram-SERIES.csv,\n"
+	    "                         SERIES rx, tx, host, arrival; memory bounded, whatever the\n"
+	    "                         run's length; 10..10000\n",
+	    .man =
+		"With \\-\\-csv: also write, for each latency series SERIES (rx and tx on the "
+		"wire, host:\n"
+		"in-host from the completion, arrival: in-host from the kernel's arrival),\n"
+		"columns\\-SERIES.csv, the series cut into N columns over its span (time_s, "
+		"min_ns,\n"
+		"p50_ns, p99_ns, max_ns, doorbells, from_s, to_s: min and max exact, p50 and p99 "
+		"within\n"
+		"1/64, the doorbells of from_s..to_s), and histogram\\-SERIES.csv (lo_ns, hi_ns,\n"
+		"doorbells: 32 buckets per power of two), 10..10000. The memory they take depends "
+		"on N,\n"
+		"never on the run's length (docs/analysis.md, \"Plots of long runs\"); "
+		"dgrdma-plot draws\n"
+		"a long run from them.\n"),
+	COUNT(
+	    OPT_DOORBELL_ROWS, "doorbell-rows", "N", 0, 1ull << 40,
+	    "  --doorbell-rows N      with --csv: doorbells.csv and host_doorbells.csv keep their\n"
+	    "                         rows only while each series in them has at most N\n"
+	    "                         doorbells, else just their header line (0: never a row),\n"
+	    "                         0..2^40 (default: every row)\n",
+	    .man = "With \\-\\-csv: doorbells.csv and host_doorbells.csv keep their rows only "
+		   "while each\n"
+		   "series in them has at most N doorbells; past N the file is cut back to its "
+		   "header line\n"
+		   "and takes no more rows (0: never a row), 0..2^40 (default: every row). With\n"
+		   "\\-\\-plot-columns, an hour's run then writes kilobytes instead of "
+		   "gigabytes.\n"),
 	DECIMAL(OPT_INTERVAL, "interval", "MS", 1, 60000,
 		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n",
 		.man = "Interval of intervals.csv, 1..60000 ms (default 100).\n"),
