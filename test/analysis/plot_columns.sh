@@ -98,6 +98,15 @@ check "the columns and the histogram do not depend on the rows kept" \
 check "the histogram does not depend on the rows kept" cmp -s "$tmp/j/histogram-rx.csv" "$tmp/r19999/histogram-rx.csv"
 check_eq "$(wc -l <"$tmp/r0/intervals.csv")" "$(wc -l <"$tmp/j/intervals.csv")" "intervals.csv keeps its rows"
 
+# a flight recorder's folder: --plot-columns and --doorbell-rows go with --csv, which the
+# incidents' own reports do not get (docs/analysis.md, "Incidents"): they are not refused there
+mkdir -p "$tmp/rec/incident-001"
+"$GEN" -o "$tmp/rec/incident-001/capture.pcapng" -e "$tmp/rec.json" --txns 200 2>"$tmp/gen.err" ||
+	bail "dgrdma-gen: $(head -c 300 "$tmp/gen.err")"
+"$LR" --no-progress --csv "$tmp/rec-csv" --plot-columns 100 --doorbell-rows=10 "$tmp/rec" >"$tmp/rec.out" 2>"$tmp/rec.err"
+check_eq "$? $(grep -c '^== incident-001 ' "$tmp/rec.out") $(wc -c <"$tmp/rec.err")" "0 1 0" \
+	"a flight recorder's folder with --plot-columns and --doorbell-rows: each incident reported, no error"
+
 # bad values, named with their range
 for bad in "--plot-columns 9" "--plot-columns 10001" "--plot-columns many" "--doorbell-rows -1" "--doorbell-rows 1.5"; do
 	# shellcheck disable=SC2086 # the option and its value, two words
