@@ -53,7 +53,8 @@ analysis: $(LIBDGRENGINE_A) $(LIBDGRENGINE_PIC_A)
 ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 	analysis/input/frame_decode.c analysis/input/wire_analysis.c analysis/input/ip_defrag.c \
 	analysis/input/host_events.c \
-	analysis/input/join.c analysis/output/csv_output.c analysis/output/report.c \
+	analysis/input/join.c analysis/output/csv_output.c analysis/output/plot_columns.c \
+	analysis/output/report.c \
 	analysis/verdict/headroom.c analysis/verdict/occupancy.c analysis/verdict/vicious.c \
 	analysis/input/live.c analysis/input/fpga_counters.c \
 	analysis/verdict/kernel_sched.c analysis/verdict/stall_cause.c \
@@ -81,7 +82,8 @@ CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
 	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
-	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh
+	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh \
+	test/analysis/plot_columns.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 # The unit tests include the analysis' headers by name, through its include path.
@@ -91,7 +93,7 @@ ANALYSIS_UNIT := $(BUILD)/test/analysis/test_doorbell_match $(BUILD)/test/analys
 	$(BUILD)/test/analysis/test_host_events $(BUILD)/test/analysis/test_live \
 	$(BUILD)/test/analysis/test_csv_output $(BUILD)/test/analysis/test_stall_cause \
 	$(BUILD)/test/analysis/test_wire_threads \
-	$(BUILD)/test/analysis/test_stats
+	$(BUILD)/test/analysis/test_stats $(BUILD)/test/analysis/test_plot_columns
 $(BUILD)/test/analysis/%: $(BUILD)/obj/test/analysis/%.o $(call objs,$(ANALYSIS_CORE_SRCS)) \
 		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
@@ -173,3 +175,10 @@ BENCH_TARGETS += bench-memory
 .PHONY: bench-memory
 bench-memory: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_memory.sh
+
+# make bench-plot (not in check): the plot of a long run from latency-report's columns, 1 M and
+# 10 M transactions streamed through a pipe (docs/performance/analysis.md).
+BENCH_TARGETS += bench-plot
+.PHONY: bench-plot
+bench-plot: analysis
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_plot.sh

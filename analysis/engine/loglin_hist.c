@@ -18,41 +18,55 @@ void llh_free(struct loglin_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-unsigned int llh_bucket(uint64_t v)
+unsigned int llh_bucket_bits(uint64_t v, unsigned int sub_bits)
 {
+	uint64_t sub = 1ull << sub_bits;
 	unsigned int e, shift;
 
-	if (v < 2 * LLH_SUB_COUNT) {
+	if (v < 2 * sub) {
 		return (unsigned int)v;
 	}
-	e = 63u - (unsigned int)__builtin_clzll(v); /* >= LLH_SUB_BITS + 1 */
-	shift = e - LLH_SUB_BITS;
-	/* v >> shift lies in [LLH_SUB_COUNT, 2 LLH_SUB_COUNT) */
-	return 2 * LLH_SUB_COUNT + (e - LLH_SUB_BITS - 1) * LLH_SUB_COUNT +
-	       (unsigned int)((v >> shift) - LLH_SUB_COUNT);
+	e = 63u - (unsigned int)__builtin_clzll(v); /* >= sub_bits + 1 */
+	shift = e - sub_bits;
+	/* v >> shift lies in [sub, 2 sub) */
+	return (unsigned int)(2 * sub + (e - sub_bits - 1) * sub + ((v >> shift) - sub));
+}
+
+uint64_t llh_bucket_lo_bits(unsigned int i, unsigned int sub_bits)
+{
+	unsigned int sub = 1u << sub_bits, octave;
+
+	if (i < 2 * sub) {
+		return i;
+	}
+	octave = (i - 2 * sub) / sub; /* 0: [2^(sub_bits + 1), 2^(sub_bits + 2)) */
+	return (uint64_t)(sub + (i - 2 * sub) % sub) << (octave + 1);
+}
+
+uint64_t llh_bucket_hi_bits(unsigned int i, unsigned int sub_bits)
+{
+	unsigned int sub = 1u << sub_bits, shift;
+
+	if (i < 2 * sub) {
+		return i;
+	}
+	shift = (i - 2 * sub) / sub + 1;
+	return llh_bucket_lo_bits(i, sub_bits) + ((1ull << shift) - 1);
+}
+
+unsigned int llh_bucket(uint64_t v)
+{
+	return llh_bucket_bits(v, LLH_SUB_BITS);
 }
 
 uint64_t llh_bucket_lo(unsigned int i)
 {
-	unsigned int octave, shift;
-
-	if (i < 2 * LLH_SUB_COUNT) {
-		return i;
-	}
-	octave = (i - 2 * LLH_SUB_COUNT) / LLH_SUB_COUNT; /* 0: [2^11, 2^12) */
-	shift = octave + 1;
-	return (uint64_t)(LLH_SUB_COUNT + (i - 2 * LLH_SUB_COUNT) % LLH_SUB_COUNT) << shift;
+	return llh_bucket_lo_bits(i, LLH_SUB_BITS);
 }
 
 uint64_t llh_bucket_hi(unsigned int i)
 {
-	unsigned int shift;
-
-	if (i < 2 * LLH_SUB_COUNT) {
-		return i;
-	}
-	shift = (i - 2 * LLH_SUB_COUNT) / LLH_SUB_COUNT + 1;
-	return llh_bucket_lo(i) + ((1ull << shift) - 1);
+	return llh_bucket_hi_bits(i, LLH_SUB_BITS);
 }
 
 void llh_add(struct loglin_hist *h, uint64_t v)

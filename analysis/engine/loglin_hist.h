@@ -49,4 +49,15 @@ unsigned int llh_bucket(uint64_t v);
 uint64_t llh_bucket_lo(unsigned int i);
 uint64_t llh_bucket_hi(unsigned int i);
 
+/*
+ * The same bucket rule with 2^sub_bits buckets per power of two (1..LLH_SUB_BITS): a
+ * coarser histogram, whose bucket middle is within 1 / 2^(sub_bits + 1) of every value
+ * in the bucket (latency-report's plot columns keep one per pixel column, output/
+ * plot_columns.c). The buckets run 0 .. LLH_BUCKETS_BITS(sub_bits) - 1.
+ */
+#define LLH_BUCKETS_BITS(sub_bits) ((2u + (63u - (sub_bits))) << (sub_bits))
+unsigned int llh_bucket_bits(uint64_t v, unsigned int sub_bits);
+uint64_t llh_bucket_lo_bits(unsigned int i, unsigned int sub_bits);
+uint64_t llh_bucket_hi_bits(unsigned int i, unsigned int sub_bits);
+
 #endif

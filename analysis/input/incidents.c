@@ -235,11 +235,29 @@ static json_t *incident_run_json(const char *folder)
 	return json_load_file(path, 0, NULL);
 }
 
+/* the options of the CSV folder, each with its value (--plot-columns goes with --csv) */
+static const char *const csv_options[] = { "--csv", "--plot-columns", "--doorbell-rows" };
+
+/* Whether word is one of csv_options (with_value: as --opt=VALUE, else as --opt). */
+static bool is_csv_option(const char *word, bool with_value)
+{
+	unsigned int k;
+	size_t n;
+
+	for (k = 0; k < sizeof(csv_options) / sizeof(csv_options[0]); k++) {
+		n = strlen(csv_options[k]);
+		if (!strncmp(word, csv_options[k], n) && word[n] == (with_value ? '=' : '\0')) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
- * argv without its --csv DIR (or --csv=DIR) before a "--", into *out
- * (malloc'd, argc words at most), its input's index into *out_input: an
- * incident's report writes no CSV (the whole run's record does). Returns the
- * count of words, or -DGR_E_NOMEM.
+ * argv without its --csv DIR (or --csv=DIR), and the other options of the CSV
+ * folder, before a "--", into *out (malloc'd, argc words at most), its input's
+ * index into *out_input: an incident's report writes no CSV (the whole run's
+ * record does). Returns the count of words, or -DGR_E_NOMEM.
  */
 static int argv_without_csv(int argc, char **argv, int input, char ***out, int *out_input)
 {
@@ -255,10 +273,10 @@ static int argv_without_csv(int argc, char **argv, int input, char ***out, int *
 			*out_input = n;
 		} else if (options && i > 0 && !strcmp(argv[i], "--")) {
 			options = false;
-		} else if (options && i > 0 && !strcmp(argv[i], "--csv")) {
+		} else if (options && i > 0 && is_csv_option(argv[i], false)) {
 			i++; /* and its value */
 			continue;
-		} else if (options && i > 0 && !strncmp(argv[i], "--csv=", 6)) {
+		} else if (options && i > 0 && is_csv_option(argv[i], true)) {
 			continue;
 		}
 		v[n++] = argv[i];

@@ -37,6 +37,8 @@ struct options {
 	const char *live_follow[LIVE_MAX_HOSTS];
 	unsigned int n_live_follow;
 	const char *csv_dir;
+	unsigned int plot_columns; /* --plot-columns N (0: none) */
+	uint64_t doorbell_rows;	   /* --doorbell-rows N (UINT64_MAX: every row) */
 	uint64_t interval_ns;
 	bool progress;
 	struct wa_opts wa;

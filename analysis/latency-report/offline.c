@@ -443,6 +443,11 @@ int lr_offline(struct options *o, int argc, char **argv)
 			goto out;
 		}
 		app.csv_on = true;
+		if (csv_plot_columns(&app.csv, o->plot_columns, o->doorbell_rows) < 0) {
+			fprintf(stderr, "latency-report: out of memory\n");
+			ret = DGR_EXIT_FAILED;
+			goto out;
+		}
 	}
 	if (wa_on) {
 		rc = capture_set_read(&cset, &wa, o->progress, errbuf);

@@ -22,6 +22,7 @@
 #include "join.h"
 #include "live.h"
 #include "pcap_input.h"
+#include "plot_columns.h"
 #include "report.h"
 #include "wire_analysis.h"
 #include "latency-report.h"
@@ -33,6 +34,7 @@ void lr_options_init(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->interval_ns = 100000000ull;
+	o->doorbell_rows = UINT64_MAX;
 	o->live_interval_ns = 1000000000ull;
 	o->join_window_ns = JOIN_WINDOW_NS;
 	o->adv.root = "/";
@@ -47,6 +49,8 @@ enum {
 	OPT_JSON = 0x100,
 	OPT_BRIEF,
 	OPT_CSV,
+	OPT_PLOT_COLUMNS,
+	OPT_DOORBELL_ROWS,
 	OPT_INTERVAL,
 	OPT_EXACT_LIMIT,
 	OPT_LIVE,
@@ -125,6 +129,40 @@ static const struct dgr_opt lr_opts[] = {
 	    "                         drops.csv into DIR (for dgrdma-plot)\n",
 	    .man = "Write doorbells.csv, intervals.csv, host_doorbells.csv and drops.csv into DIR "
 		   "(for dgrdma-plot).\n"),
+	COUNT(
+	    OPT_PLOT_COLUMNS, "plot-columns", "N", PC_COLUMNS_MIN, PC_COLUMNS_MAX,
+	    "  --plot-columns N       with --csv: also columns-SERIES.csv (each latency series\n"
+	    "                         cut into N columns over the run: min, p50, p99, max,\n"
+	    "                         count; p50 and p99 within 1/64) and histogram-SERIES.csv,\n"
+	    "                         SERIES rx, tx, host, arrival; memory bounded, whatever the\n"
+	    "                         run's length; 10..10000\n",
+	    .man =
+		"With \\-\\-csv: also write, for each latency series SERIES (rx and tx on the "
+		"wire, host:\n"
+		"in-host from the completion, arrival: in-host from the kernel's arrival),\n"
+		"columns\\-SERIES.csv, the series cut into N columns over its span (time_s, "
+		"min_ns,\n"
+		"p50_ns, p99_ns, max_ns, doorbells, from_s, to_s: min and max exact, p50 and p99 "
+		"within\n"
+		"1/64, the doorbells of from_s..to_s), and histogram\\-SERIES.csv (lo_ns, hi_ns,\n"
+		"doorbells: 32 buckets per power of two), 10..10000. The memory they take depends "
+		"on N,\n"
+		"never on the run's length (docs/analysis.md, \"Plots of long runs\"); "
+		"dgrdma-plot draws\n"
+		"a long run from them.\n"),
+	COUNT(
+	    OPT_DOORBELL_ROWS, "doorbell-rows", "N", 0, 1ull << 40,
+	    "  --doorbell-rows N      with --csv: doorbells.csv and host_doorbells.csv keep their\n"
+	    "                         rows only while each series in them has at most N\n"
+	    "                         doorbells, else just their header line (0: never a row),\n"
+	    "                         0..2^40 (default: every row)\n",
+	    .man = "With \\-\\-csv: doorbells.csv and host_doorbells.csv keep their rows only "
+		   "while each\n"
+		   "series in them has at most N doorbells; past N the file is cut back to its "
+		   "header line\n"
+		   "and takes no more rows (0: never a row), 0..2^40 (default: every row). With\n"
+		   "\\-\\-plot-columns, an hour's run then writes kilobytes instead of "
+		   "gigabytes.\n"),
 	DECIMAL(OPT_INTERVAL, "interval", "MS", 1, 60000,
 		"  --interval MS          interval of intervals.csv, 1..60000 ms (default 100)\n",
 		.man = "Interval of intervals.csv, 1..60000 ms (default 100).\n"),
@@ -587,6 +625,12 @@ static int lr_option(void *ctx, const struct dgr_opt *opt, const char *given, co
 	case OPT_CSV:
 		o->csv_dir = val;
 		break;
+	case OPT_PLOT_COLUMNS:
+		o->plot_columns = (unsigned int)v->u;
+		break;
+	case OPT_DOORBELL_ROWS:
+		o->doorbell_rows = v->u;
+		break;
 	case OPT_FAIL_ON:
 		return report_parse_fail_on(val, &o->fail_on, errbuf);
 	case OPT_ADVISE_IF:
@@ -709,6 +753,11 @@ static int check_together(const struct options *o, char *errbuf)
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 				      "--live-if, --live-filter, --live-pcap and --live-follow go "
 				      "with --live");
+	}
+	if ((o->plot_columns || o->doorbell_rows != UINT64_MAX) && !o->csv_dir) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				      "--plot-columns and --doorbell-rows go with --csv DIR (the "
+				      "folder they write into)");
 	}
 	if (o->n_live_if && o->n_live_follow) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL,

@@ -11,8 +11,8 @@ load plotdir.'/time_axis.gp'
 set xlabel 'time of the doorbell in the run (s)'
 vmin = 0
 vmax = tolerable_us
-# columns=1: each file holds a long run's pixel columns, time_s,min_ns,p50_ns,p99_ns,max_ns,n
-# (dgrdma-plot's bin_columns), drawn as a min-max band with the p99 and p50 lines
+# columns=1: each file holds a long run's pixel columns, time_s,min_ns,p50_ns,p99_ns,max_ns,n,...
+# (latency-report --plot-columns), drawn as a min-max band with the p99 and p50 lines
 if (!exists("columns")) { columns = 0 }
 do for [i=1:words(files)] {
 	stats word(files, i) using ($2 > 0 ? $2 / 1000.0 : NaN) nooutput
