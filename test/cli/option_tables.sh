@@ -45,7 +45,7 @@ options_in() {
 declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf"
 	[dgrdma-runinfo]="--summary-json"
 	[dgrdma-plot]="--csv --direction"
-	[dgrdma-capture]="--bind --buffers --peer --to-ctf --tracefile-count --tracefile-size --udp")
+	[dgrdma-capture]="--bind --buffers --csv --peer --to-ctf --tracefile-count --tracefile-size --udp")
 # own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
 # "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
 own() {
