@@ -138,6 +138,10 @@ PLOT_TEMPLATES := $(wildcard analysis/plot/*.gp)
 PROGRAMS += $(DGRDMA_PLOT) $(patsubst analysis/plot/%,$(BUILD)/share/dgrdma-tools/plot/%,$(PLOT_TEMPLATES))
 $(DGRDMA_PLOT): analysis/dgrdma-plot $(VERSION_H)
 	$(install_script)
+# its option table is served by dgrdma-opts (stack/module.mk: DGRDMA_OPTS), from which come its
+# --help, --list-options, man page's OPTIONS and bash completion
+all: $(BUILD)/completion/dgrdma-plot
+$(BUILD)/completion/dgrdma-plot: $(BUILD)/bin/dgrdma-opts
 $(BUILD)/share/dgrdma-tools/plot/%.gp: analysis/plot/%.gp
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
@@ -153,13 +157,16 @@ INSTALL_TARGETS += install-analysis
 INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
 	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
 	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1 \
-	$(COMPLETIONDIR)/latency-report
-INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR)
+	$(COMPLETIONDIR)/latency-report $(COMPLETIONDIR)/dgrdma-plot $(LIBEXECDIR)/dgrdma-opts
+INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR) $(LIBEXECDIR)
 .PHONY: install-analysis
-install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report
+install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report \
+		$(BUILD)/completion/dgrdma-plot $(BUILD)/bin/dgrdma-opts
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot \
-		$(DESTDIR)$(COMPLETIONDIR)
-	install -m 0644 $(BUILD)/completion/latency-report $(DESTDIR)$(COMPLETIONDIR)/
+		$(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBEXECDIR)
+	install -m 0644 $(BUILD)/completion/latency-report $(BUILD)/completion/dgrdma-plot \
+		$(DESTDIR)$(COMPLETIONDIR)/
+	install -m 0755 $(BUILD)/bin/dgrdma-opts $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
 	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/

@@ -41,6 +41,8 @@ LIBDIR := $(PREFIX)/lib
 INCDIR := $(PREFIX)/include
 MANDIR := $(PREFIX)/share/man
 DATADIR := $(PREFIX)/share/dgrdma-tools
+# programs the tools run and users do not (dgrdma-opts: the bash tools' option tables)
+LIBEXECDIR := $(PREFIX)/libexec/dgrdma-tools
 # where bash-completion looks (PREFIX /usr: /usr/share/bash-completion/completions; it reads
 # /usr/local/share/... too, by XDG_DATA_DIRS): stack/cli/module.mk makes the files
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions

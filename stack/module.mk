@@ -37,6 +37,19 @@ $(BUILD)/bin/dgrdma-wire: $(call objs,stack/tools/dgrdma-wire.c) $(LIBDGRCLI_A) 
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(STACK_LIBS)
 
+# dgrdma-opts: the option tables of the bash tools (dgrdma-plot's, analysis/plot/plot_opts.c;
+# dgrdma-capture's, tracepoints/capture_opts.c),
+# served to the scripts, which run it from beside themselves (build/bin) or from LIBEXECDIR
+# (installed by install-analysis and install-tracepoints); stack/module.mk is read after analysis/module.mk.
+DGRDMA_OPTS := $(BUILD)/bin/dgrdma-opts
+BASH_TOOL_TABLES := analysis/plot/plot_opts.c tracepoints/capture_opts.c
+PROGRAMS += $(DGRDMA_OPTS)
+$(call objs,stack/tools/dgrdma-opts.c): CFLAGS_stack += -Ianalysis/plot
+$(DGRDMA_OPTS): $(call objs,stack/tools/dgrdma-opts.c $(BASH_TOOL_TABLES)) $(LIBDGRCLI_A) \
+		$(LIBDGRDMA_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
 # dgrdma-host: the tuning guide's test application; dgrdma-ctl: the DCP client.
 PROGRAMS += $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrdma-ctl
 STACK_COMPLETIONS := dgrdma-host dgrdma-ctl dgrdma-wire

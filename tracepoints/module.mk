@@ -63,6 +63,10 @@ install-runinfo-completion: $(BUILD)/completion/dgrdma-runinfo
 PROGRAMS += $(BUILD)/bin/dgrdma-capture
 $(BUILD)/bin/dgrdma-capture: tracepoints/dgrdma-capture $(VERSION_H)
 	$(install_script)
+# its option table is served by dgrdma-opts (stack/module.mk: DGRDMA_OPTS), from which come its
+# --help, --list-options, man page's OPTIONS and bash completion
+all: $(BUILD)/completion/dgrdma-capture
+$(BUILD)/completion/dgrdma-capture: $(BUILD)/bin/dgrdma-opts
 
 tracepoints: $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo $(BUILD)/bin/dgrdma-capture
 
@@ -95,12 +99,16 @@ bench-tracepoints: $(TP_BENCH) $(TP_BENCH_NOTRACE)
 INSTALL_TARGETS += install-tracepoints
 INSTALLED_FILES += $(BINDIR)/dgrdma-capture $(BINDIR)/dgrdma-clocks $(BINDIR)/dgrdma-runinfo \
 	$(MANDIR)/man1/dgrdma-capture.1 $(MANDIR)/man1/dgrdma-clocks.1 $(MANDIR)/man1/dgrdma-runinfo.1 \
-	$(COMPLETIONDIR)/dgrdma-clocks
+	$(COMPLETIONDIR)/dgrdma-clocks $(COMPLETIONDIR)/dgrdma-capture $(LIBEXECDIR)/dgrdma-opts
+INSTALLED_DIRS += $(LIBEXECDIR)
 .PHONY: install-tracepoints
 install-tracepoints: $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo \
-		$(BUILD)/completion/dgrdma-clocks
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
-	install -m 0644 $(BUILD)/completion/dgrdma-clocks $(DESTDIR)$(COMPLETIONDIR)/
+		$(BUILD)/completion/dgrdma-clocks $(BUILD)/completion/dgrdma-capture $(BUILD)/bin/dgrdma-opts
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(LIBEXECDIR)
+	install -m 0644 $(BUILD)/completion/dgrdma-clocks $(BUILD)/completion/dgrdma-capture \
+		$(DESTDIR)$(COMPLETIONDIR)/
+	install -m 0755 $(BUILD)/bin/dgrdma-opts $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(BUILD)/bin/dgrdma-capture $(BUILD)/bin/dgrdma-clocks $(BUILD)/bin/dgrdma-runinfo \
 		$(DESTDIR)$(BINDIR)/
 	install -m 0644 tracepoints/dgrdma-capture.1 tracepoints/dgrdma-clocks.1 \

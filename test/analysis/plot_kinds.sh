@@ -231,7 +231,7 @@ done
 check_eq "$(grep -c '>#[0-9]: ' "$tmp/lanes/one/stall-lanes.svg")" 1 "--stalls 1: the worst stall only"
 for bad in 0 6 x; do
 	"$PLOT" -o "$tmp/bad" --kind lanes --stalls "$bad" "$tmp/lanes" >/dev/null 2>"$tmp/err"
-	check_eq "$? $(grep -c -e "--stalls: '$bad' is out of range 1..5" -e "--stalls: '$bad' is not a whole number (accepted: 1..5)" "$tmp/err")" \
+	check_eq "$? $(grep -c -e "--stalls: '$bad' is out of range 1..5" -e "--stalls: '$bad' is not a number (accepted: 1..5)" "$tmp/err")" \
 		"2 1" "--stalls $bad: refused, the range named"
 done
 "$PLOT" -o "$tmp/lanes/rt" --kind lanes --format svg --stall-cause higher-priority-task "$tmp/lanes" \
@@ -243,7 +243,7 @@ check_eq "$(grep -o '>#[0-9]: [^<]*<' "$tmp/lanes/rt/stall-lanes.svg" | tr '\n' 
 check_eq "$? $(grep -c 'no irq stall with the kernel.s view.*lanes plot skipped' "$tmp/err") $([ -e "$tmp/lanes/irq/stall-lanes.svg" ] && echo drawn || echo none)" \
 	"0 1 none" "--stall-cause irq, a cause without stalls: the lanes plot is skipped with a note"
 "$PLOT" -o "$tmp/bad" --kind lanes --stall-cause slow "$tmp/lanes" >/dev/null 2>"$tmp/err"
-check_eq "$? $(grep -c -e "--stall-cause: 'slow' is not a cause (accepted: stopped, higher-priority-task, " "$tmp/err")" \
+check_eq "$? $(grep -c -e "--stall-cause: 'slow' is not stopped, higher-priority-task, " "$tmp/err")" \
 	"2 1" "--stall-cause slow: refused, the causes named"
 "$PLOT" -o "$tmp/lanes/none" --kind lanes "$csv" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c 'lanes plot skipped' "$tmp/err")" "0 1" "no report with cpu_runs: the lanes plot is skipped with a note"

@@ -164,7 +164,7 @@ refused 2 "dgrdma-capture: --output: an empty name; give a folder, or leave --ou
 refused 2 "dgrdma-ctl: write VALUE: '-1' is negative: a 32-bit word is 0..4294967295 (0xffffffff for all bits set)" \
 	"dgrdma-ctl write ADDR -1: a negative value named, not taken for an option" -- \
 	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --timeout 50 --retries 0 write 0x100018 -1
-refused 2 "dgrdma-plot: --out needs a value" "dgrdma-plot --out without a value" -- \
+refused 2 "dgrdma-plot: --out needs a value (see --help)" "dgrdma-plot --out without a value" -- \
 	"$B/dgrdma-plot" --out
 refused 2 "dgrdma-plot: --output: an empty name (give a folder)" "dgrdma-plot --output ''" -- \
 	"$B/dgrdma-plot" --output '' "$T"

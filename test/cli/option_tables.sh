@@ -7,15 +7,16 @@
 # every such man page says its OPTIONS come from the table and is what --list-options --man
 # writes (make man-options); the parser takes every listed option (and old
 # name) with a valid value and refuses an out-of-range one naming the option as given and
-# the range; an option of another subcommand is refused by name. The bash tools
-# (dgrdma-capture, dgrdma-plot) have no table: the options beginning a line of their --help
-# are the options their man page's OPTIONS section describes (.TP), and the other way round.
+# the range; an option of another subcommand is refused by name. The bash tools (dgrdma-plot,
+# dgrdma-capture) read their tables through dgrdma-opts and are checked like the C tools (the
+# parser's checks run the scripts, which read what dgrdma-opts hands them); each script has a
+# case for every option of its table, and dgrdma-capture's COMMAND is passed on untouched.
 # Nothing here opens a socket: --help after the option ends the parse before any run.
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"
 TABLE_TOOLS=(dgrdma-host dgrdma-ctl dgrdma-fpga latency-report dgrdma-clocks dgrdma-wire
-	dgrdma-tune dgrdma-gen dgrdma-runinfo)
+	dgrdma-tune dgrdma-gen dgrdma-runinfo dgrdma-plot dgrdma-capture)
 declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgrdma-ctl.1
 	[dgrdma-wire]=stack/man/dgrdma-wire.1 [dgrdma-tune]=stack/tune/dgrdma-tune.1
 	[dgrdma-gen]=test/gen/README.md
@@ -23,7 +24,7 @@ declare -A MAN=([dgrdma-host]=stack/man/dgrdma-host.1 [dgrdma-ctl]=stack/man/dgr
 	[dgrdma-clocks]=tracepoints/dgrdma-clocks.1 [dgrdma-capture]=tracepoints/dgrdma-capture.1
 	[dgrdma-runinfo]=tracepoints/dgrdma-runinfo.1
 	[dgrdma-plot]=analysis/dgrdma-plot.1)
-require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-capture dgrdma-plot
+require_built "$B" "${TABLE_TOOLS[@]}" dgrdma-opts
 command -v jq >/dev/null || {
 	skip "jq is not installed: --list-options --json cannot be read"
 	done_testing
@@ -42,7 +43,9 @@ options_in() {
 # between the program and its option, "the emulator's --summary-json", "perf data convert
 # --to-ctf", "the recorded command's --bind"): not the tool's own.
 declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf"
-	[dgrdma-runinfo]="--summary-json")
+	[dgrdma-runinfo]="--summary-json"
+	[dgrdma-plot]="--csv --direction"
+	[dgrdma-capture]="--bind --buffers --csv --peer --to-ctf --tracefile-count --tracefile-size --udp")
 # own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
 # "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
 own() {
@@ -58,16 +61,6 @@ man_options() {
 	*.md) sed -n '/^```$/,/^```$/p' "$DGR_SRC/$1" | sed -n '1,/^```$/p' | sed '1d' ;;
 	*) sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' ;;
 	esac | options_in "$2"
-}
-# man_terms PAGE: the --names of the terms (.TP) of PAGE's OPTIONS section
-man_terms() {
-	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | grep -A1 '^\.TP' |
-		grep -v '^\.TP\|^--$' | sed 's/\\-/-/g' | options_in
-}
-# help_lines TOOL: the --names that begin a line of TOOL --help ("--a/--b X" gives both)
-help_lines() {
-	"$B/$1" --help 2>&1 | grep -E '^\s+(-[a-zA-Z], )?--[a-z]' | sed -E 's/^\s+(-[a-zA-Z], )?//' |
-		grep -oE '^--[a-z0-9-]+(/--[a-z0-9-]+)*' | tr '/' '\n' | sort -u
 }
 # same WHAT A B DESC: the two sorted lists A and B are equal; else names what only one has
 same() {
@@ -85,6 +78,7 @@ example() {
 	latency-report:dcp-doorbells) echo 0x100018:0x10001f && return ;;
 	latency-report:fail-on) echo loss && return ;;
 	dgrdma-tune:root) echo "$T" && return ;;
+	dgrdma-capture:relayd) echo net://127.0.0.1 && return ;;
 	dgrdma-gen:late-frames) echo 1:2 && return ;;
 	esac
 	case $3 in
@@ -95,6 +89,10 @@ example() {
 	LIST | "I,J,...") echo 0 ;;
 	PATH | FILE | DIR) echo "$T/file" ;;
 	EXPR) echo "udp port 18078" ;;
+	WxH) echo 1200x700 ;;
+	CSV) echo "$T/file.csv" ;;
+	TEXT) echo "a title" ;;
+	NAME) echo a-session ;;
 	*) return 1 ;;
 	esac
 }
@@ -233,10 +231,30 @@ check_eq "$(grep -rlxF --include='*.1' --exclude-dir=build \
 	"$(tr ' ' '\n' <<<"$generated" | sed '/^$/d' | sort | paste -sd' ')" \
 	"every man page whose OPTIONS come from its table is checked against the table"
 
-# the bash tools: --help and the man page describe the same options
-for tool in dgrdma-capture dgrdma-plot; do
-	same "--help / man" "$(help_lines "$tool")" "$(man_terms "${MAN[$tool]}")" \
-		"$tool: the options beginning a line of --help are the terms of its man page's OPTIONS"
+# dgrdma-plot reads its table through dgrdma-opts: the records it is handed (name, name as
+# given, checked value; an operand with an empty name) and a case of the script for each option
+check_eq "$("$B/dgrdma-opts" dgrdma-plot parse --out=d --stalls 4 in --tolerable-us 1e3 --log \
+	-- -x | tr '\0' '|')" "output|--out|d|stalls|--stalls|4|tolerable-us|--tolerable-us|1000|log|--log||||in|||-x|" \
+	"dgrdma-opts hands dgrdma-plot its options in order, values checked and converted, then the operands"
+"$B/dgrdma-opts" dgrdma-plot parse --out d --stalls 6 >"$T/out" 2>"$T/err"
+check_eq "$?:$(cat "$T/err")" "2:dgrdma-plot: --stalls: '6' is out of range 1..5" \
+	"dgrdma-opts refuses a bad value with exit 2, naming the option and its range"
+check_eq "$("$B/dgrdma-opts" dgrdma-capture parse -B 4 --buffer-size=8 --ring-file-size 64k \
+	--sample-rate 200M cmd --json -- x | tr '\0' '|')" \
+	"pcap-buffer|--pcap-buffer|4|pcap-buffer|--buffer-size|8|ring-file-size|--ring-file-size|65536|sample-rate|--sample-rate|200000000|||cmd|||--json|||--|||x|" \
+	"dgrdma-opts hands dgrdma-capture its options up to COMMAND, sizes in bytes, and COMMAND untouched"
+check_eq "$("$B/dgrdma-opts" dgrdma-capture parse --no-pcap -- -x --help | tr '\0' '|')" \
+	"no-pcap|--no-pcap||||-x|||--help|" "after --, dgrdma-capture's COMMAND may start with a dash"
+for tool in dgrdma-plot dgrdma-capture; do
+	case $tool in
+	dgrdma-plot) script=analysis/dgrdma-plot ;;
+	dgrdma-capture) script=tracepoints/dgrdma-capture ;;
+	esac
+	unhandled=""
+	for name in $("$B/$tool" --list-options --json | jq -r '.options[].name'); do
+		grep -qE "^\s+$name\)" "$DGR_SRC/$script" || unhandled+=" $name"
+	done
+	check_eq "$unhandled" "" "$tool handles every option of its table (a case of its loop over the records)"
 done
 
 done_testing

@@ -33,7 +33,9 @@ for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdg
 	share/dgrdma-tools/profiles/DG-RDMA/io_graphs share/bash-completion/completions/dgrdma-host \
 	share/bash-completion/completions/dgrdma-ctl share/bash-completion/completions/dgrdma-fpga \
 	share/bash-completion/completions/latency-report share/bash-completion/completions/dgrdma-clocks \
-	share/bash-completion/completions/dgrdma-wire share/bash-completion/completions/dgrdma-tune; do
+	share/bash-completion/completions/dgrdma-wire share/bash-completion/completions/dgrdma-tune \
+	share/bash-completion/completions/dgrdma-plot share/bash-completion/completions/dgrdma-capture \
+	libexec/dgrdma-tools/dgrdma-opts; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
 check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile and the bash completion under PREFIX"
@@ -48,6 +50,9 @@ done
 check_eq "${got# }" "" "each installed tool prints '<tool> (dgrdma-tools) $version' with --version"
 "$P/bin/dgrdma-plot" --help >/dev/null 2>&1
 check_eq "$?" 0 "the installed dgrdma-plot finds its templates under PREFIX/share"
+"$P/bin/dgrdma-plot" --stalls 9 >/dev/null 2>"$D/err"
+check_eq "$?:$(head -1 "$D/err")" "2:dgrdma-plot: --stalls: '9' is out of range 1..5" \
+	"the installed dgrdma-plot reads its options with its table (PREFIX/libexec/dgrdma-tools/dgrdma-opts)"
 
 # nothing of the tools' internal archives: no header, no archive, no symbol
 check_eq "$(cd "$P" && find include lib -name 'cli.h' -o -name 'print.h' -o -name 'tune.h' \
@@ -144,8 +149,9 @@ check_eq "$(LD_LIBRARY_PATH="$P/lib" ldd "$D/api" | grep -c libdgrdma.so.0)" 1 \
 check_eq "$?" 0 "make uninstall with the same DESTDIR and PREFIX succeeds"
 check_eq "$(find "$D/root" -type f -o -type l | sed "s|$D/root||")" "" \
 	"make uninstall removes every file install wrote"
-check_eq "$(ls -d "$P/include/dgrdma" "$P/share/dgrdma-tools" "$P/lib/wireshark" 2>/dev/null)" "" \
-	"and the project's own folders (include/dgrdma, share/dgrdma-tools, lib/wireshark/...)"
+check_eq "$(ls -d "$P/include/dgrdma" "$P/share/dgrdma-tools" "$P/lib/wireshark" \
+	"$P/libexec/dgrdma-tools" 2>/dev/null)" "" \
+	"and the project's own folders (include/dgrdma, share/dgrdma-tools, lib/wireshark/..., libexec/dgrdma-tools)"
 
 # the personal plugin folder: HOME's ~/.local/lib/wireshark/plugins/X.Y/epan
 mkdir -p "$D/home"

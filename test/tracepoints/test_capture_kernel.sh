@@ -39,10 +39,13 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 chmod 0711 "$WORK"
 mkdir -m 0777 "$WORK/nobody"
 # nobody runs copies: it may not be able to go through the folders above the build (a CI clone
-# in a mktemp folder of mode 0700); dgrdma-clocks and dgrdma-runinfo must be beside dgrdma-capture
+# in a mktemp folder of mode 0700); dgrdma-opts, dgrdma-clocks and dgrdma-runinfo must be beside
+# dgrdma-capture
 mkdir -m 0755 "$WORK/bin"
-cp "$CAPTURE" "$DGR_BUILD/bin/dgrdma-clocks" "$DGR_BUILD/bin/dgrdma-runinfo" "$WORK/bin/"
-chmod 0755 "$WORK/bin/dgrdma-capture" "$WORK/bin/dgrdma-clocks" "$WORK/bin/dgrdma-runinfo"
+cp "$CAPTURE" "$DGR_BUILD/bin/dgrdma-opts" "$DGR_BUILD/bin/dgrdma-clocks" \
+	"$DGR_BUILD/bin/dgrdma-runinfo" "$WORK/bin/"
+chmod 0755 "$WORK/bin/dgrdma-capture" "$WORK/bin/dgrdma-opts" "$WORK/bin/dgrdma-clocks" \
+	"$WORK/bin/dgrdma-runinfo"
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	"$WORK/bin/dgrdma-capture" --kernel --no-trace --no-pcap -o "$WORK/nobody/run" -- touch "$WORK/nobody/ran" \
 	>/dev/null 2>"$WORK/nobody.err"
@@ -82,7 +85,7 @@ fi
 "$CAPTURE" --kernel-backend ftrace --no-trace --no-pcap -- true 2>"$WORK/arg.err"
 check_eq "$?" 2 "--kernel-backend ftrace: bad usage"
 check "--kernel-backend ftrace: names the accepted backends" \
-	grep -q "'ftrace' is not one of auto, perf, lttng" "$WORK/arg.err"
+	grep -q "'ftrace' is not auto, perf or lttng" "$WORK/arg.err"
 "$CAPTURE" --kernel --kernel-buffer 0 --no-trace --no-pcap -- true 2>"$WORK/arg.err"
 check_eq "$?" 2 "--kernel-buffer 0: bad usage"
 check "--kernel-buffer 0: names the range" grep -q "'0' is out of range 1..1024" "$WORK/arg.err"

@@ -32,9 +32,9 @@ usage_error() {
 usage_error "--ring-files: '1' is out of range 2..100000" --ring-files 1 --ring-file-size 64k
 usage_error "--ring-files needs --ring-file-size or --ring-duration" --ring-files 3 --if lo
 usage_error "need --ring-files N" --ring-file-size 64k --if lo
-usage_error "--ring-file-size: '8k' is out of range 64k..1G" --ring-files 3 --ring-file-size 8k
+usage_error "--ring-file-size: '8k' is out of range 65536..1073741824" --ring-files 3 --ring-file-size 8k
 usage_error "--ring-duration: '0' is out of range 1..86400" --ring-files 3 --ring-duration 0
-usage_error "--trace-file-size: '4k' is out of range 64k..4G" --trace-file-size 4k --trace-file-count 2
+usage_error "--trace-file-size: '4k' is out of range 65536..4294967296" --trace-file-size 4k --trace-file-count 2
 usage_error "go together" --no-pcap --trace-file-size 64k
 usage_error "--trace-file-count: '0' is out of range 1..65535" --no-pcap --trace-file-size 64k \
 	--trace-file-count 0
