@@ -40,6 +40,10 @@ while IFS=$'\t' read -r name type subs values; do
 done <<<"$list"
 
 fn="_${tool//-/_}"
+# The words after "--" are operands, never options: for dgrdma-capture a COMMAND with its own
+# arguments (completed as bash-completion completes sudo's), for the others files.
+command_after=0
+[ "$tool" = dgrdma-capture ] && command_after=1
 cat <<EOF
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -51,6 +55,28 @@ $fn() {
 		mapfile -t COMPREPLY < <(compgen -W "\$subcommands" -- "\$cur")
 		return 0
 	fi
+	local i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		[ "\${COMP_WORDS[i]}" = -- ] || continue
+EOF
+if [ "$command_after" = 1 ]; then
+	cat <<'EOF'
+		if declare -F _command_offset >/dev/null; then
+			_command_offset $((i + 1))
+		elif [ $((i + 1)) -eq "$COMP_CWORD" ]; then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+EOF
+else
+	cat <<'EOF'
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+EOF
+fi
+cat <<EOF
+		return 0
+	done
 	[ -n "\$subcommands" ] && sub=\${COMP_WORDS[1]}
 	case \$prev in
 EOF

@@ -44,7 +44,7 @@ options_in() {
 # --to-ctf", "the recorded command's --bind"): not the tool's own.
 declare -A FOREIGN=([latency-report]="--bind --peer --relayd --summary-json --to-ctf"
 	[dgrdma-runinfo]="--summary-json"
-	[dgrdma-plot]="--csv --direction"
+	[dgrdma-plot]="--csv --direction --plot-columns"
 	[dgrdma-capture]="--bind --buffers --csv --peer --to-ctf --tracefile-count --tracefile-size --udp")
 # own TOOL LISTED: the --names on stdin without TOOL's FOREIGN ones, "--opt" (of "--opt=value"),
 # "--man" (of "--list-options --man") and, for a tool whose table (LISTED) has no --json, the --json of "--list-options --json"
@@ -133,6 +133,18 @@ for tool in "${TABLE_TOOLS[@]}"; do
 		same "--list-options / completion" "$want" "$got" \
 			"$tool${sub:+ $sub}: the bash completion offers exactly the options of the table"
 	done
+	# after "--" the words are operands: no option is offered there (dgrdma-capture: COMMAND,
+	# completed as a command; the others: files)
+	# shellcheck disable=SC1090 # the completion the build made
+	got=$(cd "$T" && source "$comp" && COMP_WORDS=("$tool" -- ech) && COMP_CWORD=2 && "$fn" &&
+		printf '%s\n' "${COMPREPLY[@]}" | grep -c -- '^--')
+	check_eq "$got" 0 "$tool: the bash completion offers no option after '--'"
+	if [ "$tool" = dgrdma-capture ]; then
+		# shellcheck disable=SC1090 # the completion the build made
+		got=$(cd "$T" && source "$comp" && COMP_WORDS=("$tool" --no-pcap -- ech) && COMP_CWORD=3 &&
+			"$fn" && printf '%s\n' "${COMPREPLY[@]}" | sort -u | grep -cx echo)
+		check_eq "$got" 1 "dgrdma-capture: after '--' the completion offers commands (COMMAND)"
+	fi
 
 	# the parser: each option with a valid value, then out of its range
 	bad_accept="" bad_refuse="" bad_mode="" n=0
