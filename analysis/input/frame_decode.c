@@ -27,16 +27,6 @@
 #define IP6_NH_DST_OPTS	  60
 #define IP6_NH_FRAGMENT	  44
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-#ifndef DLT_IPV4
-#define DLT_IPV4 228
-#endif
-#ifndef DLT_IPV6
-#define DLT_IPV6 229
-#endif
-
 static uint16_t be16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);

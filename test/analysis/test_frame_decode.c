@@ -14,13 +14,6 @@
 
 #include <dgrdma/wire.h>
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-#ifndef DLT_IPV6
-#define DLT_IPV6 229
-#endif
-
 static uint8_t buf[2048];
 
 static size_t put16(uint8_t *p, uint16_t v)

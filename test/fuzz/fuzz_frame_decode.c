@@ -20,16 +20,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-#ifndef DLT_IPV4
-#define DLT_IPV4 228
-#endif
-#ifndef DLT_IPV6
-#define DLT_IPV6 229
-#endif
-
 static const int link_types[] = { DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2, DLT_RAW,
 				  DLT_IPV4,   DLT_NULL,	     DLT_LOOP,	     DLT_IPV6 };
 
