@@ -23,17 +23,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 res="$out/memory.md"
 
-# measure CMD...: runs CMD (standard input passed on) and prints "maxrss_kB cpu_s wall_s status"
-measure() {
-	python3 -c '
-import resource, subprocess, sys, time
-t = time.monotonic()
-rc = subprocess.run(sys.argv[1:]).returncode
-wall = time.monotonic() - t
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(u.ru_maxrss, "%.3f" % (u.ru_utime + u.ru_stime), "%.3f" % wall, rc, file=sys.stderr)
-' "$@"
-}
+# measure CMD...: "maxrss_kB cpu_s wall_s status" of CMD on standard error
+. "$(dirname "$0")/measure.sh"
 
 # check JSON TXNS: the report of a clean run of TXNS transactions
 check() {

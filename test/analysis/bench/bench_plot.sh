@@ -24,18 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 res="$out/plot.md"
 
-# measure CMD...: runs CMD (standard input passed on) and prints "maxrss_kB cpu_s wall_s status"
-# on standard error (the peak of the largest process CMD waited for, the CPU of all of them)
-measure() {
-	python3 -c '
-import resource, subprocess, sys, time
-t = time.monotonic()
-rc = subprocess.run(sys.argv[1:]).returncode
-wall = time.monotonic() - t
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(u.ru_maxrss, "%.3f" % (u.ru_utime + u.ru_stime), "%.3f" % wall, rc, file=sys.stderr)
-' "$@"
-}
+# measure CMD...: "maxrss_kB cpu_s wall_s status" of CMD on standard error
+. "$(dirname "$0")/measure.sh"
 
 "$GEN" -o "$tmp/base.pcap" --format pcap-ns -e "$tmp/base.json" --txns "$BASE_TXNS" --bytes 64 \
 	--profile jitter --no-latency-list --list-frames "$tmp/base.frames" || exit 1
