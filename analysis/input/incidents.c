@@ -235,54 +235,47 @@ static json_t *incident_run_json(const char *folder)
 	return json_load_file(path, 0, NULL);
 }
 
-/* the options of the CSV folder, each with its value (--plot-columns goes with --csv) */
-static const char *const csv_options[] = { "--csv", "--plot-columns", "--doorbell-rows" };
-
-/* Whether word is one of csv_options (with_value: as --opt=VALUE, else as --opt). */
-static bool is_csv_option(const char *word, bool with_value)
-{
-	unsigned int k;
-	size_t n;
-
-	for (k = 0; k < sizeof(csv_options) / sizeof(csv_options[0]); k++) {
-		n = strlen(csv_options[k]);
-		if (!strncmp(word, csv_options[k], n) && word[n] == (with_value ? '=' : '\0')) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
- * argv without its --csv DIR (or --csv=DIR), and the other options of the CSV
- * folder, before a "--", into *out (malloc'd, argc words at most), its input's
- * index into *out_input: an incident's report writes no CSV (the whole run's
- * record does). Returns the count of words, or -DGR_E_NOMEM.
+ * argv without the options of the CSV folder (--csv, --plot-columns,
+ * --doorbell-rows), into *out (malloc'd, argc words at most), its input's index
+ * into *out_input: an incident's report writes no CSV (the whole run's record
+ * does). The options are found by their values, which the parser read as
+ * pointers into argv (values, n): a word of its own drops the word before it
+ * too (the option as spelt, abbreviated or not), a value inside a word
+ * (--csv=DIR) drops that word. Returns the count of words, or -DGR_E_NOMEM.
  */
-static int argv_without_csv(int argc, char **argv, int input, char ***out, int *out_input)
+static int argv_without_csv(int argc, char **argv, int input, const char *const *values,
+			    unsigned int n, char ***out, int *out_input)
 {
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
-	bool options = true;
-	int i, n = 0;
+	int i, m = 0;
+	unsigned int k;
 
 	if (!v) {
 		return -DGR_E_NOMEM;
 	}
 	for (i = 0; i < argc; i++) {
-		if (i == input) {
-			*out_input = n;
-		} else if (options && i > 0 && !strcmp(argv[i], "--")) {
-			options = false;
-		} else if (options && i > 0 && is_csv_option(argv[i], false)) {
-			i++; /* and its value */
-			continue;
-		} else if (options && i > 0 && is_csv_option(argv[i], true)) {
+		bool drop = false;
+
+		for (k = 0; k < n && !drop; k++) {
+			if (values[k] == argv[i]) {
+				m--; /* the option's own word, just kept */
+				drop = true;
+			} else if (values[k] > argv[i] && values[k] <= argv[i] + strlen(argv[i])) {
+				drop = true;
+			}
+		}
+		if (drop) {
 			continue;
 		}
-		v[n++] = argv[i];
+		if (i == input) {
+			*out_input = m;
+		}
+		v[m++] = argv[i];
 	}
+	v[m] = NULL;
 	*out = v;
-	return n;
+	return m;
 }
 
 /* A whole number member of an object at path a.b (a NULL: the object itself), or def. */
@@ -367,7 +360,8 @@ static FILE *incidents_csv_open(const char *csv_dir)
 }
 
 /* See incidents.h. */
-int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json,
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input,
+		     const char *const *csv_values, unsigned int n_csv_values, bool json,
 		     const char *csv_dir)
 {
 	json_t *out = NULL, *list = NULL, *main_run = NULL, *fr, *whole = NULL;
@@ -384,7 +378,7 @@ int incidents_report(const char *dir, const char *self, int argc, char **argv, i
 		fprintf(stderr, "latency-report: %s: %s\n", dir, strerror(errno));
 		return DGR_EXIT_USAGE;
 	}
-	iargc = argv_without_csv(argc, argv, input, &iargv, &iinput);
+	iargc = argv_without_csv(argc, argv, input, csv_values, n_csv_values, &iargv, &iinput);
 	if (iargc < 0) {
 		fprintf(stderr, "latency-report: out of memory\n");
 		free(nums);

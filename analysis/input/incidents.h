@@ -23,13 +23,15 @@ bool incidents_dir_is(const char *dir);
  * dir; json: one JSON document with the summaries and each report. The whole
  * run's record (dir/record, when there) is reported first, with argv as it is
  * (its --csv: the drops over the whole run); the incidents' reports without
- * --csv. csv_dir (argv's --csv, or NULL): also write there incidents.csv, each
- * incident's number, time on the whole run's axis and trigger. Returns the
- * exit status: the highest of the reports' (0 when none), or DGR_EXIT_USAGE /
- * DGR_EXIT_FAILED with a message on stderr when dir cannot be listed, a report
+ * --csv, --plot-columns and --doorbell-rows, found in argv by their values
+ * (csv_values, n_csv_values: pointers into argv, as the parser read them). csv_dir (argv's --csv,
+ * or NULL): also write there incidents.csv, each incident's number, time on the whole run's axis
+ * and trigger. Returns the exit status: the highest of the reports' (0 when none), or
+ * DGR_EXIT_USAGE / DGR_EXIT_FAILED with a message on stderr when dir cannot be listed, a report
  * cannot be run or read, or incidents.csv cannot be written.
  */
-int incidents_report(const char *dir, const char *self, int argc, char **argv, int input, bool json,
+int incidents_report(const char *dir, const char *self, int argc, char **argv, int input,
+		     const char *const *csv_values, unsigned int n_csv_values, bool json,
 		     const char *csv_dir);
 
 #endif

@@ -21,7 +21,8 @@
 #include "vicious.h"
 #include "wire_analysis.h"
 
-#define MAX_INPUTS 4096 /* a ring of capture files given one by one; a folder holds any number */
+#define MAX_INPUTS	  4096 /* a ring of capture files given one by one; a folder holds any number */
+#define LR_MAX_CSV_VALUES 16 /* --csv, --plot-columns and --doorbell-rows given, all together */
 
 struct options {
 	bool json;
@@ -39,6 +40,13 @@ struct options {
 	const char *csv_dir;
 	unsigned int plot_columns; /* --plot-columns N (0: none) */
 	uint64_t doorbell_rows;	   /* --doorbell-rows N (UINT64_MAX: every row) */
+	/*
+	 * The values of --csv, --plot-columns and --doorbell-rows as the parser read them, pointers
+	 * into argv (a word of their own, or the part after '=' of the option's word), however the
+	 * option was spelt: an incident's report is run without them (incidents.c).
+	 */
+	const char *csv_values[LR_MAX_CSV_VALUES];
+	unsigned int n_csv_values;
 	uint64_t interval_ns;
 	bool progress;
 	struct wa_opts wa;

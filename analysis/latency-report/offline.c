@@ -280,8 +280,8 @@ int lr_offline(struct options *o, int argc, char **argv)
 		/* a flight recorder's folder: every incident, each a run folder */
 		for (i = 1; i < (unsigned int)argc && argv[i] != o->inputs[0]; i++) {
 		}
-		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i, o->json,
-					o->csv_dir);
+		return incidents_report(o->inputs[0], "/proc/self/exe", argc, argv, (int)i,
+					o->csv_values, o->n_csv_values, o->json, o->csv_dir);
 	}
 	facts_given = lr_facts_from_options(o);
 	memset(&app, 0, sizeof(app));

@@ -623,13 +623,22 @@ static int lr_option(void *ctx, const struct dgr_opt *opt, const char *given, co
 		o->ctf.verbose = true;
 		break;
 	case OPT_CSV:
-		o->csv_dir = val;
-		break;
 	case OPT_PLOT_COLUMNS:
-		o->plot_columns = (unsigned int)v->u;
-		break;
 	case OPT_DOORBELL_ROWS:
-		o->doorbell_rows = v->u;
+		if (o->n_csv_values == LR_MAX_CSV_VALUES) {
+			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+					      "%s: --csv, --plot-columns and --doorbell-rows are "
+					      "given more than %d times in all",
+					      given, LR_MAX_CSV_VALUES);
+		}
+		o->csv_values[o->n_csv_values++] = val;
+		if (opt->id == OPT_CSV) {
+			o->csv_dir = val;
+		} else if (opt->id == OPT_PLOT_COLUMNS) {
+			o->plot_columns = (unsigned int)v->u;
+		} else {
+			o->doorbell_rows = v->u;
+		}
 		break;
 	case OPT_FAIL_ON:
 		return report_parse_fail_on(val, &o->fail_on, errbuf);

@@ -106,6 +106,12 @@ mkdir -p "$tmp/rec/incident-001"
 "$LR" --no-progress --csv "$tmp/rec-csv" --plot-columns 100 --doorbell-rows=10 "$tmp/rec" >"$tmp/rec.out" 2>"$tmp/rec.err"
 check_eq "$? $(grep -c '^== incident-001 ' "$tmp/rec.out") $(wc -c <"$tmp/rec.err")" "0 1 0" \
 	"a flight recorder's folder with --plot-columns and --doorbell-rows: each incident reported, no error"
+# the same options abbreviated (the table's parser takes them so): the incident's report still
+# runs without them, so the folder holds what the full names gave it, no incident's CSVs
+"$LR" --no-progress --cs "$tmp/rec-abbr" --plot-col 100 --doorbell-r=10 "$tmp/rec" >"$tmp/rec-abbr.out" 2>"$tmp/rec-abbr.err"
+check_eq "$? $(wc -c <"$tmp/rec-abbr.err") $(cd "$tmp/rec-abbr" 2>/dev/null && ls | tr '\n' ' ')" \
+	"0 0 $(cd "$tmp/rec-csv" && ls | tr '\n' ' ')" \
+	"the same options abbreviated (--cs, --plot-col, --doorbell-r=): the same folder, no incident's CSVs in it"
 
 # bad values, named with their range
 for bad in "--plot-columns 9" "--plot-columns 10001" "--plot-columns many" "--doorbell-rows -1" "--doorbell-rows 1.5"; do
