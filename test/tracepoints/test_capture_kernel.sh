@@ -183,10 +183,12 @@ check_eq "$(jq '.kernel.clock_offset.sec > 1000000000 and .kernel.clock_offset.n
 "$DGR_BUILD/bin/latency-report" "$RUN" >/dev/null 2>"$WORK/lr.err"
 check_eq "$?" 0 "latency-report reads the run folder (run.json with its kernel object)"
 sed 's/^/# latency-report: /' "$WORK/lr.err" | head -n5
-switches=$(babeltrace2 "$RUN/kernel" 2>"$WORK/bt.err" | grep -c ' sched:sched_switch: ')
+# the kernel trace as text, read once for the counts below
+babeltrace2 "$RUN/kernel" >"$WORK/kernel.txt" 2>"$WORK/bt.err"
+switches=$(grep -c ' sched:sched_switch: ' "$WORK/kernel.txt")
 check "babeltrace2 reads kernel/: $switches sched_switch events" test "$switches" -gt 0
-xmits=$(babeltrace2 "$RUN/kernel" 2>/dev/null | grep ' net:net_dev_xmit: ' | grep -c 'name = "lo"')
-others=$(babeltrace2 "$RUN/kernel" 2>/dev/null | grep ' net:net_dev_xmit: ' | grep -vc 'name = "lo"')
+xmits=$(grep ' net:net_dev_xmit: ' "$WORK/kernel.txt" | grep -c 'name = "lo"')
+others=$(grep ' net:net_dev_xmit: ' "$WORK/kernel.txt" | grep -vc 'name = "lo"')
 check_eq "$others" 0 "kernel/: every net_dev_xmit is lo's ($xmits of them; perf's --filter)"
 check "kernel/: the stream's sends on lo are there ($xmits)" test "$xmits" -gt 0
 ust=$(dirname "$(find "$RUN/trace" -name metadata -print -quit)")
