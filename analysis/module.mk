@@ -33,7 +33,7 @@ CFLAGS_analysis += $(ANALYSIS_INCLUDES)
 # the rest of analysis/ would not link into the plugin. Two archives of the same sources: one
 # for the programs and the tests, one position-independent for the plugin (dissectors/module.mk).
 ANALYSIS_ENGINE_SRCS := analysis/engine/doorbell_match.c analysis/engine/stats.c \
-	analysis/engine/loglin_hist.c analysis/engine/msg_rules.c \
+	analysis/engine/loglin_hist.c analysis/engine/spill_file.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
 	analysis/engine/data_feed.c analysis/engine/snap_cut.c
 ANALYSIS_ENGINE_CFLAGS := -Ianalysis/engine

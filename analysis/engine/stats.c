@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Latency statistics (see stats.h). */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +10,7 @@
 #include <dgrdma/wire.h>
 
 #include "loglin_hist.h"
+#include "spill_file.h"
 #include "stats.h"
 
 static uint64_t exact_limit = STATS_EXACT_LIMIT;
@@ -42,26 +41,6 @@ void series_free(struct series *s)
 	series_init(s);
 }
 
-/* Writes n bytes at the file's end. Returns 0, or -DGR_E_SYS (the file is then not used again). */
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR) {
-			continue;
-		}
-		if (w <= 0) {
-			return -DGR_E_SYS;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Moves the samples in memory to the series' file. Returns 0, or -DGR_E_SYS (they stay in memory).
  */
 static int spill(struct series *s)
@@ -72,24 +51,14 @@ static int spill(struct series *s)
 		return -DGR_E_SYS;
 	}
 	if (!s->spilling) {
-		const char *dir = getenv("TMPDIR");
-		char path[4096];
-		int n = snprintf(path, sizeof(path), "%s/latency-report-series-XXXXXX",
-				 dir && *dir ? dir : "/tmp");
-
-		if (n < 0 || (size_t)n >= sizeof(path)) {
-			s->spill_failed = true;
-			return -DGR_E_SYS;
-		}
-		s->spill_fd = mkostemp(path, O_CLOEXEC);
+		s->spill_fd = spill_file_open();
 		if (s->spill_fd < 0) {
 			s->spill_failed = true;
 			return -DGR_E_SYS;
 		}
-		unlink(path);
 		s->spilling = true;
 	}
-	if (write_all(s->spill_fd, s->s, in_mem * sizeof(*s->s))) {
+	if (spill_file_append(s->spill_fd, s->s, in_mem * sizeof(*s->s))) {
 		s->spill_failed = true;
 		return -DGR_E_SYS;
 	}
@@ -131,22 +100,16 @@ void series_cursor_init(struct series_cursor *c, const struct series *s, size_t 
 static int cursor_fill(struct series_cursor *c)
 {
 	const struct series *s = c->s;
-	size_t want = s->n_spilled - c->i, got = 0;
+	size_t want = s->n_spilled - c->i;
+	int r;
 
 	if (want > SERIES_CURSOR_BLOCK) {
 		want = SERIES_CURSOR_BLOCK;
 	}
-	while (got < want * sizeof(c->buf[0])) {
-		ssize_t r = pread(s->spill_fd, (char *)c->buf + got, want * sizeof(c->buf[0]) - got,
-				  (off_t)(c->i * sizeof(c->buf[0]) + got));
-
-		if (r < 0 && errno == EINTR) {
-			continue;
-		}
-		if (r <= 0) {
-			return r < 0 ? -errno : -EIO;
-		}
-		got += (size_t)r;
+	r = spill_file_read(s->spill_fd, c->i * sizeof(c->buf[0]), c->buf,
+			    want * sizeof(c->buf[0]));
+	if (r) {
+		return r;
 	}
 	c->buf_first = c->i;
 	c->buf_n = want;

@@ -204,7 +204,7 @@ int lr_build_report(struct report *rep, const struct options *o, bool from_optio
 const char *lr_report_error(int rc)
 {
 	if (rc == -DGR_E_SYS) {
-		return "a series' temporary file (under TMPDIR) could not be read back";
+		return "a temporary file of the analysis (under TMPDIR) could not be read back";
 	}
 	return "out of memory";
 }

@@ -539,8 +539,9 @@ int lr_offline(struct options *o, int argc, char **argv)
 		sc.kernel_path = kpath;
 		sc.csv_origin_known = true;
 		sc.csv_origin_ns = wa_on ? wa.first_ts : origin;
-		if (sc_analyse(&sc, rep.host_tolerable_ns, &ha, ks_on ? &ks : NULL) < 0) {
-			fprintf(stderr, "latency-report: out of memory\n");
+		rc = sc_analyse(&sc, rep.host_tolerable_ns, &ha, ks_on ? &ks : NULL);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", lr_report_error(rc));
 			goto out;
 		}
 		rep.stalls = sc.n_bells ? &sc : NULL;

@@ -4,11 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dgrdma/wire.h>
 
 #include "classify.h"
+#include "loglin_hist.h"
+#include "spill_file.h"
 #include "stall_cause.h"
+#include "stats.h"
 
 #define SC_TEXT_STALLS	 10 /* stalls the text lists (JSON: all kept) */
 #define SC_TEXT_CULPRITS 4  /* culprits named per stall or cause in the text */
@@ -16,6 +20,7 @@
 int sc_init(struct stall_cause *sc)
 {
 	memset(sc, 0, sizeof(*sc));
+	sc->spill_fd = -1;
 	return 0;
 }
 
@@ -28,14 +33,53 @@ void sc_free(struct stall_cause *sc)
 	}
 	free(sc->bells);
 	free(sc->stalls);
-	memset(sc, 0, sizeof(*sc));
+	if (sc->spill_fd >= 0) {
+		close(sc->spill_fd);
+	}
+	sc_init(sc);
 }
 
-int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
+static int by_complete(const void *a, const void *b)
 {
-	struct sc_bell *b;
+	const struct sc_bell *x = a, *y = b;
 
-	if (sc->n_bells == sc->cap_bells) {
+	return x->complete < y->complete ? -1 : x->complete > y->complete;
+}
+
+/*
+ * Sorts the window and moves its first half to the file (glibc's qsort is a
+ * merge sort: equal completions keep the order they came in, as one sort of
+ * them all would). Returns 0, or -DGR_E_SYS (nothing moved; no file again).
+ */
+static int spill_half(struct stall_cause *sc)
+{
+	size_t half = sc->n_win / 2;
+
+	if (sc->spill_failed) {
+		return -DGR_E_SYS;
+	}
+	if (sc->spill_fd < 0) {
+		sc->spill_fd = spill_file_open();
+		if (sc->spill_fd < 0) {
+			sc->spill_failed = true;
+			return -DGR_E_SYS;
+		}
+	}
+	qsort(sc->bells, sc->n_win, sizeof(sc->bells[0]), by_complete);
+	if (spill_file_append(sc->spill_fd, sc->bells, half * sizeof(sc->bells[0]))) {
+		sc->spill_failed = true;
+		return -DGR_E_SYS;
+	}
+	sc->spilled_last_complete = sc->bells[half - 1].complete;
+	memmove(sc->bells, sc->bells + half, (sc->n_win - half) * sizeof(sc->bells[0]));
+	sc->n_win -= half;
+	sc->n_spilled += half;
+	return 0;
+}
+
+static int push_bell(struct stall_cause *sc, const struct sc_bell *b)
+{
+	if (sc->n_win == sc->cap_bells && (sc->cap_bells < SC_BELL_WINDOW || spill_half(sc) < 0)) {
 		size_t cap = sc->cap_bells ? sc->cap_bells * 2 : 1024;
 		struct sc_bell *nb = realloc(sc->bells, cap * sizeof(*nb));
 
@@ -45,7 +89,20 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 		sc->bells = nb;
 		sc->cap_bells = cap;
 	}
-	b = &sc->bells[sc->n_bells++];
+	if (sc->n_spilled && b->complete < sc->spilled_last_complete) {
+		sc->unordered = true;
+	}
+	if (!sc->n_bells || b->arrival < sc->first_arrival) {
+		sc->first_arrival = b->arrival;
+	}
+	sc->bells[sc->n_win++] = *b;
+	sc->n_bells++;
+	return 0;
+}
+
+/* The doorbell of d: its stage boundaries and threads. */
+static void bell_of(struct sc_bell *b, const struct ha_doorbell *d)
+{
 	memset(b, 0, sizeof(*b));
 	b->complete = d->ts;
 	b->sent = d->ts + d->latency;
@@ -64,18 +121,33 @@ int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
 	b->tid[SC_STAGE_QUEUED] = d->tid_acquire;
 	b->tid[SC_STAGE_CONSUMER] = d->tid_acquire;
 	b->tid[SC_STAGE_DOORBELL] = d->tid_sent;
+}
+
+static int add_bell(struct stall_cause *sc, const struct sc_bell *b, bool had_arrival)
+{
+	if (push_bell(sc, b) < 0) {
+		return -DGR_E_NOMEM;
+	}
 	if (sc->n_bells == 1) {
 		sc->all_had_arrival = true;
 	}
-	sc->all_had_arrival &= d->has_wait_receive;
+	sc->all_had_arrival &= had_arrival;
 	return 0;
+}
+
+int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d)
+{
+	struct sc_bell b;
+
+	bell_of(&b, d);
+	return add_bell(sc, &b, d->has_wait_receive);
 }
 
 int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, uint64_t sent,
 		     int32_t tid_rx, int32_t tid_tx)
 {
 	struct ha_doorbell d;
-	struct sc_bell *b;
+	struct sc_bell b;
 
 	if (copy < arrival || copy > sent) {
 		copy = arrival;
@@ -84,17 +156,14 @@ int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, ui
 	d.ts = arrival;
 	d.latency = sent - arrival;
 	d.has_wait_receive = true; /* the arrival is the capture's */
-	if (sc_add_bell(sc, &d) < 0) {
-		return -DGR_E_NOMEM;
-	}
+	bell_of(&b, &d);
 	/* no consumer's events: the kernel (until the copy), then the doorbell's stage */
-	b = &sc->bells[sc->n_bells - 1];
-	b->complete = copy;
-	b->acquire = copy;
-	b->release = copy;
-	b->tid[SC_STAGE_KERNEL] = tid_rx;
-	b->tid[SC_STAGE_DOORBELL] = tid_tx;
-	return 0;
+	b.complete = copy;
+	b.acquire = copy;
+	b.release = copy;
+	b.tid[SC_STAGE_KERNEL] = tid_rx;
+	b.tid[SC_STAGE_DOORBELL] = tid_tx;
+	return add_bell(sc, &b, true);
 }
 
 const char *sc_stage_label(enum sc_stage s)
@@ -168,13 +237,6 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static int by_complete(const void *a, const void *b)
-{
-	const struct sc_bell *x = a, *y = b;
-
-	return x->complete < y->complete ? -1 : x->complete > y->complete;
 }
 
 static int by_duration_desc(const void *a, const void *b)
@@ -503,14 +565,165 @@ static void rank_causes(struct stall_cause *sc)
 	}
 }
 
+/* Reads the doorbells in order of completion: the file's, then the window's. */
+#define SC_CURSOR_BLOCK 256u
+struct bell_cursor {
+	const struct stall_cause *sc;
+	uint64_t i;	    /* the next doorbell's index */
+	uint64_t buf_first; /* buf holds doorbells buf_first .. + buf_n */
+	size_t buf_n;
+	int err; /* a read of the file failed (-errno; 0: none) */
+	struct sc_bell buf[SC_CURSOR_BLOCK];
+};
+
+static void cursor_init(struct bell_cursor *c, const struct stall_cause *sc)
+{
+	memset(c, 0, sizeof(*c));
+	c->sc = sc;
+}
+
+/* Returns the next doorbell, or NULL at the end or when the file cannot be read (c->err). */
+static const struct sc_bell *cursor_next(struct bell_cursor *c)
+{
+	const struct stall_cause *sc = c->sc;
+	const struct sc_bell *b;
+
+	if (c->err || c->i >= sc->n_bells) {
+		return NULL;
+	}
+	if (c->i >= sc->n_spilled) {
+		b = &sc->bells[c->i - sc->n_spilled];
+	} else {
+		if (c->i >= c->buf_first + c->buf_n) {
+			uint64_t want = sc->n_spilled - c->i;
+
+			if (want > SC_CURSOR_BLOCK) {
+				want = SC_CURSOR_BLOCK;
+			}
+			c->err = spill_file_read(sc->spill_fd, c->i * sizeof(c->buf[0]), c->buf,
+						 (size_t)want * sizeof(c->buf[0]));
+			if (c->err) {
+				return NULL;
+			}
+			c->buf_first = c->i;
+			c->buf_n = (size_t)want;
+		}
+		b = &c->buf[c->i - c->buf_first];
+	}
+	c->i++;
+	return b;
+}
+
+/*
+ * Puts every doorbell in order of completion: the window sorted after the
+ * file's, or, when one came too far out of order, all of them read back into
+ * memory and sorted. Returns 0, -DGR_E_NOMEM or -DGR_E_SYS.
+ */
+static int order_bells(struct stall_cause *sc)
+{
+	struct sc_bell *all;
+
+	if (!sc->unordered) {
+		qsort(sc->bells, sc->n_win, sizeof(sc->bells[0]), by_complete);
+		return 0;
+	}
+	all = malloc((size_t)sc->n_bells * sizeof(*all));
+	if (!all) {
+		return -DGR_E_NOMEM;
+	}
+	if (spill_file_read(sc->spill_fd, 0, all, (size_t)sc->n_spilled * sizeof(*all))) {
+		free(all);
+		return -DGR_E_SYS;
+	}
+	memcpy(all + sc->n_spilled, sc->bells, sc->n_win * sizeof(*all));
+	qsort(all, (size_t)sc->n_bells, sizeof(*all), by_complete);
+	free(sc->bells);
+	sc->bells = all;
+	sc->n_win = sc->cap_bells = (size_t)sc->n_bells;
+	sc->n_spilled = 0;
+	return 0;
+}
+
+/*
+ * The doorbells' p50 (nearest rank ceil(0.5 n)): exact up to the exact limit,
+ * else from a log-linear histogram. Returns 0, -DGR_E_NOMEM or -DGR_E_SYS.
+ */
+static int bells_p50(struct stall_cause *sc)
+{
+	struct bell_cursor *c = malloc(sizeof(*c));
+	const struct sc_bell *b;
+	struct loglin_hist hist = { 0 };
+	uint64_t *v = NULL;
+	size_t n = 0;
+	int ret = -DGR_E_NOMEM;
+
+	if (!c) {
+		return ret;
+	}
+	sc->p50_from_histogram = sc->n_bells > stats_exact_limit();
+	if (sc->p50_from_histogram ? llh_init(&hist) < 0
+				   : !(v = malloc((size_t)sc->n_bells * sizeof(*v)))) {
+		goto out;
+	}
+	cursor_init(c, sc);
+	while ((b = cursor_next(c))) {
+		if (sc->p50_from_histogram) {
+			llh_add(&hist, bell_total(sc, b));
+		} else {
+			v[n++] = bell_total(sc, b);
+		}
+	}
+	if (c->err) {
+		ret = -DGR_E_SYS;
+		goto out;
+	}
+	if (sc->p50_from_histogram) {
+		sc->p50_ns = llh_percentile(&hist, 500);
+	} else {
+		qsort(v, n, sizeof(*v), cmp_u64);
+		sc->p50_ns = v[(n + 1) / 2 - 1];
+	}
+	ret = 0;
+out:
+	if (sc->p50_from_histogram) {
+		llh_free(&hist);
+	}
+	free(v);
+	free(c);
+	return ret;
+}
+
+/*
+ * Keeps the stall s among the worst SC_MAX_STALLS in *all (by_duration_desc):
+ * up to twice that many are held, then sorted and cut. Returns 0 or -DGR_E_NOMEM.
+ */
+static int keep_stall(struct sc_stall **all, size_t *n_all, const struct sc_stall *s)
+{
+	if (!*all) {
+		*all = malloc(2 * SC_MAX_STALLS * sizeof(**all));
+		if (!*all) {
+			return -DGR_E_NOMEM;
+		}
+	}
+	if (*n_all == 2 * SC_MAX_STALLS) {
+		qsort(*all, *n_all, sizeof(**all), by_duration_desc);
+		*n_all = SC_MAX_STALLS;
+	}
+	(*all)[(*n_all)++] = *s;
+	return 0;
+}
+
 int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_analysis *h,
 	       const struct kernel_sched *k)
 {
-	uint64_t *v = NULL;
-	struct sc_stall *all = NULL;
-	size_t i, n_all = 0, cap_all = 0;
+	struct bell_cursor *c = NULL;
+	const struct sc_bell *b;
+	struct sc_bell worst;
+	struct sc_stall *all = NULL, st;
+	size_t i, n_all = 0;
+	uint64_t run = 0; /* doorbells above the threshold in a row */
 	bool cause_lanes[SC_CAUSE_COUNT] = { false };
-	int ret = -DGR_E_NOMEM;
+	int ret;
 
 	sc->k = k;
 	sc->tolerable_ns = tolerable_ns;
@@ -518,66 +731,64 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 	if (!sc->n_bells) {
 		return 0;
 	}
-	qsort(sc->bells, sc->n_bells, sizeof(sc->bells[0]), by_complete);
-	v = malloc(sc->n_bells * sizeof(*v));
-	if (!v) {
-		goto out;
+	ret = order_bells(sc);
+	if (!ret) {
+		ret = bells_p50(sc);
 	}
-	for (i = 0; i < sc->n_bells; i++) {
-		v[i] = bell_total(sc, &sc->bells[i]);
+	if (ret) {
+		return ret;
 	}
-	qsort(v, sc->n_bells, sizeof(*v), cmp_u64);
-	sc->p50_ns = v[(sc->n_bells + 1) / 2 - 1]; /* nearest rank: ceil(0.5 n) */
 	sc->threshold_ns = sat_mul_u64(sc->p50_ns, CLASSIFY_SELF_RATIO);
 	if (tolerable_ns && tolerable_ns / 2 < sc->threshold_ns) {
 		sc->threshold_ns = tolerable_ns / 2;
 	}
-	for (i = 0; i < sc->n_bells;) {
-		size_t j = i, worst = i;
-
-		if (bell_total(sc, &sc->bells[i]) <= sc->threshold_ns) {
-			i++;
+	ret = -DGR_E_NOMEM;
+	c = malloc(sizeof(*c));
+	if (!c) {
+		goto out;
+	}
+	cursor_init(c, sc);
+	memset(&worst, 0, sizeof(worst));
+	for (;;) {
+		b = cursor_next(c);
+		if (b && bell_total(sc, b) > sc->threshold_ns) {
+			/* the first of the run's longest */
+			if (!run || bell_total(sc, b) > bell_total(sc, &worst)) {
+				worst = *b;
+			}
+			run++;
 			continue;
 		}
-		while (j < sc->n_bells && bell_total(sc, &sc->bells[j]) > sc->threshold_ns) {
-			if (bell_total(sc, &sc->bells[j]) > bell_total(sc, &sc->bells[worst])) {
-				worst = j;
-			}
-			j++;
-		}
-		if (n_all == cap_all) {
-			size_t cap = cap_all ? cap_all * 2 : 64;
-			struct sc_stall *na = realloc(all, cap * sizeof(*na));
-
-			if (!na) {
+		if (run) {
+			memset(&st, 0, sizeof(st));
+			st.start = sc->from_arrival ? worst.arrival : worst.complete;
+			st.duration = bell_total(sc, &worst);
+			st.sent = worst.sent;
+			st.doorbells = run;
+			stage_of(&worst, &st);
+			thread_of(h, &worst, &st);
+			if (keep_stall(&all, &n_all, &st) < 0) {
 				goto out;
 			}
-			all = na;
-			cap_all = cap;
+			sc->stalls_total++;
+			run = 0;
 		}
-		memset(&all[n_all], 0, sizeof(all[0]));
-		all[n_all].start =
-		    sc->from_arrival ? sc->bells[worst].arrival : sc->bells[worst].complete;
-		all[n_all].duration = bell_total(sc, &sc->bells[worst]);
-		all[n_all].sent = sc->bells[worst].sent;
-		all[n_all].doorbells = j - i;
-		stage_of(&sc->bells[worst], &all[n_all]);
-		thread_of(h, &sc->bells[worst], &all[n_all]);
-		sc->stall_ns_total += all[n_all].duration;
-		n_all++;
-		i = j;
+		if (!b) {
+			break;
+		}
 	}
-	sc->stalls_total = n_all;
+	if (c->err) {
+		ret = -DGR_E_SYS;
+		goto out;
+	}
 	if (n_all) {
 		qsort(all, n_all, sizeof(all[0]), by_duration_desc);
 	}
 	sc->n_stalls = n_all < SC_MAX_STALLS ? (unsigned int)n_all : SC_MAX_STALLS;
-	if (n_all > sc->n_stalls) {
-		/* the stall time the causes share is that of the stalls kept */
-		sc->stall_ns_total = 0;
-		for (i = 0; i < sc->n_stalls; i++) {
-			sc->stall_ns_total += all[i].duration;
-		}
+	/* the stall time the causes share is that of the stalls kept */
+	sc->stall_ns_total = 0;
+	for (i = 0; i < sc->n_stalls; i++) {
+		sc->stall_ns_total += all[i].duration;
 	}
 	sc->stalls = all;
 	all = NULL;
@@ -609,7 +820,7 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 	rank_causes(sc);
 	ret = 0;
 out:
-	free(v);
+	free(c);
 	free(all);
 	return ret;
 }
@@ -773,14 +984,9 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 
 void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 {
-	uint64_t origin = sc->n_bells ? sc->bells[0].arrival : 0;
+	uint64_t origin = sc->first_arrival;
 	unsigned int i;
 
-	for (i = 0; i < sc->n_bells; i++) {
-		if (sc->bells[i].arrival < origin) {
-			origin = sc->bells[i].arrival;
-		}
-	}
 	dgr_pr_obj_begin(p, "stall_causes", "Why the stalls happened");
 	if (sc->wire) {
 		dgr_pr_str(p, "series", "doorbell latency from",
@@ -791,6 +997,13 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 			   sc->from_arrival ? "the frame's kernel arrival" : "txn_complete");
 	}
 	dgr_pr_ns(p, "p50_ns", "p50", sc->p50_ns);
+	if (sc->p50_from_histogram) {
+		/* above the exact limit, as the latency series say it (absent: exact) */
+		dgr_pr_str(p, "percentiles", "p50 from", "log-linear histogram");
+		dgr_pr_dbl(p, "percentile_relative_error", "relative error at most", LLH_REL_ERROR,
+			   6);
+		dgr_pr_u64(p, "exact_limit", "exact up to (doorbells)", stats_exact_limit());
+	}
 	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
 	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);
 	dgr_pr_ns(p, "stall_time_ns", "stall time", sc->stall_ns_total);

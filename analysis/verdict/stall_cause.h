@@ -83,10 +83,29 @@ struct sc_cause_sum {
 	char text[512];
 };
 
+/* doorbells kept in memory (4 MiB): past them, the oldest go to a temporary file */
+#define SC_BELL_WINDOW 65536u
+
 struct stall_cause {
+	/*
+	 * The doorbells, to be read in order of completion: the latest in
+	 * bells[] (at most SC_BELL_WINDOW, unless no temporary file can be
+	 * made), the older ones in spill_fd. When the window is full it is
+	 * sorted and its first half moves to the file, so a doorbell may come
+	 * up to half a window out of order. One that completed before a
+	 * doorbell already moved sets unordered: sc_analyse then reads them all
+	 * back and sorts them in memory (the answer is the same, the memory is
+	 * not bounded).
+	 */
 	struct sc_bell *bells;
-	size_t n_bells, cap_bells;
-	bool from_arrival; /* the series is arrival -> doorbell (every bell had it) */
+	size_t n_win, cap_bells; /* doorbells n_spilled .. n_bells - 1 */
+	uint64_t n_bells, n_spilled;
+	uint64_t spilled_last_complete; /* the last doorbell moved to the file */
+	uint64_t first_arrival;		/* the earliest arrival of all (the lanes' origin) */
+	int spill_fd;			/* -1: none yet */
+	bool spill_failed, unordered;
+	bool p50_from_histogram; /* more doorbells than the exact limit (stats.h) */
+	bool from_arrival;	 /* the series is arrival -> doorbell (every bell had it) */
 	bool all_had_arrival;
 	uint64_t p50_ns, threshold_ns, tolerable_ns;
 	struct sc_stall *stalls; /* worst first */
@@ -108,7 +127,10 @@ struct stall_cause {
 int sc_init(struct stall_cause *sc);
 void sc_free(struct stall_cause *sc);
 
-/* Adds a matched in-host doorbell (host_analysis.on_doorbell). Returns 0, or -DGR_E_NOMEM. */
+/*
+ * Adds a matched in-host doorbell (host_analysis.on_doorbell). Returns 0, or
+ * -DGR_E_NOMEM when memory runs out.
+ */
 int sc_add_bell(struct stall_cause *sc, const struct ha_doorbell *d);
 
 /*
@@ -126,7 +148,10 @@ int sc_add_wire_bell(struct stall_cause *sc, uint64_t arrival, uint64_t copy, ui
  * Finds the stalls among the doorbells added (tolerable_ns 0: unknown), each
  * one's stage and thread (the threads of h, NULL: none known), and, with a
  * kernel trace k (NULL: none), what that thread did and the causes ranked.
- * Returns 0, or -DGR_E_NOMEM when memory runs out.
+ * The stall threshold's p50 is exact up to stats_exact_limit() doorbells,
+ * and from a log-linear histogram above (p50_from_histogram). Returns 0,
+ * -DGR_E_NOMEM when memory runs out, or -DGR_E_SYS when the doorbells'
+ * temporary file cannot be read back.
  */
 int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_analysis *h,
 	       const struct kernel_sched *k);

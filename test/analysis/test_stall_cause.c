@@ -3,10 +3,13 @@
  * Unit tests of the kernel's view (analysis/verdict/kernel_sched.c) and the stalls'
  * causes (analysis/verdict/stall_cause.c) on small synthetic event sequences.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel_sched.h"
+#include "loglin_hist.h"
 #include "stall_cause.h"
+#include "stats.h"
 #include "../unit/tap.h"
 
 static struct kernel_sched k;
@@ -294,6 +297,125 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 }
 
+/*
+ * The doorbells of a long run: MANY_BELLS, 1 ms apart, of 10..16 us, with a
+ * stall of 5 ms + k ns at every 1000th (k its number, so each is longer than
+ * the one before); added in blocks of 100 in reverse (out of order by up to
+ * 99), and with early = true one more at the end that completed before all.
+ */
+#define MANY_BELLS 300000u
+static void many_bells(struct stall_cause *sc, bool early)
+{
+	struct ha_doorbell d;
+	unsigned int b, j;
+
+	sc_init(sc);
+	for (b = 0; b < MANY_BELLS; b += 100) {
+		for (j = 100; j-- > 0;) {
+			unsigned int i = b + j;
+			uint64_t t = 1000000 + i * 1000000ull;
+
+			d = i % 1000 == 999 ? bell(t, 3000, 5000000 + i / 1000, 1000)
+					    : bell(t, 3000, 5000 + i % 7, 1000);
+			sc_add_bell(sc, &d);
+		}
+	}
+	if (early) {
+		d = bell(500000, 3000, 5000, 1000);
+		sc_add_bell(sc, &d);
+	}
+}
+
+static bool same_stalls(const struct stall_cause *a, const struct stall_cause *b)
+{
+	unsigned int i;
+
+	if (a->p50_ns != b->p50_ns || a->threshold_ns != b->threshold_ns ||
+	    a->stalls_total != b->stalls_total || a->n_stalls != b->n_stalls ||
+	    a->stall_ns_total != b->stall_ns_total || a->first_arrival != b->first_arrival) {
+		return false;
+	}
+	for (i = 0; i < a->n_stalls; i++) {
+		if (a->stalls[i].start != b->stalls[i].start ||
+		    a->stalls[i].duration != b->stalls[i].duration ||
+		    a->stalls[i].doorbells != b->stalls[i].doorbells ||
+		    a->stalls[i].stage != b->stalls[i].stage) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* past SC_BELL_WINDOW doorbells the oldest go to a temporary file: the same answer */
+static void test_many_bells(void)
+{
+	static struct host_analysis h;
+	struct stall_cause mem, file;
+	const char *tmp = getenv("TMPDIR");
+	char *saved = tmp ? strdup(tmp) : NULL;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	/* no temporary file can be made: every doorbell in memory, sorted at once */
+	setenv("TMPDIR", "/nonexistent/dgrdma-test", 1);
+	many_bells(&mem, false);
+	tap_ok(mem.spill_failed && mem.n_spilled == 0 && mem.n_win == MANY_BELLS,
+	       "without a temporary file all %u doorbells stay in memory", MANY_BELLS);
+	TAP_EQ_U(sc_analyse(&mem, 0, &h, NULL), 0, "analysed in memory");
+	if (saved) {
+		setenv("TMPDIR", saved, 1);
+	} else {
+		unsetenv("TMPDIR");
+	}
+	TAP_EQ_U(mem.stalls_total, MANY_BELLS / 1000, "one stall per 1000 doorbells");
+	TAP_EQ_U(mem.n_stalls, SC_MAX_STALLS, "the worst %u kept", SC_MAX_STALLS);
+	TAP_EQ_U(mem.stalls[0].duration, 1000 + 5000000 + MANY_BELLS / 1000 - 1 + 3000 + 1000,
+		 "the worst first: the last stall (arrival -> doorbell)");
+	for (i = 0; i < SC_MAX_STALLS; i++) {
+		sum += mem.stalls[i].duration;
+	}
+	TAP_EQ_U(mem.stall_ns_total, sum, "the stall time is that of the stalls kept");
+	TAP_EQ_U(mem.p50_ns, 1000 + 3000 + 5003 + 1000, "p50 exact: 10.003 us");
+	tap_ok(!mem.p50_from_histogram, "p50 exact below the exact limit");
+
+	many_bells(&file, false);
+	tap_ok(file.n_spilled > 0 && file.n_win <= SC_BELL_WINDOW && !file.unordered,
+	       "with a temporary file: %llu doorbells moved to it, %zu in memory",
+	       (unsigned long long)file.n_spilled, file.n_win);
+	TAP_EQ_U(sc_analyse(&file, 0, &h, NULL), 0, "analysed from the file");
+	tap_ok(same_stalls(&mem, &file),
+	       "the same p50, threshold, stalls and stall time as all in memory");
+	sc_free(&file);
+
+	/* one doorbell out of order by more than half a window: read back and sorted */
+	many_bells(&file, true);
+	tap_ok(file.unordered, "a doorbell older than those in the file is seen");
+	TAP_EQ_U(sc_analyse(&file, 0, &h, NULL), 0, "analysed after sorting them all");
+	TAP_EQ_U(file.n_bells, MANY_BELLS + 1, "every doorbell counted");
+	TAP_EQ_U(file.first_arrival, 500000 - 1000, "the earliest arrival is the late-added one's");
+	tap_ok(file.p50_ns == mem.p50_ns && file.stalls_total == mem.stalls_total &&
+		   file.stalls[0].duration == mem.stalls[0].duration,
+	       "the same stalls with it");
+	sc_free(&file);
+
+	/* above the exact limit: p50 from the log-linear histogram, within its error */
+	stats_set_exact_limit(1000);
+	many_bells(&file, false);
+	TAP_EQ_U(sc_analyse(&file, 0, &h, NULL), 0, "analysed with an exact limit of 1000");
+	tap_ok(file.p50_from_histogram, "p50 from the histogram above the exact limit");
+	tap_ok((double)(file.p50_ns > mem.p50_ns
+			    ? file.p50_ns - mem.p50_ns
+			    : mem.p50_ns - file.p50_ns) <= LLH_REL_ERROR * (double)mem.p50_ns,
+	       "within %.3f%% of the exact p50 (%llu ns, exact %llu)", 100 * LLH_REL_ERROR,
+	       (unsigned long long)file.p50_ns, (unsigned long long)mem.p50_ns);
+	TAP_EQ_U(file.stalls_total, mem.stalls_total, "the same stalls");
+	stats_set_exact_limit(0);
+	sc_free(&file);
+	sc_free(&mem);
+	free(saved);
+}
+
 /* who held each CPU in a window: the lanes of the stall-lanes plot */
 static void test_cpu_runs(void)
 {
@@ -338,6 +460,7 @@ int main(void)
 	test_exec_renames();
 	test_pid_map_and_trace_end();
 	test_stall_attribution();
+	test_many_bells();
 	test_cpu_runs();
 	ks_free(&k);
 	return tap_done();
