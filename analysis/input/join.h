@@ -6,7 +6,9 @@
  *   wire -> stack = txn_complete (trace) - completing frame (capture)
  *   stack -> wire = doorbell frame (capture) - hand-over (trace: doorbell_sent
  *                   minus its send_call_ns, the start of the send call)
- * Pairing (docs/analysis.md): both series sorted by doorbell time; each wire
+ * Pairing (docs/analysis.md): both series in order of doorbell time (read
+ * through a bounded heap, the series being nearly in that order; a side too
+ * far out of it is sorted whole in memory); each wire
  * doorbell takes the unused trace doorbell nearest in time after the previous
  * pair (of the same transaction id when both sides give ids), if both its
  * doorbell and its completion lie within the window of the wire's. Doorbells
@@ -41,6 +43,7 @@ struct join_result {
 	uint64_t negative_w2s, negative_s2w; /* parts below 0, recorded as 0 */
 	uint64_t arrival_offsets;	     /* pairs whose trace has the kernel arrival */
 	uint64_t trace_arrival_first;	     /* of them: the trace's arrival before the capture's */
+	uint64_t sides_in_memory; /* sides too far out of doorbell order, sorted whole in memory */
 };
 
 /* The series a join appends to: its two parts and the clocks' offsets. */

@@ -381,17 +381,41 @@ static void test_spill(void)
 }
 
 /* n doorbells of a wire side and a host side (with handed, arrival and txn) into w[4] and h[4] */
-static int join_sides(struct series *w, struct series *h, size_t n)
+/* The orders a side's doorbells are recorded in: the j-th recorded is doorbell order(j, n). */
+static size_t in_order(size_t j, size_t n)
+{
+	(void)n;
+	return j;
+}
+
+static size_t blocks_reversed(size_t j, size_t n)
+{
+	size_t b = j - j % 100, last = b + 99 < n ? b + 99 : n - 1;
+
+	return last - (j - b);
+}
+
+static size_t all_reversed(size_t j, size_t n)
+{
+	return n - 1 - j;
+}
+
+static int join_sides_in(struct series *w, struct series *h, size_t n,
+			 size_t (*order)(size_t, size_t))
 {
 	int ret = 0;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < 4; i++) {
 		series_init(&w[i]);
 		series_init(&h[i]);
 	}
-	for (i = 0; i < n && !ret; i++) {
-		uint64_t t = 1000 + 30000 * (uint64_t)i, lat = 9000 + (i * 7919) % 20000;
+	for (j = 0; j < n && !ret; j++) {
+		uint64_t t, lat;
+
+		i = order(j, n);
+		t = 1000 + 30000 * (uint64_t)i;
+		lat = 9000 + (i * 7919) % 20000;
 
 		/* every 1000th doorbell is missing from the trace */
 		ret |= series_add(&w[0], t, lat) | series_add(&w[3], t, i + 1);
@@ -403,6 +427,11 @@ static int join_sides(struct series *w, struct series *h, size_t n)
 		       series_add(&h[3], t + 300, i + 1);
 	}
 	return ret;
+}
+
+static int join_sides(struct series *w, struct series *h, size_t n)
+{
+	return join_sides_in(w, h, n, in_order);
 }
 
 static void free_sides(struct series *w, struct series *h)
@@ -482,6 +511,63 @@ static void test_join_spilled(void)
 	rmdir(dir);
 }
 
+/* A side recorded out of doorbell order is joined as if recorded in it (sorted whole past the
+ * heap). */
+static void test_join_order(void)
+{
+	const size_t n = 2 * SERIES_MEM_SAMPLES + 777;
+	static size_t (*const orders[])(size_t, size_t) = { in_order, blocks_reversed,
+							    all_reversed };
+	static const char *const names[] = { "in order", "reversed by blocks of 100",
+					     "reversed whole" };
+	static const unsigned int in_memory[] = { 0, 0, 2 };
+	struct series w0[4], h0[4], w[4], h[4];
+	struct join_series j0, j;
+	struct join_result r0, r;
+	unsigned int o;
+
+	if (join_sides(w0, h0, n)) {
+		tap_ok(0, "join order: the sides");
+		return;
+	}
+	join_series_init(&j0);
+	{
+		const struct join_side ws = { .lat = &w0[0], .txn = &w0[3] };
+		const struct join_side hs = {
+			.lat = &h0[0], .handed = &h0[1], .arrival = &h0[2], .txn = &h0[3]
+		};
+
+		join_wire_host(&ws, &hs, 5000, &j0, &r0);
+	}
+	TAP_EQ_U(r0.sides_in_memory, 0,
+		 "join order: sides nearly in doorbell order go through the heap");
+	for (o = 1; o < 3; o++) {
+		const struct join_side ws = { .lat = &w[0], .txn = &w[3] };
+		const struct join_side hs = {
+			.lat = &h[0], .handed = &h[1], .arrival = &h[2], .txn = &h[3]
+		};
+
+		if (join_sides_in(w, h, n, orders[o])) {
+			tap_ok(0, "join order: the sides %s", names[o]);
+			continue;
+		}
+		join_series_init(&j);
+		join_wire_host(&ws, &hs, 5000, &j, &r);
+		TAP_EQ_U(r.sides_in_memory, in_memory[o],
+			 "join order: sides %s, %u sorted in memory", names[o], in_memory[o]);
+		r.sides_in_memory = 0;
+		tap_ok(r.joined == r0.joined && !memcmp(&r, &r0, sizeof(r)) &&
+			   same_series(&j.w2s, &j0.w2s) && same_series(&j.s2w, &j0.s2w) &&
+			   same_series(&j.arrival_offset, &j0.arrival_offset),
+		       "join order: sides %s give the pairs of sides in order (%" PRIu64 ")",
+		       names[o], r.joined);
+		join_series_free(&j);
+		free_sides(w, h);
+	}
+	join_series_free(&j0);
+	free_sides(w0, h0);
+}
+
 int main(void)
 {
 	test_buckets();
@@ -490,5 +576,6 @@ int main(void)
 	test_switch_over();
 	test_spill();
 	test_join_spilled();
+	test_join_order();
 	return tap_done();
 }
