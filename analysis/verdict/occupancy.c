@@ -16,6 +16,198 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
+ * The starts (t) or the ends (t + value) of a series, in increasing order:
+ * read in the series' order (nearly sorted already: doorbells are recorded
+ * as they come) through a min-heap of OCC_SORT_WINDOW values, so the memory
+ * stays fixed. When a first pass finds a value further out of order than the
+ * heap can mend, the values are read whole and sorted in memory instead.
+ */
+#define OCC_SORT_WINDOW 65536u
+struct sorted_values {
+	const struct series *s;
+	bool ends;
+	struct series_cursor cur;
+	uint64_t *heap;
+	size_t n_heap;
+	uint64_t *all; /* every value, sorted (when the heap cannot order them) */
+	size_t i_all;
+	bool failed; /* the series' file could not be read back */
+};
+
+static void sv_rewind(struct sorted_values *v)
+{
+	series_cursor_init(&v->cur, v->s, 0);
+	v->n_heap = 0;
+	v->i_all = 0;
+}
+
+static bool sv_read(struct sorted_values *v, uint64_t *out)
+{
+	struct sample x;
+
+	if (!series_next(&v->cur, &x)) {
+		v->failed |= v->cur.err != 0;
+		return false;
+	}
+	*out = v->ends ? sat_add_u64(x.t, x.value) : x.t;
+	return true;
+}
+
+static void u64_heap_push(uint64_t *h, size_t *n, uint64_t x)
+{
+	size_t i = (*n)++;
+
+	while (i && x < h[(i - 1) / 2]) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = x;
+}
+
+static uint64_t u64_heap_pop(uint64_t *h, size_t *n)
+{
+	uint64_t top = h[0], last = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= *n) {
+			break;
+		}
+		if (k + 1 < *n && h[k + 1] < h[k]) {
+			k++;
+		}
+		if (h[k] >= last) {
+			break;
+		}
+		h[i] = h[k];
+		i = k;
+	}
+	if (*n) {
+		h[i] = last;
+	}
+	return top;
+}
+
+/* The next value in increasing order. Returns false at the end, or when the file cannot be read. */
+static bool sv_next(struct sorted_values *v, uint64_t *out)
+{
+	uint64_t x;
+
+	if (v->all) {
+		if (v->i_all >= v->s->n) {
+			return false;
+		}
+		*out = v->all[v->i_all++];
+		return true;
+	}
+	while (v->n_heap < OCC_SORT_WINDOW && sv_read(v, &x)) {
+		u64_heap_push(v->heap, &v->n_heap, x);
+	}
+	if (v->failed || !v->n_heap) {
+		return false;
+	}
+	*out = u64_heap_pop(v->heap, &v->n_heap);
+	return true;
+}
+
+/* Opens the values; returns 0, -DGR_E_NOMEM or -DGR_E_SYS. */
+static int sv_open(struct sorted_values *v, const struct series *s, bool ends)
+{
+	uint64_t x, prev = 0;
+	bool ordered = true;
+	size_t i;
+
+	memset(v, 0, sizeof(*v));
+	v->s = s;
+	v->ends = ends;
+	v->heap = malloc(OCC_SORT_WINDOW * sizeof(*v->heap));
+	if (!v->heap) {
+		return -DGR_E_NOMEM;
+	}
+	/* the heap gives each value once all before it in the order have come: check it does */
+	sv_rewind(v);
+	while (ordered && v->n_heap < OCC_SORT_WINDOW && sv_read(v, &x)) {
+		u64_heap_push(v->heap, &v->n_heap, x);
+	}
+	while (ordered && v->n_heap) {
+		x = u64_heap_pop(v->heap, &v->n_heap);
+		ordered = x >= prev;
+		prev = x;
+		if (sv_read(v, &x)) {
+			ordered &= x >= prev;
+			u64_heap_push(v->heap, &v->n_heap, x);
+		}
+	}
+	if (v->failed) {
+		return -DGR_E_SYS;
+	}
+	sv_rewind(v);
+	if (ordered) {
+		return 0;
+	}
+	v->all = malloc((s->n ? s->n : 1) * sizeof(*v->all));
+	if (!v->all) {
+		return -DGR_E_NOMEM;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (!sv_read(v, &v->all[i])) {
+			return -DGR_E_SYS;
+		}
+	}
+	qsort(v->all, s->n, sizeof(*v->all), cmp_u64);
+	return 0;
+}
+
+static void sv_close(struct sorted_values *v)
+{
+	free(v->heap);
+	free(v->all);
+}
+
+/* The starts and the ends, merged: each pass of the sweep reads both from the beginning. */
+struct sweep {
+	struct sorted_values start, end;
+	uint64_t s, e; /* the next start and end */
+	bool has_s, has_e;
+};
+
+static void sweep_begin(struct sweep *w)
+{
+	sv_rewind(&w->start);
+	sv_rewind(&w->end);
+	w->has_s = sv_next(&w->start, &w->s);
+	w->has_e = sv_next(&w->end, &w->e);
+}
+
+/*
+ * The next event of the merge: a start (true) or an end (false) at *t; an
+ * end and a start at the same instant give the start first. Returns false
+ * when both are used up.
+ */
+static bool sweep_next(struct sweep *w, bool *is_start, uint64_t *t)
+{
+	if (!w->has_s && !w->has_e) {
+		return false;
+	}
+	*is_start = w->has_s && (!w->has_e || w->s <= w->e);
+	if (*is_start) {
+		*t = w->s;
+		w->has_s = sv_next(&w->start, &w->s);
+	} else {
+		*t = w->e;
+		w->has_e = sv_next(&w->end, &w->e);
+	}
+	return true;
+}
+
+static bool sweep_failed(const struct sweep *w)
+{
+	return w->start.failed || w->end.failed;
+}
+
+/*
  * Sweeps the sorted starts and ends: the level changes at each; the time
  * spent at each level is added while it lies inside [lo, hi]. An end and a
  * start at the same instant count the start first (a buffer refilled the
@@ -23,68 +215,62 @@ static int cmp_u64(const void *a, const void *b)
  */
 int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupancy *o)
 {
-	struct series_cursor cur;
-	struct sample x;
-	uint64_t *start, *end, lo, hi, prev, level = 0, empty_since = 0;
+	struct sweep *w;
+	uint64_t lo = 0, hi = 0, prev, t, level = 0, empty_since = 0, j;
 	double weighted = 0;
-	size_t i = 0, j = 0, n = tx->n;
+	size_t n = tx->n;
+	bool is_start, first = true;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	if (n == 0) {
 		o->buffers = buffers ? buffers : 1;
 		return 0;
 	}
-	start = malloc(2 * n * sizeof(*start));
-	if (!start) {
+	w = calloc(1, sizeof(*w));
+	if (!w) {
 		return -DGR_E_NOMEM;
 	}
-	end = start + n;
-	series_cursor_init(&cur, tx, 0);
-	for (i = 0; i < n && series_next(&cur, &x); i++) {
-		start[i] = x.t;
-		end[i] = sat_add_u64(x.t, x.value);
+	ret = sv_open(&w->start, tx, false);
+	if (!ret) {
+		ret = sv_open(&w->end, tx, true);
 	}
-	if (i < n) {
-		free(start);
-		return -DGR_E_SYS; /* the series' file could not be read back */
+	if (ret) {
+		goto out;
 	}
-	qsort(start, n, sizeof(*start), cmp_u64);
-	qsort(end, n, sizeof(*end), cmp_u64);
 	/* the max outstanding first: it is the buffer count when none is given */
-	for (i = 0, j = 0; i < n;) {
-		if (start[i] <= end[j]) {
-			level++;
-			i++;
-			if (level > o->max) {
-				o->max = level;
-			}
-		} else {
+	sweep_begin(w);
+	while (w->has_s && sweep_next(w, &is_start, &t)) {
+		if (!is_start) {
 			level--;
-			j++;
+			continue;
+		}
+		if (first) {
+			lo = t; /* the first transaction, unless the queue fills */
+			first = false;
+		}
+		hi = t; /* the last transaction sent */
+		if (++level > o->max) {
+			o->max = level;
 		}
 	}
 	o->buffers = buffers ? buffers : o->max;
 	/* the window opens when the queue is first full (the start-up fill is no shortage) */
-	lo = start[0];
-	for (i = 0, j = 0, level = 0; i < n;) {
-		if (start[i] <= end[j]) {
-			if (++level >= o->buffers) {
-				lo = start[i];
-				break;
-			}
-			i++;
-		} else {
+	sweep_begin(w);
+	level = 0;
+	while (w->has_s && sweep_next(w, &is_start, &t)) {
+		if (!is_start) {
 			level--;
-			j++;
+		} else if (++level >= o->buffers) {
+			lo = t;
+			break;
 		}
 	}
-	hi = start[n - 1];
 	o->window_ns = hi - lo;
 	level = 0;
 	prev = lo;
-	for (i = 0, j = 0; i < n || j < n;) {
-		bool is_start = i < n && start[i] <= end[j];
-		uint64_t t = is_start ? start[i] : end[j];
+	sweep_begin(w);
+	while (sweep_next(w, &is_start, &t)) {
 		uint64_t a = prev > lo ? prev : lo, b = t < hi ? t : hi;
 
 		if (b > a) {
@@ -108,10 +294,8 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 				}
 			}
 			level++;
-			i++;
 		} else {
 			level--;
-			j++;
 			if (level == 0) {
 				empty_since = t;
 			}
@@ -122,16 +306,29 @@ int occupancy_compute(const struct series *tx, uint64_t buffers, struct occupanc
 	 * Refills: with N credits, the send into the slot that doorbell j freed is
 	 * send j + N (both in time order); its delay is the host's answer time.
 	 */
-	for (j = 0; o->buffers < n && j < n - o->buffers; j++) {
-		uint64_t s = start[j + o->buffers];
+	sweep_begin(w);
+	for (j = 0; w->has_s && j < o->buffers; j++) {
+		w->has_s = sv_next(&w->start, &w->s);
+	}
+	for (; o->buffers < n && w->has_s && w->has_e;) {
+		uint64_t s = w->s, e = w->e;
 
-		if (end[j] >= lo && end[j] <= hi && s >= end[j]) {
+		if (e >= lo && e <= hi && s >= e) {
 			o->refills++;
-			if (s - end[j] > o->worst_refill_ns) {
-				o->worst_refill_ns = s - end[j];
+			if (s - e > o->worst_refill_ns) {
+				o->worst_refill_ns = s - e;
 			}
 		}
+		w->has_s = sv_next(&w->start, &w->s);
+		w->has_e = sv_next(&w->end, &w->e);
 	}
-	free(start);
-	return 0;
+	ret = sweep_failed(w) ? -DGR_E_SYS : 0;
+out:
+	sv_close(&w->start);
+	sv_close(&w->end);
+	free(w);
+	if (ret) {
+		memset(o, 0, sizeof(*o));
+	}
+	return ret;
 }
