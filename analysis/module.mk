@@ -183,6 +183,13 @@ BENCH_TARGETS += bench-memory
 bench-memory: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_memory.sh
 
+# make bench-memory-trace (not in check): latency-report's resident memory on recorded run
+# folders (trace + capture) of two lengths (docs/performance/analysis.md).
+BENCH_TARGETS += bench-memory-trace
+.PHONY: bench-memory-trace
+bench-memory-trace: all
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_memory_trace.sh
+
 # make bench-plot (not in check): the plot of a long run from latency-report's columns, 1 M and
 # 10 M transactions streamed through a pipe (docs/performance/analysis.md).
 BENCH_TARGETS += bench-plot

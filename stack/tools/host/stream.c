@@ -76,6 +76,20 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 			 " writes without a flag (the last in frame_seq %u)",
 			 s->frames_conflicting, q.conflict_seq, s->writes_without_flag,
 			 q.flagless_seq);
+	} else if (h->co.direction == DGR_DIR_RX && s->txns_completed == h->co.buffers &&
+		   s->doorbells_sent >= s->txns_completed && s->frames_unacked == 0) {
+		/*
+		 * One transaction per credit and not one more, though every doorbell
+		 * reached the FPGA (it acknowledged their frames): it did not take them
+		 * as doorbells, which a flag area other than ours explains.
+		 */
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "the FPGA sent one transaction per host buffer (%u) and stopped though it "
+			 "acked all %" PRIu64 " doorbells: their flags (from 0x%x, --fpga-buffers "
+			 "%u x --buffer-size) miss its flag area? --fpga-buffers must be the "
+			 "FPGA's buffer count",
+			 h->co.buffers, s->doorbells_sent, h->co.peer_buffers * h->co.buffer_size,
+			 h->co.peer_buffers);
 	} else {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no transaction completed within --idle-timeout and no frame is missing: "
