@@ -49,7 +49,7 @@ for secs in $SECONDS_LIST; do
 	fpid=$!
 	"$CAPTURE" -o "$run" -s 150 -f "udp and port $port" -- \
 		"$HOST" rx --udp --bind 127.0.0.1:$port --peer "$FIP:18078" \
-		--buffers 64 --buffer-size 4096 >"$tmp/capture-$secs.out" 2>&1
+		--buffers 64 --buffer-size 4096 --fpga-buffers 8 >"$tmp/capture-$secs.out" 2>&1
 	wait "$fpid"
 	if [ ! -f "$run/run.json" ] || [ ! -d "$run/trace" ]; then
 		echo "bench-memory-trace: no run folder for $secs s: $(tail -2 "$tmp/capture-$secs.out")" >&2
