@@ -174,6 +174,9 @@ struct fpga_emu {
 	struct fpga_acktrack ack;
 	struct fpga_txnrecord txns;
 	struct fpga_padding_trap pad;
+	/* doorbells to an address outside the flag area (a host counting other buffers) */
+	uint64_t flags_outside_area;
+	uint32_t first_outside_flag; /* the first one's flag address */
 	struct fpga_frame1 frame1;
 	enum fpga_wstate wstate[DGR_WORKER_COUNT];
 

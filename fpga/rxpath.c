@@ -23,6 +23,11 @@ static bool rx_path_msg_ok(struct fpga_emu *e, const struct dgr_msg *m)
 	    m->flag_addr >= flags + FPGA_FLAG_AREA_BYTES || (m->flag_addr - flags) % 4 != 0 ||
 	    !(m->flag_value & DGR_FLAGW_VALID)) {
 		e->cnt.doorbells_rejected++;
+		if (dgr_msg_is_flag_only(m) &&
+		    (m->flag_addr < flags || m->flag_addr >= flags + FPGA_FLAG_AREA_BYTES) &&
+		    !e->flags_outside_area++) {
+			e->first_outside_flag = m->flag_addr;
+		}
 		return false;
 	}
 	return true;
@@ -345,6 +350,20 @@ bool fpga_rx_diagnosis(const struct fpga_emu *e, char *buf, size_t cap)
 		    "--peer-kind fpga)",
 		    (unsigned long long)e->cnt.frames_truncated, e->pad.truncated_seq,
 		    e->ack.base_seqno, (unsigned long long)e->ack.reject_out_of_range);
+		return true;
+	}
+	if (e->flags_outside_area) {
+		uint32_t flags = e->cfg.nbuffers * e->cfg.buffer_size;
+
+		snprintf(buf, cap,
+			 "%llu doorbells of the host were outside the flag area, the first to "
+			 "0x%x: this FPGA's flag area is 0x%x..0x%x (%u buffers of %u bytes): the "
+			 "host counts another number of FPGA buffers (tell it this one's: "
+			 "dgrdma-host --fpga-buffers %u) or another buffer size; each transaction "
+			 "it did not answer holds a buffer",
+			 (unsigned long long)e->flags_outside_area, e->first_outside_flag, flags,
+			 flags + FPGA_FLAG_AREA_BYTES - 1, e->cfg.nbuffers, e->cfg.buffer_size,
+			 e->cfg.nbuffers);
 		return true;
 	}
 	return false;
