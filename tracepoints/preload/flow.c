@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <dgrdma/dcp.h>
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
 
@@ -225,30 +226,38 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m)
+/*
+ * A doorbell (to flag_addr, in the frame numbered seq; 0 for a DCP write): it
+ * answers the oldest transaction completed and not yet answered.
+ */
+static void doorbell_out(struct pl_flow *f, uint32_t flag_addr, uint16_t seq)
 {
 	struct pl_answer a = { .txn_id = PL_UNANSWERED, .buffer = PL_NO_BUFFER };
-	struct dgr_flag_word fw;
 	uint64_t latency_ns = 0;
 
-	if (is_doorbell(m, &f->tx_data)) {
-		/* a doorbell: it answers the oldest transaction completed and not yet answered */
-		if (f->fifo_count) {
-			a = f->fifo[f->fifo_head];
-			f->fifo_head = (f->fifo_head + 1) & (PL_FIFO_SIZE - 1);
-			f->fifo_count--;
-		}
-		/*
-		 * fired before the send call: the event's time is the hand-over (send_call_ns
-		 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
-		 */
-		if (a.arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
-			uint64_t now = mono_ns();
+	if (f->fifo_count) {
+		a = f->fifo[f->fifo_head];
+		f->fifo_head = (f->fifo_head + 1) & (PL_FIFO_SIZE - 1);
+		f->fifo_count--;
+	}
+	/*
+	 * fired before the send call: the event's time is the hand-over (send_call_ns
+	 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
+	 */
+	if (a.arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
+		uint64_t now = mono_ns();
 
-			latency_ns = now > a.arrival_ns ? now - a.arrival_ns : 0;
-		}
-		DGR_TP(doorbell_sent, f->conn, a.buffer, a.txn_id, m->flag_addr, fr->hdr.frame_seq,
-		       0, latency_ns);
+		latency_ns = now > a.arrival_ns ? now - a.arrival_ns : 0;
+	}
+	DGR_TP(doorbell_sent, f->conn, a.buffer, a.txn_id, flag_addr, seq, 0, latency_ns);
+}
+
+static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m)
+{
+	struct dgr_flag_word fw;
+
+	if (is_doorbell(m, &f->tx_data)) {
+		doorbell_out(f, m->flag_addr, fr->hdr.frame_seq);
 		return;
 	}
 	if (m->flag_addr == DGR_NO_FLAG || m->msg_seq != dgr_msg_txn_parts(m)) {
@@ -293,5 +302,19 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len)
 		tx_message(f, &fr, &m);
 	}
 out:
+	pthread_mutex_unlock(&f->lock);
+}
+
+void pl_flow_dcp_tx(struct pl_flow *f, const uint8_t *pkt, size_t len, uint32_t bell_lo,
+		    uint32_t bell_hi)
+{
+	struct dcp_packet p;
+
+	if (dcp_decode(pkt, len, &p, NULL) < 0 || p.kind != DCP_KIND_WRITE || p.addr < bell_lo ||
+	    p.addr > bell_hi) {
+		return; /* not a doorbell: a property access of the host's own */
+	}
+	pthread_mutex_lock(&f->lock);
+	doorbell_out(f, p.addr, 0);
 	pthread_mutex_unlock(&f->lock);
 }

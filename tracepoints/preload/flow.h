@@ -51,4 +51,14 @@ void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ar
  */
 void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len);
 
+/*
+ * One DCP packet (after the ethertype, len bytes) the host is about to hand
+ * to the kernel. A write request to an address in [bell_lo, bell_hi] is a
+ * doorbell sent as a DCP property write (docs/fpga.md, the doorbell property): its
+ * doorbell_sent fires as pl_flow_tx()'s do, with the address as flag_addr
+ * and frame_seq 0. Any other packet is left alone.
+ */
+void pl_flow_dcp_tx(struct pl_flow *f, const uint8_t *pkt, size_t len, uint32_t bell_lo,
+		    uint32_t bell_hi);
+
 #endif

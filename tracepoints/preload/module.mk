@@ -5,7 +5,7 @@
 
 PRELOAD_SO := $(BUILD)/lib/libdgrdma-preload.so
 PRELOAD_SRCS := tracepoints/preload/preload.c tracepoints/preload/flow.c
-PRELOAD_OBJS := $(call pic_objs,$(PRELOAD_SRCS) stack/src/wire.c stack/src/reassembly.c) \
+PRELOAD_OBJS := $(call pic_objs,$(PRELOAD_SRCS) stack/src/wire.c stack/src/dcp.c stack/src/reassembly.c) \
 	$(TP_HOST_PIC_OBJS)
 
 $(PRELOAD_SO): $(PRELOAD_OBJS) tracepoints/preload/preload.map

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/contract.h>
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
@@ -92,6 +93,8 @@ static struct pl_sock *pl_free_socks;
 static uint16_t pl_next_conn;
 static uint16_t pl_ports[PL_MAX_PORTS] = { DGR_UDP_PORT };
 static unsigned int pl_nports = 1;
+/* DCP writes to these property addresses are doorbells (DGR_PRELOAD_DCP_DOORBELLS) */
+static uint32_t pl_dcp_bell_lo = DGR_DCP_DOORBELL_ADDR, pl_dcp_bell_hi = DGR_DCP_DOORBELL_ADDR;
 static int64_t pl_real_minus_mono;
 
 /*
@@ -136,6 +139,38 @@ static void resolve_all(void)
 	RESOLVE(sendmmsg);
 	RESOLVE(read);
 	RESOLVE(write);
+}
+
+/*
+ * DGR_PRELOAD_DCP_DOORBELLS: the DCP property addresses whose writes are doorbells, ADDR or
+ * LO:HI (0..0xFFFFFF, as latency-report's --dcp-doorbells); a bad value leaves the default,
+ * the doorbell property of worker 0.
+ */
+static void read_dcp_doorbells(void)
+{
+	const char *s = getenv("DGR_PRELOAD_DCP_DOORBELLS");
+	unsigned long lo, hi;
+	char *end;
+
+	if (!s || !*s) {
+		return;
+	}
+	errno = 0;
+	lo = strtoul(s, &end, 0);
+	hi = lo;
+	if (end != s && *end == ':') {
+		const char *h = end + 1;
+
+		hi = strtoul(h, &end, 0);
+		if (end == h) {
+			return;
+		}
+	}
+	if (end == s || *end || errno || lo > hi || hi > 0xFFFFFF) {
+		return;
+	}
+	pl_dcp_bell_lo = (uint32_t)lo;
+	pl_dcp_bell_hi = (uint32_t)hi;
 }
 
 /* DGR_PRELOAD_UDP_PORTS: more UDP ports, comma-separated (1..65535); bad entries are skipped. */
@@ -194,6 +229,7 @@ __attribute__((constructor)) static void pl_init(void)
 	(void)pthread_key_create(&pl_scratch_key, free);
 	resolve_all();
 	read_ports();
+	read_dcp_doorbells();
 	clock_resync();
 }
 
@@ -361,6 +397,37 @@ static const uint8_t *frame_of(const struct pl_sock *s, const uint8_t *p, size_t
 	}
 }
 
+/* The DCP packet inside what a socket of kind s carried (len bytes at p), or NULL. */
+static const uint8_t *dcp_of(const struct pl_sock *s, const uint8_t *p, size_t len,
+			     uint16_t ethertype, size_t *dcp_len)
+{
+	const uint8_t *body;
+	size_t body_len;
+
+	switch (s->kind) {
+	case PL_PACKET_RAW:
+		if (len < DGR_ETH_HDR_LEN || (uint16_t)(p[12] << 8 | p[13]) != DGR_ETHERTYPE_DCP) {
+			return NULL;
+		}
+		*dcp_len = len - DGR_ETH_HDR_LEN;
+		return p + DGR_ETH_HDR_LEN;
+	case PL_PACKET_DGRAM:
+		if (ethertype != DGR_ETHERTYPE_DCP) {
+			return NULL;
+		}
+		*dcp_len = len;
+		return p;
+	case PL_UDP:
+		if (dgr_udp_demux(p, len, &body, &body_len) != DGR_UDP_DCP) {
+			return NULL;
+		}
+		*dcp_len = body_len;
+		return body;
+	default:
+		return NULL;
+	}
+}
+
 /*
  * The bytes of iov[0..n) up to len, in one piece: in place, or gathered into the thread's
  * scratch room (NULL when there is none).
@@ -448,11 +515,19 @@ static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, uint16
 		len += iov[i].iov_len;
 	}
 	p = flatten(iov, n, len, &plen);
-	frame = p ? frame_of(s, p, plen, ethertype, &flen) : NULL;
+	if (!p) {
+		return;
+	}
+	frame = frame_of(s, p, plen, ethertype, &flen);
 	if (frame) {
 		int err = errno; /* as the application left it, for the call to come */
 
 		pl_flow_tx(s->flow, frame, flen);
+		errno = err;
+	} else if ((frame = dcp_of(s, p, plen, ethertype, &flen))) {
+		int err = errno;
+
+		pl_flow_dcp_tx(s->flow, frame, flen, pl_dcp_bell_lo, pl_dcp_bell_hi);
 		errno = err;
 	}
 }

@@ -10,9 +10,11 @@
  *   - one sendmsg() per doorbell frame, frame_seq from 1, ACKs piggy-backed on
  *     the doorbells (no ACK-only frame);
  *   - each data transaction with a flag is consumed at once and answered with a
- *     flag-only doorbell to the FPGA's flag of that buffer (docs/fpga.md section 2).
+ *     flag-only doorbell to the FPGA's flag of that buffer (docs/fpga.md section 2),
+ *     or, with DOORBELL dcp, a DCP write of the buffer's index to the doorbell
+ *     property (0x100018) in a frame of ethertype 0xF040 on the same socket.
  *
- * usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE FPGA_BUFFERS IDLE_MS
+ * usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE FPGA_BUFFERS IDLE_MS [dcp]
  * It stops after IDLE_MS without a frame (once one has come) and prints "key value" lines:
  * frames_rx, txns_completed, doorbells_sent, bad_frames.
  */
@@ -30,6 +32,8 @@
 #include <unistd.h>
 
 #define ETHERTYPE_DGRDMA 0xF042
+#define ETHERTYPE_DCP	 0xF040
+#define DCP_DOORBELL	 0x100018u /* the doorbell property of worker 0 */
 #define ETH_HLEN_	 14
 #define FRAME_HDR	 10
 #define MSG_HDR		 24
@@ -49,6 +53,8 @@ struct host {
 	struct sockaddr_ll peer;
 	uint8_t my_mac[6], peer_mac[6];
 	uint32_t nbuf, size, fpga_bufs;
+	int dcp;	    /* doorbells as DCP writes */
+	uint8_t dcp_tag;    /* the next DCP request's tag */
 	uint16_t seq;	    /* next frame_seq we send, from 1 */
 	uint32_t txn;	    /* next txn_id of our doorbells, from 1 */
 	uint16_t ack_start; /* first received frame_seq not acknowledged yet */
@@ -131,6 +137,44 @@ static int send_doorbell(struct host *h, uint32_t idx)
 	return 0;
 }
 
+static void put32be(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Sends the doorbell of host buffer idx as a DCP property write; returns 0 or -1. */
+static int send_dcp_doorbell(struct host *h, uint32_t idx)
+{
+	uint8_t pkt[64];
+	uint8_t *d = pkt + ETH_HLEN_;
+	struct iovec iov = { .iov_base = pkt, .iov_len = sizeof(pkt) }; /* padded to 64 */
+	struct msghdr msg = { .msg_name = &h->peer,
+			      .msg_namelen = sizeof(h->peer),
+			      .msg_iov = &iov,
+			      .msg_iovlen = 1 };
+
+	memset(pkt, 0, sizeof(pkt));
+	memcpy(pkt, h->peer_mac, 6);
+	memcpy(pkt + 6, h->my_mac, 6);
+	pkt[12] = ETHERTYPE_DCP >> 8;
+	pkt[13] = ETHERTYPE_DCP & 0xff;
+	d[0] = 0; /* length 14, big-endian, then 2 bytes of pad */
+	d[1] = 14;
+	d[4] = 1 << 4 | 0xF; /* a write, every byte enabled */
+	d[5] = h->dcp_tag++;
+	put32be(d + 6, DCP_DOORBELL);
+	put32be(d + 10, idx);
+	if (sendmsg(h->fd, &msg, 0) < 0) {
+		perror("sendmsg");
+		return -1;
+	}
+	h->doorbells_sent++;
+	return 0;
+}
+
 /* A message arrived: counts its transaction's fragments; -1 on a send failure. */
 static int on_message(struct host *h, uint32_t txn_id, uint32_t flag_addr, uint16_t num_msgs)
 {
@@ -152,7 +196,8 @@ static int on_message(struct host *h, uint32_t txn_id, uint32_t flag_addr, uint1
 		return 0;
 	}
 	/* the consumer takes the buffer at once and gives it back */
-	return send_doorbell(h, (flag_addr - flags_at) / 4);
+	return h->dcp ? send_dcp_doorbell(h, (flag_addr - flags_at) / 4)
+		      : send_doorbell(h, (flag_addr - flags_at) / 4);
 }
 
 static int on_frame(struct host *h, const uint8_t *f, size_t len)
@@ -204,9 +249,9 @@ int main(int argc, char **argv)
 	unsigned long idle_ms, waited = 0;
 	int rc = 1;
 
-	if (argc != 7) {
+	if (argc != 7 && (argc != 8 || strcmp(argv[7], "dcp"))) {
 		fprintf(stderr, "usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE "
-				"FPGA_BUFFERS IDLE_MS\n");
+				"FPGA_BUFFERS IDLE_MS [dcp]\n");
 		return 2;
 	}
 	h = calloc(1, sizeof(*h));
@@ -218,6 +263,7 @@ int main(int argc, char **argv)
 	h->size = (uint32_t)strtoul(argv[4], NULL, 0);
 	h->fpga_bufs = (uint32_t)strtoul(argv[5], NULL, 0);
 	idle_ms = strtoul(argv[6], NULL, 0);
+	h->dcp = argc == 8;
 	h->seq = 1;
 	h->txn = 1;
 	h->fd = socket(PF_PACKET, SOCK_RAW, htons(ETHERTYPE_DGRDMA));

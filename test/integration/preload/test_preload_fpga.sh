@@ -8,7 +8,8 @@
 # 'dgrdma-capture --preload' (packet capture + trace from libdgrdma-preload.so), then:
 #   - latency-report gives the in-host latency of every doorbell;
 #   - every doorbell's in-host send time lies before its wire time (stack -> wire >= 0);
-#   - the trace's counts equal the capture's (frames each way, doorbells) and the host's own.
+#   - the trace's counts equal the capture's (frames each way, doorbells) and the host's own;
+# once with flag-only doorbells, once with doorbells as DCP property writes.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -50,76 +51,95 @@ fi
 FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
 HOST_MAC=$(dgr_link_mac "$DGR_NS_HOST" "$DGR_HOST_IF")
 H=8 S=16384 E=4
-RUN=$WORK/run
 
-"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$RUN" --preload \
-	--all-events --only-command -i "$DGR_HOST_IF" -- \
-	"$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" "$E" 1500 >"$WORK/host.out" 2>"$WORK/capture.err" &
-HOST_BG=$!
-if ! dgr_wait_receiving "$HOST_BG" ocpi-style-host 1; then
-	not_ok "ocpi-style-host receives under dgrdma-capture --preload"
-	sed 's/^/# /' "$WORK/capture.err"
-	done_testing
-	exit 1
-fi
-ok "ocpi-style-host receives under dgrdma-capture --preload"
-"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate 2e6 \
-	--duration 1 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
-	--summary-json "$WORK/fpga.json" >"$WORK/fpga.log" 2>&1
-check_eq "$?" 0 "dgrdma-fpga ran its stream"
-wait "$HOST_BG"
-check_eq "$?" 0 "ocpi-style-host ended after the stream"
-HOST_BG=""
-sed 's/^/# /' "$WORK/capture.err" "$WORK/host.out"
+# traced_run CASE [dcp]: ocpi-style-host (its doorbells as DCP writes with dcp) under
+# dgrdma-capture --preload against the emulator, then latency-report and the capture's counts.
+traced_run() {
+	local case=$1 mode=${2:-} RUN=$WORK/$1 t="$1:" et=0xf042 doorbells pid pcap from_fpga from_host acks_only
+	[ "$mode" = dcp ] && et=0xf040
+	# shellcheck disable=SC2086 # mode: no word or one
+	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$RUN" --preload \
+		--all-events --only-command -i "$DGR_HOST_IF" -- \
+		"$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" "$E" 1500 $mode >"$WORK/$case.host.out" \
+		2>"$WORK/$case.capture.err" &
+	HOST_BG=$!
+	if ! dgr_wait_receiving "$HOST_BG" ocpi-style-host 1; then
+		not_ok "$t ocpi-style-host receives under dgrdma-capture --preload"
+		sed 's/^/# /' "$WORK/$case.capture.err"
+		return 1
+	fi
+	ok "$t ocpi-style-host receives under dgrdma-capture --preload"
+	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate 2e6 \
+		--duration 1 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
+		--summary-json "$WORK/$case.fpga.json" >"$WORK/$case.fpga.log" 2>&1
+	check_eq "$?" 0 "$t dgrdma-fpga ran its stream"
+	wait "$HOST_BG"
+	check_eq "$?" 0 "$t ocpi-style-host ended after the stream"
+	HOST_BG=""
+	sed 's/^/# /' "$WORK/$case.capture.err" "$WORK/$case.host.out"
 
-hv() {
-	awk -v k="$1" '$1 == k { print $2 }' "$WORK/host.out"
+	hv() {
+		awk -v k="$1" '$1 == k { print $2 }' "$WORK/$case.host.out"
+	}
+	doorbells=$(hv doorbells_sent)
+	check "$t the host answered transactions ($doorbells doorbells)" [ "${doorbells:-0}" -gt 0 ]
+	check_eq "$(hv txns_completed)/$(hv bad_frames)" "$doorbells/0" \
+		"$t one doorbell per completed transaction, no bad frame"
+	check_eq "$(jq -r .transactions_sent "$WORK/$case.fpga.json")" "$(hv txns_completed)" \
+		"$t the host completed every transaction the emulator sent"
+	if [ "$mode" = dcp ]; then
+		check_eq "$(jq -r .doorbells_received_dcp "$WORK/$case.fpga.json")" "$doorbells" \
+			"$t the emulator took every doorbell as a DCP property write"
+	fi
+
+	pid=$(jq -r .command_pid "$RUN/run.json")
+	# Doorbells leave in order, so a wide pairing window cannot pair the wrong ones; the
+	# default (1 ms) would leave out the doorbells a busy machine held longer than that.
+	"$BIN/latency-report" --no-progress --json --pid "$pid" --join-window-us 100000 "$RUN" \
+		>"$WORK/$case.report.json" 2>"$WORK/$case.report.err"
+	check_eq "$?" 0 "$t latency-report reads the run"
+	sed 's/^/# /' "$WORK/$case.report.err"
+	mkdir -p "$DGR_BUILD/test-logs" &&
+		cp "$WORK/$case.report.json" "$DGR_BUILD/test-logs/preload_fpga.$case.report.json"
+	r() {
+		jq -r "$1" "$WORK/$case.report.json"
+	}
+	check_eq "$(r .host.rx.transactions)/$(r .host.rx.doorbells)/$(r .host.rx.matched)" \
+		"$doorbells/$doorbells/$doorbells" \
+		"$t trace: every transaction completed, every doorbell sent and matched"
+	check_eq "$(r .host.rx.latency_ns.count)" "$doorbells" "$t an in-host latency for every doorbell"
+	check_eq "$(r .host.rx.orphan_doorbells)/$(r .host.rx.pending_at_end)" "0/0" \
+		"$t no doorbell without its transaction, none left waiting"
+	check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
+		"$t every completion has the kernel's arrival time"
+	check_eq "$(r .host.joined.doorbells)" "$doorbells" "$t every doorbell joined with its frame on the wire"
+	check_eq "$(r .host.joined.negative_stack_to_wire)" 0 \
+		"$t every doorbell's in-host send time lies before its wire time"
+	check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
+		"$t every completing frame is on the wire before the trace's completion"
+
+	# The capture's counts: frames from the emulator, frames from the host (all doorbells:
+	# DG-RDMA frames, or DCP writes).
+	pcap=$RUN/capture.pcapng
+	from_fpga=$(tshark -r "$pcap" -Y "eth.src == $FPGA_MAC && eth.type == 0xf042" 2>/dev/null | wc -l)
+	from_host=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == $et" 2>/dev/null | wc -l)
+	check_eq "$(r .host.events_seen.frames_rx)" "$from_fpga" \
+		"$t one frame_rx per frame of the emulator in the capture ($from_fpga)"
+	if [ "$mode" = dcp ]; then
+		check_eq "$(r .host.events_seen.frames_tx)" 0 "$t no DG-RDMA frame from the host, no frame_tx"
+	else
+		check_eq "$(r .host.events_seen.frames_tx)" "$from_host" \
+			"$t one frame_tx per frame of the host in the capture ($from_host)"
+		acks_only=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == 0xf042 && frame[23] == 0" \
+			2>/dev/null | wc -l)
+		check_eq "$acks_only" 0 "$t the host sent no ACK-only frame (flags byte 0)"
+	fi
+	check_eq "$from_host" "$doorbells" "$t the capture holds one frame per doorbell"
+	check_eq "$(r .wire.rx.matched)/$(r .wire.rx.latency_ns.count)" "$doorbells/$doorbells" \
+		"$t the wire analysis matches every doorbell too"
 }
-doorbells=$(hv doorbells_sent)
-check "the host answered transactions ($doorbells doorbells)" [ "${doorbells:-0}" -gt 0 ]
-check_eq "$(hv txns_completed)/$(hv bad_frames)" "$doorbells/0" \
-	"one doorbell per completed transaction, no bad frame"
-check_eq "$(jq -r .transactions_sent "$WORK/fpga.json")" "$(hv txns_completed)" \
-	"the host completed every transaction the emulator sent"
 
-pid=$(jq -r .command_pid "$RUN/run.json")
-# Doorbells leave in order, so a wide pairing window cannot pair the wrong ones; the default
-# (1 ms) would leave out the doorbells a busy machine held longer than that.
-"$BIN/latency-report" --no-progress --json --pid "$pid" --join-window-us 100000 "$RUN" \
-	>"$WORK/report.json" \
-	2>"$WORK/report.err"
-check_eq "$?" 0 "latency-report reads the run"
-sed 's/^/# /' "$WORK/report.err"
-mkdir -p "$DGR_BUILD/test-logs" && cp "$WORK/report.json" "$DGR_BUILD/test-logs/preload_fpga.report.json"
-r() {
-	jq -r "$1" "$WORK/report.json"
-}
-check_eq "$(r .host.rx.transactions)/$(r .host.rx.doorbells)/$(r .host.rx.matched)" \
-	"$doorbells/$doorbells/$doorbells" \
-	"trace: every transaction completed, every doorbell sent and matched"
-check_eq "$(r .host.rx.latency_ns.count)" "$doorbells" "an in-host latency for every doorbell"
-check_eq "$(r .host.rx.orphan_doorbells)/$(r .host.rx.pending_at_end)" "0/0" \
-	"no doorbell without its transaction, none left waiting"
-check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
-	"every completion has the kernel's arrival time"
-check_eq "$(r .host.joined.doorbells)" "$doorbells" "every doorbell joined with its frame on the wire"
-check_eq "$(r .host.joined.negative_stack_to_wire)" 0 \
-	"every doorbell's in-host send time lies before its wire time"
-check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
-	"every completing frame is on the wire before the trace's completion"
-
-# The capture's counts: frames from the emulator, frames from the host (all doorbells).
-pcap=$RUN/capture.pcapng
-from_fpga=$(tshark -r "$pcap" -Y "eth.src == $FPGA_MAC && eth.type == 0xf042" 2>/dev/null | wc -l)
-from_host=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == 0xf042" 2>/dev/null | wc -l)
-check_eq "$(r .host.events_seen.frames_rx)" "$from_fpga" \
-	"one frame_rx per frame of the emulator in the capture ($from_fpga)"
-check_eq "$(r .host.events_seen.frames_tx)" "$from_host" \
-	"one frame_tx per frame of the host in the capture ($from_host)"
-check_eq "$from_host" "$doorbells" "the capture holds one frame per doorbell"
-acks_only=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == 0xf042 && frame[23] == 0" \
-	2>/dev/null | wc -l)
-check_eq "$acks_only" 0 "the host sent no ACK-only frame (flags byte 0)"
-check_eq "$(r .wire.rx.matched)/$(r .wire.rx.latency_ns.count)" "$doorbells/$doorbells" \
-	"the wire analysis matches every doorbell too"
+traced_run flag
+# DCP-write doorbells: the library takes a DCP write to the doorbell property for a doorbell
+traced_run dcp dcp
 done_testing
