@@ -13,7 +13,8 @@
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is
 # non-zero when anything failed.
 #
-# Suites run DGR_JOBS at a time (default 2, the machine's cores). Suites that only compute
+# Suites run DGR_JOBS at a time (default 2, the machine's cores), and up to DGR_JOBS_IDLE more
+# (default 2) while the CPUs stand idle (the pool, below). Suites that only compute
 # (a script with the line "# make check: compute only") start first. Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
@@ -182,7 +183,30 @@ for suite in "${later[@]}"; do
 	grep -qx '# make check: slow' "$suite" 2>/dev/null || queue+=("$suite")
 done
 
-# The pool: up to jobs_max suites at once, each reported as soon as it ends.
+# The pool: jobs_max suites at once, and up to jobs_idle more while the CPUs stand idle (a suite
+# waiting on a paced stream, a timer or a child leaves its CPU so): one more starts after at
+# least half a CPU stood idle for a whole second (two looks 0.5 s apart), so a suite just started
+# has ramped up before the next look. On a busy machine no more start: the suites see the load
+# of jobs_max at most, as before. Each suite is reported as soon as it ends.
+jobs_idle=${DGR_JOBS_IDLE:-2}
+[[ $jobs_idle =~ ^[0-9]$ ]] || { echo "DGR_JOBS_IDLE: '$jobs_idle' is out of range 0..9" >&2; exit 2; }
+ncpu=$(nproc 2>/dev/null || echo 1)
+cpu_total=0 cpu_idle=0 idle_looks=0
+# cpus_idle: true when half a CPU or more stood idle since the last look, two looks in a row
+cpus_idle() {
+	local _c user nice sys idle iow irq sirq steal _rest total idle_all dt di
+	read -r _c user nice sys idle iow irq sirq steal _rest </proc/stat || return 1
+	total=$((user + nice + sys + idle + iow + irq + sirq + steal))
+	idle_all=$((idle + iow))
+	dt=$((total - cpu_total)) di=$((idle_all - cpu_idle))
+	if [ "$cpu_total" -gt 0 ] && [ "$dt" -gt 0 ] && [ $((2 * ncpu * di)) -ge "$dt" ]; then
+		idle_looks=$((idle_looks + 1))
+	else
+		idle_looks=0
+	fi
+	cpu_total=$total cpu_idle=$idle_all
+	[ "$idle_looks" -ge 2 ]
+}
 declare -A running=()
 reap() {
 	local pid
@@ -196,7 +220,11 @@ reap() {
 }
 pool_run() { # SUITE ISOLATE
 	while [ "${#running[@]}" -ge "$jobs_max" ]; do
-		wait -n 2>/dev/null
+		if [ "${#running[@]}" -lt $((jobs_max + jobs_idle)) ] && cpus_idle; then
+			idle_looks=0
+			break
+		fi
+		sleep 0.5
 		reap
 	done
 	run_suite "$1" "$(log_of "$1")" "$2" &
