@@ -363,65 +363,35 @@ static void untrack(int fd)
 }
 
 /*
- * The DG-RDMA frame inside what a socket of kind s carried (len bytes at p), or NULL:
- * Ethernet header of another ethertype, UDP datagram that is DCP or shorter than its pad.
+ * The DG-RDMA frame (want DGR_ETHERTYPE_DGRDMA) or the DCP packet (DGR_ETHERTYPE_DCP)
+ * inside what a socket of kind s carried (len bytes at p), or NULL: an Ethernet header of
+ * another ethertype, a UDP datagram of the other protocol or shorter than its pad.
  */
-static const uint8_t *frame_of(const struct pl_sock *s, const uint8_t *p, size_t len,
-			       uint16_t ethertype, size_t *frame_len)
+static const uint8_t *body_of(const struct pl_sock *s, const uint8_t *p, size_t len,
+			      uint16_t ethertype, uint16_t want, size_t *body_len)
 {
 	const uint8_t *body;
-	size_t body_len;
+	size_t n;
 
 	switch (s->kind) {
 	case PL_PACKET_RAW:
-		if (len < DGR_ETH_HDR_LEN ||
-		    (uint16_t)(p[12] << 8 | p[13]) != DGR_ETHERTYPE_DGRDMA) {
+		if (len < DGR_ETH_HDR_LEN || (uint16_t)(p[12] << 8 | p[13]) != want) {
 			return NULL;
 		}
-		*frame_len = len - DGR_ETH_HDR_LEN;
+		*body_len = len - DGR_ETH_HDR_LEN;
 		return p + DGR_ETH_HDR_LEN;
 	case PL_PACKET_DGRAM:
-		if (ethertype != DGR_ETHERTYPE_DGRDMA) {
+		if (ethertype != want) {
 			return NULL;
 		}
-		*frame_len = len;
+		*body_len = len;
 		return p;
 	case PL_UDP:
-		if (dgr_udp_demux(p, len, &body, &body_len) != DGR_UDP_DGRDMA) {
+		if (dgr_udp_demux(p, len, &body, &n) !=
+		    (want == DGR_ETHERTYPE_DCP ? DGR_UDP_DCP : DGR_UDP_DGRDMA)) {
 			return NULL;
 		}
-		*frame_len = body_len;
-		return body;
-	default:
-		return NULL;
-	}
-}
-
-/* The DCP packet inside what a socket of kind s carried (len bytes at p), or NULL. */
-static const uint8_t *dcp_of(const struct pl_sock *s, const uint8_t *p, size_t len,
-			     uint16_t ethertype, size_t *dcp_len)
-{
-	const uint8_t *body;
-	size_t body_len;
-
-	switch (s->kind) {
-	case PL_PACKET_RAW:
-		if (len < DGR_ETH_HDR_LEN || (uint16_t)(p[12] << 8 | p[13]) != DGR_ETHERTYPE_DCP) {
-			return NULL;
-		}
-		*dcp_len = len - DGR_ETH_HDR_LEN;
-		return p + DGR_ETH_HDR_LEN;
-	case PL_PACKET_DGRAM:
-		if (ethertype != DGR_ETHERTYPE_DCP) {
-			return NULL;
-		}
-		*dcp_len = len;
-		return p;
-	case PL_UDP:
-		if (dgr_udp_demux(p, len, &body, &body_len) != DGR_UDP_DCP) {
-			return NULL;
-		}
-		*dcp_len = body_len;
+		*body_len = n;
 		return body;
 	default:
 		return NULL;
@@ -497,7 +467,7 @@ static void on_received(struct pl_sock *s, const struct msghdr *h, size_t len, u
 		return; /* another program's frame, seen on its way out */
 	}
 	p = flatten(iov, n, len, &plen);
-	frame = p ? frame_of(s, p, plen, ethertype, &flen) : NULL;
+	frame = p ? body_of(s, p, plen, ethertype, DGR_ETHERTYPE_DGRDMA, &flen) : NULL;
 	if (frame) {
 		pl_flow_rx(s->flow, frame, flen, arrival_ns ? arrival_ns : now_ns, now_ns);
 	}
@@ -518,13 +488,13 @@ static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, uint16
 	if (!p) {
 		return;
 	}
-	frame = frame_of(s, p, plen, ethertype, &flen);
+	frame = body_of(s, p, plen, ethertype, DGR_ETHERTYPE_DGRDMA, &flen);
 	if (frame) {
 		int err = errno; /* as the application left it, for the call to come */
 
 		pl_flow_tx(s->flow, frame, flen);
 		errno = err;
-	} else if ((frame = dcp_of(s, p, plen, ethertype, &flen))) {
+	} else if ((frame = body_of(s, p, plen, ethertype, DGR_ETHERTYPE_DCP, &flen))) {
 		int err = errno;
 
 		pl_flow_dcp_tx(s->flow, frame, flen, pl_dcp_bell_lo, pl_dcp_bell_hi);

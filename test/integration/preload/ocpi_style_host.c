@@ -98,22 +98,36 @@ static int parse_mac(const char *s, uint8_t *mac)
 	return 0;
 }
 
-/* Sends the doorbell of host buffer idx in a frame of its own; returns 0 or -1. */
-static int send_doorbell(struct host *h, uint32_t idx)
+/*
+ * Sends pkt (64 bytes: the minimum frame, padded) to the FPGA with the Ethernet header of
+ * ethertype filled in; returns 0 or -1.
+ */
+static int send_pkt(struct host *h, uint8_t *pkt, uint16_t ethertype)
 {
-	uint8_t pkt[64];
-	uint8_t *f = pkt + ETH_HLEN_, *m = f + FRAME_HDR;
-	struct iovec iov = { .iov_base = pkt, .iov_len = sizeof(pkt) }; /* padded to 64 */
+	struct iovec iov = { .iov_base = pkt, .iov_len = 64 };
 	struct msghdr msg = { .msg_name = &h->peer,
 			      .msg_namelen = sizeof(h->peer),
 			      .msg_iov = &iov,
 			      .msg_iovlen = 1 };
 
-	memset(pkt, 0, sizeof(pkt));
 	memcpy(pkt, h->peer_mac, 6);
 	memcpy(pkt + 6, h->my_mac, 6);
-	pkt[12] = ETHERTYPE_DGRDMA >> 8;
-	pkt[13] = ETHERTYPE_DGRDMA & 0xff;
+	pkt[12] = (uint8_t)(ethertype >> 8);
+	pkt[13] = (uint8_t)ethertype;
+	if (sendmsg(h->fd, &msg, 0) < 0) {
+		perror("sendmsg");
+		return -1;
+	}
+	h->doorbells_sent++;
+	return 0;
+}
+
+/* Sends the doorbell of host buffer idx in a frame of its own; returns 0 or -1. */
+static int send_doorbell(struct host *h, uint32_t idx)
+{
+	uint8_t pkt[64] = { 0 };
+	uint8_t *f = pkt + ETH_HLEN_, *m = f + FRAME_HDR;
+
 	put16(f + 0, 1); /* dst_id: the FPGA's (its local_src_id, 1 by default) */
 	put16(f + 2, 0); /* src_id: ours (the FPGA's remote_dst_id, 0 by default) */
 	put16(f + 4, h->seq);
@@ -125,15 +139,13 @@ static int send_doorbell(struct host *h, uint32_t idx)
 	put32(m + 8, 1);
 	put16(m + 12, 0);
 	put16(m + 14, 1);
-	if (sendmsg(h->fd, &msg, 0) < 0) {
-		perror("sendmsg");
+	if (send_pkt(h, pkt, ETHERTYPE_DGRDMA) < 0) {
 		return -1;
 	}
 	h->seq++;
 	h->txn++;
 	h->ack_start = (uint16_t)(h->ack_start + h->ack_count);
 	h->ack_count = 0;
-	h->doorbells_sent++;
 	return 0;
 }
 
@@ -148,31 +160,15 @@ static void put32be(uint8_t *p, uint32_t v)
 /* Sends the doorbell of host buffer idx as a DCP property write; returns 0 or -1. */
 static int send_dcp_doorbell(struct host *h, uint32_t idx)
 {
-	uint8_t pkt[64];
+	uint8_t pkt[64] = { 0 };
 	uint8_t *d = pkt + ETH_HLEN_;
-	struct iovec iov = { .iov_base = pkt, .iov_len = sizeof(pkt) }; /* padded to 64 */
-	struct msghdr msg = { .msg_name = &h->peer,
-			      .msg_namelen = sizeof(h->peer),
-			      .msg_iov = &iov,
-			      .msg_iovlen = 1 };
 
-	memset(pkt, 0, sizeof(pkt));
-	memcpy(pkt, h->peer_mac, 6);
-	memcpy(pkt + 6, h->my_mac, 6);
-	pkt[12] = ETHERTYPE_DCP >> 8;
-	pkt[13] = ETHERTYPE_DCP & 0xff;
-	d[0] = 0; /* length 14, big-endian, then 2 bytes of pad */
-	d[1] = 14;
+	d[1] = 14;	     /* length 14, big-endian, then 2 bytes of pad */
 	d[4] = 1 << 4 | 0xF; /* a write, every byte enabled */
 	d[5] = h->dcp_tag++;
 	put32be(d + 6, DCP_DOORBELL);
 	put32be(d + 10, idx);
-	if (sendmsg(h->fd, &msg, 0) < 0) {
-		perror("sendmsg");
-		return -1;
-	}
-	h->doorbells_sent++;
-	return 0;
+	return send_pkt(h, pkt, ETHERTYPE_DCP);
 }
 
 /* A message arrived: counts its transaction's fragments; -1 on a send failure. */
