@@ -15,7 +15,8 @@
 # transmit and control thread functions, inclusive: it moves with the batching of the threads,
 # slowed down by valgrind), of the whole process, and of the dgrdma provider's event probes
 # (inclusive: all that recording an event costs the thread that fires it); for the
-# recorded cases the host's events per buffer by name, from the trace. Result:
+# recorded cases the host's events per buffer by name, from the trace, and each probe's Ir per
+# event. Result:
 # $DGR_BUILD/bench/recording-instr/{runs.csv,table.txt}. Not a test: valgrind's counts are
 # repeatable, but the rate the emulator achieves on a busy machine moves the batching.
 set -u
@@ -74,7 +75,7 @@ row() {
 	local dir=$3 buffers total stack probes events
 	buffers=$(jq -r '.counters.txns_completed // 0' "$dir/host.json" 2>/dev/null)
 	if [ -z "$buffers" ] || [ "$buffers" = 0 ]; then
-		echo "$1,$2,0,,,,"
+		echo "$1,$2,0,,,,,"
 		return
 	fi
 	total=$(callgrind_annotate "$dir/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
@@ -83,17 +84,28 @@ row() {
 	# the probes' inclusive Ir: every instruction of recording an event, on the thread firing it
 	probes=$(callgrind_annotate --inclusive=yes --threshold=100 "$dir/cg.out" 2>/dev/null |
 		awk '!/=>/ && /:lttng_ust__event_probe__dgrdma___/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
-	events=""
+	events="" per_event=""
 	if [ -d "$dir/rec/trace" ]; then
-		events=$(babeltrace2 "$dir/rec/trace" 2>/dev/null | grep -o ' dgrdma:[a-z_]*' | sort | uniq -c |
-			awk -v b="$buffers" '{ printf "%s%s=%.2f", sep, substr($2, 8), $1 / b; sep = " " }')
+		babeltrace2 "$dir/rec/trace" 2>/dev/null | grep -o ' dgrdma:[a-z_]*' | sort | uniq -c |
+			awk '{ print substr($2, 8), $1 }' >"$dir/counts.txt"
+		events=$(awk -v b="$buffers" '{ printf "%s%s=%.2f", sep, $1, $2 / b; sep = " " }' \
+			"$dir/counts.txt")
+		# each probe's inclusive Ir per event it recorded (buffer_class: the probe that
+		# buffer_acquire and buffer_release shared before held_ns)
+		per_event=$(callgrind_annotate --inclusive=yes --threshold=100 "$dir/cg.out" 2>/dev/null |
+			awk '!/=>/ && match($0, /:lttng_ust__event_probe__dgrdma___[a-z_]* \[/) {
+				name = substr($0, RSTART + 34, RLENGTH - 36); gsub(",", "", $1); print name, $1 }' |
+			awk 'NR == FNR { n[$1] = $2; next }
+				{ c = $1 == "buffer_class" ? n["buffer_acquire"] + n["buffer_release"] : n[$1] }
+				c > 0 && $1 != "counters" && $1 != "stream_config" && $1 != "thread_start" {
+					printf "%s%s=%d", sep, $1, $2 / c; sep = " " }' "$dir/counts.txt" -)
 	fi
-	echo "$1,$2,$buffers,$((total / buffers)),$((stack / buffers)),$((probes / buffers)),$events"
+	echo "$1,$2,$buffers,$((total / buffers)),$((stack / buffers)),$((probes / buffers)),$events,$per_event"
 }
 
 CASES=("none:$DGR_BUILD" "default:$DGR_BUILD")
 [ -n "$BASE" ] && CASES+=("base-none:$BASE" "base-default:$BASE")
-echo "round,case,buffers,ir_per_buffer_process,ir_per_buffer_stack_threads,ir_per_buffer_probes,host_events_per_buffer" >"$OUT/runs.csv"
+echo "round,case,buffers,ir_per_buffer_process,ir_per_buffer_stack_threads,ir_per_buffer_probes,host_events_per_buffer,probe_ir_per_event" >"$OUT/runs.csv"
 for round in $(seq "$ROUNDS"); do
 	for c in "${CASES[@]}"; do
 		name=${c%%:*}
@@ -122,6 +134,10 @@ for c in cases:
         med[(c, k)] = statistics.median(v)
         cols.append("%d (%d..%d)" % (statistics.median(v), min(v), max(v)))
     print("%-13s %7d %26s %26s %22s  %s" % (c, len(rs), cols[0], cols[1], cols[2], rs[-1]["host_events_per_buffer"]))
+for c in cases:
+    last = [r for r in rows if r["case"] == c][-1]
+    if last["probe_ir_per_event"]:
+        print("%-13s probe Ir per event (last round): %s" % (c, last["probe_ir_per_event"]))
 for pre in ("", "base-"):
     n, d = pre + "none", pre + "default"
     if (n, "ir_per_buffer_stack_threads") in med and (d, "ir_per_buffer_stack_threads") in med:
