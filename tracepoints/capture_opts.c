@@ -364,8 +364,9 @@ static const struct dgr_opt capture_opts[] = {
 	      "      --events LIST      LTTng events to enable, comma-separated patterns, all\n"
 	      "                         of them (e.g. \"dgrdma:*\"); default: every event of both\n"
 	      "                         providers but the per-frame ones (frame_rx, frame_tx,\n"
-	      "                         ack_rx, ack_tx), which cost the stream its rate\n"
-	      "                         (docs/tracepoints.md)\n",
+	      "                         ack_rx, ack_tx), which cost the stream its rate, and\n"
+	      "                         buffer_acquire and doorbell_queued, which no analysis\n"
+	      "                         needs (docs/tracepoints.md)\n",
 	  .man =
 	      "LTTng events to enable, exactly these, comma-separated patterns of [A-Za-z0-9_:*]\n"
 	      "(e.g.\n"
@@ -373,13 +374,15 @@ static const struct dgr_opt capture_opts[] = {
 	      "records only the host stack). The default is every event of both providers but the\n"
 	      "per-frame ones (frame_rx, frame_tx, ack_rx, ack_tx), which cost the recorded "
 	      "stream\n"
-	      "its rate.\n" },
+	      "its rate, and buffer_acquire and doorbell_queued, fired before each doorbell and\n"
+	      "needed by no analysis (buffer_release's held_ns gives the acquire's time).\n" },
 	{ .id = CAP_OPT_ALL_EVENTS,
 	  .name = "all-events",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "      --all-events       every event, the per-frame ones too (= --events "
-		   "'dgrdma*')\n",
-	  .man = "Every event of both providers, the per-frame ones too (the same as\n"
+	  .usage = "      --all-events       every event, the per-frame ones and buffer_acquire,\n"
+		   "                         doorbell_queued too (= --events 'dgrdma*')\n",
+	  .man = "Every event of both providers, the per-frame ones, buffer_acquire and\n"
+		 "doorbell_queued too (the same as\n"
 		 ".BR \"\\-\\-events dgrdma*\" ).\n" },
 	{ .id = CAP_OPT_ONLY_COMMAND,
 	  .name = "only-command",

@@ -128,9 +128,21 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(dgrdma, buffer_class,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(dgrdma, buffer_class, dgrdma, buffer_acquire,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id))
 
-/* The consumer gave the buffer back (its doorbell can now be queued). */
-LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(dgrdma, buffer_class, dgrdma, buffer_release,
-	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id))
+/*
+ * The consumer gave the buffer back (its doorbell can now be queued). held_ns:
+ * how long it held the buffer, from its clock reading when it took it to the
+ * one when it gave it back, so that the acquire's time is this event's time
+ * minus held_ns without buffer_acquire being recorded (dgrdma-capture's default
+ * leaves buffer_acquire out: one event less before the doorbell leaves). Added
+ * last: readers of the older three-field layout still find theirs.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dgrdma, buffer_release,
+	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id, uint64_t, held_ns),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint16_t, conn, conn)
+		lttng_ust_field_integer(uint16_t, buffer, buffer)
+		lttng_ust_field_integer(uint32_t, txn_id, txn_id)
+		lttng_ust_field_integer(uint64_t, held_ns, held_ns)))
 
 /* A doorbell answering txn_id was queued for the transmit path. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_queued,

@@ -132,12 +132,16 @@ bench-tracepoints: $(TP_NOTRACE_HOST) $(BUILD)/bin/dgrdma-host $(BUILD)/bin/dgrd
 # none / default UST / UST + --kernel / UST + packet capture (issue 33, item 6);
 # make bench-recording-rate: the highest clean rate with each recording (issue 22, item 4).
 # Results in docs/performance/tracepoints.md.
-BENCH_TARGETS += bench-recording bench-recording-rate
-.PHONY: bench-recording bench-recording-rate
+BENCH_TARGETS += bench-recording bench-recording-rate bench-recording-instr
+.PHONY: bench-recording bench-recording-rate bench-recording-instr
 bench-recording: all
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording-cost.sh
 bench-recording-rate: all
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/bench/recording/bench-recording.sh
+# make bench-recording-instr: the default recording's instructions per buffer (callgrind),
+# none / default, and with TP_INSTR_BASE=BUILD another build's (issue 33, item 6).
+bench-recording-instr: all
+	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/tracepoints/bench-recording-instr.sh
 
 # make bench-long (issue 34, item 1): DURATION seconds (default 3600) recorded with
 # dgrdma-capture --long, disk use and the recorder's memory sampled every minute;

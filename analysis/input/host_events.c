@@ -402,6 +402,15 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		if (p) {
 			p->t_release = ev->ts;
 		}
+		/*
+		 * held_ns (traces since the default left buffer_acquire out): the
+		 * consumer took the buffer held_ns before it released it, on the
+		 * thread that releases it. Older traces have buffer_acquire instead.
+		 */
+		if (p && he_get(ev, "held_ns", &v) && v <= ev->ts) {
+			p->t_acquire = ev->ts - v;
+			p->tid_acquire = (int32_t)vtid;
+		}
 	} else if (!strcmp(n, "doorbell_queued")) {
 		h->c.doorbell_queued++;
 	} else if (!strcmp(n, "doorbell_sent")) {

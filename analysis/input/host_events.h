@@ -5,9 +5,11 @@
  * them with libbabeltrace2; the unit tests feed synthetic sequences).
  *
  * In-host doorbell latency: dgrdma:txn_complete -> dgrdma:doorbell_sent for
- * the same (conn, buffer, txn_id), in parts: complete -> buffer_acquire
- * (waiting for the consumer), acquire -> buffer_release (the consumer's
- * work), release -> doorbell_sent (waiting for the sender thread). TX path:
+ * the same (conn, buffer, txn_id), in parts: complete -> acquire (waiting
+ * for the consumer), acquire -> buffer_release (the consumer's work),
+ * release -> doorbell_sent (waiting for the sender thread); the acquire is
+ * buffer_release's time minus its held_ns, or in traces before that field
+ * the buffer_acquire event. TX path:
  * dgrdma:txn_sent -> dgrdma:doorbell_rx for the same (conn, buffer), the
  * credit round trip. Also: threads' scheduling settings, counter snapshots
  * turned into drop rates, socket drops, malformed frames, retransmits, and

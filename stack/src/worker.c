@@ -116,7 +116,9 @@ static void consume_loop(struct dgr_conn *c)
 		db.t_acquire = t_acquire;
 		db.t_release = dgr_now_ns();
 		__atomic_store_n(&p->flags[next], 0, __ATOMIC_RELEASE);
-		DGR_TP(buffer_release, c->o.conn_index, v.buffer, v.txn_id);
+		/* held_ns: the trace's acquire time without buffer_acquire (docs/tracepoints.md) */
+		DGR_TP(buffer_release, c->o.conn_index, v.buffer, v.txn_id,
+		       db.t_release - t_acquire);
 		/* at most nbuf doorbells are pending and the ring holds more: never full */
 		while (!dgr_spsc_push(&c->doorbells, &db)) {
 			DGR_ADD(c->st.tx_ring_full, 1);

@@ -343,6 +343,53 @@ static void test_rx_from_arrival(void)
 	ha_free(&h);
 }
 
+/*
+ * The default trace since buffer_release carries held_ns: no buffer_acquire,
+ * the acquire's time is the release's time minus held_ns, on the releasing
+ * thread; a trace of both (--all-events) gives the same parts.
+ */
+static void test_release_held(void)
+{
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	cb_count = 0;
+	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100000), "frame_seq", U(3), "vtid", U(11),
+	   NULL);
+	ev("dgrdma:buffer_release", 4000, "conn", U(0), "buffer", U(0), "txn_id", U(1), "held_ns",
+	   U(2500), "vtid", U(12), NULL);
+	ev("dgrdma:doorbell_sent", 4500, "conn", U(0), "buffer", U(0), "txn_id", U(1), "flag_addr",
+	   U(0xF000), "frame_seq", U(9), "vtid", U(13), NULL);
+	TAP_EQ_U(cb_count, 1, "held_ns: one in-host doorbell reported");
+	tap_ok(cb_last_wait == 500 && cb_last_work == 2500 && cb_last_send == 500,
+	       "held_ns: wait 500, work 2500, send 500 ns without buffer_acquire (got %" PRIu64
+	       ", %" PRIu64 ", %" PRIu64 ")",
+	       cb_last_wait, cb_last_work, cb_last_send);
+	tap_ok(cb_last.tid_complete == 11 && cb_last.tid_acquire == 12 && cb_last.tid_sent == 13,
+	       "held_ns: the consumer's thread is the releasing one");
+	TAP_EQ_U(h.c.parts_missing, 0, "held_ns: no parts missing");
+	/* held_ns longer than the trace's time so far: no acquire invented */
+	ev("dgrdma:txn_complete", 5000, "conn", U(0), "txn_id", U(2), "buffer", U(1), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100004), "frame_seq", U(4), NULL);
+	ev("dgrdma:buffer_release", 6000, "conn", U(0), "buffer", U(1), "txn_id", U(2), "held_ns",
+	   U(7000), NULL);
+	ev("dgrdma:doorbell_sent", 6500, "conn", U(0), "buffer", U(1), "txn_id", U(2), "flag_addr",
+	   U(0xF004), "frame_seq", U(10), NULL);
+	TAP_EQ_U(h.c.parts_missing, 1,
+		 "held_ns past the trace's start: parts missing, not made up");
+	/* both forms in one trace: buffer_acquire's time and held_ns agree */
+	ev("dgrdma:txn_complete", 8000, "conn", U(0), "txn_id", U(3), "buffer", U(2), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100008), "frame_seq", U(5), NULL);
+	ev("dgrdma:buffer_acquire", 8300, "conn", U(0), "buffer", U(2), "txn_id", U(3), NULL);
+	ev("dgrdma:buffer_release", 9000, "conn", U(0), "buffer", U(2), "txn_id", U(3), "held_ns",
+	   U(700), NULL);
+	ev("dgrdma:doorbell_sent", 9100, "conn", U(0), "buffer", U(2), "txn_id", U(3), "flag_addr",
+	   U(0xF008), "frame_seq", U(11), NULL);
+	tap_ok(cb_count == 3 && cb_last_wait == 300 && cb_last_work == 700 && cb_last_send == 100,
+	       "buffer_acquire and held_ns together: wait 300, work 700, send 100 ns");
+	ha_free(&h);
+}
+
 /* doorbell_sent's latency_ns: the largest kept, with its doorbell, matched or not. */
 static void test_bell_latency_field(void)
 {
@@ -391,5 +438,6 @@ int main(void)
 	test_vpid();
 	test_rx_from_arrival();
 	test_bell_latency_field();
+	test_release_held();
 	return tap_done();
 }

@@ -82,6 +82,8 @@ check_eq "$(count "$WORK/host.ev" dgrdma:txn_complete)" "$completed" \
 	"one dgrdma:txn_complete per completed transaction"
 check_eq "$(count "$WORK/host.ev" dgrdma:buffer_release)" "$(hs buffers_consumed)" \
 	"one dgrdma:buffer_release per consumed buffer"
+check_eq "$(grep -c '^dgrdma:buffer_release	.*, held_ns = [0-9]*$' "$WORK/host.ev")" \
+	"$(hs buffers_consumed)" "every dgrdma:buffer_release carries held_ns (the acquire's time)"
 check_eq "$(count "$WORK/host.ev" dgrdma:doorbell_sent)" "$(hs doorbells_sent)" \
 	"one dgrdma:doorbell_sent per doorbell sent"
 released=$(grep '^dgrdma:buffer_release' "$WORK/host.ev" |

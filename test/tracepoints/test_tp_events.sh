@@ -36,7 +36,7 @@ dgrdma:frame_rx	conn = 7, frame_seq = 65535, bytes = 4294967295, msgs = 300, ack
 dgrdma:frame_tx	conn = 7, frame_seq = 1, bytes = 8000, msgs = 2, ack_start = 3, ack_count = 4, retransmit = 1
 dgrdma:txn_complete	conn = 7, txn_id = 4000000000, buffer = 9, bytes = 65536, opcode = 1, flag_addr = 0xDEADBEEF, frame_seq = 10, wait_receive_ns = 12345678901, arrival_ns = 23456789012
 dgrdma:buffer_acquire	conn = 7, buffer = 11, txn_id = 12
-dgrdma:buffer_release	conn = 7, buffer = 13, txn_id = 14
+dgrdma:buffer_release	conn = 7, buffer = 13, txn_id = 14, held_ns = 45678901234
 dgrdma:doorbell_queued	conn = 7, buffer = 15, txn_id = 16, flag_addr = 0x11
 dgrdma:doorbell_sent	conn = 7, buffer = 18, txn_id = 19, flag_addr = 0x14, frame_seq = 21, send_call_ns = 22, latency_ns = 34567890123
 dgrdma:doorbell_rx	conn = 7, buffer = 22, flag_addr = 0x17, frame_seq = 24

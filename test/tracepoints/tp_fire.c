@@ -46,7 +46,7 @@ static void fire_host_events(void)
 	DGR_TP(txn_complete, 7, UINT32_C(4000000000), 9, 65536, 1, UINT32_C(0xdeadbeef), 10,
 	       UINT64_C(12345678901), UINT64_C(23456789012));
 	DGR_TP(buffer_acquire, 7, 11, 12);
-	DGR_TP(buffer_release, 7, 13, 14);
+	DGR_TP(buffer_release, 7, 13, 14, UINT64_C(45678901234));
 	DGR_TP(doorbell_queued, 7, 15, 16, 17);
 	DGR_TP(doorbell_sent, 7, 18, 19, 20, 21, 22, UINT64_C(34567890123));
 	DGR_TP(doorbell_rx, 7, 22, 23, 24);
