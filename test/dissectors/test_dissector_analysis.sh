@@ -201,14 +201,47 @@ check_eq "$(column basic.pcap dgrdma.doorbell)" "4|1 5|1,1 10|1 11|1 12|1 16|1 "
 
 # --- cross-check with dgrdma-gen's ground truth
 GEN="$DGR_BUILD/bin/dgrdma-gen"
-# json_list FILE: the per-doorbell latencies (ns), one per line.
+# (Each process started costs about 10 ms of CPU here: a value read from a file is read with the
+# others of that file, in one awk or jq.)
+# json_list FILE: the per-doorbell latencies (ns) of every "latencies_ns" list, one per line.
 json_list() {
-	grep -o '"latencies_ns": \[[^]]*\]' "$1" | sed 's/.*\[//; s/\]//' | tr -d ' ' | tr ',' '\n' |
-		grep .
+	awk '{s = s $0} END {while (match(s, /"latencies_ns": \[[^]]*\]/)) {
+		l = substr(s, RSTART + 17, RLENGTH - 18); s = substr(s, RSTART + RLENGTH)
+		gsub(/ /, "", l); n = split(l, v, ",")
+		for (i = 1; i <= n; i++) if (v[i] != "") print v[i]}}' "$1"
 }
-# json_num FILE KEY: the first number after "KEY":
+# json_num FILE KEY...: the first number after each "KEY": in FILE (dgrdma-gen's answers: the
+# first direction's, for a key of each direction), space-separated; "(none)" for a key not there.
 json_num() {
-	grep -o "\"$2\": [0-9.]*" "$1" | head -1 | awk '{print $2}'
+	local file=$1
+	shift
+	awk -v keys="$*" '{s = s $0 "\n"} END {n = split(keys, k, " ")
+		for (i = 1; i <= n; i++) {v = "(none)"
+			if (match(s, "\"" k[i] "\": [0-9.]*")) v = substr(s, RSTART + length(k[i]) + 4,
+				RLENGTH - length(k[i]) - 4)
+			printf "%s%s", v, (i < n ? " " : "\n")}}' "$file"
+}
+# read_gen_run BASE: from BASE.out (the fields of the cross-check's tshark run: latencies,
+# seq_gap, duplicate_of, seq_late, duplicate_fragment; then the tap), writes the tap to
+# BASE.pcapng.tap and the latencies in ns, one per line, to BASE.got, and prints
+# "tap sums (transactions doorbells matched unmatched orphans pending)|gaps frames-missing
+# duplicates late|duplicate fragments".
+read_gen_run() {
+	awk -F'\t' -v got="$1.got" -v tap="$1.pcapng.tap" '
+		BEGIN {printf "" >got}
+		/^====/ {intap = 1}
+		intap {print >tap
+			if ($0 ~ /^  transactions/) {split($0, f, " "); t += f[2]; d += f[4]; m += f[6]
+				u += f[8]; o += f[10]; p += f[12]}
+			next}
+		{n = split($1, v, ",")
+			for (i = 1; i <= n; i++) if (v[i] != "") {split(v[i], q, ".")
+				fr = substr(q[2] "000000000", 1, 9); printf "%d\n", q[1] * 1000000000 + fr >got}
+			if ($2 != "") {g++; mi += $2}
+			if ($3 != "") du++
+			if ($4 != "") l++
+			n = split($5, v, ","); for (i = 1; i <= n; i++) if (v[i] != "") df++}
+		END {print t, d, m, u, o, p "|" sprintf("%d %d %d %d", g, mi, du, l) "|" df + 0}' "$1.out"
 }
 # dcp_opts GEN-ARGS: DCP_OPTS, the doorbell range for --dcp-doorbell-per-address runs
 # (0x41000 + 4 b), else none.
@@ -229,7 +262,6 @@ else
 			continue
 		}
 		publish "$DT/gen$n.pcapng"
-		want=$(json_list "$DT/gen$n.json")
 		dcp_opts $args
 		# one two-pass run for the per-frame fields (latencies, sequence, duplicate fragments)
 		# and the tap, whose table follows the fields after a line of "="
@@ -237,33 +269,23 @@ else
 			-e dgrdma.analysis.doorbell_latency -e dgrdma.analysis.seq_gap \
 			-e dgrdma.analysis.duplicate_of -e dgrdma.analysis.seq_late \
 			-e dgrdma.analysis.duplicate_fragment -z dgrdma,latency >"$DT/gen$n.out"
-		fields=$(sed '/^====/,$d' "$DT/gen$n.out")
-		sed -n '/^====/,$p' "$DT/gen$n.out" >"$DT/gen$n.pcapng.tap"
 		echo "$args" >"$DT/gen$n.args"
-		got=$(cut -f1 <<<"$fields" | grep . | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
-			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
-		tap=$(cat "$DT/gen$n.pcapng.tap")
-		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
-			o += $10; p += $12} END {print t, d, m, u, o, p}')
-		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"
-		expect="$expect $(json_num "$DT/gen$n.json" matched)"
-		expect="$expect $(json_num "$DT/gen$n.json" unmatched_transactions)"
-		expect="$expect $(json_num "$DT/gen$n.json" orphan_doorbells)"
-		expect="$expect $(json_num "$DT/gen$n.json" pending_at_end)"
-		check_eq "$sums" "$expect" "dgrdma-gen $args: tap counts equal the ground truth"
+		IFS='|' read -r sums seq dups < <(read_gen_run "$DT/gen$n")
+		# the ground truth: the latencies, then the counts, in the order of the checks
+		json_list "$DT/gen$n.json" >"$DT/gen$n.want"
+		read -r t d m u o p gaps missing late dupmsgs < <(json_num "$DT/gen$n.json" \
+			transactions doorbells matched unmatched_transactions orphan_doorbells pending_at_end \
+			gaps frames_missing late duplicate_messages)
+		check_eq "$(cmp -s "$DT/gen$n.got" "$DT/gen$n.want" && echo same)" same \
+			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(grep -c . "$DT/gen$n.want") doorbells)"
+		check_eq "$sums" "$t $d $m $u $o $p" "dgrdma-gen $args: tap counts equal the ground truth"
 		# Sequence analysis: every frame numbered (ACK-only included); only real capture loss
 		# is a gap, nothing is a duplicate, and only frames captured after later ones of their
 		# sender (--late-frames) are late.
-		got=$(awk -F'\t' '$2 != "" {g++; m += $2} $3 != "" {d++} $4 != "" {l++}
-				END {printf "%d %d %d %d", g, m, d, l}' <<<"$fields")
-		expect="$(json_num "$DT/gen$n.json" gaps) $(json_num "$DT/gen$n.json" frames_missing) 0"
-		expect="$expect $(json_num "$DT/gen$n.json" late)"
-		check_eq "$got" "$expect" \
+		check_eq "$seq" "$gaps $missing 0 $late" \
 			"dgrdma-gen $args: frame_seq gaps, frames missing, duplicates, late equal the ground truth"
 		# messages that arrive twice (--resend-frames), none from a frame a receiver drops whole
-		got=$(cut -f5 <<<"$fields" | tr ',' '\n' | grep -c .)
-		check_eq "$got" "$(json_num "$DT/gen$n.json" duplicate_messages)" \
+		check_eq "$dups" "$dupmsgs" \
 			"dgrdma-gen $args: duplicate fragments equal the ground truth"
 	done <<'ARGS'
 --txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
@@ -300,13 +322,9 @@ ARGS
 		else
 			not_ok "dgrdma-gen $args: only $want incomplete transactions, 4096 not exceeded"
 		fi
-		sums=$(grep '^  transactions' "$DT/evict.tap" | awk '{print $2, $4, $6, $8, $10, $12}')
-		expect=""
-		for k in transactions doorbells matched unmatched_transactions orphan_doorbells \
-			pending_at_end; do
-			expect="$expect $(json_num "$DT/evict.json" $k)"
-		done
-		check_eq "$sums" "${expect# }" "dgrdma-gen $args: tap counts equal the ground truth"
+		sums=$(awk '/^  transactions/ {print $2, $4, $6, $8, $10, $12}' "$DT/evict.tap")
+		check_eq "$sums" "$(json_num "$DT/evict.json" transactions doorbells matched \
+			unmatched_transactions orphan_doorbells pending_at_end)" "dgrdma-gen $args: tap counts equal the ground truth"
 	else
 		not_ok "dgrdma-gen $args"
 	fi
@@ -315,11 +333,7 @@ ARGS
 	publish "$DT/pct.pcapng"
 	got=$(ts -r pct.pcapng -q -z dgrdma,latency | grep -A1 ' min ' | tail -1 |
 		awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')
-	want=""
-	for k in min p50 p90 p99 p999 max; do
-		want="$want$(grep -o "\"$k\": [0-9]*" "$DT/pct.json" | head -1 | awk '{print $2}') "
-	done
-	check_eq "$got" "$want" "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
+	check_eq "$got" "$(json_num "$DT/pct.json" min p50 p90 p99 p999 max) " "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
 fi
 
 # --- cooked captures (tshark -i any: Linux cooked v1 names a frame's sender only). Raw-Ethernet
@@ -339,13 +353,15 @@ if [ -x "$GEN" ]; then
 		# the latencies and the tap in one two-pass run: the tap's table follows a line of "="
 		ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
 			-e dgrdma.analysis.doorbell_latency -z dgrdma,latency >"$DT/cooked$n.out"
-		got=$(sed '/^====/,$d' "$DT/cooked$n.out" | grep . | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$(json_list "$DT/cooked$n.json")")" \
+		# (read_gen_run: the latencies to cooked$n.got, the tap's sums; the other columns empty)
+		IFS='|' read -r sums _ < <(read_gen_run "$DT/cooked$n")
+		read -r t d m u o _ <<<"$sums"
+		sums="$t $d $m $u $o"
+		json_list "$DT/cooked$n.json" >"$DT/cooked$n.want"
+		check_eq "$(cmp -s "$DT/cooked$n.got" "$DT/cooked$n.want" && echo same)" same \
 			"cooked capture, dgrdma-gen $args: every doorbell latency equals the ground truth"
-		sums=$(sed -n '/^====/,$p' "$DT/cooked$n.out" | grep '^  transactions' |
-			awk '{t += $2; d += $4; m += $6; u += $8; o += $10} END {print t, d, m, u, o}')
-		check_eq "$sums" "$(for k in transactions doorbells matched unmatched_transactions orphan_doorbells; do
-			json_num "$DT/cooked$n.json" $k; done | paste -sd' ')" \
+		check_eq "$sums" "$(json_num "$DT/cooked$n.json" transactions doorbells matched \
+			unmatched_transactions orphan_doorbells)" \
 			"cooked capture, dgrdma-gen $args: tap counts equal the ground truth"
 		lr_opts=()
 		[ ${#DCP_OPTS[@]} -gt 0 ] && lr_opts=(--dcp-doorbells 0x41000:0x41fff)
@@ -423,11 +439,11 @@ else
 			not_ok "latency-report on dgrdma-gen $args"
 			continue
 		fi
-		want=$(tail -n +2 "$DT/lr$n/doorbells.csv" | cut -d, -f2)
-		got=$(ts -2 -r "lr$n.pcapng" -T fields -e dgrdma.analysis.doorbell_latency \
-			-Y dgrdma.analysis.doorbell_latency | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
-			"dgrdma-gen $args: doorbell latencies equal latency-report's ($(wc -l <<<"$want"), ns)"
+		awk -F, 'NR > 1 {print $2}' "$DT/lr$n/doorbells.csv" >"$DT/lr$n.want"
+		ts -2 -r "lr$n.pcapng" -T fields -e dgrdma.analysis.doorbell_latency \
+			-Y dgrdma.analysis.doorbell_latency | to_ns >"$DT/lr$n.got"
+		check_eq "$(cmp -s "$DT/lr$n.got" "$DT/lr$n.want" && echo same)" same \
+			"dgrdma-gen $args: doorbell latencies equal latency-report's ($(grep -c '' "$DT/lr$n.want"), ns)"
 	done <<'ARGS'
 --txns 200 --conns 2 --drop-every 11 --coalesce-doorbells 2
 --transport udp --txns 150 --profile jitter --discontinuity-every 9
@@ -442,7 +458,7 @@ fi
 # tap's connections against the sum of latency-report's directions; percentiles when the
 # capture has one data direction of one connection (the tap has no aggregate row).
 agree() {
-	local name=$1 file=$2 tso=() lro=() tap lr rows
+	local name=$1 file=$2 tso=() lro=() t_sums t_dcp rows t_pct l_sums l_dcp l_pct
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		tso+=("$1")
@@ -450,32 +466,37 @@ agree() {
 	done
 	[ $# -gt 0 ] && shift
 	lro=("$@")
-	# the tap of the cross-check above when it ran on this file (the same options), else its own
-	if [ -f "$DT/$file.tap" ]; then
-		tap=$(cat "$DT/$file.tap")
-	else
-		tap=$(ts -r "$file" "${tso[@]}" -q -z dgrdma,latency)
-	fi
-	if ! lr=$("$LR" --no-progress --json "${lro[@]}" "$DT/$file" 2>/dev/null); then
+	# the tap of a run above on this file (with the same options), else its own
+	[ -f "$DT/$file.tap" ] || ts -r "$file" "${tso[@]}" -q -z dgrdma,latency >"$DT/$file.tap"
+	if ! "$LR" --no-progress --json "${lro[@]}" "$DT/$file" >"$DT/$file.lr.json" 2>/dev/null; then
 		not_ok "$name: latency-report --json runs"
 		return
 	fi
-	check_eq "$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
-		o += $10; p += $12} END {printf "%d %d %d %d %d %d", t, d, m, u, o, p}')" \
-		"$(jq -r '(.wire // {}) as $w | ["transactions", "doorbells", "matched",
-			"unmatched_transactions", "orphan_doorbells", "pending_at_end"] |
-			map(. as $k | [$w[] | .[$k]] | add // 0 | tostring) | join(" ")' <<<"$lr")" \
+	# the tap: counts summed over its connections | DCP doorbells without a connection (0 when
+	# it prints none) | its connection rows | the percentiles under its last "min" header (ns)
+	IFS='|' read -r t_sums t_dcp rows t_pct < <(awk '
+		/^  transactions/ {t += $2; d += $4; m += $6; u += $8; o += $10; p += $12; rows++}
+		/^DCP doorbells without a DG-RDMA connection: / {v = substr($0, 45); if (v != "") dcp = v}
+		after_min {pct = ""; for (i = 1; i <= 6; i++) pct = pct sprintf("%d ", $i * 1000 + 0.5)}
+		{after_min = / min /}
+		/ min / {has_min = 1}
+		END {printf "%d %d %d %d %d %d|%s|%d|%s\n", t, d, m, u, o, p, (dcp == "" ? 0 : dcp),
+			rows, (has_min ? pct : "(none)")}' "$DT/$file.tap")
+	# latency-report: the same, summed over its directions, the percentiles of the first
+	# direction with a latency
+	IFS='|' read -r l_sums l_dcp l_pct < <(jq -r '(.wire // {}) as $w |
+		(["transactions", "doorbells", "matched", "unmatched_transactions", "orphan_doorbells",
+			"pending_at_end"] | map(. as $k | [$w[] | .[$k]] | add // 0 | tostring) | join(" ")) +
+		"|" + (.dcp.doorbells_without_connection | tostring) + "|" +
+		([$w[] | .latency_ns | select(.count > 0)][0] as $l | if $l == null then "(none)" else
+			[$l.min, $l.p50, $l.p90, $l.p99, $l.p999, $l.max] | map(floor | "\(.) ") | add end)' \
+		"$DT/$file.lr.json")
+	check_eq "$t_sums" "$l_sums" \
 		"$name: tap and latency-report count the same transactions, doorbells, matched, unmatched, orphans, pending"
-	check_eq "$(sed -n 's/^DCP doorbells without a DG-RDMA connection: //p' <<<"$tap" | grep . || echo 0)" \
-		"$(jq -r '.dcp.doorbells_without_connection' <<<"$lr")" \
+	check_eq "$t_dcp" "$l_dcp" \
 		"$name: tap and latency-report count the same DCP doorbells without a connection"
-	rows=$(grep -c '^  transactions' <<<"$tap")
-	if [ "$rows" = 1 ] && grep -q ' min ' <<<"$tap"; then
-		check_eq "$(grep -A1 ' min ' <<<"$tap" | tail -1 |
-			awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')" \
-			"$(jq -j '[.wire[] | .latency_ns | select(.count > 0)][0] as $l |
-				[$l.min, $l.p50, $l.p90, $l.p99, $l.p999, $l.max] | map(floor | "\(.) ") | add' \
-				<<<"$lr")" \
+	if [ "$rows" = 1 ] && [ "$t_pct" != "(none)" ]; then
+		check_eq "$t_pct" "$l_pct" \
 			"$name: tap and latency-report give the same min/p50/p90/p99/p99.9/max (ns)"
 	fi
 }
@@ -550,8 +571,8 @@ fi
 # (the DCP frames, dcp-*, picked from dgrdma-gen's frame list; the fields and the tap in one run)
 "$GEN" --doorbell dcp --txns 10 -o "$DT/dcp10.pcapng" -e "$DT/dcp10.json" \
 	--list-frames "$DT/dcp10.list" >/dev/null
-editcap -r "$DT/dcp10.pcapng" "$DT/home/dcp-only.pcapng" \
-	$(awk '$2 ~ /^dcp-/ {print $1}' "$DT/dcp10.list")
+mapfile -t dcp_frames < <(awk '$2 ~ /^dcp-/ {print $1}' "$DT/dcp10.list")
+editcap -r "$DT/dcp10.pcapng" "$DT/home/dcp-only.pcapng" "${dcp_frames[@]}"
 publish "$DT/home/dcp-only.pcapng"
 fetch home/dcp-only.pcapng home/dcp-only.pcapng -z dgrdma,latency -- \
 	dgrdma.analysis.no_connection dgrdma.analysis.orphan
