@@ -9,8 +9,8 @@
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
-if ! command -v tshark >/dev/null; then
-	skip "tshark not installed (apt-get install tshark)"
+if ! command -v tshark >/dev/null || ! command -v editcap >/dev/null; then
+	skip "tshark or editcap not installed (apt-get install tshark)"
 	done_testing
 	exit 0
 fi
@@ -18,53 +18,79 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 publish "$DT"/*.pcap
 
-# Each tshark start with the plugin costs about a second of CPU, so the fields of a capture
-# are read in one two-pass run: prefetch FILE FIELD... writes them, one frame a line
-# (frame.number first, tab-separated), to $DT/FILE.fields, and column then reads them there.
-prefetch() {
-	local file=$1 f args=()
+# Each tshark start with the plugin costs about half a second of CPU, so a capture is read once
+# for each set of options: fetch KEY FILE [TSHARK-OPTION...] -- FIELD... runs tshark over FILE
+# with the options and writes the fields, one frame a line (frame.number first, tab-separated),
+# to $DT/KEY.fields, and what follows them (the tables of its -z taps, after a line of "=") to
+# $DT/KEY.tap. column and column_at read the fields there: a frame has a field when tshark
+# prints a value for it, which is what a display filter on the field selects.
+fetch() {
+	local key=$1 file=$2 opts=() f args=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
 	shift
 	for f in "$@"; do
 		args+=(-e "$f")
 	done
-	ts -2 -r "$file" -T fields -e frame.number "${args[@]}" >"$DT/$file.fields" || return 1
-	printf '%s\n' "$@" >"$DT/$file.fieldnames"
+	ts -r "$file" "${opts[@]}" -T fields -e frame.number "${args[@]}" >"$DT/$key.out" || return 1
+	sed '/^====/,$d' "$DT/$key.out" >"$DT/$key.fields"
+	sed -n '/^====/,$p' "$DT/$key.out" >"$DT/$key.tap"
+	printf '%s\n' "$@" >"$DT/$key.fieldnames"
 }
 
-# column FILE FIELD [tshark options]: "number|value" of the frames that have it, from the
-# prefetched fields when there are no options, else from a tshark run of its own.
+# column KEY FIELD: "number|value" of the frames that have FIELD in the fetched run KEY.
 column() {
-	local file=$1 field=$2 col
-	shift 2
-	if [ $# -eq 0 ] && [ -f "$DT/$file.fieldnames" ] &&
-		col=$(grep -nxF "$field" "$DT/$file.fieldnames" | cut -d: -f1) && [ -n "$col" ]; then
-		awk -F'\t' -v c=$((col + 1)) '$c != "" {printf "%s|%s ", $1, $c}' "$DT/$file.fields"
-		return
-	fi
-	ts -2 -r "$file" -T fields -E separator='|' -e frame.number -e "$field" -Y "$field" "$@" |
-		tr '\n' ' '
+	local key=$1 field=$2 col
+	col=$(grep -nxF "$field" "$DT/$key.fieldnames" | cut -d: -f1)
+	[ -n "$col" ] || {
+		echo "column: $field not fetched in $key" >&2
+		return 1
+	}
+	awk -F'\t' -v c=$((col + 1)) '$c != "" {printf "%s|%s ", $1, $c}' "$DT/$key.fields"
 }
 
-# column_at FILE FIELD FRAME...: column of the prefetched FIELD in those frames only.
+# column_at KEY FIELD FRAME...: column of FIELD in those frames only.
 column_at() {
-	local file=$1 field=$2 col
+	local key=$1 field=$2 col
 	shift 2
-	col=$(grep -nxF "$field" "$DT/$file.fieldnames" | cut -d: -f1)
+	col=$(grep -nxF "$field" "$DT/$key.fieldnames" | cut -d: -f1)
 	awk -F'\t' -v c=$((col + 1)) -v frames=" $* " \
-		'$c != "" && index(frames, " " $1 " ") {printf "%s|%s ", $1, $c}' "$DT/$file.fields"
+		'$c != "" && index(frames, " " $1 " ") {printf "%s|%s ", $1, $c}' "$DT/$key.fields"
 }
 
-prefetch basic.pcap _ws.expert.message dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_for \
+# latency_tap KEY FILTER: the dgrdma,latency table of the run KEY whose filter is FILTER
+# ("<none>": the tap without one), when the run had several.
+latency_tap() {
+	awk -v want="Filter: $2" '/^DG-RDMA doorbell latency/ {block = $0 "\n"; keep = 0; on = 1; next}
+		on && /^====/ {if (keep) printf "%s", block; on = 0; next}
+		on {block = block $0 "\n"; if ($0 == want) keep = 1}' "$DT/$1.tap"
+}
+
+# basic.pcap: every field in two passes, with the tap; in one pass, the latencies again and
+# the tap three ways (unfiltered, with a filter, and as the stats tree)
+fetch basic.pcap basic.pcap -2 -z dgrdma,latency -- _ws.expert.message \
+	dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_for \
 	dgrdma.analysis.doorbell_txn dgrdma.analysis.doorbell_in dgrdma.analysis.buffer \
 	dgrdma.analysis.unmatched dgrdma.analysis.overtaken_in dgrdma.analysis.orphan \
 	dgrdma.analysis.seq_gap dgrdma.analysis.duplicate_of dgrdma.analysis.seq_late \
 	dgrdma.analysis.txn_first dgrdma.analysis.acked_in dgrdma.analysis.acks_found \
 	dgrdma.analysis.acks_first dgrdma.analysis.txn_complete_in dgrdma.analysis.txn_missing \
 	dgrdma.doorbell
-prefetch wrap.pcap dgrdma.analysis.seq_gap dgrdma.analysis.seq_late dgrdma.analysis.duplicate_of
-prefetch dcp.pcap dcp.response_in dcp.response_to dcp.time _ws.expert.message
-prefetch dcp-doorbell.pcap dcp.doorbell
-prefetch dcp-doorbell-index.pcap dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_in
+fetch basic-1pass basic.pcap -z dgrdma,latency -z dgrdma_doorbells,tree \
+	-z 'dgrdma,latency,frame.number <= 5' -- dgrdma.analysis.doorbell_latency
+fetch basic-noanalysis basic.pcap -2 -o dgrdma.analyze:FALSE -- dgrdma.analysis
+fetch wrap.pcap wrap.pcap -2 -z dgrdma,latency -- dgrdma.analysis.seq_gap \
+	dgrdma.analysis.seq_late dgrdma.analysis.duplicate_of
+fetch dcp.pcap dcp.pcap -2 -z dcp,srt -- dcp.response_in dcp.response_to dcp.time \
+	_ws.expert.message
+fetch dcp-doorbell.pcap dcp-doorbell.pcap -2 -o dcp.doorbell_addresses:0x80000-0x8000f \
+	-z dgrdma,latency -- dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_in
+fetch dcp-doorbell-default dcp-doorbell.pcap -2 -- dcp.doorbell
+fetch dcp-doorbell-index.pcap dcp-doorbell-index.pcap -2 -z dgrdma,latency -- \
+	dgrdma.analysis.doorbell_latency dgrdma.analysis.doorbell_in
 
 # --- basic.pcap (frame list in gen-dissector-fixtures.c)
 check_eq "$(column basic.pcap dgrdma.analysis.doorbell_latency)" \
@@ -102,11 +128,9 @@ check_eq "$(column_at basic.pcap _ws.expert.message 13)" \
 check_eq "$(column_at basic.pcap _ws.expert.message 12)" \
 	"12|Doorbell with no visible transaction waiting for it " \
 	"expert info: doorbell with no visible transaction"
-one_pass=$(ts -r basic.pcap -T fields -e frame.number -e dgrdma.analysis.doorbell_latency \
-	-E separator='|' -Y dgrdma.analysis.doorbell_latency | tr '\n' ' ')
-check_eq "$one_pass" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 16|0.000029000 " \
+check_eq "$(column basic-1pass dgrdma.analysis.doorbell_latency)" "4|0.000100000 5|0.000230000,0.000230000 10|0.000040000 11|0.000067000 16|0.000029000 " \
 	"doorbell latency is right in a single pass too"
-check_eq "$(column basic.pcap dgrdma.analysis -o dgrdma.analyze:FALSE)" "" \
+check_eq "$(column basic-noanalysis dgrdma.analysis)" "" \
 	"analyze preference off: no analysis fields"
 
 # --- frame_seq across the 16-bit wrap (wrap.pcap: 65534 65535 0 1 3 2 3)
@@ -115,27 +139,27 @@ check_eq "$(column wrap.pcap dgrdma.analysis.seq_gap) $(column wrap.pcap dgrdma.
 check_eq "$(column wrap.pcap dgrdma.analysis.duplicate_of)" "7|5 " \
 	"duplicate after the wrap points at the right frame"
 
-# --- the dgrdma,latency tap (with the stats tree below: one tshark run for both)
-tap=$(ts -r basic.pcap -q -z dgrdma,latency -z dgrdma_doorbells,tree)
+# --- the dgrdma,latency tap: in one pass, from the run that has the stats tree below and the
+# tap with a filter; in two passes, from the run of the fields
+tap=$(latency_tap basic-1pass '<none>')
 check_eq "$(grep -A3 '^Connection' <<<"$tap")" \
 "Connection: 02:00:00:00:00:02 id 2 -> 02:00:00:00:00:01 id 1
   transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0
            min          p50          p90          p99        p99.9          max         mean
         29.000       67.000      230.000      230.000      230.000      230.000      116.000" \
 	"dgrdma,latency: counts and min/p50/p90/p99/p99.9/max/mean"
-basic_tap=$tap
-tap=$(ts -2 -r basic.pcap -q -z dgrdma,latency)
+tap=$(cat "$DT/basic.pcap.tap")
 check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"  transactions 7  doorbells 7  matched 6  unmatched 1  orphans 1  pending 0" \
 	"dgrdma,latency in two passes counts each event once"
-tap=$(ts -r basic.pcap -q -z 'dgrdma,latency,frame.number <= 5')
+tap=$(latency_tap basic-1pass 'frame.number <= 5')
 check_eq "$(grep -A1 '^Connection' <<<"$tap" | tail -1)" \
 	"  transactions 3  doorbells 3  matched 3  unmatched 0  orphans 0  pending 0" \
 	"dgrdma,latency with a display filter"
 check_eq "$(grep '^Filter' <<<"$tap")" "Filter: frame.number <= 5" "tap prints its filter"
 
 # --- the same events as a stats tree (GUI: Statistics > DG-RDMA Doorbells), from the run above
-tree=$basic_tap
+tree=$(cat "$DT/basic-1pass.tap")
 check_eq "$(grep -E '^  (Transactions|Doorbells)' <<<"$tree" | awk '{sub(/  +[0-9.]+ +[0-9.]+% .*/, ""); print}' | tr -s ' ')" \
 " Transactions (complete, with a flag) 7
  Doorbells matched, latency (ns) 6 116000.00 29000 230000
@@ -153,19 +177,19 @@ check_eq "$(column dcp.pcap dcp.time)" \
 check_eq "$(column_at dcp.pcap _ws.expert.message 7 8)" \
 	"7|No response to this request (tag 4) 8|Response with tag 9 matches no outstanding request " \
 	"unanswered request and response with unknown tag"
-srt=$(ts -r dcp.pcap -q -z dcp,srt)
+srt=$(cat "$DT/dcp.pcap.tap")
 check_eq "$(grep -E '^ +[0-9]+ +(NOP|Write|Read) ' <<<"$srt" | tr -s ' ')" \
 " 0 NOP 1 0.000020 0.000020 0.000020 0.000020
  1 Write 2 0.000050 0.000070 0.000060 0.000120
  2 Read 1 0.000030 0.000030 0.000030 0.000030" "dcp,srt: calls and times by operation"
 
 # --- doorbells sent as DCP property writes
-bells="-o dcp.doorbell_addresses:0x80000-0x8000f"
-check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_latency $bells)" \
+# (dcp-doorbell.pcap: the run with the doorbell range 0x80000-0x8000f)
+check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_latency)" \
 	"3|0.000050000 5|0.000065000 " "DCP-write doorbells matched, latency to the ns"
-check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_in $bells)" "1|3 2|5 " \
+check_eq "$(column dcp-doorbell.pcap dgrdma.analysis.doorbell_in)" "1|3 2|5 " \
 	"data transactions point at their DCP doorbells"
-check_eq "$(column dcp-doorbell.pcap dcp.doorbell)" "" \
+check_eq "$(column dcp-doorbell-default dcp.doorbell)" "" \
 	"writes outside the doorbell range (default 0x100018) are not doorbells"
 check_eq "$(column dcp-doorbell-index.pcap dgrdma.analysis.doorbell_latency)" \
 	"3|0.000050000 5|0.000065000 " \
@@ -177,14 +201,47 @@ check_eq "$(column basic.pcap dgrdma.doorbell)" "4|1 5|1,1 10|1 11|1 12|1 16|1 "
 
 # --- cross-check with dgrdma-gen's ground truth
 GEN="$DGR_BUILD/bin/dgrdma-gen"
-# json_list FILE: the per-doorbell latencies (ns), one per line.
+# (Each process started costs about 10 ms of CPU here: a value read from a file is read with the
+# others of that file, in one awk or jq.)
+# json_list FILE: the per-doorbell latencies (ns) of every "latencies_ns" list, one per line.
 json_list() {
-	grep -o '"latencies_ns": \[[^]]*\]' "$1" | sed 's/.*\[//; s/\]//' | tr -d ' ' | tr ',' '\n' |
-		grep .
+	awk '{s = s $0} END {while (match(s, /"latencies_ns": \[[^]]*\]/)) {
+		l = substr(s, RSTART + 17, RLENGTH - 18); s = substr(s, RSTART + RLENGTH)
+		gsub(/ /, "", l); n = split(l, v, ",")
+		for (i = 1; i <= n; i++) if (v[i] != "") print v[i]}}' "$1"
 }
-# json_num FILE KEY: the first number after "KEY":
+# json_num FILE KEY...: the first number after each "KEY": in FILE (dgrdma-gen's answers: the
+# first direction's, for a key of each direction), space-separated; "(none)" for a key not there.
 json_num() {
-	grep -o "\"$2\": [0-9.]*" "$1" | head -1 | awk '{print $2}'
+	local file=$1
+	shift
+	awk -v keys="$*" '{s = s $0 "\n"} END {n = split(keys, k, " ")
+		for (i = 1; i <= n; i++) {v = "(none)"
+			if (match(s, "\"" k[i] "\": [0-9.]*")) v = substr(s, RSTART + length(k[i]) + 4,
+				RLENGTH - length(k[i]) - 4)
+			printf "%s%s", v, (i < n ? " " : "\n")}}' "$file"
+}
+# read_gen_run BASE: from BASE.out (the fields of the cross-check's tshark run: latencies,
+# seq_gap, duplicate_of, seq_late, duplicate_fragment; then the tap), writes the tap to
+# BASE.pcapng.tap and the latencies in ns, one per line, to BASE.got, and prints
+# "tap sums (transactions doorbells matched unmatched orphans pending)|gaps frames-missing
+# duplicates late|duplicate fragments".
+read_gen_run() {
+	awk -F'\t' -v got="$1.got" -v tap="$1.pcapng.tap" '
+		BEGIN {printf "" >got}
+		/^====/ {intap = 1}
+		intap {print >tap
+			if ($0 ~ /^  transactions/) {split($0, f, " "); t += f[2]; d += f[4]; m += f[6]
+				u += f[8]; o += f[10]; p += f[12]}
+			next}
+		{n = split($1, v, ",")
+			for (i = 1; i <= n; i++) if (v[i] != "") {split(v[i], q, ".")
+				fr = substr(q[2] "000000000", 1, 9); printf "%d\n", q[1] * 1000000000 + fr >got}
+			if ($2 != "") {g++; mi += $2}
+			if ($3 != "") du++
+			if ($4 != "") l++
+			n = split($5, v, ","); for (i = 1; i <= n; i++) if (v[i] != "") df++}
+		END {print t, d, m, u, o, p "|" sprintf("%d %d %d %d", g, mi, du, l) "|" df + 0}' "$1.out"
 }
 # dcp_opts GEN-ARGS: DCP_OPTS, the doorbell range for --dcp-doorbell-per-address runs
 # (0x41000 + 4 b), else none.
@@ -205,7 +262,6 @@ else
 			continue
 		}
 		publish "$DT/gen$n.pcapng"
-		want=$(json_list "$DT/gen$n.json")
 		dcp_opts $args
 		# one two-pass run for the per-frame fields (latencies, sequence, duplicate fragments)
 		# and the tap, whose table follows the fields after a line of "="
@@ -213,33 +269,23 @@ else
 			-e dgrdma.analysis.doorbell_latency -e dgrdma.analysis.seq_gap \
 			-e dgrdma.analysis.duplicate_of -e dgrdma.analysis.seq_late \
 			-e dgrdma.analysis.duplicate_fragment -z dgrdma,latency >"$DT/gen$n.out"
-		fields=$(sed '/^====/,$d' "$DT/gen$n.out")
-		sed -n '/^====/,$p' "$DT/gen$n.out" >"$DT/gen$n.pcapng.tap"
 		echo "$args" >"$DT/gen$n.args"
-		got=$(cut -f1 <<<"$fields" | grep . | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
-			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(wc -l <<<"$want") doorbells)"
-		tap=$(cat "$DT/gen$n.pcapng.tap")
-		sums=$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
-			o += $10; p += $12} END {print t, d, m, u, o, p}')
-		expect="$(json_num "$DT/gen$n.json" transactions) $(json_num "$DT/gen$n.json" doorbells)"
-		expect="$expect $(json_num "$DT/gen$n.json" matched)"
-		expect="$expect $(json_num "$DT/gen$n.json" unmatched_transactions)"
-		expect="$expect $(json_num "$DT/gen$n.json" orphan_doorbells)"
-		expect="$expect $(json_num "$DT/gen$n.json" pending_at_end)"
-		check_eq "$sums" "$expect" "dgrdma-gen $args: tap counts equal the ground truth"
+		IFS='|' read -r sums seq dups < <(read_gen_run "$DT/gen$n")
+		# the ground truth: the latencies, then the counts, in the order of the checks
+		json_list "$DT/gen$n.json" >"$DT/gen$n.want"
+		read -r t d m u o p gaps missing late dupmsgs < <(json_num "$DT/gen$n.json" \
+			transactions doorbells matched unmatched_transactions orphan_doorbells pending_at_end \
+			gaps frames_missing late duplicate_messages)
+		check_eq "$(cmp -s "$DT/gen$n.got" "$DT/gen$n.want" && echo same)" same \
+			"dgrdma-gen $args: every doorbell latency equals the ground truth ($(grep -c . "$DT/gen$n.want") doorbells)"
+		check_eq "$sums" "$t $d $m $u $o $p" "dgrdma-gen $args: tap counts equal the ground truth"
 		# Sequence analysis: every frame numbered (ACK-only included); only real capture loss
 		# is a gap, nothing is a duplicate, and only frames captured after later ones of their
 		# sender (--late-frames) are late.
-		got=$(awk -F'\t' '$2 != "" {g++; m += $2} $3 != "" {d++} $4 != "" {l++}
-				END {printf "%d %d %d %d", g, m, d, l}' <<<"$fields")
-		expect="$(json_num "$DT/gen$n.json" gaps) $(json_num "$DT/gen$n.json" frames_missing) 0"
-		expect="$expect $(json_num "$DT/gen$n.json" late)"
-		check_eq "$got" "$expect" \
+		check_eq "$seq" "$gaps $missing 0 $late" \
 			"dgrdma-gen $args: frame_seq gaps, frames missing, duplicates, late equal the ground truth"
 		# messages that arrive twice (--resend-frames), none from a frame a receiver drops whole
-		got=$(cut -f5 <<<"$fields" | tr ',' '\n' | grep -c .)
-		check_eq "$got" "$(json_num "$DT/gen$n.json" duplicate_messages)" \
+		check_eq "$dups" "$dupmsgs" \
 			"dgrdma-gen $args: duplicate fragments equal the ground truth"
 	done <<'ARGS'
 --txns 300 --buffers 8 --bytes 20000 --coalesce-doorbells 2
@@ -265,22 +311,20 @@ ARGS
 	if "$GEN" -o "$DT/evict.pcapng" -e "$DT/evict.json" $args >/dev/null; then
 		publish "$DT/evict.pcapng"
 		want=$(json_num "$DT/evict.json" incomplete_transactions)
-		got=$(ts -2 -r evict.pcapng -T fields -e dgrdma.transactionid \
-			-Y dgrdma.analysis.txn_missing | tr ',' '\n' | sort -u | grep -c .)
+		# the transactions of the frames marked never completed, and the tap, in one run
+		fetch evict evict.pcapng -2 -z dgrdma,latency -- dgrdma.transactionid \
+			dgrdma.analysis.txn_missing
+		got=$(awk -F'\t' '$3 != "" {print $2}' "$DT/evict.fields" | tr ',' '\n' | sort -u |
+			grep -c .)
 		if [ "$want" -gt 4096 ]; then
 			check_eq "$got" "$want" \
 				"dgrdma-gen $args: all $want incomplete transactions (> 4096) never completed"
 		else
 			not_ok "dgrdma-gen $args: only $want incomplete transactions, 4096 not exceeded"
 		fi
-		sums=$(ts -r evict.pcapng -q -z dgrdma,latency | grep '^  transactions' |
-			awk '{print $2, $4, $6, $8, $10, $12}')
-		expect=""
-		for k in transactions doorbells matched unmatched_transactions orphan_doorbells \
-			pending_at_end; do
-			expect="$expect $(json_num "$DT/evict.json" $k)"
-		done
-		check_eq "$sums" "${expect# }" "dgrdma-gen $args: tap counts equal the ground truth"
+		sums=$(awk '/^  transactions/ {print $2, $4, $6, $8, $10, $12}' "$DT/evict.tap")
+		check_eq "$sums" "$(json_num "$DT/evict.json" transactions doorbells matched \
+			unmatched_transactions orphan_doorbells pending_at_end)" "dgrdma-gen $args: tap counts equal the ground truth"
 	else
 		not_ok "dgrdma-gen $args"
 	fi
@@ -289,11 +333,7 @@ ARGS
 	publish "$DT/pct.pcapng"
 	got=$(ts -r pct.pcapng -q -z dgrdma,latency | grep -A1 ' min ' | tail -1 |
 		awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')
-	want=""
-	for k in min p50 p90 p99 p999 max; do
-		want="$want$(grep -o "\"$k\": [0-9]*" "$DT/pct.json" | head -1 | awk '{print $2}') "
-	done
-	check_eq "$got" "$want" "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
+	check_eq "$got" "$(json_num "$DT/pct.json" min p50 p90 p99 p999 max) " "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
 fi
 
 # --- cooked captures (tshark -i any: Linux cooked v1 names a frame's sender only). Raw-Ethernet
@@ -313,13 +353,15 @@ if [ -x "$GEN" ]; then
 		# the latencies and the tap in one two-pass run: the tap's table follows a line of "="
 		ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
 			-e dgrdma.analysis.doorbell_latency -z dgrdma,latency >"$DT/cooked$n.out"
-		got=$(sed '/^====/,$d' "$DT/cooked$n.out" | grep . | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$(json_list "$DT/cooked$n.json")")" \
+		# (read_gen_run: the latencies to cooked$n.got, the tap's sums; the other columns empty)
+		IFS='|' read -r sums _ < <(read_gen_run "$DT/cooked$n")
+		read -r t d m u o _ <<<"$sums"
+		sums="$t $d $m $u $o"
+		json_list "$DT/cooked$n.json" >"$DT/cooked$n.want"
+		check_eq "$(cmp -s "$DT/cooked$n.got" "$DT/cooked$n.want" && echo same)" same \
 			"cooked capture, dgrdma-gen $args: every doorbell latency equals the ground truth"
-		sums=$(sed -n '/^====/,$p' "$DT/cooked$n.out" | grep '^  transactions' |
-			awk '{t += $2; d += $4; m += $6; u += $8; o += $10} END {print t, d, m, u, o}')
-		check_eq "$sums" "$(for k in transactions doorbells matched unmatched_transactions orphan_doorbells; do
-			json_num "$DT/cooked$n.json" $k; done | paste -sd' ')" \
+		check_eq "$sums" "$(json_num "$DT/cooked$n.json" transactions doorbells matched \
+			unmatched_transactions orphan_doorbells)" \
 			"cooked capture, dgrdma-gen $args: tap counts equal the ground truth"
 		lr_opts=()
 		[ ${#DCP_OPTS[@]} -gt 0 ] && lr_opts=(--dcp-doorbells 0x41000:0x41fff)
@@ -368,7 +410,9 @@ for v in "same" "4"; do
 	python3 "$DGR_SRC/test/lib/repeat_fragment.py" "$DT/rep.pcap" "$DT/rep-$v.pcap" 5 13 \
 		"${num_msgs[@]}"
 	publish "$DT/rep-$v.pcap"
-	check_eq "$(ts -r "rep-$v.pcap" -Y dgrdma.analysis.duplicate_fragment -T fields -e frame.number) $(ts -r "rep-$v.pcap" -Y dgrdma.expert.txn_inconsistent -T fields -e frame.number | grep -c .) $("$DGR_BUILD/bin/latency-report" --json --no-progress "$DT/rep-$v.pcap" | jq .capture.duplicate_messages)" \
+	fetch "rep-$v" "rep-$v.pcap" -- dgrdma.analysis.duplicate_fragment \
+		dgrdma.expert.txn_inconsistent
+	check_eq "$(awk -F'\t' '$2 != ""' "$DT/rep-$v.fields" | cut -f1) $(awk -F'\t' '$3 != ""' "$DT/rep-$v.fields" | grep -c .) $("$DGR_BUILD/bin/latency-report" --json --no-progress "$DT/rep-$v.pcap" | jq .capture.duplicate_messages)" \
 		"19 $([ "$v" = same ] && echo 0 || echo 1) 1" \
 		"a repeat after completion (num_msgs_in_txn $v): frame 19 a duplicate in both tools, inconsistent only when it disagrees"
 done
@@ -376,7 +420,8 @@ done
 # --- the engine's connection limit (256): frames of more connections are decoded, not analysed
 python3 "$DGR_SRC/test/lib/many_conns.py" 300 "$DT/conns.pcap"
 publish "$DT/conns.pcap"
-check_eq "$(ts -2 -r conns.pcap -Y dgrdma.analysis.seq_first -T fields -e frame.number | grep -c .) $(ts -r conns.pcap -Y dgrdma -T fields -e frame.number | grep -c .)" \
+fetch conns conns.pcap -2 -- dgrdma.analysis.seq_first dgrdma
+check_eq "$(awk -F'\t' '$2 != ""' "$DT/conns.fields" | grep -c .) $(awk -F'\t' '$3 != ""' "$DT/conns.fields" | grep -c .)" \
 	"256 300" "300 connections: 256 analysed (first frame of a sender), all 300 decoded"
 
 # --- the same latencies as latency-report (analysis/), doorbell by doorbell
@@ -394,11 +439,11 @@ else
 			not_ok "latency-report on dgrdma-gen $args"
 			continue
 		fi
-		want=$(tail -n +2 "$DT/lr$n/doorbells.csv" | cut -d, -f2)
-		got=$(ts -2 -r "lr$n.pcapng" -T fields -e dgrdma.analysis.doorbell_latency \
-			-Y dgrdma.analysis.doorbell_latency | to_ns)
-		check_eq "$(md5sum <<<"$got")" "$(md5sum <<<"$want")" \
-			"dgrdma-gen $args: doorbell latencies equal latency-report's ($(wc -l <<<"$want"), ns)"
+		awk -F, 'NR > 1 {print $2}' "$DT/lr$n/doorbells.csv" >"$DT/lr$n.want"
+		ts -2 -r "lr$n.pcapng" -T fields -e dgrdma.analysis.doorbell_latency \
+			-Y dgrdma.analysis.doorbell_latency | to_ns >"$DT/lr$n.got"
+		check_eq "$(cmp -s "$DT/lr$n.got" "$DT/lr$n.want" && echo same)" same \
+			"dgrdma-gen $args: doorbell latencies equal latency-report's ($(grep -c '' "$DT/lr$n.want"), ns)"
 	done <<'ARGS'
 --txns 200 --conns 2 --drop-every 11 --coalesce-doorbells 2
 --transport udp --txns 150 --profile jitter --discontinuity-every 9
@@ -413,7 +458,7 @@ fi
 # tap's connections against the sum of latency-report's directions; percentiles when the
 # capture has one data direction of one connection (the tap has no aggregate row).
 agree() {
-	local name=$1 file=$2 tso=() lro=() tap lr rows
+	local name=$1 file=$2 tso=() lro=() t_sums t_dcp rows t_pct l_sums l_dcp l_pct
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		tso+=("$1")
@@ -421,44 +466,43 @@ agree() {
 	done
 	[ $# -gt 0 ] && shift
 	lro=("$@")
-	# the tap of the cross-check above when it ran on this file (the same options), else its own
-	if [ -f "$DT/$file.tap" ]; then
-		tap=$(cat "$DT/$file.tap")
-	else
-		tap=$(ts -r "$file" "${tso[@]}" -q -z dgrdma,latency)
-	fi
-	if ! lr=$("$LR" --no-progress --json "${lro[@]}" "$DT/$file" 2>/dev/null); then
+	# the tap of a run above on this file (with the same options), else its own
+	[ -f "$DT/$file.tap" ] || ts -r "$file" "${tso[@]}" -q -z dgrdma,latency >"$DT/$file.tap"
+	if ! "$LR" --no-progress --json "${lro[@]}" "$DT/$file" >"$DT/$file.lr.json" 2>/dev/null; then
 		not_ok "$name: latency-report --json runs"
 		return
 	fi
-	check_eq "$(grep '^  transactions' <<<"$tap" | awk '{t += $2; d += $4; m += $6; u += $8;
-		o += $10; p += $12} END {printf "%d %d %d %d %d %d", t, d, m, u, o, p}')" \
-		"$(python3 -c '
-import json, sys
-w = json.load(sys.stdin).get("wire", {})
-k = ["transactions", "doorbells", "matched", "unmatched_transactions", "orphan_doorbells",
-     "pending_at_end"]
-print(" ".join(str(sum(w[d][x] for d in w)) for x in k))' <<<"$lr")" \
+	# the tap: counts summed over its connections | DCP doorbells without a connection (0 when
+	# it prints none) | its connection rows | the percentiles under its last "min" header (ns)
+	IFS='|' read -r t_sums t_dcp rows t_pct < <(awk '
+		/^  transactions/ {t += $2; d += $4; m += $6; u += $8; o += $10; p += $12; rows++}
+		/^DCP doorbells without a DG-RDMA connection: / {v = substr($0, 45); if (v != "") dcp = v}
+		after_min {pct = ""; for (i = 1; i <= 6; i++) pct = pct sprintf("%d ", $i * 1000 + 0.5)}
+		{after_min = / min /}
+		/ min / {has_min = 1}
+		END {printf "%d %d %d %d %d %d|%s|%d|%s\n", t, d, m, u, o, p, (dcp == "" ? 0 : dcp),
+			rows, (has_min ? pct : "(none)")}' "$DT/$file.tap")
+	# latency-report: the same, summed over its directions, the percentiles of the first
+	# direction with a latency
+	IFS='|' read -r l_sums l_dcp l_pct < <(jq -r '(.wire // {}) as $w |
+		(["transactions", "doorbells", "matched", "unmatched_transactions", "orphan_doorbells",
+			"pending_at_end"] | map(. as $k | [$w[] | .[$k]] | add // 0 | tostring) | join(" ")) +
+		"|" + (.dcp.doorbells_without_connection | tostring) + "|" +
+		([$w[] | .latency_ns | select(.count > 0)][0] as $l | if $l == null then "(none)" else
+			[$l.min, $l.p50, $l.p90, $l.p99, $l.p999, $l.max] | map(floor | "\(.) ") | add end)' \
+		"$DT/$file.lr.json")
+	check_eq "$t_sums" "$l_sums" \
 		"$name: tap and latency-report count the same transactions, doorbells, matched, unmatched, orphans, pending"
-	check_eq "$(sed -n 's/^DCP doorbells without a DG-RDMA connection: //p' <<<"$tap" | grep . || echo 0)" \
-		"$(jq -r '.dcp.doorbells_without_connection' <<<"$lr")" \
+	check_eq "$t_dcp" "$l_dcp" \
 		"$name: tap and latency-report count the same DCP doorbells without a connection"
-	rows=$(grep -c '^  transactions' <<<"$tap")
-	if [ "$rows" = 1 ] && grep -q ' min ' <<<"$tap"; then
-		check_eq "$(grep -A1 ' min ' <<<"$tap" | tail -1 |
-			awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')" \
-			"$(python3 -c '
-import json, sys
-w = json.load(sys.stdin)["wire"]
-l = [w[d]["latency_ns"] for d in w if w[d]["latency_ns"]["count"]][0]
-print("".join("%d " % l[k] for k in ["min", "p50", "p90", "p99", "p999", "max"]))' <<<"$lr")" \
+	if [ "$rows" = 1 ] && [ "$t_pct" != "(none)" ]; then
+		check_eq "$t_pct" "$l_pct" \
 			"$name: tap and latency-report give the same min/p50/p90/p99/p99.9/max (ns)"
 	fi
 }
 if [ ! -x "$LR" ] || [ ! -x "$GEN" ]; then
 	skip "latency-report or dgrdma-gen not built (make analysis): no agreement check"
 else
-	echo "$basic_tap" >"$DT/basic.pcap.tap"
 	for f in basic.pcap wrap.pcap malformed.pcap udp.pcap padded.pcap dcp-doorbell-index.pcap; do
 		agree "$f" "$f"
 	done
@@ -481,6 +525,9 @@ else
 				continue
 			}
 			publish "$DT/ag$n.pcapng"
+			# its tap (one pass), and which frames are DCP and which malformed, in one run
+			dcp_opts $args
+			fetch "$file" "$file" "${DCP_OPTS[@]}" -z dgrdma,latency -- dcp _ws.malformed
 		fi
 		case " $args " in
 		*" --dcp-doorbell-per-address "*)
@@ -492,7 +539,9 @@ else
 		case " $args " in
 		*" --transport udp --doorbell dcp "*)
 			# the pad rule: pad 0xF040 carries DCP over UDP, decoded by the dcp dissector
-			check_eq "$(ts -r "$file" -Y dcp -T fields -e frame.number | grep -c .) $(ts -r "$file" -Y _ws.malformed -T fields -e frame.number | grep -c .)" \
+			[ -f "$DT/$file.fields" ] ||
+				fetch "$file" "$file" -z dgrdma,latency -- dcp _ws.malformed
+			check_eq "$(awk -F'\t' '$2 != ""' "$DT/$file.fields" | grep -c .) $(awk -F'\t' '$3 != ""' "$DT/$file.fields" | grep -c .)" \
 				"$(json_num "$DT/${file%.pcapng}.json" dcp_frames) 0" \
 				"dgrdma-gen $args: every DCP frame over UDP decoded as DCP, none malformed"
 			;;
@@ -519,11 +568,16 @@ fi
 # --- DCP doorbells with no DG-RDMA data in the capture (only the DCP frames of a run kept): no
 # connection's data could be what they answer. latency-report counts them apart
 # (dcp.doorbells_without_connection), not as orphans of a connection; so do the tap and the field.
-"$GEN" --doorbell dcp --txns 10 -o "$DT/dcp10.pcapng" -e "$DT/dcp10.json" >/dev/null
-publish "$DT/dcp10.pcapng"
-ts -r dcp10.pcapng -Y dcp -w home/dcp-only.pcapng
-tap=$(ts -r home/dcp-only.pcapng -q -z dgrdma,latency)
-check_eq "$(grep -c '^Connection' <<<"$tap") $(sed -n 's/^DCP doorbells without a DG-RDMA connection: //p' <<<"$tap") $(ts -r home/dcp-only.pcapng -Y 'dgrdma.analysis.no_connection || dgrdma.analysis.orphan' -T fields -e dgrdma.analysis.no_connection -e dgrdma.analysis.orphan | tr '\t' , | sort | uniq -c | awk '{print $1, $2}')" \
+# (the DCP frames, dcp-*, picked from dgrdma-gen's frame list; the fields and the tap in one run)
+"$GEN" --doorbell dcp --txns 10 -o "$DT/dcp10.pcapng" -e "$DT/dcp10.json" \
+	--list-frames "$DT/dcp10.list" >/dev/null
+mapfile -t dcp_frames < <(awk '$2 ~ /^dcp-/ {print $1}' "$DT/dcp10.list")
+editcap -r "$DT/dcp10.pcapng" "$DT/home/dcp-only.pcapng" "${dcp_frames[@]}"
+publish "$DT/home/dcp-only.pcapng"
+fetch home/dcp-only.pcapng home/dcp-only.pcapng -z dgrdma,latency -- \
+	dgrdma.analysis.no_connection dgrdma.analysis.orphan
+tap=$(cat "$DT/home/dcp-only.pcapng.tap")
+check_eq "$(grep -c '^Connection' <<<"$tap") $(sed -n 's/^DCP doorbells without a DG-RDMA connection: //p' <<<"$tap") $(awk -F'\t' '$2 != "" || $3 != "" {print $2 "," $3}' "$DT/home/dcp-only.pcapng.fields" | sort | uniq -c | awk '{print $1, $2}')" \
 	"0 10 10 1," "DCP doorbells without DG-RDMA data: no connection row, 10 counted apart, 10 marked, no orphan"
 if [ -x "$LR" ] && [ -x "$GEN" ]; then
 	agree "DCP doorbells without DG-RDMA data" home/dcp-only.pcapng
@@ -534,9 +588,12 @@ if [ -x "$LR" ] && [ -x "$GEN" ]; then
 		-e "$DT/ipf.json" >/dev/null
 	publish "$DT/ipf.pcapng"
 	lost=$(ts -r ipf.pcapng -Y 'ip.flags.mf == 1' -T fields -e frame.number | sed -n 14p)
-	ts -r ipf.pcapng -Y "frame.number != $lost" -w home/ipf-lost.pcapng
+	editcap "$DT/ipf.pcapng" "$DT/home/ipf-lost.pcapng" "$lost"
+	publish "$DT/home/ipf-lost.pcapng"
+	# its tap, for agree and the check below
+	fetch home/ipf-lost.pcapng home/ipf-lost.pcapng -z dgrdma,latency --
 	agree "a capture that lost one IP fragment (frame $lost)" home/ipf-lost.pcapng
-	check_eq "$("$LR" --no-progress --json "$DT/home/ipf-lost.pcapng" | jq -r '.capture | "\(.ip_fragments_given_up) \(.ip_datagrams_reassembled)"') $(ts -r home/ipf-lost.pcapng -q -z dgrdma,latency | awk '/^  transactions/ {print $2}')" \
+	check_eq "$("$LR" --no-progress --json "$DT/home/ipf-lost.pcapng" | jq -r '.capture | "\(.ip_fragments_given_up) \(.ip_datagrams_reassembled)"') $(awk '/^  transactions/ {print $2}' "$DT/home/ipf-lost.pcapng.tap")" \
 		"5 29 29" "a lost IP fragment: its datagram's 5 other fragments given up, 29 of 30 transactions in both tools"
 fi
 
@@ -546,10 +603,11 @@ fi
 # then waits for a doorbell that never comes: one transaction more, pending at the end.
 if [ -x "$LR" ]; then
 	"$GEN" --txns 66000 --buffers 4 --bytes 16 --period-ns 2000 --latency-ns 1000 --format pcap \
-		--no-latency-list -o "$DT/old.pcap" -e "$DT/old.json" >/dev/null
-	publish "$DT/old.pcap"
-	first=$(ts -r old.pcap -c 20 -Y 'dgrdma.transactionid == 1 && dgrdma.datalen > 0' \
-		-T fields -e frame.number | head -1)
+		--no-latency-list -o "$DT/old.pcap" -e "$DT/old.json" --list-frames "$DT/old.list" \
+		>/dev/null
+	# the first data frame of txn 1, from the frame list ("index data sender seq txn:msg/num")
+	first=$(awk '$2 == "data" {for (i = 5; i <= NF; i++) if ($i ~ /^1:/) {print $1; exit}}' \
+		"$DT/old.list")
 	python3 "$DGR_SRC/test/lib/repeat_fragment.py" "$DT/old.pcap" "$DT/home/old-rep.pcap" \
 		"$first" next
 	agree "txn 1 repeated after 66 000 transactions" home/old-rep.pcap
@@ -569,8 +627,9 @@ if [ -x "$LR" ]; then
 		publish "$DT/acks-$tr.pcapng"
 		want=$(awk '$2 == "ack" && $3 == "host" {print $1}' "$DT/acks-$tr.list" | tr '\n' ' ')
 		fpga_acks=$(awk '$2 == "ack" && $3 != "host"' "$DT/acks-$tr.list" | wc -l)
-		got=$(ts -r "acks-$tr.pcapng" -Y dgrdma.expert.ack_only_to_fpga -T fields \
-			-e frame.number | tr '\n' ' ')
+		# the frames the plugin warns on, with their messages, in one run
+		fetch "acks-$tr" "acks-$tr.pcapng" -- dgrdma.expert.ack_only_to_fpga _ws.expert.message
+		got=$(awk -F'\t' '$2 != "" {printf "%s ", $1}' "$DT/acks-$tr.fields")
 		check_eq "$got" "$want" "$tr: the plugin warns on each of the host's ACK-only frames (${want%% *}..., none of the FPGA's $fpga_acks)"
 		n=$(echo "$want" | wc -w)
 		if [ "$tr" = ether ]; then
@@ -580,8 +639,7 @@ if [ -x "$LR" ]; then
 			msg="ACK-only frame of 10 bytes over UDP to an FPGA: its frame parser ignores it as truncated"
 			key=truncated
 		fi
-		check_eq "$(ts -r "acks-$tr.pcapng" -Y dgrdma.expert.ack_only_to_fpga -T fields \
-			-e _ws.expert.message | grep -c "^$msg")" "$n" "$tr: its message names what the FPGA does"
+		check_eq "$(awk -F'\t' '$2 != "" {print $3}' "$DT/acks-$tr.fields" | grep -c "^$msg")" "$n" "$tr: its message names what the FPGA does"
 		"$LR" --no-progress --json "$DT/acks-$tr.pcapng" >"$DT/acks-$tr.report.json"
 		check_eq "$(jq -r ".ack_only_to_fpga | \"\(.$key) \(.lockup.shown)\"" "$DT/acks-$tr.report.json")" \
 			"$n false" "$tr: latency-report counts the same $n frames, no lock-up shown"
