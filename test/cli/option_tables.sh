@@ -75,9 +75,12 @@ has() {
 }
 # same WHAT A B DESC: the two sorted lists A and B are equal; else names what only one has
 same() {
-	local only_a only_b
-	only_a=$(comm -23 <(echo "$2") <(echo "$3") | paste -sd' ')
-	only_b=$(comm -13 <(echo "$2") <(echo "$3") | paste -sd' ')
+	local only_a="" only_b=""
+	# (equal lists have nothing only in one: comm and paste only for lists that differ)
+	if [ "$2" != "$3" ]; then
+		only_a=$(comm -23 <(echo "$2") <(echo "$3") | paste -sd' ')
+		only_b=$(comm -13 <(echo "$2") <(echo "$3") | paste -sd' ')
+	fi
 	check_eq "only in $1: [$only_a] [$only_b]" "only in $1: [] []" "$4"
 }
 
