@@ -8,7 +8,8 @@
 # Each run executes every seed, then mutates for a fixed number of inputs (libFuzzer's -runs
 # counts the seeds too), the same work on any machine: they ran 5 s each before (-max_total_time),
 # 7 x 5 s of CPU on a quiet machine and fewer inputs on a busy one. Each count is where an 8 s run
-# of the harness (4 December, 2 CPUs) had found 95% of the coverage it found in all, rounded up:
+# of the harness (4 December, 2 CPUs) had gained 95% of the coverage it gained over its seeds,
+# rounded up:
 # decoder 15.7k runs, text 8.6k, dcp 1.5k, run.json 121k, trace-checks 23k, capture 353,
 # frame-decode 260k; past it a smoke run finds little more, and `make fuzz` is for finding more.
 # make check: compute only
