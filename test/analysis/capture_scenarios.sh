@@ -12,6 +12,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 KEYS="transactions doorbells matched unmatched_transactions orphan_doorbells discontinuities incomplete_transactions pending_at_end"
 STATS="count min p50 p90 p99 p999 max mean"
+KEYS_JSON=$(printf '"%s",' $KEYS)
+KEYS_JSON="[${KEYS_JSON%,}]"
+# compared(WIRE_DIR; FRAMES): "name=value" of the counts of KEYS, each latency statistic, the
+# malformed frames and FRAMES
+COMPARED='def compared($d; $frames): ($d | to_entries[] | select(.key | IN($keys[])) | "\(.key)=\(.value)"),
+	($d.latency_ns | to_entries[] | "latency.\(.key)=\(.value)"), "malformed_frames=\(.malformed_frames)",
+	"frames=\($frames)";'
 
 # scenario NAME EXTRA-LATENCY-REPORT-ARGS -- GENERATOR-ARGS...
 scenario() {
@@ -32,32 +39,46 @@ scenario() {
 		diag "$(cat "$tmp/$name.err")"
 		return
 	fi
-	local dir got want bad="" filter
-	dir=$(jq -r '.wire | keys[0]' "$exp")
-	# one jq per file: "name=value" lines of everything compared
-	filter='.wire.'"$dir"' as $d | ($d | to_entries[] | select(.key | IN('"$(printf '"%s",' $KEYS | sed 's/,$//')"')) | "\(.key)=\(.value)"),
-		($d.latency_ns | to_entries[] | "latency.\(.key)=\(.value)"),
-		"malformed_frames=\(.malformed_frames)"'
-	want=$(jq -r "$filter, \"frames=\\(.frames)\"" "$exp" | sort)
-	got=$(jq -r "$filter, \"frames=\\(.capture.frames)\"" "$out" |
-		grep -E "^($(echo $KEYS | tr ' ' '|')|malformed_frames|frames|latency\.($(echo $STATS | tr ' ' '|')))=" | sort)
-	if [ "$(jq -r ".wire.$dir.latency_ns.count" "$exp")" = 0 ]; then
-		got=$(echo "$got" | grep -v '^latency\.' | grep . ; echo "latency.count=0")
-		got=$(echo "$got" | sort)
-	fi
+	local dir="" got="" want="" bad="" line count="" seq_got="" seq_want="" lat_want="" lat_n=""
+	# one jq per file (they were nine): the "name=value" lines of everything compared, sorted,
+	# then "@name=value" lines of the other answers
+	while IFS= read -r line; do
+		case $line in
+		@dir=*) dir=${line#@dir=} ;;
+		@count=*) count=${line#@count=} ;;
+		@seq=*) seq_want=${line#@seq=} ;;
+		@lat=*) lat_want=${line#@lat=} ;;
+		@n=*) lat_n=${line#@n=} ;;
+		*) want+=$line$'\n' ;;
+		esac
+	done < <(jq -r --argjson keys "$KEYS_JSON" "$COMPARED"'
+		(.wire | keys[0]) as $dir | ([compared(.wire[$dir]; .frames)] | sort[]),
+		"@dir=\($dir)", "@count=\(.wire[$dir].latency_ns.count)",
+		"@seq=\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up) \(.duplicate_messages)",
+		"@lat=\(.wire[$dir].latencies_ns | map(tostring) | join(" "))",
+		"@n=\(.wire[$dir].latencies_ns | length)"' "$exp")
+	while IFS= read -r line; do
+		case $line in
+		@seq=*) seq_got=${line#@seq=} ;;
+		*) got+=$line$'\n' ;;
+		esac
+	done < <(jq -r --argjson keys "$KEYS_JSON" --arg dir "$dir" --arg count "$count" "$COMPARED"'
+		([compared(.wire[$dir]; .capture.frames) | select(test($names))
+		  | select($count != "0" or startswith("latency.") == false)]
+		 + (if $count == "0" then ["latency.count=0"] else [] end) | sort[]),
+		"@seq=\(.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up) \(.duplicate_messages)")"' \
+		--arg names "^(${KEYS// /|}|malformed_frames|frames|latency\.(${STATS// /|}))=" "$out")
 	[ "$got" = "$want" ] || bad=$(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')
 	check_eq "${bad:-none}" "none" "$name: counts and latency statistics equal the expected answers"
 	# sequence analysis: every frame numbered (ACK-only included); only capture loss is a gap,
 	# a frame captured after later ones of its sender is late; fragments of a transaction
 	# already given up are ignored and counted
-	got=$(jq -r '.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up) \(.duplicate_messages)"' "$out")
-	want=$(jq -r '"\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up) \(.duplicate_messages)"' "$exp")
-	check_eq "$got" "$want" "$name: frame_seq gaps, frames missing, duplicate frames, late frames, messages after given up, duplicate messages as expected"
+	check_eq "$seq_got" "$seq_want" "$name: frame_seq gaps, frames missing, duplicate frames, late frames, messages after given up, duplicate messages as expected"
 	# every per-doorbell latency, in capture order
-	got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/$name.csv/doorbells.csv" | tr '\n' ' ')
-	want=$(jq -r ".wire.$dir.latencies_ns[]" "$exp" | tr '\n' ' ')
+	got=$(awk -F, 'NR > 1 { printf "%s ", $2 }' "$tmp/$name.csv/doorbells.csv")
+	want=${lat_want:+$lat_want }
 	if [ "$got" = "$want" ]; then
-		ok "$name: all $(jq ".wire.$dir.latencies_ns | length" "$exp") per-doorbell latencies equal, in order"
+		ok "$name: all $lat_n per-doorbell latencies equal, in order"
 	else
 		not_ok "$name: per-doorbell latencies equal, in order"
 		diag "got:  ${got:0:300}"

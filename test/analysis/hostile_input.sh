@@ -67,8 +67,10 @@ check_eq "$?" 0 "the text report says PARTIAL INPUT too"
 # any other cut gives exit 2 and one line on stderr, with a partial report when frames were read.
 "$GEN" -o "$tmp/small.pcapng" -e /dev/null --txns 12 --buffers 4 --bytes 3000 >/dev/null
 "$GEN" -o "$tmp/small.pcap" --format pcap-ns -e /dev/null --txns 12 --buffers 4 --bytes 3000 >/dev/null
-cut_points() { # FILE -> lines "OFFSET FRAMES-BEFORE BOUNDARY(1/0)"
-	python3 - "$1" <<'PY'
+# cut_points FILE PREFIX -> lines "OFFSET FRAMES-BEFORE BOUNDARY(1/0)"; writes the file cut at
+# each OFFSET as PREFIX.OFFSET (one python for all the cuts, not a head each)
+cut_points() {
+	python3 - "$1" "$2" <<'PY'
 import struct, sys
 b = open(sys.argv[1], 'rb').read()
 bounds = {}  # offset -> frames before it
@@ -99,33 +101,60 @@ for c in cuts:
     if c >= len(b):
         continue
     before = max([f for o, f in bounds.items() if o <= c] or [0])
+    with open('%s.%d' % (sys.argv[2], c), 'wb') as out:
+        out.write(b[:c])
     print(c, before, 1 if c in bounds else 0)
 PY
 }
+# lines_in FILE: sets lines (newlines, as wc -l counts) and filled (lines with a character, as
+# grep -c . counts) without a process each
+lines_in() {
+	local l
+	lines=0 filled=0
+	while IFS= read -r l; do
+		lines=$((lines + 1))
+		[ -n "$l" ] && filled=$((filled + 1))
+	done <"$1"
+	[ -n "$l" ] && filled=$((filled + 1))
+	return 0
+}
+# latency-report on each cut (its exit status and stderr's lines noted), then one jq over all
+# the reports for their frame counts
 for f in small.pcap small.pcapng; do
-	bad=0 n=0 partial=0 whole=0
+	mkdir -p "$tmp/cuts-$f"
+	cut_points "$tmp/$f" "$tmp/cuts-$f/c" >"$tmp/cuts-$f.list"
 	while read -r cut frames boundary; do
-		head -c "$cut" "$tmp/$f" >"$tmp/c.$f"
-		"$LR" --json --no-progress "$tmp/c.$f" >"$tmp/c.out" 2>"$tmp/c.err"
+		"$LR" --json --no-progress "$tmp/cuts-$f/c.$cut" >"$tmp/cuts-$f/c.$cut.out" 2>"$tmp/cuts-$f/c.$cut.err"
 		rc=$?
+		lines_in "$tmp/cuts-$f/c.$cut.err"
+		echo "$cut $frames $boundary $rc $lines $filled"
+	done <"$tmp/cuts-$f.list" >"$tmp/cuts-$f.runs"
+	declare -A report=()
+	while read -r name frames_read; do
+		report[${name#c.}]=$frames_read
+	done < <(cd "$tmp/cuts-$f" && jq -r '"\(input_filename | rtrimstr(".out")) \(.capture.frames) \(.partial_input.frames_read)"' c.*.out 2>/dev/null)
+	bad=0 n=0 partial=0 whole=0
+	while read -r cut frames boundary rc lines filled; do
 		n=$((n + 1))
+		read -r got_frames got_read <<<"${report[$cut]:-}"
 		if [ "$boundary" = 1 ]; then
 			whole=$((whole + 1))
-			got="$rc $(jq -r .capture.frames "$tmp/c.out" 2>/dev/null) $(wc -l <"$tmp/c.err")"
+			got="$rc ${got_frames:-} $lines"
 			want="0 $frames 0"
 		elif [ "$frames" -gt 0 ]; then
 			partial=$((partial + 1))
-			got="$rc $(jq -r '[.capture.frames, .partial_input.frames_read] | join(" ")' "$tmp/c.out" 2>/dev/null) $(grep -c . "$tmp/c.err")"
+			got="$rc ${got_frames:-} ${got_read:-} $filled"
 			want="2 $frames $frames 1"
 		else
-			got="$rc $(wc -c <"$tmp/c.out") $(grep -c . "$tmp/c.err")"
+			got="$rc $([ -s "$tmp/cuts-$f/c.$cut.out" ] && echo "a report" || echo 0) $filled"
 			want="2 0 1"
 		fi
 		if [ "$got" != "$want" ]; then
 			bad=$((bad + 1))
-			[ "$bad" -le 5 ] && diag "$f cut at $cut (frames before: $frames, boundary: $boundary): got '$got', want '$want': $(head -c 200 "$tmp/c.err")"
+			[ "$bad" -le 5 ] && diag "$f cut at $cut (frames before: $frames, boundary: $boundary): got '$got', want '$want': $(head -c 200 "$tmp/cuts-$f/c.$cut.err")"
 		fi
-	done < <(cut_points "$tmp/$f")
+	done <"$tmp/cuts-$f.runs"
+	unset report
 	check_eq "$bad" 0 "$f cut at $n offsets: $whole on a record boundary exit 0 with the frames before; $partial partial reports exit 2; the rest exit 2 with one line"
 done
 # random bytes after a valid file header
@@ -188,7 +217,13 @@ head='"format": "dgrdma-run/1", "command": ["dgrdma-host", "rx"]'
 bad_run_json() { # TEXT EXPECTED-MESSAGE NAME
 	printf '%s' "$1" >"$tmp/run/run.json"
 	"$LR" --json --no-progress "$tmp/run" >"$tmp/rj.out" 2>"$tmp/rj.err"
-	check_eq "$? $(wc -l <"$tmp/rj.err") $(grep -cF -- "run/run.json: $2" "$tmp/rj.err") $(wc -c <"$tmp/rj.out")" \
+	local rc=$? naming=0 l
+	# stderr's lines (wc -l), those naming the error (grep -cF), read by bash: 31 of these
+	lines_in "$tmp/rj.err"
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l == *"run/run.json: $2"* ]] && naming=$((naming + 1))
+	done <"$tmp/rj.err"
+	check_eq "$rc $lines $naming $([ -s "$tmp/rj.out" ] && echo "a report" || echo 0)" \
 		"2 1 1 0" "run.json $3: refused with one line naming it ($2), exit 2, no report"
 }
 bad_run_json 'not json' "invalid JSON at line 1, column 3: invalid token near 'not'" "that is no JSON"

@@ -20,6 +20,11 @@ import zlib
 SVG = '{http://www.w3.org/2000/svg}'
 
 
+def lanes_add(x, y, low):
+    """Each byte of the integers x and y added modulo 256 (low: 0x7f in every byte)."""
+    return ((x & low) + (y & low)) ^ ((x ^ y) & ~low)
+
+
 def png_pixels(path):
     data = open(path, 'rb').read()
     if data[:8] != b'\x89PNG\r\n\x1a\n':
@@ -37,14 +42,21 @@ def png_pixels(path):
         raise SystemExit(f'{path}: not 8-bit RGB or RGBA (depth {depth}, colour type {ctype})')
     bpp = 3 if ctype == 2 else 4
     raw, stride, rows, prev, pos = zlib.decompress(idat), width * bpp, [], bytes(width * bpp), 0
+    # Sub and Up rows (most of gnuplot's) are unfiltered a row at a time, each byte a lane of one
+    # integer: Up adds the row above, Sub the pixel to the left, a prefix sum in log2(width) steps
+    low, full = int.from_bytes(b'\x7f' * stride, 'little'), (1 << (8 * stride)) - 1
     for _ in range(height):
         kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
         pos += 1 + stride
         if kind == 1:
-            for x in range(bpp, stride):
-                line[x] = (line[x] + line[x - bpp]) & 255
+            v, shift = int.from_bytes(line, 'little'), 8 * bpp
+            while shift < 8 * stride:
+                v = lanes_add(v, (v << shift) & full, low)
+                shift *= 2
+            line = bytearray(v.to_bytes(stride, 'little'))
         elif kind == 2:
-            line = bytearray((v + u) & 255 for v, u in zip(line, prev))
+            line = bytearray(lanes_add(int.from_bytes(line, 'little'), int.from_bytes(prev, 'little'),
+                                       low).to_bytes(stride, 'little'))
         elif kind == 3:
             for x in range(stride):
                 line[x] = (line[x] + ((line[x - bpp] if x >= bpp else 0) + prev[x]) // 2) & 255

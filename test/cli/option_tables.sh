@@ -62,11 +62,25 @@ man_options() {
 	*) sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$DGR_SRC/$1" | sed 's/\\-/-/g' ;;
 	esac | options_in "$2"
 }
+# has FILE TEXT...: FILE holds one of the TEXTs (grep -qF, read by bash: this runs per option);
+# a TEXT that starts with a newline is at the start of a line, the first one included
+has() {
+	local txt="" t
+	IFS= read -r -d '' txt <"$1"
+	shift
+	for t; do
+		[[ $'\n'$txt == *"$t"* ]] && return 0
+	done
+	return 1
+}
 # same WHAT A B DESC: the two sorted lists A and B are equal; else names what only one has
 same() {
-	local only_a only_b
-	only_a=$(comm -23 <(echo "$2") <(echo "$3") | paste -sd' ')
-	only_b=$(comm -13 <(echo "$2") <(echo "$3") | paste -sd' ')
+	local only_a="" only_b=""
+	# (equal lists have nothing only in one: comm and paste only for lists that differ)
+	if [ "$2" != "$3" ]; then
+		only_a=$(comm -23 <(echo "$2") <(echo "$3") | paste -sd' ')
+		only_b=$(comm -13 <(echo "$2") <(echo "$3") | paste -sd' ')
+	fi
 	check_eq "only in $1: [$only_a] [$only_b]" "only in $1: [] []" "$4"
 }
 
@@ -148,9 +162,10 @@ for tool in "${TABLE_TOOLS[@]}"; do
 
 	# the parser: each option with a valid value, then out of its range
 	bad_accept="" bad_refuse="" bad_mode="" n=0
+	all_subs=$(paste -sd, <<<"$subs")
 	while IFS=$'\t' read -r name aliases type metavar min max values osubs; do
 		# (tab-separated: read would join empty fields, so "-" stands for none or all)
-		[ "$osubs" = - ] && osubs=$(paste -sd, <<<"$subs")
+		[ "$osubs" = - ] && osubs=$all_subs
 		sub=${osubs%%,*}
 		case $type in
 		flag) val=() ;;
@@ -172,7 +187,7 @@ for tool in "${TABLE_TOOLS[@]}"; do
 			rc=$?
 			if [ $rc != 0 ]; then
 				bad_accept+=" --$given ${val[*]} (exit $rc: $(head -1 "$T/err"))"
-			elif [ "$type" != flag ] && ! grep -q '^[Uu]sage' "$T/out"; then
+			elif [ "$type" != flag ] && ! has "$T/out" $'\nUsage' $'\nusage'; then
 				bad_accept+=" --$given ${val[*]} (no --help after it)"
 			fi
 			bad=""
@@ -195,8 +210,7 @@ for tool in "${TABLE_TOOLS[@]}"; do
 			if [ -n "$bad" ]; then
 				"$B/$tool" ${sub:+"$sub"} "--$given" "$bad" --help >"$T/out" 2>"$T/err"
 				rc=$?
-				if [ $rc != 2 ] ||
-					! grep -qF "$tool: --$given: '$bad' is out of range $range" "$T/err"; then
+				if [ $rc != 2 ] || ! has "$T/err" "$tool: --$given: '$bad' is out of range $range"; then
 					bad_refuse+=" --$given $bad (exit $rc: $(head -1 "$T/err"))"
 				fi
 			fi
@@ -211,8 +225,8 @@ for tool in "${TABLE_TOOLS[@]}"; do
 				rc=$?
 				# (dgrdma-tune's words: "dgrdma-tune apply: option '--regime' belongs
 				# to 'check'")
-				if [ $rc != 2 ] || ! grep -qF -e "$tool: $other: --$name is " \
-					-e "$tool $other: option '--$name' belongs to " "$T/err"; then
+				if [ $rc != 2 ] || ! has "$T/err" "$tool: $other: --$name is " \
+					"$tool $other: option '--$name' belongs to "; then
 					bad_mode+=" $other --$name (exit $rc)"
 				fi
 				;;
@@ -263,8 +277,10 @@ for tool in dgrdma-plot dgrdma-capture; do
 	dgrdma-capture) script=tracepoints/dgrdma-capture ;;
 	esac
 	unhandled=""
+	IFS= read -r -d '' text <"$DGR_SRC/$script"
 	for name in $("$B/$tool" --list-options --json | jq -r '.options[].name'); do
-		grep -qE "^\s+$name\)" "$DGR_SRC/$script" || unhandled+=" $name"
+		# a line of blanks then "NAME)" (grep -E "^\s+NAME\)", in bash: a grep per option)
+		[[ $'\n'$text =~ $'\n'[[:blank:]]+"$name)" ]] || unhandled+=" $name"
 	done
 	check_eq "$unhandled" "" "$tool handles every option of its table (a case of its loop over the records)"
 done
