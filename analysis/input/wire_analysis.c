@@ -161,16 +161,13 @@ static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoi
 	return &w->conns[i];
 }
 
-/* Decides which side of connection ci is the host, once; data_side is the side sending data. */
-static void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
+/* Decides which side of connection ci is the host (not decided yet); data_side sends data. */
+static void decide_host_first(struct wire_analysis *w, unsigned int ci, int data_side)
 {
 	struct wa_conn *c = &w->conns[ci];
 	const struct eng_conn *ec = &w->table.conn[ci];
 	int k;
 
-	if (c->host_side >= 0) {
-		return;
-	}
 	for (k = 0; k < 2; k++) {
 		unsigned int i;
 
@@ -193,6 +190,14 @@ static void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
 	/* the data path: on RX the side sending data is the FPGA, on TX the host */
 	c->host_side = w->o.undecided_path == WA_TX ? data_side : 1 - data_side;
 	c->host_rule = WA_HOST_BY_PATH;
+}
+
+/* Decides which side of connection ci is the host, once; data_side is the side sending data. */
+static inline void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
+{
+	if (w->conns[ci].host_side < 0) {
+		decide_host_first(w, ci, data_side);
+	}
 }
 
 static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
@@ -225,7 +230,9 @@ static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 	s->st.incomplete++;
 }
 
-static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c, int data_side)
+/* The state of the data data_side sends, set up at its first use; NULL when memory ran out. */
+static struct wa_side_state *side_state_new(struct wire_analysis *w, struct wa_conn *c,
+					    int data_side)
 {
 	struct wa_side_state *s = &c->s[data_side];
 
@@ -241,6 +248,14 @@ static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn 
 		return NULL;
 	}
 	return s;
+}
+
+static inline struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c,
+					       int data_side)
+{
+	struct wa_side_state *s = &c->s[data_side];
+
+	return s->matcher && s->reasm.reasm ? s : side_state_new(w, c, data_side);
 }
 
 static void count_malformed(struct wire_analysis *w, int err)
@@ -664,7 +679,7 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	for (i = 0; i < d.nmsgs; i++) {
 		const struct dgr_msg *m = &d.msgs[i].m;
 
-		if (i == 0) {
+		if (i == 0 && c->snap[side].pending) {
 			feed_snap_cut(w, c, ci, side, m);
 		}
 		w->msgs++;
@@ -676,8 +691,11 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 		feed_data_msg(w, c, ci, side, m, ts, ref);
 		trap_msg(c, side, m, false, ref);
 	}
-	eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at, flen, ts,
-			 ref);
+	if (cut_at || c->snap[side].pending) {
+		/* else it stays not pending: nothing of this frame was cut */
+		eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at,
+				 flen, ts, ref);
+	}
 	if (cut_at && d.nmsgs && eng_is_doorbell(&d.msgs[d.nmsgs - 1].m)) {
 		w->snap_cut_doorbell_frames++;
 	}
