@@ -12,6 +12,7 @@
 #include <dgrdma/wire.h>
 
 #include "loglin_hist.h"
+#include "populate.h"
 #include "stats.h"
 
 static uint64_t exact_limit = STATS_EXACT_LIMIT;
@@ -103,11 +104,17 @@ int series_add(struct series *s, uint64_t t, uint64_t value)
 
 	if (in_mem == s->cap && (s->cap < SERIES_MEM_SAMPLES || spill(s))) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct sample *n = realloc(s->s, cap * sizeof(*n));
+		struct sample *n = malloc(cap * sizeof(*n));
 
 		if (!n) {
 			return -DGR_E_NOMEM;
 		}
+		/* the copy and the samples to come write it whole: mapped in at once */
+		eng_populate(n, cap * sizeof(*n));
+		if (s->s) {
+			memcpy(n, s->s, (s->n - s->n_spilled) * sizeof(*n));
+		}
+		free(s->s);
 		s->s = n;
 		s->cap = cap;
 	}

@@ -6,6 +6,7 @@
 
 #include <dgrdma/wire.h>
 
+#include "populate.h"
 #include "wire_analysis.h"
 
 const char *wa_dir_name(enum wa_dir d)
@@ -31,6 +32,8 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 		}
 		return -DGR_E_NOMEM;
 	}
+	/* every entry is written below: its pages mapped in at once (populate.h) */
+	eng_populate(w->conns, ENG_MAX_CONNS * sizeof(*w->conns));
 	for (i = 0; i < ENG_MAX_CONNS; i++) {
 		w->conns[i].host_side = -1; /* decided at its first data */
 	}
@@ -241,6 +244,7 @@ static struct wa_side_state *side_state_new(struct wire_analysis *w, struct wa_c
 		if (!s->matcher) {
 			return NULL;
 		}
+		eng_populate(s->matcher, sizeof(*s->matcher)); /* dm_init() writes it whole */
 		dm_init(s->matcher);
 	}
 	if (!s->reasm.reasm && eng_reasm_init(&s->reasm, w->o.reasm_max, w->o.reasm_timeout_ns,
