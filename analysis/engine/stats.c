@@ -241,6 +241,10 @@ static int percentiles(const struct series *s, size_t from, size_t n, const unsi
 	if (*from_hist ? llh_init(&h) != 0 : (v = malloc(2 * n * sizeof(*v))) == NULL) {
 		goto out;
 	}
+	if (v) {
+		eng_populate(v,
+			     2 * n * sizeof(*v)); /* the values and the sort's room, all written */
+	}
 	series_cursor_init(&c, s, from);
 	while (i < n && series_next(&c, &x)) {
 		if (v) {
