@@ -21,11 +21,6 @@ static void addr_set(struct eng_addr *a, enum eng_addr_kind kind, const uint8_t 
 	memcpy(a->b, bytes, n);
 }
 
-void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
-{
-	addr_set(a, ENG_ADDR_MAC, mac, 6);
-}
-
 void eng_addr_ipv4(struct eng_addr *a, const uint8_t ip[4], uint16_t port)
 {
 	addr_set(a, ENG_ADDR_IPV4, ip, 4);

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Connections tracked; frames of more are counted (overflow) and not analysed. */
 #define ENG_MAX_CONNS 256
@@ -54,8 +55,13 @@ struct eng_conns {
 	uint64_t overflow; /* frames of connections beyond ENG_MAX_CONNS */
 };
 
-/* Sets the address to a MAC (6 bytes). */
-void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6]);
+/* Sets the address to a MAC (6 bytes), the rest zero (inline: two per Ethernet frame). */
+static inline void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = ENG_ADDR_MAC;
+	memcpy(a->b, mac, 6);
+}
 /* Sets the address to an IPv4 address (4 bytes, network order) and a port. */
 void eng_addr_ipv4(struct eng_addr *a, const uint8_t ip[4], uint16_t port);
 /* Sets the address to an IPv6 address (16 bytes) and a port. */
