@@ -409,7 +409,9 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->msgs_after_given_up++;
 		return;
 	case ENG_DATA_PARTIAL:
-		on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
+		if (res.bell.kind != DM_NONE) { /* most fragments give nothing up */
+			on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
+		}
 		return;
 	case ENG_DATA_COMPLETE:
 		break;
