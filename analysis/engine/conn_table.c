@@ -84,50 +84,25 @@ static bool conn_is(const struct eng_conn *c, const struct eng_endpoint *a,
 	return !ep_cmp(&c->side[0], a) && !ep_cmp(&c->side[1], b);
 }
 
-/* Whether two endpoints are the same (equality only: the compiler inlines the fixed sizes). */
-static bool ep_same(const struct eng_endpoint *a, const struct eng_endpoint *b)
-{
-	return a->id == b->id && !memcmp(&a->addr, &b->addr, sizeof(a->addr));
-}
-
-int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
-		  const struct eng_endpoint *dst, bool carries_msgs, int *from)
+int eng_conn_find_any(struct eng_conns *t, const struct eng_endpoint *src,
+		      const struct eng_endpoint *dst, bool carries_msgs, int *from)
 {
 	const struct eng_endpoint *a = src, *b = dst;
 	struct eng_conn *c;
 	unsigned int i;
-	int swap;
+	int swap = ep_cmp(src, dst) > 0;
 
-	/*
-	 * A capture is mostly one connection: the last one found, either way
-	 * round, without ordering the endpoints (side[0] <= side[1] already
-	 * says which side src is; src == dst is side 0, as ep_cmp() says).
-	 */
-	if (t->n) {
-		c = &t->conn[t->last];
-		if (ep_same(&c->side[0], src) && ep_same(&c->side[1], dst)) {
-			swap = 0;
-			i = t->last;
-			goto found_swap;
-		}
-		if (ep_same(&c->side[1], src) && ep_same(&c->side[0], dst)) {
-			swap = 1;
-			i = t->last;
-			goto found_swap;
-		}
-	}
-	swap = ep_cmp(src, dst) > 0;
 	if (swap) {
 		a = dst;
 		b = src;
 	}
+	*from = swap;
 	for (i = 0; i < t->n; i++) {
 		if (conn_is(&t->conn[i], a, b)) {
 			goto found;
 		}
 	}
 	if (t->n == ENG_MAX_CONNS) {
-		*from = swap;
 		t->overflow++;
 		return -1;
 	}
@@ -138,8 +113,6 @@ int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
 	c->side[1] = *b;
 found:
 	t->last = i;
-found_swap:
-	*from = swap;
 	if (carries_msgs) {
 		t->conn[i].msg_frames[swap]++;
 	}

@@ -80,10 +80,44 @@ void eng_conns_free(struct eng_conns *t);
  * *from is set to src's side. carries_msgs: the frame's header says messages
  * follow (eng_conn_for_dcp() needs it). Returns the connection's index (in
  * order of appearance), or -1 when the table is full (the frame is counted in
- * t->overflow).
+ * t->overflow). eng_conn_find_any() is the same without the inline look at
+ * the last connection.
  */
-int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
-		  const struct eng_endpoint *dst, bool carries_msgs, int *from);
+int eng_conn_find_any(struct eng_conns *t, const struct eng_endpoint *src,
+		      const struct eng_endpoint *dst, bool carries_msgs, int *from);
+
+/* Whether two endpoints are the same (equality only: the compiler inlines the fixed sizes). */
+static inline bool eng_endpoint_same(const struct eng_endpoint *a, const struct eng_endpoint *b)
+{
+	return a->id == b->id && !memcmp(&a->addr, &b->addr, sizeof(a->addr));
+}
+
+static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
+				const struct eng_endpoint *dst, bool carries_msgs, int *from)
+{
+	/*
+	 * Inline, the common case: a capture is mostly one connection, the last
+	 * one found, either way round (side[0] <= side[1] already says which
+	 * side src is; src == dst is side 0, as eng_conn_find_any() orders).
+	 */
+	if (t->n) {
+		struct eng_conn *c = &t->conn[t->last];
+		int swap = -1;
+
+		if (eng_endpoint_same(&c->side[0], src) && eng_endpoint_same(&c->side[1], dst)) {
+			swap = 0;
+		} else if (eng_endpoint_same(&c->side[1], src) &&
+			   eng_endpoint_same(&c->side[0], dst)) {
+			swap = 1;
+		}
+		if (swap >= 0) {
+			*from = swap;
+			c->msg_frames[swap] += carries_msgs;
+			return (int)t->last;
+		}
+	}
+	return eng_conn_find_any(t, src, dst, carries_msgs, from);
+}
 
 /*
  * The connection a DCP doorbell write from req_src to req_dst answers: the

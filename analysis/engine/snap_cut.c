@@ -5,13 +5,6 @@
 #include "msg_rules.h"
 #include "snap_cut.h"
 
-void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order)
-{
-	if (!in_order) {
-		s->pending = false;
-	}
-}
-
 bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m, struct eng_snap_found *f)
 {
 	uint32_t skipped;

@@ -691,11 +691,15 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 		w->msgs++;
 		if (eng_is_doorbell(m)) {
 			feed_doorbell(w, c, ci, side, m->flag_addr, ts);
-			trap_msg(c, side, m, true, ref);
+			if (c->trap.frame0) {
+				trap_msg(c, side, m, true, ref);
+			}
 			continue;
 		}
 		feed_data_msg(w, c, ci, side, m, ts, ref);
-		trap_msg(c, side, m, false, ref);
+		if (c->trap.frame0) { /* only after a frame 0 that may lock the FPGA up */
+			trap_msg(c, side, m, false, ref);
+		}
 	}
 	if (cut_at || c->snap[side].pending) {
 		/* else it stays not pending: nothing of this frame was cut */
