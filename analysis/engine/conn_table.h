@@ -86,15 +86,24 @@ void eng_conns_free(struct eng_conns *t);
 int eng_conn_find_any(struct eng_conns *t, const struct eng_endpoint *src,
 		      const struct eng_endpoint *dst, bool carries_msgs, int *from);
 
-/* Whether two endpoints are the same (equality only: the compiler inlines the fixed sizes). */
-static inline bool eng_endpoint_same(const struct eng_endpoint *a, const struct eng_endpoint *b)
+/* Whether endpoint e is address a sending from id (equality: the fixed sizes inline). */
+static inline bool eng_endpoint_is(const struct eng_endpoint *e, const struct eng_addr *a,
+				   uint16_t id)
 {
-	return a->id == b->id && !memcmp(&a->addr, &b->addr, sizeof(a->addr));
+	return e->id == id && !memcmp(&e->addr, a, sizeof(*a));
 }
 
-static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
-				const struct eng_endpoint *dst, bool carries_msgs, int *from)
+/*
+ * eng_conn_find() of the endpoints (src, src_id) and (dst, dst_id), compared
+ * where they are (a frame's decoded addresses, its header's ids) rather than
+ * copied into endpoints first.
+ */
+static inline int eng_conn_find_at(struct eng_conns *t, const struct eng_addr *src, uint16_t src_id,
+				   const struct eng_addr *dst, uint16_t dst_id, bool carries_msgs,
+				   int *from)
 {
+	struct eng_endpoint s, d;
+
 	/*
 	 * Inline, the common case: a capture is mostly one connection, the last
 	 * one found, either way round (side[0] <= side[1] already says which
@@ -104,10 +113,11 @@ static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *
 		struct eng_conn *c = &t->conn[t->last];
 		int swap = -1;
 
-		if (eng_endpoint_same(&c->side[0], src) && eng_endpoint_same(&c->side[1], dst)) {
+		if (eng_endpoint_is(&c->side[0], src, src_id) &&
+		    eng_endpoint_is(&c->side[1], dst, dst_id)) {
 			swap = 0;
-		} else if (eng_endpoint_same(&c->side[1], src) &&
-			   eng_endpoint_same(&c->side[0], dst)) {
+		} else if (eng_endpoint_is(&c->side[1], src, src_id) &&
+			   eng_endpoint_is(&c->side[0], dst, dst_id)) {
 			swap = 1;
 		}
 		if (swap >= 0) {
@@ -116,7 +126,19 @@ static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *
 			return (int)t->last;
 		}
 	}
-	return eng_conn_find_any(t, src, dst, carries_msgs, from);
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	s.addr = *src;
+	s.id = src_id;
+	d.addr = *dst;
+	d.id = dst_id;
+	return eng_conn_find_any(t, &s, &d, carries_msgs, from);
+}
+
+static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
+				const struct eng_endpoint *dst, bool carries_msgs, int *from)
+{
+	return eng_conn_find_at(t, &src->addr, src->id, &dst->addr, dst->id, carries_msgs, from);
 }
 
 /*

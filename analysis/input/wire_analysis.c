@@ -148,14 +148,15 @@ static bool addr_in(const struct eng_addr *set, unsigned int n, const struct eng
 }
 
 /*
- * The connection of a frame from src to dst (the engine's table); sets *from
- * to the side index of src. Returns NULL when the table is full.
+ * The connection of a DG-RDMA frame (fd's addresses, h's endpoint ids; the
+ * engine's table); sets *from to the side index of its sender. Returns NULL
+ * when the table is full.
  */
-static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoint *src,
-				const struct eng_endpoint *dst, bool carries_msgs, int *from,
-				unsigned int *index)
+static struct wa_conn *conn_get(struct wire_analysis *w, const struct frame_decoded *fd,
+				const struct dgr_frame_hdr *h, int *from, unsigned int *index)
 {
-	int i = eng_conn_find(&w->table, src, dst, carries_msgs, from);
+	int i = eng_conn_find_at(&w->table, &fd->src, h->src_id, &fd->dst, h->dst_id,
+				 h->flags == DGR_FRAME_FLAG_MSGS, from);
 
 	if (i < 0) {
 		return NULL;
@@ -603,7 +604,6 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	uint64_t ts = fd->ts, ref = fd->ref;
 	struct dgr_decoded_frame d;
 	struct dgr_frame_hdr h;
-	struct eng_endpoint src, dst;
 	struct wa_conn *c;
 	unsigned int ci = 0, i;
 	int side;
@@ -637,11 +637,7 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	 * a receiver rejects included: the sender numbered them all.
 	 */
 	dgr_frame_hdr_read(frame, &h);
-	src.addr = fd->src;
-	src.id = h.src_id;
-	dst.addr = fd->dst;
-	dst.id = h.dst_id;
-	c = conn_get(w, &src, &dst, h.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
+	c = conn_get(w, fd, &h, &side, &ci);
 	if (c && feed_seq(c, side, h.frame_seq, ref)) {
 		return;
 	}
