@@ -135,6 +135,7 @@ static inline int eng_conn_find_at(struct eng_conns *t, const struct eng_addr *s
 	return eng_conn_find_any(t, &s, &d, carries_msgs, from);
 }
 
+/* The connection of a frame from src to dst: the contract above eng_conn_find_any(). */
 static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
 				const struct eng_endpoint *dst, bool carries_msgs, int *from)
 {
