@@ -178,6 +178,18 @@ $(PCAP_REPEAT): $(BUILD)/obj/test/analysis/bench/pcap_repeat.o $(ANALYSIS_LIBDGR
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 analysis: $(PCAP_REPEAT)
+# make bench-read (not in check): latency-report's capture reading against the bare libpcap
+# read loop over the same file, pcap-loop (docs/performance/analysis.md).
+PCAP_LOOP := $(BUILD)/test/analysis/pcap-loop
+$(PCAP_LOOP): $(BUILD)/obj/test/analysis/bench/pcap_loop.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null)
+analysis: $(PCAP_LOOP)
+BENCH_TARGETS += bench-read
+.PHONY: bench-read
+bench-read: analysis
+	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_read.sh
+
 BENCH_TARGETS += bench-memory
 .PHONY: bench-memory
 bench-memory: analysis

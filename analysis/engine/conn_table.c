@@ -21,11 +21,6 @@ static void addr_set(struct eng_addr *a, enum eng_addr_kind kind, const uint8_t 
 	memcpy(a->b, bytes, n);
 }
 
-void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
-{
-	addr_set(a, ENG_ADDR_MAC, mac, 6);
-}
-
 void eng_addr_ipv4(struct eng_addr *a, const uint8_t ip[4], uint16_t port)
 {
 	addr_set(a, ENG_ADDR_IPV4, ip, 4);
@@ -89,8 +84,8 @@ static bool conn_is(const struct eng_conn *c, const struct eng_endpoint *a,
 	return !ep_cmp(&c->side[0], a) && !ep_cmp(&c->side[1], b);
 }
 
-int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
-		  const struct eng_endpoint *dst, bool carries_msgs, int *from)
+int eng_conn_find_any(struct eng_conns *t, const struct eng_endpoint *src,
+		      const struct eng_endpoint *dst, bool carries_msgs, int *from)
 {
 	const struct eng_endpoint *a = src, *b = dst;
 	struct eng_conn *c;
@@ -102,10 +97,6 @@ int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
 		b = src;
 	}
 	*from = swap;
-	if (t->n && conn_is(&t->conn[t->last], a, b)) {
-		i = t->last;
-		goto found;
-	}
 	for (i = 0; i < t->n; i++) {
 		if (conn_is(&t->conn[i], a, b)) {
 			goto found;

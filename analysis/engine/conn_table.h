@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Connections tracked; frames of more are counted (overflow) and not analysed. */
 #define ENG_MAX_CONNS 256
@@ -54,8 +55,13 @@ struct eng_conns {
 	uint64_t overflow; /* frames of connections beyond ENG_MAX_CONNS */
 };
 
-/* Sets the address to a MAC (6 bytes). */
-void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6]);
+/* Sets the address to a MAC (6 bytes), the rest zero (inline: two per Ethernet frame). */
+static inline void eng_addr_mac(struct eng_addr *a, const uint8_t mac[6])
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = ENG_ADDR_MAC;
+	memcpy(a->b, mac, 6);
+}
 /* Sets the address to an IPv4 address (4 bytes, network order) and a port. */
 void eng_addr_ipv4(struct eng_addr *a, const uint8_t ip[4], uint16_t port);
 /* Sets the address to an IPv6 address (16 bytes) and a port. */
@@ -74,10 +80,67 @@ void eng_conns_free(struct eng_conns *t);
  * *from is set to src's side. carries_msgs: the frame's header says messages
  * follow (eng_conn_for_dcp() needs it). Returns the connection's index (in
  * order of appearance), or -1 when the table is full (the frame is counted in
- * t->overflow).
+ * t->overflow). eng_conn_find_any() is the same without the inline look at
+ * the last connection.
  */
-int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
-		  const struct eng_endpoint *dst, bool carries_msgs, int *from);
+int eng_conn_find_any(struct eng_conns *t, const struct eng_endpoint *src,
+		      const struct eng_endpoint *dst, bool carries_msgs, int *from);
+
+/* Whether endpoint e is address a sending from id (equality: the fixed sizes inline). */
+static inline bool eng_endpoint_is(const struct eng_endpoint *e, const struct eng_addr *a,
+				   uint16_t id)
+{
+	return e->id == id && !memcmp(&e->addr, a, sizeof(*a));
+}
+
+/*
+ * eng_conn_find() of the endpoints (src, src_id) and (dst, dst_id), compared
+ * where they are (a frame's decoded addresses, its header's ids) rather than
+ * copied into endpoints first.
+ */
+static inline int eng_conn_find_at(struct eng_conns *t, const struct eng_addr *src, uint16_t src_id,
+				   const struct eng_addr *dst, uint16_t dst_id, bool carries_msgs,
+				   int *from)
+{
+	struct eng_endpoint s, d;
+
+	/*
+	 * Inline, the common case: a capture is mostly one connection, the last
+	 * one found, either way round (side[0] <= side[1] already says which
+	 * side src is; src == dst is side 0, as eng_conn_find_any() orders).
+	 */
+	if (t->n) {
+		struct eng_conn *c = &t->conn[t->last];
+		int swap = -1;
+
+		if (eng_endpoint_is(&c->side[0], src, src_id) &&
+		    eng_endpoint_is(&c->side[1], dst, dst_id)) {
+			swap = 0;
+		} else if (eng_endpoint_is(&c->side[1], src, src_id) &&
+			   eng_endpoint_is(&c->side[0], dst, dst_id)) {
+			swap = 1;
+		}
+		if (swap >= 0) {
+			*from = swap;
+			c->msg_frames[swap] += carries_msgs;
+			return (int)t->last;
+		}
+	}
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	s.addr = *src;
+	s.id = src_id;
+	d.addr = *dst;
+	d.id = dst_id;
+	return eng_conn_find_any(t, &s, &d, carries_msgs, from);
+}
+
+/* The connection of a frame from src to dst: the contract above eng_conn_find_any(). */
+static inline int eng_conn_find(struct eng_conns *t, const struct eng_endpoint *src,
+				const struct eng_endpoint *dst, bool carries_msgs, int *from)
+{
+	return eng_conn_find_at(t, &src->addr, src->id, &dst->addr, dst->id, carries_msgs, from);
+}
 
 /*
  * The connection a DCP doorbell write from req_src to req_dst answers: the

@@ -61,7 +61,8 @@ static void give_up(struct dm_matcher *m, struct dm_pending *p, struct dm_result
 	p->waiting = false;
 }
 
-int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res)
+int dm_feed_msg_lookup(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id,
+		       struct dm_result *res)
 {
 	unsigned int b = m->hint;
 	struct dm_pending *p;
@@ -74,6 +75,7 @@ int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struc
 			/* an address not seen complete yet: nothing can wait there */
 			return -1;
 		}
+		m->hint_prev = m->hint;
 		m->hint = b;
 	}
 	p = &m->pending[b];

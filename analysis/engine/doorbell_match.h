@@ -66,6 +66,7 @@ struct dm_matcher {
 	uint32_t bell_addr[DM_MAX_BUFFERS];	   /* sorted ascending */
 	unsigned int n_data, n_bell;
 	unsigned int hint; /* index of the data address looked up last (consecutive fragments) */
+	unsigned int hint_prev; /* the one before it (two transactions' fragments interleaved) */
 	uint64_t last_matched_ordinal;
 	struct dm_counts c;
 };
@@ -82,9 +83,29 @@ void dm_init(struct dm_matcher *m);
  * into the buffer never pairs the old transaction with a later doorbell.
  * Sets *res (DM_UNMATCHED with the given-up transaction, else DM_NONE).
  * Returns the buffer index, or -1 when no complete transaction into that
- * address was seen yet (then nothing waits there).
+ * address was seen yet (then nothing waits there). dm_feed_msg_lookup() is
+ * the same without the inline look at the last address.
  */
-int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id, struct dm_result *res);
+int dm_feed_msg_lookup(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id,
+		       struct dm_result *res);
+static inline int dm_feed_msg(struct dm_matcher *m, uint32_t flag_addr, uint32_t txn_id,
+			      struct dm_result *res)
+{
+	unsigned int b = m->hint;
+
+	/* inline, the common case: a later fragment into one of the two addresses
+	 * looked up last, nothing older waiting there */
+	if (b >= m->n_data || m->data_addr[b] != flag_addr) {
+		b = m->hint_prev;
+	}
+	if (b < m->n_data && m->data_addr[b] == flag_addr &&
+	    !(m->pending[b].waiting && (int32_t)(txn_id - m->pending[b].txn_id) > 0)) {
+		res->kind = DM_NONE;
+		res->buffer = b;
+		return (int)b;
+	}
+	return dm_feed_msg_lookup(m, flag_addr, txn_id, res);
+}
 
 /*
  * Feeds a complete data transaction txn_id into the buffer whose consumer

@@ -3,17 +3,6 @@
 
 #include "msg_rules.h"
 
-bool eng_is_doorbell(const struct dgr_msg *m)
-{
-	struct dgr_flag_word fw;
-
-	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
-		return false;
-	}
-	dgr_flag_decode(m->flag_value, &fw);
-	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
-}
-
 int eng_msg_check(const struct dgr_msg *m, uint64_t mem_size, char *errbuf)
 {
 	return dgr_msg_validate(m, mem_size ? mem_size : ENG_ADDR_SPACE, false, errbuf);

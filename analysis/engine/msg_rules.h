@@ -23,7 +23,17 @@
  * zero-length data transaction carrying a message in a buffer (a
  * discontinuity, an EOF).
  */
-bool eng_is_doorbell(const struct dgr_msg *m);
+static inline bool eng_is_doorbell(const struct dgr_msg *m)
+{
+	struct dgr_flag_word fw;
+
+	/* inline: every message of every frame asks, and most are data */
+	if (!dgr_msg_is_flag_only(m) || !dgr_msg_has_flag(m)) {
+		return false;
+	}
+	dgr_flag_decode(m->flag_value, &fw);
+	return fw.opcode == 0 && fw.length == 0 && !fw.eof && !fw.truncated;
+}
 
 /*
  * The receiver's checks on one message (dgr_msg_validate() without the

@@ -5,6 +5,7 @@
 
 #include <dgrdma/wire.h>
 
+#include "populate.h"
 #include "seq_track.h"
 
 struct eng_seq *eng_seq_new(void)
@@ -15,6 +16,11 @@ struct eng_seq *eng_seq_new(void)
 void eng_seq_free(struct eng_seq *s)
 {
 	free(s);
+}
+
+void eng_seq_populate(struct eng_seq *s)
+{
+	eng_populate(s->ref, sizeof(s->ref));
 }
 
 void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,

@@ -46,6 +46,15 @@ struct eng_seq *eng_seq_new(void);
 void eng_seq_free(struct eng_seq *s);
 
 /* eng_seq_feed() for every case but the next number in order. */
+/*
+ * A sender of this many frames writes most of its table (one page per 512
+ * frame_seqs): it is mapped in at once (populate.h) rather than page by page.
+ */
+#define ENG_SEQ_POPULATE_AT 4096u
+
+/* Maps in the pages of s's table (eng_populate()). */
+void eng_seq_populate(struct eng_seq *s);
+
 void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
 		       struct eng_seq_result *r);
 
@@ -55,7 +64,9 @@ static inline void eng_seq_feed(struct eng_seq *s, uint16_t frame_seq, uint64_t 
 {
 	/* the common case, inline: the next number of a sender already seen */
 	if (s->seen && frame_seq == (uint16_t)(s->highest + 1)) {
-		s->c.frames++;
+		if (++s->c.frames == ENG_SEQ_POPULATE_AT) {
+			eng_seq_populate(s);
+		}
 		s->highest = frame_seq;
 		s->ref[frame_seq] = ref;
 		r->status = ENG_SEQ_NEXT;

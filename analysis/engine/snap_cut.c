@@ -5,16 +5,8 @@
 #include "msg_rules.h"
 #include "snap_cut.h"
 
-void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order)
-{
-	if (!in_order) {
-		s->pending = false;
-	}
-}
-
 bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m, struct eng_snap_found *f)
 {
-	bool data = !eng_is_doorbell(m);
 	uint32_t skipped;
 
 	memset(f, 0, sizeof(*f));
@@ -22,7 +14,8 @@ bool eng_snap_cut_first(struct eng_snap_cut *s, const struct dgr_msg *m, struct 
 		return false;
 	}
 	s->pending = false;
-	if (!data || !s->data || m->msg_seq > 2 || (m->msg_seq == 2 && m->num_msgs_in_txn < 2)) {
+	if (eng_is_doorbell(m) || !s->data || m->msg_seq > 2 ||
+	    (m->msg_seq == 2 && m->num_msgs_in_txn < 2)) {
 		return false; /* doorbells, or not a sender's order: nothing is inferred */
 	}
 	/* transaction ids count up by one per sender: the ones skipped were cut */

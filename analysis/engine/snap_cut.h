@@ -49,7 +49,12 @@ struct eng_snap_found {
  * frame_seq is not the next one of the sender (frames lost, late or
  * repeated), which forgets a pending cut.
  */
-void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order);
+static inline void eng_snap_cut_frame(struct eng_snap_cut *s, bool in_order)
+{
+	if (!in_order) {
+		s->pending = false;
+	}
+}
 
 /*
  * The first message m of a frame of the sender, after eng_snap_cut_frame().

@@ -10,6 +10,7 @@
 #include <dgrdma/wire.h>
 
 #include "loglin_hist.h"
+#include "populate.h"
 #include "spill_file.h"
 #include "stats.h"
 
@@ -72,11 +73,17 @@ int series_add(struct series *s, uint64_t t, uint64_t value)
 
 	if (in_mem == s->cap && (s->cap < SERIES_MEM_SAMPLES || spill(s))) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct sample *n = realloc(s->s, cap * sizeof(*n));
+		struct sample *n = malloc(cap * sizeof(*n));
 
 		if (!n) {
 			return -DGR_E_NOMEM;
 		}
+		/* the copy and the samples to come write it whole: mapped in at once */
+		eng_populate(n, cap * sizeof(*n));
+		if (s->s) {
+			memcpy(n, s->s, (s->n - s->n_spilled) * sizeof(*n));
+		}
+		free(s->s);
 		s->s = n;
 		s->cap = cap;
 	}
@@ -196,6 +203,10 @@ static int percentiles(const struct series *s, size_t from, size_t n, const unsi
 	*from_hist = n > exact_limit;
 	if (*from_hist ? llh_init(&h) != 0 : (v = malloc(2 * n * sizeof(*v))) == NULL) {
 		goto out;
+	}
+	if (v) {
+		eng_populate(v,
+			     2 * n * sizeof(*v)); /* the values and the sort's room, all written */
 	}
 	series_cursor_init(&c, s, from);
 	while (i < n && series_next(&c, &x)) {

@@ -6,6 +6,7 @@
 
 #include <dgrdma/wire.h>
 
+#include "populate.h"
 #include "wire_analysis.h"
 
 const char *wa_dir_name(enum wa_dir d)
@@ -31,6 +32,8 @@ int wa_init(struct wire_analysis *w, const struct wa_opts *o, char *errbuf)
 		}
 		return -DGR_E_NOMEM;
 	}
+	/* every entry is written below: its pages mapped in at once (populate.h) */
+	eng_populate(w->conns, ENG_MAX_CONNS * sizeof(*w->conns));
 	for (i = 0; i < ENG_MAX_CONNS; i++) {
 		w->conns[i].host_side = -1; /* decided at its first data */
 	}
@@ -145,14 +148,15 @@ static bool addr_in(const struct eng_addr *set, unsigned int n, const struct eng
 }
 
 /*
- * The connection of a frame from src to dst (the engine's table); sets *from
- * to the side index of src. Returns NULL when the table is full.
+ * The connection of a DG-RDMA frame (fd's addresses, h's endpoint ids; the
+ * engine's table); sets *from to the side index of its sender. Returns NULL
+ * when the table is full.
  */
-static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoint *src,
-				const struct eng_endpoint *dst, bool carries_msgs, int *from,
-				unsigned int *index)
+static struct wa_conn *conn_get(struct wire_analysis *w, const struct frame_decoded *fd,
+				const struct dgr_frame_hdr *h, int *from, unsigned int *index)
 {
-	int i = eng_conn_find(&w->table, src, dst, carries_msgs, from);
+	int i = eng_conn_find_at(&w->table, &fd->src, h->src_id, &fd->dst, h->dst_id,
+				 h->flags == DGR_FRAME_FLAG_MSGS, from);
 
 	if (i < 0) {
 		return NULL;
@@ -161,16 +165,13 @@ static struct wa_conn *conn_get(struct wire_analysis *w, const struct eng_endpoi
 	return &w->conns[i];
 }
 
-/* Decides which side of connection ci is the host, once; data_side is the side sending data. */
-static void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
+/* Decides which side of connection ci is the host (not decided yet); data_side sends data. */
+static void decide_host_first(struct wire_analysis *w, unsigned int ci, int data_side)
 {
 	struct wa_conn *c = &w->conns[ci];
 	const struct eng_conn *ec = &w->table.conn[ci];
 	int k;
 
-	if (c->host_side >= 0) {
-		return;
-	}
 	for (k = 0; k < 2; k++) {
 		unsigned int i;
 
@@ -193,6 +194,14 @@ static void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
 	/* the data path: on RX the side sending data is the FPGA, on TX the host */
 	c->host_side = w->o.undecided_path == WA_TX ? data_side : 1 - data_side;
 	c->host_rule = WA_HOST_BY_PATH;
+}
+
+/* Decides which side of connection ci is the host, once; data_side is the side sending data. */
+static inline void decide_host(struct wire_analysis *w, unsigned int ci, int data_side)
+{
+	if (w->conns[ci].host_side < 0) {
+		decide_host_first(w, ci, data_side);
+	}
 }
 
 static enum wa_dir dir_of(const struct wa_conn *c, int data_side)
@@ -225,7 +234,9 @@ static void expired_cb(const struct dgr_txn_info *txn, void *ctx)
 	s->st.incomplete++;
 }
 
-static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c, int data_side)
+/* The state of the data data_side sends, set up at its first use; NULL when memory ran out. */
+static struct wa_side_state *side_state_new(struct wire_analysis *w, struct wa_conn *c,
+					    int data_side)
 {
 	struct wa_side_state *s = &c->s[data_side];
 
@@ -234,6 +245,7 @@ static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn 
 		if (!s->matcher) {
 			return NULL;
 		}
+		eng_populate(s->matcher, sizeof(*s->matcher)); /* dm_init() writes it whole */
 		dm_init(s->matcher);
 	}
 	if (!s->reasm.reasm && eng_reasm_init(&s->reasm, w->o.reasm_max, w->o.reasm_timeout_ns,
@@ -241,6 +253,14 @@ static struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn 
 		return NULL;
 	}
 	return s;
+}
+
+static inline struct wa_side_state *side_state(struct wire_analysis *w, struct wa_conn *c,
+					       int data_side)
+{
+	struct wa_side_state *s = &c->s[data_side];
+
+	return s->matcher && s->reasm.reasm ? s : side_state_new(w, c, data_side);
 }
 
 static void count_malformed(struct wire_analysis *w, int err)
@@ -390,7 +410,9 @@ static void feed_data_msg(struct wire_analysis *w, struct wa_conn *c, unsigned i
 		w->msgs_after_given_up++;
 		return;
 	case ENG_DATA_PARTIAL:
-		on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
+		if (res.bell.kind != DM_NONE) { /* most fragments give nothing up */
+			on_bell_result(w, ci, dir_of(c, side), &res.bell, ts);
+		}
 		return;
 	case ENG_DATA_COMPLETE:
 		break;
@@ -582,7 +604,6 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	uint64_t ts = fd->ts, ref = fd->ref;
 	struct dgr_decoded_frame d;
 	struct dgr_frame_hdr h;
-	struct eng_endpoint src, dst;
 	struct wa_conn *c;
 	unsigned int ci = 0, i;
 	int side;
@@ -616,11 +637,7 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	 * a receiver rejects included: the sender numbered them all.
 	 */
 	dgr_frame_hdr_read(frame, &h);
-	src.addr = fd->src;
-	src.id = h.src_id;
-	dst.addr = fd->dst;
-	dst.id = h.dst_id;
-	c = conn_get(w, &src, &dst, h.flags == DGR_FRAME_FLAG_MSGS, &side, &ci);
+	c = conn_get(w, fd, &h, &side, &ci);
 	if (c && feed_seq(c, side, h.frame_seq, ref)) {
 		return;
 	}
@@ -664,20 +681,27 @@ static void feed_dgrdma(struct wire_analysis *w, const struct frame_decoded *fd)
 	for (i = 0; i < d.nmsgs; i++) {
 		const struct dgr_msg *m = &d.msgs[i].m;
 
-		if (i == 0) {
+		if (i == 0 && c->snap[side].pending) {
 			feed_snap_cut(w, c, ci, side, m);
 		}
 		w->msgs++;
 		if (eng_is_doorbell(m)) {
 			feed_doorbell(w, c, ci, side, m->flag_addr, ts);
-			trap_msg(c, side, m, true, ref);
+			if (c->trap.frame0) {
+				trap_msg(c, side, m, true, ref);
+			}
 			continue;
 		}
 		feed_data_msg(w, c, ci, side, m, ts, ref);
-		trap_msg(c, side, m, false, ref);
+		if (c->trap.frame0) { /* only after a frame 0 that may lock the FPGA up */
+			trap_msg(c, side, m, false, ref);
+		}
 	}
-	eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at, flen, ts,
-			 ref);
+	if (cut_at || c->snap[side].pending) {
+		/* else it stays not pending: nothing of this frame was cut */
+		eng_snap_cut_end(&c->snap[side], d.nmsgs ? &d.msgs[d.nmsgs - 1].m : NULL, cut_at,
+				 flen, ts, ref);
+	}
 	if (cut_at && d.nmsgs && eng_is_doorbell(&d.msgs[d.nmsgs - 1].m)) {
 		w->snap_cut_doorbell_frames++;
 	}
