@@ -203,7 +203,7 @@ done
 jobs_idle=${DGR_JOBS_IDLE:-2}
 [[ $jobs_idle =~ ^[0-9]$ ]] || { echo "DGR_JOBS_IDLE: '$jobs_idle' is out of range 0..9" >&2; exit 2; }
 ncpu=$(nproc 2>/dev/null || echo 1)
-cpu_total=0 cpu_idle=0 idle_looks=0
+cpu_total=0 cpu_idle=0 idle_looks=0 idle_starts=0
 # cpus_idle: true when half a CPU or more stood idle since the last look, two looks in a row
 cpus_idle() {
 	local _c user nice sys idle iow irq sirq steal _rest total idle_all dt di
@@ -234,6 +234,7 @@ pool_run() { # SUITE ISOLATE
 	while [ "${#running[@]}" -ge "$jobs_max" ]; do
 		if [ "${#running[@]}" -lt $((jobs_max + jobs_idle)) ] && cpus_idle; then
 			idle_looks=0
+			idle_starts=$((idle_starts + 1))
 			break
 		fi
 		sleep 0.5
@@ -256,7 +257,7 @@ for suite in "${alone[@]}"; do
 done
 
 if [ "${#times[@]}" -gt 0 ]; then
-	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time$([ "$isolate" = 1 ] && echo ", isolated")):"
+	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
 	echo "CPU of the suites: ${cpu_user} s user + ${cpu_sys} s system"
 fi
