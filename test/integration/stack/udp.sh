@@ -318,8 +318,13 @@ st=$?
 check "rx survives 200000 hostile frames (exit $st, not a crash or sanitizer report)" test "$st" -le 3
 mal=$(jget "$T/rx.json" malformed_frames)
 oor=$(jget "$T/rx.json" counters.out_of_range)
-check "malformed frames counted ($mal)" test "${mal:-0}" -gt 1000
-check "out-of-range writes counted ($oor)" test "${oor:-0}" -gt 1000
+# How many of the 200000 reach the host depends on how fast it drains its socket (the kernel
+# drops the rest, and a gap puts later frames out of the window): a loaded machine once let
+# 785 out-of-range writes through of about 40000 sent. So: counted at all, not how many.
+diag "hostile: $(jq -c . "$T/h.json"); socket drops $(jget "$T/rx.json" counters.socket_drops)," \
+	"out of window $(jget "$T/rx.json" counters.frames_out_of_window)"
+check "malformed frames counted ($mal)" test "${mal:-0}" -gt 0
+check "out-of-range writes counted ($oor)" test "${oor:-0}" -gt 0
 
 # --- a receive thread that cannot run: the frames' wait is in the latency from arrival
 if [ -x "$FPGA" ]; then
