@@ -106,7 +106,7 @@ check "busy: the run's causes name it" \
 check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause and the threads found" \
-	bash -c "grep -qE 'was runnable while CPU 0 ran (.*, )?bash [0-9]+%' '$run/stalls.txt' && grep -q 'ocpi-style-host' '$run/stalls.txt'"
+	bash -c "grep -qE 'was runnable while CPU 0 ran (.*, )?bash( \([^)]+\))? [0-9]+%' '$run/stalls.txt' && grep -q 'ocpi-style-host' '$run/stalls.txt'"
 # The same kernel trace converted by hand (perf's CLOCK_MONOTONIC from boot, without the offset
 # to the epoch dgrdma-capture writes): not the capture's axis, so no thread is found, none is
 # invented, and the report says why.
