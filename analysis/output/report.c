@@ -565,6 +565,11 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 		: print_latency(p, "latency_from_arrival_ns",
 				"doorbell latency from kernel arrival:", &h->lat_arrival, span,
 				r->host_tolerable_ns);
+	/* to the send call's start: the one end a traced host and the preload library share */
+	rc = rc ? rc
+		: print_latency(p, "latency_to_handover_ns",
+				"complete -> the doorbell's send call begins:", &h->lat_handed,
+				span, 0);
 	if (rc) {
 		return rc;
 	}

@@ -250,6 +250,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# every txn_complete of the stack carries its frame's wait for the receive thread
 	check_eq "$(jq -r '.host.rx | [.latency_from_arrival_ns.count == .latency_ns.count, .wait_receive_ns.count == .latency_ns.count, .latency_from_arrival_ns.min >= .latency_ns.min] | join(" ")' "$tmp/runf.json")" \
 		"true true true" "run folder: each traced doorbell's latency from the kernel's arrival (and its receive wait)"
+	# the hand-over (the send call's start) comes before doorbell_sent, which fires after the call
+	check_eq "$(jq -r '.host.rx | [.latency_to_handover_ns.count == .latency_ns.count, .latency_to_handover_ns.max <= .latency_ns.max, .latency_to_handover_ns.p50 <= .latency_ns.p50] | join(" ")' "$tmp/runf.json")" \
+		"true true true" "run folder: each traced doorbell's latency to the hand-over, up to its doorbell_sent"
 	# the trace alone: judged on the in-host latency from the kernel's arrival
 	"$LR" --json --no-progress "$tmp/runf/trace" >"$tmp/runf.trace.json" 2>"$tmp/runf.trace.err" ||
 		diag "latency-report (trace only): $(head -3 "$tmp/runf.trace.err")"

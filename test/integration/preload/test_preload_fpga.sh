@@ -108,6 +108,11 @@ traced_run() {
 		"$doorbells/$doorbells/$doorbells" \
 		"$t trace: every transaction completed, every doorbell sent and matched"
 	check_eq "$(r .host.rx.latency_ns.count)" "$doorbells" "$t an in-host latency for every doorbell"
+	# the library's doorbell_sent fires at the send call's start (send_call_ns 0): its latency is
+	# the hand-over latency itself, the figure a traced host reports as latency_to_handover_ns
+	check_eq "$(r '[.host.rx.latency_to_handover_ns | .count, .p50, .p99] | join("/")')" \
+		"$(r '[.host.rx.latency_ns | .count, .p50, .p99] | join("/")')" \
+		"$t the latency to the hand-over is the in-host latency (fired at the send call's start)"
 	check_eq "$(r .host.rx.orphan_doorbells)/$(r .host.rx.pending_at_end)" "0/0" \
 		"$t no doorbell without its transaction, none left waiting"
 	check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
