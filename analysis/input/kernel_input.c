@@ -202,6 +202,10 @@ static void handle_event(struct kin *in, const bt_message *msg)
 		return;
 	}
 	e.cpu = (uint16_t)v;
+	if (member_int(pl, "common_pid", &common)) {
+		e.running = i32(common);
+		e.running_known = true;
+	}
 	/* perf_tid: the current task as the recorder's PID namespace sees it */
 	if (member_int(pl, "perf_tid", &tid) && member_int(pl, "common_pid", &common) && tid > 0 &&
 	    tid != common && ks_map_pid(in->k, i32(common), i32(tid)) < 0) {
@@ -236,6 +240,9 @@ static void handle_event(struct kin *in, const bt_message *msg)
 		member_int(pl, e.kind == KS_WAKEUP ? "target_cpu" : "dest_cpu", &v);
 		e.arg = v;
 		e.name = member_name(in, pl, "comm");
+		v = -1;
+		member_int(pl, "prio", &v);
+		e.next_prio = i16(v);
 		break;
 	case KS_IRQ_ENTRY:
 	case KS_IRQ_EXIT:

@@ -217,11 +217,21 @@ struct cpu_now {
 	int64_t softirq; /* -1: none */
 };
 
+/* A task's name and priority as the events last gave them (a missed switch's task). */
+#define KS_SEEN 64
+struct seen_task {
+	int32_t pid;
+	uint32_t name;
+	int16_t prio; /* -1 unknown */
+};
+
 /* The replay of one thread's window. */
 struct replay {
 	const struct kernel_sched *k;
 	struct ks_window *w;
 	struct cpu_now cpu[KS_MAX_CPUS];
+	struct seen_task seen[KS_SEEN]; /* pid 0 slots: empty */
+	unsigned int seen_next;		/* the slot the next new task takes */
 	enum ks_state st;
 	int cpu_of; /* -1 unknown */
 	bool moved; /* migrated since it last ran */
@@ -388,16 +398,84 @@ static void apply_switch(struct replay *r, int32_t pid, const struct ks_event *e
 	}
 }
 
+static struct seen_task *seen_of(struct replay *r, int32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < KS_SEEN; i++) {
+		if (r->seen[i].pid == pid) {
+			return &r->seen[i];
+		}
+	}
+	return NULL;
+}
+
+static void note_seen(struct replay *r, int32_t pid, uint32_t name, int16_t prio)
+{
+	struct seen_task *t = seen_of(r, pid);
+
+	if (pid <= 0) {
+		return;
+	}
+	if (!t) {
+		t = &r->seen[r->seen_next];
+		r->seen_next = (r->seen_next + 1) % KS_SEEN;
+		t->pid = pid;
+		t->name = 0;
+		t->prio = -1;
+	}
+	if (name) {
+		t->name = name;
+	}
+	if (prio >= 0) {
+		t->prio = prio;
+	}
+}
+
+/*
+ * The event fired in another task than the one the replay has on its CPU: the
+ * switch between them is missing from the trace. That task runs from here (its
+ * name and priority as last seen; the thread watched, if it was the one
+ * believed running, is from here in a state not known).
+ */
+static void resync(struct replay *r, int32_t pid, const struct ks_event *e)
+{
+	struct cpu_now *n = &r->cpu[e->cpu];
+	const struct seen_task *t;
+
+	if (!e->running_known || n->pid < 0 || e->running == n->pid) {
+		return;
+	}
+	if (n->pid == pid && r->st == KS_ST_RUNNING) {
+		r->st = KS_ST_UNKNOWN;
+	}
+	t = seen_of(r, e->running);
+	n->pid = e->running;
+	n->name = t ? t->name : 0;
+	n->prio = t ? t->prio : -1;
+	if (e->running == pid) {
+		r->st = KS_ST_RUNNING;
+		r->cpu_of = e->cpu;
+		r->moved = false;
+	}
+}
+
 static void apply(struct replay *r, int32_t pid, const struct ks_event *e)
 {
 	struct cpu_now *n = &r->cpu[e->cpu];
 	bool inside = e->ts >= r->w->start && e->ts < r->w->end;
 
+	resync(r, pid, e);
 	switch (e->kind) {
 	case KS_SWITCH:
+		note_seen(r, e->pid, e->prev_name, e->prev_prio);
+		note_seen(r, e->next_pid, e->name, e->next_prio);
 		apply_switch(r, pid, e);
 		break;
 	case KS_WAKEUP:
+		if (e->running_known) {
+			note_seen(r, e->pid, e->name, e->next_prio);
+		}
 		if (e->pid == pid && r->st != KS_ST_RUNNING && e->arg >= 0 &&
 		    e->arg < KS_MAX_CPUS) {
 			r->st = r->moved ? KS_ST_MIGRATED : KS_ST_RUNNABLE;
@@ -431,6 +509,7 @@ static void apply(struct replay *r, int32_t pid, const struct ks_event *e)
 		n->softirq = -1;
 		break;
 	case KS_EXEC:
+		note_seen(r, e->pid, e->name, -1);
 		/* the comm changes at exec: sched_switch gave the one before */
 		if (n->pid == e->pid) {
 			n->name = e->name;

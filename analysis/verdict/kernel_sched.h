@@ -39,6 +39,14 @@ struct ks_event {
 	int16_t prev_prio, next_prio; /* kernel priorities: lower is more urgent */
 	uint32_t name;		      /* ks_intern id: next_comm, the woken comm, the IRQ's name */
 	uint32_t prev_name;	      /* prev_comm */
+	/*
+	 * The task the event fired in (its common_pid), when the reader gives it: a
+	 * replay that believes another task on that CPU has missed a switch (perf
+	 * drops one now and then) and takes this one from here. KS_WAKEUP: next_prio
+	 * is then the woken task's priority.
+	 */
+	int32_t running;
+	bool running_known;
 };
 
 /* arg of KS_BLOCK_ISSUE: the request writes (block_rq_issue's rwbs holds 'W') */

@@ -376,7 +376,7 @@ static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_wind
 	if (top->writeback || top->block_write || (top->block && kworker_named(k, top))) {
 		return SC_CAUSE_WRITEBACK;
 	}
-	if (w->prio >= 0 && top->prio < w->prio) {
+	if (w->prio >= 0 && top->prio >= 0 && top->prio < w->prio) {
 		return SC_CAUSE_HIGHER_PRIO;
 	}
 	return SC_CAUSE_OTHER_TASK;
