@@ -37,6 +37,31 @@ ts() {
 		WIRESHARK_PLUGIN_DIR="$DT/plugins" tshark "$@")
 }
 
+# Each tshark start with the plugin costs about half a second of CPU, so a suite reads a capture
+# once for each set of options: fetch KEY FILE [TSHARK-OPTION...] -- FIELD... runs tshark over
+# FILE with FETCH_OPTS (a suite's options for every run, e.g. -2), then the options, and writes
+# the fields, one frame a line (frame.number first, tab-separated), to $DT/KEY.fields, their
+# names to $DT/KEY.fieldnames, and what follows them (the tables of its -z taps, after a line of
+# "=") to $DT/KEY.tap.
+FETCH_OPTS=()
+fetch() {
+	local key=$1 file=$2 opts=() f args=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	for f in "$@"; do
+		args+=(-e "$f")
+	done
+	ts "${FETCH_OPTS[@]}" -r "$file" "${opts[@]}" -T fields -e frame.number "${args[@]}" \
+		>"$DT/$key.out" || return 1
+	sed '/^====/,$d' "$DT/$key.out" >"$DT/$key.fields"
+	sed -n '/^====/,$p' "$DT/$key.out" >"$DT/$key.tap"
+	printf '%s\n' "$@" >"$DT/$key.fieldnames"
+}
+
 # publish FILE...: make files readable by the tshark user.
 publish() {
 	chmod a+r "$@"

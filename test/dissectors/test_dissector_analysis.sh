@@ -18,28 +18,9 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 publish "$DT"/*.pcap
 
-# Each tshark start with the plugin costs about half a second of CPU, so a capture is read once
-# for each set of options: fetch KEY FILE [TSHARK-OPTION...] -- FIELD... runs tshark over FILE
-# with the options and writes the fields, one frame a line (frame.number first, tab-separated),
-# to $DT/KEY.fields, and what follows them (the tables of its -z taps, after a line of "=") to
-# $DT/KEY.tap. column and column_at read the fields there: a frame has a field when tshark
-# prints a value for it, which is what a display filter on the field selects.
-fetch() {
-	local key=$1 file=$2 opts=() f args=()
-	shift 2
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		opts+=("$1")
-		shift
-	done
-	shift
-	for f in "$@"; do
-		args+=(-e "$f")
-	done
-	ts -r "$file" "${opts[@]}" -T fields -e frame.number "${args[@]}" >"$DT/$key.out" || return 1
-	sed '/^====/,$d' "$DT/$key.out" >"$DT/$key.fields"
-	sed -n '/^====/,$p' "$DT/$key.out" >"$DT/$key.tap"
-	printf '%s\n' "$@" >"$DT/$key.fieldnames"
-}
+# A capture is read once for each set of options (fetch, lib-tshark.sh); column and column_at
+# read the fields there: a frame has a field when tshark prints a value for it, which is what a
+# display filter on the field selects.
 
 # column KEY FIELD: "number|value" of the frames that have FIELD in the fetched run KEY.
 column() {

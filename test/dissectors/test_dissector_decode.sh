@@ -17,25 +17,9 @@ dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 publish "$DT"/*.pcap
 
-# Each tshark start with the plugin costs about half a second of CPU: a capture is read once for
-# each set of options, in two passes, every field the checks of that set need in one run.
-# fetch KEY FILE [TSHARK-OPTION...] -- FIELD...: writes them, one frame a line (frame.number
-# first, tab-separated), to $DT/KEY.fields; fields then reads them there.
-fetch() {
-	local key=$1 file=$2 opts=() f args=()
-	shift 2
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		opts+=("$1")
-		shift
-	done
-	shift
-	for f in "$@"; do
-		args+=(-e "$f")
-	done
-	ts -2 -r "$file" "${opts[@]}" -T fields -e frame.number "${args[@]}" >"$DT/$key.fields" ||
-		return 1
-	printf '%s\n' "$@" >"$DT/$key.fieldnames"
-}
+# A capture is read once for each set of options (fetch, lib-tshark.sh), in two passes, every
+# field the checks of that set need in one run.
+FETCH_OPTS=(-2)
 # fields KEY FRAME FIELD...: those fields of one frame of the run KEY, '|' separated, as
 # tshark -T fields -E separator='|' prints them.
 fields() {
