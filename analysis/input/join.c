@@ -166,22 +166,42 @@ static bool ps_heap_next(struct pair_stream *ps, struct pair *out, const struct 
  * the side; if it cannot, the side is read whole and sorted. Returns 0, or
  * -1 when memory runs out or a series' file cannot be read.
  */
+/* Reads the whole side into all and sorts it. Returns 0, or -1 (memory, or a file's read). */
+static int ps_sort_all(struct pair_stream *ps)
+{
+	size_t i;
+
+	ps->all = malloc((ps->lat->n ? ps->lat->n : 1) * sizeof(*ps->all));
+	if (!ps->all) {
+		return -1;
+	}
+	for (i = 0; i < ps->lat->n; i++) {
+		if (!ps_read(ps, &ps->all[i])) {
+			return -1;
+		}
+	}
+	qsort(ps->all, ps->lat->n, sizeof(*ps->all), cmp_bell);
+	return 0;
+}
+
 static int ps_open(struct pair_stream *ps, const struct join_side *side, uint64_t *in_memory)
 {
 	struct pair prev, p;
 	bool late = false, any = false;
-	size_t i;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->lat = side->lat;
 	ps->handed = parallel(side, side->handed);
 	ps->arrival = parallel(side, side->arrival);
 	ps->txn = parallel(side, side->txn);
+	ps_rewind(ps);
+	if (ps->lat->n <= JOIN_SORT_WINDOW) {
+		return ps_sort_all(ps); /* no more than the heap would hold: one sort, one read */
+	}
 	ps->heap = malloc(JOIN_SORT_WINDOW * sizeof(*ps->heap));
 	if (!ps->heap) {
 		return -1;
 	}
-	ps_rewind(ps);
 	while (!late && ps_heap_next(ps, &p, any ? &prev : NULL, &late)) {
 		prev = p;
 		any = true;
@@ -194,17 +214,7 @@ static int ps_open(struct pair_stream *ps, const struct join_side *side, uint64_
 		return 0;
 	}
 	(*in_memory)++;
-	ps->all = malloc((ps->lat->n ? ps->lat->n : 1) * sizeof(*ps->all));
-	if (!ps->all) {
-		return -1;
-	}
-	for (i = 0; i < ps->lat->n; i++) {
-		if (!ps_read(ps, &ps->all[i])) {
-			return -1;
-		}
-	}
-	qsort(ps->all, ps->lat->n, sizeof(*ps->all), cmp_bell);
-	return 0;
+	return ps_sort_all(ps);
 }
 
 static void ps_close(struct pair_stream *ps)

@@ -112,22 +112,42 @@ static bool sv_next(struct sorted_values *v, uint64_t *out)
 	return true;
 }
 
+/* Reads every value into all and sorts them. Returns 0, -DGR_E_NOMEM or -DGR_E_SYS. */
+static int sv_sort_all(struct sorted_values *v)
+{
+	size_t i;
+
+	v->all = malloc((v->s->n ? v->s->n : 1) * sizeof(*v->all));
+	if (!v->all) {
+		return -DGR_E_NOMEM;
+	}
+	for (i = 0; i < v->s->n; i++) {
+		if (!sv_read(v, &v->all[i])) {
+			return -DGR_E_SYS;
+		}
+	}
+	qsort(v->all, v->s->n, sizeof(*v->all), cmp_u64);
+	return 0;
+}
+
 /* Opens the values; returns 0, -DGR_E_NOMEM or -DGR_E_SYS. */
 static int sv_open(struct sorted_values *v, const struct series *s, bool ends)
 {
 	uint64_t x, prev = 0;
 	bool ordered = true;
-	size_t i;
 
 	memset(v, 0, sizeof(*v));
 	v->s = s;
 	v->ends = ends;
+	sv_rewind(v);
+	if (s->n <= OCC_SORT_WINDOW) {
+		return sv_sort_all(v); /* no more than the heap would hold: one sort, one read */
+	}
 	v->heap = malloc(OCC_SORT_WINDOW * sizeof(*v->heap));
 	if (!v->heap) {
 		return -DGR_E_NOMEM;
 	}
 	/* the heap gives each value once all before it in the order have come: check it does */
-	sv_rewind(v);
 	while (ordered && v->n_heap < OCC_SORT_WINDOW && sv_read(v, &x)) {
 		u64_heap_push(v->heap, &v->n_heap, x);
 	}
@@ -144,20 +164,7 @@ static int sv_open(struct sorted_values *v, const struct series *s, bool ends)
 		return -DGR_E_SYS;
 	}
 	sv_rewind(v);
-	if (ordered) {
-		return 0;
-	}
-	v->all = malloc((s->n ? s->n : 1) * sizeof(*v->all));
-	if (!v->all) {
-		return -DGR_E_NOMEM;
-	}
-	for (i = 0; i < s->n; i++) {
-		if (!sv_read(v, &v->all[i])) {
-			return -DGR_E_SYS;
-		}
-	}
-	qsort(v->all, s->n, sizeof(*v->all), cmp_u64);
-	return 0;
+	return ordered ? 0 : sv_sort_all(v);
 }
 
 static void sv_close(struct sorted_values *v)
