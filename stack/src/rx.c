@@ -123,6 +123,15 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 		c->meta[idx].frame_seq = seq;
 		c->meta[idx].t_arrival = arrival;
 		c->meta[idx].t_complete = now;
+		/*
+		 * The event before the flag: once the flag is set, a consumer already
+		 * awake takes the buffer and may ring its doorbell before this thread
+		 * runs again, so a trace would hold the doorbell before its
+		 * transaction (a preempted receive thread, seen under load).
+		 */
+		dgr_flag_decode(d->flag_value, &fw);
+		DGR_TP(txn_complete, c->o.conn_index, d->txn_id, (uint16_t)idx, d->bytes, fw.opcode,
+		       d->flag_addr, seq, now - arrival, arrival);
 		__atomic_store_n(&p->flags[idx], d->flag_value, __ATOMIC_RELEASE);
 		if (c->t_first_complete == 0) {
 			c->t_first_complete = now;
@@ -134,9 +143,6 @@ static void complete_txn(struct dgr_rx_ctx *x, struct dgr_port *p, const struct 
 		if (in_use > c->st.occupancy_hwm) {
 			DGR_ADD(c->st.occupancy_hwm, in_use - c->st.occupancy_hwm);
 		}
-		dgr_flag_decode(d->flag_value, &fw);
-		DGR_TP(txn_complete, c->o.conn_index, d->txn_id, (uint16_t)idx, d->bytes, fw.opcode,
-		       d->flag_addr, seq, now - arrival, arrival);
 		x->notify_worker = true;
 		return;
 	}
