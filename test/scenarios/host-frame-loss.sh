@@ -13,14 +13,18 @@
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init host-frame-loss "$@"
 
-RATE=2e6
-FPGA_OPTS=(--rate "$RATE" --duration 3 --buffers 4 --buffer-size 16384 --host-buffers 64
-	--drop-received 0.01 --seed 11)
+# 1 MS/s into 8 FPGA buffers of 16 KiB: the FPGA holds 33 ms, so that a retransmission (5 ms
+# after the loss) made late by a loaded machine's scheduling (tens of ms) still comes in time
+# (with 4 buffers at 2 MS/s, 8 ms, a loaded make check once saw the ADC drop 25 ms of samples
+# while the lost frame was sent again)
+RATE=1e6
+FPGA_OPTS=(--rate "$RATE" --duration 3 --buffers 8 --fpga-memory 131072 --buffer-size 16384
+	--host-buffers 64 --drop-received 0.01 --seed 11)
 
 one_link() {
 	local link="$1" run
 
-	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 2)
+	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 8 --idle-timeout 2)
 	run="$SCN_OUT/$link-no-retransmit"
 	scn_run_rx "$run"
 	diag "$link, no retransmission: host status $(jq -r .status "$run/host.json"), frames_unacked" \
@@ -42,7 +46,7 @@ one_link() {
 	check_eq "$(jnum "$run/fpga.json" reject_out_of_range)" 0 \
 		"$link, no retransmission: the host never sent a frame outside the FPGA's window"
 
-	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 5 --retransmit 5)
+	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 8 --idle-timeout 5 --retransmit 5)
 	run="$SCN_OUT/$link-retransmit"
 	scn_run_rx "$run"
 	diag "$link, --retransmit 5: retransmits $(jnum "$run/host.json" retransmits), frames lost" \

@@ -146,7 +146,8 @@ sampler() {
 env --default-signal=INT "$CAPTURE" -o "$RUN" --ring-files "$RING_FILES" --ring-file-size 64k \
 	--snaplen 150 --all-events --subbuf-size 16k --num-subbuf 4 --trace-file-size 64k \
 	--trace-file-count "$TRACE_COUNT" -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
-	--peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 --summary-json "$WORK/host.json" \
+	--peer "127.0.0.1:$PORT_F" --rcvbuf 16M --buffer-size 65536 --fpga-buffers 8 --idle-timeout 2 \
+	--summary-json "$WORK/host.json" \
 	--quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
 sampler &
@@ -155,7 +156,10 @@ for ((n = 0; n < 300; n++)); do
 	ss -Huln "sport = :$PORT_H" | grep -q . && break
 	sleep 0.1
 done
+# 8 FPGA buffers of 64 KiB: the FPGA holds 65 ms at 2 MS/s, so that a loaded machine's
+# scheduling delays (tens of ms) lose no sample (its default 64 KiB of memory, 8 ms, once did)
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
+	--buffer-size 65536 --fpga-memory 524288 --buffers 8 \
 	--duration 3 --quiet --summary-json "$WORK/fpga.json" &
 FPGA_PID=$!
 wait "$FPGA_PID"
