@@ -107,9 +107,13 @@ dac_run() {
 	"$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 $hargs tx >"$WORK/$name.host" 2>&1
 	wait "$hp"
 	check_eq "$?" 0 "$name: dgrdma-fpga exits 0"
-	diag "$name host: $(tr '\n' ' ' <"$WORK/$name.host")"
-	diag "$name: $(jq -c '{num_underruns, samp_count_before_first_underrun, underrun_periods,
-		trailing_underruns, samples_consumed, buffers_filled}' "$WORK/$name.json")"
+	val_use "$WORK/$name.json" "$WORK/$name.host"
+	local lines
+	mapfile -t lines <"$WORK/$name.host"
+	diag "$name host: $(printf '%s ' "${lines[@]}")"
+	diag "$name: $(json_object "${JSON_FILES[$WORK/$name.json]}" num_underruns \
+		samp_count_before_first_underrun underrun_periods trailing_underruns samples_consumed \
+		buffers_filled)"
 }
 dac_run dacok "--tx-buffers 100 --eof"
 j="$WORK/dacok.json" h="$WORK/dacok.host"
@@ -148,6 +152,7 @@ check_eq "$(dgr_receiving_sockets "$fp")" 1 "--ready-file: when it appears, the 
 "$THOST" "${HOST_T[@]}" --timeout 5 --fpga-buffers 32 --tx-buffers 20 --eof tx >"$WORK/ready.host" 2>&1
 wait "$fp"
 check_eq "$?" 0 "--ready-file: dgrdma-fpga exits 0"
+val_use "$WORK/ready.json"
 check_eq "$(val "$WORK/ready.json" samples_consumed)" $((20 * 4096)) \
 	"--ready-file: every sample of the host started on it consumed"
 check "--ready-file: removed at exit" test ! -e "$WORK/ready"
@@ -165,17 +170,21 @@ dgr_wait_listening "$hp" fpga-test-host "${HOST_T[@]}"
 ctl() { "$THOST" "${CTL_UDP[@]}" "$@"; }
 ctl read $((0x8000)) >"$WORK/ctl1" # initialize of worker 1 was done at start: expect error word
 ctl read $((0x8004)) >"$WORK/ctl2" # start worker 1 (ADC)
+val_use "$WORK/ctl2"
 check_eq "$(val "$WORK/ctl2" value)" $((0xC0DE4201)) "dcp control: start of the ADC succeeds"
-sleep 0.5
+nap 0.5
 ctl read $((0x8008)) >"$WORK/ctl3" # stop
+val_use "$WORK/ctl3"
 check_eq "$(val "$WORK/ctl3" value)" $((0xC0DE4201)) "dcp control: stop of the ADC succeeds"
 wait "$hp"
+val_use "$WORK/dcp.host"
 check_eq "$(val "$WORK/dcp.host" eof)" 1 "dcp control: the stop ends the stream with EOF"
 "$FPGA" --list-properties >"$WORK/props.md"
 ctl dump "$WORK/props.md" >"$WORK/dump.txt"
 ctl read $((0x14000 + 0x0C)) >/dev/null # release of worker 4: the emulator exits
 wait "$fp"
 check_eq "$?" 0 "dcp: a release of the emulator worker ends the process with status 0"
+val_use "$WORK/dump.txt" "$WORK/dcp.json"
 check_eq "$(val "$WORK/dump.txt" dcp_read_errors)" 0 "dcp read-back: every property readable"
 mism=0
 n=0
@@ -183,7 +192,7 @@ while read -r name value; do
 	[ "$name" = dcp_read_errors ] && continue
 	case "$name" in dcp_requests | dcp_errors) continue ;; esac
 	n=$((n + 1))
-	want=$(jq -r ".$name" "$WORK/dcp.json")
+	val_to want "$WORK/dcp.json" "$name"
 	[ "$want" = true ] && want=1
 	[ "$want" = false ] && want=0
 	case "$want" in -*) want=$(printf '%u' "$want") ;; esac
@@ -279,6 +288,7 @@ dgr_wait_listening "$fp" dgrdma-fpga --udp
 "$THOST" "${HOST_UDP[@]}" --hello --idle 3 --buffers 255 rx >"$WORK/np.host" 2>&1
 wait "$fp"
 check_eq "$?" 0 "no --peer: dgrdma-fpga exits 0"
+val_use "$WORK/np.json" "$WORK/np.host"
 check "no --peer: samples dropped before the port was ready ($(val "$WORK/np.json" \
 	dropped_before_ready))" [ "$(val "$WORK/np.json" dropped_before_ready)" -gt 0 ]
 check_eq "$(val "$WORK/np.host" first_sample)" "$(val "$WORK/np.json" dropped_before_ready)" \
@@ -293,6 +303,7 @@ for i in 1 2; do
 		--drop-frames 0.5 --seed 42 --quiet --summary-json "$WORK/virt$i.json" >/dev/null 2>&1
 done
 j="$WORK/virt1.json"
+val_use "$j"
 check_eq "$(val "$j" samples_produced)/$(val "$j" elapsed_ns)" "1000000/100000000" \
 	"virtual clock: exactly 1e7 x 0.1 s samples in 100 ms of virtual time"
 check_eq "$(val "$j" transactions_sent)" 64 "virtual clock: 64 host buffers filled, then back pressure"

@@ -73,12 +73,13 @@ hp=$!
 for ((i = 0; i < 600; i++)); do
 	[ "$(np_tx)" -gt $((np_base + 10)) ] && break
 	kill -0 "$fp" 2>/dev/null || break
-	sleep 0.1
+	nap 0.1
 done
 kill -INT "$fp" 2>/dev/null
 wait "$fp"
 check_eq "$?" 0 "$LINK no --peer: dgrdma-fpga exits 0"
 wait "$hp"
+val_use "$WORK/np.host" "$WORK/np.json"
 check_eq "$(val "$WORK/np.host" first_sample)" "$(val "$WORK/np.json" dropped_before_ready)" \
 	"$LINK no --peer: the MAC is learned, the ramp starts at dropped_before_ready"
 check "$LINK no --peer: samples delivered ($(val "$WORK/np.host" samples))" \
@@ -118,10 +119,13 @@ old_host_trap() {
 	kill -INT "$fp" 2>/dev/null
 	wait "$fp"
 	check_eq "$?" 0 "$LINK old host: dgrdma-fpga exits 0"
-	diag "$LINK old host: $(jq -c '{ack_only_rx, padding_frames_rx, padding_frames_accepted,
-		frames_lost_to_padding, reject_out_of_range, reject_already_set, rej_ack, rej_seqno,
-		next_flag_txn_id, txns_waiting, txn_id_out_of_range, doorbells_received,
-		dropped_samples, dropped_open, frames_rx, frames_tx}' "$j"); host $(tr '\n' ' ' <"$h")"
+	val_use "$j" "$h"
+	local lines
+	mapfile -t lines <"$h"
+	diag "$LINK old host: $(dh_object "$j" ack_only_rx padding_frames_rx padding_frames_accepted \
+		frames_lost_to_padding reject_out_of_range reject_already_set rej_ack rej_seqno \
+		next_flag_txn_id txns_waiting txn_id_out_of_range doorbells_received dropped_samples \
+		dropped_open frames_rx frames_tx); host $(printf '%s ' "${lines[@]}")"
 	check "$LINK old host: the host's frames went past the wrap ($(val "$h" frames_tx))" \
 		test "$(val "$h" frames_tx)" -gt 65536
 	check_eq "$(val "$j" ack_only_rx)" "$(val "$h" ack_only_tx)" \
@@ -135,13 +139,14 @@ old_host_trap() {
 	# doorbell k rides on frame 2k: frame 0 of the wrap (65536) carries doorbell 32768
 	check_eq "$(val "$j" next_flag_txn_id)/$(val "$j" doorbells_received)" 32768/32767 \
 		"$LINK old host: the flags stopped at the doorbell of the host's frame 0 (txn 32768)"
-	check_eq "$(jq '.doorbells_received + .frames_lost_to_padding + .txns_waiting + .txn_id_out_of_range' "$j")" \
+	check_eq "$(($(val "$j" doorbells_received) + $(val "$j" frames_lost_to_padding) + \
+		$(val "$j" txns_waiting) + $(val "$j" txn_id_out_of_range)))" \
 		"$(val "$h" doorbells)" \
 		"$LINK old host: the host's doorbells = flags written + the one lost + those held behind it"
 	check "$LINK old host: later doorbells wait in the transaction record ($(val "$j" txns_waiting))" \
 		test "$(val "$j" txns_waiting)" -gt 0
 	check "$LINK old host: the ADC dropped ($(val "$j" dropped_samples) + $(val "$j" dropped_open) still dropping)" \
-		test "$(jq '.dropped_samples + .dropped_open' "$j")" -gt 0
+		test "$(($(val "$j" dropped_samples) + $(val "$j" dropped_open)))" -gt 0
 	check "$LINK old host: the diagnosis names the lost frame 0 and the padding" \
 		grep -q "diagnosis: the host's frame 0 was dropped: the padding of an ACK-only frame" \
 		"$WORK/old.out"
@@ -152,16 +157,22 @@ old_host_trap() {
 	dgr_pcap_stop "$cap" "$(($(val "$h" frames_tx) + $(val "$j" frames_tx)))"
 	# latency-report on the host's side of the run: the finding and the lock-up itself
 	"$DGR_BUILD/bin/latency-report" --no-progress --json "$cap" >"$r" 2>"$WORK/old.report.err"
-	diag "$LINK old host capture: $(jq -c '.ack_only_to_fpga | del(.finding)' "$r")"
-	check_eq "$(jq '.ack_only_to_fpga.padded' "$r")" "$(val "$h" ack_only_tx)" \
+	# the report's values in one jq, one a line: the finding, padded, shown and frame0_acked,
+	# the two conditions (what jq -e tested), doorbells_after
+	local rv=()
+	mapfile -t rv < <(jq -r '.ack_only_to_fpga | (del(.finding) | tojson), (.padded | tojson),
+		(.lockup | "\(.shown) \(.frame0_acked)"), (.lockup.data_transactions_after <= 64),
+		(.lockup.doorbells_without_effect > 0), (.lockup.doorbells_after | tojson)' "$r")
+	diag "$LINK old host capture: ${rv[0]:-}"
+	check_eq "${rv[1]:-}" "$(val "$h" ack_only_tx)" \
 		"$LINK old host capture: latency-report flags every short ACK-only frame sent to the FPGA"
-	check_eq "$(jq -r '.ack_only_to_fpga.lockup | "\(.shown) \(.frame0_acked)"' "$r")" "true true" \
+	check_eq "${rv[2]:-}" "true true" \
 		"$LINK old host capture: it shows the lock-up, the host's frame 0 acknowledged by the FPGA"
 	check "$LINK old host capture: the FPGA's data stopped within the host's 64 buffers after frame 0" \
-		jq -e '.ack_only_to_fpga.lockup.data_transactions_after <= 64' "$r"
+		test "${rv[3]:-}" = true
 	check "$LINK old host capture: the host's doorbells after the last data had no effect" \
-		jq -e '.ack_only_to_fpga.lockup.doorbells_without_effect > 0' "$r"
-	check_eq "$(jq '.ack_only_to_fpga.lockup.doorbells_after' "$r")" \
+		test "${rv[4]:-}" = true
+	check_eq "${rv[5]:-}" \
 		"$(($(val "$h" doorbells) - $(val "$j" doorbells_received)))" \
 		"$LINK old host capture: doorbells from frame 0 on = the host's sent - the flags written"
 }
