@@ -160,3 +160,27 @@ json_object() {
 	done
 	printf '{%s}\n' "$out"
 }
+
+# json_exprs NAME FILE KEY EXPR [KEY EXPR]...: NAME[KEY] = what `jq -rc EXPR FILE` prints
+# (without its last newline), for every EXPR in one jq start: for a file read with several
+# filters at one place. An EXPR that fails gives "", as the jq of its own printed nothing; so
+# does every EXPR of a file jq cannot read.
+# shellcheck disable=SC2034 # json_exprs_arr is a name reference: the caller's array is filled
+json_exprs() {
+	local -n json_exprs_arr=$1
+	local file=$2 prog="" v i=0 keys=()
+	declare -gA "$1"
+	json_exprs_arr=()
+	shift 2
+	while [ $# -ge 2 ]; do
+		keys+=("$1")
+		json_exprs_arr[$1]=""
+		prog+="${prog:+, }(try ([$2] | map(if type == \"string\" then . else tojson end)"
+		prog+=" | join(\"\\n\")) catch \"\") + \"\\u0000\""
+		shift 2
+	done
+	while IFS= read -r -d '' v; do
+		json_exprs_arr[${keys[i]}]=$v
+		i=$((i + 1))
+	done < <(jq -j "$prog" "$file" 2>/dev/null)
+}

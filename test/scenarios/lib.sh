@@ -12,7 +12,8 @@
 #                        host.json, fpga.json, host.log, fpga.log; SCN_HOST_RC, SCN_FPGA_RC;
 #                        SCN_DURING_RUN names a function run while the emulator streams
 #   scn_run_tx DIR       the same for dgrdma-host tx into the emulator (--mode dac in FPGA_OPTS)
-#   jnum FILE KEY        a number from a summary JSON, wherever the key is nested
+#   jnum FILE KEY        a number from a summary JSON, wherever the key is nested (from
+#                        memory for the runs' host.json and fpga.json: scn_json_use)
 #   scn_rx_frames, scn_stream_flowing FROM N, scn_hold_past_a_frame, scn_rt_busy_cpu0 NAME:
 #                        disturbances that last until a frame waited through them (stall-cause*)
 set -u
@@ -97,9 +98,45 @@ scn_missing() {
 	fi
 }
 
-# jnum FILE KEY: the first value of KEY anywhere in the JSON FILE ("" when absent).
+# jnum FILE KEY: the first value of KEY anywhere in the JSON FILE ("" when absent, null or
+# false). A file given to scn_json_use is answered from memory, any other by a jq of its own.
+declare -A SCN_JNUM=() SCN_JNUM_KEPT=()
+SCN_JNUM_GEN=0
 jnum() {
+	local g=${SCN_JNUM_KEPT[$1]:-} v
+	if [ -n "$g" ]; then
+		v=${SCN_JNUM["$g"$'\x1f'"$2"]-e}
+		case "$v" in
+		s*)
+			printf '%s\n' "${v:1}"
+			return 0
+			;;
+		e) return 0 ;;
+		esac
+	fi
 	jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k]) // empty' "$1" 2>/dev/null
+}
+
+# scn_json_use FILE...: reads each (re)written summary with one jq (a jq start costs ~28 ms of
+# CPU, and the scenarios ran one per value) for jnum: the first value of every key, in the order
+# jq's `..` visits them, as s+what jq -r prints, e for null or false, c for an object or an
+# array (left to jq). A file jq cannot read is not kept.
+scn_json_use() {
+	local f k v key
+	for f in "$@"; do
+		unset 'SCN_JNUM_KEPT[$f]'
+		[ -r "$f" ] || continue
+		SCN_JNUM_GEN=$((SCN_JNUM_GEN + 1))
+		while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+			key="$SCN_JNUM_GEN"$'\x1f'"$k"
+			[ -n "${SCN_JNUM[$key]+set}" ] || SCN_JNUM[$key]=$v
+		done < <(jq -j '.. | objects | to_entries[] | .key + "\u0000" + (.value |
+			if . == null or . == false then "e"
+			elif type == "object" or type == "array" then "c"
+			elif type == "string" then (if test("\u0000") then error("NUL") else "s" + . end)
+			else "s" + tojson end) + "\u0000"' "$f" 2>/dev/null)
+		wait $! && SCN_JNUM_KEPT[$f]=$SCN_JNUM_GEN
+	done
 }
 
 # scn_start_host DIR MODE(rx|tx) [capture]: the host in the background (SCN_HOST_BG); DIR is
@@ -107,6 +144,7 @@ jnum() {
 scn_start_host() {
 	local dir="$1" mode="$2" cap="${3:-}" pre=()
 	rm -rf "$dir"
+	unset 'SCN_JNUM_KEPT[$dir/host.json]' 'SCN_JNUM_KEPT[$dir/fpga.json]'
 	if [ "$cap" = capture ]; then
 		pre=("${SCN_CAPTURE_PREFIX[@]}" "$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}" --)
 	else
@@ -126,6 +164,7 @@ scn_finish() {
 	SCN_HOST_RC=$?
 	mkdir -p "$dir"
 	mv "$dir.host.log" "$dir/host.log"
+	scn_json_use "$dir/host.json" "$dir/fpga.json"
 }
 
 # scn_run_rx DIR [capture]: one RX run (ADC -> host), see the top of this file.
@@ -154,6 +193,7 @@ scn_run_rx() {
 scn_run_tx() {
 	local dir="$1" mode="${2:-tx}" fpga_bg
 	rm -rf "$dir"
+	unset 'SCN_JNUM_KEPT[$dir/host.json]' 'SCN_JNUM_KEPT[$dir/fpga.json]'
 	mkdir -p "$dir"
 	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --quiet \
 		--summary-json "$dir/fpga.json" "${FPGA_OPTS[@]}" >"$dir/fpga.log" 2>&1 &
@@ -169,6 +209,7 @@ scn_run_tx() {
 	[ "${SCN_FPGA_STOP:-0}" = 1 ] && kill -INT "$fpga_bg" 2>/dev/null
 	wait "$fpga_bg"
 	SCN_FPGA_RC=$?
+	scn_json_use "$dir/host.json" "$dir/fpga.json"
 }
 
 # scn_report DIR RATE BUFFERS BUFSIZE FPGA_BUFFERS: report.txt, report.json, csv/, plots/ of a
@@ -209,9 +250,10 @@ scn_rx_frames() {
 # scn_stream_flowing FROM N: waits (at most 30 s) until the host's namespace has received N
 # frames more than FROM (an earlier scn_rx_frames).
 scn_stream_flowing() {
-	for _ in $(seq 600); do
+	local i
+	for ((i = 0; i < 600; i++)); do
 		[ "$(scn_rx_frames)" -ge $(($1 + $2)) ] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	diag "the stream did not start within 30 s"
 	return 1
