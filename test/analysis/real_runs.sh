@@ -10,6 +10,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/capture.sh"
+. "$DGR_SRC/test/lib/json.sh"
 LR="$DGR_BUILD/bin/latency-report"
 HOST="$DGR_BUILD/bin/dgrdma-host"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
@@ -37,7 +38,7 @@ fi
 base=$((20000 + $$ % 20000))
 FIP="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2))"
 run() {
-	local name="$1" hopts="$2" fopts="$3"
+	local name="$1" hopts="$2" fopts="$3" i
 	local fport=18078 hport=$base
 	base=$((base + 1))
 	dgr_pcap_start "$tmp/$name.pcapng" "udp and host $FIP and port $fport and port $hport" ||
@@ -47,9 +48,9 @@ run() {
 		$hopts >"$tmp/$name.host.out" 2>&1 &
 	local hpid=$!
 	# the emulator starts once the host's socket is bound
-	for _ in $(seq 200); do
+	for ((i = 0; i < 200; i++)); do
 		ss -Huln "sport = :$hport" 2>/dev/null | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done
 	# shellcheck disable=SC2086
 	"$FPGA" --udp --bind $FIP:$fport --peer 127.0.0.1:$hport --quiet \
@@ -58,15 +59,32 @@ run() {
 	dgr_pcap_stop "$tmp/$name.pcapng" "$(dgr_frames_sent "$tmp/$name.host.json" "$tmp/$name.fpga.json")"
 }
 
+# summary FILE KEY...: SUM[KEY] = the first value of KEY anywhere in the summary FILE (what
+# `jq -r '.. | objects | .KEY? // empty' FILE | head -1` printed), every KEY in one jq
+declare -A SUM=()
+summary() {
+	local f=$1 k args=()
+	shift
+	for k in "$@"; do
+		args+=("$k" ".. | objects | .$k? // empty")
+	done
+	json_exprs SUM "$f" "${args[@]}"
+	for k in "$@"; do
+		SUM[$k]=${SUM[$k]%%$'\n'*}
+	done
+}
+
 # verdict: the stream itself must have run to its end (a stalled stream is the stack's problem)
 verdict() { # NAME WANT
 	local status
-	status=$(jq -r '.. | objects | .status? // empty' "$tmp/$1.host.json" | head -1)
+	summary "$tmp/$1.host.json" status
+	status=${SUM[status]}
 	if [ "$status" != ended ]; then
 		not_ok "$1: the stream did not end normally (dgrdma-host status '$status', see $1.host.out)"
 		return
 	fi
-	check_eq "$(jq -r '.regime.label' "$tmp/$1.json")" "$2" "$1 run: verdict $2 ($(jq -r '.regime.reason' "$tmp/$1.json"))"
+	json_exprs V "$tmp/$1.json" label '.regime.label' reason '.regime.reason'
+	check_eq "${V[label]}" "$2" "$1 run: verdict $2 (${V[reason]})"
 }
 
 # Throughput-bound: 4 MS/s (16 MB/s) but the consumer spends 5 ms per 16 KiB buffer (3.3 MB/s).
@@ -74,11 +92,16 @@ run slow "--buffers 16 --buffer-size 16384 --consumer-delay-us 5000" \
 	"--rate 4e6 --duration 1 --drain-ms 10000 --host-buffers 16 --buffer-size 16384 --counters-ms 0"
 "$LR" --json --no-progress --host-buffers 16 --fpga-buffers 4 --buffer-size 16384 --sample-rate 4e6 \
 	"$tmp/slow.pcapng" >"$tmp/slow.json" 2>"$tmp/slow.err"
-disc=$(jq -r '.. | objects | .discontinuities_sent? // empty' "$tmp/slow.fpga.json" | head -1)
-sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/slow.fpga.json" | head -1)
+summary "$tmp/slow.fpga.json" discontinuities_sent transactions_sent
+disc=${SUM[discontinuities_sent]}
+sent=${SUM[transactions_sent]}
 diag "emulator transactions_sent=$sent discontinuities_sent=$disc"
-check_eq "$(jq -r '.wire.rx.transactions' "$tmp/slow.json")" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
-check_eq "$(jq -r '.wire.rx.discontinuities' "$tmp/slow.json")" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
+json_exprs R "$tmp/slow.json" tx '.wire.rx.transactions' disc '.wire.rx.discontinuities' \
+	vc '.regime.vicious_cycle' \
+	vc_checks '.regime.vicious_cycle | [.found, .share > 0.9, .discontinuities == '"${disc:-0}"'] | join(" ")' \
+	summary_checks '[(.regime.summary | test("; VICIOUS CYCLE: [0-9]+% of the transactions after the first drop were discontinuities$")), (.regime.mitigations[0] | test("^set report_data_loss=false"))] | join(" ")'
+check_eq "${R[tx]}" "$sent" "slow consumer: transactions = the emulator's transactions_sent"
+check_eq "${R[disc]}" "$disc" "slow consumer: discontinuities = the emulator's discontinuities_sent"
 # the host's own summary says the producer dropped, with the emulator's count of drop reports
 check_eq "$(jq -r '.producer_drops | [.dropped, .discontinuities] | join(" ")' "$tmp/slow.host.json")" "yes $disc" \
 	"slow consumer: dgrdma-host's summary says the producer dropped, with the emulator's discontinuities_sent"
@@ -87,10 +110,10 @@ verdict slow throughput-bound
 # discontinuity after its first drop, the slow consumer never frees buffers fast enough again,
 # and from then on nearly every transaction is a discontinuity (measured: 185 of 186, the sample
 # rate falling from 7.5 MB/s to 0).
-diag "slow: $(jq -c '.regime.vicious_cycle' "$tmp/slow.json")"
-check_eq "$(jq -r '.regime.vicious_cycle | [.found, .share > 0.9, .discontinuities == '"${disc:-0}"'] | join(" ")' "$tmp/slow.json")" \
+diag "slow: ${R[vc]}"
+check_eq "${R[vc_checks]}" \
 	"true true true" "slow consumer: the vicious cycle found, over 90% discontinuities after the first drop"
-check_eq "$(jq -r '[(.regime.summary | test("; VICIOUS CYCLE: [0-9]+% of the transactions after the first drop were discontinuities$")), (.regime.mitigations[0] | test("^set report_data_loss=false"))] | join(" ")' "$tmp/slow.json")" \
+check_eq "${R[summary_checks]}" \
 	"true true" "slow consumer: the summary says so, and the guide's cure comes first"
 
 # Jitter-bound: 2 MS/s into 16 host buffers of 16 KiB, T = (16 + 4) x 16 KiB / 8 MB/s = 41 ms,
@@ -100,11 +123,14 @@ run jitter "--buffers 16 --buffer-size 16384 --consumer-stall 100:80" \
 	"--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0 --report-data-loss false"
 "$LR" --json --no-progress --host-buffers 16 --fpga-buffers 4 --buffer-size 16384 --sample-rate 2e6 \
 	"$tmp/jitter.pcapng" >"$tmp/jitter.json" 2>"$tmp/jitter.err"
-diag "jitter: $(jq -c '.regime | del(.mitigations, .reason)' "$tmp/jitter.json")"
-check_eq "$(jq -r '.wire.rx.latency_ns | [.tolerable, .p50 < .tolerable / 2, .max >= 80000000] | join(" ")' "$tmp/jitter.json")" \
+json_exprs R "$tmp/jitter.json" regime '.regime | del(.mitigations, .reason)' \
+	latency '.wire.rx.latency_ns | [.tolerable, .p50 < .tolerable / 2, .max >= 80000000] | join(" ")' \
+	vc '.regime.vicious_cycle | [.found, .discontinuities] | join(" ")'
+diag "jitter: ${R[regime]}"
+check_eq "${R[latency]}" \
 	"40960000 true true" "jitter: T 40.96 ms, the typical doorbell well inside it, the stalled one past 80 ms"
 verdict jitter jitter-bound
-check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities] | join(" ")' "$tmp/jitter.json")" "false 0" \
+check_eq "${R[vc]}" "false 0" \
 	"jitter (report_data_loss false): no discontinuity, no vicious cycle"
 
 # The TX path (dgrdma-host tx into the emulator's DAC): judged on the FPGA's buffer occupancy,
@@ -124,10 +150,10 @@ run_tx() {
 	"$FPGA" --udp --bind $FIP:$fport --peer 127.0.0.1:$hport --quiet --mode dac --rate 250e3 \
 		--fpga-memory 262144 --buffers 16 --buffer-size 16384 --host-buffers 64 --duration 20 \
 		--counters-ms 0 --summary-json "$tmp/$name.fpga.json" >"$tmp/$name.fpga.out" 2>&1 &
-	local fpid=$!
-	for _ in $(seq 200); do
+	local fpid=$! i
+	for ((i = 0; i < 200; i++)); do
 		ss -Huln "src $FIP and sport = :$fport" 2>/dev/null | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done
 	# shellcheck disable=SC2086
 	"$HOST" tx --udp --bind 127.0.0.1:$hport --peer $FIP:$fport --buffers 64 --buffer-size 16384 \
@@ -135,9 +161,9 @@ run_tx() {
 		$hopts >"$tmp/$name.host.out" 2>&1 &
 	local hpid=$!
 	if [ -n "$stall" ]; then
-		sleep "${stall%%:*}"
+		nap "${stall%%:*}"
 		kill -STOP "$hpid"
-		sleep "${stall##*:}"
+		nap "${stall##*:}"
 		kill -CONT "$hpid"
 	fi
 	wait "$hpid"
@@ -150,14 +176,18 @@ run_tx() {
 	echo "127.0.0.1:$hport" >"$tmp/$name.hostaddr"
 	"$LR" --json --no-progress --host "127.0.0.1:$hport" --host-buffers 64 --fpga-buffers 16 \
 		--buffer-size 16384 --sample-rate 250e3 "$tmp/$name.pcapng" >"$tmp/$name.json" 2>"$tmp/$name.err"
-	diag "$name: DAC num_underruns $(jq -r '.. | objects | .num_underruns? // empty' "$tmp/$name.fpga.json" | head -1)" \
-		"in $(jq -r '.. | objects | .underrun_periods? // empty' "$tmp/$name.fpga.json" | head -1) periods;" \
+	summary "$tmp/$name.fpga.json" num_underruns underrun_periods samples_consumed
+	UNDER[$name]=${SUM[num_underruns]} PERIODS[$name]=${SUM[underrun_periods]}
+	PLAYED[$name]=${SUM[samples_consumed]}
+	diag "$name: DAC num_underruns ${SUM[num_underruns]}" \
+		"in ${SUM[underrun_periods]} periods;" \
 		"$(jq -c '.regime | {summary, tx}' "$tmp/$name.json")"
 }
+# each TX run's DAC counters, read once (run_tx)
+declare -A UNDER=() PERIODS=() PLAYED=()
 # tx_verdict NAME WANT: the verdict, when the DAC played the whole stream
 tx_verdict() {
-	local got
-	got=$(jq -r '.. | objects | .samples_consumed? // empty' "$tmp/$1.fpga.json" | head -1)
+	local got=${PLAYED[$1]}
 	if [ "$got" != $((2 * 1024 * 1024 / 4)) ]; then
 		not_ok "$1: the DAC did not play the whole stream ($got samples of $((2 * 1024 * 1024 / 4)))"
 		return
@@ -165,7 +195,7 @@ tx_verdict() {
 	check_eq "$(jq -r '.regime | [.label, .series] | join(" ")' "$tmp/$1.json")" "$2 wire.tx" \
 		"$1: TX verdict $2 ($(jq -r '.regime.reason' "$tmp/$1.json"))"
 }
-under() { jq -r '.. | objects | .num_underruns? // empty' "$tmp/$1.fpga.json" | head -1; }
+under() { echo "${UNDER[$1]}"; }
 
 # A host sending as fast as credits allow: the FPGA's 16 buffers stay full, the DAC never
 # underruns: a host answer later than the 246 ms the 15 queued buffers hold would be a defect.
@@ -195,7 +225,7 @@ check_eq "$(jq -r '.regime.tx | [.mean_outstanding < 4, .empty_episodes > 10] | 
 # played): an underrun period each (measured: 123 and 123, 125 and 125). The emulator can add
 # periods of its own when the machine's load delays it, so only this way round, with one for the
 # wire delay.
-periods=$(jq -r '.. | objects | .underrun_periods? // empty' "$tmp/tx-slow.fpga.json" | head -1)
+periods=${PERIODS[tx-slow]}
 empties=$(jq -r '.regime.tx.empty_episodes' "$tmp/tx-slow.json")
 check "tx slow producer: every time the queue ran empty the DAC underran ($empties empty, $periods underrun periods)" \
 	test "$empties" -le $((periods + 1))
@@ -217,9 +247,9 @@ CAPTURE="$DGR_BUILD/bin/dgrdma-capture"
 if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	hport=$base
 	# the emulator starts once the host's socket is bound (dgrdma-capture sets up first)
-	(for _ in $(seq 200); do
+	(for ((i = 0; i < 200; i++)); do
 		ss -Huln "sport = :$hport" 2>/dev/null | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done && exec "$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
 		--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
 		--summary-json "$tmp/runf.fpga.json" >"$tmp/runf.fpga.out" 2>&1) &
@@ -236,33 +266,45 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	fi
 	"$LR" --json --no-progress "$tmp/runf" >"$tmp/runf.json" 2>"$tmp/runf.err" ||
 		diag "latency-report: $(head -3 "$tmp/runf.err")"
-	sent=$(jq -r '.. | objects | .transactions_sent? // empty' "$tmp/runf.fpga.json" | head -1)
+	summary "$tmp/runf.fpga.json" transactions_sent
+	sent=${SUM[transactions_sent]}
+	# (the filter that holds $sent stays a jq of its own: without a count it does not compile)
+	json_exprs R "$tmp/runf.json" \
+		host_matched '.host.rx.matched' wire_matched '.wire.rx.matched' \
+		arrival '.host.rx | [.latency_from_arrival_ns.count == .latency_ns.count, .wait_receive_ns.count == .latency_ns.count, .latency_from_arrival_ns.min >= .latency_ns.min] | join(" ")' \
+		handover '.host.rx | [.latency_to_handover_ns.count == .latency_ns.count, .latency_to_handover_ns.max <= .latency_ns.max, .latency_to_handover_ns.p50 <= .latency_ns.p50] | join(" ")' \
+		facts '[.run.host_buffers, .run.buffer_size] | join(" ")' \
+		joined '.host.joined.doorbells' w2s_p50 '.host.joined.wire_to_stack_ns.p50' \
+		wait_p50 '.host.rx.wait_receive_ns.p50' neg '.host.joined.negative_stack_to_wire' \
+		s2w_p50 '.host.joined.stack_to_wire_ns.p50' s2w_count '.host.joined.stack_to_wire_ns.count' \
+		clocks '.host.joined | [.arrival_offsets == .doorbells, .capture_vs_trace_arrival_ns.count == .doorbells, .capture_vs_trace_arrival_ns.max < 100000] | join(" ")' \
+		clocks_max '.host.joined.capture_vs_trace_arrival_ns.max'
 	# dgrdma-capture stops dumpcap when the command exits, so the last doorbells may be missing
 	# from the capture (pending at the end); nothing else may be wrong
 	check_eq "$(jq -r '.wire.rx | [.matched + .pending_at_end <= '"$sent"', .matched > 0, .unmatched_transactions, .orphan_doorbells, .order_violations] | join(" ")' "$tmp/runf.json")" \
 		"true true 0 0 0" "run folder: capture doorbells matched, none unmatched, orphan or out of order"
 	# the trace records every traced process on the machine: at least ours
-	if [ "$(jq -r '.host.rx.matched' "$tmp/runf.json")" -ge "$(jq -r '.wire.rx.matched' "$tmp/runf.json")" ]; then
+	if [ "${R[host_matched]}" -ge "${R[wire_matched]}" ]; then
 		ok "run folder: the trace matches at least the doorbells the capture matched"
 	else
-		not_ok "run folder: the trace matches at least the doorbells the capture matched ($(jq -r '.host.rx.matched' "$tmp/runf.json"))"
+		not_ok "run folder: the trace matches at least the doorbells the capture matched (${R[host_matched]})"
 	fi
 	# every txn_complete of the stack carries its frame's wait for the receive thread
-	check_eq "$(jq -r '.host.rx | [.latency_from_arrival_ns.count == .latency_ns.count, .wait_receive_ns.count == .latency_ns.count, .latency_from_arrival_ns.min >= .latency_ns.min] | join(" ")' "$tmp/runf.json")" \
+	check_eq "${R[arrival]}" \
 		"true true true" "run folder: each traced doorbell's latency from the kernel's arrival (and its receive wait)"
 	# the hand-over (the send call's start) comes before doorbell_sent, which fires after the call
-	check_eq "$(jq -r '.host.rx | [.latency_to_handover_ns.count == .latency_ns.count, .latency_to_handover_ns.max <= .latency_ns.max, .latency_to_handover_ns.p50 <= .latency_ns.p50] | join(" ")' "$tmp/runf.json")" \
+	check_eq "${R[handover]}" \
 		"true true true" "run folder: each traced doorbell's latency to the hand-over, up to its doorbell_sent"
 	# the trace alone: judged on the in-host latency from the kernel's arrival
 	"$LR" --json --no-progress "$tmp/runf/trace" >"$tmp/runf.trace.json" 2>"$tmp/runf.trace.err" ||
 		diag "latency-report (trace only): $(head -3 "$tmp/runf.trace.err")"
 	check_eq "$(jq -r '.regime.series' "$tmp/runf.trace.json")" host.rx.latency_from_arrival \
 		"run folder's trace alone: the regime is judged on the latency from arrival"
-	check_eq "$(jq -r '[.run.host_buffers, .run.buffer_size] | join(" ")' "$tmp/runf.json")" "16 16384" \
+	check_eq "${R[facts]}" "16 16384" \
 		"run folder: buffer facts read from run.json's settings (the host's own, from its --summary-json)"
-	joined=$(jq -r '.host.joined.doorbells' "$tmp/runf.json")
-	diag "joined $joined of $sent; wire->stack p50 $(jq -r '.host.joined.wire_to_stack_ns.p50' "$tmp/runf.json") ns;" \
-		"the trace's own wait for the receive thread p50 $(jq -r '.host.rx.wait_receive_ns.p50' "$tmp/runf.json") ns"
+	joined=${R[joined]}
+	diag "joined $joined of $sent; wire->stack p50 ${R[w2s_p50]} ns;" \
+		"the trace's own wait for the receive thread p50 ${R[wait_p50]} ns"
 	if [ "$joined" -gt 0 ] && [ "$joined" -le "$sent" ]; then
 		ok "run folder: wire and trace doorbells joined on one axis ($joined of $sent)"
 	else
@@ -271,9 +313,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# stack -> wire counts from the hand-over (doorbell_sent - send_call_ns): dumpcap records the
 	# datagram inside the send call, so counted from doorbell_sent every part was below 0
 	# (how many fall below 0 depends on this machine's timing: reported, not judged here)
-	neg=$(jq -r '.host.joined.negative_stack_to_wire' "$tmp/runf.json")
-	diag "stack->wire p50 $(jq -r '.host.joined.stack_to_wire_ns.p50' "$tmp/runf.json") ns, $neg of $joined below 0"
-	if [ "$joined" -gt 0 ] && [ "$(jq -r '.host.joined.stack_to_wire_ns.count' "$tmp/runf.json")" = "$joined" ] &&
+	neg=${R[neg]}
+	diag "stack->wire p50 ${R[s2w_p50]} ns, $neg of $joined below 0"
+	if [ "$joined" -gt 0 ] && [ "${R[s2w_count]}" = "$joined" ] &&
 		[ "$neg" -ge 0 ] && [ "$neg" -le "$joined" ]; then
 		ok "run folder: stack -> wire for every joined doorbell, those below 0 counted ($neg of $joined)"
 	else
@@ -283,8 +325,8 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# (txn_complete's arrival_ns) are two readings of one kernel timestamp (on lo: the send's and
 	# the receive's, tens of ns apart). Every joined doorbell has an offset; a trace put on the
 	# wrong axis would be off by the run's own length or more, hence the loose 100 us bound.
-	check_eq "$(jq -r '.host.joined | [.arrival_offsets == .doorbells, .capture_vs_trace_arrival_ns.count == .doorbells, .capture_vs_trace_arrival_ns.max < 100000] | join(" ")' "$tmp/runf.json")" \
-		"true true true" "run folder: capture time and trace arrival of each joined doorbell's frame agree (max $(jq -r '.host.joined.capture_vs_trace_arrival_ns.max' "$tmp/runf.json") ns)"
+	check_eq "${R[clocks]}" \
+		"true true true" "run folder: capture time and trace arrival of each joined doorbell's frame agree (max ${R[clocks_max]} ns)"
 
 	# A TX run recorded as a trace only (dgrdma-capture --no-pcap): judged on the FPGA occupancy
 	# of the stack's txn_sent -> doorbell_rx credits (regime.series host.tx), as a capture is.
@@ -294,26 +336,31 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		--fpga-memory 262144 --buffers 16 --buffer-size 16384 --host-buffers 64 --duration 20 \
 		--counters-ms 0 --summary-json "$tmp/txt.fpga.json" >"$tmp/txt.fpga.out" 2>&1 &
 	fpid=$!
-	for _ in $(seq 200); do
+	for ((i = 0; i < 200; i++)); do
 		ss -Huln "src $FIP and sport = :18078" 2>/dev/null | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done
 	"$CAPTURE" --no-pcap -o "$tmp/txt" -- "$HOST" tx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
 		--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes 1M --idle-timeout 10 \
 		--summary-json "$tmp/txt.host.json" >"$tmp/txt.out" 2>&1
 	kill -INT "$fpid" 2>/dev/null
 	wait "$fpid"
-	played=$(jq -r '.. | objects | .samples_consumed? // empty' "$tmp/txt.fpga.json" 2>/dev/null | head -1)
+	summary "$tmp/txt.fpga.json" samples_consumed num_underruns
+	played=${SUM[samples_consumed]}
+	UNDER[txt]=${SUM[num_underruns]}
 	if [ ! -d "$tmp/txt/trace" ] || [ "$played" != $((1024 * 1024 / 4)) ]; then
 		not_ok "trace-only TX run incomplete (DAC played '$played' samples): $(tail -1 "$tmp/txt.out")"
 	else
 		# --pid: the per-user buffers hold every process's events, e.g. another suite's RX run
 		"$LR" --json --no-progress --fpga-buffers 16 --buffer-size 16384 --sample-rate 250e3 \
 			--pid "$(jq -r .command_pid "$tmp/txt/run.json")" "$tmp/txt" >"$tmp/txt.json" 2>"$tmp/txt.err"
-		diag "trace-only TX: $(jq -c '[.regime.summary, .regime.tx]' "$tmp/txt.json")"
-		check_eq "$(jq -r '.regime | [.series, .tx.fpga_buffers, .tx.max_outstanding] | join(" ")' "$tmp/txt.json")" \
+		json_exprs R "$tmp/txt.json" diag '[.regime.summary, .regime.tx]' \
+			occupancy '.regime | [.series, .tx.fpga_buffers, .tx.max_outstanding] | join(" ")' \
+			verdict '.regime | [.label, .tx.empty_episodes] | join(" ")'
+		diag "trace-only TX: ${R[diag]}"
+		check_eq "${R[occupancy]}" \
 			"host.tx 16 16" "trace-only TX run: judged on the credits' FPGA occupancy, 16 of 16 buffers outstanding"
-		check_eq "$(under txt)/$(jq -r '.regime | [.label, .tx.empty_episodes] | join(" ")' "$tmp/txt.json")" \
+		check_eq "$(under txt)/${R[verdict]}" \
 			"0/healthy 0" "trace-only TX run: no underrun, healthy, the queue never empty"
 	fi
 
@@ -325,9 +372,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	hport=$((base + 1))
 	base=$((base + 2))
 	# the emulator starts once the host's socket is bound, and is stopped 1 s into its stream
-	(for _ in $(seq 200); do
+	(for ((i = 0; i < 200; i++)); do
 		ss -Huln "sport = :$hport" 2>/dev/null | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done
 	"$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
 		--rate 2e6 --duration 20 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
@@ -345,33 +392,44 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		kill -INT "$(cat "$tmp/stall.fpid")" 2>/dev/null
 	fi
 	wait "$sub"
-	hstatus=$(jq -r '.. | objects | .status? // empty' "$tmp/stall.host.json" 2>/dev/null | head -1)
+	summary "$tmp/stall.host.json" status
+	hstatus=${SUM[status]}
 	if [ "$hstatus" != stalled ] || [ ! -f "$tmp/stall/run.json" ]; then
 		not_ok "the stalled run did not stall as planned (host status '$hstatus'): $(tail -1 "$tmp/stall.out")"
 	else
 		"$LR" --json --no-progress --pid "$(jq -r .command_pid "$tmp/stall/run.json")" "$tmp/stall" \
 			>"$tmp/stall.json" 2>"$tmp/stall.err"
 		rc=$?
-		diag "stalled run: $(jq -c '[.status, .losses, .regime.summary]' "$tmp/stall.json")"
-		check_eq "$rc $(jq -r '[.status.run, .status.exit_status, .losses.complete] | join(" ")' "$tmp/stall.json")" \
+		json_exprs R "$tmp/stall.json" diag '[.status, .losses, .regime.summary]' \
+			status '[.status.run, .status.exit_status, .losses.complete] | join(" ")' \
+			summary '.regime.summary' \
+			host_summary '.losses | [.host_summary_status, .host_summary_samples_lost] | join(" ")' \
+			reason '.status.reason'
+		diag "stalled run: ${R[diag]}"
+		check_eq "$rc ${R[status]}" \
 			"3 failed 3 false" "stalled run: status failed (the host exited 3), losses incomplete, exit 3"
 		check "stalled run: the summary says RUN FAILED first" \
-			grep -q '^RUN FAILED (the recorded command exited 3); ' <<<"$(jq -r .regime.summary "$tmp/stall.json")"
+			grep -q '^RUN FAILED (the recorded command exited 3); ' <<<"${R[summary]}"
 		# dgrdma-capture took the host's own summary (its --summary-json) into run.json
-		check_eq "$(jq -r '.losses.host | [.status, .samples_lost] | join(" ")' "$tmp/stall/run.json") $(jq -r '.losses | [.host_summary_status, .host_summary_samples_lost] | join(" ")' "$tmp/stall.json")" \
-			"stalled $(jq -r .samples_lost "$tmp/stall.host.json") stalled $(jq -r .samples_lost "$tmp/stall.host.json")" \
+		lost=$(jq -r .samples_lost "$tmp/stall.host.json")
+		check_eq "$(jq -r '.losses.host | [.status, .samples_lost] | join(" ")' "$tmp/stall/run.json") ${R[host_summary]}" \
+			"stalled $lost stalled $lost" \
 			"stalled run: run.json carries the host's summary (status stalled, its loss), and the report shows it"
 		check "stalled run: the run status names the host's own status" \
-			grep -q "dgrdma-host's summary says 'stalled'" <<<"$(jq -r .status.reason "$tmp/stall.json")"
+			grep -q "dgrdma-host's summary says 'stalled'" <<<"${R[reason]}"
 		# the emulator's own counters in the run folder: the loss the host never saw
 		cp "$tmp/stall.fpga.json" "$tmp/stall/fpga-counters.json"
 		"$LR" --json --no-progress "$tmp/stall" >"$tmp/stall-fc.json" 2>/dev/null
-		check_eq "$? $(jq -r '.losses.fpga_counters | [.source, .dropped_open] | join(" ")' "$tmp/stall-fc.json")" \
-			"3 $tmp/stall/fpga-counters.json $(jq -r .dropped_open "$tmp/stall.fpga.json")" \
+		rc=$?
+		json_exprs R "$tmp/stall-fc.json" counters '.losses.fpga_counters | [.source, .dropped_open] | join(" ")' \
+			disagreements '.losses.disagreements[]'
+		dropped_open=$(jq -r .dropped_open "$tmp/stall.fpga.json")
+		check_eq "$rc ${R[counters]}" \
+			"3 $tmp/stall/fpga-counters.json $dropped_open" \
 			"stalled run with the emulator's summary as fpga-counters.json: its dropped_open in the losses"
-		check "stalled run: the disagreements name the samples dropped at the stall ($(jq -r .dropped_open "$tmp/stall.fpga.json"))" \
-			grep -q "^the run failed: the FPGA's ADC dropped $(jq -r .dropped_open "$tmp/stall.fpga.json") samples in the period still open" \
-			<<<"$(jq -r '.losses.disagreements[]' "$tmp/stall-fc.json")"
+		check "stalled run: the disagreements name the samples dropped at the stall ($dropped_open)" \
+			grep -q "^the run failed: the FPGA's ADC dropped $dropped_open samples in the period still open" \
+			<<<"${R[disagreements]}"
 		if command -v gnuplot >/dev/null; then
 			"$DGR_BUILD/bin/dgrdma-plot" -o "$tmp/stall-plots" --kind latency --format svg "$tmp/stall" \
 				>/dev/null 2>"$tmp/stall-plot.err"
