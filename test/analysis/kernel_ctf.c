@@ -87,6 +87,8 @@ static void put_text(struct buf *b, const char *s, size_t size)
 
 static void put_field(struct buf *b, const struct fld *f)
 {
+	char num[24];
+
 	switch (f->type) {
 	case FT_I32:
 	case FT_U32:
@@ -98,7 +100,10 @@ static void put_field(struct buf *b, const struct fld *f)
 		put_le(b, (uint64_t)f->v, 8);
 		break;
 	case FT_STR:
-		put(b, f->s ? f->s : "", strlen(f->s ? f->s : "") + 1);
+		if (!f->s) {
+			snprintf(num, sizeof(num), "%lld", (long long)f->v);
+		}
+		put(b, f->s ? f->s : num, strlen(f->s ? f->s : num) + 1);
 		break;
 	case FT_TEXT16:
 		put_text(b, f->s, 16);
@@ -283,6 +288,20 @@ static size_t fields_of(const struct kctf_event *e, enum kctf_flavour fl, struct
 	return n;
 }
 
+/* The payload as written: fields_of's, or with every integer as text (ints_as_text). */
+static size_t payload_of(const struct kctf_event *e, const struct kctf_opts *o, struct fld *f)
+{
+	size_t i, n = fields_of(e, o->flavour, f);
+
+	for (i = 0; o->ints_as_text && i < n; i++) {
+		if (f[i].type != FT_STR && f[i].type != FT_TEXT16 && f[i].type != FT_TEXT32) {
+			f[i].type = FT_STR;
+			f[i].s = NULL;
+		}
+	}
+	return n;
+}
+
 /* The TSDL of one field; LTTng prefixes every name with '_' (babeltrace2 strips it). */
 static void tsdl_field(FILE *m, const struct fld *f, bool lt)
 {
@@ -433,7 +452,7 @@ static int write_metadata(const char *dir, const struct kctf_opts *o, const stru
 		fprintf(m, "event {\n\tname = \"%s\";\n\tid = %d;\n\tstream_id = 0;\n",
 			lt ? lttng_names[ev[i].kind] : perf_names[ev[i].kind], (int)ev[i].kind);
 		fprintf(m, "\tfields := struct {\n");
-		nf = fields_of(&ev[i], o->flavour, f);
+		nf = payload_of(&ev[i], o, f);
 		for (j = 0; j < nf; j++) {
 			tsdl_field(m, &f[j], lt);
 		}
@@ -446,8 +465,9 @@ static int write_metadata(const char *dir, const struct kctf_opts *o, const stru
 	return ret;
 }
 
-static void put_event(struct buf *b, const struct kctf_event *e, enum kctf_flavour fl)
+static void put_event(struct buf *b, const struct kctf_event *e, const struct kctf_opts *o)
 {
+	enum kctf_flavour fl = o->flavour;
 	struct fld f[MAX_FIELDS];
 	size_t i, nf;
 
@@ -464,7 +484,7 @@ static void put_event(struct buf *b, const struct kctf_event *e, enum kctf_flavo
 		put_le(b, (uint64_t)e->kind, 4);
 		put_le(b, e->ts, 8);
 	}
-	nf = fields_of(e, fl, f);
+	nf = payload_of(e, o, f);
 	for (i = 0; i < nf; i++) {
 		put_field(b, &f[i]);
 	}
@@ -488,7 +508,7 @@ static int write_stream(const char *dir, const struct kctf_opts *o, const struct
 			first = any ? first : ev[i].ts;
 			last = ev[i].ts;
 			any = true;
-			put_event(&events, &ev[i], o->flavour);
+			put_event(&events, &ev[i], o);
 		}
 	}
 	if (!any) {

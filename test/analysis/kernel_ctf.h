@@ -70,6 +70,7 @@ struct kctf_opts {
 	/* the env's tracer_name: NULL for the flavour's own, "" for an env without one */
 	const char *tracer_name;
 	uint64_t clock_offset_ns; /* the clock class's offset from the origin (the epoch) */
+	bool ints_as_text;	  /* hostile: every integer of the payloads written as text */
 };
 
 /*

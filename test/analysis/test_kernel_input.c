@@ -312,6 +312,33 @@ static void check_clock_reading(const char *dir, const struct kernel_sched *want
 	ks_free(&k);
 }
 
+/* Hostile: every payload integer of an LTTng trace as text. Read as absent, nothing else. */
+static void check_ints_as_text(void)
+{
+	struct kctf_opts o = { .flavour = KCTF_LTTNG,
+			       .clock_offset_ns = EPOCH_NS,
+			       .ints_as_text = true };
+	struct kernel_sched k;
+	char errbuf[DGR_ERRBUF_SIZE], dir[128];
+	const struct ks_event *e;
+	int rc = -1;
+
+	snprintf(dir, sizeof(dir), "%s/ints-as-text", root);
+	if (mkdir(dir, 0700) == 0 && kctf_write(dir, &o, scenario, N_SCENARIO) == 0) {
+		rc = read_trace(dir, &k, errbuf);
+	} else {
+		ks_init(&k);
+	}
+	TAP_EQ_I(rc, 0, "LTTng payload integers written as text: read %s", rc ? errbuf : "");
+	e = find(&k, KS_SWITCH, 11 * MS);
+	tap_ok(e && e->pid == 0 && e->next_pid == 0 && e->prev_prio == -1 && e->next_prio == -1 &&
+		   e->running == 5012 && !strcmp(ks_name(&k, e->name), "kworker/u4:2"),
+	       "their tids and priorities unknown (0, -1), the comms and the tid context kept");
+	e = find(&k, KS_BLOCK_ISSUE, 11 * MS + 200);
+	TAP_EQ_I(e ? e->arg : -1, 0, "an rwbs of text \"33\" is no write (no W)");
+	ks_free(&k);
+}
+
 static void check_flavour_choice(const struct kernel_sched *lttng)
 {
 	struct kernel_sched k;
@@ -357,6 +384,7 @@ int main(void)
 	check_lttng_conventions(&lttng);
 	check_attribution(&perf, &lttng);
 	check_flavour_choice(&lttng);
+	check_ints_as_text();
 	ks_free(&perf);
 	ks_free(&lttng);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
