@@ -374,12 +374,20 @@ static void tsdl_head(FILE *m, const struct kctf_opts *o)
 			   "\ttrace_creation_datetime = \"20261204T120000+0000\";\n");
 	}
 	fprintf(m, "};\n\n");
+	/* lttng-modules writes the offset in ns alone; perf's converter offset_s and offset */
 	fprintf(m,
 		"clock {\n\tname = \"%s\";\n\tuuid = \"" UUID_TEXT "\";\n"
-		"\tdescription = \"Monotonic Clock\";\n\tfreq = 1000000000;\n\tprecision = 1;\n"
-		"\toffset_s = %llu;\n\toffset = %llu;\n\tabsolute = TRUE;\n};\n\n",
-		clock, (unsigned long long)(o->clock_offset_ns / 1000000000ull),
-		(unsigned long long)(o->clock_offset_ns % 1000000000ull));
+		"\tdescription = \"%s\";\n\tfreq = 1000000000;\n",
+		clock, lt ? "Monotonic Clock" : "perf clock");
+	if (lt) {
+		fprintf(m, "\toffset = %llu;\n};\n\n", (unsigned long long)o->clock_offset_ns);
+	} else {
+		fprintf(m,
+			"\tprecision = 10;\n\toffset_s = %llu;\n\toffset = %llu;\n"
+			"\tabsolute = TRUE;\n};\n\n",
+			(unsigned long long)(o->clock_offset_ns / 1000000000ull),
+			(unsigned long long)(o->clock_offset_ns % 1000000000ull));
+	}
 	fprintf(m,
 		"typealias integer { size = 32; align = 8; signed = false; map = clock.%s.value; "
 		"} := uint32_clock_t;\n"
