@@ -25,7 +25,7 @@ struct kin {
 	enum kin_axis axis;
 	const bt_clock_class *cc; /* the clock whose cycle 0 is at origin_ns */
 	int64_t origin_ns;
-	const struct flavour *fl; /* the tracer's names, from the first event */
+	const struct flavour *fl; /* the tracer's names: its env, else its first known name */
 	uint64_t switches;
 	bool nomem;
 };
