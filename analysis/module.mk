@@ -113,6 +113,17 @@ analysis: $(ANALYSIS_FOLLOW_TEST)
 CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
 CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 
+# The kernel trace's reader on perf's and LTTng's CTF of one scenario (kernel_ctf.c writes them).
+ANALYSIS_KERNEL_INPUT_TEST := $(BUILD)/test/analysis/test_kernel_input
+$(ANALYSIS_KERNEL_INPUT_TEST): $(call objs,test/analysis/test_kernel_input.c \
+		test/analysis/kernel_ctf.c analysis/input/kernel_input.c $(ANALYSIS_CORE_SRCS)) \
+		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_KERNEL_INPUT_TEST)
+CHECK_DEPS += $(ANALYSIS_KERNEL_INPUT_TEST)
+CHECK_SUITES += $(ANALYSIS_KERNEL_INPUT_TEST)
+
 # run.json's reading: facts of a dgrdma-run/2 file, the conversion of a dgrdma-run/1 one;
 # its one table of fields (run_schema.c) and its writer (run_writer.c, dgrdma-runinfo).
 RUN_INFO_SRCS := analysis/input/run_info.c analysis/input/run_info_v1.c \

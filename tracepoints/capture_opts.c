@@ -519,18 +519,24 @@ static const struct dgr_opt capture_opts[] = {
 	      "                         in-host events of a host built without the tracepoints\n"
 	      "                         (OpenCPI's ocpirun); the library is looked for in ../lib\n"
 	      "                         beside this program, or where DGR_PRELOAD_LIB says\n",
-	  .man = "Run COMMAND with\n"
-		 ".B libdgrdma-preload.so\n"
-		 "in\n"
-		 ".BR LD_PRELOAD :\n"
-		 "a host built without the tracepoints (OpenCPI's\n"
-		 ".BR ocpirun ,\n"
-		 "dgrdma-host built with -DDGR_NO_TRACE) gives the in-host events all the same "
-		 "(docs/tracepoints.md,\n"
-		 "\"Tracing an unmodified host\"). The library is looked for in ../lib beside "
-		 "dgrdma-capture, or\n"
-		 "where the environment variable DGR_PRELOAD_LIB says; exit status 3 when it is "
-		 "not there.\n" },
+	  .man =
+	      "Run COMMAND with\n"
+	      ".B libdgrdma-preload.so\n"
+	      "in\n"
+	      ".BR LD_PRELOAD :\n"
+	      "a host built without the tracepoints (OpenCPI's\n"
+	      ".BR ocpirun ,\n"
+	      "dgrdma-host built with -DDGR_NO_TRACE) gives the in-host events all the same "
+	      "(docs/tracepoints.md,\n"
+	      "\"Tracing an unmodified host\"). The library is looked for in ../lib beside "
+	      "dgrdma-capture, or\n"
+	      "where the environment variable DGR_PRELOAD_LIB says; exit status 3 when it is "
+	      "not there.\n"
+	      "The library's own settings, DGR_PRELOAD_UDP_PORTS (more UDP ports: PORT[,PORT...], "
+	      "1..65535, at\n"
+	      "most 15) and DGR_PRELOAD_DCP_DOORBELLS (ADDR or LO:HI up to 0xFFFFFF), are checked "
+	      "first: a\n"
+	      "value the library could not use is exit status 2, naming it.\n" },
 	{ .id = CAP_OPT_NO_PCAP,
 	  .name = "no-pcap",
 	  .type = DGR_OPT_FLAG,

@@ -14,7 +14,7 @@ int eng_reasm_init(struct eng_reasm *e, unsigned int max, uint64_t timeout_ns,
 		   dgr_reasm_cb given_up, void *ctx, char *errbuf)
 {
 	memset(e, 0, sizeof(*e));
-	e->reasm = dgr_reasm_new(max, errbuf);
+	e->reasm = dgr_reasm_new_growing(max, errbuf); /* few wait: a small table */
 	e->finished.complete = calloc(WORDS, sizeof(uint64_t));
 	e->finished.given_up = calloc(WORDS, sizeof(uint64_t));
 	if (!e->reasm || !e->finished.complete || !e->finished.given_up) {

@@ -36,6 +36,7 @@ int ha_init(struct host_analysis *h)
 	series_init(&h->recv);
 	series_init(&h->lat_arrival);
 	series_init(&h->lat_handed);
+	series_init(&h->lat_read_handed);
 	series_init(&h->arrival);
 	series_init(&h->lat_txn);
 	series_init(&h->tx_credit);
@@ -53,6 +54,7 @@ void ha_free(struct host_analysis *h)
 	series_free(&h->recv);
 	series_free(&h->lat_arrival);
 	series_free(&h->lat_handed);
+	series_free(&h->lat_read_handed);
 	series_free(&h->arrival);
 	series_free(&h->lat_txn);
 	series_free(&h->tx_credit);
@@ -352,6 +354,20 @@ static void on_fpga_config(struct host_analysis *h, const struct host_event *ev)
 		  he_get(ev, "host_buffers", &f->fpga_host_buffers);
 }
 
+/*
+ * The receive call's return (arrival_ns, which the reader puts on the events' axis, plus
+ * wait_receive_ns) -> handover (the send call's start).
+ */
+static void add_read_to_handover(struct host_analysis *h, const struct ha_pending *p,
+				 uint64_t handover)
+{
+	uint64_t read = p->arrival + p->wait_receive;
+
+	if (p->arrival && handover >= read) {
+		series_add(&h->lat_read_handed, p->t_complete, handover - read);
+	}
+}
+
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
 	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, vtid = 0, v;
@@ -454,6 +470,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 			d.wait_receive = p->wait_receive;
 			series_add(&h->recv, p->t_complete, d.wait_receive);
 			series_add(&h->lat_arrival, p->t_complete, d.latency + d.wait_receive);
+			add_read_to_handover(h, p, ev->ts - (v < d.latency ? v : d.latency));
 		}
 		if (p->arrival) {
 			series_add(&h->arrival, p->t_complete, p->arrival);

@@ -158,6 +158,14 @@ struct host_analysis {
 	 */
 	struct series lat_handed;
 	/*
+	 * the receive call's return -> the doorbell's send call (the stack's or the
+	 * preload library's clock reading after the call that read the completing
+	 * frame, arrival_ns + wait_receive_ns): the one interval whose both ends a
+	 * traced host and an untraced one under the library read at the same place;
+	 * only doorbells whose txn_complete had both fields
+	 */
+	struct series lat_read_handed;
+	/*
 	 * the completing frame's kernel arrival (txn_complete's arrival_ns) as the
 	 * value, absolute; one per sample of lat, in the same order, when every
 	 * doorbell had it (older traces do not)

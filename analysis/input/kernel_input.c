@@ -2,8 +2,9 @@
 /*
  * Kernel trace input (see kernel_input.h): src.ctf.fs -> flt.utils.muxer ->
  * a simple sink, in this process. Unlike the UST reader (ctf_input.c) it
- * needs the events' strings (comms, IRQ names), and the trace is written by
- * perf after the run, never followed live.
+ * needs the events' strings (comms, IRQ names), and the trace is complete
+ * when read, never followed live. perf's CTF and LTTng's kernel tracer's name
+ * the same tracepoints differently: one table per tracer (struct flavour).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,10 @@
 struct kin {
 	struct kernel_sched *k;
 	int64_t offset_ns;
+	enum kin_axis axis;
+	const bt_clock_class *cc; /* the clock whose cycle 0 is at origin_ns */
+	int64_t origin_ns;
+	const struct flavour *fl; /* the tracer's names: its env, else its first known name */
 	uint64_t switches;
 	bool nomem;
 };
@@ -99,16 +104,20 @@ static int32_t i32(int64_t v)
 	return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
 }
 
-/* True when a block request's rwbs ("W", "WS", "WM", "R", "RA", "FF", ...) says it writes. */
+/*
+ * True when a block request writes: perf gives rwbs as text ("W", "WS", "WM",
+ * "R", "RA", "FF", ...), LTTng as an integer of RWBS_FLAG_* bits, bit 0 the write.
+ */
 static bool rwbs_writes(const bt_field *pl)
 {
 	const bt_field *f =
 	    pl ? bt_field_structure_borrow_member_field_by_name_const(pl, "rwbs") : NULL;
+	int64_t v;
 
-	if (!f || bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) {
-		return false;
+	if (f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING) {
+		return strchr(bt_field_string_get_value(f), 'W') != NULL;
 	}
-	return strchr(bt_field_string_get_value(f), 'W') != NULL;
+	return member_int(pl, "rwbs", &v) && (v & 0x1);
 }
 
 static int16_t i16(int64_t v)
@@ -116,58 +125,153 @@ static int16_t i16(int64_t v)
 	return v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : (int16_t)v;
 }
 
-/* The kind of a perf event name ("sched:sched_switch"); 0 for one the analysis does not use. */
-static uint8_t kind_of(const char *name)
+/* An event name of one tracer and what it is: a ks_kind, or a packet event (KS_NET_*). */
+struct kname {
+	const char *name;
+	uint8_t kind;
+	uint8_t net;
+};
+
+/*
+ * How one tracer names the events and fields the analysis reads
+ * (docs/tracepoints.md, "Reading LTTng's kernel trace").
+ */
+struct flavour {
+	const struct kname *names;
+	size_t n_names;
+	const char *writeback;		 /* the prefix of every writeback event */
+	const char *prev_pid, *next_pid; /* sched_switch's tids */
+	const char *task_pid;		 /* the task of a wake-up, migration, exec */
+	int prio_offset; /* added to a priority to give the kernel's (LTTng: prio - MAX_RT_PRIO) */
+	bool in_context; /* the running task is in the common context (LTTng), else the payload */
+	const char *running; /* its global tid */
+	const char *local;   /* its tid as the recorder's PID namespace sees it */
+};
+
+static const struct kname perf_names[] = {
+	{ "sched:sched_switch", KS_SWITCH, 0 },
+	{ "sched:sched_wakeup", KS_WAKEUP, 0 },
+	{ "sched:sched_wakeup_new", KS_WAKEUP, 0 },
+	{ "sched:sched_waking", KS_WAKEUP, 0 },
+	{ "sched:sched_migrate_task", KS_MIGRATE, 0 },
+	{ "irq:irq_handler_entry", KS_IRQ_ENTRY, 0 },
+	{ "irq:irq_handler_exit", KS_IRQ_EXIT, 0 },
+	{ "irq:softirq_entry", KS_SOFTIRQ_ENTRY, 0 },
+	{ "irq:softirq_exit", KS_SOFTIRQ_EXIT, 0 },
+	{ "block:block_rq_issue", KS_BLOCK_ISSUE, 0 },
+	{ "block:block_rq_complete", KS_BLOCK_COMPLETE, 0 },
+	{ "sched:sched_process_exec", KS_EXEC, 0 },
+	{ "net:net_dev_xmit", 0, KS_NET_TX },
+	{ "skb:skb_copy_datagram_iovec", 0, KS_NET_RX_COPY },
+};
+
+/* lttng-modules 2.13: no subsystem prefix, and softirq_* is irq_softirq_* */
+static const struct kname lttng_names[] = {
+	{ "sched_switch", KS_SWITCH, 0 },
+	{ "sched_wakeup", KS_WAKEUP, 0 },
+	{ "sched_wakeup_new", KS_WAKEUP, 0 },
+	{ "sched_waking", KS_WAKEUP, 0 },
+	{ "sched_migrate_task", KS_MIGRATE, 0 },
+	{ "irq_handler_entry", KS_IRQ_ENTRY, 0 },
+	{ "irq_handler_exit", KS_IRQ_EXIT, 0 },
+	{ "irq_softirq_entry", KS_SOFTIRQ_ENTRY, 0 },
+	{ "irq_softirq_exit", KS_SOFTIRQ_EXIT, 0 },
+	{ "block_rq_issue", KS_BLOCK_ISSUE, 0 },
+	{ "block_rq_complete", KS_BLOCK_COMPLETE, 0 },
+	{ "sched_process_exec", KS_EXEC, 0 },
+	{ "net_dev_xmit", 0, KS_NET_TX },
+	{ "skb_copy_datagram_iovec", 0, KS_NET_RX_COPY },
+};
+
+static const struct flavour perf_flavour = {
+	.names = perf_names,
+	.n_names = sizeof(perf_names) / sizeof(perf_names[0]),
+	.writeback = "writeback:",
+	.prev_pid = "prev_pid",
+	.next_pid = "next_pid",
+	.task_pid = "pid",
+	.prio_offset = 0,
+	.in_context = false,
+	.running = "common_pid",
+	.local = "perf_tid",
+};
+
+static const struct flavour lttng_flavour = {
+	.names = lttng_names,
+	.n_names = sizeof(lttng_names) / sizeof(lttng_names[0]),
+	.writeback = "writeback_",
+	.prev_pid = "prev_tid",
+	.next_pid = "next_tid",
+	.task_pid = "tid",
+	.prio_offset = 100,
+	.in_context = true,
+	.running = "tid",
+	.local = "vtid",
+};
+
+/* A string entry of the trace's environment ("" when absent). */
+static const char *env_string(const bt_event *ev, const char *name)
 {
-	static const struct {
-		const char *name;
-		uint8_t kind;
-	} table[] = {
-		{ "sched:sched_switch", KS_SWITCH },
-		{ "sched:sched_wakeup", KS_WAKEUP },
-		{ "sched:sched_wakeup_new", KS_WAKEUP },
-		{ "sched:sched_waking", KS_WAKEUP },
-		{ "sched:sched_migrate_task", KS_MIGRATE },
-		{ "irq:irq_handler_entry", KS_IRQ_ENTRY },
-		{ "irq:irq_handler_exit", KS_IRQ_EXIT },
-		{ "irq:softirq_entry", KS_SOFTIRQ_ENTRY },
-		{ "irq:softirq_exit", KS_SOFTIRQ_EXIT },
-		{ "block:block_rq_issue", KS_BLOCK_ISSUE },
-		{ "block:block_rq_complete", KS_BLOCK_COMPLETE },
-		{ "sched:sched_process_exec", KS_EXEC },
-	};
+	const bt_trace *t = bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev));
+	const bt_value *v = bt_trace_borrow_environment_entry_value_by_name_const(t, name);
+
+	return v && bt_value_is_string(v) ? bt_value_string_get(v) : "";
+}
+
+/* The entry of an event name in the flavour's table, NULL for one the analysis does not use. */
+static const struct kname *kname_of(const struct flavour *fl, const char *name)
+{
+	static const struct kname writeback = { "", KS_WRITEBACK, 0 };
 	size_t i;
 
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (!strcmp(name, table[i].name)) {
-			return table[i].kind;
+	for (i = 0; i < fl->n_names; i++) {
+		if (!strcmp(name, fl->names[i].name)) {
+			return &fl->names[i];
 		}
 	}
-	return strncmp(name, "writeback:", 10) ? 0 : KS_WRITEBACK;
+	return strncmp(name, fl->writeback, strlen(fl->writeback)) ? NULL : &writeback;
 }
 
-/* The packet event of a perf event name (KS_NET_*), 0 for another. */
-static uint8_t net_dir_of(const char *name)
+/*
+ * The tracer that wrote the trace: its environment's tracer_name ("perf",
+ * "lttng-modules"), else the first event name one table knows (perf's own
+ * records, perf_comm, ..., hold no "subsystem:"); NULL until then.
+ */
+static const struct flavour *flavour_of(const bt_event *ev, const char *name)
 {
-	if (!strcmp(name, "net:net_dev_xmit")) {
-		return KS_NET_TX;
+	const char *tracer = env_string(ev, "tracer_name");
+
+	if (!strcmp(tracer, "lttng-modules")) {
+		return &lttng_flavour;
 	}
-	return strcmp(name, "skb:skb_copy_datagram_iovec") ? 0 : KS_NET_RX_COPY;
+	if (!strcmp(tracer, "perf")) {
+		return &perf_flavour;
+	}
+	if (kname_of(&perf_flavour, name)) {
+		return &perf_flavour;
+	}
+	return kname_of(&lttng_flavour, name) ? &lttng_flavour : NULL;
 }
 
-/* A send or a copy to user space, in the thread's context (common_pid). */
-static void handle_net(struct kin *in, uint8_t dir, uint64_t ts, uint16_t cpu, const bt_field *pl)
+/* A priority field in the kernel's convention (perf's: 0..139, lower more urgent); -1 absent. */
+static int16_t prio_of(const struct flavour *fl, const bt_field *pl, const char *name)
+{
+	int64_t v;
+
+	return member_int(pl, name, &v) ? i16(v + fl->prio_offset) : -1;
+}
+
+/* A send or a copy to user space, in the thread's context (running). */
+static void handle_net(struct kin *in, uint8_t dir, const struct ks_event *at, const bt_field *pl)
 {
 	struct ks_net e;
 	int64_t v = 0;
 
 	memset(&e, 0, sizeof(e));
-	e.ts = ts;
-	e.cpu = cpu;
+	e.ts = at->ts;
+	e.cpu = at->cpu;
 	e.dir = dir;
-	member_int(pl, "common_pid", &v);
-	e.pid = i32(v);
-	v = 0;
+	e.pid = at->running;
 	member_int(pl, "len", &v);
 	e.len = v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 	e.dev = dir == KS_NET_TX ? member_name(in, pl, "name") : 0;
@@ -176,23 +280,142 @@ static void handle_net(struct kin *in, uint8_t dir, uint64_t ts, uint16_t cpu, c
 	}
 }
 
+/* The payload of a sched_switch. */
+static void read_switch(struct kin *in, const bt_field *pl, struct ks_event *e)
+{
+	const struct flavour *fl = in->fl;
+	int64_t v = 0;
+
+	in->switches++;
+	member_int(pl, fl->prev_pid, &v);
+	e->pid = i32(v);
+	v = 0;
+	member_int(pl, fl->next_pid, &v);
+	e->next_pid = i32(v);
+	v = 0;
+	member_int(pl, "prev_state", &v);
+	e->arg = v;
+	e->prev_prio = prio_of(fl, pl, "prev_prio");
+	e->next_prio = prio_of(fl, pl, "next_prio");
+	e->name = member_name(in, pl, "next_comm");
+	e->prev_name = member_name(in, pl, "prev_comm");
+}
+
+/* The payload of the other kinds (ks_kind's comments say what each takes). */
+static void read_payload(struct kin *in, const bt_field *pl, struct ks_event *e)
+{
+	const struct flavour *fl = in->fl;
+	int64_t v = 0;
+
+	switch (e->kind) {
+	case KS_SWITCH:
+		read_switch(in, pl, e);
+		break;
+	case KS_WAKEUP:
+	case KS_MIGRATE:
+		member_int(pl, fl->task_pid, &v);
+		e->pid = i32(v);
+		v = -1;
+		member_int(pl, e->kind == KS_WAKEUP ? "target_cpu" : "dest_cpu", &v);
+		e->arg = v;
+		e->name = member_name(in, pl, "comm");
+		e->next_prio = prio_of(fl, pl, "prio");
+		break;
+	case KS_IRQ_ENTRY:
+	case KS_IRQ_EXIT:
+		member_int(pl, "irq", &v);
+		e->arg = v;
+		e->name = e->kind == KS_IRQ_ENTRY ? member_name(in, pl, "name") : 0;
+		break;
+	case KS_SOFTIRQ_ENTRY:
+	case KS_SOFTIRQ_EXIT:
+		member_int(pl, "vec", &v);
+		e->arg = v;
+		break;
+	case KS_BLOCK_ISSUE:
+		e->pid = e->running;
+		e->arg = rwbs_writes(pl) ? KS_BLOCK_WRITE : 0;
+		break;
+	case KS_EXEC:
+		member_int(pl, fl->task_pid, &v);
+		e->pid = i32(v);
+		e->name = exec_comm(in, pl);
+		break;
+	default:
+		e->pid = e->running;
+		break;
+	}
+}
+
+/*
+ * The task the event fired in (perf: the payload's common_pid; LTTng: the
+ * tid context), and its tid in the recorder's PID namespace mapped to it
+ * (perf_tid, vtid) when they differ.
+ */
+static void read_running(struct kin *in, const bt_event *ev, const bt_field *pl, struct ks_event *e)
+{
+	const bt_field *scope =
+	    in->fl->in_context ? bt_event_borrow_common_context_field_const(ev) : pl;
+	int64_t running, local;
+
+	if (!member_int(scope, in->fl->running, &running)) {
+		return;
+	}
+	e->running = i32(running);
+	e->running_known = true;
+	if (member_int(scope, in->fl->local, &local) && local > 0 && local != running &&
+	    ks_map_pid(in->k, i32(running), i32(local)) < 0) {
+		in->nomem = true;
+	}
+}
+
+/*
+ * *ns (from origin) made the clock's own reading: less where its class puts
+ * cycle 0 (perf's converted clock: 0, or the epoch offset dgrdma-capture
+ * wrote; LTTng's: the epoch offset it measured). False when it cannot say.
+ */
+static bool clock_reading(struct kin *in, const bt_message *msg, int64_t *ns)
+{
+	const bt_clock_class *cc =
+	    bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+
+	if (cc != in->cc) {
+		if (bt_clock_class_cycles_to_ns_from_origin(cc, 0, &in->origin_ns) !=
+		    BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK) {
+			return false;
+		}
+		in->cc = cc;
+	}
+	*ns -= in->origin_ns;
+	return true;
+}
+
 static void handle_event(struct kin *in, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
 	const char *name = bt_event_class_get_name(bt_event_borrow_class_const(ev));
 	const bt_field *pl = bt_event_borrow_payload_field_const(ev);
 	const bt_packet *pk = bt_event_borrow_packet_const(ev);
+	const struct kname *kn;
 	struct ks_event e;
-	int64_t ns, v = 0, tid, common;
-	uint8_t net = name ? net_dir_of(name) : 0;
+	int64_t ns, v = 0;
 
-	memset(&e, 0, sizeof(e));
-	e.kind = name ? kind_of(name) : 0;
-	if ((!e.kind && !net) ||
-	    !bt_message_event_borrow_stream_class_default_clock_class_const(msg) ||
+	if (!name) {
+		return;
+	}
+	if (!in->fl) {
+		in->fl = flavour_of(ev, name);
+	}
+	kn = in->fl ? kname_of(in->fl, name) : NULL;
+	if (!kn || !bt_message_event_borrow_stream_class_default_clock_class_const(msg) ||
 	    bt_clock_snapshot_get_ns_from_origin(
 		bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) !=
 		BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.kind = kn->kind;
+	if (in->axis == KIN_CLOCK_READING && !clock_reading(in, msg, &ns)) {
 		return;
 	}
 	ns += in->offset_ns;
@@ -202,74 +425,12 @@ static void handle_event(struct kin *in, const bt_message *msg)
 		return;
 	}
 	e.cpu = (uint16_t)v;
-	if (member_int(pl, "common_pid", &common)) {
-		e.running = i32(common);
-		e.running_known = true;
-	}
-	/* perf_tid: the current task as the recorder's PID namespace sees it */
-	if (member_int(pl, "perf_tid", &tid) && member_int(pl, "common_pid", &common) && tid > 0 &&
-	    tid != common && ks_map_pid(in->k, i32(common), i32(tid)) < 0) {
-		in->nomem = true;
-	}
-	if (net) {
-		handle_net(in, net, e.ts, e.cpu, pl);
+	read_running(in, ev, pl, &e);
+	if (kn->net) {
+		handle_net(in, kn->net, &e, pl);
 		return;
 	}
-	switch (e.kind) {
-	case KS_SWITCH:
-		in->switches++;
-		member_int(pl, "prev_pid", &v);
-		e.pid = i32(v);
-		member_int(pl, "next_pid", &v);
-		e.next_pid = i32(v);
-		v = 0;
-		member_int(pl, "prev_state", &v);
-		e.arg = v;
-		member_int(pl, "prev_prio", &v);
-		e.prev_prio = i16(v);
-		member_int(pl, "next_prio", &v);
-		e.next_prio = i16(v);
-		e.name = member_name(in, pl, "next_comm");
-		e.prev_name = member_name(in, pl, "prev_comm");
-		break;
-	case KS_WAKEUP:
-	case KS_MIGRATE:
-		member_int(pl, "pid", &v);
-		e.pid = i32(v);
-		v = -1;
-		member_int(pl, e.kind == KS_WAKEUP ? "target_cpu" : "dest_cpu", &v);
-		e.arg = v;
-		e.name = member_name(in, pl, "comm");
-		v = -1;
-		member_int(pl, "prio", &v);
-		e.next_prio = i16(v);
-		break;
-	case KS_IRQ_ENTRY:
-	case KS_IRQ_EXIT:
-		member_int(pl, "irq", &v);
-		e.arg = v;
-		e.name = e.kind == KS_IRQ_ENTRY ? member_name(in, pl, "name") : 0;
-		break;
-	case KS_SOFTIRQ_ENTRY:
-	case KS_SOFTIRQ_EXIT:
-		member_int(pl, "vec", &v);
-		e.arg = v;
-		break;
-	case KS_BLOCK_ISSUE:
-		member_int(pl, "common_pid", &v);
-		e.pid = i32(v);
-		e.arg = rwbs_writes(pl) ? KS_BLOCK_WRITE : 0;
-		break;
-	case KS_EXEC:
-		member_int(pl, "pid", &v);
-		e.pid = i32(v);
-		e.name = exec_comm(in, pl);
-		break;
-	default:
-		member_int(pl, "common_pid", &v);
-		e.pid = i32(v);
-		break;
-	}
+	read_payload(in, pl, &e);
 	if (ks_add(in->k, &e) < 0) {
 		in->nomem = true;
 	}
@@ -321,7 +482,8 @@ static int bt_fail(char *errbuf, const char *path, const char *what)
 	return -DGR_E_INVAL;
 }
 
-int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *k, char *errbuf)
+int kernel_input_read(const char *path, int64_t offset_ns, enum kin_axis axis,
+		      struct kernel_sched *k, char *errbuf)
 {
 	const bt_plugin *ctf = NULL, *utils = NULL;
 	bt_graph *g = NULL;
@@ -329,7 +491,7 @@ int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *
 	const bt_component_source *src = NULL;
 	const bt_component_filter *mux = NULL;
 	const bt_component_sink *sink = NULL;
-	struct kin in = { .k = k, .offset_ns = offset_ns };
+	struct kin in = { .k = k, .offset_ns = offset_ns, .axis = axis };
 	char meta[4096];
 	struct stat st;
 	bt_graph_run_status rs;
@@ -344,15 +506,16 @@ int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *
 		return dgr_errbuf_set(
 		    errbuf, DGR_E_INVAL,
 		    "the kernel trace %s: not a folder (give the folder perf data "
-		    "convert --to-ctf wrote)",
+		    "convert --to-ctf wrote, or LTTng's kernel/ folder holding metadata)",
 		    path);
 	}
 	snprintf(meta, sizeof(meta), "%s/metadata", path);
 	if (stat(meta, &st) != 0 || !S_ISREG(st.st_mode)) {
-		return dgr_errbuf_set(errbuf, DGR_E_INVAL,
-				      "the kernel trace %s: no CTF metadata file in it (perf data "
-				      "convert --to-ctf DIR writes one)",
-				      path);
+		return dgr_errbuf_set(
+		    errbuf, DGR_E_INVAL,
+		    "the kernel trace %s: no CTF metadata file in it (perf data "
+		    "convert --to-ctf DIR writes one; LTTng writes it in kernel/)",
+		    path);
 	}
 	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
@@ -417,11 +580,12 @@ int kernel_input_read(const char *path, int64_t offset_ns, struct kernel_sched *
 		goto end;
 	}
 	if (!in.switches) {
-		ret = dgr_errbuf_set(errbuf, DGR_E_INVAL,
-				     "the kernel trace %s has no sched:sched_switch event (record "
-				     "it with perf record -a -k CLOCK_MONOTONIC -e "
-				     "sched:sched_switch,...)",
-				     path);
+		ret =
+		    dgr_errbuf_set(errbuf, DGR_E_INVAL,
+				   "the kernel trace %s has no sched_switch event (record it with "
+				   "perf record -a -k CLOCK_MONOTONIC -e sched:sched_switch,... "
+				   "or lttng enable-event -k sched_switch,...)",
+				   path);
 		goto end;
 	}
 	ret = 0;

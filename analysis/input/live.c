@@ -23,6 +23,18 @@ void live_free(struct live_acc *a)
 	live_init(a);
 }
 
+/* The quantiles of the values a histogram holds (every value of the run so far). */
+static void hist_quantiles(const struct loglin_hist *h, struct quantiles *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->count = h->n;
+	q->p50 = llh_percentile(h, 500);
+	q->p99 = llh_percentile(h, 990);
+	q->p999 = llh_percentile(h, 999);
+	q->max = h->max;
+	q->from_histogram = true;
+}
+
 /*
  * The run's quantiles of s (its samples 0..n): its values from mark on are
  * added to *rh first (allocated when NULL); past the exact limit the
@@ -50,13 +62,7 @@ static int run_quantiles(struct loglin_hist *rh, const struct series *s, size_t 
 	if (s->n <= stats_exact_limit() || rh->n != s->n) {
 		return series_quantiles(s, 0, s->n, q);
 	}
-	memset(q, 0, sizeof(*q));
-	q->count = rh->n;
-	q->p50 = llh_percentile(rh, 500);
-	q->p99 = llh_percentile(rh, 990);
-	q->p999 = llh_percentile(rh, 999);
-	q->max = rh->max;
-	q->from_histogram = true;
+	hist_quantiles(rh, q);
 	return 0;
 }
 
@@ -161,21 +167,32 @@ static void drops_add(struct live_drops *to, const struct live_drops *d)
 
 /*
  * Quantiles of the union of s[i]->s[from[i]..) (interval) and s[i]->s[0..) (run).
- * Returns 0, or -DGR_E_NOMEM.
+ * Past the exact limit the run's come from the hosts' run histograms run_h[i]
+ * merged, when each holds every value of its series (live_close's run_quantiles
+ * filled them): the values series_quantiles would give (the same buckets), without
+ * reading the run again at every interval. Returns 0, or -DGR_E_NOMEM.
  */
-static int union_quantiles(const struct series *const *s, const size_t *from, unsigned int n,
+static int union_quantiles(const struct series *const *s, const size_t *from,
+			   const struct loglin_hist *const *run_h, unsigned int n,
 			   struct quantiles *interval, struct quantiles *run)
 {
 	struct series all;
 	struct series_cursor *c = malloc(sizeof(*c));
+	struct loglin_hist merged = { .counts = NULL };
 	struct sample x;
-	size_t mark = 0, j;
+	size_t mark = 0, j, total = 0;
 	unsigned int i;
+	bool from_hists = true;
 	int ret = c ? 0 : -1;
 
+	for (i = 0; i < n; i++) {
+		total += s[i]->n;
+		from_hists = from_hists && run_h[i]->counts && run_h[i]->n == s[i]->n;
+	}
+	from_hists = from_hists && total > stats_exact_limit();
 	/* the interval's samples last, so that one series gives both */
 	series_init(&all);
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < n && !ret && !from_hists; i++) {
 		series_cursor_init(c, s[i], 0);
 		for (j = 0; j < from[i] && !ret && series_next(c, &x); j++) {
 			ret = series_add(&all, x.t, x.value);
@@ -192,19 +209,31 @@ static int union_quantiles(const struct series *const *s, const size_t *from, un
 	}
 	free(c);
 	if (!ret) {
-		ret = series_quantiles(&all, mark, all.n, interval) ||
-		      series_quantiles(&all, 0, all.n, run);
+		ret = series_quantiles(&all, mark, all.n, interval);
+	}
+	if (!ret && !from_hists) {
+		ret = series_quantiles(&all, 0, all.n, run);
+	} else if (!ret) {
+		ret = llh_init(&merged);
+		for (i = 0; i < n && !ret; i++) {
+			llh_merge(&merged, run_h[i]);
+		}
+		if (!ret) {
+			hist_quantiles(&merged, run);
+		}
+		llh_free(&merged);
 	}
 	series_free(&all);
 	return ret ? -DGR_E_NOMEM : 0;
 }
 
-int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct series *const *wire,
-		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
-		  struct live_interval *out)
+int live_together(const struct host_analysis *const *h, const struct live_acc *const *acc,
+		  const size_t *lat_from, const size_t *arrival_from,
+		  const struct series *const *wire, const size_t *wire_from,
+		  const struct live_interval *per, unsigned int n, struct live_interval *out)
 {
 	const struct series *s[LIVE_MAX_HOSTS] = { NULL };
+	const struct loglin_hist *rh[LIVE_MAX_HOSTS] = { NULL };
 	bool arrival = n > 0;
 	unsigned int i;
 
@@ -230,19 +259,25 @@ int live_together(const struct host_analysis *const *h, const size_t *lat_from,
 	}
 	for (i = 0; i < n; i++) {
 		s[i] = &h[i]->lat;
+		rh[i] = &acc[i]->lat_h;
 	}
-	if (union_quantiles(s, lat_from, n, &out->lat, &out->lat_run)) {
+	if (union_quantiles(s, lat_from, rh, n, &out->lat, &out->lat_run)) {
 		return -DGR_E_NOMEM;
 	}
 	out->has_wire = wire != NULL;
-	if (wire && union_quantiles(wire, wire_from, n, &out->wire, &out->wire_run)) {
+	for (i = 0; i < n; i++) {
+		rh[i] = &acc[i]->wire_h;
+	}
+	if (wire && union_quantiles(wire, wire_from, rh, n, &out->wire, &out->wire_run)) {
 		return -DGR_E_NOMEM;
 	}
 	out->has_arrival = arrival;
 	for (i = 0; arrival && i < n; i++) {
 		s[i] = &h[i]->lat_arrival;
+		rh[i] = &acc[i]->arrival_h;
 	}
-	return arrival ? union_quantiles(s, arrival_from, n, &out->arrival, &out->arrival_run) : 0;
+	return arrival ? union_quantiles(s, arrival_from, rh, n, &out->arrival, &out->arrival_run)
+		       : 0;
 }
 
 void live_sparkline(char *buf, size_t size, const uint64_t *v, unsigned int n)

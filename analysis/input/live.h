@@ -84,18 +84,20 @@ int live_close_wire(size_t *mark, struct loglin_hist *run_h, const struct series
  * Several hosts together (latency-report --live URL URL...): per[0..n) are
  * the hosts' intervals just closed, lat_from[i] and arrival_from[i] where
  * host i's interval began in h[i]->lat and h[i]->lat_arrival (its marks
- * before live_close). Counts, events, drops and histograms are summed; the
- * quantiles are those of the union of the hosts' doorbells, from the kernel's
+ * before live_close), acc[i] its accumulator after live_close. Counts, events,
+ * drops and histograms are summed; the
+ * quantiles are those of the union of the hosts' doorbells (the run's, past the
+ * exact limit, from the hosts' run histograms merged), from the kernel's
  * arrival when every host's trace carries it. wire (NULL: no wire) holds each
  * host's wire RX series and wire_from[i] where its interval began (the mark
  * before live_close_wire): the wire's quantiles are then those of the union
  * too. Returns 0, -DGR_E_NOMEM when memory runs out, or -DGR_E_INVAL when n is
  * over LIVE_MAX_HOSTS.
  */
-int live_together(const struct host_analysis *const *h, const size_t *lat_from,
-		  const size_t *arrival_from, const struct series *const *wire,
-		  const size_t *wire_from, const struct live_interval *per, unsigned int n,
-		  struct live_interval *out);
+int live_together(const struct host_analysis *const *h, const struct live_acc *const *acc,
+		  const size_t *lat_from, const size_t *arrival_from,
+		  const struct series *const *wire, const size_t *wire_from,
+		  const struct live_interval *per, unsigned int n, struct live_interval *out);
 
 /*
  * Writes a sparkline of v[0..n) into buf (NUL-terminated; stops when full):

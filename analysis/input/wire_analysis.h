@@ -195,6 +195,7 @@ struct wire_analysis {
 	unsigned int decoded_max; /* their room, grown to the largest frame's */
 	struct eng_conns table;	  /* the connections (table.n of them) */
 	struct wa_conn *conns;	  /* the analysis of each, ENG_MAX_CONNS entries */
+	unsigned int conns_ready; /* entries of conns set up (conn_get()) */
 	struct eng_addr dcp_hosts[WA_MAX_HOSTS]; /* senders of DCP requests */
 	unsigned int n_dcp_hosts;
 	/* frames */

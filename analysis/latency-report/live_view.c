@@ -410,6 +410,7 @@ static int live_tick(void *ctx, char *errbuf)
 {
 	struct live_view *v = ctx;
 	const struct host_analysis *hs[LIVE_MAX_HOSTS];
+	const struct live_acc *accs[LIVE_MAX_HOSTS];
 	const struct series *wire[LIVE_MAX_HOSTS];
 	size_t lat_from[LIVE_MAX_HOSTS], arrival_from[LIVE_MAX_HOSTS], wire_from[LIVE_MAX_HOSTS];
 	struct live_interval per[LIVE_MAX_HOSTS];
@@ -421,6 +422,7 @@ static int live_tick(void *ctx, char *errbuf)
 		struct live_host *h = &v->hosts[i];
 
 		hs[i] = &h->ha;
+		accs[i] = &h->acc;
 		lat_from[i] = h->acc.lat_mark;
 		arrival_from[i] = h->acc.arrival_mark;
 		wire[i] = &h->wa.lat[WA_RX];
@@ -442,8 +444,8 @@ static int live_tick(void *ctx, char *errbuf)
 			v->worst = h;
 		}
 	}
-	if (v->n > 1 && live_together(hs, lat_from, arrival_from, wires ? wire : NULL, wire_from,
-				      per, v->n, &v->together)) {
+	if (v->n > 1 && live_together(hs, accs, lat_from, arrival_from, wires ? wire : NULL,
+				      wire_from, per, v->n, &v->together)) {
 		return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
 	}
 	if (v->o->json) {

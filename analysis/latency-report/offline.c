@@ -502,17 +502,24 @@ int lr_offline(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	if (kpath) {
-		/* a wire-only run: dgrdma-capture put the kernel trace's clock on the epoch */
-		int64_t off =
-		    !ha_on ? o->trace_offset_ns
-			   : ha.time_offset_ns + (ha.clock_origin_known ? ha.clock_origin_ns : 0);
+		/*
+		 * With the UST trace: the kernel clock's reading (CLOCK_MONOTONIC, the
+		 * UST clock's too) at the UST clock's origin, whatever offset the kernel
+		 * trace's clock class holds (0 converted by hand, the epoch offset
+		 * dgrdma-capture wrote or LTTng measured). A wire-only run: dgrdma-capture
+		 * put the kernel trace's clock on the epoch.
+		 */
+		bool reading = ha_on && ha.clock_origin_known;
+		int64_t off = !ha_on ? o->trace_offset_ns
+				     : ha.time_offset_ns + (reading ? ha.clock_origin_ns : 0);
 
 		if (ks_init(&ks)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
 		}
 		ks_on = true;
-		if (kernel_input_read(kpath, off, &ks, errbuf) < 0) {
+		if (kernel_input_read(kpath, off, reading ? KIN_CLOCK_READING : KIN_NS_FROM_ORIGIN,
+				      &ks, errbuf) < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			goto out;
 		}

@@ -299,15 +299,19 @@ static const struct dgr_opt lr_opts[] = {
 		"read without this option. They join the losses table.\n"),
 	ROW(OPT_KERNEL_TRACE, "kernel-trace", DGR_OPT_STRING, "DIR",
 	    "  --kernel-trace DIR     the kernel's scheduling trace of the run (perf data convert\n"
-	    "                         --to-ctf of perf record -a -k CLOCK_MONOTONIC; a run\n"
+	    "                         --to-ctf of perf record -a -k CLOCK_MONOTONIC, or the\n"
+	    "                         folder of an LTTng kernel session's metadata; a run\n"
 	    "                         folder's run.json kernel.path is read by itself): every\n"
 	    "                         stall is given its cause\n",
 	    .man = "The kernel's scheduling trace of the run: the CTF that \\fBperf data convert "
 		   "\\-\\-to\\-ctf DIR\\fR\n"
 		   "writes from \\fBperf record \\-a \\-k CLOCK_MONOTONIC\\fR of the sched, irq, "
 		   "block and writeback\n"
-		   "tracepoints. A run folder's run.json kernel.path is read without this option. "
-		   "Every stall of\n"
+		   "tracepoints, or the same events recorded by LTTng's kernel tracer "
+		   "(lttng\\-modules; the folder\n"
+		   "that holds its metadata, with the tid context). A run folder's run.json "
+		   "kernel.path is read\n"
+		   "without this option. Every stall of\n"
 		   "the in-host doorbells is then given its cause: what the thread of the stage "
 		   "where it waited did\n"
 		   "(running, runnable and who ran on its CPU, blocked, stopped, migrated), and "

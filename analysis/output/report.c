@@ -570,6 +570,10 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 		: print_latency(p, "latency_to_handover_ns",
 				"complete -> the doorbell's send call begins:", &h->lat_handed,
 				span, 0);
+	rc = rc ? rc
+		: print_latency(p, "read_to_handover_ns",
+				"receive call returns -> the doorbell's send call begins:",
+				&h->lat_read_handed, span, 0);
 	if (rc) {
 		return rc;
 	}

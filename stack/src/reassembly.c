@@ -5,7 +5,9 @@
  * Outstanding transactions live in an open-addressing hash table keyed by
  * txn_id, sized at twice max_outstanding so probes stay short; deletion
  * shifts entries back instead of leaving tombstones, so a long run never
- * degrades. A transaction of one message never enters the table.
+ * degrades. A transaction of one message never enters the table. A growing
+ * reassembler (dgr_reasm_new_growing()) starts with a small table and doubles
+ * it as transactions wait, up to the size the other allocates at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,20 +29,38 @@ struct dgr_reasm {
 	unsigned int mask;
 	unsigned int count;
 	unsigned int max;
+	unsigned int full_cap; /* the table's size at max: mask + 1 unless growing */
 	uint64_t serial;
 };
 
-static unsigned int slot_of(const struct dgr_reasm *r, uint32_t txn_id)
+#define REASM_GROWING_CAP 16u /* a growing table's first size: a stream keeps a few open */
+
+static unsigned int hash_slot(uint32_t txn_id, unsigned int mask)
 {
 	/* Fibonacci hashing: consecutive ids spread over the table. */
-	return (unsigned int)((txn_id * 2654435761u) & r->mask);
+	return (unsigned int)((txn_id * 2654435761u) & mask);
 }
 
-/* See reassembly.h. */
-struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
+static unsigned int slot_of(const struct dgr_reasm *r, uint32_t txn_id)
+{
+	return hash_slot(txn_id, r->mask);
+}
+
+/* The table's size for max_outstanding (1..65536): at most half full. */
+static unsigned int full_cap_of(unsigned int max_outstanding)
+{
+	unsigned int cap = 4;
+
+	while (cap < 2 * max_outstanding) {
+		cap *= 2;
+	}
+	return cap;
+}
+
+/* A reassembler for max_outstanding with a table of cap slots; NULL when memory ran out. */
+static struct dgr_reasm *reasm_create(unsigned int max_outstanding, unsigned int cap, char *errbuf)
 {
 	struct dgr_reasm *r = NULL;
-	unsigned int cap = 4;
 
 	if (max_outstanding < 1 || max_outstanding > 65536) {
 		if (errbuf) {
@@ -49,20 +69,19 @@ struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
 		}
 		return NULL;
 	}
-	while (cap < 2 * max_outstanding) {
-		cap *= 2;
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		goto nomem;
+	}
+	r->full_cap = full_cap_of(max_outstanding);
+	if (!cap || cap > r->full_cap) {
+		cap = r->full_cap;
 	}
 	r->slots = calloc(cap, sizeof(*r->slots));
 	r->scratch = calloc(cap, sizeof(*r->scratch));
 	if (!r->slots || !r->scratch) {
 		goto nomem;
 	}
-	/* ids hash over the whole table: the first transactions would meet fresh page after page */
-	dgr_prefault(r->slots, cap * sizeof(*r->slots));
 	r->mask = cap - 1;
 	r->max = max_outstanding;
 	return r;
@@ -73,6 +92,25 @@ nomem:
 			 max_outstanding);
 	}
 	return NULL;
+}
+
+/* See reassembly.h. */
+struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf)
+{
+	struct dgr_reasm *r = reasm_create(max_outstanding, 0, errbuf);
+
+	if (r) {
+		/* ids hash over the whole table: the first transactions would meet fresh page
+		 * after page */
+		dgr_prefault(r->slots, (r->mask + 1u) * sizeof(*r->slots));
+	}
+	return r;
+}
+
+/* See reassembly.h. */
+struct dgr_reasm *dgr_reasm_new_growing(unsigned int max_outstanding, char *errbuf)
+{
+	return reasm_create(max_outstanding, REASM_GROWING_CAP, errbuf);
 }
 
 /* See reassembly.h. */
@@ -156,6 +194,44 @@ static bool test_and_set_seen(struct reasm_entry *e, uint16_t seq)
 	return false;
 }
 
+/*
+ * Doubles a growing table (every entry hashed again into the new one), so that it stays
+ * at most half full. Returns 0, or -DGR_E_NOMEM when memory ran out (the table is kept).
+ */
+static int grow(struct dgr_reasm *r)
+{
+	unsigned int cap = 2 * (r->mask + 1), i, j;
+	struct reasm_entry *slots;
+	uint32_t *scratch;
+
+	if (cap > r->full_cap) {
+		return 0; /* max_outstanding fits already */
+	}
+	slots = calloc(cap, sizeof(*slots));
+	scratch = calloc(cap, sizeof(*scratch));
+	if (!slots || !scratch) {
+		free(slots);
+		free(scratch);
+		return -DGR_E_NOMEM;
+	}
+	for (i = 0; i <= r->mask; i++) {
+		if (!r->slots[i].used) {
+			continue;
+		}
+		j = hash_slot(r->slots[i].info.txn_id, cap - 1);
+		while (slots[j].used) {
+			j = (j + 1) & (cap - 1);
+		}
+		slots[j] = r->slots[i];
+	}
+	free(r->slots);
+	free(r->scratch);
+	r->slots = slots;
+	r->scratch = scratch;
+	r->mask = cap - 1;
+	return 0;
+}
+
 /* See reassembly.h. */
 int dgr_reasm_fragment_check(const struct dgr_txn_info *txn, const struct dgr_msg *m)
 {
@@ -208,6 +284,9 @@ int dgr_reasm_add(struct dgr_reasm *r, const struct dgr_msg *m, uint64_t ts, uin
 		return DGR_REASM_COMPLETE;
 	}
 	if (r->count >= r->max) {
+		return -DGR_E_NOSPACE;
+	}
+	if (2 * (r->count + 1) > r->mask + 1 && grow(r) < 0) {
 		return -DGR_E_NOSPACE;
 	}
 	i = slot_of(r, m->txn_id);

@@ -340,6 +340,16 @@ static void test_rx_from_arrival(void)
 	tap_ok(sum.count == 2 && sum.min == 0 && sum.max == 700, "receive waits 0 and 700 ns");
 	tap_ok(h.arrival.n == 1 && h.arrival.s[0].t == 1000 && h.arrival.s[0].value == 310,
 	       "the kernel arrival (arrival_ns 310) kept for the one doorbell that had it");
+	tap_ok(h.lat_read_handed.n == 1 && h.lat_read_handed.s[0].value == 4500 - (310 + 700),
+	       "from the receive call's return (arrival 310 + wait 700) to the hand-over at 4500: "
+	       "3490 ns, for the one doorbell whose frame had an arrival");
+	ev("dgrdma:txn_complete", 6000, "conn", U(0), "txn_id", U(3), "buffer", U(2), "bytes",
+	   U(8192), "opcode", U(0), "flag_addr", U(0x100008), "frame_seq", U(5), "wait_receive_ns",
+	   U(400), "arrival_ns", U(5000), NULL);
+	ev("dgrdma:doorbell_sent", 9000, "conn", U(0), "buffer", U(2), "txn_id", U(3), "flag_addr",
+	   U(0xF008), "frame_seq", U(11), "send_call_ns", U(1000), NULL);
+	tap_ok(h.lat_read_handed.n == 2 && h.lat_read_handed.s[1].value == 9000 - 1000 - 5400,
+	       "read at 5000 + 400, the send call begun at 9000 - 1000: 2600 ns");
 	ha_free(&h);
 }
 

@@ -150,6 +150,7 @@ static void test_together(void)
 	struct host_analysis a, b;
 	const struct host_analysis *hs[2] = { &a, &b };
 	struct live_acc acc[2];
+	const struct live_acc *accs[2] = { &acc[0], &acc[1] };
 	struct live_interval per[2], all;
 	size_t lat_from[2], arrival_from[2], wire_from[2], wire_mark[2] = { 0, 0 };
 	struct series wa, wb;
@@ -185,9 +186,9 @@ static void test_together(void)
 		live_close(&acc[i], hs[i], &per[i]);
 		live_close_wire(&wire_mark[i], &acc[i].wire_h, wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, NULL, wire_from, per, 2, &all);
+	live_together(hs, accs, lat_from, arrival_from, NULL, wire_from, per, 2, &all);
 	tap_ok(!all.has_wire, "together without a wire: none");
-	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	live_together(hs, accs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
 	tap_ok(all.has_wire && all.wire.count == 4 && all.wire.p50 == 20000 &&
 		   all.wire.max == 1000000 && all.wire_run.count == 4,
 	       "together on the wire: the union of both captures' doorbells (4, p50 20 us at "
@@ -213,7 +214,7 @@ static void test_together(void)
 		live_close(&acc[i], hs[i], &per[i]);
 		live_close_wire(&wire_mark[i], &acc[i].wire_h, wires[i], &per[i]);
 	}
-	live_together(hs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
+	live_together(hs, accs, lat_from, arrival_from, wires, wire_from, per, 2, &all);
 	tap_ok(all.wire.count == 1 && all.wire.p50 == 5000 && all.wire_run.count == 5 &&
 		   all.wire_run.p50 == 20000 && all.wire_run.max == 1000000,
 	       "together on the wire, interval 2: b's one doorbell; the run so far all 5 (p50 "
@@ -341,12 +342,112 @@ static void test_run_past_limit(void)
 	ha_free(&h);
 }
 
+/*
+ * Several hosts past the exact limit: the run's quantiles of the union come from the
+ * hosts' run histograms merged, and equal those of one series holding every host's
+ * values; a host whose histogram misses values (none kept) makes the union read the run.
+ */
+static void test_together_past_limit(void)
+{
+	struct host_analysis h[3];
+	const struct host_analysis *hs[3] = { &h[0], &h[1], &h[2] };
+	struct live_acc acc[3];
+	const struct live_acc *accs[3] = { &acc[0], &acc[1], &acc[2] };
+	struct series wire[3], all_lat, all_arrival, all_wire;
+	const struct series *wires[3] = { &wire[0], &wire[1], &wire[2] };
+	size_t lat_from[3], arrival_from[3], wire_from[3], wire_mark[3] = { 0 };
+	struct live_interval per[3], together;
+	struct quantiles q;
+	unsigned int i, k, n, same = 1, histogram = 0, exact_interval = 1;
+
+	series_init(&all_lat);
+	series_init(&all_arrival);
+	series_init(&all_wire);
+	for (n = 0; n < 3; n++) {
+		ha_init(&h[n]);
+		series_init(&wire[n]);
+		live_init(&acc[n]);
+	}
+	stats_set_exact_limit(250);
+	for (k = 0; k < 5; k++) {
+		for (n = 0; n < 3; n++) {
+			/* host n: 40 + 10 n doorbells an interval, spread differently */
+			for (i = 0; i < 40 + 10 * n; i++) {
+				uint64_t t = k * 1000 + n * 100 + i;
+				uint64_t v =
+				    3000 + (t * (7919ull + n * 104729)) % (200000 * (n + 1));
+
+				series_add(&h[n].lat, t, k == 3 && n == 2 && i == 5 ? 70000000 : v);
+				series_add(&all_lat, t, k == 3 && n == 2 && i == 5 ? 70000000 : v);
+				series_add(&h[n].lat_arrival, t, v + 2500);
+				series_add(&all_arrival, t, v + 2500);
+				series_add(&wire[n], t, v + 17 * i);
+				series_add(&all_wire, t, v + 17 * i);
+			}
+			lat_from[n] = acc[n].lat_mark;
+			arrival_from[n] = acc[n].arrival_mark;
+			wire_from[n] = wire_mark[n];
+			live_close(&acc[n], hs[n], &per[n]);
+			live_close_wire(&wire_mark[n], &acc[n].wire_h, wires[n], &per[n]);
+		}
+		live_together(hs, accs, lat_from, arrival_from, wires, wire_from, per, 3,
+			      &together);
+		series_quantiles(&all_lat, 0, all_lat.n, &q);
+		same = same && !memcmp(&q, &together.lat_run, sizeof(q));
+		series_quantiles(&all_arrival, 0, all_arrival.n, &q);
+		same = same && !memcmp(&q, &together.arrival_run, sizeof(q));
+		series_quantiles(&all_wire, 0, all_wire.n, &q);
+		same = same && !memcmp(&q, &together.wire_run, sizeof(q));
+		series_quantiles(&all_lat, all_lat.n - 150, all_lat.n, &q);
+		exact_interval =
+		    exact_interval && !memcmp(&q, &together.lat, sizeof(q)) && !q.from_histogram;
+		histogram += together.lat_run.from_histogram + together.arrival_run.from_histogram +
+			     together.wire_run.from_histogram;
+	}
+	tap_ok(same, "three hosts, limit 250: the union's run quantiles (in-host, from arrival, "
+		     "wire) those of one series of every host's doorbells, at every interval");
+	TAP_EQ_U(histogram, 12,
+		 "the runs of 300..750 doorbells from the merged histograms, 150 sorted");
+	TAP_EQ_U(together.lat_run.max, 70000000, "the union's max exact");
+	tap_ok(exact_interval, "the union's intervals (150 doorbells) exact");
+	/*
+	 * The run is not read again: the values before the interval changed behind the
+	 * union's back leave its run quantiles as the histograms have them.
+	 */
+	q = together.lat_run;
+	for (i = 0; i < 10; i++) {
+		h[0].lat.s[i].value += 90000000;
+	}
+	live_together(hs, accs, lat_from, arrival_from, wires, wire_from, per, 3, &together);
+	tap_ok(!memcmp(&q, &together.lat_run, sizeof(q)),
+	       "past the limit the union reads only the interval, not the run again");
+	for (i = 0; i < 10; i++) {
+		h[0].lat.s[i].value -= 90000000;
+	}
+	/* a host's histogram without its values (as when memory for it ran out): read the run */
+	llh_free(&acc[1].lat_h);
+	live_together(hs, accs, lat_from, arrival_from, wires, wire_from, per, 3, &together);
+	series_quantiles(&all_lat, 0, all_lat.n, &q);
+	tap_ok(!memcmp(&q, &together.lat_run, sizeof(q)) && together.lat_run.from_histogram,
+	       "a host's histogram missing: the union reads the run, the same quantiles");
+	stats_set_exact_limit(0);
+	for (n = 0; n < 3; n++) {
+		live_free(&acc[n]);
+		series_free(&wire[n]);
+		ha_free(&h[n]);
+	}
+	series_free(&all_lat);
+	series_free(&all_arrival);
+	series_free(&all_wire);
+}
+
 int main(void)
 {
 	test_quantiles_match_summary();
 	test_intervals();
 	test_run_past_limit();
 	test_together();
+	test_together_past_limit();
 	test_sparkline();
 	test_histogram();
 	return tap_done();

@@ -68,6 +68,7 @@ row() { # row NAME LABEL
 	jq -r --arg v "$2" --slurpfile h "$WORK/$1.host.json" --slurpfile f "$WORK/$1.fpga.json" '
 		[$v, .host.rx.latency_ns.count, .host.rx.latency_ns.p50, .host.rx.latency_ns.p99,
 		 .host.rx.latency_to_handover_ns.p50, .host.rx.latency_to_handover_ns.p99,
+		 .host.rx.read_to_handover_ns.p50, .host.rx.read_to_handover_ns.p99,
 		 $h[0].latency_ns.p50, $h[0].latency_ns.p99, ($f[0].dropped_samples // 0)] | @tsv' \
 		"$WORK/$1.json"
 }
@@ -85,7 +86,7 @@ pooled() {
 }
 
 {
-	printf 'round\tbuild\tdoorbells\ttrace_p50_ns\ttrace_p99_ns\thandover_p50_ns\thandover_p99_ns\thost_own_p50_ns\thost_own_p99_ns\tfpga_dropped\n'
+	printf 'round\tbuild\tdoorbells\ttrace_p50_ns\ttrace_p99_ns\thandover_p50_ns\thandover_p99_ns\tread_p50_ns\tread_p99_ns\thost_own_p50_ns\thost_own_p99_ns\tfpga_dropped\n'
 	for ((r = 1; r <= ROUNDS; r++)); do
 		one "traced-$r" "$BIN/dgrdma-host" || exit 1
 		one "preload-$r" "$HOST_OFF" --preload || exit 1
@@ -101,10 +102,11 @@ pooled() {
 	echo "host: ${TUNING[*]:-untuned}; emulator: $([ -n "$FPGA_CPU" ] && echo "CPU $FPGA_CPU" || echo unpinned); recorded: ${EVENTS[*]:-the default events}"
 	echo "trace_*: latency-report's in-host doorbell latency from the trace; handover_*: the same to the"
 	echo "send call's start (latency_to_handover_ns: the library fires at it, the traced build after the"
-	echo "call); host_own_*: the host's summary"
+	echo "call); read_*: from the receive call's return to that start (read_to_handover_ns: both ends"
+	echo "read at the same place by both builds); host_own_*: the host's summary"
 	column -t -s $'\t' "$WORK/table.tsv"
-	awk -F'\t' 'NR > 1 { p99[$2] = p99[$2] " " $5; h99[$2] = h99[$2] " " $7 } END {
-		for (b in p99) print "p99 by round, " b ":" p99[b] "; to the hand-over:" h99[b] }' \
+	awk -F'\t' 'NR > 1 { p99[$2] = p99[$2] " " $5; h99[$2] = h99[$2] " " $7; r99[$2] = r99[$2] " " $9 } END {
+		for (b in p99) print "p99 by round, " b ":" p99[b] "; to the hand-over:" h99[b] "; read to the hand-over:" r99[b] }' \
 		"$WORK/table.tsv" | sort
 	echo "every round pooled (latency-report's in-host doorbell latency, ns):"
 	for b in traced preload; do

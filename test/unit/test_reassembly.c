@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the transaction reassembler: any fragment order, duplicates,
- * inconsistent fragments, capacity, expiry and a long randomised run that
- * exercises hash-table deletion.
+ * inconsistent fragments, capacity, expiry, a growing table and a long
+ * randomised run that exercises hash-table deletion.
  */
 #include <stdlib.h>
 
@@ -157,11 +157,64 @@ static void test_expire(void)
 	dgr_reasm_free(r);
 }
 
-/* Many transactions with fragments shuffled within a window. */
-static void test_random_run(void)
+/* The id of the i-th transaction of test_growing(): far apart and close, so that the rehash
+ * must find each again. */
+static uint32_t growing_id(uint32_t i)
+{
+	return i % 2 ? i * 7919u : i;
+}
+
+static uint32_t next_index;
+static bool in_order;
+
+static void check_order(const struct dgr_txn_info *t, void *ctx)
+{
+	(void)ctx;
+	in_order &= t->txn_id == growing_id(next_index++);
+}
+
+/* A growing table doubles from 16 slots up to max's size and keeps every transaction. */
+static void test_growing(void)
+{
+	enum { MAX = 300 };
+	struct dgr_reasm *r = dgr_reasm_new_growing(MAX, NULL);
+	struct dgr_txn_info done;
+	struct dgr_msg m;
+	bool all_partial = true, all_complete = true;
+
+	for (uint32_t i = 0; i < MAX; i++) {
+		m = frag(growing_id(i), 2, 2, 16, 8);
+		all_partial &= dgr_reasm_add(r, &m, 100 + i, i, &done) == DGR_REASM_PARTIAL;
+	}
+	tap_ok(all_partial, "growing: 300 transactions wait through six doublings");
+	TAP_EQ_U(dgr_reasm_outstanding(r), MAX, "growing: all 300 outstanding");
+	m = frag(5000000, 2, 1, 0, 16);
+	TAP_EQ_I(dgr_reasm_add(r, &m, 1000, 0, &done), -DGR_E_NOSPACE,
+		 "growing: the 301st is refused as by a full table");
+	m = frag(0, 2, 2, 16, 8);
+	TAP_EQ_I(dgr_reasm_add(r, &m, 1000, 0, &done), DGR_REASM_DUPLICATE,
+		 "growing: a fragment seen before the doublings is a duplicate");
+	in_order = true;
+	next_index = 0;
+	TAP_EQ_U(dgr_reasm_foreach_incomplete(r, check_order, NULL), MAX,
+		 "growing: every transaction listed");
+	tap_ok(in_order, "growing: listed oldest first, in arrival order");
+	for (uint32_t i = MAX; i-- > 0;) {
+		m = frag(growing_id(i), 2, 1, 0, 16);
+		all_complete &= dgr_reasm_add(r, &m, 2000, 0, &done) == DGR_REASM_COMPLETE &&
+				done.bytes == 24 && done.first_ts == 100 + i && done.data_addr == 0;
+	}
+	tap_ok(all_complete, "growing: each completes with its bytes and first timestamp");
+	TAP_EQ_U(dgr_reasm_outstanding(r), 0, "growing: nothing left outstanding");
+	dgr_reasm_free(r);
+}
+
+/* Many transactions with fragments shuffled within a window, in a fixed or a growing table. */
+static void test_random_run(bool growing)
 {
 	enum { TXNS = 20000, WINDOW = 64, PARTS = 5 };
-	struct dgr_reasm *r = dgr_reasm_new(WINDOW * 2, NULL);
+	struct dgr_reasm *r =
+	    growing ? dgr_reasm_new_growing(WINDOW * 2, NULL) : dgr_reasm_new(WINDOW * 2, NULL);
 	struct dgr_msg *msgs = malloc(sizeof(*msgs) * TXNS * PARTS);
 	struct dgr_txn_info done;
 	unsigned int completes = 0, errors = 0;
@@ -213,6 +266,8 @@ int main(void)
 	test_errors();
 	test_fragment_check();
 	test_expire();
-	test_random_run();
+	test_growing();
+	test_random_run(false);
+	test_random_run(true);
 	return tap_done();
 }

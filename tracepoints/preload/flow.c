@@ -274,7 +274,6 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len)
 	struct dgr_msg m;
 	uint16_t msgs = 0;
 	uint8_t resend;
-	int rc;
 
 	pthread_mutex_lock(&f->lock);
 	if (dgr_frame_parse(&fr, frame, len, NULL) < 0) {
@@ -286,20 +285,22 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len)
 		f->last_tx_seq = fr.hdr.frame_seq;
 		f->sent_any = true;
 	}
+	/*
+	 * The doorbells' events first: their time is the hand-over, and the frame's
+	 * own events after them stay out of the latency they close. A resend's
+	 * doorbells were counted when it was first sent.
+	 */
 	count = fr;
 	while (dgr_frame_next_msg(&count, &m, NULL) > 0) {
+		if (!resend) {
+			tx_message(f, &fr, &m);
+		}
 		msgs++;
 	}
 	DGR_TP(frame_tx, f->conn, fr.hdr.frame_seq, (uint32_t)len, msgs, fr.hdr.ack_start,
 	       fr.hdr.ack_count, resend);
 	if (fr.hdr.ack_count) {
 		DGR_TP(ack_tx, f->conn, fr.hdr.ack_start, fr.hdr.ack_count);
-	}
-	if (resend) {
-		goto out; /* its doorbells were counted when it was first sent */
-	}
-	while ((rc = dgr_frame_next_msg(&fr, &m, NULL)) > 0) {
-		tx_message(f, &fr, &m);
 	}
 out:
 	pthread_mutex_unlock(&f->lock);

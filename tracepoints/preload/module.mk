@@ -30,7 +30,7 @@ $(PRELOAD_CALLS): $(call objs,test/tracepoints/preload_calls.c) $(LIBDGRDMA_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 tracepoints: $(PRELOAD_CALLS)
 CHECK_DEPS += $(PRELOAD_CALLS) $(PRELOAD_SO)
-CHECK_SUITES += test/tracepoints/test_preload.sh
+CHECK_SUITES += test/tracepoints/test_preload.sh test/tracepoints/test_preload_settings.sh
 
 # Issue 35 item 2: a host written the way OpenCPI's runtime is, traced with the library
 # against the emulator (test/integration/preload/). Plain libc only: no project code.

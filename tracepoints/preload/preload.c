@@ -31,6 +31,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -142,53 +143,105 @@ static void resolve_all(void)
 }
 
 /*
+ * A setting the library cannot use, said once on standard error (the program's own socket calls
+ * are not touched; a misspelt port would otherwise leave its stream untraced without a word).
+ * dgrdma-capture --preload refuses such values before it starts the program.
+ */
+static void warn_setting(const char *name, const char *value, const char *what)
+{
+	char line[512];
+	int saved = errno;
+	int n = snprintf(line, sizeof(line), "libdgrdma-preload: %s='%s': %s\n", name, value, what);
+
+	if (n > 0 && real_write) {
+		(void)real_write(STDERR_FILENO, line,
+				 (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
+	errno = saved;
+}
+
+/* One number of a setting, the whole of [s, stop): decimal, 0x hex or 0 octal, as strtoul's base 0.
+ */
+static bool setting_number(const char *s, const char *stop, int base, unsigned long max,
+			   unsigned long *v)
+{
+	char *end;
+
+	if (s == stop || *s < '0' || *s > '9') {
+		return false;
+	}
+	errno = 0;
+	*v = strtoul(s, &end, base);
+	return end == stop && errno == 0 && *v <= max;
+}
+
+/*
  * DGR_PRELOAD_DCP_DOORBELLS: the DCP property addresses whose writes are doorbells, ADDR or
- * LO:HI (0..0xFFFFFF, as latency-report's --dcp-doorbells); a bad value leaves the default,
- * the doorbell property of worker 0.
+ * LO:HI (0..0xFFFFFF, as latency-report's --dcp-doorbells); a bad value is said and leaves
+ * the default, the doorbell property of worker 0.
  */
 static void read_dcp_doorbells(void)
 {
 	const char *s = getenv("DGR_PRELOAD_DCP_DOORBELLS");
+	const char *colon;
 	unsigned long lo, hi;
-	char *end;
 
 	if (!s || !*s) {
 		return;
 	}
-	errno = 0;
-	lo = strtoul(s, &end, 0);
-	hi = lo;
-	if (end != s && *end == ':') {
-		const char *h = end + 1;
-
-		hi = strtoul(h, &end, 0);
-		if (end == h) {
-			return;
-		}
+	colon = strchr(s, ':');
+	if (!setting_number(s, colon ? colon : s + strlen(s), 0, 0xFFFFFF, &lo) ||
+	    (colon &&
+	     !setting_number(colon + 1, colon + 1 + strlen(colon + 1), 0, 0xFFFFFF, &hi))) {
+		warn_setting(
+		    "DGR_PRELOAD_DCP_DOORBELLS", s,
+		    "not ADDR or LO:HI (0..0xFFFFFF); DCP writes to 0x100018 are the doorbells");
+		return;
 	}
-	if (end == s || *end || errno || lo > hi || hi > 0xFFFFFF) {
+	if (!colon) {
+		hi = lo;
+	}
+	if (lo > hi) {
+		warn_setting("DGR_PRELOAD_DCP_DOORBELLS", s,
+			     "LO above HI; DCP writes to 0x100018 are the doorbells");
 		return;
 	}
 	pl_dcp_bell_lo = (uint32_t)lo;
 	pl_dcp_bell_hi = (uint32_t)hi;
 }
 
-/* DGR_PRELOAD_UDP_PORTS: more UDP ports, comma-separated (1..65535); bad entries are skipped. */
+/*
+ * DGR_PRELOAD_UDP_PORTS: more UDP ports, comma-separated (1..65535, at most PL_MAX_PORTS);
+ * a bad entry is said and skipped, the others taken.
+ */
 static void read_ports(void)
 {
-	const char *s = getenv("DGR_PRELOAD_UDP_PORTS");
-	char *end;
+	const char *all = getenv("DGR_PRELOAD_UDP_PORTS");
+	const char *s = all, *comma;
+	unsigned long v;
+	char why[96];
+	int entry = 0;
 
-	while (s && *s && pl_nports < PL_MAX_PORTS) {
-		unsigned long v = strtoul(s, &end, 10);
-
-		if (end != s && v >= 1 && v <= 65535) {
+	while (s && *s) {
+		entry++;
+		comma = strchr(s, ',');
+		if (!comma) {
+			comma = s + strlen(s);
+		}
+		if (!setting_number(s, comma, 10, 65535, &v) || v == 0) {
+			snprintf(why, sizeof(why), "entry %d is not a port (1..65535), skipped",
+				 entry);
+			warn_setting("DGR_PRELOAD_UDP_PORTS", all, why);
+		} else if (pl_nports == PL_MAX_PORTS) {
+			snprintf(why, sizeof(why),
+				 "more than %d ports besides %d, the rest skipped",
+				 PL_MAX_PORTS - 1, DGR_UDP_PORT);
+			warn_setting("DGR_PRELOAD_UDP_PORTS", all, why);
+			return;
+		} else {
 			pl_ports[pl_nports++] = (uint16_t)v;
 		}
-		s = strchr(end, ',');
-		if (s) {
-			s++;
-		}
+		s = *comma ? comma + 1 : comma;
 	}
 }
 

@@ -12,7 +12,8 @@
  *
  * One reassembler per connection and direction (transaction ids are per
  * connection). Memory is allocated once by dgr_reasm_new(); adding, completing
- * and expiring never allocate. Not thread-safe: owned by one receive thread.
+ * and expiring never allocate (a growing reassembler's adding may: below). Not
+ * thread-safe: owned by one receive thread.
  */
 #ifndef DGRDMA_REASSEMBLY_H
 #define DGRDMA_REASSEMBLY_H
@@ -57,6 +58,16 @@ enum dgr_reasm_result {
  * (1..65536). Returns NULL on failure with errbuf filled.
  */
 struct dgr_reasm *dgr_reasm_new(unsigned int max_outstanding, char *errbuf);
+
+/*
+ * The same reassembler with a table that starts small and doubles as more
+ * transactions wait, up to what dgr_reasm_new() allocates at once: for a reader
+ * of captures (latency-report, the plugin), where a stream keeps a few
+ * transactions open and every page a table touches costs a fault, while a rare
+ * rehash costs little. dgr_reasm_add() allocates when it doubles the table; when
+ * that fails it returns -DGR_E_NOSPACE as for a full one. Same contract otherwise.
+ */
+struct dgr_reasm *dgr_reasm_new_growing(unsigned int max_outstanding, char *errbuf);
 
 /* Frees a reassembler (NULL is accepted). */
 void dgr_reasm_free(struct dgr_reasm *r);
