@@ -156,7 +156,7 @@ watch() {
 			[ "$ino" = "$last" ] || versions=$((versions + 1))
 			last=$ino
 		fi
-		sleep 0.05
+		nap 0.05
 	done
 	echo "$versions $copies $broken"
 }
@@ -218,7 +218,7 @@ if start_run svg; then
 	for ((n = 0; n < 600; n++)); do
 		[ "$(jq -s '[.[] | select(.kind == "interval" and .host_rx.interval.count > 0)] | length' \
 			"$WORK/svg.jsonl" 2>/dev/null || echo 0)" -ge 4 ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	kill -INT "$PLOT_PID"
 	wait "$PLOT_PID"

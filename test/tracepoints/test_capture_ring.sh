@@ -140,7 +140,7 @@ sampler() {
 		done
 		echo "$max_ring $max_trace" >"$WORK/sampled.tmp" && mv "$WORK/sampled.tmp" "$WORK/sampled"
 		[ -e "$WORK/stop-sampler" ] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 }
 env --default-signal=INT "$CAPTURE" -o "$RUN" --ring-files "$RING_FILES" --ring-file-size 64k \
@@ -153,8 +153,8 @@ CAP_PID=$!
 sampler &
 SAMPLER_PID=$!
 for ((n = 0; n < 300; n++)); do
-	ss -Huln "sport = :$PORT_H" | grep -q . && break
-	sleep 0.1
+	[ -n "$(ss -Huln "sport = :$PORT_H")" ] && break
+	nap 0.1
 done
 # 8 FPGA buffers of 64 KiB: the FPGA holds 65 ms at 2 MS/s, so that a loaded machine's
 # scheduling delays (tens of ms) lose no sample (its default 64 KiB of memory, 8 ms, once did)

@@ -44,8 +44,8 @@ past_limit_at_least() {
 	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
 for ((n = 0; n < 600; n++)); do
-	ss -Huln "sport = :$PORT_H" | grep -q . && break
-	sleep 0.1
+	[ -n "$(ss -Huln "sport = :$PORT_H")" ] && break
+	nap 0.1
 done
 # long enough for every step below; stopped once they are done
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 100e3 \
