@@ -125,11 +125,15 @@ check_eq "$(jq -c '[.capture.snaplen, .capture.ring.files, .trace, .bounds.trace
 RUN=$WORK/run
 RING_FILES=3
 TRACE_COUNT=2
-# the largest number of ring files and of trace files per CPU seen while the run goes on
+# the largest number of ring files and of trace files per CPU seen while the run goes on; counted
+# in bash and written (whole, by a rename) when it changed: a find, a wc and a mv every 50 ms
+# before
 sampler() {
-	local max_ring=0 max_trace=0 n f c
+	local max_ring=0 max_trace=0 n f c files written=""
 	while :; do
-		n=$(find "$RUN/capture" -maxdepth 1 -name 'capture_*.pcapng' 2>/dev/null | wc -l)
+		files=("$RUN"/capture/capture_*.pcapng)
+		n=${#files[@]}
+		[ -e "${files[0]}" ] || n=0
 		[ "$n" -gt "$max_ring" ] && max_ring=$n
 		for ((c = 0; c < NCPUS; c++)); do
 			n=0
@@ -138,7 +142,10 @@ sampler() {
 			done
 			[ "$n" -gt "$max_trace" ] && max_trace=$n
 		done
-		echo "$max_ring $max_trace" >"$WORK/sampled.tmp" && mv "$WORK/sampled.tmp" "$WORK/sampled"
+		if [ "$written" != "$max_ring $max_trace" ]; then
+			echo "$max_ring $max_trace" >"$WORK/sampled.tmp" && mv "$WORK/sampled.tmp" "$WORK/sampled" &&
+				written="$max_ring $max_trace"
+		fi
 		[ -e "$WORK/stop-sampler" ] && return 0
 		nap 0.05
 	done
