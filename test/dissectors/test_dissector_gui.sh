@@ -189,7 +189,7 @@ exec {dfd}>&-
 for ((i = 0; i < 600; i++)); do
 	[ -s "$DT/display" ] && break
 	kill -0 "$XVFB_PID" 2>/dev/null || break
-	nap 0.1
+	sleep 0.1
 done
 if [ ! -s "$DT/display" ]; then
 	cat "$DT/xvfb.log"
@@ -231,7 +231,7 @@ wait_window() {
 			return 0
 		fi
 		kill -0 "$WS_PID" 2>/dev/null || return 1
-		nap 0.2
+		sleep 0.2
 	done
 	return 1
 }
@@ -302,7 +302,7 @@ if main=$(wait_window "^$base\$"); then
 		# comes with the counts once the pass is done.
 		for ((i = 0; i < 600; i++)); do
 			grep -q '^  transactions' "$DT/tree.out" && break
-			nap 0.1
+			sleep 0.1
 		done
 		check_eq "$(awk '/^  transactions/ { print $2, $4, $6, $8, $10; exit }' "$DT/tree.out")" \
 			"$(gt '.wire.rx | "\(.transactions) \(.doorbells) \(.matched) \(.unmatched_transactions) \(.orphan_doorbells)"')" \
@@ -316,7 +316,7 @@ if main=$(wait_window "^$base\$"); then
 			xdotool key Return
 			for ((i = 0; i < 300; i++)); do
 				[ -s "$DT/home/doorbells.txt" ] && break
-				nap 0.1
+				sleep 0.1
 			done
 			cp "$DT/home/doorbells.txt" "$SHOTS/" 2>/dev/null
 		else
