@@ -86,12 +86,13 @@ trap 'exit 143' TERM
 # WAIT_RC (not printed: a command substitution is a subshell, which cannot wait for PID).
 # Polled, not one long wait: a Ctrl-C trap that interrupts wait can lose the status of a child
 # ending at that moment (bash 5.2 gave -1 for an emulator that had ended cleanly, in a CI run).
-# A Ctrl-C stops the sleep at once; the trap runs, and the loop goes on.
+# A Ctrl-C stops the nap (test/lib/nap.sh, through netns.sh: no process per look) at once; the
+# trap runs, and the loop goes on.
 wait_status() {
 	local rc=0
 
 	while kill -0 "$1" 2>/dev/null; do
-		sleep 0.1 || true
+		nap 0.1
 	done
 	wait "$1" || rc=$?
 	WAIT_RC=$rc

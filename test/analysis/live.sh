@@ -144,14 +144,14 @@ if start_run text; then
 	# the command runs once the first viewer is attached (--live-wait)
 	for ((n = 0; n < 600; n++)); do
 		[ -e "$WORK/text.ready" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	timeout 30 "$LR" --live "$URL" >/dev/null 2>"$WORK/second.err"
 	check_eq "$? $(grep -c 'already a viewer attached' "$WORK/second.err")" "2 1" \
 		"a second viewer of the session: the relayd's refusal named, exit 2"
 	for ((n = 0; n < 300; n++)); do
 		[ "$(grep -c '^interval ' "$WORK/text.out")" -ge 2 ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	kill -INT "$LR_PID"
 	wait "$LR_PID"
@@ -363,7 +363,7 @@ lttng-relayd -C "tcp://127.0.0.1:$rb" -D "tcp://127.0.0.1:$((rb + 1))" -L "tcp:/
 RELAYD_PID=$!
 for ((n = 0; n < 100; n++)); do
 	port_free $((rb + 2)) || break
-	sleep 0.05
+	nap 0.05
 done
 if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
 	check "--relayd: the live URL names the given relayd's live port ($URL)" \
@@ -396,9 +396,9 @@ if start_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port 
 	spid=$!
 	for ((n = 0; n < 300; n++)); do
 		[ -e "$WORK/gone.ready" ] && break
-		sleep 0.1
+		nap 0.1
 	done
-	sleep 1
+	nap 1
 	kill -KILL "$RELAYD_PID"
 	wait "$RELAYD_PID" 2>/dev/null
 	RELAYD_PID=""

@@ -81,7 +81,7 @@ lttng-relayd -C "tcp://$NET.1:$rb" -D "tcp://$NET.1:$((rb + 1))" -L "tcp://$NET.
 RELAYD_PID=$!
 for ((n = 0; n < 100; n++)); do
 	port_free $((rb + 2)) || break
-	sleep 0.05
+	nap 0.05
 done
 
 # One host: its own hostname, a private LTTng run folder and session daemon, dgrdma-capture
@@ -102,7 +102,7 @@ mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpf
 cap=$!
 for ((n = 0; n < 900; n++)); do
 	[ -e "$work/$name.ready" ] && break
-	sleep 0.1
+	nap 0.1
 done
 "$bin/dgrdma-fpga" --udp --bind 127.0.0.1:28078 --peer 127.0.0.1:28079 --mode adc --rate 2e6 \
 	--duration 3 --host-buffers 16 --buffer-size 16384 --quiet >"$work/$name.fpga.out" 2>&1
@@ -120,7 +120,7 @@ URLS=()
 for h in a b; do
 	for ((n = 0; n < 300; n++)); do
 		[ -s "$WORK/$h/live.url" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	URLS+=("$(cat "$WORK/$h/live.url" 2>/dev/null)")
 done

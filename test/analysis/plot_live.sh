@@ -131,11 +131,14 @@ fi
 
 FPGA_ADDR=127.0.0.1:$PORT_F
 
-# whole_png FILE: a PNG signature, an IHDR of 1200 x 700 and the IEND chunk last
+# whole_png FILE: a PNG signature, an IHDR of 1200 x 700 and the IEND chunk last (two xxd, the
+# first 24 bytes and the last 12, cut in bash: seven processes per copy before)
 whole_png() {
-	[ "$(head -c 8 "$1" | xxd -p)" = "89504e470d0a1a0a" ] &&
-		[ "$(head -c 24 "$1" | tail -c 8 | xxd -p)" = "000004b0000002bc" ] &&
-		[ "$(tail -c 12 "$1" | xxd -p)" = "0000000049454e44ae426082" ]
+	local head
+	head=$(xxd -p -l 24 "$1") &&
+		[ "${head:0:16}" = "89504e470d0a1a0a" ] &&
+		[ "${head:32:16}" = "000004b0000002bc" ] &&
+		[ "$(xxd -p -s -12 "$1" 2>/dev/null)" = "0000000049454e44ae426082" ]
 }
 # whole_svg FILE: well-formed XML whose root is <svg>
 whole_svg() {
@@ -156,7 +159,7 @@ watch() {
 			[ "$ino" = "$last" ] || versions=$((versions + 1))
 			last=$ino
 		fi
-		sleep 0.05
+		nap 0.05
 	done
 	echo "$versions $copies $broken"
 }
@@ -218,7 +221,7 @@ if start_run svg; then
 	for ((n = 0; n < 600; n++)); do
 		[ "$(jq -s '[.[] | select(.kind == "interval" and .host_rx.interval.count > 0)] | length' \
 			"$WORK/svg.jsonl" 2>/dev/null || echo 0)" -ge 4 ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	kill -INT "$PLOT_PID"
 	wait "$PLOT_PID"

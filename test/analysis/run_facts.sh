@@ -28,7 +28,7 @@ hport=$((fport + 1))
 wait_bound() { # ADDR PORT: until a UDP socket is bound there
 	for _ in $(seq 200); do
 		ss -Huln "src $1 and sport = :$2" 2>/dev/null | grep -q . && return
-		sleep 0.05
+		nap 0.05
 	done
 }
 

@@ -80,7 +80,7 @@ if command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null && comman
 		sessiond_pid=$!
 		for _ in $(seq 50); do
 			lttng list >/dev/null 2>&1 && break
-			sleep 0.1
+			nap 0.1
 		done
 	fi
 	# only our tp-fire

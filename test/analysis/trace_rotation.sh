@@ -67,7 +67,7 @@ hpid=$!
 for _ in $(seq 300); do
 	[ -e "$tmp/host.ready" ] && break
 	kill -0 "$hpid" 2>/dev/null || break
-	sleep 0.05
+	nap 0.05
 done
 [ -e "$tmp/host.ready" ] || bail "dgrdma-host did not get ready: $(tail -3 "$tmp/host.out")"
 "$FPGA" --udp --bind "$FIP:18078" --peer "127.0.0.1:$hport" --quiet --sample-rate 2e6 --duration 4 \
@@ -77,7 +77,7 @@ fpid=$!
 for _ in $(seq 300); do
 	[ -e "$tmp/fpga.ready" ] && break
 	kill -0 "$fpid" 2>/dev/null || break
-	sleep 0.05
+	nap 0.05
 done
 [ -e "$tmp/fpga.ready" ] || bail "dgrdma-fpga did not get ready: $(tail -3 "$tmp/fpga.out")"
 # two rotations while the emulator streams: the first as it starts, the second a second on,

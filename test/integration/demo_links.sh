@@ -26,7 +26,7 @@ sysctl -n user.max_user_namespaces >"$WORK/max_userns" 2>/dev/null
 cleanup() {
 	local f
 	for f in "$WORK"/*/pgid; do
-		[ -f "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null
+		[ -f "$f" ] && kill -KILL -- "-$(<"$f")" 2>/dev/null
 	done
 	rm -rf "$WORK"
 }
@@ -60,21 +60,42 @@ case_dir() {
 }
 
 # leftovers: what a demo with our tag or run folder left running or configured (after up to
-# 5 s: a process signalled at the end may take a moment to exit).
+# 5 s: a process signalled at the end may take a moment to exit). The command lines and the
+# lists are matched in bash: only pgrep and ip start per look.
 leftovers() {
-	local p left i
+	local p left i args comm out
 	for ((i = 0; i < 50; i++)); do
 		left=""
 		for p in $(pgrep -x 'dgrdma-host|dgrdma-fpga|dgrdma-capture|dumpcap'); do
-			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF "$WORK/" &&
-				left="$left $p:$(cat "/proc/$p/comm" 2>/dev/null)"
+			args=()
+			mapfile -d '' -t args 2>/dev/null <"/proc/$p/cmdline"
+			if [[ "${args[*]}" == *"$WORK/"* ]]; then
+				comm=""
+				read -r comm 2>/dev/null <"/proc/$p/comm"
+				left="$left $p:$comm"
+			fi
 		done
-		[ "$(id -u)" = 0 ] && ip netns list 2>/dev/null | grep -q "^$TAG-" && left="$left netns"
-		ip link show 2>/dev/null | grep -q ": ${TAG}[fh][@:]" && left="$left veth"
+		if [ "$EUID" = 0 ]; then
+			out=$'\n'$(ip netns list 2>/dev/null)
+			[[ $out == *$'\n'"$TAG-"* ]] && left="$left netns"
+		fi
+		out=$(ip link show 2>/dev/null)
+		[[ $out =~ :\ ${TAG}[fh][@:] ]] && left="$left veth"
 		[ -z "$left" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	echo "${left# }"
+}
+
+# has_line_from FILE PREFIX: true when a line of FILE starts with PREFIX (grep -qs '^PREFIX'
+# in bash: the waits below look ten to fifty times a second).
+has_line_from() {
+	local l
+	[ -r "$1" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l == "$2"* ]] && return 0
+	done <"$1"
+	return 1
 }
 
 # check_run NAME DIR RC LINK_LINE RECORD_LINE PCAP(yes|no) [any: the session daemon may be reused]
@@ -84,29 +105,39 @@ check_run() {
 	check "$name: says which link it used ($link)" grep -qxF "demo: link: $link" "$dir/out"
 	check "$name: says what it records ($rec)" grep -qxF "demo: $rec" "$dir/out"
 	check "$name: report with a verdict" grep -qE '^  verdict: [a-z-]+$' "$run/report.txt"
-	check "$name: report.json has the regime" jq -e '.regime.label | type == "string"' "$run/report.json"
+	# one jq per file, each value on a line (an error yields "", as a jq of its own printed
+	# nothing): report.json's regime test and vpids, run.json's and host.json's facts
+	local rep=() rj=() hj=()
+	mapfile -t rep < <(jq -r '(try (.regime.label | type == "string") catch ""),
+		(try ([.host.counters[].vpid] | unique | length) catch "")' "$run/report.json" 2>/dev/null)
+	mapfile -t rj < <(jq -r '(try .exit_status catch ""), (try .command_pid catch ""),
+		(try .trace.sessiond catch ""), (try (.capture.packets_captured // 0) catch ""),
+		(try (.capture | tojson) catch "")' "$run/run.json" 2>/dev/null)
+	mapfile -t hj < <(jq -r '(try .counters.eof_received catch ""),
+		(try .counters.doorbells_sent catch "")' "$run/host.json" 2>/dev/null)
+	check "$name: report.json has the regime" test "${rep[0]:-}" = true
 	check "$name: latency and drop-rate plots written" test -s "$run/plots/latency.png" -a -s "$run/plots/drops.png"
-	check_eq "$(jq -r '.exit_status' "$run/run.json")" 0 "$name: run.json: the host exited 0"
-	check_eq "$(jq -r '.counters.eof_received' "$run/host.json")" 1 "$name: the host received the stream's EOF"
-	n_host=$(jq -r '.counters.doorbells_sent' "$run/host.json")
+	check_eq "${rj[0]:-}" 0 "$name: run.json: the host exited 0"
+	check_eq "${hj[0]:-}" 1 "$name: the host received the stream's EOF"
+	n_host=${hj[1]:-}
 	# the host's own events (as root, other root processes' dgrdma events share the buffers)
-	n_trace=$(babeltrace2 "$run/trace" 2>/dev/null | grep ' dgrdma:doorbell_sent: ' |
-		grep -c "vpid = $(jq -r '.command_pid' "$run/run.json"),")
+	n_trace=$(babeltrace2 "$run/trace" 2>/dev/null | awk -v ev=' dgrdma:doorbell_sent: ' \
+		-v pid="vpid = ${rj[1]:-}," 'index($0, ev) && index($0, pid) { n++ } END { print n + 0 }')
 	check "$name: the trace holds every doorbell the host sent ($n_trace of $n_host)" \
 		test "$n_host" -gt 0 -a "$n_trace" = "$n_host"
-	check_eq "$(jq -r '[.host.counters[].vpid] | unique | length' "$run/report.json")" 2 \
+	check_eq "${rep[1]:-}" 2 \
 		"$name: the report's counters are of the demo's host and emulator only (--pid)"
-	sd=$(jq -r '.trace.sessiond' "$run/run.json")
+	sd=${rj[2]:-}
 	[ "${7:-}" = any ] && [ "$sd" = reused ] && sd="started, stopped"
 	check_eq "$sd" "started, stopped" "$name: dgrdma-capture started its session daemon and stopped it"
 	if [ "$pcap" = yes ]; then
-		check "$name: packets captured" test "$(jq -r '.capture.packets_captured // 0' "$run/run.json")" -gt 0
+		check "$name: packets captured" test "${rj[3]:-}" -gt 0
 	else
-		check_eq "$(jq -c '.capture' "$run/run.json")" null "$name: no capture (no privileges for it)"
+		check_eq "${rj[4]:-}" null "$name: no capture (no privileges for it)"
 	fi
 	check_eq "$(leftovers)" "" "$name: no namespace, interface or process left behind"
 	check "$name: the host's --ready-file is removed at its exit" test ! -e "$run.ready"
-	if [ "$rc" != 0 ] || [ "$(jq -r '.exit_status' "$run/run.json")" != 0 ]; then
+	if [ "$rc" != 0 ] || [ "${rj[0]:-}" != 0 ]; then
 		# its own lines and the tools' messages: the report would push them out of CI's excerpt
 		diag "$name: the demo's messages:"
 		grep -E '^(demo|dgrdma-[a-z]+|latency-report):' "$dir/out" | sed 's/^/#   /'
@@ -140,7 +171,7 @@ refused_userns() {
 	pid=$!
 	for ((i = 0; i < 500; i++)); do
 		[ "$(readlink "/proc/$pid/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
-		sleep 0.01
+		nap 0.01
 	done
 	if cat "$WORK/idmap" >"/proc/$pid/uid_map" && cat "$WORK/idmap" >"/proc/$pid/gid_map"; then
 		touch "$go"
@@ -164,19 +195,19 @@ run_netns_ctrl_c() {
 	setsid env --default-signal=INT "${DEMO_CMD[@]}" >"$d/out" 2>&1 </dev/null &
 	echo $! >"$d/pgid"
 	for ((i = 0; i < 600; i++)); do
-		grep -qs '^demo: streaming' "$d/out" && break
-		sleep 0.1
+		has_line_from "$d/out" 'demo: streaming' && break
+		nap 0.1
 	done
-	sleep 1
-	kill -INT -- "-$(cat "$d/pgid")"
+	nap 1
+	kill -INT -- "-$(<"$d/pgid")"
 	if [ "$n" = 2 ]; then
 		for ((i = 0; i < 300; i++)); do
-			grep -qs '^demo: Ctrl-C' "$d/out" && break
-			sleep 0.02
+			has_line_from "$d/out" 'demo: Ctrl-C' && break
+			nap 0.02
 		done
-		kill -INT -- "-$(cat "$d/pgid")"
+		kill -INT -- "-$(<"$d/pgid")"
 	fi
-	wait "$(cat "$d/pgid")"
+	wait "$(<"$d/pgid")"
 	echo $? >"$d/rc"
 }
 # userns: as a normal user (root: nobody) where user namespaces are allowed.
@@ -256,7 +287,7 @@ REC_TRACE="recording the LTTng trace only (capturing on lo needs privileges)"
 if [ "$HAVE_NETNS" = 1 ]; then
 	d="$WORK/netns"
 	# as root the global session daemon may be another user's of the machine: reused
-	check_run "netns, Ctrl-C once" "$d" "$(cat "$d/rc")" "$LINK_NETNS" "$REC_BOTH" yes any
+	check_run "netns, Ctrl-C once" "$d" "$(<"$d/rc")" "$LINK_NETNS" "$REC_BOTH" yes any
 	check "netns, Ctrl-C once: it says the stream ends early" \
 		grep -q '^demo: Ctrl-C: the stream ends early' "$d/out"
 	# counted in samples, not on the clock: 30 s at the demo's 2 MS/s are 60e6 samples
@@ -264,7 +295,7 @@ if [ "$HAVE_NETNS" = 1 ]; then
 		test "$(jq -r '.samples_produced // 60000000' "$d/run/fpga.json")" -lt 60000000
 	d=$(case_dir netns-2)
 	run_netns_ctrl_c "$d" 2
-	check_eq "$(cat "$d/rc")" 130 "netns, Ctrl-C twice: the demo stops at once with status 130"
+	check_eq "$(<"$d/rc")" 130 "netns, Ctrl-C twice: the demo stops at once with status 130"
 	check_eq "$(leftovers)" "" "netns, Ctrl-C twice: no namespace, interface or process left behind"
 else
 	skip "netns and Ctrl-C: need root"
@@ -272,7 +303,7 @@ fi
 
 if [ "$HAVE_USERNS" = 1 ]; then
 	d="$WORK/userns"
-	check_run userns "$d" "$(cat "$d/rc")" "$LINK_USERNS" "$REC_BOTH" yes
+	check_run userns "$d" "$(<"$d/rc")" "$LINK_USERNS" "$REC_BOTH" yes
 	check "userns: it says it fell back" \
 		grep -qxF "demo: not root: running in an unprivileged user+network namespace" "$d/out"
 else
@@ -283,15 +314,15 @@ d="$WORK/udp"
 if [ "$(id -u)" = 0 ]; then
 	check_eq "$(refused_userns sh -c 'unshare --user --map-root-user true 2>/dev/null; echo "unshare: $?"')" \
 		"unshare: 1" "udp: where the demo ran, creating a user namespace is refused"
-	check_eq "$(sysctl -n user.max_user_namespaces)" "$(cat "$WORK/max_userns")" \
+	check_eq "$(sysctl -n user.max_user_namespaces)" "$(<"$WORK/max_userns")" \
 		"udp: the machine's user.max_user_namespaces is untouched"
-	check_run udp "$d" "$(cat "$d/rc")" "$LINK_UDP" "$REC_TRACE" no
+	check_run udp "$d" "$(<"$d/rc")" "$LINK_UDP" "$REC_TRACE" no
 else
-	check_run "udp (DGR_LINK_FORCE)" "$d" "$(cat "$d/rc")" "$LINK_UDP_FORCED" "$REC_TRACE" no
+	check_run "udp (DGR_LINK_FORCE)" "$d" "$(<"$d/rc")" "$LINK_UDP_FORCED" "$REC_TRACE" no
 fi
 
 d="$WORK/failed"
-check_eq "$(cat "$d/rc")" 1 "failed emulator: the demo exits 1"
+check_eq "$(<"$d/rc")" 1 "failed emulator: the demo exits 1"
 check "failed emulator: it shows the emulator's message" \
 	grep -qxF "dgrdma-fpga: --drop-frames: '2' is out of range 0..1" "$d/out"
 check "failed emulator: it shows why the host stopped" \
@@ -306,7 +337,7 @@ check "failed emulator: the report says the stream never started" jq -e \
 check_eq "$(leftovers)" "" "failed emulator: no namespace, interface or process left behind"
 
 d="$WORK/host-refused"
-check_eq "$(cat "$d/rc")" 1 "refused host option: the demo exits 1"
+check_eq "$(<"$d/rc")" 1 "refused host option: the demo exits 1"
 check "refused host option: it says the host is not receiving" \
 	grep -q '^demo: the host stack is not receiving (it exited' "$d/out"
 check "refused host option: with the host's message" \

@@ -8,6 +8,9 @@
 # so the number of packets in the file reaches what was sent shortly after the run; stopping it
 # at a fixed time after the run instead lost the last frames on a loaded machine.
 
+# shellcheck source=test/lib/nap.sh
+. "${BASH_SOURCE[0]%/*}/nap.sh"
+
 DGR_PCAP_RUN=()
 DGR_PCAP_OPTS=()
 DGR_PCAP_PID=""
@@ -27,7 +30,7 @@ dgr_pcap_start() {
 	for ((i = 0; i < 400; i++)); do
 		[ -s "$file" ] && return 0
 		kill -0 "$DGR_PCAP_PID" 2>/dev/null || return 1
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -57,7 +60,7 @@ dgr_pcap_stop() {
 			fi
 		fi
 		kill -0 "$DGR_PCAP_PID" 2>/dev/null || break
-		sleep 0.1
+		nap 0.1
 	done
 	kill "$DGR_PCAP_PID" 2>/dev/null
 	wait "$DGR_PCAP_PID" 2>/dev/null

@@ -39,8 +39,8 @@ start_run() {
 	CAP_PID=$!
 	URL=""
 	for ((n = 0; n < 300; n++)); do
-		[ -s "$WORK/$name/live.url" ] && { URL=$(cat "$WORK/$name/live.url"); return 0; }
-		sleep 0.1
+		[ -s "$WORK/$name/live.url" ] && { URL=$(<"$WORK/$name/live.url"); return 0; }
+		nap 0.1
 	done
 	return 1
 }
@@ -50,7 +50,7 @@ stream() {
 	local name=$1 secs=$2 n
 	for ((n = 0; n < 600; n++)); do
 		[ -e "$WORK/$name.ready" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	"$DFPGA" --udp --bind "$FPGA_ADDR" --peer "127.0.0.1:$PORT_H" --mode adc --rate 2e6 \
 		--duration "$secs" --fpga-buffers 4 --host-buffers 16 --buffer-size 16384 --quiet \

@@ -19,7 +19,8 @@
 # dgr_link_down removes what dgr_link_up created; callers trap it on EXIT.
 
 # dgr_wait_listening (test/lib/sockets.sh) starts one end once the other is receiving.
-. "$(dirname "${BASH_SOURCE[0]}")/sockets.sh"
+# shellcheck source=test/lib/sockets.sh
+. "${BASH_SOURCE[0]%/*}/sockets.sh"
 
 DGR_LINK_MTU=${DGR_LINK_MTU:-9000}
 DGR_LINK_TAG=${DGR_LINK_TAG:-dgr$$}

@@ -11,13 +11,20 @@
 # /proc/PID/net shows for the process's own network namespace:
 #   packet  the Proto column is the bound ethertype, 0 until bind();
 #   UDP     the local port is 0 until bind().
+# The waits look every 50 ms; they nap and read files in bash (no process per look but find
+# and awk for the sockets).
+
+# shellcheck source=test/lib/nap.sh
+. "${BASH_SOURCE[0]%/*}/nap.sh"
 
 # dgr_receiving_sockets PID: prints how many sockets of process PID are bound (receive).
 dgr_receiving_sockets() {
-	local pid="$1" inodes
+	local pid="$1" inodes="" l
 
-	inodes=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
-		sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p')
+	# find prints socket:[INODE] for each; the inodes are kept in bash
+	while IFS= read -r l; do
+		[[ $l =~ ^socket:\[([0-9]*)\]$ ]] && inodes+="${inodes:+$'\n'}${BASH_REMATCH[1]}"
+	done < <(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null)
 	if [ -z "$inodes" ]; then
 		echo 0
 		return
@@ -34,7 +41,7 @@ dgr_receiving_sockets() {
 # dgr_descendant PID NAME: prints the pid of the first process named NAME that is PID or
 # runs under it (a program started through dgrdma-capture, ip netns exec or setsid).
 dgr_descendant() {
-	local top="$1" name="$2" p q
+	local top="$1" name="$2" p q stat_fields
 
 	for p in $(pgrep -x "$name"); do
 		q=$p
@@ -43,7 +50,10 @@ dgr_descendant() {
 				echo "$p"
 				return 0
 			fi
-			q=$(awk '{ print $4 }' "/proc/$q/stat" 2>/dev/null)
+			# the fourth field of stat, the parent (read in bash: a process per step before)
+			stat_fields=()
+			read -r -a stat_fields 2>/dev/null <"/proc/$q/stat"
+			q=${stat_fields[3]:-}
 		done
 	done
 	return 1
@@ -60,7 +70,7 @@ dgr_wait_receiving() {
 		if [ -n "$pid" ] && [ "$(dgr_receiving_sockets "$pid")" -ge "$count" ]; then
 			return 0
 		fi
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -82,13 +92,24 @@ dgr_wait_listening() {
 # --ready-file of dgrdma-host or dgrdma-fpga, holds a process id: the tool receives. A file
 # with other contents (a stale one the tool has yet to replace) does not count. Returns 0
 # when ready, 1 otherwise.
+# _dgr_holds_pid FILE: true when a line of FILE is a number (what grep -qx '[0-9][0-9]*'
+# said, in bash: the wait looks every 50 ms).
+_dgr_holds_pid() {
+	local l
+	[ -r "$1" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l =~ ^[0-9]+$ ]] && return 0
+	done <"$1"
+	return 1
+}
+
 dgr_wait_ready_file() {
 	local i
 
 	for ((i = 0; i < 600; i++)); do
-		grep -qx '[0-9][0-9]*' "$1" 2>/dev/null && return 0
+		_dgr_holds_pid "$1" && return 0
 		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }

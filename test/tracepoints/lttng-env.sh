@@ -97,6 +97,10 @@ tp_capture_cleanup() {
 	rm -rf "$WORK"
 }
 
+# the waits below nap (no process per look; the benchmarks that source this have no tap.sh)
+# shellcheck source=test/lib/nap.sh
+. "$DGR_SRC/test/lib/nap.sh"
+
 # tp_wait_for WHAT TEST...: until TEST holds (at most 60 s); false, with a diagnostic naming
 # WHAT, when it never did.
 tp_wait_for() {
@@ -104,7 +108,7 @@ tp_wait_for() {
 	shift
 	for ((n = 0; n < 600; n++)); do
 		"$@" && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	diag "gave up waiting for $what"
 	return 1

@@ -48,7 +48,7 @@ wait_ready() {
 	local n
 	for ((n = 0; n < 600; n++)); do
 		[ -e "$1" ] && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -322,7 +322,7 @@ KILLED=$WORK/killed
 	--ready-file "$WORK/killed.ready" 2>"$WORK/killed.err" &
 BG_PID=$!
 wait_ready "$WORK/killed.ready"
-sleep 0.5
+nap 0.5
 cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--ready-file $WORK/killed.ready")
 kill -KILL $cmd_pid
 wait "$BG_PID"

@@ -134,7 +134,7 @@ perf_pid=""
 for ((n = 0; n < 1200; n++)); do
 	grep -q "^perf acknowledged" "$WORK/killed/kernel.log" 2>/dev/null && break
 	kill -0 "$cap" 2>/dev/null || break
-	sleep 0.1
+	nap 0.1
 done
 perf_pid=$(sed -n 's/^perf pid \([0-9]*\)$/\1/p' "$WORK/killed/kernel.log" 2>/dev/null)
 check "SIGKILL: perf was recording (pid ${perf_pid:-none})" test -n "$perf_pid"
@@ -143,7 +143,7 @@ wait "$cap" 2>/dev/null
 # perf stops with its workload, which ends with dgrdma-capture (polled every second by tail)
 for ((n = 0; n < 600; n++)); do
 	[ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null || break
-	sleep 0.1
+	nap 0.1
 done
 check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/proc/${perf_pid:-0}"
 
@@ -157,7 +157,7 @@ CAP_PID=$!
 for ((n = 0; n < 600; n++)); do
 	[ -e "$WORK/ready" ] && break
 	kill -0 "$CAP_PID" 2>/dev/null || break
-	sleep 0.1
+	nap 0.1
 done
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 10e6 \
 	--duration 2 --quiet &

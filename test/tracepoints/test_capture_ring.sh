@@ -125,11 +125,15 @@ check_eq "$(jq -c '[.capture.snaplen, .capture.ring.files, .trace, .bounds.trace
 RUN=$WORK/run
 RING_FILES=3
 TRACE_COUNT=2
-# the largest number of ring files and of trace files per CPU seen while the run goes on
+# the largest number of ring files and of trace files per CPU seen while the run goes on; counted
+# in bash and written (whole, by a rename) when it changed: a find, a wc and a mv every 50 ms
+# before
 sampler() {
-	local max_ring=0 max_trace=0 n f c
+	local max_ring=0 max_trace=0 n f c files written=""
 	while :; do
-		n=$(find "$RUN/capture" -maxdepth 1 -name 'capture_*.pcapng' 2>/dev/null | wc -l)
+		files=("$RUN"/capture/capture_*.pcapng)
+		n=${#files[@]}
+		[ -e "${files[0]}" ] || n=0
 		[ "$n" -gt "$max_ring" ] && max_ring=$n
 		for ((c = 0; c < NCPUS; c++)); do
 			n=0
@@ -138,9 +142,12 @@ sampler() {
 			done
 			[ "$n" -gt "$max_trace" ] && max_trace=$n
 		done
-		echo "$max_ring $max_trace" >"$WORK/sampled.tmp" && mv "$WORK/sampled.tmp" "$WORK/sampled"
+		if [ "$written" != "$max_ring $max_trace" ]; then
+			echo "$max_ring $max_trace" >"$WORK/sampled.tmp" && mv "$WORK/sampled.tmp" "$WORK/sampled" &&
+				written="$max_ring $max_trace"
+		fi
 		[ -e "$WORK/stop-sampler" ] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 }
 env --default-signal=INT "$CAPTURE" -o "$RUN" --ring-files "$RING_FILES" --ring-file-size 64k \
@@ -153,8 +160,8 @@ CAP_PID=$!
 sampler &
 SAMPLER_PID=$!
 for ((n = 0; n < 300; n++)); do
-	ss -Huln "sport = :$PORT_H" | grep -q . && break
-	sleep 0.1
+	[ -n "$(ss -Huln "sport = :$PORT_H")" ] && break
+	nap 0.1
 done
 # 8 FPGA buffers of 64 KiB: the FPGA holds 65 ms at 2 MS/s, so that a loaded machine's
 # scheduling delays (tens of ms) lose no sample (its default 64 KiB of memory, 8 ms, once did)

@@ -28,8 +28,8 @@ env --default-signal=INT "$CAPTURE" -o "$RUN" --all-events -- "$DHOST" rx --udp 
 CAP_PID=$!
 # The emulator starts once the host's socket is bound.
 for ((n = 0; n < 300; n++)); do
-	ss -Huln "sport = :$PORT_H" | grep -q . && break
-	sleep 0.1
+	[ -n "$(ss -Huln "sport = :$PORT_H")" ] && break
+	nap 0.1
 done
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 10e6 \
 	--duration 2 --quiet --summary-json "$WORK/fpga.json" &

@@ -46,7 +46,7 @@ done
 for ns in $NS1 $NS2; do
 	for _ in $(seq 1 200); do
 		ip netns exec $ns ss -Huan "sport = :18078" | grep -q . && break
-		sleep 0.05
+		nap 0.05
 	done
 done
 CTL_H=(ip netns exec "$NSH" "$CTL" --udp --timeout 300)

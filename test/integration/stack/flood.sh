@@ -49,7 +49,7 @@ flood() {
 	"${frun[@]}" "$FPGA" "${FPGA_T[@]}" --mode adc --rate 2e6 --duration 6 --quiet \
 		--summary-json "$f" 2>"$T/$link.fpga.err" &
 	fp=$!
-	sleep 0.5 # into the stream
+	nap 0.5 # into the stream
 	# the junk must all arrive while the host receives: 1 s of it, well inside the 6 s stream
 	"${junk[@]}" python3 "$JUNK" "${JUNK_ARGS[@]}" --count $COUNT --seconds 1 >"$j"
 	check "$link: the junk was sent while the stream ran" kill -0 $fp

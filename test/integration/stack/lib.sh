@@ -42,7 +42,7 @@ stk_ports() {
 stk_wait_udp() {
 	for _ in $(seq 1 200); do
 		ss -Huan "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }

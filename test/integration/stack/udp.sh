@@ -336,7 +336,7 @@ if [ -x "$FPGA" ]; then
 	kill -STOP $rx
 	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 1e6 \
 		--duration 0.2 --quiet
-	sleep 0.3
+	nap 0.3
 	kill -CONT $rx
 	wait $rx
 	stk_check_arrival "$T/stop.json" "UDP (SO_TIMESTAMPNS)"
@@ -354,10 +354,10 @@ if [ -x "$FPGA" ]; then
 	for _ in $(seq 1000); do
 		grep -qE 'txns_completed: [1-9]' "$T/stats.err" && break
 		kill -0 $f 2>/dev/null || break
-		sleep 0.01
+		nap 0.01
 	done
 	kill -STOP $rx
-	sleep 0.5
+	nap 0.5
 	kill -CONT $rx
 	wait $f
 	wait $rx

@@ -138,7 +138,7 @@ if [ -x "$FPGA" ]; then
 		dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 		kill -STOP $rx
 		"${RB[@]}" "$FPGA" --if $B --peer $MAC_A --mode adc --rate 1e6 --duration 0.2 --quiet
-		sleep 0.3
+		nap 0.3
 		kill -CONT $rx
 		wait $rx
 		check_eq "$(jget "$T/stop.json" transport.receive)" $rxmode "received with the $rxmode"
