@@ -46,16 +46,19 @@ past_limit_at_least() {
 
 "$CAPTURE" -o "$RUN" --flight-recorder 2 --incident-after 1 --max-incidents 2 --event-rate 20000 \
 	-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --buffers 8 \
-	--buffer-size 16384 --fpga-buffers 4 --consumer-stall 24:1000 --idle-timeout 3 \
+	--buffer-size 16384 --fpga-buffers 8 --consumer-stall 24:1000 --idle-timeout 3 \
 	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
 for ((n = 0; n < 600; n++)); do
 	[ -n "$(ss -Huln "sport = :$PORT_H")" ] && break
 	nap 0.1
 done
-# long enough for every step below; stopped once they are done
+# long enough for every step below; stopped once they are done. The FPGA holds 8 buffers
+# (328 ms at 100 kS/s), so that only the host's 1 s stall drops samples: with 4 (164 ms) an
+# emulator kept off its CPU that long at load 10-15 dropped a second time, a trigger too many.
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode adc --rate 100e3 \
-	--buffers 4 --buffer-size 16384 --host-buffers 8 --report-data-loss false --duration 120 \
+	--buffers 8 --fpga-memory 131072 --buffer-size 16384 --host-buffers 8 --report-data-loss false \
+	--duration 120 \
 	--quiet --summary-json "$WORK/fpga.json" &
 FPGA_PID=$!
 # each step waits for the recorder to have done the one before (a signal that came while it
