@@ -432,6 +432,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	} else if (!strcmp(n, "doorbell_sent")) {
 		struct ha_doorbell d = { .conn = (unsigned int)conn,
 					 .buffer = (unsigned int)buffer };
+		uint64_t send_call;
 
 		h->c.doorbell_sent++;
 		p = find(h, &rk);
@@ -452,8 +453,8 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		if (!he_get(ev, "send_call_ns", &v)) {
 			v = 0;
 		}
-		series_add(&h->lat_handed, p->t_complete,
-			   d.latency - (v < d.latency ? v : d.latency));
+		send_call = v < d.latency ? v : d.latency;
+		series_add(&h->lat_handed, p->t_complete, d.latency - send_call);
 		if (p->t_acquire && p->t_release && p->t_acquire >= p->t_complete &&
 		    p->t_release >= p->t_acquire && ev->ts >= p->t_release) {
 			d.wait = p->t_acquire - p->t_complete;
@@ -470,7 +471,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 			d.wait_receive = p->wait_receive;
 			series_add(&h->recv, p->t_complete, d.wait_receive);
 			series_add(&h->lat_arrival, p->t_complete, d.latency + d.wait_receive);
-			add_read_to_handover(h, p, ev->ts - (v < d.latency ? v : d.latency));
+			add_read_to_handover(h, p, ev->ts - send_call);
 		}
 		if (p->arrival) {
 			series_add(&h->arrival, p->t_complete, p->arrival);

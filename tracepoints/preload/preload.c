@@ -183,16 +183,16 @@ static bool setting_number(const char *s, const char *stop, int base, unsigned l
 static void read_dcp_doorbells(void)
 {
 	const char *s = getenv("DGR_PRELOAD_DCP_DOORBELLS");
-	const char *colon;
+	const char *colon, *end;
 	unsigned long lo, hi;
 
 	if (!s || !*s) {
 		return;
 	}
 	colon = strchr(s, ':');
-	if (!setting_number(s, colon ? colon : s + strlen(s), 0, 0xFFFFFF, &lo) ||
-	    (colon &&
-	     !setting_number(colon + 1, colon + 1 + strlen(colon + 1), 0, 0xFFFFFF, &hi))) {
+	end = s + strlen(s);
+	if (!setting_number(s, colon ? colon : end, 0, 0xFFFFFF, &lo) ||
+	    (colon && !setting_number(colon + 1, end, 0, 0xFFFFFF, &hi))) {
 		warn_setting(
 		    "DGR_PRELOAD_DCP_DOORBELLS", s,
 		    "not ADDR or LO:HI (0..0xFFFFFF); DCP writes to 0x100018 are the doorbells");
