@@ -8,7 +8,6 @@
 #   json_get NAME PATH      prints what `jq -r PATH FILE` prints for a scalar
 #   json_value NAME PATH    the same into JSON_VALUE, without a subshell
 #   json_file FILE PATH     the same, FILE loaded on first use and kept
-#   json_forget FILE...     drops what json_file kept of FILE (after FILE is rewritten)
 #
 # PATH is jq's: `.a.b`, `.list[2]`, `.["odd key"]`; `.` is the whole document. As with jq -r,
 # a missing key or index, or a key of null, prints "null"; a string prints raw (spaces and
@@ -107,14 +106,6 @@ json_file() {
 		JSON_FILES[$1]=$n
 	fi
 	json_get "$n" "$2"
-}
-
-# json_forget FILE...: the next json_file of FILE reads it again.
-json_forget() {
-	local f
-	for f in "$@"; do
-		unset 'JSON_FILES[$f]'
-	done
 }
 
 # json_use FILE...: reads each FILE again into what json_file keeps; call it in the suite's own
