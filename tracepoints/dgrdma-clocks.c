@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <dgrdma/clock.h>
 #include <dgrdma/wire.h>
 
 #include "cli.h"
@@ -23,48 +24,14 @@
 #include "print.h"
 #include "dgrdma-version.h"
 
-#define TRIES	 16
+#define TRIES	 16 /* more than the library's: run once per run, at its start and end */
 #define NS_PER_S UINT64_C(1000000000)
-
-struct clock_pair {
-	uint64_t monotonic_ns;
-	uint64_t realtime_ns;
-	uint64_t uncertainty_ns;
-};
-
-static uint64_t read_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
-
-/* Fills *best with the tightest pair of TRIES attempts. */
-static void read_pair(struct clock_pair *best)
-{
-	int i;
-
-	best->uncertainty_ns = UINT64_MAX;
-	for (i = 0; i < TRIES; i++) {
-		uint64_t before = read_ns(CLOCK_MONOTONIC);
-		uint64_t real = read_ns(CLOCK_REALTIME);
-		uint64_t after = read_ns(CLOCK_MONOTONIC);
-		uint64_t half = (after - before) / 2;
-
-		if (half < best->uncertainty_ns) {
-			best->monotonic_ns = before + half;
-			best->realtime_ns = real;
-			best->uncertainty_ns = half;
-		}
-	}
-}
 
 /*
  * The pair as text, or as JSON with seconds and nanoseconds apart: every value stays below
  * 2^53, so any JSON reader (jq and its doubles included) keeps the nanoseconds exact.
  */
-static void print_pair(const struct clock_pair *pair, bool json)
+static void print_pair(const struct dgr_clock_pair *pair, bool json)
 {
 	time_t secs = (time_t)(pair->realtime_ns / NS_PER_S);
 	char iso[32] = "", stamp[48];
@@ -169,7 +136,7 @@ static int clocks_option(void *ctx, const struct dgr_opt *o, const char *given, 
 int main(int argc, char **argv)
 {
 	char errbuf[DGR_ERRBUF_SIZE] = "";
-	struct clock_pair pair;
+	struct dgr_clock_pair pair;
 	struct clocks_cli c = { 0 };
 	int rc;
 
@@ -190,7 +157,7 @@ int main(int argc, char **argv)
 		}
 		return DGR_EXIT_OK;
 	}
-	read_pair(&pair);
+	dgr_clock_pair_read(&pair, TRIES);
 	print_pair(&pair, c.json);
 	return DGR_EXIT_OK;
 }

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/clock.h>
+
 #include "ring.h"
 #include "transport_priv.h"
 
@@ -221,12 +223,7 @@ static int recv_once(struct dgr_transport *t, struct dgr_rx_pkt *pkts, unsigned 
 
 static void clock_resync(struct dgr_transport *t)
 {
-	struct timespec r, m;
-
-	clock_gettime(CLOCK_REALTIME, &r);
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	t->real_minus_mono = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
-			     ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
+	t->real_minus_mono = dgr_clock_real_minus_mono();
 }
 
 /* Returns packets received (0 on timeout) or -DGR_E_SYS. */

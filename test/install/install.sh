@@ -59,7 +59,7 @@ check_eq "$(cd "$P" && find include lib -name 'cli.h' -o -name 'print.h' -o -nam
 	-o -name 'tune_priv.h' -o -name 'transport_opts.h' -o -name 'libdgrcli*' -o -name 'libdgrtune*' |
 	sort | tr '\n' ' ')" "" "no header or archive of the tools' helpers (cli, print, tune) is installed"
 check_eq "$(ls "$P/include/dgrdma" | tr '\n' ' ')" \
-	"contract.h dcp.h host.h prefault.h proto.h ramp.h reassembly.h stats.h transport.h wire.h " \
+	"clock.h contract.h dcp.h host.h prefault.h proto.h ramp.h reassembly.h stats.h transport.h wire.h " \
 	"the installed headers are the protocol library's: codec, DCP, reassembler, transport, connection"
 # the tools' helpers' functions and option codes: dgr_parse_*, dgr_pr_*, dgr_ready_file_*,
 # dgr_transport_parse_opt, dgr_tune_*, dgr_format_duration

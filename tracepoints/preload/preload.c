@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/clock.h>
 #include <dgrdma/contract.h>
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
@@ -255,14 +256,7 @@ static uint64_t mono_ns(void)
 
 static void clock_resync(void)
 {
-	struct timespec r, m;
-
-	clock_gettime(CLOCK_REALTIME, &r);
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	__atomic_store_n(&pl_real_minus_mono,
-			 ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
-			     ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&pl_real_minus_mono, dgr_clock_real_minus_mono(), __ATOMIC_RELAXED);
 }
 
 /* The calling thread's scratch room, or NULL when memory ran out. */
