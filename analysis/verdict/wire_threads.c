@@ -137,7 +137,10 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The sender, and the clocks' offset as the median of its matches' (capture - kernel). */
+/*
+ * The sender, the clocks' offset as the median of its matches' (capture - kernel), and the
+ * receive windows' slack: the matches' largest difference above that median, plus the floor.
+ */
 static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 {
 	struct pid_count c[WT_MAX_PIDS];
@@ -169,11 +172,28 @@ static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 	}
 	qsort(d, nd, sizeof(*d), cmp_i64);
 	wt->offset_ns = nd ? d[(nd + 1) / 2 - 1] : 0;
+	wt->rx_slack_ns = WT_RX_SLACK_NS;
+	if (nd && d[nd - 1] > wt->offset_ns) {
+		uint64_t spread = (uint64_t)(d[nd - 1] - wt->offset_ns);
+
+		wt->rx_slack_ns += spread < WT_WINDOW_NS ? spread : WT_WINDOW_NS;
+	}
 	free(d);
 	return 0;
 }
 
-/* The receiver: a thread that copied a datagram between each data frame's arrival and its doorbell.
+/* A bell's receive window on the kernel's axis: [*from, *to], *strict the arrival itself. */
+static void rx_window(const struct wire_threads *wt, size_t i, uint64_t *from, uint64_t *strict,
+		      uint64_t *to)
+{
+	*strict = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
+	*from = *strict > wt->rx_slack_ns ? *strict - wt->rx_slack_ns : 0;
+	*to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+}
+
+/*
+ * The receiver: a thread that copied a datagram between each data frame's arrival (less the
+ * slack of the clocks' offset) and its doorbell.
  */
 static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
 {
@@ -182,11 +202,11 @@ static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
 	size_t i, e;
 
 	for (i = 0; i < wt->n; i++) {
-		uint64_t from = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
-		uint64_t to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+		uint64_t from, strict, to;
 		int32_t seen[WT_MAX_PIDS];
 		unsigned int n_seen = 0;
 
+		rx_window(wt, i, &from, &strict, &to);
 		for (e = net_from(k, from); e < k->n_net && k->net[e].ts <= to; e++) {
 			if (k->net[e].dir != KS_NET_RX_COPY) {
 				continue;
@@ -208,12 +228,16 @@ static int find_receiver(struct wire_threads *wt, const struct kernel_sched *k)
 		return -DGR_E_NOMEM;
 	}
 	for (i = 0; i < wt->n; i++) {
-		uint64_t from = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
-		uint64_t to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+		uint64_t from, strict, to;
 
+		rx_window(wt, i, &from, &strict, &to);
+		/* the first copy from the arrival on; else the last one of the slack before it */
 		for (e = net_from(k, from); e < k->n_net && k->net[e].ts <= to; e++) {
-			if (k->net[e].dir == KS_NET_RX_COPY && k->net[e].pid == wt->receiver.pid) {
-				wt->copy_ts[i] = k->net[e].ts;
+			if (k->net[e].dir != KS_NET_RX_COPY || k->net[e].pid != wt->receiver.pid) {
+				continue;
+			}
+			wt->copy_ts[i] = k->net[e].ts;
+			if (k->net[e].ts >= strict) {
 				break;
 			}
 		}
@@ -293,5 +317,9 @@ void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kern
 	dgr_pr_i64(p, "clock_offset_ns",
 		   "clock offset, capture - kernel trace (ns, median of the sender's frames)",
 		   wt->offset_ns);
+	dgr_pr_u64(p, "rx_slack_ns",
+		   "the data receiver's windows start this long before the arrival (ns: 10 us and "
+		   "the sender's matches' spread above their median)",
+		   wt->rx_slack_ns);
 	dgr_pr_obj_end(p);
 }

@@ -20,6 +20,16 @@
 
 #define WT_WINDOW_NS 1000000ull /* a send this near a doorbell frame (either side) may be its */
 #define WT_MAX_PIDS  64		/* candidate threads counted per role */
+/*
+ * How much earlier than the sender's median offset says a data frame's copy may lie: the
+ * capture stamps a sent frame at its tap, before net_dev_xmit, so (capture - kernel) of a
+ * send is the clocks' offset less that send's tap-to-xmit time, and a received frame's copy
+ * can follow its arrival by less than the median of those times (a host already awake reads
+ * the last frame of a burst within a microsecond or two). The window's start moves back by
+ * the sends' spread above their median plus this floor (the fastest tap-to-xmit time: well
+ * under 10 us).
+ */
+#define WT_RX_SLACK_NS 10000ull
 
 /* One on-the-wire doorbell of the capture: its data frame's arrival, its own frame. */
 struct wt_bell {
@@ -50,7 +60,12 @@ struct wire_threads {
 	bool clocks_apart;
 	/* median of (capture - kernel) over the sender's matched frames: the clocks' skew */
 	int64_t offset_ns;
-	/* per bell, the receiver's first copy at or after the arrival, kernel axis (0: none) */
+	/* how far a copy may precede arrival - offset_ns (WT_RX_SLACK_NS and the spread) */
+	uint64_t rx_slack_ns;
+	/*
+	 * per bell, the receiver's first copy at or after the arrival (else its last in the
+	 * rx_slack_ns before it), kernel axis (0: none)
+	 */
 	uint64_t *copy_ts;
 };
 

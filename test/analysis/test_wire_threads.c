@@ -132,6 +132,54 @@ static void test_receiver(unsigned int copies, bool found)
 }
 
 /*
+ * Ten bells as ten_bells' (arrival 500 us before the doorbell frame), the host's sends 3 us
+ * after the capture's time except the first, 1 us after (offset -3 us, spread 2 us: the
+ * windows start 12 us before the arrival); the host copies each of the first six data frames
+ * at the arrival + copy_at on the kernel's axis (negative: before it, as a host already awake
+ * reading the last frame of a burst is, by less than the capture's tap-to-xmit time).
+ */
+static void bells_with_copy(int64_t copy_at)
+{
+	unsigned int i;
+
+	ks_map_pid(&k, 100, 7);
+	sw(0, 0, 0, 120, 100, "ocpi-host", 120);
+	for (i = 0; i < 10; i++) {
+		uint64_t t = 20 * MS + i * 10 * MS, arrival_k = t - 500 * US + 3 * US;
+
+		if (i < 6) {
+			net((uint64_t)((int64_t)arrival_k + copy_at), KS_NET_RX_COPY, 100, 1500,
+			    NULL);
+		}
+		net(t + (i ? 3 : 1) * US, KS_NET_TX, 100, 60, "veth0");
+		wt_add_bell(&wt, t - 500 * US, t, 60);
+	}
+}
+
+static void test_receiver_slack(void)
+{
+	fresh();
+	bells_with_copy(-2000);
+	wt_find(&wt, &k);
+	TAP_EQ_I(wt.offset_ns, -3000, "slack: the median offset");
+	TAP_EQ_U(wt.rx_slack_ns, 12 * US, "the windows' slack: 10 us and the sends' 2 us spread");
+	tap_ok(wt.receiver.found && wt.receiver.matched == 6,
+	       "copies 2 us before the arrival the median offset gives: the receiver is found");
+	TAP_EQ_U(wt.copy_ts[0], 20 * MS - 500 * US + 1 * US,
+		 "its copy in the slack is the bell's copy (the last one before the arrival)");
+
+	fresh();
+	bells_with_copy(-12000);
+	wt_find(&wt, &k);
+	tap_ok(wt.receiver.found, "a copy at the slack's start is in the window");
+	fresh();
+	bells_with_copy(-12001);
+	wt_find(&wt, &k);
+	tap_ok(!wt.receiver.found && wt.receiver.matched == 0,
+	       "a copy 1 ns before the slack's start is not: no receiver");
+}
+
+/*
  * The host's thread (pid 100) on CPU 0 preempted by a real-time task for 5 ms while one data
  * frame waited: the one wire stall, in the kernel stage (arrival -> the receiver's copy), is
  * the receiving thread runnable while busy ran, a higher-priority task.
@@ -190,6 +238,7 @@ int main(void)
 	test_receiver(0, false);
 	test_receiver(6, true);
 	test_receiver(5, false);
+	test_receiver_slack();
 	test_wire_stall();
 	ks_free(&k);
 	wt_free(&wt);
