@@ -235,6 +235,20 @@ wait_window() {
 	done
 	return 1
 }
+# ws_why NAME: WS_WHY, why wait_window found no window for the Wireshark started last as NAME
+# (for the failure's line, which CI shows: its log and screenshots stay on the machine that ran
+# it; not in a subshell, which could not wait for Wireshark)
+ws_why() {
+	local rc
+	if kill -0 "$WS_PID" 2>/dev/null; then
+		WS_WHY="Wireshark runs, no such window within 60 s"
+		return
+	fi
+	wait "$WS_PID"
+	rc=$?
+	WS_PID=""
+	WS_WHY="Wireshark exited with status $rc before its window opened; its output ends: $(tail -c 400 "$DT/$1.out" | tr -s '\n' ' ')"
+}
 # windows: "id name" of every visible top-level window of a client (Qt's helper windows
 # have no class)
 windows() {
@@ -255,7 +269,8 @@ if id=$(wait_window '^Wireshark$'); then
 	check_eq "$(stray_windows '^The Wireshark Network Analyzer$')" "Wireshark" \
 		"a bad filter: its error dialog is a stray window (the check can fail)"
 else
-	not_ok "a bad filter: no error dialog within 60 s"
+	ws_why badfilter
+	not_ok "a bad filter: no error dialog ($WS_WHY)"
 fi
 ws_stop
 
@@ -277,7 +292,8 @@ if main=$(wait_window "^$base\$") && expert=$(wait_window "Expert Information ·
 		"no error or warning dialog: the plugin, the profile and the filter load in the window"
 else
 	shot open
-	not_ok "Wireshark did not open the capture and the -z windows within 60 s (screenshot open.png)"
+	ws_why main
+	not_ok "Wireshark did not open the capture and the -z windows ($WS_WHY; screenshot open.png)"
 	windows | sed 's/^/# /'
 fi
 ws_stop
@@ -344,7 +360,8 @@ $(tree_count 'Doorbells orphan') $(tree_count 'Transactions unmatched')" \
 		"no error or warning dialog"
 else
 	shot open-tree
-	not_ok "Wireshark did not open the capture within 60 s (screenshot open-tree.png)"
+	ws_why tree
+	not_ok "Wireshark did not open the capture ($WS_WHY; screenshot open-tree.png)"
 fi
 ws_stop
 cp "$DT"/*.out "$SHOTS/" 2>/dev/null

@@ -120,8 +120,10 @@ traced_run() {
 	check_eq "$(r .host.joined.doorbells)" "$doorbells" "$t every doorbell joined with its frame on the wire"
 	check_eq "$(r .host.joined.negative_stack_to_wire)" 0 \
 		"$t every doorbell's in-host send time lies before its wire time"
+	# (with the clocks' agreement in the line: the trace's arrival of each completing frame
+	# against the capture's, two readings of the kernel's one timestamp)
 	check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
-		"$t every completing frame is on the wire before the trace's completion"
+		"$t every completing frame is on the wire before the trace's completion ($(r '.host.joined | "wire -> stack min \(.wire_to_stack_ns.min) ns; capture vs trace arrival max \(.capture_vs_trace_arrival_ns.max) ns, the trace first \(.trace_arrival_before_capture) times"'))"
 
 	# The capture's counts: frames from the emulator, frames from the host (all doorbells:
 	# DG-RDMA frames, or DCP writes).
