@@ -216,7 +216,6 @@ static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct k
 		       uint64_t tolerable_ns, uint64_t csv_origin)
 {
 	int32_t rx, tx;
-	uint64_t off;
 	size_t i;
 	int rc;
 
@@ -226,19 +225,19 @@ static int wire_stalls(struct stall_cause *sc, struct wire_threads *wt, struct k
 	}
 	rx = wt->receiver.found ? wt->receiver.tid : 0;
 	tx = wt->sender.found ? wt->sender.tid : 0;
-	off = (uint64_t)wt->offset_ns;
 	for (i = 0; i < wt->n; i++) {
 		const struct wt_bell *b = &wt->bells[i];
+		uint64_t bell_off = (uint64_t)wt_bell_offset(wt, i);
 
-		rc = sc_add_wire_bell(sc, b->arrival - off, wt->copy_ts ? wt->copy_ts[i] : 0,
-				      b->sent - off, rx, tx);
+		rc = sc_add_wire_bell(sc, b->arrival - bell_off, wt->copy_ts ? wt->copy_ts[i] : 0,
+				      b->sent - bell_off, rx, tx);
 		if (rc < 0) {
 			return rc;
 		}
 	}
 	sc->wire = wt;
 	sc->csv_origin_known = true;
-	sc->csv_origin_ns = csv_origin - off;
+	sc->csv_origin_ns = csv_origin - (uint64_t)wt->offset_ns;
 	return sc_analyse(sc, tolerable_ns, NULL, ks);
 }
 

@@ -22,6 +22,7 @@ void wt_free(struct wire_threads *wt)
 {
 	free(wt->bells);
 	free(wt->copy_ts);
+	free(wt->bell_off);
 	memset(wt, 0, sizeof(*wt));
 }
 
@@ -137,16 +138,39 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of the known (not INT64_MIN) offsets of bells [from, to); none: INT64_MIN. */
+static int64_t local_median(const int64_t *d, size_t from, size_t to)
+{
+	int64_t v[2 * WT_LOCAL_BELLS + 1];
+	size_t n = 0, i, j;
+
+	for (i = from; i < to && n < sizeof(v) / sizeof(v[0]); i++) {
+		if (d[i] == INT64_MIN) {
+			continue;
+		}
+		for (j = n++; j > 0 && v[j - 1] > d[i]; j--) {
+			v[j] = v[j - 1];
+		}
+		v[j] = d[i];
+	}
+	return n ? v[(n + 1) / 2 - 1] : INT64_MIN;
+}
+
 /*
- * The sender, the clocks' offset as the median of its matches' (capture - kernel), and the
- * receive windows' slack: the matches' largest difference above that median, plus the floor.
+ * The sender; the clocks' offset as the median of its matches' (capture - kernel), and each
+ * bell's own, the median of the matches of the WT_LOCAL_BELLS bells on each side (a step of
+ * the real-time clock during the run moves the capture's times, not the kernel's); the
+ * receive windows' slack: the matches' largest difference above their bell's offset, plus
+ * the floor.
  */
 static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 {
 	struct pid_count c[WT_MAX_PIDS];
 	unsigned int n = 0;
-	int64_t *d = NULL;
+	int64_t *d = NULL, *sorted = NULL;
+	uint64_t spread = 0;
 	size_t i, nd = 0;
+	int rc = 0;
 
 	for (i = 0; i < wt->n; i++) {
 		const struct ks_net *e = nearest_send(k, wt->bells[i].sent, wt->bells[i].frame_len);
@@ -160,35 +184,55 @@ static int find_sender(struct wire_threads *wt, const struct kernel_sched *k)
 		return 0;
 	}
 	d = malloc(wt->n * sizeof(*d));
-	if (!d) {
-		return -DGR_E_NOMEM;
+	sorted = malloc(wt->n * sizeof(*sorted));
+	wt->bell_off = malloc(wt->n * sizeof(*wt->bell_off));
+	if (!d || !sorted || !wt->bell_off) {
+		rc = -DGR_E_NOMEM;
+		goto out;
 	}
 	for (i = 0; i < wt->n; i++) {
 		const struct ks_net *e = nearest_send(k, wt->bells[i].sent, wt->bells[i].frame_len);
 
+		d[i] = INT64_MIN;
 		if (e && e->pid == wt->sender.pid) {
-			d[nd++] = (int64_t)(wt->bells[i].sent - e->ts);
+			d[i] = (int64_t)(wt->bells[i].sent - e->ts);
+			sorted[nd++] = d[i];
 		}
 	}
-	qsort(d, nd, sizeof(*d), cmp_i64);
-	wt->offset_ns = nd ? d[(nd + 1) / 2 - 1] : 0;
-	wt->rx_slack_ns = WT_RX_SLACK_NS;
-	if (nd && d[nd - 1] > wt->offset_ns) {
-		uint64_t spread = (uint64_t)(d[nd - 1] - wt->offset_ns);
+	qsort(sorted, nd, sizeof(*sorted), cmp_i64);
+	wt->offset_ns = nd ? sorted[(nd + 1) / 2 - 1] : 0;
+	for (i = 0; i < wt->n; i++) {
+		size_t from = i > WT_LOCAL_BELLS ? i - WT_LOCAL_BELLS : 0;
+		size_t to = wt->n - i > WT_LOCAL_BELLS ? i + WT_LOCAL_BELLS + 1 : wt->n;
+		int64_t m = local_median(d, from, to);
 
-		wt->rx_slack_ns += spread < WT_WINDOW_NS ? spread : WT_WINDOW_NS;
+		wt->bell_off[i] = m == INT64_MIN ? wt->offset_ns : m;
+		if (d[i] != INT64_MIN && d[i] > wt->bell_off[i] &&
+		    (uint64_t)(d[i] - wt->bell_off[i]) > spread) {
+			spread = (uint64_t)(d[i] - wt->bell_off[i]);
+		}
 	}
+	wt->rx_slack_ns = WT_RX_SLACK_NS + (spread < WT_WINDOW_NS ? spread : WT_WINDOW_NS);
+out:
 	free(d);
-	return 0;
+	free(sorted);
+	return rc;
+}
+
+int64_t wt_bell_offset(const struct wire_threads *wt, size_t i)
+{
+	return wt->bell_off ? wt->bell_off[i] : wt->offset_ns;
 }
 
 /* A bell's receive window on the kernel's axis: [*from, *to], *strict the arrival itself. */
 static void rx_window(const struct wire_threads *wt, size_t i, uint64_t *from, uint64_t *strict,
 		      uint64_t *to)
 {
-	*strict = wt->bells[i].arrival - (uint64_t)wt->offset_ns;
+	uint64_t off = (uint64_t)wt_bell_offset(wt, i);
+
+	*strict = wt->bells[i].arrival - off;
 	*from = *strict > wt->rx_slack_ns ? *strict - wt->rx_slack_ns : 0;
-	*to = wt->bells[i].sent - (uint64_t)wt->offset_ns;
+	*to = wt->bells[i].sent - off;
 }
 
 /*

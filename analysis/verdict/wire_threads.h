@@ -30,6 +30,7 @@
  * under 10 us).
  */
 #define WT_RX_SLACK_NS 10000ull
+#define WT_LOCAL_BELLS 8 /* bells on each side whose matches give a bell its clocks' offset */
 
 /* One on-the-wire doorbell of the capture: its data frame's arrival, its own frame. */
 struct wt_bell {
@@ -60,6 +61,8 @@ struct wire_threads {
 	bool clocks_apart;
 	/* median of (capture - kernel) over the sender's matched frames: the clocks' skew */
 	int64_t offset_ns;
+	/* per bell, the median over its neighbours' matches (wt_bell_offset); NULL: none */
+	int64_t *bell_off;
 	/* how far a copy may precede arrival - offset_ns (WT_RX_SLACK_NS and the spread) */
 	uint64_t rx_slack_ns;
 	/*
@@ -83,6 +86,13 @@ int wt_add_bell(struct wire_threads *wt, uint64_t arrival, uint64_t sent, uint32
  * or -DGR_E_NOMEM when memory runs out.
  */
 int wt_find(struct wire_threads *wt, const struct kernel_sched *k);
+
+/*
+ * Bell i's clocks' offset (capture - kernel): the median of the sender's matches among the
+ * WT_LOCAL_BELLS bells on each side (so a step of the real-time clock moves it), else the
+ * run's. Valid after wt_find.
+ */
+int64_t wt_bell_offset(const struct wire_threads *wt, size_t i);
 
 /* Prints "source": "wire" and "threads" (how each was found) inside stall_causes. */
 void wt_print(struct dgr_pr *p, const struct wire_threads *wt, const struct kernel_sched *k);

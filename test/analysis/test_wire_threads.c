@@ -180,6 +180,36 @@ static void test_receiver_slack(void)
 }
 
 /*
+ * A step of the real-time clock in the middle of a run: forty bells 10 ms apart, the host's
+ * sends 3 us after the capture's time; from the 21st on the capture's clock is 50 us ahead
+ * (the kernel's is not). The host copies each completing frame 1 us after its arrival. Each
+ * bell takes the offset of its neighbours' sends, so every window holds its copy; the run's
+ * one median would put half of them 50 us off.
+ */
+static void test_clock_step(void)
+{
+	unsigned int i;
+
+	fresh();
+	sw(0, 0, 0, 120, 100, "ocpi-host", 120);
+	for (i = 0; i < 40; i++) {
+		uint64_t t_k = 20 * MS + i * 10 * MS, step = i < 20 ? 0 : 50 * US;
+
+		net(t_k - 500 * US + 1 * US, KS_NET_RX_COPY, 100, 1500, NULL);
+		net(t_k + 3 * US, KS_NET_TX, 100, 60, "veth0");
+		wt_add_bell(&wt, t_k - 500 * US + step, t_k + step, 60);
+	}
+	wt_find(&wt, &k);
+	tap_ok(wt_bell_offset(&wt, 19) == -3000 && wt_bell_offset(&wt, 20) == 47000 &&
+		   wt_bell_offset(&wt, 0) == -3000 && wt_bell_offset(&wt, 39) == 47000,
+	       "a clock step: each bell's offset is its side's (-3 us before, +47 us after)");
+	TAP_EQ_U(wt.rx_slack_ns, 10 * US, "the slack is the floor: no send strays from its bell's");
+	TAP_EQ_U(wt.receiver.matched, 40, "every window holds its copy");
+	TAP_EQ_U(wt.copy_ts[30], 20 * MS + 300 * MS - 500 * US + 1 * US,
+		 "a bell after the step: its copy, on the kernel's axis");
+}
+
+/*
  * The host's thread (pid 100) on CPU 0 preempted by a real-time task for 5 ms while one data
  * frame waited: the one wire stall, in the kernel stage (arrival -> the receiver's copy), is
  * the receiving thread runnable while busy ran, a higher-priority task.
@@ -239,6 +269,7 @@ int main(void)
 	test_receiver(6, true);
 	test_receiver(5, false);
 	test_receiver_slack();
+	test_clock_step();
 	test_wire_stall();
 	ks_free(&k);
 	wt_free(&wt);

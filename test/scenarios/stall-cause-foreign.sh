@@ -91,7 +91,7 @@ threads_checks() {
 	pid=$(jq -r '.command_pid' "$run/run.json")
 	check_eq "$(jq -r '.stall_causes.threads | [.doorbell_sender, .data_receiver] | map("\(.found) \(.comm) \(.tid)") | join(", ")' "$run/stalls.json")" \
 		"true ocpi-style-host $pid, true ocpi-style-host $pid" \
-		"$1: the doorbell sender and the data receiver found: ocpi-style-host, its tid (the recorded command's pid $pid)"
+		"$1: the doorbell sender and the data receiver found: ocpi-style-host, its tid (the recorded command's pid $pid; $(jq -r '.stall_causes.threads | "sender \(.doorbell_sender.doorbells_matched), receiver \(.data_receiver.doorbells_matched) (next \(.data_receiver.runner_up_matched)) of \(.data_receiver.doorbells) doorbells, \(.data_receiver.events) copies, offset \(.clock_offset_ns) ns, slack \(.rx_slack_ns) ns"' "$run/stalls.json"))"
 	kpid=$(jq -r '.stall_causes.threads.doorbell_sender.kernel_pid' "$run/stalls.json")
 	check "$1: the kernel trace switched to that thread under that name (next_comm ocpi-style-host, next_pid $kpid)" \
 		bash -c "babeltrace2 '$run/kernel' 2>/dev/null | grep -F 'sched:sched_switch:' | grep -F 'next_comm = \"ocpi-style-host\"' | grep -qF 'next_pid = $kpid,'"
