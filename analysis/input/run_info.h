@@ -93,7 +93,20 @@ struct run_info {
 	struct run_part capture, trace;
 	struct run_part kernel; /* "kernel": dgrdma-capture --kernel's trace (perf's CTF) */
 	uint64_t realtime_start_ns, realtime_end_ns;
+	/*
+	 * How far (realtime - monotonic) moved between clocks.start and clocks.end,
+	 * and the two readings' uncertainty: NTP's slewing moves both clocks
+	 * alike, so only a step of the real-time clock (clock_settime: an NTP
+	 * step, a VM's clock set by its host) moves it, and the capture's times
+	 * (real time) then part from the trace's (monotonic) by that much
+	 */
+	bool realtime_moved_known;
+	int64_t realtime_moved_ns;
+	uint64_t realtime_moved_uncertainty_ns;
 };
+
+/* A move of the real-time clock beyond the readings' uncertainty and this is a step. */
+#define RUN_REALTIME_STEP_NS 1000
 
 #define RUN_INFO_FORMAT		 "dgrdma-run/2" /* the format dgrdma-capture writes */
 #define RUN_INFO_FORMAT_1	 "dgrdma-run/1" /* the first, still read (run_info_v1.c) */

@@ -541,6 +541,9 @@ int lr_offline(struct options *o, int argc, char **argv)
 	for (i = 0; i < rep.n_apart; i++) {
 		fprintf(stderr, "latency-report: warning: %s\n", rep.apart[i]);
 	}
+	if (rep.clock_step[0]) {
+		fprintf(stderr, "latency-report: warning: %s\n", rep.clock_step);
+	}
 	if (ha_on) {
 		sc.kernel_path = kpath;
 		sc.csv_origin_known = true;

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -1248,6 +1249,16 @@ void report_check_apart(struct report *r)
 	unsigned int n = 0, i, k;
 
 	r->n_apart = 0;
+	r->clock_step[0] = '\0';
+	if (r->run.realtime_moved_known &&
+	    (uint64_t)llabs(r->run.realtime_moved_ns) >
+		r->run.realtime_moved_uncertainty_ns + RUN_REALTIME_STEP_NS) {
+		snprintf(r->clock_step, sizeof(r->clock_step),
+			 "the real-time clock was stepped by %+.3f us during the run (run.json's "
+			 "clocks at its start and end): the capture's times (real time) and the "
+			 "trace's (monotonic) disagree by up to that much, and so may their joins",
+			 (double)r->run.realtime_moved_ns / 1e3);
+	}
 	if (r->wire && r->wire->frames) {
 		sp[n++] = (struct part_span){ "the capture", r->wire->first_ts, r->wire->last_ts };
 	}
@@ -1424,6 +1435,11 @@ static unsigned int summary_findings(const struct report *r, char out[][200], un
 			 "(full report: \"Capture\" names the ports)",
 			 w->other_port_datagrams);
 	}
+	if (r->clock_step[0] && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "the real-time clock was stepped during the run: capture and trace "
+			 "times disagree (full report: \"Run facts\")");
+	}
 	if (r->n_apart && n < max) {
 		snprintf(out[n++], sizeof(out[0]),
 			 "parts of the run do not overlap in time (full report: \"Parts that do "
@@ -1537,6 +1553,14 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	print_fact(p, "buffer_size", "buffer size, bytes", r->run.buffer_size, "unknown");
 	print_fact(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes, "unknown");
 	dgr_pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
+	if (r->run.realtime_moved_known) {
+		dgr_pr_i64(p, "realtime_moved_ns",
+			   "real time moved against monotonic during the run, ns",
+			   r->run.realtime_moved_ns);
+		dgr_pr_u64(p, "realtime_moved_uncertainty_ns", "give or take, ns",
+			   r->run.realtime_moved_uncertainty_ns);
+	}
+	dgr_pr_str(p, "clock_step", r->clock_step[0] ? "WARNING" : NULL, r->clock_step);
 	dgr_pr_arr_begin(p, "trace_disagrees",
 			 r->n_facts_disagree ? "the trace's own facts disagree" : NULL);
 	for (i = 0; i < r->n_facts_disagree; i++) {

@@ -39,6 +39,9 @@ struct report {
 	/* parts that do not belong together: their times do not overlap (report_check_apart) */
 	char apart[REPORT_MAX_APART][256];
 	unsigned int n_apart;
+	/* the real-time clock stepped during the run (report_check_apart): what it means; "" none
+	 */
+	char clock_step[320];
 	const struct wire_analysis *wire; /* NULL: no capture */
 	const struct host_analysis *host; /* NULL: no trace */
 	enum host_pids_from host_pids_from;
