@@ -118,12 +118,22 @@ traced_run() {
 	check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
 		"$t every completion has the kernel's arrival time"
 	check_eq "$(r .host.joined.doorbells)" "$doorbells" "$t every doorbell joined with its frame on the wire"
-	check_eq "$(r .host.joined.negative_stack_to_wire)" 0 \
-		"$t every doorbell's in-host send time lies before its wire time"
-	# (with the clocks' agreement in the line: the trace's arrival of each completing frame
-	# against the capture's, two readings of the kernel's one timestamp)
-	check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
-		"$t every completing frame is on the wire before the trace's completion ($(r '.host.joined | "wire -> stack min \(.wire_to_stack_ns.min) ns; capture vs trace arrival max \(.capture_vs_trace_arrival_ns.max) ns, the trace first \(.trace_arrival_before_capture) times"'))"
+	# Across the two clocks (the capture's real time, the trace's monotonic): in order, unless the
+	# real-time clock was stepped during the run (this machine's own clock setting, not the
+	# stack's), which the report must then name instead.
+	if [ -n "$(r '.run.clock_step // ""')" ]; then
+		diag "$t $(r .run.clock_step)"
+		check "$t the real-time clock was stepped during the run: the report says by how much" \
+			jq -e '.run.clock_step | test("^the real-time clock was stepped by [-+][0-9]+[.][0-9]{3} us")' \
+			"$WORK/$case.report.json"
+	else
+		check_eq "$(r .host.joined.negative_stack_to_wire)" 0 \
+			"$t every doorbell's in-host send time lies before its wire time"
+		# (with the clocks' agreement in the line: the trace's arrival of each completing frame
+		# against the capture's, two readings of the kernel's one timestamp)
+		check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
+			"$t every completing frame is on the wire before the trace's completion ($(r '.host.joined | "wire -> stack min \(.wire_to_stack_ns.min) ns; capture vs trace arrival max \(.capture_vs_trace_arrival_ns.max) ns, the trace first \(.trace_arrival_before_capture) times"'); real time moved $(r .run.realtime_moved_ns) ns)"
+	fi
 
 	# The capture's counts: frames from the emulator, frames from the host (all doorbells:
 	# DG-RDMA frames, or DCP writes).
