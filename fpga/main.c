@@ -5,6 +5,7 @@
  * summary; the work is in loop.c. See docs/fpga.md and dgrdma-fpga(1).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -823,6 +824,13 @@ int main(int argc, char **argv)
 	} else if (!e->cfg.quiet) {
 		printf("dgrdma-fpga: summary after %.3f s\n", (double)(e->now_ns - e->t0_ns) / 1e9);
 		fpga_print_props(e, stdout, false);
+		if (e->freeze.count > 0) {
+			printf("dgrdma-fpga: the emulator was not running %" PRIu64
+			       " time%s, so it froze its FPGA clocks for %.1f ms in all (longest "
+			       "%.1f ms): real hardware never stops (docs/fpga.md section 6)\n",
+			       e->freeze.count, e->freeze.count == 1 ? "" : "s",
+			       (double)e->freeze.total_ns / 1e6, (double)e->freeze.max_ns / 1e6);
+		}
 	}
 	if (e->cfg.summary_json && write_summary_json(e, e->cfg.summary_json) < 0) {
 		status = DGR_EXIT_FAILED;

@@ -22,6 +22,60 @@ static void release_doorbell(void *ctx, unsigned int buffer)
 	fpga_tx_queue_doorbell(ctx, buffer);
 }
 
+/* See emu.h. */
+bool fpga_clock_freeze(struct fpga_emu *e, uint64_t *start_ns, uint64_t next_due_ns,
+		       uint64_t absorb_ns)
+{
+	uint64_t late, frozen;
+
+	if (e->cfg.virtual_clock || e->now_ns <= next_due_ns) {
+		return false;
+	}
+	late = e->now_ns - next_due_ns;
+	if (late <= absorb_ns + FPGA_FREEZE_MARGIN_NS) {
+		return false;
+	}
+	frozen = late - absorb_ns;
+	*start_ns += frozen;
+	e->freeze.count++;
+	e->freeze.total_ns += frozen;
+	if (frozen > e->freeze.max_ns) {
+		e->freeze.max_ns = frozen;
+	}
+	return true;
+}
+
+/* Nanoseconds that n samples last at the emulator's rate. */
+static uint64_t samples_ns(const struct fpga_emu *e, uint64_t n)
+{
+	return (uint64_t)((long double)n * 1e9L / (long double)e->cfg.rate);
+}
+
+/*
+ * A late wake-up owes every sample due since the last step. The FPGA never
+ * stops, and its host frees buffers meanwhile; the emulator that did not run
+ * would drop what the host had room for. So the ADC catches up at most what
+ * its E local buffers hold (which they take whatever the host does) and its
+ * clock is frozen for the rest. Not while it drops with every local buffer
+ * full: the host holds its buffers, those samples are lost whenever the
+ * emulator looks (a sleep until the next packet is no lateness). Dropped
+ * samples advance next_sample too, so a slow host never causes a freeze.
+ */
+static void adc_freeze(struct fpga_emu *e)
+{
+	uint64_t absorb;
+
+	if (!e->have_peer || (e->adc.dropping && fpga_producer_free_local(&e->prod) == 0)) {
+		return;
+	}
+	absorb = samples_ns(e, (uint64_t)e->prod.nlocal * (e->prod.size / DGR_SAMPLE_BYTES));
+	if (fpga_clock_freeze(e, &e->adc_start_ns,
+			      fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample),
+			      absorb)) {
+		e->adc.start_ns = e->adc_start_ns; /* the drop timestamps follow the clock */
+	}
+}
+
 static void step_adc(struct fpga_emu *e)
 {
 	uint64_t from = e->adc.next_sample, due;
@@ -39,6 +93,7 @@ static void step_adc(struct fpga_emu *e)
 			fpga_adc_produce(&e->adc, &e->prod, due - e->adc.next_sample, false);
 		}
 	}
+	adc_freeze(e);
 	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
 	/*
 	 * One buffer at a time, each sent as soon as it is complete: the hardware
@@ -95,21 +150,41 @@ static void step_dac(struct fpga_emu *e)
 	if (!fpga_worker_operating(e, DGR_WORKER_DAC)) {
 		return;
 	}
-	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (!e->dac.started) {
 		/* the DAC clock starts now, with the first data: earlier slots are not its own */
-		e->dac_pos = due;
+		e->dac_pos = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 		fpga_dac_consume(&e->dac, &e->cons, 0, release_doorbell, e);
-		return;
+		goto held;
 	}
+	/*
+	 * A late emulator consumes its backlog at once: what the input buffers held
+	 * at the last step is the DAC's (the FPGA drains it by itself), anything
+	 * later would be an underrun only because the emulator did not run (it sent
+	 * no doorbell, so the host could not refill). The clock freezes for that.
+	 * Not while the buffers were empty: those slots underrun whenever the
+	 * emulator looks (a sleep until the host's data is no lateness).
+	 */
+	if (e->dac_held > 0) {
+		fpga_clock_freeze(e, &e->dac_start_ns,
+				  fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos),
+				  samples_ns(e, e->dac_held));
+	}
+	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (due > e->dac_pos) {
 		fpga_dac_consume(&e->dac, &e->cons, due - e->dac_pos, release_doorbell, e);
 		fpga_pacing_step(&e->pace, e->cfg.rate, e->dac_start_ns, e->dac_pos, due,
 				 e->now_ns);
 		e->dac_pos = due;
 	}
+held:
+	e->dac_held = e->dac.started && !e->dac.eof_seen ? fpga_consumer_held_samples(&e->cons) : 0;
 }
 
+/*
+ * No clock freeze here: the perftest has no pacing origin (its gap counts from
+ * its last message) and waits on back pressure, so a late wake-up delays it
+ * without a backlog and never drops.
+ */
 static void step_perftest(struct fpga_emu *e)
 {
 	if (!fpga_worker_operating(e, DGR_WORKER_PERFTEST)) {
