@@ -65,6 +65,7 @@ struct fpga_config {
 	double drop_rx; /* probability a received DG-RDMA frame is lost before the tracker */
 	bool pacing_busy;
 	bool virtual_clock;
+	bool clock_freeze;	 /* a late worker's clock freezes (worker.c, fpga_clock_freeze) */
 	uint64_t timer_slack_ns; /* the loop's timer slack (finish_config resolves auto) */
 	uint64_t tick_ns;	 /* virtual clock step per loop iteration */
 	uint64_t seed;
@@ -305,7 +306,7 @@ void fpga_start_workers(struct fpga_emu *e);
 /* Advances a clocked worker (ADC, DAC, perftest) to the clock; nothing for the others. */
 void fpga_worker_step(struct fpga_emu *e, enum dgr_worker w);
 /*
- * In real-clock mode, when a clocked worker's next sample was due more than
+ * In real-clock mode with clock_freeze, when a clocked worker's next sample was due more than
  * absorb_ns + FPGA_FREEZE_MARGIN_NS ago, the emulator did not run: the FPGA is
  * taken as frozen for the lateness beyond absorb_ns, *start_ns moves forward by
  * that much (so absorb_ns worth of samples is caught up) and the freeze is

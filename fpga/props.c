@@ -553,6 +553,7 @@ static void print_settings(struct dgr_pr *pr, const struct fpga_emu *e)
 	dgr_pr_str(pr, "clock", NULL, c->virtual_clock ? "virtual" : "real");
 	dgr_pr_str(pr, "pacing", NULL, c->pacing_busy ? "busy" : "sleep");
 	dgr_pr_ns(pr, "timer_slack_ns", NULL, c->timer_slack_ns);
+	dgr_pr_bool(pr, "clock_freeze", NULL, c->clock_freeze && !c->virtual_clock);
 	dgr_pr_ns(pr, "tick_ns", NULL, c->tick_ns);
 	/* a string: a 64-bit number past 2^63 is no JSON integer most readers take */
 	snprintf(buf, sizeof(buf), "%" PRIu64, c->seed);

@@ -28,7 +28,7 @@ bool fpga_clock_freeze(struct fpga_emu *e, uint64_t *start_ns, uint64_t next_due
 {
 	uint64_t late, frozen;
 
-	if (e->cfg.virtual_clock || e->now_ns <= next_due_ns) {
+	if (e->cfg.virtual_clock || !e->cfg.clock_freeze || e->now_ns <= next_due_ns) {
 		return false;
 	}
 	late = e->now_ns - next_due_ns;

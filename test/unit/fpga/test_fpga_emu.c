@@ -38,6 +38,7 @@ static struct fpga_emu *setup(enum fpga_mode mode)
 	e->cfg.report_data_loss = true;
 	e->cfg.local_src_id = 1;
 	e->cfg.restart_on_seq1 = true;
+	e->cfg.clock_freeze = true;
 	e->cfg.max_acks = 8;
 	e->cfg.ack_wait_us = 100;
 	e->rng = 12345;
@@ -1034,6 +1035,16 @@ static void test_clock_freeze(void)
 	TAP_EQ_U(e->freeze.count, 0, "freeze: never on the virtual clock");
 	tap_ok(e->adc.dropping && fpga_adc_open_drop(&e->adc) > 0,
 	       "freeze: virtual clock: the late step drops (8 host + 4 local buffers kept)");
+
+	/* --clock-freeze false: the late step drops, as an FPGA whose stream stopped */
+	e = adc_streaming();
+	e->cfg.clock_freeze = false;
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze: never with --clock-freeze false");
+	TAP_EQ_U(
+	    fpga_adc_open_drop(&e->adc), 1001000 - (H + E) * (S / 4),
+	    "freeze: --clock-freeze false: what the 8 host + 4 local buffers cannot keep drops");
 
 	/*
 	 * A host that holds its buffers, the emulator on time (a step every ms): drops once
