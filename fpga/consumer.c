@@ -99,18 +99,14 @@ int fpga_consumer_complete(struct fpga_consumer *c, uint32_t data_addr, uint32_t
 }
 
 /* See model.h. */
-uint64_t fpga_consumer_held_samples(const struct fpga_consumer *c)
+uint64_t fpga_consumer_rest_samples(const struct fpga_consumer *c)
 {
-	uint64_t n = 0;
-	unsigned int j = c->cons_idx;
+	const struct fpga_slot *s = &c->slot[c->cons_idx];
 
-	for (unsigned int i = 0; i < c->nlocal && c->full[j]; i++) {
-		if (c->slot[j].opcode == DGR_OPCODE_SAMPLES) {
-			n += (c->slot[j].bytes - (i == 0 ? c->cons_off : 0)) / DGR_SAMPLE_BYTES;
-		}
-		j = (j + 1) % c->nlocal;
+	if (!fpga_consumer_ready(c) || s->opcode != DGR_OPCODE_SAMPLES) {
+		return 0;
 	}
-	return n;
+	return (s->bytes - c->cons_off) / DGR_SAMPLE_BYTES;
 }
 
 /* See model.h. */

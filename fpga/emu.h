@@ -228,7 +228,8 @@ struct fpga_emu {
 	uint64_t t0_ns; /* process start on the emulator clock */
 	uint64_t adc_start_ns, dac_start_ns;
 	uint64_t dac_pos;  /* DAC sample slots accounted so far */
-	uint64_t dac_held; /* samples the input buffers held at the DAC's last step */
+	bool dac_fed;	   /* the DAC was playing a buffer at its last step */
+	uint64_t dac_rest; /* samples of it left then: its next wake-up was due after them */
 	uint64_t next_counters_ns;
 
 	/* property reads of a u64's low word latch its high word */

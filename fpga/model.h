@@ -228,8 +228,8 @@ static inline bool fpga_consumer_ready(const struct fpga_consumer *c)
 	return c->full[c->cons_idx];
 }
 
-/* Samples the full buffers hold from cons_idx on, in order (what the DAC can consume now). */
-uint64_t fpga_consumer_held_samples(const struct fpga_consumer *c);
+/* Samples left in the buffer at cons_idx (0 when it is not full, or holds no samples). */
+uint64_t fpga_consumer_rest_samples(const struct fpga_consumer *c);
 
 /* Releases the buffer at cons_idx; returns its index (for the doorbell). */
 unsigned int fpga_consumer_release(struct fpga_consumer *c);

@@ -157,17 +157,19 @@ static void step_dac(struct fpga_emu *e)
 		goto held;
 	}
 	/*
-	 * A late emulator consumes its backlog at once: what the input buffers held
-	 * at the last step is the DAC's (the FPGA drains it by itself), anything
-	 * later would be an underrun only because the emulator did not run (it sent
-	 * no doorbell, so the host could not refill). The clock freezes for that.
-	 * Not while the buffers were empty: those slots underrun whenever the
-	 * emulator looks (a sleep until the host's data is no lateness).
+	 * A late emulator consumes its backlog at once, and its buffers with it:
+	 * the FPGA plays one while the host refills the others (each doorbell goes
+	 * out as a buffer is played), a late emulator sent no doorbell, so the host
+	 * could not refill and the DAC would underrun. So the DAC plays the rest of
+	 * the buffer it was playing (its next wake-up was due then) and its clock
+	 * freezes for the rest, keeping the other buffers as the margin they are.
+	 * Not while it had no buffer: those slots underrun whenever the emulator
+	 * looks (a sleep until the host's data is no lateness).
 	 */
-	if (e->dac_held > 0) {
+	if (e->dac_fed) {
 		fpga_clock_freeze(e, &e->dac_start_ns,
 				  fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos),
-				  samples_ns(e, e->dac_held));
+				  samples_ns(e, e->dac_rest));
 	}
 	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (due > e->dac_pos) {
@@ -177,7 +179,8 @@ static void step_dac(struct fpga_emu *e)
 		e->dac_pos = due;
 	}
 held:
-	e->dac_held = e->dac.started && !e->dac.eof_seen ? fpga_consumer_held_samples(&e->cons) : 0;
+	e->dac_fed = e->dac.started && !e->dac.eof_seen && fpga_consumer_ready(&e->cons);
+	e->dac_rest = fpga_consumer_rest_samples(&e->cons);
 }
 
 /*

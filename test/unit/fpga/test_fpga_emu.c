@@ -1086,29 +1086,35 @@ static struct fpga_emu *dac_fed(void)
 static void test_clock_freeze_dac(void)
 {
 	struct fpga_emu *e = dac_fed();
-	const uint64_t held = E * (S / 4) - 1000; /* samples left after 1 ms */
+	const uint64_t rest = S / 4 - 1000; /* samples of buffer 0 left after 1 ms */
 
 	TAP_EQ_U(e->dac.samples_consumed, 1000, "freeze, DAC: 1 ms consumed");
-	TAP_EQ_U(e->dac_held, held, "freeze, DAC: the rest of the 4 buffers is held");
+	tap_ok(e->dac_fed && e->dac_rest == rest, "freeze, DAC: the rest of buffer 0 is due next");
 	e->now_ns += 1000000000ull;
 	fpga_worker_step(e, DGR_WORKER_DAC);
 	TAP_EQ_U(e->freeze.count, 1, "freeze, DAC: a 1 s late wake-up freezes the DAC clock");
-	TAP_EQ_U(e->freeze.total_ns, 1000000000ull - held * 1000ull,
-		 "freeze, DAC: frozen for the lateness beyond the data it held");
+	TAP_EQ_U(e->freeze.total_ns, 1000000000ull - rest * 1000ull,
+		 "freeze, DAC: frozen for the lateness beyond the buffer it was playing");
 	TAP_EQ_U(e->dac.num_underruns, 0, "freeze, DAC: no underrun");
-	TAP_EQ_U(e->dac.samples_consumed, E * (S / 4), "freeze, DAC: it drained what it held");
+	TAP_EQ_U(e->dac.buffers_consumed, 1,
+		 "freeze, DAC: it finished that buffer, the other 3 stay its margin");
 
 	/* a host that does not refill: underruns while the emulator sleeps, and no freeze */
+	for (unsigned int j = 1; j < E; j++) {
+		e->now_ns += (S / 4) * 1000ull; /* on time: a step at the end of each buffer */
+		fpga_worker_step(e, DGR_WORKER_DAC);
+	}
+	TAP_EQ_U(e->dac.buffers_consumed, E, "freeze, DAC: on time, the 4 buffers played");
 	e->now_ns += 1000000000ull;
 	fpga_worker_step(e, DGR_WORKER_DAC);
 	TAP_EQ_U(e->freeze.count, 1, "freeze, DAC: empty buffers for 1 s: no further freeze");
 	TAP_EQ_U(e->dac.num_underruns, 1000000, "freeze, DAC: the host's 1 s are underruns");
 
-	/* late within the data held: consumed at once, as before */
+	/* late within the buffer's rest + 4 ms: played at once, as before */
 	e = dac_fed();
-	e->now_ns += held * 1000ull + FPGA_FREEZE_MARGIN_NS;
+	e->now_ns += rest * 1000ull + FPGA_FREEZE_MARGIN_NS;
 	fpga_worker_step(e, DGR_WORKER_DAC);
-	TAP_EQ_U(e->freeze.count, 0, "freeze, DAC: late by its data + 4 ms: no freeze");
+	TAP_EQ_U(e->freeze.count, 0, "freeze, DAC: late by its buffer's rest + 4 ms: no freeze");
 }
 
 int main(void)
