@@ -3,7 +3,8 @@
 # The clock freeze of dgrdma-fpga (docs/fpga.md section 6), against dgrdma-host over UDP on
 # 127.0.0.1: an emulator stopped (SIGSTOP) for 1 s in the middle of a stream, far longer than
 # the host's buffering, loses no sample and reports a freeze of at least the stop; a host
-# stopped for 1 s still makes the emulator drop (its stop is no freeze of the FPGA's).
+# stopped for 1 s still makes the emulator drop (its stop is no freeze of the FPGA's); a DAC
+# stopped for 1 s plays every sample without an underrun.
 set -u
 . "$DGR_SRC/test/integration/fpga/common.inc"
 trap fpga_cleanup EXIT
@@ -136,4 +137,52 @@ check_eq "$(json_file "$h" .samples_lost)" "$(json_file "$j" .dropped_samples)" 
 	"host stopped 1 s: samples lost in the host's ramp = dropped_samples"
 check_eq "$(json_file "$h" .ramp.gaps)" "$(json_file "$j" .num_dropped_samps)" \
 	"host stopped 1 s: gaps in the ramp = num_dropped_samps"
+
+# 3. The DAC: dgrdma-host tx at 0.25 MS/s into 32 buffers of 16 KiB (524 ms: a loaded machine's
+#    stall of the host underruns nothing), the emulator stopped for 1 s. Without the freeze it
+#    played the 524 ms it held at once on waking and underran for the rest of the second.
+"$FPGA" "${FPGA_UDP[@]}" --mode dac --sample-rate 250e3 --fpga-memory 524288 --buffers 32 \
+	--check-ramp --duration 60 --ready-file "$WORK/dac.ready" --summary-json "$WORK/dac.json" \
+	>"$WORK/dac.out" 2>&1 &
+fp=$!
+FPGA_PIDS+=("$fp")
+dgr_wait_ready_file "$WORK/dac.ready" "$fp"
+# 3 MiB: 3.1 s of the DAC's clock, so the stream still flows when the stop ends (the host's
+# output exists before it starts, to be read as it grows)
+: >"$WORK/dac.h.out"
+"$DHOST" tx "${HOST_UDP[@]}" --fpga-buffers 32 --bytes 3M --idle-timeout 5 --stats-interval 0.1 \
+	--quiet --summary-json "$WORK/dac.h.json" >"$WORK/dac.h.out" 2>&1 &
+hp=$!
+FPGA_PIDS+=("$hp")
+exec {out}<"$WORK/dac.h.out"
+HOST_FRAMES=0 HOST_PART=""
+# the host's frames_rx are the emulator's doorbells: the DAC plays
+if wait_moving "$out" "$fp" "$hp"; then
+	ok "dac: the stream flows before the stop"
+else
+	not_ok "dac: the stream flows before the stop"
+fi
+kill -STOP "$fp"
+nap "$STOP_S"
+kill -CONT "$fp"
+exec {out}<&-
+wait "$hp"
+check_eq "$?" 0 "dac: dgrdma-host tx sent its 3 MiB and exits 0"
+# its last buffer (EOF) stopped the DAC; --duration only bounds a failure
+kill -INT "$fp" 2>/dev/null
+wait "$fp"
+check_eq "$?" 0 "dac: dgrdma-fpga exits 0"
+j="$WORK/dac.json"
+json_use "$j"
+diag "dac: $(json_object "${JSON_FILES[$j]}" num_underruns underrun_periods samples_consumed \
+	eof_seen ramp_errors clock_freezes frozen_ns frozen_max_ns elapsed_ns run_ns)"
+check_eq "$(json_file "$j" .num_underruns)/$(json_file "$j" .underrun_periods)" 0/0 \
+	"dac, emulator stopped 1 s: no underrun"
+check_eq "$(json_file "$j" .samples_consumed)/$(json_file "$j" .eof_seen)/$(json_file "$j" .ramp_errors)" \
+	"$((3 * 1024 * 1024 / 4))/true/0" "dac, emulator stopped 1 s: every sample played, in order, to the EOF"
+check "dac, emulator stopped 1 s: a clock freeze ($(json_file "$j" .clock_freezes))" \
+	test "$(json_file "$j" .clock_freezes)" -ge 1
+# the DAC plays the rest of its buffer (at most 4096 samples: 16.384 ms) before its clock freezes
+check "dac, emulator stopped 1 s: the longest freeze ($(json_file "$j" .frozen_max_ns) ns) is at least the stop less a buffer's 16 ms" \
+	test "$(json_file "$j" .frozen_max_ns)" -ge "$min_ns"
 done_testing
