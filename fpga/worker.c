@@ -154,17 +154,17 @@ static void step_dac(struct fpga_emu *e)
 		/* the DAC clock starts now, with the first data: earlier slots are not its own */
 		e->dac_pos = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 		fpga_dac_consume(&e->dac, &e->cons, 0, release_doorbell, e);
-		goto held;
+		goto out;
 	}
 	/*
-	 * A late emulator consumes its backlog at once, and its buffers with it:
-	 * the FPGA plays one while the host refills the others (each doorbell goes
-	 * out as a buffer is played), a late emulator sent no doorbell, so the host
-	 * could not refill and the DAC would underrun. So the DAC plays the rest of
-	 * the buffer it was playing (its next wake-up was due then) and its clock
-	 * freezes for the rest, keeping the other buffers as the margin they are.
-	 * Not while it had no buffer: those slots underrun whenever the emulator
-	 * looks (a sleep until the host's data is no lateness).
+	 * The FPGA plays one buffer while the host refills the others (a doorbell
+	 * goes out as each is played). A late emulator sent no doorbell: consuming
+	 * its backlog at once, through its other buffers, it would find them
+	 * empty, and underrun. So the DAC plays the rest of the buffer it was
+	 * playing (its next wake-up was due after it) and its clock freezes for
+	 * the rest, the other buffers staying the margin they are. Not while it
+	 * had no buffer: those slots underrun whenever the emulator looks (a sleep
+	 * until the host's data is no lateness).
 	 */
 	if (e->dac_fed) {
 		fpga_clock_freeze(e, &e->dac_start_ns,
@@ -178,7 +178,7 @@ static void step_dac(struct fpga_emu *e)
 				 e->now_ns);
 		e->dac_pos = due;
 	}
-held:
+out:
 	e->dac_fed = e->dac.started && !e->dac.eof_seen && fpga_consumer_ready(&e->cons);
 	e->dac_rest = fpga_consumer_rest_samples(&e->cons);
 }
