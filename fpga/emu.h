@@ -6,7 +6,8 @@
  *   main.c       command line, start-up print, exit summary
  *   loop.c       the event loop: clock, workers' steps, send path, stop and drain
  *   worker.c     the workers' life cycle (control operations), their steps to the
- *                clock, the endpoint's restart for a new host
+ *                clock (frozen while the emulator did not run), the endpoint's restart
+ *                for a new host
  *   pacing.c     real and virtual clocks, pacing error statistics
  *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
  *                piggy-backing, fault injection, sendmmsg batches

@@ -2,10 +2,11 @@
 /*
  * The workers' life cycle: OpenCPI's control operations (initialize, start,
  * stop, release, ...) on each worker's state, the workers started at launch
- * and stopped at the end, each clocked worker's step to the emulator's clock,
- * and the restart of the DG-RDMA endpoint for a new host (docs/fpga.md
- * section 4). The loop, the DCP server and the receive path call in here;
- * this file calls only the workers' models, the clock and the send path.
+ * and stopped at the end, each clocked worker's step to the emulator's clock
+ * (frozen while the emulator did not run, docs/fpga.md section 6), and the
+ * restart of the DG-RDMA endpoint for a new host (docs/fpga.md section 4).
+ * The loop, the DCP server and the receive path call in here; this file
+ * calls only the workers' models, the clock and the send path.
  */
 #include <string.h>
 
