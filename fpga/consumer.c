@@ -99,6 +99,17 @@ int fpga_consumer_complete(struct fpga_consumer *c, uint32_t data_addr, uint32_t
 }
 
 /* See model.h. */
+uint64_t fpga_consumer_rest_samples(const struct fpga_consumer *c)
+{
+	const struct fpga_slot *s = &c->slot[c->cons_idx];
+
+	if (!fpga_consumer_ready(c) || s->opcode != DGR_OPCODE_SAMPLES) {
+		return 0;
+	}
+	return (s->bytes - c->cons_off) / DGR_SAMPLE_BYTES;
+}
+
+/* See model.h. */
 unsigned int fpga_consumer_release(struct fpga_consumer *c)
 {
 	unsigned int j = c->cons_idx;

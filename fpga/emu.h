@@ -6,7 +6,8 @@
  *   main.c       command line, start-up print, exit summary
  *   loop.c       the event loop: clock, workers' steps, send path, stop and drain
  *   worker.c     the workers' life cycle (control operations), their steps to the
- *                clock, the endpoint's restart for a new host
+ *                clock (frozen while the emulator did not run), the endpoint's restart
+ *                for a new host
  *   pacing.c     real and virtual clocks, pacing error statistics
  *   txpath.c     frames out: pre-allocated frames, coalescing, ACK
  *                piggy-backing, fault injection, sendmmsg batches
@@ -65,6 +66,7 @@ struct fpga_config {
 	double drop_rx; /* probability a received DG-RDMA frame is lost before the tracker */
 	bool pacing_busy;
 	bool virtual_clock;
+	bool clock_freeze;	 /* a late worker's clock freezes (worker.c, fpga_clock_freeze) */
 	uint64_t timer_slack_ns; /* the loop's timer slack (finish_config resolves auto) */
 	uint64_t tick_ns;	 /* virtual clock step per loop iteration */
 	uint64_t seed;
@@ -139,6 +141,25 @@ struct fpga_pacing {
 	uint64_t waits;		   /* sleeps (or spins) between steps */
 };
 
+/*
+ * The emulated FPGA's clocks taken as frozen while the emulator did not run
+ * (worker.c, fpga_clock_freeze; docs/fpga.md section 6).
+ */
+struct fpga_freeze {
+	uint64_t count;	   /* clock_freezes: late wake-ups taken as a frozen FPGA */
+	uint64_t total_ns; /* frozen_ns: the clocks' time lost to them */
+	uint64_t max_ns;   /* frozen_max_ns: the longest one */
+};
+
+/*
+ * How far past what its memory absorbs a clocked worker may be before its
+ * clock freezes: 4 times the largest timer slack the loop runs with
+ * (--timer-slack-us at most 1000), far above the wake-up latency of a
+ * sleeping thread. Later than that, the process was not running (preempted,
+ * stopped, a VM's steal time), which real hardware never is.
+ */
+#define FPGA_FREEZE_MARGIN_NS 4000000ull
+
 #define FPGA_TX_FRAMES 64   /* frames per sendmmsg batch */
 #define FPGA_DB_QUEUE  1024 /* delayed doorbells */
 
@@ -166,6 +187,7 @@ struct fpga_emu {
 	struct fpga_config cfg;
 	struct fpga_counters cnt;
 	struct fpga_pacing pace;
+	struct fpga_freeze freeze;
 	struct fpga_producer prod;
 	struct fpga_consumer cons;
 	struct fpga_adc adc;
@@ -206,7 +228,9 @@ struct fpga_emu {
 	uint64_t now_ns;
 	uint64_t t0_ns; /* process start on the emulator clock */
 	uint64_t adc_start_ns, dac_start_ns;
-	uint64_t dac_pos; /* DAC sample slots accounted so far */
+	uint64_t dac_pos;  /* DAC sample slots accounted so far */
+	bool dac_fed;	   /* the DAC was playing a buffer at its last step */
+	uint64_t dac_rest; /* samples of it left then: its next wake-up was due after them */
 	uint64_t next_counters_ns;
 
 	/* property reads of a u64's low word latch its high word */
@@ -283,6 +307,15 @@ uint32_t fpga_control_op(struct fpga_emu *e, unsigned int w, uint32_t reg, bool 
 void fpga_start_workers(struct fpga_emu *e);
 /* Advances a clocked worker (ADC, DAC, perftest) to the clock; nothing for the others. */
 void fpga_worker_step(struct fpga_emu *e, enum dgr_worker w);
+/*
+ * In real-clock mode with clock_freeze, when a clocked worker's next sample was due more than
+ * absorb_ns + FPGA_FREEZE_MARGIN_NS ago, the emulator did not run: the FPGA is
+ * taken as frozen for the lateness beyond absorb_ns, *start_ns moves forward by
+ * that much (so absorb_ns worth of samples is caught up) and the freeze is
+ * counted. Returns true when it froze.
+ */
+bool fpga_clock_freeze(struct fpga_emu *e, uint64_t *start_ns, uint64_t next_due_ns,
+		       uint64_t absorb_ns);
 /* Steps every operating clocked worker to the stop instant and stops it. */
 void fpga_workers_stop(struct fpga_emu *e);
 /*

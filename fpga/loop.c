@@ -38,12 +38,8 @@ static uint64_t worker_deadline(const struct fpga_emu *e)
 	}
 	if (e->cfg.mode == FPGA_MODE_DAC && fpga_worker_operating(e, DGR_WORKER_DAC) &&
 	    e->dac.started && !e->dac.eof_seen && fpga_consumer_ready(&e->cons)) {
-		const struct fpga_slot *s = &e->cons.slot[e->cons.cons_idx];
-		uint64_t left = s->opcode == DGR_OPCODE_SAMPLES
-				    ? (s->bytes - e->cons.cons_off) / DGR_SAMPLE_BYTES
-				    : 0;
-
-		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos + left);
+		d = fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns,
+				       e->dac_pos + fpga_consumer_rest_samples(&e->cons));
 	}
 	if (e->cfg.mode == FPGA_MODE_PERFTEST && fpga_worker_operating(e, DGR_WORKER_PERFTEST) &&
 	    fpga_perftest_tx_pending(&e->pt) && fpga_producer_free_local(&e->prod) > 0) {

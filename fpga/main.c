@@ -5,6 +5,7 @@
  * summary; the work is in loop.c. See docs/fpga.md and dgrdma-fpga(1).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ enum {
 	OPT_DROP_RECEIVED,
 	OPT_PACING,
 	OPT_CLOCK,
+	OPT_CLOCK_FREEZE,
 	OPT_TIMER_SLACK,
 	OPT_TICK,
 	OPT_SEED,
@@ -263,6 +265,16 @@ static const struct dgr_opt fpga_opts[] = {
 	CHOICE(OPT_CLOCK, "clock", "real|virtual", "real|virtual",
 	       "  --clock real|virtual    CLOCK_MONOTONIC (default) or a virtual clock\n",
 	       .man = "CLOCK_MONOTONIC (default) or a virtual clock.\n"),
+	CHOICE(OPT_CLOCK_FREEZE, "clock-freeze", "B", "true|false",
+	       "  --clock-freeze B        true (default) or false: a real clock's ADC/DAC freezes\n"
+	       "                          while the emulator did not run, instead of dropping\n",
+	       .man =
+		   "true (default): when the emulator did not run for longer than the FPGA's "
+		   "memory absorbs,\n"
+		   "the ADC or DAC clock freezes instead of dropping or underrunning (docs/fpga.md "
+		   "section 6);\n"
+		   "false: it drops and underruns as an FPGA whose stream stopped while its clock "
+		   "ran on.\n"),
 	CHOICE(OPT_TIMER_SLACK, "timer-slack-us", "N|auto", "auto",
 	       "  --timer-slack-us N|auto how late a sleep may end, 0..1000 (0: 1 ns); auto\n"
 	       "                          (default): 50, or an eighth of the time the FPGA's\n"
@@ -424,14 +436,17 @@ static int fpga_option(void *ctx, const struct dgr_opt *o, const char *given, co
 		break;
 	case OPT_RDL:
 	case OPT_RESTART_SEQ1:
+	case OPT_CLOCK_FREEZE:
 		if (strcmp(arg, "true") != 0 && strcmp(arg, "false") != 0) {
 			return dgr_errbuf_set(errbuf, DGR_E_INVAL,
 					      "--%s: '%s' is not true or false", o->name, arg);
 		}
 		if (o->id == OPT_RDL) {
 			cfg->report_data_loss = arg[0] == 't';
-		} else {
+		} else if (o->id == OPT_RESTART_SEQ1) {
 			cfg->restart_on_seq1 = arg[0] == 't';
+		} else {
+			cfg->clock_freeze = arg[0] == 't';
 		}
 		break;
 	case OPT_COALESCE:
@@ -702,6 +717,7 @@ static void defaults(struct cli *c)
 	cfg->ack_width = FPGA_ACK_DEFAULT_WIDTH;
 	cfg->max_ack_count = FPGA_ACK_DEFAULT_MAX_COUNT;
 	cfg->restart_on_seq1 = true;
+	cfg->clock_freeze = true;
 	cfg->tick_ns = 10000;
 	cfg->drain_ms = 500;
 	cfg->counters_ms = 100;
@@ -823,6 +839,13 @@ int main(int argc, char **argv)
 	} else if (!e->cfg.quiet) {
 		printf("dgrdma-fpga: summary after %.3f s\n", (double)(e->now_ns - e->t0_ns) / 1e9);
 		fpga_print_props(e, stdout, false);
+		if (e->freeze.count > 0) {
+			printf("dgrdma-fpga: the emulator was not running %" PRIu64
+			       " time%s, so it froze its FPGA clocks for %.1f ms in all (longest "
+			       "%.1f ms): real hardware never stops (docs/fpga.md section 6)\n",
+			       e->freeze.count, e->freeze.count == 1 ? "" : "s",
+			       (double)e->freeze.total_ns / 1e6, (double)e->freeze.max_ns / 1e6);
+		}
 	}
 	if (e->cfg.summary_json && write_summary_json(e, e->cfg.summary_json) < 0) {
 		status = DGR_EXIT_FAILED;

@@ -228,6 +228,9 @@ static inline bool fpga_consumer_ready(const struct fpga_consumer *c)
 	return c->full[c->cons_idx];
 }
 
+/* Samples left in the buffer at cons_idx (0 when it is not full, or holds no samples). */
+uint64_t fpga_consumer_rest_samples(const struct fpga_consumer *c);
+
 /* Releases the buffer at cons_idx; returns its index (for the doorbell). */
 unsigned int fpga_consumer_release(struct fpga_consumer *c);
 

@@ -257,6 +257,13 @@ const struct fpga_prop fpga_props[] = {
 	  "free for tests (the same word as admin scratch 0x20)" },
 	RO64(DGR_WORKER_EMULATOR, 0x58, "timer_slack_ns", cfg.timer_slack_ns,
 	     "how late the loop's sleeps may end (--timer-slack-us)"),
+	RO64(DGR_WORKER_EMULATOR, 0x60, "clock_freezes", freeze.count,
+	     "late wake-ups taken as a frozen FPGA (the emulator did not run; docs/fpga.md section "
+	     "6)"),
+	RO64(DGR_WORKER_EMULATOR, 0x68, "frozen_ns", freeze.total_ns,
+	     "ADC/DAC clock time lost to clock_freezes, in all"),
+	RO64(DGR_WORKER_EMULATOR, 0x70, "frozen_max_ns", freeze.max_ns,
+	     "the longest of the clock_freezes"),
 };
 
 const unsigned int fpga_nprops = sizeof(fpga_props) / sizeof(fpga_props[0]);
@@ -546,6 +553,7 @@ static void print_settings(struct dgr_pr *pr, const struct fpga_emu *e)
 	dgr_pr_str(pr, "clock", NULL, c->virtual_clock ? "virtual" : "real");
 	dgr_pr_str(pr, "pacing", NULL, c->pacing_busy ? "busy" : "sleep");
 	dgr_pr_ns(pr, "timer_slack_ns", NULL, c->timer_slack_ns);
+	dgr_pr_bool(pr, "clock_freeze", NULL, c->clock_freeze && !c->virtual_clock);
 	dgr_pr_ns(pr, "tick_ns", NULL, c->tick_ns);
 	/* a string: a 64-bit number past 2^63 is no JSON integer most readers take */
 	snprintf(buf, sizeof(buf), "%" PRIu64, c->seed);

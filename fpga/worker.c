@@ -2,10 +2,11 @@
 /*
  * The workers' life cycle: OpenCPI's control operations (initialize, start,
  * stop, release, ...) on each worker's state, the workers started at launch
- * and stopped at the end, each clocked worker's step to the emulator's clock,
- * and the restart of the DG-RDMA endpoint for a new host (docs/fpga.md
- * section 4). The loop, the DCP server and the receive path call in here;
- * this file calls only the workers' models, the clock and the send path.
+ * and stopped at the end, each clocked worker's step to the emulator's clock
+ * (frozen while the emulator did not run, docs/fpga.md section 6), and the
+ * restart of the DG-RDMA endpoint for a new host (docs/fpga.md section 4).
+ * The loop, the DCP server and the receive path call in here; this file
+ * calls only the workers' models, the clock and the send path.
  */
 #include <string.h>
 
@@ -20,6 +21,60 @@ bool fpga_worker_operating(const struct fpga_emu *e, enum dgr_worker w)
 static void release_doorbell(void *ctx, unsigned int buffer)
 {
 	fpga_tx_queue_doorbell(ctx, buffer);
+}
+
+/* See emu.h. */
+bool fpga_clock_freeze(struct fpga_emu *e, uint64_t *start_ns, uint64_t next_due_ns,
+		       uint64_t absorb_ns)
+{
+	uint64_t late, frozen;
+
+	if (e->cfg.virtual_clock || !e->cfg.clock_freeze || e->now_ns <= next_due_ns) {
+		return false;
+	}
+	late = e->now_ns - next_due_ns;
+	if (late <= absorb_ns + FPGA_FREEZE_MARGIN_NS) {
+		return false;
+	}
+	frozen = late - absorb_ns;
+	*start_ns += frozen;
+	e->freeze.count++;
+	e->freeze.total_ns += frozen;
+	if (frozen > e->freeze.max_ns) {
+		e->freeze.max_ns = frozen;
+	}
+	return true;
+}
+
+/* Nanoseconds that n samples last at the emulator's rate. */
+static uint64_t samples_ns(const struct fpga_emu *e, uint64_t n)
+{
+	return (uint64_t)((long double)n * 1e9L / (long double)e->cfg.rate);
+}
+
+/*
+ * A late wake-up owes every sample due since the last step. The FPGA never
+ * stops, and its host frees buffers meanwhile; the emulator that did not run
+ * would drop what the host had room for. So the ADC catches up at most what
+ * its E local buffers hold (which they take whatever the host does) and its
+ * clock is frozen for the rest. Not while it drops with every local buffer
+ * full: the host holds its buffers, those samples are lost whenever the
+ * emulator looks (a sleep until the next packet is no lateness). Dropped
+ * samples advance next_sample too, so a slow host never causes a freeze.
+ */
+static void adc_freeze(struct fpga_emu *e)
+{
+	uint64_t absorb;
+
+	if (!e->have_peer || (e->adc.dropping && fpga_producer_free_local(&e->prod) == 0)) {
+		return;
+	}
+	absorb = samples_ns(e, (uint64_t)e->prod.nlocal * (e->prod.size / DGR_SAMPLE_BYTES));
+	if (fpga_clock_freeze(e, &e->adc_start_ns,
+			      fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample),
+			      absorb)) {
+		e->adc.start_ns = e->adc_start_ns; /* the drop timestamps follow the clock */
+	}
 }
 
 static void step_adc(struct fpga_emu *e)
@@ -39,6 +94,7 @@ static void step_adc(struct fpga_emu *e)
 			fpga_adc_produce(&e->adc, &e->prod, due - e->adc.next_sample, false);
 		}
 	}
+	adc_freeze(e);
 	due = fpga_samples_due(e->cfg.rate, e->adc_start_ns, e->now_ns);
 	/*
 	 * One buffer at a time, each sent as soon as it is complete: the hardware
@@ -95,21 +151,44 @@ static void step_dac(struct fpga_emu *e)
 	if (!fpga_worker_operating(e, DGR_WORKER_DAC)) {
 		return;
 	}
-	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (!e->dac.started) {
 		/* the DAC clock starts now, with the first data: earlier slots are not its own */
-		e->dac_pos = due;
+		e->dac_pos = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 		fpga_dac_consume(&e->dac, &e->cons, 0, release_doorbell, e);
-		return;
+		goto out;
 	}
+	/*
+	 * The FPGA plays one buffer while the host refills the others (a doorbell
+	 * goes out as each is played). A late emulator sent no doorbell: consuming
+	 * its backlog at once, through its other buffers, it would find them
+	 * empty, and underrun. So the DAC plays the rest of the buffer it was
+	 * playing (its next wake-up was due after it) and its clock freezes for
+	 * the rest, the other buffers staying the margin they are. Not while it
+	 * had no buffer: those slots underrun whenever the emulator looks (a sleep
+	 * until the host's data is no lateness).
+	 */
+	if (e->dac_fed) {
+		fpga_clock_freeze(e, &e->dac_start_ns,
+				  fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos),
+				  samples_ns(e, e->dac_rest));
+	}
+	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (due > e->dac_pos) {
 		fpga_dac_consume(&e->dac, &e->cons, due - e->dac_pos, release_doorbell, e);
 		fpga_pacing_step(&e->pace, e->cfg.rate, e->dac_start_ns, e->dac_pos, due,
 				 e->now_ns);
 		e->dac_pos = due;
 	}
+out:
+	e->dac_fed = e->dac.started && !e->dac.eof_seen && fpga_consumer_ready(&e->cons);
+	e->dac_rest = fpga_consumer_rest_samples(&e->cons);
 }
 
+/*
+ * No clock freeze here: the perftest has no pacing origin (its gap counts from
+ * its last message) and waits on back pressure, so a late wake-up delays it
+ * without a backlog and never drops.
+ */
 static void step_perftest(struct fpga_emu *e)
 {
 	if (!fpga_worker_operating(e, DGR_WORKER_PERFTEST)) {

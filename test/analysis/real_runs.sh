@@ -368,7 +368,10 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	# host gives up after 1 s without a completed transaction (status stalled, exit 3, its drop
 	# rate 0: it saw no gap). dgrdma-capture records the exit status; latency-report must not
 	# show the run as lossless: status failed, the account of losses incomplete, exit 3, and
-	# dgrdma-plot draws it and exits 3 too.
+	# dgrdma-plot draws it and exits 3 too. --clock-freeze false: the stopped emulator stands
+	# for an FPGA whose stream stopped while its ADC ran on (a locked window), so its clock
+	# runs on and drops (with the default it would freeze, as a stopped emulator is no FPGA's
+	# doing: docs/fpga.md section 6).
 	hport=$((base + 1))
 	base=$((base + 2))
 	# the emulator starts once the host's socket is bound, and is stopped 1 s into its stream
@@ -378,7 +381,7 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	done
 	"$FPGA" --udp --bind $FIP:18078 --peer 127.0.0.1:$hport --quiet \
 		--rate 2e6 --duration 20 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
-		--summary-json "$tmp/stall.fpga.json" >"$tmp/stall.fpga.out" 2>&1 &
+		--clock-freeze false --summary-json "$tmp/stall.fpga.json" >"$tmp/stall.fpga.out" 2>&1 &
 	echo $! >"$tmp/stall.fpid"
 	sleep 1
 	kill -STOP "$(cat "$tmp/stall.fpid")"

@@ -38,6 +38,7 @@ static struct fpga_emu *setup(enum fpga_mode mode)
 	e->cfg.report_data_loss = true;
 	e->cfg.local_src_id = 1;
 	e->cfg.restart_on_seq1 = true;
+	e->cfg.clock_freeze = true;
 	e->cfg.max_acks = 8;
 	e->cfg.ack_wait_us = 100;
 	e->rng = 12345;
@@ -971,6 +972,151 @@ static void test_padding_trap(void)
 	       "udp: the diagnosis names the cause: %s", diag);
 }
 
+/* An ADC streaming at 1 MS/s on the real clock (driven by hand): sample k due at k us. */
+static struct fpga_emu *adc_streaming(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_ADC);
+
+	ntapped = 0;
+	e->tx_tap = tap_frame;
+	e->wstate[DGR_WORKER_ADC] = FPGA_WS_OPERATING;
+	e->adc_start_ns = 0;
+	e->now_ns = 1000000; /* 1 ms: 1000 samples due */
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	return e;
+}
+
+/*
+ * The clock freeze (docs/fpga.md section 6): an emulator that did not run for
+ * 1 s catches up what its E = 4 local buffers hold (16384 samples, 16.384 ms
+ * at 1 MS/s) and its ADC clock is frozen for the rest, instead of dropping what
+ * the FPGA would have sent; a host that holds its buffers still causes drops,
+ * and no freeze.
+ */
+static void test_clock_freeze(void)
+{
+	const uint64_t absorb = E * (S / 4) * 1000ull; /* ns the local buffers hold */
+	struct fpga_emu *e = adc_streaming();
+
+	TAP_EQ_U(e->adc.next_sample, 1000, "freeze: 1 ms at 1 MS/s: 1000 samples");
+	e->now_ns += 1000000000ull; /* not running for 1 s */
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 1, "freeze: a 1 s late wake-up freezes the ADC clock once");
+	TAP_EQ_U(e->freeze.total_ns, 1000000000ull - absorb,
+		 "freeze: frozen for the lateness beyond what the 4 local buffers hold");
+	TAP_EQ_U(e->freeze.max_ns, e->freeze.total_ns, "freeze: the longest is that one");
+	TAP_EQ_U(e->adc.next_sample, 1000 + E * (S / 4),
+		 "freeze: the ADC caught up 4 buffers of samples, no more");
+	TAP_EQ_U(e->adc.dropped_samples + fpga_adc_open_drop(&e->adc), 0,
+		 "freeze: nothing dropped");
+	TAP_EQ_U(e->adc_start_ns, e->adc.start_ns,
+		 "freeze: the drop timestamps' clock moved with the ADC's");
+	TAP_EQ_U(e->pace.elapsed_ns, 1000000ull + absorb,
+		 "freeze: elapsed_ns is the ADC's clock: the frozen second left out");
+	tap_ok(e->pace.late_max_ns <= absorb,
+	       "freeze: the frozen time is not pacing lateness (only what was caught up)");
+
+	/* the boundary: lateness of exactly absorb + margin is no freeze, 1 ns more is */
+	e = adc_streaming();
+	e->now_ns = 1000000ull + absorb + FPGA_FREEZE_MARGIN_NS;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze: late by the local buffers' time + 4 ms: no freeze");
+	e = adc_streaming();
+	e->now_ns = 1000000ull + absorb + FPGA_FREEZE_MARGIN_NS + 1;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.total_ns, FPGA_FREEZE_MARGIN_NS + 1,
+		 "freeze: 1 ns later: frozen 4 ms + 1 ns");
+
+	/* the virtual clock never freezes: the late step drops what the port cannot keep */
+	e = adc_streaming();
+	e->cfg.virtual_clock = true;
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze: never on the virtual clock");
+	tap_ok(e->adc.dropping && fpga_adc_open_drop(&e->adc) > 0,
+	       "freeze: virtual clock: the late step drops (8 host + 4 local buffers kept)");
+
+	/* --clock-freeze false: the late step drops, as an FPGA whose stream stopped */
+	e = adc_streaming();
+	e->cfg.clock_freeze = false;
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze: never with --clock-freeze false");
+	TAP_EQ_U(
+	    fpga_adc_open_drop(&e->adc), 1001000 - (H + E) * (S / 4),
+	    "freeze: --clock-freeze false: what the 8 host + 4 local buffers cannot keep drops");
+
+	/*
+	 * A host that holds its buffers, the emulator on time (a step every ms): drops once
+	 * the 8 host and 4 local buffers are full, no freeze; then it sleeps until a packet
+	 * (1 s with every buffer full): still no freeze, the samples are dropped.
+	 */
+	e = adc_streaming();
+	for (int ms = 2; ms <= 100; ms++) {
+		e->now_ns = (uint64_t)ms * 1000000ull;
+		fpga_worker_step(e, DGR_WORKER_ADC);
+	}
+	tap_ok(e->adc.dropping && fpga_producer_free_local(&e->prod) == 0,
+	       "freeze: host holding its buffers: the ADC drops");
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_ADC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze: a host holding its buffers causes no freeze");
+	TAP_EQ_U(fpga_adc_open_drop(&e->adc), 1100000 - (H + E) * (S / 4),
+		 "freeze: every sample past the 12 buffers is dropped, to the last one due");
+}
+
+/* The DAC: 4 input buffers full of samples at 1 MS/s, its clock started at 0. */
+static struct fpga_emu *dac_fed(void)
+{
+	struct fpga_emu *e = setup(FPGA_MODE_DAC);
+
+	e->wstate[DGR_WORKER_DAC] = FPGA_WS_OPERATING;
+	for (unsigned int j = 0; j < E; j++) {
+		e->cons.full[j] = true;
+		e->cons.slot[j] = (struct fpga_slot){ .bytes = S, .opcode = DGR_OPCODE_SAMPLES };
+	}
+	e->dac_start_ns = 0;
+	e->now_ns = 0;
+	fpga_worker_step(e, DGR_WORKER_DAC); /* the DAC clock starts with the data */
+	e->now_ns = 1000000;
+	fpga_worker_step(e, DGR_WORKER_DAC);
+	return e;
+}
+
+static void test_clock_freeze_dac(void)
+{
+	struct fpga_emu *e = dac_fed();
+	const uint64_t rest = S / 4 - 1000; /* samples of buffer 0 left after 1 ms */
+
+	TAP_EQ_U(e->dac.samples_consumed, 1000, "freeze, DAC: 1 ms consumed");
+	tap_ok(e->dac_fed && e->dac_rest == rest, "freeze, DAC: the rest of buffer 0 is due next");
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_DAC);
+	TAP_EQ_U(e->freeze.count, 1, "freeze, DAC: a 1 s late wake-up freezes the DAC clock");
+	TAP_EQ_U(e->freeze.total_ns, 1000000000ull - rest * 1000ull,
+		 "freeze, DAC: frozen for the lateness beyond the buffer it was playing");
+	TAP_EQ_U(e->dac.num_underruns, 0, "freeze, DAC: no underrun");
+	TAP_EQ_U(e->dac.buffers_consumed, 1,
+		 "freeze, DAC: it finished that buffer, the other 3 stay its margin");
+
+	/* a host that does not refill: underruns while the emulator sleeps, and no freeze */
+	for (unsigned int j = 1; j < E; j++) {
+		e->now_ns += (S / 4) * 1000ull; /* on time: a step at the end of each buffer */
+		fpga_worker_step(e, DGR_WORKER_DAC);
+	}
+	TAP_EQ_U(e->dac.buffers_consumed, E, "freeze, DAC: on time, the 4 buffers played");
+	e->now_ns += 1000000000ull;
+	fpga_worker_step(e, DGR_WORKER_DAC);
+	TAP_EQ_U(e->freeze.count, 1, "freeze, DAC: empty buffers for 1 s: no further freeze");
+	TAP_EQ_U(e->dac.num_underruns, 1000000, "freeze, DAC: the host's 1 s are underruns");
+
+	/* late within the buffer's rest + 4 ms: played at once, as before */
+	e = dac_fed();
+	e->now_ns += rest * 1000ull + FPGA_FREEZE_MARGIN_NS;
+	fpga_worker_step(e, DGR_WORKER_DAC);
+	TAP_EQ_U(e->freeze.count, 0, "freeze, DAC: late by its buffer's rest + 4 ms: no freeze");
+}
+
 int main(void)
 {
 	test_prop_map();
@@ -984,6 +1130,8 @@ int main(void)
 	test_packet_instant();
 	test_txn_order();
 	test_packets_can_wait();
+	test_clock_freeze();
+	test_clock_freeze_dac();
 	setup(FPGA_MODE_ADC);
 	fpga_producer_free(&emu.prod);
 	fpga_consumer_free(&emu.cons);
