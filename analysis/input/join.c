@@ -312,10 +312,11 @@ static uint64_t part(uint64_t a, uint64_t b, uint64_t *negative)
  * within the window. *old: the host doorbells before it are a window older
  * than every wire doorbell from w on (the wire's are sorted), so they are
  * never looked at again. Returns its index, or n when there is none (or the
- * host's doorbells cannot be read: h->failed).
+ * host's doorbells cannot be read: h->failed); *complete_out is set when the
+ * one found was left out for its completion.
  */
 static uint64_t pick(struct pair_window *h, uint64_t n, uint64_t next, uint64_t *old,
-		     const struct pair *w, bool by_txn, uint64_t window_ns)
+		     const struct pair *w, bool by_txn, uint64_t window_ns, bool *complete_out)
 {
 	const struct pair *hk, *hb = NULL;
 	uint64_t k, best = n;
@@ -359,8 +360,11 @@ static uint64_t pick(struct pair_window *h, uint64_t n, uint64_t next, uint64_t 
 			hb = next_k;
 		}
 	}
-	if (h->failed || !hb || absdiff(hb->bell, w->bell) > window_ns ||
-	    absdiff(hb->complete, w->complete) > window_ns) {
+	if (h->failed || !hb || absdiff(hb->bell, w->bell) > window_ns) {
+		return n;
+	}
+	if (absdiff(hb->complete, w->complete) > window_ns) {
+		*complete_out = true;
 		return n;
 	}
 	return best;
@@ -383,14 +387,30 @@ void join_wire_host(const struct join_side *wire, const struct join_side *host, 
 		goto end;
 	}
 	hw.ps = hs;
-	while (next < n && ps_next(ws, &w)) {
-		uint64_t best = pick(&hw, n, next, &old, &w, by_txn, window_ns);
+	res->by_txn = by_txn;
+	while (ps_next(ws, &w)) {
+		bool complete_out = false;
+		uint64_t best =
+		    next < n ? pick(&hw, n, next, &old, &w, by_txn, window_ns, &complete_out) : n;
 		const struct pair *hb;
 
 		if (hw.failed) {
 			break;
 		}
 		if (best == n) {
+			if (next >= n) {
+				res->unjoined_host_used_up++;
+			} else if (complete_out) {
+				res->unjoined_complete++;
+			} else {
+				res->unjoined_no_bell++;
+			}
+			if (res->unjoined_no_bell + res->unjoined_complete +
+				res->unjoined_host_used_up ==
+			    1) {
+				res->first_unjoined_bell = w.bell;
+				res->first_unjoined_txn = w.txn;
+			}
 			continue;
 		}
 		hb = pw_at(&hw, best);

@@ -32,6 +32,7 @@
 #ifndef DGR_ANALYSIS_JOIN_H
 #define DGR_ANALYSIS_JOIN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stats.h"
@@ -44,6 +45,15 @@ struct join_result {
 	uint64_t arrival_offsets;	     /* pairs whose trace has the kernel arrival */
 	uint64_t trace_arrival_first;	     /* of them: the trace's arrival before the capture's */
 	uint64_t sides_in_memory; /* sides too far out of doorbell order, sorted whole in memory */
+	/*
+	 * Wire doorbells left out, by why: no trace doorbell (of its transaction,
+	 * when paired by id) within the window of its doorbell time; the nearest
+	 * one's completion outside the window; the trace's doorbells used up.
+	 * And the first one left out: its doorbell time and transaction id.
+	 */
+	uint64_t unjoined_no_bell, unjoined_complete, unjoined_host_used_up;
+	uint64_t first_unjoined_bell, first_unjoined_txn;
+	bool by_txn; /* paired by transaction id (both sides give it) */
 };
 
 /* The series a join appends to: its two parts and the clocks' offsets. */

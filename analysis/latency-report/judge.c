@@ -188,6 +188,7 @@ int lr_build_report(struct report *rep, const struct options *o, bool from_optio
 						.txn = &ha->lat_txn };
 
 		join_wire_host(&wire, &host, o->join_window_ns, js, &jr);
+		rep->join = jr;
 		rep->joined = jr.joined;
 		rep->negative_w2s = jr.negative_w2s;
 		rep->negative_s2w = jr.negative_s2w;

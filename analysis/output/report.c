@@ -659,6 +659,23 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 		    "stack -> wire parts below 0 (capture point before the tracepoint; recorded "
 		    "as 0)",
 		    r->negative_s2w);
+		dgr_pr_str(p, "paired_by", "paired by", r->join.by_txn ? "transaction id" : "time");
+		dgr_pr_obj_begin(p, "unjoined", "wire doorbells not joined");
+		dgr_pr_u64(p, "no_trace_doorbell",
+			   "no trace doorbell (of its transaction) within the window",
+			   r->join.unjoined_no_bell);
+		dgr_pr_u64(p, "completion_outside",
+			   "the nearest one's completion outside the window",
+			   r->join.unjoined_complete);
+		dgr_pr_u64(p, "trace_used_up", "the trace's doorbells used up",
+			   r->join.unjoined_host_used_up);
+		if (r->join.unjoined_no_bell + r->join.unjoined_complete +
+		    r->join.unjoined_host_used_up) {
+			dgr_pr_u64(p, "first_bell_ns", "the first one's doorbell time (ns)",
+				   r->join.first_unjoined_bell);
+			dgr_pr_u64(p, "first_txn", "its transaction", r->join.first_unjoined_txn);
+		}
+		dgr_pr_obj_end(p);
 		rc = print_latency(p, "wire_to_stack_ns",
 				   "wire -> stack (kernel receive path, last frame to complete):",
 				   r->wire_to_stack, 0, 0);

@@ -12,6 +12,7 @@
 #include "print.h"
 #include "classify.h"
 #include "host_events.h"
+#include "join.h"
 #include "run_folder.h"
 #include "run_info.h"
 #include "stats.h"
@@ -57,6 +58,7 @@ struct report {
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
 	uint64_t joined, negative_w2s, negative_s2w;
+	struct join_result join; /* the whole account of the join (join.h) */
 	/* the capture's and the trace's times of a frame's arrival (join.h) */
 	const struct series *arrival_offset;
 	uint64_t arrival_offsets, trace_arrival_first;

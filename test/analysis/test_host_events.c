@@ -202,6 +202,9 @@ static void test_join(void)
 	series_add(&host, 60100, 1100);
 	join_wire_host(&ws, &hs, 5000, &js, &jr);
 	TAP_EQ_U(jr.joined, 3, "three doorbells joined, the one missing from the trace skipped");
+	tap_ok(jr.unjoined_no_bell == 1 && jr.unjoined_complete == 0 &&
+		   jr.unjoined_host_used_up == 0 && jr.first_unjoined_bell == 28000 && !jr.by_txn,
+	       "the one left out: no trace doorbell within the window, its doorbell time 28000");
 	tap_ok(js.w2s.n == 3 && js.w2s.s[0].value == 400 && js.w2s.s[1].value == 100 &&
 		   js.w2s.s[2].value == 100,
 	       "wire -> stack 400, 100 and 100 ns");
@@ -214,6 +217,7 @@ static void test_join(void)
 	join_series_init(&js);
 	join_wire_host(&ws, &hs, 100, &js, &jr);
 	TAP_EQ_U(jr.joined, 0, "a 100 ns window pairs nothing");
+	TAP_EQ_U(jr.unjoined_no_bell, 4, "all four left out for their doorbell times");
 
 	/* the send calls began 1000, 900 and 300 ns before doorbell_sent fired */
 	series_add(&handed, 1400, 6300);
@@ -284,6 +288,34 @@ static void test_join(void)
 	join_series_init(&js);
 	join_wire_host(&ws, &hs, 5000, &js, &jr);
 	TAP_EQ_U(jr.joined, 0, "with ids: no transaction in common, no pair");
+	tap_ok(jr.by_txn && jr.unjoined_no_bell == 2 && jr.first_unjoined_txn == 20,
+	       "paired by id: both left out, the first is transaction 20");
+
+	/*
+	 * The trace's completion 6000 ns after the wire's (window 5000) though its doorbell is
+	 * 300 ns off; then a second wire doorbell when the trace has no more.
+	 */
+	series_free(&wire);
+	series_free(&host);
+	series_init(&wire);
+	series_init(&host);
+	ws.txn = hs.txn = NULL;
+	series_add(&wire, 1000, 8000);	/* doorbell 9000 */
+	series_add(&host, 7000, 1700);	/* doorbell 8700, completion 6000 after the wire's */
+	series_add(&wire, 20000, 1000); /* doorbell 21000 */
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 0 && jr.unjoined_complete == 1 && jr.unjoined_no_bell == 1,
+	       "a completion outside the window is said so; the other has no trace doorbell near");
+	series_free(&host);
+	series_init(&host);
+	series_add(&host, 1100, 7700); /* doorbell 8800: joins the first */
+	join_series_free(&js);
+	join_series_init(&js);
+	join_wire_host(&ws, &hs, 5000, &js, &jr);
+	tap_ok(jr.joined == 1 && jr.unjoined_host_used_up == 1 && jr.first_unjoined_bell == 21000,
+	       "the trace's one doorbell used: the second wire doorbell is left out for it");
 
 	join_series_free(&js);
 	series_free(&wire);

@@ -117,7 +117,8 @@ traced_run() {
 		"$t no doorbell without its transaction, none left waiting"
 	check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
 		"$t every completion has the kernel's arrival time"
-	check_eq "$(r .host.joined.doorbells)" "$doorbells" "$t every doorbell joined with its frame on the wire"
+	check_eq "$(r .host.joined.doorbells)" "$doorbells" \
+		"$t every doorbell joined with its frame on the wire ($(r '.host.joined | "paired by \(.paired_by); left out: \(.unjoined | tostring)"'))"
 	# Across the two clocks (the capture's real time, the trace's monotonic): in order, unless the
 	# real-time clock was stepped during the run (this machine's own clock setting, not the
 	# stack's), which the report must then name instead.
