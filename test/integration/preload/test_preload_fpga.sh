@@ -69,9 +69,16 @@ traced_run() {
 		return 1
 	fi
 	ok "$t ocpi-style-host receives under dgrdma-capture --preload"
+	# --report-data-loss false: a hiccup of this shared machine longer than the 24 ms the
+	# buffers hold drops samples, and with the discontinuity messages each freed buffer then
+	# goes to a discontinuity and the next sample drops again (the guide's vicious cycle, which
+	# the hardware keeps up too: test/scenarios/vicious-cycle.sh); a CI run's DCP case streamed
+	# 21181 such transactions instead of about 490. Without them the drop ends at the next
+	# doorbell, and the run stays the healthy stream this test traces.
 	"${DGR_FPGA_RUN[@]}" "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc --rate 2e6 \
 		--duration 1 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
-		--summary-json "$WORK/$case.fpga.json" >"$WORK/$case.fpga.log" 2>&1
+		--report-data-loss false --summary-json "$WORK/$case.fpga.json" \
+		>"$WORK/$case.fpga.log" 2>&1
 	check_eq "$?" 0 "$t dgrdma-fpga ran its stream"
 	wait "$HOST_BG"
 	check_eq "$?" 0 "$t ocpi-style-host ended after the stream"
