@@ -183,7 +183,13 @@ for ((i = 0; i < 100; i++)); do
 	[ -e "/tmp/.X$dnum-lock" ] || [ -e "/tmp/.X11-unix/X$dnum" ] || break
 done
 exec {dfd}>"$DT/display"
-Xvfb ":$dnum" -displayfd "$dfd" -screen 0 1400x900x24 -nolisten tcp >"$DT/xvfb.log" 2>&1 &
+# -noreset: an X server resets when its last client leaves and drops the connections then
+# being set up, so a Wireshark connecting while one of wait_window's xdotool runs (the only
+# other client) ends, or while the Wireshark before it goes, fails "could not connect to
+# display" and aborts (status 134) before any window (most likely how CI lost the third one).
+# Measured beside a loop of xprop runs: 26 of 400 xdpyinfo runs and 2 of 15 Wireshark starts
+# failed so, none of 400 and 15 with -noreset.
+Xvfb ":$dnum" -displayfd "$dfd" -noreset -screen 0 1400x900x24 -nolisten tcp >"$DT/xvfb.log" 2>&1 &
 XVFB_PID=$!
 exec {dfd}>&-
 for ((i = 0; i < 600; i++)); do
@@ -206,10 +212,12 @@ export DISPLAY
 diag "Xvfb on $DISPLAY"
 
 # ws NAME ARGS...: starts Wireshark with the plugin; its output in $DT/NAME.out (by line: a
-# tap's table is there when printed, not at the exit), WS_PID
+# tap's table is there when printed, not at the exit), WS_PID; WS_UPTIME, the kernel's clock
+# then (ws_why reads the kernel's log from there)
 ws() {
 	local name=$1
 	shift
+	read -r WS_UPTIME _ </proc/uptime
 	(cd "$DT" && exec "${TS_PREFIX[@]}" env "${TS_ENV[@]}" HOME="$DT/home" \
 		WIRESHARK_PLUGIN_DIR="$DT/plugins" stdbuf -oL wireshark "$@") \
 		>"$DT/$name.out" 2>&1 &
@@ -248,6 +256,15 @@ ws_why() {
 	rc=$?
 	WS_PID=""
 	WS_WHY="Wireshark exited with status $rc before its window opened; its output ends: $(tail -c 400 "$DT/$1.out" | tr -s '\n' ' ')"
+	# a fault (status 128 + 11, SIGSEGV, or 128 + 7, SIGBUS): the kernel logs the library it
+	# happened in and the offset there ("segfault at ... in dgrdma.so[1a2b3,...]": addr2line
+	# -e on the same build names the line), which says whose code it was
+	if ((rc > 128)); then
+		WS_WHY="$WS_WHY; kernel: $(dmesg 2>/dev/null | awk -v t="$WS_UPTIME" '
+			/segfault at|general protection|traps:|bus error/ {
+				s = $0; sub(/^\[ */, "", s); sub(/\].*/, "", s); if (s + 1 >= t) { print } }' |
+			tail -c 600 | tr -s '\n' ' ')"
+	fi
 }
 # windows: "id name" of every visible top-level window of a client (Qt's helper windows
 # have no class)
