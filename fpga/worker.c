@@ -46,12 +46,6 @@ bool fpga_clock_freeze(struct fpga_emu *e, uint64_t *start_ns, uint64_t next_due
 	return true;
 }
 
-/* Nanoseconds that n samples last at the emulator's rate. */
-static uint64_t samples_ns(const struct fpga_emu *e, uint64_t n)
-{
-	return (uint64_t)((long double)n * 1e9L / (long double)e->cfg.rate);
-}
-
 /*
  * A late wake-up owes every sample due since the last step. The FPGA never
  * stops, and its host frees buffers meanwhile; the emulator that did not run
@@ -69,7 +63,9 @@ static void adc_freeze(struct fpga_emu *e)
 	if (!e->have_peer || (e->adc.dropping && fpga_producer_free_local(&e->prod) == 0)) {
 		return;
 	}
-	absorb = samples_ns(e, (uint64_t)e->prod.nlocal * (e->prod.size / DGR_SAMPLE_BYTES));
+	/* how long the samples of the E local buffers last (their due time from 0) */
+	absorb = fpga_sample_due_ns(e->cfg.rate, 0,
+				    (uint64_t)e->prod.nlocal * (e->prod.size / DGR_SAMPLE_BYTES));
 	if (fpga_clock_freeze(e, &e->adc_start_ns,
 			      fpga_sample_due_ns(e->cfg.rate, e->adc_start_ns, e->adc.next_sample),
 			      absorb)) {
@@ -170,7 +166,7 @@ static void step_dac(struct fpga_emu *e)
 	if (e->dac_fed) {
 		fpga_clock_freeze(e, &e->dac_start_ns,
 				  fpga_sample_due_ns(e->cfg.rate, e->dac_start_ns, e->dac_pos),
-				  samples_ns(e, e->dac_rest));
+				  fpga_sample_due_ns(e->cfg.rate, 0, e->dac_rest));
 	}
 	due = fpga_samples_due(e->cfg.rate, e->dac_start_ns, e->now_ns);
 	if (due > e->dac_pos) {
