@@ -154,54 +154,42 @@ static int check_keys(const json_t *obj, const char *where, const struct key_rul
 	return 0;
 }
 
-/* A clock pair's field in ns: key_sec and key_nsec (checked: check_clocks); false past 2262. */
-static bool pair_ns(const json_t *pair, const char *key, int64_t *ns)
+/* A clock pair's KEY_sec/KEY_nsec in ns (checked: check_clocks); 0 when absent or past 2554. */
+static uint64_t pair_ns(const json_t *pair, const char *key)
 {
 	char k[32];
-	int64_t sec, nsec;
-
-	snprintf(k, sizeof(k), "%s_sec", key);
-	sec = (int64_t)json_integer_value(json_object_get(pair, k));
-	snprintf(k, sizeof(k), "%s_nsec", key);
-	nsec = (int64_t)json_integer_value(json_object_get(pair, k));
-	if (sec < 0 || sec >= INT64_MAX / 1000000000ll - 1) {
-		return false;
-	}
-	*ns = sec * 1000000000ll + nsec;
-	return true;
-}
-
-/* clocks.start and clocks.end: how far realtime - monotonic moved between them. */
-static void realtime_moved(const json_t *clocks, struct run_info *out)
-{
-	const json_t *a = clocks ? json_object_get(clocks, "start") : NULL;
-	const json_t *b = clocks ? json_object_get(clocks, "end") : NULL;
-	int64_t ra, ma, rb, mb;
-
-	if (!a || !b || json_is_null(a) || json_is_null(b) || !pair_ns(a, "realtime", &ra) ||
-	    !pair_ns(a, "monotonic", &ma) || !pair_ns(b, "realtime", &rb) ||
-	    !pair_ns(b, "monotonic", &mb)) {
-		return;
-	}
-	out->realtime_moved_known = true;
-	out->realtime_moved_ns = (rb - mb) - (ra - ma);
-	out->realtime_moved_uncertainty_ns =
-	    (uint64_t)json_integer_value(json_object_get(a, "uncertainty_ns")) +
-	    (uint64_t)json_integer_value(json_object_get(b, "uncertainty_ns"));
-}
-
-/* A clock pair's realtime_sec/realtime_nsec in ns since the epoch (checked: check_clocks). */
-static uint64_t realtime_ns(const json_t *pair)
-{
 	uint64_t sec, nsec;
 
 	if (!pair || json_is_null(pair)) {
 		return 0;
 	}
-	sec = (uint64_t)json_integer_value(json_object_get(pair, "realtime_sec"));
-	nsec = (uint64_t)json_integer_value(json_object_get(pair, "realtime_nsec"));
+	snprintf(k, sizeof(k), "%s_sec", key);
+	sec = (uint64_t)json_integer_value(json_object_get(pair, k));
+	snprintf(k, sizeof(k), "%s_nsec", key);
+	nsec = (uint64_t)json_integer_value(json_object_get(pair, k));
 	/* past 2554 a time in ns overflows: unknown */
 	return sec < UINT64_MAX / 1000000000ull - 1 ? sec * 1000000000ull + nsec : 0;
+}
+
+/*
+ * How far realtime - monotonic moved between clocks.start and clocks.end: the real-time
+ * span (out's, read already) less the monotonic one.
+ */
+static void realtime_moved(const json_t *clocks, struct run_info *out)
+{
+	const json_t *a = clocks ? json_object_get(clocks, "start") : NULL;
+	const json_t *b = clocks ? json_object_get(clocks, "end") : NULL;
+	uint64_t ma = pair_ns(a, "monotonic"), mb = pair_ns(b, "monotonic");
+
+	if (!out->realtime_start_ns || !out->realtime_end_ns || !ma || !mb) {
+		return;
+	}
+	out->realtime_moved_known = true;
+	out->realtime_moved_ns =
+	    (int64_t)(out->realtime_end_ns - out->realtime_start_ns) - (int64_t)(mb - ma);
+	out->realtime_moved_uncertainty_ns =
+	    (uint64_t)json_integer_value(json_object_get(a, "uncertainty_ns")) +
+	    (uint64_t)json_integer_value(json_object_get(b, "uncertainty_ns"));
 }
 
 static int check_clocks(const json_t *clocks, const char *fmt, char *errbuf)
@@ -714,8 +702,8 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if ((v = json_object_get(root, "clocks")) && check_clocks(v, fmt, errbuf)) {
 		goto end;
 	}
-	out.realtime_start_ns = realtime_ns(v ? json_object_get(v, "start") : NULL);
-	out.realtime_end_ns = realtime_ns(v ? json_object_get(v, "end") : NULL);
+	out.realtime_start_ns = pair_ns(v ? json_object_get(v, "start") : NULL, "realtime");
+	out.realtime_end_ns = pair_ns(v ? json_object_get(v, "end") : NULL, "realtime");
 	realtime_moved(v, &out);
 	if (read_part(root, "capture", &out.capture, errbuf) ||
 	    read_part(root, "trace", &out.trace, errbuf) ||
