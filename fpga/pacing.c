@@ -9,15 +9,9 @@
 #include <poll.h>
 #include <time.h>
 
+#include <dgrdma/clock.h>
+
 #include "emu.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* See emu.h. */
 uint64_t fpga_clock_now(struct fpga_emu *e)
@@ -25,7 +19,7 @@ uint64_t fpga_clock_now(struct fpga_emu *e)
 	if (e->cfg.virtual_clock) {
 		return e->now_ns;
 	}
-	e->now_ns = mono_ns();
+	e->now_ns = dgr_clock_ns(CLOCK_MONOTONIC);
 	return e->now_ns;
 }
 
@@ -86,7 +80,7 @@ void fpga_wait(struct fpga_emu *e, uint64_t deadline_ns, bool wake_on_packet)
 		e->now_ns += e->cfg.tick_ns;
 		return;
 	}
-	now = mono_ns();
+	now = dgr_clock_ns(CLOCK_MONOTONIC);
 	if (deadline_ns <= now) {
 		return;
 	}

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dgrdma/clock.h>
 #include <dgrdma/wire.h>
 
 #include "ring.h"
@@ -70,8 +71,5 @@ void dgr_event_wait(struct dgr_event *ev, uint32_t seen, uint64_t timeout_ns)
 /* Returns CLOCK_MONOTONIC in nanoseconds. */
 uint64_t dgr_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return dgr_clock_ns(CLOCK_MONOTONIC);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <dgrdma/clock.h>
 #include <dgrdma/dcp.h>
 #include <dgrdma/reassembly.h>
 #include <dgrdma/wire.h>
@@ -217,15 +218,6 @@ out:
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* CLOCK_MONOTONIC in ns, LTTng's clock and the one arrival_ns is on. */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * A doorbell (to flag_addr, in the frame numbered seq; 0 for a DCP write): it
  * answers the oldest transaction completed and not yet answered.
@@ -245,7 +237,7 @@ static void doorbell_out(struct pl_flow *f, uint32_t flag_addr, uint16_t seq)
 	 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
 	 */
 	if (a.arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
-		uint64_t now = mono_ns();
+		uint64_t now = dgr_clock_ns(CLOCK_MONOTONIC);
 
 		latency_ns = now > a.arrival_ns ? now - a.arrival_ns : 0;
 	}

@@ -246,14 +246,6 @@ static void read_ports(void)
 	}
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void clock_resync(void)
 {
 	__atomic_store_n(&pl_real_minus_mono, dgr_clock_real_minus_mono(), __ATOMIC_RELAXED);
@@ -683,7 +675,7 @@ static ssize_t traced_recvmsg(int fd, struct pl_sock *s, struct msghdr *msg, int
 	}
 	err = errno;
 	if (ret >= 0 && !(flags & MSG_PEEK)) {
-		now = mono_ns();
+		now = dgr_clock_ns(CLOCK_MONOTONIC);
 		count_recv_call();
 		on_received(s, msg, (size_t)ret, arrival, now);
 	}
@@ -889,7 +881,7 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 		ret = real_recvmmsg(fd, vec, vlen, flags, timeout);
 		err = errno;
 		if (ret > 0 && !(flags & MSG_PEEK)) {
-			now = mono_ns();
+			now = dgr_clock_ns(CLOCK_MONOTONIC);
 			count_recv_call();
 			for (int i = 0; i < ret; i++) {
 				struct msghdr *h = &vec[i].msg_hdr;
@@ -912,7 +904,7 @@ PL_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 	ret = real_recvmmsg(fd, sc->mmsg, vlen, flags, timeout);
 	err = errno;
 	if (ret > 0) {
-		now = mono_ns();
+		now = dgr_clock_ns(CLOCK_MONOTONIC);
 		count_recv_call();
 		for (int i = 0; i < ret; i++) {
 			struct msghdr *h = &vec[i].msg_hdr, *sh = &sc->mmsg[i].msg_hdr;
