@@ -121,7 +121,8 @@ int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,
  * Names in r->apart the parts whose times do not overlap, from r->wire's
  * frames, r->host's events and the run's real-time span (r->run, run.json's
  * clocks): a capture or a trace of another run. Parts without times are
- * not compared.
+ * not compared. Also says in r->clock_step when the real-time clock was
+ * stepped during the run, which parts the capture's times from the trace's.
  */
 void report_check_apart(struct report *r);
 
