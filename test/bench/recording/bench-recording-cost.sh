@@ -17,6 +17,10 @@
 # received, the in-host doorbell latency p50/p99, the drop rate; for kernel, run.json's kernel
 # events, lost events, perf's data size and perf's own CPU. Results (medians over the rounds):
 # $DGR_BUILD/bench/recording-cost/{runs.csv,table.md}. Not a test (timing on a shared machine).
+# BENCH_PIN=1: the host as the tuning guides set it up: its data threads on the last CPU at
+# real-time priority (dgrdma-host --cpu N --sched fifo:50), the emulator and the recorder (its
+# daemons, the host's other threads) on the other CPUs (taskset). Results then in
+# $DGR_BUILD/bench/recording-cost-pinned/.
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 SECS=${BENCH_SECONDS:-5}
@@ -26,6 +30,23 @@ LOADS=${BENCH_LOADS:-50 80}
 CASES=${BENCH_CASES:-none default kernel pcap}
 MAX=$((${BENCH_MAX_MSPS:-800} * 1000000))
 OUT=$DGR_BUILD/bench/recording-cost
+PIN=${BENCH_PIN:-0}
+HOST_TUNING=()
+OTHER_CPUS=()
+case $PIN in
+0) ;;
+1)
+	if [ "$(nproc)" -lt 2 ]; then
+		echo "bench-recording: BENCH_PIN=1 needs 2 CPUs or more" >&2
+		exit 1
+	fi
+	OUT=$DGR_BUILD/bench/recording-cost-pinned
+	HOST_TUNING=(--cpu "$(($(nproc) - 1))" --sched fifo:50)
+	OTHER_CPUS=(taskset -c "0-$(($(nproc) - 2))") ;;
+*)
+	echo "bench-recording: BENCH_PIN must be 0 or 1 (got '$PIN')" >&2
+	exit 2 ;;
+esac
 HOST=$DGR_BUILD/bin/dgrdma-host
 FPGA=$DGR_BUILD/bin/dgrdma-fpga
 CAPTURE=$DGR_BUILD/bin/dgrdma-capture
@@ -70,12 +91,12 @@ REC
 run() {
 	local host=("$HOST" rx --if "$A" --peer "$MB" --rcvbuf 32M --buffers 255 --buffer-size 32K
 		--fpga-buffers 64 --sink null --idle-timeout 5 --quiet --summary-json "$OUT/host.json"
-		--ready-file "$OUT/ready") n r
+		--ready-file "$OUT/ready" "${HOST_TUNING[@]}") n r
 	rm -f "$OUT/ready" "$OUT/host.json"
 	if [ "$1" = none ]; then
-		ip netns exec $NSA "${host[@]}" &
+		ip netns exec $NSA "${OTHER_CPUS[@]}" "${host[@]}" &
 	else
-		ip netns exec $NSA unshare --mount --propagation private \
+		ip netns exec $NSA "${OTHER_CPUS[@]}" unshare --mount --propagation private \
 			bash "$OUT/rec.sh" "$OUT/rec" "$1" "$CAPTURE" -- "${host[@]}" &
 	fi
 	r=$!
@@ -83,7 +104,7 @@ run() {
 		[ -e "$OUT/ready" ] && break
 		sleep 0.1
 	done
-	ip netns exec $NSB "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 \
+	ip netns exec $NSB "${OTHER_CPUS[@]}" "$FPGA" --if $B --peer $MA --rcvbuf 4M --mode adc --host-buffers 255 \
 		--buffer-size 32768 --fpga-memory 2097152 --buffers 64 --rate "$2" --duration "$SECS" \
 		--quiet
 	wait $r
