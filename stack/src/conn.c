@@ -137,9 +137,30 @@ static bool raised(const struct dgr_sched *s)
 	return s->policy == SCHED_FIFO || s->policy == SCHED_RR || (s->set_nice && s->nice < 0);
 }
 
+/*
+ * The CPUs a thread without its own --cpu setting runs on: the process's affinity as it was
+ * started (taskset, a cpuset), the first 64 CPUs as a mask; 0 (all) when it cannot be read.
+ */
+static uint64_t inherited_cpus(void)
+{
+	cpu_set_t set;
+	uint64_t mask = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+		return 0;
+	}
+	for (int cpu = 0; cpu < 64; cpu++) {
+		if (CPU_ISSET(cpu, &set)) {
+			mask |= 1ull << cpu;
+		}
+	}
+	return mask;
+}
+
 static void check_control_cpus(struct dgr_conn *c)
 {
 	const struct dgr_sched *ctl = &c->o.sched[DGR_T_CONTROL];
+	uint64_t ctl_cpus = ctl->cpuset ? ctl->cpuset : inherited_cpus();
 
 	for (int t = DGR_T_RX; t < DGR_T_COUNT; t++) {
 		const struct dgr_sched *d = &c->o.sched[t];
@@ -148,7 +169,7 @@ static void check_control_cpus(struct dgr_conn *c)
 			continue;
 		}
 
-		if (raised(d) && !raised(ctl) && cpus_overlap(d->cpuset, ctl->cpuset)) {
+		if (raised(d) && !raised(ctl) && cpus_overlap(d->cpuset, ctl_cpus)) {
 			snprintf(c->warnbuf, sizeof(c->warnbuf),
 				 "the control thread may run on the same CPUs as the %s thread, "
 				 "which has a raised priority: control work (DCP, stats) can be "

@@ -409,9 +409,15 @@ if [ "$(nproc)" -ge 2 ]; then
 	check_eq "$(jget "$T/s.json" threads.rx.cpus)/$(jget "$T/s.json" threads.control.cpus)" \
 		0x2/0x1 "--cpu-rx 1 --cpu-control 0 are applied"
 	check "and then there is no warning" bash -c "! grep -q \"control thread may run\" \"$T/s.err\""
+	# without --cpu-control the control thread keeps the CPUs the process was started on
+	taskset -c 0 "$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+		--sched-rx nice:-5 --cpu-rx 1 --duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
+	check_eq "$(jget "$T/s.json" threads.rx.cpus)/$(jget "$T/s.json" threads.control.cpus)" \
+		0x2/0x1 "under taskset -c 0, --cpu-rx 1: the control thread keeps CPU 0"
+	check "and no warning either, since the CPUs do not overlap" \
+		bash -c "! grep -q \"control thread may run\" \"$T/s.err\""
 else
-	skip "one CPU"
-	skip "one CPU"
+	for i in 1 2 3 4; do skip "one CPU"; done
 fi
 
 # --- errors named before anything starts
