@@ -78,20 +78,20 @@ static const struct dgr_opt plot_opts[] = {
 	  .name = "stall-cause",
 	  .type = DGR_OPT_CHOICE,
 	  .metavar = "CAUSE",
-	  .values = "stopped|higher-priority-task|writeback|other-task|softirq|irq|late-wakeup|"
-		    "blocked|own-work",
+	  .values = "stopped|higher-priority-task|rt-throttled|writeback|other-task|softirq|irq|"
+		    "late-wakeup|blocked|own-work",
 	  .usage = "  --stall-cause CAUSE  the lanes plot draws the worst stalls of that cause "
 		   "only: stopped,\n"
-		   "                       higher-priority-task, writeback, other-task, softirq, "
-		   "irq,\n"
-		   "                       late-wakeup, blocked or own-work (latency-report keeps "
-		   "the lanes of\n"
-		   "                       each cause's worst stall)\n",
+		   "                       higher-priority-task, rt-throttled, writeback, "
+		   "other-task, softirq,\n"
+		   "                       irq, late-wakeup, blocked or own-work (latency-report "
+		   "keeps the lanes\n"
+		   "                       of each cause's worst stall)\n",
 	  .man = "The lanes plot draws the worst stalls of that cause only (stopped, "
 		 "higher-priority-task,\n"
-		 "writeback, other-task, softirq, irq, late-wakeup, blocked or own-work): a cause "
-		 "whose stalls\n"
-		 "are not among the worst 5 still gets its worst stall drawn.\n" },
+		 "rt-throttled, writeback, other-task, softirq, irq, late-wakeup, blocked or "
+		 "own-work): a cause\n"
+		 "whose stalls are not among the worst 5 still gets its worst stall drawn.\n" },
 	{ .id = PLOT_OPT_FORMAT,
 	  .name = "format",
 	  .type = DGR_OPT_CHOICE,

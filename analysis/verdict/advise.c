@@ -104,6 +104,11 @@ static int print_cause_item(struct dgr_pr *p, unsigned int rank, const struct sc
 	return 1;
 }
 
+static bool kworker_culprit(const struct stall_cause *sc, const struct ks_culprit *c)
+{
+	return !strncmp(ks_name(sc->k, c->name), "kworker", 7);
+}
+
 /* The fix of a tune item when it needs one, else what to do with it as it is. */
 static void tune_fix(const struct dgr_tune_report *rep, const char *id, const char *otherwise,
 		     char *out, size_t size)
@@ -171,7 +176,7 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 			*shown_dirty = true;
 		}
 		if (c && c->kind == KS_CULPRIT_TASK) {
-			bool kworker = !strncmp(ks_name(sc->k, c->name), "kworker", 7);
+			bool kworker = kworker_culprit(sc, c);
 
 			ci.id = g->cause == SC_CAUSE_WRITEBACK ? "move.disk_writer" : "move.task";
 			if (!kworker) {
@@ -213,6 +218,37 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 		}
 		return n;
 	}
+	case SC_CAUSE_RT_THROTTLED:
+		if (c && c->kind == KS_CULPRIT_TASK && !kworker_culprit(sc, c)) {
+			ci.id = "move.task";
+			snprintf(
+			    ci.action, sizeof(ci.action),
+			    "move %s (pid %d) off CPU %d: the %s thread takes that CPU whole at "
+			    "real-time priority, and the kernel throttles it to let %s run",
+			    name, c->tid, cpu, ha_role_name(g->role), name);
+			snprintf(ci.command, sizeof(ci.command), "taskset -apc %s %d", list,
+				 c->tid);
+			n += print_cause_item(p, rank, g, &ci, rep);
+		}
+		ci.id = "busy.rt";
+		snprintf(ci.action, sizeof(ci.action),
+			 "or let the %s thread sleep between frames: a real-time thread that spins "
+			 "(--busy-poll, --busy-wait) leaves the CPU only when it is throttled",
+			 ha_role_name(g->role));
+		snprintf(
+		    ci.command, sizeof(ci.command),
+		    "dgrdma-host ... without --busy-poll/--busy-wait, or the spinning thread at "
+		    "normal priority");
+		n += print_cause_item(p, rank, g, &ci, rep);
+		ci.id = "kernel.sched_rt_runtime_us";
+		snprintf(
+		    ci.action, sizeof(ci.action),
+		    "or lift the kernel's limit (dgrdma-tune needs no change there in general, "
+		    "as the guide saw no effect; here it held the thread): normal tasks and "
+		    "kernel threads of that CPU then wait for as long as the thread spins");
+		snprintf(ci.command, sizeof(ci.command), "sysctl -w kernel.sched_rt_runtime_us=-1");
+		n += print_cause_item(p, rank, g, &ci, rep);
+		return n;
 	case SC_CAUSE_IRQ:
 	case SC_CAUSE_SOFTIRQ:
 		ci.id = "irq.affinity";

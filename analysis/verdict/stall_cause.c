@@ -192,6 +192,7 @@ const char *sc_cause_label(enum sc_cause c)
 		[SC_CAUSE_UNSEEN] = "thread-not-in-kernel-trace",
 		[SC_CAUSE_STOPPED] = "stopped",
 		[SC_CAUSE_HIGHER_PRIO] = "higher-priority-task",
+		[SC_CAUSE_RT_THROTTLED] = "rt-throttled",
 		[SC_CAUSE_WRITEBACK] = "writeback",
 		[SC_CAUSE_OTHER_TASK] = "other-task",
 		[SC_CAUSE_SOFTIRQ] = "softirq",
@@ -359,6 +360,16 @@ static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_wind
 	if (!top) {
 		return SC_CAUSE_UNSEEN;
 	}
+	/*
+	 * A runnable real-time thread gives way to a normal task, or leaves its CPU idle, only
+	 * when the kernel throttles real-time tasks (950 ms of each second by default:
+	 * kernel.sched_rt_runtime_us, since Linux 6.12 the fair server's share); whatever that
+	 * task did, the throttling let it run.
+	 */
+	if (w->prio >= 0 && w->prio < 100 &&
+	    (top->kind == KS_CULPRIT_IDLE || (top->kind == KS_CULPRIT_TASK && top->prio >= 100))) {
+		return SC_CAUSE_RT_THROTTLED;
+	}
 	switch (top->kind) {
 	case KS_CULPRIT_IDLE:
 		return SC_CAUSE_WAKEUP;
@@ -517,6 +528,12 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 		snprintf(g->text + len, sizeof(g->text) - len,
 			 "the %s was runnable while its CPU was idle (a late wake-up): %s", role,
 			 list);
+		break;
+	case SC_CAUSE_RT_THROTTLED:
+		snprintf(g->text + len, sizeof(g->text) - len,
+			 "the %s, at real-time priority, was held back by the kernel's real-time "
+			 "throttling while %s",
+			 role, list);
 		break;
 	default:
 		snprintf(g->text + len, sizeof(g->text) - len, "the %s was runnable while %s", role,

@@ -33,17 +33,18 @@ enum sc_stage {
 };
 
 enum sc_cause {
-	SC_CAUSE_NONE = 0,    /* no kernel trace: not attributed */
-	SC_CAUSE_UNSEEN,      /* the thread has no event in the kernel trace during the stall */
-	SC_CAUSE_STOPPED,     /* SIGSTOP or a tracer: nothing in the kernel to blame */
-	SC_CAUSE_HIGHER_PRIO, /* a task of higher priority held the thread's CPU */
-	SC_CAUSE_WRITEBACK,   /* a task doing writeback or block I/O held it (kworker, a writer) */
-	SC_CAUSE_OTHER_TASK,  /* another task of the same or lower priority held it */
-	SC_CAUSE_SOFTIRQ,     /* softirq handlers held it */
-	SC_CAUSE_IRQ,	      /* interrupt handlers held it */
-	SC_CAUSE_WAKEUP,      /* runnable on an idle CPU: the wake-up itself was late */
-	SC_CAUSE_BLOCKED,     /* the thread slept (on a lock, a condition, I/O) */
-	SC_CAUSE_RUNNING,     /* the thread ran: its own work took the time */
+	SC_CAUSE_NONE = 0,     /* no kernel trace: not attributed */
+	SC_CAUSE_UNSEEN,       /* the thread has no event in the kernel trace during the stall */
+	SC_CAUSE_STOPPED,      /* SIGSTOP or a tracer: nothing in the kernel to blame */
+	SC_CAUSE_HIGHER_PRIO,  /* a task of higher priority held the thread's CPU */
+	SC_CAUSE_RT_THROTTLED, /* a real-time thread held back while a normal task ran */
+	SC_CAUSE_WRITEBACK,    /* a task doing writeback or block I/O held it (kworker, a writer) */
+	SC_CAUSE_OTHER_TASK,   /* another task of the same or lower priority held it */
+	SC_CAUSE_SOFTIRQ,      /* softirq handlers held it */
+	SC_CAUSE_IRQ,	       /* interrupt handlers held it */
+	SC_CAUSE_WAKEUP,       /* runnable on an idle CPU: the wake-up itself was late */
+	SC_CAUSE_BLOCKED,      /* the thread slept (on a lock, a condition, I/O) */
+	SC_CAUSE_RUNNING,      /* the thread ran: its own work took the time */
 	SC_CAUSE_COUNT,
 };
 

@@ -317,6 +317,69 @@ static void test_stall_attribution(void)
 	       name);
 	sc_free(&sc);
 
+	/*
+	 * the consumer at real-time priority (49) held back while dd (normal, 120) ran: only the
+	 * kernel's real-time throttling lets that happen, whatever dd did
+	 */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 49);
+	sw(11000000, 1, 5012, 0x100, 49, 302, "dd", 120);
+	ev(11000200, KS_BLOCK_ISSUE, 1, 302, KS_BLOCK_WRITE, NULL);
+	sw(12200000, 1, 302, 1, 120, 5012, "consumer", 49);
+	sw(30000000, 1, 5012, 1, 49, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_RT_THROTTLED,
+		 "a real-time consumer runnable while a normal task ran: rt-throttled");
+	TAP_EQ_S(sc_cause_label(sc.stalls[0].cause), "rt-throttled", "its label");
+	tap_ok(strstr(sc.causes[0].text,
+		      "the consumer thread, at real-time priority, was held back by the kernel's "
+		      "real-time throttling while CPU 1 ran dd (block writes) 60%") != NULL,
+	       "the cause in words: %s", sc.causes[0].text);
+	sc_free(&sc);
+
+	/* the same real-time consumer runnable on an idle CPU: throttled too */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 49);
+	sw(11000000, 1, 5012, 0x100, 49, 0, "swapper/1", 120);
+	sw(12200000, 1, 0, 0, 120, 5012, "consumer", 49);
+	sw(30000000, 1, 5012, 1, 49, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_RT_THROTTLED,
+		 "a real-time consumer runnable while its CPU idled: rt-throttled");
+	sc_free(&sc);
+
+	/* and at normal priority the same idle CPU is a late wake-up */
+	sc_init(&sc);
+	for (i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(&sc, &d);
+	}
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(11000000, 1, 5012, 0x100, 120, 0, "swapper/1", 120);
+	sw(12200000, 1, 0, 0, 120, 5012, "consumer", 120);
+	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, &h, &k);
+	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_WAKEUP,
+		 "a normal consumer runnable while its CPU idled: late-wakeup");
+	sc_free(&sc);
+
 	/* with T: the threshold is T/2 when lower than 10 x p50 */
 	sc_init(&sc);
 	for (i = 0; i < 20; i++) {

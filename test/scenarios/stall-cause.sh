@@ -8,6 +8,9 @@
 #            meanwhile: "higher-priority-task", bash on CPU 0;
 #   stopped  dgrdma-host SIGSTOPped mid-stream, until 300 ms after a frame arrived meanwhile:
 #            "stopped, no kernel cause";
+#   throttled  the receive thread alone on CPU 0 at SCHED_FIFO 50, spinning (--busy-poll), the
+#            other threads on CPU 1, and a normal busy loop on CPU 0 for 2.2 s: "rt-throttled",
+#            the rx thread held back while normal tasks ran on CPU 0, and --advise's limit;
 #   writer   a disk writer (dd, 256 MiB with fsync to a file on the block device under
 #            $DGR_BUILD, not tmpfs) pinned to CPU 0 at real-time priority (SCHED_FIFO 50),
 #            the kernel's flusher workqueue held to CPU 0 and vm.dirty_background_bytes
@@ -58,7 +61,7 @@ fi
 if [ "$REPEATS" -gt 1 ] && [ "$SECONDS_RUN" -lt $((2 + 4 * REPEATS)) ]; then
 	bail "STALL_CAUSE_SECONDS: $SECONDS_RUN s is too short for STALL_CAUSE_REPEATS=$REPEATS (at least $((2 + 4 * REPEATS)) s)"
 fi
-RUNS=" ${STALL_CAUSE_RUNS:-busy stopped writer flood clean} "
+RUNS=" ${STALL_CAUSE_RUNS:-busy stopped throttled writer flood clean} "
 want() {
 	[[ "$RUNS" == *" $1 "* ]]
 }
@@ -133,11 +136,29 @@ stop_host() {
 	repeated stop_once
 }
 
-# one NAME DURING: a run with DURING (a function, or "") while the emulator streams.
+# throttle_once: a busy loop at normal priority on CPU 0, where the host's receive thread
+# spins at real-time priority, for 2.2 s: more than two of the kernel's 1 s periods in which
+# real-time tasks may starve normal ones for at most 950 ms (the rest goes to the normal tasks:
+# kernel.sched_rt_runtime_us, since Linux 6.12 the fair server)
+throttle_once() {
+	local loop
+	taskset -c 0 timeout 12 bash -c 'while :; do :; done' &
+	loop=$!
+	nap 2.2
+	kill "$loop" 2>/dev/null
+	wait "$loop"
+}
+throttle() {
+	scn_stream_flowing "$FRAMES0" 500 || return
+	repeated throttle_once
+}
+
+# one NAME DURING: a run with DURING (a function, or "") while the emulator streams; the host's
+# threads on CPU 0, with HOST_EXTRA's options after (the throttled run's receive thread).
 one() {
 	local name="$1" run="$SCN_OUT/$1"
 	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10 --cpu 0
-		--ready-file "$SCN_OUT/$name.ready")
+		"${HOST_EXTRA[@]}" --ready-file "$SCN_OUT/$name.ready")
 	FPGA_OPTS=(--rate "$RATE" --duration "$SECONDS_RUN" --buffers 4 --buffer-size 16384 --host-buffers 64
 		--report-data-loss false)
 	if ! perf_start "$name"; then
@@ -223,6 +244,27 @@ check "stopped: $(times_text) (the SIGSTOP) called stopped, the rx, consumer or 
 
 }
 want stopped && stopped_checks
+
+# The receive thread spins at real-time priority alone on CPU 0 (the consumer and the transmit
+# thread on CPU 1, at normal priority), and a normal busy loop shares CPU 0: the kernel lets the
+# loop run 50 ms of each second all the same, while the receive thread is runnable.
+throttled_checks() {
+HOST_EXTRA=(--cpu 1 --cpu-rx 0 --sched-rx fifo:50 --busy-poll 50)
+one throttled throttle
+HOST_EXTRA=()
+run="$SCN_OUT/throttled"
+# (which normal tasks ran in the kernel's windows is the machine's: the loop makes sure there is
+# one; on a shared machine the windows went to others as well, and once to others only)
+check "throttled: $(times_text) caused by the kernel's real-time throttling: the rx thread (real-time) runnable while only normal-priority tasks ran on CPU 0" \
+	jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "rt-throttled" and .thread == "rx" and .prio < 100 and ([.culprits[] | select(.prio != null)] | length > 0 and all(.cpu == 0 and .prio >= 100)))] | length >= $n' "$run/stalls.json"
+diag "throttled: the loop $(jq -r '[.stall_causes.causes[] | select(.cause == "rt-throttled") | .culprits[] | select(.comm == "bash")] | if length > 0 then "is" else "is not" end' "$run/stalls.json") among the culprits"
+check "throttled: --advise's cure of it is the real-time limit, at its rank" \
+	jq -e '(.stall_causes.causes | map(.cause) | index("rt-throttled") + 1) as $r | .advice.by_cause | any(.addresses == "rt-throttled" and .id == "kernel.sched_rt_runtime_us" and .cause_rank == $r)' "$run/stalls.json"
+check "throttled: the text names the throttling and the CPU" \
+	grep -qE "rx thread, at real-time priority, was held back by the kernel's real-time throttling while CPU 0 ran" "$run/stalls.txt"
+}
+HOST_EXTRA=()
+want throttled && throttled_checks
 
 WRITER_SAVED=""
 FLOOD_NS=()
