@@ -164,11 +164,7 @@ void pl_flow_close(struct pl_flow *f)
 void pl_flow_connect(struct pl_flow *f, const struct pl_peer *peer)
 {
 	pthread_mutex_lock(&f->lock);
-	if (peer) {
-		f->connected = *peer;
-	} else {
-		f->connected.len = 0;
-	}
+	f->connected = *peer;
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -191,7 +187,7 @@ static bool has_peer(const struct pl_flow *f, const struct pl_peer *peer)
 /* The sender of a frame f (locked) received: one of its peers from now on. */
 static void note_peer(struct pl_flow *f, const struct pl_peer *from)
 {
-	if (!from || !from->len) {
+	if (!from->len) {
 		from = &f->connected;
 	}
 	if (!from->len || has_peer(f, from) || f->npeers == PL_PEERS) {
@@ -427,7 +423,7 @@ void pl_flow_dcp_tx(struct pl_flow *f, const uint8_t *pkt, size_t len, uint32_t 
 		return; /* not a doorbell: a property access of the host's own */
 	}
 	pthread_mutex_lock(&f->lock);
-	dst = to && to->len ? *to : f->connected;
+	dst = to->len ? *to : f->connected;
 	pthread_mutex_unlock(&f->lock);
 	/*
 	 * Between the search and the answer another thread may answer or close the

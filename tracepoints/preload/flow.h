@@ -60,13 +60,13 @@ void pl_flow_close(struct pl_flow *f);
 
 /*
  * The address the socket is connected to (UDP connect()), taken as the peer
- * of the frames whose call names none; NULL or len 0 forgets it.
+ * of the frames whose call names none; len 0 forgets it.
  */
 void pl_flow_connect(struct pl_flow *f, const struct pl_peer *peer);
 
 /*
  * One DG-RDMA frame (frame header onwards, len bytes) the host received from
- * from (NULL or len 0: the connected address, else not known). A well-formed
+ * from (len 0: the connected address, else not known). A well-formed
  * frame makes its sender one of the flow's peers (the first 4 kept).
  * arrival_ns: the kernel's receive time on CLOCK_MONOTONIC, or the time the
  * receive call returned when the kernel's is not known; now_ns: that return.
@@ -87,8 +87,8 @@ void pl_flow_tx(struct pl_flow *f, const uint8_t *frame, size_t len);
 
 /*
  * One DCP packet (after the ethertype, len bytes) the host is about to hand
- * to the kernel on the socket of flow f, to peer to (NULL or len 0: the
- * connected address, else not known). A write request to an address in
+ * to the kernel on the socket of flow f, to peer to (len 0: the connected
+ * address, else not known). A write request to an address in
  * [bell_lo, bell_hi] is a doorbell sent as a DCP property write (docs/fpga.md,
  * the doorbell property): its doorbell_sent fires as pl_flow_tx()'s do, with
  * the address as flag_addr and frame_seq 0. Any other packet is left alone.
