@@ -9,7 +9,12 @@
  * receive call of libc is used, with and without control room, with a control buffer too
  * small (MSG_CTRUNC), with the application's own IP_PKTINFO and, last, its own
  * SO_TIMESTAMPNS (whose value differs run to run: only its type and length are printed).
- * At the end it prints "frames_sent N doorbells_sent N txns_sent N" for the trace's counts.
+ * Before the host's socket closes, doorbells as DCP property writes leave on UDP sockets of
+ * their own (a control plane's): one connected to the FPGA's address, one to 127.0.0.2,
+ * where no stream comes from; after it closes, one more to the FPGA's (PORT_FPGA must be a
+ * DG-RDMA port to the tracer too, for them to be traced).
+ * At the end it prints "frames_sent N doorbells_sent N txns_sent N" for the trace's counts
+ * (the flag-only doorbells: the DCP writes are not counted there).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +26,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <dgrdma/contract.h>
+#include <dgrdma/dcp.h>
 #include <dgrdma/proto.h>
 #include <dgrdma/wire.h>
 
@@ -105,10 +112,38 @@ static size_t doorbell_frame(uint8_t *buf, size_t cap, size_t hdr, uint16_t ack,
 
 struct link {
 	int host, fpga;
-	size_t hdr; /* bytes before the frame: the UDP pad */
+	int dcp, dcp_other; /* DCP sockets: connected to the FPGA's address; to 127.0.0.2 */
+	size_t hdr;	    /* bytes before the frame: the UDP pad */
 	struct sockaddr_storage to_host, to_fpga;
 	socklen_t to_len;
 };
+
+/*
+ * A doorbell as a DCP write of idx to the doorbell property, on a DCP socket (to: NULL for
+ * the connected address); how names the line.
+ */
+static void dcp_doorbell(int fd, const struct sockaddr_in *to, const char *how, uint32_t idx)
+{
+	struct dcp_packet p = { .kind = DCP_KIND_WRITE,
+				.low = 0xF,
+				.tag = (uint8_t)idx,
+				.addr = DGR_DCP_DOORBELL_ADDR,
+				.data = idx };
+	uint8_t buf[64] = { DGR_ETHERTYPE_DCP >> 8, DGR_ETHERTYPE_DCP & 0xFF };
+	int n = dcp_encode(buf + DGR_UDP_PAD_LEN, sizeof(buf) - DGR_UDP_PAD_LEN, &p);
+	long r;
+
+	if (n < 0) {
+		r = n;
+	} else if (to) {
+		r = sendto(fd, buf, DGR_UDP_PAD_LEN + (size_t)n, 0, (const struct sockaddr *)to,
+			   sizeof(*to));
+	} else {
+		r = send(fd, buf, DGR_UDP_PAD_LEN + (size_t)n, 0);
+	}
+	result(how, r, errno);
+	printf("\n");
+}
 
 static void fpga_send(struct link *l)
 {
@@ -247,6 +282,7 @@ static void getopt_ts(struct link *l)
 static void exercise(struct link *l, const char *pktinfo_name, int pktinfo_level, int pktinfo)
 {
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 20000 };
+	struct sockaddr_in other;
 	int one = 1;
 	long r;
 
@@ -310,12 +346,25 @@ static void exercise(struct link *l, const char *pktinfo_name, int pktinfo_level
 	host_recvmsg(l, 512, 0);
 	fpga_send(l);
 	host_recvmsg(l, 0, 0);
+	/* DCP-write doorbells on sockets of their own (opened before the host's closes: fds) */
+	l->dcp = socket(AF_INET, SOCK_DGRAM, 0);
+	l->dcp_other = socket(AF_INET, SOCK_DGRAM, 0);
+	r = connect(l->dcp, (struct sockaddr *)&l->to_fpga, l->to_len);
+	result("dcp-connect", r, errno);
+	printf("\n");
+	dcp_doorbell(l->dcp, NULL, "dcp-send", 0);
+	other = *(struct sockaddr_in *)&l->to_fpga;
+	other.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);
+	dcp_doorbell(l->dcp_other, &other, "dcp-sendto-other", 1);
 	r = close(l->host);
 	result("close", r, errno);
 	printf("\n");
 	r = (long)recv(l->host, NULL, 0, 0);
 	result("recv-closed", r, errno);
 	printf("\n");
+	dcp_doorbell(l->dcp, NULL, "dcp-send-closed", 2);
+	close(l->dcp);
+	close(l->dcp_other);
 	close(l->fpga);
 }
 

@@ -5,7 +5,8 @@
 # and its output under the library, recorded by 'dgrdma-capture --preload', must be the same
 # line for line as without it. The trace then holds the dgrdma events of what passed: one
 # txn_complete per whole data transaction received, one doorbell_sent per doorbell (answering
-# the transactions in order), one frame_tx per frame sent, the truncated receive as malformed.
+# the transactions in order), one frame_tx per frame sent, the truncated receive as malformed,
+# and the doorbells sent as DCP writes on UDP sockets of their own paired by the peer they go to.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -24,10 +25,11 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-# A port of the tracer's list (DGR_PRELOAD_UDP_PORTS), unique to this run.
+# Ports of the tracer's list (DGR_PRELOAD_UDP_PORTS), unique to this run: the FPGA's too, the
+# destination of the DCP sockets' writes.
 PORT_H=$((30000 + $$ % 2000 * 2))
 PORT_F=$((PORT_H + 1))
-export DGR_PRELOAD_UDP_PORTS="$PORT_H"
+export DGR_PRELOAD_UDP_PORTS="$PORT_H,$PORT_F"
 
 if ! "$CALLS" "$PORT_H" "$PORT_F" >"$WORK/plain.txt" 2>"$WORK/plain.err"; then
 	not_ok "preload-calls runs without the library"
@@ -68,8 +70,10 @@ else
 fi
 babeltrace2 "$RUN/trace" >"$WORK/trace.txt" 2>"$WORK/bt.err"
 check_eq "$?" 0 "babeltrace2 reads the trace"
+# the DCP-write doorbells (to 0x100018) apart: checked at the end
+grep -v ' dgrdma:doorbell_sent: .*flag_addr = 0x100018,' "$WORK/trace.txt" >"$WORK/flag.txt"
 count() {
-	grep -c " dgrdma:$1: " "$WORK/trace.txt"
+	grep -c " dgrdma:$1: " "$WORK/flag.txt"
 }
 read -r _ frames _ doorbells _ txns < <(tail -n1 "$WORK/plain.txt")
 check_eq "$(count txn_complete)" "$((txns - 1))" \
@@ -83,9 +87,9 @@ check_eq "$(grep -c ' dgrdma:frame_tx: .*{ conn = 1,' "$WORK/trace.txt")" "$txns
 	"one frame_tx per frame the FPGA socket sent (conn 1)"
 check_eq "$(grep -c ' dgrdma:txn_sent: .*{ conn = 1,' "$WORK/trace.txt")" "$txns" \
 	"one txn_sent per transaction the FPGA socket sent"
-check_eq "$(grep ' dgrdma:doorbell_sent: ' "$WORK/trace.txt" | sed 's/.*txn_id = \([0-9]*\),.*/\1/' |
+check_eq "$(grep ' dgrdma:doorbell_sent: ' "$WORK/flag.txt" | sed 's/.*txn_id = \([0-9]*\),.*/\1/' |
 	tr '\n' ' ')" "100 101 102 103 " "the doorbells answer the first transactions, in order"
-check_eq "$(grep ' dgrdma:doorbell_sent: ' "$WORK/trace.txt" | sed 's/.*flag_addr = \(0x[0-9A-Fa-f]*\),.*/\1/' |
+check_eq "$(grep ' dgrdma:doorbell_sent: ' "$WORK/flag.txt" | sed 's/.*flag_addr = \(0x[0-9A-Fa-f]*\),.*/\1/' |
 	tr '\n' ' ')" "0x20000 0x20004 0x20008 0x2000C " "each with the flag address it wrote"
 # the kernel's receive time of the completing frame: before the event, within the run
 bad=$(grep ' dgrdma:txn_complete: ' "$WORK/trace.txt" |
@@ -93,6 +97,16 @@ bad=$(grep ' dgrdma:txn_complete: ' "$WORK/trace.txt" |
 	awk '$2 == 0 || $1 > 1000000000 { n++ } END { print n + 0 }')
 check_eq "$bad" 0 "every txn_complete has the frame's arrival, less than 1 s before it"
 # latency_ns: from the answered transaction's arrival to the hand-over, never 0 when it answers one
-check_eq "$(grep -c ' dgrdma:doorbell_sent: .*, latency_ns = [1-9][0-9]* }$' "$WORK/trace.txt")" \
+check_eq "$(grep -c ' dgrdma:doorbell_sent: .*, latency_ns = [1-9][0-9]* }$' "$WORK/flag.txt")" \
 	"$doorbells" "every doorbell_sent answering a transaction carries its latency_ns (> 0)"
+# The DCP sockets (conn 2: connected to the FPGA's address; conn 3: to 127.0.0.2): the write to
+# the FPGA's address answers the oldest transaction the host's socket (conn 0, which receives
+# from that address) has not answered, 104 (buffer 0), under that socket's conn, with its
+# latency; the one to 127.0.0.2, from which no stream comes, and the one after the host's
+# socket closed answer none (txn_id 0xFFFFFFFF, buffer 0xFFFF) on their own socket's conn.
+dcp_bells=$(grep ' dgrdma:doorbell_sent: .*flag_addr = 0x100018,' "$WORK/trace.txt" |
+	sed 's/.*{ conn = \([0-9]*\), buffer = \([0-9]*\), txn_id = \([0-9]*\),.*latency_ns = \([0-9]*\) }$/\1\/\2\/\3\/\4/' |
+	awk -F/ '{ printf "%s/%s/%s/%s ", $1, $2, $3, ($4 > 0 ? "latency" : 0) }')
+check_eq "$dcp_bells" "0/0/104/latency 3/65535/4294967295/0 2/65535/4294967295/0 " \
+	"DCP-write doorbells on sockets of their own: paired with the stream from their peer, else none"
 done_testing

@@ -23,6 +23,7 @@
 #define PL_NO_BUFFER  0xFFFFu
 #define PL_EXPIRE_NS  1000000000ull /* an incomplete transaction older than this is dropped */
 #define PL_UNANSWERED 0xFFFFFFFFu   /* txn_id of a doorbell with nothing to answer */
+#define PL_PEERS      4		    /* senders of DG-RDMA frames kept per flow */
 
 /* Flag addresses numbered in the order first seen: the buffer index of a host or FPGA buffer. */
 struct pl_flag_map {
@@ -40,6 +41,7 @@ struct pl_answer {
 
 struct pl_flow {
 	pthread_mutex_t lock;
+	struct pl_flow *next_all; /* every flow, for the DCP doorbells (set once) */
 	uint16_t conn;
 	struct dgr_reasm *reasm;
 	struct pl_answer fifo[PL_FIFO_SIZE];
@@ -49,7 +51,15 @@ struct pl_flow {
 	struct pl_flag_map rx_credit; /* flags of the doorbells the host receives (TX path) */
 	bool sent_any;
 	uint16_t last_tx_seq;
+	struct pl_peer connected; /* the socket's connected address, len 0 if none */
+	struct pl_peer peers[PL_PEERS];
+	/* written under lock, read without it to pass over flows with no peer */
+	uint8_t npeers;
 };
+
+/* Every flow made, newest first: flows are never freed, so the list only grows. */
+static pthread_mutex_t pl_all_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pl_flow *pl_all;
 
 /* True when addr has been named in m. */
 static bool flag_known(const struct pl_flag_map *m, uint32_t addr)
@@ -119,6 +129,11 @@ struct pl_flow *pl_flow_new(uint16_t conn)
 	}
 	pthread_mutex_init(&f->lock, NULL);
 	f->conn = conn;
+	pthread_mutex_lock(&pl_all_lock);
+	f->next_all = pl_all;
+	/* published whole: pl_flow_dcp_tx() walks the list without the lock */
+	__atomic_store_n(&pl_all, f, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pl_all_lock);
 	return f;
 }
 
@@ -133,7 +148,53 @@ void pl_flow_reset(struct pl_flow *f, uint16_t conn)
 	memset(&f->rx_credit, 0, sizeof(f->rx_credit));
 	f->sent_any = false;
 	f->last_tx_seq = 0;
+	f->connected.len = 0;
+	__atomic_store_n(&f->npeers, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&f->lock);
+}
+
+void pl_flow_close(struct pl_flow *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->connected.len = 0;
+	__atomic_store_n(&f->npeers, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&f->lock);
+}
+
+void pl_flow_connect(struct pl_flow *f, const struct pl_peer *peer)
+{
+	pthread_mutex_lock(&f->lock);
+	f->connected = *peer;
+	pthread_mutex_unlock(&f->lock);
+}
+
+static bool same_peer(const struct pl_peer *a, const struct pl_peer *b)
+{
+	return a->len && a->len == b->len && !memcmp(a->addr, b->addr, a->len);
+}
+
+/* True when f (locked) received DG-RDMA frames from peer. */
+static bool has_peer(const struct pl_flow *f, const struct pl_peer *peer)
+{
+	for (unsigned int i = 0; i < f->npeers; i++) {
+		if (same_peer(&f->peers[i], peer)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The sender of a frame f (locked) received: one of its peers from now on. */
+static void note_peer(struct pl_flow *f, const struct pl_peer *from)
+{
+	if (!from->len) {
+		from = &f->connected;
+	}
+	if (!from->len || has_peer(f, from) || f->npeers == PL_PEERS) {
+		return;
+	}
+	f->peers[f->npeers] = *from;
+	__atomic_store_n(&f->npeers, f->npeers + 1, __ATOMIC_RELAXED);
 }
 
 /* A data transaction with a flag completed: its doorbell is now owed. */
@@ -183,8 +244,8 @@ static void rx_message(struct pl_flow *f, const struct dgr_frame *fr, const stru
 	owe_doorbell(f, done.txn_id, buffer, arrival_ns);
 }
 
-void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t arrival_ns,
-		uint64_t now_ns)
+void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, const struct pl_peer *from,
+		uint64_t arrival_ns, uint64_t now_ns)
 {
 	struct dgr_frame fr;
 	struct dgr_msg m;
@@ -197,6 +258,7 @@ void pl_flow_rx(struct pl_flow *f, const uint8_t *frame, size_t len, uint64_t ar
 		DGR_TP(malformed, f->conn, -rc, (uint32_t)len);
 		goto out;
 	}
+	note_peer(f, from);
 	if (fr.hdr.ack_count) {
 		DGR_TP(ack_rx, f->conn, fr.hdr.ack_start, fr.hdr.ack_count);
 	}
@@ -219,29 +281,40 @@ out:
 }
 
 /*
- * A doorbell (to flag_addr, in the frame numbered seq; 0 for a DCP write): it
- * answers the oldest transaction completed and not yet answered.
+ * A doorbell of flow conn (to flag_addr, in the frame numbered seq; 0 for a
+ * DCP write) answering a (txn_id PL_UNANSWERED for none).
+ */
+static void doorbell_fire(uint16_t conn, const struct pl_answer *a, uint32_t flag_addr,
+			  uint16_t seq)
+{
+	uint64_t latency_ns = 0;
+
+	/*
+	 * fired before the send call: the event's time is the hand-over (send_call_ns
+	 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
+	 */
+	if (a->arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
+		uint64_t now = dgr_clock_ns(CLOCK_MONOTONIC);
+
+		latency_ns = now > a->arrival_ns ? now - a->arrival_ns : 0;
+	}
+	DGR_TP(doorbell_sent, conn, a->buffer, a->txn_id, flag_addr, seq, 0, latency_ns);
+}
+
+/*
+ * A doorbell on f's socket (f locked): it answers the oldest transaction of f
+ * completed and not yet answered.
  */
 static void doorbell_out(struct pl_flow *f, uint32_t flag_addr, uint16_t seq)
 {
 	struct pl_answer a = { .txn_id = PL_UNANSWERED, .buffer = PL_NO_BUFFER };
-	uint64_t latency_ns = 0;
 
 	if (f->fifo_count) {
 		a = f->fifo[f->fifo_head];
 		f->fifo_head = (f->fifo_head + 1) & (PL_FIFO_SIZE - 1);
 		f->fifo_count--;
 	}
-	/*
-	 * fired before the send call: the event's time is the hand-over (send_call_ns
-	 * 0), and the latency runs to it; 0 when the doorbell answers nothing known
-	 */
-	if (a.arrival_ns && DGR_TP_ENABLED(doorbell_sent)) {
-		uint64_t now = dgr_clock_ns(CLOCK_MONOTONIC);
-
-		latency_ns = now > a.arrival_ns ? now - a.arrival_ns : 0;
-	}
-	DGR_TP(doorbell_sent, f->conn, a.buffer, a.txn_id, flag_addr, seq, 0, latency_ns);
+	doorbell_fire(f->conn, &a, flag_addr, seq);
 }
 
 static void tx_message(struct pl_flow *f, const struct dgr_frame *fr, const struct dgr_msg *m)
@@ -298,16 +371,74 @@ out:
 	pthread_mutex_unlock(&f->lock);
 }
 
-void pl_flow_dcp_tx(struct pl_flow *f, const uint8_t *pkt, size_t len, uint32_t bell_lo,
-		    uint32_t bell_hi)
+/*
+ * Whether g (locked) may answer a DCP doorbell sent on own's socket to peer to
+ * (len 0: not known): g received frames from to, or g is own and knows no
+ * better (no peer of its own, or to not known).
+ */
+static bool answers_for(const struct pl_flow *g, const struct pl_flow *own,
+			const struct pl_peer *to)
 {
+	if (!to->len) {
+		return g == own;
+	}
+	return has_peer(g, to) || (g == own && g->npeers == 0);
+}
+
+/*
+ * Of the flows that may answer a DCP doorbell on own's socket to to, the one
+ * whose oldest unanswered transaction arrived first; NULL when none owes one.
+ * Each flow is locked in turn, never two at once.
+ */
+static struct pl_flow *oldest_owing(struct pl_flow *own, const struct pl_peer *to)
+{
+	struct pl_flow *best = NULL, *g;
+	uint64_t best_arrival = UINT64_MAX;
+
+	for (g = __atomic_load_n(&pl_all, __ATOMIC_ACQUIRE); g; g = g->next_all) {
+		if (g != own && !__atomic_load_n(&g->npeers, __ATOMIC_RELAXED)) {
+			continue; /* no stream: not worth its lock */
+		}
+		pthread_mutex_lock(&g->lock);
+		if (g->fifo_count && answers_for(g, own, to) &&
+		    g->fifo[g->fifo_head].arrival_ns < best_arrival) {
+			best = g;
+			best_arrival = g->fifo[g->fifo_head].arrival_ns;
+		}
+		pthread_mutex_unlock(&g->lock);
+	}
+	return best;
+}
+
+void pl_flow_dcp_tx(struct pl_flow *f, const uint8_t *pkt, size_t len, uint32_t bell_lo,
+		    uint32_t bell_hi, const struct pl_peer *to)
+{
+	const struct pl_answer none = { .txn_id = PL_UNANSWERED, .buffer = PL_NO_BUFFER };
+	struct pl_peer dst;
 	struct dcp_packet p;
+	struct pl_flow *g;
 
 	if (dcp_decode(pkt, len, &p, NULL) < 0 || p.kind != DCP_KIND_WRITE || p.addr < bell_lo ||
 	    p.addr > bell_hi) {
 		return; /* not a doorbell: a property access of the host's own */
 	}
 	pthread_mutex_lock(&f->lock);
-	doorbell_out(f, p.addr, 0);
+	dst = to->len ? *to : f->connected;
+	pthread_mutex_unlock(&f->lock);
+	/*
+	 * Between the search and the answer another thread may answer or close the
+	 * flow found: look again until one still owes, or none does.
+	 */
+	while ((g = oldest_owing(f, &dst))) {
+		pthread_mutex_lock(&g->lock);
+		if (g->fifo_count && answers_for(g, f, &dst)) {
+			doorbell_out(g, p.addr, 0);
+			pthread_mutex_unlock(&g->lock);
+			return;
+		}
+		pthread_mutex_unlock(&g->lock);
+	}
+	pthread_mutex_lock(&f->lock);
+	doorbell_fire(f->conn, &none, p.addr, 0);
 	pthread_mutex_unlock(&f->lock);
 }

@@ -394,6 +394,7 @@ static void untrack(int fd)
 	if (!s) {
 		return;
 	}
+	pl_flow_close(s->flow);
 	/* another thread may still be inside a call on it: reused, never freed */
 	pthread_mutex_lock(&pl_alloc_lock);
 	s->next_free = pl_free_socks;
@@ -484,6 +485,66 @@ static uint16_t ll_ethertype(const struct pl_sock *s, const void *name, socklen_
 	return s->ethertype;
 }
 
+/* An IPv4 or IPv6 address as a peer (an IPv4-mapped IPv6 one as IPv4); len 0 when neither. */
+static void ip_peer(const void *name, socklen_t namelen, struct pl_peer *peer)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+	const struct sockaddr *sa = name;
+
+	peer->len = 0;
+	if (!sa || namelen < (socklen_t)sizeof(sa->sa_family)) {
+		return;
+	}
+	if (sa->sa_family == AF_INET && namelen >= (socklen_t)sizeof(struct sockaddr_in)) {
+		memcpy(peer->addr, &((const struct sockaddr_in *)name)->sin_addr, 4);
+		peer->len = 4;
+	} else if (sa->sa_family == AF_INET6 && namelen >= (socklen_t)sizeof(struct sockaddr_in6)) {
+		const uint8_t *a = ((const struct sockaddr_in6 *)name)->sin6_addr.s6_addr;
+
+		if (!memcmp(a, v4mapped, sizeof(v4mapped))) {
+			memcpy(peer->addr, a + 12, 4);
+			peer->len = 4;
+		} else {
+			memcpy(peer->addr, a, 16);
+			peer->len = 16;
+		}
+	}
+}
+
+/*
+ * The other end of what a socket of kind s carried (len bytes at p, with the
+ * call's address name): the source (src) or the destination MAC of a raw
+ * frame's Ethernet header, the packet or UDP socket's address otherwise; len 0
+ * when the call does not say (flow.c then takes the connected address).
+ */
+static void frame_peer(const struct pl_sock *s, const uint8_t *p, size_t len, const void *name,
+		       socklen_t namelen, bool src, struct pl_peer *peer)
+{
+	const struct sockaddr_ll *ll = name;
+
+	peer->len = 0;
+	switch (s->kind) {
+	case PL_PACKET_RAW:
+		if (len >= DGR_ETH_HDR_LEN) {
+			memcpy(peer->addr, p + (src ? 6 : 0), 6);
+			peer->len = 6;
+		}
+		break;
+	case PL_PACKET_DGRAM:
+		if (ll && namelen >= (socklen_t)sizeof(*ll) && ll->sll_family == AF_PACKET &&
+		    ll->sll_halen == 6) {
+			memcpy(peer->addr, ll->sll_addr, 6);
+			peer->len = 6;
+		}
+		break;
+	case PL_UDP:
+		ip_peer(name, namelen, peer);
+		break;
+	default:
+		break;
+	}
+}
+
 /* True when a packet socket's address says the frame is one this host sent (not received). */
 static bool outgoing(const void *name, socklen_t namelen)
 {
@@ -500,6 +561,7 @@ static void on_received(struct pl_sock *s, const struct msghdr *h, size_t len, u
 	size_t n = h->msg_iovlen;
 	uint16_t ethertype = ll_ethertype(s, h->msg_name, h->msg_namelen);
 	const uint8_t *p, *frame;
+	struct pl_peer from;
 	size_t plen, flen;
 
 	if (outgoing(h->msg_name, h->msg_namelen)) {
@@ -508,17 +570,21 @@ static void on_received(struct pl_sock *s, const struct msghdr *h, size_t len, u
 	p = flatten(iov, n, len, &plen);
 	frame = p ? body_of(s, p, plen, ethertype, DGR_ETHERTYPE_DGRDMA, &flen) : NULL;
 	if (frame) {
-		pl_flow_rx(s->flow, frame, flen, arrival_ns ? arrival_ns : now_ns, now_ns);
+		frame_peer(s, p, plen, h->msg_name, h->msg_namelen, true, &from);
+		pl_flow_rx(s->flow, frame, flen, &from, arrival_ns ? arrival_ns : now_ns, now_ns);
 	}
 }
 
-/* What a send call is about to hand over (called before it: see pl_flow_tx()). */
-static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, uint16_t ethertype)
+/*
+ * What a send call is about to hand over (called before it: see pl_flow_tx()),
+ * to address name (NULL: the socket's own).
+ */
+static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, const void *name,
+		    socklen_t namelen)
 {
+	uint16_t ethertype = ll_ethertype(s, name, namelen);
 	const uint8_t *p, *frame;
-	size_t plen, flen;
-
-	size_t len = 0;
+	size_t plen, flen, len = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		len += iov[i].iov_len;
@@ -535,8 +601,10 @@ static void on_send(struct pl_sock *s, const struct iovec *iov, size_t n, uint16
 		errno = err;
 	} else if ((frame = body_of(s, p, plen, ethertype, DGR_ETHERTYPE_DCP, &flen))) {
 		int err = errno;
+		struct pl_peer to;
 
-		pl_flow_dcp_tx(s->flow, frame, flen, pl_dcp_bell_lo, pl_dcp_bell_hi);
+		frame_peer(s, p, plen, name, namelen, false, &to);
+		pl_flow_dcp_tx(s->flow, frame, flen, pl_dcp_bell_lo, pl_dcp_bell_hi, &to);
 		errno = err;
 	}
 }
@@ -736,6 +804,15 @@ PL_EXPORT int connect(int fd, const struct sockaddr *addr, socklen_t len)
 	ret = real_connect(fd, addr, len);
 	err = errno;
 	if (ret == 0) {
+		struct pl_sock *s = lookup(fd);
+
+		if (s) {
+			struct pl_peer peer;
+
+			/* AF_UNSPEC (disconnect) forgets the address */
+			ip_peer(addr, len, &peer);
+			pl_flow_connect(s->flow, &peer);
+		}
 		(void)maybe_recognise(fd, addr, len);
 	}
 	errno = err;
@@ -932,8 +1009,7 @@ PL_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	RESOLVE(sendmsg);
 	s = msg ? maybe_recognise(fd, msg->msg_name, msg->msg_namelen) : NULL;
 	if (s) {
-		on_send(s, msg->msg_iov, msg->msg_iovlen,
-			ll_ethertype(s, msg->msg_name, msg->msg_namelen));
+		on_send(s, msg->msg_iov, msg->msg_iovlen, msg->msg_name, msg->msg_namelen);
 	}
 	return real_sendmsg(fd, msg, flags);
 }
@@ -947,7 +1023,7 @@ PL_EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 	RESOLVE(sendto);
 	s = maybe_recognise(fd, addr, addrlen);
 	if (s) {
-		on_send(s, &iov, 1, ll_ethertype(s, addr, addrlen));
+		on_send(s, &iov, 1, addr, addrlen);
 	}
 	return real_sendto(fd, buf, len, flags, addr, addrlen);
 }
@@ -969,7 +1045,7 @@ PL_EXPORT ssize_t write(int fd, const void *buf, size_t len)
 	RESOLVE(write);
 	s = traced(fd);
 	if (s) {
-		on_send(s, &iov, 1, s->ethertype);
+		on_send(s, &iov, 1, NULL, 0);
 	}
 	return real_write(fd, buf, len);
 }
@@ -985,7 +1061,7 @@ PL_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags
 	for (unsigned int i = 0; s && i < vlen && i < 1024; i++) {
 		struct msghdr *h = &vec[i].msg_hdr;
 
-		on_send(s, h->msg_iov, h->msg_iovlen, ll_ethertype(s, h->msg_name, h->msg_namelen));
+		on_send(s, h->msg_iov, h->msg_iovlen, h->msg_name, h->msg_namelen);
 	}
 	return real_sendmmsg(fd, vec, vlen, flags);
 }

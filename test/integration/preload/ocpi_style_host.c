@@ -11,10 +11,15 @@
  *     the doorbells (no ACK-only frame);
  *   - each data transaction with a flag is consumed at once and answered with a
  *     flag-only doorbell to the FPGA's flag of that buffer (docs/fpga.md section 2),
- *     or, with DOORBELL dcp, a DCP write of the buffer's index to the doorbell
- *     property (0x100018) in a frame of ethertype 0xF040 on the same socket.
+ *     or, with dcp, a DCP write of the buffer's index to the doorbell property
+ *     (0x100018) in a frame of ethertype 0xF040 on the same socket, or, with
+ *     dcp-socket, that write on a second packet socket bound to 0xF040 alone, as
+ *     a control plane with a driver of its own sends it (the FPGA's DCP
+ *     responses are left unread there: the kernel drops them once its queue is
+ *     full, and nothing here waits on them).
  *
- * usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE FPGA_BUFFERS IDLE_MS [dcp]
+ * usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE FPGA_BUFFERS IDLE_MS
+ *        [dcp|dcp-socket]
  * It stops after IDLE_MS without a frame (once one has come) and prints "key value" lines:
  * frames_rx, txns_completed, doorbells_sent, bad_frames.
  */
@@ -50,7 +55,8 @@ struct txn_slot {
 
 struct host {
 	int fd;
-	struct sockaddr_ll peer;
+	int dcp_fd; /* the socket of the DCP writes: fd, or one bound to 0xF040 */
+	struct sockaddr_ll peer, dcp_peer;
 	uint8_t my_mac[6], peer_mac[6];
 	uint32_t nbuf, size, fpga_bufs;
 	int dcp;	    /* doorbells as DCP writes */
@@ -100,12 +106,13 @@ static int parse_mac(const char *s, uint8_t *mac)
 
 /*
  * Sends pkt (64 bytes: the minimum frame, padded) to the FPGA with the Ethernet header of
- * ethertype filled in; returns 0 or -1.
+ * ethertype filled in, on the data socket or (ETHERTYPE_DCP) the DCP one; returns 0 or -1.
  */
 static int send_pkt(struct host *h, uint8_t *pkt, uint16_t ethertype)
 {
+	int dcp = ethertype == ETHERTYPE_DCP;
 	struct iovec iov = { .iov_base = pkt, .iov_len = 64 };
-	struct msghdr msg = { .msg_name = &h->peer,
+	struct msghdr msg = { .msg_name = dcp ? &h->dcp_peer : &h->peer,
 			      .msg_namelen = sizeof(h->peer),
 			      .msg_iov = &iov,
 			      .msg_iovlen = 1 };
@@ -114,7 +121,7 @@ static int send_pkt(struct host *h, uint8_t *pkt, uint16_t ethertype)
 	memcpy(pkt + 6, h->my_mac, 6);
 	pkt[12] = (uint8_t)(ethertype >> 8);
 	pkt[13] = (uint8_t)ethertype;
-	if (sendmsg(h->fd, &msg, 0) < 0) {
+	if (sendmsg(dcp ? h->dcp_fd : h->fd, &msg, 0) < 0) {
 		perror("sendmsg");
 		return -1;
 	}
@@ -245,9 +252,9 @@ int main(int argc, char **argv)
 	unsigned long idle_ms, waited = 0;
 	int rc = 1;
 
-	if (argc != 7 && (argc != 8 || strcmp(argv[7], "dcp"))) {
+	if (argc != 7 && (argc != 8 || (strcmp(argv[7], "dcp") && strcmp(argv[7], "dcp-socket")))) {
 		fprintf(stderr, "usage: ocpi-style-host IFACE PEER_MAC HOST_BUFFERS BUFFER_SIZE "
-				"FPGA_BUFFERS IDLE_MS [dcp]\n");
+				"FPGA_BUFFERS IDLE_MS [dcp|dcp-socket]\n");
 		return 2;
 	}
 	h = calloc(1, sizeof(*h));
@@ -283,6 +290,17 @@ int main(int argc, char **argv)
 	    setsockopt(h->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
 		perror("bind/SO_RCVTIMEO");
 		return 3;
+	}
+	h->dcp_fd = h->fd;
+	h->dcp_peer = h->peer;
+	if (h->dcp && !strcmp(argv[7], "dcp-socket")) {
+		h->dcp_peer.sll_protocol = htons(ETHERTYPE_DCP);
+		h->dcp_fd = socket(PF_PACKET, SOCK_RAW, htons(ETHERTYPE_DCP));
+		if (h->dcp_fd < 0 ||
+		    bind(h->dcp_fd, (struct sockaddr *)&h->dcp_peer, sizeof(h->dcp_peer)) < 0) {
+			perror("DCP socket");
+			return 3;
+		}
 	}
 	for (;;) {
 		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };

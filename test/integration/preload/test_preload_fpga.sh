@@ -9,7 +9,9 @@
 #   - latency-report gives the in-host latency of every doorbell;
 #   - every doorbell's in-host send time lies before its wire time (stack -> wire >= 0);
 #   - the trace's counts equal the capture's (frames each way, doorbells) and the host's own;
-# once with flag-only doorbells, once with doorbells as DCP property writes.
+# once with flag-only doorbells, once with doorbells as DCP property writes on the data socket,
+# once with those writes on a socket of their own (bound to 0xF040 alone, as a control plane
+# with its own driver sends them): the library pairs them with the stream from the same peer.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -52,11 +54,14 @@ FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
 HOST_MAC=$(dgr_link_mac "$DGR_NS_HOST" "$DGR_HOST_IF")
 H=8 S=16384 E=4
 
-# traced_run CASE [dcp]: ocpi-style-host (its doorbells as DCP writes with dcp) under
-# dgrdma-capture --preload against the emulator, then latency-report and the capture's counts.
+# traced_run CASE [dcp|dcp-socket]: ocpi-style-host (its doorbells as DCP writes with dcp, on a
+# socket of their own with dcp-socket) under dgrdma-capture --preload against the emulator, then
+# latency-report and the capture's counts.
 traced_run() {
-	local case=$1 mode=${2:-} RUN=$WORK/$1 t="$1:" et=0xf042 doorbells pid pcap from_fpga from_host acks_only
-	[ "$mode" = dcp ] && et=0xf040
+	local case=$1 mode=${2:-} RUN=$WORK/$1 t="$1:" et=0xf042 dcp=0 doorbells pid pcap from_fpga from_host acks_only
+	case "$mode" in
+	dcp | dcp-socket) dcp=1 et=0xf040 ;;
+	esac
 	# shellcheck disable=SC2086 # mode: no word or one
 	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$RUN" --preload \
 		--all-events --only-command -i "$DGR_HOST_IF" -- \
@@ -94,7 +99,7 @@ traced_run() {
 		"$t one doorbell per completed transaction, no bad frame"
 	check_eq "$(jq -r .transactions_sent "$WORK/$case.fpga.json")" "$(hv txns_completed)" \
 		"$t the host completed every transaction the emulator sent"
-	if [ "$mode" = dcp ]; then
+	if [ "$dcp" = 1 ]; then
 		check_eq "$(jq -r .doorbells_received_dcp "$WORK/$case.fpga.json")" "$doorbells" \
 			"$t the emulator took every doorbell as a DCP property write"
 	fi
@@ -150,7 +155,7 @@ traced_run() {
 	from_host=$(tshark -r "$pcap" -Y "eth.src == $HOST_MAC && eth.type == $et" 2>/dev/null | wc -l)
 	check_eq "$(r .host.events_seen.frames_rx)" "$from_fpga" \
 		"$t one frame_rx per frame of the emulator in the capture ($from_fpga)"
-	if [ "$mode" = dcp ]; then
+	if [ "$dcp" = 1 ]; then
 		check_eq "$(r .host.events_seen.frames_tx)" 0 "$t no DG-RDMA frame from the host, no frame_tx"
 	else
 		check_eq "$(r .host.events_seen.frames_tx)" "$from_host" \
@@ -167,4 +172,6 @@ traced_run() {
 traced_run flag
 # DCP-write doorbells: the library takes a DCP write to the doorbell property for a doorbell
 traced_run dcp dcp
+# the same writes on a socket of their own: paired with the stream whose peer they go to
+traced_run dcp-socket dcp-socket
 done_testing
