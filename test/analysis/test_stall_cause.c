@@ -221,6 +221,20 @@ static struct ha_doorbell bell(uint64_t ts, uint64_t wait, uint64_t work, uint64
 	return d;
 }
 
+/* 20 doorbells 1 ms apart, the eleventh waiting 2 ms for the consumer, into a fresh sc. */
+static void one_late_bell(struct stall_cause *sc)
+{
+	struct ha_doorbell d;
+	uint64_t t;
+
+	sc_init(sc);
+	for (unsigned int i = 0; i < 20; i++) {
+		t = 1000000 + i * 1000000ull;
+		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
+		sc_add_bell(sc, &d);
+	}
+}
+
 static void test_stall_attribution(void)
 {
 	static struct host_analysis h;
@@ -248,12 +262,7 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 
 	/* one doorbell waits 2 ms for the consumer (tid 12, kernel pid 5012) */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
@@ -276,12 +285,7 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 
 	/* the same stall behind a compiler reading its files: its own block I/O, not writeback */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
@@ -295,12 +299,7 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 
 	/* the same stall behind a disk writer (dd's fsync issues block writes): writeback */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
@@ -321,12 +320,7 @@ static void test_stall_attribution(void)
 	 * the consumer at real-time priority (49) held back while dd (normal, 120) ran: only the
 	 * kernel's real-time throttling lets that happen, whatever dd did
 	 */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 49);
@@ -345,12 +339,7 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 
 	/* the same real-time consumer runnable on an idle CPU: throttled too */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 49);
@@ -363,12 +352,7 @@ static void test_stall_attribution(void)
 	sc_free(&sc);
 
 	/* and at normal priority the same idle CPU is a late wake-up */
-	sc_init(&sc);
-	for (i = 0; i < 20; i++) {
-		t = 1000000 + i * 1000000ull;
-		d = i == 10 ? bell(t, 2000000, 5000, 1000) : bell(t, 3000, 5000, 1000);
-		sc_add_bell(&sc, &d);
-	}
+	one_late_bell(&sc);
 	fresh();
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
