@@ -235,6 +235,25 @@ static void one_late_bell(struct stall_cause *sc)
 	}
 }
 
+/* The cause of one late doorbell whose consumer (kernel priority prio) waited on an idle CPU. */
+static enum sc_cause idle_cpu_cause(const struct host_analysis *h, int16_t prio)
+{
+	struct stall_cause sc;
+	enum sc_cause c;
+
+	one_late_bell(&sc);
+	fresh();
+	ks_map_pid(&k, 5012, 12);
+	sw(0, 1, 0, 0, 120, 5012, "consumer", prio);
+	sw(11000000, 1, 5012, 0x100, prio, 0, "swapper/1", 120);
+	sw(12200000, 1, 0, 0, 120, 5012, "consumer", prio);
+	sw(30000000, 1, 5012, 1, prio, 0, "swapper/1", 120);
+	sc_analyse(&sc, 0, h, &k);
+	c = sc.n_stalls ? sc.stalls[0].cause : SC_CAUSE_NONE;
+	sc_free(&sc);
+	return c;
+}
+
 static void test_stall_attribution(void)
 {
 	static struct host_analysis h;
@@ -338,31 +357,11 @@ static void test_stall_attribution(void)
 	       "the cause in words: %s", sc.causes[0].text);
 	sc_free(&sc);
 
-	/* the same real-time consumer runnable on an idle CPU: throttled too */
-	one_late_bell(&sc);
-	fresh();
-	ks_map_pid(&k, 5012, 12);
-	sw(0, 1, 0, 0, 120, 5012, "consumer", 49);
-	sw(11000000, 1, 5012, 0x100, 49, 0, "swapper/1", 120);
-	sw(12200000, 1, 0, 0, 120, 5012, "consumer", 49);
-	sw(30000000, 1, 5012, 1, 49, 0, "swapper/1", 120);
-	sc_analyse(&sc, 0, &h, &k);
-	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_RT_THROTTLED,
+	/* a real-time consumer runnable on an idle CPU is throttled too; a normal one woke late */
+	TAP_EQ_U(idle_cpu_cause(&h, 49), SC_CAUSE_RT_THROTTLED,
 		 "a real-time consumer runnable while its CPU idled: rt-throttled");
-	sc_free(&sc);
-
-	/* and at normal priority the same idle CPU is a late wake-up */
-	one_late_bell(&sc);
-	fresh();
-	ks_map_pid(&k, 5012, 12);
-	sw(0, 1, 0, 0, 120, 5012, "consumer", 120);
-	sw(11000000, 1, 5012, 0x100, 120, 0, "swapper/1", 120);
-	sw(12200000, 1, 0, 0, 120, 5012, "consumer", 120);
-	sw(30000000, 1, 5012, 1, 120, 0, "swapper/1", 120);
-	sc_analyse(&sc, 0, &h, &k);
-	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_WAKEUP,
+	TAP_EQ_U(idle_cpu_cause(&h, 120), SC_CAUSE_WAKEUP,
 		 "a normal consumer runnable while its CPU idled: late-wakeup");
-	sc_free(&sc);
 
 	/* with T: the threshold is T/2 when lower than 10 x p50 */
 	sc_init(&sc);
