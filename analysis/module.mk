@@ -35,7 +35,7 @@ CFLAGS_analysis += $(ANALYSIS_INCLUDES)
 ANALYSIS_ENGINE_SRCS := analysis/engine/doorbell_match.c analysis/engine/stats.c \
 	analysis/engine/loglin_hist.c analysis/engine/spill_file.c analysis/engine/msg_rules.c \
 	analysis/engine/reasm_feed.c analysis/engine/seq_track.c analysis/engine/conn_table.c \
-	analysis/engine/data_feed.c analysis/engine/snap_cut.c
+	analysis/engine/snap_cut.c
 ANALYSIS_ENGINE_CFLAGS := -Ianalysis/engine
 $(call objs,$(ANALYSIS_ENGINE_SRCS)) $(call pic_objs,$(ANALYSIS_ENGINE_SRCS)): \
 	CFLAGS_analysis := $(ANALYSIS_ENGINE_CFLAGS)

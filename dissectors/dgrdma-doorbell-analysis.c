@@ -262,7 +262,7 @@ void dgr_an_frame_seq(struct dgr_an_conn *conn, struct dgr_an_frame *fr, packet_
 
 	(void)pinfo;
 	if (!d->seq) {
-		d->seq = eng_seq_new();
+		d->seq = eng_seq_new(true); /* dup_of and ACK coverage name frames */
 		if (!d->seq) {
 			return;
 		}

@@ -4,8 +4,8 @@
  * one page fault per page. A page fault costs about 10 us on the project's
  * virtual machines, a page populated with MADV_POPULATE_WRITE about 0.7 us
  * (docs/performance/analysis.md, "Reading at the bare loop's pace"): the
- * tables a capture's first frames write (the connections, a sender's
- * frame_seq table, a matcher, a latency series as it grows) cost latency-report
+ * tables a capture's first frames write (the connections, a matcher, a
+ * latency series as it grows; the plugin's frame_seq table of frames) cost
  * more in faults than in the work done on them.
  */
 #ifndef DGR_ENGINE_POPULATE_H

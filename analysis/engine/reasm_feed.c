@@ -50,13 +50,6 @@ static void bit_set(uint64_t *b, uint32_t id, int on)
 	}
 }
 
-static int bit_get(const uint64_t *b, uint32_t id)
-{
-	uint32_t i = id % ENG_FINISHED_WINDOW;
-
-	return (int)(b[i / 64] >> (i % 64) & 1);
-}
-
 /* Clears the bits of ids from, from + 1, ... (n of them; at most the whole window). */
 static void clear_range(uint64_t *b, uint32_t from, uint32_t n)
 {
@@ -83,12 +76,6 @@ static void clear_range(uint64_t *b, uint32_t from, uint32_t n)
 	}
 }
 
-/* True when id lies in the window (max - WINDOW, max]. */
-static int in_window(const struct eng_finished *f, uint32_t id)
-{
-	return f->any && f->max - id < ENG_FINISHED_WINDOW;
-}
-
 /* Records id as finished (complete, or given up), moving the window up to it if it is newer. */
 static void finish(struct eng_finished *f, uint32_t id, int complete)
 {
@@ -102,7 +89,7 @@ static void finish(struct eng_finished *f, uint32_t id, int complete)
 		clear_range(f->complete, f->max + 1, gap);
 		clear_range(f->given_up, f->max + 1, gap);
 		f->max = id;
-	} else if (!in_window(f, id)) {
+	} else if (!eng_finished_in_window(f, id)) {
 		return; /* older than the window: not remembered */
 	}
 	bit_set(complete ? f->complete : f->given_up, id, 1);
@@ -168,27 +155,19 @@ static void give_up_older_half(struct eng_reasm *e)
 	dgr_reasm_expire(e->reasm, before, on_given_up, e);
 }
 
-int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
-		  struct dgr_txn_info *done)
+/* See reasm_feed.h. */
+void eng_reasm_expire(struct eng_reasm *e, uint64_t ts)
 {
-	const struct eng_finished *f = &e->finished;
-	int rc;
+	if (ts > e->timeout_ns) {
+		dgr_reasm_expire(e->reasm, ts - e->timeout_ns, on_given_up, e);
+	}
+	e->next_expire_ts = ts + e->timeout_ns / 2 + 1;
+}
 
-	if (e->timeout_ns && ts >= e->next_expire_ts) {
-		if (ts > e->timeout_ns) {
-			dgr_reasm_expire(e->reasm, ts - e->timeout_ns, on_given_up, e);
-		}
-		e->next_expire_ts = ts + e->timeout_ns / 2 + 1;
-	}
-	if (in_window(f, m->txn_id)) {
-		if (bit_get(f->complete, m->txn_id)) {
-			return ENG_REASM_AFTER_COMPLETE;
-		}
-		if (bit_get(f->given_up, m->txn_id)) {
-			return ENG_REASM_AFTER_GIVEN_UP;
-		}
-	}
-	rc = dgr_reasm_add(e->reasm, m, ts, ref, done);
+/* See reasm_feed.h. */
+int eng_reasm_added(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
+		    struct dgr_txn_info *done, int rc)
+{
 	if (rc == -DGR_E_NOSPACE) {
 		give_up_older_half(e);
 		rc = dgr_reasm_add(e->reasm, m, ts, ref, done);

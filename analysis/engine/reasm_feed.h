@@ -66,15 +66,57 @@ int eng_reasm_init(struct eng_reasm *e, unsigned int max, uint64_t timeout_ns,
 /* Frees the reassembler; *e may be zeroed or set up. */
 void eng_reasm_free(struct eng_reasm *e);
 
+/* Gives up the transactions older than the timeout at ts (eng_reasm_add()'s age rule). */
+void eng_reasm_expire(struct eng_reasm *e, uint64_t ts);
+
+/* eng_reasm_add() after dgr_reasm_add() said rc: the room rule, a finished transaction. */
+int eng_reasm_added(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
+		    struct dgr_txn_info *done, int rc);
+
+/* Whether transaction id lies in the window of finished ids (max - WINDOW, max]. */
+static inline int eng_finished_in_window(const struct eng_finished *f, uint32_t id)
+{
+	return f->any && f->max - id < ENG_FINISHED_WINDOW;
+}
+
+/* The bit of transaction id in a window's bits (complete or given_up). */
+static inline int eng_finished_bit(const uint64_t *b, uint32_t id)
+{
+	uint32_t i = id % ENG_FINISHED_WINDOW;
+
+	return (int)(b[i / 64] >> (i % 64) & 1);
+}
+
 /*
  * Feeds one fragment captured at ts (ns) with the caller's ref, after the age
  * and room rules above. Returns ENG_REASM_AFTER_COMPLETE or
  * ENG_REASM_AFTER_GIVEN_UP for a fragment of a finished transaction (not
  * fed), else what dgr_reasm_add() returns (with *done filled on
  * DGR_REASM_COMPLETE); -DGR_E_NOSPACE only when giving up the older half made
- * no room.
+ * no room. Inline, the path of every fragment; the rest out of line.
  */
-int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts, uint64_t ref,
-		  struct dgr_txn_info *done);
+static inline int eng_reasm_add(struct eng_reasm *e, const struct dgr_msg *m, uint64_t ts,
+				uint64_t ref, struct dgr_txn_info *done)
+{
+	const struct eng_finished *f = &e->finished;
+	int rc;
+
+	if (e->timeout_ns && ts >= e->next_expire_ts) {
+		eng_reasm_expire(e, ts);
+	}
+	if (eng_finished_in_window(f, m->txn_id)) {
+		if (eng_finished_bit(f->complete, m->txn_id)) {
+			return ENG_REASM_AFTER_COMPLETE;
+		}
+		if (eng_finished_bit(f->given_up, m->txn_id)) {
+			return ENG_REASM_AFTER_GIVEN_UP;
+		}
+	}
+	rc = dgr_reasm_add(e->reasm, m, ts, ref, done);
+	if (rc == -DGR_E_NOSPACE || rc == DGR_REASM_COMPLETE) {
+		rc = eng_reasm_added(e, m, ts, ref, done, rc);
+	}
+	return rc;
+}
 
 #endif

@@ -13,6 +13,7 @@
 #ifndef DGR_ENGINE_SEQ_TRACK_H
 #define DGR_ENGINE_SEQ_TRACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum eng_seq_status {
@@ -37,24 +38,35 @@ struct eng_seq {
 	int seen;
 	uint16_t highest;
 	struct eng_seq_counts c;
-	/* per frame_seq: ref of the frame carrying it in the last half-window; 0: none */
-	uint64_t ref[65536];
+	/*
+	 * Per frame_seq, one bit: carried by a frame in the last half-window.
+	 * 8 KiB, which stays in the cache: a table of refs written at every
+	 * frame (512 KiB, all of it every 65536 frames) does not.
+	 */
+	uint64_t held[65536 / 64];
+	/* per frame_seq held: the ref of the frame carrying it; NULL when not kept */
+	uint64_t *ref;
 };
 
-/* Allocates a tracker (512 KiB). Returns NULL when memory runs out. */
-struct eng_seq *eng_seq_new(void);
+/*
+ * Allocates a tracker; with_refs: it keeps each frame_seq's ref too (512 KiB
+ * more), for eng_seq_ref() and eng_seq_result.dup_of, which are 0 without.
+ * Returns NULL when memory runs out.
+ */
+struct eng_seq *eng_seq_new(bool with_refs);
 void eng_seq_free(struct eng_seq *s);
 
-/* eng_seq_feed() for every case but the next number in order. */
 /*
- * A sender of this many frames writes most of its table (one page per 512
- * frame_seqs): it is mapped in at once (populate.h) rather than page by page.
+ * A sender of this many frames writes most of its table of refs (one page
+ * per 512 frame_seqs): it is mapped in at once (populate.h) rather than page
+ * by page.
  */
 #define ENG_SEQ_POPULATE_AT 4096u
 
-/* Maps in the pages of s's table (eng_populate()). */
+/* Maps in the pages of s's table of refs (eng_populate()). */
 void eng_seq_populate(struct eng_seq *s);
 
+/* eng_seq_feed() for every case but the next number in order. */
 void eng_seq_feed_slow(struct eng_seq *s, uint16_t frame_seq, uint64_t ref,
 		       struct eng_seq_result *r);
 
@@ -64,11 +76,15 @@ static inline void eng_seq_feed(struct eng_seq *s, uint16_t frame_seq, uint64_t 
 {
 	/* the common case, inline: the next number of a sender already seen */
 	if (s->seen && frame_seq == (uint16_t)(s->highest + 1)) {
-		if (++s->c.frames == ENG_SEQ_POPULATE_AT) {
-			eng_seq_populate(s);
-		}
+		s->c.frames++;
 		s->highest = frame_seq;
-		s->ref[frame_seq] = ref;
+		s->held[frame_seq / 64] |= 1ull << (frame_seq % 64);
+		if (s->ref) {
+			if (s->c.frames == ENG_SEQ_POPULATE_AT) {
+				eng_seq_populate(s);
+			}
+			s->ref[frame_seq] = ref;
+		}
 		r->status = ENG_SEQ_NEXT;
 		r->missing = 0;
 		r->dup_of = 0;

@@ -545,7 +545,8 @@ static bool feed_seq(struct wa_conn *c, int side, uint16_t frame_seq, uint64_t r
 	struct eng_seq_result r;
 
 	if (!c->seq[side]) {
-		c->seq[side] = eng_seq_new();
+		/* the counts and the duplicate rule need no refs: the small tracker */
+		c->seq[side] = eng_seq_new(false);
 		if (!c->seq[side]) {
 			return false;
 		}

@@ -87,17 +87,6 @@ static size_t align_msg_offset(size_t off)
 }
 
 /* See wire.h. */
-void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr)
-{
-	hdr->dst_id = dgr_get_le16(buf + DGR_FRAME_OFF_DST_ID);
-	hdr->src_id = dgr_get_le16(buf + DGR_FRAME_OFF_SRC_ID);
-	hdr->frame_seq = dgr_get_le16(buf + DGR_FRAME_OFF_SEQ);
-	hdr->ack_start = dgr_get_le16(buf + DGR_FRAME_OFF_ACK_START);
-	hdr->ack_count = buf[DGR_FRAME_OFF_ACK_COUNT];
-	hdr->flags = buf[DGR_FRAME_OFF_FLAGS];
-}
-
-/* See wire.h. */
 void dgr_frame_hdr_write(uint8_t *buf, const struct dgr_frame_hdr *hdr)
 {
 	dgr_put_le16(buf + DGR_FRAME_OFF_DST_ID, hdr->dst_id);
@@ -128,7 +117,7 @@ int dgr_frame_parse(struct dgr_frame *f, const uint8_t *buf, size_t len, char *e
 }
 
 /* Reads the 24-byte message header at buf + off into *m. */
-static void msg_hdr_read(const uint8_t *buf, size_t off, struct dgr_msg *m)
+static inline void msg_hdr_read(const uint8_t *buf, size_t off, struct dgr_msg *m)
 {
 	const uint8_t *p = buf + off;
 

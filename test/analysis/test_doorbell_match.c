@@ -167,7 +167,7 @@ static void test_newer_message_gives_up(void)
 
 static void test_seq_track(void)
 {
-	struct eng_seq *s = eng_seq_new();
+	struct eng_seq *s = eng_seq_new(true);
 	struct eng_seq_result r;
 	uint32_t i;
 	uint64_t ref = 1;
@@ -203,6 +203,29 @@ static void test_seq_track(void)
 	TAP_EQ_U(s->c.missing, 2, "2 missing");
 	TAP_EQ_U(s->c.duplicates, 3, "3 duplicates");
 	TAP_EQ_U(s->c.late, 1, "1 late");
+	eng_seq_free(s);
+
+	/* without refs: the same statuses, no refs */
+	s = eng_seq_new(false);
+	if (!s) {
+		tap_ok(0, "seq tracker without refs allocated");
+		return;
+	}
+	eng_seq_feed(s, 1, 1, &r);
+	for (i = 2; i < 70000; i++) {
+		eng_seq_feed(s, (uint16_t)i, i, &r);
+	}
+	eng_seq_feed(s, 4466, 1, &r);
+	tap_ok(r.status == ENG_SEQ_GAP && r.missing == 2, "without refs: the gap");
+	eng_seq_feed(s, 4466, 1, &r);
+	tap_ok(r.status == ENG_SEQ_DUPLICATE && r.dup_of == 0, "without refs: a duplicate, of 0");
+	eng_seq_feed(s, 4464, 1, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_LATE, "without refs: late");
+	eng_seq_feed(s, 4000, 1, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_DUPLICATE, "without refs: a duplicate of this wrap");
+	eng_seq_feed(s, 4465, 1, &r);
+	TAP_EQ_I(r.status, ENG_SEQ_LATE, "without refs: a number passed over is forgotten");
+	tap_ok(eng_seq_ref(s, 4466) == 0, "without refs: eng_seq_ref() is 0");
 	eng_seq_free(s);
 }
 

@@ -246,8 +246,7 @@ uint32_t dgr_flag_encode(uint32_t length, bool eof, bool truncated, uint8_t opco
 /* Writes a 10-byte frame header at buf (which must hold DGR_FRAME_HDR_LEN). */
 void dgr_frame_hdr_write(uint8_t *buf, const struct dgr_frame_hdr *hdr);
 
-/* Reads a 10-byte frame header from buf (which must hold DGR_FRAME_HDR_LEN). */
-void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr);
+/* dgr_frame_hdr_read(), below the little-endian accessors: inline, once per frame read. */
 
 /*
  * Frame builder: packs messages into one frame of at most cap bytes (the MTU
@@ -452,6 +451,17 @@ static inline void dgr_put_le32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Reads a 10-byte frame header from buf (which must hold DGR_FRAME_HDR_LEN). */
+static inline void dgr_frame_hdr_read(const uint8_t *buf, struct dgr_frame_hdr *hdr)
+{
+	hdr->dst_id = dgr_get_le16(buf + DGR_FRAME_OFF_DST_ID);
+	hdr->src_id = dgr_get_le16(buf + DGR_FRAME_OFF_SRC_ID);
+	hdr->frame_seq = dgr_get_le16(buf + DGR_FRAME_OFF_SEQ);
+	hdr->ack_start = dgr_get_le16(buf + DGR_FRAME_OFF_ACK_START);
+	hdr->ack_count = buf[DGR_FRAME_OFF_ACK_COUNT];
+	hdr->flags = buf[DGR_FRAME_OFF_FLAGS];
 }
 
 /* Serial-number comparison of 16-bit frame sequence numbers (RFC 1982). */
