@@ -332,6 +332,17 @@ static bool kworker_named(const struct kernel_sched *k, const struct ks_culprit 
 	return !strncmp(ks_name(k, c->name), "kworker", 7);
 }
 
+/* True when a task of normal priority (kernel priority 100 or more) held the CPU in w. */
+static bool normal_task_ran(const struct ks_window *w)
+{
+	for (unsigned int i = 0; i < w->n_c; i++) {
+		if (w->c[i].kind == KS_CULPRIT_TASK && w->c[i].prio >= 100) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_window *w)
 {
 	uint64_t wait = w->ns[KS_ST_RUNNABLE] + w->ns[KS_ST_MIGRATED] + w->ns[KS_ST_INTERRUPTED];
@@ -361,13 +372,15 @@ static enum sc_cause cause_of(const struct kernel_sched *k, const struct ks_wind
 		return SC_CAUSE_UNSEEN;
 	}
 	/*
-	 * A runnable real-time thread gives way to a normal task, or leaves its CPU idle, only
-	 * when the kernel throttles real-time tasks (950 ms of each second by default:
-	 * kernel.sched_rt_runtime_us, since Linux 6.12 the fair server's share); whatever that
-	 * task did, the throttling let it run.
+	 * A runnable real-time thread gives way to a normal task only when the kernel throttles
+	 * real-time tasks (950 ms of each second by default: kernel.sched_rt_runtime_us, since
+	 * Linux 6.12 the fair server's share); whatever that task did, the throttling let it run.
+	 * Its CPU may idle in the rest of the throttled time; idle alone is a late wake-up (a
+	 * deep C-state's exit).
 	 */
 	if (w->prio >= 0 && w->prio < 100 &&
-	    (top->kind == KS_CULPRIT_IDLE || (top->kind == KS_CULPRIT_TASK && top->prio >= 100))) {
+	    ((top->kind == KS_CULPRIT_TASK && top->prio >= 100) ||
+	     (top->kind == KS_CULPRIT_IDLE && normal_task_ran(w)))) {
 		return SC_CAUSE_RT_THROTTLED;
 	}
 	switch (top->kind) {

@@ -235,8 +235,11 @@ static void one_late_bell(struct stall_cause *sc)
 	}
 }
 
-/* The cause of one late doorbell whose consumer (kernel priority prio) waited on an idle CPU. */
-static enum sc_cause idle_cpu_cause(const struct host_analysis *h, int16_t prio)
+/*
+ * The cause of one late doorbell whose consumer (kernel priority prio) waited 1.2 ms on an idle
+ * CPU, the last 0.2 ms of it (with normal_task) behind a task of normal priority.
+ */
+static enum sc_cause idle_cpu_cause(const struct host_analysis *h, int16_t prio, bool normal_task)
 {
 	struct stall_cause sc;
 	enum sc_cause c;
@@ -246,7 +249,12 @@ static enum sc_cause idle_cpu_cause(const struct host_analysis *h, int16_t prio)
 	ks_map_pid(&k, 5012, 12);
 	sw(0, 1, 0, 0, 120, 5012, "consumer", prio);
 	sw(11000000, 1, 5012, 0x100, prio, 0, "swapper/1", 120);
-	sw(12200000, 1, 0, 0, 120, 5012, "consumer", prio);
+	if (normal_task) {
+		sw(12000000, 1, 0, 0, 120, 303, "make", 120);
+		sw(12200000, 1, 303, 1, 120, 5012, "consumer", prio);
+	} else {
+		sw(12200000, 1, 0, 0, 120, 5012, "consumer", prio);
+	}
 	sw(30000000, 1, 5012, 1, prio, 0, "swapper/1", 120);
 	sc_analyse(&sc, 0, h, &k);
 	c = sc.n_stalls ? sc.stalls[0].cause : SC_CAUSE_NONE;
@@ -357,11 +365,17 @@ static void test_stall_attribution(void)
 	       "the cause in words: %s", sc.causes[0].text);
 	sc_free(&sc);
 
-	/* a real-time consumer runnable on an idle CPU is throttled too; a normal one woke late */
-	TAP_EQ_U(idle_cpu_cause(&h, 49), SC_CAUSE_RT_THROTTLED,
-		 "a real-time consumer runnable while its CPU idled: rt-throttled");
-	TAP_EQ_U(idle_cpu_cause(&h, 120), SC_CAUSE_WAKEUP,
-		 "a normal consumer runnable while its CPU idled: late-wakeup");
+	/*
+	 * on an idle CPU: a real-time consumer is throttled when a normal task had the CPU too
+	 * (the kernel's window left idle in part), else it woke late (a deep C-state's exit)
+	 */
+	TAP_EQ_U(
+	    idle_cpu_cause(&h, 49, true), SC_CAUSE_RT_THROTTLED,
+	    "a real-time consumer runnable while its CPU idled and then ran make: rt-throttled");
+	TAP_EQ_U(idle_cpu_cause(&h, 49, false), SC_CAUSE_WAKEUP,
+		 "a real-time consumer runnable while its CPU only idled: late-wakeup");
+	TAP_EQ_U(idle_cpu_cause(&h, 120, true), SC_CAUSE_WAKEUP,
+		 "a normal consumer runnable while its CPU idled, then ran make: late-wakeup");
 
 	/* with T: the threshold is T/2 when lower than 10 x p50 */
 	sc_init(&sc);
