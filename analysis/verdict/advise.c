@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --advise through libdgrtune (see advise.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "tune.h"
@@ -69,7 +70,7 @@ static void other_cpus(unsigned int max, int cpu, char *list, size_t lsize, char
 
 struct cause_item {
 	const char *id; /* the dgrdma-tune item it agrees with, or a name of its own */
-	char action[256];
+	char action[384];
 	char command[256];
 };
 
@@ -102,6 +103,30 @@ static int print_cause_item(struct dgr_pr *p, unsigned int rank, const struct sc
 		}
 	}
 	return 1;
+}
+
+/*
+ * Whether the kernel under root hands throttled real-time time to normal tasks through the fair
+ * server (Linux 6.12 on: a deadline server per CPU, in debugfs), where kernel.sched_rt_runtime_us
+ * only bounds admission and -1 no longer lifts the throttling: 1 yes, 0 no, -1 unknown.
+ */
+static int fair_server_kernel(const char *root)
+{
+	char path[512];
+	int major = 0, minor = 0, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root ? root : "");
+	f = fopen(path, "r");
+	if (!f) {
+		return -1;
+	}
+	n = fscanf(f, "%d.%d", &major, &minor);
+	fclose(f);
+	if (n != 2) {
+		return -1;
+	}
+	return major > 6 || (major == 6 && minor >= 12);
 }
 
 static bool kworker_culprit(const struct stall_cause *sc, const struct ks_culprit *c)
@@ -240,13 +265,34 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 		    "dgrdma-host ... without --busy-poll/--busy-wait, or the spinning thread at "
 		    "normal priority");
 		n += print_cause_item(p, rank, g, &ci, rep);
-		ci.id = "kernel.sched_rt_runtime_us";
-		snprintf(
-		    ci.action, sizeof(ci.action),
-		    "or lift the kernel's limit (dgrdma-tune needs no change there in general, "
-		    "as the guide saw no effect; here it held the thread): normal tasks and "
-		    "kernel threads of that CPU then wait for as long as the thread spins");
-		snprintf(ci.command, sizeof(ci.command), "sysctl -w kernel.sched_rt_runtime_us=-1");
+		if (fair_server_kernel(o->root) == 1) {
+			ci.id = "sched.fair_server";
+			snprintf(
+			    ci.action, sizeof(ci.action),
+			    "or turn off CPU %d's fair server, which runs normal tasks 50 ms of "
+			    "each second there (Linux 6.12 on; kernel.sched_rt_runtime_us=-1 "
+			    "no longer lifts it): its normal tasks and kernel threads then wait "
+			    "for as long as the thread spins",
+			    cpu);
+			snprintf(ci.command, sizeof(ci.command),
+				 "echo 0 > /sys/kernel/debug/sched/fair_server/cpu%d/runtime "
+				 "(debugfs; refused in lockdown)",
+				 cpu);
+		} else {
+			ci.id = "kernel.sched_rt_runtime_us";
+			snprintf(
+			    ci.action, sizeof(ci.action),
+			    "or lift the kernel's limit (dgrdma-tune needs no change there in "
+			    "general, as the guide saw no effect; here it held the thread): "
+			    "normal tasks and kernel threads of that CPU then wait for as long "
+			    "as the thread spins%s",
+			    fair_server_kernel(o->root) < 0
+				? " (on Linux 6.12 and later: CPU N's fair server, "
+				  "/sys/kernel/debug/sched/fair_server/cpuN/runtime 0)"
+				: "");
+			snprintf(ci.command, sizeof(ci.command),
+				 "sysctl -w kernel.sched_rt_runtime_us=-1");
+		}
 		n += print_cause_item(p, rank, g, &ci, rep);
 		return n;
 	case SC_CAUSE_IRQ:

@@ -258,8 +258,16 @@ run="$SCN_OUT/throttled"
 check "throttled: $(times_text) caused by the kernel's real-time throttling: the rx thread (real-time) runnable while only normal-priority tasks ran on CPU 0" \
 	jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "rt-throttled" and .thread == "rx" and .prio < 100 and ([.culprits[] | select(.prio != null)] | length > 0 and all(.cpu == 0 and .prio >= 100)))] | length >= $n' "$run/stalls.json"
 diag "throttled: the loop $(jq -r '[.stall_causes.causes[] | select(.cause == "rt-throttled") | .culprits[] | select(.comm == "bash")] | if length > 0 then "is" else "is not" end' "$run/stalls.json") among the culprits"
-check "throttled: --advise's cure of it is the real-time limit, at its rank" \
-	jq -e '(.stall_causes.causes | map(.cause) | index("rt-throttled") + 1) as $r | .advice.by_cause | any(.addresses == "rt-throttled" and .id == "kernel.sched_rt_runtime_us" and .cause_rank == $r)' "$run/stalls.json"
+# the kernel's limit is the fair server's from Linux 6.12 on (kernel.sched_rt_runtime_us=-1 left
+# the stalls as they were on 6.18): --advise names the one of the kernel under its root
+for rel in 6.1.0 6.12.0; do
+	mkdir -p "$run/root-$rel/proc/sys/kernel"
+	echo "$rel-test" >"$run/root-$rel/proc/sys/kernel/osrelease"
+	"$BIN/latency-report" --json --no-progress --kernel-trace "$run/kernel" \
+		--advise-root "$run/root-$rel" "$run" >"$run/advise-$rel.json" 2>"$run/advise-$rel.err"
+done
+check "throttled: --advise's cures of it at its rank: (the task moved,) no spinning, the kernel's limit (Linux 6.1: kernel.sched_rt_runtime_us=-1; 6.12: CPU 0's fair server)" \
+	jq -e -s '(.[0].stall_causes.causes | map(.cause) | index("rt-throttled") + 1) as $r | (.[0].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a0 | (.[1].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a1 | ($a0 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "kernel.sched_rt_runtime_us"] and ($a0[-1].fix == "sysctl -w kernel.sched_rt_runtime_us=-1") and ($a1 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "sched.fair_server"] and ($a1[-1].fix | startswith("echo 0 > /sys/kernel/debug/sched/fair_server/cpu0/runtime"))' "$run/advise-6.1.0.json" "$run/advise-6.12.0.json"
 check "throttled: the text names the throttling and the CPU" \
 	grep -qE "rx thread, at real-time priority, was held back by the kernel's real-time throttling while CPU 0 ran" "$run/stalls.txt"
 }
