@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --advise through libdgrtune (see advise.h). */
-#include <stdio.h>
 #include <string.h>
 
 #include "tune.h"
@@ -103,30 +102,6 @@ static int print_cause_item(struct dgr_pr *p, unsigned int rank, const struct sc
 		}
 	}
 	return 1;
-}
-
-/*
- * Whether the kernel under root hands throttled real-time time to normal tasks through the fair
- * server (Linux 6.12 on: a deadline server per CPU, in debugfs), where kernel.sched_rt_runtime_us
- * only bounds admission and -1 no longer lifts the throttling: 1 yes, 0 no, -1 unknown.
- */
-static int fair_server_kernel(const char *root)
-{
-	char path[512];
-	int major = 0, minor = 0, n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root ? root : "");
-	f = fopen(path, "r");
-	if (!f) {
-		return -1;
-	}
-	n = fscanf(f, "%d.%d", &major, &minor);
-	fclose(f);
-	if (n != 2) {
-		return -1;
-	}
-	return major > 6 || (major == 6 && minor >= 12);
 }
 
 static bool kworker_culprit(const struct stall_cause *sc, const struct ks_culprit *c)
@@ -265,7 +240,7 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 		    "dgrdma-host ... without --busy-poll/--busy-wait, or the spinning thread at "
 		    "normal priority");
 		n += print_cause_item(p, rank, g, &ci, rep);
-		if (fair_server_kernel(o->root) == 1) {
+		if (dgr_tune_fair_server_kernel(o->root) == 1) {
 			ci.id = "sched.fair_server";
 			snprintf(
 			    ci.action, sizeof(ci.action),
@@ -286,7 +261,7 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 			    "general, as the guide saw no effect; here it held the thread): "
 			    "normal tasks and kernel threads of that CPU then wait for as long "
 			    "as the thread spins%s",
-			    fair_server_kernel(o->root) < 0
+			    dgr_tune_fair_server_kernel(o->root) < 0
 				? " (on Linux 6.12 and later: CPU N's fair server, "
 				  "/sys/kernel/debug/sched/fair_server/cpuN/runtime 0)"
 				: "");

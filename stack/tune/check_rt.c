@@ -96,6 +96,19 @@ static int check_priority(const struct dgr_tune_opts *o, struct dgr_tune_report 
 	return 0;
 }
 
+int dgr_tune_fair_server_kernel(const char *root)
+{
+	char release[128], why[64];
+	int major, minor;
+
+	if (tune_read(root, "/proc/sys/kernel/osrelease", release, sizeof(release), why,
+		      sizeof(why)) < 0 ||
+	    sscanf(release, "%d.%d", &major, &minor) != 2) {
+		return -1;
+	}
+	return major > 6 || (major == 6 && minor >= 12);
+}
+
 static int check_rt_runtime(const struct dgr_tune_opts *o, struct dgr_tune_report *r)
 {
 	struct dgr_tune_item *it;
@@ -114,7 +127,13 @@ static int check_rt_runtime(const struct dgr_tune_opts *o, struct dgr_tune_repor
 		tune_unknown(it, why);
 		return 0;
 	}
-	if (v < 0) {
+	if (dgr_tune_fair_server_kernel(o->root) == 1) {
+		/* Linux 6.12 on: each CPU's fair server throttles, this bounds admission only */
+		tune_set(it->current,
+			 "%" PRId64 " (bounds real-time admission; the throttling is each CPU's "
+			 "fair server since Linux 6.12)",
+			 v);
+	} else if (v < 0) {
 		tune_set(it->current, "%" PRId64 " (RT tasks never throttled)", v);
 	} else {
 		tune_set(it->current, "%" PRId64 " (RT tasks throttled to this per period)", v);

@@ -82,6 +82,13 @@ int dgr_tune_check(const struct dgr_tune_opts *opts, struct dgr_tune_report *rep
 /* Frees the items of a report and zeroes it. Safe on a zeroed report. */
 void dgr_tune_report_free(struct dgr_tune_report *report);
 
+/*
+ * Whether the kernel under root (its /proc/sys/kernel/osrelease) throttles real-time tasks
+ * through each CPU's fair server (Linux 6.12 on), where kernel.sched_rt_runtime_us only
+ * bounds admission: 1 yes, 0 no, -1 unknown (unreadable).
+ */
+int dgr_tune_fair_server_kernel(const char *root);
+
 /* Returns true when the item matters for the regime (always true for ANY). */
 bool dgr_tune_item_relevant(const struct dgr_tune_item *item, enum dgr_tune_regime regime);
 

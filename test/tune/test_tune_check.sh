@@ -78,6 +78,12 @@ item well-tuned kernel.preempt "" ok \
 item well-tuned kernel.hz "" ok "1000 (/boot/config-5.15.0-52-lowlatency)"
 item well-tuned rt.priority "" ok "RLIMIT_RTPRIO soft 99 hard 99, CAP_SYS_NICE no"
 item well-tuned kernel.sched_rt_runtime_us "" info "950000 (RT tasks throttled to this per period)"
+# from Linux 6.12 on each CPU's fair server throttles, and the setting bounds admission only
+cp -r "$FX/well-tuned" "$out/fx612" && printf '6.12.0-1-amd64\n' >"$out/fx612/proc/sys/kernel/osrelease"
+"$TUNE" check --json --root "$out/fx612" >"$out/fx612.json" 2>"$out/fx612.err"
+check_eq "$(jq -r '.items[] | select(.id == "kernel.sched_rt_runtime_us") | .current' "$out/fx612.json")" \
+	"950000 (bounds real-time admission; the throttling is each CPU's fair server since Linux 6.12)" \
+	"well-tuned on Linux 6.12: kernel.sched_rt_runtime_us bounds admission, the fair server throttles"
 item well-tuned dmcrypt.devices "" ok none
 item well-tuned dmcrypt.output /data/run ok "ext4 on 8:3, not a device-mapper device"
 item well-tuned cpu.governor "" ok "performance on 2 of 2 CPUs"
