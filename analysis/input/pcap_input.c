@@ -146,21 +146,33 @@ static void put_together(struct wire_analysis *w, struct frame_decoded *f,
 	}
 }
 
+/*
+ * pcap_input_feed() with the analysis' UDP ports given: read_frame() takes
+ * them once per file, and this inline, rather than a call and the ports' copy
+ * per frame.
+ */
+static inline void feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
+			const u_char *data, uint64_t ref, const struct fd_ports *ports)
+{
+	struct frame_decoded f;
+
+	frame_decode(&f, dlt, data, h->caplen, h->len, ports);
+	/* the reader asked libpcap for nanoseconds: tv_usec holds them */
+	f.ts = wa_frame_time(w, (int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec);
+	f.ref = ref;
+	if (f.kind == FD_IP_FRAGMENT) {
+		put_together(w, &f, ports);
+	}
+	wa_feed_frame(w, &f);
+}
+
 /* See pcap_input.h. */
 void pcap_input_feed(struct wire_analysis *w, int dlt, const struct pcap_pkthdr *h,
 		     const u_char *data, uint64_t ref)
 {
 	struct fd_ports ports = wa_udp_ports(w);
-	struct frame_decoded f;
 
-	frame_decode(&f, dlt, data, h->caplen, h->len, &ports);
-	/* the reader asked libpcap for nanoseconds: tv_usec holds them */
-	f.ts = wa_frame_time(w, (int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec);
-	f.ref = ref;
-	if (f.kind == FD_IP_FRAGMENT) {
-		put_together(w, &f, &ports);
-	}
-	wa_feed_frame(w, &f);
+	feed(w, dlt, h, data, ref, &ports);
 }
 
 /* What pcap_dispatch() hands each frame of a file to (read_frame()). */
@@ -168,13 +180,14 @@ struct read_ctx {
 	struct wire_analysis *w;
 	int dlt;
 	uint64_t *ref;
+	struct fd_ports ports; /* the analysis' options: the same for every frame */
 };
 
 static void read_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 {
 	struct read_ctx *ctx = (struct read_ctx *)user;
 
-	pcap_input_feed(ctx->w, ctx->dlt, h, data, ++*ctx->ref);
+	feed(ctx->w, ctx->dlt, h, data, ++*ctx->ref, &ctx->ports);
 }
 
 int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wire_analysis *w,
@@ -202,6 +215,7 @@ int pcap_input_read_pcap(pcap_t *pc, const char *path, long long size, struct wi
 	ctx.w = w;
 	ctx.dlt = dlt;
 	ctx.ref = ref;
+	ctx.ports = wa_udp_ports(w);
 	/*
 	 * pcap_dispatch(), not pcap_next_ex(): the same records with less of
 	 * libpcap's work per record (about 65 instructions; docs/performance/

@@ -89,29 +89,6 @@ void wa_free(struct wire_analysis *w)
 	w->conns = NULL;
 }
 
-uint64_t wa_frame_time(struct wire_analysis *w, int64_t sec, int64_t nsec)
-{
-	const uint64_t max_sec = UINT64_MAX / 1000000000ull - 1;
-	uint64_t ts;
-
-	if (nsec < 0 || nsec > 999999999 || sec < 0 || (uint64_t)sec > max_sec) {
-		w->ts_impossible++;
-	}
-	sec = sec < 0 ? 0 : sec;
-	nsec = nsec < 0 ? 0 : nsec;
-	ts = (uint64_t)sec > max_sec ? UINT64_MAX : (uint64_t)sec * 1000000000ull;
-	ts = ts > UINT64_MAX - (uint64_t)nsec ? UINT64_MAX : ts + (uint64_t)nsec;
-	if (w->ts_frames && ts < w->ts_prev) {
-		w->ts_backwards++;
-		if (w->ts_prev - ts > w->ts_largest_step_back) {
-			w->ts_largest_step_back = w->ts_prev - ts;
-		}
-	}
-	w->ts_prev = ts;
-	w->ts_frames++;
-	return ts;
-}
-
 bool wa_times_suspect(const struct wire_analysis *w)
 {
 	return w->ts_backwards > 0 || w->ts_impossible > 0;

@@ -269,8 +269,34 @@ void wa_feed_frame(struct wire_analysis *w, const struct frame_decoded *f);
  * in capture order: counts a timestamp that goes back from the previous
  * frame's and one that cannot be (nsec outside 0..999999999, sec negative or
  * too large for ns in 64 bits: such a time is taken as it adds up, saturated).
+ * Inline: per frame, the call would cost as much as the work.
  */
-uint64_t wa_frame_time(struct wire_analysis *w, int64_t sec, int64_t nsec);
+static inline uint64_t wa_frame_time(struct wire_analysis *w, int64_t sec, int64_t nsec)
+{
+	const uint64_t max_sec = UINT64_MAX / 1000000000ull - 1;
+	uint64_t ts;
+
+	/* as unsigned, a negative value is above both limits: one test each */
+	if ((uint64_t)nsec <= 999999999 && (uint64_t)sec <= max_sec) {
+		/* every frame of a sane capture: max_sec leaves room for the nanoseconds */
+		ts = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
+	} else {
+		w->ts_impossible++;
+		sec = sec < 0 ? 0 : sec;
+		nsec = nsec < 0 ? 0 : nsec;
+		ts = (uint64_t)sec > max_sec ? UINT64_MAX : (uint64_t)sec * 1000000000ull;
+		ts = ts > UINT64_MAX - (uint64_t)nsec ? UINT64_MAX : ts + (uint64_t)nsec;
+	}
+	if (w->ts_frames && ts < w->ts_prev) {
+		w->ts_backwards++;
+		if (w->ts_prev - ts > w->ts_largest_step_back) {
+			w->ts_largest_step_back = w->ts_prev - ts;
+		}
+	}
+	w->ts_prev = ts;
+	w->ts_frames++;
+	return ts;
+}
 
 /* Whether the verdict on the wire rests on timestamps wa_frame_time() found wrong. */
 bool wa_times_suspect(const struct wire_analysis *w);
