@@ -219,6 +219,20 @@ cpus_idle() {
 	cpu_total=$total cpu_idle=$idle_all
 	[ "$idle_looks" -ge 2 ]
 }
+# cpu_now: "total idle" jiffies of all CPUs so far (/proc/stat), for the idle share printed at the end
+cpu_now() {
+	local _c user nice sys idle iow irq sirq steal _rest
+	read -r _c user nice sys idle iow irq sirq steal _rest </proc/stat || { echo "0 0"; return; }
+	echo "$((user + nice + sys + idle + iow + irq + sirq + steal)) $((idle + iow))"
+}
+# idle_since "TOTAL IDLE": the percentage of CPU time idle since that cpu_now
+idle_since() {
+	local t0 i0 t1 i1
+	read -r t0 i0 <<<"$1"
+	read -r t1 i1 <<<"$(cpu_now)"
+	awk -v dt=$((t1 - t0)) -v di=$((i1 - i0)) 'BEGIN { printf "%.0f", (dt > 0 ? 100 * di / dt : 0) }'
+}
+run_cpu=$(cpu_now)
 declare -A running=()
 reap() {
 	local pid
@@ -247,6 +261,9 @@ pool_run() { # SUITE ISOLATE
 for suite in "${queue[@]}"; do
 	pool_run "$suite" "$([ "$(kind "$suite")" = isolated ] && echo 1 || echo 0)"
 done
+# the tail: from the last start of the pool to the end (fewer suites than CPUs, then the alone ones)
+tail_cpu=$(cpu_now)
+tail_start=$(date +%s.%N)
 while [ "${#running[@]}" -gt 0 ]; do
 	wait -n 2>/dev/null
 	reap
@@ -260,6 +277,9 @@ if [ "${#times[@]}" -gt 0 ]; then
 	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
 	echo "CPU of the suites: ${cpu_user} s user + ${cpu_sys} s system"
+	echo "CPU idle: $(idle_since "$run_cpu")% of the run, $(idle_since "$tail_cpu")% of its last" \
+		"$(awk -v a="$tail_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s" \
+		"(after the last suite of the pool started; the machine's, other work included)"
 fi
 if [ "${#failed_names[@]}" -gt 0 ]; then
 	echo "failed suites: ${failed_names[*]}"
