@@ -107,11 +107,16 @@ check_eq "${#chunks[@]}" 3 "three trace chunks in archives/ (two rotations and t
 [ -e "$tmp/rot/metadata" ] || [ -n "$(find "$tmp/rot" -maxdepth 1 -name ust)" ] &&
 	diag "the rotated session left data outside archives/"
 
-facts() { # JSON: the in-host facts both recordings must share
+# JSON: the in-host facts both recordings must share. The threads and the counters' sources as
+# sets: the report lists them in the order their first event came, and each session reads the
+# clock for its own copy of an event, so two threads started within that difference may come in
+# either order (a fresh-clone run had the consumer before the rx thread in one session).
+facts() {
 	jq -c '{events: .host.events, rx: (.host.rx | {transactions, doorbells, matched,
 		orphan_doorbells, pending_at_end, count: .latency_ns.count}),
 		tx: (.host.tx | {transactions, doorbells, matched, orphan_doorbells}),
-		threads: [.host.threads[] | {provider, role, tid}], counters: .host.counters,
+		threads: ([.host.threads[] | {provider, role, tid}] | sort_by(.provider, .role, .tid)),
+		counters: (.host.counters | sort_by(.source, .conn, .vpid)),
 		seen: .host.events_seen, regime: .regime.label}' "$1"
 }
 "$LR" --json --no-progress --csv "$tmp/plain.csv" "$tmp/plain" >"$tmp/plain.json" 2>"$tmp/plain.err" ||
