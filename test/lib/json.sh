@@ -41,14 +41,18 @@ JSON_FILES_N=0
 # shellcheck disable=SC2034 # json_load_arr is a name reference: the caller's array is filled
 json_load() {
 	local -n json_load_arr=$1
-	local k v rc
+	local k v rc=1
 	declare -gA "$1"
 	json_load_arr=()
-	while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+	# jq's exit status comes as the last record, alone: bash's `wait $!` on a process
+	# substitution fails now and then, silently, on a loaded machine (2 in 3000 here)
+	while IFS= read -r -d '' k; do
+		IFS= read -r -d '' v || {
+			rc=$k
+			break
+		}
 		json_load_arr[$k]=$v
-	done < <(jq -j "$JSON_JQ_PROGRAM" "$2")
-	wait $! 2>/dev/null
-	rc=$?
+	done < <(jq -j "$JSON_JQ_PROGRAM" "$2"; printf '%s\0' "$?")
 	return "$rc"
 }
 

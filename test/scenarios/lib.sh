@@ -127,15 +127,19 @@ scn_json_use() {
 		unset 'SCN_JNUM_KEPT[$f]'
 		[ -r "$f" ] || continue
 		SCN_JNUM_GEN=$((SCN_JNUM_GEN + 1))
-		while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+		# jq's exit status comes last, alone (not `wait $!`: see json_load in test/lib/json.sh)
+		while IFS= read -r -d '' k; do
+			IFS= read -r -d '' v || {
+				[ "$k" = 0 ] && SCN_JNUM_KEPT[$f]=$SCN_JNUM_GEN
+				break
+			}
 			key="$SCN_JNUM_GEN"$'\x1f'"$k"
 			[ -n "${SCN_JNUM[$key]+set}" ] || SCN_JNUM[$key]=$v
 		done < <(jq -j '.. | objects | to_entries[] | .key + "\u0000" + (.value |
 			if . == null or . == false then "e"
 			elif type == "object" or type == "array" then "c"
 			elif type == "string" then (if test("\u0000") then error("NUL") else "s" + . end)
-			else "s" + tojson end) + "\u0000"' "$f" 2>/dev/null)
-		wait $! && SCN_JNUM_KEPT[$f]=$SCN_JNUM_GEN
+			else "s" + tojson end) + "\u0000"' "$f" 2>/dev/null; printf '%s\0' "$?")
 	done
 }
 

@@ -28,13 +28,17 @@ items_load() {
 		[[ $key == "$1"$'\x1f'* ]] && unset 'ITEMS[$key]'
 	done
 	unset 'ITEMS_OF[$1]'
-	while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+	# jq's exit status comes last, alone (not `wait $!`: see json_load in test/lib/json.sh)
+	while IFS= read -r -d '' k; do
+		IFS= read -r -d '' v || {
+			[ "$k" = 0 ] && ITEMS_OF[$1]=1
+			break
+		}
 		[ -n "${ITEMS["$1"$'\x1f'"$k"]+set}" ] || ITEMS["$1"$'\x1f'"$k"]=$v
 	done < <(jq -j '.items[] | select((.id | type) == "string" and ((.subject // "") | type) == "string")
 		| "\(.id)\u001f\(.subject // "")\u001f" as $item | to_entries[]
 		| $item + .key + "\u0000" + (.value | if type == "array" then join(",") else tostring end)
-		+ "\u0000"' "$out/$1.json" 2>/dev/null)
-	wait $! && ITEMS_OF[$1]=1
+		+ "\u0000"' "$out/$1.json" 2>/dev/null; printf '%s\0' "$?")
 }
 # get NAME ID SUBJECT FIELD: one field of the first item with that id and subject
 get() {

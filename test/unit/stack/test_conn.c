@@ -409,9 +409,22 @@ static void behind_by_all(unsigned int batch, unsigned int hold_us, dgr_consume_
 	tap_ok(in_order, "batch %u: in buffer order", batch);
 	TAP_EQ_U(s.doorbells_held, want_held, "batch %u: the consumer held %u back", batch,
 		 want_held);
-	/* the transmit thread's 20 ms timer may take a group apart at the same instant once */
-	tap_ok(d.frames >= want_frames && d.frames <= want_frames + 1,
-	       "batch %u: %u frames of doorbells (want %u)", batch, d.frames, want_frames);
+	if (want_held) {
+		/* the transmit thread's 20 ms timer may take a group apart at the same instant once
+		 */
+		tap_ok(d.frames >= want_frames && d.frames <= want_frames + 1,
+		       "batch %u: %u frames of doorbells (want %u)", batch, d.frames, want_frames);
+	} else {
+		/*
+		 * nothing held: the consumer hands each doorbell over at once, and how many the
+		 * transmit thread finds queued together is its scheduling's (a loaded fresh-clone
+		 * run had all 8 in one frame); no more frames than doorbells in any case
+		 */
+		tap_ok(d.frames >= 1 && d.frames <= NBUF,
+		       "batch %u: %u frames of doorbells (1..%u: none held, so the transmit thread "
+		       "decides)",
+		       batch, d.frames, NBUF);
+	}
 	dgr_conn_close(c);
 	dgr_transport_close(p.t);
 }
