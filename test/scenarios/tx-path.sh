@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Scenario "TX path": dgrdma-host tx into the emulator's DAC (dgrdma-fpga --mode dac, 4 x 16 KiB
-# emulator buffers, 0.25 MS/s: one buffer every 16 ms, so 48 ms of slack in the 3 others, a wide
-# margin on this shared machine; 1 MS/s already underran here under load). A host sending as fast as credits allow keeps the DAC fed:
+# Scenario "TX path": dgrdma-host tx into the emulator's DAC (dgrdma-fpga --mode dac, 16 KiB
+# emulator buffers, 0.25 MS/s: one buffer every 16 ms; 16 of them for the sustained run, 240 ms
+# of slack, 4 for the starved one; 1 MS/s already underran here under load). A host sending as fast as credits allow keeps the DAC fed:
 # num_underruns 0, every sample in ramp order. A host sending at half the DAC's rate cannot:
 # underruns are counted. The last buffer carries EOF, which stops the DAC cleanly (no teardown
 # over-report), so num_underruns counts only real underruns.
@@ -12,10 +12,16 @@ scn_init tx-path "$@"
 BYTES=$((2 * 1024 * 1024))
 FPGA_OPTS=(--mode dac --rate 250e3 --buffers 4 --buffer-size 16384 --host-buffers 64 --check-ramp --duration 4)
 
-# Sustained: the host refills each emulator buffer as soon as its doorbell returns.
-HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --bytes "$BYTES" --rate 0 --idle-timeout 10)
+# Sustained: the host refills each emulator buffer as soon as its doorbell returns. With 16
+# emulator buffers (240 ms of slack): with 4 (48 ms), a fresh-clone run beside two busy loops
+# underran 78 samples once, the host held off its CPU that long.
+HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes "$BYTES" --rate 0 --idle-timeout 10)
 run="$SCN_OUT/sustained"
+FPGA_OPTS_4=("${FPGA_OPTS[@]}")
+FPGA_OPTS=(--mode dac --rate 250e3 --buffers 16 --buffer-size 16384 --fpga-memory 262144 --host-buffers 64
+	--check-ramp --duration 4)
 scn_run_tx "$run"
+FPGA_OPTS=("${FPGA_OPTS_4[@]}")
 check_eq "$SCN_HOST_RC/$SCN_FPGA_RC" 0/0 "sustained: dgrdma-host tx and dgrdma-fpga exit 0"
 check_eq "$(jnum "$run/fpga.json" samples_consumed)" $((BYTES / 4)) "sustained: the DAC consumed all $((BYTES / 4)) samples"
 check_eq "$(jnum "$run/fpga.json" eof_seen)" true "sustained: the EOF buffer stopped the DAC"
