@@ -702,6 +702,12 @@ int run_info_parse(const char *text, size_t len, struct run_info *ri, char *errb
 	if ((v = json_object_get(root, "clocks")) && check_clocks(v, fmt, errbuf)) {
 		goto end;
 	}
+	/* host.kernel: the recorded machine's release (a string in the schema; format 1 not held)
+	 */
+	v = json_object_get(json_object_get(root, "host"), "kernel");
+	snprintf(out.host_kernel, sizeof(out.host_kernel), "%s",
+		 json_is_string(v) ? json_string_value(v) : "");
+	v = json_object_get(root, "clocks");
 	out.realtime_start_ns = pair_ns(v ? json_object_get(v, "start") : NULL, "realtime");
 	out.realtime_end_ns = pair_ns(v ? json_object_get(v, "end") : NULL, "realtime");
 	realtime_moved(v, &out);

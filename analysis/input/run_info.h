@@ -31,6 +31,7 @@ enum run_path {
 #define RUN_INFO_PATH_LEN   256
 #define RUN_INFO_ADDR_LEN   32
 #define RUN_INFO_STATUS_LEN 24
+#define RUN_INFO_KERNEL_LEN 128
 
 /* What run.json says of a part of the run folder ("capture", "trace"). */
 enum run_part_state {
@@ -75,6 +76,7 @@ struct run_info {
 	 */
 	bool host_summary_known;
 	char host_status[RUN_INFO_STATUS_LEN];
+	char host_kernel[RUN_INFO_KERNEL_LEN]; /* host.kernel: the recorded machine's, "" unknown */
 	uint64_t host_samples_lost;
 	bool fpga_known;
 	struct fpga_counters fpga;

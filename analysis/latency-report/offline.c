@@ -261,6 +261,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 	struct capture_set cset = { 0 };
 	struct run_folder *folders = NULL;
 	struct stall_cause sc;
+	struct advise_opts adv;
 	struct kernel_sched ks;
 	struct wire_threads wt;
 	bool wire_on = false;
@@ -613,8 +614,10 @@ int lr_offline(struct options *o, int argc, char **argv)
 	if ((ha_on || wire_on) && sc.n_bells && !o->brief) {
 		sc_print(&pr, &sc);
 	}
-	if (o->advise && advise_print(&pr, rep.verdict.regime, &o->adv,
-				      ha_on || wire_on ? &sc : NULL, errbuf) < 0) {
+	adv = o->adv;
+	adv.kernel_release = o->run.host_kernel; /* the cures of the kernel the run was on */
+	if (o->advise && advise_print(&pr, rep.verdict.regime, &adv, ha_on || wire_on ? &sc : NULL,
+				      errbuf) < 0) {
 		fprintf(stderr, "latency-report: --advise: %s\n", errbuf);
 		goto out;
 	}

@@ -128,7 +128,7 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 		       const struct dgr_tune_report *rep, bool *shown_shield, bool *shown_dirty)
 {
 	const struct ks_culprit *c = g->n_c ? &g->c[0] : NULL;
-	int cpu = c ? (int)c->cpu : -1, n = 0;
+	int cpu = c ? (int)c->cpu : -1, n = 0, fair_server;
 	unsigned int max = sc->k ? sc->k->max_cpu : 0;
 	char list[96], mask[24], name[160] = "";
 	struct cause_item ci;
@@ -230,6 +230,10 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 				 c->tid);
 			n += print_cause_item(p, rank, g, &ci, rep);
 		}
+		/* the recorded machine's kernel when run.json names it, else the checked root's */
+		fair_server = o->kernel_release && o->kernel_release[0]
+				  ? dgr_tune_fair_server_release(o->kernel_release)
+				  : dgr_tune_fair_server_kernel(o->root);
 		ci.id = "busy.rt";
 		snprintf(ci.action, sizeof(ci.action),
 			 "or let the %s thread sleep between frames: a real-time thread that spins "
@@ -240,15 +244,18 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 		    "dgrdma-host ... without --busy-poll/--busy-wait, or the spinning thread at "
 		    "normal priority");
 		n += print_cause_item(p, rank, g, &ci, rep);
-		if (dgr_tune_fair_server_kernel(o->root) == 1) {
+		if (fair_server == 1) {
 			ci.id = "sched.fair_server";
 			snprintf(
 			    ci.action, sizeof(ci.action),
 			    "or turn off CPU %d's fair server, which runs normal tasks 50 ms of "
-			    "each second there (Linux 6.12 on; kernel.sched_rt_runtime_us=-1 "
+			    "each second there (Linux 6.12 on, %s %.60s; "
+			    "kernel.sched_rt_runtime_us=-1 "
 			    "no longer lifts it): its normal tasks and kernel threads then wait "
 			    "for as long as the thread spins",
-			    cpu);
+			    cpu, o->kernel_release && o->kernel_release[0] ? "the run's" : "this",
+			    o->kernel_release && o->kernel_release[0] ? o->kernel_release
+								      : "kernel");
 			snprintf(ci.command, sizeof(ci.command),
 				 "echo 0 > /sys/kernel/debug/sched/fair_server/cpu%d/runtime "
 				 "(debugfs; refused in lockdown)",
@@ -261,10 +268,9 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 			    "general, as the guide saw no effect; here it held the thread): "
 			    "normal tasks and kernel threads of that CPU then wait for as long "
 			    "as the thread spins%s",
-			    dgr_tune_fair_server_kernel(o->root) < 0
-				? " (on Linux 6.12 and later: CPU N's fair server, "
-				  "/sys/kernel/debug/sched/fair_server/cpuN/runtime 0)"
-				: "");
+			    fair_server < 0 ? " (on Linux 6.12 and later: CPU N's fair server, "
+					      "/sys/kernel/debug/sched/fair_server/cpuN/runtime 0)"
+					    : "");
 			snprintf(ci.command, sizeof(ci.command),
 				 "sysctl -w kernel.sched_rt_runtime_us=-1");
 		}

@@ -14,6 +14,8 @@
 struct advise_opts {
 	const char *root;  /* "/" or a fake root (tests) */
 	const char *iface; /* interface for the NIC checks, or NULL */
+	/* the recorded machine's kernel release (run.json host.kernel), NULL or "": root's */
+	const char *kernel_release;
 };
 
 /*

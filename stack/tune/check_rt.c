@@ -96,17 +96,25 @@ static int check_priority(const struct dgr_tune_opts *o, struct dgr_tune_report 
 	return 0;
 }
 
-int dgr_tune_fair_server_kernel(const char *root)
+int dgr_tune_fair_server_release(const char *release)
 {
-	char release[128], why[64];
 	int major, minor;
 
-	if (tune_read(root, "/proc/sys/kernel/osrelease", release, sizeof(release), why,
-		      sizeof(why)) < 0 ||
-	    sscanf(release, "%d.%d", &major, &minor) != 2) {
+	if (!release || sscanf(release, "%d.%d", &major, &minor) != 2) {
 		return -1;
 	}
 	return major > 6 || (major == 6 && minor >= 12);
+}
+
+int dgr_tune_fair_server_kernel(const char *root)
+{
+	char release[128], why[64];
+
+	if (tune_read(root, "/proc/sys/kernel/osrelease", release, sizeof(release), why,
+		      sizeof(why)) < 0) {
+		return -1;
+	}
+	return dgr_tune_fair_server_release(release);
 }
 
 static int check_rt_runtime(const struct dgr_tune_opts *o, struct dgr_tune_report *r)

@@ -89,6 +89,9 @@ void dgr_tune_report_free(struct dgr_tune_report *report);
  */
 int dgr_tune_fair_server_kernel(const char *root);
 
+/* The same for a kernel release string ("6.18.44-fc", uname -r): 1, 0, or -1 (not one). */
+int dgr_tune_fair_server_release(const char *release);
+
 /* Returns true when the item matters for the regime (always true for ANY). */
 bool dgr_tune_item_relevant(const struct dgr_tune_item *item, enum dgr_tune_regime regime);
 

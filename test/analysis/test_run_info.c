@@ -143,6 +143,23 @@ static void test_format2_settings(void)
 	TAP_EQ_I(rc == 0 && ri.command_provider == NULL, 1,
 		 "format 2 without settings, another program: no provider, its arguments not read");
 
+	/* the recorded machine's kernel, for the cures that depend on it (--advise) */
+	rc = parse("{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], \"host\": "
+		   "{\"kernel\": \"6.18.44-fc\"}}",
+		   &ri, err);
+	TAP_EQ_I(rc, 0, "format 2 with host.kernel is read (%s)", err);
+	TAP_EQ_S(ri.host_kernel, "6.18.44-fc", "format 2: host.kernel read as recorded");
+	rc = parse("{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], \"host\": "
+		   "{\"kernel\": 6}}",
+		   &ri, err);
+	TAP_EQ_S(rc == -DGR_E_INVAL ? err : "(accepted)", "host.kernel: 6, expected a string",
+		 "format 2: a host.kernel that is not a string is refused, named");
+	rc = parse("{\"format\": \"dgrdma-run/1\", \"command\": [\"x\"], \"host\": "
+		   "{\"kernel\": 6}}",
+		   &ri, err);
+	TAP_EQ_I(rc == 0 && ri.host_kernel[0] == '\0', 1,
+		 "format 1 (no schema): a host.kernel that is not a string is no kernel");
+
 	rc = parse("{\"format\": \"dgrdma-run/2\", \"command\": [\"x\"], \"settings\": "
 		   "{\"path\": \"up\"}}",
 		   &ri, err);

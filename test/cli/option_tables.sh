@@ -285,4 +285,25 @@ for tool in dgrdma-plot dgrdma-capture; do
 	check_eq "$unhandled" "" "$tool handles every option of its table (a case of its loop over the records)"
 done
 
+# dgrdma-opts' exit status is the last record of what the bash tools read (not `wait $!`, which
+# fails now and then on a loaded machine): a usage error is exit 2 with "Try --help", any other
+# status is named with the program that ended so, exit 3. A copy of each tool beside a stand-in
+# dgrdma-opts (found first: beside the script) that exits with the status given.
+mkdir -p "$T/opts-status"
+cp "$B/dgrdma-plot" "$B/dgrdma-capture" "$T/opts-status/"
+for st in 2 5; do
+	printf '#!/bin/sh\nexit %s\n' "$st" >"$T/opts-status/dgrdma-opts"
+	chmod +x "$T/opts-status/dgrdma-opts"
+	for tool in dgrdma-plot dgrdma-capture; do
+		err=$("$T/opts-status/$tool" --version 2>&1 >/dev/null)
+		rc=$?
+		if [ "$st" = 2 ]; then
+			want="2|Try '$tool --help'."
+		else
+			want="3|$tool: dgrdma-opts ($T/opts-status/dgrdma-opts) ended with status 5"
+		fi
+		check_eq "$rc|$err" "$want" "$tool: dgrdma-opts ending with status $st is exit ${want%%|*}, said so"
+	done
+done
+
 done_testing

@@ -259,15 +259,25 @@ check "throttled: $(times_text) caused by the kernel's real-time throttling: the
 	jq -e --argjson n "$REPEATS" '[.stall_causes.stalls[] | select(.cause == "rt-throttled" and .thread == "rx" and .prio < 100 and ([.culprits[] | select(.prio != null)] | length > 0 and all(.cpu == 0 and .prio >= 100)))] | length >= $n' "$run/stalls.json"
 diag "throttled: the loop $(jq -r '[.stall_causes.causes[] | select(.cause == "rt-throttled") | .culprits[] | select(.comm == "bash")] | if length > 0 then "is" else "is not" end' "$run/stalls.json") among the culprits"
 # the kernel's limit is the fair server's from Linux 6.12 on (kernel.sched_rt_runtime_us=-1 left
-# the stalls as they were on 6.18): --advise names the one of the kernel under its root
-for rel in 6.1.0 6.12.0; do
-	mkdir -p "$run/root-$rel/proc/sys/kernel"
-	echo "$rel-test" >"$run/root-$rel/proc/sys/kernel/osrelease"
+# the stalls as they were on 6.18): --advise names the one of the kernel the run was on, as
+# run.json's host.kernel records it, and without it the one of the kernel under its root. Two
+# copies of the run folder (its parts linked), run.json edited: host.kernel 6.1.0 with a 6.12
+# root, and no host.kernel with a 6.12 root.
+for k in recorded-6.1 root-6.12; do
+	mkdir -p "$run-$k/root/proc/sys/kernel"
+	echo "6.12.0-test" >"$run-$k/root/proc/sys/kernel/osrelease"
+	for f in "$run"/*; do
+		[ "${f##*/}" = run.json ] || ln -s "$f" "$run-$k/"
+	done
+	case $k in
+	recorded-6.1) jq '.host.kernel = "6.1.0-13-amd64"' "$run/run.json" >"$run-$k/run.json" ;;
+	root-6.12) jq 'del(.host.kernel)' "$run/run.json" >"$run-$k/run.json" ;;
+	esac
 	"$BIN/latency-report" --json --no-progress --kernel-trace "$run/kernel" \
-		--advise-root "$run/root-$rel" "$run" >"$run/advise-$rel.json" 2>"$run/advise-$rel.err"
+		--advise-root "$run-$k/root" "$run-$k" >"$run/advise-$k.json" 2>"$run/advise-$k.err"
 done
-check "throttled: --advise's cures of it at its rank: (the task moved,) no spinning, the kernel's limit (Linux 6.1: kernel.sched_rt_runtime_us=-1; 6.12: CPU 0's fair server)" \
-	jq -e -s '(.[0].stall_causes.causes | map(.cause) | index("rt-throttled") + 1) as $r | (.[0].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a0 | (.[1].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a1 | ($a0 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "kernel.sched_rt_runtime_us"] and ($a0[-1].fix == "sysctl -w kernel.sched_rt_runtime_us=-1") and ($a1 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "sched.fair_server"] and ($a1[-1].fix | startswith("echo 0 > /sys/kernel/debug/sched/fair_server/cpu0/runtime"))' "$run/advise-6.1.0.json" "$run/advise-6.12.0.json"
+check "throttled: --advise's cures of it at its rank: (the task moved,) no spinning, the kernel's limit (the run's 6.1: kernel.sched_rt_runtime_us=-1, over the root's 6.12; none recorded, the root's 6.12: CPU 0's fair server)" \
+	jq -e -s '(.[0].stall_causes.causes | map(.cause) | index("rt-throttled") + 1) as $r | (.[0].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a0 | (.[1].advice.by_cause | map(select(.addresses == "rt-throttled" and .cause_rank == $r))) as $a1 | ($a0 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "kernel.sched_rt_runtime_us"] and ($a0[-1].fix == "sysctl -w kernel.sched_rt_runtime_us=-1") and ($a1 | map(.id) | map(select(. != "move.task"))) == ["busy.rt", "sched.fair_server"] and ($a1[-1].fix | startswith("echo 0 > /sys/kernel/debug/sched/fair_server/cpu0/runtime"))' "$run/advise-recorded-6.1.json" "$run/advise-root-6.12.json"
 check "throttled: the text names the throttling and the CPU" \
 	grep -qE "rx thread, at real-time priority, was held back by the kernel's real-time throttling while CPU 0 ran" "$run/stalls.txt"
 }
