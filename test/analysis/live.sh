@@ -351,20 +351,10 @@ bad "--live-follow of a file that is not a capture" "--live-follow $DGR_SRC/READ
 	"$LR" --live --live-follow "$DGR_SRC/README.md" net://127.0.0.1:1/host/h/s
 
 # ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
-port_free() {
-	[ -z "$(ss -Htan "sport = :$1" 2>/dev/null)" ]
-}
-for ((n = 0; n < 50; n++)); do
-	rb=$((40000 + RANDOM % 20000))
-	port_free "$rb" && port_free $((rb + 1)) && port_free $((rb + 2)) && break
-done
-lttng-relayd -C "tcp://127.0.0.1:$rb" -D "tcp://127.0.0.1:$((rb + 1))" -L "tcp://127.0.0.1:$((rb + 2))" \
-	-o "$WORK/relayd-out" >"$WORK/relayd.log" 2>&1 &
-RELAYD_PID=$!
-for ((n = 0; n < 100; n++)); do
-	port_free $((rb + 2)) || break
-	nap 0.05
-done
+. "$DGR_SRC/test/lib/relayd.sh"
+dgr_start_relayd "127.0.0.1" "$WORK/relayd-out" "$WORK/relayd.log" ||
+	not_ok "lttng-relayd of the test listens on its three ports: $(tail -2 "$WORK/relayd.log")"
+rb=$RELAYD_BASE
 if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
 	check "--relayd: the live URL names the given relayd's live port ($URL)" \
 		grep -qE "^net://127\.0\.0\.1:$((rb + 2))/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/given/live.url"

@@ -69,20 +69,10 @@ for h in a b; do
 	n=$((n + 1))
 done
 
-port_free() {
-	[ -z "$(ss -Htan "sport = :$1" 2>/dev/null)" ]
-}
-for ((n = 0; n < 50; n++)); do
-	rb=$((40000 + RANDOM % 20000))
-	port_free "$rb" && port_free $((rb + 1)) && port_free $((rb + 2)) && break
-done
-lttng-relayd -C "tcp://$NET.1:$rb" -D "tcp://$NET.1:$((rb + 1))" -L "tcp://$NET.1:$((rb + 2))" \
-	-o "$WORK/relayd-out" >"$WORK/relayd.log" 2>&1 &
-RELAYD_PID=$!
-for ((n = 0; n < 100; n++)); do
-	port_free $((rb + 2)) || break
-	nap 0.05
-done
+. "$DGR_SRC/test/lib/relayd.sh"
+dgr_start_relayd "$NET.1" "$WORK/relayd-out" "$WORK/relayd.log" ||
+	not_ok "lttng-relayd of the test listens on its three ports: $(tail -2 "$WORK/relayd.log")"
+rb=$RELAYD_BASE
 
 # One host: its own hostname, a private LTTng run folder and session daemon, dgrdma-capture
 # --relayd around dgrdma-host rx, and the emulator once the host receives.
