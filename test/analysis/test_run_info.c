@@ -231,6 +231,17 @@ static void test_conversion_agrees(void)
 		 v2.n_udp_ports * 10000000u + v2.udp_ports[0] * 10u, "the same UDP ports");
 }
 
+/* literals, so that the compiler checks the arguments against them */
+#define CLOCKS_FMT                                                                                 \
+	"{\"format\": \"dgrdma-run/2\", \"command\": [\"true\"], \"clocks\": {\"start\": "         \
+	"{\"monotonic_sec\": 100, \"monotonic_nsec\": 0, \"realtime_sec\": 1796400000, "           \
+	"\"realtime_nsec\": 500, \"uncertainty_ns\": 20, \"realtime_iso8601\": \"x\"}, "           \
+	"\"end\": %s}}"
+#define CLOCKS_END_FMT                                                                             \
+	"{\"monotonic_sec\": 102, \"monotonic_nsec\": 0, "                                         \
+	"\"realtime_sec\": 1796400002, \"realtime_nsec\": %d, "                                    \
+	"\"uncertainty_ns\": 30, \"realtime_iso8601\": \"x\"}"
+
 /*
  * clocks.start and clocks.end: (realtime - monotonic) moved by 50 us between them is a step of
  * the real-time clock; unmoved, 0; without the end, unknown.
@@ -239,27 +250,19 @@ static void test_realtime_moved(void)
 {
 	char err[DGR_ERRBUF_SIZE], text[1024];
 	struct run_info ri;
-	const char *fmt =
-	    "{\"format\": \"dgrdma-run/2\", \"command\": [\"true\"], \"clocks\": {\"start\": "
-	    "{\"monotonic_sec\": 100, \"monotonic_nsec\": 0, \"realtime_sec\": 1796400000, "
-	    "\"realtime_nsec\": 500, \"uncertainty_ns\": 20, \"realtime_iso8601\": \"x\"}, "
-	    "\"end\": %s}}";
-	const char *end = "{\"monotonic_sec\": 102, \"monotonic_nsec\": 0, "
-			  "\"realtime_sec\": 1796400002, \"realtime_nsec\": %d, "
-			  "\"uncertainty_ns\": 30, \"realtime_iso8601\": \"x\"}";
 	char e[256];
 
-	snprintf(e, sizeof(e), end, 50500);
-	snprintf(text, sizeof(text), fmt, e);
+	snprintf(e, sizeof(e), CLOCKS_END_FMT, 50500);
+	snprintf(text, sizeof(text), CLOCKS_FMT, e);
 	TAP_EQ_I(parse(text, &ri, err), 0, "clocks: read (%s)", err);
 	tap_ok(ri.realtime_moved_known, "clocks at start and end: the move is known");
 	TAP_EQ_I(ri.realtime_moved_ns, 50000, "realtime - monotonic moved by 50 us between them");
 	TAP_EQ_U(ri.realtime_moved_uncertainty_ns, 50, "give or take both readings' uncertainty");
-	snprintf(e, sizeof(e), end, 500);
-	snprintf(text, sizeof(text), fmt, e);
+	snprintf(e, sizeof(e), CLOCKS_END_FMT, 500);
+	snprintf(text, sizeof(text), CLOCKS_FMT, e);
 	TAP_EQ_I(parse(text, &ri, err), 0, "clocks: read (%s)", err);
 	tap_ok(ri.realtime_moved_known && ri.realtime_moved_ns == 0, "unmoved: 0");
-	snprintf(text, sizeof(text), fmt, "null");
+	snprintf(text, sizeof(text), CLOCKS_FMT, "null");
 	TAP_EQ_I(parse(text, &ri, err), 0, "clocks: read (%s)", err);
 	tap_ok(!ri.realtime_moved_known, "no clocks at the end: unknown");
 }
