@@ -10,7 +10,11 @@
 scn_init tx-path "$@"
 
 BYTES=$((2 * 1024 * 1024))
-FPGA_OPTS=(--mode dac --rate 250e3 --buffers 4 --buffer-size 16384 --host-buffers 64 --check-ramp --duration 4)
+# The emulator runs until the host has ended (SCN_FPGA_STOP=1: then SIGINT, after the EOF buffer
+# stopped its DAC): with --duration 4 a fresh-clone run on a loaded machine ended the emulator
+# 7 buffers before the end of a sustained stream that had started late.
+SCN_FPGA_STOP=1
+FPGA_OPTS=(--mode dac --rate 250e3 --buffers 4 --buffer-size 16384 --host-buffers 64 --check-ramp)
 
 # Sustained: the host refills each emulator buffer as soon as its doorbell returns. With 16
 # emulator buffers (240 ms of slack): with 4 (48 ms), a fresh-clone run beside two busy loops
@@ -19,7 +23,7 @@ HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 16 --bytes "$BYTES" -
 run="$SCN_OUT/sustained"
 FPGA_OPTS_4=("${FPGA_OPTS[@]}")
 FPGA_OPTS=(--mode dac --rate 250e3 --buffers 16 --buffer-size 16384 --fpga-memory 262144 --host-buffers 64
-	--check-ramp --duration 4)
+	--check-ramp)
 scn_run_tx "$run"
 FPGA_OPTS=("${FPGA_OPTS_4[@]}")
 check_eq "$SCN_HOST_RC/$SCN_FPGA_RC" 0/0 "sustained: dgrdma-host tx and dgrdma-fpga exit 0"
