@@ -365,8 +365,9 @@ static const struct dgr_opt capture_opts[] = {
 	      "                         of them (e.g. \"dgrdma:*\"); default: every event of both\n"
 	      "                         providers but the per-frame ones (frame_rx, frame_tx,\n"
 	      "                         ack_rx, ack_tx), which cost the stream its rate, and\n"
-	      "                         buffer_acquire and doorbell_queued, which no analysis\n"
-	      "                         needs (docs/tracepoints.md)\n",
+	      "                         the consumer's buffer_acquire, buffer_release and\n"
+	      "                         doorbell_queued, which doorbell_sent's fields replace\n"
+	      "                         (docs/tracepoints.md)\n",
 	  .man =
 	      "LTTng events to enable, exactly these, comma-separated patterns of [A-Za-z0-9_:*]\n"
 	      "(e.g.\n"
@@ -374,15 +375,16 @@ static const struct dgr_opt capture_opts[] = {
 	      "records only the host stack). The default is every event of both providers but the\n"
 	      "per-frame ones (frame_rx, frame_tx, ack_rx, ack_tx), which cost the recorded "
 	      "stream\n"
-	      "its rate, and buffer_acquire and doorbell_queued, fired before each doorbell and\n"
-	      "needed by no analysis (buffer_release's held_ns gives the acquire's time).\n" },
+	      "its rate, and the consumer's buffer_acquire, buffer_release and doorbell_queued,\n"
+	      "fired before each doorbell: doorbell_sent's since_release_ns, held_ns and\n"
+	      "consumer_tid give their times and thread.\n" },
 	{ .id = CAP_OPT_ALL_EVENTS,
 	  .name = "all-events",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "      --all-events       every event, the per-frame ones and buffer_acquire,\n"
-		   "                         doorbell_queued too (= --events 'dgrdma*')\n",
-	  .man = "Every event of both providers, the per-frame ones, buffer_acquire and\n"
-		 "doorbell_queued too (the same as\n"
+	  .usage = "      --all-events       every event, the per-frame ones and the consumer's\n"
+		   "                         three too (= --events 'dgrdma*')\n",
+	  .man = "Every event of both providers, the per-frame ones, buffer_acquire,\n"
+		 "buffer_release and doorbell_queued too (the same as\n"
 		 ".BR \"\\-\\-events dgrdma*\" ).\n" },
 	{ .id = CAP_OPT_ONLY_COMMAND,
 	  .name = "only-command",

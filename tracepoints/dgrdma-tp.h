@@ -164,11 +164,17 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_queued,
  * return (dgrdma-host's latency_from_arrival_ns sample of this doorbell); a
  * field of its own so that an LTTng trigger's filter can read it. Added last:
  * readers of the older six-field layout still find theirs.
+ * since_release_ns, held_ns, consumer_tid: the consumer's side of the same
+ * buffer (its release was since_release_ns before the send call's return, after
+ * holding the buffer held_ns; consumer_tid its thread, 0 when unknown), so that
+ * the default recording needs no event on the consumer's thread
+ * (docs/tracepoints.md). Added after latency_ns, for the same reason.
  */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_sent,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id,
 			  uint32_t, flag_addr, uint16_t, frame_seq, uint32_t, send_call_ns,
-			  uint64_t, latency_ns),
+			  uint64_t, latency_ns, uint64_t, since_release_ns, uint64_t, held_ns,
+			  int32_t, consumer_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		lttng_ust_field_integer(uint16_t, buffer, buffer)
@@ -176,7 +182,10 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_sent,
 		lttng_ust_field_integer_hex(uint32_t, flag_addr, flag_addr)
 		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
 		lttng_ust_field_integer(uint32_t, send_call_ns, send_call_ns)
-		lttng_ust_field_integer(uint64_t, latency_ns, latency_ns)))
+		lttng_ust_field_integer(uint64_t, latency_ns, latency_ns)
+		lttng_ust_field_integer(uint64_t, since_release_ns, since_release_ns)
+		lttng_ust_field_integer(uint64_t, held_ns, held_ns)
+		lttng_ust_field_integer(int32_t, consumer_tid, consumer_tid)))
 
 /* TX path: a doorbell (a returned credit) arrived from the FPGA. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_rx,

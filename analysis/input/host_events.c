@@ -368,6 +368,29 @@ static void add_read_to_handover(struct host_analysis *h, const struct ha_pendin
 	}
 }
 
+/*
+ * doorbell_sent's consumer side (traces since the default left buffer_release
+ * out): the release since_release_ns before the event, the acquire held_ns
+ * before that, on thread consumer_tid. A buffer_release of the same buffer
+ * (--all-events, older traces) was read already and is kept; they agree within
+ * the event's own cost. consumer_tid 0: a side the tracer did not see (the
+ * preload library's).
+ */
+static void consumer_side_from_doorbell(struct ha_pending *p, const struct host_event *ev)
+{
+	uint64_t since, held, tid;
+
+	if (p->t_release || !he_get(ev, "consumer_tid", &tid) || tid == 0 ||
+	    !he_get(ev, "since_release_ns", &since) || !he_get(ev, "held_ns", &held) ||
+	    since > ev->ts || held > ev->ts - since) {
+		return;
+	}
+	p->t_release = ev->ts - since;
+	p->t_acquire = p->t_release - held;
+	/* the field is the kernel's tid as an int32_t, read back as its unsigned bits */
+	p->tid_acquire = (int32_t)(uint32_t)tid;
+}
+
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
 	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, vtid = 0, v;
@@ -442,6 +465,7 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 			return;
 		}
 		h->c.matched++;
+		consumer_side_from_doorbell(p, ev);
 		d.ts = p->t_complete;
 		d.tid_complete = p->tid_complete;
 		d.tid_acquire = p->tid_acquire;

@@ -143,7 +143,8 @@ static int flush_send(struct tx_state *s)
 		record_latency(c, d, now);
 		DGR_ADD(c->st.doorbells_sent, 1);
 		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq,
-		       send_call_ns, now - d->t_arrival);
+		       send_call_ns, now - d->t_arrival, now - d->t_release,
+		       d->t_release - d->t_acquire, (int32_t)c->si[DGR_T_WORKER].tid);
 	}
 	if (s->freed_closed) {
 		/* the kernel has copied their data: the producer may refill the buffers */

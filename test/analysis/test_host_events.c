@@ -432,6 +432,51 @@ static void test_release_held(void)
 	ha_free(&h);
 }
 
+/*
+ * The default trace since doorbell_sent carries the consumer's side: no event
+ * on the consumer's thread; the release since_release_ns before the doorbell,
+ * the acquire held_ns before that, on consumer_tid. consumer_tid 0 (the preload
+ * library's) is no side; a buffer_release of the same buffer wins.
+ */
+static void test_consumer_side_in_doorbell(void)
+{
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	cb_count = 0;
+	ev("dgrdma:txn_complete", 1000, "conn", U(0), "txn_id", U(1), "buffer", U(0), "vtid", U(11),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 4500, "conn", U(0), "buffer", U(0), "txn_id", U(1), "frame_seq",
+	   U(9), "since_release_ns", U(500), "held_ns", U(2500), "consumer_tid", U(12), "vtid",
+	   U(13), NULL);
+	tap_ok(cb_count == 1 && cb_last_wait == 500 && cb_last_work == 2500 && cb_last_send == 500,
+	       "doorbell_sent's fields: wait 500, work 2500, send 500 ns (got %" PRIu64 ", %" PRIu64
+	       ", %" PRIu64 ")",
+	       cb_last_wait, cb_last_work, cb_last_send);
+	tap_ok(cb_last.tid_complete == 11 && cb_last.tid_acquire == 12 && cb_last.tid_sent == 13,
+	       "doorbell_sent's fields: the consumer's thread is consumer_tid, not the sender");
+	TAP_EQ_U(h.c.parts_missing, 0, "doorbell_sent's fields: no parts missing");
+	/* consumer_tid 0: the side was not seen */
+	ev("dgrdma:txn_complete", 5000, "conn", U(0), "txn_id", U(2), "buffer", U(1), NULL);
+	ev("dgrdma:doorbell_sent", 6000, "conn", U(0), "buffer", U(1), "txn_id", U(2),
+	   "since_release_ns", U(0), "held_ns", U(0), "consumer_tid", U(0), NULL);
+	TAP_EQ_U(h.c.parts_missing, 1, "consumer_tid 0 (not seen): parts missing, not made up");
+	/* a hold reaching before the trace's time: no acquire invented */
+	ev("dgrdma:txn_complete", 7000, "conn", U(0), "txn_id", U(3), "buffer", U(2), NULL);
+	ev("dgrdma:doorbell_sent", 8000, "conn", U(0), "buffer", U(2), "txn_id", U(3),
+	   "since_release_ns", U(100), "held_ns", U(9000), "consumer_tid", U(12), NULL);
+	TAP_EQ_U(h.c.parts_missing, 2, "held_ns reaching before the trace's start: parts missing");
+	/* with buffer_release (--all-events) that event's times are the ones taken */
+	ev("dgrdma:txn_complete", 10000, "conn", U(0), "txn_id", U(4), "buffer", U(3), NULL);
+	ev("dgrdma:buffer_release", 10800, "conn", U(0), "buffer", U(3), "txn_id", U(4), "held_ns",
+	   U(600), "vtid", U(12), NULL);
+	ev("dgrdma:doorbell_sent", 11000, "conn", U(0), "buffer", U(3), "txn_id", U(4),
+	   "since_release_ns", U(150), "held_ns", U(650), "consumer_tid", U(12), NULL);
+	tap_ok(cb_count == 4 && cb_last_wait == 200 && cb_last_work == 600 && cb_last_send == 200,
+	       "buffer_release and doorbell_sent's fields together: buffer_release's wait 200, "
+	       "work 600, send 200 ns");
+	ha_free(&h);
+}
+
 /* doorbell_sent's latency_ns: the largest kept, with its doorbell, matched or not. */
 static void test_bell_latency_field(void)
 {
@@ -481,5 +526,6 @@ int main(void)
 	test_rx_from_arrival();
 	test_bell_latency_field();
 	test_release_held();
+	test_consumer_side_in_doorbell();
 	return tap_done();
 }

@@ -35,11 +35,17 @@ T_DRAIN_US=$((N * C_US * TB_US / (TB_US - C_US))) # 491520
 HOST_OPTS=(--buffers "$H" --buffer-size 16384 --fpga-buffers "$E" --idle-timeout 10
 	--consumer-delay-us "$C_US" --consumer-stall "$K:$D_MS")
 
-# events RUN: the trace as "time name pid fields" lines (babeltrace2, seconds of the clock).
+# events RUN: the trace as "time name pid fields" lines (babeltrace2, seconds of the clock), in
+# time order. The default records no event on the consumer's thread: each doorbell_sent's
+# since_release_ns gives its buffer's release, a line "dgrdma:released" at that time.
 events() {
 	babeltrace2 --clock-seconds "$1/trace" 2>/dev/null |
-		sed -n 's/^\[\([0-9.]*\)\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\): .*vpid = \([0-9]*\),[^}]*}, { \(.*\) }$/\1 \2 \3 \4/p' \
-			>"$1/events.txt"
+		sed -n 's/^\[\([0-9.]*\)\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\): .*vpid = \([0-9]*\),[^}]*}, { \(.*\) }$/\1 \2 \3 \4/p' |
+		awk '{ print }
+			$2 == "dgrdma:doorbell_sent" && match($0, /since_release_ns = [0-9]+/) {
+				since = substr($0, RSTART + 19, RLENGTH - 19)
+				printf "%.9f dgrdma:released %s\n", $1 - since / 1e9, $3 }' |
+		sort -s -g -k1,1 >"$1/events.txt"
 }
 # nth_time RUN NAME PID I: the time of the I-th (from 1) event NAME of process PID.
 nth_time() {
@@ -59,7 +65,7 @@ at() {
 # backlog RUN PID T: buffers complete in the host and not yet released at time T.
 backlog() {
 	awk -v p="$2" -v t="$3" '$3 == p && $1 <= t && $2 == "dgrdma:txn_complete" { c++ }
-		$3 == p && $1 <= t && $2 == "dgrdma:buffer_release" { r++ } END { print c - r }' "$1/events.txt"
+		$3 == p && $1 <= t && $2 == "dgrdma:released" { r++ } END { print c - r }' "$1/events.txt"
 }
 # drop_series RUN: "time percent" per interval of the emulator's series of the drop-rate plot
 # (drops.csv, as dgrdma-plot computes it).
@@ -108,7 +114,7 @@ for rdl in true false; do
 	hpid=$(jq -r .command_pid "$run/run.json")
 	fpid=$SCN_FPGA_PID
 	counters "$run" "$fpid"
-	t_rel=$(nth_time "$run" dgrdma:buffer_release "$hpid" $((K + 1)))
+	t_rel=$(nth_time "$run" dgrdma:released "$hpid" $((K + 1)))
 	t0=$(nth_time "$run" dgrdma_fpga:thread_start "$fpid" 1)
 	t_stop=$(echo "$t0 + $DUR" | bc)
 	# doorbells sent in one frame free two buffers at one instant: that would break the cycle

@@ -91,6 +91,13 @@ released=$(grep '^dgrdma:buffer_release' "$WORK/host.ev" |
 rung=$(grep '^dgrdma:doorbell_sent' "$WORK/host.ev" |
 	sed 's/.*buffer = \([0-9]*\), txn_id = \([0-9]*\),.*/\1 \2/' | sort)
 check_eq "$rung" "$released" "the doorbells answer exactly the released (buffer, txn_id)"
+# doorbell_sent carries the consumer's side (the default records no event on its thread): its
+# thread, the one thread_start names the consumer (role 2), and the times as two fields
+consumer=$(grep '^dgrdma:thread_start' "$WORK/host.ev" | sed -n 's/.*role = 2, conn = [0-9]*, tid = \([0-9]*\),.*/\1/p')
+check_eq "$(grep '^dgrdma:doorbell_sent' "$WORK/host.ev" |
+	sed -n 's/.*, since_release_ns = [0-9]*, held_ns = [0-9]*, consumer_tid = \([0-9]*\)$/\1/p' | sort | uniq -c |
+	awk '{ print $1, $2 }')" "$(hs doorbells_sent) $consumer" \
+	"every dgrdma:doorbell_sent names the consumer's thread ($consumer) and carries its release and hold"
 check_eq "$(count "$WORK/host.ev" dgrdma:frame_rx)" "$(hs frames_rx)" \
 	"one dgrdma:frame_rx per frame received"
 roles=$(grep '^dgrdma:thread_start' "$WORK/host.ev" | sed 's/.*role = \([0-9]*\),.*/\1/' |

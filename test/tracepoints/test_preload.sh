@@ -96,16 +96,17 @@ bad=$(grep ' dgrdma:txn_complete: ' "$WORK/trace.txt" |
 	sed 's/.*wait_receive_ns = \([0-9]*\), arrival_ns = \([0-9]*\).*/\1 \2/' |
 	awk '$2 == 0 || $1 > 1000000000 { n++ } END { print n + 0 }')
 check_eq "$bad" 0 "every txn_complete has the frame's arrival, less than 1 s before it"
-# latency_ns: from the answered transaction's arrival to the hand-over, never 0 when it answers one
-check_eq "$(grep -c ' dgrdma:doorbell_sent: .*, latency_ns = [1-9][0-9]* }$' "$WORK/flag.txt")" \
-	"$doorbells" "every doorbell_sent answering a transaction carries its latency_ns (> 0)"
+# latency_ns: from the answered transaction's arrival to the hand-over, never 0 when it answers
+# one; the application's consumer is not seen: its side 0 (consumer_tid 0, unknown)
+check_eq "$(grep -c ' dgrdma:doorbell_sent: .*, latency_ns = [1-9][0-9]*, since_release_ns = 0, held_ns = 0, consumer_tid = 0 }$' "$WORK/flag.txt")" \
+	"$doorbells" "every doorbell_sent answering a transaction carries its latency_ns (> 0) and no consumer's side"
 # The DCP sockets (conn 2: connected to the FPGA's address; conn 3: to 127.0.0.2): the write to
 # the FPGA's address answers the oldest transaction the host's socket (conn 0, which receives
 # from that address) has not answered, 104 (buffer 0), under that socket's conn, with its
 # latency; the one to 127.0.0.2, from which no stream comes, and the one after the host's
 # socket closed answer none (txn_id 0xFFFFFFFF, buffer 0xFFFF) on their own socket's conn.
 dcp_bells=$(grep ' dgrdma:doorbell_sent: .*flag_addr = 0x100018,' "$WORK/trace.txt" |
-	sed 's/.*{ conn = \([0-9]*\), buffer = \([0-9]*\), txn_id = \([0-9]*\),.*latency_ns = \([0-9]*\) }$/\1\/\2\/\3\/\4/' |
+	sed 's/.*{ conn = \([0-9]*\), buffer = \([0-9]*\), txn_id = \([0-9]*\),.*latency_ns = \([0-9]*\),.*}$/\1\/\2\/\3\/\4/' |
 	awk -F/ '{ printf "%s/%s/%s/%s ", $1, $2, $3, ($4 > 0 ? "latency" : 0) }')
 check_eq "$dcp_bells" "0/0/104/latency 3/65535/4294967295/0 2/65535/4294967295/0 " \
 	"DCP-write doorbells on sockets of their own: paired with the stream from their peer, else none"

@@ -298,7 +298,8 @@ static void doorbell_fire(uint16_t conn, const struct pl_answer *a, uint32_t fla
 
 		latency_ns = now > a->arrival_ns ? now - a->arrival_ns : 0;
 	}
-	DGR_TP(doorbell_sent, conn, a->buffer, a->txn_id, flag_addr, seq, 0, latency_ns);
+	/* the application's consumer is not seen: its side unknown (consumer_tid 0) */
+	DGR_TP(doorbell_sent, conn, a->buffer, a->txn_id, flag_addr, seq, 0, latency_ns, 0, 0, 0);
 }
 
 /*
