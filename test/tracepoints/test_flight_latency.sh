@@ -143,7 +143,7 @@ d=$RUN/incident-001
 check_eq "$?" 0 "late: latency-report reads the incident"
 babeltrace2 "$d/trace" >"$WORK/late-trace.txt" 2>/dev/null
 # the doorbells of the trace beyond the bound, as "conn buffer txn_id latency_ns"
-sed -n 's/.* dgrdma:doorbell_sent: .*conn = \([0-9]*\), buffer = \([0-9]*\), txn_id = \([0-9]*\),.* latency_ns = \([0-9]*\) }$/\1 \2 \3 \4/p' \
+sed -n 's/.* dgrdma:doorbell_sent: .*conn = \([0-9]*\), buffer = \([0-9]*\), txn_id = \([0-9]*\),.* latency_ns = \([0-9]*\),.*}$/\1 \2 \3 \4/p' \
 	"$WORK/late-trace.txt" | awk -v b="$BOUND_NS" '$4 > b' | sort -k4,4n >"$WORK/late-bells.txt"
 late=$(wc -l <"$WORK/late-bells.txt")
 diag "late: the latest doorbell: conn buffer txn_id latency_ns = $(tail -n1 "$WORK/late-bells.txt")"
@@ -183,8 +183,8 @@ fi
 # the recorder's last snapshot (its trace/): the run's last doorbells, each with latency_ns
 babeltrace2 "$RUN/trace" 2>/dev/null | grep ' dgrdma:doorbell_sent: ' >"$WORK/clean-bells.txt"
 n=$(wc -l <"$WORK/clean-bells.txt")
-check_eq "$((n > 0)) $(grep -c ' latency_ns = [0-9]* }$' "$WORK/clean-bells.txt")" "1 $n" \
+check_eq "$((n > 0)) $(grep -c ' latency_ns = [0-9]*, ' "$WORK/clean-bells.txt")" "1 $n" \
 	"clean: the last snapshot's $n doorbell_sent events each carry latency_ns"
-diag "clean: the largest latency_ns of the last snapshot: $(sed -n 's/.* latency_ns = \([0-9]*\) }$/\1/p' \
+diag "clean: the largest latency_ns of the last snapshot: $(sed -n 's/.* latency_ns = \([0-9]*\),.*/\1/p' \
 	"$WORK/clean-bells.txt" | sort -n | tail -n1) ns"
 done_testing
