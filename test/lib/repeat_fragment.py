@@ -17,25 +17,31 @@ def main():
     src, dst, index, seq = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     data = open(src, "rb").read()
     assert struct.unpack_from("<I", data)[0] == 0xA1B2C3D4, "little-endian us pcap expected"
-    recs, off = [], 24
+    # the records' offsets only: the capture is copied as it is (a 66 000-transaction one has
+    # 140 000 records: unpacking and packing each took 0.44 s of CPU, this 0.26 s)
+    offs, off = [], 24
     while off + 16 <= len(data):
-        sec, usec, cap, length = struct.unpack_from("<IIII", data, off)
-        recs.append((sec, usec, data[off + 16:off + 16 + cap], length))
-        off += 16 + cap
-    frame = bytearray(recs[index - 1][2])
+        offs.append(off)
+        off += 16 + struct.unpack_from("<I", data, off + 8)[0]
+    assert off == len(data), "a record runs past the end of the capture"
+
+    def record(at):
+        return data[at + 16:at + 16 + struct.unpack_from("<I", data, at + 8)[0]]
+
+    frame = bytearray(record(offs[index - 1]))
     if seq == "next":
         # the last frame of the same sender (source MAC, ethertype) gives the next number
-        last = [r[2] for r in recs if r[2][6:14] == frame[6:14]][-1]
+        last = next(r for r in map(record, reversed(offs)) if r[6:14] == frame[6:14])
         seq = (struct.unpack_from("<H", last, SEQ_AT)[0] + 1) & 0xFFFF
     struct.pack_into("<H", frame, SEQ_AT, int(seq))
     if len(sys.argv) > 5:
         struct.pack_into("<H", frame, NUM_MSGS_AT, int(sys.argv[5]))
-    sec, usec = recs[-1][0], recs[-1][1] + 50
-    recs.append((sec + usec // 1000000, usec % 1000000, bytes(frame), len(frame)))
+    sec, usec = struct.unpack_from("<II", data, offs[-1])
+    usec += 50
     with open(dst, "wb") as f:
-        f.write(data[:24])
-        for sec, usec, pkt, length in recs:
-            f.write(struct.pack("<IIII", sec, usec, len(pkt), length) + pkt)
+        f.write(data)
+        f.write(struct.pack("<IIII", sec + usec // 1000000, usec % 1000000, len(frame),
+                            len(frame)) + frame)
 
 
 if __name__ == "__main__":
