@@ -223,7 +223,7 @@ busy_record() {
 }
 busy_analysis() {
 	local run="$SCN_OUT/busy"
-	"$BIN/latency-report" --no-progress --brief --json --kernel-trace "$run/kernel" "$run" >"$run/brief.json" 2>&1
+	"$BIN/latency-report" --no-progress --brief --json --kernel-trace "$run/kernel" "$run" >"$run/brief.json" 2>"$run/brief.err"
 	mkdir -p "$run/csv"
 	"$BIN/latency-report" --no-progress --json --kernel-trace "$run/kernel" --csv "$run/csv" "$run" \
 		>"$run/csv/report.json" 2>"$run/csv.err"
@@ -247,6 +247,8 @@ busy_checks() {
 	# (the busy loop's name may carry "(block I/O)": whether its bash read a block from the disk in
 	# the window depends on the page cache, as a fresh clone's run showed)
 	check "busy: the text names the cause" grep -qE "was runnable while CPU 0 ran (.*, )?bash( \([^)]+\))? [0-9]+%" "$run/stalls.txt"
+	# (its standard error apart: a warning there once made the JSON unreadable)
+	[ -s "$run/brief.err" ] && diag "busy: latency-report --brief said: $(head -c 300 "$run/brief.err")"
 	check_eq "$(jq -c '.summary.causes' "$run/brief.json")" "$(jq -c '[.stall_causes.causes[:3][].text]' "$run/stalls.json")" \
 		"busy: the summary screen's top causes are the run's first three, as the stall section gives them"
 	check "busy: the latency plot marks the stall with its cause and culprit" \
