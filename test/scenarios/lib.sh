@@ -16,6 +16,8 @@
 #                        memory for the runs' host.json and fpga.json: scn_json_use)
 #   scn_rx_frames, scn_stream_flowing FROM N, scn_hold_past_a_frame, scn_rt_busy_cpu0 NAME:
 #                        disturbances that last until a frame waited through them (stall-cause*)
+#   scn_recording on|off, scn_analysis NAME COMMAND..., scn_analysed NAME: a run's analysis
+#                        in the background, beside the next run's recording (stall-cause*)
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 . "$DGR_SRC/test/lib/tap.sh"
@@ -283,4 +285,71 @@ scn_rt_busy_cpu0() {
 	scn_hold_past_a_frame || diag "$1: no frame arrived in 10 s of the busy loop"
 	kill "$loop" 2>/dev/null
 	wait "$loop"
+}
+
+# ---- analysis beside a recording (the stall-cause scenarios) ----------------------------------
+# A run's analysis (perf's data converted, latency-report) may run in the background while the
+# next run records, at SCHED_IDLE on CPU 1: on CPU 0, the stack's, it would be among the stalls'
+# culprits, and on CPU 1 it yields at once to the emulator and the recorders there (a waking
+# normal task preempts an idle-policy one). Once nothing records, every analysis, with whatever
+# it started, is made a normal task on either CPU again: at SCHED_IDLE beside other work (make
+# check-under-load's busy loops) it would hardly run at all.
+declare -A SCN_ANALYSIS=()
+
+# scn_recording on|off: runs record from now on / no more.
+scn_recording() {
+	local name pid i
+	case $1 in
+	on) touch "$SCN_OUT/recording" ;;
+	off)
+		rm -f "$SCN_OUT/recording"
+		for name in "${!SCN_ANALYSIS[@]}"; do
+			pid=${SCN_ANALYSIS[$name]}
+			# once it has chosen its policy (else it might choose idle after this)
+			for ((i = 0; i < 500; i++)); do
+				[ -e "$SCN_OUT/$name.analysing" ] || ! kill -0 "$pid" 2>/dev/null && break
+				nap 0.01
+			done
+			scn_normal_task "$pid"
+		done
+		;;
+	esac
+}
+
+# scn_normal_task PID: PID and its descendants normal tasks on either CPU; each before its children
+# are listed, so that a child it starts meanwhile inherits that
+scn_normal_task() {
+	local c
+	chrt -o -a -p 0 "$1" >/dev/null 2>&1
+	taskset -a -p -c 0,1 "$1" >/dev/null 2>&1
+	for c in $(pgrep -P "$1"); do
+		scn_normal_task "$c"
+	done
+}
+
+# scn_analysis NAME COMMAND...: COMMAND (a function: files only, no TAP lines) in the background,
+# SCN_ANALYSIS[NAME] its pid: while runs record at SCHED_IDLE on CPU 1, else a normal task on
+# either CPU (and what it starts likewise)
+scn_analysis() {
+	local name=$1
+	shift
+	(
+		trap - EXIT
+		if [ -e "$SCN_OUT/recording" ]; then
+			chrt -i -p 0 "$BASHPID" >/dev/null && taskset -p -c 1 "$BASHPID" >/dev/null
+		else
+			taskset -p -c 0,1 "$BASHPID" >/dev/null
+		fi
+		touch "$SCN_OUT/$name.analysing"
+		"$@"
+	) &
+	SCN_ANALYSIS[$name]=$!
+	SCN_BG_PIDS+=("$!")
+}
+
+# scn_analysed NAME: waits for NAME's analysis (false when none was started)
+scn_analysed() {
+	[ -n "${SCN_ANALYSIS[$1]:-}" ] || return 1
+	wait "${SCN_ANALYSIS[$1]}"
+	return 0
 }

@@ -12,7 +12,9 @@
 #   clean  no disturbance: the thread is found, and no stall is blamed on a real-time bash or
 #          called stopped.
 # Asserts causes and counts, never times. Needs root (netns, perf -a, chrt), perf and 2 CPUs.
-# Runs alone (every stall of the run is named; another suite's tasks would be among them).
+# Runs alone (every stall of the run is named; another suite's tasks would be among them: e.g.
+# jitter-bound.sh's real-time bash bursts on CPU 0). The busy run's analysis runs while the clean
+# run records, idle-priority on CPU 1 (scn_analysis in lib.sh).
 # make check: alone
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init stall-cause-foreign "$@"
@@ -45,10 +47,12 @@ busy() {
 }
 
 # one NAME DURING: ocpi-style-host on CPU 0 under dgrdma-capture (capture + kernel trace, no
-# UST trace), the emulator on CPU 1 streaming 3 s, DURING (a function, or "") meanwhile; then
-# latency-report's JSON (with --advise) and text of the run folder.
+# UST trace), the emulator on CPU 1 streaming 3 s, DURING (a function, or "") meanwhile; then the
+# run's analysis in the background (analyse) while the next run records (scn_analysis: idle
+# priority on CPU 1 meanwhile), checked after the last run (one_checks).
+declare -A RUN_RC=()
 one() {
-	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid
+	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid fpga_rc
 	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$run" --no-trace \
 		--kernel -i "$DGR_HOST_IF" -- taskset -c 0 "$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" \
 		"$E" 1500 >"$SCN_OUT/$name.host.out" 2>"$SCN_OUT/$name.capture.err" &
@@ -68,14 +72,34 @@ one() {
 	SCN_BG_PIDS+=("$fpga_pid")
 	[ -n "$during" ] && "$during"
 	wait "$fpga_pid"
-	FPGA_RC=$?
+	fpga_rc=$?
 	wait "$host_bg"
-	HOST_RC=$?
+	RUN_RC[$name]="$?/$fpga_rc"
 	sed 's/^/# /' "$SCN_OUT/$name.capture.err"
+	scn_analysis "$name" analyse "$name"
+}
+
+# analyse NAME (in the background): latency-report's JSON with --advise (its exit status in
+# NAME.lr-rc) and text of the run folder, the kernel trace's switches to ocpi-style-host
+# (NAME.host-switches.txt), then NAME_analysis's files when the run has one. Files only.
+analyse() {
+	local name="$1" run="$SCN_OUT/$1"
 	"$BIN/latency-report" --json --no-progress --advise "$run" >"$run/stalls.json" 2>"$run/stalls.err"
-	LR_RC=$?
+	echo "$?" >"$SCN_OUT/$name.lr-rc"
 	"$BIN/latency-report" --no-progress "$run" >"$run/stalls.txt" 2>&1
-	check_eq "$HOST_RC/$FPGA_RC/$LR_RC" 0/0/0 \
+	babeltrace2 "$run/kernel" 2>/dev/null | grep -F 'sched:sched_switch:' |
+		grep -F 'next_comm = "ocpi-style-host"' >"$SCN_OUT/$name.host-switches.txt"
+	if declare -F "${name}_analysis" >/dev/null; then
+		"${name}_analysis"
+	fi
+}
+
+# one_checks NAME: waits for the run's analysis; the exit statuses, the stalls' source, the
+# threads found
+one_checks() {
+	local name="$1" run="$SCN_OUT/$1"
+	scn_analysed "$name" || return 1
+	check_eq "${RUN_RC[$name]}/$(cat "$SCN_OUT/$name.lr-rc" 2>/dev/null)" 0/0/0 \
 		"$name: dgrdma-capture (ocpi-style-host), dgrdma-fpga and latency-report exit 0 ($(head -c 300 "$run/stalls.err"))"
 	check_eq "$(jq -r '.stall_causes.source' "$run/stalls.json")/$(jq -r '.kernel.backend' "$run/run.json")/$(jq -r '.trace' "$run/run.json")" \
 		wire/perf/null "$name: no UST trace, a perf kernel trace: the stalls come from the wire"
@@ -94,10 +118,25 @@ threads_checks() {
 		"$1: the doorbell sender and the data receiver found: ocpi-style-host, its tid (the recorded command's pid $pid; $(jq -r '.stall_causes.threads | "sender \(.doorbell_sender.doorbells_matched), receiver \(.data_receiver.doorbells_matched) (next \(.data_receiver.runner_up_matched)) of \(.data_receiver.doorbells) doorbells, \(.data_receiver.events) copies, offset \(.clock_offset_ns) ns, slack \(.rx_slack_ns) ns"' "$run/stalls.json"))"
 	kpid=$(jq -r '.stall_causes.threads.doorbell_sender.kernel_pid' "$run/stalls.json")
 	check "$1: the kernel trace switched to that thread under that name (next_comm ocpi-style-host, next_pid $kpid)" \
-		bash -c "babeltrace2 '$run/kernel' 2>/dev/null | grep -F 'sched:sched_switch:' | grep -F 'next_comm = \"ocpi-style-host\"' | grep -qF 'next_pid = $kpid,'"
+		grep -qF "next_pid = $kpid," "$SCN_OUT/$1.host-switches.txt"
 }
 
+# The same kernel trace converted by hand (perf's CLOCK_MONOTONIC from boot, without the offset
+# to the epoch dgrdma-capture writes): not the capture's axis, so no thread is found, none is
+# invented, and the report says why.
+busy_analysis() {
+	local run="$SCN_OUT/busy"
+	perf data convert --to-ctf "$SCN_OUT/busy-boot" -i "$run/kernel.perf.data" >/dev/null 2>&1
+	"$BIN/latency-report" --json --no-progress --kernel-trace "$SCN_OUT/busy-boot" "$run" \
+		>"$SCN_OUT/busy-boot.json" 2>"$SCN_OUT/busy-boot.err"
+}
+
+scn_recording on
 one busy busy
+one clean ""
+scn_recording off
+
+one_checks busy
 run="$SCN_OUT/busy"
 check "busy: a wire stall caused by a higher-priority task, the busy loop (bash, real-time) on CPU 0, in the host's thread" \
 	jq -e --argjson tid "$(jq -r '.command_pid' "$run/run.json")" '[.stall_causes.stalls[] | select(.cause == "higher-priority-task" and .tid == $tid and (.culprits[0] | .comm == "bash" and .cpu == 0 and .prio < 100))] | length >= 1' "$run/stalls.json"
@@ -107,17 +146,11 @@ check "busy: --advise's real-time cure addresses that cause, at its rank" \
 	jq -e '(.stall_causes.causes | map(.cause) | index("higher-priority-task") + 1) as $r | .advice.by_cause | any(.addresses == "higher-priority-task" and .id == "rt.priority" and .cause_rank == $r)' "$run/stalls.json"
 check "busy: the text names the cause and the threads found" \
 	bash -c "grep -qE 'was runnable while CPU 0 ran (.*, )?bash( \([^)]+\))? [0-9]+%' '$run/stalls.txt' && grep -q 'ocpi-style-host' '$run/stalls.txt'"
-# The same kernel trace converted by hand (perf's CLOCK_MONOTONIC from boot, without the offset
-# to the epoch dgrdma-capture writes): not the capture's axis, so no thread is found, none is
-# invented, and the report says why.
-perf data convert --to-ctf "$SCN_OUT/busy-boot" -i "$run/kernel.perf.data" >/dev/null 2>&1
-"$BIN/latency-report" --json --no-progress --kernel-trace "$SCN_OUT/busy-boot" "$run" \
-	>"$SCN_OUT/busy-boot.json" 2>"$SCN_OUT/busy-boot.err"
 check_eq "$(jq -r '.stall_causes | "\(.threads.clocks_apart) \(.threads.doorbell_sender.found) \(.threads.data_receiver.found) \([.stalls[] | select(.cause != "thread-not-in-kernel-trace")] | length) \(.causes[0].text | test("not on the epoch"))"' "$SCN_OUT/busy-boot.json")" \
 	"true false false 0 true" \
 	"busy, the kernel trace converted without the epoch's offset: clocks apart, no thread found or invented, the text says why"
 
-one clean ""
+one_checks clean
 run="$SCN_OUT/clean"
 check_eq "$(jq -r '[.stall_causes.stalls[] | select(.cause == "stopped")] | length' "$run/stalls.json")" 0 \
 	"clean: no stall is called stopped"
