@@ -25,6 +25,7 @@ void ks_free(struct kernel_sched *k)
 	free(k->names);
 	free(k->ev);
 	free(k->map);
+	free(k->pid_names);
 	free(k->flags);
 	free(k->net);
 	memset(k, 0, sizeof(*k));
@@ -96,6 +97,66 @@ static struct ks_pidflags *flags_of(struct kernel_sched *k, int32_t pid, bool ad
 	return &k->flags[k->n_flags++];
 }
 
+static size_t pid_slot(size_t cap, int32_t pid)
+{
+	/* Fibonacci hashing: consecutive pids spread over the table */
+	return (size_t)(((uint32_t)pid * 2654435769u) & (uint32_t)(cap - 1));
+}
+
+/* Records name (not 0) as pid's latest. Returns 0, or -DGR_E_NOMEM. */
+static int note_pid_name(struct kernel_sched *k, int32_t pid, uint32_t name)
+{
+	size_t i;
+
+	if (pid <= 0 || name == 0) {
+		return 0;
+	}
+	if (2 * (k->n_pid_names + 1) > k->cap_pid_names) {
+		size_t cap = k->cap_pid_names ? 2 * k->cap_pid_names : 1024, j;
+		struct ks_pidname *t = calloc(cap, sizeof(*t));
+
+		if (!t) {
+			return -DGR_E_NOMEM;
+		}
+		for (j = 0; j < k->cap_pid_names; j++) {
+			if (k->pid_names[j].pid) {
+				for (i = pid_slot(cap, k->pid_names[j].pid); t[i].pid;
+				     i = (i + 1) & (cap - 1)) {
+				}
+				t[i] = k->pid_names[j];
+			}
+		}
+		free(k->pid_names);
+		k->pid_names = t;
+		k->cap_pid_names = cap;
+	}
+	for (i = pid_slot(k->cap_pid_names, pid); k->pid_names[i].pid && k->pid_names[i].pid != pid;
+	     i = (i + 1) & (k->cap_pid_names - 1)) {
+	}
+	if (!k->pid_names[i].pid) {
+		k->pid_names[i].pid = pid;
+		k->n_pid_names++;
+	}
+	k->pid_names[i].name = name;
+	return 0;
+}
+
+uint32_t ks_name_of_pid(const struct kernel_sched *k, int32_t pid)
+{
+	size_t i;
+
+	if (pid <= 0 || !k->cap_pid_names) {
+		return 0;
+	}
+	for (i = pid_slot(k->cap_pid_names, pid); k->pid_names[i].pid;
+	     i = (i + 1) & (k->cap_pid_names - 1)) {
+		if (k->pid_names[i].pid == pid) {
+			return k->pid_names[i].name;
+		}
+	}
+	return 0;
+}
+
 int ks_add(struct kernel_sched *k, const struct ks_event *e)
 {
 	struct ks_pidflags *f;
@@ -115,6 +176,15 @@ int ks_add(struct kernel_sched *k, const struct ks_event *e)
 			f->block = true;
 			f->block_write |= (e->arg & KS_BLOCK_WRITE) != 0;
 		}
+	}
+	if (e->kind == KS_SWITCH) {
+		if (note_pid_name(k, e->pid, e->prev_name) ||
+		    note_pid_name(k, e->next_pid, e->name)) {
+			return -DGR_E_NOMEM;
+		}
+	} else if ((e->kind == KS_WAKEUP || e->kind == KS_EXEC) &&
+		   note_pid_name(k, e->pid, e->name)) {
+		return -DGR_E_NOMEM;
 	}
 	if (grow((void **)&k->ev, &k->cap, k->n, sizeof(*k->ev))) {
 		return -DGR_E_NOMEM;
@@ -145,22 +215,7 @@ int ks_add_net(struct kernel_sched *k, const struct ks_net *e)
 
 const char *ks_comm_of(const struct kernel_sched *k, int32_t pid)
 {
-	size_t i;
-
-	for (i = k->n; i > 0; i--) {
-		const struct ks_event *e = &k->ev[i - 1];
-
-		if (e->kind == KS_SWITCH && e->next_pid == pid) {
-			return ks_name(k, e->name);
-		}
-		if (e->kind == KS_SWITCH && e->pid == pid) {
-			return ks_name(k, e->prev_name);
-		}
-		if ((e->kind == KS_WAKEUP || e->kind == KS_EXEC) && e->pid == pid && e->name) {
-			return ks_name(k, e->name);
-		}
-	}
-	return "";
+	return ks_name(k, ks_name_of_pid(k, pid));
 }
 
 int ks_map_pid(struct kernel_sched *k, int32_t global, int32_t local)
@@ -451,7 +506,8 @@ static void resync(struct replay *r, int32_t pid, const struct ks_event *e)
 	}
 	t = seen_of(r, e->running);
 	n->pid = e->running;
-	n->name = t ? t->name : 0;
+	/* a task the replay has not kept (64 are): its latest name in the trace */
+	n->name = t && t->name ? t->name : ks_name_of_pid(r->k, e->running);
 	n->prio = t ? t->prio : -1;
 	if (e->running == pid) {
 		r->st = KS_ST_RUNNING;

@@ -64,6 +64,11 @@ struct ks_pidmap {
 	int32_t global, local;
 };
 
+struct ks_pidname {
+	int32_t pid;
+	uint32_t name; /* ks_intern id */
+};
+
 struct ks_pidflags {
 	int32_t pid;
 	bool writeback, block, block_write;
@@ -101,7 +106,14 @@ struct kernel_sched {
 	size_t n_flags, cap_flags;
 	struct ks_net *net; /* the packet events, in time order (not replayed) */
 	size_t n_net, cap_net;
-	uint64_t unordered; /* events older than the one before them (dropped) */
+	/*
+	 * Each pid's latest name in the trace (open addressing, pid 0: empty slot): a
+	 * replay that has to take a task whose switch is missing gets its name from
+	 * here when it has not seen the task itself.
+	 */
+	struct ks_pidname *pid_names;
+	size_t n_pid_names, cap_pid_names; /* cap: 0 or a power of two */
+	uint64_t unordered;		   /* events older than the one before them (dropped) */
 	uint64_t first_ts, last_ts;
 	unsigned int max_cpu; /* highest CPU seen */
 };
@@ -178,6 +190,9 @@ int ks_add_net(struct kernel_sched *k, const struct ks_net *e);
 
 /* The comm of global pid at its latest sched_switch, wake-up or exec in the trace ("" unseen). */
 const char *ks_comm_of(const struct kernel_sched *k, int32_t pid);
+
+/* The ks_intern id of pid's latest name in the trace; 0 ("") when it has none. */
+uint32_t ks_name_of_pid(const struct kernel_sched *k, int32_t pid);
 
 /*
  * Records that global pid is seen as local by the trace's readers (perf's

@@ -123,6 +123,52 @@ static void test_lost_switch(void)
 	       "lost switch: the agent only until then (20 ns), not the whole window");
 }
 
+/*
+ * A lost switch to a task the replay no longer keeps (it keeps the last 64 it saw; a busy
+ * machine runs more): the culprit still has its name, its latest in the trace.
+ */
+static void test_lost_switch_to_a_forgotten_task(void)
+{
+	struct ks_window w;
+	struct ks_event e;
+	char comm[16];
+	int i;
+
+	fresh();
+	sw(0, 1, 0, 0, 120, 500, "kdamond.0", 120);
+	sw(1, 1, 500, 1, 120, 0, "swapper/1", 120);
+	for (i = 0; i < 70; i++) {
+		snprintf(comm, sizeof(comm), "task%d", i);
+		sw((uint64_t)(10 + 2 * i), 1, 0, 0, 120, 1000 + i, comm, 120);
+		sw((uint64_t)(11 + 2 * i), 1, 1000 + i, 1, 120, 0, "swapper/1", 120);
+	}
+	sw(1000, 0, 0, 0, 120, 100, "consumer", 120);
+	sw(1010, 0, 100, 0x100, 120, 81, "agent", 110);
+	/* the switch agent -> kdamond.0 is lost; a softirq fires in kdamond.0 */
+	memset(&e, 0, sizeof(e));
+	e.ts = 1030;
+	e.kind = KS_SOFTIRQ_ENTRY;
+	e.cpu = 0;
+	e.arg = 1;
+	e.running = 500;
+	e.running_known = true;
+	ks_add(&k, &e);
+	e.ts = 1031;
+	e.kind = KS_SOFTIRQ_EXIT;
+	ks_add(&k, &e);
+	sw(1090, 0, 500, 1, 120, 100, "consumer", 120);
+	ev(2200, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
+	ks_window(&k, 100, 1000, 1100, &w);
+	tap_ok(w.n_c >= 2 && w.c[0].kind == KS_CULPRIT_TASK && w.c[0].pid == 500 &&
+		   w.c[0].ns == 59 && !strcmp(ks_name(&k, w.c[0].name), "kdamond.0"),
+	       "lost switch to a task 70 others pushed out of the replay's memory: named "
+	       "kdamond.0, 59 ns (got pid %d '%s')",
+	       w.n_c ? w.c[0].pid : 0, w.n_c ? ks_name(&k, w.c[0].name) : "");
+	TAP_EQ_S(ks_comm_of(&k, 500), "kdamond.0", "ks_comm_of: its latest name");
+	TAP_EQ_S(ks_comm_of(&k, 1069), "task69", "ks_comm_of: another's");
+	TAP_EQ_S(ks_comm_of(&k, 4242), "", "ks_comm_of: a pid the trace never named: empty");
+}
+
 static void test_stopped_and_blocked(void)
 {
 	struct ks_window w;
@@ -566,6 +612,7 @@ int main(void)
 	ks_init(&k);
 	test_preempted_by_higher_priority();
 	test_lost_switch();
+	test_lost_switch_to_a_forgotten_task();
 	test_stopped_and_blocked();
 	test_migrated_writeback_softirq();
 	test_exec_renames();
