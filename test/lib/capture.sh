@@ -10,6 +10,9 @@
 
 # shellcheck source=test/lib/nap.sh
 . "${BASH_SOURCE[0]%/*}/nap.sh"
+# dgr_pcap_mib, for the recordings of dgrdma-capture (its --pcap-buffer)
+# shellcheck source=test/lib/pcap_buffer.sh
+. "${BASH_SOURCE[0]%/*}/pcap_buffer.sh"
 
 DGR_PCAP_RUN=()
 DGR_PCAP_OPTS=()
