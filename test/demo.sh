@@ -30,6 +30,8 @@ set -euo pipefail
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 BIN="$DGR_BUILD/bin"
 . "$DGR_SRC/test/lib/netns.sh"
+# shellcheck source=test/lib/pcap_buffer.sh
+. "$DGR_SRC/test/lib/pcap_buffer.sh"
 
 mode=$(dgr_link_choose)
 if [ "$mode" = userns ] && [ -z "${DGR_IN_USERNS:-}" ]; then
@@ -117,17 +119,12 @@ esac
 # The emulator's side of the tolerable latency (its buffers, the stream's rate) goes into
 # run.json with the host's command, so that every later report on the folder has the same facts.
 capture_opts=(--sample-rate "$RATE" --fpga-buffers 4)
-# dumpcap's kernel buffer: the whole stream (4.1 bytes a sample in the capture, a quarter more),
-# so that nothing is lost however late dumpcap reads, in a power of two from 16 MiB up to
-# dgrdma-capture's default of 512. Opening that default costs a second of system CPU here
-# (16 MiB: 0.02 s), and the short slow streams of make check (2 MS/s for 1 or 2 s) need 16
-# or 32. With DEMO_FPGA_OPTS (which may change the stream) it stays the default.
+# dumpcap's kernel buffer sized to the stream (test/lib/pcap_buffer.sh): a default make demo
+# keeps dgrdma-capture's 512 MiB, the short slow streams of make check need 16 to 64 (opening
+# 512 MiB costs a second of system CPU here, 16 MiB 0.02 s). With DEMO_FPGA_OPTS (which may
+# change the stream) it stays the default.
 if [ "${#fpga_opts[@]}" = 0 ]; then
-	capture_opts+=(--pcap-buffer "$(awk -v r="$RATE" -v s="$SECONDS_RUN" 'BEGIN {
-		m = 1; if (r ~ /[kK]$/) m = 1e3; else if (r ~ /M$/) m = 1e6; else if (r ~ /G$/) m = 1e9
-		need = r * m * s * 4.1 * 1.25 / 1048576
-		for (mib = 16; mib < need && mib < 512; mib *= 2);
-		print mib }')")
+	capture_opts+=(--pcap-buffer "$(dgr_pcap_mib "$RATE" "$SECONDS_RUN")")
 fi
 case "$mode" in
 udp) [ "$(id -u)" = 0 ] || { capture_opts+=(--no-pcap) && echo "demo: recording the LTTng trace only (capturing on lo needs privileges)"; } ;;

@@ -10,6 +10,7 @@
 # its finished capture.
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/pcap_buffer.sh"
 
 LR=$DGR_BUILD/bin/latency-report
 DHOST=$DGR_BUILD/bin/dgrdma-host
@@ -79,13 +80,13 @@ rb=$RELAYD_BASE
 cat >"$WORK/host.sh" <<'HOST'
 #!/bin/bash
 set -u
-name=$1 relay=$2 rb=$3 work=$4 bin=$5
+name=$1 relay=$2 rb=$3 work=$4 bin=$5 pcap_mib=$6
 hostname "dgr-live-$name"
 mkdir -p /run/lttng /dev/shm
 mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
 	lttng-sessiond --daemonize >/dev/null 2>&1 || exit 3
 "$bin/dgrdma-capture" --relayd "net://$relay:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)) \
-	--live-wait 60 --session "live-$name" -o "$work/$name" -- \
+	--live-wait 60 --session "live-$name" -o "$work/$name" --pcap-buffer "$pcap_mib" -- \
 	"$bin/dgrdma-host" rx --udp --bind 127.0.0.1:28079 --peer 127.0.0.1:28078 --buffers 16 \
 	--buffer-size 16384 --idle-timeout 5 --ready-file "$work/$name.ready" --quiet \
 	>"$work/$name.capture.out" 2>&1 &
@@ -101,9 +102,10 @@ st=$?
 kill -TERM "$(cat /run/lttng/lttng-sessiond.pid)"
 exit "$st"
 HOST
+# the last argument: dumpcap's kernel buffer for the emulator's 2 MS/s for 3 s
 for h in a b; do
 	ip netns exec "$TAG$h" unshare --uts --mount --propagation private \
-		bash "$WORK/host.sh" "$h" "$NET.1" "$rb" "$WORK" "$DGR_BUILD/bin" &
+		bash "$WORK/host.sh" "$h" "$NET.1" "$rb" "$WORK" "$DGR_BUILD/bin" "$(dgr_pcap_mib 2e6 3)" &
 	HOST_PIDS+=($!)
 done
 URLS=()

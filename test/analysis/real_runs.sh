@@ -262,7 +262,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		--rate 2e6 --duration 1 --host-buffers 16 --buffer-size 16384 --counters-ms 0 \
 		--summary-json "$tmp/runf.fpga.json" >"$tmp/runf.fpga.out" 2>&1) &
 	fpid=$!
-	"$CAPTURE" -o "$tmp/runf" -f "udp and host $FIP and port $hport" -- \
+	# dumpcap's kernel buffer sized to the emulator's 2 MS/s for 1 s
+	"$CAPTURE" -o "$tmp/runf" -f "udp and host $FIP and port $hport" \
+		--pcap-buffer "$(dgr_pcap_mib 2e6 1)" -- \
 		"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 \
 		--buffers 16 --buffer-size 16384 --summary-json "$tmp/runf.host.json" >"$tmp/runf.out" 2>&1
 	wait "$fpid"
@@ -395,7 +397,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	kill -STOP "$(cat "$tmp/stall.fpid")"
 	wait) &
 	sub=$!
-	"$CAPTURE" -o "$tmp/stall" -f "udp and host $FIP and port $hport" -- \
+	# dumpcap's kernel buffer sized to the emulator's 2 MS/s (stopped after a second or so)
+	"$CAPTURE" -o "$tmp/stall" -f "udp and host $FIP and port $hport" \
+		--pcap-buffer "$(dgr_pcap_mib 2e6)" -- \
 		"$HOST" rx --udp --bind 127.0.0.1:$hport --peer $FIP:18078 --idle-timeout 1 \
 		--buffers 16 --buffer-size 16384 --summary-json "$tmp/stall.host.json" >"$tmp/stall.out" 2>&1
 	if [ -s "$tmp/stall.fpid" ]; then

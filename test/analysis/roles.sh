@@ -45,7 +45,8 @@ wait_bound() { # ADDR PORT: until a UDP socket is bound there
 	>"$tmp/fpga.out" 2>&1 &
 fpid=$!
 wait_bound "$FIP" "$fport"
-"$CAPTURE" --no-trace -o "$tmp/run" -- "$HOST" tx --udp --bind "127.0.0.1:$hport" \
+# 1 MiB in all: dumpcap's smallest kernel buffer of the tests (test/lib/pcap_buffer.sh)
+"$CAPTURE" --no-trace -o "$tmp/run" --pcap-buffer 16 -- "$HOST" tx --udp --bind "127.0.0.1:$hport" \
 	--peer "$FIP:$fport" --buffers 16 --buffer-size 16384 --fpga-buffers 4 --bytes 1M \
 	--idle-timeout 10 --summary-json "$tmp/host.json" >"$tmp/capture.out" 2>&1
 check_eq "$?" 0 "the TX run on ports $hport and $fport was recorded"

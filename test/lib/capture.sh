@@ -10,22 +10,29 @@
 
 # shellcheck source=test/lib/nap.sh
 . "${BASH_SOURCE[0]%/*}/nap.sh"
+# dgr_pcap_mib, for the recordings of dgrdma-capture (its --pcap-buffer)
+# shellcheck source=test/lib/pcap_buffer.sh
+. "${BASH_SOURCE[0]%/*}/pcap_buffer.sh"
 
 DGR_PCAP_RUN=()
 DGR_PCAP_OPTS=()
+# dumpcap's kernel buffer, MiB, unless DGR_PCAP_OPTS gives -B (the last wins): dgr_pcap_mib of
+# the fastest stream here (real_runs.sh's 4 MS/s for 1 s); dumpcap's own 2 MiB held 0.13 s of it.
+DGR_PCAP_MIB=32
 DGR_PCAP_PID=""
 
 # dgr_pcap_start FILE FILTER [IFACE]: starts dumpcap on IFACE (default lo) writing FILE, with
-# the capture filter FILTER (none when empty), and waits (at most 20 s, a bound for failure
-# only; a look every 50 ms) until it captures. Sets DGR_PCAP_PID. DGR_PCAP_RUN (an array) is a
-# command prefix, such as ip netns exec NAME; DGR_PCAP_OPTS (an array) more dumpcap options.
+# the capture filter FILTER (none when empty) and a kernel buffer of DGR_PCAP_MIB, and waits (at
+# most 20 s, a bound for failure only; a look every 50 ms) until it captures. Sets DGR_PCAP_PID.
+# DGR_PCAP_RUN (an array) is a command prefix, such as ip netns exec NAME; DGR_PCAP_OPTS (an
+# array) more dumpcap options.
 # Returns 0 when capturing, 1 when dumpcap died or never started.
 dgr_pcap_start() {
 	local file="$1" filter="$2" iface="${3:-lo}" i args=()
 
 	[ -n "$filter" ] && args=(-f "$filter")
-	"${DGR_PCAP_RUN[@]}" dumpcap -q -i "$iface" "${args[@]}" "${DGR_PCAP_OPTS[@]}" -w "$file" \
-		>"$file.dumpcap" 2>&1 &
+	"${DGR_PCAP_RUN[@]}" dumpcap -q -i "$iface" "${args[@]}" -B "$DGR_PCAP_MIB" "${DGR_PCAP_OPTS[@]}" \
+		-w "$file" >"$file.dumpcap" 2>&1 &
 	DGR_PCAP_PID=$!
 	for ((i = 0; i < 400; i++)); do
 		[ -s "$file" ] && return 0

@@ -6,6 +6,9 @@
 # PORT_H (the host's port) and FPGA_ADDR (the emulator's ADDR:PORT) set by the suite, and
 # test/tracepoints/lttng-env.sh sourced.
 
+# shellcheck source=test/lib/pcap_buffer.sh
+. "${BASH_SOURCE[0]%/*}/pcap_buffer.sh"
+
 # live_ready: true when a live run can be made here (programs built, lttng-relayd and
 # babeltrace2 installed, the suite's own session daemon up); else LIVE_WHY says why not.
 live_ready() {
@@ -24,15 +27,17 @@ live_ready() {
 }
 
 # start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
-# 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied;
-# sets CAP_PID and URL (empty when no live.url appeared within 30 s).
+# 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied
+# (dumpcap's kernel buffer then sized to the stream's 2 MS/s); sets CAP_PID and URL (empty when no
+# live.url appeared within 30 s).
 PCAP_OPTS=(--no-pcap)
 start_run() {
 	local name=$1 n
 	shift
 	rm -f "$WORK/$name.ready"
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
-	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" -o "$WORK/$name" "$@" \
+	env --default-signal=INT "$CAPTURE" --live --live-wait 60 "${PCAP_OPTS[@]}" \
+		--pcap-buffer "$(dgr_pcap_mib 2e6)" -o "$WORK/$name" "$@" \
 		--sample-rate 2e6 --fpga-buffers 4 -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
 		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &

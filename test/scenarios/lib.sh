@@ -23,6 +23,7 @@ set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/netns.sh"
 . "$DGR_SRC/test/lib/frames.sh"
+. "$DGR_SRC/test/lib/pcap_buffer.sh"
 BIN="$DGR_BUILD/bin"
 SCN_BG_PIDS=()
 SCN_FPGA_PREFIX=() # e.g. (taskset -c 1): runs the emulator through this command
@@ -145,6 +146,19 @@ scn_json_use() {
 	done
 }
 
+# scn_pcap_mib: dumpcap's kernel buffer for the emulator's stream in FPGA_OPTS (its --rate, else
+# the emulator's default of 10M; its --duration, else a long stream): test/lib/pcap_buffer.sh.
+scn_pcap_mib() {
+	local i rate=10M secs=""
+	for ((i = 0; i + 1 < ${#FPGA_OPTS[@]}; i++)); do
+		case "${FPGA_OPTS[i]}" in
+		--rate | --sample-rate) rate=${FPGA_OPTS[i + 1]} ;;
+		--duration) secs=${FPGA_OPTS[i + 1]} ;;
+		esac
+	done
+	dgr_pcap_mib "$rate" "$secs"
+}
+
 # scn_start_host DIR MODE(rx|tx) [capture]: the host in the background (SCN_HOST_BG); DIR is
 # created (by dgrdma-capture with "capture"), the host writes DIR/host.json.
 scn_start_host() {
@@ -152,7 +166,8 @@ scn_start_host() {
 	rm -rf "$dir"
 	unset 'SCN_JNUM_KEPT[$dir/host.json]' 'SCN_JNUM_KEPT[$dir/fpga.json]'
 	if [ "$cap" = capture ]; then
-		pre=("${SCN_CAPTURE_PREFIX[@]}" "$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}" --)
+		pre=("${SCN_CAPTURE_PREFIX[@]}" "$BIN/dgrdma-capture" --output "$dir" "${SCN_CAPTURE_OPTS[@]}"
+			--pcap-buffer "$(scn_pcap_mib)" --)
 	else
 		mkdir -p "$dir"
 	fi

@@ -40,6 +40,8 @@ FPGA_MAC=$(dgr_link_mac "$DGR_NS_FPGA" "${DGR_LINK_TAG}f")
 # packet socket's default receive buffer (the host sets none), so nothing is lost and every
 # held transaction gets its doorbell once the host runs again
 H=4 S=16384 E=4
+# the emulator's stream, 2 MS/s for 3 s (dumpcap's kernel buffer is sized to it)
+RATE=2e6 DUR=3
 
 busy() {
 	scn_stream_flowing "$FRAMES0" 200 || return
@@ -54,8 +56,9 @@ declare -A RUN_RC=()
 one() {
 	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid fpga_rc
 	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$run" --no-trace \
-		--kernel -i "$DGR_HOST_IF" -- taskset -c 0 "$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" \
-		"$E" 1500 >"$SCN_OUT/$name.host.out" 2>"$SCN_OUT/$name.capture.err" &
+		--kernel -i "$DGR_HOST_IF" --pcap-buffer "$(dgr_pcap_mib "$RATE" "$DUR")" -- \
+		taskset -c 0 "$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" "$E" 1500 \
+		>"$SCN_OUT/$name.host.out" 2>"$SCN_OUT/$name.capture.err" &
 	host_bg=$!
 	SCN_BG_PIDS+=("$host_bg")
 	if ! dgr_wait_receiving "$host_bg" ocpi-style-host 1; then
@@ -65,7 +68,7 @@ one() {
 	fi
 	FRAMES0=$(scn_rx_frames)
 	"${DGR_FPGA_RUN[@]}" taskset -c 1 "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc \
-		--rate 2e6 --duration 3 --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
+		--rate "$RATE" --duration "$DUR" --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
 		--report-data-loss false --summary-json "$SCN_OUT/$name.fpga.json" \
 		>"$SCN_OUT/$name.fpga.log" 2>&1 &
 	fpga_pid=$!

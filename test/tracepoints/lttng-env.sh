@@ -12,6 +12,9 @@
 # tp_lttng_setup / tp_lttng_teardown: a reachable session daemon for the test, stopped at
 # exit only if this suite started it. Sets TP_LTTNG_OK=1 when lttng can be used.
 
+# dgr_pcap_mib: dumpcap's kernel buffer sized to a suite's stream (dgrdma-capture --pcap-buffer)
+. "$DGR_SRC/test/lib/pcap_buffer.sh"
+
 tp_isolate() {
 	local unshare_args=(--mount --propagation private)
 	if [ -n "${TP_ISOLATED:-}" ]; then

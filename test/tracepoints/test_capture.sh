@@ -254,8 +254,9 @@ fi
 # ---- a complete run -----------------------------------------------------------------------
 
 RUN=$WORK/run
-"$CAPTURE" -o "$RUN" --all-events -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" --peer "127.0.0.1:$PORT_B" \
-	--packets 200 2>"$WORK/run.err"
+# 200 small datagrams: dumpcap's smallest kernel buffer of the tests (test/lib/pcap_buffer.sh)
+"$CAPTURE" -o "$RUN" --all-events --pcap-buffer 16 -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
+	--peer "127.0.0.1:$PORT_B" --packets 200 2>"$WORK/run.err"
 check_eq "$?" 0 "capture of a complete run exits 0"
 check "run.json is valid JSON" json_valid "$RUN/run.json"
 check_eq "$(jqr '[.interrupted, .exit_status, .exit_signal, .command[0], .command[-1]] | @json' "$RUN")" \

@@ -100,7 +100,9 @@ tp_capture_require
 
 # ---- --long: the preset and its bound ----------------------------------------------------------
 NCPUS=$(getconf _NPROCESSORS_CONF)
-"$CAPTURE" -o "$WORK/long4" --long -- true --udp --bind "127.0.0.1:$PORT_H" 2>"$WORK/long4.err" ||
+# No stream (the command is true): dumpcap's smallest kernel buffer of the tests.
+"$CAPTURE" -o "$WORK/long4" --long --pcap-buffer 16 -- true --udp --bind "127.0.0.1:$PORT_H" \
+	2>"$WORK/long4.err" ||
 	diag "$(cat "$WORK/long4.err")"
 cap_bound=$((16 * (67109 * 1000 + 150 + 64 + 1024)))
 trace_bound=$((NCPUS * 4 * (67108864 + (67108864 / 4096 + 1) * 64 + 64) + 1048576))
@@ -115,8 +117,8 @@ else
 	not_ok "--long states its disk bound when it starts"
 	diag "$(cat "$WORK/long4.err")"
 fi
-"$CAPTURE" -o "$WORK/long6" --long --no-trace --ring-files 4 -- true --udp --bind "[::1]:$PORT_H" \
-	2>"$WORK/long6.err" || diag "$(cat "$WORK/long6.err")"
+"$CAPTURE" -o "$WORK/long6" --long --no-trace --ring-files 4 --pcap-buffer 16 -- true --udp \
+	--bind "[::1]:$PORT_H" 2>"$WORK/long6.err" || diag "$(cat "$WORK/long6.err")"
 check_eq "$(jq -c '[.capture.snaplen, .capture.ring.files, .trace, .bounds.trace_bytes]' \
 	"$WORK/long6/run.json")" "[170,4,null,null]" \
 	"--long over UDP/IPv6: snap 170; a given --ring-files wins; no trace, no trace bound"
@@ -150,8 +152,9 @@ sampler() {
 		nap 0.05
 	done
 }
+# dumpcap's kernel buffer sized to the emulator's stream below (2 MS/s for 3 s)
 env --default-signal=INT "$CAPTURE" -o "$RUN" --ring-files "$RING_FILES" --ring-file-size 64k \
-	--snaplen 150 --all-events --subbuf-size 16k --num-subbuf 4 --trace-file-size 64k \
+	--pcap-buffer "$(dgr_pcap_mib 2e6 3)" --snaplen 150 --all-events --subbuf-size 16k --num-subbuf 4 --trace-file-size 64k \
 	--trace-file-count "$TRACE_COUNT" -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
 	--peer "127.0.0.1:$PORT_F" --rcvbuf 16M --buffer-size 65536 --fpga-buffers 8 --idle-timeout 2 \
 	--summary-json "$WORK/host.json" \

@@ -16,8 +16,10 @@
 # fixtures were made, with the jq writer). flight.json's flight_recorder.incident_latency_us
 # (null) was added by hand: the jq writer's last version, on the branch that brought
 # --incident-latency-us, wrote it there; so was flight_recorder.record (the whole run's record,
-# written by dgrdma-runinfo since: its bound and size per run), and the default's events without
-# dgrdma:buffer_release (trace.events, trace.excluded_events), left out since 4 December.
+# written by dgrdma-runinfo since: its bound and size per run). full and flight record with
+# --pcap-buffer 16 since (no stream: dumpcap's default 512 MiB cost a second of system CPU to
+# open), their capture.buffer_size_mib changed by hand from 512; and the default's events
+# without dgrdma:buffer_release (trace.events, trace.excluded_events), left out since 4 December.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
@@ -74,8 +76,8 @@ compare() {
 }
 
 # ---- full ----
-"$CAPTURE" -o "$WORK/full" -i lo -f "udp port $PORT_F" --ring-files 4 --ring-file-size 64k \
-	--trace-file-size 8M --trace-file-count 2 --sample-rate 1e6 --fpga-buffers 8 \
+"$CAPTURE" -o "$WORK/full" -i lo -f "udp port $PORT_F" --pcap-buffer 16 --ring-files 4 \
+	--ring-file-size 64k --trace-file-size 8M --trace-file-count 2 --sample-rate 1e6 --fpga-buffers 8 \
 	-- bash -c 'cat "$0" >"$2"; exit 3' "$WORK/summary.json" --summary-json "$WORK/full.json" \
 	>/dev/null 2>"$WORK/full.err"
 check_eq "$?" 3 "full: the command's exit status"
@@ -92,8 +94,8 @@ if ! command -v inotifywait >/dev/null; then
 	done_testing
 	exit 0
 fi
-"$CAPTURE" -o "$WORK/flight" -i lo -f "udp port $PORT_F" --flight-recorder 1 --incident-after 0 \
-	--max-incidents 1 --no-event-triggers \
+"$CAPTURE" -o "$WORK/flight" -i lo -f "udp port $PORT_F" --pcap-buffer 16 --flight-recorder 1 \
+	--incident-after 0 --max-incidents 1 --no-event-triggers \
 	-- bash -c 'cat "$0" >"$2"; while [ ! -e "$0.stop" ]; do sleep 0.1; done' \
 	"$WORK/summary.json" --summary-json "$WORK/flight.json" >/dev/null 2>"$WORK/flight.err" &
 CAP_PID=$!

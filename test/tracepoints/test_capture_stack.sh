@@ -22,9 +22,10 @@ tp_capture_require
 
 RUN=$WORK/run
 # A background job of a script ignores SIGINT; restore it so that cleanup can stop the run.
-env --default-signal=INT "$CAPTURE" -o "$RUN" --all-events -- "$DHOST" rx --udp \
-	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
-	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
+# dumpcap's kernel buffer sized to the emulator's stream below (10 MS/s for 2 s)
+env --default-signal=INT "$CAPTURE" -o "$RUN" --all-events --pcap-buffer "$(dgr_pcap_mib 10e6 2)" \
+	-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M \
+	--idle-timeout 2 --summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
 # The emulator starts once the host's socket is bound.
 for ((n = 0; n < 300; n++)); do

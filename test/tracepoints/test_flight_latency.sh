@@ -69,7 +69,7 @@ record() {
 	local name=$1 bound=$2 seconds=$3
 	rm -f "$WORK/$name.ready"
 	"$CAPTURE" -o "$WORK/$name" --flight-recorder 2 --incident-after 1 --max-incidents 2 \
-		--incident-latency-us "$bound" --event-rate 20000 \
+		--incident-latency-us "$bound" --event-rate 20000 --pcap-buffer "$(dgr_pcap_mib 5e3)" \
 		-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --buffers 8 \
 		--buffer-size 4096 --fpga-buffers 4 --idle-timeout 3 --ready-file "$WORK/$name.ready" \
 		--summary-json "$WORK/$name-host.json" --quiet 2>"$WORK/$name.err" &

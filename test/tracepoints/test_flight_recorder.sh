@@ -44,9 +44,10 @@ past_limit_at_least() {
 	[ "$n" -ge "$1" ]
 }
 
+# dumpcap's kernel buffer sized to the emulator's stream below (100 kS/s)
 "$CAPTURE" -o "$RUN" --flight-recorder 2 --incident-after 1 --max-incidents 2 --event-rate 20000 \
-	-- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --buffers 8 \
-	--buffer-size 16384 --fpga-buffers 8 --consumer-stall 24:1000 --idle-timeout 3 \
+	--pcap-buffer "$(dgr_pcap_mib 100e3)" -- "$DHOST" rx --udp --bind "127.0.0.1:$PORT_H" \
+	--peer "127.0.0.1:$PORT_F" --buffers 8 --buffer-size 16384 --fpga-buffers 8 --consumer-stall 24:1000 --idle-timeout 3 \
 	--summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!
 for ((n = 0; n < 600; n++)); do

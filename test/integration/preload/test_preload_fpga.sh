@@ -63,8 +63,9 @@ traced_run() {
 	dcp | dcp-socket) dcp=1 et=0xf040 ;;
 	esac
 	# shellcheck disable=SC2086 # mode: no word or one
+	# dumpcap's kernel buffer sized to the emulator's stream below (2 MS/s for 1 s)
 	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$RUN" --preload \
-		--all-events --only-command -i "$DGR_HOST_IF" -- \
+		--all-events --only-command -i "$DGR_HOST_IF" --pcap-buffer "$(dgr_pcap_mib 2e6 1)" -- \
 		"$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" "$E" 1500 $mode >"$WORK/$case.host.out" \
 		2>"$WORK/$case.capture.err" &
 	HOST_BG=$!
