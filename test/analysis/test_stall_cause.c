@@ -41,6 +41,22 @@ static void ev(uint64_t ts, uint8_t kind, unsigned int cpu, int32_t pid, int64_t
 	ks_add(&k, &e);
 }
 
+/* A 1 ns softirq on cpu at ts, fired in task running: how a lost switch's task shows. */
+static void softirq_in(uint64_t ts, unsigned int cpu, int32_t running)
+{
+	struct ks_event e = { .ts = ts,
+			      .kind = KS_SOFTIRQ_ENTRY,
+			      .cpu = (uint16_t)cpu,
+			      .arg = 1,
+			      .running = running,
+			      .running_known = true };
+
+	ks_add(&k, &e);
+	e.ts = ts + 1;
+	e.kind = KS_SOFTIRQ_EXIT;
+	ks_add(&k, &e);
+}
+
 static void fresh(void)
 {
 	ks_free(&k);
@@ -99,17 +115,7 @@ static void test_lost_switch(void)
 	e.running_known = true;
 	ks_add(&k, &e);
 	/* ... takes it (the sched_switch agent -> busy is lost); a softirq fires in it */
-	memset(&e, 0, sizeof(e));
-	e.ts = 30;
-	e.kind = KS_SOFTIRQ_ENTRY;
-	e.cpu = 0;
-	e.arg = 1;
-	e.running = 200;
-	e.running_known = true;
-	ks_add(&k, &e);
-	e.ts = 31;
-	e.kind = KS_SOFTIRQ_EXIT;
-	ks_add(&k, &e);
+	softirq_in(30, 0, 200);
 	sw(90, 0, 200, 1, 49, 100, "consumer", 120);
 	ev(200, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
 	ks_window(&k, 100, 0, 100, &w);
@@ -130,7 +136,6 @@ static void test_lost_switch(void)
 static void test_lost_switch_to_a_forgotten_task(void)
 {
 	struct ks_window w;
-	struct ks_event e;
 	char comm[16];
 	int i;
 
@@ -145,17 +150,7 @@ static void test_lost_switch_to_a_forgotten_task(void)
 	sw(1000, 0, 0, 0, 120, 100, "consumer", 120);
 	sw(1010, 0, 100, 0x100, 120, 81, "agent", 110);
 	/* the switch agent -> kdamond.0 is lost; a softirq fires in kdamond.0 */
-	memset(&e, 0, sizeof(e));
-	e.ts = 1030;
-	e.kind = KS_SOFTIRQ_ENTRY;
-	e.cpu = 0;
-	e.arg = 1;
-	e.running = 500;
-	e.running_known = true;
-	ks_add(&k, &e);
-	e.ts = 1031;
-	e.kind = KS_SOFTIRQ_EXIT;
-	ks_add(&k, &e);
+	softirq_in(1030, 0, 500);
 	sw(1090, 0, 500, 1, 120, 100, "consumer", 120);
 	ev(2200, KS_SOFTIRQ_ENTRY, 1, 0, 1, NULL);
 	ks_window(&k, 100, 1000, 1100, &w);
