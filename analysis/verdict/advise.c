@@ -129,6 +129,7 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 {
 	const struct ks_culprit *c = g->n_c ? &g->c[0] : NULL;
 	int cpu = c ? (int)c->cpu : -1, n = 0, fair_server;
+	bool recorded_kernel;
 	unsigned int max = sc->k ? sc->k->max_cpu : 0;
 	char list[96], mask[24], name[160] = "";
 	struct cause_item ci;
@@ -231,9 +232,9 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 			n += print_cause_item(p, rank, g, &ci, rep);
 		}
 		/* the recorded machine's kernel when run.json names it, else the checked root's */
-		fair_server = o->kernel_release && o->kernel_release[0]
-				  ? dgr_tune_fair_server_release(o->kernel_release)
-				  : dgr_tune_fair_server_kernel(o->root);
+		recorded_kernel = o->kernel_release && o->kernel_release[0];
+		fair_server = recorded_kernel ? dgr_tune_fair_server_release(o->kernel_release)
+					      : dgr_tune_fair_server_kernel(o->root);
 		ci.id = "busy.rt";
 		snprintf(ci.action, sizeof(ci.action),
 			 "or let the %s thread sleep between frames: a real-time thread that spins "
@@ -253,9 +254,8 @@ static int cause_cures(struct dgr_pr *p, unsigned int rank, const struct sc_caus
 			    "kernel.sched_rt_runtime_us=-1 "
 			    "no longer lifts it): its normal tasks and kernel threads then wait "
 			    "for as long as the thread spins",
-			    cpu, o->kernel_release && o->kernel_release[0] ? "the run's" : "this",
-			    o->kernel_release && o->kernel_release[0] ? o->kernel_release
-								      : "kernel");
+			    cpu, recorded_kernel ? "the run's" : "this",
+			    recorded_kernel ? o->kernel_release : "kernel");
 			snprintf(ci.command, sizeof(ci.command),
 				 "echo 0 > /sys/kernel/debug/sched/fair_server/cpu%d/runtime "
 				 "(debugfs; refused in lockdown)",
