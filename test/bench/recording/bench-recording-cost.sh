@@ -10,6 +10,10 @@
 # BENCH_SECONDS (default 5) each, the cases side by side, interleaved in BENCH_REPEAT rounds
 # (default 3) so that the machine's load falls on every case alike:
 #   none     no recording;
+#   session  dgrdma-capture --no-pcap --events dgrdma:retransmit: the session, its daemons and
+#            the host registered with them, but no event per buffer (a retransmission is the
+#            only thing that fires it, and this stream has none), so what is left of the cost
+#            is the recording's machinery rather than its events;
 #   default  dgrdma-capture --no-pcap (the default UST events);
 #   kernel   dgrdma-capture --no-pcap --kernel (UST + the kernel's events, perf system-wide);
 #   pcap     dgrdma-capture (UST + dumpcap on the host's veth).
@@ -78,6 +82,7 @@ mount -t tmpfs -o mode=0755 tmpfs /run/lttng && mount -t tmpfs -o mode=1777 tmpf
 	lttng-sessiond --daemonize >/dev/null 2>&1 || exit 3
 rm -rf "$out"
 case $mode in
+session) "$capture" --no-pcap --events dgrdma:retransmit -o "$out" -- "$@" >"$out.log" 2>&1 ;;
 default) "$capture" --no-pcap -o "$out" -- "$@" >"$out.log" 2>&1 ;;
 kernel) "$capture" --no-pcap --kernel -o "$out" -- "$@" >"$out.log" 2>&1 ;;
 pcap) "$capture" -o "$out" -- "$@" >"$out.log" 2>&1 ;;
@@ -176,7 +181,7 @@ print("| load | case | CPU ns per 1000 samples | vs none | doorbell p50 us | p99
 print("|---|---|---|---|---|---|---|---|---|---|")
 for load in sorted({r["load_pct"] for r in rows}, key=int):
     base = med([r for r in rows if r["load_pct"] == load and r["case"] == "none"], "cpu_ns_per_ksample")
-    for case in ("none", "default", "kernel", "pcap"):
+    for case in ("none", "session", "default", "kernel", "pcap"):
         rs = [r for r in rows if r["load_pct"] == load and r["case"] == case]
         if not rs:
             continue
