@@ -500,8 +500,11 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 	culprit_list(sc->k, g->c, g->n_c, g->window_ns, list, sizeof(list));
 	switch (g->cause) {
 	case SC_CAUSE_NONE:
+		/* the role tells one group from another: causes group by (cause, role) */
 		snprintf(g->text + len, sizeof(g->text) - len,
-			 "not attributed (no kernel trace: latency-report --kernel-trace DIR)");
+			 "the %s, not attributed (no kernel trace: latency-report --kernel-trace "
+			 "DIR)",
+			 role);
 		break;
 	case SC_CAUSE_UNSEEN:
 		if (sc->wire && !(g->role == 0 ? sc->wire->receiver : sc->wire->sender).found) {

@@ -431,6 +431,10 @@ static void test_stall_attribution(void)
 	TAP_EQ_U(sc.stalls[0].doorbells, 2, "of 2 doorbells");
 	TAP_EQ_U(sc.stalls[0].stage, SC_STAGE_CONSUMER, "in the consumer's own work");
 	TAP_EQ_U(sc.stalls[0].cause, SC_CAUSE_NONE, "without a kernel trace: not attributed");
+	TAP_EQ_S(sc.causes[0].text,
+		 "1 of 1 stall (100% of stall time): the consumer thread, not attributed (no "
+		 "kernel trace: latency-report --kernel-trace DIR)",
+		 "not attributed: the text names the thread (two roles' groups read apart)");
 	sc_free(&sc);
 
 	/* a late doorbell the consumer sent itself (inline): its vtid names the consumer */
