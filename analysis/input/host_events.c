@@ -197,6 +197,37 @@ static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, ui
 	return &h->srcs[h->n_srcs++];
 }
 
+static void rate_span_add(struct ha_rate_span *r, uint64_t ts, uint64_t bytes)
+{
+	if (!r->read || (!r->moved && bytes == r->b1)) {
+		/* not moved yet: the stretch starts at the latest reading */
+		r->t0 = r->t1 = ts;
+		r->b0 = r->b1 = bytes;
+		r->read = true;
+		return;
+	}
+	if (bytes != r->b1) {
+		r->moved = true;
+		r->t1 = ts;
+		r->b1 = bytes;
+	}
+}
+
+uint64_t ha_data_rate(const struct host_analysis *h, int dir)
+{
+	double rate = 0;
+	unsigned int i;
+
+	for (i = 0; i < h->n_srcs; i++) {
+		const struct ha_rate_span *r = &h->srcs[i].data[dir];
+
+		if (!h->srcs[i].fpga && r->moved && r->t1 > r->t0 && r->b1 > r->b0) {
+			rate += (double)(r->b1 - r->b0) * 1e9 / (double)(r->t1 - r->t0);
+		}
+	}
+	return rate >= 1 && rate < 1e15 ? (uint64_t)rate : 0;
+}
+
 static void on_counters(struct host_analysis *h, const struct host_event *ev, bool fpga)
 {
 	uint64_t vpid = 0;
@@ -237,6 +268,16 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 	s->delivered = delivered;
 	s->lost = lost;
 	s->last_ts = ev->ts;
+	if (!fpga) {
+		uint64_t bytes;
+
+		if (he_get(ev, "data_bytes_rx", &bytes)) {
+			rate_span_add(&s->data[0], ev->ts, bytes);
+		}
+		if (he_get(ev, "data_bytes_tx", &bytes)) {
+			rate_span_add(&s->data[1], ev->ts, bytes);
+		}
+	}
 	if (h->on_drops) {
 		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn,
 			    (uint32_t)vpid, delivered, lost);

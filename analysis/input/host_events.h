@@ -105,6 +105,15 @@ struct ha_worst_bell {
 };
 
 /* Last counter snapshot of one source (host connection or emulator). */
+/*
+ * The stretch of a run in which a cumulative byte counter moved: from its last
+ * reading before it first moved (t0, b0) to the reading of its last move (t1, b1).
+ */
+struct ha_rate_span {
+	bool read, moved;
+	uint64_t t0, b0, t1, b1;
+};
+
 struct ha_counter_src {
 	bool fpga;
 	uint16_t conn;
@@ -112,6 +121,7 @@ struct ha_counter_src {
 	bool seen;
 	uint64_t delivered, lost; /* cumulative */
 	uint64_t last_ts;
+	struct ha_rate_span data[2]; /* the host's data_bytes_rx, data_bytes_tx */
 };
 
 struct ha_counts {
@@ -227,6 +237,15 @@ void ha_free(struct host_analysis *h);
 void ha_event(struct host_analysis *h, const struct host_event *ev);
 /* Transactions completed but never answered (at the end of the trace). */
 uint64_t ha_pending_count(const struct host_analysis *h);
+
+/*
+ * The host's data rate in bytes/s (dir 0: received, 1: sent) from its counters
+ * snapshots, over the stretch in which each connection's data bytes moved
+ * (struct ha_rate_span), summed over connections: the stream's rate to within
+ * one snapshot interval (100 ms) of the stream's start. 0 when no connection's
+ * bytes moved between two readings.
+ */
+uint64_t ha_data_rate(const struct host_analysis *h, int dir);
 
 /* Names for thread settings: "rx", "tx", ...; "SCHED_OTHER", "SCHED_FIFO", ... */
 const char *ha_role_name(uint8_t role);

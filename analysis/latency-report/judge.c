@@ -71,10 +71,37 @@ static bool take_trace_facts(const struct host_analysis *ha, struct run_info *ri
 }
 
 /*
+ * Without the rate (no option, no run.json, no capture that shows the stream):
+ * the pool the facts give and the rate the trace's counters moved at, so that a
+ * trace alone, or with a capture of the stream on ports not analysed, is judged
+ * against a tolerable latency as a run folder is, not by its p50 alone.
+ */
+static void estimate_from_trace(struct report *rep, const struct host_analysis *ha)
+{
+	int d;
+
+	if (!rep->run.host_buffers || !rep->run.buffer_size) {
+		return;
+	}
+	for (d = WA_RX; d <= WA_TX; d++) {
+		rep->rate_estimate[d] = ha_data_rate(ha, d == WA_RX ? 0 : 1);
+		rep->tolerable_ns[d] =
+		    rep->rate_estimate[d]
+			? dgr_tolerable_latency_ns(rep->run.host_buffers, rep->run.fpga_buffers,
+						   rep->run.buffer_size,
+						   (double)rep->rate_estimate[d])
+			: 0;
+		if (rep->tolerable_ns[d]) {
+			rep->tolerable_source = "estimated from the trace";
+		}
+	}
+}
+
+/*
  * The run's facts (rep->run: the options', then run.json's, then the trace's)
  * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
- * estimated (wa). Live and offline call it with what they have read, so that
- * both judge by the same facts.
+ * estimated (wa), else from the facts' pool and the trace's rate (ha). Live and offline call it
+ * with what they have read, so that both judge by the same facts.
  */
 void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
 		      bool facts_from_run_json, const struct wire_analysis *wa,
@@ -98,12 +125,13 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 		rep->tolerable_source =
 		    sources[(from_options || (!facts_from_run_json && !from_trace) ? 1 : 0) |
 			    (facts_from_run_json ? 2 : 0) | (from_trace ? 4 : 0)];
-	} else if (wa) {
+	} else if (wa && (headroom_estimate_tolerable(&wa->dir[WA_RX]) ||
+			  headroom_estimate_tolerable(&wa->dir[WA_TX]))) {
 		rep->tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa->dir[WA_RX]);
 		rep->tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa->dir[WA_TX]);
-		if (rep->tolerable_ns[WA_RX] || rep->tolerable_ns[WA_TX]) {
-			rep->tolerable_source = "estimated";
-		}
+		rep->tolerable_source = "estimated";
+	} else if (ha) {
+		estimate_from_trace(rep, ha);
 	}
 	rep->host_tolerable_ns = rep->tolerable_ns[WA_RX];
 }

@@ -399,7 +399,8 @@ static const struct dgr_opt lr_opts[] = {
 	      "as in\n"
 	      ".BR dgrdma-host (1);\n"
 	      "N_c 1..65535, N_p 2..64 (the range of \\-\\-fpga\\-buffers in every tool).\n"
-	      "Without them the tolerable latency is estimated from the capture.\n" },
+	      "Without them the tolerable latency is estimated from the capture, else from the\n"
+	      "trace: the pool its stream_config gives at the rate its counters moved.\n" },
 	DECIMAL(
 	    OPT_TOLERABLE_US, "tolerable-us", "US", 1, 1e9,
 	    "  --tolerable-us US      tolerable doorbell latency, overrides the above, 1..1e9\n",
@@ -490,7 +491,8 @@ static const struct dgr_opt lr_opts[] = {
 	      "An option's value follows it (--interval 10) or is joined with '=' "
 	      "(--interval=10).\n"
 	      "Without buffer counts, size and rate (options or run.json), the tolerable latency\n"
-	      "is estimated from the capture: buffers seen x largest transaction / data rate.\n"
+	      "is estimated from the capture: buffers seen x largest transaction / data rate;\n"
+	      "else from the trace: the pool its stream_config gives at its counters' data rate.\n"
 	      "Exit status: 0 report written; 1 a --fail-on finding; 2 bad usage or input that\n"
 	      "cannot be read; 3 the run failed (run.json: the recorded command stalled or gave "
 	      "up).\n" },

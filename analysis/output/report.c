@@ -786,7 +786,8 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 	}
 	classify(s, &r->verdict_sum, tolerable_ns, &r->verdict);
 	classify_shape(s, &r->verdict_sum, tolerable_ns, &r->shape);
-	headroom_for_run(&r->run, st, r->verdict_sum.max, &r->headroom);
+	headroom_for_run(&r->run, st, r->rate_estimate[tx ? WA_TX : WA_RX], r->verdict_sum.max,
+			 &r->headroom);
 	classify_summary(r->summary, sizeof(r->summary), &r->verdict, &r->shape, &r->headroom,
 			 tolerable_ns, NULL);
 	return 0;
@@ -874,6 +875,8 @@ static void print_headroom(struct dgr_pr *p, const struct headroom *h)
 	if (h->known) {
 		dgr_pr_bool(p, "estimated", "pool and rate estimated from the capture",
 			    h->estimated);
+		dgr_pr_bool(p, "rate_estimated", "rate estimated from the trace's counters",
+			    h->rate_estimated);
 		dgr_pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
 		dgr_pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
 		dgr_pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
@@ -1486,7 +1489,9 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 			 "lossless up to %.3fx this rate (the worst stall needs %" PRIu64
 			 " buffers, has %" PRIu64 ")%s",
 			 h->rate_factor, h->buffers_needed, h->buffers,
-			 h->estimated ? ", pool and rate estimated from the capture" : "");
+			 h->estimated	     ? ", pool and rate estimated from the capture"
+			 : h->rate_estimated ? ", rate estimated from the trace's counters"
+					     : "");
 	} else {
 		snprintf(line, sizeof(line),
 			 "unknown (needs the buffers, their size, the rate and a stall)");
@@ -1570,6 +1575,17 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	print_fact(p, "buffer_size", "buffer size, bytes", r->run.buffer_size, "unknown");
 	print_fact(p, "rate_bytes", "rate, bytes/s", r->run.rate_bytes, "unknown");
 	dgr_pr_str(p, "tolerable_source", "tolerable latency from", r->tolerable_source);
+	/* JSON always (0: none), text only when the tolerable latency rests on it */
+	if (dgr_pr_is_json(p) || r->rate_estimate[WA_RX]) {
+		dgr_pr_u64(p, "rate_estimate_rx_bytes",
+			   "rate estimated from the trace's counters (RX), bytes/s",
+			   r->rate_estimate[WA_RX]);
+	}
+	if (dgr_pr_is_json(p) || r->rate_estimate[WA_TX]) {
+		dgr_pr_u64(p, "rate_estimate_tx_bytes",
+			   "rate estimated from the trace's counters (TX), bytes/s",
+			   r->rate_estimate[WA_TX]);
+	}
 	if (r->run.realtime_moved_known) {
 		dgr_pr_i64(p, "realtime_moved_ns",
 			   "real time moved against monotonic during the run, ns",

@@ -49,12 +49,18 @@ struct report {
 	struct run_info run;
 	const struct fpga_counters *fpga; /* the FPGA's own counters; NULL: none given */
 	const char *fpga_source;	  /* the file they came from */
-	const char *tolerable_source; /* "options", "run.json", "trace", ..., "estimated", "none" */
+	const char *tolerable_source;	  /* "options", "run.json", "trace", ..., "estimated",
+					     "estimated from the trace", "none" */
 	/* the trace's stream facts that differ from the ones used (options or run.json) */
 	char facts_disagree[4][160];
 	unsigned int n_facts_disagree;
 	uint64_t tolerable_ns[2]; /* per wire direction (RX, TX) */
 	uint64_t host_tolerable_ns;
+	/*
+	 * the data rate (bytes/s, per direction) estimated from the trace's counters
+	 * when no fact and no capture gave the tolerable latency; 0 otherwise
+	 */
+	uint64_t rate_estimate[2];
 	/* the joined decomposition, when both a capture and a trace were read */
 	const struct series *wire_to_stack, *stack_to_wire;
 	uint64_t joined, negative_w2s, negative_s2w;

@@ -337,14 +337,15 @@ static void append_headroom(char *buf, size_t size, size_t *len, const struct he
 			     "; headroom unknown (no buffer count, size and rate)");
 	} else if (h->rate_factor >= 1.0) {
 		n = snprintf(buf + *len, size - *len, "; lossless up to about %.3gx this rate%s",
-			     h->rate_factor, h->estimated ? " (estimated)" : "");
+			     h->rate_factor,
+			     h->estimated || h->rate_estimated ? " (estimated)" : "");
 	} else {
 		n = snprintf(buf + *len, size - *len,
 			     "; the worst stall needs %" PRIu64
 			     " buffers at this rate (has %" PRIu64
 			     "): lossless only up to about %.2gx this rate%s",
 			     h->buffers_needed, h->buffers, h->rate_factor,
-			     h->estimated ? " (estimated)" : "");
+			     h->estimated || h->rate_estimated ? " (estimated)" : "");
 	}
 	if (n > 0) {
 		*len += (size_t)n;

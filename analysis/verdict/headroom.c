@@ -58,8 +58,8 @@ void headroom_compute(uint64_t buffers, uint64_t buffer_size, uint64_t rate_byte
 	h->worst_of_tolerable = (double)worst_ns / 1e9 / tolerable_s;
 }
 
-void headroom_for_run(const struct run_info *ri, const struct wa_dir_stats *st, uint64_t worst_ns,
-		      struct headroom *h)
+void headroom_for_run(const struct run_info *ri, const struct wa_dir_stats *st,
+		      uint64_t rate_estimate, uint64_t worst_ns, struct headroom *h)
 {
 	uint64_t span;
 
@@ -70,6 +70,12 @@ void headroom_for_run(const struct run_info *ri, const struct wa_dir_stats *st, 
 	}
 	span = st && st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
 	if (!st || !span || st->transactions < 2) {
+		if (ri->host_buffers && ri->buffer_size && rate_estimate) {
+			headroom_compute(ri->host_buffers + ri->fpga_buffers, ri->buffer_size,
+					 rate_estimate, worst_ns, h);
+			h->rate_estimated = h->known;
+			return;
+		}
 		headroom_compute(0, 0, 0, worst_ns, h);
 		return;
 	}

@@ -32,6 +32,7 @@ struct headroom {
 	uint64_t buffers_needed;    /* ceil(W x R / S), at most HEADROOM_MAX_BUFFERS */
 	double worst_of_tolerable;  /* W / ((N_c + N_p) x S / R) */
 	bool estimated;		    /* pool and rate estimated from the capture */
+	bool rate_estimated;	    /* the pool given, the rate estimated from the trace */
 };
 
 /*
@@ -45,11 +46,12 @@ void headroom_compute(uint64_t buffers, uint64_t buffer_size, uint64_t rate_byte
 /*
  * The same for a run: the facts of *ri when it knows host buffers, size and
  * rate (N_c + N_p = host + FPGA buffers); else, with st (may be NULL), the
- * capture's own: buffers seen, largest transaction, achieved data rate.
- * h->estimated says which.
+ * capture's own: buffers seen, largest transaction, achieved data rate; else
+ * ri's pool at rate_estimate (bytes/s from the trace, 0: none).
+ * h->estimated and h->rate_estimated say which.
  */
-void headroom_for_run(const struct run_info *ri, const struct wa_dir_stats *st, uint64_t worst_ns,
-		      struct headroom *h);
+void headroom_for_run(const struct run_info *ri, const struct wa_dir_stats *st,
+		      uint64_t rate_estimate, uint64_t worst_ns, struct headroom *h);
 
 /*
  * Tolerable latency estimated from a capture alone: buffers seen x largest

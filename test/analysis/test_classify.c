@@ -261,7 +261,7 @@ static void test_headroom(void)
 	st.data_bytes = 819200;
 	st.first_ts = 1000;
 	st.last_ts = 1000 + 2000000; /* 409.6 MB/s */
-	headroom_for_run(&ri, &st, 40000, &h);
+	headroom_for_run(&ri, &st, 0, 40000, &h);
 	tap_ok(h.known && h.estimated && h.rate_bytes == 409600000 && h.buffers == 8,
 	       "from the capture alone: 8 buffers seen, 8 KiB, 409.6 MB/s, estimated");
 	TAP_EQ_U(headroom_estimate_tolerable(&st), 160000, "estimated T = 8 x 8 KiB / 409.6 MB/s");
@@ -274,9 +274,26 @@ static void test_headroom(void)
 	ri.fpga_buffers = 4;
 	ri.buffer_size = 16384;
 	ri.rate_bytes = 8000000;
-	headroom_for_run(&ri, &st, 80000000, &h);
+	headroom_for_run(&ri, &st, 0, 80000000, &h);
 	tap_ok(h.known && !h.estimated && h.buffers == 20 && h.buffers_needed == 40,
 	       "run facts win: 20 buffers; an 80 ms stall at 8 MB/s needs 40 of 16 KiB");
+	headroom_for_run(&ri, &st, 1000, 80000000, &h);
+	tap_ok(h.known && !h.rate_estimated && h.rate_bytes == 8000000,
+	       "a rate given wins over the trace's estimate");
+	ri.rate_bytes = 0;
+	st.data_bytes = 819200;
+	st.first_ts = 1000;
+	st.last_ts = 1000 + 2000000;
+	headroom_for_run(&ri, &st, 4000000, 80000000, &h);
+	tap_ok(h.known && h.estimated && !h.rate_estimated && h.buffers == 8,
+	       "no rate given: the capture's own estimate before the trace's");
+	headroom_for_run(&ri, NULL, 4000000, 80000000, &h);
+	tap_ok(h.known && h.rate_estimated && !h.estimated && h.buffers == 20 &&
+		   h.rate_bytes == 4000000 && h.buffers_needed == 20,
+	       "no capture: the facts' 20 buffers at the trace's 4 MB/s (an 80 ms stall needs 20)");
+	ri.buffer_size = 0;
+	headroom_for_run(&ri, NULL, 4000000, 80000000, &h);
+	tap_ok(!h.known && !h.rate_estimated, "no buffer size: no headroom from a rate alone");
 }
 
 /* Shapes and the one-line summary. */

@@ -516,6 +516,41 @@ static void test_bell_latency_field(void)
 	ha_free(&h);
 }
 
+/*
+ * The data rate from the counters snapshots: from the last reading before the bytes moved
+ * to the reading of their last move, summed over connections; the emulator's are not the host's.
+ */
+static void test_data_rate(void)
+{
+	TAP_EQ_U(ha_init(&h), 0, "init");
+	/* conn 0: idle at 100 and 200 ms, 1 MB at 300, 3 MB at 400 and 500 ms (stopped) */
+	ev("dgrdma:counters", 100000000, "conn", U(0), "samples_received", U(0), "samples_lost",
+	   U(0), "data_bytes_rx", U(0), "data_bytes_tx", U(0), NULL);
+	TAP_EQ_U(ha_data_rate(&h, 0), 0, "one reading: no rate");
+	ev("dgrdma:counters", 200000000, "conn", U(0), "samples_received", U(0), "samples_lost",
+	   U(0), "data_bytes_rx", U(0), "data_bytes_tx", U(0), NULL);
+	ev("dgrdma:counters", 300000000, "conn", U(0), "samples_received", U(1), "samples_lost",
+	   U(0), "data_bytes_rx", U(1000000), "data_bytes_tx", U(0), NULL);
+	ev("dgrdma:counters", 400000000, "conn", U(0), "samples_received", U(2), "samples_lost",
+	   U(0), "data_bytes_rx", U(3000000), "data_bytes_tx", U(0), NULL);
+	ev("dgrdma:counters", 500000000, "conn", U(0), "samples_received", U(2), "samples_lost",
+	   U(0), "data_bytes_rx", U(3000000), "data_bytes_tx", U(0), NULL);
+	TAP_EQ_U(ha_data_rate(&h, 0), 15000000,
+		 "3 MB from the last idle reading (200 ms) to the last move (400 ms): 15 MB/s");
+	TAP_EQ_U(ha_data_rate(&h, 1), 0, "nothing sent: no TX rate");
+	/* conn 1 from its first reading (already moving), and an emulator whose bytes do not count
+	 */
+	ev("dgrdma:counters", 250000000, "conn", U(1), "samples_received", U(1), "samples_lost",
+	   U(0), "data_bytes_rx", U(500000), "data_bytes_tx", U(0), NULL);
+	ev("dgrdma:counters", 350000000, "conn", U(1), "samples_received", U(1), "samples_lost",
+	   U(0), "data_bytes_rx", U(1500000), "data_bytes_tx", U(0), NULL);
+	ev("dgrdma_fpga:counters", 350000001, "samples_produced", U(5000), "dropped_samples", U(0),
+	   "data_bytes_rx", U(0), "data_bytes_tx", U(99000000), NULL);
+	TAP_EQ_U(ha_data_rate(&h, 0), 25000000, "two connections: 15 + 10 MB/s");
+	TAP_EQ_U(ha_data_rate(&h, 1), 0, "the emulator's counters are not the host's rate");
+	ha_free(&h);
+}
+
 int main(void)
 {
 	test_rx_parts();
@@ -527,5 +562,6 @@ int main(void)
 	test_bell_latency_field();
 	test_release_held();
 	test_consumer_side_in_doorbell();
+	test_data_rate();
 	return tap_done();
 }

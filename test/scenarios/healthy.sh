@@ -50,4 +50,18 @@ check_eq "$(jq -r '[.regime.mitigations[0], (.ack_only_to_fpga.padded // 0)] | j
 	"none needed: doorbell latency stays well inside the tolerable latency|0" \
 	"healthy, no ACK-only frame to the FPGA (the stack sends none): no action needed"
 check "latency plot written" test -s "$run/plots/latency.png"
+# The host's events alone, as a user's own lttng session of a host facing a real FPGA leaves
+# them (no run.json, no capture, no emulator's events: --pid keeps the host's): the pool from its
+# stream_config events and the rate its counters moved at give the tolerable latency, so that the
+# verdict is judged as the run folder's is, not by the p50 rule of a run without one.
+"$BIN/latency-report" --json --no-progress --pid "$(jq -r .command_pid "$run/run.json")" "$run/trace" \
+	>"$SCN_OUT/trace-alone.json" 2>"$SCN_OUT/trace-alone.err"
+check_eq "$?/$(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .tolerable_source] | join(" ")' "$SCN_OUT/trace-alone.json")" \
+	"0/255 4 16384 estimated from the trace" "the trace alone: the pool from stream_config, the rate estimated"
+rate=$(jq -r '.run.rate_bytes' "$run/report.json")
+est=$(jq -r '.run.rate_estimate_rx_bytes' "$SCN_OUT/trace-alone.json")
+diag "the trace's rate estimate: $est bytes/s, the run's rate $rate"
+check "the estimate is at most the stream's rate (+2%: the snapshots' own times)" \
+	awk -v e="$est" -v r="$rate" 'BEGIN { exit !(e > 0 && e <= 1.02 * r) }'
+check_eq "$(jq -r '.regime.label' "$SCN_OUT/trace-alone.json")" healthy "the trace alone: healthy, as the run folder"
 done_testing
