@@ -8,12 +8,11 @@
 
 static const struct dgr_opt plot_opts[] = {
 	{ .usage =
-	      "usage: dgrdma-plot [options] INPUT\n"
+	      "usage: dgrdma-plot [options] INPUT...\n"
 	      "       dgrdma-plot --live [options] URL...\n"
-	      "  INPUT: a folder of CSVs from `latency-report --csv DIR`, a dgrdma-capture "
-	      "run folder,\n"
-	      "         a capture (pcap/pcapng) or a trace folder (latency-report is run on "
-	      "it first).\n"
+	      "  INPUT: a folder of CSVs from `latency-report --csv DIR` (the only INPUT then), a\n"
+	      "         dgrdma-capture run folder, captures (pcap/pcapng) and a trace folder\n"
+	      "         (latency-report is run on them first, reading them as one run).\n"
 	      "  URL:   an LTTng live session's, as latency-report --live takes it (up to 8).\n"
 	      "options:\n" },
 	{ .id = PLOT_OPT_OUTPUT,

@@ -279,6 +279,22 @@ diag "summary: $summary"
 check_eq "$(grep -c ">${summary%%; lossless*}<" "$tmp/cap/latency.svg") $(grep -c '>lossless up to about [0-9.]*x this rate (estimated)<' "$tmp/cap/latency.svg")" \
 	"1 1" "the latency plot carries the verdict, its shape and its headroom (regime.summary)"
 
+# The same capture split in two files, given as two INPUTs: read as one run (latency-report's
+# capture set), the same doorbells drawn, both files named in the title.
+if command -v editcap >/dev/null; then
+	half=$((($(jq -r .capture.frames "$tmp/cap/csv/report.json") + 1) / 2))
+	editcap -c "$half" "$tmp/run.pcapng" "$tmp/part.pcapng" >/dev/null 2>&1
+	parts=("$tmp"/part_*.pcapng)
+	"$PLOT" -o "$tmp/parts" --format svg --kind latency "${parts[@]}" >/dev/null 2>"$tmp/err"
+	check_eq "$? ${#parts[@]} $("$CHECK" series "$tmp/parts/latency.svg" | tr '\n' ';')" \
+		"0 2 $("$CHECK" series "$tmp/cap/latency.svg" | tr '\n' ';')" \
+		"two INPUTs (a capture split in two): one run, the same doorbells as the whole capture"
+	check_eq "$(grep -c ">$(basename "${parts[0]}") + $(basename "${parts[1]}"): doorbell latency over the run<" "$tmp/parts/latency.svg")" 1 \
+		"two INPUTs: both named in the title"
+else
+	skip "editcap (wireshark-common) not installed: two INPUTs not checked"
+fi
+
 "$PLOT" --format gif "$csv" >/dev/null 2>"$tmp/err"
 check_eq "$? $(grep -c "'gif' is not png, svg or both" "$tmp/err")" "2 1" "a bad --format is named with the accepted values"
 # The CSV of `dgrdma-host perf --csv` (message_size, mbyte_s), without any other input.

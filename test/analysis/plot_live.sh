@@ -57,7 +57,9 @@ bad "--live-interval without --live" "--live-interval, --live-if and --live-foll
 bad "--live-follow without --live" "--live-interval, --live-if and --live-follow go with --live" "$PLOT" --live-follow x y
 bad "--kind with --live" "--kind goes without --live" "$PLOT" --live --kind latency net://a/host/h/s
 bad "--interval with --live" "--interval goes without --live" "$PLOT" --live --interval 5 net://a/host/h/s
-bad "two INPUTs without --live" "one INPUT only (got 'a' and 'b')" "$PLOT" a b
+mkdir -p "$WORK/csv-folder" && : >"$WORK/csv-folder/doorbells.csv"
+bad "a CSV folder and another INPUT" "$WORK/csv-folder: a folder of latency-report's CSVs is the only INPUT (got 2)" \
+	"$PLOT" "$WORK/csv-folder" b
 check "usage names --live, --live-interval, --live-if and --live-follow" \
 	sh -c "'$PLOT' --help | grep -q -- '--live-interval S' && '$PLOT' --help | grep -q -- '--live-if IFACE' && '$PLOT' --help | grep -q -- '--live-follow FILE' && '$PLOT' --help | grep -q -- '--live   '"
 
