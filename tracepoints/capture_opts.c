@@ -366,8 +366,9 @@ static const struct dgr_opt capture_opts[] = {
 	      "                         providers but the per-frame ones (frame_rx, frame_tx,\n"
 	      "                         ack_rx, ack_tx), which cost the stream its rate, and\n"
 	      "                         the consumer's buffer_acquire, buffer_release and\n"
-	      "                         doorbell_queued, which doorbell_sent's fields replace\n"
-	      "                         (docs/tracepoints.md)\n",
+	      "                         doorbell_queued and the receive thread's txn_complete\n"
+	      "                         (kept with --preload), which doorbell_sent's fields\n"
+	      "                         replace (docs/tracepoints.md)\n",
 	  .man =
 	      "LTTng events to enable, exactly these, comma-separated patterns of [A-Za-z0-9_:*]\n"
 	      "(e.g.\n"
@@ -377,14 +378,17 @@ static const struct dgr_opt capture_opts[] = {
 	      "stream\n"
 	      "its rate, and the consumer's buffer_acquire, buffer_release and doorbell_queued,\n"
 	      "fired before each doorbell: doorbell_sent's since_release_ns, held_ns and\n"
-	      "consumer_tid give their times and thread.\n" },
+	      "consumer_tid give their times and thread; and the receive thread's txn_complete,\n"
+	      "whose time doorbell_sent's since_complete_ns gives (with\n"
+	      ".B \\-\\-preload\n"
+	      "the default keeps txn_complete: the library's doorbell_sent does not carry it).\n" },
 	{ .id = CAP_OPT_ALL_EVENTS,
 	  .name = "all-events",
 	  .type = DGR_OPT_FLAG,
-	  .usage = "      --all-events       every event, the per-frame ones and the consumer's\n"
-		   "                         three too (= --events 'dgrdma*')\n",
+	  .usage = "      --all-events       every event, the per-frame ones, the consumer's\n"
+		   "                         three and txn_complete too (= --events 'dgrdma*')\n",
 	  .man = "Every event of both providers, the per-frame ones, buffer_acquire,\n"
-		 "buffer_release and doorbell_queued too (the same as\n"
+		 "buffer_release, doorbell_queued and txn_complete too (the same as\n"
 		 ".BR \"\\-\\-events dgrdma*\" ).\n" },
 	{ .id = CAP_OPT_ONLY_COMMAND,
 	  .name = "only-command",

@@ -17,6 +17,19 @@
 #ifndef DGRDMA_TP_WRAPPER_H
 #define DGRDMA_TP_WRAPPER_H
 
+#include <stdint.h>
+
+/*
+ * doorbell_sent's readings of the other threads' side of its buffer, one
+ * argument (lttng-ust takes at most ten an event); its fields are the event's
+ * last four, in this order.
+ */
+struct dgr_tp_bell_sides {
+	uint64_t since_release_ns, held_ns;
+	int32_t consumer_tid;
+	uint64_t since_complete_ns;
+};
+
 #ifdef DGR_NO_TRACE
 /* Swallows the arguments so that variables used only for tracing stay "used". */
 static inline void dgr_tp_discard(int unused, ...)
@@ -169,12 +182,15 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_queued,
  * holding the buffer held_ns; consumer_tid its thread, 0 when unknown), so that
  * the default recording needs no event on the consumer's thread
  * (docs/tracepoints.md). Added after latency_ns, for the same reason.
+ * since_complete_ns: the stack's reading of the transaction's completion
+ * (txn_complete's time) was that long before the send call's return, so that
+ * the default recording needs no event on the receive thread either; 0: not
+ * given (the preload library fires its own txn_complete). Added last.
  */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_sent,
 	LTTNG_UST_TP_ARGS(uint16_t, conn, uint16_t, buffer, uint32_t, txn_id,
 			  uint32_t, flag_addr, uint16_t, frame_seq, uint32_t, send_call_ns,
-			  uint64_t, latency_ns, uint64_t, since_release_ns, uint64_t, held_ns,
-			  int32_t, consumer_tid),
+			  uint64_t, latency_ns, const struct dgr_tp_bell_sides *, sides),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, conn, conn)
 		lttng_ust_field_integer(uint16_t, buffer, buffer)
@@ -183,9 +199,10 @@ LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_sent,
 		lttng_ust_field_integer(uint16_t, frame_seq, frame_seq)
 		lttng_ust_field_integer(uint32_t, send_call_ns, send_call_ns)
 		lttng_ust_field_integer(uint64_t, latency_ns, latency_ns)
-		lttng_ust_field_integer(uint64_t, since_release_ns, since_release_ns)
-		lttng_ust_field_integer(uint64_t, held_ns, held_ns)
-		lttng_ust_field_integer(int32_t, consumer_tid, consumer_tid)))
+		lttng_ust_field_integer(uint64_t, since_release_ns, sides->since_release_ns)
+		lttng_ust_field_integer(uint64_t, held_ns, sides->held_ns)
+		lttng_ust_field_integer(int32_t, consumer_tid, sides->consumer_tid)
+		lttng_ust_field_integer(uint64_t, since_complete_ns, sides->since_complete_ns)))
 
 /* TX path: a doorbell (a returned credit) arrived from the FPGA. */
 LTTNG_UST_TRACEPOINT_EVENT(dgrdma, doorbell_rx,

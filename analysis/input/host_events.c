@@ -178,6 +178,33 @@ uint64_t ha_pending_count(const struct host_analysis *h)
 	return n;
 }
 
+bool ha_unanswered_from_counters(const struct host_analysis *h, bool window, uint64_t *pending,
+				 uint64_t *discontinuities)
+{
+	bool any = false;
+	unsigned int i;
+
+	*pending = *discontinuities = 0;
+	if (h->c.completions_derived == 0 || h->c.txn_complete != h->c.completions_derived) {
+		return false;
+	}
+	for (i = 0; i < h->n_srcs; i++) {
+		const struct ha_counter_src *s = &h->srcs[i];
+
+		if (s->fpga || !s->has_answers) {
+			continue;
+		}
+		any = true;
+		*pending += s->completed > s->bells ? s->completed - s->bells : 0;
+		/* a window holds the counters' moves within it, not the run's before it */
+		*discontinuities +=
+		    s->discontinuities - (window && s->discontinuities >= s->discontinuities_first
+					      ? s->discontinuities_first
+					      : 0);
+	}
+	return any;
+}
+
 static struct ha_counter_src *counter_src(struct host_analysis *h, bool fpga, uint16_t conn,
 					  uint32_t vpid)
 {
@@ -278,6 +305,13 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 			rate_span_add(&s->data[1], ev->ts, bytes);
 		}
 	}
+	s->has_answers = !fpga && he_get(ev, "txns_completed", &s->completed) &&
+			 he_get(ev, "doorbells_sent", &s->bells) &&
+			 he_get(ev, "discontinuities", &s->discontinuities);
+	if (s->has_answers && !s->answers_first_read) {
+		s->answers_first_read = true;
+		s->discontinuities_first = s->discontinuities;
+	}
 	if (h->on_drops) {
 		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn,
 			    (uint32_t)vpid, delivered, lost);
@@ -303,6 +337,9 @@ static void on_thread(struct host_analysis *h, const struct host_event *ev, bool
 	}
 	if (he_get(ev, "tid", &v)) {
 		t->tid = (int32_t)v;
+	}
+	if (he_get(ev, "vpid", &v)) {
+		t->vpid = (uint32_t)v;
 	}
 	if (he_get(ev, "policy", &v)) {
 		t->policy = (int32_t)v;
@@ -432,6 +469,49 @@ static void consumer_side_from_doorbell(struct ha_pending *p, const struct host_
 	p->tid_acquire = (int32_t)(uint32_t)tid;
 }
 
+/*
+ * doorbell_sent's completion (traces since the default left txn_complete
+ * out): the stack's reading since_complete_ns before the event, the completing
+ * frame's kernel arrival latency_ns before it, the receive thread's wait the
+ * difference. A completion before the trace's first event stays out, as its
+ * txn_complete would have (a flight recorder's snapshot). since_complete_ns
+ * 0: not given (the preload library's, which records txn_complete). Returns
+ * whether *p was made.
+ */
+static bool completion_from_doorbell(struct host_analysis *h, struct ha_pending *p,
+				     const struct host_event *ev, const struct ha_key *key)
+{
+	uint64_t since, latency;
+	unsigned int i;
+
+	if (!he_get(ev, "since_complete_ns", &since) || since == 0 || since > ev->ts ||
+	    ev->ts - since < h->first_ts) {
+		return false;
+	}
+	memset(p, 0, sizeof(*p));
+	p->key = *key;
+	p->t_complete = ev->ts - since;
+	/*
+	 * the receive thread's tid is not in the event: the rx thread thread_start
+	 * named for this process and connection (another process's in the same
+	 * trace is not it), else stall_cause's fallback by role
+	 */
+	for (i = 0; i < h->n_threads; i++) {
+		const struct ha_thread *t = &h->threads[i];
+
+		if (!t->fpga && t->role == 0 && t->conn == key->conn && t->vpid == key->vpid) {
+			p->tid_complete = t->tid;
+			break;
+		}
+	}
+	if (he_get(ev, "latency_ns", &latency) && latency >= since && latency <= ev->ts) {
+		p->has_wait_receive = true;
+		p->wait_receive = latency - since;
+		p->arrival = ev->ts - latency;
+	}
+	return true;
+}
+
 static void on_host_event(struct host_analysis *h, const struct host_event *ev, const char *n)
 {
 	uint64_t conn = 0, buffer = 0, txn = 0, vpid = 0, vtid = 0, v;
@@ -496,10 +576,18 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 	} else if (!strcmp(n, "doorbell_sent")) {
 		struct ha_doorbell d = { .conn = (unsigned int)conn,
 					 .buffer = (unsigned int)buffer };
+		struct ha_pending derived;
 		uint64_t send_call;
 
 		h->c.doorbell_sent++;
+		/* with both, the txn_complete event wins (--all-events, older traces) */
 		p = find(h, &rk);
+		if (!p && completion_from_doorbell(h, &derived, ev, &rk)) {
+			p = &derived;
+			note_host_pid(h, vpid);
+			h->c.txn_complete++;
+			h->c.completions_derived++;
+		}
 		note_bell_latency(h, ev, vpid, conn, buffer, txn, p != NULL);
 		if (!p) {
 			h->c.orphans++;
@@ -544,7 +632,9 @@ static void on_host_event(struct host_analysis *h, const struct host_event *ev, 
 		if (h->on_doorbell) {
 			h->on_doorbell(h->ctx, &d);
 		}
-		erase(h, p);
+		if (p != &derived) {
+			erase(h, p);
+		}
 	} else if (!strcmp(n, "txn_sent")) {
 		note_host_pid(h, vpid);
 		h->c.txn_sent++;

@@ -9,7 +9,9 @@
  * for the consumer), acquire -> buffer_release (the consumer's work),
  * release -> doorbell_sent (waiting for the sender thread); the acquire is
  * buffer_release's time minus its held_ns, or in traces before that field
- * the buffer_acquire event. TX path:
+ * the buffer_acquire event. Without the txn_complete (dgrdma-capture's
+ * default since 5 December), the completion is doorbell_sent's time minus its
+ * since_complete_ns, the arrival that minus latency_ns. TX path:
  * dgrdma:txn_sent -> dgrdma:doorbell_rx for the same (conn, buffer), the
  * credit round trip. Also: threads' scheduling settings, counter snapshots
  * turned into drop rates, socket drops, malformed frames, retransmits, and
@@ -53,6 +55,7 @@ struct ha_thread {
 	bool fpga;
 	uint8_t role;
 	uint16_t conn;
+	uint32_t vpid; /* its process (LTTng vpid context), 0 when absent */
 	int32_t tid, policy, priority, nice;
 	uint64_t cpuset;
 };
@@ -122,6 +125,12 @@ struct ha_counter_src {
 	uint64_t delivered, lost; /* cumulative */
 	uint64_t last_ts;
 	struct ha_rate_span data[2]; /* the host's data_bytes_rx, data_bytes_tx */
+	/*
+	 * host: the snapshot's txns_completed, doorbells_sent, discontinuities
+	 * (has_answers: it had them), and the first such snapshot's discontinuities
+	 */
+	bool has_answers, answers_first_read;
+	uint64_t completed, bells, discontinuities, discontinuities_first;
 };
 
 struct ha_counts {
@@ -133,6 +142,8 @@ struct ha_counts {
 	uint64_t fpga_drop_periods, fpga_dropped_samples;
 	uint64_t counter_snapshots;
 	uint64_t bells_with_latency; /* doorbell_sent events that carried latency_ns */
+	/* of txn_complete: completions taken from doorbell_sent's since_complete_ns */
+	uint64_t completions_derived;
 	uint64_t unknown_events;
 	uint64_t other_pids;  /* left out: not of the processes in only_pids */
 	uint64_t chosen_pids; /* kept: of the processes in only_pids (their provider's) */
@@ -237,6 +248,17 @@ void ha_free(struct host_analysis *h);
 void ha_event(struct host_analysis *h, const struct host_event *ev);
 /* Transactions completed but never answered (at the end of the trace). */
 uint64_t ha_pending_count(const struct host_analysis *h);
+/*
+ * Whether the trace recorded no txn_complete but doorbell_sent gave the
+ * completions: transactions never answered are not in it. Then *pending and
+ * *discontinuities are the host connections' last counter snapshots'
+ * (txns_completed - doorbells_sent, discontinuities: since the connection
+ * started, or with window, a flight recorder's incident, since the window's
+ * first snapshot), and true; false when the trace holds txn_complete events or
+ * no such snapshot.
+ */
+bool ha_unanswered_from_counters(const struct host_analysis *h, bool window, uint64_t *pending,
+				 uint64_t *discontinuities);
 
 /*
  * The host's data rate in bytes/s (dir 0: received, 1: sent) from its counters

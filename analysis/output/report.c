@@ -515,7 +515,7 @@ static void print_worst_bell(struct dgr_pr *p, const struct host_analysis *h)
 	dgr_pr_u64(p, "txn_id", NULL, w->txn_id);
 	dgr_pr_u64(p, "frame_seq", "doorbell frame_seq", w->frame_seq);
 	dgr_pr_u64(p, "vpid", NULL, w->vpid);
-	dgr_pr_bool(p, "completion_in_trace", "its txn_complete in the trace",
+	dgr_pr_bool(p, "completion_in_trace", "its completion in the trace",
 		    w->completion_in_trace);
 	dgr_pr_u64(p, "doorbells_with_latency", "doorbells carrying latency_ns",
 		   h->c.bells_with_latency);
@@ -526,6 +526,8 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 {
 	const struct host_analysis *h = r->host;
 	uint64_t span = h->last_ts > h->first_ts ? h->last_ts - h->first_ts : 0;
+	uint64_t pending, discontinuities;
+	bool from_counters;
 	int rc;
 	unsigned int i;
 
@@ -542,13 +544,33 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 	print_host_processes(p, r);
 	dgr_pr_obj_begin(p, "rx", "RX path: transaction complete -> doorbell handed to the socket");
 	dgr_pr_u64(p, "transactions", "transactions completed", h->c.txn_complete);
+	dgr_pr_u64(p, "completions_from_doorbells",
+		   "of them, completion taken from doorbell_sent (no txn_complete)",
+		   h->c.completions_derived);
 	dgr_pr_u64(p, "doorbells", "doorbells sent", h->c.doorbell_sent);
 	dgr_pr_u64(p, "matched", NULL, h->c.matched);
 	dgr_pr_u64(p, "unmatched_transactions", "completed again without a doorbell",
 		   h->c.unmatched);
 	dgr_pr_u64(p, "orphan_doorbells", "doorbells without a completion", h->c.orphans);
-	dgr_pr_u64(p, "discontinuities", "discontinuities (opcode 4)", h->c.discontinuities);
-	dgr_pr_u64(p, "pending_at_end", "waiting at the end", ha_pending_count(h));
+	/*
+	 * a trace without txn_complete holds only the answered transactions: the
+	 * others, and which were discontinuities, are the stack's counters'
+	 */
+	from_counters = ha_unanswered_from_counters(h, r->run.incident, &pending, &discontinuities);
+	if (!from_counters) {
+		pending = ha_pending_count(h);
+		discontinuities = h->c.discontinuities;
+	}
+	dgr_pr_u64(p, "discontinuities", "discontinuities (opcode 4)", discontinuities);
+	dgr_pr_u64(p, "pending_at_end", "waiting at the end", pending);
+	dgr_pr_bool(p, "unanswered_from_counters",
+		    "waiting and discontinuities from the last counters snapshot", from_counters);
+	if (from_counters) {
+		dgr_pr_text_line(p,
+				 "note: the trace has no txn_complete (dgrdma-capture's default): "
+				 "transactions never answered are not in it (the capture lists "
+				 "them); their count is the stack's counters'");
+	}
 	dgr_pr_u64(p, "parts_missing", "doorbells without acquire/release events",
 		   h->c.parts_missing);
 	rc = print_latency(p, "latency_ns", "in-host doorbell latency:", &h->lat, span,

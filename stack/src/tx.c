@@ -143,8 +143,13 @@ static int flush_send(struct tx_state *s)
 		record_latency(c, d, now);
 		DGR_ADD(c->st.doorbells_sent, 1);
 		DGR_TP(doorbell_sent, c->o.conn_index, d->buffer, d->txn_id, d->flag_addr, d->seq,
-		       send_call_ns, now - d->t_arrival, now - d->t_release,
-		       d->t_release - d->t_acquire, (int32_t)c->si[DGR_T_WORKER].tid);
+		       send_call_ns, now - d->t_arrival,
+		       &(struct dgr_tp_bell_sides){
+			   .since_release_ns = now - d->t_release,
+			   .held_ns = d->t_release - d->t_acquire,
+			   .consumer_tid = (int32_t)c->si[DGR_T_WORKER].tid,
+			   .since_complete_ns = now - d->t_complete,
+		       });
 	}
 	if (s->freed_closed) {
 		/* the kernel has copied their data: the producer may refill the buffers */

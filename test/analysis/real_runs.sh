@@ -299,7 +299,8 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	else
 		not_ok "run folder: the trace matches at least the doorbells the capture matched (${R[host_matched]})"
 	fi
-	# every txn_complete of the stack carries its frame's wait for the receive thread
+	# every doorbell's completion (doorbell_sent's since_complete_ns: the default records no
+	# txn_complete) carries its frame's arrival and wait for the receive thread
 	check_eq "${R[arrival]}" \
 		"true true true" "run folder: each traced doorbell's latency from the kernel's arrival (and its receive wait)"
 	# the hand-over (the send call's start) comes before doorbell_sent, which fires after the call

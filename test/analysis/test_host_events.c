@@ -477,6 +477,106 @@ static void test_consumer_side_in_doorbell(void)
 	ha_free(&h);
 }
 
+/* The last sample of a series (none spilled in these tests). */
+static struct sample last_of(const struct series *s)
+{
+	return s->s[s->n - 1];
+}
+
+/*
+ * The default trace since doorbell_sent carries since_complete_ns: no
+ * txn_complete; the completion since_complete_ns before the doorbell, the
+ * frame's arrival latency_ns before it, the receive thread's wait between.
+ * A txn_complete of the same transaction wins; a completion before the trace's
+ * first event, or since_complete_ns 0 (the preload library's), gives none.
+ */
+static void test_completion_in_doorbell(void)
+{
+	uint64_t pending, disc;
+
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	cb_count = 0;
+	ev("dgrdma:thread_start", 100, "role", U(0), "conn", U(0), "tid", U(11), NULL);
+	ev("dgrdma:doorbell_sent", 10000, "conn", U(0), "buffer", U(0), "txn_id", U(1), "frame_seq",
+	   U(9), "send_call_ns", U(200), "latency_ns", U(3500), "since_release_ns", U(500),
+	   "held_ns", U(2000), "consumer_tid", U(12), "since_complete_ns", U(3000), "vpid", U(42),
+	   "vtid", U(13), NULL);
+	tap_ok(
+	    cb_count == 1 && cb_last.ts == 7000 && cb_last.latency == 3000 &&
+		cb_last.has_wait_receive && cb_last.wait_receive == 500,
+	    "since_complete_ns: completion at 7000, latency 3000, wait_receive 500 ns (got %" PRIu64
+	    ", %" PRIu64 ", %" PRIu64 ")",
+	    cb_last.ts, cb_last.latency, cb_last.wait_receive);
+	tap_ok(last_of(&h.arrival).t == 7000 && last_of(&h.arrival).value == 6500 &&
+		   last_of(&h.lat_arrival).value == 3500 && last_of(&h.recv).value == 500,
+	       "since_complete_ns: arrival 6500 (the doorbell minus latency_ns), from arrival 3500 "
+	       "ns");
+	tap_ok(cb_last_wait == 500 && cb_last_work == 2000 && cb_last_send == 500 &&
+		   cb_last.tid_complete == 0 && cb_last.tid_acquire == 12 && cb_last.tid_sent == 13,
+	       "since_complete_ns: wait 500, work 2000, send 500 ns; the receive thread unnamed");
+	tap_ok(h.c.txn_complete == 1 && h.c.completions_derived == 1 && h.c.matched == 1 &&
+		   h.c.orphans == 0 && h.n_host_pids == 1 && h.host_pids[0] == 42 &&
+		   h.worst_bell.completion_in_trace,
+	       "since_complete_ns: one transaction completed and matched, of process 42");
+	/* with the event (--all-events, older traces) the event's times are the ones taken */
+	ev("dgrdma:txn_complete", 11000, "conn", U(0), "txn_id", U(2), "buffer", U(1),
+	   "wait_receive_ns", U(100), "arrival_ns", U(10900), "vpid", U(42), NULL);
+	ev("dgrdma:doorbell_sent", 12000, "conn", U(0), "buffer", U(1), "txn_id", U(2),
+	   "latency_ns", U(1150), "since_complete_ns", U(950), "vpid", U(42), NULL);
+	tap_ok(cb_count == 2 && cb_last.ts == 11000 && cb_last.wait_receive == 100 &&
+		   h.c.txn_complete == 2 && h.c.completions_derived == 1,
+	       "txn_complete and since_complete_ns together: the event's completion");
+	/* a completion before the trace's first event (a snapshot's start): an orphan */
+	ev("dgrdma:doorbell_sent", 13000, "conn", U(0), "buffer", U(2), "txn_id", U(3),
+	   "latency_ns", U(12950), "since_complete_ns", U(12950), "vpid", U(42), NULL);
+	/* since_complete_ns 0: not given (the preload library's) */
+	ev("dgrdma:doorbell_sent", 14000, "conn", U(0), "buffer", U(3), "txn_id", U(4),
+	   "latency_ns", U(500), "since_complete_ns", U(0), "vpid", U(42), NULL);
+	tap_ok(cb_count == 2 && h.c.orphans == 2 && h.c.txn_complete == 2,
+	       "before the trace, or since_complete_ns 0: orphans, no completion made up");
+	tap_ok(!ha_unanswered_from_counters(&h, false, &pending, &disc),
+	       "with txn_complete events, the waiting ones are the trace's");
+	ha_free(&h);
+	/* no txn_complete at all: the unanswered are the counters' */
+	tap_ok(ha_init(&h) == 0, "init");
+	ev("dgrdma:thread_start", 100, "role", U(0), "conn", U(0), "tid", U(11), NULL);
+	ev("dgrdma:doorbell_sent", 10000, "conn", U(0), "buffer", U(0), "txn_id", U(1),
+	   "latency_ns", U(3500), "since_complete_ns", U(3000), NULL);
+	tap_ok(!ha_unanswered_from_counters(&h, false, &pending, &disc),
+	       "no counters snapshot: nothing from the counters");
+	ev("dgrdma:counters", 20000, "conn", U(0), "samples_received", U(10), "samples_lost", U(0),
+	   "txns_completed", U(5), "doorbells_sent", U(3), "discontinuities", U(1), NULL);
+	tap_ok(
+	    ha_unanswered_from_counters(&h, false, &pending, &disc) && pending == 2 && disc == 1,
+	    "no txn_complete: waiting 2 (completed 5 - doorbells 3), discontinuities 1, from the "
+	    "counters (got %" PRIu64 ", %" PRIu64 ")",
+	    pending, disc);
+	ev("dgrdma:counters", 30000, "conn", U(0), "samples_received", U(20), "samples_lost", U(0),
+	   "txns_completed", U(9), "doorbells_sent", U(8), "discontinuities", U(4), NULL);
+	tap_ok(
+	    ha_unanswered_from_counters(&h, false, &pending, &disc) && pending == 1 && disc == 4,
+	    "the whole run: the last snapshot's, 1 waiting and 4 discontinuities since the start");
+	tap_ok(ha_unanswered_from_counters(&h, true, &pending, &disc) && pending == 1 && disc == 3,
+	       "an incident's window: 3 discontinuities within it (4 - the first snapshot's 1)");
+	ha_free(&h);
+	/* two processes in one trace: a derived completion's receive thread is its own process's */
+	tap_ok(ha_init(&h) == 0, "init");
+	h.on_doorbell = on_bell;
+	ev("dgrdma:thread_start", 100, "role", U(0), "conn", U(0), "tid", U(11), "vpid", U(42),
+	   NULL);
+	ev("dgrdma:thread_start", 110, "role", U(0), "conn", U(0), "tid", U(21), "vpid", U(43),
+	   NULL);
+	ev("dgrdma:doorbell_sent", 10000, "conn", U(0), "buffer", U(0), "txn_id", U(1),
+	   "latency_ns", U(3500), "since_complete_ns", U(3000), "vpid", U(43), NULL);
+	TAP_EQ_U(cb_last.tid_complete, 21,
+		 "vpid 43's doorbell: vpid 43's rx thread (21), not 42's");
+	ev("dgrdma:doorbell_sent", 11000, "conn", U(0), "buffer", U(1), "txn_id", U(2),
+	   "latency_ns", U(3500), "since_complete_ns", U(3000), "vpid", U(44), NULL);
+	TAP_EQ_U(cb_last.tid_complete, 0, "a process without thread_start: no thread made up");
+	ha_free(&h);
+}
+
 /* doorbell_sent's latency_ns: the largest kept, with its doorbell, matched or not. */
 static void test_bell_latency_field(void)
 {
@@ -563,5 +663,6 @@ int main(void)
 	test_release_held();
 	test_consumer_side_in_doorbell();
 	test_data_rate();
+	test_completion_in_doorbell();
 	return tap_done();
 }

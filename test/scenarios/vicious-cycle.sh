@@ -36,15 +36,19 @@ HOST_OPTS=(--buffers "$H" --buffer-size 16384 --fpga-buffers "$E" --idle-timeout
 	--consumer-delay-us "$C_US" --consumer-stall "$K:$D_MS")
 
 # events RUN: the trace as "time name pid fields" lines (babeltrace2, seconds of the clock), in
-# time order. The default records no event on the consumer's thread: each doorbell_sent's
-# since_release_ns gives its buffer's release, a line "dgrdma:released" at that time.
+# time order. The default records no event on the consumer's thread nor txn_complete: each
+# doorbell_sent's since_release_ns gives its buffer's release, a line "dgrdma:released" at that
+# time, and its since_complete_ns the buffer's completion, a line "dgrdma:completed".
 events() {
 	babeltrace2 --clock-seconds "$1/trace" 2>/dev/null |
 		sed -n 's/^\[\([0-9.]*\)\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\): .*vpid = \([0-9]*\),[^}]*}, { \(.*\) }$/\1 \2 \3 \4/p' |
 		awk '{ print }
 			$2 == "dgrdma:doorbell_sent" && match($0, /since_release_ns = [0-9]+/) {
 				since = substr($0, RSTART + 19, RLENGTH - 19)
-				printf "%.9f dgrdma:released %s\n", $1 - since / 1e9, $3 }' |
+				printf "%.9f dgrdma:released %s\n", $1 - since / 1e9, $3 }
+			$2 == "dgrdma:doorbell_sent" && match($0, /since_complete_ns = [0-9]+/) {
+				since = substr($0, RSTART + 20, RLENGTH - 20)
+				printf "%.9f dgrdma:completed %s\n", $1 - since / 1e9, $3 }' |
 		sort -s -g -k1,1 >"$1/events.txt"
 }
 # nth_time RUN NAME PID I: the time of the I-th (from 1) event NAME of process PID.
@@ -62,9 +66,10 @@ counters() {
 at() {
 	awk -v t="$2" '$1 <= t { v = $2 " " $3 } END { print v }' "$1"
 }
-# backlog RUN PID T: buffers complete in the host and not yet released at time T.
+# backlog RUN PID T: buffers complete in the host and not yet released at time T (of those
+# answered by the end: the run ends with every buffer released).
 backlog() {
-	awk -v p="$2" -v t="$3" '$3 == p && $1 <= t && $2 == "dgrdma:txn_complete" { c++ }
+	awk -v p="$2" -v t="$3" '$3 == p && $1 <= t && $2 == "dgrdma:completed" { c++ }
 		$3 == p && $1 <= t && $2 == "dgrdma:released" { r++ } END { print c - r }' "$1/events.txt"
 }
 # drop_series RUN: "time percent" per interval of the emulator's series of the drop-rate plot

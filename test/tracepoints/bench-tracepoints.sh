@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-tracepoints: cost of one dgrdma:frame_rx tracepoint, in one run:
 #   compiled out (-DDGR_NO_TRACE)  |  compiled in, no session enables it  |  enabled, recorded
-# and the same for dgrdma:doorbell_sent (ten fields, consumer_tid last). With TP_BENCH_OTHER=PATH,
+# and the same for dgrdma:doorbell_sent (eleven fields, since_complete_ns last). With TP_BENCH_OTHER=PATH,
 # a tp-bench built from another tree (e.g. before a field was added) also runs its doorbell_sent
 # loop in the same session, enabled, in TP_BENCH_ROUNDS rounds (default 7) alternating with this
 # build's: the field's cost as the ratio of the two fastest rounds (the least disturbed by the
@@ -89,7 +89,7 @@ mkdir -p "$(dirname "$OUT")"
 	echo "enabled run: $recorded events in the trace, $discarded discarded"
 	awk -v off="$(field ns_per_iter "$db_off")" -v idle="$(field ns_per_iter "$db_idle")" \
 		-v on="$(field ns_per_iter "$db_on")" 'BEGIN {
-		printf "dgrdma:doorbell_sent (ten fields, consumer_tid last):\n"
+		printf "dgrdma:doorbell_sent (eleven fields, since_complete_ns last):\n"
 		printf "%-34s %10.3f %10.2f %14s\n", "compiled out (-DDGR_NO_TRACE)", off, 1, "-"
 		printf "%-34s %10.3f %10.2f %14.3f\n", "compiled in, not enabled", idle, idle / off, idle - off
 		printf "%-34s %10.3f %10.2f %14.3f\n", "enabled, recorded", on, on / off, on - off

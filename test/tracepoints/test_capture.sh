@@ -160,16 +160,23 @@ check_eq "$(events_of_pid "$WORK/events/trace" "$pid" | sort -u | tr '\n' ' ')" 
 	"dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:frame_rx dgrdma_fpga:frame_tx dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
 	"--events dgrdma_fpga:* records only the emulator's events"
 check_eq "$(jqr .trace.events "$WORK/events")" "dgrdma_fpga:*" "run.json records the event list"
-# the default: every event once (tp-fire), less the six fired per frame and the consumer's three
-# per-buffer events, which doorbell_sent's fields replace (docs/tracepoints.md)
+# the default: every event once (tp-fire), less the six fired per frame and the four per-buffer
+# events before the doorbell's hand-over (the consumer's three, the receive thread's
+# txn_complete), which doorbell_sent's fields replace (docs/tracepoints.md)
 "$CAPTURE" -o "$WORK/default" --no-pcap -- "$FIRE" 2>/dev/null
 pid=$(jqr .command_pid "$WORK/default")
 check_eq "$(events_of_pid "$WORK/default/trace" "$pid" | sort -u | tr '\n' ' ')" \
-	"dgrdma:counters dgrdma:doorbell_rx dgrdma:doorbell_sent dgrdma:malformed dgrdma:retransmit dgrdma:socket_drop dgrdma:thread_start dgrdma:txn_complete dgrdma:txn_sent dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
-	"the default records every event but frame_rx, frame_tx, ack_rx, ack_tx, buffer_acquire, buffer_release and doorbell_queued"
+	"dgrdma:counters dgrdma:doorbell_rx dgrdma:doorbell_sent dgrdma:malformed dgrdma:retransmit dgrdma:socket_drop dgrdma:thread_start dgrdma:txn_sent dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
+	"the default records every event but frame_rx, frame_tx, ack_rx, ack_tx, buffer_acquire, buffer_release, doorbell_queued and txn_complete"
 check_eq "$(jqr '.trace.excluded_events | join(",")' "$WORK/default")" \
-	"dgrdma:frame_rx,dgrdma:frame_tx,dgrdma:ack_rx,dgrdma:ack_tx,dgrdma_fpga:frame_rx,dgrdma_fpga:frame_tx,dgrdma:buffer_acquire,dgrdma:buffer_release,dgrdma:doorbell_queued" \
+	"dgrdma:frame_rx,dgrdma:frame_tx,dgrdma:ack_rx,dgrdma:ack_tx,dgrdma_fpga:frame_rx,dgrdma_fpga:frame_tx,dgrdma:buffer_acquire,dgrdma:buffer_release,dgrdma:doorbell_queued,dgrdma:txn_complete" \
 	"run.json records the events the default leaves out"
+# --preload's default keeps txn_complete: the library's doorbell_sent does not carry the
+# completion (since_complete_ns 0)
+"$CAPTURE" -o "$WORK/preload-default" --no-pcap --preload -- true 2>/dev/null
+check_eq "$(jqr '[(.trace.events | split(",") | index("dgrdma:txn_complete") != null),
+	(.trace.excluded_events | index("dgrdma:txn_complete"))] | @json' "$WORK/preload-default")" \
+	'[true,null]' "--preload's default records dgrdma:txn_complete"
 # The default names its events (no --exclude: lttng-sessiond 2.13.9 crashes listing a session
 # whose event rule has exclusions); between them the two lists must hold every event of the
 # providers, so that an event added to a provider is either recorded or left out on purpose.

@@ -149,8 +149,11 @@ check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/pr
 
 # ---- a real run ------------------------------------------------------------------------------
 RUN=$WORK/run
-# --if lo without a capture: the interface of net_dev_xmit's filter
-env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap --if lo -- "$DHOST" rx --udp \
+# --if lo without a capture: the interface of net_dev_xmit's filter. The events: the default's of
+# the host (thread_start, doorbell_sent, counters, stream_config) and txn_complete, which the
+# default leaves out: the receive thread's only event per buffer, for the alignment below
+HOST_EVENTS=dgrdma:thread_start,dgrdma:txn_complete,dgrdma:doorbell_sent,dgrdma:counters,dgrdma:stream_config
+env --default-signal=INT "$CAPTURE" -o "$RUN" --kernel --no-pcap --if lo --events "$HOST_EVENTS" -- "$DHOST" rx --udp \
 	--bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --rcvbuf 16M --idle-timeout 2 \
 	--ready-file "$WORK/ready" --summary-json "$WORK/host.json" --quiet 2>"$WORK/capture.err" &
 CAP_PID=$!

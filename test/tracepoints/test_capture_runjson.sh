@@ -19,7 +19,8 @@
 # written by dgrdma-runinfo since: its bound and size per run). full and flight record with
 # --pcap-buffer 16 since (no stream: dumpcap's default 512 MiB cost a second of system CPU to
 # open), their capture.buffer_size_mib changed by hand from 512; and the default's events
-# without dgrdma:buffer_release (trace.events, trace.excluded_events), left out since 4 December.
+# without dgrdma:buffer_release (trace.events, trace.excluded_events), left out since 4 December,
+# and without dgrdma:txn_complete, left out since 5 December.
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

@@ -3,7 +3,7 @@
 # dgrdma-capture around the real dgrdma-host (rx) fed by dgrdma-fpga (adc) over UDP on
 # 127.0.0.1. The trace must agree exactly with both programs' final summaries: one
 # txn_complete per completed transaction, one doorbell_sent per released buffer (same
-# buffer and txn_id), the emulator's txn_sent/doorbell_rx per its counters; the capture
+# buffer and txn_id, its completion in its fields), the emulator's txn_sent/doorbell_rx per its counters; the capture
 # holds every frame the emulator sent; the last counter snapshot equals the final summary.
 
 set -u
@@ -96,9 +96,35 @@ check_eq "$rung" "$released" "the doorbells answer exactly the released (buffer,
 # thread, the one thread_start names the consumer (role 2), and the times as two fields
 consumer=$(grep '^dgrdma:thread_start' "$WORK/host.ev" | sed -n 's/.*role = 2, conn = [0-9]*, tid = \([0-9]*\),.*/\1/p')
 check_eq "$(grep '^dgrdma:doorbell_sent' "$WORK/host.ev" |
-	sed -n 's/.*, since_release_ns = [0-9]*, held_ns = [0-9]*, consumer_tid = \([0-9]*\)$/\1/p' | sort | uniq -c |
+	sed -n 's/.*, since_release_ns = [0-9]*, held_ns = [0-9]*, consumer_tid = \([0-9]*\),.*/\1/p' | sort | uniq -c |
 	awk '{ print $1, $2 }')" "$(hs doorbells_sent) $consumer" \
 	"every dgrdma:doorbell_sent names the consumer's thread ($consumer) and carries its release and hold"
+# doorbell_sent carries the completion too (the default records no txn_complete): the stack's
+# two readings the fields are made of are txn_complete's, so latency_ns - since_complete_ns is
+# exactly its wait_receive_ns, and the completion it gives (the event's time - since_complete_ns)
+# lies between the frame's arrival_ns and the doorbell. Times as the clock's cycles (ns of
+# CLOCK_MONOTONIC, arrival_ns's clock); each line "cycles name buffer txn_id a b".
+babeltrace2 --clock-cycles "$RUN/trace" 2>/dev/null | grep -F "vpid = $host_pid," |
+	sed -n -e 's/^\[\([0-9]*\)\] .* \(dgrdma:txn_complete\): .* txn_id = \([0-9]*\), buffer = \([0-9]*\),.* wait_receive_ns = \([0-9]*\), arrival_ns = \([0-9]*\) }$/\1 \2 \4 \3 \5 \6/p' \
+		-e 's/^\[\([0-9]*\)\] .* \(dgrdma:doorbell_sent\): .* buffer = \([0-9]*\), txn_id = \([0-9]*\),.* latency_ns = \([0-9]*\),.* since_complete_ns = \([0-9]*\) }$/\1 \2 \3 \4 \5 \6/p' \
+	>"$WORK/completions.txt"
+read -r pairs wait_eq ordered later <<<"$(awk '
+	$2 == "dgrdma:txn_complete" { t[$3 " " $4] = $1; w[$3 " " $4] = $5; a[$3 " " $4] = $6; next }
+	($3 " " $4) in t {
+		k = $3 " " $4; c = $1 - $6; n++
+		if ($5 - $6 == w[k]) { eq++ }
+		if (a[k] <= c && c <= $1) { ord++ }
+		if (c > t[k]) { late++ }
+		delete t[k]
+	}
+	END { print n + 0, eq + 0, ord + 0, late + 0 }' "$WORK/completions.txt")"
+check_eq "$pairs" "$(hs doorbells_sent)" "every dgrdma:doorbell_sent is paired with its txn_complete"
+check_eq "$wait_eq" "$pairs" \
+	"every doorbell_sent's latency_ns - since_complete_ns is its txn_complete's wait_receive_ns"
+check_eq "$ordered" "$pairs" \
+	"every completion from since_complete_ns lies between the frame's arrival_ns and the doorbell"
+# not an ordering fact: the two probes' own lag after the one clock reading differs
+diag "completions from since_complete_ns after their txn_complete's time: $later of $pairs"
 check_eq "$(count "$WORK/host.ev" dgrdma:frame_rx)" "$(hs frames_rx)" \
 	"one dgrdma:frame_rx per frame received"
 roles=$(grep '^dgrdma:thread_start' "$WORK/host.ev" | sed 's/.*role = \([0-9]*\),.*/\1/' |

@@ -38,7 +38,7 @@ dgrdma:txn_complete	conn = 7, txn_id = 4000000000, buffer = 9, bytes = 65536, op
 dgrdma:buffer_acquire	conn = 7, buffer = 11, txn_id = 12
 dgrdma:buffer_release	conn = 7, buffer = 13, txn_id = 14, held_ns = 45678901234
 dgrdma:doorbell_queued	conn = 7, buffer = 15, txn_id = 16, flag_addr = 0x11
-dgrdma:doorbell_sent	conn = 7, buffer = 18, txn_id = 19, flag_addr = 0x14, frame_seq = 21, send_call_ns = 22, latency_ns = 34567890123, since_release_ns = 5678901234, held_ns = 6789012345, consumer_tid = -33
+dgrdma:doorbell_sent	conn = 7, buffer = 18, txn_id = 19, flag_addr = 0x14, frame_seq = 21, send_call_ns = 22, latency_ns = 34567890123, since_release_ns = 5678901234, held_ns = 6789012345, consumer_tid = -33, since_complete_ns = 7890123456
 dgrdma:doorbell_rx	conn = 7, buffer = 22, flag_addr = 0x17, frame_seq = 24
 dgrdma:txn_sent	conn = 7, txn_id = 25, buffer = 26, bytes = 27, frame_seq = 28
 dgrdma:ack_rx	conn = 7, ack_start = 29, ack_count = 30

@@ -45,8 +45,11 @@ static uint64_t run_doorbell_loop(uint64_t iterations, uint64_t *sink)
 		uint32_t txn = (uint32_t)(i & 0xFFFFFF);
 
 		DGR_TP(doorbell_sent, 7, (uint16_t)(i & 7), txn, (uint32_t)(0xF000 + (i & 7) * 4),
-		       seq, (uint32_t)(900 + (i & 63)), 20000 + (acc & 1023), 3000 + (i & 255),
-		       1500 + (acc & 255), 4242);
+		       seq, (uint32_t)(900 + (i & 63)), 20000 + (acc & 1023),
+		       &(struct dgr_tp_bell_sides){ .since_release_ns = 3000 + (i & 255),
+						    .held_ns = 1500 + (acc & 255),
+						    .consumer_tid = 4242,
+						    .since_complete_ns = 9000 + (i & 1023) });
 		acc = acc * 31 + txn;
 		__asm__ volatile("" : "+r"(acc) : : "memory");
 	}

@@ -48,8 +48,11 @@ static void fire_host_events(void)
 	DGR_TP(buffer_acquire, 7, 11, 12);
 	DGR_TP(buffer_release, 7, 13, 14, UINT64_C(45678901234));
 	DGR_TP(doorbell_queued, 7, 15, 16, 17);
-	DGR_TP(doorbell_sent, 7, 18, 19, 20, 21, 22, UINT64_C(34567890123), UINT64_C(5678901234),
-	       UINT64_C(6789012345), -33);
+	DGR_TP(doorbell_sent, 7, 18, 19, 20, 21, 22, UINT64_C(34567890123),
+	       &(struct dgr_tp_bell_sides){ .since_release_ns = UINT64_C(5678901234),
+					    .held_ns = UINT64_C(6789012345),
+					    .consumer_tid = -33,
+					    .since_complete_ns = UINT64_C(7890123456) });
 	DGR_TP(doorbell_rx, 7, 22, 23, 24);
 	DGR_TP(txn_sent, 7, 25, 26, 27, 28);
 	DGR_TP(ack_rx, 7, 29, 30);

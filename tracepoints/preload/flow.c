@@ -298,8 +298,12 @@ static void doorbell_fire(uint16_t conn, const struct pl_answer *a, uint32_t fla
 
 		latency_ns = now > a->arrival_ns ? now - a->arrival_ns : 0;
 	}
-	/* the application's consumer is not seen: its side unknown (consumer_tid 0) */
-	DGR_TP(doorbell_sent, conn, a->buffer, a->txn_id, flag_addr, seq, 0, latency_ns, 0, 0, 0);
+	/*
+	 * the application's consumer is not seen: its side unknown (consumer_tid 0);
+	 * the completion is the library's own txn_complete (since_complete_ns 0)
+	 */
+	DGR_TP(doorbell_sent, conn, a->buffer, a->txn_id, flag_addr, seq, 0, latency_ns,
+	       &(struct dgr_tp_bell_sides){ 0 });
 }
 
 /*
