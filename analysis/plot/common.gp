@@ -12,7 +12,8 @@ if (term eq 'png') {
 }
 set output outfile
 if (exists('title_file') && strlen(title_file) > 0) {
-	plot_title = system("cat '".title_file."'")
+	# (exec: the shell of system() becomes cat, a process fewer per plot)
+	plot_title = system("exec cat '".title_file."'")
 	# room for every line of the title (gnuplot's own margin can be a line short)
 	title_lines = 1
 	do for [i=1:strlen(plot_title)] { if (plot_title[i:i] eq "\n") { title_lines = title_lines + 1 } }

@@ -37,9 +37,7 @@ check_eq "$(counts "$tmp/raw.out" rx)" "$(want_counts "$tmp/udp.json" rx)" "raw 
 
 # damaged frames: never a crash, always a report
 crashes=0
-for seed in $(seq 1 10); do
-	python3 "$RELINK" corrupt "$seed" "$tmp/eth.pcap" "$tmp/bad$seed.pcap"
-done
+python3 "$RELINK" corrupt-each 10 "$tmp/eth.pcap" "$tmp/bad" # bad1.pcap .. bad10.pcap
 for seed in $(seq 1 10); do
 	"$LR" --json --no-progress "$tmp/bad$seed.pcap" >"$tmp/bad.out" 2>"$tmp/bad.err"
 	rc=$?

@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What test/analysis/plot_kinds.sh checks in dgrdma-plot's images (python3, no module beyond
 the standard library):
-  png FILE...     each PNG's WIDTHxHEIGHT and the count of pixels that are not white in its
-                  outer 2-pixel frame: text or a line the image's edge cuts ("tolerable" cut to
-                  "tolera") marks it; a plot that fits has 0
+  png FILE...     a line per PNG (or its error): its WIDTHxHEIGHT and the count of pixels
+                  that are not white in its outer 2-pixel frame: text or a line the image's
+                  edge cuts ("tolerable" cut to "tolera") marks it; a plot that fits has 0
   series SVG      one line per series (gnuplot_plot_N group), in order: its points drawn
                   beyond the legend's sample (markers + line vertices), then its title
+  svg SVG...      a line per SVG: "svg" when well-formed with an <svg> root, its count of
+                  distinct gnuplot_plot_N ids, the titles of its series without a point drawn
+                  (each with a space before and a ";" after) or "none"
   inside SVG      the least distance in pixels between a drawn line and the graph's top or
                   bottom edge (the largest rectangle drawn): a line at 0 % or 100 % drawn on the
                   frame, where it cannot be seen, gives 0
 """
+import contextlib
+import io
 import re
 import struct
 import sys
@@ -74,7 +79,12 @@ def png_pixels(path):
 
 def png(paths):
     for path in paths:
-        width, height, bpp, rows = png_pixels(path)
+        # one line per file, an error too: a suite reads the lines of several files at once
+        try:
+            width, height, bpp, rows = png_pixels(path)
+        except (Exception, SystemExit) as e:
+            print(f'{path}: {e}')
+            continue
         edge = 0
         for y in range(height):
             xs = range(width) if y < 2 or y >= height - 2 else (0, 1, width - 2, width - 1)
@@ -112,6 +122,32 @@ def series(path):
         print(marks[key] + vertices[key] - legend, title)
 
 
+def svg(paths):
+    # a line per SVG, what plot_kinds.sh's check_kind asks of it: "svg" when it is well-formed
+    # XML whose root is <svg>; the distinct id="gnuplot_plot_N" in its text (what grep -o |
+    # sort -u counts); the series without a point drawn as `series` counts them, or "none"
+    for path in paths:
+        try:
+            text = open(path, encoding='utf-8', errors='replace').read()
+        except OSError:
+            print('no-svg 0 unreadable')
+            continue
+        try:
+            well = 'svg' if ET.parse(path).getroot().tag.endswith('svg') else 'no-svg'
+        except Exception:
+            well = 'no-svg'
+        ids = len(set(re.findall(r'id="gnuplot_plot_[0-9]*"', text)))
+        try:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                series(path)
+            bad = ''.join(' ' + ' '.join(line.split()[1:]) + ';' for line in out.getvalue().splitlines()
+                          if float(line.split()[0]) <= 0)
+        except Exception as e:
+            bad = f'error: {e}'
+        print(well, ids, bad or 'none')
+
+
 def inside(path):
     root = ET.parse(path).getroot()
     frame = None
@@ -136,7 +172,7 @@ def inside(path):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 3 or sys.argv[1] not in ('png', 'series', 'inside'):
+    if len(sys.argv) < 3 or sys.argv[1] not in ('png', 'svg', 'series', 'inside'):
         raise SystemExit(__doc__)
-    {'png': lambda a: png(a), 'series': lambda a: series(a[0]),
+    {'png': lambda a: png(a), 'svg': lambda a: svg(a), 'series': lambda a: series(a[0]),
      'inside': lambda a: inside(a[0])}[sys.argv[1]](sys.argv[2:])

@@ -4,6 +4,7 @@
 or damages it, so latency-report's other link layers and its robustness can be tested.
   relink.py sll|sll2|raw IN OUT         Linux cooked v1/v2, or raw IPv4 (UDP captures)
   relink.py corrupt SEED IN OUT         flip bytes inside packet data (headers kept)
+  relink.py corrupt-each N IN PREFIX    corrupt with each SEED 1..N, into PREFIX<SEED>.pcap
   relink.py linktype N IN OUT           same records, another link type number
   relink.py shift SECONDS IN OUT        every timestamp moved by SECONDS (whole, may be negative)
   relink.py reverse IN OUT              the timestamps in reverse order (each one goes back)
@@ -31,13 +32,23 @@ def write(path, head, recs, linktype):
 
 
 def main():
-    mode = sys.argv[1]
+    mode, arg, value = sys.argv[1], None, None
+    if mode == "corrupt-each":
+        # one python for the N copies (a start is 40 ms of CPU and a process): each the file
+        # `corrupt SEED` writes
+        for seed in range(1, int(sys.argv[2]) + 1):
+            relink("corrupt", str(seed), None, sys.argv[3], f"{sys.argv[4]}{seed}.pcap")
+        return
     if mode in ("corrupt", "linktype", "shift"):
         arg, src, dst = sys.argv[2], sys.argv[3], sys.argv[4]
     elif mode == "frac":
         arg, value, src, dst = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
     else:
         src, dst = sys.argv[2], sys.argv[3]
+    relink(mode, arg, value, src, dst)
+
+
+def relink(mode, arg, value, src, dst):
     data = open(src, "rb").read()
     head = data[:24]
     out = []

@@ -21,6 +21,8 @@ MTUS=${DGR_BENCH_MTUS:-1500 9000}
 OUT="$DGR_BUILD/bench/dissector.txt"
 mkdir -p "$DGR_BUILD/bench"
 dissector_setup || exit 1
+# tshark as ts_before and ts_lua run it: no THP heap, the whole data folder (dissector_setup)
+TS_LEAN=()
 
 # ts_before ARGS...: tshark with the DGR_BENCH_BEFORE plugin.
 BEFORE=${DGR_BENCH_BEFORE:-}

@@ -15,29 +15,7 @@ if ! command -v tshark >/dev/null || ! command -v editcap >/dev/null; then
 	exit 0
 fi
 dissector_setup || exit 1
-# tshark starts 58 times here, and its start is most of the suite's CPU: half of that start's
-# page faults are the heap its registration fills. glibc's malloc madvising its heap for
-# transparent huge pages, grown 32 MB at a time so that whole 2 MB pages fit, halves them
-# (21 600 -> 10 600) and takes 0.40-0.50 s of CPU a start instead of 0.55-0.75 s (basic.pcap,
-# 15 runs, the least and the median). Without THP or with ASan's malloc, nothing changes.
-TS_ENV+=("GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432")
-# Each start also reads 4 MB of name-resolution tables (manuf, enterprises.tsv, services, wka):
-# 50-80 ms of CPU. Nothing here resolves a name (the plugin prints addresses with
-# address_to_str), so tshark gets its data folder without them (WIRESHARK_DATA_DIR, honoured
-# as not root).
-ws_data="$(pkg-config --variable=prefix wireshark 2>/dev/null)/share/wireshark"
-if [ -f "$ws_data/manuf" ]; then
-	mkdir "$DT/data"
-	links=()
-	for f in "$ws_data"/*; do
-		case ${f##*/} in
-		manuf | enterprises.tsv | services | wka) ;;
-		*) links+=("$f") ;;
-		esac
-	done
-	ln -s "${links[@]}" "$DT/data/"
-	TS_ENV+=("WIRESHARK_DATA_DIR=$DT/data")
-fi
+# (tshark starts 58 times here: dissector_setup gives it a THP heap and a lean data folder)
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
 publish "$DT"/*.pcap
 
