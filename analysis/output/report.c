@@ -801,7 +801,11 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 		headroom_compute(r->occ.buffers - 1,
 				 r->run.buffer_size ? r->run.buffer_size
 						    : (st ? st->max_txn_bytes : 0),
-				 r->run.rate_bytes, r->occ.worst_refill_ns, &r->headroom);
+				 r->run.rate_bytes ? r->run.rate_bytes : r->rate_estimate[WA_TX],
+				 r->occ.worst_refill_ns, &r->headroom);
+		/* no rate given: the one the trace's counters moved at (judge.c) */
+		r->headroom.rate_estimated = r->headroom.known && !r->run.rate_bytes;
+		r->headroom.ran_empty = r->headroom.known && r->occ.empty_episodes > 0;
 		classify_summary(r->summary, sizeof(r->summary), &r->verdict, NULL, &r->headroom,
 				 tolerable_ns, &r->occ);
 		return 0;
@@ -899,6 +903,8 @@ static void print_headroom(struct dgr_pr *p, const struct headroom *h)
 			    h->estimated);
 		dgr_pr_bool(p, "rate_estimated", "rate estimated from the trace's counters",
 			    h->rate_estimated);
+		dgr_pr_bool(p, "ran_empty", "TX: the FPGA's queue ran empty at this rate",
+			    h->ran_empty);
 		dgr_pr_u64(p, "buffers", "buffers (N_c + N_p)", h->buffers);
 		dgr_pr_u64(p, "buffer_size", "buffer size, bytes", h->buffer_size);
 		dgr_pr_u64(p, "rate_bytes", "rate, bytes/s", h->rate_bytes);
@@ -1506,7 +1512,13 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 	dgr_pr_str(p, "verdict", "verdict", regime_label(r->verdict.regime));
 	dgr_pr_str(p, "summary", "in short", r->summary);
 	dgr_pr_str(p, "reason", "why", r->verdict.reason);
-	if (h->known) {
+	if (h->known && h->ran_empty && h->rate_factor >= 1.0) {
+		snprintf(line, sizeof(line),
+			 "none: the FPGA's queue ran empty at this rate (the worst refill alone "
+			 "would allow %.3fx: refills late one after another emptied it)%s",
+			 h->rate_factor,
+			 h->rate_estimated ? ", rate estimated from the trace's counters" : "");
+	} else if (h->known) {
 		snprintf(line, sizeof(line),
 			 "lossless up to %.3fx this rate (the worst stall needs %" PRIu64
 			 " buffers, has %" PRIu64 ")%s",

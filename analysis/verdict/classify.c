@@ -335,6 +335,11 @@ static void append_headroom(char *buf, size_t size, size_t *len, const struct he
 	if (!h || !h->known) {
 		n = snprintf(buf + *len, size - *len,
 			     "; headroom unknown (no buffer count, size and rate)");
+	} else if (h->ran_empty && h->rate_factor >= 1.0) {
+		n = snprintf(buf + *len, size - *len,
+			     "; no headroom: the queue ran empty at this rate (the worst refill "
+			     "alone would allow about %.3gx)",
+			     h->rate_factor);
 	} else if (h->rate_factor >= 1.0) {
 		n = snprintf(buf + *len, size - *len, "; lossless up to about %.3gx this rate%s",
 			     h->rate_factor,

@@ -33,6 +33,12 @@ struct headroom {
 	double worst_of_tolerable;  /* W / ((N_c + N_p) x S / R) */
 	bool estimated;		    /* pool and rate estimated from the capture */
 	bool rate_estimated;	    /* the pool given, the rate estimated from the trace */
+	/*
+	 * TX: the FPGA's queue ran empty at this rate, so the stream is not
+	 * lossless at it, whatever the worst single refill allows (late refills
+	 * one after another empty the queue where none alone would)
+	 */
+	bool ran_empty;
 };
 
 /*

@@ -244,8 +244,8 @@ run_tx tx-stall "--rate 0" 0.8:0.7 "--clock-freeze false"
 check "tx stall: the DAC underran ($(under tx-stall))" test "$(under tx-stall)" -gt 0
 check_eq "$(jq -r '.regime.tx | [.empty_episodes >= 1, .longest_empty_ns >= 200000000, .mean_outstanding > 8, .worst_refill_ns >= 200000000] | join(" ")' "$tmp/tx-stall.json")" \
 	"true true true true" "tx stall: the queue ran empty for at least 200 ms, a doorbell waited as long for its refill, mostly full otherwise"
-check_eq "$(jq -r '.regime.headroom | [.known, .buffers, .rate_factor < 1] | join(" ")' "$tmp/tx-stall.json")" "true 15 true" \
-	"tx stall: headroom on the 15 buffers queued behind the one played, below this rate"
+check_eq "$(jq -r '.regime.headroom | [.known, .buffers, .rate_factor < 1, .ran_empty] | join(" ")' "$tmp/tx-stall.json")" "true 15 true true" \
+	"tx stall: headroom on the 15 buffers queued behind the one played, below this rate, the queue ran empty"
 tx_verdict tx-stall jitter-bound
 
 # A run folder from dgrdma-capture (trace + capture + run.json): the stack's tracepoints and the

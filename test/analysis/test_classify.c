@@ -349,6 +349,27 @@ static void test_shape_summary(void)
 	       "with half the pool: the buffers needed (%s)", line);
 	series_free(&s);
 
+	/* TX: a worst refill within the slack, but the queue ran empty (late refills in a row) */
+	{
+		struct occupancy occ;
+
+		memset(&occ, 0, sizeof(occ));
+		occ.buffers = 4;
+		occ.window_ns = 2000000000;
+		occ.empty_episodes = 1;
+		occ.empty_ns = occ.longest_empty_ns = 81000;
+		occ.mean = 3.9;
+		c.regime = REGIME_JITTER;
+		headroom_compute(3, 16384, 20000000, 2371000, &h);
+		h.ran_empty = true;
+		classify_summary(line, sizeof(line), &c, NULL, &h, 0, &occ);
+		tap_ok(strstr(line,
+			      "; no headroom: the queue ran empty at this rate (the worst refill "
+			      "alone would allow about 1.04x)") != NULL &&
+			   strstr(line, "lossless up to") == NULL,
+		       "TX, the queue ran empty: no headroom claimed (%s)", line);
+	}
+
 	make_series(&s, HEALTHY, 1000);
 	series_summarise(&s, 0, 0, &sum);
 	classify(&s, &sum, 0, &c);
