@@ -8,7 +8,9 @@ or damages it, so latency-report's other link layers and its robustness can be t
   relink.py linktype N IN OUT           same records, another link type number
   relink.py shift SECONDS IN OUT        every timestamp moved by SECONDS (whole, may be negative)
   relink.py reverse IN OUT              the timestamps in reverse order (each one goes back)
-  relink.py frac I VALUE IN OUT         record I's (1-based) sub-second field set to VALUE"""
+  relink.py frac I VALUE IN OUT         record I's (1-based) sub-second field set to VALUE
+  relink.py back I NS IN OUT            record I's (1-based) time NS before record I - 1's (a
+                                        nanosecond pcap: a step back of NS)"""
 import random
 import struct
 import sys
@@ -41,7 +43,7 @@ def main():
         return
     if mode in ("corrupt", "linktype", "shift"):
         arg, src, dst = sys.argv[2], sys.argv[3], sys.argv[4]
-    elif mode == "frac":
+    elif mode in ("frac", "back"):
         arg, value, src, dst = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
     else:
         src, dst = sys.argv[2], sys.argv[3]
@@ -84,6 +86,9 @@ def relink(mode, arg, value, src, dst):
             sec, frac = stamps[len(stamps) - 1 - k]
         elif mode == "frac" and k + 1 == arg:
             frac = value
+        elif mode == "back" and k + 1 == arg:
+            assert struct.unpack_from("<I", head)[0] == 0xA1B23C4D, "a nanosecond pcap expected"
+            sec, frac = divmod(stamps[k - 1][0] * 10**9 + stamps[k - 1][1] - value, 10**9)
         out.append((sec, frac, pkt, length))
     write(dst, head, out, linktype)
 
