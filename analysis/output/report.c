@@ -1493,6 +1493,13 @@ static unsigned int summary_findings(const struct report *r, char out[][200], un
 		snprintf(out[n++], sizeof(out[0]),
 			 "%" PRIu64 " malformed frames (counted, skipped)", w->malformed_frames);
 	}
+	if (w && w->snap_cut_doorbell_frames && n < max) {
+		/* their doorbells' transactions read as unmatched: not a loss, a short snap */
+		snprintf(out[n++], sizeof(out[0]),
+			 "%" PRIu64 " frames cut by the snap length after a doorbell: the "
+			 "doorbells after it were not seen (a larger snap length sees them)",
+			 w->snap_cut_doorbell_frames);
+	}
 	if (w && !w->dir[WA_RX].transactions && !w->dir[WA_TX].transactions && w->n_port_hints &&
 	    n < max) {
 		snprintf(out[n++], sizeof(out[0]),

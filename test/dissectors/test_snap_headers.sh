@@ -87,4 +87,8 @@ case_ udp4-loss $((14 + 20 + 8 + 2 + 10 + 24)) any --transport udp --mtu 8970 --
 "$LR" --json --no-progress "$DT/bells.cut.pcapng" >"$DT/bells.cut.json" 2>/dev/null
 check_eq "$(jq -r '.capture.snap_cut_doorbell_frames > 0' "$DT/bells.cut.json")" true \
 	"snap 78 with four doorbells to a frame: frames cut after a doorbell are counted"
+check_eq "$(jq -r --argjson n "$(jq .capture.snap_cut_doorbell_frames "$DT/bells.cut.json")" \
+	'[.summary.findings[] | select(. == "\($n) frames cut by the snap length after a doorbell: the doorbells after it were not seen (a larger snap length sees them)")] | length' \
+	<("$LR" --brief --json --no-progress "$DT/bells.cut.pcapng" 2>/dev/null))" 1 \
+	"and named among the summary's findings"
 done_testing
