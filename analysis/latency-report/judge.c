@@ -141,6 +141,39 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
  * capture), else the host's (ha: NULL without a trace). Returns 0,
  * -DGR_E_NOMEM or -DGR_E_SYS (report_verdict()'s codes).
  */
+/*
+ * The trace's data path when the capture was read the other way round: the
+ * trace's host only sent data (TX credits, no RX doorbell) or only received it,
+ * the capture's doorbells are all of the other path, and every connection's
+ * host side was decided by the path (no --host, no DCP request told which side
+ * is the host). A by-hand TX run read without --path tx was judged as an RX
+ * stream of the DAC's queue. Returns "tx", "rx" or "".
+ */
+static const char *path_from_trace(const struct wire_analysis *wa, const struct host_analysis *ha)
+{
+	int trace_d, wire_d;
+	unsigned int i;
+
+	if (!wa || !ha) {
+		return "";
+	}
+	trace_d = ha->tx_credit.n && !ha->lat.n	  ? WA_TX
+		  : ha->lat.n && !ha->tx_credit.n ? WA_RX
+						  : -1;
+	wire_d = wa->lat[WA_TX].n && !wa->lat[WA_RX].n	 ? WA_TX
+		 : wa->lat[WA_RX].n && !wa->lat[WA_TX].n ? WA_RX
+							 : -1;
+	if (trace_d < 0 || wire_d < 0 || trace_d == wire_d) {
+		return "";
+	}
+	for (i = 0; i < wa->conns_ready; i++) {
+		if (wa->conns[i].host_side >= 0 && wa->conns[i].host_rule != WA_HOST_BY_PATH) {
+			return "";
+		}
+	}
+	return trace_d == WA_TX ? "tx" : "rx";
+}
+
 int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha)
 {
 	const struct series *s = NULL;
@@ -150,9 +183,11 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct h
 	int d;
 
 	rep->verdict_series = "none";
+	rep->path_from_trace = path_from_trace(wa, ha);
 	if (wa) {
 		d = wa->lat[WA_TX].n > wa->lat[WA_RX].n ? WA_TX : WA_RX;
-		if (wa->lat[d].n) {
+		/* a capture read the wrong way round judges nothing: the trace's series does */
+		if (wa->lat[d].n && !rep->path_from_trace[0]) {
 			s = &wa->lat[d];
 			st = &wa->dir[d];
 			tol = rep->tolerable_ns[d];

@@ -1409,10 +1409,21 @@ static const char ack_only_cure[] =
     "send no ACK-only frame to the FPGA: its frame parser misreads them (dgrdma-host "
     "--peer-kind fpga, the default; another host: carry ACKs only on frames with messages)";
 
+/*
+ * The capture read the other way round from the trace (lr_decide): which side
+ * is the FPGA is wrong there, so are its findings about frames to the FPGA.
+ */
+static bool reversed_capture(const struct report *r)
+{
+	return r->path_from_trace && r->path_from_trace[0];
+}
+
 /* See report.h. */
 unsigned int report_actions(const struct report *r, const char **out, unsigned int max)
 {
-	const bool ack_trap = r->wire && (r->wire->ack_trap_padded || r->wire->ack_trap_truncated);
+	const bool ack_trap = r->wire &&
+			      (r->wire->ack_trap_padded || r->wire->ack_trap_truncated) &&
+			      !reversed_capture(r);
 	const bool vicious = r->vicious && r->vicious->found;
 	const char *const *mit;
 	unsigned int n = 0;
@@ -1473,11 +1484,15 @@ static unsigned int summary_findings(const struct report *r, char out[][200], un
 	const struct wire_analysis *w = r->wire;
 	unsigned int n = 0;
 
-	if (w && w->ack_trap_lockup_conn >= 0 && n < max) {
+	/* a capture read the other way round has the FPGA's side wrong: not its ACK-only findings
+	 */
+	const bool fpga_side = w && !reversed_capture(r);
+
+	if (fpga_side && w->ack_trap_lockup_conn >= 0 && n < max) {
 		snprintf(out[n++], sizeof(out[0]),
 			 "the FPGA locked up at the frame_seq wrap: ACK-only frames to it "
 			 "(full report: \"ACK-only frames to the FPGA\")");
-	} else if (w && (w->ack_trap_padded || w->ack_trap_truncated) && n < max) {
+	} else if (fpga_side && (w->ack_trap_padded || w->ack_trap_truncated) && n < max) {
 		snprintf(out[n++], sizeof(out[0]),
 			 "%" PRIu64 " ACK-only frames to the FPGA, which its frame parser "
 			 "misreads (full report: \"ACK-only frames to the FPGA\")",
@@ -1492,6 +1507,14 @@ static unsigned int summary_findings(const struct report *r, char out[][200], un
 	if (w && w->malformed_frames && n < max) {
 		snprintf(out[n++], sizeof(out[0]),
 			 "%" PRIu64 " malformed frames (counted, skipped)", w->malformed_frames);
+	}
+	if (reversed_capture(r) && n < max) {
+		snprintf(out[n++], sizeof(out[0]),
+			 "the trace's host %s the data, but the capture was read the other way "
+			 "round (no --host or DCP told the host's side): --path %s reads it; the "
+			 "verdict is the trace's",
+			 !strcmp(r->path_from_trace, "tx") ? "sent" : "received",
+			 r->path_from_trace);
 	}
 	if (w && w->snap_cut_doorbell_frames && n < max) {
 		/* their doorbells' transactions read as unmatched: not a loss, a short snap */
@@ -1681,6 +1704,11 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	dgr_pr_str(p, "summary", NULL, r->summary);
 	dgr_pr_str(p, "reason", NULL, r->verdict.reason);
 	dgr_pr_str(p, "series", "judged on", r->verdict_series);
+	dgr_pr_str(p, "path_from_trace",
+		   r->path_from_trace && r->path_from_trace[0]
+		       ? "the capture read against the trace's data path"
+		       : NULL,
+		   r->path_from_trace ? r->path_from_trace : "");
 	dgr_pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
 	dgr_pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
 	dgr_pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);

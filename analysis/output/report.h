@@ -74,6 +74,12 @@ struct report {
 	struct summary verdict_sum;
 	uint64_t verdict_span, verdict_tol;
 	const char *verdict_series; /* which series decided: "wire.rx", "host", ... */
+	/*
+	 * "tx" or "rx": the trace's host sent (tx) or received (rx) the data, but
+	 * the capture was read the other way round (its host side by the data
+	 * path's default or --path): the verdict is then the trace's. "" otherwise.
+	 */
+	const char *path_from_trace;
 	bool verdict_tx;
 	/* what the verdict adds for the user (docs/analysis.md, "Headroom and shape") */
 	struct lat_shape shape;	       /* RX and in-host series */

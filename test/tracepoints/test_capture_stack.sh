@@ -161,4 +161,37 @@ check_eq "$(count "$WORK/fpga.ev" dgrdma_fpga:frame_tx)" "$(fs frames_tx)" \
 npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_H" 2>/dev/null | wc -l)
 check_eq "$npkt" "$(fs frames_tx)" "the capture holds every frame the emulator sent"
 
+# A TX run (dgrdma-host tx into the emulator's DAC), its capture and trace then given as two
+# inputs, as a user's own tshark and lttng leave them (no run.json; --udp-port: the suite's ports
+# are not 18078): nothing tells the capture which side is the host, so the data path's default
+# (RX) reads it the wrong way round; the trace's TX credits show it. The run folder (run.json:
+# the path of the command's --summary-json settings) reads it right.
+TXRUN=$WORK/txrun
+"$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode dac --rate 5e6 \
+	--duration 60 --quiet &
+FPGA_PID=$!
+for ((n = 0; n < 300; n++)); do
+	[ -n "$(ss -Huln "sport = :$PORT_F")" ] && break
+	nap 0.1
+done
+env --default-signal=INT "$CAPTURE" -o "$TXRUN" --pcap-buffer "$(dgr_pcap_mib 5e6 2)" \
+	-- "$DHOST" tx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --bytes 4M \
+	--idle-timeout 5 --summary-json "$WORK/tx-host.json" --quiet 2>"$WORK/tx-capture.err"
+check_eq "$?" 0 "dgrdma-capture of dgrdma-host tx: exit 0"
+kill -INT "$FPGA_PID" 2>/dev/null
+wait "$FPGA_PID"
+FPGA_PID=""
+path_of() { # ARGS...: "series path_from_trace" of latency-report --json ARGS
+	"$LR" --json --no-progress "$@" 2>/dev/null | jq -r '.regime | "\(.series) \(.path_from_trace)"'
+}
+ports=(--udp-port "$PORT_F,$PORT_H")
+check_eq "$(path_of "${ports[@]}" "$TXRUN/capture.pcapng" "$TXRUN/trace")" "host.tx tx" \
+	"TX capture and trace as two inputs: the capture read as RX, against the trace's TX: the trace judges"
+check "and the summary's findings name --path tx" \
+	sh -c "'$LR' --brief --no-progress ${ports[*]} '$TXRUN/capture.pcapng' '$TXRUN/trace' 2>/dev/null |
+		grep -q -- \"the trace's host sent the data, but the capture was read the other way round (no --host or DCP told the host's side): --path tx reads it\""
+check_eq "$(path_of "${ports[@]}" --path tx "$TXRUN/capture.pcapng" "$TXRUN/trace")" "wire.tx " \
+	"with --path tx: the capture read as TX, nothing against the trace"
+check_eq "$(path_of "$TXRUN")" "wire.tx " "the run folder: run.json's command gives the path"
+
 done_testing
