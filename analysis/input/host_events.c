@@ -304,13 +304,13 @@ static void on_counters(struct host_analysis *h, const struct host_event *ev, bo
 		if (he_get(ev, "data_bytes_tx", &bytes)) {
 			rate_span_add(&s->data[1], ev->ts, bytes);
 		}
-	}
-	s->has_answers = !fpga && he_get(ev, "txns_completed", &s->completed) &&
-			 he_get(ev, "doorbells_sent", &s->bells) &&
-			 he_get(ev, "discontinuities", &s->discontinuities);
-	if (s->has_answers && !s->answers_first_read) {
-		s->answers_first_read = true;
-		s->discontinuities_first = s->discontinuities;
+		s->has_answers = he_get(ev, "txns_completed", &s->completed) &&
+				 he_get(ev, "doorbells_sent", &s->bells) &&
+				 he_get(ev, "discontinuities", &s->discontinuities);
+		if (s->has_answers && !s->answers_first_read) {
+			s->answers_first_read = true;
+			s->discontinuities_first = s->discontinuities;
+		}
 	}
 	if (h->on_drops) {
 		h->on_drops(h->ctx, ev->ts, fpga ? "fpga" : "host", (unsigned int)conn,

@@ -107,7 +107,6 @@ struct ha_worst_bell {
 	bool completion_in_trace; /* matched with its txn_complete */
 };
 
-/* Last counter snapshot of one source (host connection or emulator). */
 /*
  * The stretch of a run in which a cumulative byte counter moved: from its last
  * reading before it first moved (t0, b0) to the reading of its last move (t1, b1).
@@ -117,6 +116,7 @@ struct ha_rate_span {
 	uint64_t t0, b0, t1, b1;
 };
 
+/* Last counter snapshot of one source (host connection or emulator). */
 struct ha_counter_src {
 	bool fpga;
 	uint16_t conn;

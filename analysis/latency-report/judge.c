@@ -100,8 +100,9 @@ static void estimate_from_trace(struct report *rep, const struct host_analysis *
 /*
  * The run's facts (rep->run: the options', then run.json's, then the trace's)
  * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
- * estimated (wa), else from the facts' pool and the trace's rate (ha). Live and offline call it
- * with what they have read, so that both judge by the same facts.
+ * estimated (wa), else from the facts' pool and the trace's rate (ha). Live
+ * and offline call it with what they have read, so that both judge by the same
+ * facts.
  */
 void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
 		      bool facts_from_run_json, const struct wire_analysis *wa,
@@ -111,6 +112,8 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 		"none",	 "options",	      "run.json",	    "options and run.json",
 		"trace", "options and trace", "run.json and trace", "options, run.json and trace",
 	};
+	uint64_t wire_rx = wa ? headroom_estimate_tolerable(&wa->dir[WA_RX]) : 0;
+	uint64_t wire_tx = wa ? headroom_estimate_tolerable(&wa->dir[WA_TX]) : 0;
 	bool from_trace;
 
 	rep->run = o->run;
@@ -125,10 +128,9 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 		rep->tolerable_source =
 		    sources[(from_options || (!facts_from_run_json && !from_trace) ? 1 : 0) |
 			    (facts_from_run_json ? 2 : 0) | (from_trace ? 4 : 0)];
-	} else if (wa && (headroom_estimate_tolerable(&wa->dir[WA_RX]) ||
-			  headroom_estimate_tolerable(&wa->dir[WA_TX]))) {
-		rep->tolerable_ns[WA_RX] = headroom_estimate_tolerable(&wa->dir[WA_RX]);
-		rep->tolerable_ns[WA_TX] = headroom_estimate_tolerable(&wa->dir[WA_TX]);
+	} else if (wire_rx || wire_tx) {
+		rep->tolerable_ns[WA_RX] = wire_rx;
+		rep->tolerable_ns[WA_TX] = wire_tx;
 		rep->tolerable_source = "estimated";
 	} else if (ha) {
 		estimate_from_trace(rep, ha);
@@ -136,11 +138,6 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 	rep->host_tolerable_ns = rep->tolerable_ns[WA_RX];
 }
 
-/*
- * The verdict: on the wire series with the most doorbells (wa: NULL without a
- * capture), else the host's (ha: NULL without a trace). Returns 0,
- * -DGR_E_NOMEM or -DGR_E_SYS (report_verdict()'s codes).
- */
 /*
  * The trace's data path when the capture was read the other way round: the
  * trace's host only sent data (TX credits, no RX doorbell) or only received it,
@@ -174,6 +171,11 @@ static const char *path_from_trace(const struct wire_analysis *wa, const struct 
 	return trace_d == WA_TX ? "tx" : "rx";
 }
 
+/*
+ * The verdict: on the wire series with the most doorbells (wa: NULL without a
+ * capture), else the host's (ha: NULL without a trace). Returns 0,
+ * -DGR_E_NOMEM or -DGR_E_SYS (report_verdict()'s codes).
+ */
 int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct host_analysis *ha)
 {
 	const struct series *s = NULL;

@@ -1484,8 +1484,7 @@ static unsigned int summary_findings(const struct report *r, char out[][200], un
 	const struct wire_analysis *w = r->wire;
 	unsigned int n = 0;
 
-	/* a capture read the other way round has the FPGA's side wrong: not its ACK-only findings
-	 */
+	/* a capture read the other way round has the FPGA's side wrong: no ACK-only finding */
 	const bool fpga_side = w && !reversed_capture(r);
 
 	if (fpga_side && w->ack_trap_lockup_conn >= 0 && n < max) {
@@ -1705,10 +1704,8 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	dgr_pr_str(p, "reason", NULL, r->verdict.reason);
 	dgr_pr_str(p, "series", "judged on", r->verdict_series);
 	dgr_pr_str(p, "path_from_trace",
-		   r->path_from_trace && r->path_from_trace[0]
-		       ? "the capture read against the trace's data path"
-		       : NULL,
-		   r->path_from_trace ? r->path_from_trace : "");
+		   reversed_capture(r) ? "the capture read against the trace's data path" : NULL,
+		   reversed_capture(r) ? r->path_from_trace : "");
 	dgr_pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
 	dgr_pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
 	dgr_pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);
