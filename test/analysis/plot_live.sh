@@ -68,6 +68,9 @@ if ! command -v gnuplot >/dev/null || ! command -v jq >/dev/null; then
 	done_testing
 	exit 0
 fi
+# several INPUTs: each must exist, the one missing is named (the first exists here)
+bad "a missing second INPUT" "$WORK/no-such.pcap: no such file or folder" \
+	"$PLOT" -o "$WORK/two" "$WORK/csv-folder/doorbells.csv" "$WORK/no-such.pcap"
 # a session that cannot be followed: latency-report's status 2, no image
 timeout 60 "$PLOT" --live -o "$WORK/none" net://127.0.0.1:1/host/h/s >/dev/null 2>"$WORK/none.err"
 check_eq "$? $(grep -c 'cannot reach the relay daemon' "$WORK/none.err") $(find "$WORK/none" -type f | wc -l)" \

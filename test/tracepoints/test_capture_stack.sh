@@ -9,6 +9,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+. "$DGR_SRC/test/lib/sockets.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 tp_capture_suite 30000
@@ -170,10 +171,7 @@ TXRUN=$WORK/txrun
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode dac --rate 5e6 \
 	--duration 60 --quiet &
 FPGA_PID=$!
-for ((n = 0; n < 300; n++)); do
-	[ -n "$(ss -Huln "sport = :$PORT_F")" ] && break
-	nap 0.1
-done
+dgr_wait_receiving "$FPGA_PID" dgrdma-fpga 1 || bail "the DAC emulator did not bind its socket"
 env --default-signal=INT "$CAPTURE" -o "$TXRUN" --pcap-buffer "$(dgr_pcap_mib 5e6 2)" \
 	-- "$DHOST" tx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --bytes 4M \
 	--idle-timeout 5 --summary-json "$WORK/tx-host.json" --quiet 2>"$WORK/tx-capture.err"
