@@ -55,16 +55,20 @@ flat() {
 		awk -v re="$PER_RUN" '$1 ~ re { print $1, $2; next } { print }' | sort
 }
 
-# compare NAME FILE: FILE against the fixture NAME, field by field
+# compare NAME FILE: FILE against the fixture NAME, field by field. The fixtures say WORK for the
+# work folder and "udp port PORT_F" for the capture filter's port: the port follows the suite's
+# PID (tp_capture_suite), 34002 only where the suite is its PID namespace's first process.
 compare() {
 	local name=$1 file=$2
 	if [ -n "${DGR_RUNJSON_WRITE_FIXTURES:-}" ]; then
-		jq --arg work "$WORK" 'walk(if type == "string" then gsub($work; "WORK") else . end)' \
+		jq --arg work "$WORK" --arg port "udp port $PORT_F" \
+			'walk(if type == "string" then gsub($work; "WORK") | gsub($port; "udp port PORT_F") else . end)' \
 			"$file" >"$DGR_RUNJSON_WRITE_FIXTURES/$name.json"
 		ok "$name: fixture written"
 		return
 	fi
-	jq --arg work "$WORK" 'walk(if type == "string" then gsub("WORK"; $work) else . end)' \
+	jq --arg work "$WORK" --arg port "udp port $PORT_F" \
+		'walk(if type == "string" then gsub("WORK"; $work) | gsub("udp port PORT_F"; $port) else . end)' \
 		"$FIXTURES/$name.json" >"$WORK/$name.want.json"
 	if diff <(flat "$WORK/$name.want.json") <(flat "$file") >"$WORK/$name.diff"; then
 		ok "$name: every field of the jq writer's run.json, with its type and value"
