@@ -165,8 +165,9 @@ check_eq "$npkt" "$(fs frames_tx)" "the capture holds every frame the emulator s
 # A TX run (dgrdma-host tx into the emulator's DAC), its capture and trace then given as two
 # inputs, as a user's own tshark and lttng leave them (no run.json; --udp-port: the suite's ports
 # are not 18078): nothing tells the capture which side is the host, so the data path's default
-# (RX) reads it the wrong way round; the trace's TX credits show it. The run folder (run.json:
-# the path of the command's --summary-json settings) reads it right.
+# (RX) reads it the wrong way round; the trace's TX credits show it. The run folder reads it
+# right: dgrdma-host is run without --summary-json, as a user would, and dgrdma-capture asks it
+# for one in the folder, so that run.json has its settings (the path, the ports).
 TXRUN=$WORK/txrun
 "$DFPGA" --udp --bind "127.0.0.1:$PORT_F" --peer "127.0.0.1:$PORT_H" --mode dac --rate 5e6 \
 	--duration 60 --quiet &
@@ -174,8 +175,11 @@ FPGA_PID=$!
 dgr_wait_receiving "$FPGA_PID" dgrdma-fpga 1 || bail "the DAC emulator did not bind its socket"
 env --default-signal=INT "$CAPTURE" -o "$TXRUN" --pcap-buffer "$(dgr_pcap_mib 5e6 2)" \
 	-- "$DHOST" tx --udp --bind "127.0.0.1:$PORT_H" --peer "127.0.0.1:$PORT_F" --bytes 4M \
-	--idle-timeout 5 --summary-json "$WORK/tx-host.json" --quiet 2>"$WORK/tx-capture.err"
+	--idle-timeout 5 --quiet 2>"$WORK/tx-capture.err"
 check_eq "$?" 0 "dgrdma-capture of dgrdma-host tx: exit 0"
+check_eq "$(jq -c '[.command[-2:], .settings.path, .settings.local]' "$TXRUN/run.json")" \
+	"[[\"--summary-json\",\"$TXRUN/command-summary.json\"],\"tx\",\"127.0.0.1:$PORT_H\"]" \
+	"dgrdma-host without --summary-json: dgrdma-capture adds one in the folder, run.json has its settings"
 kill -INT "$FPGA_PID" 2>/dev/null
 wait "$FPGA_PID"
 FPGA_PID=""
@@ -190,6 +194,6 @@ check "and the summary's findings name --path tx" \
 		grep -q -- \"the trace's host sent the data, but the capture was read the other way round (no --host or DCP told the host's side): --path tx reads it\""
 check_eq "$(path_of "${ports[@]}" --path tx "$TXRUN/capture.pcapng" "$TXRUN/trace")" "wire.tx " \
 	"with --path tx: the capture read as TX, nothing against the trace"
-check_eq "$(path_of "$TXRUN")" "wire.tx " "the run folder: run.json's command gives the path"
+check_eq "$(path_of "$TXRUN")" "wire.tx " "the run folder: run.json's settings give the path and the ports"
 
 done_testing
