@@ -86,10 +86,11 @@ LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 # latency-report itself (analysis/latency-report/): main, the options, the offline pipeline,
 # the live view, and what the last two judge alike.
+# Its trace reader is built with it: the module refuses a program of another version.
 LATENCY_REPORT_SRCS := $(wildcard analysis/latency-report/*.c)
 $(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
 		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA) \
-		$(TRACE_MODULE_DYNLIST)
+		$(TRACE_MODULE_DYNLIST) | $(TRACE_MODULE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=$(TRACE_MODULE_DYNLIST) -o $@ \
 		$(filter-out $(TRACE_MODULE_DYNLIST),$^) $(ANALYSIS_LIBS)
