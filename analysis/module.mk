@@ -86,7 +86,7 @@ LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 # latency-report itself (analysis/latency-report/): main, the options, the offline pipeline,
 # the live view, and what the last two judge alike.
-# Its trace reader is built with it: the module refuses a program of another version.
+# Its trace reader is built with it: the program refuses a module of another version.
 LATENCY_REPORT_SRCS := $(wildcard analysis/latency-report/*.c)
 $(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
 		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA) \

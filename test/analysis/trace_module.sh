@@ -13,7 +13,8 @@ tmp=$(mktemp -d "$DGR_BUILD/analysis-module.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # A run of latency-report ARGS...: its exit code and what the dynamic loader opened (LD_DEBUG),
-# "rc=N pcap=0|1 reader=0|1 bt=0|1 glib=N" (glib: glib, gmodule, pcre2; pcap=1 shows the log read)
+# "rc=N pcap=0|1 reader=0|1 bt=0|1 glib=0|1" (glib: any of glib, gmodule, pcre2, which
+# libbabeltrace2 needs; pcap=1 shows the loader's log was read)
 loaded() {
 	local libs rc
 
@@ -23,7 +24,7 @@ loaded() {
 	rm -f "$tmp"/ld.*
 	echo "rc=$rc pcap=$(grep -c '^libpcap\.so' <<<"$libs") reader=$(grep -c \
 		"^$DGR_BUILD/lib/dgrdma-tools/dgrdma-trace\.so$" <<<"$libs") bt=$(grep -c \
-		'^libbabeltrace2\.so' <<<"$libs") glib=$(grep -cE '^lib(glib|gmodule|pcre2)' <<<"$libs")"
+		'^libbabeltrace2\.so' <<<"$libs") glib=$(grep -qE '^lib(glib|gmodule|pcre2)' <<<"$libs" && echo 1 || echo 0)"
 }
 
 "$GEN" -o "$tmp/cap.pcapng" -e "$tmp/cap.json" --txns 1 --buffers 16 --profile healthy >/dev/null
@@ -35,7 +36,7 @@ cp "$tmp/cap.pcapng" "$tmp/run/capture.pcapng"
 check_eq "$(loaded --no-progress "$tmp/run")" "rc=0 pcap=1 reader=0 bt=0 glib=0" \
 	"nor does a run folder without a trace (its trace/ looked for, not read)"
 
-check_eq "$(loaded --json --no-progress "$TRACE")" "rc=0 pcap=1 reader=1 bt=1 glib=3" \
+check_eq "$(loaded --json --no-progress "$TRACE")" "rc=0 pcap=1 reader=1 bt=1 glib=1" \
 	"a trace's run loads the trace reader beside bin/ and libbabeltrace2 with it"
 check_eq "$(jq -c '[.host.events, .host.rx.doorbells]' "$tmp/out")" "[25,1]" "and reads the trace"
 
