@@ -15,13 +15,14 @@ analysis: $(DGRDMA_GEN)
 # its bash completion (in the build folder only: dgrdma-gen is not installed)
 all: $(BUILD)/completion/dgrdma-gen
 
-# latency-report: libpcap + libbabeltrace2 + jansson (run.json) + the project's codec and reassembler.
+# latency-report: libpcap + jansson (run.json) + the project's codec and reassembler; and
+# libbabeltrace2 through the trace reader's module (below).
 CFLAGS_analysis += $(shell $(PKG_CONFIG) --cflags libpcap babeltrace2 jansson 2>/dev/null)
 # stack/module.mk is included after this file: name the library directly, after the tools'
 # internal archive (stack/cli/: command-line values, the print layer).
 ANALYSIS_LIBDGRDMA := $(LIBDGRCLI_A) $(BUILD)/lib/libdgrdma.a
 ANALYSIS_LIBDGRTUNE := $(BUILD)/lib/libdgrtune.a
-ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap babeltrace2 jansson 2>/dev/null) -lz -lm
+ANALYSIS_LIBS := $(shell $(PKG_CONFIG) --libs libpcap jansson 2>/dev/null) -lz -lm
 # The analysis room, by job (docs/architecture.md, "analysis/"): input/ reads captures, traces
 # and run folders; engine/ holds the rules the Wireshark plugin shares; verdict/ judges a run;
 # output/ prints and writes it. Each folder is on the include path: no source reaches into
@@ -62,28 +63,48 @@ ANALYSIS_CORE_SRCS := analysis/verdict/classify.c \
 ANALYSIS_IO_SRCS := analysis/input/pcap_input.c analysis/input/capture_set.c \
 	analysis/input/ctf_input.c analysis/input/ctf_check.c analysis/input/run_info.c \
 	analysis/input/run_info_v1.c analysis/input/run_schema.c analysis/input/run_folder.c \
-	analysis/input/kernel_input.c \
+	analysis/input/kernel_input.c analysis/input/trace_loader.c \
 	analysis/input/incidents.c
+# The trace reader's module (analysis/input/trace_module.h): all of libbabeltrace2's use, in a
+# shared object latency-report loads on the first trace it reads, so that a run on captures
+# alone does not load libbabeltrace2, glib and pcre2 (docs/architecture.md). It lies at
+# lib/dgrdma-tools/ beside bin/, in the build tree as installed, and takes the kernel model's
+# functions from the program, which exports them (TRACE_MODULE_DYNLIST).
+TRACE_MODULE := $(BUILD)/lib/dgrdma-tools/dgrdma-trace.so
+TRACE_MODULE_SRCS := analysis/input/ctf_graph.c analysis/input/kernel_graph.c \
+	analysis/input/trace_module.c
+TRACE_MODULE_LIBS := $(shell $(PKG_CONFIG) --libs babeltrace2 2>/dev/null)
+TRACE_MODULE_DYNLIST := analysis/input/trace_module.dynlist
+MODULEDIR := $(PREFIX)/lib/dgrdma-tools
+PROGRAMS += $(TRACE_MODULE)
+$(TRACE_MODULE): $(call pic_objs,$(TRACE_MODULE_SRCS))
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(TRACE_MODULE_LIBS)
+analysis: $(TRACE_MODULE)
+
 LATENCY_REPORT := $(BUILD)/bin/latency-report
 PROGRAMS += $(LATENCY_REPORT)
 # latency-report itself (analysis/latency-report/): main, the options, the offline pipeline,
 # the live view, and what the last two judge alike.
+# Its trace reader is built with it: the program refuses a module of another version.
 LATENCY_REPORT_SRCS := $(wildcard analysis/latency-report/*.c)
 $(LATENCY_REPORT): $(call objs,$(LATENCY_REPORT_SRCS) analysis/verdict/advise.c $(ANALYSIS_CORE_SRCS) \
-		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA)
+		$(ANALYSIS_IO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRTUNE) $(ANALYSIS_LIBDGRDMA) \
+		$(TRACE_MODULE_DYNLIST) | $(TRACE_MODULE)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+	$(CC) $(ALL_LDFLAGS) -Wl,--dynamic-list=$(TRACE_MODULE_DYNLIST) -o $@ \
+		$(filter-out $(TRACE_MODULE_DYNLIST),$^) $(ANALYSIS_LIBS)
 
 analysis: $(LATENCY_REPORT)
 # its bash completion, from its option table (stack/cli/module.mk)
 all: $(BUILD)/completion/latency-report
 
-CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT)
+CHECK_DEPS += $(DGRDMA_GEN) $(LATENCY_REPORT) $(TRACE_MODULE)
 CHECK_SUITES += test/analysis/capture_scenarios.sh test/analysis/summary.sh test/analysis/trace_input.sh test/analysis/plot_kinds.sh test/analysis/real_runs.sh test/analysis/hostile_input.sh test/analysis/advise.sh \
 	test/analysis/verdicts.sh test/analysis/roles.sh test/analysis/live.sh test/analysis/live_hosts.sh \
 	test/analysis/plot_live.sh test/analysis/run_folder.sh test/analysis/run_facts.sh \
 	test/analysis/capture_sets.sh test/analysis/trace_rotation.sh test/analysis/percentiles.sh \
-	test/analysis/plot_columns.sh
+	test/analysis/plot_columns.sh test/analysis/trace_module.sh
 
 # Unit tests of the matcher, statistics + classifier, in-host events + join.
 # The unit tests include the analysis' headers by name, through its include path.
@@ -113,13 +134,14 @@ analysis: $(ANALYSIS_FOLLOW_TEST)
 CHECK_DEPS += $(ANALYSIS_FOLLOW_TEST) $(DGRDMA_GEN)
 CHECK_SUITES += $(ANALYSIS_FOLLOW_TEST)
 
-# The kernel trace's reader on perf's and LTTng's CTF of one scenario (kernel_ctf.c writes them).
+# The kernel trace's reader on perf's and LTTng's CTF of one scenario (kernel_ctf.c writes them):
+# the module's reader linked in, not loaded.
 ANALYSIS_KERNEL_INPUT_TEST := $(BUILD)/test/analysis/test_kernel_input
 $(ANALYSIS_KERNEL_INPUT_TEST): $(call objs,test/analysis/test_kernel_input.c \
-		test/analysis/kernel_ctf.c analysis/input/kernel_input.c $(ANALYSIS_CORE_SRCS)) \
+		test/analysis/kernel_ctf.c analysis/input/kernel_graph.c $(ANALYSIS_CORE_SRCS)) \
 		$(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(TRACE_MODULE_LIBS)
 analysis: $(ANALYSIS_KERNEL_INPUT_TEST)
 CHECK_DEPS += $(ANALYSIS_KERNEL_INPUT_TEST)
 CHECK_SUITES += $(ANALYSIS_KERNEL_INPUT_TEST)
@@ -165,20 +187,21 @@ bench-analysis: analysis
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/analysis/bench/bench_analysis.sh
 
 INSTALL_TARGETS += install-analysis
-INSTALLED_FILES += $(BINDIR)/latency-report $(BINDIR)/dgrdma-plot \
+INSTALLED_FILES += $(BINDIR)/latency-report $(MODULEDIR)/dgrdma-trace.so $(BINDIR)/dgrdma-plot \
 	$(patsubst analysis/plot/%,$(DATADIR)/plot/%,$(PLOT_TEMPLATES)) \
 	$(MANDIR)/man1/latency-report.1 $(MANDIR)/man1/dgrdma-plot.1 \
 	$(COMPLETIONDIR)/latency-report $(COMPLETIONDIR)/dgrdma-plot $(LIBEXECDIR)/dgrdma-opts
-INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR) $(LIBEXECDIR)
+INSTALLED_DIRS += $(DATADIR)/plot $(DATADIR) $(LIBEXECDIR) $(MODULEDIR)
 .PHONY: install-analysis
-install-analysis: $(LATENCY_REPORT) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report \
+install-analysis: $(LATENCY_REPORT) $(TRACE_MODULE) $(DGRDMA_PLOT) $(BUILD)/completion/latency-report \
 		$(BUILD)/completion/dgrdma-plot $(BUILD)/bin/dgrdma-opts
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/plot \
-		$(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBEXECDIR)
+		$(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MODULEDIR)
 	install -m 0644 $(BUILD)/completion/latency-report $(BUILD)/completion/dgrdma-plot \
 		$(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0755 $(BUILD)/bin/dgrdma-opts $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(LATENCY_REPORT) $(DGRDMA_PLOT) $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(TRACE_MODULE) $(DESTDIR)$(MODULEDIR)/
 	install -m 0644 $(PLOT_TEMPLATES) $(DESTDIR)$(DATADIR)/plot/
 	install -m 0644 analysis/latency-report/latency-report.1 analysis/dgrdma-plot.1 $(DESTDIR)$(MANDIR)/man1/
 

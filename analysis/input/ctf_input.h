@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Trace input: reads an LTTng (CTF) trace with libbabeltrace2's C API
- * (src.ctf.fs -> flt.utils.muxer -> a simple sink) and feeds every event,
- * in time order, to the in-host analysis. src.ctf.fs needs the folders that
- * hold a `metadata` file; they are searched for below the given folder. A
- * damaged trace is refused with one line, within seconds (ctf_input.c).
+ * (src.ctf.fs -> flt.utils.muxer -> a simple sink; in the trace reader's
+ * module, trace_module.h, which only the read functions load) and feeds
+ * every event, in time order, to the in-host analysis. src.ctf.fs needs the
+ * folders that hold a `metadata` file; they are searched for below the given
+ * folder. A damaged trace is refused with one line, within seconds
+ * (ctf_input.c).
  */
 #ifndef DGR_ANALYSIS_CTF_INPUT_H
 #define DGR_ANALYSIS_CTF_INPUT_H

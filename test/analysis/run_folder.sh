@@ -14,13 +14,15 @@ GEN="$DGR_BUILD/bin/dgrdma-gen"
 FIRE="$DGR_BUILD/test/tracepoints/tp-fire"
 RELINK="$DGR_SRC/test/analysis/relink.py"
 require_built "$DGR_BUILD/bin" latency-report dgrdma-gen
-# Under /tmp, open to every user, with latency-report copied in: the unreadable parts are read as
-# nobody, who may not be able to go through the folders above the build (a CI clone in a
-# mktemp folder of mode 0700).
+# Under /tmp, open to every user, with latency-report and its trace reader copied in, laid out as
+# installed (bin/, lib/dgrdma-tools/): the unreadable parts are read as nobody, who may not be
+# able to go through the folders above the build (a CI clone in a mktemp folder of mode 0700).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dgrdma-run-folder.XXXXXX")
 chmod 755 "$tmp"
-cp "$LR" "$tmp/latency-report"
-LR="$tmp/latency-report"
+mkdir -p "$tmp/bin" "$tmp/lib/dgrdma-tools"
+cp "$LR" "$tmp/bin/latency-report"
+cp "$DGR_BUILD/lib/dgrdma-tools/dgrdma-trace.so" "$tmp/lib/dgrdma-tools/"
+LR="$tmp/bin/latency-report"
 sess="dgr-run-folder-$$"
 sessiond_pid=""
 cleanup() {

@@ -18,6 +18,7 @@
 #include "host_events.h"
 #include "kernel_ctf.h"
 #include "kernel_input.h"
+#include "trace_module.h"
 #include "kernel_sched.h"
 #include "stall_cause.h"
 #include "../unit/tap.h"
@@ -89,7 +90,7 @@ static const char *write_trace(const char *name, enum kctf_flavour fl, const cha
 static int read_trace(const char *dir, struct kernel_sched *k, char *errbuf)
 {
 	ks_init(k);
-	return dir ? kernel_input_read(dir, -(int64_t)EPOCH_NS, KIN_NS_FROM_ORIGIN, k, errbuf)
+	return dir ? kernel_graph_read(dir, -(int64_t)EPOCH_NS, KIN_NS_FROM_ORIGIN, k, errbuf)
 		   : -DGR_E_INVAL;
 }
 
@@ -305,7 +306,7 @@ static void check_clock_reading(const char *dir, const struct kernel_sched *want
 	char errbuf[DGR_ERRBUF_SIZE], why[160] = "";
 
 	ks_init(&k);
-	tap_ok(kernel_input_read(dir, 0, KIN_CLOCK_READING, &k, errbuf) == 0 &&
+	tap_ok(kernel_graph_read(dir, 0, KIN_CLOCK_READING, &k, errbuf) == 0 &&
 		   same_events(want, &k, why) && k.first_ts == 0 && k.last_ts == 30 * MS,
 	       "%s on the clock's reading: CLOCK_MONOTONIC without the class's offset %s", what,
 	       why);

@@ -3,7 +3,8 @@
 # make install / uninstall / install-user into a DESTDIR: every tool, man page, header,
 # library, the pkg-config file and the Wireshark plugin land under PREFIX (the plugin in
 # PREFIX's lib/wireshark/plugins/X.Y when PREFIX is not Wireshark's); the installed tools
-# run and print the build's version; a program builds and runs against the installed
+# run and print the build's version, latency-report reads a trace with its trace reader from
+# PREFIX/lib/dgrdma-tools; a program builds and runs against the installed
 # libdgrdma with pkg-config (the codec and the UDP transport on 127.0.0.1); nothing of the
 # tools' internal archives (stack/cli: cli.h, print.h, transport_opts.h; stack/tune: tune.h,
 # libdgrtune) is installed or exported; uninstall leaves nothing behind.
@@ -35,10 +36,10 @@ for f in lib/libdgrdma.a lib/libdgrdma.so.0 lib/libdgrdma.so lib/pkgconfig/libdg
 	share/bash-completion/completions/latency-report share/bash-completion/completions/dgrdma-clocks \
 	share/bash-completion/completions/dgrdma-wire share/bash-completion/completions/dgrdma-tune \
 	share/bash-completion/completions/dgrdma-plot share/bash-completion/completions/dgrdma-capture \
-	libexec/dgrdma-tools/dgrdma-opts; do
+	libexec/dgrdma-tools/dgrdma-opts lib/dgrdma-tools/dgrdma-trace.so; do
 	[ -e "$P/$f" ] || missing="$missing $f"
 done
-check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile and the bash completion under PREFIX"
+check_eq "${missing# }" "" "every tool, man page, library, header, template, the plugin, the DG-RDMA profile, the bash completion and the trace reader under PREFIX"
 check_eq "$(find "$D/root" -path "$D/root$PREFIX" -prune -o -type f -print)" "" \
 	"nothing is written outside DESTDIR/PREFIX (the plugin included)"
 
@@ -53,6 +54,11 @@ check_eq "$?" 0 "the installed dgrdma-plot finds its templates under PREFIX/shar
 "$P/bin/dgrdma-plot" --stalls 9 >/dev/null 2>"$D/err"
 check_eq "$?:$(head -1 "$D/err")" "2:dgrdma-plot: --stalls: '9' is out of range 1..5" \
 	"the installed dgrdma-plot reads its options with its table (PREFIX/libexec/dgrdma-tools/dgrdma-opts)"
+"$P/bin/latency-report" --json --no-progress \
+	"$DGR_SRC/test/analysis/fixtures/trace-doorbell-sent-6-fields/trace" >"$D/trace.json" 2>"$D/err"
+check_eq "$?:$(jq -c '[.host.events, .host.rx.doorbells]' "$D/trace.json" 2>/dev/null)" "0:[25,1]" \
+	"the installed latency-report reads a trace with its trace reader (PREFIX/lib/dgrdma-tools/dgrdma-trace.so)"
+check_eq "$(ldd "$P/bin/latency-report" | grep -c babeltrace)" 0 "latency-report itself does not link libbabeltrace2"
 
 # nothing of the tools' internal archives: no header, no archive, no symbol
 check_eq "$(cd "$P" && find include lib -name 'cli.h' -o -name 'print.h' -o -name 'tune.h' \
@@ -150,8 +156,8 @@ check_eq "$?" 0 "make uninstall with the same DESTDIR and PREFIX succeeds"
 check_eq "$(find "$D/root" -type f -o -type l | sed "s|$D/root||")" "" \
 	"make uninstall removes every file install wrote"
 check_eq "$(ls -d "$P/include/dgrdma" "$P/share/dgrdma-tools" "$P/lib/wireshark" \
-	"$P/libexec/dgrdma-tools" 2>/dev/null)" "" \
-	"and the project's own folders (include/dgrdma, share/dgrdma-tools, lib/wireshark/..., libexec/dgrdma-tools)"
+	"$P/libexec/dgrdma-tools" "$P/lib/dgrdma-tools" 2>/dev/null)" "" \
+	"and the project's own folders (include/dgrdma, share/dgrdma-tools, lib/wireshark/..., libexec/dgrdma-tools, lib/dgrdma-tools)"
 
 # the personal plugin folder: HOME's ~/.local/lib/wireshark/plugins/X.Y/epan
 mkdir -p "$D/home"
