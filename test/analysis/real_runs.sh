@@ -287,7 +287,7 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 		joined '.host.joined.doorbells' w2s_p50 '.host.joined.wire_to_stack_ns.p50' \
 		wait_p50 '.host.rx.wait_receive_ns.p50' neg '.host.joined.negative_stack_to_wire' \
 		s2w_p50 '.host.joined.stack_to_wire_ns.p50' s2w_count '.host.joined.stack_to_wire_ns.count' \
-		clocks '.host.joined | [.arrival_offsets == .doorbells, .capture_vs_trace_arrival_ns.count == .doorbells, .capture_vs_trace_arrival_ns.max < 100000] | join(" ")' \
+		clocks '.host.joined | [.arrival_offsets == .doorbells, .capture_vs_trace_arrival_ns.count == .doorbells, .capture_vs_trace_arrival_ns.max < 20000000] | join(" ")' \
 		clocks_max '.host.joined.capture_vs_trace_arrival_ns.max'
 	# dgrdma-capture stops dumpcap when the command exits, so the last doorbells may be missing
 	# from the capture (pending at the end); nothing else may be wrong
@@ -334,8 +334,9 @@ if [ -x "$CAPTURE" ] && command -v lttng >/dev/null; then
 	fi
 	# The clocks: the completing frame's time in the capture and its kernel arrival in the trace
 	# (txn_complete's arrival_ns) are two readings of one kernel timestamp (on lo: the send's and
-	# the receive's, tens of ns apart). Every joined doorbell has an offset; a trace put on the
-	# wrong axis would be off by the run's own length or more, hence the loose 100 us bound.
+	# the receive's, tens of ns apart on a quiet machine; 280 us once under load, where the vCPU
+	# or the sender is held between the two). Every joined doorbell has an offset; a trace put on
+	# the wrong axis would be off by the 1 s run's own length or more, hence the loose 20 ms bound.
 	check_eq "${R[clocks]}" \
 		"true true true" "run folder: capture time and trace arrival of each joined doorbell's frame agree (max ${R[clocks_max]} ns)"
 
