@@ -131,7 +131,8 @@ case $out in *"give --if IFACE or --no-pcap"*) ok "no transport flags and no --i
 # their own polls): runs that share nothing run at once, in groups, and are checked after. A
 # group that traces tp-fire holds no run whose checks read a whole trace (every process of the
 # user is in every session: "early", the --only-command runs), nor "lossy", whose two million
-# events would be in the others' traces too. First the runs without tp-fire.
+# events would be in the others' traces too (it runs beside the --only-command pair, whose
+# sessions record their own processes only). First the runs without tp-fire.
 "$CAPTURE" -o "$WORK/plain" --no-trace --no-pcap -- sh -c 'exit 7' 2>/dev/null &
 P_PLAIN=$!
 "$CAPTURE" -o "$WORK/missing" --no-trace --no-pcap -- "$WORK/no-such-program" 2>/dev/null &
@@ -144,6 +145,12 @@ P_STREAM=$!
 P_STREAM2=$!
 "$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null &
 P_EARLY=$!
+# the sizing runs' checks read their settings, not their traces
+# 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
+"$CAPTURE" -o "$WORK/sizing" --no-pcap --event-rate 10000 --num-subbuf 4 -- true 2>/dev/null &
+P_SIZING=$!
+"$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null &
+P_SIZING2=$!
 wait "$P_PLAIN"
 check_eq "$?" 7 "exit status of the command is passed on"
 check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
@@ -175,17 +182,6 @@ check_eq "$(jqr '[.interrupted, .trace.readable, (.warnings | length)] | @json' 
 
 # ---- ring sizing -------------------------------------------------------------------------
 
-# beside lossy: their checks read their settings, not their traces
-# 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
-"$CAPTURE" -o "$WORK/sizing" --no-pcap --event-rate 10000 --num-subbuf 4 -- true 2>/dev/null &
-P_SIZING=$!
-"$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null &
-P_SIZING2=$!
-# 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
-# consumer daemon cannot drain them in time.
-"$CAPTURE" -o "$WORK/lossy" --no-pcap --all-events --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
-	--burst 2000000 2>"$WORK/lossy.err" &
-P_LOSSY=$!
 wait "$P_SIZING"
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing")" '[131072,4,"computed"]' "sub-buffers sized from --event-rate"
@@ -194,19 +190,6 @@ check "lttng channel created with the computed size" \
 wait "$P_SIZING2"
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
-
-# ---- a trace that lost events says so ----------------------------------------------------
-
-wait "$P_LOSSY"
-lost=$(jqr .trace.discarded_events "$WORK/lossy")
-if [ "$lost" -gt 0 ]; then
-	ok "tiny sub-buffers: discarded events counted ($lost)"
-else
-	not_ok "tiny sub-buffers: discarded events counted ($lost)"
-fi
-check_eq "$(jqr '.warnings[0] | startswith("the trace lost '"$lost"' events: it is incomplete")' \
-	"$WORK/lossy")" true "run.json warns that the trace lost events"
-check "the summary warns too" grep -q "WARNING: the trace lost $lost events" "$WORK/lossy.err"
 
 # ---- --events ------------------------------------------------------------------------------
 
@@ -272,9 +255,14 @@ other_wait user-all
 pid=$(jqr .command_pid "$WORK/user-all")
 check_eq "$CAP_RC $(vpids "$WORK/user-all/trace")" "0 $(printf '%s\n' "$pid" "$OTHER_PID" | sort -n | tr '\n' ' ')" \
 	"default: the other process of the user is recorded too"
-# --only-command's two runs record their own processes only: together
+# --only-command's two runs record their own processes only: together, and beside lossy
 other_start only --only-command
 TRACE_OTHER=1 other_start only-plus --only-command
+# 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
+# consumer daemon cannot drain them in time.
+"$CAPTURE" -o "$WORK/lossy" --no-pcap --all-events --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
+	--burst 2000000 2>"$WORK/lossy.err" &
+P_LOSSY=$!
 other_wait only
 pid=$(jqr .command_pid "$WORK/only")
 check_eq "$CAP_RC $(vpids "$WORK/only/trace")" "0 $pid " "--only-command: the command's process alone"
@@ -299,6 +287,19 @@ bad_opts() { # WANTED-MESSAGE OPTIONS...: exit 2 and the message
 bad_opts "--trace-pid goes with --only-command" --trace-pid 5
 bad_opts "--trace-pid: '0' is out of range 1..4194304" --only-command --trace-pid 0
 bad_opts "--only-command needs the trace" --only-command --no-trace
+
+# ---- a trace that lost events says so ----------------------------------------------------
+
+wait "$P_LOSSY"
+lost=$(jqr .trace.discarded_events "$WORK/lossy")
+if [ "$lost" -gt 0 ]; then
+	ok "tiny sub-buffers: discarded events counted ($lost)"
+else
+	not_ok "tiny sub-buffers: discarded events counted ($lost)"
+fi
+check_eq "$(jqr '.warnings[0] | startswith("the trace lost '"$lost"' events: it is incomplete")' \
+	"$WORK/lossy")" true "run.json warns that the trace lost events"
+check "the summary warns too" grep -q "WARNING: the trace lost $lost events" "$WORK/lossy.err"
 
 # start_interrupted: the killed and the interrupted runs, together (ports of their own, the
 # checks by their own command's pid), started once the complete run has ended and stopped while
