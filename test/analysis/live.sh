@@ -112,7 +112,7 @@ check "the live URL names this machine and the session" \
 # below from run.json, and both judge by the same rules (docs/analysis.md, "Live")
 timeout 120 "$LR" --live --json --live-interval 0.5 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
 LR_PID=$!
-stream json 3
+stream json 2
 wait "$CAP_PID"
 check_eq "$?" 0 "dgrdma-capture --live: the command's exit status 0"
 CAP_PID=""
@@ -132,9 +132,9 @@ check_eq "$(jq -s -c '[.[].kind] | .[-1], (.[:-1] | unique)' "$J" | paste -sd ' 
 check_eq "$(jq -s '[.[] | select(.kind == "interval") | .interval] as $i | $i == [range(1; ($i | length) + 1)]' "$J")" \
 	true "intervals numbered 1..$nint"
 if [ "$nint" -ge 3 ]; then
-	ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+	ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
 else
-	not_ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+	not_ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
 fi
 # exact accounting: each interval's doorbells add up to the run so far, which only grows
 check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
@@ -329,11 +329,11 @@ if [ "$(id -u)" = 0 ]; then
 				--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 \
 				"$URL_A" "$URL_B" >"$WORK/two.jsonl" 2>"$WORK/two.err" &
 			LR_PID=$!
-			stream two-b 3 &
+			stream two-b 2 &
 			spid=$!
 			PORT_H=$PORT_H1
 			FPGA_ADDR=$FIP:18078
-			stream two-a 3
+			stream two-a 2
 			wait "$spid"
 			wait "$CAP2_PID"
 			st=$?
