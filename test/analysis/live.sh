@@ -43,6 +43,49 @@ if ! live_ready; then
 fi
 
 
+# The runs as root (--live-if, --live-follow, two sessions): the emulator gets an address of its
+# own in 127/8, which their filters name.
+FIP="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2))"
+FIP2="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 3))"
+PORT_H1=$PORT_H
+# launch_next_root: the next run's recording, the wire run's as root
+launch_next_root() {
+	if [ "$(id -u)" = 0 ]; then
+		FPGA_ADDR=$FIP:18078
+		launch_run wire
+	fi
+}
+# launch_follow: the --live-follow run's, with its packet capture
+launch_follow() {
+	PCAP_OPTS=()
+	launch_run follow
+	PCAP_OPTS=(--no-pcap)
+}
+# launch_two: both recordings of the two sessions at once. Both hosts run as this user:
+# --only-command keeps each session's trace to its own host (by default per-user buffers would
+# record both hosts in both traces).
+launch_two() {
+	launch_run two-a --only-command
+	CAP2_PID=$CAP_PID
+	PORT_H=$((PORT_H1 + 4000))
+	FPGA_ADDR=$FIP2:18078
+	launch_run two-b --only-command
+	PORT_H=$PORT_H1
+	FPGA_ADDR=$FIP:18078
+}
+# launch_given: a relayd of the test's own, and the --relayd run's recording (its emulator on
+# 127.0.0.1 again)
+GIVEN_LAUNCHED=""
+launch_given() {
+	local FPGA_ADDR=127.0.0.1:$PORT_F PORT_H=$PORT_H1
+	GIVEN_LAUNCHED=1
+	. "$DGR_SRC/test/lib/relayd.sh"
+	dgr_start_relayd "127.0.0.1" "$WORK/relayd-out" "$WORK/relayd.log" ||
+		not_ok "lttng-relayd of the test listens on its three ports: $(tail -2 "$WORK/relayd.log")"
+	rb=$RELAYD_BASE
+	launch_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2))
+}
+
 # bad DESCRIPTION WANTED COMMAND...: a clear error, exit 2, within 30 s.
 bad() {
 	local desc=$1 want=$2
@@ -69,13 +112,16 @@ check "the live URL names this machine and the session" \
 # below from run.json, and both judge by the same rules (docs/analysis.md, "Live")
 timeout 120 "$LR" --live --json --live-interval 0.5 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
 LR_PID=$!
-stream json 3
+stream json 2
 wait "$CAP_PID"
 check_eq "$?" 0 "dgrdma-capture --live: the command's exit status 0"
 CAP_PID=""
 wait "$LR_PID"
 check_eq "$?" 0 "latency-report --live ended with the session, exit status 0 ($(head -c 200 "$WORK/json.err"))"
 LR_PID=""
+# Each run's recording sets up (a second or two: its relayd, its session) while the run before
+# is checked: its host starts only once a viewer attached, and nothing of the checks is traced.
+launch_run text
 
 J=$WORK/json.jsonl
 check_eq "$(jq -s 'length > 0 and all(type == "object")' "$J")" true "every line is one JSON object"
@@ -86,9 +132,9 @@ check_eq "$(jq -s -c '[.[].kind] | .[-1], (.[:-1] | unique)' "$J" | paste -sd ' 
 check_eq "$(jq -s '[.[] | select(.kind == "interval") | .interval] as $i | $i == [range(1; ($i | length) + 1)]' "$J")" \
 	true "intervals numbered 1..$nint"
 if [ "$nint" -ge 3 ]; then
-	ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+	ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
 else
-	not_ok "at least 3 intervals of 0.5 s over a 3 s stream ($nint)"
+	not_ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
 fi
 # exact accounting: each interval's doorbells add up to the run so far, which only grows
 check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
@@ -130,7 +176,7 @@ check "the trace of the live run is in the run folder" test -n "$(find "$WORK/js
 diag "lag from the newest event to its interval line: $(jq -s -r '[.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"' "$J")"
 
 # ---- a text view stopped with Ctrl-C; a second viewer; a session the relayd does not have --------
-if start_run text; then
+if run_url text; then
 	env --default-signal=INT timeout 120 "$LR" --live --live-interval 0.5 "$URL" \
 		>"$WORK/text.out" 2>"$WORK/text.err" &
 	LR_PID=$!
@@ -169,9 +215,10 @@ if start_run text; then
 else
 	not_ok "second dgrdma-capture --live wrote live.url"
 fi
+launch_run tty
 
 # ---- on a terminal (script's pseudo-terminal): redrawn in place, with a sparkline ----------------
-if start_run tty; then
+if run_url tty; then
 	timeout 120 script -qefc "$LR --live --live-interval 0.5 $URL" /dev/null </dev/null \
 		>"$WORK/tty.out" 2>&1 &
 	LR_PID=$!
@@ -181,6 +228,7 @@ if start_run tty; then
 	wait "$LR_PID"
 	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
 	LR_PID=""
+	launch_next_root
 	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
 		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report"
 	# the histograms: the last view's two lines, on the same bins (the same edges, as many bins)
@@ -196,13 +244,12 @@ if start_run tty; then
 	fi
 else
 	not_ok "third dgrdma-capture --live wrote live.url"
+	launch_next_root
 fi
 
 # ---- --live-if: the wire too, captured live on lo and joined with the trace ----------------------
 if [ "$(id -u)" = 0 ]; then
-	FIP="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 2))"
-	FPGA_ADDR=$FIP:18078
-	if start_run wire; then
+	if run_url wire; then
 		timeout 120 "$LR" --live --json --live-interval 0.5 --live-if lo \
 			--live-filter "udp and host $FIP and port 18078" --live-pcap "$WORK/wire.pcap" \
 			--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 "$URL" \
@@ -214,6 +261,7 @@ if [ "$(id -u)" = 0 ]; then
 		wait "$LR_PID"
 		check_eq "$?" 0 "--live-if: followed to the end ($(head -c 200 "$WORK/wire.err"))"
 		LR_PID=""
+		launch_follow
 		W=$WORK/wire.jsonl
 		check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
 			| ($iv | all(has("wire_rx")))
@@ -230,10 +278,10 @@ if [ "$(id -u)" = 0 ]; then
 			"--live-if: the final report (wire, host, joined, verdict) equals the offline one on the trace and the saved capture"
 	else
 		not_ok "dgrdma-capture --live (wire run) wrote live.url"
+		launch_follow
 	fi
 	# ---- --live-follow: the run folder's capture.pcapng, read as dumpcap writes it ----------------
-	PCAP_OPTS=()
-	if start_run follow; then
+	if run_url follow; then
 		timeout 120 "$LR" --live --json --live-interval 0.5 \
 			--live-follow "$WORK/follow/capture.pcapng" --host-buffers 16 --buffer-size 16384 \
 			--sample-rate 2e6 --fpga-buffers 4 "$URL" >"$WORK/follow.jsonl" 2>"$WORK/follow.err" &
@@ -245,6 +293,7 @@ if [ "$(id -u)" = 0 ]; then
 		wait "$LR_PID"
 		check_eq "$?" 0 "--live-follow: followed to the end ($(head -c 200 "$WORK/follow.err"))"
 		LR_PID=""
+		launch_two
 		F=$WORK/follow.jsonl
 		diag "--live-follow: wire doorbells per interval: $(jq -s -r '[.[] | select(.kind == "interval") | .wire_rx.interval.count] | map(tostring) | join(" ")' "$F")"
 		check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
@@ -264,20 +313,15 @@ if [ "$(id -u)" = 0 ]; then
 			"--live-follow: the final report (wire, host, joined, verdict) equals the offline one on the trace and the finished capture.pcapng"
 	else
 		not_ok "dgrdma-capture --live (with its capture) wrote live.url: $(tail -2 "$WORK/follow.capture.out")"
+		launch_two
 	fi
-	PCAP_OPTS=(--no-pcap)
 
 	# ---- --live-if with two sessions at once: a capture each (both on lo, told apart by filter) --
-	# Both hosts run as this user: --only-command keeps each session's trace to its own host
-	# (by default per-user buffers would record both hosts in both traces).
-	FIP2="127.0.$(($$ % 250 + 1)).$(($$ / 250 % 250 + 3))"
-	PORT_H1=$PORT_H
-	if start_run two-a --only-command; then
-		CAP2_PID=$CAP_PID
+	if run_url two-a; then
 		URL_A=$URL
 		PORT_H=$((PORT_H1 + 4000))
 		FPGA_ADDR=$FIP2:18078
-		if start_run two-b --only-command; then
+		if run_url two-b; then
 			URL_B=$URL
 			timeout 120 "$LR" --live --json --live-interval 0.5 \
 				--live-if lo --live-filter "udp and host $FIP and port 18078" --live-pcap "$WORK/two-a.pcap" \
@@ -285,11 +329,11 @@ if [ "$(id -u)" = 0 ]; then
 				--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 \
 				"$URL_A" "$URL_B" >"$WORK/two.jsonl" 2>"$WORK/two.err" &
 			LR_PID=$!
-			stream two-b 3 &
+			stream two-b 2 &
 			spid=$!
 			PORT_H=$PORT_H1
 			FPGA_ADDR=$FIP:18078
-			stream two-a 3
+			stream two-a 2
 			wait "$spid"
 			wait "$CAP2_PID"
 			st=$?
@@ -300,6 +344,7 @@ if [ "$(id -u)" = 0 ]; then
 			wait "$LR_PID"
 			check_eq "$?" 0 "--live-if, two sessions: followed to the end ($(head -c 200 "$WORK/two.err"))"
 			LR_PID=""
+			launch_given
 			T=$WORK/two.jsonl
 			diag "--live-if, two sessions: wire doorbells per interval (together [a, b]): $(jq -s -r '[.[] | select(.kind == "interval") | "\(.wire_rx.interval.count)\([.hosts[].wire_rx.interval.count])"] | join(" ")' "$T")"
 			check_eq "$(jq -s '[.[] | select(.kind == "interval")]
@@ -333,10 +378,12 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 	PORT_H=$PORT_H1
 	FPGA_ADDR=127.0.0.1:$PORT_F
+	[ -n "$GIVEN_LAUNCHED" ] || launch_given
 	bad "--live-if on no such interface" "--live-if no-such-if0" "$LR" --live --live-if no-such-if0 net://127.0.0.1:1/host/h/s
 	bad "--live-filter that does not compile" "--live-filter 'udp port x'" "$LR" --live --live-if lo --live-filter "udp port x" net://127.0.0.1:1/host/h/s
 else
 	skip "--live-if: capturing needs root"
+	launch_given
 fi
 bad "--live-if once for two URLs" "--live-if: give one interface per URL, in the same order (got 1 for 2 URLs)" "$LR" --live --live-if lo net://a/host/h/s net://a/host/h/t
 bad "--live-filter twice for three --live-if" "--live-filter: give one for every --live-if, or one per --live-if in the same order (got 2 for 3)" \
@@ -351,11 +398,7 @@ bad "--live-follow of a file that is not a capture" "--live-follow $DGR_SRC/READ
 	"$LR" --live --live-follow "$DGR_SRC/README.md" net://127.0.0.1:1/host/h/s
 
 # ---- --relayd: a relayd of the test's own (another lab machine's, say) -------------------------
-. "$DGR_SRC/test/lib/relayd.sh"
-dgr_start_relayd "127.0.0.1" "$WORK/relayd-out" "$WORK/relayd.log" ||
-	not_ok "lttng-relayd of the test listens on its three ports: $(tail -2 "$WORK/relayd.log")"
-rb=$RELAYD_BASE
-if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
+if run_url given; then
 	check "--relayd: the live URL names the given relayd's live port ($URL)" \
 		grep -qE "^net://127\.0\.0\.1:$((rb + 2))/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/given/live.url"
 	timeout 120 "$LR" --live --json --host-buffers 16 --buffer-size 16384 --sample-rate 2e6 \
@@ -367,6 +410,7 @@ if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port
 	wait "$LR_PID"
 	check_eq "$?" 0 "--relayd: followed to the end ($(head -c 200 "$WORK/given.err"))"
 	LR_PID=""
+	launch_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2))
 	check_eq "$(jq -r '[.live.relayd, .live.url, .trace.path] | @json' "$WORK/given/run.json")" \
 		"[\"given\",\"$URL\",null]" "--relayd: run.json says the relayd was given, and the trace is there"
 	# offline, on what that relayd wrote, with the same facts
@@ -377,18 +421,21 @@ if start_run given --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port
 		"--relayd: the final report equals the offline one on the relayd's trace"
 else
 	not_ok "dgrdma-capture --relayd wrote live.url: $(tail -2 "$WORK/given.capture.out")"
+	launch_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2))
 fi
 # the relayd goes away in the middle of a run: a clear error at once, and the recording ends well
-if start_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2)); then
-	timeout 60 "$LR" --live --json "$URL" >/dev/null 2>"$WORK/gone.err" &
+if run_url gone; then
+	timeout 60 "$LR" --live --json --live-interval 0.5 "$URL" >"$WORK/gone.jsonl" 2>"$WORK/gone.err" &
 	LR_PID=$!
-	stream gone 4 &
+	# long enough to be streaming when the relayd goes, however slow the machine; stopped after
+	stream gone 60 &
 	spid=$!
-	for ((n = 0; n < 300; n++)); do
-		[ -e "$WORK/gone.ready" ] && break
+	# mid-run: the view has shown an interval with events of the stream
+	for ((n = 0; n < 600; n++)); do
+		mapfile -t lines <"$WORK/gone.jsonl"
+		[[ "${lines[*]}" == *'"events":'[1-9]* ]] && break
 		nap 0.1
 	done
-	nap 1
 	kill -KILL "$RELAYD_PID"
 	wait "$RELAYD_PID" 2>/dev/null
 	RELAYD_PID=""
@@ -396,6 +443,7 @@ if start_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port 
 	check_eq "$? $(grep -c 'reading the live session failed' "$WORK/gone.err")" "2 1" \
 		"the relayd killed during the run: latency-report --live says so and exits 2 ($(head -c 200 "$WORK/gone.err"))"
 	LR_PID=""
+	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
 	wait "$spid"
 	wait "$CAP_PID"
 	check_eq "$?" 0 "the relayd killed during the run: dgrdma-capture still ends with the command's status"

@@ -29,10 +29,17 @@ live_ready() {
 # start_run NAME [CAPTURE-OPTIONS...]: dgrdma-capture --live around dgrdma-host rx (16 buffers of
 # 16 KiB), waiting up to 60 s for a viewer, without a packet capture unless PCAP_OPTS is emptied
 # (dumpcap's kernel buffer then sized to the stream's 2 MS/s); sets CAP_PID and URL (empty when no
-# live.url appeared within 30 s).
+# live.url appeared within 30 s). It is launch_run then run_url: a suite may do other work
+# between the two while the recording sets up (its host starts only once a viewer attached).
 PCAP_OPTS=(--no-pcap)
 start_run() {
-	local name=$1 n
+	launch_run "$@"
+	run_url "$1"
+}
+
+# launch_run NAME [CAPTURE-OPTIONS...]: the recording of start_run started; sets CAP_PID.
+launch_run() {
+	local name=$1
 	shift
 	rm -f "$WORK/$name.ready"
 	# a background job of a script ignores SIGINT: restore it so that cleanup can stop the run
@@ -42,6 +49,12 @@ start_run() {
 		--peer "$FPGA_ADDR" --buffers 16 --buffer-size 16384 --idle-timeout 5 \
 		--ready-file "$WORK/$name.ready" --quiet >"$WORK/$name.capture.out" 2>&1 &
 	CAP_PID=$!
+}
+
+# run_url NAME: until the recording of launch_run NAME wrote its live URL; sets URL (empty,
+# and false, when none appeared within 30 s).
+run_url() {
+	local name=$1 n
 	URL=""
 	for ((n = 0; n < 300; n++)); do
 		[ -s "$WORK/$name/live.url" ] && { URL=$(<"$WORK/$name/live.url"); return 0; }

@@ -18,8 +18,10 @@ WORK=$(mktemp -d)
 PORT_A=$((20000 + $$ % 9000))
 PORT_B=$((PORT_A + 1))
 BG_PID=""
+BG2_PID=""
 cleanup() {
 	[ -n "$BG_PID" ] && kill -KILL "$BG_PID" 2>/dev/null
+	[ -n "$BG2_PID" ] && kill -KILL "$BG2_PID" 2>/dev/null
 	tp_lttng_teardown
 	rm -rf "$WORK"
 }
@@ -30,10 +32,10 @@ if ! tp_lttng_setup; then
 	done_testing
 	exit 0
 fi
-PCAP_OK=1
-if ! dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1; then
-	PCAP_OK=0
-fi
+# The probe waits out its second on the idle loopback: it runs beside the runs below, which
+# need no capture, and is asked for its answer before the first run that captures.
+dumpcap -i lo -c 1 -a duration:1 -w "$WORK/probe.pcapng" -q >/dev/null 2>&1 &
+PROBE_PID=$!
 
 json_valid() {
 	jq -e . "$1" >/dev/null
@@ -55,8 +57,33 @@ wait_ready() {
 
 # events_of_pid TRACE PID: the events of that process, "provider:event" per line.
 events_of_pid() {
-	babeltrace2 "$1" | grep -F "vpid = $2," |
-		sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\):.*/\1/p'
+	babeltrace2 "$1" | events_in_text "$2"
+}
+
+# other_start NAME CAPTURE-OPTIONS...: a run in the background whose command lets another
+# tp-fire go (the session is up by then), and fires itself 0.5 s later; other_wait NAME: its
+# end, with CAP_RC (dgrdma-capture's status) and OTHER_PID (the other tp-fire's).
+declare -A OTHER_OF CAP_OF
+other_start() {
+	local name=$1 go=$WORK/$1.go
+	shift
+	mkfifo "$go"
+	(read -r _ <"$go" && exec "$FIRE" >/dev/null 2>&1) &
+	OTHER_OF[$name]=$!
+	"$CAPTURE" -o "$WORK/$name" --no-pcap "$@" ${TRACE_OTHER:+--trace-pid "${OTHER_OF[$name]}"} -- \
+		sh -c "echo go >'$go'; sleep 0.5; exec '$FIRE'" >/dev/null 2>"$WORK/$name.err" &
+	CAP_OF[$name]=$!
+}
+other_wait() {
+	wait "${CAP_OF[$1]}"
+	CAP_RC=$?
+	OTHER_PID=${OTHER_OF[$1]}
+	wait "$OTHER_PID"
+}
+
+# events_in_text PID: the same from babeltrace2's text on stdin.
+events_in_text() {
+	grep -F "vpid = $1," | sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_]*:[a-z_]*\):.*/\1/p'
 }
 
 # ---- dgrdma-clocks ----------------------------------------------------------------------------
@@ -100,7 +127,31 @@ case $out in *"give --if IFACE or --no-pcap"*) ok "no transport flags and no --i
 
 # ---- no capture, no trace: exit status and run.json ------------------------------------
 
-"$CAPTURE" -o "$WORK/plain" --no-trace --no-pcap -- sh -c 'exit 7' 2>/dev/null
+# The runs of dgrdma-capture spend most of their time waiting (the session daemon, the relayd,
+# their own polls): runs that share nothing run at once, in groups, and are checked after. A
+# group that traces tp-fire holds no run whose checks read a whole trace (every process of the
+# user is in every session: "early", the --only-command runs), nor "lossy", whose two million
+# events would be in the others' traces too (it runs beside the --only-command pair, whose
+# sessions record their own processes only). First the runs without tp-fire.
+"$CAPTURE" -o "$WORK/plain" --no-trace --no-pcap -- sh -c 'exit 7' 2>/dev/null &
+P_PLAIN=$!
+"$CAPTURE" -o "$WORK/missing" --no-trace --no-pcap -- "$WORK/no-such-program" 2>/dev/null &
+P_MISSING=$!
+"$CAPTURE" -o "$WORK/json" --no-trace --no-pcap --json -- true >"$WORK/json.out" 2>/dev/null &
+P_JSON=$!
+"$CAPTURE" -o "$WORK/stream" --no-trace --no-pcap --sample-rate 2.5e8 --fpga-buffers 4 -- true 2>/dev/null &
+P_STREAM=$!
+"$CAPTURE" -o "$WORK/stream2" --no-trace --no-pcap --sample-rate 200M -- true 2>/dev/null &
+P_STREAM2=$!
+"$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null &
+P_EARLY=$!
+# the sizing runs' checks read their settings, not their traces
+# 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
+"$CAPTURE" -o "$WORK/sizing" --no-pcap --event-rate 10000 --num-subbuf 4 -- true 2>/dev/null &
+P_SIZING=$!
+"$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null &
+P_SIZING2=$!
+wait "$P_PLAIN"
 check_eq "$?" 7 "exit status of the command is passed on"
 check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
 	'["dgrdma-run/2",7,false,null,null]' "run.json without trace and capture"
@@ -111,50 +162,50 @@ check_eq "$(jqr '.clocks.startup_ms | (type == "number" and . >= 0 and . == floo
 check_eq "$(jqr '.host.sysctls["net.core.rmem_max"]' "$WORK/plain")" \
 	"$(cat /proc/sys/net/core/rmem_max)" "run.json host.sysctls records net.core.rmem_max"
 
-"$CAPTURE" -o "$WORK/missing" --no-trace --no-pcap -- "$WORK/no-such-program" 2>/dev/null
+wait "$P_MISSING"
 check_eq "$?:$(jqr '.warnings[0]' "$WORK/missing")" \
 	"127:command not found or not executable: $WORK/no-such-program" \
 	"a missing command: exit 127 and a warning"
-"$CAPTURE" -o "$WORK/json" --no-trace --no-pcap --json -- true >"$WORK/json.out" 2>/dev/null
+wait "$P_JSON"
 check "--json prints run.json on stdout" cmp -s "$WORK/json.out" "$WORK/json/run.json"
 check_eq "$(jqr '.stream | @json' "$WORK/json")" "{}" "no stream facts given: run.json's stream is empty"
-"$CAPTURE" -o "$WORK/stream" --no-trace --no-pcap --sample-rate 2.5e8 --fpga-buffers 4 -- true 2>/dev/null
+wait "$P_STREAM"
 check_eq "$(jqr '.stream | @json' "$WORK/stream")" '{"sample_rate":250000000,"fpga_buffers":4}' \
 	"--sample-rate 2.5e8 --fpga-buffers 4 recorded in run.json's stream"
-"$CAPTURE" -o "$WORK/stream2" --no-trace --no-pcap --sample-rate 200M -- true 2>/dev/null
+wait "$P_STREAM2"
 check_eq "$(jqr '.stream.sample_rate' "$WORK/stream2")" 200000000 "--sample-rate 200M is 200e6"
+# ---- a command killed before it traced anything -----------------------------------------
+wait "$P_EARLY"
+check_eq "$?" 137 "a command killed at once: exit 137"
+check_eq "$(jqr '[.interrupted, .trace.readable, (.warnings | length)] | @json' "$WORK/early")" \
+	'[true,false,1]' "run.json: an unreadable trace is flagged (readable false, one warning)"
 
 # ---- ring sizing -------------------------------------------------------------------------
 
-# 10000 events/s * 64 bytes * 0.5 s = 320000 bytes / 4 sub-buffers -> 131072 (power of two)
-"$CAPTURE" -o "$WORK/sizing" --no-pcap --event-rate 10000 --num-subbuf 4 -- true 2>/dev/null
+wait "$P_SIZING"
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing")" '[131072,4,"computed"]' "sub-buffers sized from --event-rate"
 check "lttng channel created with the computed size" \
 	grep -q -- "--subbuf-size=131072 --num-subbuf=4" "$WORK/sizing/lttng.log"
-"$CAPTURE" -o "$WORK/sizing2" --no-pcap --subbuf-size 2M -- true 2>/dev/null
+wait "$P_SIZING2"
 check_eq "$(jqr '[.trace.subbuf_size, .trace.num_subbuf, .trace.subbuf_size_source] | @json' \
 	"$WORK/sizing2")" '[2097152,8,"option"]' "--subbuf-size overrides the computed size"
 
-# ---- a trace that lost events says so ----------------------------------------------------
-
-# 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
-# consumer daemon cannot drain them in time.
-"$CAPTURE" -o "$WORK/lossy" --no-pcap --all-events --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
-	--burst 2000000 2>"$WORK/lossy.err"
-lost=$(jqr .trace.discarded_events "$WORK/lossy")
-if [ "$lost" -gt 0 ]; then
-	ok "tiny sub-buffers: discarded events counted ($lost)"
-else
-	not_ok "tiny sub-buffers: discarded events counted ($lost)"
-fi
-check_eq "$(jqr '.warnings[0] | startswith("the trace lost '"$lost"' events: it is incomplete")' \
-	"$WORK/lossy")" true "run.json warns that the trace lost events"
-check "the summary warns too" grep -q "WARNING: the trace lost $lost events" "$WORK/lossy.err"
-
 # ---- --events ------------------------------------------------------------------------------
 
-"$CAPTURE" -o "$WORK/events" --no-pcap --events 'dgrdma_fpga:*' -- "$FIRE" 2>/dev/null
+# together: their checks read their own command's events (events_of_pid)
+"$CAPTURE" -o "$WORK/events" --no-pcap --events 'dgrdma_fpga:*' -- "$FIRE" 2>/dev/null &
+P_EVENTS=$!
+"$CAPTURE" -o "$WORK/default" --no-pcap -- "$FIRE" 2>/dev/null &
+P_DEFAULT=$!
+"$CAPTURE" -o "$WORK/preload-default" --no-pcap --preload -- true 2>/dev/null &
+P_PRELOAD=$!
+"$CAPTURE" -o "$WORK/all" --no-pcap --all-events -- "$FIRE" 2>/dev/null &
+P_ALL=$!
+wait "$P_EVENTS" "$P_DEFAULT" "$P_PRELOAD" "$P_ALL"
+# the next run records every process of the user: it starts once these have ended, and runs
+# while their traces are read (babeltrace2, jq and tshark trace nothing)
+other_start user-all
 pid=$(jqr .command_pid "$WORK/events")
 check_eq "$(events_of_pid "$WORK/events/trace" "$pid" | sort -u | tr '\n' ' ')" \
 	"dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:frame_rx dgrdma_fpga:frame_tx dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
@@ -163,7 +214,6 @@ check_eq "$(jqr .trace.events "$WORK/events")" "dgrdma_fpga:*" "run.json records
 # the default: every event once (tp-fire), less the six fired per frame and the four per-buffer
 # events before the doorbell's hand-over (the consumer's three, the receive thread's
 # txn_complete), which doorbell_sent's fields replace (docs/tracepoints.md)
-"$CAPTURE" -o "$WORK/default" --no-pcap -- "$FIRE" 2>/dev/null
 pid=$(jqr .command_pid "$WORK/default")
 check_eq "$(events_of_pid "$WORK/default/trace" "$pid" | sort -u | tr '\n' ' ')" \
 	"dgrdma:counters dgrdma:doorbell_rx dgrdma:doorbell_sent dgrdma:malformed dgrdma:retransmit dgrdma:socket_drop dgrdma:thread_start dgrdma:txn_sent dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
@@ -173,7 +223,6 @@ check_eq "$(jqr '.trace.excluded_events | join(",")' "$WORK/default")" \
 	"run.json records the events the default leaves out"
 # --preload's default keeps txn_complete: the library's doorbell_sent does not carry the
 # completion (since_complete_ns 0)
-"$CAPTURE" -o "$WORK/preload-default" --no-pcap --preload -- true 2>/dev/null
 check_eq "$(jqr '[(.trace.events | split(",") | index("dgrdma:txn_complete") != null),
 	(.trace.excluded_events | index("dgrdma:txn_complete"))] | @json' "$WORK/preload-default")" \
 	'[true,null]' "--preload's default records dgrdma:txn_complete"
@@ -188,7 +237,6 @@ check_eq "$(jqr '(.trace.events | split(",")) + .trace.excluded_events | sort | 
 check_eq "$(jqr '[(.trace.events | test("[*]")), (.trace.discarded_events | type)] | @json' "$WORK/default")" \
 	'[false,"number"]' "the default enables named events, and the session daemon answered the final listing"
 check_eq "$(jqr '.trace.excluded_events | length' "$WORK/events")" 0 "--events excludes nothing"
-"$CAPTURE" -o "$WORK/all" --no-pcap --all-events -- "$FIRE" 2>/dev/null
 pid=$(jqr .command_pid "$WORK/all")
 check_eq "$(events_of_pid "$WORK/all/trace" "$pid" | sort -u | wc -l)" 25 \
 	"--all-events records all 25 events of both providers"
@@ -203,31 +251,26 @@ case $out in *"--events: 'dgrdma; rm' must be"*) ok "--events refuses other char
 vpids() { # TRACE: the distinct vpids of its events, sorted
 	babeltrace2 "$1" 2>/dev/null | grep -o 'vpid = [0-9]*' | awk '{print $3}' | sort -un | tr '\n' ' '
 }
-# other_run NAME CAPTURE-OPTIONS...: the command lets another tp-fire go (the session is up by
-# then), and fires itself 0.5 s later
-other_run() {
-	local name=$1 go=$WORK/$1.go
-	shift
-	mkfifo "$go"
-	(read -r _ <"$go" && exec "$FIRE" >/dev/null 2>&1) &
-	OTHER_PID=$!
-	"$CAPTURE" -o "$WORK/$name" --no-pcap "$@" ${TRACE_OTHER:+--trace-pid "$OTHER_PID"} -- \
-		sh -c "echo go >'$go'; sleep 0.5; exec '$FIRE'" >/dev/null 2>"$WORK/$name.err"
-	CAP_RC=$?
-	wait "$OTHER_PID"
-}
-other_run user-all
+other_wait user-all
 pid=$(jqr .command_pid "$WORK/user-all")
 check_eq "$CAP_RC $(vpids "$WORK/user-all/trace")" "0 $(printf '%s\n' "$pid" "$OTHER_PID" | sort -n | tr '\n' ' ')" \
 	"default: the other process of the user is recorded too"
-other_run only --only-command
+# --only-command's two runs record their own processes only: together, and beside lossy
+other_start only --only-command
+TRACE_OTHER=1 other_start only-plus --only-command
+# 2 000 000 events back to back into 2 x 4 KiB sub-buffers per CPU (about 290 events): the
+# consumer daemon cannot drain them in time.
+"$CAPTURE" -o "$WORK/lossy" --no-pcap --all-events --subbuf-size 4k --num-subbuf 2 -- "$FIRE" \
+	--burst 2000000 2>"$WORK/lossy.err" &
+P_LOSSY=$!
+other_wait only
 pid=$(jqr .command_pid "$WORK/only")
 check_eq "$CAP_RC $(vpids "$WORK/only/trace")" "0 $pid " "--only-command: the command's process alone"
 check_eq "$(events_of_pid "$WORK/only/trace" "$pid" | grep -c thread_start)" 2 \
 	"--only-command: from the command's first events (both thread_start)"
 check_eq "$(jqr '[.trace.processes, (.trace.trace_pids | length)] | @json' "$WORK/only")" '["command",0]' \
 	"run.json: trace.processes command, no other pid"
-TRACE_OTHER=1 other_run only-plus --only-command
+other_wait only-plus
 pid=$(jqr .command_pid "$WORK/only-plus")
 check_eq "$CAP_RC $(vpids "$WORK/only-plus/trace")" "0 $(printf '%s\n' "$pid" "$OTHER_PID" | sort -n | tr '\n' ' ')" \
 	"--trace-pid: the command and the process named"
@@ -245,14 +288,47 @@ bad_opts "--trace-pid goes with --only-command" --trace-pid 5
 bad_opts "--trace-pid: '0' is out of range 1..4194304" --only-command --trace-pid 0
 bad_opts "--only-command needs the trace" --only-command --no-trace
 
-# ---- a command killed before it traced anything -----------------------------------------
+# ---- a trace that lost events says so ----------------------------------------------------
 
-"$CAPTURE" -o "$WORK/early" --no-pcap -- sh -c 'kill -KILL $$' 2>/dev/null
-check_eq "$?" 137 "a command killed at once: exit 137"
-check_eq "$(jqr '[.interrupted, .trace.readable, (.warnings | length)] | @json' "$WORK/early")" \
-	'[true,false,1]' "run.json: an unreadable trace is flagged (readable false, one warning)"
+wait "$P_LOSSY"
+lost=$(jqr .trace.discarded_events "$WORK/lossy")
+if [ "$lost" -gt 0 ]; then
+	ok "tiny sub-buffers: discarded events counted ($lost)"
+else
+	not_ok "tiny sub-buffers: discarded events counted ($lost)"
+fi
+check_eq "$(jqr '.warnings[0] | startswith("the trace lost '"$lost"' events: it is incomplete")' \
+	"$WORK/lossy")" true "run.json warns that the trace lost events"
+check "the summary warns too" grep -q "WARNING: the trace lost $lost events" "$WORK/lossy.err"
 
-if [ "$PCAP_OK" = 0 ]; then
+# start_interrupted: the killed and the interrupted runs, together (ports of their own, the
+# checks by their own command's pid), started once the complete run has ended and stopped while
+# its files are read. A packet a millisecond, so dumpcap's kernel buffer is 16 MiB (the
+# default 512 MiB costs a second of system CPU to open; what these runs check is the
+# interruption, not the buffer).
+KILLED=$WORK/killed
+INTR=$WORK/intr
+PORT_C=$((PORT_B + 1))
+PORT_D=$((PORT_B + 2))
+start_interrupted() {
+	"$CAPTURE" -o "$KILLED" --pcap-buffer 16 -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
+		--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 \
+		--ready-file "$WORK/killed.ready" 2>"$WORK/killed.err" &
+	BG_PID=$!
+	# A background job of a script ignores SIGINT; give it back its default as a terminal would.
+	env --default-signal=INT "$CAPTURE" -o "$INTR" --pcap-buffer 16 -- "$FIRE" --udp \
+		--bind "127.0.0.1:$PORT_C" --peer "127.0.0.1:$PORT_D" --packets 1000000 --interval-ms 1 \
+		--ready-file "$WORK/intr.ready" 2>"$WORK/intr.err" &
+	BG2_PID=$!
+	wait_ready "$WORK/killed.ready"
+	nap 0.5
+	KILLED_PID=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--ready-file $WORK/killed.ready")
+	kill -KILL $KILLED_PID
+	wait_ready "$WORK/intr.ready"
+	kill -INT "$BG2_PID"
+}
+
+if ! wait "$PROBE_PID"; then
 	skip "dumpcap cannot capture on lo here (needs CAP_NET_RAW and CAP_NET_ADMIN)"
 	done_testing
 	exit
@@ -265,13 +341,19 @@ RUN=$WORK/run
 "$CAPTURE" -o "$RUN" --all-events --pcap-buffer 16 -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
 	--peer "127.0.0.1:$PORT_B" --packets 200 2>"$WORK/run.err"
 check_eq "$?" 0 "capture of a complete run exits 0"
+start_interrupted
 check "run.json is valid JSON" json_valid "$RUN/run.json"
 check_eq "$(jqr '[.interrupted, .exit_status, .exit_signal, .command[0], .command[-1]] | @json' "$RUN")" \
 	"[false,0,null,\"$FIRE\",\"200\"]" "run.json: command, status, not interrupted"
 check_eq "$(jqr '[.capture.interface, .capture.filter, .capture.inferred_from] | @json' "$RUN")" \
 	"[\"lo\",\"udp port $PORT_A or udp port $PORT_B\",\"udp\"]" \
 	"interface and filter inferred from --udp --bind --peer"
-npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
+# one tshark and one babeltrace2 for the checks below: every frame's time and UDP destination
+# ports (a frame is udp.dstport == B when one of them is B), every event's line
+tshark -r "$RUN/capture.pcapng" -T fields -e frame.time_epoch -e udp.dstport >"$WORK/run.fields" 2>/dev/null
+babeltrace2 "$RUN/trace" >"$WORK/run.text" 2>/dev/null
+npkt=$(awk -v b="$PORT_B" '{ n = split($2, p, ","); for (i = 1; i <= n; i++) if (p[i] == b) { c++; break } }
+	END { print c + 0 }' "$WORK/run.fields")
 check_eq "$npkt" 200 "tshark reads the 200 datagrams from capture.pcapng"
 check_eq "$(jqr '[.capture.packets_captured, .capture.packets_received, .capture.packets_dropped] | @json' "$RUN")" \
 	"[200,200,0]" "run.json: packets captured, received, dropped"
@@ -284,11 +366,11 @@ if [ "$(id -u)" = 0 ] && [ "$mask" = 0022 ]; then
 	chmod 711 "$WORK" # mktemp's 0700 would stop another user before the run folder
 	check_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
 		"tshark -r '$RUN/capture.pcapng' 2>/dev/null | wc -l; babeltrace2 '$RUN/trace' 2>/dev/null | wc -l")" \
-		"$(tshark -r "$RUN/capture.pcapng" 2>/dev/null | wc -l)
-$(babeltrace2 "$RUN/trace" 2>/dev/null | wc -l)" "another user reads the capture and the trace whole"
+		"$(wc -l <"$WORK/run.fields")
+$(wc -l <"$WORK/run.text")" "another user reads the capture and the trace whole"
 fi
 pid=$(jqr .command_pid "$RUN")
-events=$(events_of_pid "$RUN/trace" "$pid")
+events=$(events_in_text "$pid" <"$WORK/run.text")
 check_eq "$(echo "$events" | wc -l)" 225 "babeltrace2 reads the command's 25 + 200 events"
 check_eq "$(echo "$events" | grep -c '^dgrdma:frame_tx$')" 201 "one frame_tx per datagram (+1)"
 check_eq "$(jqr '[.trace.discarded_events, .trace.lost_packets] | @json' "$RUN")" "[0,0]" \
@@ -313,7 +395,7 @@ else
 fi
 rt_start=$(jqr '.clocks.start | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
 rt_end=$(jqr '.clocks.end | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
-times=$(tshark -r "$RUN/capture.pcapng" -T fields -e frame.time_epoch 2>/dev/null | sed -n '1p;$p')
+times=$(cut -f1 "$WORK/run.fields" | sed -n '1p;$p')
 if awk -v s="$rt_start" -v e="$rt_end" -v a="$(echo "$times" | head -n1)" \
 	-v b="$(echo "$times" | tail -n1)" 'BEGIN { exit !(a >= s && b <= e) }'; then
 	ok "capture timestamps lie between the realtime clock readings at start and end"
@@ -322,26 +404,14 @@ else
 	diag "start $rt_start packets $times end $rt_end"
 fi
 
-# ---- the traced command killed midway ----------------------------------------------------
+# ---- the traced command killed midway; dgrdma-capture itself interrupted (Ctrl-C) ----------
 
-# The killed and the interrupted runs: a packet a millisecond, so dumpcap's kernel buffer is
-# 16 MiB (the default 512 MiB costs a second of system CPU to open; what these runs check is
-# the interruption, not the buffer).
-KILLED=$WORK/killed
-"$CAPTURE" -o "$KILLED" --pcap-buffer 16 -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
-	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 \
-	--ready-file "$WORK/killed.ready" 2>"$WORK/killed.err" &
-BG_PID=$!
-wait_ready "$WORK/killed.ready"
-nap 0.5
-cmd_pid=$(pgrep -f -x "$FIRE --udp --bind 127.0.0.1:$PORT_A .*--ready-file $WORK/killed.ready")
-kill -KILL $cmd_pid
 wait "$BG_PID"
 check_eq "$?" 137 "dgrdma-capture exits 128+9 when the command is killed by SIGKILL"
 BG_PID=""
 check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason, .command_pid, .trace.readable] | @json' "$KILLED")" \
-	"[true,\"SIGKILL\",\"command killed by SIGKILL\",$cmd_pid,true]" "run.json says the run was interrupted"
-events=$(events_of_pid "$KILLED/trace" "$cmd_pid")
+	"[true,\"SIGKILL\",\"command killed by SIGKILL\",$KILLED_PID,true]" "run.json says the run was interrupted"
+events=$(events_of_pid "$KILLED/trace" "$KILLED_PID")
 check_eq "$(echo "$events" | grep -c '^dgrdma:counters$')" 1 \
 	"the killed command's trace is readable (its events are there)"
 npkt=$(tshark -r "$KILLED/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
@@ -353,19 +423,9 @@ else
 	not_ok "the capture stopped midway ($npkt packets)"
 fi
 
-# ---- dgrdma-capture itself interrupted (Ctrl-C) --------------------------------------------
-
-INTR=$WORK/intr
-# A background job of a script ignores SIGINT; give it back its default as a terminal would.
-env --default-signal=INT "$CAPTURE" -o "$INTR" --pcap-buffer 16 -- "$FIRE" --udp --bind "127.0.0.1:$PORT_A" \
-	--peer "127.0.0.1:$PORT_B" --packets 1000000 --interval-ms 1 \
-	--ready-file "$WORK/intr.ready" 2>"$WORK/intr.err" &
-BG_PID=$!
-wait_ready "$WORK/intr.ready"
-kill -INT "$BG_PID"
-wait "$BG_PID"
+wait "$BG2_PID"
 check_eq "$?" 130 "dgrdma-capture passes SIGINT to the command and exits 128+2"
-BG_PID=""
+BG2_PID=""
 check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason] | @json' "$INTR")" \
 	'[true,"SIGINT","dgrdma-capture received SIGINT"]' "run.json names the interruption"
 check "the interrupted run.json is valid" json_valid "$INTR/run.json"

@@ -61,6 +61,22 @@ check "--ready-file: removed at exit" test ! -e "$T/ready"
 check_eq "$?/$(cat "$T/ready.err")" \
 	"3/dgrdma-host: --ready-file $T/no/such/folder/ready: No such file or directory" \
 	"--ready-file in a missing folder: exit 3 (the run could not start) and the path named"
+# only packets from another address: counted and the last source named (the host waits 4 s:
+# long enough for python to start on a loaded machine, where 1 s was not). It waits them out
+# beside the two runs below that hear nothing (ports of their own), checked after them.
+stk_ports 13
+"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 4 \
+	--ready-file "$T/fready" --quiet --summary-json "$T/foreign.json" 2>"$T/foreign.err" &
+frx=$!
+dgr_wait_ready_file "$T/fready" $frx
+# from a port the kernel picks (printed), not the peer's
+src=$(python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+for _ in range(5):
+    s.sendto(bytes(42), ("127.0.0.1", int(sys.argv[1])))
+print(s.getsockname()[1])' $STK_P2)
+stk_ports 12
 # nothing ever arrives (no FPGA, or one whose first burst was lost before the bind): the
 # stall says so, where it listened and what it heard instead, apart from frames that
 # arrived without completing a transaction
@@ -81,21 +97,7 @@ check_eq "$(jq_get "$T/none.json" '.nothing_received | [.listened_on, .peer, .fr
 	--idle-timeout 0 --quiet --summary-json "$T/none-d.json" 2>/dev/null
 check_eq "$?/$(jget "$T/none-d.json" status)/$(jget "$T/none-d.json" nothing_received.frames_from_peer)" \
 	3/stalled/0 "no sender, --duration 0.3 without idle timeout: exit 3, status stalled, nothing received"
-# only packets from another address: counted and the last source named (the host waits 4 s:
-# long enough for python to start on a loaded machine, where 1 s was not)
-stk_ports 13
-"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 4 \
-	--ready-file "$T/fready" --quiet --summary-json "$T/foreign.json" 2>"$T/foreign.err" &
-rx=$!
-dgr_wait_ready_file "$T/fready" $rx
-# from a port the kernel picks (printed), not the peer's
-src=$(python3 -c 'import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", 0))
-for _ in range(5):
-    s.sendto(bytes(42), ("127.0.0.1", int(sys.argv[1])))
-print(s.getsockname()[1])' $STK_P2)
-wait $rx
+wait $frx
 check_eq "$?" 3 "only foreign packets: exit 3"
 check_eq "$(jq_get "$T/foreign.json" '.nothing_received | [.packets_from_others, .last_from_other] | map(tostring) | join(" ")')" \
 	"5 127.0.0.1:$src" "only foreign packets: the 5 counted, the last source named"
@@ -396,26 +398,36 @@ else
 fi
 
 # --- per-thread scheduling is visible, and the control-thread CPU warning
+# The three runs hear nothing for their 0.3 s: together, on ports of their own.
 stk_ports 10
 "$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \
-	--duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
+	--duration 0.3 --json >"$T/s.json" 2>"$T/s.err" &
+s1=$!
+if [ "$(nproc)" -ge 2 ]; then
+	stk_ports 14
+	"$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \
+		--cpu-rx 1 --cpu-control 0 --duration 0.3 --json >"$T/s2.json" 2>"$T/s2.err" &
+	s2=$!
+	# without --cpu-control the control thread keeps the CPUs the process was started on
+	stk_ports 15
+	taskset -c 0 "$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
+		--sched-rx nice:-5 --cpu-rx 1 --duration 0.3 --json >"$T/s3.json" 2>"$T/s3.err" &
+	s3=$!
+fi
+wait $s1
 check_eq "$(jget "$T/s.json" threads.rx.nice)/$(jget "$T/s.json" threads.consumer.nice)" -5/0 \
 	"the rx thread runs at nice -5, the consumer at 0, as the summary shows"
 check "a raised data thread on the control thread's CPUs is warned about" \
 	grep -q "control thread may run on the same CPUs as the rx thread" "$T/s.err"
 if [ "$(nproc)" -ge 2 ]; then
-	"$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --sched-rx nice:-5 \
-		--cpu-rx 1 --cpu-control 0 --duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
-	check_eq "$(jget "$T/s.json" threads.rx.cpus)/$(jget "$T/s.json" threads.control.cpus)" \
+	wait $s2 $s3
+	check_eq "$(jget "$T/s2.json" threads.rx.cpus)/$(jget "$T/s2.json" threads.control.cpus)" \
 		0x2/0x1 "--cpu-rx 1 --cpu-control 0 are applied"
-	check "and then there is no warning" bash -c "! grep -q \"control thread may run\" \"$T/s.err\""
-	# without --cpu-control the control thread keeps the CPUs the process was started on
-	taskset -c 0 "$HOST" rx --udp --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 \
-		--sched-rx nice:-5 --cpu-rx 1 --duration 0.3 --json >"$T/s.json" 2>"$T/s.err"
-	check_eq "$(jget "$T/s.json" threads.rx.cpus)/$(jget "$T/s.json" threads.control.cpus)" \
+	check "and then there is no warning" bash -c "! grep -q \"control thread may run\" \"$T/s2.err\""
+	check_eq "$(jget "$T/s3.json" threads.rx.cpus)/$(jget "$T/s3.json" threads.control.cpus)" \
 		0x2/0x1 "under taskset -c 0, --cpu-rx 1: the control thread keeps CPU 0"
 	check "and no warning either, since the CPUs do not overlap" \
-		bash -c "! grep -q \"control thread may run\" \"$T/s.err\""
+		bash -c "! grep -q \"control thread may run\" \"$T/s3.err\""
 else
 	for i in 1 2 3 4; do skip "one CPU"; done
 fi
