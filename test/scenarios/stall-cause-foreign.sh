@@ -88,6 +88,8 @@ one() {
 				nap 0.05
 			done
 		done
+		# after the last run nothing records: its end and analysis are normal tasks at once
+		[ "$MORE_RUNS" = 1 ] || scn_recording off
 		scn_analysis_adopt "$name-capture" "$host_bg"
 	else
 		capture_ended "$name"
@@ -168,7 +170,9 @@ busy_analysis() {
 }
 
 scn_recording on
+MORE_RUNS=1
 one busy busy
+MORE_RUNS=0
 one clean ""
 scn_recording off
 
