@@ -16,8 +16,9 @@
 #                        memory for the runs' host.json and fpga.json: scn_json_use)
 #   scn_rx_frames, scn_stream_flowing FROM N, scn_hold_past_a_frame, scn_rt_busy_cpu0 NAME:
 #                        disturbances that last until a frame waited through them (stall-cause*)
-#   scn_recording on|off, scn_analysis NAME COMMAND..., scn_analysed NAME: a run's analysis
-#                        in the background, beside the next run's recording (stall-cause*)
+#   scn_recording on|off, scn_analysis NAME COMMAND..., scn_analysis_adopt NAME PID,
+#                        scn_analysed NAME: a run's analysis in the background, beside the next
+#                        run's recording (stall-cause*)
 set -u
 : "${DGR_BUILD:?}" "${DGR_SRC:?}"
 . "$DGR_SRC/test/lib/tap.sh"
@@ -340,6 +341,25 @@ scn_normal_task() {
 	for c in $(pgrep -P "$1"); do
 		scn_normal_task "$c"
 	done
+}
+
+# scn_idle_task PID: PID and its descendants at SCHED_IDLE (on the CPUs they have); each before its
+# children are listed, so that a child it starts meanwhile inherits that
+scn_idle_task() {
+	local c
+	chrt -i -a -p 0 "$1" >/dev/null 2>&1
+	for c in $(pgrep -P "$1"); do
+		scn_idle_task "$c"
+	done
+}
+
+# scn_analysis_adopt NAME PID: PID, a child of this shell that is already running (a recorder
+# ending: dgrdma-capture converting its kernel trace once its dumpcap and perf have stopped), an
+# analysis as scn_analysis makes one: at SCHED_IDLE while runs record, else a normal task
+scn_analysis_adopt() {
+	[ -e "$SCN_OUT/recording" ] && scn_idle_task "$2"
+	touch "$SCN_OUT/$1.analysing"
+	SCN_ANALYSIS[$1]=$2
 }
 
 # scn_analysis NAME COMMAND...: COMMAND (a function: files only, no TAP lines) in the background,

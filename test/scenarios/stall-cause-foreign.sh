@@ -13,8 +13,9 @@
 #          called stopped.
 # Asserts causes and counts, never times. Needs root (netns, perf -a, chrt), perf and 2 CPUs.
 # Runs alone (every stall of the run is named; another suite's tasks would be among them: e.g.
-# jitter-bound.sh's real-time bash bursts on CPU 0). The busy run's analysis runs while the clean
-# run records, idle-priority on CPU 1 (scn_analysis in lib.sh).
+# jitter-bound.sh's real-time bash bursts on CPU 0). The end of the busy run's dgrdma-capture
+# (its kernel trace converted) and the run's analysis run while the clean run records,
+# idle-priority on CPU 1 (scn_analysis_adopt, scn_analysis in lib.sh).
 # make check: alone
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init stall-cause-foreign "$@"
@@ -49,12 +50,14 @@ busy() {
 }
 
 # one NAME DURING: ocpi-style-host on CPU 0 under dgrdma-capture (capture + kernel trace, no
-# UST trace), the emulator on CPU 1 streaming 3 s, DURING (a function, or "") meanwhile; then the
-# run's analysis in the background (analyse) while the next run records (scn_analysis: idle
+# UST trace), the emulator on CPU 1 streaming 3 s, DURING (a function, or "") meanwhile; then,
+# once the capture's dumpcap and perf have stopped, the rest of dgrdma-capture's work (perf's
+# data converted to CTF, run.json: 3-4 s of the run's wall time before) and the run's analysis
+# (analyse) in the background while the next run records (scn_analysis_adopt, scn_analysis: idle
 # priority on CPU 1 meanwhile), checked after the last run (one_checks).
-declare -A RUN_RC=()
+declare -A RUN_RC=() CAPTURE_PID=() FPGA_RC=()
 one() {
-	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid fpga_rc
+	local name="$1" during="$2" run="$SCN_OUT/$1" host_bg fpga_pid recorders p
 	"${DGR_HOST_RUN[@]}" env --default-signal=INT "$BIN/dgrdma-capture" -o "$run" --no-trace \
 		--kernel -i "$DGR_HOST_IF" --pcap-buffer "$(dgr_pcap_mib "$RATE" "$DUR")" -- \
 		taskset -c 0 "$OCPI" "$DGR_HOST_IF" "$FPGA_MAC" "$H" "$S" "$E" 1500 \
@@ -66,6 +69,7 @@ one() {
 		sed 's/^/# /' "$SCN_OUT/$name.capture.err"
 		return 1
 	fi
+	recorders=$(pgrep -d ' ' -P "$host_bg" -x 'dumpcap|perf')
 	FRAMES0=$(scn_rx_frames)
 	"${DGR_FPGA_RUN[@]}" taskset -c 1 "$BIN/dgrdma-fpga" "${DGR_FPGA_TRANSPORT[@]}" --mode adc \
 		--rate "$RATE" --duration "$DUR" --quiet --host-buffers "$H" --buffers "$E" --buffer-size "$S" \
@@ -75,18 +79,48 @@ one() {
 	SCN_BG_PIDS+=("$fpga_pid")
 	[ -n "$during" ] && "$during"
 	wait "$fpga_pid"
-	fpga_rc=$?
-	wait "$host_bg"
-	RUN_RC[$name]="$?/$fpga_rc"
-	sed 's/^/# /' "$SCN_OUT/$name.capture.err"
+	FPGA_RC[$name]=$?
+	CAPTURE_PID[$name]=$host_bg
+	# (without both found, the capture ends first, as before)
+	if [[ $recorders =~ ^[0-9]+\ [0-9]+$ ]]; then
+		for p in $recorders; do
+			while kill -0 "$p" 2>/dev/null; do
+				nap 0.05
+			done
+		done
+		# after the last run nothing records: its end and analysis are normal tasks at once
+		[ "$MORE_RUNS" = 1 ] || scn_recording off
+		scn_analysis_adopt "$name-capture" "$host_bg"
+	else
+		capture_ended "$name"
+	fi
 	scn_analysis "$name" analyse "$name"
 }
 
-# analyse NAME (in the background): latency-report's JSON with --advise (its exit status in
-# NAME.lr-rc) and text of the run folder, the kernel trace's switches to ocpi-style-host
-# (NAME.host-switches.txt), then NAME_analysis's files when the run has one. Files only.
+# capture_ended NAME: waits for the run's dgrdma-capture (RUN_RC) and shows its standard error
+capture_ended() {
+	[ -z "${RUN_RC[$1]:-}" ] || return 0
+	wait "${CAPTURE_PID[$1]}"
+	RUN_RC[$1]="$?/${FPGA_RC[$1]}"
+	sed 's/^/# /' "$SCN_OUT/$1.capture.err"
+}
+
+# exited PID: PID, a child of the suite's shell, has ended (it is gone or a zombie)
+exited() {
+	local f=()
+	read -r -a f 2>/dev/null <"/proc/$1/stat" || return 0
+	[ "${f[2]}" = Z ]
+}
+
+# analyse NAME (in the background): once the run's dgrdma-capture has ended, latency-report's
+# JSON with --advise (its exit status in NAME.lr-rc) and text of the run folder, the kernel
+# trace's switches to ocpi-style-host (NAME.host-switches.txt), then NAME_analysis's files when
+# the run has one. Files only.
 analyse() {
 	local name="$1" run="$SCN_OUT/$1"
+	while ! exited "${CAPTURE_PID[$name]}"; do
+		nap 0.05
+	done
 	"$BIN/latency-report" --json --no-progress --advise "$run" >"$run/stalls.json" 2>"$run/stalls.err"
 	echo "$?" >"$SCN_OUT/$name.lr-rc"
 	"$BIN/latency-report" --no-progress "$run" >"$run/stalls.txt" 2>&1
@@ -101,6 +135,7 @@ analyse() {
 # threads found
 one_checks() {
 	local name="$1" run="$SCN_OUT/$1"
+	capture_ended "$name"
 	scn_analysed "$name" || return 1
 	check_eq "${RUN_RC[$name]}/$(cat "$SCN_OUT/$name.lr-rc" 2>/dev/null)" 0/0/0 \
 		"$name: dgrdma-capture (ocpi-style-host), dgrdma-fpga and latency-report exit 0 ($(head -c 300 "$run/stalls.err"))"
@@ -135,7 +170,9 @@ busy_analysis() {
 }
 
 scn_recording on
+MORE_RUNS=1
 one busy busy
+MORE_RUNS=0
 one clean ""
 scn_recording off
 

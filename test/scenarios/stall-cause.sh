@@ -24,9 +24,10 @@
 #            task named as a culprit really ran on that CPU in the kernel trace.
 # Asserts causes and counts, never times. Needs root (perf -a, chrt), perf and 2 CPUs.
 # STALL_CAUSE_RUNS="writer flood" runs only those (default: all; the bad-kernel-trace checks
-# come with busy). Short in make check; make bench-stall-cause runs the longer version:
-# STALL_CAUSE_SECONDS of stream a run (3..3600, default 3) with STALL_CAUSE_REPEATS disturbances
-# (1..100, default 1) 2 s apart, each of which must be among the stalls with its cause.
+# come with busy). Short in make check (3 s of stream a run; the busy, stopped and flood runs end
+# theirs 400 frames past the disturbance: stream_cut); make bench-stall-cause runs the longer
+# version: STALL_CAUSE_SECONDS of stream a run (3..3600, default 3) with STALL_CAUSE_REPEATS
+# disturbances (1..100, default 1) 2 s apart, each of which must be among the stalls with its cause.
 # Runs alone (every stall of the run is named, and another suite's tasks would be among them:
 # their dumpcap, allocating its buffer, once held CPU 0 or 1 for 1.9 s). Its own analysis of a
 # run (conversion, reports, plots) runs while the next records, idle-priority on CPU 1 (lib.sh).
@@ -87,28 +88,70 @@ times_text() {
 	fi
 }
 
-# perf_start NAME: perf records the whole machine, started disabled and enabled through its
-# control FIFO: its "ack" is the fact that it records (PERF_PID).
+# perf_launch: perf records the whole machine, started disabled (its files' base in PERF_NEXT,
+# its pid PERF_NEXT_PID) and enabled by perf_start. No build ids (-B -N, as dgrdma-capture
+# --kernel records): only tracepoints are read, and collecting them read the whole file again at
+# the stop (1.1 s of each run's wall time, 1.6 against 0.5 s here). Launched for the next run
+# while the last one's recording ends (stream_end): its start, a record of every process of the
+# machine, took 0.5-1.3 s of each run's wall time.
+PERF_SLOT=0
+PERF_NEXT=""
+perf_launch() {
+	PERF_SLOT=$((PERF_SLOT + 1))
+	PERF_NEXT="$SCN_OUT/perf-$PERF_SLOT"
+	rm -f "$PERF_NEXT.ctl" "$PERF_NEXT.ack"
+	mkfifo "$PERF_NEXT.ctl" "$PERF_NEXT.ack"
+	taskset -c 1 perf record -a -k CLOCK_MONOTONIC -B -N -D -1 --control "fifo:$PERF_NEXT.ctl,$PERF_NEXT.ack" \
+		-m 1024 -e "$EVENTS" -o "$PERF_NEXT.perf.data" >"$PERF_NEXT.perf.log" 2>&1 &
+	PERF_NEXT_PID=$!
+	SCN_BG_PIDS+=("$PERF_NEXT_PID")
+}
+
+# perf_start: perf (launched now if it was not) enabled through its control FIFO: its "ack" is
+# the fact that it records (PERF_PID, its files' base PERF_BASE).
 perf_start() {
-	local base="$SCN_OUT/$1"
-	rm -f "$base.ctl" "$base.ack"
-	mkfifo "$base.ctl" "$base.ack"
-	taskset -c 1 perf record -a -k CLOCK_MONOTONIC -D -1 --control "fifo:$base.ctl,$base.ack" -m 1024 \
-		-e "$EVENTS" -o "$base.perf.data" >"$base.perf.log" 2>&1 &
-	PERF_PID=$!
-	SCN_BG_PIDS+=("$PERF_PID")
-	exec 8<>"$base.ctl" 9<>"$base.ack"
-	echo enable >&8
 	local ack=""
+	[ -n "$PERF_NEXT" ] || perf_launch
+	PERF_BASE=$PERF_NEXT PERF_PID=$PERF_NEXT_PID PERF_NEXT=""
+	exec 8<>"$PERF_BASE.ctl" 9<>"$PERF_BASE.ack"
+	echo enable >&8
 	read -t 30 -r ack <&9
 	exec 8>&- 9<&-
 	[ "$ack" = ack ]
 }
 
-# perf_stop: stops perf (analyse converts its data)
+# perf_stop NAME: stops perf, unless the stream's end did (stream_end); its data and log become
+# NAME.perf.data and NAME.perf.log (analyse converts the data)
 perf_stop() {
-	kill -INT "$PERF_PID"
+	[ "$PERF_STOPPING" = 1 ] || kill -INT "$PERF_PID"
 	wait "$PERF_PID"
+	mv "$PERF_BASE.perf.data" "$SCN_OUT/$1.perf.data"
+	mv "$PERF_BASE.perf.log" "$SCN_OUT/$1.perf.log"
+}
+
+# exited PID: PID, a child not yet waited for, has ended (it is gone or a zombie)
+exited() {
+	local f=()
+	read -r -a f 2>/dev/null <"/proc/$1/stat" || return 0
+	[ "${f[2]}" = Z ]
+}
+
+# stream_end NAME: once the emulator and the host have ended, perf stops (PERF_STOPPING): it
+# writes its file while dgrdma-capture ends its recording (one after the other before, 0.5 s and
+# 2 s), both on either CPU: nothing records any more (the next run's perf, launched meanwhile
+# when MORE_RUNS is 1, records once enabled, after both).
+stream_end() {
+	local host
+	host=$(cat "$SCN_OUT/$1.ready" 2>/dev/null)
+	[[ $host =~ ^[0-9]+$ ]] || return 0
+	while ! exited "$SCN_FPGA_PID" || kill -0 "$host" 2>/dev/null; do
+		nap 0.05
+	done
+	kill -INT "$PERF_PID"
+	PERF_STOPPING=1
+	taskset -a -p -c 0,1 "$PERF_PID" >/dev/null 2>&1
+	taskset -a -p -c 0,1 "$SCN_HOST_BG" >/dev/null 2>&1
+	[ "$MORE_RUNS" = 0 ] || perf_launch
 }
 
 # repeated COMMAND...: COMMAND (one disturbance) REPEATS times, 2 s of undisturbed stream apart
@@ -159,23 +202,57 @@ throttle() {
 # after the last run, in the runs' order, on the files.
 declare -A RUN_RC=()
 
+# during: the run's disturbance (DURING, a function or "") while the emulator streams, then its end
+during() {
+	[ -z "$DURING" ] || "$DURING"
+	[[ $CUT_RUNS != *" $RUN_NAME "* ]] || stream_cut
+	stream_end "$RUN_NAME"
+}
+
+# stream_cut: the stream ends (SIGINT: the emulator drains, exits 0) once the host's namespace has
+# received 400 frames more since the disturbance ended (0.3 s at 2 MS/s, 6.4 kB frames; the
+# host's 64 buffers hold 164 of them: it ran again), at the latest at --duration. In make check's
+# runs whose disturbance ends early (CUT_RUNS: busy and stopped 0.3 s past a frame, the flood
+# after 1.5 s), not in the writer's (its text's order is checked on two stalls at least) nor the
+# clean one's, nor in the longer version's (STALL_CAUSE_SECONDS).
+CUT_RUNS=" busy stopped flood "
+[ -z "${STALL_CAUSE_SECONDS:-}" ] || CUT_RUNS=""
+stream_cut() {
+	local from
+	from=$(scn_rx_frames)
+	while ! exited "$SCN_FPGA_PID"; do
+		if [ "$(scn_rx_frames)" -ge $((from + 400)) ]; then
+			kill -INT "$SCN_FPGA_PID"
+			return
+		fi
+		nap 0.05
+	done
+}
+
 # one NAME DURING: a run with DURING (a function, or "") while the emulator streams; the host's
 # threads on CPU 0, with HOST_EXTRA's options after (the throttled run's receive thread). Its
 # analysis starts in the background (analyse).
 one() {
 	local name="$1" run="$SCN_OUT/$1"
+	RUN_NAME=$name
 	HOST_OPTS=(--buffers 64 --buffer-size 16384 --fpga-buffers 4 --idle-timeout 10 --cpu 0
 		"${HOST_EXTRA[@]}" --ready-file "$SCN_OUT/$name.ready")
 	FPGA_OPTS=(--rate "$RATE" --duration "$SECONDS_RUN" --buffers 4 --buffer-size 16384 --host-buffers 64
 		--report-data-loss false)
-	if ! perf_start "$name"; then
-		not_ok "$name: perf records ($(head -3 "$SCN_OUT/$name.perf.log"))"
+	if ! perf_start; then
+		not_ok "$name: perf records ($(head -3 "$PERF_BASE.perf.log"))"
 		return 1
 	fi
 	FRAMES0=$(scn_rx_frames)
-	SCN_DURING_RUN=$2
+	PERF_STOPPING=0
+	DURING=$2
+	SCN_DURING_RUN=during
 	scn_run_rx "$run" capture
-	perf_stop
+	perf_stop "$name"
+	# after the last run nothing records: its analysis, and those still running, are normal tasks
+	# at once (started at idle priority, the last one's start held scn_recording off on a loaded
+	# machine: 8.5 s in one run)
+	[ "$MORE_RUNS" = 1 ] || scn_recording off
 	RUN_RC[$name]="$SCN_HOST_RC/$SCN_FPGA_RC"
 	scn_analysis "$name" analyse "$name"
 }
@@ -329,8 +406,10 @@ throttled_checks() {
 
 WRITER_SAVED=""
 FLOOD_NS=()
-# the machine's writeback settings come back, and the flood's namespaces go, however the suite ends
-trap 'rc=$?; writer_restore; flood_down; (exit $rc); scn_cleanup' EXIT
+# the machine's writeback settings come back, and the flood's namespaces and the session daemon
+# go, however the suite ends
+SESSIOND_PID=""
+trap 'rc=$?; writer_restore; flood_down; [ -z "$SESSIOND_PID" ] || kill -TERM "$SESSIOND_PID" 2>/dev/null; (exit $rc); scn_cleanup' EXIT
 VM=/proc/sys/vm
 WB_MASK=/sys/devices/virtual/workqueue/writeback/cpumask
 # writer_restore: the machine's writeback settings as writer saved them. Of the background
@@ -500,11 +579,21 @@ clean_checks() {
 	check_eq "$invented" 0 "clean: every culprit named ran on that CPU in the kernel trace (none invented)"
 }
 
+# one LTTng session daemon for all the runs (on CPU 1, as the recorders), stopped on exit:
+# each dgrdma-capture started and stopped one of its own otherwise (0.3-0.6 s of each run)
+if ! lttng list >/dev/null 2>&1 && lttng-sessiond --daemonize >/dev/null 2>&1; then
+	SESSIOND_PID=$(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null)
+fi
 # the runs, then their checks
 scn_recording on
-checked=()
+runs=()
 for r in busy stopped throttled writer flood clean; do
-	want "$r" && "${r}_record" && checked+=("$r")
+	want "$r" && runs+=("$r")
+done
+checked=()
+for ((i = 0; i < ${#runs[@]}; i++)); do
+	MORE_RUNS=$((i + 1 < ${#runs[@]}))
+	"${runs[i]}_record" && checked+=("${runs[i]}")
 done
 scn_recording off
 for r in "${checked[@]}"; do
