@@ -227,7 +227,13 @@ for tool in "${TABLE_TOOLS[@]}"; do
 				if [ ${#max} -gt 15 ]; then range="$min.."; else range="$min..$max"; fi
 				;;
 			seconds | decimal | rate)
-				bad=$(awk -v m="$max" 'BEGIN { printf "%.17g", m * 2 + 1 }')
+				# a whole number in bash (awk's "%.17g" prints it the same), any other
+				# through awk
+				if [[ $max =~ ^[0-9]{1,15}$ ]]; then
+					bad=$((10#$max * 2 + 1))
+				else
+					bad=$(awk -v m="$max" 'BEGIN { printf "%.17g", m * 2 + 1 }')
+				fi
 				range=""
 				;;
 			esac
