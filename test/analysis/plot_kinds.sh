@@ -22,9 +22,12 @@ if ! command -v gnuplot >/dev/null; then
 fi
 
 # valid_png FILE [WIDTH HEIGHT]: PNG signature and an IHDR of WIDTH x HEIGHT (1200 x 700)
+# (one xxd reads the first 24 bytes, cut in bash: five processes per file before)
 valid_png() {
-	[ "$(head -c 8 "$1" | xxd -p)" = "89504e470d0a1a0a" ] &&
-		[ "$(head -c 24 "$1" | tail -c 8 | xxd -p)" = "$(printf '%08x%08x' "${2:-1200}" "${3:-700}")" ]
+	local head size
+	printf -v size '%08x%08x' "${2:-1200}" "${3:-700}"
+	head=$(xxd -p -l 24 "$1") &&
+		[ "${head:0:16}" = "89504e470d0a1a0a" ] && [ "${head:32:16}" = "$size" ]
 }
 # valid_svg FILE: well-formed XML whose root is <svg>
 valid_svg() {
@@ -32,8 +35,11 @@ valid_svg() {
 r = E.parse(sys.argv[1]).getroot()
 sys.exit(0 if r.tag.endswith("svg") else 1)' "$1"
 }
+# series SVG: its gnuplot_plot_N ids, each counted once (one awk: a grep, a sort and a wc before)
 series() {
-	grep -o 'id="gnuplot_plot_[0-9]*"' "$1" | sort -u | wc -l
+	awk '{ while (match($0, /id="gnuplot_plot_[0-9]*"/)) { id = substr($0, RSTART, RLENGTH)
+			if (!(id in seen)) { seen[id]; n++ }; $0 = substr($0, RSTART + RLENGTH) } }
+		END { print n + 0 }' "$1"
 }
 # drawn SVG: the series without a point drawn (beyond the legend's sample), "none" when all have
 drawn() {
