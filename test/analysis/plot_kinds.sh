@@ -153,6 +153,13 @@ check_eq "$(grep -o '>incident [0-9]*<' "$tmp/rec-out/drops.svg" | tr '\n' ' ')"
 	"incidents: the two with a time marked with their numbers, the one without none"
 check_eq "$(grep -c '3 incidents of the flight recorder, 4 triggers past --max-incidents 3' "$tmp/rec-out/drops.svg")" 1 \
 	"incidents: the title counts them and the triggers past the limit"
+# the same folder with its report.json cut short: no plot without the report's part (a partial
+# answer), exit 2 naming the file
+head -c 20 "$rec/report.json" >"$tmp/cut.json" && mv "$tmp/cut.json" "$rec/report.json"
+out=$("$PLOT" -o "$tmp/rec-cut" --kind drops "$rec" 2>&1)
+check_eq "$?:$(grep -c "^dgrdma-plot: $rec/report.json is not a report latency-report wrote (parse error" <<<"$out"):$(
+	find "$tmp/rec-cut" -name '*.svg' 2>/dev/null | wc -l)" "2:1:0" \
+	"a CSV folder whose report.json is cut short: refused, exit 2, naming it; no plot"
 # each mark a vertical line from the frame's bottom to its top, at its time's x (0.05 s and
 # 0.12 s of the axis 0..0.2 s: 25 % and 60 % of the frame's width, within a pixel)
 check_eq "$(python3 -c 'import re, sys
