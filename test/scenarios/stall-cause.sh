@@ -545,6 +545,17 @@ flood_record() {
 	flood_down
 	return 0
 }
+# flood_outsider: "COMM (pid N, S% of CPU 0)" of the task that held CPU 0 through the flood run's
+# worst stall, when no stall of the run is the NET_RX softirq's and that task is none of the
+# run's own (the stack, the emulator, the flood, the recorders, this script, the kernel's
+# softirq and worker threads); else nothing
+flood_outsider() {
+	jq -r 'if any(.stall_causes.stalls[]; .cause == "softirq" and (.culprits[0] | .kind == "softirq" and .name == "NET_RX softirq" and .cpu == 0)) then empty
+		else (.stall_causes.stalls | max_by(.duration_ns) // {} | .culprits[0]? // {}
+			| select(.kind == "task" and .cpu == 0
+				and (.comm | test("^(dgrdma-|udp-flood|perf|dumpcap|lttng|babeltrace|bash|taskset|ip|jq|sleep|ksoftirqd|kworker|swapper)") | not))
+			| "\(.comm) (pid \(.pid), \(.share * 100 | round)% of CPU 0)") end' "$SCN_OUT/flood/stalls.json" 2>/dev/null
+}
 flood_analysis() {
 	lanes flood softirq
 }
@@ -608,7 +619,23 @@ for ((i = 0; i < ${#runs[@]}; i++)); do
 	"${runs[i]}_record" && checked+=("${runs[i]}")
 done
 scn_recording off
+# A flood run whose worst stall went to a task none of the run's, not to its NET_RX softirq, is
+# recorded again, once, after every analysis has ended: this machine's own agent (PID 1's
+# tokio-rt-worker, at nice -10) once held CPU 0 for 82% of the flood's worst stalls, the softirq
+# 17%. The run's checks then judge the second recording; the first is kept (flood.disturbed).
+if [[ " ${checked[*]} " == *" flood "* ]] && scn_analysed flood && outsider=$(flood_outsider) &&
+	[ -n "$outsider" ]; then
+	diag "flood: its worst stall's CPU 0 went to $outsider, a task of none of the run's: recorded again, once"
+	for r in "${checked[@]}"; do
+		scn_analysed "$r"
+	done
+	mv "$SCN_OUT/flood" "$SCN_OUT/flood.disturbed"
+	MORE_RUNS=0
+	scn_recording on
+	flood_record || checked=("${checked[@]/flood/}")
+	scn_recording off
+fi
 for r in "${checked[@]}"; do
-	"${r}_checks"
+	[ -z "$r" ] || "${r}_checks"
 done
 done_testing
