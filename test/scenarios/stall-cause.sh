@@ -620,21 +620,23 @@ for ((i = 0; i < ${#runs[@]}; i++)); do
 done
 scn_recording off
 # A flood run whose worst stall went to a task none of the run's, not to its NET_RX softirq, is
-# recorded again, once, after every analysis has ended: this machine's own agent (PID 1's
-# tokio-rt-worker, at nice -10) once held CPU 0 for 82% of the flood's worst stalls, the softirq
-# 17%. The run's checks then judge the second recording; the first is kept (flood.disturbed).
-if [[ " ${checked[*]} " == *" flood "* ]] && scn_analysed flood && outsider=$(flood_outsider) &&
-	[ -n "$outsider" ]; then
-	diag "flood: its worst stall's CPU 0 went to $outsider, a task of none of the run's: recorded again, once"
+# recorded again, at most twice, after every analysis has ended: this machine's own agent (PID
+# 1's tokio-rt-worker, at nice -10) held CPU 0 for 82% of the flood's worst stalls, the softirq
+# 17%, in two fresh-clone runs of make check. The checks judge the last recording; the ones
+# before are kept (flood.disturbed-N).
+for ((again = 1; again <= 2; again++)); do
+	[[ " ${checked[*]} " == *" flood "* ]] && scn_analysed flood && outsider=$(flood_outsider) &&
+		[ -n "$outsider" ] || break
+	diag "flood: its worst stall's CPU 0 went to $outsider, a task of none of the run's: recorded again ($again of at most 2)"
 	for r in "${checked[@]}"; do
 		scn_analysed "$r"
 	done
-	mv "$SCN_OUT/flood" "$SCN_OUT/flood.disturbed"
+	mv "$SCN_OUT/flood" "$SCN_OUT/flood.disturbed-$again"
 	MORE_RUNS=0
 	scn_recording on
 	flood_record || checked=("${checked[@]/flood/}")
 	scn_recording off
-fi
+done
 for r in "${checked[@]}"; do
 	[ -z "$r" ] || "${r}_checks"
 done
