@@ -382,6 +382,14 @@ scn_analysis() {
 	SCN_BG_PIDS+=("$!")
 }
 
+# exited PID: PID, a child of the suite's shell not yet waited for, has ended (it is gone or a
+# zombie)
+exited() {
+	local f=()
+	read -r -a f 2>/dev/null <"/proc/$1/stat" || return 0
+	[ "${f[2]}" = Z ]
+}
+
 # scn_analysed NAME: waits for NAME's analysis (false when none was started)
 scn_analysed() {
 	[ -n "${SCN_ANALYSIS[$1]:-}" ] || return 1

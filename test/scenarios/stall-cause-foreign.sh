@@ -105,13 +105,6 @@ capture_ended() {
 	sed 's/^/# /' "$SCN_OUT/$1.capture.err"
 }
 
-# exited PID: PID, a child of the suite's shell, has ended (it is gone or a zombie)
-exited() {
-	local f=()
-	read -r -a f 2>/dev/null <"/proc/$1/stat" || return 0
-	[ "${f[2]}" = Z ]
-}
-
 # analyse NAME (in the background): once the run's dgrdma-capture has ended, latency-report's
 # JSON with --advise (its exit status in NAME.lr-rc) and text of the run folder, the kernel
 # trace's switches to ocpi-style-host (NAME.host-switches.txt), then NAME_analysis's files when

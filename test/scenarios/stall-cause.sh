@@ -131,13 +131,6 @@ perf_stop() {
 	mv "$PERF_BASE.perf.log" "$SCN_OUT/$1.perf.log"
 }
 
-# exited PID: PID, a child not yet waited for, has ended (it is gone or a zombie)
-exited() {
-	local f=()
-	read -r -a f 2>/dev/null <"/proc/$1/stat" || return 0
-	[ "${f[2]}" = Z ]
-}
-
 # stream_end NAME: once the emulator and the host have ended, perf stops (PERF_STOPPING): it
 # writes its file while dgrdma-capture ends its recording (one after the other before, 0.5 s and
 # 2 s), both on either CPU: nothing records any more (the next run's perf, launched meanwhile
