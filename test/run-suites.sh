@@ -54,13 +54,13 @@ jobs_max=${DGR_JOBS:-2}
 [[ $jobs_max =~ ^[1-9][0-9]?$ ]] || { echo "DGR_JOBS: '$jobs_max' is out of range 1..99" >&2; exit 2; }
 
 passed=0
-cpu_user=0
-cpu_sys=0
+cpu_user_ms=0
+cpu_sys_ms=0
 failed=0
 skipped=0
 failed_names=()
 times=()
-started_at=$(date +%s.%N)
+started_at=$EPOCHREALTIME
 
 # True when suites can run in namespaces of their own (root, and unshare allowed).
 can_isolate() {
@@ -68,65 +68,103 @@ can_isolate() {
 		unshare --pid --fork --mount --propagation private --net true 2>/dev/null
 }
 
-# isolated SUITE: runs SUITE in new PID, mount and network namespaces: loopback up, a private
-# /run/lttng and /dev/shm (a session daemon of its own), a private /run/netns (the suite's
-# `ip netns` names are its own), /proc of its own PID namespace. When
-# the suite ends, the kernel ends every process it left in its PID namespace.
-isolated() {
-	mkdir -p /run/lttng /run/netns
-	# shellcheck disable=SC2016 # the inner script's own variables
-	exec unshare --pid --fork --kill-child --mount --propagation private --net -- bash -c '
-		mount -t proc proc /proc &&
-			mount -t tmpfs -o mode=0755 tmpfs /run/lttng &&
-			mount -t tmpfs -o mode=0755 tmpfs /run/netns &&
-			mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
-			ip link set lo up || { echo "isolation failed"; exit 99; }
-		exec "$0"' "$1"
+# isolated: the command that runs a suite (its path follows) in new PID, mount and network
+# namespaces: loopback up, a private /run/lttng and /dev/shm (a session daemon of its own), a
+# private /run/netns (the suite's `ip netns` names are its own), /proc of its own PID namespace
+# (--mount-proc). When the suite ends, the kernel ends every process it left in its PID
+# namespace. timeout runs unshare itself: no shell between them.
+# shellcheck disable=SC2016 # the inner script's own variables
+isolated=(unshare --pid --fork --kill-child --mount-proc --mount --propagation private --net -- bash -c '
+	mount -t tmpfs -o mode=0755 tmpfs /run/lttng &&
+		mount -t tmpfs -o mode=0755 tmpfs /run/netns &&
+		mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
+		ip link set lo up || { echo "isolation failed"; exit 99; }
+	exec "$0"')
+
+# The driver's own bookkeeping starts no process (a fork and an exec cost 5 ms of CPU here;
+# a date, tr, grep, head and awk per suite were 4,200 processes in a make check): times are
+# bash's $EPOCHREALTIME, sums are integers of milliseconds, and one awk reads each suite's log.
+#
+# usec REALTIME: prints nothing; sets $usec_value to the microseconds of an $EPOCHREALTIME
+usec() {
+	usec_value=$((10#${1/[.,]/}))
+}
+# ms_of MmS.SSSs: sets $ms_value to the milliseconds of one of `times`' readings (1m2.345s)
+ms_of() {
+	local m=${1%%m*} s=${1#*m}
+	s=${s%s}
+	ms_value=$((m * 60000 + 10#${s%.*} * 1000 + 10#${s#*.}))
+}
+# dec1 N DIV: sets $dec_value to N/DIV with one decimal (N >= 0), as printf '%.1f' would round
+dec1() {
+	local tenths=$(((${1} * 10 + ${2} / 2) / ${2}))
+	dec_value="$((tenths / 10)).$((tenths % 10))"
+}
+
+# secs2 MS: sets $secs_value to MS milliseconds as seconds with two decimals
+secs2() {
+	local cs=$((($1 + 5) / 10))
+	printf -v secs_value '%d.%02d' $((cs / 100)) $((cs % 100))
 }
 
 # run_suite SUITE LOG ISOLATE: runs it under the timeout; writes "rc start end user sys" to
-# LOG.result: user and sys are the CPU seconds of the suite's processes (bash's `times` for the
-# subshell that waited on it; a process left to the end of a PID namespace is not counted)
+# LOG.result: start and end in microseconds, user and sys the CPU milliseconds of the suite's
+# processes (bash's `times` in this background subshell, which only waited on the suite; a
+# process left to the end of a PID namespace is not counted)
 run_suite() {
-	local start end rc out
-	start=$(date +%s.%N)
-	out=$(
-		if [ "$3" = 1 ]; then
-			timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" bash -c "$(declare -f isolated); isolated \"\$1\"" \
-				isolated "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
-		else
-			timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
-		fi
-		echo "$?"
-		times
-	)
-	rc=$(head -1 <<<"$out")
-	end=$(date +%s.%N)
-	# times' last line: the children's user and system time, as 1m2.345s
-	echo "$rc $start $end $(tail -1 <<<"$out" | awk '{ for (i = 1; i <= 2; i++) {
-		split($i, t, "m"); sub(/s$/, "", t[2]); printf "%.2f ", t[1] * 60 + t[2] } }')" >"$2.result"
+	local start rc usage
+	start=$EPOCHREALTIME
+	if [ "$3" = 1 ]; then
+		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "${isolated[@]}" "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
+	else
+		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
+	fi
+	rc=$?
+	usec "$EPOCHREALTIME"
+	local end=$usec_value
+	usec "$start"
+	start=$usec_value
+	times >"$2.times"
+	# times' second line: the children's user and system time, as 1m2.345s 0m0.123s
+	mapfile -t usage <"$2.times"
+	read -r -a usage <<<"${usage[1]:-0m0.000s 0m0.000s}"
+	ms_of "${usage[0]}"
+	local user=$ms_value
+	ms_of "${usage[1]}"
+	echo "$rc $start $end $user $ms_value" >"$2.result"
+	rm -f "$2.times"
 	echo >&"$SUITE_ENDED_FD"
 }
 
-# suite_name SUITE: its path under the source or build folder
+# suite_name SUITE: sets $name_value to its path under the source or build folder
 suite_name() {
-	local name="${1#"$DGR_SRC"/}"
-	echo "${name#"$DGR_BUILD"/}"
+	name_value="${1#"$DGR_SRC"/}"
+	name_value="${name_value#"$DGR_BUILD"/}"
 }
 
+# log_of SUITE: sets $log_value to its log's path
 log_of() {
-	echo "$logdir/$(suite_name "$1" | tr '/ ' '__').log"
+	suite_name "$1"
+	log_value="$logdir/${name_value//[\/ ]/_}.log"
 }
 
 # report SUITE LOG: its line (and its failures, skips), added to the totals
 report() {
-	local name log=$2 rc start end user sys p s f note secs
-	name=$(suite_name "$1")
+	local name log=$2 rc start end user sys p s f note lines line
+	suite_name "$1"
+	name=$name_value
 	read -r rc start end user sys <"$log.result"
-	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
-	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
-	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
-	p=$((p - s))
+	# one pass over the log: "passed skipped failed", then the failure excerpt (F) and skips (S)
+	mapfile -t lines < <(awk '
+		/^ok [0-9]+/ { if (/^ok [0-9]+.*# *SKIP/) { s++; skip[++ns] = $0 } else { p++ } }
+		/^not ok [0-9]+/ { f++ }
+		(/^not ok/ || /^#/) && !/^# *(ok|info)/ && nf < 40 { fail[++nf] = $0 }
+		END {
+			print p + 0, s + 0, f + 0
+			for (i = 1; i <= nf; i++) { print "F" fail[i] }
+			for (i = 1; i <= ns; i++) { print "S" skip[i] }
+		}' "$log")
+	read -r p s f <<<"${lines[0]:-0 0 0}"
 	note=""
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		f=$((f + 1))
@@ -142,46 +180,63 @@ report() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
-	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-	times+=("$secs $name")
-	cpu_user=$(awk -v a="$cpu_user" -v b="${user:-0}" 'BEGIN { print a + b }')
-	cpu_sys=$(awk -v a="$cpu_sys" -v b="${sys:-0}" 'BEGIN { print a + b }')
+	dec1 $((end - start)) 1000000
+	times+=("$dec_value $name")
+	cpu_user_ms=$((cpu_user_ms + user))
+	cpu_sys_ms=$((cpu_sys_ms + sys))
+	secs2 "$user"
+	user=$secs_value
+	secs2 "$sys"
 	printf '%-48s %4d passed %3d failed %3d skipped %7ss  cpu %s+%ss%s\n' "$name" "$p" "$f" "$s" \
-		"$secs" "${user:-?}" "${sys:-?}" "$note"
+		"${times[-1]%% *}" "$user" "$secs_value" "$note"
 	if [ "$f" -gt 0 ]; then
 		failed_names+=("$name")
-		grep -E '^not ok|^#' "$log" | grep -vE '^# *(ok|info)' | head -40 | sed 's/^/    /'
+		for line in "${lines[@]:1}"; do
+			[ "${line:0:1}" = F ] && printf '    %s\n' "${line:1}"
+		done
 		echo "    (full log: $log)"
 	fi
-	grep -E '^ok [0-9]+.*# *SKIP' "$log" | sed 's/^/    /'
+	for line in "${lines[@]:1}"; do
+		[ "${line:0:1}" = S ] && printf '    %s\n' "${line:1}"
+	done
 }
 
-# kind SUITE: compute, alone or isolated (see above)
+# The markers of every script suite, read by one grep: marker[SUITE] holds its marker lines
+isolate=0
+can_isolate && isolate=1 && mkdir -p /run/lttng /run/netns
+declare -A marker=()
+scripts=()
+for suite in "$@"; do
+	[[ $suite == *.sh ]] && scripts+=("$suite")
+done
+if [ "${#scripts[@]}" -gt 0 ]; then
+	while IFS= read -r line; do
+		marker[${line%%:*}]+="${line#*:}"$'\n'
+	done < <(grep -Hx '# make check: \(compute only\|alone\|slow\)' "${scripts[@]}" 2>/dev/null)
+fi
+
+# kind SUITE: sets $kind_value to compute, alone or isolated (see above)
 kind() {
-	if [ -f "$1" ] && grep -qx '# make check: compute only' "$1" 2>/dev/null; then
-		echo compute
-	elif [ -f "$1" ] && grep -qx '# make check: alone' "$1" 2>/dev/null; then
-		echo alone
-	elif [ "$isolate" = 1 ]; then
-		echo isolated
-	else
-		echo alone
-	fi
+	case ${marker[$1]:-} in
+	*'# make check: compute only'*) kind_value=compute ;;
+	*'# make check: alone'*) kind_value=alone ;;
+	*) if [ "$isolate" = 1 ]; then kind_value=isolated; else kind_value=alone; fi ;;
+	esac
 }
 
 # The queue: the suites marked "# make check: slow" first (the longest take over a minute:
 # started last, one of them would end the run alone), then the compute suites, then the others.
-isolate=0
-can_isolate && isolate=1
 compute=()
 others=()
 alone=()
 for suite in "$@"; do
 	# the pattern names the suite's path in the tree, not the folder the tree is in
-	if [ -n "$only" ] && [[ "$(suite_name "$suite")" != *"$only"* ]]; then
+	suite_name "$suite"
+	if [ -n "$only" ] && [[ "$name_value" != *"$only"* ]]; then
 		continue
 	fi
-	case $(kind "$suite") in
+	kind "$suite"
+	case $kind_value in
 	alone) alone+=("$suite") ;;
 	compute) compute+=("$suite") ;;
 	*) others+=("$suite") ;;
@@ -190,10 +245,10 @@ done
 later=("${compute[@]}" "${others[@]}")
 queue=()
 for suite in "${later[@]}"; do
-	grep -qx '# make check: slow' "$suite" 2>/dev/null && queue+=("$suite")
+	[[ ${marker[$suite]:-} == *'# make check: slow'* ]] && queue+=("$suite")
 done
 for suite in "${later[@]}"; do
-	grep -qx '# make check: slow' "$suite" 2>/dev/null || queue+=("$suite")
+	[[ ${marker[$suite]:-} == *'# make check: slow'* ]] || queue+=("$suite")
 done
 
 # The pool: jobs_max suites at once, and up to jobs_idle more while the CPUs stand idle (a suite
@@ -263,7 +318,8 @@ reap() {
 	for pid in "${!running[@]}"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			wait "$pid" 2>/dev/null
-			report "${running[$pid]}" "$(log_of "${running[$pid]}")"
+			log_of "${running[$pid]}"
+			report "${running[$pid]}" "$log_value"
 			unset "running[$pid]"
 		fi
 	done
@@ -278,29 +334,35 @@ pool_run() { # SUITE ISOLATE
 		wait_end_or_look
 		reap
 	done
-	run_suite "$1" "$(log_of "$1")" "$2" &
+	log_of "$1"
+	run_suite "$1" "$log_value" "$2" &
 	running[$!]=$1
 }
 
 for suite in "${queue[@]}"; do
-	pool_run "$suite" "$([ "$(kind "$suite")" = isolated ] && echo 1 || echo 0)"
+	kind "$suite"
+	if [ "$kind_value" = isolated ]; then pool_run "$suite" 1; else pool_run "$suite" 0; fi
 done
 # the tail: from the last start of the pool to the end (fewer suites than CPUs, then the alone ones)
 tail_cpu=$(cpu_now)
-tail_start=$(date +%s.%N)
+tail_start=$EPOCHREALTIME
 while [ "${#running[@]}" -gt 0 ]; do
 	wait -n 2>/dev/null
 	reap
 done
 for suite in "${alone[@]}"; do
-	run_suite "$suite" "$(log_of "$suite")" "$isolate"
-	report "$suite" "$(log_of "$suite")"
+	log_of "$suite"
+	run_suite "$suite" "$log_value" "$isolate"
+	report "$suite" "$log_value"
 done
 
 if [ "${#times[@]}" -gt 0 ]; then
 	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
-	echo "CPU of the suites: ${cpu_user} s user + ${cpu_sys} s system"
+	secs2 "$cpu_user_ms"
+	cpu_user=$secs_value
+	secs2 "$cpu_sys_ms"
+	echo "CPU of the suites: $cpu_user s user + $secs_value s system"
 	echo "CPU idle: $(idle_since "$run_cpu")% of the run, $(idle_since "$tail_cpu")% of its last" \
 		"$(awk -v a="$tail_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s" \
 		"(after the last suite of the pool started; the machine's, other work included)"
