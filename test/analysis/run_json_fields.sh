@@ -12,23 +12,34 @@ require_built "$DGR_BUILD/bin" dgrdma-runinfo
 fields=$("$RUNINFO" fields)
 check_eq "$?" 0 "dgrdma-runinfo fields"
 n=$(wc -l <<<"$fields")
-missing=""
-while read -r key _; do
-	leaf=${key##*.}
-	grep -qF -e "\`$leaf\`" -e "\`$key\`" "$DGR_SRC/docs/run-json.md" "$DGR_SRC/docs/tracepoints.md" ||
-		missing="$missing $key"
-done <<<"$fields"
+# one awk for every field (a grep each was 144 processes)
+missing=$(awk -v fields="$fields" '
+	{ doc = doc $0 "\n" }
+	END {
+		n = split(fields, line, "\n")
+		for (i = 1; i <= n; i++) {
+			split(line[i], word, " ")
+			key = word[1]
+			leaf = key
+			sub(/.*\./, "", leaf)
+			if (!index(doc, "`" leaf "`") && !index(doc, "`" key "`")) {
+				missing = missing " " key
+			}
+		}
+		print missing
+	}' "$DGR_SRC/docs/run-json.md" "$DGR_SRC/docs/tracepoints.md")
 check_eq "${missing# }" "" "each of the table's $n fields is named in docs/run-json.md or docs/tracepoints.md"
 
-# the paths of the old files, array indexes and the insides of maps and tools' objects left out
-unknown=""
-for f in "$DGR_SRC"/test/tracepoints/runjson-jq/*.json; do
-	while read -r path; do
-		grep -q "^$path " <<<"$fields" || unknown="$unknown $(basename "$f"):$path"
-	done < <(jq -r --argjson opaque "$(awk '$2 == "map" || $2 == "tool-object" || $2 == "clock" { print $1 }' <<<"$fields" | jq -R . | jq -s .)" '
-		[paths] | map(map(select(type == "string")) | join("."))
-		| unique[] | select(. != "")
-		| select(. as $p | $opaque | any(. as $o | $p | startswith($o + ".")) | not)' "$f")
-done
-check_eq "${unknown# }" "" "every path of the jq writer's run.json files is a field of the table"
+# the paths of the old files, array indexes and the insides of maps and tools' objects left out;
+# one jq for all the files, which knows the table's fields (a grep a path was 270 processes)
+known=$(awk '{ print $1 }' <<<"$fields" | jq -R . | jq -s .)
+opaque=$(awk '$2 == "map" || $2 == "tool-object" || $2 == "clock" { print $1 }' <<<"$fields" | jq -R . | jq -s .)
+unknown=$(jq -r --argjson known "$known" --argjson opaque "$opaque" '
+	(input_filename | sub(".*/"; "")) as $file
+	| [paths] | map(map(select(type == "string")) | join("."))
+	| unique[] | select(. != "")
+	| select(. as $p | $opaque | any(. as $o | $p | startswith($o + ".")) | not)
+	| select(. as $p | $known | index([$p]) | not)
+	| "\($file):\(.)"' "$DGR_SRC"/test/tracepoints/runjson-jq/*.json | tr '\n' ' ')
+check_eq "${unknown% }" "" "every path of the jq writer's run.json files is a field of the table"
 done_testing
