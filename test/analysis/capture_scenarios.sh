@@ -3,6 +3,7 @@
 # latency-report on generated captures: every count and every per-doorbell latency
 # must equal the answers dgrdma-gen wrote (test/gen/README.md).
 # make check: compute only
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 GEN="$DGR_BUILD/bin/dgrdma-gen"

@@ -5,6 +5,7 @@
 # copy a viewer reads is a whole image, the final plot holds every interval latency-report
 # printed, and the exit status is latency-report's; Ctrl-C (SIGINT) ends it with the final
 # plot; bad options and a session that cannot be followed (exit 2).
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"

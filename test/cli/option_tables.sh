@@ -12,6 +12,7 @@
 # parser's checks run the scripts, which read what dgrdma-opts hands them); each script has a
 # case for every option of its table, and dgrdma-capture's COMMAND is passed on untouched.
 # Nothing here opens a socket: --help after the option ends the parse before any run.
+# make check: slow
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"

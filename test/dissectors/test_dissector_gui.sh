@@ -15,6 +15,7 @@
 #   the generator's counts after the window's pass, and the table the window saves holds them.
 # Screenshots: $DGR_BUILD/test-logs/dissectors-gui/*.png. Wireshark runs as nobody when
 # root (root's Wireshark ignores WIRESHARK_PLUGIN_DIR).
+# make check: slow
 source "$DGR_SRC/test/lib/tap.sh"
 source "$DGR_SRC/test/dissectors/lib-tshark.sh"
 

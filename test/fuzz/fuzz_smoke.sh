@@ -13,6 +13,7 @@
 # decoder 15.7k runs, text 8.6k, dcp 1.5k, run.json 121k, trace-checks 23k, capture 353,
 # frame-decode 260k; past it a smoke run finds little more, and `make fuzz` is for finding more.
 # make check: compute only
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 corpus=$(mktemp -d)

@@ -5,6 +5,7 @@
 # txn_complete per completed transaction, one doorbell_sent per released buffer (same
 # buffer and txn_id, its completion in its fields), the emulator's txn_sent/doorbell_rx per its counters; the capture
 # holds every frame the emulator sent; the last counter snapshot equals the final summary.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

@@ -17,6 +17,7 @@
 #          as the trace holds it.
 #   clean  US = 10000000 (10 s, far above any latency of a run that is never stopped): none.
 # Asserts counts and names, never times.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

@@ -8,6 +8,7 @@
 # (incident 1). Then one SIGUSR1 (incident 2), and two more, which the limit counts and does not
 # write. Each incident folder is a complete run folder that latency-report reads; latency-report
 # on the recorder's folder summarises both.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

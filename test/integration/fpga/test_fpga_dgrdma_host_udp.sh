@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # dgrdma-fpga against dgrdma-host and dgrdma-ctl over UDP on 127.0.0.1
 # (host_checks.inc: ramp, drops = counters, vicious cycle, DAC underruns, DCP read-back).
+# make check: slow
 set -u
 . "$DGR_SRC/test/integration/fpga/common.inc"
 . "$DGR_SRC/test/integration/fpga/host_checks.inc"

@@ -5,6 +5,7 @@
 # with a slowed consumer, the vicious cycle with report_data_loss on and not
 # off, DCP doorbells, DAC underruns, DCP read-back of every property, fault
 # injection, bad arguments, and docs/fpga.md in step with the code.
+# make check: slow
 set -u
 . "$DGR_SRC/test/integration/fpga/common.inc"
 trap fpga_cleanup EXIT

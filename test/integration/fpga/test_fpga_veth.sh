@@ -5,6 +5,7 @@
 # when neither is possible. Runs the dgrdma-host checks (host_checks.inc), the
 # test host's exact drop accounting over the link, and the ACK-only padding lock-up
 # of the old host's pattern at the 16-bit wrap (issue #30).
+# make check: slow
 set -u
 if [ -z "${DGR_IN_USERNS:-}" ]; then
 	. "$DGR_SRC/test/lib/tap.sh"

@@ -12,6 +12,7 @@
 # once with flag-only doorbells, once with doorbells as DCP property writes on the data socket,
 # once with those writes on a socket of their own (bound to 0xF040 alone, as a control plane
 # with its own driver sends them): the library pairs them with the stream from the same peer.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
