@@ -28,10 +28,11 @@ export LC_ALL=C # join and comm want sort's order
 # objs PART [EXCLUDE]: the objects of a part of stack/ whose source is there, one path a line
 # (an object left in a build folder by a file since moved is not part of it)
 objs() {
-	local o
+	local o name
 
 	find "$OBJ/$1" -maxdepth 1 -name '*.o' ${2:+! -name "$2"} | sort | while read -r o; do
-		[ -f "$DGR_SRC/$1/$(basename "${o%.o}").c" ] && echo "$o"
+		name=${o##*/}
+		[ -f "$DGR_SRC/$1/${name%.o}.c" ] && echo "$o"
 	done
 }
 # defs FILE...: "symbol object" for every global symbol the objects define (one nm)
