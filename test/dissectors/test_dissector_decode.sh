@@ -15,7 +15,6 @@ if ! command -v tshark >/dev/null; then
 fi
 dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
-publish "$DT"/*.pcap
 
 # A capture is read once for each set of options (fetch, lib-tshark.sh), in two passes, every
 # field the checks of that set need in one run.

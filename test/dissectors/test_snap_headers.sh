@@ -32,7 +32,6 @@ case_() {
 		bail "$name: dgrdma-gen: $(cat "$DT/$name.gen.err")"
 	editcap -s "$snap" "$DT/$name.pcapng" "$DT/$name.cut.pcapng" ||
 		bail "$name: editcap -s $snap"
-	publish "$DT/$name.pcapng" "$DT/$name.cut.pcapng"
 	"$LR" --json --no-progress "$DT/$name.pcapng" >"$DT/$name.json" 2>"$DT/$name.err" ||
 		bail "$name: latency-report on the whole capture: $(cat "$DT/$name.err")"
 	"$LR" --json --no-progress "$DT/$name.cut.pcapng" >"$DT/$name.cut.json" 2>"$DT/$name.cut.err" ||
