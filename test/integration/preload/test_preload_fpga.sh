@@ -18,6 +18,7 @@ set -u
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 . "$DGR_SRC/test/lib/netns.sh"
+. "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
 BIN=$DGR_BUILD/bin
 # make SAN=1: the library and the program both carry ASan, whose runtime then is not first in
@@ -154,7 +155,7 @@ traced_run() {
 	# a second of CPU) counts the frames of each filter: io,stat's one row, interval 0 being
 	# the whole capture.
 	pcap=$RUN/capture.pcapng
-	read -r from_fpga from_host acks_only < <(tshark -r "$pcap" -q -z "io,stat,0,\
+	read -r from_fpga from_host acks_only < <(tshark_sys -r "$pcap" -q -z "io,stat,0,\
 eth.src == $FPGA_MAC && eth.type == 0xf042,eth.src == $HOST_MAC && eth.type == $et,\
 eth.src == $HOST_MAC && eth.type == 0xf042 && frame[23] == 0" 2>/dev/null |
 		awk -F'|' '/<>/ { print $3 + 0, $5 + 0, $7 + 0 }')
