@@ -69,8 +69,7 @@ $(DISSECTOR_ASAN_PLUGIN): $(patsubst %.c,$(BUILD)/asan-pic/%.o,$(DISSECTOR_SRCS)
 CHECK_DEPS += $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)
 CHECK_SUITES += test/dissectors/test_dissector_decode.sh \
 	test/dissectors/test_dissector_analysis.sh test/dissectors/test_snap_headers.sh \
-	test/dissectors/test_dissector_fuzz.sh test/dissectors/test_doc_fields.sh \
-	test/dissectors/test_dissector_gui.sh
+	test/dissectors/test_dissector_fuzz.sh test/dissectors/test_dissector_gui.sh
 
 .PHONY: dissectors
 dissectors: $(DISSECTOR_PLUGIN) $(DISSECTOR_GEN) $(DISSECTOR_ASAN_PLUGIN)

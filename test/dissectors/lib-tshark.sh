@@ -3,9 +3,25 @@
 # Helpers for the dissector suites (sourced): run tshark with the plugin from
 # the build folder. tshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it
 # runs as nobody (setpriv) on a private copy of the plugin and the captures.
+# Other suites that read a capture with tshark take tshark_sys from here.
 
 # The plugin's version folder (plugins/X.Y/epan), named as dissectors/module.mk names it.
 WS_PLUGIN_VER=$(pkg-config --modversion wireshark 2>/dev/null | cut -s -d. -f1,2)
+
+# A tshark start is most of a dissector suite's CPU, and half of that start's page faults are
+# the heap its registration fills. glibc's malloc madvising its heap for transparent huge
+# pages, grown 32 MB at a time so that whole 2 MB pages fit, halves them (21 600 -> 10 600)
+# and takes 0.40-0.50 s of CPU a start instead of 0.55-0.75 s (basic.pcap, 15 runs, the least
+# and the median; the system tshark as root, without the plugin: 0.45-0.54 s instead of
+# 0.62-0.77 s, 3 runs). Without THP or with ASan's malloc, nothing changes.
+# TS_HEAP: GLIBC_TUNABLES for that heap.
+TS_HEAP="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432"
+
+# tshark_sys ARGS...: the system tshark as the suite's user (a capture read without the plugin),
+# with that heap.
+tshark_sys() {
+	GLIBC_TUNABLES=$TS_HEAP tshark "$@"
+}
 
 # dissector_setup: creates $DT (work folder readable by nobody) with plugins/.
 dissector_setup() {
@@ -16,6 +32,9 @@ dissector_setup() {
 	cp "$DGR_BUILD/plugins/$WS_PLUGIN_VER/epan/dgrdma.so" "$DT/plugins/$WS_PLUGIN_VER/epan/"
 	chmod -R a+rX "$DT"
 	chmod 777 "$DT/home"
+	# what the suite writes from here on is readable by the tshark user without a chmod each
+	# (a process start: 45 of them in test_dissector_analysis.sh)
+	umask 022
 	if [ "$(id -u)" = 0 ]; then
 		TS_PREFIX=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	else
@@ -29,13 +48,7 @@ dissector_setup() {
 			ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 	fi
-	# A tshark start with the plugin is most of a dissector suite's CPU, and half of that
-	# start's page faults are the heap its registration fills. glibc's malloc madvising its
-	# heap for transparent huge pages, grown 32 MB at a time so that whole 2 MB pages fit,
-	# halves them (21 600 -> 10 600) and takes 0.40-0.50 s of CPU a start instead of
-	# 0.55-0.75 s (basic.pcap, 15 runs, the least and the median). Without THP or with ASan's
-	# malloc, nothing changes.
-	TS_LEAN=("GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432")
+	TS_LEAN=("GLIBC_TUNABLES=$TS_HEAP")
 	# Each start also reads 4 MB of name-resolution tables (manuf, enterprises.tsv, services,
 	# wka): 50-80 ms of CPU. No suite resolves a name (the plugin prints addresses with
 	# address_to_str; a suite's output is the same without them), so tshark gets its data
@@ -81,12 +94,14 @@ fetch() {
 	done
 	ts "${FETCH_OPTS[@]}" -r "$file" "${opts[@]}" -T fields -e frame.number "${args[@]}" \
 		>"$DT/$key.out" || return 1
-	sed '/^====/,$d' "$DT/$key.out" >"$DT/$key.fields"
-	sed -n '/^====/,$p' "$DT/$key.out" >"$DT/$key.tap"
+	: >"$DT/$key.tap"
+	awk -v tap="$DT/$key.tap" '/^====/ {t = 1} t {print >tap; next} {print}' "$DT/$key.out" \
+		>"$DT/$key.fields"
 	printf '%s\n' "$@" >"$DT/$key.fieldnames"
 }
 
-# publish FILE...: make files readable by the tshark user.
+# publish FILE...: make files readable by the tshark user (files written before
+# dissector_setup, or with modes of their own).
 publish() {
 	chmod a+r "$@"
 }

@@ -17,7 +17,6 @@ fi
 dissector_setup || exit 1
 # (tshark starts 58 times here: dissector_setup gives it a THP heap and a lean data folder)
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
-publish "$DT"/*.pcap
 
 # A capture is read once for each set of options (fetch, lib-tshark.sh); column and column_at
 # read the fields there: a frame has a field when tshark prints a value for it, which is what a
@@ -244,7 +243,6 @@ else
 			not_ok "dgrdma-gen $args"
 			continue
 		}
-		publish "$DT/gen$n.pcapng"
 		dcp_opts $args
 		# one two-pass run for the per-frame fields (latencies, sequence, duplicate fragments)
 		# and the tap, whose table follows the fields after a line of "="
@@ -292,7 +290,6 @@ ARGS
 	# transactions completing after that (about 3600 here) are all found and matched.
 	args="--mtu 128 --bytes 200 --txns 9000 --drop-every 5"
 	if "$GEN" -o "$DT/evict.pcapng" -e "$DT/evict.json" $args >/dev/null; then
-		publish "$DT/evict.pcapng"
 		want=$(json_num "$DT/evict.json" incomplete_transactions)
 		# the transactions of the frames marked never completed, and the tap, in one run
 		fetch evict evict.pcapng -2 -z dgrdma,latency -- dgrdma.transactionid \
@@ -313,7 +310,6 @@ ARGS
 	fi
 	# Percentiles: nearest rank, same as the expected answers (one connection).
 	"$GEN" -o "$DT/pct.pcapng" -e "$DT/pct.json" --txns 1000 --profile jitter >/dev/null
-	publish "$DT/pct.pcapng"
 	got=$(ts -r pct.pcapng -q -z dgrdma,latency | grep -A1 ' min ' | tail -1 |
 		awk '{for (i = 1; i <= 6; i++) printf "%d ", $i * 1000 + 0.5}')
 	check_eq "$got" "$(json_num "$DT/pct.json" min p50 p90 p99 p999 max) " "tap min/p50/p90/p99/p99.9/max equal the ground truth (ns)"
@@ -331,7 +327,6 @@ if [ -x "$GEN" ]; then
 			not_ok "dgrdma-gen --link sll $args"
 			continue
 		}
-		publish "$DT/cooked$n.pcapng"
 		dcp_opts $args
 		# the latencies and the tap in one two-pass run: the tap's table follows a line of "="
 		ts -2 -r "cooked$n.pcapng" "${DCP_OPTS[@]}" -T fields \
@@ -370,7 +365,6 @@ fi
 if [ -x "$GEN" ]; then
 	"$GEN" --link sll --doorbell dcp --conns 2 --txns 60 -o "$DT/cooked-dcp2.pcapng" \
 		-e "$DT/cooked-dcp2.json" >/dev/null || not_ok "dgrdma-gen --link sll --doorbell dcp --conns 2"
-	publish "$DT/cooked-dcp2.pcapng"
 	want="60 120 60 0 60 0|60 0 0 52 0 8"
 	check_eq "$(ts -r cooked-dcp2.pcapng -q -z dgrdma,latency | grep '^  transactions' |
 		awk '{print $2, $4, $6, $8, $10, $12}' | paste -sd'|')" "$want" \
@@ -392,7 +386,6 @@ for v in "same" "4"; do
 	[ "$v" = same ] || num_msgs=("$v")
 	python3 "$DGR_SRC/test/lib/repeat_fragment.py" "$DT/rep.pcap" "$DT/rep-$v.pcap" 5 13 \
 		"${num_msgs[@]}"
-	publish "$DT/rep-$v.pcap"
 	fetch "rep-$v" "rep-$v.pcap" -- dgrdma.analysis.duplicate_fragment \
 		dgrdma.expert.txn_inconsistent
 	check_eq "$(awk -F'\t' '$2 != ""' "$DT/rep-$v.fields" | cut -f1) $(awk -F'\t' '$3 != ""' "$DT/rep-$v.fields" | grep -c .) $("$DGR_BUILD/bin/latency-report" --json --no-progress "$DT/rep-$v.pcap" | jq .capture.duplicate_messages)" \
@@ -402,7 +395,6 @@ done
 
 # --- the engine's connection limit (256): frames of more connections are decoded, not analysed
 python3 "$DGR_SRC/test/lib/many_conns.py" 300 "$DT/conns.pcap"
-publish "$DT/conns.pcap"
 fetch conns conns.pcap -2 -- dgrdma.analysis.seq_first dgrdma
 check_eq "$(awk -F'\t' '$2 != ""' "$DT/conns.fields" | grep -c .) $(awk -F'\t' '$3 != ""' "$DT/conns.fields" | grep -c .)" \
 	"256 300" "300 connections: 256 analysed (first frame of a sender), all 300 decoded"
@@ -416,7 +408,6 @@ else
 	while read -r args; do
 		n=$((n + 1))
 		"$GEN" -o "$DT/lr$n.pcapng" -e "$DT/lr$n.json" $args >/dev/null
-		publish "$DT/lr$n.pcapng"
 		mkdir -p "$DT/lr$n"
 		if ! "$LR" --no-progress --csv "$DT/lr$n" "$DT/lr$n.pcapng" >/dev/null 2>&1; then
 			not_ok "latency-report on dgrdma-gen $args"
@@ -507,7 +498,6 @@ else
 				not_ok "dgrdma-gen $args"
 				continue
 			}
-			publish "$DT/ag$n.pcapng"
 			# its tap (one pass), and which frames are DCP and which malformed, in one run
 			dcp_opts $args
 			fetch "$file" "$file" "${DCP_OPTS[@]}" -z dgrdma,latency -- dcp _ws.malformed
@@ -556,7 +546,6 @@ fi
 	--list-frames "$DT/dcp10.list" >/dev/null
 mapfile -t dcp_frames < <(awk '$2 ~ /^dcp-/ {print $1}' "$DT/dcp10.list")
 editcap -r "$DT/dcp10.pcapng" "$DT/home/dcp-only.pcapng" "${dcp_frames[@]}"
-publish "$DT/home/dcp-only.pcapng"
 fetch home/dcp-only.pcapng home/dcp-only.pcapng -z dgrdma,latency -- \
 	dgrdma.analysis.no_connection dgrdma.analysis.orphan
 tap=$(cat "$DT/home/dcp-only.pcapng.tap")
@@ -569,10 +558,8 @@ if [ -x "$LR" ] && [ -x "$GEN" ]; then
 	# together by either tool, nor by a receiver's kernel
 	"$GEN" --transport udp --ip-mtu 1500 --txns 30 --bytes 8192 -o "$DT/ipf.pcapng" \
 		-e "$DT/ipf.json" >/dev/null
-	publish "$DT/ipf.pcapng"
 	lost=$(ts -r ipf.pcapng -Y 'ip.flags.mf == 1' -T fields -e frame.number | sed -n 14p)
 	editcap "$DT/ipf.pcapng" "$DT/home/ipf-lost.pcapng" "$lost"
-	publish "$DT/home/ipf-lost.pcapng"
 	# its tap, for agree and the check below
 	fetch home/ipf-lost.pcapng home/ipf-lost.pcapng -z dgrdma,latency --
 	agree "a capture that lost one IP fragment (frame $lost)" home/ipf-lost.pcapng
@@ -607,7 +594,6 @@ if [ -x "$LR" ]; then
 	for tr in ether udp; do
 		"$GEN" --transport "$tr" --txns 200 --seq-start 65500 -o "$DT/acks-$tr.pcapng" \
 			-e "$DT/acks-$tr.json" --list-frames "$DT/acks-$tr.list" >/dev/null
-		publish "$DT/acks-$tr.pcapng"
 		want=$(awk '$2 == "ack" && $3 == "host" {print $1}' "$DT/acks-$tr.list" | tr '\n' ' ')
 		fpga_acks=$(awk '$2 == "ack" && $3 != "host"' "$DT/acks-$tr.list" | wc -l)
 		# the frames the plugin warns on, with their messages, in one run
@@ -650,7 +636,6 @@ if [ -x "$LR" ]; then
 		"\(.shown) \(.frame0) \(.data_transactions_after) \(.doorbells_after) \(.doorbells_without_effect)"')" \
 		"$want" "lock-up at the wrap: shown, frame 0, data after it, doorbells from it on, without effect"
 	"$GEN" --dir tx --txns 50 -o "$DT/acks-tx.pcapng" -e "$DT/acks-tx.json" >/dev/null
-	publish "$DT/acks-tx.pcapng"
 	check_eq "$(ts -r acks-tx.pcapng -o dgrdma.host_sends_data:TRUE -Y dgrdma.expert.ack_only_to_fpga | grep -c .)/$("$LR" --no-progress --json --path tx "$DT/acks-tx.pcapng" | jq .ack_only_to_fpga.padded)" \
 		"0/0" "TX path: the FPGA's ACK-only frames to the host are not flagged by either tool"
 fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The dgrdma Wireshark plugin decodes: field values of DG-RDMA (Ethernet, UDP
 # on its port, Decode As, heuristic) and DCP, the field-order preference, and
-# one expert info per malformed fixture (test/dissectors/gen-dissector-fixtures.c).
+# one expert info per malformed fixture (test/dissectors/gen-dissector-fixtures.c);
+# every field and preference name the documentation writes is registered.
 # make check: compute only
 # make check: slow
 source "$DGR_SRC/test/lib/tap.sh"
@@ -15,7 +16,6 @@ if ! command -v tshark >/dev/null; then
 fi
 dissector_setup || exit 1
 "$DGR_BUILD/test/dissectors/gen-dissector-fixtures" "$DT" || exit 1
-publish "$DT"/*.pcap
 
 # A capture is read once for each set of options (fetch, lib-tshark.sh), in two passes, every
 # field the checks of that set need in one run.
@@ -45,6 +45,36 @@ missing=$(awk -F'\t' -v want="$lua_fields" '$1 == "F" {have[$3] = 1}
 	END {n = split(want, w, /[ \n]+/); for (i = 1; i <= n; i++) if (!have[w[i]]) printf " %s", w[i]}' \
 	"$DT/registered")
 check_eq "$missing" "" "every Lua dissector field abbreviation is registered"
+
+# --- the documentation's names: every Wireshark display-filter field and preference name
+# README.md and docs/ write (names that start with dgrdma. or dcp.) exists in tshark with the
+# plugin loaded: a field in the run above (expert info included) or a preference in
+# `tshark -G defaultprefs`. File names (dgrdma.so, dcp.c, ...) are not names. (Here, not in a
+# suite of its own, for the one -G fields run: a tshark start with the plugin costs 0.3 s.)
+awk -F'\t' '$1 == "F" || $1 == "P" { print $3 }' "$DT/registered" | sort -u >"$DT/fields"
+ts -G defaultprefs 2>"$DT/prefs.err" | sed -n 's/^#\{0,1\}\([a-z0-9_]*\.[a-z0-9_.]*\):.*/\1/p' |
+	sort -u >"$DT/prefs"
+check "tshark lists the plugin's fields ($(grep -c '^dgrdma\.' "$DT/fields") dgrdma.*)" \
+	grep -qx dgrdma.analysis.doorbell_latency "$DT/fields"
+check "and its preferences" grep -qx dgrdma.analyze "$DT/prefs"
+# name FILE:LINE, every dgrdma.* and dcp.* name written in the docs
+(
+	cd "$DGR_SRC" || exit 1
+	mapfile -t docs < <(find docs -name '*.md' | sort)
+	grep -noE '\b(dgrdma|dcp)\.[A-Za-z0-9_.]*[A-Za-z0-9_]' README.md "${docs[@]}" | grep -vE '\.(c|h|so|md|1|pc|json|sh|gp|map|mk|txt|conf|py)$' |
+		awk -F: '{ print $3 " " $1 ":" $2 }' | sort -k1,1
+) >"$DT/written"
+n=$(cut -d' ' -f1 "$DT/written" | sort -u | wc -l)
+check "the docs write Wireshark names ($n distinct)" test "$n" -gt 20
+unknown=$(cut -d' ' -f1 "$DT/written" | sort -u | comm -23 - "$DT/fields" | comm -23 - "$DT/prefs")
+where=""
+for u in $unknown; do
+	where="$where $(awk -v u="$u" '$1 == u { print $1 " (" $2 ")"; exit }' "$DT/written")"
+done
+check_eq "${where# }" "" "every dgrdma.* and dcp.* name in README.md and docs/ is a field or a preference"
+# the check itself: a name that does not exist is found
+printf 'dgrdma.expert.alignment\n' | comm -23 - "$DT/fields" | comm -23 - "$DT/prefs" >"$DT/neg"
+check_eq "$(cat "$DT/neg")" "dgrdma.expert.alignment" "a name the plugin does not register is reported"
 
 # --- the runs: a capture once for each set of options
 fetch basic basic.pcap -- dgrdma.src_id dgrdma.dst_id dgrdma.frameseq dgrdma.ackstart \

@@ -65,7 +65,6 @@ mutate() {
 	done
 	mergecap -a -F pcap -w "$DT/fuzz-$fix" "${files[@]}" || return 1
 	rm -f "$DT/copies-$fix" "${files[@]}"
-	publish "$DT/fuzz-$fix"
 }
 
 # failed_lines FILE...: the lines that tell of a sanitizer report or a dissector bug
@@ -103,7 +102,7 @@ while IFS=$'\t' read -r file count; do
 	n=$((n + count))
 	LAST[$fix]=$n
 done < <(capinfos -T -r -c "${mutated[@]}")
-mergecap -a -F pcapng -w "$DT/fuzz-all.pcapng" "${mutated[@]}" && publish "$DT/fuzz-all.pcapng"
+mergecap -a -F pcapng -w "$DT/fuzz-all.pcapng" "${mutated[@]}"
 dissect fuzz-all.pcapng
 rc=$?
 all_ok=0
@@ -113,7 +112,7 @@ sed -n 's/^Frame \([0-9]*\):.*/\1/p' "$DT/fuzz.out" >"$DT/frames"
 
 if [ ${#SAN_ENV[@]} -gt 0 ]; then
 	# (Not "tshark -G plugins": it starts extcap helpers, which hang under LD_PRELOAD.)
-	if grep -q 'DG-RDMA' "$DT/fuzz.out" || { publish "$DT/basic.pcap" && (cd "$DT" &&
+	if grep -q 'DG-RDMA' "$DT/fuzz.out" || { (cd "$DT" &&
 		"${TS_PREFIX[@]}" env "${SAN_ENV[@]}" HOME="$DT/home" WIRESHARK_PLUGIN_DIR="$DT/plugins" \
 			tshark -r basic.pcap -c 1 2>&1) | grep -q 'DG-RDMA'; }; then
 		ok "ASan+UBSan plugin loads into the system tshark"

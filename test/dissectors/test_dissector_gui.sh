@@ -44,7 +44,6 @@ CAP="$DT/run.pcapng"
 "$DGR_BUILD/bin/dgrdma-gen" -o "$CAP" -e "$DT/run.json" --txns 400 --bytes 1024 \
 	--period-ns 20000000 --profile jitter --discontinuity-every 50 --malformed-every 70 \
 	--drop-every 97 || exit 1
-publish "$CAP"
 gt() { jq -r "$1" "$DT/run.json"; }
 late_1ms=$(gt '[.wire.rx.latencies_ns[] | select(. > 1000000)] | length')
 late_15us=$(gt '[.wire.rx.latencies_ns[] | select(. > 15000)] | length')

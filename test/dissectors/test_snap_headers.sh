@@ -32,26 +32,31 @@ case_() {
 		bail "$name: dgrdma-gen: $(cat "$DT/$name.gen.err")"
 	editcap -s "$snap" "$DT/$name.pcapng" "$DT/$name.cut.pcapng" ||
 		bail "$name: editcap -s $snap"
-	publish "$DT/$name.pcapng" "$DT/$name.cut.pcapng"
 	"$LR" --json --no-progress "$DT/$name.pcapng" >"$DT/$name.json" 2>"$DT/$name.err" ||
 		bail "$name: latency-report on the whole capture: $(cat "$DT/$name.err")"
 	"$LR" --json --no-progress "$DT/$name.cut.pcapng" >"$DT/$name.cut.json" 2>"$DT/$name.cut.err" ||
 		bail "$name: latency-report on the cut capture: $(cat "$DT/$name.cut.err")"
-	check_eq "$(jq -r '.capture.truncated_frames > 0' "$DT/$name.cut.json")" true \
-		"$name: the snap length $snap cuts frames"
+	# what the checks read of the cut capture's report, of dgrdma-gen's answer and whether the
+	# two reports are equal but for NOSNAP's keys, in one jq (a start costs 30 ms)
+	local cut cut_frags cut_incomplete exp_incomplete same
+	IFS=$'\t' read -r cut cut_frags cut_incomplete exp_incomplete same < <(jq -n -r \
+		--slurpfile w "$DT/$name.json" --slurpfile c "$DT/$name.cut.json" \
+		--slurpfile e "$DT/$name.exp.json" "[\$c[0].capture.truncated_frames > 0,
+			\$c[0].capture.snap_cut_fragments, \$c[0].wire.rx.incomplete_transactions,
+			\$e[0].wire.rx.incomplete_transactions,
+			((\$w[0] | $NOSNAP) == (\$c[0] | $NOSNAP))] | map(tostring) | join(\"\t\")")
+	check_eq "$cut" true "$name: the snap length $snap cuts frames"
 	if [ "$frags" != any ]; then
-		check_eq "$(jq -r '.capture.snap_cut_fragments' "$DT/$name.cut.json")" "$frags" \
-			"$name: first fragments found in cut bytes"
+		check_eq "$cut_frags" "$frags" "$name: first fragments found in cut bytes"
 	fi
-	check_eq "$(jq -r '.wire.rx.incomplete_transactions' "$DT/$name.cut.json")" \
-		"$(jq -r '.wire.rx.incomplete_transactions' "$DT/$name.exp.json")" \
+	check_eq "$cut_incomplete" "$exp_incomplete" \
 		"$name: incomplete transactions as dgrdma-gen's answer for the whole capture"
-	if diff <(jq -S "$NOSNAP" "$DT/$name.json") <(jq -S "$NOSNAP" "$DT/$name.cut.json") \
-		>"$DT/$name.diff"; then
+	if [ "$same" = true ]; then
 		ok "$name: latency-report gives the whole capture's answer at snap $snap"
 	else
 		not_ok "$name: latency-report gives the whole capture's answer at snap $snap"
-		diag "$(head -20 "$DT/$name.diff")"
+		diag "$(diff <(jq -S "$NOSNAP" "$DT/$name.json") <(jq -S "$NOSNAP" "$DT/$name.cut.json") |
+			head -20)"
 	fi
 	ts -r "$name.pcapng" -q -z dgrdma,latency >"$DT/$name.tap" 2>&1
 	ts -r "$name.cut.pcapng" -q -z dgrdma,latency >"$DT/$name.cut.tap" 2>&1

@@ -10,6 +10,7 @@ set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
+. "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
 CAPTURE=$DGR_BUILD/bin/dgrdma-capture
 FIRE=$DGR_BUILD/test/tracepoints/tp-fire
@@ -350,7 +351,7 @@ check_eq "$(jqr '[.capture.interface, .capture.filter, .capture.inferred_from] |
 	"interface and filter inferred from --udp --bind --peer"
 # one tshark and one babeltrace2 for the checks below: every frame's time and UDP destination
 # ports (a frame is udp.dstport == B when one of them is B), every event's line
-tshark -r "$RUN/capture.pcapng" -T fields -e frame.time_epoch -e udp.dstport >"$WORK/run.fields" 2>/dev/null
+tshark_sys -r "$RUN/capture.pcapng" -T fields -e frame.time_epoch -e udp.dstport >"$WORK/run.fields" 2>/dev/null
 babeltrace2 "$RUN/trace" >"$WORK/run.text" 2>/dev/null
 npkt=$(awk -v b="$PORT_B" '{ n = split($2, p, ","); for (i = 1; i <= n; i++) if (p[i] == b) { c++; break } }
 	END { print c + 0 }' "$WORK/run.fields")
@@ -365,7 +366,7 @@ check_eq "$(find "$RUN" -type f ! -perm "$(printf '%04o' $((0666 & ~mask)))" | w
 if [ "$(id -u)" = 0 ] && [ "$mask" = 0022 ]; then
 	chmod 711 "$WORK" # mktemp's 0700 would stop another user before the run folder
 	check_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
-		"tshark -r '$RUN/capture.pcapng' 2>/dev/null | wc -l; babeltrace2 '$RUN/trace' 2>/dev/null | wc -l")" \
+		"GLIBC_TUNABLES='$TS_HEAP' tshark -r '$RUN/capture.pcapng' 2>/dev/null | wc -l; babeltrace2 '$RUN/trace' 2>/dev/null | wc -l")" \
 		"$(wc -l <"$WORK/run.fields")
 $(wc -l <"$WORK/run.text")" "another user reads the capture and the trace whole"
 fi
@@ -414,7 +415,7 @@ check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason, .command_pid, .
 events=$(events_of_pid "$KILLED/trace" "$KILLED_PID")
 check_eq "$(echo "$events" | grep -c '^dgrdma:counters$')" 1 \
 	"the killed command's trace is readable (its events are there)"
-npkt=$(tshark -r "$KILLED/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
+npkt=$(tshark_sys -r "$KILLED/capture.pcapng" -Y "udp.dstport == $PORT_B" 2>/dev/null | wc -l)
 check_eq "$npkt" "$(jqr .capture.packets_captured "$KILLED")" \
 	"the killed run's capture is readable and holds every packet dumpcap counted"
 if [ "$npkt" -gt 0 ] && [ "$npkt" -lt 1000000 ]; then
@@ -430,6 +431,6 @@ check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason] | @json' "$INTR
 	'[true,"SIGINT","dgrdma-capture received SIGINT"]' "run.json names the interruption"
 check "the interrupted run.json is valid" json_valid "$INTR/run.json"
 check "the interrupted run's trace is readable" babeltrace2 --output-format=dummy "$INTR/trace"
-check "the interrupted run's capture is readable" tshark -r "$INTR/capture.pcapng" -c 1 -q
+check "the interrupted run's capture is readable" tshark_sys -r "$INTR/capture.pcapng" -c 1 -q
 
 done_testing
