@@ -15,7 +15,9 @@
 #
 # Suites run DGR_JOBS at a time (default 2, the machine's cores), and up to DGR_JOBS_IDLE more
 # (default 2) while the CPUs stand idle (the pool, below). Suites that only compute
-# (a script with the line "# make check: compute only") start first. Every other suite
+# (a script with the line "# make check: compute only") start first; those whose work depends
+# on no time at all ("# make check: filler") run beside the pool at idle priority (the fillers,
+# below). Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
@@ -136,6 +138,34 @@ run_suite() {
 	echo >&"$SUITE_ENDED_FD"
 }
 
+# run_filler SUITE LOG: runs it at idle priority (SCHED_IDLE, nice 19) in a session of its own
+# (its process group is its pid, in LOG.pgid), with no timeout: promote_fillers gives it its
+# normal priority once the pool's queue is empty, and the pool kills it DGR_SUITE_TIMEOUT seconds
+# after that (fillers_overdue). Writes LOG.result as run_suite does.
+run_filler() {
+	local start rc usage
+	start=$EPOCHREALTIME
+	# not a group leader (a background job of a shell without job control): setsid does not fork
+	setsid nice -n 19 chrt --idle 0 "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&- &
+	echo "$!" >"$2.pgid"
+	wait "$!"
+	rc=$?
+	[ -f "$logdir/.killed.$!" ] && rc=124
+	usec "$EPOCHREALTIME"
+	local end=$usec_value
+	usec "$start"
+	start=$usec_value
+	times >"$2.times"
+	mapfile -t usage <"$2.times"
+	read -r -a usage <<<"${usage[1]:-0m0.000s 0m0.000s}"
+	ms_of "${usage[0]}"
+	local user=$ms_value
+	ms_of "${usage[1]}"
+	echo "$rc $start $end $user $ms_value" >"$2.result"
+	rm -f "$2.times" "$2.pgid" "$logdir/.killed.$!"
+	echo >&"$SUITE_ENDED_FD"
+}
+
 # suite_name SUITE: sets $name_value to its path under the source or build folder
 suite_name() {
 	name_value="${1#"$DGR_SRC"/}"
@@ -204,6 +234,9 @@ report() {
 # The markers of every script suite, read by one grep: marker[SUITE] holds its marker lines
 isolate=0
 can_isolate && isolate=1 && mkdir -p /run/lttng /run/netns
+# Fillers need root: a task at idle priority can be given its normal priority back only so
+fill=0
+[ "${DGR_FILL:-1}" = 1 ] && [ "$(id -u)" = 0 ] && command -v chrt >/dev/null && fill=1
 declare -A marker=()
 scripts=()
 for suite in "$@"; do
@@ -212,12 +245,13 @@ done
 if [ "${#scripts[@]}" -gt 0 ]; then
 	while IFS= read -r line; do
 		marker[${line%%:*}]+="${line#*:}"$'\n'
-	done < <(grep -Hx '# make check: \(compute only\|alone\|slow\)' "${scripts[@]}" 2>/dev/null)
+	done < <(grep -Hx '# make check: \(compute only\|alone\|slow\|filler\)' "${scripts[@]}" 2>/dev/null)
 fi
 
-# kind SUITE: sets $kind_value to compute, alone or isolated (see above)
+# kind SUITE: sets $kind_value to filler, compute, alone or isolated (see above)
 kind() {
 	case ${marker[$1]:-} in
+	*'# make check: filler'*) if [ "$fill" = 1 ]; then kind_value=filler; else kind_value=compute; fi ;;
 	*'# make check: compute only'*) kind_value=compute ;;
 	*'# make check: alone'*) kind_value=alone ;;
 	*) if [ "$isolate" = 1 ]; then kind_value=isolated; else kind_value=alone; fi ;;
@@ -229,6 +263,7 @@ kind() {
 compute=()
 others=()
 alone=()
+filler=()
 for suite in "$@"; do
 	# the pattern names the suite's path in the tree, not the folder the tree is in
 	suite_name "$suite"
@@ -238,6 +273,7 @@ for suite in "$@"; do
 	kind "$suite"
 	case $kind_value in
 	alone) alone+=("$suite") ;;
+	filler) filler+=("$suite") ;;
 	compute) compute+=("$suite") ;;
 	*) others+=("$suite") ;;
 	esac
@@ -270,6 +306,8 @@ cpus_idle() {
 	read -r _c user nice sys idle iow irq sirq steal _rest </proc/stat || return 1
 	total=$((user + nice + sys + idle + iow + irq + sirq + steal))
 	idle_all=$((idle + iow))
+	# the fillers' time (nice 19) is time the pool leaves idle
+	[ "${#fillers[@]}" -gt 0 ] && idle_all=$((idle_all + nice))
 	dt=$((total - cpu_total)) di=$((idle_all - cpu_idle))
 	if [ "$cpu_total" -gt 0 ] && [ "$dt" -gt 0 ] && [ $((2 * ncpu * di)) -ge "$dt" ]; then
 		idle_looks=$((idle_looks + 1))
@@ -323,7 +361,85 @@ reap() {
 			unset "running[$pid]"
 		fi
 	done
+	for pid in "${!fillers[@]}"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid" 2>/dev/null
+			log_of "${fillers[$pid]}"
+			report "${fillers[$pid]}" "$log_value"
+			unset "fillers[$pid]"
+		fi
+	done
 }
+
+# The fillers: suites that only compute and depend on no time at all ("# make check: filler":
+# lint, the fuzz smoke runs) start with the pool at idle priority and take the CPU time the
+# other suites leave idle (many wait on paced streams, timers and children: a fifth of the CPU
+# time stood idle while the pool ran). Once the pool's queue is empty they get their normal
+# priority back (on a machine busy with other work they would never end), and their timeout
+# starts then. Without root they are compute suites of the pool.
+promoted_us=0 overdue_us=0
+# filler_groups: the process groups of the fillers still running, in $groups
+filler_groups() {
+	local pid g
+	groups=()
+	for pid in "${!fillers[@]}"; do
+		log_of "${fillers[$pid]}"
+		{ read -r g <"$log_value.pgid"; } 2>/dev/null && groups+=("$g")
+	done
+}
+# promote_fillers: every process and thread of the fillers back to SCHED_OTHER at nice 0 (twice:
+# a process forked meanwhile by one not yet promoted is caught the second time)
+promote_fillers() {
+	local g p tids
+	usec "$EPOCHREALTIME"
+	promoted_us=$usec_value
+	filler_groups
+	for _ in 1 2; do
+		for g in ${groups[@]+"${groups[@]}"}; do
+			for p in $(pgrep -g "$g"); do
+				chrt -o -a -p 0 "$p" 2>/dev/null
+				tids=("/proc/$p/task/"*)
+				renice -n 0 -p "${tids[@]##*/}" >/dev/null 2>&1
+			done
+		done
+	done
+}
+# fillers_overdue: a filler still running DGR_SUITE_TIMEOUT seconds after its promotion is
+# ended as timeout ends a suite (TERM, KILL 10 s later) and reported as killed
+fillers_overdue() {
+	local g sig=TERM
+	[ "$promoted_us" -gt 0 ] && [ "${#fillers[@]}" -gt 0 ] || return 0
+	usec "$EPOCHREALTIME"
+	[ $((usec_value - promoted_us)) -ge $((${DGR_SUITE_TIMEOUT:-600} * 1000000)) ] || return 0
+	if [ "$overdue_us" -eq 0 ]; then
+		overdue_us=$usec_value
+	elif [ $((usec_value - overdue_us)) -ge 10000000 ]; then
+		sig=KILL
+	else
+		return 0
+	fi
+	filler_groups
+	for g in ${groups[@]+"${groups[@]}"}; do
+		: >"$logdir/.killed.$g"
+		kill -"$sig" -- "-$g" 2>/dev/null
+	done
+}
+# on the driver's own end (an interrupt), no filler is left behind
+kill_fillers() {
+	local g
+	[ "${#fillers[@]}" -gt 0 ] || return 0
+	filler_groups
+	for g in ${groups[@]+"${groups[@]}"}; do
+		kill -KILL -- "-$g" 2>/dev/null
+	done
+}
+declare -A fillers=()
+trap kill_fillers EXIT
+for suite in ${filler[@]+"${filler[@]}"}; do
+	log_of "$suite"
+	run_filler "$suite" "$log_value" &
+	fillers[$!]=$suite
+done
 pool_run() { # SUITE ISOLATE
 	while [ "${#running[@]}" -ge "$jobs_max" ]; do
 		if [ "${#running[@]}" -lt $((jobs_max + jobs_idle)) ] && cpus_idle; then
@@ -343,12 +459,15 @@ for suite in "${queue[@]}"; do
 	kind "$suite"
 	if [ "$kind_value" = isolated ]; then pool_run "$suite" 1; else pool_run "$suite" 0; fi
 done
-# the tail: from the last start of the pool to the end (fewer suites than CPUs, then the alone ones)
+# the tail: from the last start of the pool to the end (fewer suites than CPUs, the fillers at
+# their normal priority, then the alone ones)
 tail_cpu=$(cpu_now)
 tail_start=$EPOCHREALTIME
-while [ "${#running[@]}" -gt 0 ]; do
-	wait -n 2>/dev/null
+[ "${#fillers[@]}" -gt 0 ] && promote_fillers
+while [ $((${#running[@]} + ${#fillers[@]})) -gt 0 ]; do
+	wait_end_or_look
 	reap
+	fillers_overdue
 done
 for suite in "${alone[@]}"; do
 	log_of "$suite"
