@@ -40,35 +40,39 @@ scenario() {
 		diag "$(cat "$tmp/$name.err")"
 		return
 	fi
-	local dir="" got="" want="" bad="" line count="" seq_got="" seq_want="" lat_want="" lat_n=""
-	# one jq per file (they were nine): the "name=value" lines of everything compared, sorted,
-	# then "@name=value" lines of the other answers
+	local got="" want="" bad="" line seq_got="" seq_want="" lat_want="" lat_n="" rc=""
+	# one jq for both files (they were nine, then two): the "name=value" lines of everything
+	# compared, sorted, the answers' then ("<"-marked) the report's, then "@name=value" lines of
+	# the other values; a file jq cannot read fails the checks below through "@rc="
 	while IFS= read -r line; do
 		case $line in
-		@dir=*) dir=${line#@dir=} ;;
-		@count=*) count=${line#@count=} ;;
 		@seq=*) seq_want=${line#@seq=} ;;
+		@seq_got=*) seq_got=${line#@seq_got=} ;;
 		@lat=*) lat_want=${line#@lat=} ;;
 		@n=*) lat_n=${line#@n=} ;;
+		@rc=*) rc=${line#@rc=} ;;
+		\<*) got+=${line#<}$'\n' ;;
 		*) want+=$line$'\n' ;;
 		esac
-	done < <(jq -r --argjson keys "$KEYS_JSON" "$COMPARED"'
-		(.wire | keys[0]) as $dir | ([compared(.wire[$dir]; .frames)] | sort[]),
-		"@dir=\($dir)", "@count=\(.wire[$dir].latency_ns.count)",
-		"@seq=\(.sequence.gaps) \(.sequence.frames_missing) \(.sequence.duplicates) \(.sequence.late) \(.messages_after_given_up) \(.duplicate_messages)",
-		"@lat=\(.wire[$dir].latencies_ns | map(tostring) | join(" "))",
-		"@n=\(.wire[$dir].latencies_ns | length)"' "$exp")
-	while IFS= read -r line; do
-		case $line in
-		@seq=*) seq_got=${line#@seq=} ;;
-		*) got+=$line$'\n' ;;
-		esac
-	done < <(jq -r --argjson keys "$KEYS_JSON" --arg dir "$dir" --arg count "$count" "$COMPARED"'
-		([compared(.wire[$dir]; .capture.frames) | select(test($names))
+	done < <(
+		jq -n -r --argjson keys "$KEYS_JSON" --slurpfile e "$exp" --slurpfile o "$out" \
+			--arg names "^(${KEYS// /|}|malformed_frames|frames|latency\.(${STATS// /|}))=" "$COMPARED"'
+		$e[0] as $x | $o[0] as $y | ($x.wire | keys[0]) as $dir
+		| ($x.wire[$dir].latency_ns.count | tostring) as $count
+		| ([compared($x.wire[$dir]; $x.frames)] | sort[]),
+		"@seq=\($x.sequence.gaps) \($x.sequence.frames_missing) \($x.sequence.duplicates) \($x.sequence.late) \($x.messages_after_given_up) \($x.duplicate_messages)",
+		"@lat=\($x.wire[$dir].latencies_ns | map(tostring) | join(" "))",
+		"@n=\($x.wire[$dir].latencies_ns | length)",
+		([compared($y.wire[$dir]; $y.capture.frames) | select(test($names))
 		  | select($count != "0" or startswith("latency.") == false)]
-		 + (if $count == "0" then ["latency.count=0"] else [] end) | sort[]),
-		"@seq=\(.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up) \(.duplicate_messages)")"' \
-		--arg names "^(${KEYS// /|}|malformed_frames|frames|latency\.(${STATS// /|}))=" "$out")
+		 + (if $count == "0" then ["latency.count=0"] else [] end) | sort[] | "<\(.)"),
+		"@seq_got=\($y.capture | "\(.sequence_gaps) \(.frames_missing) \(.duplicate_frames) \(.late_frames) \(.messages_after_given_up) \(.duplicate_messages)")"'
+		echo "@rc=$?"
+	)
+	if [ "$rc" != 0 ]; then
+		want+="jq exit status $rc"$'\n'
+		seq_want+=" (jq exit status $rc)"
+	fi
 	[ "$got" = "$want" ] || bad=$(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')
 	check_eq "${bad:-none}" "none" "$name: counts and latency statistics equal the expected answers"
 	# sequence analysis: every frame numbered (ACK-only included); only capture loss is a gap,
@@ -258,8 +262,9 @@ if command -v mergecap >/dev/null; then
 	mergecap -w "$tmp/m_both.pcapng" "$tmp/m_rx.pcapng" "$tmp/m_tx.pcapng"
 	"$LR" --json --no-progress "$tmp/m_both.pcapng" >"$tmp/m_both.out" 2>&1
 	sel='[.transactions, .doorbells, .matched, .unmatched_transactions, .orphan_doorbells, .latency_ns.min, .latency_ns.p50, .latency_ns.max, .latency_ns.mean] | join(" ")'
-	check_eq "$(jq -r ".wire.rx | $sel" "$tmp/m_both.out") / $(jq -r ".wire.tx | $sel" "$tmp/m_both.out") / $(jq -r .capture.connections "$tmp/m_both.out")" \
-		"$(jq -r ".wire.rx | $sel" "$tmp/m_rx.json") / $(jq -r ".wire.tx | $sel" "$tmp/m_tx.json") / 1" \
+	check_eq "$(jq -r "\"\\(.wire.rx | $sel) / \\(.wire.tx | $sel) / \\(.capture.connections)\"" "$tmp/m_both.out")" \
+		"$(jq -n -r --slurpfile r "$tmp/m_rx.json" --slurpfile t "$tmp/m_tx.json" \
+			"\"\\(\$r[0].wire.rx | $sel) / \\(\$t[0].wire.tx | $sel)\"") / 1" \
 		"RX and TX interleaved on one connection: each direction as in its own capture"
 else
 	skip "mergecap not installed"
@@ -268,7 +273,7 @@ fi
 # --dcp-doorbells off: the DCP writes are not doorbells; every transaction waits or is superseded.
 "$GEN" -o "$tmp/off.pcapng" -e "$tmp/off.json" --doorbell dcp --txns 48 --buffers 8 >/dev/null
 "$LR" --json --no-progress --dcp-doorbells off "$tmp/off.pcapng" >"$tmp/off.out" 2>&1
-check_eq "$(jq -r '.wire.rx | [.transactions, .doorbells, .unmatched_transactions, .pending_at_end] | join(" ")' "$tmp/off.out") $(jq -r '.dcp | [.write, .doorbells] | join(" ")' "$tmp/off.out")" \
+check_eq "$(jq -r '(.wire.rx | [.transactions, .doorbells, .unmatched_transactions, .pending_at_end]) + (.dcp | [.write, .doorbells]) | join(" ")' "$tmp/off.out")" \
 	"48 0 40 8 48 0" "--dcp-doorbells off: 48 DCP writes, no doorbell, 40 unmatched + 8 waiting"
 "$LR" --dcp-doorbells 5:1 "$tmp/off.pcapng" >/dev/null 2>"$tmp/off.err"
 check_eq "$? $(grep -c "'5:1' is not ADDR or LO:HI" "$tmp/off.err")" "2 1" "a bad --dcp-doorbells is named, exit status 2"

@@ -124,12 +124,35 @@ LR_PID=""
 launch_run text
 
 J=$WORK/json.jsonl
-check_eq "$(jq -s 'length > 0 and all(type == "object")' "$J")" true "every line is one JSON object"
-nint=$(jq -s '[.[] | select(.kind == "interval")] | length' "$J")
+# what the checks below read of the JSON lines, in one jq (it was 12 starts): each filter's
+# output as jq -c prints it (-r: a string raw), lines joined by a space, NUL-terminated; the
+# final report is the last line. An unreadable file leaves every answer empty: all fail.
+mapfile -d '' -t jl < <(jq -s -j '
+	def c(f): [f | tojson] | join(" ");
+	def r(f): [f | if type == "string" then . else tojson end] | join(" ");
+	[.[] | select(.kind == "interval")] as $iv | .[-1] as $final
+	| (c(length > 0 and all(type == "object")),
+	c($iv | length),
+	c([.[].kind] | .[-1], (.[:-1] | unique)),
+	c([$iv[].interval] as $i | $i == [range(1; ($i | length) + 1)]),
+	c([range(0; $iv | length) as $i
+	   | ([$iv[:$i + 1][].host_rx.interval.count] | add) == $iv[$i].host_rx.run.count
+	     and ($i == 0 or $iv[$i].host_rx.run.count >= $iv[$i - 1].host_rx.run.count)
+	     and ($i == 0 or $iv[$i].events_run >= $iv[$i - 1].events_run)] | all),
+	c($iv[-1].host_rx.run.count == $final.host.rx.latency_ns.count and $final.host.rx.latency_ns.count > 0),
+	c($iv[-1] | [.regime.label, .regime.reason] == ($final | [.regime.label, .regime.reason])),
+	r($final.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, .tolerable_source, (.trace_disagrees | length)] | join(" ")),
+	r($final.regime.high_threshold_ns),
+	c([$iv[].regime.reason | select(test("never started"))] | length),
+	r($final.host.rx.latency_ns.count),
+	r([.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"))
+	| . + "\u0000"' "$J")
+check_eq "${jl[0]:-}" true "every line is one JSON object"
+nint=${jl[1]:-}
 diag "$nint interval objects"
-check_eq "$(jq -s -c '[.[].kind] | .[-1], (.[:-1] | unique)' "$J" | paste -sd ' ')" \
+check_eq "${jl[2]:-}" \
 	'"final" ["interval"]' "interval objects, then the final report as the last line"
-check_eq "$(jq -s '[.[] | select(.kind == "interval") | .interval] as $i | $i == [range(1; ($i | length) + 1)]' "$J")" \
+check_eq "${jl[3]:-}" \
 	true "intervals numbered 1..$nint"
 if [ "$nint" -ge 3 ]; then
 	ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
@@ -137,16 +160,11 @@ else
 	not_ok "at least 3 intervals of 0.5 s over a 2 s stream ($nint)"
 fi
 # exact accounting: each interval's doorbells add up to the run so far, which only grows
-check_eq "$(jq -s '[.[] | select(.kind == "interval")] as $iv
-	| [range(0; $iv | length) as $i
-	   | ([$iv[:$i + 1][].host_rx.interval.count] | add) == $iv[$i].host_rx.run.count
-	     and ($i == 0 or $iv[$i].host_rx.run.count >= $iv[$i - 1].host_rx.run.count)
-	     and ($i == 0 or $iv[$i].events_run >= $iv[$i - 1].events_run)] | all' "$J")" \
+check_eq "${jl[4]:-}" \
 	true "run-so-far counts grow and equal the sum of the intervals' counts"
-check_eq "$(jq -s '[.[] | select(.kind == "interval")][-1].host_rx.run.count == .[-1].host.rx.latency_ns.count and .[-1].host.rx.latency_ns.count > 0' "$J")" \
+check_eq "${jl[5]:-}" \
 	true "the last interval's run so far is the final report's doorbell count"
-check_eq "$(jq -s '[.[] | select(.kind == "interval")][-1] | [.regime.label, .regime.reason] == ($final | [.regime.label, .regime.reason])' \
-	--argjson final "$(tail -n 1 "$J")" "$J")" true "the last interval's verdict so far is the final verdict"
+check_eq "${jl[6]:-}" true "the last interval's verdict so far is the final verdict"
 
 "$LR" --json --no-progress "$WORK/json" >"$WORK/json.offline.json" 2>"$WORK/json.offline.err"
 check_eq "$?" 0 "offline latency-report on the run folder (run.json with its 'live' key accepted)"
@@ -163,17 +181,17 @@ fi
 check_eq "$(tail -n 1 "$J" | jq -S -c '.regime | del(.mitigations)')" \
 	"$(jq -S -c '.regime | del(.mitigations)' "$WORK/json.offline.json")" \
 	"final verdict, reason, shape and headroom equal the offline report's"
-check_eq "$(tail -n 1 "$J" | jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, .tolerable_source, (.trace_disagrees | length)] | join(" ")') $(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, (.trace_disagrees | length)] | join(" ")' "$WORK/json.offline.json")" \
+check_eq "${jl[7]:-} $(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, (.trace_disagrees | length)] | join(" ")' "$WORK/json.offline.json")" \
 	"16 4 16384 8000000 trace 0 16 4 16384 8000000 0" \
 	"no facts given: live took the run's facts from the trace, offline from run.json: the same four, none disagreeing"
 # T = (16 + 4) x 16 KiB / 8 MB/s = 40.96 ms; judged against it, "high" is T/2 (not 10 x p50)
-check_eq "$(tail -n 1 "$J" | jq -r '.regime.high_threshold_ns') $(jq -s '[.[] | select(.kind == "interval") | .regime.reason | select(test("never started"))] | length' "$J")" \
+check_eq "${jl[8]:-} ${jl[9]:-}" \
 	"20480000 0" "the final verdict judged against the tolerable latency (high = T/2); no interval says the stream 'never started'"
 check_eq "$(jq -r '.host.rx.latency_ns.count' "$WORK/json.offline.json") $(jq -r '[.live.url, .live.relayd] | join(" ")' "$WORK/json/run.json")" \
-	"$(tail -n 1 "$J" | jq -r '.host.rx.latency_ns.count') $URL started" \
+	"${jl[10]:-} $URL started" \
 	"run.json records the live URL and the relayd it started"
 check "the trace of the live run is in the run folder" test -n "$(find "$WORK/json/trace" -name metadata)"
-diag "lag from the newest event to its interval line: $(jq -s -r '[.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"' "$J")"
+diag "lag from the newest event to its interval line: ${jl[11]:-}"
 
 # ---- a text view stopped with Ctrl-C; a second viewer; a session the relayd does not have --------
 if run_url text; then

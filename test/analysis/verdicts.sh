@@ -6,6 +6,7 @@
 # (docs/analysis.md, "Exit status").
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
+. "$DGR_SRC/test/lib/json.sh"
 LR="$DGR_BUILD/bin/latency-report"
 PLOT="$DGR_BUILD/bin/dgrdma-plot"
 GEN="$DGR_BUILD/bin/dgrdma-gen"
@@ -35,14 +36,18 @@ check_eq "$(jq -r '.regime.headroom | [.known, .buffers_needed > 1e5, .rate_fact
 "$LR" --no-progress --host-buffers 8 --fpga-buffers 2 --buffer-size 8192 --sample-rate 100e6 \
 	"$tmp/jit.pcapng" >"$tmp/jit.txt"
 want_max=$(jq -r '.wire.rx.latency_ns.max' "$tmp/jit.json")
-check_eq "$(jq -r '.regime | [.label, .shape.kind, .shape.stalls, .shape.largest_stall_ns, .headroom.worst_stall_ns] | join(" ")' "$tmp/jit.out")" \
+# a report's several values in one jq (json_exprs, test/lib/json.sh)
+json_exprs JIT "$tmp/jit.out" \
+	shape '.regime | [.label, .shape.kind, .shape.stalls, .shape.largest_stall_ns, .headroom.worst_stall_ns] | join(" ")' \
+	summary .regime.summary
+check_eq "${JIT[shape]}" \
 	"jitter-bound spiky 8 $want_max $want_max" "generated jitter: spiky, 8 stalls (dgrdma-gen's bursts, 1 in 50), the largest = the max latency"
 # T = (8 + 2) x 8 KiB / 400 MB/s = 204.8 us; 81920 B / worst = lossless rate
 check_eq "$(jq -r --argjson w "$want_max" '.regime.headroom | [.buffers, .rate_bytes, (.lossless_rate_bytes - 81920e9 / $w | fabs < 1), .buffers_needed == ($w * 400e6 / 8192e9 | ceil)] | join(" ")' "$tmp/jit.out")" \
 	"10 400000000 true true" "headroom: (N_c + N_p) x S / worst, and ceil(worst x R / S) buffers"
-check_eq "$(grep -c "^  summary: $(jq -r .regime.summary "$tmp/jit.out")$" "$tmp/jit.txt")" 1 "the text report carries the same summary line"
-check "summary: $(jq -r .regime.summary "$tmp/jit.out")" \
-	grep -q '^jitter-bound; 8 stalls up to [0-9.]* ms, [0-9.]*% of the tolerable latency; the worst stall needs [0-9]* buffers at this rate (has 10): lossless only up to about 0.[0-9]*x this rate$' <<<"$(jq -r .regime.summary "$tmp/jit.out")"
+check_eq "$(grep -c "^  summary: ${JIT[summary]}$" "$tmp/jit.txt")" 1 "the text report carries the same summary line"
+check "summary: ${JIT[summary]}" \
+	grep -q '^jitter-bound; 8 stalls up to [0-9.]* ms, [0-9.]*% of the tolerable latency; the worst stall needs [0-9]* buffers at this rate (has 10): lossless only up to about 0.[0-9]*x this rate$' <<<"${JIT[summary]}"
 
 # TX generated captures, judged on the FPGA's buffer occupancy. dgrdma-gen's producer never refills
 # a buffer before its doorbell: doorbells held 60 x the producer's period keep all 8 buffers
@@ -52,15 +57,22 @@ check "summary: $(jq -r .regime.summary "$tmp/jit.out")" \
 "$GEN" -o "$tmp/txs.pcapng" -e "$tmp/txs.json" --dir tx --txns 400 --buffers 8 --profile healthy >/dev/null
 "$LR" --json --no-progress "$tmp/txq.pcapng" >"$tmp/txq.out"
 "$LR" --json --no-progress "$tmp/txs.pcapng" >"$tmp/txs.out"
-check_eq "$(jq -r '[.regime.series, .regime.label, .regime.tx.fpga_buffers, .regime.tx.max_outstanding, .regime.tx.empty_episodes] | join(" ")' "$tmp/txq.out")" \
+json_exprs TXQ "$tmp/txq.out" \
+	regime '[.regime.series, .regime.label, .regime.tx.fpga_buffers, .regime.tx.max_outstanding, .regime.tx.empty_episodes] | join(" ")' \
+	p50 '.wire.tx.latency_ns | .p50 > .tolerable / 2'
+json_exprs TXS "$tmp/txs.out" \
+	regime '[.regime.series, .regime.label, .regime.tx.max_outstanding, .regime.tx.empty_episodes] | join(" ")' \
+	cures '[.regime.mitigations[] | select(test("faster producer"))] | length' \
+	shape '[.regime | has("shape"), .headroom.known] | join(" ")'
+check_eq "${TXQ[regime]}" \
 	"wire.tx healthy 8 8 0" "TX, doorbells held by a full queue: healthy, 8 of 8 buffers, never empty"
-check_eq "$(jq -r '.wire.tx.latency_ns | .p50 > .tolerable / 2' "$tmp/txq.out")" true \
+check_eq "${TXQ[p50]}" true \
 	"TX, the same capture: p50 above half the (estimated) tolerable latency, which RX rules call throughput-bound"
-check_eq "$(jq -r '[.regime.series, .regime.label, .regime.tx.max_outstanding, .regime.tx.empty_episodes] | join(" ")' "$tmp/txs.out")" \
+check_eq "${TXS[regime]}" \
 	"wire.tx throughput-bound 1 399" "TX, each doorbell back before the next send: throughput-bound, empty between all 400"
-check_eq "$(jq -r '[.regime.mitigations[] | select(test("faster producer"))] | length' "$tmp/txs.out")" 1 \
+check_eq "${TXS[cures]}" 1 \
 	"TX throughput-bound: the guide's cure is a faster producer, not a faster consumer"
-check_eq "$(jq -r '[.regime | has("shape"), .headroom.known] | join(" ")' "$tmp/txs.out")" "false false" \
+check_eq "${TXS[shape]}" "false false" \
 	"TX: no latency shape (the latency is the DAC's queue), no headroom without the DAC's rate"
 # with the rate: the host's worst answer to a doorbell against the N - 1 buffers still queued
 "$LR" --json --no-progress --sample-rate 100e6 --host-buffers 8 --buffer-size 8192 --fpga-buffers 8 \
@@ -76,10 +88,13 @@ check_eq "$(jq -r '.regime | [.headroom.known, .headroom.buffers, .headroom.wors
 "$LR" --json --no-progress "$tmp/d2.pcapng" >"$tmp/d2.out"
 check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .longest_run] | join(" ")' "$tmp/d20.out")" \
 	"false 10 1" "one discontinuity in 20: 10 drops, no vicious cycle"
-check_eq "$(jq -r '.regime.vicious_cycle | [.found, .discontinuities, .transactions_after, .tolerable_after_ns < .tolerable_ns] | join(" ")' "$tmp/d2.out")" \
+json_exprs D2 "$tmp/d2.out" \
+	cycle '.regime.vicious_cycle | [.found, .discontinuities, .transactions_after, .tolerable_after_ns < .tolerable_ns] | join(" ")' \
+	cures '[(.regime.mitigations[0] | test("^send no ACK-only frame to the FPGA")), (.regime.mitigations[1] | test("^set report_data_loss=false")), ([.regime.mitigations[] | select(test("none needed"))] | length)] | join(" ")'
+check_eq "${D2[cycle]}" \
 	"true 100 199 true" "every other transaction a discontinuity: the vicious cycle, the tolerable latency left for samples shrunk"
 # (dgrdma-gen's host sends ACK-only frames to the FPGA: that finding's cure goes before it)
-check_eq "$(jq -r '[(.regime.mitigations[0] | test("^send no ACK-only frame to the FPGA")), (.regime.mitigations[1] | test("^set report_data_loss=false")), ([.regime.mitigations[] | select(test("none needed"))] | length)] | join(" ")' "$tmp/d2.out")" \
+check_eq "${D2[cures]}" \
 	"true true 0" "the cure comes first after the ACK-only finding's, and no 'none needed' beside it"
 
 # Exit statuses: 0 report, 1 a --fail-on finding, 2 bad usage or unreadable input, 3 a failed run.

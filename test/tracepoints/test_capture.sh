@@ -9,6 +9,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+. "$DGR_SRC/test/lib/json.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 . "$DGR_SRC/test/dissectors/lib-tshark.sh"
 
@@ -154,13 +155,18 @@ P_SIZING=$!
 P_SIZING2=$!
 wait "$P_PLAIN"
 check_eq "$?" 7 "exit status of the command is passed on"
-check_eq "$(jqr '[.format, .exit_status, .interrupted, .trace, .capture] | @json' "$WORK/plain")" \
+# a run folder's values read below in one jq (json_exprs, test/lib/json.sh), not one each
+json_exprs PLAIN "$WORK/plain/run.json" \
+	run '[.format, .exit_status, .interrupted, .trace, .capture] | @json' settings .settings \
+	kernel .host.kernel startup '.clocks.startup_ms | (type == "number" and . >= 0 and . == floor)' \
+	rmem_max '.host.sysctls["net.core.rmem_max"]'
+check_eq "${PLAIN[run]}" \
 	'["dgrdma-run/2",7,false,null,null]' "run.json without trace and capture"
-check_eq "$(jqr '.settings' "$WORK/plain")" null "a command that wrote no --summary-json: run.json's settings are null"
-check_eq "$(jqr '.host.kernel' "$WORK/plain")" "$(uname -r)" "run.json host.kernel"
-check_eq "$(jqr '.clocks.startup_ms | (type == "number" and . >= 0 and . == floor)' "$WORK/plain")" true \
+check_eq "${PLAIN[settings]}" null "a command that wrote no --summary-json: run.json's settings are null"
+check_eq "${PLAIN[kernel]}" "$(uname -r)" "run.json host.kernel"
+check_eq "${PLAIN[startup]}" true \
 	"run.json clocks.startup_ms: the whole milliseconds before the command started"
-check_eq "$(jqr '.host.sysctls["net.core.rmem_max"]' "$WORK/plain")" \
+check_eq "${PLAIN[rmem_max]}" \
 	"$(cat /proc/sys/net/core/rmem_max)" "run.json host.sysctls records net.core.rmem_max"
 
 wait "$P_MISSING"
@@ -207,19 +213,25 @@ wait "$P_EVENTS" "$P_DEFAULT" "$P_PRELOAD" "$P_ALL"
 # the next run records every process of the user: it starts once these have ended, and runs
 # while their traces are read (babeltrace2, jq and tshark trace nothing)
 other_start user-all
-pid=$(jqr .command_pid "$WORK/events")
+json_exprs EVENTS "$WORK/events/run.json" pid .command_pid events .trace.events \
+	excluded '.trace.excluded_events | length'
+json_exprs DEFAULT "$WORK/default/run.json" pid .command_pid \
+	excluded '.trace.excluded_events | join(",")' \
+	both '(.trace.events | split(",")) + .trace.excluded_events | sort | join(" ")' \
+	named '[(.trace.events | test("[*]")), (.trace.discarded_events | type)] | @json'
+pid=${EVENTS[pid]}
 check_eq "$(events_of_pid "$WORK/events/trace" "$pid" | sort -u | tr '\n' ' ')" \
 	"dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:frame_rx dgrdma_fpga:frame_tx dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
 	"--events dgrdma_fpga:* records only the emulator's events"
-check_eq "$(jqr .trace.events "$WORK/events")" "dgrdma_fpga:*" "run.json records the event list"
+check_eq "${EVENTS[events]}" "dgrdma_fpga:*" "run.json records the event list"
 # the default: every event once (tp-fire), less the six fired per frame and the four per-buffer
 # events before the doorbell's hand-over (the consumer's three, the receive thread's
 # txn_complete), which doorbell_sent's fields replace (docs/tracepoints.md)
-pid=$(jqr .command_pid "$WORK/default")
+pid=${DEFAULT[pid]}
 check_eq "$(events_of_pid "$WORK/default/trace" "$pid" | sort -u | tr '\n' ' ')" \
 	"dgrdma:counters dgrdma:doorbell_rx dgrdma:doorbell_sent dgrdma:malformed dgrdma:retransmit dgrdma:socket_drop dgrdma:thread_start dgrdma:txn_sent dgrdma_fpga:counters dgrdma_fpga:discontinuity dgrdma_fpga:doorbell_rx dgrdma_fpga:drop_period dgrdma_fpga:thread_start dgrdma_fpga:txn_sent dgrdma_fpga:underrun " \
 	"the default records every event but frame_rx, frame_tx, ack_rx, ack_tx, buffer_acquire, buffer_release, doorbell_queued and txn_complete"
-check_eq "$(jqr '.trace.excluded_events | join(",")' "$WORK/default")" \
+check_eq "${DEFAULT[excluded]}" \
 	"dgrdma:frame_rx,dgrdma:frame_tx,dgrdma:ack_rx,dgrdma:ack_tx,dgrdma_fpga:frame_rx,dgrdma_fpga:frame_tx,dgrdma:buffer_acquire,dgrdma:buffer_release,dgrdma:doorbell_queued,dgrdma:txn_complete" \
 	"run.json records the events the default leaves out"
 # --preload's default keeps txn_complete: the library's doorbell_sent does not carry the
@@ -233,11 +245,11 @@ check_eq "$(jqr '[(.trace.events | split(",") | index("dgrdma:txn_complete") != 
 provider_events=$(sed -n -E 's/^LTTNG_UST_TRACEPOINT_EVENT\((dgrdma[a-z_]*), *([a-z_]+),.*/\1:\2/p;
 	s/^LTTNG_UST_TRACEPOINT_EVENT_INSTANCE\([a-z_]+, *[a-z_]+, *(dgrdma[a-z_]*), *([a-z_]+),.*/\1:\2/p' \
 	"$DGR_SRC"/tracepoints/*-tp.h | sort | tr '\n' ' ')
-check_eq "$(jqr '(.trace.events | split(",")) + .trace.excluded_events | sort | join(" ")' "$WORK/default") " \
+check_eq "${DEFAULT[both]} " \
 	"$provider_events" "the default's events and the ones it leaves out are the providers' events, each once"
-check_eq "$(jqr '[(.trace.events | test("[*]")), (.trace.discarded_events | type)] | @json' "$WORK/default")" \
+check_eq "${DEFAULT[named]}" \
 	'[false,"number"]' "the default enables named events, and the session daemon answered the final listing"
-check_eq "$(jqr '.trace.excluded_events | length' "$WORK/events")" 0 "--events excludes nothing"
+check_eq "${EVENTS[excluded]}" 0 "--events excludes nothing"
 pid=$(jqr .command_pid "$WORK/all")
 check_eq "$(events_of_pid "$WORK/all/trace" "$pid" | sort -u | wc -l)" 25 \
 	"--all-events records all 25 events of both providers"
@@ -344,9 +356,20 @@ RUN=$WORK/run
 check_eq "$?" 0 "capture of a complete run exits 0"
 start_interrupted
 check "run.json is valid JSON" json_valid "$RUN/run.json"
-check_eq "$(jqr '[.interrupted, .exit_status, .exit_signal, .command[0], .command[-1]] | @json' "$RUN")" \
+# nsec + 1e9 without its leading 1: the nine digits, zero-padded
+json_exprs RJ "$RUN/run.json" \
+	run '[.interrupted, .exit_status, .exit_signal, .command[0], .command[-1]] | @json' \
+	capture '[.capture.interface, .capture.filter, .capture.inferred_from] | @json' \
+	packets '[.capture.packets_captured, .capture.packets_received, .capture.packets_dropped] | @json' \
+	pid .command_pid discarded '[.trace.discarded_events, .trace.lost_packets] | @json' \
+	warnings '.warnings | length' \
+	mono_end '.clocks.end | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' \
+	mono_start '.clocks.start | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' \
+	rt_start '.clocks.start | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' \
+	rt_end '.clocks.end | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"'
+check_eq "${RJ[run]}" \
 	"[false,0,null,\"$FIRE\",\"200\"]" "run.json: command, status, not interrupted"
-check_eq "$(jqr '[.capture.interface, .capture.filter, .capture.inferred_from] | @json' "$RUN")" \
+check_eq "${RJ[capture]}" \
 	"[\"lo\",\"udp port $PORT_A or udp port $PORT_B\",\"udp\"]" \
 	"interface and filter inferred from --udp --bind --peer"
 # one tshark and one babeltrace2 for the checks below: every frame's time and UDP destination
@@ -356,7 +379,7 @@ babeltrace2 "$RUN/trace" >"$WORK/run.text" 2>/dev/null
 npkt=$(awk -v b="$PORT_B" '{ n = split($2, p, ","); for (i = 1; i <= n; i++) if (p[i] == b) { c++; break } }
 	END { print c + 0 }' "$WORK/run.fields")
 check_eq "$npkt" 200 "tshark reads the 200 datagrams from capture.pcapng"
-check_eq "$(jqr '[.capture.packets_captured, .capture.packets_received, .capture.packets_dropped] | @json' "$RUN")" \
+check_eq "${RJ[packets]}" \
 	"[200,200,0]" "run.json: packets captured, received, dropped"
 # the user's umask decides the modes (0644 and 0755 with 022), not dumpcap's 0600 or the
 # session daemon's 0770: tshark run as another user (as root runs it for the plugin) reads both
@@ -370,20 +393,20 @@ if [ "$(id -u)" = 0 ] && [ "$mask" = 0022 ]; then
 		"$(wc -l <"$WORK/run.fields")
 $(wc -l <"$WORK/run.text")" "another user reads the capture and the trace whole"
 fi
-pid=$(jqr .command_pid "$RUN")
+pid=${RJ[pid]}
 events=$(events_in_text "$pid" <"$WORK/run.text")
 check_eq "$(echo "$events" | wc -l)" 225 "babeltrace2 reads the command's 25 + 200 events"
 check_eq "$(echo "$events" | grep -c '^dgrdma:frame_tx$')" 201 "one frame_tx per datagram (+1)"
-check_eq "$(jqr '[.trace.discarded_events, .trace.lost_packets] | @json' "$RUN")" "[0,0]" \
+check_eq "${RJ[discarded]}" "[0,0]" \
 	"run.json: no event discarded"
-check_eq "$(jqr '.warnings | length' "$RUN")" 0 "no warning"
+check_eq "${RJ[warnings]}" 0 "no warning"
 check "the end-of-run summary names the discarded events and dropped packets" \
 	grep -q "trace: discarded events 0, lost packets 0" "$WORK/run.err"
 
 # Clock alignment: the trace clock is CLOCK_MONOTONIC (raw cycles at 1 GHz) and the capture
 # uses CLOCK_REALTIME; both must fall between the clock pairs read at start and at end.
-mono_end=$(jqr '.clocks.end | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
-mono_start=$(jqr '.clocks.start | "\(.monotonic_sec)\(.monotonic_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+mono_end=${RJ[mono_end]}
+mono_start=${RJ[mono_start]}
 cycles=$(babeltrace2 --clock-cycles "$RUN/trace" | grep -F "vpid = $pid," |
 	sed -n 's/^\[\([0-9]*\)\].*/\1/p' | sed -n '1p;$p')
 first=$(echo "$cycles" | head -n1)
@@ -394,8 +417,8 @@ else
 	not_ok "trace timestamps lie between the monotonic clock readings at start and end"
 	diag "start $mono_start first $first last $last end $mono_end"
 fi
-rt_start=$(jqr '.clocks.start | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
-rt_end=$(jqr '.clocks.end | "\(.realtime_sec).\(.realtime_nsec + 1000000000 | tostring | .[1:])"' "$RUN")
+rt_start=${RJ[rt_start]}
+rt_end=${RJ[rt_end]}
 times=$(cut -f1 "$WORK/run.fields" | sed -n '1p;$p')
 if awk -v s="$rt_start" -v e="$rt_end" -v a="$(echo "$times" | head -n1)" \
 	-v b="$(echo "$times" | tail -n1)" 'BEGIN { exit !(a >= s && b <= e) }'; then

@@ -12,6 +12,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+. "$DGR_SRC/test/lib/json.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 tp_capture_suite 30000
@@ -186,9 +187,12 @@ check_eq "$host_status" 0 "dgrdma-host ran to its end (exit 0)"
 check_eq "$(jq -r '[.samples_lost, .counters.discontinuities] | @json' "$WORK/host.json")" "[0,0]" \
 	"the run went as planned: the host lost no sample"
 
-R=$RUN/run.json
-written=$(jq -r '.capture.ring.files_written' "$R")
-kept=$(jq -r '.capture.ring.files_kept' "$R")
+# run.json's values read below, in one jq (json_exprs, test/lib/json.sh)
+json_exprs RJ "$RUN/run.json" written .capture.ring.files_written kept .capture.ring.files_kept \
+	first '[.capture.ring.first_kept, .capture.ring.start_dropped] | @json' \
+	cap_bound .bounds.capture_bytes trace_bound .bounds.trace_bytes disk_bound .bounds.disk_bytes
+written=${RJ[written]}
+kept=${RJ[kept]}
 read -r max_ring max_trace <"$WORK/sampled"
 if [ "$written" -gt "$RING_FILES" ]; then
 	ok "the ring turned: $written files written for $RING_FILES kept"
@@ -202,10 +206,10 @@ if [ "$max_ring" -le "$RING_FILES" ] && [ "$max_ring" -ge 1 ]; then
 else
 	not_ok "while it ran the ring never held more than $RING_FILES files (at most $max_ring seen)"
 fi
-check_eq "$(jq -r '[.capture.ring.first_kept, .capture.ring.start_dropped] | @json' "$R")" \
+check_eq "${RJ[first]}" \
 	"[$((written - RING_FILES + 1)),true]" "run.json: the first kept file and the dropped start"
 cap_bytes=$(find "$RUN/capture" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
-cap_bound=$(jq -r '.bounds.capture_bytes' "$R")
+cap_bound=${RJ[cap_bound]}
 big=$(find "$RUN/capture" -type f -size +$((64 * 1024 / 1000 * 1000 + 1000 + 150 + 1088))c | wc -l)
 check_eq "$big" 0 "no ring file past its size plus one packet and its closing block"
 if [ "$cap_bytes" -le "$cap_bound" ]; then
@@ -228,14 +232,14 @@ fi
 check_eq "$(find "$RUN/trace" -name 'dgrdma_*' ! -name '*.idx' -size +65536c | wc -l)" 0 \
 	"no trace file past --trace-file-size"
 trace_bytes=$(find "$RUN/trace" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
-trace_bound=$(jq -r '.bounds.trace_bytes' "$R")
+trace_bound=${RJ[trace_bound]}
 if [ "$trace_bytes" -le "$trace_bound" ]; then
 	ok "the trace's $trace_bytes bytes are within the stated bound ($trace_bound)"
 else
 	not_ok "the trace's $trace_bytes bytes are within the stated bound ($trace_bound)"
 fi
 run_bytes=$(du -sb "$RUN" | cut -f1)
-if [ "$run_bytes" -le "$(jq -r '.bounds.disk_bytes' "$R")" ]; then
+if [ "$run_bytes" -le "${RJ[disk_bound]}" ]; then
 	ok "the whole run folder ($run_bytes bytes) is within the disk bound"
 else
 	not_ok "the whole run folder ($run_bytes bytes) is within the disk bound"
@@ -244,8 +248,15 @@ fi
 # latency-report on the folder: the ring read as one capture, the dropped start said, no loss
 "$LR" --json --no-progress "$RUN" >"$WORK/report.json" 2>"$WORK/report.err"
 check_eq "$?" 0 "latency-report reads the run folder"
-check_eq "$(jq -c '.run_folders[0].capture | [.read, .files, .ring_first, .start_dropped]' \
-	"$WORK/report.json")" "[true,$RING_FILES,$((written - RING_FILES + 1)),true]" \
+json_exprs REP "$WORK/report.json" \
+	folder '.run_folders[0].capture | [.read, .files, .ring_first, .start_dropped]' \
+	losses '[.losses.any, .losses.wire_incomplete_transactions, .losses.wire_discontinuities]' \
+	rx '.wire.rx | [.transactions > 0, .matched > 0,
+		.matched + .unmatched_transactions + .pending_at_end == .transactions]' \
+	kept_part '.wire.rx | {transactions, matched, unmatched_transactions, orphan_doorbells,
+		pending_at_end, begun_before_capture}' \
+	hidden .capture.snap_hidden_transactions
+check_eq "${REP[folder]}" "[true,$RING_FILES,$((written - RING_FILES + 1)),true]" \
 	"latency-report reads the ring's $RING_FILES files and says that the start was dropped"
 "$LR" --no-progress "$RUN" >"$WORK/report.txt" 2>&1
 if sed -n '/^Summary/,/^Details/p' "$WORK/report.txt" |
@@ -254,14 +265,10 @@ if sed -n '/^Summary/,/^Details/p' "$WORK/report.txt" |
 else
 	not_ok "the summary says that the ring dropped the run's start"
 fi
-check_eq "$(jq -c '[.losses.any, .losses.wire_incomplete_transactions, .losses.wire_discontinuities]' \
-	"$WORK/report.json")" "[false,0,0]" "no loss invented on the kept part"
-rx=$(jq -c '.wire.rx | [.transactions > 0, .matched > 0,
-	.matched + .unmatched_transactions + .pending_at_end == .transactions]' "$WORK/report.json")
-check_eq "$rx" "[true,true,true]" \
+check_eq "${REP[losses]}" "[false,0,0]" "no loss invented on the kept part"
+check_eq "${REP[rx]}" "[true,true,true]" \
 	"the kept part's transactions are each matched, unmatched or waiting at the end"
-diag "kept part: $(jq -c '.wire.rx | {transactions, matched, unmatched_transactions, orphan_doorbells,
-	pending_at_end, begun_before_capture}' "$WORK/report.json")"
-check_eq "$(jq -r '.capture.snap_hidden_transactions' "$WORK/report.json")" 0 \
+diag "kept part: ${REP[kept_part]}"
+check_eq "${REP[hidden]}" 0 \
 	"the headers-only snap hid no transaction"
 done_testing

@@ -13,6 +13,7 @@
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"
+. "$DGR_SRC/test/lib/json.sh"
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 
 tp_capture_suite 30000
@@ -82,13 +83,21 @@ check_eq "$?" 0 "dgrdma-host ended normally under the recorder"
 CAP_PID=""
 sed 's/^/# /' "$WORK/capture.err"
 
-check_eq "$(jq -r '[.drop_periods, .dropped_samples > 0] | @json' "$WORK/fpga.json" 2>/dev/null)" \
+# the values of the emulator's summary and of the recorder's run.json read below, in one jq each
+# (json_exprs, test/lib/json.sh)
+json_exprs FP "$WORK/fpga.json" drops '[.drop_periods, .dropped_samples > 0] | @json' \
+	periods .drop_periods dropped .dropped_samples
+json_exprs RJ "$RUN/run.json" \
+	incidents '.flight_recorder | [.incidents, .triggers_past_limit, .triggers_merged, .max_incidents]' \
+	record '.flight_recorder.record | [.path, .tracefile_size, .tracefile_count, .bound_bytes, .discarded_events, (.events | length)]' \
+	bytes .flight_recorder.record.bytes duration '.clocks.duration_ns / 1e9'
+json_exprs INC1 "$RUN/incident-001/run.json" trigger .incident.trigger tool .settings.tool
+check_eq "${FP[drops]}" \
 	"[1,true]" "the emulator dropped samples in exactly one drop period"
-check_eq "$(jq -c '.flight_recorder | [.incidents, .triggers_past_limit, .triggers_merged, .max_incidents]' \
-	"$RUN/run.json")" "[2,2,0,2]" "run.json: 2 incidents, 2 triggers past the limit, none merged"
+check_eq "${RJ[incidents]}" "[2,2,0,2]" "run.json: 2 incidents, 2 triggers past the limit, none merged"
 check_eq "$(find "$RUN" -maxdepth 1 -name 'incident-*' | sort | xargs -n1 basename | tr '\n' ' ')" \
 	"incident-001 incident-002 " "exactly two incident folders"
-check_eq "$(jq -r '.incident.trigger' "$RUN/incident-001/run.json")" \
+check_eq "${INC1[trigger]}" \
 	"LTTng trigger: a drop or discontinuity event" "incident 1: the LTTng trigger"
 check_eq "$(jq -r '.incident.trigger' "$RUN/incident-002/run.json")" "SIGUSR1" "incident 2: SIGUSR1"
 check_eq "$(grep -c 'lttng add-trigger' "$RUN/lttng.log") $(grep -c 'lttng remove-trigger' "$RUN/lttng.log")" \
@@ -112,7 +121,7 @@ for i in 001 002; do
 done
 check_eq "$(grep -c 'dgrdma_fpga:drop_period' "$WORK/trace-001.txt")" 1 \
 	"incident 1's trace holds the drop_period event that fired the trigger"
-check_eq "$(jq -r '.settings.tool' "$RUN/incident-001/run.json")" "dgrdma-host" \
+check_eq "${INC1[tool]}" "dgrdma-host" \
 	"the incidents' run.json got the command's settings at the end"
 
 "$LR" --no-progress "$RUN" >"$WORK/incidents.txt" 2>&1
@@ -130,26 +139,26 @@ check_eq "$(jq -c '[.flight_recorder.incidents, (.incidents | length),
 
 # The whole run's record (record/): the counters and the drop events, on disk all along, bounded
 ncpus=$(getconf _NPROCESSORS_CONF)
-check_eq "$(jq -c '.flight_recorder.record | [.path, .tracefile_size, .tracefile_count, .bound_bytes, .discarded_events, (.events | length)]' "$RUN/run.json")" \
+check_eq "${RJ[record]}" \
 	"[\"record\",33554432,8,$((ncpus * 2 * 8 * (33554432 + (33554432 / 4096 + 1) * 64 + 64) + 1048576)),0,6]" \
 	"run.json: the record's path, its files' bound (32 MiB x 8 per CPU and channel), no event lost, six events"
 babeltrace2 "$RUN/record" >"$WORK/record.txt" 2>/dev/null
 check_eq "$?" 0 "the record is a readable trace"
 check_eq "$(grep -c 'dgrdma_fpga:drop_period:' "$WORK/record.txt")" \
-	"$(jq -r .drop_periods "$WORK/fpga.json")" "the record holds every drop period the emulator counted"
+	"${FP[periods]}" "the record holds every drop period the emulator counted"
 check_eq "$(sed -n 's/.* \(dgrdma[a-z_]*:[a-z_]*\): .*/\1/p' "$WORK/record.txt" | sort -u | tr '\n' ' ')" \
 	"dgrdma:counters dgrdma_fpga:counters dgrdma_fpga:drop_period " \
 	"the record holds the counters of both and the drop period, no other event"
-diag "the record: $(jq -r .flight_recorder.record.bytes "$RUN/run.json") bytes for $(jq -r '.clocks.duration_ns / 1e9' "$RUN/run.json") s, $(grep -c ':counters:' "$WORK/record.txt") counter snapshots"
-check_eq "$(du -sb "$RUN/record" | cut -f1)" "$(jq -r .flight_recorder.record.bytes "$RUN/run.json")" \
+diag "the record: ${RJ[bytes]} bytes for ${RJ[duration]} s, $(grep -c ':counters:' "$WORK/record.txt") counter snapshots"
+check_eq "$(du -sb "$RUN/record" | cut -f1)" "${RJ[bytes]}" \
 	"run.json: the record's bytes on disk"
 
 # latency-report on the recorder's folder: the whole run's drops and the incidents on its axis
 "$LR" --json --no-progress --csv "$WORK/csv" "$RUN" >"$WORK/whole.json" 2>"$WORK/whole.err"
 check_eq "$?" 0 "latency-report --csv on the recorder's folder"
 check_eq "$(jq -c '[.whole_run.report.host.events_seen.fpga_drop_periods, (.incidents | map(.time_s != null) | all)]' "$WORK/whole.json")" \
-	"[$(jq -r .drop_periods "$WORK/fpga.json"),true]" "JSON: the whole run's drop periods, each incident's time"
-check_eq "$(awk -F, -v d="$(jq -r .dropped_samples "$WORK/fpga.json")" \
+	"[${FP[periods]},true]" "JSON: the whole run's drop periods, each incident's time"
+check_eq "$(awk -F, -v d="${FP[dropped]}" \
 	'NR > 1 && $2 == "fpga" { last = $5 } END { print (last == d) }' "$WORK/csv/drops.csv")" 1 \
 	"drops.csv of the whole run: the emulator's last reading lost what its summary says"
 check_eq "$(awk -F, 'NR > 1 { print $1 }' "$WORK/csv/incidents.csv" | tr '\n' ' ')" "1 2 " \
@@ -161,7 +170,7 @@ check_eq "$(awk -F, 'NR == FNR { if (FNR > 1 && (last == "" || $1 > last)) last 
 	FNR > 1 { if ($2 < 0 || $2 > last || $2 < prev) bad++; prev = $2 } END { print bad + 0 }' \
 	"$WORK/csv/drops.csv" "$WORK/csv/incidents.csv")" 0 "the incidents lie within the whole run's record, in order"
 check_eq "$(sed -n '4p' "$WORK/incidents.txt" | cut -d';' -f1-2)" \
-	"  whole run ($RUN/record): $(grep -c ':counters:' "$WORK/record.txt") counter snapshots; the emulator's drop periods $(jq -r .drop_periods "$WORK/fpga.json") and discontinuities 0" \
+	"  whole run ($RUN/record): $(grep -c ':counters:' "$WORK/record.txt") counter snapshots; the emulator's drop periods ${FP[periods]} and discontinuities 0" \
 	"the text summary: the whole run's record after the incidents' lines, its counts"
 if ! [ -f "$WORK/csv/doorbells.csv" ] || ! [ -f "$WORK/csv/incidents.csv" ]; then
 	not_ok "the CSVs of the whole run"

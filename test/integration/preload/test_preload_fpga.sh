@@ -20,6 +20,7 @@ set -u
 tp_isolate "$@" || { not_ok "private lttng run folder"; done_testing; exit 1; }
 . "$DGR_SRC/test/lib/netns.sh"
 . "$DGR_SRC/test/dissectors/lib-tshark.sh"
+. "$DGR_SRC/test/lib/json.sh"
 
 BIN=$DGR_BUILD/bin
 # make SAN=1: the library and the program both carry ASan, whose runtime then is not first in
@@ -60,7 +61,7 @@ H=8 S=16384 E=4
 # socket of their own with dcp-socket) under dgrdma-capture --preload against the emulator, then
 # latency-report and the capture's counts.
 traced_run() {
-	local case=$1 mode=${2:-} RUN=$WORK/$1 t="$1:" et=0xf042 dcp=0 doorbells pid pcap from_fpga from_host acks_only
+	local case=$1 mode=${2:-} RUN=$WORK/$1 t="$1:" et=0xf042 dcp=0 doorbells pid pcap from_fpga from_host acks_only h l
 	case "$mode" in
 	dcp | dcp-socket) dcp=1 et=0xf040 ;;
 	esac
@@ -116,7 +117,12 @@ traced_run() {
 	sed 's/^/# /' "$WORK/$case.report.err"
 	mkdir -p "$DGR_BUILD/test-logs" &&
 		cp "$WORK/$case.report.json" "$DGR_BUILD/test-logs/preload_fpga.$case.report.json"
+	# the report read once for its values (r PATH); rq FILTER runs jq for what is not one value
+	json_use "$WORK/$case.report.json"
 	r() {
+		json_file "$WORK/$case.report.json" "$1"
+	}
+	rq() {
 		jq -r "$1" "$WORK/$case.report.json"
 	}
 	check_eq "$(r .host.rx.transactions)/$(r .host.rx.doorbells)/$(r .host.rx.matched)" \
@@ -125,19 +131,20 @@ traced_run() {
 	check_eq "$(r .host.rx.latency_ns.count)" "$doorbells" "$t an in-host latency for every doorbell"
 	# the library's doorbell_sent fires at the send call's start (send_call_ns 0): its latency is
 	# the hand-over latency itself, the figure a traced host reports as latency_to_handover_ns
-	check_eq "$(r '[.host.rx.latency_to_handover_ns | .count, .p50, .p99] | join("/")')" \
-		"$(r '[.host.rx.latency_ns | .count, .p50, .p99] | join("/")')" \
+	h=.host.rx.latency_to_handover_ns
+	l=.host.rx.latency_ns
+	check_eq "$(r $h.count)/$(r $h.p50)/$(r $h.p99)" "$(r $l.count)/$(r $l.p50)/$(r $l.p99)" \
 		"$t the latency to the hand-over is the in-host latency (fired at the send call's start)"
 	check_eq "$(r .host.rx.orphan_doorbells)/$(r .host.rx.pending_at_end)" "0/0" \
 		"$t no doorbell without its transaction, none left waiting"
 	check_eq "$(r .host.rx.wait_receive_ns.count)" "$doorbells" \
 		"$t every completion has the kernel's arrival time"
 	check_eq "$(r .host.joined.doorbells)" "$doorbells" \
-		"$t every doorbell joined with its frame on the wire ($(r '.host.joined | "paired by \(.paired_by); left out: \(.unjoined | tostring)"'))"
+		"$t every doorbell joined with its frame on the wire ($(rq '.host.joined | "paired by \(.paired_by); left out: \(.unjoined | tostring)"'))"
 	# Across the two clocks (the capture's real time, the trace's monotonic): in order, unless the
 	# real-time clock was stepped during the run (this machine's own clock setting, not the
 	# stack's), which the report must then name instead.
-	if [ -n "$(r '.run.clock_step // ""')" ]; then
+	if [ -n "$(rq '.run.clock_step // ""')" ]; then
 		diag "$t $(r .run.clock_step)"
 		check "$t the real-time clock was stepped during the run: the report says by how much" \
 			jq -e '.run.clock_step | test("^the real-time clock was stepped by [-+][0-9]+[.][0-9]{3} us")' \
@@ -148,7 +155,7 @@ traced_run() {
 		# (with the clocks' agreement in the line: the trace's arrival of each completing frame
 		# against the capture's, two readings of the kernel's one timestamp)
 		check_eq "$(r .host.joined.negative_wire_to_stack)" 0 \
-			"$t every completing frame is on the wire before the trace's completion ($(r '.host.joined | "wire -> stack min \(.wire_to_stack_ns.min) ns; capture vs trace arrival max \(.capture_vs_trace_arrival_ns.max) ns, the trace first \(.trace_arrival_before_capture) times"'); real time moved $(r .run.realtime_moved_ns) ns)"
+			"$t every completing frame is on the wire before the trace's completion ($(rq '.host.joined | "wire -> stack min \(.wire_to_stack_ns.min) ns; capture vs trace arrival max \(.capture_vs_trace_arrival_ns.max) ns, the trace first \(.trace_arrival_before_capture) times"'); real time moved $(r .run.realtime_moved_ns) ns)"
 	fi
 
 	# The capture's counts: frames from the emulator, frames from the host (all doorbells:

@@ -56,28 +56,29 @@ flood() {
 	wait $fp
 	wait $rx
 	check_eq "$?" 0 "$link: dgrdma-host rx exits 0 under fire"
+	json_use "$h" "$f"
 	[ -s "$T/$link.host.err" ] && diag "$link: host: $(head -3 "$T/$link.host.err")"
 	[ -s "$T/$link.fpga.err" ] && diag "$link: emulator: $(head -3 "$T/$link.fpga.err")"
 	diag "$link: host $(jq -c '.counters | {frames_rx, frames_accepted, malformed_frames,
 		malformed_trunc_frame_hdr, malformed_frame_flags, malformed_unknown_id,
 		malformed_flag_word, malformed_udp_pad, out_of_range, frames_out_of_window,
 		duplicate_frames, malformed_dcp, frames_foreign}' "$h")"
-	check_eq "$(jq -r '.status' "$h")/$(jq -r '.counters.eof_received' "$h")" ended/1 \
+	check_eq "$(jget "$h" status)/$(jget "$h" counters.eof_received)" ended/1 \
 		"$link: the stream ended with its EOF"
-	check_eq "$(jq -r '.samples_lost' "$h")/$(jq -r '.samples_received' "$h")" \
-		"0/$(jq -r '.samples_sent' "$f")" "$link: no sample lost, every sample sent received"
-	check_eq "$(jq -r '.counters.malformed_trunc_frame_hdr' "$h")/$(jq -r '.counters.malformed_frame_flags' "$h")" \
+	check_eq "$(jget "$h" samples_lost)/$(jget "$h" samples_received)" \
+		"0/$(jget "$f" samples_sent)" "$link: no sample lost, every sample sent received"
+	check_eq "$(jget "$h" counters.malformed_trunc_frame_hdr)/$(jget "$h" counters.malformed_frame_flags)" \
 		"$COUNT/$COUNT" "$link: $COUNT truncated frames and $COUNT with bad flags, each counted"
-	check_eq "$(jq -r '.counters.malformed_unknown_id' "$h")" $COUNT \
+	check_eq "$(jget "$h" counters.malformed_unknown_id)" $COUNT \
 		"$link: $COUNT frames for other endpoint ids counted"
-	check_eq "$(jq -r '.counters.malformed_flag_word' "$h")/$(jq -r '.counters.out_of_range' "$h")" \
+	check_eq "$(jget "$h" counters.malformed_flag_word)/$(jget "$h" counters.out_of_range)" \
 		"$COUNT/$COUNT" "$link: frames near the stream with a bad flag word / address: counted, their frame_seq not taken"
-	check_eq "$(jq -r '.counters.frames_out_of_window' "$h")" $COUNT \
+	check_eq "$(jget "$h" counters.frames_out_of_window)" $COUNT \
 		"$link: $COUNT valid frames far ahead of the stream refused"
-	check_eq "$(jq -r '.counters.duplicate_frames' "$h")" $COUNT \
+	check_eq "$(jget "$h" counters.duplicate_frames)" $COUNT \
 		"$link: $COUNT replays far behind the stream refused as duplicates"
-	check_eq "$(jq -r '.counters.malformed_dcp' "$h")" $COUNT "$link: $COUNT broken DCP packets counted"
-	check_eq "$(jq -r '.counters.frames_foreign' "$h")" $COUNT \
+	check_eq "$(jget "$h" counters.malformed_dcp)" $COUNT "$link: $COUNT broken DCP packets counted"
+	check_eq "$(jget "$h" counters.frames_foreign)" $COUNT \
 		"$link: $COUNT frames from another address dropped"
 }
 
@@ -87,7 +88,7 @@ HOST_T=(--udp --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1")
 FPGA_T=(--udp --bind "127.0.0.1:$STK_P1" --peer "127.0.0.1:$STK_P2")
 JUNK_ARGS=(--udp "127.0.0.1:$STK_P2" --spoof "127.0.0.1:$STK_P1")
 flood udp -- --
-check_eq "$(jq -r '.counters.malformed_udp_pad' "$T/udp.host.json")" $COUNT \
+check_eq "$(jget "$T/udp.host.json" counters.malformed_udp_pad)" $COUNT \
 	"udp: $COUNT datagrams with an unknown pad counted"
 
 # --- raw Ethernet on a veth pair: the peer's MAC forged in its namespace

@@ -66,24 +66,25 @@ forged() {
 	wait $fp
 	wait $rx
 	check_eq "$?" 0 "$link: dgrdma-host rx exits 0: the forged frame did not stall the stream"
+	json_use "$h" "$f"
 	seq=$(jq -r .seq "$g")
 	diag "$link: forged frame_seq $seq; host: $(head -2 "$T/$link.host.err")"
-	check_eq "$(jq -r '.status' "$h")/$(jq -r '.counters.eof_received' "$h")" ended/1 \
+	check_eq "$(jget "$h" status)/$(jget "$h" counters.eof_received)" ended/1 \
 		"$link: the stream ended with its EOF"
 	# the emulator's ADC may drop samples on this shared machine: those are the ramp's only gaps
-	check_eq "$(jq -r '.samples_lost' "$h")/$(jq -r '.samples_received' "$h")" \
-		"$(jq -r '.dropped_samples' "$f")/$(jq -r '.samples_sent' "$f")" \
+	check_eq "$(jget "$h" samples_lost)/$(jget "$h" samples_received)" \
+		"$(jget "$f" dropped_samples)/$(jget "$f" samples_sent)" \
 		"$link: it cost no sample: every sample sent was received, the ramp's gaps are the ADC's drops"
-	check_eq "$(jq -r '.counters | "\(.frames_conflicting)/\(.writes_without_flag)/\(.duplicate_frames)"' "$h")" \
+	check_eq "$(jget "$h" counters.frames_conflicting)/$(jget "$h" counters.writes_without_flag)/$(jget "$h" counters.duplicate_frames)" \
 		1/1/0 "$link: one frame_seq came twice with other contents, one write without a flag, no plain duplicate"
-	check_eq "$(jq -r '.suspect_frames | "\(.last_conflicting_seq)/\(.last_flagless_seq)"' "$h")" \
+	check_eq "$(jget "$h" suspect_frames.last_conflicting_seq)/$(jget "$h" suspect_frames.last_flagless_seq)" \
 		"$seq/$seq" "$link: the summary names the forged frame_seq ($seq)"
 	check "$link: the warning names it too" grep -qF \
-		"dgrdma-host: warning: frames not the peer's were taken (forged?): 1 frame_seqs came twice with other contents (the last $seq; both taken), 1 writes without a flag (the last in frame_seq $seq); samples lost by the ramp: $(jq -r '.samples_lost' "$h")" \
+		"dgrdma-host: warning: frames not the peer's were taken (forged?): 1 frame_seqs came twice with other contents (the last $seq; both taken), 1 writes without a flag (the last in frame_seq $seq); samples lost by the ramp: $(jget "$h" samples_lost)" \
 		"$T/$link.host.err"
-	check_eq "$(jq -r '.counters.frames_accepted' "$h")" "$(jq -r '.frames_tx' "$f")" \
+	check_eq "$(jget "$h" counters.frames_accepted)" "$(jget "$f" frames_tx)" \
 		"$link: frames taken whole = frames the emulator sent (the forged one took a number of theirs)"
-	check_eq "$(jq -r '.counters.frames_missing' "$h")" 0 "$link: no frame missing"
+	check_eq "$(jget "$h" counters.frames_missing)" 0 "$link: no frame missing"
 }
 
 # --- UDP on 127.0.0.1: the emulator's address forged with a raw IPv4 socket

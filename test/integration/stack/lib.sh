@@ -4,6 +4,7 @@
 # Helpers of the stack's integration suites (sourced).
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/sockets.sh"
+. "$DGR_SRC/test/lib/json.sh"
 HOST="$DGR_BUILD/bin/dgrdma-host"
 CTL="$DGR_BUILD/bin/dgrdma-ctl"
 FPGA="$DGR_BUILD/bin/dgrdma-fpga"
@@ -17,19 +18,28 @@ stk_cleanup_tmp() {
 	rm -rf "$STK_TMP"
 }
 
-# jget FILE KEY.PATH: prints a value of a JSON file (python3 is in the base system);
-# a number in the path indexes an array
+# jget FILE KEY.PATH: prints a value of a JSON file, from memory once json_use FILE has read
+# it (test/lib/json.sh: one jq for all of a file's values, where a start of jq or python3 per
+# value cost 26-100 ms of CPU); a suite calls json_use in its own shell each time a run has
+# written the file. As jq -r prints it: "null" when missing.
 jget() {
-	python3 -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    d=d[int(k)] if isinstance(d,list) else d[k]
-print(str(d).lower() if isinstance(d,bool) else d)' "$1" "$2" 2>/dev/null
+	json_file "$1" ".$2"
 }
 
 # jq_get FILE FILTER: a jq filter's raw output (one jq run: fast on a loaded machine)
 jq_get() {
 	jq -r "$2" "$1" 2>/dev/null
+}
+
+# num_test CONDITION VALUE...: awk's CONDITION on the values ($1, $2, ...), in double precision;
+# false when a value is not a decimal number. One awk instead of a python3 per comparison.
+num_test() {
+	local cond=$1 v
+	shift
+	for v; do
+		[[ $v =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] || return 1
+	done
+	awk "{ exit !($cond) }" <<<"$*"
 }
 
 # A pair of free-looking UDP ports derived from the pid.
@@ -53,8 +63,8 @@ csv_sum() {
 		c { s += $c } END { if (!c) exit 1; printf "%d\n", s }' "$1"
 }
 
-# stk_check_arrival JSON WHAT: dgrdma-host rx was stopped (SIGSTOP) before the emulator
-# sent its whole stream and continued at least 0.3 s after the last frame. Every
+# stk_check_arrival JSON WHAT (JSON read by json_use): dgrdma-host rx was stopped (SIGSTOP)
+# before the emulator sent its whole stream and continued at least 0.3 s after the last frame. Every
 # doorbell's latency from the kernel's arrival of its frame (latency_from_arrival_ns)
 # then holds that wait, and the latency from the completion (latency_ns) does not: the two
 # differ by exactly the wait for the receive thread. The 0.25 s are a lower bound the test
@@ -69,10 +79,9 @@ stk_check_arrival() {
 	check "$2: every doorbell's latency from arrival holds the stop (min $(jget "$1" latency_from_arrival_ns.min) ns >= 0.25 s)" \
 		test "$(jget "$1" latency_from_arrival_ns.min)" -ge 250000000
 	check "$2: the mean wait for the receive thread is that stop ($(jget "$1" latency_ns.mean_wait_receive) ns)" \
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 2.5e8 else 1)" \
-		"$(jget "$1" latency_ns.mean_wait_receive)"
+		num_test '$1 >= 2.5e8' "$(jget "$1" latency_ns.mean_wait_receive)"
 	check "$2: from arrival = from completion + that wait (means $(jget "$1" latency_from_arrival_ns.mean) = $(jget "$1" latency_ns.mean) + $(jget "$1" latency_ns.mean_wait_receive), to 2 ns)" \
-		python3 -c "import sys; a, c, w = map(float, sys.argv[1:]); sys.exit(0 if abs(a - c - w) <= 2 else 1)" \
+		num_test '-2 <= $1 - $2 - $3 && $1 - $2 - $3 <= 2' \
 		"$(jget "$1" latency_from_arrival_ns.mean)" "$(jget "$1" latency_ns.mean)" \
 		"$(jget "$1" latency_ns.mean_wait_receive)"
 }

@@ -25,6 +25,7 @@ dgr_wait_listening $rx dgrdma-host --udp
 check_eq "$?" 0 "1 GiB tx over UDP exits 0"
 wait $rx
 check_eq "$?" 0 "1 GiB rx over UDP exits 0"
+json_use "$T/rx.json" "$T/tx.json"
 check_eq "$(jget "$T/rx.json" status)" ended "rx stream ended with EOF"
 check_eq "$(jget "$T/rx.json" bytes)" 1073741824 "rx received 1 GiB"
 check_eq "$(jget "$T/rx.json" samples_received)" 268435456 "2^28 samples checked by the ramp"
@@ -53,6 +54,7 @@ check_eq "$(dgr_receiving_sockets $rx)" 1 "--ready-file: when it appears, the ho
 	--duration 0.5 --host-buffers 64 --quiet
 wait $rx
 check_eq "$?" 0 "--ready-file: the run exits 0"
+json_use "$T/ready.json"
 check_eq "$(jget "$T/ready.json" samples_lost)/$(jget "$T/ready.json" counters.eof_received)" 0/1 \
 	"--ready-file: the emulator started on it lost nothing, and the EOF arrived"
 check "--ready-file: removed at exit" test ! -e "$T/ready"
@@ -82,7 +84,9 @@ stk_ports 12
 # arrived without completing a transaction
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 1 \
 	--quiet --summary-json "$T/none.json" 2>"$T/none.err"
-check_eq "$?/$(jget "$T/none.json" status)" 3/stalled "no sender: exit 3 (a run that failed), status stalled"
+st=$?
+json_use "$T/none.json"
+check_eq "$st/$(jget "$T/none.json" status)" 3/stalled "no sender: exit 3 (a run that failed), status stalled"
 check "no sender: the message says no frame arrived, where, and why that happens" \
 	grep -qxE "dgrdma-host: stalled: no DG-RDMA frame from --peer 127\.0\.0\.1:$STK_P1 was \
 accepted in the whole run \([0-9.]+ s\) on 127\.0\.0\.1:$STK_P2: heard nothing at all\. Is the \
@@ -95,7 +99,9 @@ check_eq "$(jq_get "$T/none.json" '.nothing_received | [.listened_on, .peer, .fr
 # a --duration run that heard nothing failed too (it used to end with status duration, exit 0)
 "$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --duration 0.3 \
 	--idle-timeout 0 --quiet --summary-json "$T/none-d.json" 2>/dev/null
-check_eq "$?/$(jget "$T/none-d.json" status)/$(jget "$T/none-d.json" nothing_received.frames_from_peer)" \
+st=$?
+json_use "$T/none-d.json"
+check_eq "$st/$(jget "$T/none-d.json" status)/$(jget "$T/none-d.json" nothing_received.frames_from_peer)" \
 	3/stalled/0 "no sender, --duration 0.3 without idle timeout: exit 3, status stalled, nothing received"
 wait $frx
 check_eq "$?" 3 "only foreign packets: exit 3"
@@ -132,6 +138,7 @@ dgr_wait_listening $rx dgrdma-host --udp
 	--port-base 0 --fpga-buffers 64 --bytes 16M --idle-timeout 10 --quiet
 wait $rx
 check_eq "$?" 0 "rx with --sink memcpy --consumer-delay-us 100 exits 0"
+json_use "$T/rx.json"
 check_eq "$(jget "$T/rx.json" samples_lost)/$(jget "$T/rx.json" transactions)" 0/1024 \
 	"1024 buffers, nothing lost"
 
@@ -147,6 +154,7 @@ dgr_wait_listening $rx dgrdma-host --udp
 check_eq "$?" 0 "tx with retransmission over a lossy link exits 0"
 wait $rx
 check_eq "$?" 0 "rx with 1% loss and retransmission exits 0"
+json_use "$T/rx.json" "$T/tx.json"
 check_eq "$(jget "$T/rx.json" bytes)" 67108864 "every byte delivered despite loss"
 check_eq "$(jget "$T/rx.json" samples_lost)" 0 "ramp complete"
 drops=$(jget "$T/rx.json" frames_dropped_injected)
@@ -157,7 +165,7 @@ check "frames were dropped ($drops) and retransmitted ($rtx)" test "$drops" -gt 
 
 # emu_rx HOST_ARGS... -- FPGA_ARGS...: dgrdma-host rx over UDP on port P2 (summary in
 # $T/rx.json) and, once it listens, the emulator's ADC on port P1 streaming into it
-# (summary in $T/fpga.json). Returns the host's exit status.
+# (summary in $T/fpga.json), both read by json_use. Returns the host's exit status.
 emu_rx() {
 	local host_args=() rx
 	while [ "$1" != -- ]; do
@@ -172,6 +180,9 @@ emu_rx() {
 	"$FPGA" --udp --rcvbuf 4M --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc "$@" \
 		--quiet --summary-json "$T/fpga.json"
 	wait $rx
+	local st=$?
+	json_use "$T/rx.json" "$T/fpga.json"
+	return $st
 }
 
 if [ -x "$FPGA" ]; then
@@ -254,6 +265,7 @@ if [ -x "$FPGA" ]; then
 	check_eq "$?" 0 "tx to the emulator's DAC exits 0"
 	kill -INT $f
 	wait $f
+	json_use "$T/fpga.json"
 	check_eq "$(jget "$T/fpga.json" samples_consumed)" 67108864 "the DAC consumed 2^26 samples"
 	check_eq "$(jget "$T/fpga.json" ramp_errors)" 0 "with no ramp error"
 
@@ -269,6 +281,7 @@ if [ -x "$FPGA" ]; then
 	# no clock here: that it ends at all (no hang) is what the suite's timeout guards
 	wait $rx
 	check_eq "$?" 3 "lost frames without retransmission: rx exits 3"
+	json_use "$T/rx.json"
 	check_eq "$(jget "$T/rx.json" status)" stalled "the summary says stalled"
 	inc=$(jget "$T/rx.json" incomplete_transactions)
 	check "incomplete transactions reported ($inc)" test "${inc:-0}" -gt 0
@@ -284,14 +297,14 @@ if [ -x "$FPGA" ]; then
 	f=$!
 	dgr_wait_listening $f dgrdma-fpga --udp
 	CT=(--udp --bind "127.0.0.1:$STK_P2" --peer "127.0.0.1:$STK_P1" --props "$T/props.md" --json)
-	check_eq "$("$CTL" "${CT[@]}" read mtu | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
+	check_eq "$("$CTL" "${CT[@]}" read mtu | jq -r .value)" \
 		9000 "dgrdma-ctl read mtu by name: 9000"
 	"$CTL" "${CT[@]}" write coalesce_wait_d 25 >/dev/null
 	check_eq "$?" 0 "dgrdma-ctl write coalesce_wait_d 25"
-	check_eq "$("$CTL" "${CT[@]}" read 0x100000 | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')" \
+	check_eq "$("$CTL" "${CT[@]}" read 0x100000 | jq -r .value)" \
 		25 "read back by address: 25"
 	"$CTL" "${CT[@]}" discover >"$T/disc.json"
-	check_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["endpoints"]))' "$T/disc.json")" \
+	check_eq "$(jq '.endpoints | length' "$T/disc.json")" \
 		1 "discover finds one endpoint"
 	"$CTL" "${CT[@]}" start data_src_qadc_csts >"$T/start.json"
 	check_eq "$?" 0 "start the ADC worker by name"
@@ -317,6 +330,7 @@ dgr_wait_listening $rx dgrdma-host --udp
 "$HOSTILE" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --count 200000 >"$T/h.json"
 wait $rx
 st=$?
+json_use "$T/rx.json"
 check "rx survives 200000 hostile frames (exit $st, not a crash or sanitizer report)" test "$st" -le 3
 mal=$(jget "$T/rx.json" malformed_frames)
 oor=$(jget "$T/rx.json" counters.out_of_range)
@@ -341,6 +355,7 @@ if [ -x "$FPGA" ]; then
 	nap 0.3
 	kill -CONT $rx
 	wait $rx
+	json_use "$T/stop.json"
 	stk_check_arrival "$T/stop.json" "UDP (SO_TIMESTAMPNS)"
 
 	# --stats-interval: a line per interval with the counters and the interval's largest
@@ -370,9 +385,9 @@ if [ -x "$FPGA" ]; then
 		grep -v '^0\.000$' | head -1)
 	top=$(grep -E "$re" "$T/stats.err" | sed -E 's/.*from_arrival_ms: ([0-9.]+)$/\1/' | sort -g | tail -1)
 	check "the first interval with doorbells has a short largest latency from arrival ($first ms)" \
-		python3 -c "import sys; sys.exit(0 if 0 < float(sys.argv[1]) < 300 else 1)" "${first:-0}"
+		num_test '0 < $1 && $1 < 300' "${first:-0}"
 	check "the interval of the 0.5 s stop shows it ($top ms)" \
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 400 else 1)" "$top"
+		num_test '$1 >= 400' "$top"
 
 	# with --json the same lines are JSON objects, one per line, with the same names
 	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --idle-timeout 5 \
@@ -415,12 +430,14 @@ if [ "$(nproc)" -ge 2 ]; then
 	s3=$!
 fi
 wait $s1
+json_use "$T/s.json"
 check_eq "$(jget "$T/s.json" threads.rx.nice)/$(jget "$T/s.json" threads.consumer.nice)" -5/0 \
 	"the rx thread runs at nice -5, the consumer at 0, as the summary shows"
 check "a raised data thread on the control thread's CPUs is warned about" \
 	grep -q "control thread may run on the same CPUs as the rx thread" "$T/s.err"
 if [ "$(nproc)" -ge 2 ]; then
 	wait $s2 $s3
+	json_use "$T/s2.json" "$T/s3.json"
 	check_eq "$(jget "$T/s2.json" threads.rx.cpus)/$(jget "$T/s2.json" threads.control.cpus)" \
 		0x2/0x1 "--cpu-rx 1 --cpu-control 0 are applied"
 	check "and then there is no warning" bash -c "! grep -q \"control thread may run\" \"$T/s2.err\""

@@ -78,6 +78,7 @@ stream() { # NAME BYTES [rx options] -- [tx options]
 	STK_TX_RC=$?
 	wait $rx
 	STK_RX_RC=$?
+	json_use "$T/$name.rx.json" "$T/$name.tx.json"
 }
 
 stream mtu9000 1G
@@ -141,6 +142,7 @@ if [ -x "$FPGA" ]; then
 		nap 0.3
 		kill -CONT $rx
 		wait $rx
+		json_use "$T/stop.json"
 		check_eq "$(jget "$T/stop.json" transport.receive)" $rxmode "received with the $rxmode"
 		stk_check_arrival "$T/stop.json" "raw Ethernet, $rxmode"
 	done
@@ -155,6 +157,7 @@ dgr_wait_listening $rx dgrdma-host "${EA[@]}"
 "${RB[@]}" "$HOSTILE" --if $B --peer $MAC_A --count 200000 >/dev/null
 wait $rx
 st=$?
+json_use "$T/h.rx.json"
 check "rx survives 200000 hostile raw frames (exit $st: 3 is a stalled run, not a crash)" test "$st" -le 3
 mal=$(jget "$T/h.rx.json" malformed_frames)
 # (most of them are dropped by the kernel: the ring has 448 slots, the sender does not wait)
@@ -169,6 +172,7 @@ kill -STOP $rx
 "${RB[@]}" "$HOSTILE" --if $B --peer $MAC_A --count 2000 >/dev/null
 kill -CONT $rx
 wait $rx
+json_use "$T/full.rx.json"
 got=$(jget "$T/full.rx.json" threads.rx.items)
 lost=$(jget "$T/full.rx.json" counters.socket_drops)
 check "a stopped receiver's 1 MiB ring overflowed ($lost kernel drops)" test "${lost:-0}" -gt 0
