@@ -477,7 +477,7 @@ for suite in "${alone[@]}"; do
 done
 
 if [ "${#times[@]}" -gt 0 ]; then
-	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "$isolate" = 1 ] && echo ", isolated")):"
+	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "${#filler[@]}" -gt 0 ] && echo ", ${#filler[@]} fillers at idle priority")$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
 	secs2 "$cpu_user_ms"
 	cpu_user=$secs_value
