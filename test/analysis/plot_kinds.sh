@@ -279,6 +279,22 @@ check_eq "$(grep -c 'doorbell latency (µs, log scale)' "$tmp/stall/auto/latency
 	"1 1" "latencies spanning three decades: log scale by default, linear with --linear"
 check_eq "$(grep -c 'doorbells per bin (log scale)' "$tmp/stall/auto/histogram.svg") $(grep -c 'doorbells per bin<' "$tmp/stall/linear/histogram.svg")" \
 	"1 1" "histogram counts spanning decades (299 and 1): log scale by default, linear with --linear"
+# One gnuplot draws every plot of a run: a plot it cannot draw (its output a folder here) is
+# named, after gnuplot's own error, with exit 3, the plots before it listed; a title's quotes,
+# backslash, backquote (a command to gnuplot in double quotes) and newline are drawn as given.
+mkdir -p "$tmp/stall/fail/ccdf.svg"
+"$PLOT" -o "$tmp/stall/fail" --kind latency,ccdf --format svg --title $'a "b" \\c `d` @e\nf' "$tmp/stall" \
+	>"$tmp/list" 2>"$tmp/err"
+rc=$?
+mapfile -t listed <"$tmp/list"
+mapfile -t errs <"$tmp/err"
+gp_err=none
+[[ ${errs[*]:0:${#errs[@]}-1} != *"cannot open file; output not changed"* ]] || gp_err=gnuplot\'s
+check_eq "$rc ${listed[*]} $gp_err ${errs[-1]-}" \
+	"3 $tmp/stall/fail/latency.svg gnuplot's dgrdma-plot: gnuplot failed on ccdf.svg" \
+	"a plot gnuplot cannot draw: named after gnuplot's error, exit 3, the plot before it drawn and listed"
+check_eq "$(grep -c -e '<text>a "b" \\c `d` @e</text>' -e '<text>f: doorbell latency over the run</text>' "$tmp/stall/fail/latency.svg")" 2 \
+	"a title's quotes, backslash, backquote and newline drawn as given"
 
 # From a capture: latency-report runs first; drops fall back to discontinuities.
 "$GEN" -o "$tmp/run.pcapng" -e "$tmp/run.json" --txns 300 --buffers 8 --discontinuity-every 20 >/dev/null
