@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared settings of dgrdma-plot's templates. Variables set by dgrdma-plot with -e:
+# Shared settings of dgrdma-plot's templates. Variables set by dgrdma-plot before loading one:
 #   term ('png' or 'svg'), outfile, plot_title; optionally width and height (pixels, default
-#   1200x700), title_file (a file whose lines are the title: no line is cut, whatever the
-#   quotes in it) and run_end_s (the run's end on the time axis, s; 0 or absent: unknown).
+#   1200x700), title_margin (1: plot_title's lines get room above the graph) and run_end_s
+#   (the run's end on the time axis, s; 0 or absent: unknown).
 if (!exists('width')) { width = 1200 }
 if (!exists('height')) { height = 700 }
 if (term eq 'png') {
@@ -11,9 +11,7 @@ if (term eq 'png') {
 	set terminal svg size width,height enhanced font 'DejaVu Sans,11' background rgb 'white'
 }
 set output outfile
-if (exists('title_file') && strlen(title_file) > 0) {
-	# (exec: the shell of system() becomes cat, a process fewer per plot)
-	plot_title = system("exec cat '".title_file."'")
+if (exists('title_margin') && title_margin) {
 	# room for every line of the title (gnuplot's own margin can be a line short)
 	title_lines = 1
 	do for [i=1:strlen(plot_title)] { if (plot_title[i:i] eq "\n") { title_lines = title_lines + 1 } }

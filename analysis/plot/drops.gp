@@ -6,7 +6,7 @@
 # left axis's percentage is of; y2label_text: the right axis's (empty: no right axis). Both
 # axes have the same scale, from 0 % to the highest value (at least 1 %), with room below 0 %
 # and above the top, so that a line at 0 % or 100 % is drawn inside the frame, never on it.
-# incidents_file: see below.
+# inc_times and inc_numbers: see below.
 load plotdir.'/common.gp'
 load plotdir.'/time_axis.gp'
 set xlabel 'time in the run (s)'
@@ -23,13 +23,12 @@ if (exists('y2label_text') && strlen(y2label_text) > 0) {
 	set y2tics
 	set ytics nomirror
 }
-# incidents_file (optional; '' none): time_s,number of a flight recorder's incidents on the same
-# time axis, each a vertical line with its number at the top
-if (!exists('incidents_file')) { incidents_file = '' }
+# inc_times, inc_numbers (optional; '' none): the times (s) and numbers of a flight recorder's
+# incidents on the same time axis, words in the same order, each a vertical line with its number
+# at the top
+if (!exists('inc_times')) { inc_times = '' }
 n_inc = 0
-if (strlen(incidents_file) > 0) {
-	inc_times = system("cut -d, -f1 '".incidents_file."' | tr '\n' ' '")
-	inc_numbers = system("cut -d, -f2 '".incidents_file."' | tr '\n' ' '")
+if (strlen(inc_times) > 0) {
 	n_inc = words(inc_times)
 	do for [i=1:n_inc] {
 		t = word(inc_times, i) + 0.0

@@ -3,8 +3,8 @@
 # in the manner of Trace Compass's Resources view (issue 33, item 4). From latency-report's
 # stall_causes.stalls[].cpu_runs (docs/analysis.md, "Why a stall happened").
 # Variables: files (space-separated, one per stall: cpu,from_ms,to_ms,rgb of each run),
-# label_files (the same count: x_ms,cpu,text of each culprit named in the lane), titles_file
-# (one line per stall), windows_ms (each stall's window, ms), cpus (lanes), plus common.gp's.
+# label_files (the same count: x_ms,cpu,text of each culprit named in the lane), panel_titles
+# (an array: each stall's panel's title), windows_ms (each stall's window, ms), cpus (lanes), plus common.gp's.
 load plotdir.'/common.gp'
 unset title
 unset grid
@@ -21,11 +21,10 @@ n = words(files)
 top = 1.0 - (title_lines * 17.0 + 34.0) / height
 bottom = 100.0 / height
 gap = 60.0 / height
-# (exec: the shell of system() becomes cat or sed, a process fewer each)
-set label 1 system("exec cat '".title_file."'") at screen 0.5, screen 1.0 - 10.0 / height center noenhanced front
+set label 1 plot_title at screen 0.5, screen 1.0 - 10.0 / height center noenhanced front
 set multiplot layout n, 1 margins 0.09, 0.98, bottom, top spacing 0, gap
 do for [i=1:n] {
-	set title system(sprintf("exec sed -n %dp '%s'", i, titles_file)) noenhanced
+	set title panel_titles[i] noenhanced
 	set xrange [0:word(windows_ms, i) + 0]
 	# the last panel alone carries the axis's name and the legend
 	if (i < n) { unset key; unset xlabel } else {

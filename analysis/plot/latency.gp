@@ -5,7 +5,7 @@
 # at the same x), labels (same count, words, quoted when they hold spaces), tolerable_us (0:
 # none), logscale (-1: when the latencies span more than two decades, 0: linear, 1: log), plus
 # those of common.gp and time_axis.gp. The title's lines (the verdict, latency-report's
-# regime.summary) come in title_file; stalls_file (below) marks the stalls with their causes.
+# regime.summary) are plot_title's; stalls_file (below) marks the stalls with their causes.
 load plotdir.'/common.gp'
 load plotdir.'/time_axis.gp'
 set xlabel 'time of the doorbell in the run (s)'

@@ -41,28 +41,18 @@ series() {
 			if (!(id in seen)) { seen[id]; n++ }; $0 = substr($0, RSTART + RLENGTH) } }
 		END { print n + 0 }' "$1"
 }
-# drawn SVG: the series without a point drawn (beyond the legend's sample), "none" when all have
-drawn() {
-	"$CHECK" series "$1" | awk '$1 <= 0 { $1 = ""; printf "%s;", $0; e = 1 } END { if (!e) print "none" }'
-}
-# check_kind OUTDIR NAME SERIES [PNG-LINE SVG-LINE]: the two lines, what `plot_check.py png`
-# and `plot_check.py svg` say of NAME.png and NAME.svg, when the caller read several files at
-# once (each python start, grep or awk is 10-100 ms of CPU); else read here
+# check_kind OUTDIR NAME SERIES PNG-LINE SVG-LINE: the two lines, what `plot_check.py png` and
+# `plot_check.py svg` say of NAME.png and NAME.svg (its validity, series and those without a
+# point drawn), the caller reading several files at once (each python start, grep or awk is
+# 10-100 ms of CPU)
 check_kind() {
 	local f="$1/$2" svg_ok n_series undrawn
-	if [ $# -ge 5 ]; then
-		read -r svg_ok n_series undrawn <<<"$5"
-	else
-		svg_ok=no-svg
-		[ -f "$f.svg" ] && valid_svg "$f.svg" && svg_ok=svg
-		n_series=$(series "$f.svg" 2>/dev/null)
-		undrawn=$(drawn "$f.svg" 2>&1)
-	fi
+	read -r svg_ok n_series undrawn <<<"$5"
 	if [ -f "$f.png" ] && valid_png "$f.png"; then ok "$2.png is a valid 1200x700 PNG"; else not_ok "$2.png is a valid 1200x700 PNG"; fi
 	if [ "$svg_ok" = svg ]; then ok "$2.svg is well-formed SVG"; else not_ok "$2.svg is well-formed SVG"; fi
 	check_eq "$n_series" "$3" "$2 has $3 series"
 	check_eq "$undrawn" none "$2: every series has points drawn"
-	check_eq "${4-$("$CHECK" png "$f.png" 2>&1)}" "1200x700 0" "$2.png: nothing cut by the image's edge"
+	check_eq "$4" "1200x700 0" "$2.png: nothing cut by the image's edge"
 }
 
 # A CSV folder as latency-report --csv writes it, with a known number of series.
@@ -289,6 +279,22 @@ check_eq "$(grep -c 'doorbell latency (µs, log scale)' "$tmp/stall/auto/latency
 	"1 1" "latencies spanning three decades: log scale by default, linear with --linear"
 check_eq "$(grep -c 'doorbells per bin (log scale)' "$tmp/stall/auto/histogram.svg") $(grep -c 'doorbells per bin<' "$tmp/stall/linear/histogram.svg")" \
 	"1 1" "histogram counts spanning decades (299 and 1): log scale by default, linear with --linear"
+# One gnuplot draws every plot of a run: a plot it cannot draw (its output a folder here) is
+# named, after gnuplot's own error, with exit 3, the plots before it listed; a title's quotes,
+# backslash, backquote (a command to gnuplot in double quotes) and newline are drawn as given.
+mkdir -p "$tmp/stall/fail/ccdf.svg"
+"$PLOT" -o "$tmp/stall/fail" --kind latency,ccdf --format svg --title $'a "b" \\c `d` @e\nf' "$tmp/stall" \
+	>"$tmp/list" 2>"$tmp/err"
+rc=$?
+mapfile -t listed <"$tmp/list"
+mapfile -t errs <"$tmp/err"
+gp_err=none
+[[ ${errs[*]:0:${#errs[@]}-1} != *"cannot open file; output not changed"* ]] || gp_err=gnuplot\'s
+check_eq "$rc ${listed[*]} $gp_err ${errs[-1]-}" \
+	"3 $tmp/stall/fail/latency.svg gnuplot's dgrdma-plot: gnuplot failed on ccdf.svg" \
+	"a plot gnuplot cannot draw: named after gnuplot's error, exit 3, the plot before it drawn and listed"
+check_eq "$(grep -c -e '<text>a "b" \\c `d` @e</text>' -e '<text>f: doorbell latency over the run</text>' "$tmp/stall/fail/latency.svg")" 2 \
+	"a title's quotes, backslash, backquote and newline drawn as given"
 
 # From a capture: latency-report runs first; drops fall back to discontinuities.
 "$GEN" -o "$tmp/run.pcapng" -e "$tmp/run.json" --txns 300 --buffers 8 --discontinuity-every 20 >/dev/null
@@ -333,7 +339,8 @@ if "$PLOT" -o "$tmp/perf-only" --kind throughput --perf "$tmp/host-perf.csv" >/d
 else
 	not_ok "dgrdma-plot --perf reads dgrdma-host perf's CSV columns"
 fi
-check_kind "$tmp/perf-only" throughput 1
+check_kind "$tmp/perf-only" throughput 1 "$("$CHECK" png "$tmp/perf-only/throughput.png" 2>&1)" \
+	"$("$CHECK" svg "$tmp/perf-only/throughput.svg" 2>&1)"
 # dgrdma-host perf --direction both: the sum and each direction are drawn (three series)
 {
 	echo "message_size,messages,seconds,mbyte_s,msample_s,memcpy,direction,tx_messages,tx_bytes,tx_seconds,tx_mbyte_s,rx_messages,rx_bytes,rx_seconds,rx_mbyte_s"
@@ -376,9 +383,12 @@ check_eq "$(wc -l <"$tmp/long-out/csv/doorbells.csv")" 1 \
 check_eq "$(series "$tmp/long-out/latency.svg")" 4 "one series, drawn as a band, its max line, p99 and p50"
 check "the legend names the band, p99 and p50" grep -q "RX on the wire (capture) p99" "$tmp/long-out/latency.svg"
 check "the SVG stays small: under 1 MB" test "$(wc -c <"$tmp/long-out/latency.svg")" -lt 1000000
-check_eq "$(series "$tmp/long-out/histogram.svg") $(series "$tmp/long-out/ccdf.svg")" "1 1" \
-	"the histogram and the CCDF from latency-report's buckets"
-check_eq "$(drawn "$tmp/long-out/histogram.svg")$(drawn "$tmp/long-out/ccdf.svg")" nonenone "both drawn"
+# (plot_check.py svg: each one's series and those without a point drawn, one python for both)
+mapfile -t long_svgs < <("$CHECK" svg "$tmp/long-out/histogram.svg" "$tmp/long-out/ccdf.svg" 2>&1)
+read -r _ h_series h_undrawn <<<"${long_svgs[0]-}"
+read -r _ c_series c_undrawn <<<"${long_svgs[1]-}"
+check_eq "$h_series $c_series" "1 1" "the histogram and the CCDF from latency-report's buckets"
+check_eq "$h_undrawn$c_undrawn" nonenone "both drawn"
 # at the limit: a point per doorbell, as for any short run
 "$PLOT" -o "$tmp/at-limit" --max-points 20000 --kind latency --format svg "$tmp/long.pcapng" \
 	>/dev/null 2>"$tmp/long-err"
