@@ -5,6 +5,7 @@
 # (*.inc, test/lib/*.sh) say their shell with a `# shellcheck shell=bash` line.
 # make check: compute only
 # make check: slow
+# make check: filler
 . "$DGR_SRC/test/lib/tap.sh"
 cd "$DGR_SRC" || exit 1
 if ! command -v shellcheck >/dev/null; then

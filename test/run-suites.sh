@@ -15,9 +15,9 @@
 #
 # Suites run DGR_JOBS at a time (default 2, the machine's cores), and up to DGR_JOBS_IDLE more
 # (default 2) while the CPUs stand idle (the pool, below). Suites that only compute
-# (a script with the line "# make check: compute only": no stream, no network, no LTTng session,
-# no timing) run beside the pool at idle priority as root (the fillers, below), else start first.
-# Every other suite
+# (a script with the line "# make check: compute only") start first; a few of them, pure
+# computation in a few long processes ("# make check: filler"), run beside the pool at idle
+# priority (the fillers, below). Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
@@ -246,13 +246,14 @@ done
 if [ "${#scripts[@]}" -gt 0 ]; then
 	while IFS= read -r line; do
 		marker[${line%%:*}]+="${line#*:}"$'\n'
-	done < <(grep -Hx '# make check: \(compute only\|alone\|slow\)' "${scripts[@]}" 2>/dev/null)
+	done < <(grep -Hx '# make check: \(compute only\|alone\|slow\|filler\)' "${scripts[@]}" 2>/dev/null)
 fi
 
 # kind SUITE: sets $kind_value to filler, compute, alone or isolated (see above)
 kind() {
 	case ${marker[$1]:-} in
-	*'# make check: compute only'*) if [ "$fill" = 1 ]; then kind_value=filler; else kind_value=compute; fi ;;
+	*'# make check: filler'*) if [ "$fill" = 1 ]; then kind_value=filler; else kind_value=compute; fi ;;
+	*'# make check: compute only'*) kind_value=compute ;;
 	*'# make check: alone'*) kind_value=alone ;;
 	*) if [ "$isolate" = 1 ]; then kind_value=isolated; else kind_value=alone; fi ;;
 	esac
@@ -371,10 +372,13 @@ reap() {
 	done
 }
 
-# The fillers: the compute-only suites, whose work depends on no time at all, start with the
-# pool at idle priority and take the CPU time the other suites leave idle (many wait on paced
-# streams, timers and children: a fifth of the CPU time stood idle while the pool ran), and
-# never slow a streaming suite down. Once the pool's queue is empty they get their normal
+# The fillers: compute-only suites that are pure computation in a few long processes ("# make
+# check: filler": lint, the fuzz smoke runs) start with the pool at idle priority and take the
+# CPU time the other suites leave idle (many wait on paced streams, timers and children: a
+# fifth of the CPU time stood idle while the pool ran). Not every compute suite: one that starts
+# many processes slows the streaming suites beside it whatever its priority (plot_live.sh 17 ->
+# 37 s beside four such fillers, 18 s beside six busy loops at idle priority; real_runs.sh's
+# planned stalls then went otherwise). Once the pool's queue is empty they get their normal
 # priority back (on a machine busy with other work they would never end), and their timeout
 # starts then. Without root they are compute suites of the pool.
 promoted_us=0 overdue_us=0

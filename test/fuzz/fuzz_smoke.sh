@@ -14,6 +14,7 @@
 # frame-decode 260k; past it a smoke run finds little more, and `make fuzz` is for finding more.
 # make check: compute only
 # make check: slow
+# make check: filler
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 corpus=$(mktemp -d)
