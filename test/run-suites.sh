@@ -110,33 +110,38 @@ secs2() {
 	printf -v secs_value '%d.%02d' $((cs / 100)) $((cs % 100))
 }
 
-# run_suite SUITE LOG ISOLATE: runs it under the timeout; writes "rc start end user sys" to
-# LOG.result: start and end in microseconds, user and sys the CPU milliseconds of the suite's
-# processes (bash's `times` in this background subshell, which only waited on the suite; a
-# process left to the end of a PID namespace is not counted)
+# write_result LOG START RC: writes "rc start end user sys" to LOG.result: start and end in
+# microseconds, user and sys the CPU milliseconds of the suite's processes (bash's `times` in the
+# background subshell that ran the suite and waited on it alone; a process left to the end of a
+# PID namespace is not counted); then wakes the pool
+write_result() {
+	local usage end
+	usec "$EPOCHREALTIME"
+	end=$usec_value
+	usec "$2"
+	times >"$1.times"
+	# times' second line: the children's user and system time, as 1m2.345s 0m0.123s
+	mapfile -t usage <"$1.times"
+	read -r -a usage <<<"${usage[1]:-0m0.000s 0m0.000s}"
+	ms_of "${usage[0]}"
+	local user=$ms_value
+	ms_of "${usage[1]}"
+	echo "$3 $usec_value $end $user $ms_value" >"$1.result"
+	rm -f "$1.times"
+	echo >&"$SUITE_ENDED_FD"
+}
+
+# run_suite SUITE LOG ISOLATE: runs it under the timeout (in a background subshell of its own);
+# writes LOG.result (write_result)
 run_suite() {
-	local start rc usage
+	local start
 	start=$EPOCHREALTIME
 	if [ "$3" = 1 ]; then
 		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "${isolated[@]}" "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
 	else
 		timeout --kill-after=10 "${DGR_SUITE_TIMEOUT:-600}" "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&-
 	fi
-	rc=$?
-	usec "$EPOCHREALTIME"
-	local end=$usec_value
-	usec "$start"
-	start=$usec_value
-	times >"$2.times"
-	# times' second line: the children's user and system time, as 1m2.345s 0m0.123s
-	mapfile -t usage <"$2.times"
-	read -r -a usage <<<"${usage[1]:-0m0.000s 0m0.000s}"
-	ms_of "${usage[0]}"
-	local user=$ms_value
-	ms_of "${usage[1]}"
-	echo "$rc $start $end $user $ms_value" >"$2.result"
-	rm -f "$2.times"
-	echo >&"$SUITE_ENDED_FD"
+	write_result "$2" "$start" "$?"
 }
 
 # run_filler SUITE LOG: runs it at idle priority (SCHED_IDLE, nice 19) in a session of its own
@@ -144,7 +149,7 @@ run_suite() {
 # normal priority once the pool's queue is empty, and the pool kills it DGR_SUITE_TIMEOUT seconds
 # after that (fillers_overdue). Writes LOG.result as run_suite does.
 run_filler() {
-	local start rc usage
+	local start rc
 	start=$EPOCHREALTIME
 	# not a group leader (a background job of a shell without job control): setsid does not fork
 	setsid nice -n 19 chrt --idle 0 "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&- &
@@ -152,19 +157,8 @@ run_filler() {
 	wait "$!"
 	rc=$?
 	[ -f "$logdir/.killed.$!" ] && rc=124
-	usec "$EPOCHREALTIME"
-	local end=$usec_value
-	usec "$start"
-	start=$usec_value
-	times >"$2.times"
-	mapfile -t usage <"$2.times"
-	read -r -a usage <<<"${usage[1]:-0m0.000s 0m0.000s}"
-	ms_of "${usage[0]}"
-	local user=$ms_value
-	ms_of "${usage[1]}"
-	echo "$rc $start $end $user $ms_value" >"$2.result"
-	rm -f "$2.times" "$2.pgid" "$logdir/.killed.$!"
-	echo >&"$SUITE_ENDED_FD"
+	rm -f "$2.pgid" "$logdir/.killed.$!"
+	write_result "$2" "$start" "$rc"
 }
 
 # suite_name SUITE: sets $name_value to its path under the source or build folder
