@@ -346,22 +346,21 @@ wait_end_or_look() {
 	fi
 }
 declare -A running=()
+# reap: reports every suite of the pool and every filler that has ended
 reap() {
+	reap_ended running
+	reap_ended fillers
+}
+# reap_ended ARRAY: reports the ended suites of ARRAY (pid -> suite) and takes them out of it
+reap_ended() {
 	local pid
-	for pid in "${!running[@]}"; do
+	local -n jobs=$1
+	for pid in "${!jobs[@]}"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			wait "$pid" 2>/dev/null
-			log_of "${running[$pid]}"
-			report "${running[$pid]}" "$log_value"
-			unset "running[$pid]"
-		fi
-	done
-	for pid in "${!fillers[@]}"; do
-		if ! kill -0 "$pid" 2>/dev/null; then
-			wait "$pid" 2>/dev/null
-			log_of "${fillers[$pid]}"
-			report "${fillers[$pid]}" "$log_value"
-			unset "fillers[$pid]"
+			log_of "${jobs[$pid]}"
+			report "${jobs[$pid]}" "$log_value"
+			unset "jobs[$pid]"
 		fi
 	done
 }
