@@ -13,18 +13,20 @@
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is
 # non-zero when anything failed.
 #
-# Suites run DGR_JOBS at a time (default 2, the machine's cores), and up to DGR_JOBS_IDLE more
-# (default 2) while the CPUs stand idle (the pool, below). Suites that only compute
+# Suites run DGR_JOBS at a time (default: one more than the machine's CPUs, as many wait on paced
+# streams and timers), and up to DGR_JOBS_IDLE more (default 2) while the CPUs stand idle (the
+# pool, below). Suites that only compute
 # (a script with the line "# make check: compute only") start first; a few of them, pure
-# computation in a few long processes ("# make check: filler"), run beside the pool at idle
-# priority (the fillers, below). Every other suite
+# computation in a few long processes ("# make check: filler"), run at idle priority beside the
+# alone suites and then the pool (the fillers, below). Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
 # behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
-# suites run one at a time after the others. A suite with the line "# make check: alone"
-# runs by itself at the end (isolated when it can be): one whose checks name every task that
-# disturbed it (the stall-cause scenario), where another suite's would be among them. Suites must not depend on timing luck: they run beside others.
+# suites run one at a time before the others. A suite with the line "# make check: alone"
+# runs first, by itself (isolated when it can be; only the idle-priority fillers beside it): one
+# whose checks name every task that disturbed it (the stall-cause scenario), where another
+# suite's would be among them. Suites must not depend on timing luck: they run beside others.
 # Each suite's line gives its time and its CPU (user+system); the slowest are listed at the end,
 # with the CPU of all.
 set -u
@@ -53,7 +55,7 @@ if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py
 	ln -sfn "$py" "$DGR_BUILD/test-path/python3"
 	export PATH="$DGR_BUILD/test-path:$PATH"
 fi
-jobs_max=${DGR_JOBS:-2}
+jobs_max=${DGR_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 [[ $jobs_max =~ ^[1-9][0-9]?$ ]] || { echo "DGR_JOBS: '$jobs_max' is out of range 1..99" >&2; exit 2; }
 
 passed=0
@@ -366,9 +368,9 @@ reap_ended() {
 }
 
 # The fillers: compute-only suites that are pure computation in a few long processes ("# make
-# check: filler": lint, the fuzz smoke runs) start with the pool at idle priority and take the
-# CPU time the other suites leave idle (many wait on paced streams, timers and children: a
-# fifth of the CPU time stood idle while the pool ran). Not every compute suite: one that starts
+# check: filler": lint, the fuzz smoke runs) start first, at idle priority, and take the CPU
+# time the other suites leave idle: the alone suites' (below), then, if they have not ended, the
+# pool's (many of its suites wait on paced streams, timers and children). Not every compute suite: one that starts
 # many processes slows the streaming suites beside it whatever its priority (plot_live.sh 17 ->
 # 37 s beside four such fillers, 18 s beside six busy loops at idle priority; real_runs.sh's
 # planned stalls then went otherwise). Once the pool's queue is empty they get their normal
@@ -452,12 +454,26 @@ pool_run() { # SUITE ISOLATE
 	running[$!]=$1
 }
 
+# The alone suites first, while the fillers at idle priority take the CPU time they leave idle
+# (two thirds of the machine's: they pace streams and wait on their disturbances). A SCHED_IDLE
+# task gives its CPU up at once to any other that wakes, and the fillers start few processes and
+# no real-time one, so no stall these suites must attribute is theirs (below). Run last, as they
+# were, they left some 70 s of CPU time idle (55 s at 65% idle on 2 CPUs) and the fillers ran
+# beside the pool instead.
+for suite in ${alone[@]+"${alone[@]}"}; do
+	log_of "$suite"
+	# in a subshell of its own, as in the pool: `times` counts only this suite
+	run_suite "$suite" "$log_value" "$isolate" &
+	wait "$!"
+	report "$suite" "$log_value"
+	reap_ended fillers
+done
 for suite in "${queue[@]}"; do
 	kind "$suite"
 	if [ "$kind_value" = isolated ]; then pool_run "$suite" 1; else pool_run "$suite" 0; fi
 done
 # the tail: from the last start of the pool to the end (fewer suites than CPUs, the fillers at
-# their normal priority, then the alone ones)
+# their normal priority)
 tail_cpu=$(cpu_now)
 tail_start=$EPOCHREALTIME
 [ "${#fillers[@]}" -gt 0 ] && promote_fillers
@@ -466,14 +482,6 @@ while [ $((${#running[@]} + ${#fillers[@]})) -gt 0 ]; do
 	reap
 	fillers_overdue
 done
-for suite in "${alone[@]}"; do
-	log_of "$suite"
-	# in a subshell of its own, as in the pool: `times` counts only this suite
-	run_suite "$suite" "$log_value" "$isolate" &
-	wait "$!"
-	report "$suite" "$log_value"
-done
-
 if [ "${#times[@]}" -gt 0 ]; then
 	echo "slowest suites ($(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s in all, $jobs_max at a time and $idle_starts started beside them on idle CPUs$([ "${#filler[@]}" -gt 0 ] && echo ", ${#filler[@]} fillers at idle priority")$([ "$isolate" = 1 ] && echo ", isolated")):"
 	printf '%s\n' "${times[@]}" | sort -rn | head -8 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
