@@ -2,7 +2,8 @@
 # dgrdma-tools top-level build (GNU make, non-recursive).
 #
 #   make              build everything into build/
-#   make check        build, then run every test suite (closing line "N passed, N failed")
+#   make check        build, then run every test suite (closing line "N passed, N failed";
+#                     the test programs are built beside the first suites)
 #   make check-under-load  the same with every CPU busy (a busy loop per CPU)
 #   make demo         the main job: a short stream, a report and plots
 #   make bench        benchmarks (not part of check); results under build/bench/
@@ -31,6 +32,7 @@ include mk/config.mk
 PROGRAMS :=
 LIBRARIES :=
 CHECK_DEPS :=
+CHECK_ALONE_DEPS :=
 CHECK_SUITES :=
 INSTALL_TARGETS :=
 INSTALLED_FILES :=
@@ -68,8 +70,11 @@ deps-check:
 	@mk/deps.sh check-all
 
 # SUITES=pattern runs only the suites whose path contains the pattern.
-check: all $(DEPS_ALL_OK) $(CHECK_DEPS)
+# The test programs (CHECK_DEPS) are built by the driver, beside the suites that run alone, which
+# need only CHECK_ALONE_DEPS (test/run-suites.sh, docs/development.md).
+check: all $(DEPS_ALL_OK) $(CHECK_ALONE_DEPS)
 	@DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) SAN=$(SAN) \
+		DGR_TEST_BUILD='$(MAKE) --no-print-directory $(CHECK_DEPS)' \
 		test/run-suites.sh $(if $(SUITES),--only '$(SUITES)') $(CHECK_SUITES)
 
 # The same with every CPU kept busy by a busy loop: a suite that fails only here depends on

@@ -17,14 +17,14 @@
 # streams and timers), and up to DGR_JOBS_IDLE more (default 2) while the CPUs stand idle (the
 # pool, below). Suites that only compute
 # (a script with the line "# make check: compute only") start first; a few of them, pure
-# computation in a few long processes ("# make check: filler"), run at idle priority beside the
-# alone suites and then the pool (the fillers, below). Every other suite
+# computation in a few long processes ("# make check: filler"), run beside the pool at idle
+# priority (the fillers, below). Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
 # behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
 # suites run one at a time before the others. A suite with the line "# make check: alone"
-# runs first, by itself (isolated when it can be; only the idle-priority fillers beside it): one
+# runs first, by itself (isolated when it can be; only the idle-priority test build beside it): one
 # whose checks name every task that disturbed it (the stall-cause scenario), where another
 # suite's would be among them. Suites must not depend on timing luck: they run beside others.
 # Each suite's line gives its time and its CPU (user+system); the slowest are listed at the end,
@@ -368,9 +368,9 @@ reap_ended() {
 }
 
 # The fillers: compute-only suites that are pure computation in a few long processes ("# make
-# check: filler": lint, the fuzz smoke runs) start first, at idle priority, and take the CPU
-# time the other suites leave idle: the alone suites' (below), then, if they have not ended, the
-# pool's (many of its suites wait on paced streams, timers and children). Not every compute suite: one that starts
+# check: filler": lint, the fuzz smoke runs) start with the pool at idle priority and take the
+# CPU time the other suites leave idle (many wait on paced streams, timers and children: a
+# fifth of the CPU time stood idle while the pool ran). Not every compute suite: one that starts
 # many processes slows the streaming suites beside it whatever its priority (plot_live.sh 17 ->
 # 37 s beside four such fillers, 18 s beside six busy loops at idle priority; real_runs.sh's
 # planned stalls then went otherwise). Once the pool's queue is empty they get their normal
@@ -389,12 +389,17 @@ filler_groups() {
 # promote_fillers: every process and thread of the fillers back to SCHED_OTHER at nice 0 (twice:
 # a process forked meanwhile by one not yet promoted is caught the second time)
 promote_fillers() {
-	local g p tids
 	usec "$EPOCHREALTIME"
 	promoted_us=$usec_value
 	filler_groups
+	promote_groups ${groups[@]+"${groups[@]}"}
+}
+# promote_groups PGID...: every process and thread of these process groups back to SCHED_OTHER
+# at nice 0 (twice: a process forked meanwhile by one not yet promoted is caught the second time)
+promote_groups() {
+	local g p tids
 	for _ in 1 2; do
-		for g in ${groups[@]+"${groups[@]}"}; do
+		for g in "$@"; do
 			for p in $(pgrep -g "$g"); do
 				chrt -o -a -p 0 "$p" 2>/dev/null
 				tids=("/proc/$p/task/"*)
@@ -423,9 +428,10 @@ fillers_overdue() {
 		kill -"$sig" -- "-$g" 2>/dev/null
 	done
 }
-# on the driver's own end (an interrupt), no filler is left behind
+# on the driver's own end (an interrupt), no filler or test build is left behind
 kill_fillers() {
 	local g
+	[ -n "$build_pid" ] && kill -KILL -- "-$build_pid" 2>/dev/null
 	[ "${#fillers[@]}" -gt 0 ] || return 0
 	filler_groups
 	for g in ${groups[@]+"${groups[@]}"}; do
@@ -433,12 +439,8 @@ kill_fillers() {
 	done
 }
 declare -A fillers=()
+build_pid=""
 trap kill_fillers EXIT
-for suite in ${filler[@]+"${filler[@]}"}; do
-	log_of "$suite"
-	run_filler "$suite" "$log_value" &
-	fillers[$!]=$suite
-done
 pool_run() { # SUITE ISOLATE
 	while [ "${#running[@]}" -ge "$jobs_max" ]; do
 		if [ "${#running[@]}" -lt $((jobs_max + jobs_idle)) ] && cpus_idle; then
@@ -454,19 +456,48 @@ pool_run() { # SUITE ISOLATE
 	running[$!]=$1
 }
 
-# The alone suites first, while the fillers at idle priority take the CPU time they leave idle
-# (two thirds of the machine's: they pace streams and wait on their disturbances). A SCHED_IDLE
-# task gives its CPU up at once to any other that wakes, and the fillers start few processes and
-# no real-time one, so no stall these suites must attribute is theirs (below). Run last, as they
-# were, they left some 70 s of CPU time idle (55 s at 65% idle on 2 CPUs) and the fillers ran
-# beside the pool instead.
+# The test build (DGR_TEST_BUILD: make check's make of the test programs, which the alone suites
+# do not need) and the alone suites first. As root the build runs beside them at idle priority
+# (SCHED_IDLE, nice 19, a session of its own) and takes the CPU time they leave idle, two thirds
+# of the machine's: they pace streams and wait on their disturbances. A SCHED_IDLE task gives its
+# CPU up at once to any other that wakes, and no compiler runs at real-time priority, so no stall
+# these suites must attribute is the build's. Run last, after the build, they left some 70 s of
+# CPU time idle (55 s at 65% idle on 2 CPUs), and the build took 37-44 s before any suite started.
+# Without root, or without alone suites, the build runs first, on its own.
+test_build=${DGR_TEST_BUILD:-}
+if [ -n "$test_build" ] && [ "$fill" = 1 ] && [ "${#alone[@]}" -gt 0 ]; then
+	echo "test build: beside the alone suites at idle priority, its output in $logdir/test-build.log"
+	setsid nice -n 19 chrt --idle 0 bash -c "$test_build" >"$logdir/test-build.log" 2>&1 \
+		{SUITE_ENDED_FD}>&- &
+	build_pid=$!
+elif [ -n "$test_build" ]; then
+	bash -c "$test_build" {SUITE_ENDED_FD}>&- || { echo "test build failed: $test_build" >&2; exit 2; }
+fi
 for suite in ${alone[@]+"${alone[@]}"}; do
 	log_of "$suite"
 	# in a subshell of its own, as in the pool: `times` counts only this suite
 	run_suite "$suite" "$log_value" "$isolate" &
 	wait "$!"
 	report "$suite" "$log_value"
-	reap_ended fillers
+done
+# the pool needs the test build: it gets its normal priority back if it is still running
+if [ -n "$build_pid" ]; then
+	kill -0 "$build_pid" 2>/dev/null && promote_groups "$build_pid"
+	wait "$build_pid"
+	build_rc=$?
+	build_pid=""
+	if [ "$build_rc" != 0 ]; then
+		tail -40 "$logdir/test-build.log"
+		echo "test build failed (exit $build_rc): $test_build" >&2
+		echo "the whole output: $logdir/test-build.log" >&2
+		exit 2
+	fi
+fi
+# The fillers start with the pool (fuzz_smoke.sh needs the test build)
+for suite in ${filler[@]+"${filler[@]}"}; do
+	log_of "$suite"
+	run_filler "$suite" "$log_value" &
+	fillers[$!]=$suite
 done
 for suite in "${queue[@]}"; do
 	kind "$suite"

@@ -24,6 +24,8 @@ $(SCN_UDP_FLOOD): $(BUILD)/obj/test/scenarios/udp-flood.o $(LIBDGRCLI_A) $(LIBDG
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBDGRCLI_A) $(LIBDGRDMA_A) $(STACK_LIBS)
 CHECK_DEPS += $(SCN_UDP_FLOOD)
+# stall-cause.sh runs before the test build ends (make check: CHECK_ALONE_DEPS)
+CHECK_ALONE_DEPS += $(SCN_UDP_FLOOD)
 
 # make bench-stall-cause: the stall-cause scenario's longer version (30 s runs, 5 disturbances
 # each; STALL_CAUSE_SECONDS, STALL_CAUSE_REPEATS), tabulated in build/bench/stall-cause.txt.

@@ -40,6 +40,8 @@ $(OCPI_STYLE_HOST): test/integration/preload/ocpi_style_host.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 tracepoints: $(OCPI_STYLE_HOST)
 CHECK_DEPS += $(OCPI_STYLE_HOST)
+# stall-cause-foreign.sh runs before the test build ends (make check: CHECK_ALONE_DEPS)
+CHECK_ALONE_DEPS += $(OCPI_STYLE_HOST)
 CHECK_SUITES += test/integration/preload/test_preload_fpga.sh
 
 # make bench-preload: the library's cost per wrapped call, as a ratio to the same calls
