@@ -17,8 +17,8 @@
 # streams and timers), and up to DGR_JOBS_IDLE more (default 2) while the CPUs stand idle (the
 # pool, below). Suites that only compute
 # (a script with the line "# make check: compute only") start first; a few of them, pure
-# computation in a few long processes ("# make check: filler"), run beside the pool at idle
-# priority (the fillers, below). Every other suite
+# computation in a few long processes ("# make check: filler"), run at idle priority from the
+# end of the test build on (the fillers, below). Every other suite
 # streams, captures or traces: as root it runs isolated, in namespaces of its own (network,
 # mount with a private /run/lttng, /run/netns and /dev/shm, PID), so that two suites never share a port,
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
@@ -368,9 +368,10 @@ reap_ended() {
 }
 
 # The fillers: compute-only suites that are pure computation in a few long processes ("# make
-# check: filler": lint, the fuzz smoke runs) start with the pool at idle priority and take the
-# CPU time the other suites leave idle (many wait on paced streams, timers and children: a
-# fifth of the CPU time stood idle while the pool ran). Not every compute suite: one that starts
+# check: filler": lint, the fuzz smoke runs) start at idle priority once the test build has
+# ended, beside the alone suites if they still run, and take the CPU time the other suites leave
+# idle (many wait on paced streams, timers and children: a fifth of the CPU time stood idle while
+# the pool ran). Not every compute suite: one that starts
 # many processes slows the streaming suites beside it whatever its priority (plot_live.sh 17 ->
 # 37 s beside four such fillers, 18 s beside six busy loops at idle priority; real_runs.sh's
 # planned stalls then went otherwise). Once the pool's queue is empty they get their normal
@@ -473,32 +474,53 @@ if [ -n "$test_build" ] && [ "$fill" = 1 ] && [ "${#alone[@]}" -gt 0 ]; then
 elif [ -n "$test_build" ]; then
 	bash -c "$test_build" {SUITE_ENDED_FD}>&- || { echo "test build failed: $test_build" >&2; exit 2; }
 fi
-for suite in ${alone[@]+"${alone[@]}"}; do
-	log_of "$suite"
-	# in a subshell of its own, as in the pool: `times` counts only this suite
-	run_suite "$suite" "$log_value" "$isolate" &
-	wait "$!"
-	report "$suite" "$log_value"
-done
-# the pool needs the test build: it gets its normal priority back if it is still running
-if [ -n "$build_pid" ]; then
-	kill -0 "$build_pid" 2>/dev/null && promote_groups "$build_pid"
+# The fillers start once the test build has ended (fuzz_smoke.sh runs the harnesses it builds),
+# beside the alone suites if they still run: what the build leaves of their idle CPU time is theirs.
+fillers_started=0
+start_fillers() {
+	local suite
+	fillers_started=1
+	for suite in ${filler[@]+"${filler[@]}"}; do
+		log_of "$suite"
+		run_filler "$suite" "$log_value" &
+		fillers[$!]=$suite
+	done
+}
+# build_ended: the test build's status in $build_rc, then the fillers if it built
+build_rc=0
+build_ended() {
 	wait "$build_pid"
 	build_rc=$?
 	build_pid=""
-	if [ "$build_rc" != 0 ]; then
-		tail -40 "$logdir/test-build.log"
-		echo "test build failed (exit $build_rc): $test_build" >&2
-		echo "the whole output: $logdir/test-build.log" >&2
-		exit 2
-	fi
-fi
-# The fillers start with the pool (fuzz_smoke.sh needs the test build)
-for suite in ${filler[@]+"${filler[@]}"}; do
+	[ "$build_rc" = 0 ] && start_fillers
+}
+[ -z "$build_pid" ] && start_fillers
+for suite in ${alone[@]+"${alone[@]}"}; do
 	log_of "$suite"
-	run_filler "$suite" "$log_value" &
-	fillers[$!]=$suite
+	alone_log=$log_value
+	# in a subshell of its own, as in the pool: `times` counts only this suite
+	run_suite "$suite" "$alone_log" "$isolate" &
+	alone_pid=$!
+	while kill -0 "$alone_pid" 2>/dev/null; do
+		wait_end_or_look
+		[ -n "$build_pid" ] && ! kill -0 "$build_pid" 2>/dev/null && build_ended
+	done
+	wait "$alone_pid"
+	report "$suite" "$alone_log"
 done
+# the pool needs the test build: it gets its normal priority back if it is still running, and a
+# failed build ends make check
+if [ -n "$build_pid" ]; then
+	promote_groups "$build_pid"
+	build_ended
+fi
+if [ "$build_rc" != 0 ]; then
+	tail -40 "$logdir/test-build.log"
+	echo "test build failed (exit $build_rc): $test_build" >&2
+	echo "the whole output: $logdir/test-build.log" >&2
+	exit 2
+fi
+[ "$fillers_started" = 1 ] || start_fillers
 for suite in "${queue[@]}"; do
 	kind "$suite"
 	if [ "$kind_value" = isolated ]; then pool_run "$suite" 1; else pool_run "$suite" 0; fi
