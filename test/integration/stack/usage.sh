@@ -3,6 +3,7 @@
 # dgrdma-host's --peer-kind and --acks: a bad kind is named with what is accepted, and --acks
 # toward an FPGA gets its note.
 . "$DGR_SRC/test/integration/stack/lib.sh"
+trap stk_cleanup_tmp EXIT
 
 # That usage() lists every option of the tool's table is checked by test/cli/option_tables.sh
 # (the option tables: --help, the man page, the completion and the parser agree).
