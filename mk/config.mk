@@ -17,6 +17,11 @@ endif
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
+# The libFuzzer harnesses (test/module.mk, stack/module.mk): their compiler, their sanitizers,
+# and how one is linked from its objects (libFuzzer's main, the sanitizers' runtimes).
+FUZZ_CC ?= clang
+FUZZ_SANITIZE := -fsanitize=address,undefined
+FUZZ_LINK = $(FUZZ_CC) -g $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wconversion -Wno-sign-conversion \
 	-Wstrict-prototypes -Wmissing-prototypes -Wundef -Wpointer-arith
 # stack/include: the installed library's API. stack/cli and stack/tune: the tools' internal

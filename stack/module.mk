@@ -148,12 +148,11 @@ soak-stack: $(BUILD)/bin/dgrdma-host
 	DGR_BUILD=$(abspath $(BUILD)) DGR_SRC=$(CURDIR) test/soak/retransmit.sh
 
 # libFuzzer harness of the receive path (rx.c with the codec and the reassembler).
-FUZZ_CC ?= clang
 FUZZ_STACK_RX := $(BUILD)/fuzz/fuzz_stack_rx
 FUZZ_TARGETS += fuzz-stack
 # One object a source, as test/module.mk's harnesses: make -j compiles them side by side (one
 # clang call for all of them took 12 s, most of `make check`'s test build on its critical path).
-FUZZ_STACK_CFLAGS := -g -O1 -fsanitize=address,undefined -fsanitize=fuzzer-no-link -Istack/include \
+FUZZ_STACK_CFLAGS := -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -Istack/include \
 	-Istack/src -Itracepoints -D_GNU_SOURCE -DDGR_NO_TRACE
 $(BUILD)/fuzz-obj-stack/%.o: %.c
 	@mkdir -p $(@D)
@@ -162,7 +161,7 @@ $(BUILD)/fuzz-obj-stack/%.o: %.c
 $(FUZZ_STACK_RX): $(patsubst %.c,$(BUILD)/fuzz-obj-stack/%.o,test/integration/stack/fuzz/fuzz_rx.c \
 		$(STACK_SRCS))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -fsanitize=address,undefined -fsanitize=fuzzer -o $@ $^ -lpthread
+	$(FUZZ_LINK) $^ -lpthread
 .PHONY: fuzz-stack
 fuzz-stack: $(FUZZ_STACK_RX)
 	@mkdir -p $(BUILD)/fuzz/corpus-stack-rx

@@ -25,13 +25,11 @@ codec: $(LIBRARIES) $(BUILD)/bin/dgrdma-wire $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_d
 
 # libFuzzer harness for the frame + DCP decoders. FUZZ_SECONDS per run.
 FUZZ_SECONDS ?= 60
-FUZZ_CC ?= clang
 # A harness's sources are compiled one object each, once for all the harnesses that share them
 # (wire.c was compiled six times, in one clang call per harness): make -j then spreads them over
 # the CPUs, and the test build of `make check` is no longer one clang call of 9 s at its end.
 # -fsanitize=undefined includes float-cast-overflow (clang 14), which two harnesses named apart.
 # fuzz_objs SOURCES: their objects under $(BUILD)/fuzz-obj (flags FUZZ_CFLAGS)
-FUZZ_SANITIZE := -fsanitize=address,undefined
 FUZZ_CFLAGS := -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -Istack/include -Istack/cli \
 	$(ANALYSIS_INCLUDES) -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))
@@ -39,8 +37,6 @@ $(BUILD)/fuzz-obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 -include $(wildcard $(BUILD)/fuzz-obj/*/*/*.d)
-# FUZZ_LINK: a harness from its objects (libFuzzer's main, the sanitizers' runtimes)
-FUZZ_LINK = $(FUZZ_CC) -g $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@
 FUZZ_DECODE := $(BUILD)/fuzz/fuzz_decode
 FUZZ_TARGETS += fuzz-decode
 $(FUZZ_DECODE): $(call fuzz_objs,test/fuzz/fuzz_decode.c stack/src/wire.c stack/src/dcp.c \
