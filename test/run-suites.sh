@@ -24,7 +24,8 @@
 # a network namespace name, a session daemon or a trace, and every process a suite leaves
 # behind (a session daemon, a relayd) ends with it. Without the rights to isolate, such
 # suites run one at a time before the others. A suite with the line "# make check: alone"
-# runs first, by itself (isolated when it can be; only the idle-priority test build beside it): one
+# runs first, by itself (isolated when it can be; only idle-priority work beside it: the test
+# build, then the fillers): one
 # whose checks name every task that disturbed it (the stall-cause scenario), where another
 # suite's would be among them. Suites must not depend on timing luck: they run beside others.
 # Each suite's line gives its time and its CPU (user+system); the slowest are listed at the end,
@@ -146,15 +147,24 @@ run_suite() {
 	write_result "$2" "$start" "$?"
 }
 
-# run_filler SUITE LOG: runs it at idle priority (SCHED_IDLE, nice 19) in a session of its own
-# (its process group is its pid, in LOG.pgid), with no timeout: promote_fillers gives it its
-# normal priority once the pool's queue is empty, and the pool kills it DGR_SUITE_TIMEOUT seconds
-# after that (fillers_overdue). Writes LOG.result as run_suite does.
+# start_idle LOG COMMAND...: starts COMMAND in the background at idle priority (SCHED_IDLE,
+# nice 19) in a session of its own, its output in LOG: its pid in $!, which is also its process
+# group (promote_groups)
+start_idle() {
+	local log=$1
+	shift
+	# not a group leader (a background job of a shell without job control): setsid does not fork
+	setsid nice -n 19 chrt --idle 0 "$@" >"$log" 2>&1 {SUITE_ENDED_FD}>&- &
+}
+
+# run_filler SUITE LOG: runs it at idle priority (start_idle; its process group in LOG.pgid),
+# with no timeout: promote_fillers gives it its normal priority once the pool's queue is empty,
+# and the pool kills it DGR_SUITE_TIMEOUT seconds after that (fillers_overdue). Writes LOG.result
+# as run_suite does.
 run_filler() {
 	local start rc
 	start=$EPOCHREALTIME
-	# not a group leader (a background job of a shell without job control): setsid does not fork
-	setsid nice -n 19 chrt --idle 0 "$1" >"$2" 2>&1 {SUITE_ENDED_FD}>&- &
+	start_idle "$2" "$1"
 	echo "$!" >"$2.pgid"
 	wait "$!"
 	rc=$?
@@ -387,8 +397,8 @@ filler_groups() {
 		{ read -r g <"$log_value.pgid"; } 2>/dev/null && groups+=("$g")
 	done
 }
-# promote_fillers: every process and thread of the fillers back to SCHED_OTHER at nice 0 (twice:
-# a process forked meanwhile by one not yet promoted is caught the second time)
+# promote_fillers: the fillers back to their normal priority (promote_groups), their timeout
+# counted from now
 promote_fillers() {
 	usec "$EPOCHREALTIME"
 	promoted_us=$usec_value
@@ -468,18 +478,15 @@ pool_run() { # SUITE ISOLATE
 test_build=${DGR_TEST_BUILD:-}
 if [ -n "$test_build" ] && [ "$fill" = 1 ] && [ "${#alone[@]}" -gt 0 ]; then
 	echo "test build: beside the alone suites at idle priority, its output in $logdir/test-build.log"
-	setsid nice -n 19 chrt --idle 0 bash -c "$test_build" >"$logdir/test-build.log" 2>&1 \
-		{SUITE_ENDED_FD}>&- &
+	start_idle "$logdir/test-build.log" bash -c "$test_build"
 	build_pid=$!
 elif [ -n "$test_build" ]; then
 	bash -c "$test_build" {SUITE_ENDED_FD}>&- || { echo "test build failed: $test_build" >&2; exit 2; }
 fi
 # The fillers start once the test build has ended (fuzz_smoke.sh runs the harnesses it builds),
 # beside the alone suites if they still run: what the build leaves of their idle CPU time is theirs.
-fillers_started=0
 start_fillers() {
 	local suite
-	fillers_started=1
 	for suite in ${filler[@]+"${filler[@]}"}; do
 		log_of "$suite"
 		run_filler "$suite" "$log_value" &
@@ -520,7 +527,6 @@ if [ "$build_rc" != 0 ]; then
 	echo "the whole output: $logdir/test-build.log" >&2
 	exit 2
 fi
-[ "$fillers_started" = 1 ] || start_fillers
 for suite in "${queue[@]}"; do
 	kind "$suite"
 	if [ "$kind_value" = isolated ]; then pool_run "$suite" 1; else pool_run "$suite" 0; fi
