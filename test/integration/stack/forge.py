@@ -121,7 +121,8 @@ def forge():
         seq = (last + a.ahead) & 0xFFFF
         dst_mac = bytes.fromhex(a.dst_mac.replace(":", ""))
         s.send(dst_mac + own + struct.pack("!H", ETH_DGRDMA) + forged_frame(a, seq))
-    print(json.dumps({"seq": seq, "data_addr": a.data_addr}))
+    print(json.dumps({"seq": seq, "data_addr": a.data_addr,
+                      "frame_len": len(forged_frame(a, seq))}))
 
 
 if __name__ == "__main__":
