@@ -60,11 +60,10 @@ install-fpga: $(FPGA_BIN) $(BUILD)/completion/dgrdma-fpga
 # libFuzzer harness of the receive path and the DCP server (make fuzz-fpga).
 FPGA_FUZZ := $(BUILD)/fuzz/fuzz_fpga_rx
 FUZZ_TARGETS += fuzz-fpga
-$(FPGA_FUZZ): test/unit/fpga/fuzz_fpga_rx.c $(FPGA_LIB_SRCS) $(wildcard stack/src/*.c) \
-		$(wildcard stack/cli/*.c)
+$(FPGA_FUZZ): $(call fuzz_stack_objs,test/unit/fpga/fuzz_fpga_rx.c $(FPGA_LIB_SRCS) \
+		$(wildcard stack/src/*.c) $(wildcard stack/cli/*.c))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli -Itracepoints \
-		-DDGR_NO_TRACE -D_GNU_SOURCE -o $@ $^ -lpthread -lm
+	$(FUZZ_LINK) $^ -lpthread -lm
 .PHONY: fuzz-fpga
 fuzz-fpga: $(FPGA_FUZZ)
 	@mkdir -p $(BUILD)/fuzz/corpus-fpga

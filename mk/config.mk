@@ -17,11 +17,18 @@ endif
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-# The libFuzzer harnesses (test/module.mk, stack/module.mk): their compiler, their sanitizers,
-# and how one is linked from its objects (libFuzzer's main, the sanitizers' runtimes).
+# The libFuzzer harnesses (test/module.mk, stack/module.mk, stack/tune/module.mk,
+# fpga/module.mk): their compiler, their sanitizers, and how one is linked from its objects
+# (libFuzzer's main, the sanitizers' runtimes). Each source is compiled once, to an object
+# under $(BUILD)/fuzz-obj (flags FUZZ_CFLAGS, test/module.mk) or, with the stack's tracepoints
+# compiled out, under $(BUILD)/fuzz-obj-stack (FUZZ_STACK_CFLAGS, stack/module.mk):
+# fuzz_objs SOURCES and fuzz_stack_objs SOURCES name those objects (here, as the modules that
+# use them are read before the ones that define their rules).
 FUZZ_CC ?= clang
 FUZZ_SANITIZE := -fsanitize=address,undefined
 FUZZ_LINK = $(FUZZ_CC) -g $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@
+fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))
+fuzz_stack_objs = $(patsubst %.c,$(BUILD)/fuzz-obj-stack/%.o,$(1))
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wconversion -Wno-sign-conversion \
 	-Wstrict-prototypes -Wmissing-prototypes -Wundef -Wpointer-arith
 # stack/include: the installed library's API. stack/cli and stack/tune: the tools' internal

@@ -153,13 +153,12 @@ FUZZ_TARGETS += fuzz-stack
 # One object a source, as test/module.mk's harnesses: make -j compiles them side by side (one
 # clang call for all of them took 12 s, most of `make check`'s test build on its critical path).
 FUZZ_STACK_CFLAGS := -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -Istack/include \
-	-Istack/src -Itracepoints -D_GNU_SOURCE -DDGR_NO_TRACE
+	-Istack/src -Istack/cli -Itracepoints -D_GNU_SOURCE -DDGR_NO_TRACE
 $(BUILD)/fuzz-obj-stack/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_STACK_CFLAGS) -MMD -MP -c -o $@ $<
--include $(wildcard $(BUILD)/fuzz-obj-stack/stack/src/*.d $(BUILD)/fuzz-obj-stack/test/*/*/*/*.d)
-$(FUZZ_STACK_RX): $(patsubst %.c,$(BUILD)/fuzz-obj-stack/%.o,test/integration/stack/fuzz/fuzz_rx.c \
-		$(STACK_SRCS))
+-include $(wildcard $(addprefix $(BUILD)/fuzz-obj-stack/,*/*.d */*/*.d */*/*/*.d */*/*/*/*.d))
+$(FUZZ_STACK_RX): $(call fuzz_stack_objs,test/integration/stack/fuzz/fuzz_rx.c $(STACK_SRCS))
 	@mkdir -p $(@D)
 	$(FUZZ_LINK) $^ -lpthread
 .PHONY: fuzz-stack

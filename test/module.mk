@@ -29,10 +29,9 @@ FUZZ_SECONDS ?= 60
 # (wire.c was compiled six times, in one clang call per harness): make -j then spreads them over
 # the CPUs, and the test build of `make check` is no longer one clang call of 9 s at its end.
 # -fsanitize=undefined includes float-cast-overflow (clang 14), which two harnesses named apart.
-# fuzz_objs SOURCES: their objects under $(BUILD)/fuzz-obj (flags FUZZ_CFLAGS)
 FUZZ_CFLAGS := -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -Istack/include -Istack/cli \
-	$(ANALYSIS_INCLUDES) -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
-fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))
+	-Istack/tune $(ANALYSIS_INCLUDES) -D_GNU_SOURCE \
+	$(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 $(BUILD)/fuzz-obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<

@@ -46,12 +46,10 @@ install-tune: $(BUILD)/bin/dgrdma-tune $(BUILD)/completion/dgrdma-tune
 # libFuzzer harness over every file the checks parse (make fuzz, FUZZ_SECONDS each).
 FUZZ_TUNE := $(BUILD)/fuzz/fuzz_tune
 FUZZ_TARGETS += fuzz-tune
-$(FUZZ_TUNE): test/tune/fuzz_tune.c $(TUNE_LIB_SRCS) stack/cli/print.c stack/cli/cli.c \
-		stack/src/errbuf.c
+$(FUZZ_TUNE): $(call fuzz_objs,test/tune/fuzz_tune.c $(TUNE_LIB_SRCS) stack/cli/print.c \
+		stack/cli/cli.c stack/src/errbuf.c)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -Istack/include -Istack/cli \
-		-Istack/tune -D_GNU_SOURCE \
-		-o $@ $^ -lz
+	$(FUZZ_LINK) $^ -lz
 .PHONY: fuzz-tune
 fuzz-tune: $(FUZZ_TUNE)
 	@mkdir -p $(BUILD)/fuzz/corpus-tune
