@@ -6,6 +6,7 @@
 # left out with the reason in the report; parts whose times do not overlap are named; a capture
 # whose timestamps go back, or cannot be, is counted and the verdict says it rests on them.
 # The trace is a real one of tp-fire (every event once), the captures are dgrdma-gen's.
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/lib/fire_traced.sh"

@@ -3,6 +3,7 @@
 # latency-report on a real LTTng trace (libbabeltrace2 path): tp-fire (tracepoints part) fires
 # every event of both providers once with fixed values; the report must show exactly them.
 # Then a run folder (trace/ + capture.pcapng + run.json) is read as one run.
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 . "$DGR_SRC/test/tracepoints/lttng-env.sh"

@@ -4,6 +4,7 @@
 # option names kept as aliases, options of another subcommand refused by name, the exit
 # statuses (2 for bad usage), and each bad command line of issue 20 with its message.
 # Nothing here opens a socket: every command is refused while its options are read.
+# make check: slow
 . "$DGR_SRC/test/lib/tap.sh"
 
 B="$DGR_BUILD/bin"

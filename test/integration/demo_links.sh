@@ -14,6 +14,7 @@
 # privileges allow, the capture; and leave no namespace, interface or process behind.
 # A fourth run has the emulator fail (DEMO_FPGA_OPTS): the demo reports, names the ends that
 # failed and exits 1; a fifth the host (DEMO_HOST_OPTS): the emulator is not started.
+# make check: slow
 set -u
 . "$DGR_SRC/test/lib/tap.sh"
 BIN="$DGR_BUILD/bin"

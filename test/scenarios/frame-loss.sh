@@ -11,6 +11,7 @@
 #     reaches the DAC in ramp order (with the emulator keeping ACK holes longer than the
 #     retransmit timeout: --ack-wait-us); without, the host stalls and exits 3 within its timeout.
 #     Needs tc and clang -target bpf on a link this script owns (root netns; skipped otherwise).
+# make check: slow
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init frame-loss "$@"
 

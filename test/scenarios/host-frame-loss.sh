@@ -10,6 +10,7 @@
 #   with --retransmit 5 the lost frames are sent again and no sample is lost.
 # Run on the link the scenario library picks (veth in namespaces as root) and then on UDP over
 # loopback, the two links a user has.
+# make check: slow
 . "$DGR_SRC/test/scenarios/lib.sh"
 scn_init host-frame-loss "$@"
 

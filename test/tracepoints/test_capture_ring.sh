@@ -8,6 +8,7 @@
 # stay within run.json's bounds; latency-report reads the folder, says that the ring dropped
 # the run's start and invents no loss. The rule for a transaction begun before the ring's
 # first kept file is checked on a generated capture cut mid-transaction.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

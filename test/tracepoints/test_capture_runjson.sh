@@ -21,6 +21,7 @@
 # open), their capture.buffer_size_mib changed by hand from 512; and the default's events
 # without dgrdma:buffer_release (trace.events, trace.excluded_events), left out since 4 December,
 # and without dgrdma:txn_complete, left out since 5 December.
+# make check: slow
 
 set -u
 . "$DGR_SRC/test/lib/tap.sh"

@@ -8,6 +8,7 @@
 # lost, and every hostile packet must be counted under its own reason, exactly. Over UDP on
 # 127.0.0.1 and raw Ethernet on a veth pair between two namespaces. Needs root (forged
 # source addresses); skipped otherwise.
+# make check: slow
 . "$DGR_SRC/test/integration/stack/lib.sh"
 T=$STK_TMP
 JUNK="$DGR_SRC/test/integration/stack/junk.py"
