@@ -266,11 +266,7 @@ kind() {
 }
 
 # The queue: the suites marked "# make check: slow" first (the longest take over a minute:
-# started last, one of them would end the run alone), then the others. In each part the compute
-# suites are spread evenly among the streaming ones (interleave): one after the other, the
-# streaming suites of the pool's middle (fpga/, stack/, tracepoints/) all waited on paced
-# streams at once, five at a time with the CPUs 15-50% idle, and the compute suites had run
-# before, beside the fillers.
+# started last, one of them would end the run alone), then the compute suites, then the others.
 compute=()
 others=()
 alone=()
@@ -289,37 +285,14 @@ for suite in "$@"; do
 	*) others+=("$suite") ;;
 	esac
 done
-# interleave COMPUTE STREAMING: appends to the queue the suites of the array STREAMING, with
-# those of COMPUTE spread evenly among them (the k-th of n before the (k+1)*m/(n+1)-th of m)
-interleave() {
-	local -n ci=$1 si=$2
-	local k=0 j
-	for ((j = 0; j <= ${#si[@]}; j++)); do
-		while [ "$k" -lt "${#ci[@]}" ] && [ $(((k + 1) * ${#si[@]} / (${#ci[@]} + 1))) -le "$j" ]; do
-			queue+=("${ci[k]}")
-			k=$((k + 1))
-		done
-		[ "$j" -lt "${#si[@]}" ] && queue+=("${si[j]}")
-	done
-}
+later=("${compute[@]}" "${others[@]}")
 queue=()
-slow_compute=() slow_others=() quick_compute=() quick_others=()
-for suite in ${compute[@]+"${compute[@]}"}; do
-	if [[ ${marker[$suite]:-} == *'# make check: slow'* ]]; then
-		slow_compute+=("$suite")
-	else
-		quick_compute+=("$suite")
-	fi
+for suite in "${later[@]}"; do
+	[[ ${marker[$suite]:-} == *'# make check: slow'* ]] && queue+=("$suite")
 done
-for suite in ${others[@]+"${others[@]}"}; do
-	if [[ ${marker[$suite]:-} == *'# make check: slow'* ]]; then
-		slow_others+=("$suite")
-	else
-		quick_others+=("$suite")
-	fi
+for suite in "${later[@]}"; do
+	[[ ${marker[$suite]:-} == *'# make check: slow'* ]] || queue+=("$suite")
 done
-interleave slow_compute slow_others
-interleave quick_compute quick_others
 
 # The pool: jobs_max suites at once, and up to jobs_idle more while the CPUs stand idle (a suite
 # waiting on a paced stream, a timer or a child leaves its CPU so): one more starts after at
