@@ -100,7 +100,6 @@ for ((i = 0; i < n && i < ${#todo[@]}; i++)); do
 	for ((j = i; j < ${#todo[@]}; j += n)); do
 		part+=("${todo[j]}")
 	done
-	printf '%s\n' "${part[@]}" >"$tmp/$i.files"
 	shellcheck --norc -x -S warning -f gcc "${part[@]}" >"$tmp/$i" 2>&1 &
 	pids+=($!)
 done
@@ -116,9 +115,11 @@ for ((i = 0; i < ${#pids[@]}; i++)); do
 		rc=$st
 		continue
 	fi
-	while read -r f; do
+	# process i analysed todo[i], todo[i+n], ...
+	for ((j = i; j < ${#todo[@]}; j += n)); do
+		f=${todo[j]}
 		[[ $'\n'$part_out == *$'\n'"$f:"* ]] || : >"$stamps/${hash[$f]}"
-	done <"$tmp/$i.files"
+	done
 done
 while IFS= read -r line; do
 	[ -n "$line" ] && diag "$line"
