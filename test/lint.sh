@@ -34,16 +34,20 @@ if [ ${#others[@]} -gt 0 ]; then
 fi
 # A clean result is kept: a file that passed is not analysed again while it, every sourced
 # file of the project, this script and shellcheck are the same. A stamp per file, named by
-# the file's hash, in $DGR_BUILD/lint-ok/SIGNATURE/, where SIGNATURE hashes the rest (the
+# the file's hash and path, in $DGR_BUILD/lint-ok/SIGNATURE/, where SIGNATURE hashes the rest (the
 # sourced files: what a script is told depends on them, below). A fresh build folder analyses
 # every file (60-75 s of CPU here); after a change to C code none; after a change to one
 # script, that one; after one to a sourced file, all. --norc: no .shellcheckrc of the user's
 # changes a result. The stamps are sound only if every file a script sources is hashed: the
 # sourced files are those that say `# shellcheck shell=` or are not executable, and a script
 # that sources a project file that is neither fails here.
-declare -A hash=() sourced=()
+# A stamp names the file's content and its path: what a script's `.` lines relative to its own
+# folder find depends on where it is, so a copy of it elsewhere is analysed on its own.
+declare -A hash=() stamp=() sourced=()
 while read -r h f; do
 	hash[$f]=$h
+	k=${f//%/%25}
+	stamp[$f]="$h-${k//\//%2F}"
 done < <(sha256sum -- "${files[@]}")
 while read -r f; do
 	sourced[$f]=1
@@ -82,7 +86,7 @@ done
 mkdir -p "$stamps" || bail "cannot create $stamps"
 todo=()
 for f in "${files[@]}"; do
-	[ -e "$stamps/${hash[$f]}" ] || todo+=("$f")
+	[ -e "$stamps/${stamp[$f]}" ] || todo+=("$f")
 done
 # -f gcc gives FILE:LINE:COLUMN: severity: text [SCnnnn]. The files are dealt out over one
 # process per CPU: with -x each script's sourced libraries are analysed again with it (0.5 s
@@ -118,7 +122,7 @@ for ((i = 0; i < ${#pids[@]}; i++)); do
 	# process i analysed todo[i], todo[i+n], ...
 	for ((j = i; j < ${#todo[@]}; j += n)); do
 		f=${todo[j]}
-		[[ $'\n'$part_out == *$'\n'"$f:"* ]] || : >"$stamps/${hash[$f]}"
+		[[ $'\n'$part_out == *$'\n'"$f:"* ]] || : >"$stamps/${stamp[$f]}"
 	done
 done
 while IFS= read -r line; do
