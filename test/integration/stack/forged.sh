@@ -66,8 +66,8 @@ forged() {
 	wait $fp
 	wait $rx
 	check_eq "$?" 0 "$link: dgrdma-host rx exits 0: the forged frame did not stall the stream"
-	json_use "$h" "$f"
-	seq=$(jq -r .seq "$g")
+	json_use "$h" "$f" "$g"
+	seq=$(jget "$g" seq)
 	diag "$link: forged frame_seq $seq; host: $(head -2 "$T/$link.host.err")"
 	check_eq "$(jget "$h" status)/$(jget "$h" counters.eof_received)" ended/1 \
 		"$link: the stream ended with its EOF"
@@ -95,7 +95,7 @@ forged() {
 	unheard=$(($(jget "$f" frames_tx) - rx_real))
 	check_eq "$(jget "$h" counters.frames_accepted)" "$rx_real" \
 		"$link: frames taken whole = frames received but the forged one (which took a number of theirs)"
-	check_eq "$((unheard >= 0))/$(($(jget "$f" bytes_tx) - ($(jget "$h" counters.bytes_rx) - $(jq -r .frame_len "$g"))))" \
+	check_eq "$((unheard >= 0))/$(($(jget "$f" bytes_tx) - ($(jget "$h" counters.bytes_rx) - $(jget "$g" frame_len))))" \
 		"1/$((10 * unheard))" \
 		"$link: the emulator's frames the host did not hear ($unheard) are ACK-only frames after its end"
 	check_eq "$(jget "$h" counters.frames_missing)" 0 "$link: no frame missing"
