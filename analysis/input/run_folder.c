@@ -212,6 +212,23 @@ static int refuse(const char *part, const struct run_folder_part *p, const char 
 			      tail == p->path ? "" : "...", tail, source, why);
 }
 
+/*
+ * A part whose recording ended before the run did (run.json's PART.lost) holds less of the run
+ * than the folder says: refused, so that no report of the whole run rests on it. Given alone,
+ * it is read for what it holds.
+ */
+static int refuse_lost(const char *part, const struct run_folder_part *p, const char *lost,
+		       char *errbuf)
+{
+	size_t n = strlen(p->path);
+	const char *tail = n > 50 ? p->path + n - 47 : p->path;
+
+	return dgr_errbuf_set(errbuf, DGR_E_INVAL,
+			      "the %s %s%s ends before the run did (%s.lost: %.115s); give it "
+			      "alone for what it holds",
+			      part, tail == p->path ? "" : "...", tail, part, lost);
+}
+
 static int resolve_capture(const char *dir, const struct run_info *ri, struct run_folder_part *p,
 			   char *errbuf)
 {
@@ -227,6 +244,9 @@ static int resolve_capture(const char *dir, const struct run_info *ri, struct ru
 	}
 	if (state == RUN_PART_RECORDED) {
 		part_path(p, dir, ri->capture.path);
+		if (ri->capture.lost[0]) {
+			return refuse_lost("capture", p, ri->capture.lost, errbuf);
+		}
 	} else {
 		for (i = 0; i < 2 && !entry_exists(dir, capture_names[i]); i++) {
 		}
@@ -270,6 +290,9 @@ static int resolve_trace(const char *dir, const struct run_info *ri, struct run_
 		return 0;
 	case RUN_PART_RECORDED:
 		part_path(p, dir, ri->trace.path);
+		if (ri->trace.lost[0]) {
+			return refuse_lost("trace", p, ri->trace.lost, errbuf);
+		}
 		break;
 	case RUN_PART_UNSAID:
 		if (entry_exists(dir, trace_name)) {

@@ -243,6 +243,13 @@ static int read_part(const json_t *root, const char *key, struct run_part *part,
 				      run_json_describe(v, d, sizeof(d)));
 	}
 	part->unreadable = trace && json_is_false(v);
+	v = json_object_get(obj, "lost");
+	if (v && !json_is_string(v) && !json_is_null(v)) {
+		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "%s.lost: %s, expected a string or null",
+				      key, run_json_describe(v, d, sizeof(d)));
+	}
+	snprintf(part->lost, sizeof(part->lost), "%s",
+		 json_is_string(v) ? json_string_value(v) : "");
 	v = json_object_get(obj, "trace_pids");
 	if (trace && v) {
 		char name[48];

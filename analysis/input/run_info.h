@@ -42,11 +42,15 @@ enum run_part_state {
 };
 
 #define RUN_INFO_MAX_TRACE_PIDS 15 /* dgrdma-capture's --trace-pid limit */
+#define RUN_INFO_LOST_LEN	256
 
 struct run_part {
 	enum run_part_state state;
 	char path[RUN_INFO_PATH_LEN]; /* RUN_PART_RECORDED: relative to the folder */
 	bool unreadable;	      /* trace.readable false: dgrdma-capture found it unreadable */
+	/* "lost": why dgrdma-capture's recording of the part ended before the run did ("": it
+	 * did not); such a part holds less of the run than the folder says */
+	char lost[RUN_INFO_LOST_LEN];
 	/* the trace's "trace_pids": processes recorded besides the command (--trace-pid) */
 	uint32_t trace_pids[RUN_INFO_MAX_TRACE_PIDS];
 	unsigned int n_trace_pids;

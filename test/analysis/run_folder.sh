@@ -197,6 +197,27 @@ fresh
 rm "$c/run.json"
 ln -s run.json "$c/run.json"
 refused "$c" "$c/run.json: Too many levels of symbolic links" "run.json a symbolic link loop"
+# a part that dgrdma-capture says ended before the run did (its .lost): refused whole, read
+# when given alone
+fresh
+run_json '{"path": "capture.pcapng", "interface": "lo", "lost": "dumpcap ended during the run (exit 2: interface went down)"}' \
+	'{"path": "trace", "readable": null}' >"$c/run.json"
+refused "$c" "the capture $c/capture.pcapng ends before the run did (capture.lost: dumpcap ended during the run (exit 2: interface went down)); give it alone for what it holds" \
+	"capture lost during the run (run.json's capture.lost)"
+"$LR" --json --no-progress "$c/capture.pcapng" >"$tmp/r.out" 2>/dev/null
+check_eq "$? $(jq -r '.wire.rx.matched' "$tmp/r.out")" "0 40" "that capture given alone: read for what it holds"
+fresh
+run_json '{"path": "capture.pcapng", "interface": "lo"}' \
+	'{"path": "trace", "readable": null, "lost": "lttng stop failed (No session daemon is available): the session ended during the run"}' >"$c/run.json"
+refused "$c" "the trace $c/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session ended during the run); give it alone for what it holds" \
+	"trace lost during the run (run.json's trace.lost)"
+fresh
+jq '.kernel = {"path": "kernel", "lost": "perf record ended during the run (killed by SIGKILL)"}' "$good/run.json" >"$c/run.json"
+refused "$c" "latency-report: $c: the kernel's trace ends before the run did (run.json's kernel.lost: perf record ended during the run (killed by SIGKILL)); give it with --kernel-trace for what it holds" \
+	"kernel trace lost during the run (run.json's kernel.lost)"
+fresh
+run_json '{"path": "capture.pcapng", "interface": "lo"}' '{"path": "trace", "lost": 5}' >"$c/run.json"
+refused "$c" "trace.lost: 5, expected a string or null" "trace.lost neither a string nor null"
 # without run.json, the parts under dgrdma-capture's names must be readable all the same
 fresh
 rm "$c/run.json"

@@ -212,6 +212,9 @@ static void test_round_trip(void)
 	TAP_EQ_S(ri.capture.path, "value of capture.path", "capture.path read back");
 	TAP_EQ_S(ri.trace.path, "value of trace.path", "trace.path read back");
 	TAP_EQ_I(ri.trace.unreadable, 0, "trace.readable true read back");
+	TAP_EQ_S(ri.trace.lost, "value of trace.lost", "trace.lost read back");
+	TAP_EQ_S(ri.capture.lost, "value of capture.lost", "capture.lost read back");
+	TAP_EQ_S(ri.kernel.lost, "value of kernel.lost", "kernel.lost read back");
 	TAP_EQ_U(ri.trace.n_trace_pids, 2, "trace.trace_pids read back");
 	TAP_EQ_U(ri.trace.trace_pids[1], 2, "trace.trace_pids[1] read back");
 	TAP_EQ_S(ri.kernel.path, "value of kernel.path", "kernel.path read back");

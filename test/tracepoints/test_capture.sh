@@ -455,5 +455,71 @@ check_eq "$(jqr '[.interrupted, .exit_signal, .interrupt_reason] | @json' "$INTR
 check "the interrupted run.json is valid" json_valid "$INTR/run.json"
 check "the interrupted run's trace is readable" babeltrace2 --output-format=dummy "$INTR/trace"
 check "the interrupted run's capture is readable" tshark_sys -r "$INTR/capture.pcapng" -c 1 -q
+check_eq "$(jqr '[.trace.lost, .capture.lost] | @json' "$RUN") $(jqr '[.trace.lost, .capture.lost] | @json' "$INTR")" \
+	"[null,null] [null,null]" "run.json: nothing lost in a whole run, nor in one interrupted by SIGINT"
+
+# ---- a part of the recording lost during the run --------------------------------------------
+# dumpcap killed, and the session daemon gone, while the command runs: dgrdma-capture exits 3,
+# run.json's capture.lost / trace.lost say why, and latency-report refuses the folder naming it.
+# Last: the session daemon is this suite's own and is not started again. The command waits for
+# the test's go (a file) after the part has ended, so the part ends within the run.
+# lost_start NAME OPTIONS...: a run in the background (LOST_PID), its command ready on NAME.ready
+lost_start() {
+	local name=$1
+	shift
+	"$CAPTURE" -o "$WORK/$name" "$@" -- bash -c \
+		'touch "$1.ready"; until [ -e "$1.go" ]; do sleep 0.05; done' _ "$WORK/$name" \
+		2>"$WORK/$name.err" &
+	LOST_PID=$!
+	BG_PID=$LOST_PID
+	until [ -e "$WORK/$name.ready" ] || ! kill -0 "$LOST_PID" 2>/dev/null; do
+		nap 0.05
+	done
+}
+# lost_end NAME: lets the command end; LOST_RC is dgrdma-capture's status
+lost_end() {
+	touch "$WORK/$1.go"
+	wait "$LOST_PID"
+	LOST_RC=$?
+	BG_PID=""
+}
+lost_report() {
+	"$DGR_BUILD/bin/latency-report" "$WORK/$1" >/dev/null 2>"$WORK/$1.lr"
+	echo "$? $(<"$WORK/$1.lr")"
+}
+lost_start pcap-lost -i lo -f "udp port $PORT_A" --pcap-buffer 2 --no-trace
+dumpcap_pid=$(pgrep -P "$LOST_PID" -x dumpcap)
+kill -KILL "$dumpcap_pid"
+while kill -0 "$dumpcap_pid" 2>/dev/null; do
+	nap 0.02
+done
+lost_end pcap-lost
+check_eq "$LOST_RC $(jqr '[.exit_status, .capture.lost, .warnings[0]] | @json' "$WORK/pcap-lost")" \
+	'3 [0,"dumpcap ended during the run (killed by SIGKILL)","dumpcap ended during the run (killed by SIGKILL)"]' \
+	"dumpcap killed during the run: exit 3, run.json's capture.lost and a warning say so (the command's own exit 0 kept)"
+check_eq "$(lost_report pcap-lost)" \
+	"2 latency-report: the capture $WORK/pcap-lost/capture.pcapng ends before the run did (capture.lost: dumpcap ended during the run (killed by SIGKILL)); give it alone for what it holds" \
+	"latency-report refuses a run folder whose capture ended before the run, naming why"
+if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
+	lost_start trace-lost --no-pcap
+	kill -KILL "$TP_SESSIOND_PID"
+	while kill -0 "$TP_SESSIOND_PID" 2>/dev/null; do
+		nap 0.02
+	done
+	TP_SESSIOND_PID=""
+	lost_end trace-lost
+	check_eq "$LOST_RC $(jqr '[.trace.lost, .warnings] | @json' "$WORK/trace-lost")" \
+		'3 ["lttng stop failed (No session daemon is available): the session ended during the run",["lttng stop failed (No session daemon is available): the session ended during the run"]]' \
+		"the session daemon gone during the run: exit 3, run.json's trace.lost and one warning say so"
+	check "the summary names the lost trace" \
+		grep -qx "dgrdma-capture: WARNING: lttng stop failed (No session daemon is available): the session ended during the run" "$WORK/trace-lost.err"
+	check_eq "$(lost_report trace-lost)" \
+		"2 latency-report: the trace $WORK/trace-lost/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session ended during the run); give it alone for what it holds" \
+		"latency-report refuses a run folder whose trace ended before the run, naming why"
+else
+	skip "the session daemon is not this suite's own (no private mount namespace): not stopped"
+	skip "the session daemon is not this suite's own: not stopped"
+	skip "the session daemon is not this suite's own: not stopped"
+fi
 
 done_testing
