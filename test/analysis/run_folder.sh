@@ -208,8 +208,8 @@ refused "$c" "the capture $c/capture.pcapng ends before the run did (capture.los
 check_eq "$? $(jq -r '.wire.rx.matched' "$tmp/r.out")" "0 40" "that capture given alone: read for what it holds"
 fresh
 run_json '{"path": "capture.pcapng", "interface": "lo"}' \
-	'{"path": "trace", "readable": null, "lost": "lttng stop failed (No session daemon is available): the session ended during the run"}' >"$c/run.json"
-refused "$c" "the trace $c/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session ended during the run); give it alone for what it holds" \
+	'{"path": "trace", "readable": null, "lost": "lttng stop failed (No session daemon is available): the session stopped or ended during the run"}' >"$c/run.json"
+refused "$c" "the trace $c/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session stopped or ended during the run); give it alone for what it holds" \
 	"trace lost during the run (run.json's trace.lost)"
 fresh
 jq '.kernel = {"path": "kernel", "lost": "perf record ended during the run (killed by SIGKILL)"}' "$good/run.json" >"$c/run.json"

@@ -459,10 +459,11 @@ check_eq "$(jqr '[.trace.lost, .capture.lost] | @json' "$RUN") $(jqr '[.trace.lo
 	"[null,null] [null,null]" "run.json: nothing lost in a whole run, nor in one interrupted by SIGINT"
 
 # ---- a part of the recording lost during the run --------------------------------------------
-# dumpcap killed, and the session daemon gone, while the command runs: dgrdma-capture exits 3,
-# run.json's capture.lost / trace.lost say why, and latency-report refuses the folder naming it.
-# Last: the session daemon is this suite's own and is not started again. The command waits for
-# the test's go (a file) after the part has ended, so the part ends within the run.
+# dumpcap killed, the session stopped by another lttng, and the session daemon gone, while the
+# command runs: dgrdma-capture exits 3, run.json's capture.lost / trace.lost say why, and
+# latency-report refuses the folder naming it. Last: the session daemon is this suite's own and
+# is not started again. The command waits for the test's go (a file) after the part has ended,
+# so the part ends within the run.
 # lost_start NAME OPTIONS...: a run in the background (LOST_PID), its command ready on NAME.ready
 lost_start() {
 	local name=$1
@@ -500,6 +501,12 @@ check_eq "$LOST_RC $(jqr '[.exit_status, .capture.lost, .warnings[0]] | @json' "
 check_eq "$(lost_report pcap-lost)" \
 	"2 latency-report: the capture $WORK/pcap-lost/capture.pcapng ends before the run did (capture.lost: dumpcap ended during the run (killed by SIGKILL)); give it alone for what it holds" \
 	"latency-report refuses a run folder whose capture ended before the run, naming why"
+lost_start trace-stopped --no-pcap
+lttng stop "dgrdma-capture-$LOST_PID" >/dev/null 2>&1
+lost_end trace-stopped
+check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/trace-stopped")" \
+	"3 lttng stop failed (Tracing already stopped for session dgrdma-capture-$LOST_PID): the session stopped or ended during the run" \
+	"its session stopped by someone else during the run: exit 3 and trace.lost say so"
 if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	lost_start trace-lost --no-pcap
 	kill -KILL "$TP_SESSIOND_PID"
@@ -509,12 +516,12 @@ if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	TP_SESSIOND_PID=""
 	lost_end trace-lost
 	check_eq "$LOST_RC $(jqr '[.trace.lost, .warnings] | @json' "$WORK/trace-lost")" \
-		'3 ["lttng stop failed (No session daemon is available): the session ended during the run",["lttng stop failed (No session daemon is available): the session ended during the run"]]' \
+		'3 ["lttng stop failed (No session daemon is available): the session stopped or ended during the run",["lttng stop failed (No session daemon is available): the session stopped or ended during the run"]]' \
 		"the session daemon gone during the run: exit 3, run.json's trace.lost and one warning say so"
 	check "the summary names the lost trace" \
-		grep -qx "dgrdma-capture: WARNING: lttng stop failed (No session daemon is available): the session ended during the run" "$WORK/trace-lost.err"
+		grep -qx "dgrdma-capture: WARNING: lttng stop failed (No session daemon is available): the session stopped or ended during the run" "$WORK/trace-lost.err"
 	check_eq "$(lost_report trace-lost)" \
-		"2 latency-report: the trace $WORK/trace-lost/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session ended during the run); give it alone for what it holds" \
+		"2 latency-report: the trace $WORK/trace-lost/trace ends before the run did (trace.lost: lttng stop failed (No session daemon is available): the session stopped or ended during the run); give it alone for what it holds" \
 		"latency-report refuses a run folder whose trace ended before the run, naming why"
 else
 	skip "the session daemon is not this suite's own (no private mount namespace): not stopped"
