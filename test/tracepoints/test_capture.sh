@@ -459,11 +459,11 @@ check_eq "$(jqr '[.trace.lost, .capture.lost] | @json' "$RUN") $(jqr '[.trace.lo
 	"[null,null] [null,null]" "run.json: nothing lost in a whole run, nor in one interrupted by SIGINT"
 
 # ---- a part of the recording lost during the run --------------------------------------------
-# dumpcap killed, the session stopped by another lttng, and the session daemon gone, while the
-# command runs: dgrdma-capture exits 3, run.json's capture.lost / trace.lost say why, and
-# latency-report refuses the folder naming it. Last: the session daemon is this suite's own and
-# is not started again. The command waits for the test's go (a file) after the part has ended,
-# so the part ends within the run.
+# dumpcap killed, the session stopped by another lttng, the relay daemon of --live killed and
+# the session daemon gone, while the command runs: dgrdma-capture exits 3, run.json's
+# capture.lost / trace.lost say why, and latency-report refuses the folder naming it. Last: the
+# session daemon is this suite's own and is not started again. The command waits for the test's
+# go (a file) after the part has ended, so the part ends within the run.
 # lost_start NAME OPTIONS...: a run in the background (LOST_PID), its command ready on NAME.ready
 lost_start() {
 	local name=$1
@@ -507,6 +507,16 @@ lost_end trace-stopped
 check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/trace-stopped")" \
 	"3 lttng stop failed (Tracing already stopped for session dgrdma-capture-$LOST_PID): the session stopped or ended during the run" \
 	"its session stopped by someone else during the run: exit 3 and trace.lost say so"
+lost_start relayd-lost --no-pcap --live
+relayd_pid=$(pgrep -P "$LOST_PID" -x lttng-relayd)
+kill -KILL "$relayd_pid"
+while kill -0 "$relayd_pid" 2>/dev/null; do
+	nap 0.02
+done
+lost_end relayd-lost
+check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/relayd-lost")" \
+	"3 lttng-relayd ended during the run (killed by SIGKILL)" \
+	"--live: its relay daemon killed during the run: exit 3 and trace.lost say so"
 if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	lost_start trace-lost --no-pcap
 	kill -KILL "$TP_SESSIOND_PID"
