@@ -484,16 +484,19 @@ lost_end() {
 	LOST_RC=$?
 	BG_PID=""
 }
+# kill_gone PID: SIGKILL, then until PID is gone
+kill_gone() {
+	kill -KILL "$1"
+	while kill -0 "$1" 2>/dev/null; do
+		nap 0.02
+	done
+}
 lost_report() {
 	"$DGR_BUILD/bin/latency-report" "$WORK/$1" >/dev/null 2>"$WORK/$1.lr"
 	echo "$? $(<"$WORK/$1.lr")"
 }
 lost_start pcap-lost -i lo -f "udp port $PORT_A" --pcap-buffer 2 --no-trace
-dumpcap_pid=$(pgrep -P "$LOST_PID" -x dumpcap)
-kill -KILL "$dumpcap_pid"
-while kill -0 "$dumpcap_pid" 2>/dev/null; do
-	nap 0.02
-done
+kill_gone "$(pgrep -P "$LOST_PID" -x dumpcap)"
 lost_end pcap-lost
 check_eq "$LOST_RC $(jqr '[.exit_status, .capture.lost, .warnings[0]] | @json' "$WORK/pcap-lost")" \
 	'3 [0,"dumpcap ended during the run (killed by SIGKILL)","dumpcap ended during the run (killed by SIGKILL)"]' \
@@ -508,21 +511,14 @@ check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/trace-stopped")" \
 	"3 lttng stop failed (Tracing already stopped for session dgrdma-capture-$LOST_PID): the session stopped or ended during the run" \
 	"its session stopped by someone else during the run: exit 3 and trace.lost say so"
 lost_start relayd-lost --no-pcap --live
-relayd_pid=$(pgrep -P "$LOST_PID" -x lttng-relayd)
-kill -KILL "$relayd_pid"
-while kill -0 "$relayd_pid" 2>/dev/null; do
-	nap 0.02
-done
+kill_gone "$(pgrep -P "$LOST_PID" -x lttng-relayd)"
 lost_end relayd-lost
 check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/relayd-lost")" \
 	"3 lttng-relayd ended during the run (killed by SIGKILL)" \
 	"--live: its relay daemon killed during the run: exit 3 and trace.lost say so"
 if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	lost_start trace-lost --no-pcap
-	kill -KILL "$TP_SESSIOND_PID"
-	while kill -0 "$TP_SESSIOND_PID" 2>/dev/null; do
-		nap 0.02
-	done
+	kill_gone "$TP_SESSIOND_PID"
 	TP_SESSIOND_PID=""
 	lost_end trace-lost
 	check_eq "$LOST_RC $(jqr '[.trace.lost, .warnings] | @json' "$WORK/trace-lost")" \
