@@ -147,6 +147,29 @@ for ((n = 0; n < 600; n++)); do
 done
 check "SIGKILL: perf ended with dgrdma-capture" test -n "$perf_pid" -a ! -e "/proc/${perf_pid:-0}"
 
+# ---- perf ended during the run: the kernel's trace is lost, and said so --------------------------
+# (the command waits for the test's go, given once perf is gone)
+lost=$WORK/perf-lost
+"$CAPTURE" --kernel --no-trace --no-pcap -o "$lost" -- bash -c \
+	'touch "$1.ready"; until [ -e "$1.go" ]; do sleep 0.05; done' _ "$lost" >/dev/null 2>&1 &
+cap=$!
+for ((n = 0; n < 1200; n++)); do
+	[ -e "$lost.ready" ] || ! kill -0 "$cap" 2>/dev/null && break
+	nap 0.05
+done
+perf_pid=$(sed -n 's/^perf pid \([0-9]*\)$/\1/p' "$lost/kernel.log" 2>/dev/null)
+if [ -n "$perf_pid" ]; then
+	kill -KILL "$perf_pid"
+	while kill -0 "$perf_pid" 2>/dev/null; do
+		nap 0.02
+	done
+fi
+touch "$lost.go"
+wait "$cap"
+check_eq "$? $(jq -r '.kernel.lost' "$lost/run.json" 2>/dev/null)" \
+	"3 perf record ended during the run (killed by SIGKILL)" \
+	"perf killed during the run: exit 3 and run.json's kernel.lost say so (perf pid ${perf_pid:-none})"
+
 # ---- a real run ------------------------------------------------------------------------------
 RUN=$WORK/run
 # --if lo without a capture: the interface of net_dev_xmit's filter. The events: the default's of
