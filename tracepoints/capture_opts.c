@@ -673,7 +673,10 @@ static const struct dgr_opt capture_opts[] = {
 	      "3 set-up failure (no recording could start; with --kernel also when the kernel's "
 	      "events\n"
 	      "cannot be recorded: the message names the setting or capability that allows "
-	      "it).\n" },
+	      "it);\n"
+	      "3 also when a part of the recording ended before the run did (run.json's "
+	      "capture.lost,\n"
+	      "trace.lost or kernel.lost say why; exit_status keeps COMMAND's).\n" },
 };
 
 /* See capture_opts.h. */
