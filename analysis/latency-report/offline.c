@@ -336,19 +336,19 @@ int lr_offline(struct options *o, int argc, char **argv)
 				goto out_inputs;
 			}
 			n_folders++;
-			/* dgrdma-capture --kernel's trace, relative to the folder */
-			if (has_run_json && o->run.kernel.state == RUN_PART_RECORDED &&
-			    !kernel_path[0] && o->run.kernel.lost[0]) {
-				fprintf(
-				    stderr,
-				    "latency-report: %s: the kernel's trace ends before the run "
-				    "did (run.json's kernel.lost: %s); give it with "
-				    "--kernel-trace for what it holds\n",
-				    in, o->run.kernel.lost);
-				goto out_inputs;
-			}
+			/* dgrdma-capture --kernel's trace, relative to the folder; refused when
+			 * it ended before the run did */
 			if (has_run_json && o->run.kernel.state == RUN_PART_RECORDED &&
 			    !kernel_path[0]) {
+				if (o->run.kernel.lost[0]) {
+					fprintf(
+					    stderr,
+					    "latency-report: %s: the kernel's trace ends before "
+					    "the run did (run.json's kernel.lost: %s); give it "
+					    "with --kernel-trace for what it holds\n",
+					    in, o->run.kernel.lost);
+					goto out_inputs;
+				}
 				snprintf(kernel_path, sizeof(kernel_path), "%s%s%s",
 					 o->run.kernel.path[0] == '/' ? "" : in,
 					 o->run.kernel.path[0] == '/' ? "" : "/",
