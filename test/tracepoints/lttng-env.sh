@@ -104,6 +104,14 @@ tp_capture_cleanup() {
 # shellcheck source=test/lib/nap.sh
 . "$DGR_SRC/test/lib/nap.sh"
 
+# tp_kill_gone PID: SIGKILL to PID (a part of a recording), then until it is gone
+tp_kill_gone() {
+	kill -KILL "$1"
+	while kill -0 "$1" 2>/dev/null; do
+		nap 0.02
+	done
+}
+
 # tp_wait_for WHAT TEST...: until TEST holds (at most 60 s); false, with a diagnostic naming
 # WHAT, when it never did.
 tp_wait_for() {

@@ -484,19 +484,12 @@ lost_end() {
 	LOST_RC=$?
 	BG_PID=""
 }
-# kill_gone PID: SIGKILL, then until PID is gone
-kill_gone() {
-	kill -KILL "$1"
-	while kill -0 "$1" 2>/dev/null; do
-		nap 0.02
-	done
-}
 lost_report() {
 	"$DGR_BUILD/bin/latency-report" "$WORK/$1" >/dev/null 2>"$WORK/$1.lr"
 	echo "$? $(<"$WORK/$1.lr")"
 }
 lost_start pcap-lost -i lo -f "udp port $PORT_A" --pcap-buffer 2 --no-trace
-kill_gone "$(pgrep -P "$LOST_PID" -x dumpcap)"
+tp_kill_gone "$(pgrep -P "$LOST_PID" -x dumpcap)"
 lost_end pcap-lost
 check_eq "$LOST_RC $(jqr '[.exit_status, .capture.lost, .warnings[0]] | @json' "$WORK/pcap-lost")" \
 	'3 [0,"dumpcap ended during the run (killed by SIGKILL)","dumpcap ended during the run (killed by SIGKILL)"]' \
@@ -511,14 +504,14 @@ check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/trace-stopped")" \
 	"3 lttng stop failed (Tracing already stopped for session dgrdma-capture-$LOST_PID): the session stopped or ended during the run" \
 	"its session stopped by someone else during the run: exit 3 and trace.lost say so"
 lost_start relayd-lost --no-pcap --live
-kill_gone "$(pgrep -P "$LOST_PID" -x lttng-relayd)"
+tp_kill_gone "$(pgrep -P "$LOST_PID" -x lttng-relayd)"
 lost_end relayd-lost
 check_eq "$LOST_RC $(jqr '.trace.lost' "$WORK/relayd-lost")" \
 	"3 lttng-relayd ended during the run (killed by SIGKILL)" \
 	"--live: its relay daemon killed during the run: exit 3 and trace.lost say so"
 if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	lost_start trace-lost --no-pcap
-	kill_gone "$TP_SESSIOND_PID"
+	tp_kill_gone "$TP_SESSIOND_PID"
 	TP_SESSIOND_PID=""
 	lost_end trace-lost
 	check_eq "$LOST_RC $(jqr '[.trace.lost, .warnings] | @json' "$WORK/trace-lost")" \

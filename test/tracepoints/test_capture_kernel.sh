@@ -158,12 +158,7 @@ for ((n = 0; n < 1200; n++)); do
 	nap 0.05
 done
 perf_pid=$(sed -n 's/^perf pid \([0-9]*\)$/\1/p' "$lost/kernel.log" 2>/dev/null)
-if [ -n "$perf_pid" ]; then
-	kill -KILL "$perf_pid"
-	while kill -0 "$perf_pid" 2>/dev/null; do
-		nap 0.02
-	done
-fi
+[ -z "$perf_pid" ] || tp_kill_gone "$perf_pid"
 touch "$lost.go"
 wait "$cap"
 check_eq "$? $(jq -r '.kernel.lost' "$lost/run.json" 2>/dev/null)" \
