@@ -266,7 +266,8 @@ kind() {
 }
 
 # The queue: the suites marked "# make check: slow" first (the longest take over a minute:
-# started last, one of them would end the run alone), then the compute suites, then the others.
+# started last, one of them would end the run alone), then the others; in each part the compute
+# suites before the streaming ones.
 compute=()
 others=()
 alone=()
