@@ -161,9 +161,19 @@ $(ANALYSIS_RUN_JSON_TEST): $(BUILD)/obj/test/analysis/test_run_writer.o \
 		$(call objs,$(RUN_INFO_SRCS)) $(ANALYSIS_LIBDGRDMA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
-analysis: $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
-CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST)
-CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) test/analysis/run_json_fields.sh
+# latency-report --live RUN-FOLDER: its live.url, then its run.json (live_folder.c).
+ANALYSIS_LIVE_FOLDER_TEST := $(BUILD)/test/analysis/test_live_folder
+$(BUILD)/obj/test/analysis/test_live_folder.o: CFLAGS_test += -Ianalysis/latency-report
+$(ANALYSIS_LIVE_FOLDER_TEST): $(BUILD)/obj/test/analysis/test_live_folder.o \
+		$(call objs,analysis/latency-report/live_folder.c analysis/input/ctf_input.c \
+		analysis/input/ctf_check.c analysis/input/trace_loader.c $(ANALYSIS_CORE_SRCS) \
+		$(RUN_INFO_SRCS)) $(LIBDGRENGINE_A) $(ANALYSIS_LIBDGRDMA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS)
+analysis: $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) $(ANALYSIS_LIVE_FOLDER_TEST)
+CHECK_DEPS += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) $(ANALYSIS_LIVE_FOLDER_TEST)
+CHECK_SUITES += $(ANALYSIS_RUN_INFO_TEST) $(ANALYSIS_RUN_JSON_TEST) test/analysis/run_json_fields.sh \
+	$(ANALYSIS_LIVE_FOLDER_TEST)
 
 # dgrdma-plot (bash + gnuplot); its templates are copied beside it, as installed.
 DGRDMA_PLOT := $(BUILD)/bin/dgrdma-plot

@@ -8,7 +8,9 @@
 #ifndef LATENCY_REPORT_H
 #define LATENCY_REPORT_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "advise.h"
@@ -119,6 +121,53 @@ const char *lr_report_error(int rc);
  * those) and prints the report. Returns the exit status (DGR_EXIT_*).
  */
 int lr_offline(struct options *o, int argc, char **argv);
+
+/*
+ * --live RUN-FOLDER (live_folder.c): dgrdma-capture --live's output folder,
+ * followed through its live.url; once the session ended, its run.json. The
+ * waits: live.url is written once the capture's session is up; run.json after
+ * its relayd's stop (at most 10 s) and --kernel's conversion.
+ */
+#define LR_STR_(x)		#x
+#define LR_STR(x)		LR_STR_(x)
+#define LR_LIVE_URL_WAIT_S	30
+#define LR_LIVE_RUN_JSON_WAIT_S 60
+
+/*
+ * Whether a --live INPUT names a run folder: it has no "://" (a URL has); the
+ * folder may not exist yet when the view starts with the recording.
+ */
+bool lr_live_is_folder(const char *input);
+
+/*
+ * The live URL of run folder DIR, from its live.url (the folder and the file
+ * waited for at most LR_LIVE_URL_WAIT_S, or until *stop), into url (size
+ * bytes). Returns 0, or -DGR_E_INVAL (not a folder, a finished run, no
+ * live.url, not a URL in it) or -DGR_E_SYS with errbuf.
+ */
+int lr_live_folder_url(const char *dir, char *url, size_t size, volatile sig_atomic_t *stop,
+		       char *errbuf);
+
+/* Whether what a live view read holds the whole run. */
+enum lr_whole {
+	LR_WHOLE_UNKNOWN = -1, /* a URL (its end says nothing), an interrupted view, no run.json */
+	LR_WHOLE_NO = 0,       /* run.json says a part ended before the run did */
+	LR_WHOLE_YES = 1,
+};
+
+/*
+ * Once DIR's session ended: its run.json (waited for at most
+ * LR_LIVE_RUN_JSON_WAIT_S, or until *stop; tell: say on stderr after a
+ * second that it is waited for) read into ri, which holds the options' facts
+ * (they come first, as offline). *whole: LR_WHOLE_YES, LR_WHOLE_NO (a part
+ * ended before the run did) or LR_WHOLE_UNKNOWN (no run.json), why saying so
+ * for the last two. *facts_from_run_json: whether run.json gave any of the
+ * four facts. Returns 0, or -DGR_E_INVAL with errbuf for a run.json that
+ * cannot be read.
+ */
+int lr_live_folder_run(const char *dir, struct run_info *ri, bool *facts_from_run_json, int *whole,
+		       volatile sig_atomic_t *stop, bool tell, char *why, size_t why_size,
+		       char *errbuf);
 
 /*
  * latency-report --live URL...: follows the sessions until they end or

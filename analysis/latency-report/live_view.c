@@ -44,6 +44,14 @@ static void on_stop_signal(int sig)
 /* One followed session. */
 struct live_host {
 	const char *url;
+	/* --live RUN-FOLDER: the folder, its live.url's URL, and at the end its run.json */
+	const char *folder;
+	char folder_url[sizeof(((struct ctf_live_url *)0)->relay) + 80 + 128];
+	struct run_info run;
+	bool facts_from_run_json;
+	int whole;	      /* enum lr_whole */
+	bool run_json_waited; /* the folder's session ended: its run.json was waited for */
+	char whole_why[RUN_INFO_LOST_LEN + 256];
 	struct host_analysis ha;
 	bool ha_on;
 	struct live_acc acc;
@@ -466,15 +474,26 @@ static int live_tick(void *ctx, char *errbuf)
  */
 static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
+	struct options *oh = NULL;
 	struct dgr_pr pr;
-	int rc;
+	int rc, ret;
 
 	if (h->wa_on) {
 		wa_finish(&h->wa);
 	}
 	h->rep.so_far = false;
-	rc = lr_build_report(&h->rep, o, lr_facts_from_options(o), false, h->wa_on ? &h->wa : NULL,
-			     &h->ha, &h->vc, &h->js);
+	if (h->folder) {
+		/* run.json's facts and how the run ended, as the offline report takes them */
+		oh = malloc(sizeof(*oh));
+		if (!oh) {
+			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
+		}
+		*oh = *o;
+		oh->run = h->run;
+	}
+	rc = lr_build_report(&h->rep, oh ? oh : o, lr_facts_from_options(o), h->facts_from_run_json,
+			     h->wa_on ? &h->wa : NULL, &h->ha, &h->vc, &h->js);
+	free(oh);
 	if (rc) {
 		return dgr_errbuf_set(errbuf, -rc, "%s", lr_report_error(rc));
 	}
@@ -485,9 +504,17 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		if (many) {
 			dgr_pr_str(&pr, "url", NULL, h->url);
 		}
+		dgr_pr_str(&pr, "whole_run", NULL,
+			   h->whole == LR_WHOLE_YES  ? "yes"
+			   : h->whole == LR_WHOLE_NO ? "no"
+						     : "unknown");
+		dgr_pr_str(&pr, "whole_run_why", NULL, h->whole_why);
 	} else {
 		if (many) {
 			printf("Session %s\n", h->url);
+		}
+		if (h->run_json_waited && h->whole != LR_WHOLE_YES) {
+			printf("Not known to be the whole run: %s\n", h->whole_why);
 		}
 		dgr_pr_begin(&pr, stdout, DGR_PR_JSON_PRETTY | DGR_PR_YES_NO | DGR_PR_FIXED_POINT);
 	}
@@ -503,7 +530,14 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		}
 	}
 	dgr_pr_end(&pr);
-	return report_exit_status(&h->rep, o->fail_on);
+	ret = report_exit_status(&h->rep, o->fail_on);
+	/*
+	 * Given the folder, a report not known to hold the whole run is no answer on the run, as
+	 * offline (exit 2); given a URL, that is not known (the option's contract).
+	 */
+	return h->run_json_waited && h->whole != LR_WHOLE_YES && ret < DGR_EXIT_USAGE
+		   ? DGR_EXIT_USAGE
+		   : ret;
 }
 
 /* The wire analysis' transactions: the vicious cycle's input, as offline. */
@@ -575,6 +609,7 @@ static int live_wire_open(const struct options *o, struct live_host *h, unsigned
 int lr_live(const struct options *o)
 {
 	struct host_analysis *hs[LIVE_MAX_HOSTS];
+	const char *urls[LIVE_MAX_HOSTS];
 	char errbuf[DGR_ERRBUF_SIZE];
 	struct ctf_live_opts lo = { 0 };
 	struct sigaction sa, old_int, old_term;
@@ -600,6 +635,20 @@ int lr_live(const struct options *o)
 		struct live_host *h = &v->hosts[i];
 
 		h->url = o->inputs[i];
+		h->whole = LR_WHOLE_UNKNOWN;
+		snprintf(h->whole_why, sizeof(h->whole_why), "%s",
+			 "given a URL, the session's end does not tell whether the run had ended "
+			 "(give the run folder: latency-report --live RUN-FOLDER)");
+		if (lr_live_is_folder(o->inputs[i])) {
+			h->folder = o->inputs[i];
+			if (lr_live_folder_url(h->folder, h->folder_url, sizeof(h->folder_url),
+					       &live_stop, errbuf) < 0) {
+				fprintf(stderr, "latency-report: %s\n", errbuf);
+				goto out;
+			}
+			h->url = h->folder_url;
+		}
+		urls[i] = h->url;
 		if (ha_init(&h->ha)) {
 			fprintf(stderr, "latency-report: out of memory\n");
 			goto out;
@@ -649,7 +698,7 @@ int lr_live(const struct options *o)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	handlers_set = true;
-	rc = ctf_input_live(o->inputs, hs, v->n, &o->ctf, &lo, errbuf);
+	rc = ctf_input_live(urls, hs, v->n, &o->ctf, &lo, errbuf);
 	if (rc == 0 && v->hosts[0].cap) {
 		/* the frames that came before the sessions' end */
 		rc = live_capture(v, errbuf);
@@ -673,6 +722,32 @@ int lr_live(const struct options *o)
 		fprintf(stderr, "latency-report: %s\n", errbuf);
 		ret = rc == -DGR_E_SYS ? DGR_EXIT_FAILED : DGR_EXIT_USAGE;
 		goto out;
+	}
+	for (i = 0; i < v->n; i++) {
+		struct live_host *h = &v->hosts[i];
+
+		if (lo.stopped) {
+			h->whole = LR_WHOLE_UNKNOWN;
+			snprintf(h->whole_why, sizeof(h->whole_why), "%s",
+				 "the view was interrupted before the session ended");
+			continue;
+		}
+		if (!h->folder) {
+			continue;
+		}
+		h->run = o->run;
+		h->run_json_waited = true;
+		rc = lr_live_folder_run(h->folder, &h->run, &h->facts_from_run_json, &h->whole,
+					&live_stop, !o->json, h->whole_why, sizeof(h->whole_why),
+					errbuf);
+		if (rc < 0) {
+			fprintf(stderr, "latency-report: %s\n", errbuf);
+			goto out;
+		}
+		if (h->whole != LR_WHOLE_YES) {
+			fprintf(stderr, "latency-report: %s: not known to be the whole run: %s\n",
+				h->folder, h->whole_why);
+		}
 	}
 	if (!o->json) {
 		printf("%s\n", lo.stopped ? "Interrupted: the report on the run so far"

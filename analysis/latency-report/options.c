@@ -105,7 +105,7 @@ static const struct dgr_opt lr_opts[] = {
 	{ .type = DGR_OPT_TEXT,
 	  .usage =
 	      "usage: latency-report [options] [--] INPUT...\n"
-	      "       latency-report --live [options] URL...\n"
+	      "       latency-report --live [options] RUN-FOLDER|URL...\n"
 	      "  INPUT is a capture (pcap/pcapng, or gzip of one), an LTTng trace folder, or a\n"
 	      "  dgrdma-capture run folder (trace/, capture.pcapng, run.json: both, joined on one\n"
 	      "  axis; the parts are the ones run.json's capture.path and trace.path name).\n"
@@ -113,7 +113,8 @@ static const struct dgr_opt lr_opts[] = {
 	      "  order of their first frame; - reads one from standard input. A flight\n"
 	      "  recorder's folder (dgrdma-capture --flight-recorder: incident-NNN/ in it), the\n"
 	      "  only INPUT: one line per incident, then each incident's report.\n"
-	      "  URL is an LTTng live session's (see --live; up to 8, followed together).\n"
+	      "  RUN-FOLDER is a running dgrdma-capture --live's, URL an LTTng live session's\n"
+	      "  (see --live; up to 8, followed together).\n"
 	      "options:\n" },
 	ROW(OPT_JSON, "json", DGR_OPT_FLAG, NULL,
 	    "  --json                 write the report as JSON to standard output\n",
@@ -179,17 +180,23 @@ static const struct dgr_opt lr_opts[] = {
 		     "mean, the log2 histogram\n"
 		     "and the time above the tolerable latency stay exact.\n"),
 	ROW(OPT_LIVE, "live", DGR_OPT_FLAG, NULL,
-	    "  --live                 INPUT is an LTTng live URL,\n"
+	    "  --live                 INPUT is the run folder of a running dgrdma-capture --live,\n"
+	    "                         or an LTTng live URL,\n"
 	    "                         net://RELAYD[:PORT]/host/HOSTNAME/SESSION (dgrdma-capture\n"
 	    "                         --live prints it): follow the running session through\n"
 	    "                         lttng-relayd, print the in-host doorbell latency of every\n"
 	    "                         interval and of the run so far, the drop rate and the\n"
 	    "                         verdict so far (--json: one JSON object per line), and the\n"
-	    "                         final report when the session ends or on Ctrl-C; several\n"
-	    "                         URLs (up to 8): per session and together\n",
-	    .man = "INPUT is the URL of an LTTng live session served by lttng-relayd (what\n"
+	    "                         final report when the session ends or on Ctrl-C (a run\n"
+	    "                         folder's with run.json's facts, exit 2 unless it shows\n"
+	    "                         the trace whole); several (up to 8): per session and\n"
+	    "                         together\n",
+	    .man = "INPUT is the run folder of a running\n"
 		   ".B dgrdma-capture \\-\\-live\n"
-		   "prints). The session is followed while it is recorded (babeltrace2's "
+		   "(its live.url is read, waited for up to 30 s), or the URL of an LTTng live "
+		   "session served by\n"
+		   "lttng-relayd (what dgrdma-capture \\-\\-live prints). The session is followed "
+		   "while it is recorded (babeltrace2's "
 		   "src.ctf.lttng-live):\n"
 		   "every \\-\\-live-interval, the in-host doorbell latency of the interval and of "
 		   "the run so far\n"
@@ -209,11 +216,20 @@ static const struct dgr_opt lr_opts[] = {
 		   ".RB ( kind\n"
 		   "\"final\"). When the session is destroyed, or on SIGINT or SIGTERM, the final "
 		   "report follows,\n"
-		   "the same as latency-report run afterwards on the run folder (given the same "
-		   "run facts: pass\n"
-		   "\\-\\-host-buffers, \\-\\-buffer-size, \\-\\-fpga-buffers, \\-\\-sample-rate, "
-		   "since run.json is written\n"
-		   "when the run ends). A viewer sees the events sent after it attached: start it "
+		   "the same as latency-report run afterwards on the run folder. Given the run "
+		   "folder, the view\n"
+		   "waits (up to 60 s) for the run.json dgrdma-capture writes when the run ends, "
+		   "and judges by its\n"
+		   "facts and run status as offline; when it says a part of the recording ended "
+		   "before the run\n"
+		   "did (a session daemon that died, say), or does not come, the final report says "
+		   "so and the\n"
+		   "exit status is 2. Given a URL, the session's end does not tell a finished run "
+		   "from one cut\n"
+		   "short, and the facts come from the options (\\-\\-host-buffers, "
+		   "\\-\\-buffer-size,\n"
+		   "\\-\\-fpga-buffers, \\-\\-sample-rate) and the trace. A viewer sees the events "
+		   "sent after it attached: start it "
 		   "before the\n"
 		   "command (dgrdma-capture \\-\\-live-wait). Not with \\-\\-csv or a capture. Up "
 		   "to 8 URLs: the\n"
@@ -805,7 +821,11 @@ static int check_together(const struct options *o, char *errbuf)
 					      LIVE_MAX_HOSTS, o->n_inputs);
 		}
 		for (unsigned int k = 0; k < o->n_inputs; k++) {
-			if (ctf_live_url_parse(o->inputs[k], &u, why) < 0) {
+			/* a run folder of dgrdma-capture --live: its live.url is read when
+			 * followed, the folder waited for (the view may start with the recording)
+			 */
+			if (!lr_live_is_folder(o->inputs[k]) &&
+			    ctf_live_url_parse(o->inputs[k], &u, why) < 0) {
 				return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--live: %s", why);
 			}
 		}

@@ -9,11 +9,12 @@
 static const struct dgr_opt plot_opts[] = {
 	{ .usage =
 	      "usage: dgrdma-plot [options] INPUT...\n"
-	      "       dgrdma-plot --live [options] URL...\n"
+	      "       dgrdma-plot --live [options] RUN-FOLDER|URL...\n"
 	      "  INPUT: a folder of CSVs from `latency-report --csv DIR` (the only INPUT then), a\n"
 	      "         dgrdma-capture run folder, captures (pcap/pcapng) and a trace folder\n"
 	      "         (latency-report is run on them first, reading them as one run).\n"
-	      "  URL:   an LTTng live session's, as latency-report --live takes it (up to 8).\n"
+	      "  RUN-FOLDER, URL: a running dgrdma-capture --live's run folder, or an LTTng live\n"
+	      "         session's URL, as latency-report --live takes them (up to 8).\n"
 	      "options:\n" },
 	{ .id = PLOT_OPT_OUTPUT,
 	  .name = "output",

@@ -99,8 +99,14 @@ bad() {
 	fi
 }
 
-# ---- a run followed with --json ------------------------------------------------------------------
-if ! start_run json; then
+# ---- a run followed with --json, given its run folder ---------------------------------------------
+# The view is started with the recording and waits for the folder's live.url; once the session
+# ends it waits for run.json, and judges by its facts and run status, as the offline report does
+# (docs/analysis.md, "Live"). No facts given.
+launch_run json
+timeout 120 "$LR" --live --json --live-interval 0.5 "$WORK/json" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
+LR_PID=$!
+if ! run_url json; then
 	not_ok "dgrdma-capture --live wrote live.url: $(tail -2 "$WORK/json.capture.out")"
 	done_testing
 	exit 1
@@ -108,16 +114,12 @@ fi
 diag "live URL $URL"
 check "the live URL names this machine and the session" \
 	grep -qE "^net://127\.0\.0\.1:[0-9]+/host/$(uname -n)/dgrdma-capture-[0-9]+$" "$WORK/json/live.url"
-# no facts given: the live view takes them from the trace (stream_config), the offline report
-# below from run.json, and both judge by the same rules (docs/analysis.md, "Live")
-timeout 120 "$LR" --live --json --live-interval 0.5 "$URL" >"$WORK/json.jsonl" 2>"$WORK/json.err" &
-LR_PID=$!
 stream json 2
 wait "$CAP_PID"
 check_eq "$?" 0 "dgrdma-capture --live: the command's exit status 0"
 CAP_PID=""
 wait "$LR_PID"
-check_eq "$?" 0 "latency-report --live ended with the session, exit status 0 ($(head -c 200 "$WORK/json.err"))"
+check_eq "$?" 0 "latency-report --live RUN-FOLDER ended with the session and its run.json, exit status 0 ($(head -c 200 "$WORK/json.err"))"
 LR_PID=""
 # Each run's recording sets up (a second or two: its relayd, its session) while the run before
 # is checked: its host starts only once a viewer attached, and nothing of the checks is traced.
@@ -142,10 +144,12 @@ mapfile -d '' -t jl < <(jq -s -j '
 	c($iv[-1].host_rx.run.count == $final.host.rx.latency_ns.count and $final.host.rx.latency_ns.count > 0),
 	c($iv[-1] | [.regime.label, .regime.reason] == ($final | [.regime.label, .regime.reason])),
 	r($final.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, .tolerable_source, (.trace_disagrees | length)] | join(" ")),
+	r($final | [.whole_run, .whole_run_why] | @json),
 	r($final.regime.high_threshold_ns),
 	c([$iv[].regime.reason | select(test("never started"))] | length),
 	r($final.host.rx.latency_ns.count),
-	r([.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"))
+	r([.[] | select(.kind == "interval" and .events > 0) | .lag_ns / 1e6 | floor] | sort | "min \(.[0]) ms, median \(.[length / 2 | floor]) ms, max \(.[-1]) ms"),
+	c($final.run))
 	| . + "\u0000"' "$J")
 check_eq "${jl[0]:-}" true "every line is one JSON object"
 nint=${jl[1]:-}
@@ -181,17 +185,20 @@ fi
 check_eq "$(tail -n 1 "$J" | jq -S -c '.regime | del(.mitigations)')" \
 	"$(jq -S -c '.regime | del(.mitigations)' "$WORK/json.offline.json")" \
 	"final verdict, reason, shape and headroom equal the offline report's"
-check_eq "${jl[7]:-} $(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, (.trace_disagrees | length)] | join(" ")' "$WORK/json.offline.json")" \
-	"16 4 16384 8000000 trace 0 16 4 16384 8000000 0" \
-	"no facts given: live took the run's facts from the trace, offline from run.json: the same four, none disagreeing"
+check_eq "${jl[7]:-} $(jq -r '.run | [.host_buffers, .fpga_buffers, .buffer_size, .rate_bytes, .tolerable_source, (.trace_disagrees | length)] | join(" ")' "$WORK/json.offline.json")" \
+	"16 4 16384 8000000 run.json 0 16 4 16384 8000000 run.json 0" \
+	"given the run folder, no facts given: live and offline took the run's facts from run.json, none disagreeing"
+check_eq "${jl[13]:-}" "$(jq -c '.run' "$WORK/json.offline.json")" \
+	"given the run folder, the final report's run (facts, tolerable latency, run status) is the offline one's"
+check_eq "${jl[8]:-}" '["yes",""]' "given the run folder, the final report says the trace holds the whole run"
 # T = (16 + 4) x 16 KiB / 8 MB/s = 40.96 ms; judged against it, "high" is T/2 (not 10 x p50)
-check_eq "${jl[8]:-} ${jl[9]:-}" \
+check_eq "${jl[9]:-} ${jl[10]:-}" \
 	"20480000 0" "the final verdict judged against the tolerable latency (high = T/2); no interval says the stream 'never started'"
 check_eq "$(jq -r '.host.rx.latency_ns.count' "$WORK/json.offline.json") $(jq -r '[.live.url, .live.relayd] | join(" ")' "$WORK/json/run.json")" \
-	"${jl[10]:-} $URL started" \
+	"${jl[11]:-} $URL started" \
 	"run.json records the live URL and the relayd it started"
 check "the trace of the live run is in the run folder" test -n "$(find "$WORK/json/trace" -name metadata)"
-diag "lag from the newest event to its interval line: ${jl[11]:-}"
+diag "lag from the newest event to its interval line: ${jl[12]:-}"
 
 # ---- a text view stopped with Ctrl-C; a second viewer; a session the relayd does not have --------
 if run_url text; then
@@ -229,6 +236,9 @@ if run_url text; then
 		"$(grep -c '^interval [0-9]* (' "$WORK/text.out") 1 1" \
 		"the text view: interval lines, then the report on the run so far"
 	check_eq "$(grep -c $'\e' "$WORK/text.out")" 0 "piped, the view is plain lines (no terminal escapes)"
+	# given a URL, no facts given: there is no run.json to read, the facts are the trace's
+	check_eq "$(grep -c '^ *tolerable latency from: *trace$' "$WORK/text.out")" 1 \
+		"given a URL, no facts given: the report takes the run's facts from the trace"
 	# the emulator (a child of the stream's subshell, or that subshell itself) ends its run
 	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
 	wait "$spid"
@@ -441,6 +451,9 @@ if run_url given; then
 	check_eq "$(tail -n 1 "$WORK/given.jsonl" | jq -S -c '[.host, (.regime | del(.mitigations))]')" \
 		"$(jq -S -c '[.host, (.regime | del(.mitigations))]' "$WORK/given.offline.json")" \
 		"--relayd: the final report equals the offline one on the relayd's trace"
+	check_eq "$(tail -n 1 "$WORK/given.jsonl" | jq -c '[.whole_run, .whole_run_why]')" \
+		'["unknown","given a URL, the session'"'"'s end does not tell whether the run had ended (give the run folder: latency-report --live RUN-FOLDER)"]' \
+		"given a URL, the final report says whether it holds the whole run is unknown"
 else
 	not_ok "dgrdma-capture --relayd wrote live.url: $(tail -2 "$WORK/given.capture.out")"
 	launch_run gone --relayd "net://127.0.0.1:$rb:$((rb + 1))" --relayd-live-port $((rb + 2))
@@ -482,7 +495,57 @@ if [ -n "$RELAYD_PID" ]; then
 	RELAYD_PID=""
 fi
 
+# ---- given the run folder, the session daemon gone mid-run ---------------------------------------
+# The relayd ends the session as if it had been destroyed: only the run.json dgrdma-capture writes
+# when the command has ended tells the two apart. The view waits for it, prints the report on what
+# arrived, says it is not the whole run, and exits 2. Last: the session daemon is the suite's own
+# and is not started again.
+if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
+	launch_run cut
+	timeout 120 "$LR" --live --json --live-interval 0.5 "$WORK/cut" >"$WORK/cut.jsonl" 2>"$WORK/cut.err" &
+	LR_PID=$!
+	stream cut 60 &
+	spid=$!
+	# mid-run: an interval with the stream's transactions (as for the relayd killed above)
+	for ((n = 0; n < 600; n++)); do
+		mapfile -t lines 2>/dev/null <"$WORK/cut.jsonl"
+		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && break
+		nap 0.1
+	done
+	tp_kill_gone "$TP_SESSIOND_PID"
+	TP_SESSIOND_PID=""
+	# the stream ends, then the host (its --idle-timeout), then the recording with its run.json
+	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
+	wait "$spid"
+	wait "$CAP_PID"
+	cap_rc=$?
+	CAP_PID=""
+	wait "$LR_PID"
+	lr_rc=$?
+	LR_PID=""
+	lost="lttng stop failed (No session daemon is available): the session stopped or ended during the run"
+	check_eq "$cap_rc $(jq -r '.trace.lost' "$WORK/cut/run.json")" "3 $lost" \
+		"the session daemon killed during a live run: dgrdma-capture exits 3, run.json's trace.lost says why"
+	check_eq "$lr_rc $(grep -c -F -x "latency-report: $WORK/cut: not known to be the whole run: the trace ends before the run did (run.json's trace.lost: $lost)" "$WORK/cut.err")" \
+		"2 1" "given the run folder: the view names the lost trace and exits 2 ($(head -c 300 "$WORK/cut.err"))"
+	check_eq "$(tail -n 1 "$WORK/cut.jsonl" | jq -c '[.kind, .whole_run, .whole_run_why, .host.rx.latency_ns.count > 0]')" \
+		"[\"final\",\"no\",\"the trace ends before the run did (run.json's trace.lost: $lost)\",true]" \
+		"given the run folder: the final report, on what arrived, says it is not the whole run"
+else
+	skip "the session daemon is not this suite's own (no private mount namespace): not stopped"
+	skip "the session daemon is not this suite's own: not stopped"
+	skip "the session daemon is not this suite's own: not stopped"
+fi
+
 # ---- bad input: clear errors, exit 2, never a hang ------------------------------------------------
+mkdir -p "$WORK/not-live"
+echo "x" >"$WORK/not-live/live.url"
+bad "a run folder whose live.url holds no URL" "--live: $WORK/not-live/live.url: 'x' is not an LTTng live URL" \
+	"$LR" --live "$WORK/not-live"
+bad "a finished run folder" "--live: $WORK/json is a finished run (it has run.json): read it as it is, latency-report $WORK/json" \
+	"$LR" --live "$WORK/json"
+bad "a file given as a run folder" "--live: $DGR_SRC/README.md is neither a run folder nor a URL" \
+	"$LR" --live "$DGR_SRC/README.md"
 bad "a URL of another scheme" "is not an LTTng live URL (accepted: net://RELAYD\[:PORT\]/host/HOSTNAME/SESSION" \
 	"$LR" --live http://localhost/host/h/s
 bad "a URL without its session" "is not an LTTng live URL" "$LR" --live net://localhost/host/h

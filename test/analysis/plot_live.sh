@@ -170,16 +170,16 @@ watch() {
 	echo "$versions $copies $broken"
 }
 
-# ---- PNG, followed to the end of the session ------------------------------------------------------
+# ---- PNG, followed to the end of the session, given the run folder -------------------------------
 if start_run png; then
 	timeout 120 "$PLOT" --live --format png --live-interval 0.5 --tolerable-us 5000 \
-		-o "$WORK/png-plots" "$URL" >"$WORK/png.out" 2>"$WORK/png.err" &
+		-o "$WORK/png-plots" "$WORK/png" >"$WORK/png.out" 2>"$WORK/png.err" &
 	PLOT_PID=$!
 	stream png 4 &
 	spid=$!
 	seen=$(watch "$WORK/png-plots/latency-live.png" whole_png "$PLOT_PID")
 	wait "$PLOT_PID"
-	check_eq "$?" 0 "--live: latency-report's exit status 0 when the session ends ($(head -c 300 "$WORK/png.err"))"
+	check_eq "$?" 0 "--live RUN-FOLDER: latency-report's exit status 0 when the session ends and its run.json says the run is whole ($(head -c 300 "$WORK/png.err"))"
 	PLOT_PID=""
 	wait "$spid"
 	wait "$CAP_PID"
