@@ -750,8 +750,16 @@ int lr_live(const struct options *o)
 		}
 	}
 	if (!o->json) {
-		printf("%s\n", lo.stopped ? "Interrupted: the report on the run so far"
-					  : "The session ended: the report");
+		bool from_url = false;
+
+		for (i = 0; i < v->n; i++) {
+			from_url |= !v->hosts[i].folder;
+		}
+		printf("%s\n",
+		       lo.stopped ? "Interrupted: the report on the run so far"
+		       : from_url ? "The session ended: the report (given a URL, the session's end "
+				    "does not tell whether the run had ended)"
+				  : "The session ended: the report");
 	}
 	ret = DGR_EXIT_OK;
 	for (i = 0; i < v->n; i++) {

@@ -261,8 +261,8 @@ if run_url tty; then
 	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
 	LR_PID=""
 	launch_next_root
-	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c '^The session ended: the report' "$WORK/tty.out")" \
-		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report"
+	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c "^The session ended: the report (given a URL, the session's end does not tell whether the run had ended)" "$WORK/tty.out")" \
+		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report, saying a URL's end does not tell whether the run had ended"
 	# the histograms: the last view's two lines, on the same bins (the same edges, as many bins)
 	hist_now=$(grep -a "interval's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
 	hist_run=$(grep -a "run's doorbells by latency: " "$WORK/tty.out" | tail -n 1 | tr -d '\r')
