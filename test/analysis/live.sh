@@ -224,8 +224,11 @@ if run_url text; then
 	timeout 30 "$LR" --live "$URL" >/dev/null 2>"$WORK/second.err"
 	check_eq "$? $(grep -c 'already a viewer attached' "$WORK/second.err")" "2 1" \
 		"a second viewer of the session: the relayd's refusal named, exit 2"
+	# two intervals, and doorbells in the run so far: the events before them are read too (the
+	# trace's are merged in time order), the host's settings (stream_config) among them
 	for ((n = 0; n < 300; n++)); do
-		[ "$(grep -c '^interval ' "$WORK/text.out")" -ge 2 ] && break
+		[ "$(grep -c '^interval ' "$WORK/text.out")" -ge 2 ] &&
+			grep -q '^  run so far: [1-9][0-9]* doorbells' "$WORK/text.out" && break
 		nap 0.1
 	done
 	kill -INT "$LR_PID"
@@ -470,7 +473,8 @@ if run_url gone; then
 	# before it streamed (or before it started) leaves the host to fail for want of frames
 	# (exit 3, seen once in a loaded make check).
 	for ((n = 0; n < 600; n++)); do
-		mapfile -t lines 2>/dev/null <"$WORK/gone.jsonl"
+		# (before the view opened its output there is none: not the lines of the last read)
+		mapfile -t lines 2>/dev/null <"$WORK/gone.jsonl" || lines=()
 		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && break
 		nap 0.1
 	done
@@ -508,7 +512,8 @@ if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	spid=$!
 	# mid-run: an interval with the stream's transactions (as for the relayd killed above)
 	for ((n = 0; n < 600; n++)); do
-		mapfile -t lines 2>/dev/null <"$WORK/cut.jsonl"
+		# (before the view opened its output there is none: not the lines of the last read)
+		mapfile -t lines 2>/dev/null <"$WORK/cut.jsonl" || lines=()
 		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && break
 		nap 0.1
 	done
@@ -525,7 +530,7 @@ if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	LR_PID=""
 	lost="lttng stop failed (No session daemon is available): the session stopped or ended during the run"
 	check_eq "$cap_rc $(jq -r '.trace.lost' "$WORK/cut/run.json")" "3 $lost" \
-		"the session daemon killed during a live run: dgrdma-capture exits 3, run.json's trace.lost says why"
+		"the session daemon killed during a live run: dgrdma-capture exits 3, run.json's trace.lost says why ($(tail -n 4 "$WORK/cut.capture.out" "$WORK/cut.fpga.out" 2>&1 | tr '\n' ' ' | head -c 900))"
 	check_eq "$lr_rc $(grep -c -F -x "latency-report: $WORK/cut: not known to be the whole run: the trace ends before the run did (run.json's trace.lost: $lost)" "$WORK/cut.err")" \
 		"2 1" "given the run folder: the view names the lost trace and exits 2 ($(head -c 300 "$WORK/cut.err"))"
 	check_eq "$(tail -n 1 "$WORK/cut.jsonl" | jq -c '[.kind, .whole_run, .whole_run_why, .host.rx.latency_ns.count > 0]')" \
