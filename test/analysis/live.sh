@@ -99,6 +99,27 @@ bad() {
 	fi
 }
 
+# streaming_seen NAME: until the view's JSON Lines ($WORK/NAME.jsonl) show an interval with the
+# stream's transactions (at most 60 s). Not any event: the host's own start-up events come before
+# the emulator's first frame, and an emulator stopped before it streamed (or before it started)
+# leaves the host to fail for want of frames (exit 3, seen once in a loaded make check). Before
+# the view opened its output there is none: the file is read as empty, not as the last one read
+# (a stale read once killed a session daemon before its session existed, on a loaded machine).
+streaming_seen() {
+	local n lines
+	for ((n = 0; n < 600; n++)); do
+		mapfile -t lines 2>/dev/null <"$WORK/$1.jsonl" || lines=()
+		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && return 0
+		nap 0.1
+	done
+	return 1
+}
+# stream_stop PID: ends the emulator of `stream ... &` (PID: that subshell, or its child)
+stream_stop() {
+	pkill -TERM -P "$1" 2>/dev/null || kill -TERM "$1"
+	wait "$1"
+}
+
 # ---- a run followed with --json, given its run folder ---------------------------------------------
 # The view is started with the recording and waits for the folder's live.url; once the session
 # ends it waits for run.json, and judges by its facts and run status, as the offline report does
@@ -242,9 +263,7 @@ if run_url text; then
 	# given a URL, no facts given: there is no run.json to read, the facts are the trace's
 	check_eq "$(grep -c '^ *tolerable latency from: *trace$' "$WORK/text.out")" 1 \
 		"given a URL, no facts given: the report takes the run's facts from the trace"
-	# the emulator (a child of the stream's subshell, or that subshell itself) ends its run
-	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
-	wait "$spid"
+	stream_stop "$spid"
 	wait "$CAP_PID"
 	CAP_PID=""
 else
@@ -468,16 +487,7 @@ if run_url gone; then
 	# long enough to be streaming when the relayd goes, however slow the machine; stopped after
 	stream gone 60 &
 	spid=$!
-	# mid-run: the view has shown an interval with the stream's transactions. Not any event: the
-	# host's own start-up events come before the emulator's first frame, and an emulator stopped
-	# before it streamed (or before it started) leaves the host to fail for want of frames
-	# (exit 3, seen once in a loaded make check).
-	for ((n = 0; n < 600; n++)); do
-		# (before the view opened its output there is none: not the lines of the last read)
-		mapfile -t lines 2>/dev/null <"$WORK/gone.jsonl" || lines=()
-		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && break
-		nap 0.1
-	done
+	streaming_seen gone
 	kill -KILL "$RELAYD_PID"
 	wait "$RELAYD_PID" 2>/dev/null
 	RELAYD_PID=""
@@ -485,8 +495,7 @@ if run_url gone; then
 	check_eq "$? $(grep -c 'reading the live session failed' "$WORK/gone.err")" "2 1" \
 		"the relayd killed during the run: latency-report --live says so and exits 2 ($(head -c 200 "$WORK/gone.err"))"
 	LR_PID=""
-	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
-	wait "$spid"
+	stream_stop "$spid"
 	wait "$CAP_PID"
 	check_eq "$?" 0 "the relayd killed during the run: dgrdma-capture still ends with the command's status ($(tail -n 4 "$WORK/gone.capture.out" | tr '\n' ' ' | head -c 600))"
 	CAP_PID=""
@@ -510,18 +519,11 @@ if [ "${TP_ISOLATED:-0}" = 1 ] && [ -n "$TP_SESSIOND_PID" ]; then
 	LR_PID=$!
 	stream cut 60 &
 	spid=$!
-	# mid-run: an interval with the stream's transactions (as for the relayd killed above)
-	for ((n = 0; n < 600; n++)); do
-		# (before the view opened its output there is none: not the lines of the last read)
-		mapfile -t lines 2>/dev/null <"$WORK/cut.jsonl" || lines=()
-		[[ "${lines[*]}" == *'"host_rx":{"interval":{"count":'[1-9]* ]] && break
-		nap 0.1
-	done
+	streaming_seen cut
 	tp_kill_gone "$TP_SESSIOND_PID"
 	TP_SESSIOND_PID=""
 	# the stream ends, then the host (its --idle-timeout), then the recording with its run.json
-	pkill -TERM -P "$spid" 2>/dev/null || kill -TERM "$spid"
-	wait "$spid"
+	stream_stop "$spid"
 	wait "$CAP_PID"
 	cap_rc=$?
 	CAP_PID=""
