@@ -126,7 +126,8 @@ int lr_offline(struct options *o, int argc, char **argv);
  * --live RUN-FOLDER (live_folder.c): dgrdma-capture --live's output folder,
  * followed through its live.url; once the session ended, its run.json. The
  * waits: live.url is written once the capture's session is up; run.json after
- * its relayd's stop (at most 10 s) and --kernel's conversion.
+ * its relayd's stop (at most 10 s) and --kernel's conversion (waited for as long
+ * as dgrdma-capture runs when it is seen, else LR_LIVE_RUN_JSON_WAIT_S).
  */
 #define LR_STR_(x)		#x
 #define LR_STR(x)		LR_STR_(x)
@@ -142,11 +143,13 @@ bool lr_live_is_folder(const char *input);
 /*
  * The live URL of run folder DIR, from its live.url (the folder and the file
  * waited for at most LR_LIVE_URL_WAIT_S, or until *stop), into url (size
- * bytes). Returns 0, or -DGR_E_INVAL (not a folder, a finished run, no
- * live.url, not a URL in it) or -DGR_E_SYS with errbuf.
+ * bytes); *capture_pid: the recording dgrdma-capture's pid, from the session's
+ * name, when this process sees it running (0: not seen, another PID namespace
+ * or another name). Returns 0, or -DGR_E_INVAL (not a folder, a finished run,
+ * no live.url, not a URL in it) or -DGR_E_SYS with errbuf.
  */
-int lr_live_folder_url(const char *dir, char *url, size_t size, volatile sig_atomic_t *stop,
-		       char *errbuf);
+int lr_live_folder_url(const char *dir, char *url, size_t size, long *capture_pid,
+		       volatile sig_atomic_t *stop, char *errbuf);
 
 /* Whether what a live view read holds the whole run. */
 enum lr_whole {
@@ -156,18 +159,19 @@ enum lr_whole {
 };
 
 /*
- * Once DIR's session ended: its run.json (waited for at most
- * LR_LIVE_RUN_JSON_WAIT_S, or until *stop; tell: say on stderr after a
- * second that it is waited for) read into ri, which holds the options' facts
+ * Once DIR's session ended: its run.json (waited for while dgrdma-capture
+ * capture_pid runs and a second after, or at most LR_LIVE_RUN_JSON_WAIT_S
+ * when capture_pid is 0; until *stop; tell: say on stderr after a second
+ * that it is waited for) read into ri, which holds the options' facts
  * (they come first, as offline). *whole: LR_WHOLE_YES, LR_WHOLE_NO (a part
  * ended before the run did) or LR_WHOLE_UNKNOWN (no run.json), why saying so
  * for the last two. *facts_from_run_json: whether run.json gave any of the
  * four facts. Returns 0, or -DGR_E_INVAL with errbuf for a run.json that
  * cannot be read.
  */
-int lr_live_folder_run(const char *dir, struct run_info *ri, bool *facts_from_run_json, int *whole,
-		       volatile sig_atomic_t *stop, bool tell, char *why, size_t why_size,
-		       char *errbuf);
+int lr_live_folder_run(const char *dir, long capture_pid, struct run_info *ri,
+		       bool *facts_from_run_json, int *whole, volatile sig_atomic_t *stop,
+		       bool tell, char *why, size_t why_size, char *errbuf);
 
 /*
  * latency-report --live URL...: follows the sessions until they end or

@@ -6,9 +6,13 @@
  * trace holds the whole run (docs/analysis.md, "Live"). Given the URL alone,
  * the view cannot tell a session destroyed at the run's end from one cut
  * short by a session daemon that died: the relay daemon ends both alike.
+ * How long run.json may take is the recording's own business (--kernel's
+ * conversion grows with the run): while dgrdma-capture runs, the view waits;
+ * the session's name carries its pid (dgrdma-capture-PID).
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,8 +75,47 @@ static int read_url_file(const char *file, char *url, size_t size, char *errbuf)
 	return 1;
 }
 
-int lr_live_folder_url(const char *dir, char *url, size_t size, volatile sig_atomic_t *stop,
-		       char *errbuf)
+/*
+ * Whether pid is a running dgrdma-capture: its name, and not a zombie (a
+ * parent that has not reaped it yet). Its /proc entry, "PID (NAME) STATE ...".
+ */
+static bool capture_running(long pid)
+{
+	char path[64], line[256], *name, *end;
+	FILE *f;
+	bool running = false;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f) {
+		return false;
+	}
+	if (fgets(line, sizeof(line), f) && (name = strchr(line, '(')) &&
+	    (end = strrchr(line, ')')) && end[1] == ' ') {
+		*end = '\0';
+		running = !strcmp(name + 1, "dgrdma-capture") && end[2] != 'Z' && end[2] != 'X';
+	}
+	fclose(f);
+	return running;
+}
+
+/* The pid of dgrdma-capture in its session's name, dgrdma-capture-PID: 0 for another name. */
+static long session_pid(const char *session)
+{
+	static const char prefix[] = "dgrdma-capture-";
+	char *end;
+	long pid;
+
+	if (strncmp(session, prefix, sizeof(prefix) - 1)) {
+		return 0;
+	}
+	errno = 0;
+	pid = strtol(session + sizeof(prefix) - 1, &end, 10);
+	return errno || *end || pid <= 0 ? 0 : pid;
+}
+
+int lr_live_folder_url(const char *dir, char *url, size_t size, long *capture_pid,
+		       volatile sig_atomic_t *stop, char *errbuf)
 {
 	char file[PATH_MAX], run_json[PATH_MAX], why[DGR_ERRBUF_SIZE];
 	struct ctf_live_url u;
@@ -124,6 +167,11 @@ int lr_live_folder_url(const char *dir, char *url, size_t size, volatile sig_ato
 	if (ctf_live_url_parse(url, &u, why) < 0) {
 		return dgr_errbuf_set(errbuf, DGR_E_INVAL, "--live: %s: %s", file, why);
 	}
+	/* seen from here now, while it records: else (another PID namespace) the bounded wait */
+	*capture_pid = session_pid(u.session);
+	if (*capture_pid && !capture_running(*capture_pid)) {
+		*capture_pid = 0;
+	}
 	return 0;
 }
 
@@ -141,32 +189,52 @@ static bool part_lost(const char *name, const struct run_part *p, char *why, siz
 	return true;
 }
 
-int lr_live_folder_run(const char *dir, struct run_info *ri, bool *facts_from_run_json, int *whole,
-		       volatile sig_atomic_t *stop, bool tell, char *why, size_t why_size,
-		       char *errbuf)
+int lr_live_folder_run(const char *dir, long capture_pid, struct run_info *ri,
+		       bool *facts_from_run_json, int *whole, volatile sig_atomic_t *stop,
+		       bool tell, char *why, size_t why_size, char *errbuf)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], gone[64] = "";
 	struct run_info before = *ri;
-	int waited_ms = 0;
+	int waited_ms = 0, gone_ms = -1;
 
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	while (!entry_exists(path)) {
-		if (*stop || waited_ms >= LR_LIVE_RUN_JSON_WAIT_S * 1000) {
+		/* it writes run.json, then ends: once it has ended, a moment for the file */
+		if (capture_pid && gone_ms < 0 && !capture_running(capture_pid)) {
+			gone_ms = waited_ms;
+		}
+		if (gone_ms >= 0 && waited_ms - gone_ms >= 1000) {
+			snprintf(gone, sizeof(gone), "dgrdma-capture (pid %ld) ended without it",
+				 capture_pid);
+		}
+		if (*stop || gone[0] ||
+		    (!capture_pid && waited_ms >= LR_LIVE_RUN_JSON_WAIT_S * 1000)) {
 			snprintf(
 			    why, why_size,
-			    "%s has no run.json %s: dgrdma-capture did not finish the run, so "
-			    "whether the trace holds all of it is unknown",
+			    "%s has no run.json (%s): dgrdma-capture did not finish the run, "
+			    "so whether the trace holds all of it is unknown",
 			    dir,
-			    *stop ? "(the wait for it was interrupted)"
-				  : LR_STR(LR_LIVE_RUN_JSON_WAIT_S) " s after the session ended");
+			    *stop ? "the wait for it was interrupted"
+			    : gone[0]
+				? gone
+				: LR_STR(LR_LIVE_RUN_JSON_WAIT_S) " s after the session ended");
 			*whole = LR_WHOLE_UNKNOWN;
 			return 0;
 		}
 		if (tell && waited_ms == 1000) {
-			fprintf(stderr,
-				"latency-report: waiting for %s (dgrdma-capture writes it when the "
-				"run ends; at most " LR_STR(LR_LIVE_RUN_JSON_WAIT_S) " s)\n",
-				path);
+			if (capture_pid) {
+				fprintf(stderr,
+					"latency-report: waiting for %s (dgrdma-capture, pid %ld, "
+					"writes it when the run ends)\n",
+					path, capture_pid);
+			} else {
+				fprintf(
+				    stderr,
+				    "latency-report: waiting for %s (dgrdma-capture writes it when "
+				    "the run ends; at most " LR_STR(
+					LR_LIVE_RUN_JSON_WAIT_S) " s)\n",
+				    path);
+			}
 		}
 		nap_ms(100);
 		waited_ms += 100;

@@ -51,6 +51,7 @@ struct live_host {
 	bool facts_from_run_json;
 	int whole;	      /* enum lr_whole */
 	bool run_json_waited; /* the folder's session ended: its run.json was waited for */
+	long capture_pid;     /* the folder's dgrdma-capture, when seen running (0: not) */
 	char whole_why[RUN_INFO_LOST_LEN + 256];
 	struct host_analysis ha;
 	bool ha_on;
@@ -642,7 +643,7 @@ int lr_live(const struct options *o)
 		if (lr_live_is_folder(o->inputs[i])) {
 			h->folder = o->inputs[i];
 			if (lr_live_folder_url(h->folder, h->folder_url, sizeof(h->folder_url),
-					       &live_stop, errbuf) < 0) {
+					       &h->capture_pid, &live_stop, errbuf) < 0) {
 				fprintf(stderr, "latency-report: %s\n", errbuf);
 				goto out;
 			}
@@ -737,9 +738,9 @@ int lr_live(const struct options *o)
 		}
 		h->run = o->run;
 		h->run_json_waited = true;
-		rc = lr_live_folder_run(h->folder, &h->run, &h->facts_from_run_json, &h->whole,
-					&live_stop, !o->json, h->whole_why, sizeof(h->whole_why),
-					errbuf);
+		rc = lr_live_folder_run(h->folder, h->capture_pid, &h->run, &h->facts_from_run_json,
+					&h->whole, &live_stop, !o->json, h->whole_why,
+					sizeof(h->whole_why), errbuf);
 		if (rc < 0) {
 			fprintf(stderr, "latency-report: %s\n", errbuf);
 			goto out;
