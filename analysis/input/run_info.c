@@ -852,6 +852,14 @@ static int parse_run_info(const char *text, size_t len, void *out, char *errbuf)
 	return run_info_parse(text, len, out, errbuf);
 }
 
+/* See run_info.h. */
+bool run_info_facts_added(const struct run_info *before, const struct run_info *after)
+{
+	return before->host_buffers != after->host_buffers ||
+	       before->fpga_buffers != after->fpga_buffers ||
+	       before->buffer_size != after->buffer_size || before->rate_bytes != after->rate_bytes;
+}
+
 int run_info_read(const char *path, struct run_info *ri, char *errbuf)
 {
 	return read_and_parse(path, parse_run_info, ri, errbuf);

@@ -144,6 +144,13 @@ struct run_info {
 int run_info_read(const char *path, struct run_info *ri, char *errbuf);
 
 /*
+ * Whether after holds any of the tolerable latency's four facts (host and FPGA
+ * buffers, buffer size, rate) that before did not: what a run_info_read() from
+ * before to after took from run.json (how the command ended is no such fact).
+ */
+bool run_info_facts_added(const struct run_info *before, const struct run_info *after);
+
+/*
  * The same on run.json's text (len bytes, need not be NUL-terminated); errbuf
  * names the key ("stream.sample_rate: ...") or the line and column of a syntax
  * error, without a path.

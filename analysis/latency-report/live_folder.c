@@ -243,9 +243,7 @@ int lr_live_folder_run(const char *dir, long capture_pid, struct run_info *ri,
 		return -DGR_E_INVAL;
 	}
 	*whole = LR_WHOLE_NO;
-	*facts_from_run_json =
-	    before.host_buffers != ri->host_buffers || before.fpga_buffers != ri->fpga_buffers ||
-	    before.buffer_size != ri->buffer_size || before.rate_bytes != ri->rate_bytes;
+	*facts_from_run_json = run_info_facts_added(&before, ri);
 	why[0] = '\0';
 	if (part_lost("trace", &ri->trace, why, why_size) ||
 	    part_lost("capture", &ri->capture, why, why_size) ||

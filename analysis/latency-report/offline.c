@@ -319,12 +319,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 					fprintf(stderr, "latency-report: %s\n", errbuf);
 					goto out_inputs;
 				}
-				/* the four facts only: how the command ended is no fact of the
-				 * formula */
-				facts_from_run_json |= before.host_buffers != o->run.host_buffers ||
-						       before.fpga_buffers != o->run.fpga_buffers ||
-						       before.buffer_size != o->run.buffer_size ||
-						       before.rate_bytes != o->run.rate_bytes;
+				facts_from_run_json |= run_info_facts_added(&before, &o->run);
 				take_run_roles(o);
 			}
 			snprintf(fpga_path, sizeof(fpga_path), "%s/fpga-counters.json", in);
