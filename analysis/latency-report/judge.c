@@ -98,14 +98,14 @@ static void estimate_from_trace(struct report *rep, const struct host_analysis *
 }
 
 /*
- * The run's facts (rep->run: the options', then run.json's, then the trace's)
- * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
+ * The run's facts (rep->run: run's, which are the options' then run.json's,
+ * then the trace's) and the tolerable latency: --tolerable-us, else buffers x size / rate, else
  * estimated (wa), else from the facts' pool and the trace's rate (ha). Live
  * and offline call it with what they have read, so that both judge by the same
  * facts.
  */
-void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
-		      bool facts_from_run_json, const struct wire_analysis *wa,
+void lr_set_tolerable(struct report *rep, const struct options *o, const struct run_info *run,
+		      bool from_options, bool facts_from_run_json, const struct wire_analysis *wa,
 		      const struct host_analysis *ha)
 {
 	static const char *const sources[8] = {
@@ -116,7 +116,7 @@ void lr_set_tolerable(struct report *rep, const struct options *o, bool from_opt
 	uint64_t wire_tx = wa ? headroom_estimate_tolerable(&wa->dir[WA_TX]) : 0;
 	bool from_trace;
 
-	rep->run = o->run;
+	rep->run = *run;
 	from_trace = take_trace_facts(ha, &rep->run, rep);
 	rep->tolerable_source = "none";
 	if (o->tolerable_ns) {
@@ -231,11 +231,11 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct h
  * wire and the trace on one axis (into js) and the verdict.
  * Returns 0 or lr_decide()'s negative code.
  */
-int lr_build_report(struct report *rep, const struct options *o, bool from_options,
-		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
-		    struct vicious *vc, struct join_series *js)
+int lr_build_report(struct report *rep, const struct options *o, const struct run_info *run,
+		    bool from_options, bool facts_from_run_json, struct wire_analysis *wa,
+		    struct host_analysis *ha, struct vicious *vc, struct join_series *js)
 {
-	lr_set_tolerable(rep, o, from_options, facts_from_run_json, wa, ha);
+	lr_set_tolerable(rep, o, run, from_options, facts_from_run_json, wa, ha);
 	if (wa) {
 		vicious_finish(vc, rep->tolerable_ns[WA_RX]);
 		rep->vicious = vc;

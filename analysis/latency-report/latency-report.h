@@ -85,13 +85,13 @@ int lr_parse_args(int argc, char **argv, struct options *o, char *errbuf);
 bool lr_facts_from_options(const struct options *o);
 
 /*
- * The run's facts (rep->run: the options', then run.json's, then the trace's)
- * and the tolerable latency: --tolerable-us, else buffers x size / rate, else
- * estimated (wa). Live and offline call it with what they have read, so that
- * both judge by the same facts.
+ * The run's facts (rep->run: run's, which are the options' then run.json's,
+ * then the trace's) and the tolerable latency: --tolerable-us, else buffers x
+ * size / rate, else estimated (wa). Live and offline call it with what they
+ * have read, so that both judge by the same facts.
  */
-void lr_set_tolerable(struct report *rep, const struct options *o, bool from_options,
-		      bool facts_from_run_json, const struct wire_analysis *wa,
+void lr_set_tolerable(struct report *rep, const struct options *o, const struct run_info *run,
+		      bool from_options, bool facts_from_run_json, const struct wire_analysis *wa,
 		      const struct host_analysis *ha);
 
 /*
@@ -108,9 +108,9 @@ int lr_decide(struct report *rep, const struct wire_analysis *wa, const struct h
  * wire and the trace on one axis (into js) and the verdict.
  * Returns 0 or lr_decide()'s negative code.
  */
-int lr_build_report(struct report *rep, const struct options *o, bool from_options,
-		    bool facts_from_run_json, struct wire_analysis *wa, struct host_analysis *ha,
-		    struct vicious *vc, struct join_series *js);
+int lr_build_report(struct report *rep, const struct options *o, const struct run_info *run,
+		    bool from_options, bool facts_from_run_json, struct wire_analysis *wa,
+		    struct host_analysis *ha, struct vicious *vc, struct join_series *js);
 
 /* What a negative code of the report's computation (lr_decide, report_print) means. */
 const char *lr_report_error(int rc);

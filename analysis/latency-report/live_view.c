@@ -439,7 +439,7 @@ static int live_tick(void *ctx, char *errbuf)
 		wires = wires && h->wa_on;
 		/* the facts the trace has brought so far, by the final report's rules */
 		h->rep.so_far = true;
-		lr_set_tolerable(&h->rep, v->o, lr_facts_from_options(v->o), false,
+		lr_set_tolerable(&h->rep, v->o, &v->o->run, lr_facts_from_options(v->o), false,
 				 h->wa_on ? &h->wa : NULL, &h->ha);
 		if (live_close(&h->acc, &h->ha, &h->iv) ||
 		    (h->wa_on &&
@@ -475,7 +475,6 @@ static int live_tick(void *ctx, char *errbuf)
  */
 static int live_final(const struct options *o, struct live_host *h, bool many, char *errbuf)
 {
-	struct options *oh = NULL;
 	struct dgr_pr pr;
 	int rc, ret;
 
@@ -483,18 +482,10 @@ static int live_final(const struct options *o, struct live_host *h, bool many, c
 		wa_finish(&h->wa);
 	}
 	h->rep.so_far = false;
-	if (h->folder) {
-		/* run.json's facts and how the run ended, as the offline report takes them */
-		oh = malloc(sizeof(*oh));
-		if (!oh) {
-			return dgr_errbuf_set(errbuf, DGR_E_NOMEM, "out of memory");
-		}
-		*oh = *o;
-		oh->run = h->run;
-	}
-	rc = lr_build_report(&h->rep, oh ? oh : o, lr_facts_from_options(o), h->facts_from_run_json,
+	/* a folder's run.json, once read: its facts and how the run ended, as offline */
+	rc = lr_build_report(&h->rep, o, h->run_json_waited ? &h->run : &o->run,
+			     lr_facts_from_options(o), h->facts_from_run_json,
 			     h->wa_on ? &h->wa : NULL, &h->ha, &h->vc, &h->js);
-	free(oh);
 	if (rc) {
 		return dgr_errbuf_set(errbuf, -rc, "%s", lr_report_error(rc));
 	}
@@ -631,7 +622,7 @@ int lr_live(const struct options *o)
 	memset(&facts, 0, sizeof(facts));
 	facts.run = o->run;
 	facts.host_pids_from = o->n_pids ? HOST_PIDS_OPTIONS : HOST_PIDS_ALL;
-	lr_set_tolerable(&facts, o, lr_facts_from_options(o), false, NULL, NULL);
+	lr_set_tolerable(&facts, o, &o->run, lr_facts_from_options(o), false, NULL, NULL);
 	for (i = 0; i < v->n; i++) {
 		struct live_host *h = &v->hosts[i];
 

@@ -538,7 +538,7 @@ int lr_offline(struct options *o, int argc, char **argv)
 	rep.n_inputs = o->n_inputs;
 	rep.folders = folders;
 	rep.n_folders = n_folders;
-	rc = lr_build_report(&rep, o, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
+	rc = lr_build_report(&rep, o, &o->run, facts_given, facts_from_run_json, wa_on ? &wa : NULL,
 			     ha_on ? &ha : NULL, &app.vc, &js);
 	if (rc) {
 		fprintf(stderr, "latency-report: %s\n", lr_report_error(rc));
