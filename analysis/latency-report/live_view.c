@@ -719,7 +719,7 @@ int lr_live(const struct options *o)
 		struct live_host *h = &v->hosts[i];
 
 		if (lo.stopped) {
-			h->whole = LR_WHOLE_UNKNOWN;
+			/* whole stays LR_WHOLE_UNKNOWN, as set up */
 			snprintf(h->whole_why, sizeof(h->whole_why), "%s",
 				 "the view was interrupted before the session ended");
 			continue;

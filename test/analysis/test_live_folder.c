@@ -113,7 +113,7 @@ static pid_t capture_start(int ms, bool with_run_json)
 		}
 		nanosleep(&ts, NULL);
 		if (with_run_json) {
-			write_run_json("", 0, "");
+			write_file("run.json", full_json);
 		}
 		_exit(0);
 	}
@@ -242,7 +242,7 @@ static void test_run(void)
 	TAP_EQ_S(why, want, "... and why says so");
 
 	/* whole: the facts are run.json's, the options' first */
-	write_run_json("", 0, "");
+	write_file("run.json", full_json);
 	memset(&ri, 0, sizeof(ri));
 	ri.host_buffers = 7;
 	TAP_EQ_I(lr_live_folder_run(dir, 0, &ri, &from_run_json, &whole, &stop, false, why,
