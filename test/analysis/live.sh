@@ -227,7 +227,10 @@ if run_url text; then
 	# SIGINT to the view and then to its whole process group, and a view that had printed its
 	# report and given SIGINT back its default action before the second one came died of it
 	# (exit 130, once in a loaded make check, 5 December)
-	env --default-signal=INT timeout --foreground 120 "$LR" --live --live-interval 0.5 "$URL" \
+	# the run folder, with the facts given as options: interrupted, the view does not wait for
+	# run.json, and its report keeps the options' facts (a copy of the options once lost them)
+	env --default-signal=INT timeout --foreground 120 "$LR" --live --live-interval 0.5 \
+		--host-buffers 16 --buffer-size 16384 --sample-rate 2e6 --fpga-buffers 4 "$WORK/text" \
 		>"$WORK/text.out" 2>"$WORK/text.err" &
 	LR_PID=$!
 	relay=${URL%%/host/*}
@@ -260,9 +263,8 @@ if run_url text; then
 		"$(grep -c '^interval [0-9]* (' "$WORK/text.out") 1 1" \
 		"the text view: interval lines, then the report on the run so far"
 	check_eq "$(grep -c $'\e' "$WORK/text.out")" 0 "piped, the view is plain lines (no terminal escapes)"
-	# given a URL, no facts given: there is no run.json to read, the facts are the trace's
-	check_eq "$(grep -c '^ *tolerable latency from: *trace$' "$WORK/text.out")" 1 \
-		"given a URL, no facts given: the report takes the run's facts from the trace"
+	check_eq "$(grep -c '^ *tolerable latency from: *options$' "$WORK/text.out") $(grep -c '^Not known to be the whole run' "$WORK/text.out")" \
+		"1 0" "the run folder interrupted, facts given: the report on the options' facts, not waiting for run.json"
 	stream_stop "$spid"
 	wait "$CAP_PID"
 	CAP_PID=""
@@ -283,6 +285,9 @@ if run_url tty; then
 	check_eq "$?" 0 "on a terminal, the view ends with the session, exit status 0"
 	LR_PID=""
 	launch_next_root
+	# given a URL, no facts given: there is no run.json to read, the facts are the trace's
+	check_eq "$(tr -d '\r' <"$WORK/tty.out" | grep -c '^ *tolerable latency from: *trace$')" 1 \
+		"given a URL, no facts given: the report takes the run's facts from the trace"
 	check_eq "$(grep -c $'\e\\[7A' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c 'p99 of the last [0-9]* intervals: ' "$WORK/tty.out" | awk '{print ($1 > 0)}') $(grep -c "^The session ended: the report (given a URL, the session's end does not tell whether the run had ended)" "$WORK/tty.out")" \
 		"1 1 1" "on a terminal: seven lines redrawn in place (cursor up 7), the p99 sparkline, then the report, saying a URL's end does not tell whether the run had ended"
 	# the histograms: the last view's two lines, on the same bins (the same edges, as many bins)
