@@ -487,10 +487,13 @@ static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 {
 	char list[256], role[96];
 	double share =
-	    sc->stall_ns_total ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_total : 0;
+	    sc->stall_ns_kept ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_kept : 0;
+	/* past SC_MAX_STALLS the causes are those of the worst stalls, and say so */
+	bool cut = sc->stalls_total > sc->n_stalls;
 	int n = snprintf(g->text, sizeof(g->text),
-			 "%" PRIu64 " of %u stall%s (%.0f%% of stall time): ", g->stalls,
-			 sc->n_stalls, sc->n_stalls == 1 ? "" : "s", share);
+			 "%" PRIu64 " of %s%u stall%s (%.0f%% of %sstall time): ", g->stalls,
+			 cut ? "the worst " : "", sc->n_stalls, sc->n_stalls == 1 ? "" : "s", share,
+			 cut ? "their " : "");
 	size_t len = n > 0 ? (size_t)n : 0;
 
 	if (len >= sizeof(g->text)) {
@@ -804,6 +807,7 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 				goto out;
 			}
 			sc->stalls_total++;
+			sc->stall_ns_total += st.duration;
 			run = 0;
 		}
 		if (!b) {
@@ -819,9 +823,9 @@ int sc_analyse(struct stall_cause *sc, uint64_t tolerable_ns, const struct host_
 	}
 	sc->n_stalls = n_all < SC_MAX_STALLS ? (unsigned int)n_all : SC_MAX_STALLS;
 	/* the stall time the causes share is that of the stalls kept */
-	sc->stall_ns_total = 0;
+	sc->stall_ns_kept = 0;
 	for (i = 0; i < sc->n_stalls; i++) {
-		sc->stall_ns_total += all[i].duration;
+		sc->stall_ns_kept += all[i].duration;
 	}
 	sc->stalls = all;
 	all = NULL;
@@ -1040,6 +1044,12 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
 	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);
 	dgr_pr_ns(p, "stall_time_ns", "stall time", sc->stall_ns_total);
+	/* only the worst SC_MAX_STALLS are kept: the causes below are theirs (text: when cut) */
+	if (dgr_pr_is_json(p) || sc->stalls_total > sc->n_stalls) {
+		dgr_pr_u64(p, "kept", "the worst, kept (the causes below are theirs)",
+			   sc->n_stalls);
+		dgr_pr_ns(p, "kept_stall_time_ns", "their stall time", sc->stall_ns_kept);
+	}
 	dgr_pr_str(p, "kernel_trace", "kernel trace", sc->k ? sc->kernel_path : "none");
 	if (sc->k) {
 		dgr_pr_u64(p, "kernel_events", "kernel events", sc->k->n);
@@ -1057,9 +1067,9 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 		dgr_pr_str(p, "thread", NULL, ha_role_name(g->role));
 		dgr_pr_u64(p, "stalls", NULL, g->stalls);
 		dgr_pr_ns(p, "stall_time_ns", NULL, g->stall_ns);
-		dgr_pr_dbl(
-		    p, "stall_time_share", NULL,
-		    sc->stall_ns_total ? (double)g->stall_ns / (double)sc->stall_ns_total : 0, 3);
+		dgr_pr_dbl(p, "stall_time_share", NULL,
+			   sc->stall_ns_kept ? (double)g->stall_ns / (double)sc->stall_ns_kept : 0,
+			   3);
 		dgr_pr_str(p, "text", NULL, g->text);
 		print_culprits(p, sc->k, g->c, g->n_c, g->window_ns);
 		dgr_pr_obj_end(p);
@@ -1071,8 +1081,16 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 	dgr_pr_arr_begin(p, "stalls", "stalls, worst first:");
 	for (i = 0; i < sc->n_stalls; i++) {
 		if (!dgr_pr_is_json(p) && i == SC_TEXT_STALLS) {
-			dgr_pr_text_line(p, "- ... %u more (--json lists them)",
-					 sc->n_stalls - SC_TEXT_STALLS);
+			if (sc->stalls_total > sc->n_stalls) {
+				dgr_pr_text_line(p,
+						 "- ... %u more (--json lists them), and %" PRIu64
+						 " smaller not kept",
+						 sc->n_stalls - SC_TEXT_STALLS,
+						 sc->stalls_total - sc->n_stalls);
+			} else {
+				dgr_pr_text_line(p, "- ... %u more (--json lists them)",
+						 sc->n_stalls - SC_TEXT_STALLS);
+			}
 			break;
 		}
 		print_stall(p, sc, &sc->stalls[i], origin);

@@ -111,8 +111,9 @@ struct stall_cause {
 	uint64_t p50_ns, threshold_ns, tolerable_ns;
 	struct sc_stall *stalls; /* worst first */
 	unsigned int n_stalls;
-	uint64_t stalls_total; /* stalls found (n_stalls of them kept) */
-	uint64_t stall_ns_total;
+	uint64_t stalls_total;	      /* stalls found (n_stalls of them kept) */
+	uint64_t stall_ns_total;      /* the stall time of all stalls found */
+	uint64_t stall_ns_kept;	      /* of the n_stalls kept: the time the causes share */
 	const struct kernel_sched *k; /* NULL: no kernel trace */
 	const char *kernel_path;
 	bool csv_origin_known; /* csv_origin_ns is the origin of latency-report's CSV times */

@@ -487,7 +487,8 @@ static bool same_stalls(const struct stall_cause *a, const struct stall_cause *b
 
 	if (a->p50_ns != b->p50_ns || a->threshold_ns != b->threshold_ns ||
 	    a->stalls_total != b->stalls_total || a->n_stalls != b->n_stalls ||
-	    a->stall_ns_total != b->stall_ns_total || a->first_arrival != b->first_arrival) {
+	    a->stall_ns_total != b->stall_ns_total || a->stall_ns_kept != b->stall_ns_kept ||
+	    a->first_arrival != b->first_arrival) {
 		return false;
 	}
 	for (i = 0; i < a->n_stalls; i++) {
@@ -530,7 +531,17 @@ static void test_many_bells(void)
 	for (i = 0; i < SC_MAX_STALLS; i++) {
 		sum += mem.stalls[i].duration;
 	}
-	TAP_EQ_U(mem.stall_ns_total, sum, "the stall time is that of the stalls kept");
+	TAP_EQ_U(mem.stall_ns_kept, sum, "the causes share the stall time of the stalls kept");
+	/* stall k (the 1000th doorbell of each thousand) lasts 1000 + 5000000 + k + 3000 + 1000 */
+	for (sum = 0, i = 0; i < MANY_BELLS / 1000; i++) {
+		sum += 1000 + 5000000 + i + 3000 + 1000;
+	}
+	TAP_EQ_U(mem.stall_ns_total, sum, "the stall time is that of all %u stalls found",
+		 MANY_BELLS / 1000);
+	tap_ok(mem.n_causes == 1 &&
+		   strncmp(mem.causes[0].text,
+			   "256 of the worst 256 stalls (100% of their stall time): ", 56) == 0,
+	       "past the stalls kept, a cause says it is the worst ones': %s", mem.causes[0].text);
 	TAP_EQ_U(mem.p50_ns, 1000 + 3000 + 5003 + 1000, "p50 exact: 10.003 us");
 	tap_ok(!mem.p50_from_histogram, "p50 exact below the exact limit");
 
