@@ -1673,7 +1673,10 @@ int report_print(struct dgr_pr *p, const struct report *r)
 		dgr_pr_u64(p, "realtime_moved_uncertainty_ns", "give or take, ns",
 			   r->run.realtime_moved_uncertainty_ns);
 	}
-	dgr_pr_str(p, "clock_step", r->clock_step[0] ? "WARNING" : NULL, r->clock_step);
+	/* the text says it only when the clock was stepped (an empty line read as a fault) */
+	if (dgr_pr_is_json(p) || r->clock_step[0]) {
+		dgr_pr_str(p, "clock_step", "WARNING", r->clock_step);
+	}
 	dgr_pr_arr_begin(p, "trace_disagrees",
 			 r->n_facts_disagree ? "the trace's own facts disagree" : NULL);
 	for (i = 0; i < r->n_facts_disagree; i++) {

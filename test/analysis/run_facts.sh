@@ -94,10 +94,15 @@ check_eq "$? $(facts "$tmp/host2.report")" "0 16 4 16384 4000000 run.json" \
 # the run's clocks at its start and end: unmoved, then (realtime 50 us further at the end) a step
 check_eq "$(jq -r '[((.run.realtime_moved_ns | fabs) < (.run.realtime_moved_uncertainty_ns + 1000)), .run.clock_step] | join("|")' "$tmp/host2.report")" \
 	"true|" "the real-time clock unmoved during the run (within the readings): no step named"
+# (the text printed an empty "clock_step: " line for it)
+"$LR" --no-progress "$tmp/host" >"$tmp/host2.txt" 2>/dev/null
+check_eq "$(grep -c -i 'clock_step\|warning' "$tmp/host2.txt")" 0 "and the text says nothing of a step"
 jq '.clocks.end.realtime_nsec += (if .clocks.end.realtime_nsec < 999000000 then 50000 else -50000 end)' \
 	"$tmp/host/run.json" >"$tmp/host/run.json.new" && mv "$tmp/host/run.json.new" "$tmp/host/run.json"
 "$LR" --json --no-progress "$tmp/host" >"$tmp/host3.report" 2>"$tmp/host.err"
 check "a step of 50 us at the end: the report names it (run.clock_step)" \
 	jq -e '.run.clock_step | test("^the real-time clock was stepped by [-+][45][0-9][.][0-9]{3} us")' "$tmp/host3.report"
 check "and warns on stderr" grep -q "^latency-report: warning: the real-time clock was stepped by" "$tmp/host.err"
+"$LR" --no-progress "$tmp/host" >"$tmp/host3.txt" 2>/dev/null
+check "the text's run facts name it" grep -q "^  WARNING: the real-time clock was stepped by" "$tmp/host3.txt"
 done_testing
