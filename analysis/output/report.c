@@ -1609,7 +1609,13 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 	if (r->stalls) {
 		/* the run's causes, ranked by stall time (section "Why the stalls happened") */
 		n = r->stalls->n_causes < 3 ? r->stalls->n_causes : 3;
-		dgr_pr_arr_begin(p, "causes", "top causes of the stalls");
+		/* their stalls are counted on their own series, which may not be the verdict's
+		 * ("in short": its count), so the line says which and how many */
+		snprintf(line, sizeof(line),
+			 "top causes of the stalls (%" PRIu64 " stall%s, doorbell latency %s)",
+			 r->stalls->stalls_total, r->stalls->stalls_total == 1 ? "" : "s",
+			 sc_series_words(r->stalls));
+		dgr_pr_arr_begin(p, "causes", line);
 		for (i = 0; i < n; i++) {
 			arr_item(p, r->stalls->causes[i].text);
 		}

@@ -1019,6 +1019,15 @@ static void print_stall(struct dgr_pr *p, const struct stall_cause *sc, const st
 	dgr_pr_obj_end(p);
 }
 
+/* See stall_cause.h. */
+const char *sc_series_words(const struct stall_cause *sc)
+{
+	if (sc->wire) {
+		return "on the wire";
+	}
+	return sc->from_arrival ? "from the frame's kernel arrival" : "from txn_complete";
+}
+
 void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 {
 	uint64_t origin = sc->first_arrival;

@@ -168,6 +168,12 @@ const char *sc_cause_label(enum sc_cause c);
 void sc_culprit_name(const struct kernel_sched *k, const struct ks_culprit *c, char *buf,
 		     size_t size);
 
+/*
+ * The series the stalls were found in, in words for a sentence ("on the wire", "from the
+ * frame's kernel arrival", "from txn_complete"): it may not be the verdict's.
+ */
+const char *sc_series_words(const struct stall_cause *sc);
+
 /* Prints "stalls" (worst first) and "causes". */
 void sc_print(struct dgr_pr *p, const struct stall_cause *sc);
 

@@ -50,6 +50,10 @@ check_eq "$(jq -r '[.regime.mitigations[0], (.ack_only_to_fpga.padded // 0)] | j
 	"none needed: doorbell latency stays well inside the tolerable latency|0" \
 	"healthy, no ACK-only frame to the FPGA (the stack sends none): no action needed"
 check "latency plot written" test -s "$run/plots/latency.png"
+# the summary's causes are counted on the stall section's series, not the verdict's: it says so
+IFS='|' read -r n_stalls series < <(jq -r '.stall_causes | "\(.count)|\(.series)"' "$run/report.json")
+check_eq "$(grep -c -x -F "  top causes of the stalls ($n_stalls stall$([ "$n_stalls" = 1 ] || echo s), doorbell latency from $series)" "$run/report.txt")" 1 \
+	"the summary names its causes' stalls: the stall section's count ($n_stalls) and series ($series)"
 # The host's events alone, as a user's own lttng session of a host facing a real FPGA leaves
 # them (no run.json, no capture, no emulator's events: --pid keeps the host's): the pool from its
 # stream_config events and the rate its counters moved at give the tolerable latency, so that the
