@@ -406,7 +406,10 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
 	dgr_pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
 	dgr_pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
-	dgr_pr_obj_begin(p, "responses_by_code", "responses by code");
+	/* text: the title only over some responses (an empty heading read as a fault) */
+	for (k = 0; k < 16 && !w->dcp.resp_by_code[k]; k++) {
+	}
+	dgr_pr_obj_begin(p, "responses_by_code", k < 16 ? "responses by code" : NULL);
 	for (k = 0; k < 16; k++) {
 		if (w->dcp.resp_by_code[k]) {
 			char name[32];
@@ -1141,6 +1144,15 @@ static void arr_item(struct dgr_pr *p, const char *text)
 	}
 }
 
+/* Keeps a copy of text as the next of items (at most 8; more are not kept). */
+static void keep_item(char (*items)[512], unsigned int *n, const char *text)
+{
+	if (*n < 8) {
+		snprintf(items[*n], sizeof(items[*n]), "%s", text);
+		(*n)++;
+	}
+}
+
 /*
  * Where the sources of losses disagree, why (docs/analysis.md, "Run status,
  * losses and exit status"); and whether the account is complete.
@@ -1149,15 +1161,14 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 				bool failed)
 {
 	bool host_counters = false, fpga_counters = false;
-	char buf[512];
-	unsigned int i;
+	char buf[512], items[8][512];
+	unsigned int i, n = 0;
 
 	for (i = 0; r->host && i < r->host->n_srcs; i++) {
 		host_counters = host_counters || !r->host->srcs[i].fpga;
 		fpga_counters = fpga_counters || r->host->srcs[i].fpga;
 	}
 	dgr_pr_bool(p, "complete", "the account is complete", !failed);
-	dgr_pr_arr_begin(p, "disagreements", "where the sources disagree, and why:");
 	if (failed && r->fpga && (r->fpga->dropped_open || r->fpga->dropped_samples)) {
 		snprintf(
 		    buf, sizeof(buf),
@@ -1166,17 +1177,18 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 		    "loss, and whatever it produced after the host stopped), beyond the %" PRIu64
 		    " of closed periods",
 		    r->fpga->dropped_open, r->fpga->dropped_samples);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	} else if (failed && r->fpga && l->counter_underruns) {
 		snprintf(buf, sizeof(buf),
 			 "the run failed: the FPGA's DAC ran short %" PRIu64
 			 " sample slots before its teardown",
 			 l->counter_underruns);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	} else if (failed && r->fpga) {
-		arr_item(p, "the run failed, and the FPGA's counters show no drop and no underrun: "
-			    "they were read before the stall cost anything, or the stall ended the "
-			    "stream before the FPGA lost a sample");
+		keep_item(items, &n,
+			  "the run failed, and the FPGA's counters show no drop and no underrun: "
+			  "they were read before the stall cost anything, or the stall ended the "
+			  "stream before the FPGA lost a sample");
 	} else if (failed) {
 		snprintf(
 		    buf, sizeof(buf),
@@ -1184,7 +1196,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
 		    "give the FPGA's counters (--fpga-counters: the emulator's dropped_open or the "
 		    "hardware's num_dropped_samps)");
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	}
 	if (r->fpga && r->fpga->has_adc && r->wire &&
 	    r->fpga->num_dropped_samps != l->discontinuities) {
@@ -1194,7 +1206,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 "buffer frees after the period (report_data_loss), and the capture may "
 			 "have started late or missed frames",
 			 r->fpga->num_dropped_samps, l->discontinuities);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	}
 	if (r->fpga && r->fpga->has_adc && host_counters && l->counter_drops > l->host_lost) {
 		snprintf(buf, sizeof(buf),
@@ -1203,7 +1215,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 " lost: periods closed after the last sample the host "
 			 "received cannot show in its ramp",
 			 l->counter_drops, l->host_lost);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	}
 	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
 		snprintf(buf, sizeof(buf),
@@ -1212,19 +1224,25 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 " lost: the check sees a gap only when later samples arrive, so a stream "
 			 "that did not recover (a vicious cycle, a stall) shows less",
 			 l->fpga_lost, l->host_lost);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	}
 	if (fpga_counters && l->discontinuities && !l->fpga_lost) {
 		snprintf(buf, sizeof(buf),
 			 "%" PRIu64 " discontinuities on the wire but no dropped sample in the "
 			 "emulator's counters: it counts a drop period when the period ends",
 			 l->discontinuities);
-		arr_item(p, buf);
+		keep_item(items, &n, buf);
 	}
 	if (r->vicious && r->vicious->found && !l->host_lost && host_counters) {
-		arr_item(
-		    p, "a vicious cycle and no loss in the host's ramp check: after the first drop "
-		       "hardly a sample arrived to show the gap");
+		keep_item(
+		    items, &n,
+		    "a vicious cycle and no loss in the host's ramp check: after the first drop "
+		    "hardly a sample arrived to show the gap");
+	}
+	/* text: the heading only over some disagreement */
+	dgr_pr_arr_begin(p, "disagreements", n ? "where the sources disagree, and why:" : NULL);
+	for (i = 0; i < n; i++) {
+		arr_item(p, items[i]);
 	}
 	dgr_pr_arr_end(p);
 }
@@ -1712,9 +1730,10 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	dgr_pr_str(p, "summary", NULL, r->summary);
 	dgr_pr_str(p, "reason", NULL, r->verdict.reason);
 	dgr_pr_str(p, "series", "judged on", r->verdict_series);
-	dgr_pr_str(p, "path_from_trace",
-		   reversed_capture(r) ? "the capture read against the trace's data path" : NULL,
-		   reversed_capture(r) ? r->path_from_trace : "");
+	if (dgr_pr_is_json(p) || reversed_capture(r)) {
+		dgr_pr_str(p, "path_from_trace", "the capture read against the trace's data path",
+			   reversed_capture(r) ? r->path_from_trace : "");
+	}
 	dgr_pr_ns(p, "high_threshold_ns", "high latency threshold", r->verdict.high_threshold_ns);
 	dgr_pr_u64(p, "high_doorbells", "doorbells above it", r->verdict.high_count);
 	dgr_pr_u64(p, "high_episodes", "high-latency episodes", r->verdict.episodes);

@@ -39,6 +39,9 @@ for profile in healthy jitter throughput; do
 		"$(md5sum <"$tmp/$profile.brief.txt")" "$profile: --brief prints the full report's summary, line for line"
 	check_eq "$(grep -c 'nearest-rank' "$tmp/$profile.brief.txt")" 0 \
 		"$profile: no percentile header before the answer"
+	# (an empty "path_from_trace: " and a disagreements heading over nothing were printed)
+	check_eq "$(grep -c -e ': $' -e '^  where the sources disagree' "$tmp/$profile.txt")" 0 \
+		"$profile: the text has no empty value and no heading over nothing (no disagreement)"
 
 	# --brief --json: the summary's keys only, with the full JSON report's values
 	check_eq "$(jq -c 'keys' "$tmp/$profile.brief.json")" '["summary"]' \

@@ -50,6 +50,9 @@ check_eq "$(jq -r '[.regime.mitigations[0], (.ack_only_to_fpga.padded // 0)] | j
 	"none needed: doorbell latency stays well inside the tolerable latency|0" \
 	"healthy, no ACK-only frame to the FPGA (the stack sends none): no action needed"
 check "latency plot written" test -s "$run/plots/latency.png"
+# (the text printed "clock_step: ", "path_from_trace: " and headings over nothing)
+check_eq "$(grep -c -e ': $' -e '^  responses by code$' -e '^  where the sources disagree' "$run/report.txt")" 0 \
+	"the text report has no empty value and no heading over nothing (no clock step, no DCP, no disagreement)"
 # the summary's causes are counted on the stall section's series, not the verdict's: it says so
 IFS='|' read -r n_stalls series < <(jq -r '.stall_causes | "\(.count)|\(.series)"' "$run/report.json")
 check_eq "$(grep -c -x -F "  top causes of the stalls ($n_stalls stall$([ "$n_stalls" = 1 ] || echo s), doorbell latency from $series)" "$run/report.txt")" 1 \
