@@ -246,7 +246,7 @@ static inline bool dgr_conn_stopping(struct dgr_conn *c)
 /* Marks a path (DGR_DIR_RX or DGR_DIR_TX) ended; the stream ends with its last path. */
 void dgr_conn_mark_ended(struct dgr_conn *c, enum dgr_direction path);
 
-/* Adds CPU time of the calling thread to ts. */
+/* Stores the calling thread's CPU time so far (user and system) in ts. */
 void dgr_thread_cpu(struct dgr_thread_stats *ts);
 
 /* Counts a malformed frame or message by reason (positive DGR_E_* code). */

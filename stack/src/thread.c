@@ -58,7 +58,7 @@ void dgr_conn_mark_ended(struct dgr_conn *c, enum dgr_direction path)
 	dgr_event_notify(&c->ev_done);
 }
 
-/* Adds the calling thread's CPU time to ts. */
+/* Stores the calling thread's CPU time so far (user and system) in ts. */
 void dgr_thread_cpu(struct dgr_thread_stats *ts)
 {
 	struct rusage ru;
