@@ -598,12 +598,25 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 		: print_latency(p, "latency_to_handover_ns",
 				"complete -> the doorbell's send call begins:", &h->lat_handed,
 				span, 0);
-	rc = rc ? rc
-		: print_latency(p, "read_to_handover_ns",
-				"receive call returns -> the doorbell's send call begins:",
-				&h->lat_read_handed, span, 0);
 	if (rc) {
 		return rc;
+	}
+	/*
+	 * Every completion taken from doorbell_sent is its receive call's return: the series
+	 * is the one above, point for point, so the text says so instead of printing it twice
+	 */
+	if (!dgr_pr_is_json(p) && h->c.completions_derived == h->c.txn_complete &&
+	    h->lat_read_handed.n == h->lat_handed.n && h->lat_handed.n > 0) {
+		dgr_pr_text_line(p, "receive call returns -> the doorbell's send call begins: the "
+				    "series above (each completion was taken from doorbell_sent, "
+				    "at its receive call's return)");
+	} else {
+		rc = print_latency(p, "read_to_handover_ns",
+				   "receive call returns -> the doorbell's send call begins:",
+				   &h->lat_read_handed, span, 0);
+		if (rc) {
+			return rc;
+		}
 	}
 	print_worst_bell(p, h);
 	dgr_pr_obj_end(p);

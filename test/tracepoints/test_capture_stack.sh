@@ -165,6 +165,11 @@ check_eq "$(count "$WORK/fpga.ev" dgrdma_fpga:frame_tx)" "$(fs frames_tx)" \
 	"emulator: one dgrdma_fpga:frame_tx per frame sent"
 npkt=$(tshark -r "$RUN/capture.pcapng" -Y "udp.dstport == $PORT_H" 2>/dev/null | wc -l)
 check_eq "$npkt" "$(fs frames_tx)" "the capture holds every frame the emulator sent"
+# with txn_complete recorded (--all-events) the completion and the receive call's return are two
+# ends: the series from the return to the send call is printed as one of its own
+"$LR" --no-progress "$RUN" >"$WORK/run-report.txt" 2>/dev/null
+check_eq "$(grep -c "^    receive call returns -> the doorbell's send call begins:$" "$WORK/run-report.txt") $(grep -c 'the series above' "$WORK/run-report.txt")" \
+	"1 0" "with txn_complete in the trace: the receive call's return to the send call is a series of its own"
 
 # A TX run (dgrdma-host tx into the emulator's DAC), its capture and trace then given as two
 # inputs, as a user's own tshark and lttng leave them (no run.json; --udp-port: the suite's ports
