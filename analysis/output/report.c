@@ -711,8 +711,18 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 			   r->join.unjoined_host_used_up);
 		if (r->join.unjoined_no_bell + r->join.unjoined_complete +
 		    r->join.unjoined_host_used_up) {
-			dgr_pr_u64(p, "first_bell_ns", "the first one's doorbell time (ns)",
-				   r->join.first_unjoined_bell);
+			/* the text: on the capture's axis (the JSON keeps the capture's clock) */
+			if (dgr_pr_is_json(p) || !r->wire ||
+			    r->join.first_unjoined_bell < r->wire->first_ts) {
+				dgr_pr_u64(p, "first_bell_ns", "the first one's doorbell time (ns)",
+					   r->join.first_unjoined_bell);
+			} else {
+				dgr_pr_dbl(
+				    p, "first_bell_ns",
+				    "the first one's doorbell (s into the capture)",
+				    (double)(r->join.first_unjoined_bell - r->wire->first_ts) / 1e9,
+				    6);
+			}
 			dgr_pr_u64(p, "first_txn", "its transaction", r->join.first_unjoined_txn);
 		}
 		dgr_pr_obj_end(p);
