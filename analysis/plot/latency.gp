@@ -65,7 +65,7 @@ if (columns) {
 			for [j in order] word(files, j + 0) using 1:($3 / 1000.0) with lines lw 1 dt 2 \
 			lc rgb colour(word(labels, j + 0)) title p50(word(labels, j + 0)), \
 			stalls_file using 1:($2 / 1000.0):3 with labels left offset 1,0 font ',8' tc rgb '#000000' \
-			point pt 4 ps 1.6 lc rgb '#000000' title 'stall (its cause)'
+			point pt 4 ps 1.6 lc rgb '#000000' title 'the worst stalls (their cause)'
 	} else {
 		plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0):($5 / 1000.0) with filledcurves \
 			fs transparent solid 0.3 noborder lc rgb colour(word(labels, j + 0)) title band(word(labels, j + 0)), \
@@ -81,7 +81,7 @@ if (columns) {
 		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
 		title word(labels, j + 0), \
 		stalls_file using 1:($2 / 1000.0):3 with labels left offset 1,0 font ',8' tc rgb '#000000' \
-		point pt 4 ps 1.6 lc rgb '#000000' title 'stall (its cause)'
+		point pt 4 ps 1.6 lc rgb '#000000' title 'the worst stalls (their cause)'
 } else {
 	plot for [j in order] word(files, j + 0) using 1:($2 / 1000.0) with points \
 		lc rgb colour(word(labels, j + 0)) pt point(word(labels, j + 0)) ps size(word(labels, j + 0)) \
