@@ -219,6 +219,22 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/*
+ * A share or a factor to DIGITS significant digits, never in exponent form (printf's %.3g
+ * wrote a stall 46 times the tolerable latency as "4.63e+03%"): whole from 1000 on, "<0.001"
+ * below that.
+ */
+static void num_text(char *buf, size_t size, double v, int digits)
+{
+	if (v >= 1000.0) {
+		snprintf(buf, size, "%.0f", v);
+	} else if (v > 0.0 && v < 0.001) {
+		snprintf(buf, size, "<0.001");
+	} else {
+		snprintf(buf, size, "%.*g", digits, v);
+	}
+}
+
 void classify_tx(const struct occupancy *o, uint64_t matched, bool underruns_known,
 		 uint64_t underruns, struct classification *c)
 {
@@ -327,10 +343,14 @@ void classify_shape(const struct series *s, const struct summary *sum, uint64_t 
 /* "; lossless up to about 4.8x this rate" or why it is not known. */
 static void append_headroom(char *buf, size_t size, size_t *len, const struct headroom *h)
 {
+	char x[24];
 	int n;
 
 	if (*len >= size) {
 		return;
+	}
+	if (h && h->known) {
+		num_text(x, sizeof(x), h->rate_factor, h->rate_factor >= 1.0 ? 3 : 2);
 	}
 	if (!h || !h->known) {
 		n = snprintf(buf + *len, size - *len,
@@ -338,18 +358,17 @@ static void append_headroom(char *buf, size_t size, size_t *len, const struct he
 	} else if (h->ran_empty && h->rate_factor >= 1.0) {
 		n = snprintf(buf + *len, size - *len,
 			     "; no headroom: the queue ran empty at this rate (the worst refill "
-			     "alone would allow about %.3gx)",
-			     h->rate_factor);
+			     "alone would allow about %sx)",
+			     x);
 	} else if (h->rate_factor >= 1.0) {
-		n = snprintf(buf + *len, size - *len, "; lossless up to about %.3gx this rate%s",
-			     h->rate_factor,
+		n = snprintf(buf + *len, size - *len, "; lossless up to about %sx this rate%s", x,
 			     h->estimated || h->rate_estimated ? " (estimated)" : "");
 	} else {
 		n = snprintf(buf + *len, size - *len,
 			     "; the worst stall needs %" PRIu64
 			     " buffers at this rate (has %" PRIu64
-			     "): lossless only up to about %.2gx this rate%s",
-			     h->buffers_needed, h->buffers, h->rate_factor,
+			     "): lossless only up to about %sx this rate%s",
+			     h->buffers_needed, h->buffers, x,
 			     h->estimated || h->rate_estimated ? " (estimated)" : "");
 	}
 	if (n > 0) {
@@ -361,7 +380,7 @@ void classify_summary(char *buf, size_t size, const struct classification *c,
 		      const struct lat_shape *sh, const struct headroom *h, uint64_t tolerable_ns,
 		      const struct occupancy *occ)
 {
-	char a[32], b[32];
+	char a[32], b[32], share[24];
 	size_t len;
 	int n;
 
@@ -404,21 +423,22 @@ void classify_summary(char *buf, size_t size, const struct classification *c,
 	if (sh->kind == SHAPE_PLATEAU) {
 		dgr_format_duration(b, sizeof(b), (double)sh->p50_ns);
 		if (tolerable_ns) {
+			num_text(share, sizeof(share), pct(sh->p50_ns, tolerable_ns), 3);
 			n = snprintf(
 			    buf + len, size - len,
-			    "; latency on a plateau (p50 %s, %.3g%% of the tolerable latency)", b,
-			    pct(sh->p50_ns, tolerable_ns));
+			    "; latency on a plateau (p50 %s, %s%% of the tolerable latency)", b,
+			    share);
 		} else {
 			n = snprintf(buf + len, size - len, "; latency on a plateau (p50 %s)", b);
 		}
 	} else if (sh->kind == SHAPE_SPIKY) {
 		dgr_format_duration(a, sizeof(a), (double)sh->largest_ns);
 		if (tolerable_ns) {
+			num_text(share, sizeof(share), pct(sh->largest_ns, tolerable_ns), 3);
 			n = snprintf(buf + len, size - len,
 				     "; %" PRIu64
-				     " stall%s up to %s, %.3g%% of the tolerable latency",
-				     sh->spikes, sh->spikes == 1 ? "" : "s", a,
-				     pct(sh->largest_ns, tolerable_ns));
+				     " stall%s up to %s, %s%% of the tolerable latency",
+				     sh->spikes, sh->spikes == 1 ? "" : "s", a, share);
 		} else {
 			n = snprintf(buf + len, size - len, "; %" PRIu64 " stall%s up to %s",
 				     sh->spikes, sh->spikes == 1 ? "" : "s", a);

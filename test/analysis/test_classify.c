@@ -330,6 +330,17 @@ static void test_shape_summary(void)
 		 "healthy; 5 stalls up to 6.800 ms, 21.2% of the tolerable latency; lossless up to "
 		 "about 4.71x this rate",
 		 "the summary a user reads first");
+	/* the same stalls against T = 0.147 ms: 46 times it, in digits (%.3g wrote 4.63e+03%) */
+	classify_summary(line, sizeof(line), &c, &sh, NULL, 147000, NULL);
+	TAP_EQ_S(
+	    line,
+	    "healthy; 5 stalls up to 6.800 ms, 4626% of the tolerable latency; headroom unknown "
+	    "(no buffer count, size and rate)",
+	    "a share past 1000%% in digits, not in exponent form");
+	headroom_compute(68, 16384, 34816000 / 250, sh.largest_ns, &h);
+	classify_summary(line, sizeof(line), &c, &sh, &h, 32000000, NULL);
+	tap_ok(strstr(line, "; lossless up to about 1176x this rate") != NULL,
+	       "a headroom past 1000x in digits, not in exponent form (%s)", line);
 	series_free(&s);
 
 	make_series(&s, THROUGHPUT, 1000);
