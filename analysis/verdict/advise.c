@@ -355,6 +355,15 @@ int advise_print(struct dgr_pr *p, enum regime r, const struct advise_opts *o,
 		n += cause_cures(p, (unsigned int)i + 1, &sc->causes[i], sc, o, &rep, &shown_shield,
 				 &shown_dirty);
 	}
+	/* the text: why the heading has nothing under it (the JSON's array is empty) */
+	if (n == 0) {
+		dgr_pr_text_line(p, "- none: %s",
+				 !sc		 ? "no trace to find the stalls' causes in"
+				 : !sc->n_causes ? "no doorbell stalled"
+				 : !sc->k	 ? "without a kernel trace no cause is attributed "
+						   "(latency-report --kernel-trace DIR)"
+						 : "no cause a host setting addresses");
+	}
 	dgr_pr_arr_end(p);
 	/*
 	 * A healthy run needs no setting changed: listing the guide's settings as

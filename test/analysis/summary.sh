@@ -39,6 +39,12 @@ for profile in healthy jitter throughput; do
 		"$(md5sum <"$tmp/$profile.brief.txt")" "$profile: --brief prints the full report's summary, line for line"
 	check_eq "$(grep -c 'nearest-rank' "$tmp/$profile.brief.txt")" 0 \
 		"$profile: no percentile header before the answer"
+	# --advise's cures by cause: a capture alone has no trace to find the causes in, said under
+	# the heading (it stood over nothing)
+	check_eq "$("$LR" --no-progress --advise --brief "${FACTS[@]}" "$cap" 2>/dev/null |
+		grep -A1 '^  for the causes of the stalls, the largest first:$' | sed -n 2p)" \
+		"    - none: no trace to find the stalls' causes in" \
+		"$profile: --advise says why it has no cure by cause"
 	# (an empty "path_from_trace: " and a disagreements heading over nothing were printed)
 	check_eq "$(grep -c -e ': $' -e '^  where the sources disagree' "$tmp/$profile.txt")" 0 \
 		"$profile: the text has no empty value and no heading over nothing (no disagreement)"

@@ -54,6 +54,11 @@ check "latency plot written" test -s "$run/plots/latency.png"
 # its receive call's return, so the two series to the send call are one, printed once
 check_eq "$(grep -c "^    receive call returns -> the doorbell's send call begins: the series above" "$run/report.txt") $(jq -c '.host.rx | [.read_to_handover_ns | .count, .p50, .max] == [.latency_to_handover_ns | .count, .p50, .max]' "$run/report.json")" \
 	"1 true" "no txn_complete: the receive call's return is the completion, its series printed once (JSON: both, the same numbers)"
+# --advise without a kernel trace: its cures by cause say why there are none
+check_eq "$("$BIN/latency-report" --no-progress --advise --brief "$run" 2>/dev/null |
+	grep -A1 '^  for the causes of the stalls, the largest first:$' | sed -n 2p)" \
+	"    - none: without a kernel trace no cause is attributed (latency-report --kernel-trace DIR)" \
+	"--advise, no kernel trace: no cure by cause, and why"
 # (the text printed "clock_step: ", "path_from_trace: " and headings over nothing)
 check_eq "$(grep -c -e ': $' -e '^  responses by code$' -e '^  where the sources disagree' "$run/report.txt")" 0 \
 	"the text report has no empty value and no heading over nothing (no clock step, no DCP, no disagreement)"
