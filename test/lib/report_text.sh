@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Checks of latency-report's text (sourced).
+
+# empty_lines FILE: how many lines of the report FILE print a value with nothing after it
+# ("clock_step: ") or a heading over nothing (a "responses by code" or "where the sources
+# disagree, and why:" whose next line is not deeper).
+empty_lines() {
+	awk '
+		function depth(s) { match(s, /^ */); return RLENGTH }
+		/: $/ { n++ }
+		held != "" { if (depth($0) <= depth(held)) n++; held = "" }
+		/^ *(responses by code|where the sources disagree, and why:)$/ { held = $0 }
+		END { if (held != "") n++; print n + 0 }' "$1"
+}
