@@ -406,10 +406,10 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
 	dgr_pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
 	dgr_pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
-	/* text: the title only over some responses (an empty heading read as a fault) */
-	for (k = 0; k < 16 && !w->dcp.resp_by_code[k]; k++) {
-	}
-	dgr_pr_obj_begin(p, "responses_by_code", k < 16 ? "responses by code" : NULL);
+	/* text: the title only over some response (every response has its code counted) */
+	dgr_pr_obj_begin(
+	    p, "responses_by_code",
+	    w->dcp.write_resp + w->dcp.read_resp + w->dcp.nop_resp ? "responses by code" : NULL);
 	for (k = 0; k < 16; k++) {
 		if (w->dcp.resp_by_code[k]) {
 			char name[32];

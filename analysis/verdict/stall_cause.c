@@ -482,14 +482,19 @@ static void thread_words(const struct stall_cause *sc, uint8_t role, char *buf, 
 		 t->found && sc->k ? ks_comm_of(sc->k, t->pid) : "not found");
 }
 
+/* More stalls were found than the SC_MAX_STALLS kept: the causes are those of the worst. */
+static bool some_not_kept(const struct stall_cause *sc)
+{
+	return sc->stalls_total > sc->n_stalls;
+}
+
 /* The sentence of one cause. */
 static void cause_text(const struct stall_cause *sc, struct sc_cause_sum *g)
 {
 	char list[256], role[96];
 	double share =
 	    sc->stall_ns_kept ? 100.0 * (double)g->stall_ns / (double)sc->stall_ns_kept : 0;
-	/* past SC_MAX_STALLS the causes are those of the worst stalls, and say so */
-	bool cut = sc->stalls_total > sc->n_stalls;
+	bool cut = some_not_kept(sc);
 	int n = snprintf(g->text, sizeof(g->text),
 			 "%" PRIu64 " of %s%u stall%s (%.0f%% of %sstall time): ", g->stalls,
 			 cut ? "the worst " : "", sc->n_stalls, sc->n_stalls == 1 ? "" : "s", share,
@@ -1053,8 +1058,8 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 	dgr_pr_ns(p, "threshold_ns", "stall threshold (min(10 x p50, T/2))", sc->threshold_ns);
 	dgr_pr_u64(p, "count", "stalls", sc->stalls_total);
 	dgr_pr_ns(p, "stall_time_ns", "stall time", sc->stall_ns_total);
-	/* only the worst SC_MAX_STALLS are kept: the causes below are theirs (text: when cut) */
-	if (dgr_pr_is_json(p) || sc->stalls_total > sc->n_stalls) {
+	/* the causes below are those of the stalls kept (the text says so when some were not) */
+	if (dgr_pr_is_json(p) || some_not_kept(sc)) {
 		dgr_pr_u64(p, "kept", "the worst, kept (the causes below are theirs)",
 			   sc->n_stalls);
 		dgr_pr_ns(p, "kept_stall_time_ns", "their stall time", sc->stall_ns_kept);
@@ -1090,16 +1095,15 @@ void sc_print(struct dgr_pr *p, const struct stall_cause *sc)
 	dgr_pr_arr_begin(p, "stalls", "stalls, worst first:");
 	for (i = 0; i < sc->n_stalls; i++) {
 		if (!dgr_pr_is_json(p) && i == SC_TEXT_STALLS) {
-			if (sc->stalls_total > sc->n_stalls) {
-				dgr_pr_text_line(p,
-						 "- ... %u more (--json lists them), and %" PRIu64
-						 " smaller not kept",
-						 sc->n_stalls - SC_TEXT_STALLS,
-						 sc->stalls_total - sc->n_stalls);
-			} else {
-				dgr_pr_text_line(p, "- ... %u more (--json lists them)",
-						 sc->n_stalls - SC_TEXT_STALLS);
+			char not_kept[48] = "";
+
+			if (some_not_kept(sc)) {
+				snprintf(not_kept, sizeof(not_kept),
+					 ", and %" PRIu64 " smaller not kept",
+					 sc->stalls_total - sc->n_stalls);
 			}
+			dgr_pr_text_line(p, "- ... %u more (--json lists them)%s",
+					 sc->n_stalls - SC_TEXT_STALLS, not_kept);
 			break;
 		}
 		print_stall(p, sc, &sc->stalls[i], origin);
