@@ -42,8 +42,7 @@ for profile in healthy jitter throughput; do
 		"$profile: no percentile header before the answer"
 	# --advise's cures by cause: a capture alone has no trace to find the causes in, said under
 	# the heading (it stood over nothing)
-	check_eq "$("$LR" --no-progress --advise --brief "${FACTS[@]}" "$cap" 2>/dev/null |
-		grep -A1 '^  for the causes of the stalls, the largest first:$' | sed -n 2p)" \
+	check_eq "$("$LR" --no-progress --advise --brief "${FACTS[@]}" "$cap" 2>/dev/null | first_cure_by_cause)" \
 		"    - none: no trace to find the stalls' causes in" \
 		"$profile: --advise says why it has no cure by cause"
 	# (an empty "path_from_trace: " and a disagreements heading over nothing were printed)

@@ -13,3 +13,9 @@ empty_lines() {
 		/^ *(responses by code|where the sources disagree, and why:)$/ { held = $0 }
 		END { if (held != "") n++; print n + 0 }' "$1"
 }
+
+# first_cure_by_cause: the first line under --advise's "for the causes of the stalls, the
+# largest first:" in the report on stdin
+first_cure_by_cause() {
+	awk 'found == 1 { print; found = 2 } /^  for the causes of the stalls, the largest first:$/ { found = 1 }'
+}

@@ -75,8 +75,7 @@ check_eq "$(grep -c -x -F "  top causes of the stalls ($n_stalls stall$([ "$n_st
 # have no stall at all)
 if [ "$n_stalls" = 0 ]; then why="no doorbell stalled"; else
 	why="without a kernel trace no cause is attributed (latency-report --kernel-trace DIR)"; fi
-check_eq "$("$BIN/latency-report" --no-progress --advise --brief "$run" 2>/dev/null |
-	grep -A1 '^  for the causes of the stalls, the largest first:$' | sed -n 2p)" \
+check_eq "$("$BIN/latency-report" --no-progress --advise --brief "$run" 2>/dev/null | first_cure_by_cause)" \
 	"    - none: $why" "--advise, no kernel trace: no cure by cause, and why ($n_stalls stalls)"
 # The host's events alone, as a user's own lttng session of a host facing a real FPGA leaves
 # them (no run.json, no capture, no emulator's events: --pid keeps the host's): the pool from its
