@@ -76,10 +76,32 @@ static void json_member(struct dgr_pr *p, const char *key)
 	}
 }
 
+/*
+ * TEXT_KEYS: writes the key lines of the levels that held nothing so far, the
+ * outermost first, before the first thing they hold.
+ */
+static void write_pending_keys(struct dgr_pr *p)
+{
+	for (int level = 2; level <= p->depth; level++) {
+		if (!p->key_pending[level]) {
+			continue;
+		}
+		p->key_pending[level] = false;
+		spaces(p, level - 2);
+		if (p->pending_key[level][0]) {
+			fprintf(p->f, "%s:\n", p->pending_key[level]);
+		} else {
+			fputs("-\n", p->f);
+		}
+	}
+}
+
 /* Text: the name of the next value ("label: ", "- " when it has none). */
 static void text_member(struct dgr_pr *p, const char *key, const char *label)
 {
 	const char *name = label ? label : key;
+
+	write_pending_keys(p);
 
 	if (p->is_line[p->depth]) {
 		if (!p->first[p->depth]) {
@@ -174,19 +196,33 @@ static void open_nested(struct dgr_pr *p, const char *key, const char *title, bo
 		json_member(p, key);
 		fputc(array ? '[' : '{', p->f);
 	} else if (title) {
+		write_pending_keys(p);
 		indent(p);
 		fprintf(p->f, "%s\n", title);
-	} else if (has(p, DGR_PR_TEXT_KEYS)) {
-		text_member(p, key, NULL);
-		fputc('\n', p->f);
 	}
 	push(p, array, false);
+	if (!is_json(p) && !title && has(p, DGR_PR_TEXT_KEYS)) {
+		p->key_pending[p->depth] = true;
+		snprintf(p->pending_key[p->depth], sizeof(p->pending_key[p->depth]), "%s",
+			 key ? key : "");
+	}
 }
 
 static void close_nested(struct dgr_pr *p, bool array)
 {
 	if (silent(p)) {
 		return;
+	}
+	if (p->key_pending[p->depth]) {
+		/* it held nothing: its key line says so, under its parents' */
+		p->key_pending[p->depth] = false;
+		write_pending_keys(p);
+		spaces(p, p->depth - 2);
+		if (p->pending_key[p->depth][0]) {
+			fprintf(p->f, "%s: none\n", p->pending_key[p->depth]);
+		} else {
+			fputs("- none\n", p->f);
+		}
 	}
 	if (is_json(p)) {
 		/* pretty: an object's closing brace on its own line; an array's after its last
@@ -234,6 +270,7 @@ void dgr_pr_line_begin(struct dgr_pr *p, const char *key)
 		json_member(p, key);
 		fputc('{', p->f);
 	} else {
+		write_pending_keys(p);
 		indent(p);
 		if (!key) {
 			fputs("- ", p->f);
@@ -380,6 +417,7 @@ void dgr_pr_text(struct dgr_pr *p, const char *fmt, ...)
 	if (is_json(p)) {
 		return;
 	}
+	write_pending_keys(p);
 	va_start(ap, fmt);
 	vfprintf(p->f, fmt, ap);
 	va_end(ap);
@@ -393,6 +431,7 @@ void dgr_pr_text_line(struct dgr_pr *p, const char *fmt, ...)
 	if (is_json(p)) {
 		return;
 	}
+	write_pending_keys(p);
 	indent(p);
 	va_start(ap, fmt);
 	vfprintf(p->f, fmt, ap);

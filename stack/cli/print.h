@@ -10,7 +10,7 @@
  * title, if it has one, and indents what it holds.
  *
  * The tools wrote their output in slightly different dialects before this
- * layer existed; the flags below keep each one byte for byte.
+ * layer existed; the flags below keep each one.
  */
 #ifndef DGRDMA_PRINT_H
 #define DGRDMA_PRINT_H
@@ -33,7 +33,9 @@ enum dgr_pr_flags {
 	DGR_PR_JSON_PRETTY = 1u << 1,
 	/*
 	 * Text: an object or array without a title is introduced by its key, a
-	 * "key: " line (an element of an array: "- "), as dgrdma-host and dgrdma-ctl print.
+	 * "key:" line (an element of an array: "-"), as dgrdma-host and dgrdma-ctl print;
+	 * the line is written with the first thing it holds, and one that holds
+	 * nothing is the line "key: none".
 	 */
 	DGR_PR_TEXT_KEYS = 1u << 2,
 	/*
@@ -60,6 +62,9 @@ struct dgr_pr {
 	bool first[DGR_PR_MAX_DEPTH];
 	bool is_array[DGR_PR_MAX_DEPTH];
 	bool is_line[DGR_PR_MAX_DEPTH];
+	/* TEXT_KEYS: the key line of a level not written yet ("" inside an array) */
+	bool key_pending[DGR_PR_MAX_DEPTH];
+	char pending_key[DGR_PR_MAX_DEPTH][48];
 };
 
 /* Starts a document on f (JSON: opens the outermost object); flags: enum dgr_pr_flags. */
