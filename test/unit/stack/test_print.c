@@ -110,7 +110,8 @@ int main(void)
 	s = render(DGR_PR_TEXT_KEYS | DGR_PR_JSON, 0);
 	expect(s,
 	       "{\"mode\":\"rx\",\"ramp\":{\"gaps\":0,\"first_gaps\":[]},\"incomplete\":[],"
-	       "\"threads\":{\"rx\":{}},\"peers\":[{\"address\":\"127.0.0.1:18078\",\"peer_id\":1}]}\n",
+	       "\"threads\":{\"rx\":{}},\"peers\":[{\"address\":\"127.0.0.1:18078\",\"peer_id\":1}]"
+	       "}\n",
 	       "JSON keeps its empty containers as [] and {}");
 	free(s);
 
