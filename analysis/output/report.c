@@ -19,7 +19,7 @@ static int print_latency(struct dgr_pr *p, const char *key, const char *title,
 {
 	const struct report *r = cur_report;
 	struct summary sum;
-	unsigned int k, last = 0;
+	unsigned int k, body, last = 0;
 	int rc;
 
 	if (r && s == r->verdict_s && span_ns == r->verdict_span &&
@@ -62,11 +62,15 @@ static int print_latency(struct dgr_pr *p, const char *key, const char *title,
 				last = k;
 			}
 		}
+		/* the empty bins below the body are left out, also those between it and
+		 * latencies of 0 (parts of a latency recorded as 0 when below it) */
+		for (body = 1; body < last && !sum.hist[body]; body++) {
+		}
 		dgr_pr_arr_begin(p, "histogram", "histogram (log2 bins):");
 		for (k = 0; k <= last; k++) {
 			uint64_t lo = k ? 1ull << k : 0, hi = 1ull << (k + 1);
 
-			if (!sum.hist[k] && lo < sum.min) {
+			if (!sum.hist[k] && k < body) {
 				continue;
 			}
 			if (dgr_pr_is_json(p)) {
@@ -656,14 +660,14 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 				 ? 100.0 * (double)s->lost / (double)(s->delivered + s->lost)
 				 : 0.0;
 
-		dgr_pr_obj_begin(p, NULL, NULL);
+		dgr_pr_line_begin(p, NULL);
 		dgr_pr_str(p, "source", NULL, s->fpga ? "fpga" : "host");
 		dgr_pr_u64(p, "conn", NULL, s->conn);
 		dgr_pr_u64(p, "vpid", NULL, s->vpid);
 		dgr_pr_u64(p, "delivered_samples", "delivered samples", s->delivered);
 		dgr_pr_u64(p, "lost_samples", "lost samples", s->lost);
 		dgr_pr_dbl(p, "drop_percent", "drop %", pct, 4);
-		dgr_pr_obj_end(p);
+		dgr_pr_line_end(p);
 	}
 	dgr_pr_arr_end(p);
 	dgr_pr_arr_begin(p, "threads", "threads (scheduling settings seen)");
@@ -730,10 +734,10 @@ static int print_host(struct dgr_pr *p, const struct report *r)
 				   "wire -> stack (kernel receive path, last frame to complete):",
 				   r->wire_to_stack, 0, 0);
 		rc = rc ? rc
-			: print_latency(
-			      p, "stack_to_wire_ns",
-			      "stack -> wire (kernel send path, handed to socket to on the wire):",
-			      r->stack_to_wire, 0, 0);
+			: print_latency(p, "stack_to_wire_ns",
+					"stack -> wire (kernel send path, from the doorbell handed "
+					"to the socket to the wire):",
+					r->stack_to_wire, 0, 0);
 		if (rc) {
 			return rc;
 		}

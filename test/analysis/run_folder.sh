@@ -84,6 +84,14 @@ check_eq "$(jq -r '[.capture.timestamps_backwards, .capture.largest_step_back_ns
 	"1 5000 26604 healthy false" "a step back of 5 us, p99.9 49 us from the threshold: it cannot move the verdict, not said"
 check_eq "$(jq -r '[.capture.timestamps_backwards, .capture.largest_step_back_ns, .wire.rx.latency_ns.p999, .regime.label, (.regime.reason | startswith("ON BAD TIMESTAMPS (the capture'"'"'s: back in time 1, impossible 0); "))] | join(" ")' "$tmp/near.out")" \
 	"1 30000 51604 healthy true" "a step back of 30 us, p99.9 24 us from the threshold: the verdict says it rests on the capture's times"
+# Record 31 (a doorbell) 100 us back: its latency is recorded as 0. The histogram shows bin 0 and
+# the body's bins, not the twelve empty bins between them.
+python3 "$RELINK" back 31 100000 "$tmp/fwd.pcap" "$tmp/zero.pcap"
+"$LR" --no-progress "$tmp/zero.pcap" >"$tmp/zero.txt"
+check_eq "$(sed -n '/^On the wire/,/^Connections/p' "$tmp/zero.txt" | sed -n '/histogram (log2 bins):/,$p' | sed -n '2,$p' |
+	grep '^ *\[' | tr -s ' ' | tr '\n' '|')" \
+	" [ 0 ns, 2 ns) 1 ##| [ 8.192 us, 16.384 us) 19 ######################################|" \
+	"a latency of 0 and 19 of 8-16 us: the text histogram has their two bins and no empty one between"
 "$GEN" --format pcap --txns 20 -o "$tmp/us.pcap" -e "$tmp/us.json" >/dev/null
 python3 "$RELINK" frac 3 1000000 "$tmp/us.pcap" "$tmp/us-frac.pcap"
 "$LR" --json --no-progress "$tmp/us-frac.pcap" >"$tmp/us-frac.out"
