@@ -502,7 +502,8 @@ static void print_host_processes(struct dgr_pr *p, const struct report *r)
 }
 
 /*
- * The latest doorbell as the stack measured it (doorbell_sent's latency_ns),
+ * The latest doorbell (the one with the largest latency; JSON latest_doorbell)
+ * as the stack measured it (doorbell_sent's latency_ns),
  * absent for traces before that field: the one a flight recorder's
  * --incident-latency-us trigger fired on, even when its completion lies
  * before the snapshot.
@@ -515,7 +516,8 @@ static void print_worst_bell(struct dgr_pr *p, const struct host_analysis *h)
 		return;
 	}
 	dgr_pr_obj_begin(p, "latest_doorbell",
-			 "latest doorbell (the stack's latency_ns, from the kernel's arrival):");
+			 "the doorbell with the largest latency (the stack's latency_ns, from the "
+			 "kernel's arrival):");
 	dgr_pr_ns(p, "latency_ns", "latency", w->latency_ns);
 	dgr_pr_dbl(p, "at_s", "at (s into the trace)",
 		   (double)(w->ts >= h->first_ts ? w->ts - h->first_ts : 0) / 1e9, 6);
