@@ -77,6 +77,24 @@ if [ "$n_stalls" = 0 ]; then why="no doorbell stalled"; else
 	why="without a kernel trace no cause is attributed (latency-report --kernel-trace DIR)"; fi
 check_eq "$("$BIN/latency-report" --no-progress --advise --brief "$run" 2>/dev/null | first_cure_by_cause)" \
 	"    - none: $why" "--advise, no kernel trace: no cure by cause, and why ($n_stalls stalls)"
+# Wire doorbells not joined with the trace's, on purpose: a join window of 1 us is shorter than
+# the kernel's send path. The text gives the first one in seconds into the capture (the JSON in
+# the capture clock's nanoseconds), to be found in Wireshark's time column.
+if scn_have_pcap "$run"; then
+	"$BIN/latency-report" --json --no-progress --join-window-us 1 "$run" >"$SCN_OUT/w1.json" 2>/dev/null
+	"$BIN/latency-report" --no-progress --join-window-us 1 "$run" >"$SCN_OUT/w1.txt" 2>/dev/null
+	unjoined=$(jq -r '.host.joined.unjoined | .no_trace_doorbell + .completion_outside + .trace_used_up' "$SCN_OUT/w1.json")
+	# the nanoseconds as written (jq 1.6 reads numbers as doubles: 2^53 is too few for them)
+	bell=$(grep -o '"first_bell_ns": *[0-9]*' "$SCN_OUT/w1.json" | grep -o '[0-9]*$')
+	first=$(capinfos -a -S -T -r "$run/capture.pcapng" | cut -f2)
+	first=${first/./}
+	want=$(awk -v d="$((bell - 10#$first))" 'BEGIN { printf "%.6f", d / 1e9 }')
+	diag "join window 1 us: $unjoined wire doorbells not joined, the first at $bell ns, the capture's first frame at $first ns"
+	check_eq "$([ "$unjoined" -gt 0 ] && echo yes) $(grep -c -x -F "      the first one's doorbell (s into the capture): $want" "$SCN_OUT/w1.txt")" \
+		"yes 1" "a 1 us join window: doorbells not joined, the first one's time in seconds into the capture ($want s)"
+else
+	scn_missing pcap "a 1 us join window: the first unjoined doorbell in seconds into the capture"
+fi
 # The host's events alone, as a user's own lttng session of a host facing a real FPGA leaves
 # them (no run.json, no capture, no emulator's events: --pid keeps the host's): the pool from its
 # stream_config events and the rate its counters moved at give the tolerable latency, so that the
