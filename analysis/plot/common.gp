@@ -28,5 +28,8 @@ set style line 2 lc rgb '#d62728' pt 7 ps 0.4 lw 2 dt 2
 set style line 3 lc rgb '#2ca02c' pt 7 ps 0.4 lw 2 dt 3
 set style line 4 lc rgb '#9467bd' pt 7 ps 0.4 lw 2 dt 4
 set style line 9 lc rgb '#ff7f0e' dt 2 lw 2
+# duration_text(US): a duration in the unit latency-report's text gives it ("55.706 ms")
+duration_text(us) = us < 1 ? sprintf('%.0f ns', us * 1e3) : us < 1e3 ? sprintf('%.3f µs', us) : \
+	us < 1e6 ? sprintf('%.3f ms', us / 1e3) : sprintf('%.3f s', us / 1e6)
 # spans_decades(LO, HI): a logarithmic axis shows the data better (more than two decades)
 spans_decades(lo, hi) = lo > 0 && hi / lo >= 100

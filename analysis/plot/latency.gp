@@ -34,7 +34,7 @@ if (logscale) {
 }
 if (tolerable_us > 0) {
 	set arrow from graph 0, first tolerable_us to graph 1, first tolerable_us nohead ls 9 front
-	set label sprintf('tolerable %.1f µs', tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' boxed front
+	set label 'tolerable '.duration_text(tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' boxed front
 }
 load plotdir.'/key_below.gp'
 # Each source its own marker, so that series on top of each other stay visible: the wire as open

@@ -14,7 +14,7 @@ if (exists('summary_text') && strlen(summary_text) > 0) {
 }
 if (tolerable_us > 0) {
 	set arrow from graph 0, first tolerable_us to graph 1, first tolerable_us nohead ls 9 front
-	set label sprintf('tolerable %.1f µs', tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' front
+	set label 'tolerable '.duration_text(tolerable_us) at graph 0.99, first tolerable_us right offset 0,0.7 tc rgb '#ff7f0e' front
 }
 if (words(files) == 0) {
 	# an image from the first interval on: the viewer shows that the session is followed

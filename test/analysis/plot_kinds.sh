@@ -109,7 +109,7 @@ series_n=(4 4 4 3 2 2) # latency: RX and TX on the wire, in-host, in-host from a
 for i in "${!kinds[@]}"; do
 	check_kind "$tmp/out" "${kinds[i]}" "${series_n[i]}" "${edges[i]-}" "${svg_lines[i]-}"
 done
-check_eq "$(grep -o 'tolerable 40.0 µs' "$tmp/out/latency.svg" | sort -u)" "tolerable 40.0 µs" "the tolerable latency is drawn and labelled"
+check_eq "$(grep -o 'tolerable 40.000 µs' "$tmp/out/latency.svg" | sort -u)" "tolerable 40.000 µs" "the tolerable latency is drawn and labelled, in the report text's unit"
 check_eq "$(grep -c 'doorbell latency (µs, log scale)' "$tmp/out/latency.svg")" 1 "--log: latency axis labelled with its unit and scale"
 # every doorbell drawn once in its series, the wire's over the stack's (drawn last)
 check_eq "$("$CHECK" series "$tmp/out/latency.svg" | tr '\n' ';')" \
