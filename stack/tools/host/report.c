@@ -94,9 +94,13 @@ static void print_incomplete(void *ctx, uint32_t txn_id, uint32_t bytes, uint16_
 }
 
 /* The members of one latency distribution, in the summary's order. */
+/* The count; the figures only of a count above 0 (as latency-report: no minimum of nothing). */
 static void print_dist(struct dgr_pr *p, const struct dgr_latency_dist *d)
 {
 	dgr_pr_u64(p, "count", NULL, d->count);
+	if (!d->count) {
+		return;
+	}
 	dgr_pr_ns(p, "min", NULL, d->min);
 	dgr_pr_ns(p, "p50", NULL, d->p50);
 	dgr_pr_ns(p, "p90", NULL, d->p90);
@@ -110,11 +114,13 @@ static void print_latency(struct dgr_pr *p, const struct dgr_latency_summary *l)
 {
 	dgr_pr_obj_begin(p, "latency_ns", NULL);
 	print_dist(p, &l->from_complete);
-	dgr_pr_u64(p, "stored", NULL, l->from_complete.stored);
-	dgr_pr_ns_mean(p, "mean_wait_consumer", NULL, l->mean_wait_consumer);
-	dgr_pr_ns_mean(p, "mean_consumer_work", NULL, l->mean_consumer_work);
-	dgr_pr_ns_mean(p, "mean_wait_send", NULL, l->mean_wait_send);
-	dgr_pr_ns_mean(p, "mean_wait_receive", NULL, l->mean_wait_receive);
+	if (l->from_complete.count) {
+		dgr_pr_u64(p, "stored", NULL, l->from_complete.stored);
+		dgr_pr_ns_mean(p, "mean_wait_consumer", NULL, l->mean_wait_consumer);
+		dgr_pr_ns_mean(p, "mean_consumer_work", NULL, l->mean_consumer_work);
+		dgr_pr_ns_mean(p, "mean_wait_send", NULL, l->mean_wait_send);
+		dgr_pr_ns_mean(p, "mean_wait_receive", NULL, l->mean_wait_receive);
+	}
 	dgr_pr_obj_end(p);
 	/* the same doorbells from the kernel's arrival of the completing frame */
 	dgr_pr_obj_begin(p, "latency_from_arrival_ns", NULL);
