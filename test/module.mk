@@ -5,7 +5,7 @@ CODEC_TESTS := $(BUILD)/test/unit/test_wire $(BUILD)/test/unit/test_dcp \
 	$(BUILD)/test/unit/test_reassembly
 CHECK_DEPS += $(CODEC_TESTS) $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_text $(BUILD)/fuzz/fuzz_dcp \
 	$(BUILD)/fuzz/fuzz_run_json $(BUILD)/fuzz/fuzz_ctf_check $(BUILD)/fuzz/fuzz_capture \
-	$(BUILD)/fuzz/fuzz_frame_decode
+	$(BUILD)/fuzz/fuzz_frame_decode $(BUILD)/fuzz/fuzz_prop_map
 CHECK_SUITES += $(CODEC_TESTS) test/unit/test_wire_tool.sh test/fuzz/fuzz_smoke.sh test/readme.sh test/docs_index.sh test/format.sh test/lint.sh \
 	test/integration/demo_links.sh
 
@@ -59,6 +59,18 @@ fuzz-text: $(FUZZ_TEXT)
 	@mkdir -p $(BUILD)/fuzz/corpus-text
 	$(FUZZ_TEXT) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(BUILD)/fuzz/corpus-text test/fuzz/seeds/text
+
+# libFuzzer harness for dgrdma-ctl's property map (--props): any text, every accepted row checked.
+FUZZ_PROP_MAP := $(BUILD)/fuzz/fuzz_prop_map
+FUZZ_TARGETS += fuzz-prop-map
+$(FUZZ_PROP_MAP): $(call fuzz_objs,test/fuzz/fuzz_prop_map.c stack/cli/prop_map.c)
+	@mkdir -p $(@D)
+	$(FUZZ_LINK) $^
+.PHONY: fuzz-prop-map
+fuzz-prop-map: $(FUZZ_PROP_MAP)
+	@mkdir -p $(BUILD)/fuzz/corpus-prop-map
+	$(FUZZ_PROP_MAP) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		$(BUILD)/fuzz/corpus-prop-map test/fuzz/seeds/prop-map
 
 # libFuzzer harness for the DCP decoder alone, with its round-trip properties checked.
 FUZZ_DCP := $(BUILD)/fuzz/fuzz_dcp

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # libdgrcli.a: what the tools share and the installed library does not carry: command-line
 # values and exit statuses (cli.h), the scheduling and transport options
-# (transport_opts.h), --ready-file, and the print layer (print.h). Linked by every program
-# of the project before libdgrdma.a; not installed (LIBDGRCLI_A: mk/config.mk).
+# (transport_opts.h), --ready-file, the print layer (print.h) and dgrdma-ctl's property map
+# (prop_map.h). Linked by every program of the project before libdgrdma.a; not installed
+# (LIBDGRCLI_A: mk/config.mk).
 
 CLI_SRCS := $(wildcard stack/cli/*.c)
 LIBRARIES += $(LIBDGRCLI_A)

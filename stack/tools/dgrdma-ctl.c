@@ -21,20 +21,10 @@
 
 #include "cli.h"
 #include "print.h"
+#include "prop_map.h"
 #include "opts.h"
 #include "transport_opts.h"
 #include "dgrdma-version.h"
-
-#define MAX_PROPS 512
-
-struct prop {
-	char name[64];
-	char worker_name[64];
-	unsigned int worker;
-	uint32_t addr;
-	bool is_u64;
-	bool write_only; /* access WO: the FPGA does not return its value */
-};
 
 struct ctl {
 	struct dgr_transport_opts to;
@@ -43,8 +33,7 @@ struct ctl {
 	unsigned int retries;
 	bool json;
 	uint8_t tag;
-	struct prop props[MAX_PROPS];
-	unsigned int nprops;
+	struct dgr_prop_map map; /* --props; map.n 0: none given */
 	uint64_t sent;
 	uint64_t timeouts;
 	bool bad_arg; /* the failure was the command's argument (exit 2), not the run (3) */
@@ -201,58 +190,18 @@ static int ctl_option(void *ctx, const struct dgr_opt *o, const char *given, con
 	return 0;
 }
 
-/* Loads the markdown table of dgrdma-fpga --list-properties. Returns 0 or -1 with err. */
-static int load_props(struct ctl *c, const char *path, char *err)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-
-	if (!f) {
-		snprintf(err, DGR_ERRBUF_SIZE, "--props %s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f) && c->nprops < MAX_PROPS) {
-		struct prop *p = &c->props[c->nprops];
-		char wname[64], off[32], addr[32], name[80], type[16], access[8] = "";
-		unsigned int w;
-
-		/* | 0 dgrdma_config | 0x018 | 0x100018 | `doorbell` | u32 | WO | ... | */
-		if (sscanf(line, "| %u %63s | %31s | %31s | %79s | %15s | %7s |", &w, wname, off,
-			   addr, name, type, access) < 6) {
-			continue;
-		}
-		if (strncmp(addr, "0x", 2) != 0 || name[0] != '`') {
-			continue;
-		}
-		memset(p, 0, sizeof(*p));
-		p->worker = w;
-		snprintf(p->worker_name, sizeof(p->worker_name), "%s", wname);
-		snprintf(p->name, sizeof(p->name), "%.*s", (int)strcspn(name + 1, "`"), name + 1);
-		p->addr = (uint32_t)strtoul(addr, NULL, 16);
-		p->is_u64 = strcmp(type, "u64") == 0;
-		p->write_only = strcmp(access, "WO") == 0;
-		c->nprops++;
-	}
-	fclose(f);
-	if (c->nprops == 0) {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "--props %s: no property rows (expected the table of dgrdma-fpga "
-			 "--list-properties)",
-			 path);
-		return -1;
-	}
-	return 0;
-}
-
-/* Resolves ADDR or [WORKER.]NAME. Returns the property or NULL (then *addr is set or err). */
-static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const struct prop **prop,
+/*
+ * Resolves ADDR or [WORKER.]NAME into *addr; *prop is the map's property (NULL for an address).
+ * Returns 0, or -1 with err (bad usage).
+ */
+static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const struct dgr_prop **prop,
 			char *err)
 {
 	uint64_t v;
-	const char *dot = strchr(s, '.');
 
 	*prop = NULL;
-	if ((s[0] >= '0' && s[0] <= '9')) {
+	/* an address is a number; WORKER.NAME may start with a worker's index */
+	if (s[0] >= '0' && s[0] <= '9' && !strchr(s, '.')) {
 		if (dgr_parse_u64("address", s, 0, DCP_ADDR_MASK, false, &v, err) < 0) {
 			return bad_arg(c);
 		}
@@ -264,29 +213,18 @@ static int resolve_addr(struct ctl *c, const char *s, uint32_t *addr, const stru
 		*addr = (uint32_t)v;
 		return 0;
 	}
-	for (unsigned int i = 0; i < c->nprops; i++) {
-		const struct prop *p = &c->props[i];
-
-		if (dot) {
-			size_t wl = (size_t)(dot - s);
-			char wnum[16];
-
-			snprintf(wnum, sizeof(wnum), "%u", p->worker);
-			if (strcmp(dot + 1, p->name) != 0 ||
-			    !((strlen(p->worker_name) == wl && !strncmp(s, p->worker_name, wl)) ||
-			      (strlen(wnum) == wl && !strncmp(s, wnum, wl)))) {
-				continue;
-			}
-		} else if (strcmp(s, p->name) != 0) {
-			continue;
-		}
-		*addr = p->addr;
-		*prop = p;
-		return 0;
+	if (c->map.n == 0) {
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "'%s' is neither an address nor a property of a map (give --props FILE)",
+			 s);
+		return bad_arg(c);
 	}
-	snprintf(err, DGR_ERRBUF_SIZE, "'%s' is neither an address nor a property of %s", s,
-		 c->nprops ? "the --props map" : "a map (give --props FILE)");
-	return bad_arg(c);
+	*prop = dgr_prop_map_find(&c->map, s, err);
+	if (!*prop) {
+		return bad_arg(c);
+	}
+	*addr = (*prop)->addr;
+	return 0;
 }
 
 static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *err)
@@ -294,20 +232,17 @@ static int resolve_worker(struct ctl *c, const char *s, unsigned int *w, char *e
 	uint64_t v;
 
 	if (s[0] >= '0' && s[0] <= '9') {
-		if (dgr_parse_u64("worker", s, 0, 62, false, &v, err) < 0) {
+		if (dgr_parse_u64("worker", s, 0, DGR_PROP_WORKER_MAX, false, &v, err) < 0) {
 			return bad_arg(c);
 		}
 		*w = (unsigned int)v;
 		return 0;
 	}
-	for (unsigned int i = 0; i < c->nprops; i++) {
-		if (strcmp(c->props[i].worker_name, s) == 0) {
-			*w = c->props[i].worker;
-			return 0;
-		}
+	if (dgr_prop_map_worker(&c->map, s, w) == 0) {
+		return 0;
 	}
-	snprintf(err, DGR_ERRBUF_SIZE, "worker '%s' unknown (a number 0..62, or a name of --props)",
-		 s);
+	snprintf(err, DGR_ERRBUF_SIZE, "worker '%s' unknown (a number 0..%d, or a name of --props)",
+		 s, DGR_PROP_WORKER_MAX);
 	return bad_arg(c);
 }
 
@@ -580,7 +515,7 @@ static int cmd_discover(struct ctl *c, struct dgr_pr *p, char *err)
 
 static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err)
 {
-	const struct prop *prop;
+	const struct dgr_prop *prop;
 	uint32_t addr, lo, hi = 0;
 	char a[16];
 
@@ -604,7 +539,7 @@ static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err
 
 static int cmd_write(struct ctl *c, struct dgr_pr *p, const char *what, const char *val, char *err)
 {
-	const struct prop *prop;
+	const struct dgr_prop *prop;
 	struct dcp_packet req, resp;
 	uint32_t addr;
 	uint64_t v;
@@ -684,6 +619,31 @@ static int cmd_control(struct ctl *c, struct dgr_pr *p, const char *worker, cons
 	return bad_arg(c);
 }
 
+/* props: the map, a line each property. */
+static void print_props(const struct dgr_prop_map *m, bool json)
+{
+	struct dgr_pr p;
+
+	dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (json ? DGR_PR_JSON : 0));
+	dgr_pr_arr_begin(&p, "properties", NULL);
+	for (unsigned int i = 0; i < m->n; i++) {
+		const struct dgr_prop *q = &m->props[i];
+		char a[16];
+
+		snprintf(a, sizeof(a), "0x%06x", q->addr);
+		dgr_pr_line_begin(&p, NULL);
+		dgr_pr_u64(&p, "worker", NULL, q->worker);
+		dgr_pr_str(&p, "worker_name", NULL, q->worker_name);
+		dgr_pr_str(&p, "address", NULL, a);
+		dgr_pr_str(&p, "name", NULL, q->name);
+		dgr_pr_str(&p, "type", NULL, q->type);
+		dgr_pr_str(&p, "access", NULL, q->access);
+		dgr_pr_line_end(&p);
+	}
+	dgr_pr_arr_end(&p);
+	dgr_pr_end(&p);
+}
+
 /*
  * Checks a command's arguments (names, addresses, the value, the operation) before any
  * socket is opened: a bad argument is bad usage, whatever the network does. Returns 0 or -1
@@ -691,7 +651,7 @@ static int cmd_control(struct ctl *c, struct dgr_pr *p, const char *worker, cons
  */
 static int check_args(struct ctl *c, const char *cmd, const char *const *args, char *err)
 {
-	const struct prop *prop;
+	const struct dgr_prop *prop;
 	uint32_t addr;
 	unsigned int w;
 	uint64_t v;
@@ -786,26 +746,8 @@ int main(int argc, char **argv)
 	}
 	cmd = args[0];
 	nargs--;
-	if (props && load_props(c, props, err) < 0) {
+	if (props && dgr_prop_map_load(&c->map, props, err) < 0) {
 		goto usage_error;
-	}
-	if (strcmp(cmd, "props") == 0) {
-		dgr_pr_begin(&p, stdout, DGR_PR_TEXT_KEYS | (c->json ? DGR_PR_JSON : 0));
-		dgr_pr_arr_begin(&p, "properties", NULL);
-		for (unsigned int i = 0; i < c->nprops; i++) {
-			char a[16];
-
-			snprintf(a, sizeof(a), "0x%06x", c->props[i].addr);
-			dgr_pr_obj_begin(&p, NULL, NULL);
-			dgr_pr_str(&p, "name", NULL, c->props[i].name);
-			dgr_pr_u64(&p, "worker", NULL, c->props[i].worker);
-			dgr_pr_str(&p, "address", NULL, a);
-			dgr_pr_obj_end(&p);
-		}
-		dgr_pr_arr_end(&p);
-		dgr_pr_end(&p);
-		free(c);
-		return DGR_EXIT_OK;
 	}
 	if ((strcmp(cmd, "discover") == 0 && nargs != 0) ||
 	    (strcmp(cmd, "read") == 0 && nargs != 1) || (strcmp(cmd, "write") == 0 && nargs != 2) ||
@@ -814,6 +756,18 @@ int main(int argc, char **argv)
 	    (strcmp(cmd, "props") == 0 && nargs != 0)) {
 		snprintf(err, DGR_ERRBUF_SIZE, "%s: wrong number of arguments (see --help)", cmd);
 		goto usage_error;
+	}
+	if (strcmp(cmd, "props") == 0) {
+		if (!props) {
+			snprintf(
+			    err, DGR_ERRBUF_SIZE,
+			    "props: no map to list (give --props FILE, the table of dgrdma-fpga "
+			    "--list-properties)");
+			goto usage_error;
+		}
+		print_props(&c->map, c->json);
+		free(c);
+		return DGR_EXIT_OK;
 	}
 	if (strcmp(cmd, "discover") != 0 && strcmp(cmd, "read") != 0 && strcmp(cmd, "write") != 0 &&
 	    strcmp(cmd, "control") != 0 && strcmp(cmd, "start") != 0 && strcmp(cmd, "stop") != 0) {

@@ -184,6 +184,22 @@ refused 2 "dgrdma-ctl: read: wrong number of arguments (see --help)" "dgrdma-ctl
 refused 2 "dgrdma-ctl: read doorbell: doorbell is write-only (access WO in --props): the FPGA returns no value for it; write it instead" \
 	"dgrdma-ctl read of a write-only property: named, exit 2, nothing sent" -- \
 	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/props.md" read doorbell
+# A map row that cannot be read is refused with its line, not skipped (a later name would have
+# been unknown); one name of two workers is refused as ambiguous, and taken by WORKER.NAME.
+{ head -3 "$T/props.md"; echo '| 4 emulator | 0x0 | 0x500002 | `mtu` | u32 | RO | |'; } >"$T/bad-props.md"
+refused 2 "dgrdma-ctl: --props $T/bad-props.md line 4: DCP address '0x500002' is not a word-aligned hexadecimal address 0x0..0xfffffc" \
+	"dgrdma-ctl --props: an unaligned address refused with the map's line, nothing sent" -- \
+	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/bad-props.md" read mtu
+{ cat "$T/props.md"; echo '| 4 emulator | 0x0 | 0x5fff00 | `mtu` | u32 | RO | |'; } >"$T/two-props.md"
+refused 2 "dgrdma-ctl: 'mtu' is a property of several workers (0 dgrdma_config, 4 emulator): give WORKER.mtu" \
+	"dgrdma-ctl: a name two workers hold is refused, naming both" -- \
+	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/two-props.md" read mtu
+"$B/dgrdma-ctl" --json --props "$T/two-props.md" props >"$T/out" 2>&1
+check_eq "$?/$(jq -c '[.properties[] | select(.name == "mtu") | [.worker, .worker_name, .address, .type, .access]]' "$T/out")" \
+	'0/[[0,"dgrdma_config","0x100004","u32","RO"],[4,"emulator","0x5fff00","u32","RO"]]' \
+	"dgrdma-ctl props: each property with its worker, address, type and access"
+refused 2 "dgrdma-ctl: props: no map to list (give --props FILE, the table of dgrdma-fpga --list-properties)" \
+	"dgrdma-ctl props without --props: refused (it listed nothing, exit 0)" -- "$B/dgrdma-ctl" props
 refused 2 "dgrdma-ctl: 'frob' is not a command: discover, read, write, control, start, stop, props" \
 	"dgrdma-ctl: an unknown command" -- "$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 frob
 

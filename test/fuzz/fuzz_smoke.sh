@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Short runs of the fuzz harnesses of the codec and of the parsed text (make fuzz runs them
-# longer): the decoders, the option values, run.json, the trace pre-checks, latency-report's
-# frame decoder (analysis/input/frame_decode.c, its views checked) and its whole
-# capture path (seeds/capture/long-frame-cut: a 70000-byte frame cut short, which overran the
-# snap-length scratch buffer before it was bounded).
+# longer): the decoders, the option values, run.json, dgrdma-ctl's property map, the trace
+# pre-checks, latency-report's frame decoder (analysis/input/frame_decode.c, its views checked)
+# and its whole capture path (seeds/capture/long-frame-cut: a 70000-byte frame cut short, which
+# overran the snap-length scratch buffer before it was bounded).
 # Each run executes every seed, then mutates for a fixed number of inputs (libFuzzer's -runs
 # counts the seeds too), the same work on any machine: they ran 5 s each before (-max_total_time),
 # 7 x 5 s of CPU on a quiet machine and fewer inputs on a busy one. Each count is where an 8 s run
 # of the harness (4 December, 2 CPUs) had gained 95% of the coverage it gained over its seeds,
 # rounded up:
 # decoder 15.7k runs, text 8.6k, dcp 1.5k, run.json 121k, trace-checks 23k, capture 353,
-# frame-decode 260k; past it a smoke run finds little more, and `make fuzz` is for finding more.
+# frame-decode 260k; dgrdma-ctl's --props map 894 (5 December: coverage 279 -> 341 in 8 s, 338 at
+# run 894); past it a smoke run finds little more, and `make fuzz` is for finding more.
 # make check: compute only
 # make check: slow
 # make check: filler
@@ -37,4 +38,5 @@ smoke run.json "$DGR_BUILD/fuzz/fuzz_run_json" "$DGR_SRC/test/fuzz/seeds/run-jso
 smoke trace-checks "$DGR_BUILD/fuzz/fuzz_ctf_check" "$DGR_SRC/test/fuzz/seeds/ctf-check" 24576 25000
 smoke capture "$DGR_BUILD/fuzz/fuzz_capture" "$DGR_SRC/test/fuzz/seeds/capture" 70100 400
 smoke frame-decode "$DGR_BUILD/fuzz/fuzz_frame_decode" "$DGR_SRC/test/fuzz/seeds/frame-decode" 9100 270000
+smoke prop-map "$DGR_BUILD/fuzz/fuzz_prop_map" "$DGR_SRC/test/fuzz/seeds/prop-map" 65536 1000
 done_testing
