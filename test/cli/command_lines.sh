@@ -194,6 +194,11 @@ refused 2 "dgrdma-ctl: --props $T/bad-props.md line 4: DCP address '0x500002' is
 refused 2 "dgrdma-ctl: 'mtu' is a property of several workers (0 dgrdma_config, 4 emulator): give WORKER.mtu" \
 	"dgrdma-ctl: a name two workers hold is refused, naming both" -- \
 	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/two-props.md" read mtu
+# WORKER.NAME with the worker's index (taken for an address before): resolved, then refused as
+# write-only before anything is sent
+refused 2 "dgrdma-ctl: read 0.doorbell: doorbell is write-only (access WO in --props): the FPGA returns no value for it; write it instead" \
+	"dgrdma-ctl: WORKER.NAME by the worker's index" -- \
+	"$B/dgrdma-ctl" --udp --peer 127.0.0.1:9 --props "$T/props.md" read 0.doorbell
 "$B/dgrdma-ctl" --json --props "$T/two-props.md" props >"$T/out" 2>&1
 check_eq "$?/$(jq -c '[.properties[] | select(.name == "mtu") | [.worker, .worker_name, .address, .type, .access]]' "$T/out")" \
 	'0/[[0,"dgrdma_config","0x100004","u32","RO"],[4,"emulator","0x5fff00","u32","RO"]]' \
