@@ -51,7 +51,8 @@ fuzz-decode: $(FUZZ_DECODE)
 # libFuzzer harness for the option values the tools parse.
 FUZZ_TEXT := $(BUILD)/fuzz/fuzz_text
 FUZZ_TARGETS += fuzz-text
-$(FUZZ_TEXT): $(call fuzz_objs,test/fuzz/fuzz_text.c stack/cli/cli.c stack/src/errbuf.c)
+$(FUZZ_TEXT): $(call fuzz_objs,test/fuzz/fuzz_text.c stack/cli/cli.c stack/cli/sched_opts.c \
+		stack/src/transport_addr.c stack/src/errbuf.c)
 	@mkdir -p $(@D)
 	$(FUZZ_LINK) $^
 .PHONY: fuzz-text
