@@ -281,8 +281,14 @@ out:
 	return ret;
 }
 
-static int hex_to_bytes(const char *s, uint8_t *out, size_t cap, size_t *len)
+/*
+ * Hex digits (spaces and ':' between them allowed) into out[0..cap). Returns 0 with *len set,
+ * or -1 with why: the first character that is no hex digit, an odd count, or too many bytes.
+ */
+static int hex_to_bytes(const char *s, uint8_t *out, size_t cap, size_t *len, char *why,
+			size_t why_size)
 {
+	const char *start = s;
 	size_t n = 0;
 	int hi = -1;
 
@@ -293,6 +299,8 @@ static int hex_to_bytes(const char *s, uint8_t *out, size_t cap, size_t *len)
 			continue;
 		}
 		if (!isxdigit((unsigned char)*s)) {
+			snprintf(why, why_size, "character %zu ('%c') is not a hex digit",
+				 (size_t)(s - start) + 1, isprint((unsigned char)*s) ? *s : '?');
 			return -1;
 		}
 		v = isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10);
@@ -300,6 +308,7 @@ static int hex_to_bytes(const char *s, uint8_t *out, size_t cap, size_t *len)
 			hi = v;
 		} else {
 			if (n == cap) {
+				snprintf(why, why_size, "longer than %zu bytes", cap);
 				return -1;
 			}
 			out[n++] = (uint8_t)(hi << 4 | v);
@@ -307,6 +316,7 @@ static int hex_to_bytes(const char *s, uint8_t *out, size_t cap, size_t *len)
 		}
 	}
 	if (hi >= 0) {
+		snprintf(why, why_size, "an odd number of hex digits (%zu)", 2 * n + 1);
 		return -1;
 	}
 	*len = n;
@@ -323,8 +333,9 @@ static int decode_one(const char *hex, bool udp, uint64_t mem_size)
 	struct dgr_msg m;
 	int rc;
 
-	if (hex_to_bytes(hex, buf, sizeof(buf), &len) < 0) {
-		fprintf(stderr, "dgrdma-wire: not a hex string: '%.40s'\n", hex);
+	if (hex_to_bytes(hex, buf, sizeof(buf), &len, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dgrdma-wire: not a frame in hex: %s: '%.40s%s'\n", err, hex,
+			strlen(hex) > 40 ? "..." : "");
 		return 1;
 	}
 	flen = len;
@@ -375,7 +386,8 @@ static int decode_one(const char *hex, bool udp, uint64_t mem_size)
 static int cmd_decode(const struct wire_cli *c, char **hex, int n)
 {
 	int bad = 0;
-	char line[4 * MAX_FRAME];
+	char *line = NULL;
+	size_t size = 0;
 
 	if (n > 0) {
 		for (int i = 0; i < n; i++) {
@@ -383,12 +395,15 @@ static int cmd_decode(const struct wire_cli *c, char **hex, int n)
 		}
 		return bad;
 	}
-	while (fgets(line, sizeof(line), stdin)) {
-		if (line[strspn(line, " \t\r\n")] == '\0') {
+	/* a line whole, however long: cut, its rest was decoded as a frame of its own */
+	while (getline(&line, &size, stdin) >= 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[strspn(line, " \t")] == '\0') {
 			continue;
 		}
 		bad |= decode_one(line, c->udp, c->mem_size);
 	}
+	free(line);
 	return bad;
 }
 

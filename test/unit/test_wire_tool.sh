@@ -30,6 +30,16 @@ out=$("$W" decode "${hex/0000 00 00/0004 00 00}" 2>&1)
 echo "$out" | grep -q "^malformed: message past end of frame"
 check "data_len past the end is reported" test $? -eq 0
 
+# Hex that is no frame says why; a line of stdin is read whole however long (one of 280000
+# digits was cut at 262143, and each part was refused as "not a hex string")
+out=$(printf '0a0b0\n0a0bzz\n' | "$W" decode 2>&1)
+check_eq "$?|$out" "1|dgrdma-wire: not a frame in hex: an odd number of hex digits (5): '0a0b0'
+dgrdma-wire: not a frame in hex: character 5 ('z') is not a hex digit: '0a0bzz'" \
+	"hex that is no frame: the odd digit or the character named, a line each"
+out=$(head -c 280000 /dev/zero | tr '\0' 0 | "$W" decode 2>&1)
+check_eq "$?|$out" "1|dgrdma-wire: not a frame in hex: longer than 65536 bytes: '0000000000000000000000000000000000000000...'" \
+	"a line of 140000 bytes in hex: one refusal, too long"
+
 out=$("$W" plan --size 10 --mtu 20 2>&1)
 rc=$?
 check_eq "$rc" "2" "a bad --mtu exits 2"
