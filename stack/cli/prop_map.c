@@ -25,7 +25,7 @@ static const struct {
 	const char *name;
 	bool two_words;
 } prop_types[] = {
-	{ "bool", false }, { "u8", false }, { "u16", false }, { "u32", false }, { "u64", true },
+	{ "bool", false }, { "u8", false },  { "u16", false }, { "u32", false }, { "u64", true },
 	{ "i8", false },   { "i16", false }, { "i32", false }, { "i64", true },
 };
 
@@ -120,9 +120,10 @@ static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, co
 
 	for (i = 2; i < c[2].len && isxdigit((unsigned char)c[2].s[i]) && addr <= DCP_ADDR_MASK;
 	     i++) {
-		addr = addr * 16 + (unsigned long)(isdigit((unsigned char)c[2].s[i])
-							? c[2].s[i] - '0'
-							: tolower((unsigned char)c[2].s[i]) - 'a' + 10);
+		addr =
+		    addr * 16 + (unsigned long)(isdigit((unsigned char)c[2].s[i])
+						    ? c[2].s[i] - '0'
+						    : tolower((unsigned char)c[2].s[i]) - 'a' + 10);
 	}
 	if (c[2].len < 3 || c[2].s[0] != '0' || (c[2].s[1] != 'x' && c[2].s[1] != 'X') ||
 	    i != c[2].len || addr > DCP_ADDR_MASK || addr % 4) {
@@ -241,9 +242,10 @@ int dgr_prop_map_parse(struct dgr_prop_map *m, const char *text, size_t len, con
 		m->props[m->n++].line = line_no;
 	}
 	if (m->n == 0) {
-		snprintf(err, DGR_ERRBUF_SIZE,
-			 "%s: no property rows (expected the table of dgrdma-fpga --list-properties)",
-			 source);
+		snprintf(
+		    err, DGR_ERRBUF_SIZE,
+		    "%s: no property rows (expected the table of dgrdma-fpga --list-properties)",
+		    source);
 		return -DGR_E_INVAL;
 	}
 	return 0;
@@ -332,7 +334,8 @@ const struct dgr_prop *dgr_prop_map_find(const struct dgr_prop_map *m, const cha
 		return NULL;
 	}
 	if (!found) {
-		snprintf(err, DGR_ERRBUF_SIZE, "'%s' is neither an address nor a property of the --props map", s);
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "'%s' is neither an address nor a property of the --props map", s);
 	}
 	return found;
 }

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DGR_PROP_MAP_MAX 512
+#define DGR_PROP_MAP_MAX  512
 #define DGR_PROP_NAME_MAX 64
 /* workers 0..62: the DCP address's 6-bit worker field less one */
 #define DGR_PROP_WORKER_MAX 62
@@ -29,11 +29,11 @@ struct dgr_prop {
 	char name[DGR_PROP_NAME_MAX];
 	char worker_name[DGR_PROP_NAME_MAX];
 	unsigned int worker;
-	uint32_t addr;	 /* a 24-bit DCP address, word-aligned */
-	char type[8];	 /* as the map gives it: bool, u8 .. u64, i8 .. i64 */
-	char access[4];	 /* RO, RW or WO */
-	bool is_u64;	 /* two words: addr and addr + 4 */
-	bool write_only; /* access WO: the FPGA does not return its value */
+	uint32_t addr;	   /* a 24-bit DCP address, word-aligned */
+	char type[8];	   /* as the map gives it: bool, u8 .. u64, i8 .. i64 */
+	char access[4];	   /* RO, RW or WO */
+	bool is_u64;	   /* two words: addr and addr + 4 */
+	bool write_only;   /* access WO: the FPGA does not return its value */
 	unsigned int line; /* its line in the map */
 };
 

@@ -22,12 +22,12 @@ static struct dgr_prop_map map;
 	"| worker | offset | DCP address | name | type | access | meaning |\n"                     \
 	"|---|---|---|---|---|---|---|\n"
 
-static const char good[] = HEAD
-	"| 0 dgrdma_config | 0x004 | 0x100004 | `mtu` | u32 | RO | frame size limit |\n"
-	"| 0 dgrdma_config | 0x018 | 0x100018 | `doorbell` | u32 | WO | frees a buffer |\n"
-	"| 0 dgrdma_config | 0x020 | 0x100020 | `acks_sent` | u64 | RO | a | b | c |\n"
-	"text between the rows\n"
-	"| 4 emulator | 0x000 | 0x500000 | `mtu` | bool | RW |  |";
+static const char good[] =
+    HEAD "| 0 dgrdma_config | 0x004 | 0x100004 | `mtu` | u32 | RO | frame size limit |\n"
+	 "| 0 dgrdma_config | 0x018 | 0x100018 | `doorbell` | u32 | WO | frees a buffer |\n"
+	 "| 0 dgrdma_config | 0x020 | 0x100020 | `acks_sent` | u64 | RO | a | b | c |\n"
+	 "text between the rows\n"
+	 "| 4 emulator | 0x000 | 0x500000 | `mtu` | bool | RW |  |";
 
 /* Parses text; returns the return code and leaves the message in err. */
 static int parse(const char *text, char *err)
@@ -66,7 +66,8 @@ static void test_rows(void)
 	tap_ok(map.props[3].worker == 4 && map.props[3].line == 7 && !map.props[3].is_u64 &&
 		   strcmp(map.props[3].type, "bool") == 0,
 	       "the last row without a newline, after text: read, line 7");
-	TAP_EQ_I(parse(HEAD "no rows here\n", err), -DGR_E_INVAL, "a table without rows is refused");
+	TAP_EQ_I(parse(HEAD "no rows here\n", err), -DGR_E_INVAL,
+		 "a table without rows is refused");
 	tap_ok(strcmp(err, "--props map.md: no property rows (expected the table of dgrdma-fpga "
 			   "--list-properties)") == 0,
 	       "and says what it expected");
@@ -122,7 +123,8 @@ static void test_refused(void)
 		"i64",
 		"a type dgrdma-ctl cannot read");
 	refused("| 0 w | 0x0 | 0x100000 | `a` | u32 | R | |",
-		"--props map.md line 3: access 'R' is not RO, RW or WO", "an access other than RO, RW, WO");
+		"--props map.md line 3: access 'R' is not RO, RW or WO",
+		"an access other than RO, RW, WO");
 
 	TAP_EQ_I(parse(HEAD "| 0 w | 0x0 | 0x100000 | `a` | u32 | RO | |\n"
 			    "| 0 w | 0x4 | 0x100004 | `a` | u32 | RO | |\n",
@@ -170,7 +172,8 @@ static void test_find(void)
 	p = dgr_prop_map_find(&map, "0.mtu", err);
 	tap_ok(p && p->addr == 0x100004, "WORKER.NAME by the worker's index");
 	p = dgr_prop_map_find(&map, "3.mtu", err);
-	tap_ok(!p && strcmp(err, "'3.mtu' is neither an address nor a property of the --props map") == 0,
+	tap_ok(!p && strcmp(err,
+			    "'3.mtu' is neither an address nor a property of the --props map") == 0,
 	       "WORKER.NAME of another worker: unknown (%s)", err);
 	tap_ok(dgr_prop_map_worker(&map, "emulator", &w) == 0 && w == 4,
 	       "a worker's index by its name");
