@@ -85,16 +85,18 @@ static void print_incomplete(void *ctx, uint32_t txn_id, uint32_t bytes, uint16_
 	if (l->n++ >= 16) {
 		return;
 	}
-	dgr_pr_obj_begin(l->p, NULL, NULL);
+	dgr_pr_line_begin(l->p, NULL);
 	dgr_pr_u64(l->p, "txn_id", NULL, txn_id);
 	dgr_pr_u64(l->p, "bytes_seen", NULL, bytes);
 	dgr_pr_u64(l->p, "msgs_seen", NULL, seen);
 	dgr_pr_u64(l->p, "num_msgs", NULL, num);
-	dgr_pr_obj_end(l->p);
+	dgr_pr_line_end(l->p);
 }
 
-/* The members of one latency distribution, in the summary's order. */
-/* The count; the figures only of a count above 0 (as latency-report: no minimum of nothing). */
+/*
+ * The members of one latency distribution, in the summary's order: the count, and the figures
+ * only of a count above 0 (as latency-report: no minimum of nothing).
+ */
 static void print_dist(struct dgr_pr *p, const struct dgr_latency_dist *d)
 {
 	dgr_pr_u64(p, "count", NULL, d->count);
@@ -344,13 +346,13 @@ static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn 
 		dgr_pr_u64(p, "backwards", NULL, ramp->backwards);
 		dgr_pr_arr_begin(p, "first_gaps", NULL);
 		for (uint64_t i = 0; i < ramp->gaps && i < DGR_RAMP_GAPS_KEPT; i++) {
-			dgr_pr_obj_begin(p, NULL, NULL);
+			dgr_pr_line_begin(p, NULL);
 			dgr_pr_u64(p, "at_sample", NULL, ramp->gap[i].at_sample);
 			dgr_pr_u64(p, "expected", NULL, ramp->gap[i].expected);
 			dgr_pr_u64(p, "got", NULL, ramp->gap[i].got);
 			dgr_pr_u64(p, "lost", NULL,
 				   (uint32_t)(ramp->gap[i].got - ramp->gap[i].expected));
-			dgr_pr_obj_end(p);
+			dgr_pr_line_end(p);
 		}
 		dgr_pr_arr_end(p);
 		dgr_pr_obj_end(p);
