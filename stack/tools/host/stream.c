@@ -44,6 +44,8 @@ static void warn_ids(const struct host_cfg *cfg, struct host_conn *h,
  */
 static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats *s, char *err)
 {
+	uint64_t injected = dgr_conn_injected_drops(h->c);
+
 	if (h->co.peer_window && s->frames_unacked >= h->co.peer_window) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "the FPGA acknowledged none of our last %" PRIu64
@@ -52,6 +54,15 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 			 s->frames_unacked, h->co.peer_window,
 			 h->co.retransmit_ms ? "retransmission gave up (--retransmit-attempts)"
 					     : "run with --retransmit MSEC");
+	} else if (s->frames_missing > 0 && injected >= s->frames_missing) {
+		/* the test's own loss: no setting of the host or the network to blame */
+		snprintf(err, DGR_ERRBUF_SIZE,
+			 "no transaction completed within --idle-timeout: %" PRIu64
+			 " frames from the FPGA are missing, every one dropped on arrival by this "
+			 "host's --drop-frames (%" PRIu64
+			 " dropped in all); their transactions stay "
+			 "incomplete and the FPGA does not send them again",
+			 s->frames_missing, injected);
 	} else if (s->frames_missing > 0) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "no transaction completed within --idle-timeout: %" PRIu64

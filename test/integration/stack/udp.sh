@@ -288,6 +288,20 @@ if [ -x "$FPGA" ]; then
 	check "the message names the incomplete transactions" grep -q "incomplete" "$T/rx.err"
 	check "frames arrived: the stall names the FPGA's frames that never came, not a silent FPGA" \
 		grep -qE "stalled: no transaction completed within --idle-timeout: [0-9]+ frames from the FPGA never arrived" "$T/rx.err"
+	# the same loss made by the host's own --drop-frames: the stall names it, not the network
+	stk_ports 5
+	"$HOST" rx "${UDP[@]}" --bind 127.0.0.1:$STK_P2 --peer 127.0.0.1:$STK_P1 --drop-frames 0.05 \
+		--seed 7 --idle-timeout 1 --quiet --summary-json "$T/rx-inj.json" 2>"$T/rx-inj.err" &
+	rx=$!
+	dgr_wait_listening $rx dgrdma-host --udp
+	"$FPGA" --udp --bind 127.0.0.1:$STK_P1 --peer 127.0.0.1:$STK_P2 --mode adc --rate 5e6 \
+		--duration 0.5 --quiet --drain-ms 100
+	wait $rx
+	rc=$?
+	json_use "$T/rx-inj.json"
+	n=$(jget "$T/rx-inj.json" counters.frames_missing)
+	check_eq "$rc/$(jget "$T/rx-inj.json" status)/$(grep -c "^dgrdma-host: stalled: no transaction completed within --idle-timeout: $n frames from the FPGA are missing, every one dropped on arrival by this host's --drop-frames ($(jget "$T/rx-inj.json" frames_dropped_injected) dropped in all)" "$T/rx-inj.err")" \
+		"3/stalled/1" "the host's own --drop-frames: the stall says every missing frame was its injection ($n)"
 
 	# dgrdma-ctl against the emulator's DCP server
 	stk_ports 6
