@@ -61,7 +61,8 @@ static const struct dgr_opt ctl_opts[] = {
 	      "                           --udp) and list, one line each, the endpoints that\n"
 	      "                           answer within --timeout\n"
 	      "  read ADDR|NAME           read a 32-bit word (u64 properties: both words)\n"
-	      "  write ADDR|NAME VALUE    write a 32-bit word\n"
+	      "  write ADDR|NAME VALUE    write a 32-bit word (u64 properties: both words,\n"
+	      "                           the low one first)\n"
 	      "  control WORKER OP        control operation: initialize, start, stop, release,\n"
 	      "                           test, before-query, after-configure, status, reset\n"
 	      "  start WORKER / stop WORKER  shorthands of control\n"
@@ -537,31 +538,47 @@ static int cmd_read(struct ctl *c, struct dgr_pr *p, const char *what, char *err
 	return 0;
 }
 
+/* The largest VALUE of a write: a u64 property takes two words, anything else one. */
+static uint64_t write_max(const struct dgr_prop *prop)
+{
+	return prop && prop->is_u64 ? UINT64_MAX : UINT32_MAX;
+}
+
+/* One DCP write of a whole word. Returns 0, or -1 with err (no response, an error code). */
+static int write_word(struct ctl *c, uint32_t addr, uint32_t data, char *err)
+{
+	struct dcp_packet req, resp;
+	char w[48];
+
+	memset(&req, 0, sizeof(req));
+	req.kind = DCP_KIND_WRITE;
+	req.low = 0xF;
+	req.addr = addr;
+	req.data = data;
+	if (transact(c, &req, NULL, &resp, err) < 0) {
+		return -1;
+	}
+	snprintf(w, sizeof(w), "write 0x%06x", addr);
+	return check_code(&resp, w, err);
+}
+
 static int cmd_write(struct ctl *c, struct dgr_pr *p, const char *what, const char *val, char *err)
 {
 	const struct dgr_prop *prop;
-	struct dcp_packet req, resp;
 	uint32_t addr;
 	uint64_t v;
-	char a[16], w[48];
+	char a[16];
 
 	if (resolve_addr(c, what, &addr, &prop, err) < 0) {
 		return -1;
 	}
 	/* checked before the socket opened (check_args) */
-	if (dgr_parse_u64("write VALUE", val, 0, UINT32_MAX, false, &v, err) < 0) {
+	if (dgr_parse_u64("write VALUE", val, 0, write_max(prop), false, &v, err) < 0) {
 		return bad_arg(c);
 	}
-	memset(&req, 0, sizeof(req));
-	req.kind = DCP_KIND_WRITE;
-	req.low = 0xF;
-	req.addr = addr;
-	req.data = (uint32_t)v;
-	if (transact(c, &req, NULL, &resp, err) < 0) {
-		return -1;
-	}
-	snprintf(w, sizeof(w), "write 0x%06x", addr);
-	if (check_code(&resp, w, err) < 0) {
+	/* a u64: its low word, then its high word, in address order as read_word reads them */
+	if (write_word(c, addr, (uint32_t)v, err) < 0 ||
+	    (prop && prop->is_u64 && write_word(c, addr + 4, (uint32_t)(v >> 32), err) < 0)) {
 		return -1;
 	}
 	snprintf(a, sizeof(a), "0x%06x", addr);
@@ -669,12 +686,14 @@ static int check_args(struct ctl *c, const char *cmd, const char *const *args, c
 		return bad_arg(c);
 	}
 	if (strcmp(cmd, "write") == 0 &&
-	    dgr_parse_u64("write VALUE", args[2], 0, UINT32_MAX, false, &v, err) < 0) {
+	    dgr_parse_u64("write VALUE", args[2], 0, write_max(prop), false, &v, err) < 0) {
 		if (args[2][0] == '-') {
 			snprintf(err, DGR_ERRBUF_SIZE,
-				 "write VALUE: '%s' is negative: a 32-bit word is 0..4294967295 "
-				 "(0xffffffff for all bits set)",
-				 args[2]);
+				 "write VALUE: '%s' is negative: %s is 0..%" PRIu64 " (0x%" PRIx64
+				 " for all bits set)",
+				 args[2],
+				 write_max(prop) == UINT64_MAX ? "a u64 property" : "a 32-bit word",
+				 write_max(prop), write_max(prop));
 		}
 		return -1;
 	}

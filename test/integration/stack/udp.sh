@@ -317,6 +317,13 @@ if [ -x "$FPGA" ]; then
 	check_eq "$?" 0 "dgrdma-ctl write coalesce_wait_d 25"
 	check_eq "$("$CTL" "${CT[@]}" read 0x100000 | jq -r .value)" \
 		25 "read back by address: 25"
+	# a u64 property past 32 bits: both words written (the high one was left as it was), then
+	# the rate put back before the ADC starts
+	rate=$("$CTL" "${CT[@]}" read rate_sps | jq -r .value)
+	"$CTL" "${CT[@]}" write rate_sps 12884901890 >/dev/null
+	check_eq "$?/$("$CTL" "${CT[@]}" read rate_sps | jq -r .value)" "0/12884901890" \
+		"dgrdma-ctl write of a u64 property: both words, read back whole"
+	"$CTL" "${CT[@]}" write rate_sps "$rate" >/dev/null
 	"$CTL" "${CT[@]}" discover >"$T/disc.json"
 	check_eq "$(jq '.endpoints | length' "$T/disc.json")" \
 		1 "discover finds one endpoint"
