@@ -395,9 +395,11 @@ static void print_summary(struct dgr_pr *p, struct host_run *r, struct dgr_conn 
 		dgr_pr_u64(p, "idle_waits", NULL, ts.idle_waits);
 		dgr_pr_ns(p, "cpu_user_ns", NULL, ts.cpu_user_ns);
 		dgr_pr_ns(p, "cpu_sys_ns", NULL, ts.cpu_sys_ns);
-		dgr_pr_ns_mean(
-		    p, "cpu_ns_per_item", NULL,
-		    ts.items ? (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items : 0.0);
+		if (ts.items) {
+			/* no figure per item of no item (the control thread's, mostly) */
+			dgr_pr_ns_mean(p, "cpu_ns_per_item", NULL,
+				       (double)(ts.cpu_user_ns + ts.cpu_sys_ns) / (double)ts.items);
+		}
 		dgr_pr_obj_end(p);
 	}
 	dgr_pr_obj_end(p);
