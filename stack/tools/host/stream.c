@@ -39,15 +39,16 @@ static void warn_ids(const struct host_cfg *cfg, struct host_conn *h,
 
 /*
  * Why a stream that took frames of the peer's made no progress for
- * --idle-timeout, from the counters that show it (err: DGR_ERRBUF_SIZE bytes);
+ * --idle-timeout, from the counters that show it (err: size bytes);
  * one that took none is told by heard_nothing().
  */
-static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats *s, char *err)
+static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats *s, char *err,
+			 size_t size)
 {
 	uint64_t injected = dgr_conn_injected_drops(h->c);
 
 	if (h->co.peer_window && s->frames_unacked >= h->co.peer_window) {
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "the FPGA acknowledged none of our last %" PRIu64
 			 " frames: one was lost and its ACK window (%u) waits for it for "
 			 "ever (it would reject any further frame); %s",
@@ -56,7 +57,7 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 					     : "run with --retransmit MSEC");
 	} else if (s->frames_missing > 0 && injected >= s->frames_missing) {
 		/* the test's own loss: no setting of the host or the network to blame */
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "no transaction completed within --idle-timeout: %" PRIu64
 			 " frames from the FPGA are missing, every one dropped on arrival by this "
 			 "host's --drop-frames (%" PRIu64
@@ -64,14 +65,18 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 			 "incomplete and the FPGA does not send them again",
 			 s->frames_missing, injected);
 	} else if (s->frames_missing > 0) {
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "no transaction completed within --idle-timeout: %" PRIu64
 			 " frames from the FPGA never arrived (gaps in its frame_seq; socket "
 			 "drops %" PRIu64 "), their transactions stay incomplete and the FPGA "
-			 "does not send them again (raise --rcvbuf and the NIC rings)",
-			 s->frames_missing, s->socket_drops);
+			 "does not send them again (%s)",
+			 s->frames_missing, s->socket_drops,
+			 s->socket_drops
+			     ? "the socket's buffer overflowed: raise --rcvbuf"
+			     : "lost before this host's socket: the NIC's rings (ethtool -S), "
+			       "the link, or the sender");
 	} else if (s->frames_out_of_window > 0) {
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "no transaction completed within --idle-timeout; %" PRIu64
 			 " frames far ahead of the stream were dropped (forged or from another "
 			 "connection)",
@@ -80,7 +85,7 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 		struct dgr_seq_state q;
 
 		dgr_conn_seq_state(h->c, &q);
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "no transaction completed within --idle-timeout, no frame is missing, "
 			 "but frames that are not the FPGA's were taken (forged?): %" PRIu64
 			 " frame_seqs came twice with other contents (the last %u), %" PRIu64
@@ -94,7 +99,7 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 		 * reached the FPGA (it acknowledged their frames): it did not take them
 		 * as doorbells, which a flag area other than ours explains.
 		 */
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "the FPGA sent one transaction per host buffer (%u) and stopped though it "
 			 "acked all %" PRIu64 " doorbells: their flags (from 0x%x, --fpga-buffers "
 			 "%u x --buffer-size) miss its flag area? --fpga-buffers must be the "
@@ -102,7 +107,7 @@ static void stall_reason(const struct host_conn *h, const struct dgr_conn_stats 
 			 h->co.buffers, s->doorbells_sent, h->co.peer_buffers * h->co.buffer_size,
 			 h->co.peer_buffers);
 	} else {
-		snprintf(err, DGR_ERRBUF_SIZE,
+		snprintf(err, size,
 			 "no transaction completed within --idle-timeout and no frame is missing: "
 			 "the FPGA stopped sending (%" PRIu64 " frames received, %" PRIu64
 			 " malformed, %" PRIu64 " from other addresses)",
@@ -235,13 +240,13 @@ static bool conn_check(struct host_cfg *cfg, struct host_conn *h, uint64_t t)
 		h->seq_taken = true;
 		if (cfg->co.direction != DGR_DIR_RX) {
 			if (h->co.peer_window && s.frames_unacked >= h->co.peer_window) {
-				stall_reason(h, &s, h->err);
+				stall_reason(h, &s, h->err, sizeof(h->err));
 			} else {
 				no_credit_reason(&h->sm.seq, h->err);
 			}
 			h->sm.error = h->err;
 		} else if (s.frames_accepted > 0) {
-			stall_reason(h, &s, h->err);
+			stall_reason(h, &s, h->err, sizeof(h->err));
 			h->sm.error = h->err;
 		}
 		return true;
