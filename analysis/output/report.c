@@ -1717,7 +1717,11 @@ int report_print(struct dgr_pr *p, const struct report *r)
 		report_print_summary(p, r);
 		dgr_pr_text_line(p, "Details");
 	}
-	dgr_pr_str(p, "percentiles", "percentiles (rank = ceil(p x n))", "nearest-rank");
+	if (dgr_pr_is_json(p)) {
+		dgr_pr_str(p, "percentiles", NULL, "nearest-rank");
+	} else {
+		dgr_pr_text_line(p, "percentiles: nearest-rank (rank = ceil(p x n))");
+	}
 	dgr_pr_arr_begin(p, "inputs", NULL);
 	if (dgr_pr_is_json(p)) {
 		for (i = 0; i < r->n_inputs; i++) {
