@@ -1460,7 +1460,10 @@ static void print_folders(struct dgr_pr *p, const struct report *r)
 			const struct run_folder *f = &r->folders[i];
 
 			dgr_pr_obj_begin(p, NULL, f->dir);
-			dgr_pr_str(p, "path", NULL, f->dir);
+			if (dgr_pr_is_json(p)) {
+				/* the text's heading is the path already */
+				dgr_pr_str(p, "path", NULL, f->dir);
+			}
 			dgr_pr_bool(p, "run_json", "run.json", f->has_run_json);
 			print_folder_part(p, "capture", &f->capture);
 			print_folder_part(p, "trace", &f->trace);
