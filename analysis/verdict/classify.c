@@ -179,9 +179,10 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 			c->regime = REGIME_JITTER;
 			snprintf(c->reason, sizeof(c->reason),
 				 "p50 %s <= %s but p99.9 %s, max %s: %" PRIu64
-				 " high episodes (longest %" PRIu64
-				 " doorbells, %.2f%% of doorbells)",
-				 p50, hi, p999, mx, c->episodes, c->longest_episode, frac);
+				 " high episode%s (longest %" PRIu64
+				 " doorbell%s, %.2f%% of doorbells)",
+				 p50, hi, p999, mx, c->episodes, c->episodes == 1 ? "" : "s",
+				 c->longest_episode, c->longest_episode == 1 ? "" : "s", frac);
 		} else {
 			c->regime = REGIME_HEALTHY;
 			snprintf(c->reason, sizeof(c->reason),
@@ -203,8 +204,10 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 		snprintf(
 		    c->reason, sizeof(c->reason),
 		    "no tolerable latency; p50 %s but p99.9 %s, max %s > %s (%d x p50): %" PRIu64
-		    " high episodes, longest %" PRIu64 " doorbells",
-		    p50, p999, mx, hi, CLASSIFY_SELF_RATIO, c->episodes, c->longest_episode);
+		    " high episode%s, longest %" PRIu64 " doorbell%s",
+		    p50, p999, mx, hi, CLASSIFY_SELF_RATIO, c->episodes,
+		    c->episodes == 1 ? "" : "s", c->longest_episode,
+		    c->longest_episode == 1 ? "" : "s");
 	} else {
 		c->regime = REGIME_HEALTHY;
 		snprintf(c->reason, sizeof(c->reason),

@@ -143,6 +143,9 @@ static void test_regimes(void)
 	classify(&s, &sum, 1000, &c);
 	TAP_EQ_U(c.high_count, 1, "one doorbell above tolerable/2");
 	TAP_EQ_U(c.episodes, 1, "one high episode");
+	tap_ok(strstr(c.reason, ": 1 high episode (longest 1 doorbell, 0.99% of doorbells)") !=
+		   NULL,
+	       "the reason counts it in the singular (%s)", c.reason);
 	series_free(&s);
 
 	/* jitter episodes counted */
