@@ -103,6 +103,9 @@ st=$?
 json_use "$T/none-d.json"
 check_eq "$st/$(jget "$T/none-d.json" status)/$(jget "$T/none-d.json" nothing_received.frames_from_peer)" \
 	3/stalled/0 "no sender, --duration 0.3 without idle timeout: exit 3, status stalled, nothing received"
+# no figure of nothing: a latency of no doorbell is its count, a thread of no item has no CPU per item
+check_eq "$(jget "$T/none-d.json" latency_ns.count)/$(jget "$T/none-d.json" latency_ns.min)/$(jget "$T/none-d.json" latency_from_arrival_ns.p50)/$(jget "$T/none-d.json" threads.control.items)/$(jget "$T/none-d.json" threads.control.cpu_ns_per_item)" \
+	0/null/null/0/null "no doorbell: the latencies' count 0 and no minimum or percentile; no CPU per item of no item"
 wait $frx
 check_eq "$?" 3 "only foreign packets: exit 3"
 check_eq "$(jq_get "$T/foreign.json" '.nothing_received | [.packets_from_others, .last_from_other] | map(tostring) | join(" ")')" \
