@@ -410,10 +410,7 @@ static int print_wire(struct dgr_pr *p, const struct report *r)
 	dgr_pr_u64(p, "write_responses", "write responses", w->dcp.write_resp);
 	dgr_pr_u64(p, "read_responses", "read responses", w->dcp.read_resp);
 	dgr_pr_u64(p, "nop_responses", "NOP responses", w->dcp.nop_resp);
-	/* text: the title only over some response (every response has its code counted) */
-	dgr_pr_obj_begin(
-	    p, "responses_by_code",
-	    w->dcp.write_resp + w->dcp.read_resp + w->dcp.nop_resp ? "responses by code" : NULL);
+	dgr_pr_obj_begin(p, "responses_by_code", "responses by code");
 	for (k = 0; k < 16; k++) {
 		if (w->dcp.resp_by_code[k]) {
 			char name[32];
@@ -1197,15 +1194,6 @@ static void arr_item(struct dgr_pr *p, const char *text)
 	}
 }
 
-/* Keeps a copy of text as the next of items (at most 8; more are not kept). */
-static void keep_item(char (*items)[512], unsigned int *n, const char *text)
-{
-	if (*n < 8) {
-		snprintf(items[*n], sizeof(items[*n]), "%s", text);
-		(*n)++;
-	}
-}
-
 /*
  * Where the sources of losses disagree, why (docs/analysis.md, "Run status,
  * losses and exit status"); and whether the account is complete.
@@ -1214,14 +1202,15 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 				bool failed)
 {
 	bool host_counters = false, fpga_counters = false;
-	char buf[512], items[8][512];
-	unsigned int i, n = 0;
+	char buf[512];
+	unsigned int i;
 
 	for (i = 0; r->host && i < r->host->n_srcs; i++) {
 		host_counters = host_counters || !r->host->srcs[i].fpga;
 		fpga_counters = fpga_counters || r->host->srcs[i].fpga;
 	}
 	dgr_pr_bool(p, "complete", "the account is complete", !failed);
+	dgr_pr_arr_begin(p, "disagreements", "where the sources disagree, and why:");
 	if (failed && r->fpga && (r->fpga->dropped_open || r->fpga->dropped_samples)) {
 		snprintf(
 		    buf, sizeof(buf),
@@ -1230,18 +1219,17 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 		    "loss, and whatever it produced after the host stopped), beyond the %" PRIu64
 		    " of closed periods",
 		    r->fpga->dropped_open, r->fpga->dropped_samples);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	} else if (failed && r->fpga && l->counter_underruns) {
 		snprintf(buf, sizeof(buf),
 			 "the run failed: the FPGA's DAC ran short %" PRIu64
 			 " sample slots before its teardown",
 			 l->counter_underruns);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	} else if (failed && r->fpga) {
-		keep_item(items, &n,
-			  "the run failed, and the FPGA's counters show no drop and no underrun: "
-			  "they were read before the stall cost anything, or the stall ended the "
-			  "stream before the FPGA lost a sample");
+		arr_item(p, "the run failed, and the FPGA's counters show no drop and no underrun: "
+			    "they were read before the stall cost anything, or the stall ended the "
+			    "stream before the FPGA lost a sample");
 	} else if (failed) {
 		snprintf(
 		    buf, sizeof(buf),
@@ -1249,7 +1237,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 		    "the FPGA's window was locked, a DAC starving) is in none of the counts above; "
 		    "give the FPGA's counters (--fpga-counters: the emulator's dropped_open or the "
 		    "hardware's num_dropped_samps)");
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	}
 	if (r->fpga && r->fpga->has_adc && r->wire &&
 	    r->fpga->num_dropped_samps != l->discontinuities) {
@@ -1259,7 +1247,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 "buffer frees after the period (report_data_loss), and the capture may "
 			 "have started late or missed frames",
 			 r->fpga->num_dropped_samps, l->discontinuities);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	}
 	if (r->fpga && r->fpga->has_adc && host_counters && l->counter_drops > l->host_lost) {
 		snprintf(buf, sizeof(buf),
@@ -1268,7 +1256,7 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 " lost: periods closed after the last sample the host "
 			 "received cannot show in its ramp",
 			 l->counter_drops, l->host_lost);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	}
 	if (host_counters && fpga_counters && l->fpga_lost > l->host_lost) {
 		snprintf(buf, sizeof(buf),
@@ -1277,25 +1265,19 @@ static void print_disagreements(struct dgr_pr *p, const struct report *r, const 
 			 " lost: the check sees a gap only when later samples arrive, so a stream "
 			 "that did not recover (a vicious cycle, a stall) shows less",
 			 l->fpga_lost, l->host_lost);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	}
 	if (fpga_counters && l->discontinuities && !l->fpga_lost) {
 		snprintf(buf, sizeof(buf),
 			 "%" PRIu64 " discontinuities on the wire but no dropped sample in the "
 			 "emulator's counters: it counts a drop period when the period ends",
 			 l->discontinuities);
-		keep_item(items, &n, buf);
+		arr_item(p, buf);
 	}
 	if (r->vicious && r->vicious->found && !l->host_lost && host_counters) {
-		keep_item(
-		    items, &n,
-		    "a vicious cycle and no loss in the host's ramp check: after the first drop "
-		    "hardly a sample arrived to show the gap");
-	}
-	/* text: the heading only over some disagreement */
-	dgr_pr_arr_begin(p, "disagreements", n ? "where the sources disagree, and why:" : NULL);
-	for (i = 0; i < n; i++) {
-		arr_item(p, items[i]);
+		arr_item(
+		    p, "a vicious cycle and no loss in the host's ramp check: after the first drop "
+		       "hardly a sample arrived to show the gap");
 	}
 	dgr_pr_arr_end(p);
 }
@@ -1471,7 +1453,7 @@ static void print_folders(struct dgr_pr *p, const struct report *r)
 		}
 		dgr_pr_arr_end(p);
 	}
-	dgr_pr_arr_begin(p, "parts_apart", r->n_apart ? "Parts that do not belong together" : NULL);
+	dgr_pr_arr_begin(p, "parts_apart", "Parts that do not belong together");
 	for (i = 0; i < r->n_apart; i++) {
 		arr_item(p, r->apart[i]);
 	}
@@ -1675,7 +1657,7 @@ void report_print_summary(struct dgr_pr *p, const struct report *r)
 		}
 	}
 	n = summary_findings(r, findings, 4);
-	dgr_pr_arr_begin(p, "findings", n ? "findings" : NULL);
+	dgr_pr_arr_begin(p, "findings", "findings");
 	for (i = 0; i < n; i++) {
 		arr_item(p, findings[i]);
 	}
@@ -1761,8 +1743,7 @@ int report_print(struct dgr_pr *p, const struct report *r)
 	if (dgr_pr_is_json(p) || r->clock_step[0]) {
 		dgr_pr_str(p, "clock_step", "WARNING", r->clock_step);
 	}
-	dgr_pr_arr_begin(p, "trace_disagrees",
-			 r->n_facts_disagree ? "the trace's own facts disagree" : NULL);
+	dgr_pr_arr_begin(p, "trace_disagrees", "the trace's own facts disagree");
 	for (i = 0; i < r->n_facts_disagree; i++) {
 		arr_item(p, r->facts_disagree[i]);
 	}

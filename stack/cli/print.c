@@ -77,21 +77,33 @@ static void json_member(struct dgr_pr *p, const char *key)
 }
 
 /*
- * TEXT_KEYS: writes the key lines of the levels that held nothing so far, the
- * outermost first, before the first thing they hold.
+ * Text: the heading of a level, its title or (TEXT_KEYS) its key line, at its parent's
+ * indent; after: what follows a key line ("" or " none").
  */
-static void write_pending_keys(struct dgr_pr *p)
+static void write_heading(struct dgr_pr *p, int level, const char *after)
+{
+	const struct dgr_pr_heading *h = &p->heading[level];
+
+	spaces(p, level - 2);
+	if (h->is_title) {
+		fprintf(p->f, "%s\n", h->text);
+	} else if (h->text) {
+		fprintf(p->f, "%s:%s\n", h->text, after);
+	} else {
+		fprintf(p->f, "-%s\n", after);
+	}
+}
+
+/*
+ * Text: writes the headings of the levels that held nothing so far, the outermost first,
+ * before the first thing they hold.
+ */
+static void write_pending_headings(struct dgr_pr *p)
 {
 	for (int level = 2; level <= p->depth; level++) {
-		if (!p->key_pending[level]) {
-			continue;
-		}
-		p->key_pending[level] = false;
-		spaces(p, level - 2);
-		if (p->pending_key[level][0]) {
-			fprintf(p->f, "%s:\n", p->pending_key[level]);
-		} else {
-			fputs("-\n", p->f);
+		if (p->heading[level].pending) {
+			p->heading[level].pending = false;
+			write_heading(p, level, "");
 		}
 	}
 }
@@ -101,7 +113,7 @@ static void text_member(struct dgr_pr *p, const char *key, const char *label)
 {
 	const char *name = label ? label : key;
 
-	write_pending_keys(p);
+	write_pending_headings(p);
 
 	if (p->is_line[p->depth]) {
 		if (!p->first[p->depth]) {
@@ -195,16 +207,13 @@ static void open_nested(struct dgr_pr *p, const char *key, const char *title, bo
 	if (is_json(p)) {
 		json_member(p, key);
 		fputc(array ? '[' : '{', p->f);
-	} else if (title) {
-		write_pending_keys(p);
-		indent(p);
-		fprintf(p->f, "%s\n", title);
 	}
 	push(p, array, false);
-	if (!is_json(p) && !title && has(p, DGR_PR_TEXT_KEYS)) {
-		p->key_pending[p->depth] = true;
-		snprintf(p->pending_key[p->depth], sizeof(p->pending_key[p->depth]), "%s",
-			 key ? key : "");
+	/* text: the heading waits for the first thing the level holds */
+	if (!is_json(p) && (title || has(p, DGR_PR_TEXT_KEYS))) {
+		p->heading[p->depth] = (struct dgr_pr_heading){ .pending = true,
+								.is_title = title != NULL,
+								.text = title ? title : key };
 	}
 }
 
@@ -213,15 +222,12 @@ static void close_nested(struct dgr_pr *p, bool array)
 	if (silent(p)) {
 		return;
 	}
-	if (p->key_pending[p->depth]) {
-		/* it held nothing: its key line says so, under its parents' */
-		p->key_pending[p->depth] = false;
-		write_pending_keys(p);
-		spaces(p, p->depth - 2);
-		if (p->pending_key[p->depth][0]) {
-			fprintf(p->f, "%s: none\n", p->pending_key[p->depth]);
-		} else {
-			fputs("- none\n", p->f);
+	if (p->heading[p->depth].pending) {
+		/* it held nothing: no title over nothing; a key line says so, under its parents' */
+		p->heading[p->depth].pending = false;
+		if (!p->heading[p->depth].is_title) {
+			write_pending_headings(p);
+			write_heading(p, p->depth, " none");
 		}
 	}
 	if (is_json(p)) {
@@ -270,7 +276,7 @@ void dgr_pr_line_begin(struct dgr_pr *p, const char *key)
 		json_member(p, key);
 		fputc('{', p->f);
 	} else {
-		write_pending_keys(p);
+		write_pending_headings(p);
 		indent(p);
 		if (!key) {
 			fputs("- ", p->f);
@@ -417,7 +423,7 @@ void dgr_pr_text(struct dgr_pr *p, const char *fmt, ...)
 	if (is_json(p)) {
 		return;
 	}
-	write_pending_keys(p);
+	write_pending_headings(p);
 	va_start(ap, fmt);
 	vfprintf(p->f, fmt, ap);
 	va_end(ap);
@@ -431,7 +437,7 @@ void dgr_pr_text_line(struct dgr_pr *p, const char *fmt, ...)
 	if (is_json(p)) {
 		return;
 	}
-	write_pending_keys(p);
+	write_pending_headings(p);
 	indent(p);
 	va_start(ap, fmt);
 	vfprintf(p->f, fmt, ap);

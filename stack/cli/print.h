@@ -7,7 +7,8 @@
  * A value has a key (its JSON name) and a label (its text name; NULL: the
  * key). In text a value is a line "label: value" indented two spaces a level
  * (an unnamed one, in an array, "- value"); an object or array prints its
- * title, if it has one, and indents what it holds.
+ * title, if it has one, over the first thing it holds, and indents what it
+ * holds.
  *
  * The tools wrote their output in slightly different dialects before this
  * layer existed; the flags below keep each one.
@@ -62,9 +63,12 @@ struct dgr_pr {
 	bool first[DGR_PR_MAX_DEPTH];
 	bool is_array[DGR_PR_MAX_DEPTH];
 	bool is_line[DGR_PR_MAX_DEPTH];
-	/* TEXT_KEYS: the key line of a level not written yet ("" inside an array) */
-	bool key_pending[DGR_PR_MAX_DEPTH];
-	char pending_key[DGR_PR_MAX_DEPTH][48];
+	/* text: each level's heading, written with the first thing the level holds */
+	struct dgr_pr_heading {
+		bool pending;	  /* not written yet */
+		bool is_title;	  /* the title; else the TEXT_KEYS key line */
+		const char *text; /* the title, or the key (NULL: an array's element, "-") */
+	} heading[DGR_PR_MAX_DEPTH];
 };
 
 /* Starts a document on f (JSON: opens the outermost object); flags: enum dgr_pr_flags. */
@@ -77,7 +81,12 @@ int dgr_pr_end(struct dgr_pr *p);
 /* Returns true when the document is JSON, for output that exists in one form only. */
 bool dgr_pr_is_json(const struct dgr_pr *p);
 
-/* A nested object or array under key (NULL inside an array); title: its text heading or NULL. */
+/*
+ * A nested object or array under key (NULL inside an array); title: its text heading or NULL.
+ * The text writes the heading with the first thing the object holds, so that one which holds
+ * nothing in text has no title over nothing (TEXT_KEYS: its key line reads "key: none"); key
+ * and title must last until then.
+ */
 void dgr_pr_obj_begin(struct dgr_pr *p, const char *key, const char *title);
 void dgr_pr_obj_end(struct dgr_pr *p);
 void dgr_pr_arr_begin(struct dgr_pr *p, const char *key, const char *title);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The print layer (stack/cli/print.h): the same calls write dgrdma-host's
- * "key:" text, with a container that holds nothing said to be empty, and the
- * JSON document, which keeps its empty containers.
+ * "key:" text, with a container that holds nothing said to be empty,
+ * latency-report's titled text, with no title over nothing, and the JSON
+ * document, which keeps its empty containers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,56 @@ static void expect(const char *got, const char *want, const char *what)
 	}
 }
 
+/* latency-report's shape: titled sections, one of them empty, one holding an empty one. */
+static char *render_titled(unsigned int flags)
+{
+	struct dgr_pr p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		return NULL;
+	}
+	dgr_pr_begin(&p, f, flags);
+	dgr_pr_obj_begin(&p, "dcp", "DCP (control plane)");
+	dgr_pr_u64(&p, "frames", NULL, 0);
+	dgr_pr_obj_begin(&p, "responses_by_code", "responses by code");
+	dgr_pr_obj_end(&p);
+	dgr_pr_obj_end(&p);
+	dgr_pr_arr_begin(&p, "parts_apart", "Parts that do not belong together");
+	dgr_pr_arr_end(&p);
+	dgr_pr_obj_begin(&p, "outer", "Outer");
+	dgr_pr_arr_begin(&p, "inner", "inner:");
+	dgr_pr_arr_end(&p);
+	dgr_pr_obj_end(&p);
+	dgr_pr_arr_begin(&p, "findings", "findings");
+	dgr_pr_text_line(&p, "- %s", "one finding");
+	dgr_pr_arr_end(&p);
+	dgr_pr_end(&p);
+	fclose(f);
+	return buf;
+}
+
 int main(void)
 {
 	char *s;
+
+	s = render_titled(0);
+	expect(s,
+	       "DCP (control plane)\n"
+	       "  frames: 0\n"
+	       "findings\n"
+	       "  - one finding\n",
+	       "titled text: a title over the first thing it holds, none over nothing (nested "
+	       "either)");
+	free(s);
+	s = render_titled(DGR_PR_JSON);
+	expect(s,
+	       "{\"dcp\":{\"frames\":0,\"responses_by_code\":{}},\"parts_apart\":[],"
+	       "\"outer\":{\"inner\":[]},\"findings\":[]}\n",
+	       "JSON of the titled shape: every container, empty or not");
+	free(s);
 
 	s = render(DGR_PR_TEXT_KEYS, 2);
 	expect(s,
