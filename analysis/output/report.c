@@ -850,42 +850,25 @@ static int judge(struct report *r, const struct series *s, uint64_t span_ns, uin
 	return 0;
 }
 
-/* The distance between a and b, as a double (a step may be compared with ten of them). */
-static double distance(uint64_t a, uint64_t b)
-{
-	return a > b ? (double)(a - b) : (double)(b - a);
-}
-
 /*
- * The capture's steps back cannot move the verdict: no impossible time, and every value
- * classify() compared farther from what it was compared with than the largest step back
- * (what a latency across one can be off by, and so each percentile) can move the two. Judged
- * against itself (no tolerable latency) the references are CLASSIFY_SELF_RATIO x min and x p50,
- * which move that many times as far. A capture taken on several CPUs stamps frames out of
- * order by microseconds (5.3 us over loopback here; 167 us on the demo's veth pair, whose
- * jitter-bound verdict stood 66 ms and more from its thresholds); a clock set back or captures
- * merged unsorted step further. The TX path's verdict (the FPGA's occupancy) keeps a step of at
- * most 1% of its threshold.
+ * The capture's steps back cannot move the verdict: no impossible time, and the verdict holds
+ * however each latency is off by the largest step back (classify_holds_under_step()). A capture
+ * taken on several CPUs stamps frames out of order by microseconds (5.3 us over loopback here;
+ * 167 us on the demo's veth pair, whose jitter-bound verdict stood 66 ms and more from its
+ * thresholds); a clock set back or captures merged unsorted step further. The TX path's verdict
+ * (the FPGA's occupancy) keeps a step of at most 1% of its threshold.
  */
 static bool steps_cannot_move_verdict(const struct report *r)
 {
-	const struct summary *sum = &r->verdict_sum;
-	double step = (double)r->wire->ts_largest_step_back, k = CLASSIFY_SELF_RATIO;
-	uint64_t high = r->verdict.high_threshold_ns, tol = r->verdict_tol;
+	uint64_t high = r->verdict.high_threshold_ns, step = r->wire->ts_largest_step_back;
 
 	if (r->wire->ts_impossible || !high) {
 		return false;
 	}
 	if (r->verdict_tx) {
-		return r->wire->ts_largest_step_back <= high / 100;
+		return step <= high / 100;
 	}
-	if (tol) {
-		return distance(sum->p50, high) > step && distance(sum->p999, high) > step &&
-		       distance(sum->max, tol) > step;
-	}
-	return distance(sum->p50, sat_mul_u64(CLASSIFY_SELF_RATIO, sum->min)) > (k + 1) * step &&
-	       distance(sum->p999, high) > (k + 1) * step &&
-	       distance(sum->max, sat_mul_u64(2, high)) > (2 * k + 1) * step;
+	return classify_holds_under_step(&r->verdict_sum, r->verdict_tol, high, step);
 }
 
 int report_verdict(struct report *r, const struct series *s, uint64_t span_ns,

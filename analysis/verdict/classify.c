@@ -217,6 +217,31 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 }
 
 /* A fraction of a duration, in percent (0 when the whole is 0). */
+/* The distance between a and b, as a double (a step may be compared with ten of them). */
+static double distance(uint64_t a, uint64_t b)
+{
+	return a > b ? (double)(a - b) : (double)(b - a);
+}
+
+/* See classify.h: the comparisons of classify(), each with its margin. */
+bool classify_holds_under_step(const struct summary *sum, uint64_t tolerable_ns,
+			       uint64_t high_threshold_ns, uint64_t step_ns)
+{
+	double step = (double)step_ns, k = CLASSIFY_SELF_RATIO;
+	uint64_t high = high_threshold_ns;
+
+	if (!high) {
+		return false;
+	}
+	if (tolerable_ns) {
+		return distance(sum->p50, high) > step && distance(sum->p999, high) > step &&
+		       distance(sum->max, tolerable_ns) > step;
+	}
+	return distance(sum->p50, sat_mul_u64(CLASSIFY_SELF_RATIO, sum->min)) > (k + 1) * step &&
+	       distance(sum->p999, high) > (k + 1) * step &&
+	       distance(sum->max, sat_mul_u64(2, high)) > (2 * k + 1) * step;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;

@@ -46,6 +46,16 @@ void classify(const struct series *s, const struct summary *sum, uint64_t tolera
 	      struct classification *c);
 
 /*
+ * Whether classify()'s verdict on sum (with tolerable_ns and the high_threshold_ns it set)
+ * stands however each latency is off by up to step_ns (a capture's step back): every value
+ * it compared lies farther from what it was compared with than such a step can move the
+ * two. Judged against itself, the references are CLASSIFY_SELF_RATIO x min and x p50, which
+ * move that many times as far. Returns false without a threshold.
+ */
+bool classify_holds_under_step(const struct summary *sum, uint64_t tolerable_ns,
+			       uint64_t high_threshold_ns, uint64_t step_ns);
+
+/*
  * The TX path's regime, from the FPGA's buffer occupancy (occupancy.h) and
  * the underrun periods the emulator's or hardware's counters reported
  * (underruns_known false: none in the input). matched is the number of TX

@@ -596,6 +596,29 @@ static void test_vicious(void)
 	       "no drop: no cycle, the whole (largest) tolerable latency left");
 }
 
+/*
+ * A verdict holds under a step of every latency when each compared value stands farther than
+ * the step can move it and its reference: with a tolerable latency, p50 and p99.9 against the
+ * threshold and max against the tolerable; judged against itself, with references that are
+ * 10 x a latency and move 11 times (21 for max against 2 x 10 x p50).
+ */
+static void test_holds_under_step(void)
+{
+	struct summary sum = { .min = 1000, .p50 = 2000, .p999 = 4000, .max = 8000 };
+
+	/* T 10 us, threshold 5 us: p999 1 us from it is the nearest */
+	tap_ok(classify_holds_under_step(&sum, 10000, 5000, 999),
+	       "tolerable 10 us: a step of 999 ns cannot move p99.9 (4 us) past 5 us");
+	tap_ok(!classify_holds_under_step(&sum, 10000, 5000, 1000),
+	       "a step of 1 us can (p99.9 1 us from the threshold)");
+	/* no T, threshold 10 x p50 = 20 us: p50 8 us from 10 x min, which moves 11 steps */
+	tap_ok(classify_holds_under_step(&sum, 0, 20000, 727),
+	       "judged against itself: 727 ns x 11 < 8 us, p50 to 10 x min");
+	tap_ok(!classify_holds_under_step(&sum, 0, 20000, 728),
+	       "728 ns x 11 > 8 us: the verdict may rest on the step");
+	tap_ok(!classify_holds_under_step(&sum, 10000, 0, 0), "no threshold: it cannot be said");
+}
+
 int main(void)
 {
 	test_percentiles();
@@ -608,5 +631,6 @@ int main(void)
 	test_tx_regimes();
 	test_tx_long_any_order();
 	test_vicious();
+	test_holds_under_step();
 	return tap_done();
 }
