@@ -58,7 +58,7 @@ $(eval $(call fuzz_harness,decode,stack/src/wire.c stack/src/dcp.c stack/src/rea
 $(eval $(call fuzz_harness,text,stack/cli/cli.c stack/cli/sched_opts.c stack/src/transport_addr.c \
 	stack/src/errbuf.c,4096))
 # dgrdma-ctl's property map (--props): any text, every accepted row checked.
-$(eval $(call fuzz_harness,prop_map,stack/cli/prop_map.c,65536))
+$(eval $(call fuzz_harness,prop_map,stack/cli/prop_map.c stack/cli/cli.c stack/src/errbuf.c,65536))
 # The DCP decoder alone, with its round-trip properties checked.
 $(eval $(call fuzz_harness,dcp,stack/src/dcp.c stack/src/wire.c,64))
 # The run folder reader: run.json through jansson and the schema check.

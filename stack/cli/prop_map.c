@@ -2,6 +2,7 @@
 /* The property map of dgrdma-ctl --props (prop_map.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,9 @@ static bool is_name(const char *s, size_t len)
 static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, const char *where,
 		     char *err)
 {
-	unsigned long worker = 0, addr = 0;
+	unsigned long worker = 0;
+	uint64_t addr = 0;
+	char hex[24];
 	size_t i = 0, k;
 
 	memset(p, 0, sizeof(*p));
@@ -118,15 +121,12 @@ static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, co
 	p->worker = (unsigned int)worker;
 	memcpy(p->worker_name, c[0].s + k, c[0].len - k);
 
-	for (i = 2; i < c[2].len && isxdigit((unsigned char)c[2].s[i]) && addr <= DCP_ADDR_MASK;
-	     i++) {
-		addr =
-		    addr * 16 + (unsigned long)(isdigit((unsigned char)c[2].s[i])
-						    ? c[2].s[i] - '0'
-						    : tolower((unsigned char)c[2].s[i]) - 'a' + 10);
-	}
-	if (c[2].len < 3 || c[2].s[0] != '0' || (c[2].s[1] != 'x' && c[2].s[1] != 'X') ||
-	    i != c[2].len || addr > DCP_ADDR_MASK || addr % 4) {
+	/* "0x" and hexadecimal digits: the options' number parser, held to hexadecimal */
+	snprintf(hex, sizeof(hex), "%.*s", (int)c[2].len, c[2].s);
+	if (c[2].len < 3 || c[2].len >= sizeof(hex) || hex[0] != '0' ||
+	    (hex[1] != 'x' && hex[1] != 'X') ||
+	    dgr_parse_u64("DCP address", hex, 0, DCP_ADDR_MASK, false, &addr, NULL) < 0 ||
+	    addr % 4) {
 		snprintf(err, DGR_ERRBUF_SIZE,
 			 "%s: DCP address '%.*s' is not a word-aligned hexadecimal address "
 			 "0x0..0x%06x",
@@ -160,8 +160,9 @@ static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, co
 	snprintf(p->type, sizeof(p->type), "%s", prop_types[k].name);
 	if (p->is_u64 && addr + 4 > DCP_ADDR_MASK) {
 		snprintf(err, DGR_ERRBUF_SIZE,
-			 "%s: a %s at 0x%06lx: its second word is past the last DCP address", where,
-			 prop_types[k].name, addr);
+			 "%s: a %s at 0x%06" PRIx64
+			 ": its second word is past the last DCP address",
+			 where, prop_types[k].name, addr);
 		return -DGR_E_INVAL;
 	}
 
