@@ -71,10 +71,14 @@ static size_t split_cells(const char *line, size_t len, struct cell *cells, size
 	return n;
 }
 
-/* A name of a worker or property: letters, digits and '_', 1..DGR_PROP_NAME_MAX - 1 of them. */
+/*
+ * A name of a worker or property: a letter or '_', then letters, digits and '_',
+ * 1..DGR_PROP_NAME_MAX - 1 in all. Not a digit first: a worker named "0" would be
+ * worker 0 too in WORKER.NAME, and a property "1a" an address in dgrdma-ctl read 1a.
+ */
 static bool is_name(const char *s, size_t len)
 {
-	if (len == 0 || len >= DGR_PROP_NAME_MAX) {
+	if (len == 0 || len >= DGR_PROP_NAME_MAX || isdigit((unsigned char)s[0])) {
 		return false;
 	}
 	for (size_t i = 0; i < len; i++) {
@@ -113,8 +117,8 @@ static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, co
 	if (worker > DGR_PROP_WORKER_MAX || (i < c[0].len && c[0].s[i] != ' ') || k == i ||
 	    !is_name(c[0].s + k, c[0].len - k)) {
 		snprintf(err, DGR_ERRBUF_SIZE,
-			 "%s: worker '%.*s' is not 'INDEX NAME' (INDEX 0..%d, NAME letters, digits "
-			 "and _)",
+			 "%s: worker '%.*s' is not 'INDEX NAME' (INDEX 0..%d, NAME a letter or _, "
+			 "then letters, digits and _)",
 			 where, (int)c[0].len, c[0].s, DGR_PROP_WORKER_MAX);
 		return -DGR_E_INVAL;
 	}
@@ -138,8 +142,8 @@ static int parse_row(const struct cell *c, size_t ncells, struct dgr_prop *p, co
 	if (c[3].len < 3 || c[3].s[0] != '`' || c[3].s[c[3].len - 1] != '`' ||
 	    !is_name(c[3].s + 1, c[3].len - 2)) {
 		snprintf(err, DGR_ERRBUF_SIZE,
-			 "%s: name '%.*s' is not `NAME` (in backquotes: letters, digits and _, at "
-			 "most %d)",
+			 "%s: name '%.*s' is not `NAME` (in backquotes: a letter or _, then "
+			 "letters, digits and _, at most %d)",
 			 where, (int)c[3].len, c[3].s, DGR_PROP_NAME_MAX - 1);
 		return -DGR_E_INVAL;
 	}

@@ -83,16 +83,16 @@ static void test_refused(void)
 		"address | `name` | type | access | meaning |",
 		"a row short of its access cell");
 	refused("| 63 w | 0x0 | 0x100000 | `a` | u32 | RO | |",
-		"--props map.md line 3: worker '63 w' is not 'INDEX NAME' (INDEX 0..62, NAME "
-		"letters, digits and _)",
+		"--props map.md line 3: worker '63 w' is not 'INDEX NAME' (INDEX 0..62, NAME a "
+		"letter or _, then letters, digits and _)",
 		"worker 63, past the DCP address's field");
 	refused("| 0 | 0x0 | 0x100000 | `a` | u32 | RO | |",
-		"--props map.md line 3: worker '0' is not 'INDEX NAME' (INDEX 0..62, NAME letters, "
-		"digits and _)",
+		"--props map.md line 3: worker '0' is not 'INDEX NAME' (INDEX 0..62, NAME a letter "
+		"or _, then letters, digits and _)",
 		"a worker without its name");
 	refused("| 0x1 w | 0x0 | 0x100000 | `a` | u32 | RO | |",
-		"--props map.md line 3: worker '0x1 w' is not 'INDEX NAME' (INDEX 0..62, NAME "
-		"letters, digits and _)",
+		"--props map.md line 3: worker '0x1 w' is not 'INDEX NAME' (INDEX 0..62, NAME a "
+		"letter or _, then letters, digits and _)",
 		"a worker index in hexadecimal");
 	refused("| 0 w | 0x0 | 0x1000000 | `a` | u32 | RO | |",
 		"--props map.md line 3: DCP address '0x1000000' is not a word-aligned hexadecimal "
@@ -111,13 +111,22 @@ static void test_refused(void)
 		"address",
 		"a u64 whose second word has no address");
 	refused("| 0 w | 0x0 | 0x100000 | a | u32 | RO | |",
-		"--props map.md line 3: name 'a' is not `NAME` (in backquotes: letters, digits and "
-		"_, at most 63)",
+		"--props map.md line 3: name 'a' is not `NAME` (in backquotes: a letter or _, "
+		"then letters, digits and _, at most 63)",
 		"a name without backquotes");
 	refused("| 0 w | 0x0 | 0x100000 | `a.b` | u32 | RO | |",
-		"--props map.md line 3: name '`a.b`' is not `NAME` (in backquotes: letters, digits "
-		"and _, at most 63)",
+		"--props map.md line 3: name '`a.b`' is not `NAME` (in backquotes: a letter or _, "
+		"then letters, digits and _, at most 63)",
 		"a name with a dot (WORKER.NAME could not name it)");
+	/* found by fuzz_prop_map: worker 4 named "0" made 0.NAME name workers 0 and 4 */
+	refused("| 4 0 | 0x0 | 0x500000 | `a` | u32 | RO | |",
+		"--props map.md line 3: worker '4 0' is not 'INDEX NAME' (INDEX 0..62, NAME a "
+		"letter or _, then letters, digits and _)",
+		"a worker name of digits (WORKER.NAME would read it as an index)");
+	refused("| 0 w | 0x0 | 0x100000 | `1a` | u32 | RO | |",
+		"--props map.md line 3: name '`1a`' is not `NAME` (in backquotes: a letter or _, "
+		"then letters, digits and _, at most 63)",
+		"a property name that starts with a digit (dgrdma-ctl read 1a: an address)");
 	refused("| 0 w | 0x0 | 0x100000 | `a` | f32 | RO | |",
 		"--props map.md line 3: type 'f32' is not bool, u8, u16, u32, u64, i8, i16, i32 or "
 		"i64",
