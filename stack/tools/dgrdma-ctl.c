@@ -688,12 +688,13 @@ static int check_args(struct ctl *c, const char *cmd, const char *const *args, c
 	if (strcmp(cmd, "write") == 0 &&
 	    dgr_parse_u64("write VALUE", args[2], 0, write_max(prop), false, &v, err) < 0) {
 		if (args[2][0] == '-') {
+			uint64_t max = write_max(prop);
+
 			snprintf(err, DGR_ERRBUF_SIZE,
 				 "write VALUE: '%s' is negative: %s is 0..%" PRIu64 " (0x%" PRIx64
 				 " for all bits set)",
-				 args[2],
-				 write_max(prop) == UINT64_MAX ? "a u64 property" : "a 32-bit word",
-				 write_max(prop), write_max(prop));
+				 args[2], max == UINT64_MAX ? "a u64 property" : "a 32-bit word",
+				 max, max);
 		}
 		return -1;
 	}
