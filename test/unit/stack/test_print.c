@@ -40,8 +40,28 @@ static void write_summary(struct dgr_pr *p, int gaps)
 	dgr_pr_arr_end(p);
 }
 
-/* The document written with these flags; the caller frees it. */
-static char *render(unsigned int flags, int gaps)
+/* latency-report's shape: titled sections, one of them empty, one holding an empty one. */
+static void write_titled(struct dgr_pr *p, int unused)
+{
+	(void)unused;
+	dgr_pr_obj_begin(p, "dcp", "DCP (control plane)");
+	dgr_pr_u64(p, "frames", NULL, 0);
+	dgr_pr_obj_begin(p, "responses_by_code", "responses by code");
+	dgr_pr_obj_end(p);
+	dgr_pr_obj_end(p);
+	dgr_pr_arr_begin(p, "parts_apart", "Parts that do not belong together");
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_begin(p, "outer", "Outer");
+	dgr_pr_arr_begin(p, "inner", "inner:");
+	dgr_pr_arr_end(p);
+	dgr_pr_obj_end(p);
+	dgr_pr_arr_begin(p, "findings", "findings");
+	dgr_pr_text_line(p, "- %s", "one finding");
+	dgr_pr_arr_end(p);
+}
+
+/* The document shape(p, arg) writes with these flags; the caller frees it. */
+static char *render(unsigned int flags, void (*shape)(struct dgr_pr *, int), int arg)
 {
 	struct dgr_pr p;
 	char *buf = NULL;
@@ -52,7 +72,7 @@ static char *render(unsigned int flags, int gaps)
 		return NULL;
 	}
 	dgr_pr_begin(&p, f, flags);
-	write_summary(&p, gaps);
+	shape(&p, arg);
 	dgr_pr_end(&p);
 	fclose(f);
 	return buf;
@@ -66,42 +86,11 @@ static void expect(const char *got, const char *want, const char *what)
 	}
 }
 
-/* latency-report's shape: titled sections, one of them empty, one holding an empty one. */
-static char *render_titled(unsigned int flags)
-{
-	struct dgr_pr p;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f) {
-		return NULL;
-	}
-	dgr_pr_begin(&p, f, flags);
-	dgr_pr_obj_begin(&p, "dcp", "DCP (control plane)");
-	dgr_pr_u64(&p, "frames", NULL, 0);
-	dgr_pr_obj_begin(&p, "responses_by_code", "responses by code");
-	dgr_pr_obj_end(&p);
-	dgr_pr_obj_end(&p);
-	dgr_pr_arr_begin(&p, "parts_apart", "Parts that do not belong together");
-	dgr_pr_arr_end(&p);
-	dgr_pr_obj_begin(&p, "outer", "Outer");
-	dgr_pr_arr_begin(&p, "inner", "inner:");
-	dgr_pr_arr_end(&p);
-	dgr_pr_obj_end(&p);
-	dgr_pr_arr_begin(&p, "findings", "findings");
-	dgr_pr_text_line(&p, "- %s", "one finding");
-	dgr_pr_arr_end(&p);
-	dgr_pr_end(&p);
-	fclose(f);
-	return buf;
-}
-
 int main(void)
 {
 	char *s;
 
-	s = render_titled(0);
+	s = render(0, write_titled, 0);
 	expect(s,
 	       "DCP (control plane)\n"
 	       "  frames: 0\n"
@@ -110,14 +99,14 @@ int main(void)
 	       "titled text: a title over the first thing it holds, none over nothing (nested "
 	       "either)");
 	free(s);
-	s = render_titled(DGR_PR_JSON);
+	s = render(DGR_PR_JSON, write_titled, 0);
 	expect(s,
 	       "{\"dcp\":{\"frames\":0,\"responses_by_code\":{}},\"parts_apart\":[],"
 	       "\"outer\":{\"inner\":[]},\"findings\":[]}\n",
 	       "JSON of the titled shape: every container, empty or not");
 	free(s);
 
-	s = render(DGR_PR_TEXT_KEYS, 2);
+	s = render(DGR_PR_TEXT_KEYS, write_summary, 2);
 	expect(s,
 	       "mode: rx\n"
 	       "ramp:\n"
@@ -136,7 +125,7 @@ int main(void)
 	       "\"key: none\", its parent's key line still comes first");
 	free(s);
 
-	s = render(DGR_PR_TEXT_KEYS, 0);
+	s = render(DGR_PR_TEXT_KEYS, write_summary, 0);
 	expect(s,
 	       "mode: rx\n"
 	       "ramp:\n"
@@ -150,12 +139,12 @@ int main(void)
 	       "text: an empty array inside an object is \"none\" at its own indent");
 	free(s);
 
-	s = render(0, 0);
+	s = render(0, write_summary, 0);
 	expect(s, "mode: rx\n  gaps: 0\n  - address: 127.0.0.1:18078  peer_id: 1\n",
 	       "text without TEXT_KEYS: containers without a title write no line, empty or not");
 	free(s);
 
-	s = render(DGR_PR_TEXT_KEYS | DGR_PR_JSON, 0);
+	s = render(DGR_PR_TEXT_KEYS | DGR_PR_JSON, write_summary, 0);
 	expect(s,
 	       "{\"mode\":\"rx\",\"ramp\":{\"gaps\":0,\"first_gaps\":[]},\"incomplete\":[],"
 	       "\"threads\":{\"rx\":{}},\"peers\":[{\"address\":\"127.0.0.1:18078\",\"peer_id\":1}]"
